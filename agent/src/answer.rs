@@ -1,0 +1,118 @@
+//! The short text answer that follows a tool result, written without a model.
+
+use crate::{GroupBy, Locale, ToolOutput};
+
+/// 1234 basis points -> "+12,3 %" (fr) or "+12.3%" (en). Integer arithmetic only.
+pub fn percent(bp: i64, locale: Locale) -> String {
+    let sign = if bp < 0 { "-" } else { "+" };
+    let tenths = (bp.unsigned_abs() + 5) / 10;
+    match locale {
+        Locale::Fr => format!("{sign}{},{}\u{a0}%", tenths / 10, tenths % 10),
+        Locale::En => format!("{sign}{}.{}%", tenths / 10, tenths % 10),
+    }
+}
+
+pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
+    match output {
+        ToolOutput::ComparePeriods(r) => {
+            let cur = r.current.total.format(locale);
+            let refe = r.reference.total.format(locale);
+            let diff = r.difference.format(locale);
+            let diff = if r.difference.minor > 0 { format!("+{diff}") } else { diff };
+            let change =
+                r.change_basis_points.map(|bp| format!(" ({})", percent(bp, locale))).unwrap_or_default();
+            let filter = r
+                .merchant
+                .as_ref()
+                .or(r.category.as_ref())
+                .map(|e| format!(" — {}", e.label))
+                .unwrap_or_default();
+            let (a, b) = (&r.current.period.label, &r.reference.period.label);
+            match (locale, r.flow) {
+                (Locale::Fr, crate::Flow::Spending) => {
+                    format!("Dépenses{filter} : {cur} ({a}) contre {refe} ({b}), soit {diff}{change}.")
+                }
+                (Locale::Fr, crate::Flow::Income) => {
+                    format!("Revenus{filter} : {cur} ({a}) contre {refe} ({b}), soit {diff}{change}.")
+                }
+                (Locale::En, crate::Flow::Spending) => {
+                    format!("Spending{filter}: {cur} ({a}) vs {refe} ({b}), a change of {diff}{change}.")
+                }
+                (Locale::En, crate::Flow::Income) => {
+                    format!("Income{filter}: {cur} ({a}) vs {refe} ({b}), a change of {diff}{change}.")
+                }
+            }
+        }
+        ToolOutput::IncomeSummary(r) => {
+            let total = r.total.format(locale);
+            let filter = r.merchant.as_ref().or(r.category.as_ref()).map(|e| e.label.as_str());
+            let period = &r.period.label;
+            let n = r.count;
+            match (locale, filter) {
+                (Locale::Fr, Some(f)) => {
+                    format!("Vous avez reçu {total} ({f}) — {period}, en {n} versement(s).")
+                }
+                (Locale::Fr, None) => format!("Vous avez reçu {total} — {period}, en {n} versement(s)."),
+                (Locale::En, Some(f)) => format!("You received {total} ({f}) — {period}, in {n} payment(s)."),
+                (Locale::En, None) => format!("You received {total} — {period}, in {n} payment(s)."),
+            }
+        }
+        ToolOutput::SpendingSummary(r) => {
+            let total = r.total.format(locale);
+            let filter = r.merchant.as_ref().or(r.category.as_ref()).map(|e| e.label.as_str());
+            let period = &r.period.label;
+            let mut s = match (locale, filter, r.merchant.is_some()) {
+                (Locale::Fr, Some(f), true) => format!("Vous avez dépensé {total} chez {f} — {period}"),
+                (Locale::Fr, Some(f), false) => format!("Vous avez dépensé {total} en {f} — {period}"),
+                (Locale::Fr, None, _) => format!("Vous avez dépensé {total} — {period}"),
+                (Locale::En, Some(f), true) => format!("You spent {total} at {f} — {period}"),
+                (Locale::En, Some(f), false) => format!("You spent {total} on {f} — {period}"),
+                (Locale::En, None, _) => format!("You spent {total} — {period}"),
+            };
+            s.push_str(&match (locale, r.count) {
+                (Locale::Fr, 0) => ", aucune opération.".to_string(),
+                (Locale::Fr, 1) => ", en 1 opération.".to_string(),
+                (Locale::Fr, n) => format!(", en {n} opérations."),
+                (Locale::En, 0) => ", no transactions.".to_string(),
+                (Locale::En, 1) => ", in 1 transaction.".to_string(),
+                (Locale::En, n) => format!(", in {n} transactions."),
+            });
+            if r.group_by != GroupBy::None {
+                if let Some(top) = r.groups.first() {
+                    let amount = top.total.format(locale);
+                    s.push_str(&match locale {
+                        Locale::Fr => format!(" Poste principal : {} ({amount}).", top.label),
+                        Locale::En => format!(" Largest: {} ({amount}).", top.label),
+                    });
+                }
+            }
+            if !r.other_currencies.is_empty() {
+                let others =
+                    r.other_currencies.iter().map(|m| m.format(locale)).collect::<Vec<_>>().join(", ");
+                s.push_str(&match locale {
+                    Locale::Fr => format!(" Non inclus (autres devises) : {others}."),
+                    Locale::En => format!(" Not included (other currencies): {others}."),
+                });
+            }
+            s
+        }
+        ToolOutput::ListTransactions(r) => {
+            let shown = r.transactions.len();
+            let net = r.net.format(locale);
+            match (locale, r.truncated) {
+                (Locale::Fr, false) => {
+                    format!("{} opération(s) — {}, solde net {net}.", r.count, r.period.label)
+                }
+                (Locale::Fr, true) => format!(
+                    "{} opérations — {} ; les {shown} plus récentes sont affichées. Solde net {net}.",
+                    r.count, r.period.label
+                ),
+                (Locale::En, false) => format!("{} transaction(s) — {}, net {net}.", r.count, r.period.label),
+                (Locale::En, true) => format!(
+                    "{} transactions — {}; showing the {shown} most recent. Net {net}.",
+                    r.count, r.period.label
+                ),
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Sou's agent: a deterministic intent parser that turns a message into a typed
+//! tool-call plan with a confidence level and its reasons — or a clarifying question.
+//!
+//! It does no I/O and knows nothing of the web or the database, so the same code runs
+//! natively on the server (`/api/v1/plan`, re-validation) and as WebAssembly in the
+//! browser, on every keystroke. It uses no `regex`: matching is over normalised tokens,
+//! which keeps the browser bundle small and parsing time proportional to the message.
+
+pub mod amount;
+pub mod answer;
+mod date;
+mod money;
+pub mod parser;
+pub mod period;
+mod plan;
+pub mod protocol;
+mod reason;
+pub mod text;
+mod tools;
+mod vocab;
+
+use serde::{Deserialize, Serialize};
+
+pub use date::{days_in_month, Date};
+pub use money::{Currency, Money};
+pub use parser::{Context, Parser};
+pub use plan::{
+    Clarification, CompareArgs, Confidence, Flow, GroupBy, ListTransactionsArgs, ParseOutcome, Period,
+    PlanMeta, Suggestion, SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+};
+pub use reason::{confidence_of, Reason, ReasonCode};
+pub use tools::{
+    CompareResult, EntityRef, Group, PeriodTotal, SummaryResult, ToolOutput, TransactionListResult,
+    TransactionRow,
+};
+pub use vocab::{Term, Vocabulary};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Locale {
+    Fr,
+    #[default]
+    En,
+}
+
+impl Locale {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Locale::Fr => "fr",
+            Locale::En => "en",
+        }
+    }
+
+    /// From a language tag: "fr", "fr-FR", "en-GB"… Unknown languages give `None`.
+    pub fn from_tag(tag: &str) -> Option<Locale> {
+        let lang = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+        match lang.as_str() {
+            "fr" => Some(Locale::Fr),
+            "en" => Some(Locale::En),
+            _ => None,
+        }
+    }
+}

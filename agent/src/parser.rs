@@ -1,0 +1,1438 @@
+//! Message -> plan. Deterministic: the same message, vocabulary, `today` and previous
+//! plan always give the same outcome. Never panics, never fails: a plan or a question.
+
+use crate::amount;
+use crate::period::{self, Found};
+use crate::reason::{confidence_of, Reason, ReasonCode};
+use crate::text::{edit_distance, singular, tokenize, Token, TokenKind, MAX_MESSAGE_CHARS};
+use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
+use crate::{
+    Clarification, Date, GroupBy, ListTransactionsArgs, Locale, ParseOutcome, Period, PlanMeta, Suggestion,
+    SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT,
+};
+
+/// What the parser knows besides the message.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// Today in the user's time zone; relative words resolve against it.
+    pub today: Date,
+    /// The interface language, used when the message itself does not tell.
+    pub locale: Option<Locale>,
+    /// The previous plan of the conversation, for follow-ups.
+    pub previous: Option<&'a ToolCallPlan>,
+}
+
+pub struct Parser {
+    vocab: Vocabulary,
+    index: Index,
+}
+
+const STOPWORDS: &[&str] = &[
+    // French
+    "a",
+    "ai",
+    "alors",
+    "argent",
+    "as",
+    "au",
+    "aux",
+    "avez",
+    "avons",
+    "bien",
+    "bonjour",
+    "c",
+    "ce",
+    "ces",
+    "cet",
+    "cette",
+    "chez",
+    "d",
+    "dans",
+    "de",
+    "depuis",
+    "des",
+    "dis",
+    "donne",
+    "du",
+    "durant",
+    "elle",
+    "en",
+    "entre",
+    "environ",
+    "est",
+    "et",
+    "eu",
+    "eur",
+    "euro",
+    "euros",
+    "exactement",
+    "fait",
+    "faire",
+    "il",
+    "j",
+    "je",
+    "l",
+    "la",
+    "le",
+    "les",
+    "m",
+    "ma",
+    "me",
+    "merci",
+    "mes",
+    "moi",
+    "mon",
+    "montre",
+    "montrer",
+    "affiche",
+    "afficher",
+    "ne",
+    "niveau",
+    "nos",
+    "notre",
+    "nous",
+    "on",
+    "ou",
+    "pendant",
+    "peux",
+    "pour",
+    "pourrais",
+    "qu",
+    "que",
+    "quel",
+    "quelle",
+    "quelles",
+    "quels",
+    "quoi",
+    "sa",
+    "salut",
+    "savoir",
+    "ses",
+    "son",
+    "stp",
+    "sur",
+    "svp",
+    "t",
+    "ta",
+    "te",
+    "tes",
+    "ton",
+    "tous",
+    "tout",
+    "toute",
+    "toutes",
+    "tu",
+    "un",
+    "une",
+    "veux",
+    "voir",
+    "vos",
+    "votre",
+    "voudrais",
+    "vous",
+    "y",
+    "somme",
+    "montant",
+    "mois",
+    "jai",
+    "annee",
+    "periode",
+    // English
+    "about",
+    "all",
+    "am",
+    "amount",
+    "an",
+    "and",
+    "any",
+    "are",
+    "at",
+    "be",
+    "been",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "dollars",
+    "exactly",
+    "far",
+    "for",
+    "from",
+    "get",
+    "give",
+    "had",
+    "has",
+    "have",
+    "hello",
+    "hey",
+    "hi",
+    "how",
+    "i",
+    "in",
+    "is",
+    "it",
+    "its",
+    "just",
+    "know",
+    "let",
+    "ll",
+    "many",
+    "me",
+    "money",
+    "month",
+    "much",
+    "my",
+    "of",
+    "on",
+    "or",
+    "our",
+    "overall",
+    "please",
+    "re",
+    "s",
+    "see",
+    "show",
+    "so",
+    "sum",
+    "tell",
+    "thanks",
+    "that",
+    "the",
+    "there",
+    "this",
+    "to",
+    "up",
+    "us",
+    "ve",
+    "was",
+    "we",
+    "were",
+    "what",
+    "whats",
+    "which",
+    "with",
+    "would",
+    "year",
+    "you",
+    "your",
+    "period",
+    "total",
+    "totale",
+    "combien",
+    // Neutral words: they say nothing about which transactions.
+    "only",
+    "just",
+    "seulement",
+    "uniquement",
+    "juste",
+    "achats",
+    "achat",
+    "purchases",
+    "purchase",
+    "things",
+    "stuff",
+    "trucs",
+    "choses",
+    "sont",
+    "etait",
+    "etaient",
+    "ete",
+    "plus",
+    "most",
+    "where",
+    "when",
+    "quand",
+    "avec",
+];
+
+/// Words that say "money going out".
+fn is_spend_word(w: &str) -> bool {
+    w.starts_with("depens")
+        || matches!(
+            w,
+            "spend"
+                | "spent"
+                | "spending"
+                | "spends"
+                | "expense"
+                | "expenses"
+                | "expenditure"
+                | "expenditures"
+                | "cost"
+                | "costs"
+                | "coute"
+                | "coutent"
+                | "paye"
+                | "payes"
+                | "payee"
+                | "payer"
+                | "paid"
+                | "pay"
+                | "claque"
+                | "claquer"
+                | "claques"
+        )
+}
+
+/// Words that say "money coming in".
+fn is_income_word(w: &str) -> bool {
+    matches!(
+        w,
+        "gagne"
+            | "gagnee"
+            | "gagner"
+            | "revenus"
+            | "revenu"
+            | "rentrees"
+            | "recu"
+            | "recus"
+            | "percu"
+            | "percus"
+            | "touche"
+            | "earn"
+            | "earned"
+            | "earnings"
+            | "income"
+            | "received"
+            | "receive"
+            | "incoming"
+    )
+}
+
+fn is_list_word(w: &str) -> bool {
+    matches!(
+        w,
+        "transactions"
+            | "transaction"
+            | "operations"
+            | "operation"
+            | "liste"
+            | "lister"
+            | "list"
+            | "listing"
+            | "paiements"
+            | "paiement"
+            | "payments"
+            | "payment"
+            | "mouvements"
+            | "releve"
+            | "cherche"
+            | "chercher"
+            | "recherche"
+            | "search"
+            | "find"
+    )
+}
+
+/// "top 5 marchands", "mes 3 principales catégories", "biggest merchants": the group,
+/// how many, and the tokens used.
+fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(GroupBy, u32, usize, usize)> {
+    let free = |j: usize| j < tokens.len() && !used[j];
+    let word = |j: usize| free(j).then(|| tokens[j].norm.as_str());
+    let number = |j: usize| {
+        word(j)
+            .filter(|_| tokens[j].kind == TokenKind::Number)
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (1..=50).contains(n))
+    };
+    let w = word(i)?;
+    // The word after the marker: "top [5] merchants", "plus gros marchands".
+    let mut j = i + 1;
+    if w == "plus" {
+        if !matches!(word(j), Some("gros" | "grosses" | "grands" | "grandes" | "importants" | "importantes"))
+        {
+            return None;
+        }
+        j += 1;
+    } else if !matches!(w, "top" | "principaux" | "principales" | "main" | "biggest" | "largest" | "major") {
+        return None;
+    }
+    let mut first = i;
+    let mut n = None;
+    if let Some(k) = number(j) {
+        n = Some(k);
+        j += 1;
+    } else if i > 0 {
+        // "mes 3 principaux marchands"
+        if let Some(k) = number(i - 1) {
+            n = Some(k);
+            first = i - 1;
+        }
+    }
+    if matches!(word(j), Some("des" | "de" | "d" | "of")) {
+        j += 1;
+    }
+    let g = group_word(word(j)?)?;
+    if g.is_time() {
+        return None;
+    }
+    Some((g, n.unwrap_or(DEFAULT_TOP), first, j))
+}
+
+/// "monthly", "hebdomadaire", "daily"…: a breakdown over time in one word.
+fn time_group_word(w: &str) -> Option<GroupBy> {
+    match w {
+        "monthly" | "mensuel" | "mensuelle" | "mensuelles" | "mensuels" => Some(GroupBy::Month),
+        "weekly" | "hebdomadaire" | "hebdomadaires" | "hebdo" => Some(GroupBy::Week),
+        "daily" | "quotidien" | "quotidienne" | "quotidiennes" | "quotidiens" | "journalier" => {
+            Some(GroupBy::Day)
+        }
+        _ => None,
+    }
+}
+
+fn is_breakdown_word(w: &str) -> bool {
+    matches!(w, "repartition" | "breakdown" | "ventilation" | "split" | "reparti" | "repartis")
+}
+
+fn group_word(w: &str) -> Option<GroupBy> {
+    match w {
+        "categorie" | "categories" | "category" | "categories_" | "cat" | "poste" | "postes" => {
+            Some(GroupBy::Category)
+        }
+        "marchand" | "marchands" | "commercant" | "commercants" | "enseigne" | "enseignes" | "magasin"
+        | "magasins" | "merchant" | "merchants" | "store" | "stores" | "shop" | "shops" | "vendor"
+        | "vendors" | "boutique" | "boutiques" => Some(GroupBy::Merchant),
+        "mois" | "month" | "months" => Some(GroupBy::Month),
+        "semaine" | "semaines" | "week" | "weeks" => Some(GroupBy::Week),
+        "jour" | "jours" | "day" | "days" => Some(GroupBy::Day),
+        _ => None,
+    }
+}
+
+const FR_MARKERS: &[&str] = &[
+    "combien",
+    "j",
+    "ai",
+    "en",
+    "le",
+    "la",
+    "les",
+    "des",
+    "mes",
+    "mon",
+    "ma",
+    "du",
+    "chez",
+    "par",
+    "pour",
+    "et",
+    "mois",
+    "annee",
+    "quel",
+    "quelle",
+    "est",
+    "ce",
+    "cette",
+    "dernier",
+    "derniere",
+    "depuis",
+    "au",
+    "aux",
+    "dans",
+    "sur",
+    "une",
+    "un",
+    "de",
+    "je",
+    "depense",
+    "depenses",
+    "liste",
+    "operations",
+    "hier",
+    "aujourd",
+    "jai",
+    "janvier",
+    "fevrier",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "aout",
+    "septembre",
+    "octobre",
+    "novembre",
+    "decembre",
+    "semaine",
+    "courses",
+    "mars",
+];
+const EN_MARKERS: &[&str] = &[
+    "how",
+    "much",
+    "did",
+    "i",
+    "spend",
+    "spent",
+    "on",
+    "in",
+    "the",
+    "my",
+    "at",
+    "by",
+    "for",
+    "and",
+    "month",
+    "year",
+    "last",
+    "this",
+    "what",
+    "was",
+    "show",
+    "me",
+    "of",
+    "from",
+    "with",
+    "to",
+    "is",
+    "spending",
+    "list",
+    "yesterday",
+    "today",
+    "about",
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "week",
+    "groceries",
+];
+
+fn detect_locale(tokens: &[Token]) -> Option<Locale> {
+    let fr = tokens.iter().filter(|t| FR_MARKERS.contains(&t.norm.as_str())).count();
+    let en = tokens.iter().filter(|t| EN_MARKERS.contains(&t.norm.as_str())).count();
+    match fr.cmp(&en) {
+        std::cmp::Ordering::Greater => Some(Locale::Fr),
+        std::cmp::Ordering::Less => Some(Locale::En),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Spending,
+    Income,
+    List,
+}
+
+/// What the message asks for, before the period and filters.
+struct Intent {
+    kind: Option<Kind>,
+    explicit: bool,
+    group_by: Option<GroupBy>,
+    /// The user's words that carried the intent.
+    words: Vec<String>,
+    /// "combien", "how much", "total": a quantity is asked, but of what is unsaid.
+    asks_amount: bool,
+    /// "top 5 merchants": keep the N largest groups.
+    top: Option<u32>,
+}
+
+/// Groups shown for "top merchants" when the message gives no number.
+pub const DEFAULT_TOP: u32 = 5;
+
+struct EntityMatch {
+    ids: Vec<EntityId>,
+    fuzzy: bool,
+    words: String,
+}
+
+impl Parser {
+    pub fn new(vocab: Vocabulary) -> Parser {
+        let index = Index::build(&vocab);
+        Parser { vocab, index }
+    }
+
+    pub fn vocabulary(&self) -> &Vocabulary {
+        &self.vocab
+    }
+
+    pub fn parse(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
+        let char_count = message.chars().count();
+        if char_count > MAX_MESSAGE_CHARS {
+            let locale = cx.locale.unwrap_or(Locale::En);
+            return ParseOutcome::Clarification(self.clarify(
+                locale,
+                cx,
+                vec![Reason::new(ReasonCode::TooLong, locale, &char_count.to_string())],
+                None,
+                None,
+            ));
+        }
+        let tokens = tokenize(message);
+        let locale =
+            detect_locale(&tokens).or(cx.previous.map(|p| p.meta.locale)).or(cx.locale).unwrap_or(Locale::En);
+        let mut used = vec![false; tokens.len()];
+
+        if let Some(words) = compare_words(&tokens, &mut used, message) {
+            return self.comparison(message, &tokens, &mut used, locale, cx, &words);
+        }
+        // Text to find in bank labels: quoted, or after "contenant"/"containing".
+        let text = label_text(message, &tokens, &mut used);
+        // Amounts first: "plus de 2000 €" is not the year 2000.
+        let currency = self.vocab.currency.unwrap_or(crate::Currency::EUR);
+        let amounts = amount::find(&tokens, &used, locale, currency);
+        if let Some(a) = &amounts {
+            used[a.first..=a.last].iter_mut().for_each(|u| *u = true);
+        }
+        let found = period::find(&tokens, &used, message, cx.today, locale);
+        if let Some(Found { first, last, .. }) = &found {
+            used[*first..=*last].iter_mut().for_each(|u| *u = true);
+        }
+        let intent = self.intent(&tokens, &mut used, message);
+        let (categories, merchants, unrecognized) = self.entities(&tokens, &mut used, message);
+        let period = found.map(|f| f.period);
+
+        let has_content = intent.kind.is_some()
+            || intent.group_by.is_some()
+            || amounts.is_some()
+            || text.is_some()
+            || period.is_some()
+            || !categories.is_empty()
+            || !merchants.is_empty();
+        let followup_marker = is_followup(&tokens);
+
+        let previous = cx.previous;
+        let mut reasons = Vec::new();
+
+        // A follow-up: something to change in the last plan ("et en février ?").
+        let followup = has_content
+            && match previous {
+                Some(_) => followup_marker || !intent.explicit,
+                None => followup_marker && !intent.explicit,
+            };
+        if followup {
+            let Some(prev) = previous else {
+                let detail = quote(message);
+                let reasons = vec![Reason::new(ReasonCode::MissingContext, locale, &detail)];
+                return ParseOutcome::Clarification(self.clarify(
+                    locale,
+                    cx,
+                    reasons,
+                    period,
+                    categories.first().or(merchants.first()),
+                ));
+            };
+            let mut call = prev.call.clone();
+            let mut changed = Vec::new();
+            if let Some(p) = period {
+                changed.push(p.label.clone());
+                *call.period_mut() = p;
+            } else {
+                // Keep the previous period, relabelled in this message's language.
+                let p = call.period().clone();
+                *call.period_mut() = relabel(p, locale);
+            }
+            let category = self.pick(&categories, locale, &mut reasons, EntityKind::Category);
+            let merchant = self.pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
+            if category.is_some() || merchant.is_some() {
+                changed.extend(category.iter().chain(merchant.iter()).map(|k| self.label_of(k, locale)));
+                call.set_filters(category, merchant);
+            }
+            if let (ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a), Some(g)) =
+                (&mut call, intent.group_by)
+            {
+                a.group_by = g;
+                a.top = intent.top;
+                changed.push(group_label(g, locale).to_string());
+            }
+            if let Some(a) = &amounts {
+                call.set_amounts(a.min, a.max);
+                changed.push(amount::describe(a.min, a.max, locale));
+            }
+            if let Some(kind) = intent.kind {
+                call = convert(call, kind, intent.group_by);
+            }
+            if changed.is_empty() {
+                changed.push(quote(message));
+            }
+            reasons.insert(0, Reason::new(ReasonCode::FollowupUsesContext, locale, &changed.join(", ")));
+            push_unrecognized(&mut reasons, &unrecognized, locale);
+            return ParseOutcome::Plan(plan(call, reasons, locale, cx.today));
+        }
+
+        let income_category = categories
+            .first()
+            .and_then(|m| m.ids.first())
+            .and_then(|id| self.term(*id))
+            .is_some_and(|t| t.kind.as_deref() == Some("income"));
+        let kind = match intent.kind {
+            // Label text is searched in transactions.
+            _ if text.is_some() => Kind::List,
+            Some(k) => k,
+            None if income_category => Kind::Income,
+            // "plus de 100 € chez Carrefour": a search for transactions.
+            None if amounts.is_some() && !intent.asks_amount => Kind::List,
+            None if has_content || intent.asks_amount => Kind::Spending,
+            None => {
+                let reasons = vec![Reason::new(ReasonCode::NoIntent, locale, "")];
+                return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, None, None));
+            }
+        };
+        if intent.explicit {
+            reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &intent.words.join(" ")));
+        } else {
+            let what = match (locale, kind) {
+                (Locale::Fr, Kind::Income) => "total des revenus",
+                (Locale::En, Kind::Income) => "total income",
+                (Locale::Fr, Kind::List) => "liste des opérations",
+                (Locale::En, Kind::List) => "list of transactions",
+                (Locale::Fr, Kind::Spending) => "total des dépenses",
+                (Locale::En, Kind::Spending) => "total spending",
+            };
+            reasons.push(Reason::new(ReasonCode::InferredIntent, locale, what));
+        }
+        let period = match (period, previous) {
+            (Some(p), _) => {
+                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &p.label));
+                p
+            }
+            // A new question without a period, in a conversation that had one.
+            (None, Some(prev)) => {
+                let p = relabel(prev.call.period().clone(), locale);
+                reasons.push(Reason::new(ReasonCode::FollowupUsesContext, locale, &p.label));
+                p
+            }
+            (None, None) => {
+                let p = period::default_period(cx.today, locale);
+                reasons.push(Reason::new(ReasonCode::ImplicitPeriod, locale, &p.label));
+                p
+            }
+        };
+        let category = self.pick(&categories, locale, &mut reasons, EntityKind::Category);
+        let merchant = self.pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
+        let (amount_min, amount_max) = amounts.as_ref().map_or((None, None), |a| (a.min, a.max));
+        if amounts.is_some() {
+            reasons.push(Reason::new(
+                ReasonCode::ExplicitAmount,
+                locale,
+                &amount::describe(amount_min, amount_max, locale),
+            ));
+        }
+        if let Some(t) = &text {
+            reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &format!("« {t} »")));
+        }
+        push_unrecognized(&mut reasons, &unrecognized, locale);
+        let mut call = call_for(
+            kind,
+            Slots {
+                period,
+                category,
+                merchant,
+                amount_min,
+                amount_max,
+                group_by: intent.group_by.unwrap_or_default(),
+                top: intent.top,
+            },
+        );
+        if let ToolCall::ListTransactions(a) = &mut call {
+            a.text = text;
+        }
+        ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
+    }
+
+    /// "mars 2026 vs mars 2025", "courses en janvier par rapport à l'an dernier",
+    /// "compare with 2024" (a follow-up): the same total over two periods.
+    fn comparison(
+        &self,
+        message: &str,
+        tokens: &[Token],
+        used: &mut [bool],
+        locale: Locale,
+        cx: &Context<'_>,
+        words: &str,
+    ) -> ParseOutcome {
+        let found = period::find_all(tokens, used, message, cx.today, locale);
+        for f in &found {
+            used[f.first..=f.last].iter_mut().for_each(|u| *u = true);
+        }
+        let intent = self.intent(tokens, used, message);
+        let (categories, merchants, unrecognized) = self.entities(tokens, used, message);
+        let previous = cx.previous;
+        let mut reasons = vec![Reason::new(ReasonCode::ExplicitIntent, locale, words)];
+        let mut borrowed = Vec::new();
+
+        let flow = match (intent.kind, previous.map(|p| &p.call)) {
+            (Some(Kind::Income), _) | (None, Some(ToolCall::IncomeSummary(_))) => crate::Flow::Income,
+            _ => crate::Flow::Spending,
+        };
+        let (category, merchant) = if categories.is_empty() && merchants.is_empty() {
+            match previous {
+                Some(p) if p.call.category().is_some() || p.call.merchant().is_some() => {
+                    let keys = (p.call.category().map(str::to_string), p.call.merchant().map(str::to_string));
+                    borrowed.extend(keys.0.iter().chain(keys.1.iter()).map(|k| self.label_of(k, locale)));
+                    keys
+                }
+                _ => (None, None),
+            }
+        } else {
+            (
+                self.pick(&categories, locale, &mut reasons, EntityKind::Category),
+                self.pick(&merchants, locale, &mut reasons, EntityKind::Merchant),
+            )
+        };
+        let (current, reference) = match (found.as_slice(), previous) {
+            ([a, b, ..], _) => {
+                let reference = period::against(&a.period, &b.period, locale);
+                reasons.push(Reason::new(
+                    ReasonCode::ExplicitPeriod,
+                    locale,
+                    &format!("{} / {}", a.period.label, reference.label),
+                ));
+                (a.period.clone(), reference)
+            }
+            ([b], Some(prev)) => {
+                let current = relabel(prev.call.period().clone(), locale);
+                borrowed.push(current.label.clone());
+                let reference = period::against(&current, &b.period, locale);
+                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &reference.label));
+                (current, reference)
+            }
+            ([a], None) => {
+                let reference = period::preceding(&a.period, locale);
+                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &a.period.label));
+                (a.period.clone(), reference)
+            }
+            ([], Some(prev)) => {
+                let current = relabel(prev.call.period().clone(), locale);
+                borrowed.push(current.label.clone());
+                let reference = period::preceding(&current, locale);
+                (current, reference)
+            }
+            ([], None) => {
+                let current = period::default_period(cx.today, locale);
+                reasons.push(Reason::new(ReasonCode::ImplicitPeriod, locale, &current.label));
+                let reference = period::preceding(&current, locale);
+                (current, reference)
+            }
+        };
+        if !borrowed.is_empty() {
+            reasons.push(Reason::new(ReasonCode::FollowupUsesContext, locale, &borrowed.join(", ")));
+        }
+        push_unrecognized(&mut reasons, &unrecognized, locale);
+        let call =
+            ToolCall::ComparePeriods(crate::CompareArgs { flow, current, reference, category, merchant });
+        ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
+    }
+
+    fn intent(&self, tokens: &[Token], used: &mut [bool], message: &str) -> Intent {
+        let mut intent = Intent {
+            kind: None,
+            explicit: false,
+            group_by: None,
+            words: Vec::new(),
+            asks_amount: false,
+            top: None,
+        };
+        let mut spend = false;
+        let mut income = false;
+        let mut list = false;
+        let mut breakdown = false;
+        for i in 0..tokens.len() {
+            if used[i] {
+                continue;
+            }
+            let w = tokens[i].norm.as_str();
+            let original = || message.get(tokens[i].start..tokens[i].end).unwrap_or(w).to_string();
+            if is_spend_word(w) {
+                spend = true;
+                intent.words.push(original());
+                used[i] = true;
+            } else if is_income_word(w) {
+                income = true;
+                intent.words.push(original());
+                used[i] = true;
+            } else if is_list_word(w) {
+                list = true;
+                intent.words.push(original());
+                used[i] = true;
+            } else if is_breakdown_word(w) {
+                breakdown = true;
+                intent.words.push(original());
+                used[i] = true;
+            } else if matches!(w, "combien" | "total" | "totale" | "montant" | "somme")
+                || (w == "much" && i > 0 && tokens[i - 1].norm == "how")
+            {
+                intent.asks_amount = true;
+            } else if matches!(w, "par" | "by" | "per") {
+                if let Some(g) = tokens
+                    .get(i + 1)
+                    .filter(|_| !used.get(i + 1).copied().unwrap_or(true))
+                    .and_then(|t| group_word(&t.norm))
+                {
+                    intent.group_by = Some(g);
+                    let end = tokens[i + 1].end;
+                    intent.words.push(message.get(tokens[i].start..end).unwrap_or(w).to_string());
+                    used[i] = true;
+                    used[i + 1] = true;
+                }
+            } else if let Some((g, n, first, last)) = top_groups(tokens, used, i) {
+                intent.group_by = Some(g);
+                intent.top = Some(n);
+                intent
+                    .words
+                    .push(message.get(tokens[first].start..tokens[last].end).unwrap_or(w).to_string());
+                used[first..=last].iter_mut().for_each(|u| *u = true);
+            } else if let Some(g) = time_group_word(w) {
+                intent.group_by = Some(g);
+                intent.words.push(original());
+                used[i] = true;
+            }
+        }
+        if breakdown && intent.group_by.is_none() {
+            intent.group_by = Some(GroupBy::Category);
+        }
+        if list {
+            intent.kind = Some(Kind::List);
+            intent.explicit = true;
+        } else if income && !spend {
+            intent.kind = Some(Kind::Income);
+            intent.explicit = true;
+        } else if spend || intent.group_by.is_some() {
+            intent.kind = Some(Kind::Spending);
+            intent.explicit = true;
+        }
+        intent
+    }
+
+    /// Category and merchant matches, and the content words nothing matched.
+    fn entities(
+        &self,
+        tokens: &[Token],
+        used: &mut [bool],
+        message: &str,
+    ) -> (Vec<EntityMatch>, Vec<EntityMatch>, Vec<String>) {
+        let mut found: Vec<EntityMatch> = Vec::new();
+        // Longest exact phrase first.
+        let mut i = 0;
+        while i < tokens.len() {
+            let mut matched = false;
+            let longest = self.index.max_words.min(tokens.len() - i);
+            for n in (1..=longest).rev() {
+                if (i..i + n).any(|j| used[j]) || tokens[i].kind != TokenKind::Word {
+                    continue;
+                }
+                let phrase = tokens[i..i + n].iter().map(|t| t.norm.as_str()).collect::<Vec<_>>().join(" ");
+                if n == 1 && STOPWORDS.contains(&phrase.as_str()) {
+                    continue;
+                }
+                if let Some(ids) = self.index.exact(&phrase) {
+                    let words = message.get(tokens[i].start..tokens[i + n - 1].end).unwrap_or_default();
+                    found.push(EntityMatch {
+                        ids: self.prefer_names(ids, &phrase),
+                        fuzzy: false,
+                        words: words.to_string(),
+                    });
+                    used[i..i + n].iter_mut().for_each(|u| *u = true);
+                    i += n;
+                    matched = true;
+                    break;
+                }
+            }
+            if !matched {
+                i += 1;
+            }
+        }
+        // Then approximate single words: typos, plurals, abbreviations.
+        let mut unrecognized = Vec::new();
+        for (i, t) in tokens.iter().enumerate() {
+            if used[i] || STOPWORDS.contains(&t.norm.as_str()) || t.kind == TokenKind::Currency {
+                continue;
+            }
+            let words = message.get(t.start..t.end).unwrap_or_default().to_string();
+            let ids = if t.kind == TokenKind::Word { self.fuzzy(&t.norm) } else { Vec::new() };
+            if ids.is_empty() {
+                unrecognized.push(words);
+            } else {
+                found.push(EntityMatch { ids, fuzzy: true, words });
+                used[i] = true;
+            }
+        }
+        let (mut categories, mut merchants) = (Vec::new(), Vec::new());
+        for m in found {
+            let cats: Vec<EntityId> =
+                m.ids.iter().copied().filter(|id| id.kind == EntityKind::Category).collect();
+            let mers: Vec<EntityId> =
+                m.ids.iter().copied().filter(|id| id.kind == EntityKind::Merchant).collect();
+            // A word that is both a merchant and a category alias ("uber") reads as
+            // the merchant: the narrower filter is the one the user can see in labels.
+            if !mers.is_empty() {
+                merchants.push(EntityMatch { ids: mers, ..m });
+            } else if !cats.is_empty() {
+                categories.push(EntityMatch { ids: cats, ..m });
+            }
+        }
+        (categories, merchants, unrecognized)
+    }
+
+    /// Of several entities sharing a surface, those whose own name it is.
+    fn prefer_names(&self, ids: &[EntityId], phrase: &str) -> Vec<EntityId> {
+        let named: Vec<EntityId> = ids
+            .iter()
+            .copied()
+            .filter(|id| {
+                self.term(*id).is_some_and(|t| {
+                    [&t.key, &t.name_fr, &t.name_en].iter().any(|n| {
+                        let n = crate::text::normalize(n);
+                        n == phrase || singular(&n) == singular(phrase)
+                    })
+                })
+            })
+            .collect();
+        if named.len() == 1 {
+            named
+        } else {
+            ids.to_vec()
+        }
+    }
+
+    fn fuzzy(&self, word: &str) -> Vec<EntityId> {
+        let len = word.chars().count();
+        if len < 4 {
+            return Vec::new();
+        }
+        let limit = if len >= 8 { 2 } else { 1 };
+        let mut ids: Vec<EntityId> = Vec::new();
+        for (surface, id) in &self.index.words {
+            let same_start = surface.chars().next() == word.chars().next();
+            let close = same_start
+                && (edit_distance(word, surface, limit) <= limit
+                    || edit_distance(singular(word), singular(surface), limit) <= limit);
+            let abbreviation = len >= 4 && surface.starts_with(word);
+            if (close || abbreviation) && !ids.contains(id) {
+                ids.push(*id);
+            }
+        }
+        ids.sort();
+        ids
+    }
+
+    fn term(&self, id: EntityId) -> Option<&crate::Term> {
+        match id.kind {
+            EntityKind::Category => self.vocab.categories.get(id.index),
+            EntityKind::Merchant => self.vocab.merchants.get(id.index),
+        }
+    }
+
+    fn label_of(&self, key: &str, locale: Locale) -> String {
+        self.vocab
+            .categories
+            .iter()
+            .chain(&self.vocab.merchants)
+            .find(|t| t.key == key)
+            .map_or_else(|| key.to_string(), |t| t.label(locale).to_string())
+    }
+
+    /// The key to filter on for one kind of entity, with the reasons it was chosen.
+    fn pick(
+        &self,
+        matches: &[EntityMatch],
+        locale: Locale,
+        reasons: &mut Vec<Reason>,
+        kind: EntityKind,
+    ) -> Option<String> {
+        let first = matches.first()?;
+        let id = *first.ids.first()?;
+        let term = self.term(id)?;
+        let label = term.label(locale);
+        let candidates: Vec<&str> = matches
+            .iter()
+            .flat_map(|m| m.ids.iter())
+            .filter_map(|i| self.term(*i))
+            .map(|t| t.label(locale))
+            .collect();
+        if candidates.len() > 1 {
+            let mut unique = candidates.clone();
+            unique.dedup();
+            if unique.len() > 1 {
+                let words = matches.iter().map(|m| m.words.as_str()).collect::<Vec<_>>().join(", ");
+                reasons.push(Reason::new(
+                    ReasonCode::AmbiguousEntity,
+                    locale,
+                    &format!("« {words} » → {}", unique.join(", ")),
+                ));
+                return Some(term.key.clone());
+            }
+        }
+        let code = match (kind, first.fuzzy) {
+            (EntityKind::Category, false) => ReasonCode::ExactCategory,
+            (EntityKind::Category, true) => ReasonCode::FuzzyCategory,
+            (EntityKind::Merchant, false) => ReasonCode::ExactMerchant,
+            (EntityKind::Merchant, true) => ReasonCode::FuzzyMerchant,
+        };
+        let detail =
+            if first.fuzzy { format!("« {} » → {label}", first.words) } else { label.to_string() };
+        reasons.push(Reason::new(code, locale, &detail));
+        Some(term.key.clone())
+    }
+
+    fn clarify(
+        &self,
+        locale: Locale,
+        cx: &Context<'_>,
+        reasons: Vec<Reason>,
+        period: Option<Period>,
+        entity: Option<&EntityMatch>,
+    ) -> Clarification {
+        let period = period.unwrap_or_else(|| period::default_period(cx.today, locale));
+        let (category, merchant) = match entity.and_then(|e| e.ids.first().copied()) {
+            Some(id) => {
+                let key = self.term(id).map(|t| t.key.clone());
+                match id.kind {
+                    EntityKind::Category => (key, None),
+                    EntityKind::Merchant => (None, key),
+                }
+            }
+            None => (None, None),
+        };
+        let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &period.label)];
+        let total = ToolCall::SpendingSummary(SummaryArgs {
+            period: period.clone(),
+            category: category.clone(),
+            merchant: merchant.clone(),
+            amount_min: None,
+            amount_max: None,
+            group_by: GroupBy::None,
+            top: None,
+        });
+        let by_category = ToolCall::SpendingSummary(SummaryArgs {
+            period: period.clone(),
+            category: None,
+            merchant: None,
+            amount_min: None,
+            amount_max: None,
+            top: None,
+            group_by: if category.is_some() { GroupBy::Merchant } else { GroupBy::Category },
+        });
+        let list = ToolCall::ListTransactions(ListTransactionsArgs {
+            period,
+            category,
+            merchant,
+            amount_min: None,
+            amount_max: None,
+            text: None,
+            limit: DEFAULT_LIST_LIMIT,
+        });
+        let suggestions = [total, by_category, list]
+            .into_iter()
+            .map(|call| Suggestion {
+                label: self.describe(&call, locale),
+                plan: plan(call, picked.clone(), locale, cx.today),
+            })
+            .collect();
+        let question = match (locale, reasons.first().map(|r| r.code)) {
+            (Locale::Fr, Some(ReasonCode::MissingContext)) => {
+                "Je n'ai pas de question précédente à compléter. Que voulez-vous savoir ?"
+            }
+            (Locale::En, Some(ReasonCode::MissingContext)) => {
+                "There is no previous question to continue. What would you like to know?"
+            }
+            (Locale::Fr, _) => "Je n'ai pas compris la demande. Voulez-vous plutôt :",
+            (Locale::En, _) => "I did not understand the request. Did you mean:",
+        };
+        Clarification { question: question.to_string(), reasons, suggestions, locale }
+    }
+
+    /// One line saying what a call computes: "Dépenses en Courses — janvier 2026".
+    pub fn describe(&self, call: &ToolCall, locale: Locale) -> String {
+        let (min, max) = call.amounts();
+        let amounts = amount::describe(min, max, locale);
+        let name = call.merchant().or(call.category()).map(|k| self.label_of(k, locale));
+        let filter = match (name, amounts.is_empty()) {
+            (Some(n), false) => Some(format!("{n}, {amounts}")),
+            (Some(n), true) => Some(n),
+            (None, false) => Some(amounts),
+            (None, true) => None,
+        };
+        let period = &call.period().label;
+        match (call, locale) {
+            (ToolCall::SpendingSummary(a), _) if a.group_by != GroupBy::None && a.top.is_some() => {
+                let n = a.top.unwrap_or(DEFAULT_TOP);
+                let what = match (locale, a.group_by) {
+                    (Locale::Fr, GroupBy::Merchant) => format!("Top {n} des marchands"),
+                    (Locale::Fr, _) => format!("Top {n} des catégories"),
+                    (Locale::En, GroupBy::Merchant) => format!("Top {n} merchants"),
+                    (Locale::En, _) => format!("Top {n} categories"),
+                };
+                match filter {
+                    Some(f) => format!("{what} ({f}) — {period}"),
+                    None => format!("{what} — {period}"),
+                }
+            }
+            (ToolCall::SpendingSummary(a), _) if a.group_by != GroupBy::None => {
+                let base = match (locale, &filter) {
+                    (Locale::Fr, Some(f)) => format!("Dépenses {f}"),
+                    (Locale::En, Some(f)) => format!("{f} spending"),
+                    (Locale::Fr, None) => "Dépenses".to_string(),
+                    (Locale::En, None) => "Spending".to_string(),
+                };
+                format!("{base} {} — {period}", group_label(a.group_by, locale))
+            }
+            (ToolCall::SpendingSummary(_), Locale::Fr) => match filter {
+                Some(f) => format!("Dépenses : {f} — {period}"),
+                None => format!("Total des dépenses — {period}"),
+            },
+            (ToolCall::SpendingSummary(_), Locale::En) => match filter {
+                Some(f) => format!("Spending: {f} — {period}"),
+                None => format!("Total spending — {period}"),
+            },
+            (ToolCall::ComparePeriods(a), _) => {
+                let what = match (locale, a.flow) {
+                    (Locale::Fr, crate::Flow::Spending) => "Dépenses",
+                    (Locale::Fr, crate::Flow::Income) => "Revenus",
+                    (Locale::En, crate::Flow::Spending) => "Spending",
+                    (Locale::En, crate::Flow::Income) => "Income",
+                };
+                let vs = match locale {
+                    Locale::Fr => "comparé à",
+                    Locale::En => "compared with",
+                };
+                match filter {
+                    Some(f) => format!("{what} : {f} — {period} {vs} {}", a.reference.label),
+                    None => format!("{what} — {period} {vs} {}", a.reference.label),
+                }
+            }
+            (ToolCall::IncomeSummary(_), Locale::Fr) => match filter {
+                Some(f) => format!("Revenus : {f} — {period}"),
+                None => format!("Revenus — {period}"),
+            },
+            (ToolCall::IncomeSummary(_), Locale::En) => match filter {
+                Some(f) => format!("Income: {f} — {period}"),
+                None => format!("Income — {period}"),
+            },
+            (ToolCall::ListTransactions(_), Locale::Fr) => match filter {
+                Some(f) => format!("Opérations : {f} — {period}"),
+                None => format!("Toutes les opérations — {period}"),
+            },
+            (ToolCall::ListTransactions(_), Locale::En) => match filter {
+                Some(f) => format!("Transactions: {f} — {period}"),
+                None => format!("All transactions — {period}"),
+            },
+        }
+    }
+}
+
+pub fn group_label(g: GroupBy, locale: Locale) -> &'static str {
+    match (g, locale) {
+        (GroupBy::None, _) => "",
+        (GroupBy::Category, Locale::Fr) => "par catégorie",
+        (GroupBy::Category, Locale::En) => "by category",
+        (GroupBy::Merchant, Locale::Fr) => "par marchand",
+        (GroupBy::Merchant, Locale::En) => "by merchant",
+        (GroupBy::Month, Locale::Fr) => "par mois",
+        (GroupBy::Month, Locale::En) => "by month",
+        (GroupBy::Week, Locale::Fr) => "par semaine",
+        (GroupBy::Week, Locale::En) => "by week",
+        (GroupBy::Day, Locale::Fr) => "par jour",
+        (GroupBy::Day, Locale::En) => "by day",
+    }
+}
+
+fn plan(call: ToolCall, reasons: Vec<Reason>, locale: Locale, today: Date) -> ToolCallPlan {
+    let confidence = confidence_of(&reasons);
+    ToolCallPlan { call, meta: PlanMeta { confidence, confidence_reasons: reasons, locale, today } }
+}
+
+/// The slots a plan fills, whatever its tool.
+struct Slots {
+    period: Period,
+    category: Option<String>,
+    merchant: Option<String>,
+    amount_min: Option<crate::Money>,
+    amount_max: Option<crate::Money>,
+    group_by: GroupBy,
+    top: Option<u32>,
+}
+
+/// The call of the tool that answers `kind`, with these slots.
+fn call_for(kind: Kind, s: Slots) -> ToolCall {
+    let summary = || SummaryArgs {
+        period: s.period.clone(),
+        category: s.category.clone(),
+        merchant: s.merchant.clone(),
+        amount_min: s.amount_min,
+        amount_max: s.amount_max,
+        group_by: s.group_by,
+        top: s.top,
+    };
+    match kind {
+        Kind::Spending => ToolCall::SpendingSummary(summary()),
+        Kind::Income => ToolCall::IncomeSummary(summary()),
+        Kind::List => ToolCall::ListTransactions(ListTransactionsArgs {
+            period: s.period,
+            category: s.category,
+            merchant: s.merchant,
+            amount_min: s.amount_min,
+            amount_max: s.amount_max,
+            text: None,
+            limit: DEFAULT_LIST_LIMIT,
+        }),
+    }
+}
+
+/// The previous call, answered by another tool ("et les transactions ?").
+fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>) -> ToolCall {
+    let same = matches!(
+        (kind, &call),
+        (Kind::Spending, ToolCall::SpendingSummary(_))
+            | (Kind::Income, ToolCall::IncomeSummary(_))
+            | (Kind::List, ToolCall::ListTransactions(_))
+    );
+    if same {
+        return call;
+    }
+    let (amount_min, amount_max) = call.amounts();
+    call_for(
+        kind,
+        Slots {
+            period: call.period().clone(),
+            category: call.category().map(str::to_string),
+            merchant: call.merchant().map(str::to_string),
+            amount_min,
+            amount_max,
+            group_by: group_by.unwrap_or_default(),
+            top: None,
+        },
+    )
+}
+
+/// The same period named in another language (its words stay the user's).
+fn relabel(p: Period, locale: Locale) -> Period {
+    let is_month = p.start.day() == 1 && p.start.add_months(1) == p.end;
+    let is_year = p.start.day() == 1 && p.start.month() == 1 && p.start.add_months(12) == p.end;
+    let label = if is_month {
+        period::month_label(p.start, locale)
+    } else if is_year {
+        period::year(p.start.year(), locale).map(|y| y.label).unwrap_or(p.label.clone())
+    } else {
+        p.label.clone()
+    };
+    Period { label, ..p }
+}
+
+/// Words that ask for a comparison, consumed; the user's words for the badge.
+fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) -> Option<String> {
+    let mut words = Vec::new();
+    for i in 0..tokens.len() {
+        let w = tokens[i].norm.as_str();
+        let single = matches!(
+            w,
+            "vs" | "versus"
+                | "contre"
+                | "compare"
+                | "compared"
+                | "comparer"
+                | "comparez"
+                | "comparee"
+                | "comparees"
+                | "compares"
+                | "comparaison"
+                | "comparing"
+                | "comparison"
+                | "against"
+        );
+        let pair = matches!(
+            (w, tokens.get(i + 1).map(|t| t.norm.as_str())),
+            ("par", Some("rapport")) | ("relative", Some("to"))
+        );
+        if single {
+            used[i] = true;
+            words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or(w).to_string());
+        } else if pair && !used[i] {
+            used[i] = true;
+            used[i + 1] = true;
+            words.push(message.get(tokens[i].start..tokens[i + 1].end).unwrap_or(w).to_string());
+        }
+    }
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// Text the user wants found in bank labels: between quotes ("NAVIGO", « PAUL »,
+/// “SNCF”), or the word after "contenant", "containing", "libellé"… Its tokens are used.
+fn is_text_marker(w: &str) -> bool {
+    matches!(
+        w,
+        "contenant"
+            | "containing"
+            | "contains"
+            | "contient"
+            | "libelle"
+            | "label"
+            | "labelled"
+            | "mentioning"
+    )
+}
+
+fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> Option<String> {
+    const QUOTES: [(char, char); 3] = [('"', '"'), ('«', '»'), ('“', '”')];
+    for (open, close) in QUOTES {
+        let Some(start) = message.find(open) else { continue };
+        let inner_start = start + open.len_utf8();
+        let Some(len) = message[inner_start..].find(close) else { continue };
+        let inner = message[inner_start..inner_start + len].trim();
+        if inner.is_empty() || inner.chars().count() > 60 {
+            continue;
+        }
+        for (i, t) in tokens.iter().enumerate() {
+            if (t.start >= inner_start && t.end <= inner_start + len) || is_text_marker(&t.norm) {
+                used[i] = true;
+            }
+        }
+        return Some(inner.to_string());
+    }
+    for i in 0..tokens.len() {
+        if is_text_marker(&tokens[i].norm) && !used[i] {
+            let next = tokens.get(i + 1).filter(|_| !used.get(i + 1).copied().unwrap_or(true))?;
+            let word = message.get(next.start..next.end)?.to_string();
+            used[i] = true;
+            used[i + 1] = true;
+            return Some(word);
+        }
+    }
+    None
+}
+
+fn is_followup(tokens: &[Token]) -> bool {
+    let first = tokens.first().map(|t| t.norm.as_str());
+    let second = tokens.get(1).map(|t| t.norm.as_str());
+    matches!(
+        first,
+        Some(
+            "et" | "and"
+                | "pareil"
+                | "idem"
+                | "same"
+                | "meme"
+                | "aussi"
+                | "also"
+                | "puis"
+                | "then"
+                | "only"
+                | "seulement"
+                | "uniquement"
+                | "juste"
+                | "just"
+        )
+    ) || matches!((first, second), (Some("what" | "how"), Some("about")) | (Some("and"), _))
+}
+
+fn push_unrecognized(reasons: &mut Vec<Reason>, words: &[String], locale: Locale) {
+    if !words.is_empty() {
+        let quoted = words.iter().map(|w| format!("« {w} »")).collect::<Vec<_>>().join(", ");
+        reasons.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &quoted));
+    }
+}
+
+fn quote(message: &str) -> String {
+    let trimmed: String = message.trim().chars().take(60).collect();
+    format!("« {trimmed} »")
+}

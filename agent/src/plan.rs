@@ -1,0 +1,286 @@
+//! The typed tool-call plan and its JSON shape:
+//! `{"tool": "<name>", "args": {...}, "meta": {"confidence": ..., "confidence_reasons": [...]}}`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Date, Locale, Money, Reason};
+
+/// A resolved, half-open date range `[start, end)` with the user's words and a label.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Period {
+    pub start: Date,
+    pub end: Date,
+    /// How Sou names the range: "janvier 2026", "January 2026".
+    pub label: String,
+    /// What the user wrote ("le mois dernier"); empty when Sou chose the period.
+    #[serde(default)]
+    pub words: String,
+}
+
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupBy {
+    #[default]
+    None,
+    Category,
+    Merchant,
+    Month,
+    /// Weeks starting on Monday.
+    Week,
+    Day,
+}
+
+impl GroupBy {
+    /// Time groups are shown in date order, the others largest first.
+    pub fn is_time(self) -> bool {
+        matches!(self, GroupBy::Month | GroupBy::Week | GroupBy::Day)
+    }
+}
+
+/// Arguments of `spending_summary` (money going out) and `income_summary` (money
+/// coming in) over a period, optionally filtered by category or merchant, optionally
+/// broken down.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SummaryArgs {
+    pub period: Period,
+    /// A category key of the user's vocabulary ("groceries").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// A merchant key of the user's vocabulary ("carrefour").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchant: Option<String>,
+    /// Only transactions at least this large (absolute amount, inclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount_min: Option<Money>,
+    /// Only transactions at most this large (absolute amount, inclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount_max: Option<Money>,
+    #[serde(default)]
+    pub group_by: GroupBy,
+    /// With `group_by`: keep only the N largest groups ("top 5 merchants").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top: Option<u32>,
+}
+
+/// Arguments of `list_transactions`: the transactions of a period, newest first.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListTransactionsArgs {
+    pub period: Period,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchant: Option<String>,
+    /// Only transactions at least this large (absolute amount, inclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount_min: Option<Money>,
+    /// Only transactions at most this large (absolute amount, inclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount_max: Option<Money>,
+    /// Case- and accent-insensitive substring of the bank label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default = "default_limit")]
+    pub limit: u32,
+}
+
+/// Which money a comparison adds up.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flow {
+    #[default]
+    Spending,
+    Income,
+}
+
+/// Arguments of `compare_periods`: the same total over two periods.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareArgs {
+    #[serde(default)]
+    pub flow: Flow,
+    /// The period asked about.
+    pub current: Period,
+    /// The period it is compared with.
+    pub reference: Period,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchant: Option<String>,
+}
+
+pub const DEFAULT_LIST_LIMIT: u32 = 50;
+pub const MAX_LIST_LIMIT: u32 = 500;
+
+fn default_limit() -> u32 {
+    DEFAULT_LIST_LIMIT
+}
+
+/// One call of one tool of the registry. The serde tag is the tool's registry name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "tool", content = "args", rename_all = "snake_case")]
+pub enum ToolCall {
+    SpendingSummary(SummaryArgs),
+    IncomeSummary(SummaryArgs),
+    ListTransactions(ListTransactionsArgs),
+    ComparePeriods(CompareArgs),
+}
+
+impl ToolCall {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ToolCall::SpendingSummary(_) => "spending_summary",
+            ToolCall::IncomeSummary(_) => "income_summary",
+            ToolCall::ListTransactions(_) => "list_transactions",
+            ToolCall::ComparePeriods(_) => "compare_periods",
+        }
+    }
+
+    pub fn period(&self) -> &Period {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => &a.period,
+            ToolCall::ListTransactions(a) => &a.period,
+            ToolCall::ComparePeriods(a) => &a.current,
+        }
+    }
+
+    pub fn period_mut(&mut self) -> &mut Period {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => &mut a.period,
+            ToolCall::ListTransactions(a) => &mut a.period,
+            ToolCall::ComparePeriods(a) => &mut a.current,
+        }
+    }
+
+    pub fn category(&self) -> Option<&str> {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.category.as_deref(),
+            ToolCall::ListTransactions(a) => a.category.as_deref(),
+            ToolCall::ComparePeriods(a) => a.category.as_deref(),
+        }
+    }
+
+    pub fn merchant(&self) -> Option<&str> {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.merchant.as_deref(),
+            ToolCall::ListTransactions(a) => a.merchant.as_deref(),
+            ToolCall::ComparePeriods(a) => a.merchant.as_deref(),
+        }
+    }
+
+    pub fn amounts(&self) -> (Option<Money>, Option<Money>) {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => (a.amount_min, a.amount_max),
+            ToolCall::ListTransactions(a) => (a.amount_min, a.amount_max),
+            ToolCall::ComparePeriods(_) => (None, None),
+        }
+    }
+
+    pub fn set_amounts(&mut self, min: Option<Money>, max: Option<Money>) {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
+                a.amount_min = min;
+                a.amount_max = max;
+            }
+            ToolCall::ListTransactions(a) => {
+                a.amount_min = min;
+                a.amount_max = max;
+            }
+            // A comparison has no amount bounds.
+            ToolCall::ComparePeriods(_) => {}
+        }
+    }
+
+    pub fn set_filters(&mut self, category: Option<String>, merchant: Option<String>) {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
+                a.category = category;
+                a.merchant = merchant;
+            }
+            ToolCall::ListTransactions(a) => {
+                a.category = category;
+                a.merchant = merchant;
+            }
+            ToolCall::ComparePeriods(a) => {
+                a.category = category;
+                a.merchant = merchant;
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    Low,
+    Medium,
+    High,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Low => "low",
+            Confidence::Medium => "medium",
+            Confidence::High => "high",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanMeta {
+    pub confidence: Confidence,
+    pub confidence_reasons: Vec<Reason>,
+    /// The language the message was read in; answers use it.
+    pub locale: Locale,
+    /// The date relative words were resolved against, in the user's time zone.
+    pub today: Date,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCallPlan {
+    #[serde(flatten)]
+    pub call: ToolCall,
+    pub meta: PlanMeta,
+}
+
+/// What Sou asks when it will not guess: a question, why, and plans one click away.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clarification {
+    pub question: String,
+    pub reasons: Vec<Reason>,
+    pub suggestions: Vec<Suggestion>,
+    pub locale: Locale,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suggestion {
+    /// A sentence the user would recognise: "Dépenses en courses — février 2026".
+    pub label: String,
+    pub plan: ToolCallPlan,
+}
+
+/// Parsing never fails: it returns a plan or a clarification.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParseOutcome {
+    Plan(ToolCallPlan),
+    Clarification(Clarification),
+}
+
+impl ParseOutcome {
+    pub fn plan(&self) -> Option<&ToolCallPlan> {
+        match self {
+            ParseOutcome::Plan(p) => Some(p),
+            ParseOutcome::Clarification(_) => None,
+        }
+    }
+}

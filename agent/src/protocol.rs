@@ -1,0 +1,217 @@
+//! The chat stream: `event: chunk` frames whose `data` is one JSON [`ChatEvent`], and a
+//! decoder for it that does not assume chunk boundaries are frame boundaries.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Clarification, Confidence, ToolCallPlan, ToolOutput};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ChatEvent {
+    /// The plan Sou is about to run (server-validated).
+    Plan {
+        plan: ToolCallPlan,
+    },
+    /// Sou will not guess: a question and one-click plans.
+    Clarify {
+        clarification: Clarification,
+    },
+    ToolResult(ToolOutput),
+    /// A piece of the text answer.
+    Token {
+        content: String,
+    },
+    /// Something went wrong; `message` is safe to show. A `status` event still follows.
+    Error {
+        code: String,
+        message: String,
+    },
+    /// Always the last event of a stream.
+    Status {
+        content: StreamStatus,
+        usage: Usage,
+        uncertainty: Uncertainty,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        conversation_id: Option<String>,
+    },
+}
+
+impl ChatEvent {
+    pub fn is_terminal(&self) -> bool {
+        matches!(self, ChatEvent::Status { .. })
+    }
+
+    /// The `data` of the event's frame.
+    pub fn to_json(&self) -> String {
+        // These types always serialise (string keys only, no non-finite floats from
+        // Sou's own code); the fallback keeps the stream well-formed regardless.
+        serde_json::to_string(self)
+            .unwrap_or_else(|_| r#"{"type":"error","code":"internal","message":"serialization"}"#.to_string())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StreamStatus {
+    Done,
+}
+
+/// What answering cost. A parser-only answer uses no model and no tokens.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Estimated cost in millionths of a euro (integer, like all money in Sou).
+    pub cost_eur_micros: u64,
+    pub model: Option<String>,
+    /// `parser` when no LLM was involved.
+    pub route: String,
+    /// Milliseconds from request to the first event carrying content.
+    pub first_event_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Uncertainty {
+    /// The plan's confidence, when a plan ran.
+    pub plan_confidence: Option<Confidence>,
+    /// 0..1; below 0.8 the UI shows a warning.
+    pub answer_confidence: f32,
+    pub warnings: Vec<String>,
+}
+
+/// One server-sent event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SseFrame {
+    pub event: String,
+    pub data: String,
+}
+
+/// Incremental `text/event-stream` decoder: feed bytes as they arrive, get whole frames.
+#[derive(Debug, Default)]
+pub struct SseDecoder {
+    buf: Vec<u8>,
+    event: String,
+    data: Vec<String>,
+}
+
+impl SseDecoder {
+    pub fn new() -> SseDecoder {
+        SseDecoder::default()
+    }
+
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseFrame> {
+        self.buf.extend_from_slice(bytes);
+        let mut frames = Vec::new();
+        while let Some(pos) = self.buf.iter().position(|&b| b == b'\n') {
+            let mut line: Vec<u8> = self.buf.drain(..=pos).collect();
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            let line = String::from_utf8_lossy(&line);
+            if line.is_empty() {
+                if !self.data.is_empty() {
+                    frames.push(SseFrame {
+                        event: if self.event.is_empty() {
+                            "message".to_string()
+                        } else {
+                            std::mem::take(&mut self.event)
+                        },
+                        data: self.data.join("\n"),
+                    });
+                }
+                self.data.clear();
+                self.event.clear();
+                continue;
+            }
+            if line.starts_with(':') {
+                continue;
+            }
+            let (field, value) = match line.split_once(':') {
+                Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+                None => (line.as_ref(), ""),
+            };
+            match field {
+                "event" => self.event = value.to_string(),
+                "data" => self.data.push(value.to_string()),
+                _ => {}
+            }
+        }
+        frames
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frame as the server writes it (axum's `Event` does this in production).
+    fn chunk(event: &ChatEvent) -> String {
+        format!("event: chunk\ndata: {}\n\n", event.to_json())
+    }
+
+    fn sample() -> String {
+        let a = ChatEvent::Token { content: "Bonjour é 🍞".into() };
+        let b = ChatEvent::Error { code: "x".into(), message: "line\nbreak".into() };
+        format!("{}: keep-alive\n\n{}", chunk(&a), chunk(&b))
+    }
+
+    fn decode_in_pieces(bytes: &[u8], cut: &[usize]) -> Vec<SseFrame> {
+        let mut d = SseDecoder::new();
+        let mut out = Vec::new();
+        let mut from = 0;
+        for &c in cut.iter().chain(std::iter::once(&bytes.len())) {
+            let c = c.min(bytes.len()).max(from);
+            out.extend(d.feed(&bytes[from..c]));
+            from = c;
+        }
+        out
+    }
+
+    #[test]
+    fn split_and_merged_chunks_give_the_same_frames() {
+        let s = sample();
+        let bytes = s.as_bytes();
+        let whole = decode_in_pieces(bytes, &[]);
+        assert_eq!(whole.len(), 2);
+        let first: ChatEvent = serde_json::from_str(&whole[0].data).unwrap();
+        assert_eq!(first, ChatEvent::Token { content: "Bonjour é 🍞".into() });
+        // Every single cut point, including inside multi-byte characters.
+        for cut in 0..bytes.len() {
+            assert_eq!(decode_in_pieces(bytes, &[cut]), whole, "cut at {cut}");
+        }
+        // Byte by byte.
+        let all: Vec<usize> = (0..bytes.len()).collect();
+        assert_eq!(decode_in_pieces(bytes, &all), whole);
+    }
+
+    #[test]
+    fn crlf_and_multiline_data() {
+        let mut d = SseDecoder::new();
+        let frames = d.feed(b"event: chunk\r\ndata: a\r\ndata: b\r\n\r\n");
+        assert_eq!(frames, vec![SseFrame { event: "chunk".into(), data: "a\nb".into() }]);
+    }
+}
+
+/// A stored conversation as the chat page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConversationView {
+    pub id: String,
+    pub title: String,
+    pub messages: Vec<StoredMessage>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredMessage {
+    pub role: Role,
+    pub content: String,
+    /// For the assistant: every event it streamed, in order (the final status included).
+    pub events: Vec<ChatEvent>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    User,
+    Assistant,
+}

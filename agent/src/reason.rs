@@ -1,0 +1,157 @@
+//! Why a plan has its confidence: stable codes, sentences in French and English.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Confidence, Locale};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReasonCode {
+    /// The message says what to compute ("dépensé", "spend", "par catégorie").
+    ExplicitIntent,
+    /// The intent was guessed from a filter or a period alone.
+    InferredIntent,
+    /// The message names a period.
+    ExplicitPeriod,
+    /// The message names no period; Sou used its default.
+    ImplicitPeriod,
+    ExactCategory,
+    ExactMerchant,
+    /// The message bounds the transactions' amounts ("plus de 100 €").
+    ExplicitAmount,
+    /// The message gives text to find in bank labels (quoted, or after "contenant").
+    ExplicitText,
+    /// A category matched only approximately (typo, abbreviation).
+    FuzzyCategory,
+    FuzzyMerchant,
+    /// One word matched several categories or merchants.
+    AmbiguousEntity,
+    /// Words that look like a filter but match nothing the user has.
+    UnrecognizedWords,
+    /// A short follow-up that reuses the previous question.
+    FollowupUsesContext,
+    /// A follow-up with no previous question to complete.
+    MissingContext,
+    /// Nothing in the message maps to a tool.
+    NoIntent,
+    /// The message is too long to plan deterministically.
+    TooLong,
+    /// The user picked this plan (a suggestion); the server did not infer it.
+    UserSelected,
+}
+
+impl ReasonCode {
+    /// The highest confidence a plan carrying this reason can have.
+    pub fn cap(self) -> Confidence {
+        use ReasonCode::*;
+        match self {
+            ExplicitIntent | ExplicitPeriod | ExactCategory | ExactMerchant | ExplicitAmount
+            | ExplicitText | UserSelected => Confidence::High,
+            InferredIntent | FuzzyCategory | FuzzyMerchant | AmbiguousEntity | UnrecognizedWords => {
+                Confidence::Medium
+            }
+            ImplicitPeriod | FollowupUsesContext | MissingContext | NoIntent | TooLong => Confidence::Low,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        use ReasonCode::*;
+        match self {
+            ExplicitIntent => "explicit_intent",
+            InferredIntent => "inferred_intent",
+            ExplicitPeriod => "explicit_period",
+            ImplicitPeriod => "implicit_period",
+            ExactCategory => "exact_category",
+            ExactMerchant => "exact_merchant",
+            ExplicitAmount => "explicit_amount",
+            ExplicitText => "explicit_text",
+            FuzzyCategory => "fuzzy_category",
+            FuzzyMerchant => "fuzzy_merchant",
+            AmbiguousEntity => "ambiguous_entity",
+            UnrecognizedWords => "unrecognized_words",
+            FollowupUsesContext => "followup_uses_context",
+            MissingContext => "missing_context",
+            NoIntent => "no_intent",
+            TooLong => "too_long",
+            UserSelected => "user_selected",
+        }
+    }
+
+    /// The sentence shown in the badge; `detail` is the word, period or name concerned.
+    pub fn text(self, locale: Locale, detail: &str) -> String {
+        use ReasonCode::*;
+        match (locale, self) {
+            (Locale::Fr, ExplicitIntent) => format!("Demande explicite : {detail}"),
+            (Locale::En, ExplicitIntent) => format!("Explicit request: {detail}"),
+            (Locale::Fr, InferredIntent) => {
+                format!("Type de calcul déduit ({detail}) : aucun verbe comme « dépensé »")
+            }
+            (Locale::En, InferredIntent) => {
+                format!("Calculation guessed ({detail}): no word like “spent”")
+            }
+            (Locale::Fr, ExplicitPeriod) => format!("Période donnée : {detail}"),
+            (Locale::En, ExplicitPeriod) => format!("Period given: {detail}"),
+            (Locale::Fr, ImplicitPeriod) => {
+                format!("Aucune période indiquée : {detail} par défaut")
+            }
+            (Locale::En, ImplicitPeriod) => format!("No period given: {detail} by default"),
+            (Locale::Fr, ExactCategory) => format!("Catégorie reconnue : {detail}"),
+            (Locale::En, ExactCategory) => format!("Category recognised: {detail}"),
+            (Locale::Fr, ExactMerchant) => format!("Marchand reconnu : {detail}"),
+            (Locale::En, ExactMerchant) => format!("Merchant recognised: {detail}"),
+            (Locale::Fr, ExplicitText) => format!("Texte recherché dans les libellés : {detail}"),
+            (Locale::En, ExplicitText) => format!("Text searched in labels: {detail}"),
+            (Locale::Fr, ExplicitAmount) => format!("Montant : {detail}"),
+            (Locale::En, ExplicitAmount) => format!("Amount: {detail}"),
+            (Locale::Fr, FuzzyCategory) => format!("Catégorie approchée : {detail}"),
+            (Locale::En, FuzzyCategory) => format!("Approximate category: {detail}"),
+            (Locale::Fr, FuzzyMerchant) => format!("Marchand approché : {detail}"),
+            (Locale::En, FuzzyMerchant) => format!("Approximate merchant: {detail}"),
+            (Locale::Fr, AmbiguousEntity) => format!("Plusieurs correspondances : {detail}"),
+            (Locale::En, AmbiguousEntity) => format!("Several matches: {detail}"),
+            (Locale::Fr, UnrecognizedWords) => {
+                format!("Mots non reconnus, ignorés : {detail}")
+            }
+            (Locale::En, UnrecognizedWords) => format!("Words not recognised, ignored: {detail}"),
+            (Locale::Fr, FollowupUsesContext) => {
+                format!("Suite de la question précédente : {detail}")
+            }
+            (Locale::En, FollowupUsesContext) => {
+                format!("Follow-up of the previous question: {detail}")
+            }
+            (Locale::Fr, MissingContext) => {
+                format!("Suite d'une question, mais aucune question précédente : {detail}")
+            }
+            (Locale::En, MissingContext) => {
+                format!("A follow-up, but there is no previous question: {detail}")
+            }
+            (Locale::Fr, NoIntent) => "Aucun calcul reconnu dans le message".to_string(),
+            (Locale::En, NoIntent) => "No calculation recognised in the message".to_string(),
+            (Locale::Fr, TooLong) => {
+                format!("Message trop long pour une analyse rapide ({detail} caractères)")
+            }
+            (Locale::En, TooLong) => {
+                format!("Message too long for a quick plan ({detail} characters)")
+            }
+            (Locale::Fr, UserSelected) => format!("Plan choisi par l'utilisateur : {detail}"),
+            (Locale::En, UserSelected) => format!("Plan chosen by the user: {detail}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reason {
+    pub code: ReasonCode,
+    pub text: String,
+}
+
+impl Reason {
+    pub fn new(code: ReasonCode, locale: Locale, detail: &str) -> Reason {
+        Reason { code, text: code.text(locale, detail) }
+    }
+}
+
+/// The confidence a set of reasons allows: the lowest cap among them.
+pub fn confidence_of(reasons: &[Reason]) -> Confidence {
+    reasons.iter().map(|r| r.code.cap()).min().unwrap_or(Confidence::Low)
+}

@@ -1,0 +1,191 @@
+//! Normalisation and tokenisation: lower case, no accents, words and numbers.
+
+/// Messages longer than this are not planned by the parser (they go to the LLM or a
+/// clarification); it keeps parsing time bounded whatever the input.
+pub const MAX_MESSAGE_CHARS: usize = 500;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// Lower case, accents removed: "dépensé" -> "depense".
+    pub norm: String,
+    /// Byte range in the original message, to quote the user's own words back.
+    pub start: usize,
+    pub end: usize,
+    pub kind: TokenKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    Word,
+    /// Digits, possibly with inner `/ . , -` between digits: "2026", "12/01/2026", "1,5".
+    Number,
+    /// A currency sign: "€", "$", "£".
+    Currency,
+}
+
+/// Folds one character to lower-case ASCII where it has an obvious ASCII form.
+/// Pushes nothing for characters that separate words.
+fn fold(c: char, out: &mut String) {
+    let lower = c.to_lowercase();
+    for c in lower {
+        let s = match c {
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => "a",
+            'ç' => "c",
+            'è' | 'é' | 'ê' | 'ë' => "e",
+            'ì' | 'í' | 'î' | 'ï' => "i",
+            'ñ' => "n",
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' => "o",
+            'ù' | 'ú' | 'û' | 'ü' => "u",
+            'ý' | 'ÿ' => "y",
+            'œ' => "oe",
+            'æ' => "ae",
+            'ß' => "ss",
+            c if c.is_alphanumeric() => {
+                out.push(c);
+                continue;
+            }
+            _ => continue,
+        };
+        out.push_str(s);
+    }
+}
+
+/// Normalises a whole phrase the way tokens are normalised, words joined by one space.
+pub fn normalize(s: &str) -> String {
+    tokenize(s).into_iter().map(|t| t.norm).collect::<Vec<_>>().join(" ")
+}
+
+pub fn tokenize(message: &str) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let chars: Vec<(usize, char)> = message.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (start, c) = chars[i];
+        if matches!(c, '€' | '$' | '£') {
+            tokens.push(Token {
+                norm: c.to_string(),
+                start,
+                end: start + c.len_utf8(),
+                kind: TokenKind::Currency,
+            });
+            i += 1;
+            continue;
+        }
+        if !c.is_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let is_number = c.is_ascii_digit();
+        let mut norm = String::new();
+        let mut j = i;
+        while j < chars.len() {
+            let (_, cj) = chars[j];
+            if is_number {
+                let inner_sep = matches!(cj, '/' | '.' | ',' | '-')
+                    && j > i
+                    && chars.get(j + 1).is_some_and(|(_, n)| n.is_ascii_digit());
+                if cj.is_ascii_digit() || inner_sep {
+                    norm.push(cj);
+                    j += 1;
+                    continue;
+                }
+                break;
+            }
+            if cj.is_alphanumeric() && !cj.is_ascii_digit() {
+                fold(cj, &mut norm);
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        let end = chars.get(j).map_or(message.len(), |(b, _)| *b);
+        if !norm.is_empty() {
+            tokens.push(Token {
+                norm,
+                start,
+                end,
+                kind: if is_number { TokenKind::Number } else { TokenKind::Word },
+            });
+        }
+        i = j.max(i + 1);
+    }
+    tokens
+}
+
+/// Optimal-string-alignment distance, giving up (returning `limit + 1`) past `limit`.
+pub fn edit_distance(a: &str, b: &str, limit: usize) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > limit {
+        return limit + 1;
+    }
+    let width = b.len() + 1;
+    let mut prev2 = vec![0usize; width];
+    let mut prev: Vec<usize> = (0..width).collect();
+    let mut cur = vec![0usize; width];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > limit {
+            return limit + 1;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()].min(limit + 1)
+}
+
+/// "restaurants" -> "restaurant", "journaux" -> "journal" is out of scope: only the
+/// regular `s`/`x` plural of French and English.
+pub fn singular(word: &str) -> &str {
+    if word.len() > 3 && (word.ends_with('s') || word.ends_with('x')) && !word.ends_with("ss") {
+        &word[..word.len() - 1]
+    } else {
+        word
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norms(s: &str) -> Vec<String> {
+        tokenize(s).into_iter().map(|t| t.norm).collect()
+    }
+
+    #[test]
+    fn folds_accents_case_and_punctuation() {
+        assert_eq!(
+            norms("Combien j'ai DÉPENSÉ en courses en janvier 2026 ?"),
+            ["combien", "j", "ai", "depense", "en", "courses", "en", "janvier", "2026"]
+        );
+        assert_eq!(norms("Œufs 🍳 au café-crème"), ["oeufs", "au", "cafe", "creme"]);
+        assert_eq!(norms("le 12/01/2026, 1,5 k€"), ["le", "12/01/2026", "1,5", "k", "€"]);
+        assert_eq!(norms("2026."), ["2026"]);
+    }
+
+    #[test]
+    fn byte_ranges_quote_the_original() {
+        let msg = "En Février 2026";
+        let t = tokenize(msg);
+        assert_eq!(&msg[t[1].start..t[2].end], "Février 2026");
+    }
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("restaurents", "restaurants", 2), 1);
+        assert_eq!(edit_distance("cuorses", "courses", 2), 1);
+        assert_eq!(edit_distance("abc", "xyzuvw", 2), 3);
+        assert_eq!(singular("courses"), "course");
+        assert_eq!(singular("express"), "express");
+    }
+}

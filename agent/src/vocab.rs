@@ -1,0 +1,113 @@
+//! The user's vocabulary — category and merchant names and aliases — and the index
+//! the parser matches words against. It travels to the browser with the page.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::text::{normalize, singular};
+use crate::Locale;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Vocabulary {
+    pub categories: Vec<Term>,
+    pub merchants: Vec<Term>,
+    /// The ledger's main currency: amounts written without one are in it.
+    #[serde(default)]
+    pub currency: Option<crate::Currency>,
+}
+
+/// A category or a merchant: a stable key, display names and the words people use.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Term {
+    pub key: String,
+    pub name_fr: String,
+    pub name_en: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// For categories: `expense`, `income` or `transfer`. An income category named
+    /// alone ("salaire de mars") asks about income, not spending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+impl Term {
+    pub fn label(&self, locale: Locale) -> &str {
+        match locale {
+            Locale::Fr => &self.name_fr,
+            Locale::En => &self.name_en,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EntityKind {
+    Category,
+    Merchant,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EntityId {
+    pub kind: EntityKind,
+    pub index: usize,
+}
+
+/// Normalised surface forms (names, aliases, their singulars) to entities.
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    pub(crate) phrases: HashMap<String, Vec<EntityId>>,
+    /// Longest phrase, in words.
+    pub(crate) max_words: usize,
+    /// One-word surfaces for approximate matching, with their entities.
+    pub(crate) words: Vec<(String, EntityId)>,
+}
+
+impl Index {
+    pub fn build(vocab: &Vocabulary) -> Index {
+        let mut index = Index { max_words: 1, ..Index::default() };
+        let kinds = [(EntityKind::Category, &vocab.categories), (EntityKind::Merchant, &vocab.merchants)];
+        for (kind, terms) in kinds {
+            for (i, term) in terms.iter().enumerate() {
+                let id = EntityId { kind, index: i };
+                let surfaces =
+                    [&term.key, &term.name_fr, &term.name_en].into_iter().chain(term.aliases.iter());
+                for surface in surfaces {
+                    index.add(&normalize(&surface.replace('_', " ")), id);
+                }
+            }
+        }
+        for ids in index.phrases.values_mut() {
+            ids.sort();
+            ids.dedup();
+        }
+        index.words.sort();
+        index.words.dedup();
+        index
+    }
+
+    fn add(&mut self, phrase: &str, id: EntityId) {
+        if phrase.is_empty() {
+            return;
+        }
+        let words: Vec<&str> = phrase.split(' ').collect();
+        self.max_words = self.max_words.max(words.len());
+        let singular_phrase = words.iter().map(|w| singular(w)).collect::<Vec<_>>().join(" ");
+        self.phrases.entry(phrase.to_string()).or_default().push(id);
+        if singular_phrase != phrase {
+            self.phrases.entry(singular_phrase).or_default().push(id);
+        }
+        if words.len() == 1 && phrase.chars().count() >= 4 {
+            self.words.push((phrase.to_string(), id));
+        }
+    }
+
+    pub(crate) fn exact(&self, phrase: &str) -> Option<&[EntityId]> {
+        self.phrases
+            .get(phrase)
+            .or_else(|| {
+                let singular_phrase = phrase.split(' ').map(singular).collect::<Vec<_>>().join(" ");
+                self.phrases.get(&singular_phrase)
+            })
+            .map(Vec::as_slice)
+    }
+}

@@ -1,0 +1,154 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The parser's data-driven test: every line of `corpus.txt` is a message and the plan
+//! (or clarification) expected for it. Adding a case is adding a line.
+//!
+//! Line format (see the header of corpus.txt):
+//! `MESSAGE => TOOL@LOCALE START..END [category=K] [merchant=K] [group=G] | LEVEL CODE…`
+//! `MESSAGE => clarify@LOCALE | CODE…`
+//! A line starting with `+ ` is a follow-up: the previous line's plan is its context.
+
+use std::collections::BTreeSet;
+
+use agent::{Context, Date, GroupBy, Locale, ParseOutcome, Parser, ToolCall, ToolCallPlan, Vocabulary};
+
+const CORPUS: &str = include_str!("corpus.txt");
+const VOCABULARY: &str = include_str!("../../backend/demo/vocabulary.json");
+
+fn describe(outcome: &ParseOutcome) -> String {
+    match outcome {
+        ParseOutcome::Clarification(c) => {
+            let codes: Vec<&str> = c.reasons.iter().map(|r| r.code.as_str()).collect();
+            format!("clarify@{} | {}", c.locale.as_str(), codes.join(" "))
+        }
+        ParseOutcome::Plan(p) => {
+            let c = &p.call;
+            let mut s =
+                format!("{}@{} {}..{}", c.name(), p.meta.locale.as_str(), c.period().start, c.period().end);
+            if let Some(k) = c.category() {
+                s.push_str(&format!(" category={k}"));
+            }
+            if let Some(k) = c.merchant() {
+                s.push_str(&format!(" merchant={k}"));
+            }
+            if let ToolCall::ListTransactions(a) = c {
+                if let Some(t) = &a.text {
+                    s.push_str(&format!(" text={t}"));
+                }
+            }
+            let (min, max) = c.amounts();
+            if let Some(m) = min {
+                s.push_str(&format!(" min={}{}", m.minor, m.currency));
+            }
+            if let Some(m) = max {
+                s.push_str(&format!(" max={}{}", m.minor, m.currency));
+            }
+            if let ToolCall::ComparePeriods(a) = c {
+                s.push_str(&format!(" ref={}..{}", a.reference.start, a.reference.end));
+                if a.flow == agent::Flow::Income {
+                    s.push_str(" flow=income");
+                }
+            }
+            if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = c {
+                if a.group_by != GroupBy::None {
+                    let g = serde_json::to_value(a.group_by).unwrap();
+                    s.push_str(&format!(" group={}", g.as_str().unwrap()));
+                }
+                if let Some(n) = a.top {
+                    s.push_str(&format!(" top={n}"));
+                }
+            }
+            let mut codes: Vec<&str> = p.meta.confidence_reasons.iter().map(|r| r.code.as_str()).collect();
+            codes.sort();
+            format!("{s} | {} {}", p.meta.confidence.as_str(), codes.join(" "))
+        }
+    }
+}
+
+/// Canonical form of an expectation: reason codes sorted, spaces collapsed.
+fn canonical(expected: &str) -> String {
+    let (head, tail) = expected.split_once('|').unwrap_or((expected, ""));
+    let head = head.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut tail: Vec<&str> = tail.split_whitespace().collect();
+    if tail.len() > 1 && !head.starts_with("clarify") {
+        tail[1..].sort();
+    }
+    format!("{head} | {}", tail.join(" "))
+}
+
+#[test]
+fn corpus() {
+    let vocab: Vocabulary = serde_json::from_str(VOCABULARY).unwrap();
+    let parser = Parser::new(vocab);
+    let mut today = Date::new(2026, 11, 21).unwrap();
+    let mut previous: Option<ToolCallPlan> = None;
+    let mut failures = Vec::new();
+    let (mut total, mut high, mut high_wrong) = (0, 0, 0);
+    let mut by_locale = std::collections::BTreeMap::<String, usize>::new();
+    let mut seen = BTreeSet::new();
+
+    for (n, line) in CORPUS.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(d) = line.strip_prefix("today ") {
+            today = Date::parse_iso(d.trim()).expect("today YYYY-MM-DD");
+            continue;
+        }
+        let (message, expected) = line.rsplit_once("=>").unwrap_or_else(|| panic!("line {}: no =>", n + 1));
+        let (message, context) = match message.strip_prefix("+ ") {
+            Some(m) => (m.trim(), previous.as_ref()),
+            None => (message.trim(), None),
+        };
+        assert!(seen.insert((message.to_string(), context.is_some())), "line {}: duplicate case", n + 1);
+        let cx = Context { today, locale: None, previous: context };
+        let outcome = parser.parse(message, &cx);
+        let got = describe(&outcome);
+        let want = canonical(expected);
+        total += 1;
+        *by_locale
+            .entry(got.split('@').nth(1).unwrap_or("").get(..2).unwrap_or("").to_string())
+            .or_default() += 1;
+        if let ParseOutcome::Plan(p) = &outcome {
+            if p.meta.confidence == agent::Confidence::High {
+                high += 1;
+                if got != want {
+                    high_wrong += 1;
+                }
+            }
+        }
+        if got != want {
+            failures.push(format!("line {}: {message}\n   want {want}\n   got  {got}", n + 1));
+        }
+        previous = outcome.plan().cloned();
+    }
+    println!(
+        "corpus: {total} messages ({}), high confidence {high} ({:.0}%), wrong at high {high_wrong}",
+        by_locale.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "),
+        100.0 * high as f64 / total.max(1) as f64
+    );
+    assert!(total >= 60, "the corpus must keep at least 60 cases, has {total}");
+    assert!(failures.is_empty(), "{} of {total} cases differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn reasons_have_sentences_in_both_languages() {
+    let vocab: Vocabulary = serde_json::from_str(VOCABULARY).unwrap();
+    let parser = Parser::new(vocab);
+    let today = Date::new(2026, 11, 21).unwrap();
+    for (msg, locale) in [
+        ("Combien j'ai dépensé en restaurents ?", Locale::Fr),
+        ("How much did I spend on restaurents?", Locale::En),
+    ] {
+        let outcome = parser.parse(msg, &Context { today, locale: None, previous: None });
+        let plan = outcome.plan().expect("a plan");
+        assert_eq!(plan.meta.locale, locale);
+        for r in &plan.meta.confidence_reasons {
+            assert!(!r.text.is_empty());
+        }
+        let json = serde_json::to_value(plan).unwrap();
+        assert_eq!(json["tool"], "spending_summary");
+        assert_eq!(json["meta"]["confidence"], "low");
+        assert!(json["args"]["period"]["start"].is_string());
+    }
+}

@@ -1,0 +1,35 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Arbitrary input never panics and always yields a plan or a clarification.
+
+use agent::{Context, Date, Parser, Vocabulary};
+use proptest::prelude::*;
+
+fn parser() -> Parser {
+    let vocab: Vocabulary = serde_json::from_str(include_str!("../../backend/demo/vocabulary.json")).unwrap();
+    Parser::new(vocab)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn any_unicode_is_parsed(msg in "\\PC{0,300}") {
+        let p = parser();
+        let today = Date::new(2026, 11, 21).unwrap();
+        let first = p.parse(&msg, &Context { today, locale: None, previous: None });
+        // Deterministic, and usable as context for the next message.
+        let again = p.parse(&msg, &Context { today, locale: None, previous: None });
+        prop_assert_eq!(&first, &again);
+        let _ = p.parse(&msg, &Context { today, locale: None, previous: first.plan() });
+    }
+
+    #[test]
+    fn finance_words_in_any_order(words in proptest::collection::vec(
+        prop::sample::select(vec!["combien", "dépensé", "how", "much", "spent", "courses", "janvier",
+            "2026", "et", "and", "par", "by", "category", "mois", "dernier", "last", "month", "2025",
+            "Carrefour", "restaurents", "monop", "transactions", "12/01/2026", "€", "may", "sept"]), 0..12)) {
+        let msg = words.join(" ");
+        let today = Date::new(2026, 1, 31).unwrap();
+        let _ = parser().parse(&msg, &Context { today, locale: None, previous: None });
+    }
+}

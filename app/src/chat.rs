@@ -1,0 +1,269 @@
+//! The chat page: the conversation, the composer and the live plan badge.
+
+use agent::protocol::{ChatEvent, ConversationView, Role};
+use agent::{Context, Locale, ParseOutcome, Parser, ToolCallPlan};
+use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
+
+use crate::api::{load_page, PageData};
+use crate::i18n::{self, t, T};
+use crate::render;
+use crate::AppError;
+
+/// One exchange: what the user wrote and the events of the answer.
+#[derive(Clone, Debug, PartialEq)]
+struct Turn {
+    user: String,
+    events: Vec<ChatEvent>,
+    pending: bool,
+}
+
+fn turns_of(conversation: Option<ConversationView>) -> Vec<Turn> {
+    let mut turns: Vec<Turn> = Vec::new();
+    for m in conversation.map(|c| c.messages).unwrap_or_default() {
+        match m.role {
+            Role::User => turns.push(Turn { user: m.content, events: Vec::new(), pending: false }),
+            Role::Assistant => {
+                if let Some(last) = turns.last_mut() {
+                    last.events = m.events;
+                }
+            }
+        }
+    }
+    turns
+}
+
+fn last_plan(turns: &[Turn]) -> Option<ToolCallPlan> {
+    turns.iter().rev().find_map(|t| {
+        t.events.iter().find_map(|e| match e {
+            ChatEvent::Plan { plan } => Some(plan.clone()),
+            _ => None,
+        })
+    })
+}
+
+#[component]
+pub fn ChatPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.read().get("id");
+    let page = Resource::new_blocking(id, load_page);
+    view! {
+        <Suspense fallback=|| view! { <main class="chat"><p class="thinking">"…"</p></main> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Ok(data) => view! { <Chat data/> }.into_any(),
+                    Err(AppError::NotFound) => view! { <NotFound/> }.into_any(),
+                    Err(e) => view! { <ErrorPage error=e/> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Chat(data: PageData) -> impl IntoView {
+    let locale = data.locale;
+    let today = data.today;
+    let parser = StoredValue::new(Parser::new(data.vocabulary));
+    let conversation_id = RwSignal::new(data.conversation.as_ref().map(|c| c.id.clone()));
+    let turns = RwSignal::new(turns_of(data.conversation));
+    let draft = RwSignal::new(String::new());
+    let busy = RwSignal::new(false);
+
+    let previous = Memo::new(move |_| turns.with(|t| last_plan(t)));
+    // Re-parsed on every keystroke, in the browser: microseconds, no request.
+    let outcome = Memo::new(move |_| {
+        let text = draft.get();
+        if text.trim().is_empty() {
+            return None;
+        }
+        let previous = previous.get();
+        Some(parser.with_value(|p| {
+            p.parse(&text, &Context { today, locale: Some(locale), previous: previous.as_ref() })
+        }))
+    });
+    let describe = move |plan: &ToolCallPlan| parser.with_value(|p| p.describe(&plan.call, plan.meta.locale));
+
+    let send = Callback::new(move |(message, plan): (String, Option<ToolCallPlan>)| {
+        if busy.get_untracked() || message.trim().is_empty() {
+            return;
+        }
+        start(message, plan, Live { turns, busy, draft, conversation_id, locale });
+    });
+
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        // A typed message goes without a plan: the server parses it itself.
+        send.run((draft.get_untracked(), None));
+    };
+    let conversation_signal: Signal<Option<String>> = conversation_id.into();
+
+    view! {
+        <div class="app">
+            <header class="top">
+                <a class="brand" href="/" rel="external">"Sou"</a>
+                <span class="tagline">{t(locale, T::Tagline)}</span>
+                <a class="new-chat" href="/" rel="external">{t(locale, T::NewChat)}</a>
+            </header>
+            <main class="chat" data-testid="chat">
+                <Show when=move || turns.with(Vec::is_empty)>
+                    <section class="welcome">
+                        <h1>"Sou"</h1>
+                        <p>{t(locale, T::Tagline)}</p>
+                        <p class="examples-title">{t(locale, T::Examples)}</p>
+                        <ul class="examples">
+                            {i18n::examples(locale)
+                                .into_iter()
+                                .map(|ex| view! {
+                                    <li>
+                                        <button type="button" class="example"
+                                            on:click=move |_| draft.set(ex.to_string())>{ex}</button>
+                                    </li>
+                                })
+                                .collect_view()}
+                        </ul>
+                    </section>
+                </Show>
+                <ol class="turns" aria-live="polite">
+                    <For
+                        each=move || turns.get().into_iter().enumerate()
+                        key=|(i, turn)| (*i, turn.events.len(), turn.pending)
+                        children=move |(_, turn)| {
+                            view! {
+                                <li class="turn" data-testid="turn">
+                                    <p class="bubble user">{turn.user}</p>
+                                    <div class="bubble assistant">
+                                        {render::events_view(
+                                            turn.events,
+                                            turn.pending,
+                                            locale,
+                                            describe,
+                                            conversation_signal,
+                                            send,
+                                        )}
+                                    </div>
+                                </li>
+                            }
+                        }
+                    />
+                </ol>
+                <div id="end"></div>
+            </main>
+            <footer class="composer">
+                <form method="post" action="/chat" on:submit=on_submit data-testid="composer">
+                    <input type="hidden" name="conversation_id"
+                        value=move || conversation_id.get().unwrap_or_default()/>
+                    <label class="visually-hidden" for="message">{t(locale, T::Placeholder)}</label>
+                    <input id="message" name="message" type="text" autocomplete="off" required
+                        maxlength="4000" placeholder=t(locale, T::Placeholder)
+                        prop:value=move || draft.get()
+                        on:input=move |ev| draft.set(event_target_value(&ev))/>
+                    <button type="submit" disabled=move || busy.get()>{t(locale, T::Send)}</button>
+                </form>
+                <div class="draft" data-testid="draft">
+                    {move || outcome.with(|o| o.as_ref().map(|o: &ParseOutcome| render::draft_badge(o, describe, locale)))}
+                </div>
+            </footer>
+        </div>
+    }
+}
+
+/// The signals a send updates.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+struct Live {
+    turns: RwSignal<Vec<Turn>>,
+    busy: RwSignal<bool>,
+    draft: RwSignal<String>,
+    conversation_id: RwSignal<Option<String>>,
+    locale: Locale,
+}
+
+/// Streams the answer to `message` into a new turn.
+#[cfg(feature = "hydrate")]
+fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
+    let Live { turns, busy, draft, conversation_id, locale } = live;
+    busy.set(true);
+    draft.set(String::new());
+    let index = turns.with_untracked(Vec::len);
+    turns.update(|t| t.push(Turn { user: message.clone(), events: Vec::new(), pending: true }));
+    request_animation_frame(scroll_to_end);
+    let body = serde_json::json!({
+        "message": message,
+        "conversation_id": conversation_id.get_untracked(),
+        "plan": plan,
+        "locale": locale.as_str(),
+    })
+    .to_string();
+    leptos::task::spawn_local(async move {
+        let result = crate::stream::chat(body, move |event| {
+            if let ChatEvent::Status { conversation_id: Some(id), .. } = &event {
+                if conversation_id.get_untracked().as_deref() != Some(id.as_str()) {
+                    crate::stream::show_conversation_url(id);
+                    conversation_id.set(Some(id.clone()));
+                }
+            }
+            turns.update(|t| {
+                if let Some(turn) = t.get_mut(index) {
+                    turn.events.push(event);
+                }
+            });
+            request_animation_frame(scroll_to_end);
+        })
+        .await;
+        turns.update(|t| {
+            if let Some(turn) = t.get_mut(index) {
+                turn.pending = false;
+                if let Err(message) = result {
+                    turn.events.push(ChatEvent::Error { code: "network".into(), message });
+                }
+            }
+        });
+        busy.set(false);
+    });
+}
+
+/// Keeps the newest answer in view.
+#[cfg(feature = "hydrate")]
+fn scroll_to_end() {
+    if let Some(end) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("end")) {
+        end.scroll_into_view();
+    }
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn start(_message: String, _plan: Option<ToolCallPlan>, _live: Live) {}
+
+#[component]
+pub fn NotFound() -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
+        r.set_status(http::StatusCode::NOT_FOUND);
+    }
+    let locale = Locale::Fr;
+    view! {
+        <main class="chat notfound">
+            <h1>{t(locale, T::NotFound)}</h1>
+            <p>{t(locale, T::NotFoundBody)}</p>
+            <p><a href="/" rel="external">{t(locale, T::BackHome)}</a></p>
+        </main>
+    }
+}
+
+#[component]
+fn ErrorPage(error: AppError) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
+        r.set_status(match error {
+            AppError::BadRequest(_) => http::StatusCode::BAD_REQUEST,
+            _ => http::StatusCode::INTERNAL_SERVER_ERROR,
+        });
+    }
+    view! {
+        <main class="chat notfound">
+            <h1>"Sou"</h1>
+            <p class="error" role="alert">{error.to_string()}</p>
+            <p><a href="/" rel="external">"↩"</a></p>
+        </main>
+    }
+}

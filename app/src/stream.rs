@@ -1,0 +1,69 @@
+//! The browser side of `POST /api/v1/chat`: fetch, read the body as it arrives, decode
+//! server-sent events. Chunk boundaries are not frame boundaries; `SseDecoder` handles it.
+
+use agent::protocol::{ChatEvent, SseDecoder};
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Headers, ReadableStreamDefaultReader, RequestInit, Response};
+
+fn js_error(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| "network error".to_string())
+}
+
+/// Posts `body` and calls `on_event` for each event until the stream ends.
+/// An HTTP error comes back as `Err` with the server's message.
+pub async fn chat(body: String, mut on_event: impl FnMut(ChatEvent)) -> Result<(), String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let headers = Headers::new().map_err(js_error)?;
+    headers.set("content-type", "application/json").map_err(js_error)?;
+    headers.set("accept", "text/event-stream").map_err(js_error)?;
+    let init = RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&headers);
+    init.set_body(&JsValue::from_str(&body));
+    let response =
+        JsFuture::from(window.fetch_with_str_and_init("/api/v1/chat", &init)).await.map_err(js_error)?;
+    let response: Response = response.dyn_into().map_err(js_error)?;
+    if !response.ok() {
+        let text = match response.text() {
+            Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        let message = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("HTTP {}", response.status()));
+        return Err(message);
+    }
+    let body = response.body().ok_or("empty response")?;
+    let reader: ReadableStreamDefaultReader =
+        body.get_reader().dyn_into().map_err(|o: js_sys::Object| js_error(o.into()))?;
+    let mut decoder = SseDecoder::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(js_error)?;
+        let done = Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true);
+        if done {
+            return Ok(());
+        }
+        let value = Reflect::get(&chunk, &"value".into()).map_err(js_error)?;
+        let bytes = Uint8Array::new(&value).to_vec();
+        for frame in decoder.feed(&bytes) {
+            if frame.event == "chunk" {
+                match serde_json::from_str::<ChatEvent>(&frame.data) {
+                    Ok(event) => on_event(event),
+                    Err(e) => leptos::logging::warn!("unreadable event: {e}"),
+                }
+            }
+        }
+    }
+}
+
+/// Shows `/c/<id>` in the address bar without reloading.
+pub fn show_conversation_url(id: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("/c/{id}")));
+    }
+}

@@ -1,0 +1,404 @@
+//! The demo ledger: about two years of a French household's bank account, generated
+//! from a fixed seed so every install — and every test — sees the same numbers.
+
+use agent::Date;
+use serde::Deserialize;
+
+use crate::error::StoreError;
+use crate::store::{Store, UserId};
+
+const VOCABULARY: &str = include_str!("../demo/vocabulary.json");
+const SEED: u64 = 0x5045_5449_5445_534f;
+/// First and last day of the ledger (inclusive). Fixed, so the data never depends
+/// on the day it is generated.
+pub const FIRST_DAY: (i32, u32, u32) = (2024, 11, 1);
+pub const LAST_DAY: (i32, u32, u32) = (2026, 11, 20);
+
+#[derive(Deserialize)]
+struct DemoVocabulary {
+    categories: Vec<DemoCategory>,
+    merchants: Vec<DemoMerchant>,
+}
+
+#[derive(Deserialize)]
+struct DemoCategory {
+    key: String,
+    name_fr: String,
+    name_en: String,
+    aliases: Vec<String>,
+    #[serde(default = "expense")]
+    kind: String,
+}
+
+fn expense() -> String {
+    "expense".to_string()
+}
+
+#[derive(Deserialize)]
+struct DemoMerchant {
+    key: String,
+    name_fr: String,
+    aliases: Vec<String>,
+}
+
+/// SplitMix64: tiny, fast, and identical on every platform and version.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `lo..=hi`.
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        let span = (hi - lo + 1).max(1) as u64;
+        lo + (self.next() % span) as i64
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// One generated bank line.
+pub struct DemoTransaction {
+    pub date: Date,
+    pub amount_minor: i64,
+    pub label: String,
+    pub merchant: Option<&'static str>,
+    pub category: &'static str,
+}
+
+/// A merchant people visit at random: (merchant, category, bank label, amount range in cents, weight).
+type Visit = (&'static str, &'static str, &'static str, (i64, i64), u64);
+
+const GROCERIES: &[Visit] = &[
+    ("carrefour", "groceries", "CB CARREFOUR CITY", (850, 6500), 20),
+    ("carrefour", "groceries", "CB CARREFOUR MARKET", (2500, 14500), 12),
+    ("monoprix", "groceries", "CB MONOPRIX", (700, 7800), 22),
+    ("lidl", "groceries", "CB LIDL", (1500, 9800), 18),
+    ("franprix", "groceries", "CB FRANPRIX", (450, 3500), 12),
+    ("picard", "groceries", "CB PICARD SURGELES", (1200, 5500), 6),
+    ("biocoop", "groceries", "CB BIOCOOP", (900, 6000), 5),
+    ("boulangerie_paul", "groceries", "CB BOULANGERIE PAUL", (180, 1450), 25),
+];
+const EATING_OUT: &[Visit] = &[
+    ("le_petit_bistrot", "restaurants", "CB LE PETIT BISTROT", (2200, 8800), 25),
+    ("pizzeria_napoli", "restaurants", "CB PIZZERIA NAPOLI", (1600, 5200), 20),
+    ("starbucks", "restaurants", "CB STARBUCKS", (420, 980), 30),
+    ("deliveroo", "restaurants", "CB DELIVEROO", (1500, 4200), 25),
+];
+const SHOPPING: &[Visit] = &[
+    ("amazon", "shopping", "CB AMAZON PAYMENTS", (899, 15900), 40),
+    ("fnac", "shopping", "CB FNAC", (1500, 32000), 15),
+    ("zara", "shopping", "CB ZARA", (2599, 8900), 25),
+    ("decathlon", "shopping", "CB DECATHLON", (1299, 12000), 20),
+];
+
+fn pick<'a>(rng: &mut Rng, visits: &'a [Visit]) -> &'a Visit {
+    let total: u64 = visits.iter().map(|v| v.4).sum();
+    let mut roll = rng.next() % total.max(1);
+    for v in visits {
+        if roll < v.4 {
+            return v;
+        }
+        roll -= v.4;
+    }
+    &visits[0]
+}
+
+fn card_label(base: &str, d: Date) -> String {
+    format!("{base} {:02}/{:02}", d.day(), d.month())
+}
+
+/// The whole ledger, oldest first. Pure: same output on every call.
+pub fn ledger() -> Vec<DemoTransaction> {
+    let mut rng = Rng(SEED);
+    let mut out = Vec::new();
+    let (Some(first), Some(last)) =
+        (Date::new(FIRST_DAY.0, FIRST_DAY.1, FIRST_DAY.2), Date::new(LAST_DAY.0, LAST_DAY.1, LAST_DAY.2))
+    else {
+        return out;
+    };
+    let mut month = first.first_of_month();
+    while month <= last {
+        let days = crate::demo::days_in(month);
+        let day = |d: u32| Date::new(month.year(), month.month(), d.min(days));
+        let mut push = |d: Option<Date>,
+                        amount: i64,
+                        label: String,
+                        merchant: Option<&'static str>,
+                        category: &'static str| {
+            if let Some(d) = d.filter(|d| *d >= first && *d <= last) {
+                out.push(DemoTransaction { date: d, amount_minor: amount, label, merchant, category });
+            }
+        };
+        let y = month.year();
+        let m = month.month();
+        let mmyy = format!("{m:02}/{y}");
+
+        // Fixed monthly lines.
+        let salary = if y >= 2026 { 315_000 } else { 298_000 };
+        push(day(27), salary, format!("VIR SEPA ACME SAS SALAIRE {mmyy}"), Some("acme"), "income");
+        let rent = if (y, m) >= (2025, 7) { 118_500 } else { 115_000 };
+        push(day(5), -rent, "PRLV SEPA FONCIA LOYER".to_string(), Some("foncia"), "housing");
+        let winter = matches!(m, 11 | 12 | 1 | 2 | 3);
+        let edf = if winter { rng.range(9_500, 13_800) } else { rng.range(4_800, 7_200) };
+        push(day(10), -edf, "PRLV SEPA EDF CLIENTS PARTICULIERS".to_string(), Some("edf"), "utilities");
+        push(day(12), -1_999, "PRLV SEPA FREE MOBILE".to_string(), Some("free_mobile"), "utilities");
+        let navigo = if y >= 2025 { 8_880 } else { 8_640 };
+        push(day(2), -navigo, "PRLV SEPA RATP NAVIGO".to_string(), Some("ratp"), "transport");
+        let netflix = if (y, m) >= (2025, 10) { 1_499 } else { 1_349 };
+        push(
+            day(15),
+            -netflix,
+            card_label("CB NETFLIX.COM", day(15).unwrap_or(month)),
+            Some("netflix"),
+            "subscriptions",
+        );
+        let spotify = if (y, m) >= (2025, 6) { 1_199 } else { 1_099 };
+        push(
+            day(20),
+            -spotify,
+            card_label("CB SPOTIFY", day(20).unwrap_or(month)),
+            Some("spotify"),
+            "subscriptions",
+        );
+        push(day(3), -2_999, "PRLV SEPA BASIC FIT".to_string(), Some("basic_fit"), "leisure");
+        push(day(28), -30_000, "VIR PERMANENT LIVRET A".to_string(), None, "savings");
+
+        // Everyday spending on random days.
+        let random_visits = |count: i64,
+                             visits: &[Visit],
+                             out: &mut Vec<(Date, &'static str, &'static str, String, i64)>,
+                             rng: &mut Rng| {
+            for _ in 0..count {
+                let v = pick(rng, visits);
+                let d = day(rng.range(1, i64::from(days)) as u32).unwrap_or(month);
+                let amount = rng.range(v.3 .0, v.3 .1);
+                out.push((d, v.0, v.1, card_label(v.2, d), -amount));
+            }
+        };
+        let mut visits = Vec::new();
+        random_visits(rng.range(26, 33), GROCERIES, &mut visits, &mut rng);
+        random_visits(rng.range(10, 15), EATING_OUT, &mut visits, &mut rng);
+        random_visits(rng.range(2, 5), SHOPPING, &mut visits, &mut rng);
+        for (d, merchant, category, label, amount) in visits {
+            push(Some(d), amount, label, Some(merchant), category);
+        }
+        for _ in 0..rng.range(1, 4) {
+            let d = day(rng.range(1, i64::from(days)) as u32);
+            let a = rng.range(1_250, 3_800);
+            push(d, -a, card_label("CB UBER TRIP", d.unwrap_or(month)), Some("uber"), "transport");
+        }
+        if rng.chance(45) || matches!(m, 7 | 12) {
+            let d = day(rng.range(1, i64::from(days)) as u32);
+            let a = rng.range(3_500, 12_900);
+            push(d, -a, card_label("CB SNCF CONNECT", d.unwrap_or(month)), Some("sncf"), "transport");
+        }
+        for _ in 0..rng.range(1, 3) {
+            let d = day(rng.range(1, i64::from(days)) as u32);
+            let a = rng.range(490, 4_200);
+            push(
+                d,
+                -a,
+                card_label("CB PHARMACIE DU CENTRE", d.unwrap_or(month)),
+                Some("pharmacie_du_centre"),
+                "health",
+            );
+        }
+        if rng.chance(40) {
+            let d = day(rng.range(5, i64::from(days)) as u32);
+            let a = rng.range(1_500, 4_600);
+            push(d, a, "VIR HARMONIE MUTUELLE REMBT".to_string(), Some("harmonie_mutuelle"), "health");
+        }
+        for _ in 0..rng.range(1, 3) {
+            let d = day(rng.range(1, i64::from(days)) as u32);
+            let a = [2_000, 4_000, 6_000][rng.range(0, 2) as usize];
+            let label = format!("RETRAIT DAB {:02}/{:02} PARIS 11", d.map_or(1, Date::day), m);
+            push(d, -a, label, None, "cash");
+        }
+        if rng.chance(70) {
+            let d = day(rng.range(1, i64::from(days)) as u32);
+            push(d, -1_190, card_label("CB UGC CINE CITE", d.unwrap_or(month)), Some("ugc"), "leisure");
+        }
+        // Holidays: flights in spring for the summer, a flat in August, a winter trip.
+        if m == 4 {
+            let d = day(rng.range(1, 28) as u32);
+            let a = rng.range(32_000, 61_000);
+            push(d, -a, card_label("CB AIR FRANCE", d.unwrap_or(month)), Some("air_france"), "travel");
+        }
+        if m == 8 {
+            let d = day(rng.range(1, 10) as u32);
+            let a = rng.range(48_000, 92_000);
+            push(d, -a, card_label("CB AIRBNB * HMQ", d.unwrap_or(month)), Some("airbnb"), "travel");
+        }
+        if m == 2 {
+            let d = day(rng.range(8, 20) as u32);
+            let a = rng.range(25_000, 45_000);
+            push(d, -a, card_label("CB AIRBNB * HMW", d.unwrap_or(month)), Some("airbnb"), "travel");
+        }
+        month = month.add_months(1);
+    }
+    out.sort_by(|a, b| a.date.cmp(&b.date).then(a.label.cmp(&b.label)));
+    out
+}
+
+fn days_in(month: Date) -> u32 {
+    u32::from(agent::days_in_month(month.year(), month.month() as u8))
+}
+
+const MERCHANT_CATEGORY: &[(&str, &str)] = &[
+    ("carrefour", "groceries"),
+    ("monoprix", "groceries"),
+    ("lidl", "groceries"),
+    ("franprix", "groceries"),
+    ("picard", "groceries"),
+    ("biocoop", "groceries"),
+    ("boulangerie_paul", "groceries"),
+    ("sncf", "transport"),
+    ("ratp", "transport"),
+    ("uber", "transport"),
+    ("netflix", "subscriptions"),
+    ("spotify", "subscriptions"),
+    ("edf", "utilities"),
+    ("free_mobile", "utilities"),
+    ("foncia", "housing"),
+    ("pharmacie_du_centre", "health"),
+    ("harmonie_mutuelle", "health"),
+    ("fnac", "shopping"),
+    ("amazon", "shopping"),
+    ("decathlon", "shopping"),
+    ("zara", "shopping"),
+    ("air_france", "travel"),
+    ("airbnb", "travel"),
+    ("le_petit_bistrot", "restaurants"),
+    ("pizzeria_napoli", "restaurants"),
+    ("starbucks", "restaurants"),
+    ("deliveroo", "restaurants"),
+    ("ugc", "leisure"),
+    ("basic_fit", "leisure"),
+    ("acme", "income"),
+];
+
+/// Gives `user` the demo vocabulary, accounts and ledger, unless they already have
+/// transactions. One database transaction: all or nothing.
+pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
+    let vocab: DemoVocabulary =
+        serde_json::from_str(VOCABULARY).map_err(|e| StoreError::Seed(sqlx::Error::Decode(Box::new(e))))?;
+    let pool = store.pool();
+    let existing: i64 = sqlx::query_scalar("SELECT count(*) FROM transactions WHERE user_id = ?1")
+        .bind(user.0)
+        .fetch_one(pool)
+        .await
+        .map_err(StoreError::Seed)?;
+    if existing > 0 {
+        return Ok(false);
+    }
+    let mut tx = pool.begin().await.map_err(StoreError::Seed)?;
+    let account_id: i64 = sqlx::query_scalar(
+        "INSERT INTO accounts (user_id, name, kind, currency) VALUES (?1, 'Compte courant', 'checking', 'EUR')
+         ON CONFLICT (user_id, name) DO UPDATE SET kind = excluded.kind RETURNING id",
+    )
+    .bind(user.0)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(StoreError::Seed)?;
+    let mut category_ids = std::collections::HashMap::new();
+    for c in &vocab.categories {
+        let aliases = serde_json::to_string(&c.aliases).unwrap_or_else(|_| "[]".into());
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO categories (user_id, key, name_fr, name_en, aliases, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (user_id, key) DO UPDATE SET name_fr = excluded.name_fr RETURNING id",
+        )
+        .bind(user.0)
+        .bind(&c.key)
+        .bind(&c.name_fr)
+        .bind(&c.name_en)
+        .bind(aliases)
+        .bind(&c.kind)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(StoreError::Seed)?;
+        category_ids.insert(c.key.as_str(), id);
+    }
+    let mut merchant_ids = std::collections::HashMap::new();
+    for m in &vocab.merchants {
+        let aliases = serde_json::to_string(&m.aliases).unwrap_or_else(|_| "[]".into());
+        let category = MERCHANT_CATEGORY
+            .iter()
+            .find(|(k, _)| *k == m.key)
+            .and_then(|(_, c)| category_ids.get(c).copied());
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO merchants (user_id, key, name, aliases, category_id) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (user_id, key) DO UPDATE SET name = excluded.name RETURNING id",
+        )
+        .bind(user.0)
+        .bind(&m.key)
+        .bind(&m.name_fr)
+        .bind(aliases)
+        .bind(category)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(StoreError::Seed)?;
+        merchant_ids.insert(m.key.as_str(), id);
+    }
+    for (n, t) in ledger().iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
+                                       merchant_id, category_id, import_batch, dedupe_hash)
+             VALUES (?1, ?2, ?3, ?4, 'EUR', ?5, ?6, ?7, 'demo', ?8)",
+        )
+        .bind(user.0)
+        .bind(account_id)
+        .bind(t.date.to_string())
+        .bind(t.amount_minor)
+        .bind(&t.label)
+        .bind(t.merchant.and_then(|k| merchant_ids.get(k).copied()))
+        .bind(category_ids.get(t.category).copied())
+        .bind(format!("demo-{n}"))
+        .execute(&mut *tx)
+        .await
+        .map_err(StoreError::Seed)?;
+    }
+    tx.commit().await.map_err(StoreError::Seed)?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ledger_is_deterministic_and_plausible() {
+        let a = ledger();
+        let b = ledger();
+        assert_eq!(a.len(), b.len());
+        assert!(a
+            .iter()
+            .zip(&b)
+            .all(|(x, y)| x.date == y.date && x.amount_minor == y.amount_minor && x.label == y.label));
+        assert!(a.len() >= 1500, "only {} transactions", a.len());
+        let categories: std::collections::HashSet<_> = a.iter().map(|t| t.category).collect();
+        for c in [
+            "groceries",
+            "restaurants",
+            "transport",
+            "subscriptions",
+            "utilities",
+            "housing",
+            "health",
+            "shopping",
+            "travel",
+            "income",
+        ] {
+            assert!(categories.contains(c), "no {c}");
+        }
+        for (merchant, _) in MERCHANT_CATEGORY {
+            assert!(a.iter().any(|t| t.merchant == Some(merchant)), "no transaction at {merchant}");
+        }
+        assert!(a.iter().any(|t| t.label.starts_with("CB CARREFOUR CITY ")));
+    }
+}

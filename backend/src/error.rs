@@ -1,0 +1,36 @@
+use thiserror::Error;
+
+/// Errors of the backend. `Display` texts are for logs; the edge maps each variant to
+/// a user-safe message and status.
+#[derive(Debug, Error)]
+pub enum BackendError {
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("the plan is not valid: {0}")]
+    InvalidPlan(#[from] crate::registry::PlanError),
+    #[error("invalid request: {0}")]
+    BadRequest(String),
+    #[error("not found")]
+    NotFound,
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+/// Errors opening the store: they stop the server at start.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir { path: String, source: std::io::Error },
+    #[error("cannot open the database {url}: {source}")]
+    Open { url: String, source: sqlx::Error },
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error(
+        "unsupported DATABASE_URL scheme {0:?}: Sou supports sqlite: URLs (PostgreSQL is not available yet)"
+    )]
+    UnsupportedUrl(String),
+    #[error("seeding the demo ledger failed: {0}")]
+    Seed(#[source] sqlx::Error),
+    #[error("{0}")]
+    Db(#[from] sqlx::Error),
+}

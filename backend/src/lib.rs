@@ -1,0 +1,14 @@
+//! Sou's server side: the SQLite store, the demo ledger, the tool registry and tools,
+//! and the chat pipeline every surface (API, chat page, plain form) goes through.
+//! It knows nothing of Leptos or HTTP.
+
+pub mod chat;
+pub mod demo;
+mod error;
+pub mod registry;
+pub mod store;
+pub mod tools;
+
+pub use chat::{ChatRequest, ChatStream, PlanRequest, Sou};
+pub use error::{BackendError, StoreError};
+pub use store::{Store, UserId};

@@ -1,0 +1,246 @@
+//! The one allowlist of tools: name, description, read/write class and the JSON
+//! Schema of the arguments. Every plan — from the browser, the API or a model — is
+//! checked here before anything runs.
+
+use std::sync::OnceLock;
+
+use agent::{ToolCall, MAX_LIST_LIMIT};
+use serde::Serialize;
+use serde_json::Value;
+use thiserror::Error;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolClass {
+    /// Reads the user's data; runs without approval.
+    Read,
+    /// Changes the user's data; needs the user's approval first.
+    Write,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub class: ToolClass,
+    /// JSON Schema (draft 2020-12) of `args`.
+    pub schema: Value,
+}
+
+#[derive(Debug, Error, PartialEq)]
+pub enum PlanError {
+    #[error("the plan must be a JSON object with \"tool\" and \"args\"")]
+    Shape,
+    #[error("unknown tool {0:?}")]
+    UnknownTool(String),
+    #[error("arguments of {tool} do not match its schema: {details}")]
+    Schema { tool: &'static str, details: String },
+    #[error("arguments of {tool}: {details}")]
+    Args { tool: &'static str, details: String },
+    #[error("{0}")]
+    Semantic(String),
+}
+
+pub struct Registry {
+    tools: Vec<ToolSpec>,
+    validators: Vec<jsonschema::Validator>,
+}
+
+fn schema_of<T: schemars::JsonSchema>() -> Value {
+    serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null)
+}
+
+impl Registry {
+    fn build() -> Registry {
+        let mut tools = vec![
+            ToolSpec {
+                name: "spending_summary",
+                description: "Money spent (outgoing transactions of expense categories) over a period, \
+                              optionally for one category or merchant, optionally grouped by category, \
+                              merchant or month. Returns the total, groups, matching transactions and their ids.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::SummaryArgs>(),
+            },
+            ToolSpec {
+                name: "income_summary",
+                description: "Money received (incoming transactions of income categories) over a period, \
+                              optionally for one category or payer, optionally grouped by category, payer \
+                              or month. Returns the total, groups, matching transactions and their ids.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::SummaryArgs>(),
+            },
+            ToolSpec {
+                name: "compare_periods",
+                description: "Spending or income over two periods (optionally for one category or merchant) \
+                              and the change between them, in money and in hundredths of a percent.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::CompareArgs>(),
+            },
+            ToolSpec {
+                name: "list_transactions",
+                description: "Transactions of a period, newest first, optionally filtered by category, \
+                              merchant or label text. Returns the rows, their count and net sum.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::ListTransactionsArgs>(),
+            },
+        ];
+        // Bounds the Rust types cannot express.
+        for t in &mut tools {
+            if let Some(limit) = t.schema.pointer_mut("/properties/limit") {
+                limit["minimum"] = 1.into();
+                limit["maximum"] = MAX_LIST_LIMIT.into();
+            }
+            if let Some(top) = t.schema.pointer_mut("/properties/top") {
+                top["minimum"] = 1.into();
+                top["maximum"] = 50.into();
+            }
+            for key in ["category", "merchant", "text"] {
+                if let Some(p) = t.schema.pointer_mut(&format!("/properties/{key}")) {
+                    p["maxLength"] = 100.into();
+                }
+            }
+        }
+        let validators = tools.iter().filter_map(|t| jsonschema::validator_for(&t.schema).ok()).collect();
+        Registry { tools, validators }
+    }
+
+    /// The registry, built once.
+    pub fn get() -> &'static Registry {
+        static REGISTRY: OnceLock<Registry> = OnceLock::new();
+        REGISTRY.get_or_init(Registry::build)
+    }
+
+    pub fn tools(&self) -> &[ToolSpec] {
+        &self.tools
+    }
+
+    /// Checks a plan's `tool` and `args` against the allowlist and schema, then types it.
+    pub fn validate(&self, plan: &Value) -> Result<ToolCall, PlanError> {
+        let obj = plan.as_object().ok_or(PlanError::Shape)?;
+        let name = obj.get("tool").and_then(Value::as_str).ok_or(PlanError::Shape)?;
+        let args = obj.get("args").ok_or(PlanError::Shape)?;
+        let index = self
+            .tools
+            .iter()
+            .position(|t| t.name == name)
+            .ok_or_else(|| PlanError::UnknownTool(name.chars().take(64).collect()))?;
+        let spec = &self.tools[index];
+        let validator = self
+            .validators
+            .get(index)
+            .ok_or(PlanError::Schema { tool: spec.name, details: "schema unavailable".into() })?;
+        let errors: Vec<String> =
+            validator.iter_errors(args).take(5).map(|e| format!("{} at {}", e, e.instance_path)).collect();
+        if !errors.is_empty() {
+            return Err(PlanError::Schema { tool: spec.name, details: errors.join("; ") });
+        }
+        let call: ToolCall = serde_json::from_value(serde_json::json!({"tool": name, "args": args}))
+            .map_err(|e| PlanError::Args { tool: spec.name, details: e.to_string() })?;
+        check(&call)?;
+        Ok(call)
+    }
+}
+
+/// What a schema cannot say.
+fn check(call: &ToolCall) -> Result<(), PlanError> {
+    let mut periods = vec![call.period()];
+    if let ToolCall::ComparePeriods(a) = call {
+        periods.push(&a.reference);
+    }
+    for p in periods {
+        if p.start >= p.end {
+            return Err(PlanError::Semantic(format!("the period {}..{} is empty", p.start, p.end)));
+        }
+        if p.end.to_days() - p.start.to_days() > 366 * 30 {
+            return Err(PlanError::Semantic("the period is longer than 30 years".into()));
+        }
+    }
+    let (min, max) = call.amounts();
+    if min.is_some_and(|m| m.minor < 0) || max.is_some_and(|m| m.minor < 0) {
+        return Err(PlanError::Semantic("amount bounds are sizes and cannot be negative".into()));
+    }
+    if let (Some(a), Some(b)) = (min, max) {
+        if a.currency != b.currency || a.minor > b.minor {
+            return Err(PlanError::Semantic(
+                "amount_min must not exceed amount_max, in the same currency".into(),
+            ));
+        }
+    }
+    if let ToolCall::ListTransactions(a) = call {
+        if a.limit == 0 || a.limit > MAX_LIST_LIMIT {
+            return Err(PlanError::Semantic(format!("limit must be 1..={MAX_LIST_LIMIT}")));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn period() -> Value {
+        json!({"start": "2026-01-01", "end": "2026-02-01", "label": "January 2026"})
+    }
+
+    #[test]
+    fn every_tool_is_documented() {
+        let doc = include_str!("../../docs/tools.md");
+        for t in Registry::get().tools() {
+            assert!(doc.contains(&format!("## `{}`", t.name)), "docs/tools.md lacks {}", t.name);
+        }
+    }
+
+    #[test]
+    fn accepts_parser_plans_and_rejects_the_rest() {
+        let r = Registry::get();
+        assert_eq!(r.tools().len(), 4);
+        let ok = json!({"tool": "spending_summary", "args": {"period": period(), "category": "groceries"}});
+        assert!(r.validate(&ok).is_ok());
+        let cases = [
+            (json!([1]), "JSON object"),
+            (json!({"tool": "drop_table", "args": {}}), "unknown tool"),
+            (json!({"tool": "spending_summary", "args": {}}), "schema"),
+            (json!({"tool": "spending_summary", "args": {"period": period(), "sql": "x"}}), "schema"),
+            (
+                json!({"tool": "spending_summary", "args": {"period": {"start": "2026-13-01", "end": "2026-02-01", "label": ""}}}),
+                "2026-13-01",
+            ),
+            (
+                json!({"tool": "spending_summary", "args": {"period": {"start": "2026-02-01", "end": "2026-01-01", "label": ""}}}),
+                "empty",
+            ),
+            (
+                json!({"tool": "spending_summary", "args": {"period": period(), "group_by": "weekday"}}),
+                "schema",
+            ),
+            (json!({"tool": "list_transactions", "args": {"period": period(), "limit": 100000}}), "schema"),
+            (json!({"tool": "list_transactions", "args": {"period": period(), "limit": 0}}), "schema"),
+            (
+                json!({"tool": "spending_summary", "args": {"period": period(), "group_by": "merchant", "top": 500}}),
+                "schema",
+            ),
+            (
+                json!({"tool": "compare_periods", "args": {"current": period(), "reference": {"start": "2025-02-01", "end": "2025-01-01", "label": ""}}}),
+                "empty",
+            ),
+            (json!({"tool": "compare_periods", "args": {"current": period()}}), "schema"),
+            (
+                json!({"tool": "list_transactions", "args": {"period": period(), "amount_min": {"minor": -5, "currency": "EUR"}}}),
+                "negative",
+            ),
+            (
+                json!({"tool": "list_transactions", "args": {"period": period(), "amount_min": {"minor": 500, "currency": "EUR"}, "amount_max": {"minor": 5, "currency": "EUR"}}}),
+                "exceed",
+            ),
+            (
+                json!({"tool": "list_transactions", "args": {"period": period(), "amount_min": {"minor": 5, "currency": "euro"}}}),
+                "schema",
+            ),
+        ];
+        for (plan, needle) in cases {
+            let err = r.validate(&plan).expect_err(&plan.to_string()).to_string();
+            assert!(err.contains(needle), "{plan}: {err}");
+        }
+    }
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every test of Sou: unit, corpus and property tests, backend against SQLite,
+# server routes in-process, lints for each build, the browser bundle's dependency
+# check, and the end-to-end tests in Debian Chromium (JavaScript off and hydrated).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+# Browser tests need Debian's Chromium and the sqlite3 command (for expected sums).
+if ! command -v chromium >/dev/null || ! command -v sqlite3 >/dev/null; then
+  step "installing chromium and sqlite3 (apt)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver sqlite3 >/dev/null
+fi
+if [ ! -d end2end/node_modules/@playwright/test ]; then
+  step "installing end2end npm packages"
+  (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+fi
+
+step "formatting (cargo fmt --check)"
+cargo fmt --all -- --check
+
+step "the browser bundle's dependencies contain no server crate"
+bash scripts/check-wasm-deps.sh
+
+mkdir -p target
+step "cargo test (agent corpus, backend on SQLite, server routes)"
+cargo test --workspace --locked 2>&1 | tee target/cargo-test.log
+
+step "clippy: server build (ssr), browser build (hydrate, wasm32), agent on wasm32"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy -p app --lib --no-default-features --features hydrate --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy -p agent --lib --target wasm32-unknown-unknown --locked -- -D warnings
+
+step "building the site as serve.sh does (release server, wasm-release bundle)"
+cargo leptos build --release
+
+step "end-to-end tests in Chromium"
+(cd end2end && SOU_E2E_BIN="$PWD/../target/release/sou" npx playwright test) 2>&1 | tee target/e2e.log
+
+# One closing line for whoever reads the log.
+passed=$(( $(grep -Eo 'test result: ok\. [0-9]+ passed' target/cargo-test.log | awk '{s+=$4} END {print s+0}') \
+         + $(grep -Eo '^ *[0-9]+ passed' target/e2e.log | awk '{s+=$1} END {print s+0}') ))
+echo "$passed passed, 0 failed"

@@ -1,0 +1,223 @@
+//! Sou's HTTP server: the public API under `/api/v1`, the no-JavaScript chat form, the
+//! Leptos pages and server functions, and static files. Handlers are thin: parse the
+//! request, call `backend`, map the error to one user-safe JSON shape.
+
+pub mod config;
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use app::{shell, App};
+use axum::extract::rejection::{FormRejection, JsonRejection};
+use axum::extract::{FromRef, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Json, Router};
+use backend::{BackendError, ChatRequest, PlanRequest, Sou, UserId};
+use futures::StreamExt;
+use leptos::prelude::*;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use serde::Deserialize;
+use serde_json::json;
+
+/// Everything a request handler needs.
+#[derive(Clone)]
+pub struct AppState {
+    pub leptos_options: LeptosOptions,
+    pub sou: Sou,
+    /// Until sign-in exists, every request acts for this user.
+    pub user: UserId,
+}
+
+impl FromRef<AppState> for LeptosOptions {
+    fn from_ref(state: &AppState) -> Self {
+        state.leptos_options.clone()
+    }
+}
+
+pub fn router(state: AppState) -> Router {
+    let routes = generate_route_list(App);
+    let sou = state.sou.clone();
+    let user = state.user;
+    Router::new()
+        .route("/api/v1/plan", post(api_plan))
+        .route("/api/v1/chat", post(api_chat))
+        .route("/api/v1/tools", get(api_tools))
+        .route("/chat", post(form_chat))
+        .route("/healthz", get(|| async { "ok" }))
+        .leptos_routes_with_context(
+            &state,
+            routes,
+            move || {
+                provide_context(sou.clone());
+                provide_context(user);
+            },
+            {
+                let options = state.leptos_options.clone();
+                move || shell(options.clone())
+            },
+        )
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(tower_http::compression::CompressionLayer::new())
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// The API's one error shape: `{"error": {"code", "message"}}`. Details are logged.
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::BAD_REQUEST, code: "bad_request", message: message.into() }
+    }
+}
+
+impl From<BackendError> for ApiError {
+    fn from(e: BackendError) -> ApiError {
+        match e {
+            BackendError::BadRequest(m) => ApiError::bad_request(m),
+            BackendError::InvalidPlan(p) => ApiError {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                code: "invalid_plan",
+                message: p.to_string(),
+            },
+            BackendError::NotFound => {
+                ApiError { status: StatusCode::NOT_FOUND, code: "not_found", message: "not found".into() }
+            }
+            other => {
+                tracing::error!(error = %other, "request failed");
+                ApiError {
+                    status: StatusCode::INTERNAL_SERVER_ERROR,
+                    code: "internal",
+                    message: "something went wrong on the server; nothing was lost, try again".into(),
+                }
+            }
+        }
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        let status = r.status();
+        ApiError {
+            status: if status == StatusCode::UNSUPPORTED_MEDIA_TYPE {
+                status
+            } else {
+                StatusCode::BAD_REQUEST
+            },
+            code: if status == StatusCode::UNSUPPORTED_MEDIA_TYPE {
+                "unsupported_media_type"
+            } else {
+                "bad_request"
+            },
+            message: r.body_text(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({"error": {"code": self.code, "message": self.message}}))).into_response()
+    }
+}
+
+async fn api_plan(
+    State(state): State<AppState>,
+    body: Result<Json<PlanRequest>, JsonRejection>,
+) -> Result<Json<agent::ParseOutcome>, ApiError> {
+    let Json(req) = body?;
+    Ok(Json(state.sou.plan(state.user, req).await?))
+}
+
+async fn api_tools() -> Json<serde_json::Value> {
+    Json(json!({"tools": backend::registry::Registry::get().tools()}))
+}
+
+async fn api_chat(
+    State(state): State<AppState>,
+    body: Result<Json<ChatRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(req) = body?;
+    let stream = state.sou.chat(state.user, req).await?;
+    let events =
+        stream.events.map(|e| Ok::<Event, Infallible>(Event::default().event("chunk").data(e.to_json())));
+    let mut response =
+        Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response();
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
+    Ok(response)
+}
+
+#[derive(Deserialize)]
+struct ChatForm {
+    message: String,
+    #[serde(default)]
+    conversation_id: Option<String>,
+    #[serde(default)]
+    plan: Option<String>,
+}
+
+/// The chat without JavaScript: a plain form post, answered server-side, then a
+/// redirect to the conversation page (post/redirect/get, so reload does not resend).
+async fn form_chat(State(state): State<AppState>, form: Result<Form<ChatForm>, FormRejection>) -> Response {
+    let Ok(Form(form)) = form else {
+        return form_error(StatusCode::BAD_REQUEST, "The form could not be read.", "", None);
+    };
+    let conversation_id = form.conversation_id.filter(|c| !c.is_empty());
+    let plan = match form.plan.as_deref().filter(|p| !p.is_empty()).map(serde_json::from_str) {
+        None => None,
+        Some(Ok(v)) => Some(v),
+        Some(Err(_)) => {
+            return form_error(
+                StatusCode::BAD_REQUEST,
+                "The chosen plan is not valid JSON.",
+                &form.message,
+                conversation_id,
+            )
+        }
+    };
+    let req = ChatRequest {
+        message: form.message.clone(),
+        conversation_id: conversation_id.clone(),
+        plan,
+        locale: None,
+    };
+    match state.sou.chat(state.user, req).await {
+        Ok(stream) => {
+            let id = stream.conversation_id.clone();
+            // Run the answer to its end (it is stored) before showing the page.
+            stream.events.for_each(|_| async {}).await;
+            Redirect::to(&format!("/c/{id}#end")).into_response()
+        }
+        Err(e) => {
+            let api = ApiError::from(e);
+            form_error(api.status, &api.message, &form.message, conversation_id)
+        }
+    }
+}
+
+/// A small page that says what went wrong and gives the message back to resend.
+fn form_error(status: StatusCode, message: &str, draft: &str, conversation_id: Option<String>) -> Response {
+    let esc =
+        |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    let conversation = conversation_id.map(|c| esc(&c)).unwrap_or_default();
+    let body = format!(
+        "<!DOCTYPE html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>Sou</title>\
+         <link rel=\"stylesheet\" href=\"/pkg/sou.css\"></head><body><main class=\"chat notfound\">\
+         <h1>Sou</h1><p class=\"error\" role=\"alert\">{}</p>\
+         <form method=\"post\" action=\"/chat\" class=\"composer-inline\">\
+         <input type=\"hidden\" name=\"conversation_id\" value=\"{conversation}\">\
+         <textarea name=\"message\" required maxlength=\"4000\">{}</textarea>\
+         <button type=\"submit\">Envoyer / Send</button></form>\
+         <p><a href=\"/\">↩</a></p></main></body></html>",
+        esc(message),
+        esc(draft)
+    );
+    (status, Html(body)).into_response()
+}

@@ -1,0 +1,233 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The server's routes driven in-process with `tower::ServiceExt::oneshot`.
+
+use agent::protocol::{ChatEvent, SseDecoder};
+use agent::ToolOutput;
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use backend::{demo, Sou, Store, UserId};
+use http_body_util::BodyExt;
+use leptos::prelude::LeptosOptions;
+use serde_json::{json, Value};
+use server::{router, AppState};
+use tower::ServiceExt;
+
+struct TestApp {
+    _dir: tempfile::TempDir,
+    store: Store,
+    user: UserId,
+    router: Router,
+}
+
+async fn app() -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let user = store.ensure_user("local").await.unwrap();
+    demo::seed(&store, user).await.unwrap();
+    let leptos_options = LeptosOptions::builder()
+        .output_name("sou")
+        .site_root(dir.path().to_string_lossy().to_string())
+        .build();
+    let state = AppState { leptos_options, sou: Sou::new(store.clone(), chrono_tz::Europe::Paris), user };
+    TestApp { _dir: dir, store, user, router: router(state) }
+}
+
+async fn send(app: &TestApp, req: Request<Body>) -> (StatusCode, axum::http::HeaderMap, String) {
+    let res = app.router.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let headers = res.headers().clone();
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, String::from_utf8(body.to_vec()).unwrap())
+}
+
+fn post_json(uri: &str, body: Value) -> Request<Body> {
+    Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+fn get(uri: &str) -> Request<Body> {
+    Request::get(uri).header(header::ACCEPT_LANGUAGE, "en-GB,en;q=0.9").body(Body::empty()).unwrap()
+}
+
+async fn sql_groceries_january(app: &TestApp) -> i64 {
+    sqlx::query_scalar(
+        "SELECT -SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
+         WHERE t.user_id = ?1 AND c.key = 'groceries' AND t.amount_minor < 0
+           AND t.date >= '2026-01-01' AND t.date < '2026-02-01'",
+    )
+    .bind(app.user.0)
+    .fetch_one(app.store.pool())
+    .await
+    .unwrap()
+}
+
+fn decode_sse(body: &str) -> Vec<ChatEvent> {
+    let mut d = SseDecoder::new();
+    d.feed(body.as_bytes())
+        .into_iter()
+        .inspect(|f| assert_eq!(f.event, "chunk"))
+        .map(|f| serde_json::from_str(&f.data).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn home_page_is_server_rendered_with_the_vocabulary() {
+    let app = app().await;
+    let (status, _, html) = send(&app, get("/")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<form method=\"post\" action=\"/chat\""), "{html}");
+    assert!(html.contains("name=\"message\""));
+    assert!(html.contains("Ask about your money"), "English from Accept-Language");
+    // The vocabulary is in the page for the browser's parser.
+    assert!(html.contains("groceries") && html.contains("Monoprix"));
+    assert!(html.contains("/pkg/sou.js") || html.contains("sou.js"), "hydration script");
+}
+
+#[tokio::test]
+async fn plan_endpoint_answers_with_the_parser() {
+    let app = app().await;
+    let (status, _, body) = send(
+        &app,
+        post_json(
+            "/api/v1/plan",
+            json!({"message": "How much did I spend on groceries in January 2026?", "today": "2026-11-21"}),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["plan"]["tool"], "spending_summary");
+    assert_eq!(v["plan"]["args"]["category"], "groceries");
+    assert_eq!(v["plan"]["args"]["period"]["start"], "2026-01-01");
+    assert_eq!(v["plan"]["meta"]["confidence"], "high");
+
+    let (status, _, body) =
+        send(&app, post_json("/api/v1/plan", json!({"message": "et en février ?", "locale": "fr"}))).await;
+    assert_eq!(status, StatusCode::OK);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["clarification"]["reasons"][0]["code"], "missing_context");
+}
+
+#[tokio::test]
+async fn api_errors_are_specific_json() {
+    let app = app().await;
+    let cases = [
+        (post_json("/api/v1/plan", json!({"message": ""})), StatusCode::BAD_REQUEST, "empty"),
+        (post_json("/api/v1/plan", json!({"msg": "x"})), StatusCode::BAD_REQUEST, "msg"),
+        (
+            post_json("/api/v1/chat", json!({"message": "hi", "plan": {"tool": "rm_rf", "args": {}}})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "rm_rf",
+        ),
+        (
+            post_json("/api/v1/chat", json!({"message": "hi", "conversation_id": "nope"})),
+            StatusCode::NOT_FOUND,
+            "not found",
+        ),
+        (
+            Request::post("/api/v1/plan")
+                .header(header::CONTENT_TYPE, "text/plain")
+                .body(Body::from("hi"))
+                .unwrap(),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Content-Type",
+        ),
+    ];
+    for (req, want, needle) in cases {
+        let (status, _, body) = send(&app, req).await;
+        assert_eq!(status, want, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{message}");
+    }
+}
+
+#[tokio::test]
+async fn chat_streams_until_done_with_the_ledger_total() {
+    let app = app().await;
+    let (status, headers, body) = send(
+        &app,
+        post_json("/api/v1/chat", json!({"message": "How much did I spend on groceries in January 2026?"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/event-stream"));
+    let events = decode_sse(&body);
+    assert!(matches!(events.first(), Some(ChatEvent::Plan { .. })));
+    assert!(events.last().is_some_and(ChatEvent::is_terminal), "{body}");
+    let total = events
+        .iter()
+        .find_map(|e| match e {
+            ChatEvent::ToolResult(ToolOutput::SpendingSummary(r)) => Some(r.total.minor),
+            _ => None,
+        })
+        .expect("a tool_result");
+    assert_eq!(total, sql_groceries_january(&app).await);
+    assert!(body.contains("\"content\":\"done\""));
+}
+
+#[tokio::test]
+async fn the_form_works_without_javascript() {
+    let app = app().await;
+    let form = "message=Combien+j%27ai+d%C3%A9pens%C3%A9+en+courses+en+janvier+2026+%3F&conversation_id=";
+    let req = Request::post("/chat")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(form))
+        .unwrap();
+    let (status, headers, _) = send(&app, req).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let location = headers[header::LOCATION].to_str().unwrap().to_string();
+    assert!(location.starts_with("/c/"), "{location}");
+    let path = location.split('#').next().unwrap();
+    let (status, _, html) = send(&app, get(path)).await;
+    assert_eq!(status, StatusCode::OK);
+    let total = sql_groceries_january(&app).await;
+    assert!(html.contains(&format!("data-minor=\"{total}\"")), "total in the page");
+    let shown = agent::Money::new(total, agent::Currency::EUR).format(agent::Locale::Fr);
+    assert!(html.contains(&shown), "{shown} not in the page");
+    assert!(html.contains("Combien j&#x27;ai dépensé") || html.contains("Combien j'ai dépensé"));
+
+    // A follow-up in the same conversation, still without JavaScript.
+    let id = path.trim_start_matches("/c/");
+    let req = Request::post("/chat")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(format!("message=et+en+f%C3%A9vrier+%3F&conversation_id={id}")))
+        .unwrap();
+    let (status, headers, _) = send(&app, req).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(headers[header::LOCATION].to_str().unwrap().starts_with(path));
+    let (_, _, html) = send(&app, get(path)).await;
+    assert!(html.contains("data-testid=\"clarify\""), "low confidence asks");
+    assert!(html.contains("name=\"plan\""), "suggestions are forms");
+}
+
+#[tokio::test]
+async fn unknown_conversation_is_404_and_bad_forms_keep_the_text() {
+    let app = app().await;
+    let (status, _, html) = send(&app, get("/c/does-not-exist")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(html.contains("Page"));
+    let req = Request::post("/chat")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from("message=mon+texte&plan=%7Bbroken"))
+        .unwrap();
+    let (status, _, html) = send(&app, req).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(html.contains("mon texte"), "the user's text is given back");
+}
+
+#[tokio::test]
+async fn tool_catalogue_lists_schemas() {
+    let app = app().await;
+    let (status, _, body) = send(&app, get("/api/v1/tools")).await;
+    assert_eq!(status, StatusCode::OK);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> =
+        v["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["spending_summary", "income_summary", "compare_periods", "list_transactions"]);
+    assert_eq!(v["tools"][0]["class"], "read");
+    assert!(v["tools"][0]["schema"]["properties"]["period"].is_object());
+}
