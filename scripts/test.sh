@@ -4,6 +4,8 @@
 # check, and the end-to-end tests in Debian Chromium (JavaScript off and hydrated).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+# Incremental caches only help edit-compile loops; here they would double the disk used.
+export CARGO_INCREMENTAL=0
 
 # Browser tests need Debian's Chromium and the sqlite3 command (for expected sums).
 if ! command -v chromium >/dev/null || ! command -v sqlite3 >/dev/null; then
