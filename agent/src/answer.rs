@@ -96,6 +96,77 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
             }
             s
         }
+        ToolOutput::CashFlow(r) => {
+            let (inc, out, net) = (r.income.format(locale), r.spending.format(locale), r.net.format(locale));
+            let net = if r.net.minor > 0 { format!("+{net}") } else { net };
+            let period = &r.period.label;
+            let rate = r.savings_rate_basis_points.map(|bp| percent(bp, locale));
+            match (locale, rate) {
+                (Locale::Fr, Some(rate)) => format!(
+                    "{period} : {inc} de revenus, {out} de dépenses, solde {net} — taux d'épargne {rate}."
+                ),
+                (Locale::Fr, None) => {
+                    format!("{period} : aucun revenu, {out} de dépenses, solde {net}.")
+                }
+                (Locale::En, Some(rate)) => {
+                    format!("{period}: {inc} in, {out} out, net {net} — savings rate {rate}.")
+                }
+                (Locale::En, None) => format!("{period}: no income, {out} out, net {net}."),
+            }
+        }
+        ToolOutput::Balances(r) => {
+            let total = r.total.format(locale);
+            let date = crate::period::day_label(r.date, locale);
+            match (locale, r.accounts.as_slice()) {
+                (Locale::Fr, [one]) => {
+                    format!("Solde de {} au {date} : {}.", one.label, one.balance.format(locale))
+                }
+                (Locale::En, [one]) => {
+                    format!("{} balance on {date}: {}.", one.label, one.balance.format(locale))
+                }
+                (Locale::Fr, accounts) => {
+                    format!("Solde total au {date} : {total}, sur {} compte(s).", accounts.len())
+                }
+                (Locale::En, accounts) => {
+                    format!("Total balance on {date}: {total}, across {} account(s).", accounts.len())
+                }
+            }
+        }
+        ToolOutput::BudgetStatus(r) => {
+            let over: Vec<&str> = r
+                .lines
+                .iter()
+                .filter(|l| l.state == crate::BudgetState::Over)
+                .map(|l| l.category.label.as_str())
+                .collect();
+            let (spent, budget) = (r.spent.format(locale), r.budget.format(locale));
+            let period = &r.period.label;
+            let mut s = match locale {
+                Locale::Fr => format!("Budgets — {period} : {spent} dépensés sur {budget} prévus."),
+                Locale::En => format!("Budgets — {period}: {spent} spent of {budget} planned."),
+            };
+            s.push_str(&match (locale, over.is_empty()) {
+                (Locale::Fr, true) => " Aucun budget dépassé.".to_string(),
+                (Locale::En, true) => " No budget exceeded.".to_string(),
+                (Locale::Fr, false) => format!(" Dépassé : {}.", over.join(", ")),
+                (Locale::En, false) => format!(" Over budget: {}.", over.join(", ")),
+            });
+            s
+        }
+        ToolOutput::RecurringPayments(r) => {
+            let n = r.items.len();
+            let (monthly, yearly) = (r.monthly_total.format(locale), r.yearly_total.format(locale));
+            match (locale, n) {
+                (Locale::Fr, 0) => format!("Aucun paiement récurrent trouvé — {}.", r.period.label),
+                (Locale::En, 0) => format!("No recurring payments found — {}.", r.period.label),
+                (Locale::Fr, n) => format!(
+                    "{n} paiement(s) récurrent(s) : environ {monthly} par mois, soit {yearly} par an."
+                ),
+                (Locale::En, n) => {
+                    format!("{n} recurring payment(s): about {monthly} a month, {yearly} a year.")
+                }
+            }
+        }
         ToolOutput::ListTransactions(r) => {
             let shown = r.transactions.len();
             let net = r.net.format(locale);

@@ -25,13 +25,15 @@ pub use date::{days_in_month, Date};
 pub use money::{Currency, Money};
 pub use parser::{Context, Parser};
 pub use plan::{
-    Clarification, CompareArgs, Confidence, Flow, GroupBy, ListTransactionsArgs, ParseOutcome, Period,
-    PlanMeta, Suggestion, SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+    BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence, Direction, Flow, GroupBy,
+    ListTransactionsArgs, ParseOutcome, Period, PlanMeta, RecurringArgs, Suggestion, SummaryArgs, ToolCall,
+    ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
 };
 pub use reason::{confidence_of, Reason, ReasonCode};
 pub use tools::{
-    CompareResult, EntityRef, Group, PeriodTotal, SummaryResult, ToolOutput, TransactionListResult,
-    TransactionRow,
+    AccountBalance, BalancesResult, BudgetLine, BudgetState, BudgetStatusResult, Cadence, CashFlowResult,
+    CashFlowRow, CompareResult, EntityRef, Group, PeriodTotal, RecurringItem, RecurringResult, SummaryResult,
+    ToolOutput, TransactionListResult, TransactionRow,
 };
 pub use vocab::{Term, Vocabulary};
 

@@ -7,8 +7,9 @@ use crate::reason::{confidence_of, Reason, ReasonCode};
 use crate::text::{edit_distance, singular, tokenize, Token, TokenKind, MAX_MESSAGE_CHARS};
 use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
 use crate::{
-    Clarification, Date, GroupBy, ListTransactionsArgs, Locale, ParseOutcome, Period, PlanMeta, Suggestion,
-    SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT,
+    BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, Date, Direction, GroupBy, ListTransactionsArgs,
+    Locale, ParseOutcome, Period, PlanMeta, RecurringArgs, Suggestion, SummaryArgs, ToolCall, ToolCallPlan,
+    DEFAULT_LIST_LIMIT,
 };
 
 /// What the parser knows besides the message.
@@ -326,6 +327,182 @@ fn is_list_word(w: &str) -> bool {
     )
 }
 
+/// "solde", "balance": what an account holds.
+fn is_balance_word(w: &str) -> bool {
+    matches!(w, "solde" | "soldes" | "balance" | "balances")
+}
+
+fn is_budget_word(w: &str) -> bool {
+    matches!(
+        w,
+        "budget"
+            | "budgets"
+            | "budgete"
+            | "budgetes"
+            | "budgeted"
+            | "enveloppe"
+            | "enveloppes"
+            | "budgetaire"
+    )
+}
+
+/// Payments that repeat: "prélèvements", "récurrents", "recurring".
+fn is_recurring_word(w: &str) -> bool {
+    matches!(
+        w,
+        "recurrent"
+            | "recurrents"
+            | "recurrente"
+            | "recurrentes"
+            | "recurring"
+            | "recurrence"
+            | "recurrences"
+            | "prelevements"
+            | "prelevement"
+            | "mensualites"
+            | "reguliers"
+            | "regulieres"
+            | "regular"
+            | "repeating"
+    )
+}
+
+fn is_subscription_word(w: &str) -> bool {
+    matches!(w, "abonnements" | "abonnement" | "abos" | "abo" | "subscriptions" | "subscription" | "subs")
+}
+
+/// Money in against money out, in one word.
+fn is_cash_flow_word(w: &str) -> bool {
+    matches!(
+        w,
+        "tresorerie"
+            | "cashflow"
+            | "bilan"
+            | "surplus"
+            | "deficit"
+            | "economise"
+            | "economises"
+            | "economisee"
+            | "economiser"
+            | "economies"
+            | "saved"
+            | "save"
+            | "epargnes"
+            | "epargnee"
+            | "epargner"
+    )
+}
+
+/// "épargné" folds to "epargne", the savings category's name: after "ai", "as",
+/// "avons", "taux d'" it is the verb (or the rate), a cash-flow question.
+fn saves_before(tokens: &[Token], i: usize) -> bool {
+    let before = |k: usize| i.checked_sub(k).and_then(|j| tokens.get(j)).map_or("", |t| t.norm.as_str());
+    matches!(before(1), "ai" | "as" | "avons" | "avez" | "jai" | "capacite")
+        || (before(1) == "d" && matches!(before(2), "taux" | "capacite"))
+}
+
+/// "cash flow", "taux d'épargne", "savings rate", "entrées et sorties", "in and out":
+/// the number of tokens the phrase uses.
+fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
+    const PHRASES: &[&[&str]] = &[
+        &["cash", "flow"],
+        &["taux", "d", "epargne"],
+        &["savings", "rate"],
+        &["saving", "rate"],
+        &["net", "savings"],
+        &["entrees", "et", "sorties"],
+        &["entrees", "sorties"],
+        &["in", "and", "out"],
+        &["money", "in", "and", "out"],
+        &["inflows", "and", "outflows"],
+        &["solde", "net"],
+        &["net", "income"],
+        &["revenus", "et", "depenses"],
+        &["revenus", "depenses"],
+        &["income", "and", "expenses"],
+        &["income", "vs", "expenses"],
+        &["mis", "de", "cote"],
+        &["put", "aside"],
+    ];
+    PHRASES.iter().find_map(|p| {
+        let fits = p.iter().enumerate().all(|(k, w)| {
+            tokens.get(i + k).is_some_and(|t| t.norm == *w) && !used.get(i + k).copied().unwrap_or(true)
+        });
+        fits.then_some(p.len())
+    })
+}
+
+/// "remboursements", "refunds", "crédits", "débits", "virements reçus", "money in".
+fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Option<(Direction, usize)> {
+    let free = |j: usize| !used.get(j).copied().unwrap_or(true);
+    let w = tokens.get(i).filter(|_| free(i))?.norm.as_str();
+    let next = tokens.get(i + 1).filter(|_| free(i + 1)).map_or("", |t| t.norm.as_str());
+    match (w, next) {
+        ("virements" | "virement" | "transfers" | "transfer", "recus" | "recu" | "received" | "entrants") => {
+            Some((Direction::Credit, 2))
+        }
+        ("money", "in") => Some((Direction::Credit, 2)),
+        ("money", "out") => Some((Direction::Debit, 2)),
+        (
+            "remboursements" | "remboursement" | "rembourse" | "remboursee" | "rembourses" | "refunds"
+            | "refund" | "refunded" | "credits" | "credit" | "crediteurs" | "entrees",
+            _,
+        ) => Some((Direction::Credit, 1)),
+        ("debits" | "debit" | "sorties" | "outgoings", _) => Some((Direction::Debit, 1)),
+        _ => None,
+    }
+}
+
+/// Advice or an opinion: "should I", "devrais-je", "est-ce que je peux me permettre",
+/// "conseil", "why", "pourquoi". No tool answers these; a model may.
+fn is_advice(tokens: &[Token], i: usize) -> bool {
+    let w = tokens[i].norm.as_str();
+    let next = tokens.get(i + 1).map_or("", |t| t.norm.as_str());
+    matches!(
+        w,
+        "should"
+            | "shall"
+            | "devrais"
+            | "devrait"
+            | "devrions"
+            | "faudrait"
+            | "conseil"
+            | "conseils"
+            | "conseille"
+            | "conseiller"
+            | "conseilles"
+            | "advice"
+            | "advise"
+            | "recommend"
+            | "recommande"
+            | "recommandes"
+            | "suggere"
+            | "suggest"
+            | "afford"
+            | "permettre"
+            | "why"
+            | "pourquoi"
+            | "astuces"
+            | "tips"
+            | "idees"
+            | "ideas"
+            | "optimiser"
+            | "optimize"
+            | "invest"
+            | "investir"
+            | "cancel"
+            | "resilier"
+            | "arreter"
+            | "cook"
+            | "cuisiner"
+            | "recette"
+            | "recipe"
+            | "weather"
+            | "meteo"
+    ) || matches!((w, next), ("dois", "je") | ("how", "do") | ("how", "can") | ("comment", "faire"))
+        || matches!((w, next), ("worth", _) | ("vaut", "le"))
+}
+
 /// "top 5 marchands", "mes 3 principales catégories", "biggest merchants": the group,
 /// how many, and the tokens used.
 fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(GroupBy, u32, usize, usize)> {
@@ -395,6 +572,7 @@ fn group_word(w: &str) -> Option<GroupBy> {
         "marchand" | "marchands" | "commercant" | "commercants" | "enseigne" | "enseignes" | "magasin"
         | "magasins" | "merchant" | "merchants" | "store" | "stores" | "shop" | "shops" | "vendor"
         | "vendors" | "boutique" | "boutiques" => Some(GroupBy::Merchant),
+        "compte" | "comptes" | "account" | "accounts" => Some(GroupBy::Account),
         "mois" | "month" | "months" => Some(GroupBy::Month),
         "semaine" | "semaines" | "week" | "weeks" => Some(GroupBy::Week),
         "jour" | "jours" | "day" | "days" => Some(GroupBy::Day),
@@ -522,6 +700,10 @@ enum Kind {
     Spending,
     Income,
     List,
+    CashFlow,
+    Balance,
+    Budget,
+    Recurring,
 }
 
 /// What the message asks for, before the period and filters.
@@ -535,6 +717,10 @@ struct Intent {
     asks_amount: bool,
     /// "top 5 merchants": keep the N largest groups.
     top: Option<u32>,
+    /// "remboursements", "credits", "débits": one side of the ledger.
+    direction: Option<Direction>,
+    /// "should I", "devrais-je", "conseil": advice, which no tool gives.
+    advice: bool,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -544,6 +730,15 @@ struct EntityMatch {
     ids: Vec<EntityId>,
     fuzzy: bool,
     words: String,
+}
+
+/// What the vocabulary recognised in a message, and the content words it did not.
+#[derive(Default)]
+struct Entities {
+    categories: Vec<EntityMatch>,
+    merchants: Vec<EntityMatch>,
+    accounts: Vec<EntityMatch>,
+    unrecognized: Vec<String>,
 }
 
 impl Parser {
@@ -589,8 +784,15 @@ impl Parser {
             used[*first..=*last].iter_mut().for_each(|u| *u = true);
         }
         let intent = self.intent(&tokens, &mut used, message);
-        let (categories, merchants, unrecognized) = self.entities(&tokens, &mut used, message);
+        let Entities { categories, merchants, accounts, unrecognized } =
+            self.entities(&tokens, &mut used, message);
         let period = found.map(|f| f.period);
+
+        if intent.advice {
+            let reasons = vec![Reason::new(ReasonCode::OutOfScope, locale, "")];
+            let entity = merchants.first().or(categories.first());
+            return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, period, entity));
+        }
 
         let has_content = intent.kind.is_some()
             || intent.group_by.is_some()
@@ -598,7 +800,8 @@ impl Parser {
             || text.is_some()
             || period.is_some()
             || !categories.is_empty()
-            || !merchants.is_empty();
+            || !merchants.is_empty()
+            || !accounts.is_empty();
         let followup_marker = is_followup(&tokens);
 
         let previous = cx.previous;
@@ -625,6 +828,11 @@ impl Parser {
             let mut call = prev.call.clone();
             let mut changed = Vec::new();
             if let Some(p) = period {
+                // "le mois précédent" after a question on January is December.
+                let p = match context_step(&p.words) {
+                    Some((unit, n)) => period::step(call.period(), unit, n, locale),
+                    None => p,
+                };
                 changed.push(p.label.clone());
                 *call.period_mut() = p;
             } else {
@@ -634,23 +842,41 @@ impl Parser {
             }
             let category = self.pick(&categories, locale, &mut reasons, EntityKind::Category);
             let merchant = self.pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
+            let account = self.pick(&accounts, locale, &mut reasons, EntityKind::Account);
             if category.is_some() || merchant.is_some() {
                 changed.extend(category.iter().chain(merchant.iter()).map(|k| self.label_of(k, locale)));
                 call.set_filters(category, merchant);
             }
-            if let (ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a), Some(g)) =
-                (&mut call, intent.group_by)
-            {
-                a.group_by = g;
-                a.top = intent.top;
-                changed.push(group_label(g, locale).to_string());
+            if account.is_some() {
+                changed.extend(account.iter().map(|k| self.label_of(k, locale)));
+                call.set_account(account);
+            }
+            if let Some(kind) = intent.kind {
+                call = convert(call, kind, intent.group_by);
+            }
+            if let Some(g) = intent.group_by {
+                let applied = match &mut call {
+                    ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
+                        a.group_by = g;
+                        a.top = intent.top;
+                        true
+                    }
+                    ToolCall::CashFlow(a) if g.is_time() => {
+                        a.group_by = g;
+                        true
+                    }
+                    _ => false,
+                };
+                if applied {
+                    changed.push(group_label(g, locale).to_string());
+                }
             }
             if let Some(a) = &amounts {
                 call.set_amounts(a.min, a.max);
                 changed.push(amount::describe(a.min, a.max, locale));
             }
-            if let Some(kind) = intent.kind {
-                call = convert(call, kind, intent.group_by);
+            if let (ToolCall::ListTransactions(a), Some(d)) = (&mut call, intent.direction) {
+                a.direction = Some(d);
             }
             if changed.is_empty() {
                 changed.push(quote(message));
@@ -665,11 +891,25 @@ impl Parser {
             .and_then(|m| m.ids.first())
             .and_then(|id| self.term(*id))
             .is_some_and(|t| t.kind.as_deref() == Some("income"));
+        let only_account = !accounts.is_empty()
+            && categories.is_empty()
+            && merchants.is_empty()
+            && amounts.is_none()
+            && text.is_none();
+        let mut explicit = intent.explicit;
+        let mut words = intent.words.clone();
         let kind = match intent.kind {
             // Label text is searched in transactions.
             _ if text.is_some() => Kind::List,
             Some(k) => k,
             None if income_category => Kind::Income,
+            // "combien sur mon Livret A ?": what the account holds.
+            None if only_account && intent.asks_amount => {
+                explicit = true;
+                words.push(accounts.first().map_or_else(String::new, |a| a.words.clone()));
+                Kind::Balance
+            }
+            None if only_account => Kind::Balance,
             // "plus de 100 € chez Carrefour": a search for transactions.
             None if amounts.is_some() && !intent.asks_amount => Kind::List,
             None if has_content || intent.asks_amount => Kind::Spending,
@@ -678,22 +918,20 @@ impl Parser {
                 return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, None, None));
             }
         };
-        if intent.explicit {
-            reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &intent.words.join(" ")));
+        if explicit {
+            reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
         } else {
-            let what = match (locale, kind) {
-                (Locale::Fr, Kind::Income) => "total des revenus",
-                (Locale::En, Kind::Income) => "total income",
-                (Locale::Fr, Kind::List) => "liste des opérations",
-                (Locale::En, Kind::List) => "list of transactions",
-                (Locale::Fr, Kind::Spending) => "total des dépenses",
-                (Locale::En, Kind::Spending) => "total spending",
-            };
-            reasons.push(Reason::new(ReasonCode::InferredIntent, locale, what));
+            reasons.push(Reason::new(ReasonCode::InferredIntent, locale, kind_label(kind, locale)));
         }
         let period = match (period, previous) {
             (Some(p), _) => {
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &p.label));
+                p
+            }
+            // A point-in-time question means now, conversation or not.
+            (None, _) if kind.is_current() => {
+                let p = current_period(kind, cx.today, locale);
+                reasons.push(Reason::new(ReasonCode::CurrentPeriod, locale, &p.label));
                 p
             }
             // A new question without a period, in a conversation that had one.
@@ -710,6 +948,7 @@ impl Parser {
         };
         let category = self.pick(&categories, locale, &mut reasons, EntityKind::Category);
         let merchant = self.pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
+        let account = self.pick(&accounts, locale, &mut reasons, EntityKind::Account);
         let (amount_min, amount_max) = amounts.as_ref().map_or((None, None), |a| (a.min, a.max));
         if amounts.is_some() {
             reasons.push(Reason::new(
@@ -728,10 +967,12 @@ impl Parser {
                 period,
                 category,
                 merchant,
+                account,
                 amount_min,
                 amount_max,
                 group_by: intent.group_by.unwrap_or_default(),
                 top: intent.top,
+                direction: intent.direction,
             },
         );
         if let ToolCall::ListTransactions(a) = &mut call {
@@ -756,7 +997,7 @@ impl Parser {
             used[f.first..=f.last].iter_mut().for_each(|u| *u = true);
         }
         let intent = self.intent(tokens, used, message);
-        let (categories, merchants, unrecognized) = self.entities(tokens, used, message);
+        let Entities { categories, merchants, accounts, unrecognized } = self.entities(tokens, used, message);
         let previous = cx.previous;
         let mut reasons = vec![Reason::new(ReasonCode::ExplicitIntent, locale, words)];
         let mut borrowed = Vec::new();
@@ -819,8 +1060,18 @@ impl Parser {
             reasons.push(Reason::new(ReasonCode::FollowupUsesContext, locale, &borrowed.join(", ")));
         }
         push_unrecognized(&mut reasons, &unrecognized, locale);
-        let call =
-            ToolCall::ComparePeriods(crate::CompareArgs { flow, current, reference, category, merchant });
+        let account = match self.pick(&accounts, locale, &mut reasons, EntityKind::Account) {
+            Some(a) => Some(a),
+            None => previous.and_then(|p| p.call.account()).map(str::to_string),
+        };
+        let call = ToolCall::ComparePeriods(crate::CompareArgs {
+            flow,
+            current,
+            reference,
+            category,
+            merchant,
+            account,
+        });
         ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
     }
 
@@ -832,33 +1083,61 @@ impl Parser {
             words: Vec::new(),
             asks_amount: false,
             top: None,
+            direction: None,
+            advice: false,
         };
-        let mut spend = false;
-        let mut income = false;
-        let mut list = false;
-        let mut breakdown = false;
+        let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
+        let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
+        // "abonnements" asks for the subscriptions themselves unless an amount is asked.
+        let mut subscription_words = Vec::new();
+        let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
         for i in 0..tokens.len() {
             if used[i] {
                 continue;
             }
             let w = tokens[i].norm.as_str();
-            let original = || message.get(tokens[i].start..tokens[i].end).unwrap_or(w).to_string();
-            if is_spend_word(w) {
-                spend = true;
-                intent.words.push(original());
+            let span =
+                |a: usize, b: usize| message.get(tokens[a].start..tokens[b].end).unwrap_or(w).to_string();
+            if is_advice(tokens, i) {
+                intent.advice = true;
+                continue;
+            }
+            // Two-word markers first: "cash flow", "taux d'épargne", "savings rate".
+            if let Some(n) = cash_flow_phrase(tokens, used, i) {
+                cash = true;
+                intent.words.push(span(i, i + n - 1));
+                used[i..i + n].iter_mut().for_each(|u| *u = true);
+                continue;
+            }
+            if let Some((dir, n)) = direction_words(tokens, used, i) {
+                intent.direction = Some(dir);
+                intent.words.push(span(i, i + n - 1));
+                used[i..i + n].iter_mut().for_each(|u| *u = true);
+                continue;
+            }
+            let mark = |flag: &mut bool, intent: &mut Intent, used: &mut [bool]| {
+                *flag = true;
+                intent.words.push(span(i, i));
                 used[i] = true;
+            };
+            if is_balance_word(w) && !matches!(norm(i + 1), "net" | "nette") {
+                mark(&mut balance, &mut intent, used);
+            } else if is_budget_word(w) {
+                mark(&mut budget, &mut intent, used);
+            } else if is_recurring_word(w) {
+                mark(&mut recurring, &mut intent, used);
+            } else if is_subscription_word(w) {
+                subscription_words.push(i);
+            } else if is_cash_flow_word(w) || (w == "epargne" && saves_before(tokens, i)) {
+                mark(&mut cash, &mut intent, used);
+            } else if is_spend_word(w) {
+                mark(&mut spend, &mut intent, used);
             } else if is_income_word(w) {
-                income = true;
-                intent.words.push(original());
-                used[i] = true;
+                mark(&mut income, &mut intent, used);
             } else if is_list_word(w) {
-                list = true;
-                intent.words.push(original());
-                used[i] = true;
+                mark(&mut list, &mut intent, used);
             } else if is_breakdown_word(w) {
-                breakdown = true;
-                intent.words.push(original());
-                used[i] = true;
+                mark(&mut breakdown, &mut intent, used);
             } else if matches!(w, "combien" | "total" | "totale" | "montant" | "somme")
                 || (w == "much" && i > 0 && tokens[i - 1].norm == "how")
             {
@@ -870,47 +1149,56 @@ impl Parser {
                     .and_then(|t| group_word(&t.norm))
                 {
                     intent.group_by = Some(g);
-                    let end = tokens[i + 1].end;
-                    intent.words.push(message.get(tokens[i].start..end).unwrap_or(w).to_string());
+                    intent.words.push(span(i, i + 1));
                     used[i] = true;
                     used[i + 1] = true;
                 }
             } else if let Some((g, n, first, last)) = top_groups(tokens, used, i) {
                 intent.group_by = Some(g);
                 intent.top = Some(n);
-                intent
-                    .words
-                    .push(message.get(tokens[first].start..tokens[last].end).unwrap_or(w).to_string());
+                intent.words.push(span(first, last));
                 used[first..=last].iter_mut().for_each(|u| *u = true);
             } else if let Some(g) = time_group_word(w) {
                 intent.group_by = Some(g);
-                intent.words.push(original());
+                intent.words.push(span(i, i));
+                used[i] = true;
+            }
+        }
+        if !subscription_words.is_empty() && !spend && !income && !intent.asks_amount && !cash {
+            recurring = true;
+            for i in subscription_words {
+                intent
+                    .words
+                    .push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
                 used[i] = true;
             }
         }
         if breakdown && intent.group_by.is_none() {
             intent.group_by = Some(GroupBy::Category);
         }
-        if list {
-            intent.kind = Some(Kind::List);
-            intent.explicit = true;
-        } else if income && !spend {
-            intent.kind = Some(Kind::Income);
-            intent.explicit = true;
+        intent.kind = if balance {
+            Some(Kind::Balance)
+        } else if budget {
+            Some(Kind::Budget)
+        } else if recurring {
+            Some(Kind::Recurring)
+        } else if cash || (spend && income) {
+            Some(Kind::CashFlow)
+        } else if list || intent.direction.is_some() {
+            Some(Kind::List)
+        } else if income {
+            Some(Kind::Income)
         } else if spend || intent.group_by.is_some() {
-            intent.kind = Some(Kind::Spending);
-            intent.explicit = true;
-        }
+            Some(Kind::Spending)
+        } else {
+            None
+        };
+        intent.explicit = intent.kind.is_some();
         intent
     }
 
     /// Category and merchant matches, and the content words nothing matched.
-    fn entities(
-        &self,
-        tokens: &[Token],
-        used: &mut [bool],
-        message: &str,
-    ) -> (Vec<EntityMatch>, Vec<EntityMatch>, Vec<String>) {
+    fn entities(&self, tokens: &[Token], used: &mut [bool], message: &str) -> Entities {
         let mut found: Vec<EntityMatch> = Vec::new();
         // Longest exact phrase first.
         let mut i = 0;
@@ -957,21 +1245,22 @@ impl Parser {
                 used[i] = true;
             }
         }
-        let (mut categories, mut merchants) = (Vec::new(), Vec::new());
+        let mut out = Entities { unrecognized, ..Entities::default() };
         for m in found {
-            let cats: Vec<EntityId> =
-                m.ids.iter().copied().filter(|id| id.kind == EntityKind::Category).collect();
-            let mers: Vec<EntityId> =
-                m.ids.iter().copied().filter(|id| id.kind == EntityKind::Merchant).collect();
+            let of = |kind| m.ids.iter().copied().filter(|id| id.kind == kind).collect::<Vec<EntityId>>();
+            let (cats, mers, accts) =
+                (of(EntityKind::Category), of(EntityKind::Merchant), of(EntityKind::Account));
             // A word that is both a merchant and a category alias ("uber") reads as
             // the merchant: the narrower filter is the one the user can see in labels.
             if !mers.is_empty() {
-                merchants.push(EntityMatch { ids: mers, ..m });
+                out.merchants.push(EntityMatch { ids: mers, ..m });
+            } else if !accts.is_empty() {
+                out.accounts.push(EntityMatch { ids: accts, ..m });
             } else if !cats.is_empty() {
-                categories.push(EntityMatch { ids: cats, ..m });
+                out.categories.push(EntityMatch { ids: cats, ..m });
             }
         }
-        (categories, merchants, unrecognized)
+        out
     }
 
     /// Of several entities sharing a surface, those whose own name it is.
@@ -1020,6 +1309,7 @@ impl Parser {
         match id.kind {
             EntityKind::Category => self.vocab.categories.get(id.index),
             EntityKind::Merchant => self.vocab.merchants.get(id.index),
+            EntityKind::Account => self.vocab.accounts.get(id.index),
         }
     }
 
@@ -1028,6 +1318,7 @@ impl Parser {
             .categories
             .iter()
             .chain(&self.vocab.merchants)
+            .chain(&self.vocab.accounts)
             .find(|t| t.key == key)
             .map_or_else(|| key.to_string(), |t| t.label(locale).to_string())
     }
@@ -1068,6 +1359,8 @@ impl Parser {
             (EntityKind::Category, true) => ReasonCode::FuzzyCategory,
             (EntityKind::Merchant, false) => ReasonCode::ExactMerchant,
             (EntityKind::Merchant, true) => ReasonCode::FuzzyMerchant,
+            (EntityKind::Account, false) => ReasonCode::ExactAccount,
+            (EntityKind::Account, true) => ReasonCode::FuzzyAccount,
         };
         let detail =
             if first.fuzzy { format!("« {} » → {label}", first.words) } else { label.to_string() };
@@ -1083,6 +1376,7 @@ impl Parser {
         period: Option<Period>,
         entity: Option<&EntityMatch>,
     ) -> Clarification {
+        let stated = period.is_some();
         let period = period.unwrap_or_else(|| period::default_period(cx.today, locale));
         let (category, merchant) = match entity.and_then(|e| e.ids.first().copied()) {
             Some(id) => {
@@ -1090,43 +1384,48 @@ impl Parser {
                 match id.kind {
                     EntityKind::Category => (key, None),
                     EntityKind::Merchant => (None, key),
+                    EntityKind::Account => (None, None),
                 }
             }
             None => (None, None),
         };
-        let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &period.label)];
-        let total = ToolCall::SpendingSummary(SummaryArgs {
+        let slots = |group_by: GroupBy| Slots {
             period: period.clone(),
             category: category.clone(),
             merchant: merchant.clone(),
+            account: None,
             amount_min: None,
             amount_max: None,
-            group_by: GroupBy::None,
+            group_by,
             top: None,
-        });
-        let by_category = ToolCall::SpendingSummary(SummaryArgs {
-            period: period.clone(),
-            category: None,
-            merchant: None,
-            amount_min: None,
-            amount_max: None,
-            top: None,
-            group_by: if category.is_some() { GroupBy::Merchant } else { GroupBy::Category },
-        });
-        let list = ToolCall::ListTransactions(ListTransactionsArgs {
-            period,
-            category,
-            merchant,
-            amount_min: None,
-            amount_max: None,
-            text: None,
-            limit: DEFAULT_LIST_LIMIT,
-        });
-        let suggestions = [total, by_category, list]
+            direction: None,
+        };
+        // The nearest plans: about what the message named, else the usual overview.
+        let calls = if category.is_some() || merchant.is_some() {
+            let recurring_period =
+                if stated { period.clone() } else { current_period(Kind::Recurring, cx.today, locale) };
+            vec![
+                call_for(Kind::Spending, slots(GroupBy::None)),
+                call_for(Kind::Spending, Slots { category: None, merchant: None, ..slots(GroupBy::Month) }),
+                call_for(Kind::List, slots(GroupBy::None)),
+                call_for(Kind::Recurring, Slots { period: recurring_period, ..slots(GroupBy::None) }),
+            ]
+        } else {
+            vec![
+                call_for(Kind::Spending, slots(GroupBy::Category)),
+                call_for(Kind::CashFlow, slots(GroupBy::None)),
+                call_for(
+                    Kind::Balance,
+                    Slots { period: period::today(cx.today, locale), ..slots(GroupBy::None) },
+                ),
+                call_for(Kind::List, slots(GroupBy::None)),
+            ]
+        };
+        let suggestions = calls
             .into_iter()
-            .map(|call| Suggestion {
-                label: self.describe(&call, locale),
-                plan: plan(call, picked.clone(), locale, cx.today),
+            .map(|call| {
+                let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &call.period().label)];
+                Suggestion { label: self.describe(&call, locale), plan: plan(call, picked, locale, cx.today) }
             })
             .collect();
         let question = match (locale, reasons.first().map(|r| r.code)) {
@@ -1135,6 +1434,12 @@ impl Parser {
             }
             (Locale::En, Some(ReasonCode::MissingContext)) => {
                 "There is no previous question to continue. What would you like to know?"
+            }
+            (Locale::Fr, Some(ReasonCode::OutOfScope)) => {
+                "Je ne donne pas de conseil sans modèle de langage, mais je peux calculer avec vos comptes :"
+            }
+            (Locale::En, Some(ReasonCode::OutOfScope)) => {
+                "I don't give advice without a language model, but I can work out from your accounts:"
             }
             (Locale::Fr, _) => "Je n'ai pas compris la demande. Voulez-vous plutôt :",
             (Locale::En, _) => "I did not understand the request. Did you mean:",
@@ -1146,7 +1451,12 @@ impl Parser {
     pub fn describe(&self, call: &ToolCall, locale: Locale) -> String {
         let (min, max) = call.amounts();
         let amounts = amount::describe(min, max, locale);
-        let name = call.merchant().or(call.category()).map(|k| self.label_of(k, locale));
+        let names: Vec<String> = [call.merchant().or(call.category()), call.account()]
+            .into_iter()
+            .flatten()
+            .map(|k| self.label_of(k, locale))
+            .collect();
+        let name = (!names.is_empty()).then(|| names.join(", "));
         let filter = match (name, amounts.is_empty()) {
             (Some(n), false) => Some(format!("{n}, {amounts}")),
             (Some(n), true) => Some(n),
@@ -1154,7 +1464,38 @@ impl Parser {
             (None, true) => None,
         };
         let period = &call.period().label;
+        let with = |what: &str| match &filter {
+            Some(f) => format!("{what} : {f} — {period}"),
+            None => format!("{what} — {period}"),
+        };
+        let with_en = |what: &str| match &filter {
+            Some(f) => format!("{what}: {f} — {period}"),
+            None => format!("{what} — {period}"),
+        };
         match (call, locale) {
+            (ToolCall::CashFlow(a), _) => {
+                let base = match locale {
+                    Locale::Fr => with("Entrées et sorties"),
+                    Locale::En => with_en("Cash flow"),
+                };
+                if a.group_by.is_time() {
+                    format!("{base} ({})", group_label(a.group_by, locale))
+                } else {
+                    base
+                }
+            }
+            (ToolCall::Balances(_), Locale::Fr) => with("Solde des comptes"),
+            (ToolCall::Balances(_), Locale::En) => with_en("Account balances"),
+            (ToolCall::BudgetStatus(_), Locale::Fr) => with("Suivi des budgets"),
+            (ToolCall::BudgetStatus(_), Locale::En) => with_en("Budget status"),
+            (ToolCall::RecurringPayments(_), Locale::Fr) => with("Paiements récurrents"),
+            (ToolCall::RecurringPayments(_), Locale::En) => with_en("Recurring payments"),
+            (ToolCall::ListTransactions(a), _) if a.direction.is_some() => match (locale, a.direction) {
+                (Locale::Fr, Some(Direction::Credit)) => with("Crédits et remboursements"),
+                (Locale::Fr, _) => with("Débits"),
+                (Locale::En, Some(Direction::Credit)) => with_en("Credits and refunds"),
+                (Locale::En, _) => with_en("Debits"),
+            },
             (ToolCall::SpendingSummary(a), _) if a.group_by != GroupBy::None && a.top.is_some() => {
                 let n = a.top.unwrap_or(DEFAULT_TOP);
                 let what = match (locale, a.group_by) {
@@ -1228,6 +1569,8 @@ pub fn group_label(g: GroupBy, locale: Locale) -> &'static str {
         (GroupBy::Category, Locale::En) => "by category",
         (GroupBy::Merchant, Locale::Fr) => "par marchand",
         (GroupBy::Merchant, Locale::En) => "by merchant",
+        (GroupBy::Account, Locale::Fr) => "par compte",
+        (GroupBy::Account, Locale::En) => "by account",
         (GroupBy::Month, Locale::Fr) => "par mois",
         (GroupBy::Month, Locale::En) => "by month",
         (GroupBy::Week, Locale::Fr) => "par semaine",
@@ -1247,18 +1590,61 @@ struct Slots {
     period: Period,
     category: Option<String>,
     merchant: Option<String>,
+    account: Option<String>,
     amount_min: Option<crate::Money>,
     amount_max: Option<crate::Money>,
     group_by: GroupBy,
     top: Option<u32>,
+    direction: Option<Direction>,
 }
 
-/// The call of the tool that answers `kind`, with these slots.
+impl Kind {
+    /// Questions about now (a balance, a budget, what repeats): no period means the
+    /// current one, not a guess.
+    fn is_current(self) -> bool {
+        matches!(self, Kind::Balance | Kind::Budget | Kind::Recurring)
+    }
+}
+
+/// The period a point-in-time question means when it names none.
+fn current_period(kind: Kind, today: Date, locale: Locale) -> Period {
+    match kind {
+        Kind::Balance => period::today(today, locale),
+        Kind::Recurring => period::last_months(today, RECURRING_LOOKBACK_MONTHS, locale),
+        _ => period::month(today, locale),
+    }
+}
+
+/// How far back recurring payments are looked for when the message does not say.
+pub const RECURRING_LOOKBACK_MONTHS: u32 = 12;
+
+fn kind_label(kind: Kind, locale: Locale) -> &'static str {
+    match (locale, kind) {
+        (Locale::Fr, Kind::Income) => "total des revenus",
+        (Locale::En, Kind::Income) => "total income",
+        (Locale::Fr, Kind::List) => "liste des opérations",
+        (Locale::En, Kind::List) => "list of transactions",
+        (Locale::Fr, Kind::Spending) => "total des dépenses",
+        (Locale::En, Kind::Spending) => "total spending",
+        (Locale::Fr, Kind::CashFlow) => "entrées et sorties",
+        (Locale::En, Kind::CashFlow) => "cash flow",
+        (Locale::Fr, Kind::Balance) => "solde des comptes",
+        (Locale::En, Kind::Balance) => "account balances",
+        (Locale::Fr, Kind::Budget) => "suivi des budgets",
+        (Locale::En, Kind::Budget) => "budget status",
+        (Locale::Fr, Kind::Recurring) => "paiements récurrents",
+        (Locale::En, Kind::Recurring) => "recurring payments",
+    }
+}
+
+/// The call of the tool that answers `kind`, with these slots. Slots a tool has no
+/// place for are dropped.
 fn call_for(kind: Kind, s: Slots) -> ToolCall {
     let summary = || SummaryArgs {
         period: s.period.clone(),
         category: s.category.clone(),
         merchant: s.merchant.clone(),
+        account: s.account.clone(),
         amount_min: s.amount_min,
         amount_max: s.amount_max,
         group_by: s.group_by,
@@ -1271,10 +1657,24 @@ fn call_for(kind: Kind, s: Slots) -> ToolCall {
             period: s.period,
             category: s.category,
             merchant: s.merchant,
+            account: s.account,
+            direction: s.direction,
             amount_min: s.amount_min,
             amount_max: s.amount_max,
             text: None,
             limit: DEFAULT_LIST_LIMIT,
+        }),
+        Kind::CashFlow => ToolCall::CashFlow(CashFlowArgs {
+            period: s.period,
+            account: s.account,
+            group_by: if s.group_by.is_time() { s.group_by } else { GroupBy::None },
+        }),
+        Kind::Balance => ToolCall::Balances(BalancesArgs { period: s.period, account: s.account }),
+        Kind::Budget => ToolCall::BudgetStatus(BudgetArgs { period: s.period, category: s.category }),
+        Kind::Recurring => ToolCall::RecurringPayments(RecurringArgs {
+            period: s.period,
+            category: s.category,
+            merchant: s.merchant,
         }),
     }
 }
@@ -1286,6 +1686,10 @@ fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>) -> ToolCall {
         (Kind::Spending, ToolCall::SpendingSummary(_))
             | (Kind::Income, ToolCall::IncomeSummary(_))
             | (Kind::List, ToolCall::ListTransactions(_))
+            | (Kind::CashFlow, ToolCall::CashFlow(_))
+            | (Kind::Balance, ToolCall::Balances(_))
+            | (Kind::Budget, ToolCall::BudgetStatus(_))
+            | (Kind::Recurring, ToolCall::RecurringPayments(_))
     );
     if same {
         return call;
@@ -1297,12 +1701,42 @@ fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>) -> ToolCall {
             period: call.period().clone(),
             category: call.category().map(str::to_string),
             merchant: call.merchant().map(str::to_string),
+            account: call.account().map(str::to_string),
             amount_min,
             amount_max,
             group_by: group_by.unwrap_or_default(),
             top: None,
+            direction: None,
         },
     )
+}
+
+/// "le mois précédent", "the year after": in a follow-up, a step from the previous
+/// plan's period rather than from today.
+fn context_step(words: &str) -> Option<(period::Unit, i32)> {
+    let words = crate::text::normalize(words);
+    let has = |w: &str| words.split(' ').any(|x| x == w);
+    let n = if has("precedent") || has("precedente") || has("previous") || has("avant") || has("before") {
+        -1
+    } else if has("suivant") || has("suivante") || has("following") || has("apres") || has("after") {
+        1
+    } else {
+        return None;
+    };
+    let unit = if has("mois") || has("month") {
+        period::Unit::Month
+    } else if has("annee") || has("year") || has("an") {
+        period::Unit::Year
+    } else if has("semaine") || has("week") {
+        period::Unit::Week
+    } else if has("trimestre") || has("quarter") {
+        period::Unit::Quarter
+    } else if has("jour") || has("day") || has("veille") {
+        period::Unit::Day
+    } else {
+        return None;
+    };
+    Some((unit, n))
 }
 
 /// The same period named in another language (its words stay the user's).

@@ -122,11 +122,66 @@ pub fn default_period(today: Date, locale: Locale) -> Period {
     month(today, locale)
 }
 
+/// Today, as a one-day period: what "my balance" means.
+pub fn today(today: Date, locale: Locale) -> Period {
+    let mut p = day(today, locale);
+    p.label = match locale {
+        Locale::Fr => format!("aujourd'hui ({})", p.label),
+        Locale::En => format!("today ({})", p.label),
+    };
+    p
+}
+
+/// The last `n` months up to and including today: the look-back for recurring payments.
+pub fn last_months(today: Date, n: u32, locale: Locale) -> Period {
+    let end = today.add_days(1);
+    let start = today.add_months_keep_day(-(n as i32)).add_days(1);
+    let mut p = range(start, end, locale);
+    p.label = match locale {
+        Locale::Fr => format!("{n} derniers mois ({})", p.label),
+        Locale::En => format!("last {n} months ({})", p.label),
+    };
+    p
+}
+
+/// A unit a follow-up can step by: "le mois précédent", "the year after".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Day,
+    Week,
+    Month,
+    Quarter,
+    Year,
+}
+
+/// The `unit` that contains `p.start`, moved by `n` units: "the month before" a plan on
+/// January 2026 is December 2025, whatever today is.
+pub fn step(p: &Period, unit: Unit, n: i32, locale: Locale) -> Period {
+    match unit {
+        Unit::Day => day(p.start.add_days(i64::from(n)), locale),
+        Unit::Week => {
+            let monday = p.start.add_days(-i64::from(p.start.weekday()));
+            week(monday.add_days(7 * i64::from(n)), locale)
+        }
+        Unit::Month => month(p.start.first_of_month().add_months(n), locale),
+        Unit::Quarter => {
+            let first = p.start.first_of_month().add_months(-(((p.start.month() - 1) % 3) as i32));
+            let start = first.add_months(3 * n);
+            quarter(start.year(), (start.month() - 1) / 3 + 1, locale)
+                .unwrap_or_else(|| range(start, start.add_months(3), locale))
+        }
+        Unit::Year => year(p.start.year() + n, locale)
+            .unwrap_or_else(|| range(p.start.add_months(12 * n), p.end.add_months(12 * n), locale)),
+    }
+}
+
 /// Relative phrases, as normalised words, and what they resolve to.
 #[derive(Clone, Copy)]
 enum Relative {
     ThisMonth,
     LastMonth,
+    NextMonth,
+    NextYear,
     ThisYear,
     LastYear,
     ThisWeek,
@@ -148,6 +203,18 @@ const RELATIVE: &[(&[&str], Relative)] = &[
     (&["mois", "passe"], Relative::LastMonth),
     (&["last", "month"], Relative::LastMonth),
     (&["previous", "month"], Relative::LastMonth),
+    (&["le", "mois", "d", "avant"], Relative::LastMonth),
+    (&["mois", "d", "avant"], Relative::LastMonth),
+    (&["the", "month", "before"], Relative::LastMonth),
+    (&["the", "previous", "month"], Relative::LastMonth),
+    (&["le", "mois", "suivant"], Relative::NextMonth),
+    (&["mois", "suivant"], Relative::NextMonth),
+    (&["le", "mois", "d", "apres"], Relative::NextMonth),
+    (&["the", "following", "month"], Relative::NextMonth),
+    (&["the", "month", "after"], Relative::NextMonth),
+    (&["next", "month"], Relative::NextMonth),
+    (&["le", "mois", "prochain"], Relative::NextMonth),
+    (&["mois", "prochain"], Relative::NextMonth),
     (&["ce", "mois", "ci"], Relative::ThisMonth),
     (&["ce", "mois"], Relative::ThisMonth),
     (&["mois", "en", "cours"], Relative::ThisMonth),
@@ -167,6 +234,15 @@ const RELATIVE: &[(&[&str], Relative)] = &[
     (&["annee", "passee"], Relative::LastYear),
     (&["last", "year"], Relative::LastYear),
     (&["previous", "year"], Relative::LastYear),
+    (&["l", "annee", "precedente"], Relative::LastYear),
+    (&["annee", "precedente"], Relative::LastYear),
+    (&["l", "annee", "d", "avant"], Relative::LastYear),
+    (&["the", "year", "before"], Relative::LastYear),
+    (&["the", "previous", "year"], Relative::LastYear),
+    (&["l", "annee", "suivante"], Relative::NextYear),
+    (&["annee", "suivante"], Relative::NextYear),
+    (&["the", "following", "year"], Relative::NextYear),
+    (&["the", "year", "after"], Relative::NextYear),
     (&["cette", "semaine"], Relative::ThisWeek),
     (&["this", "week"], Relative::ThisWeek),
     (&["la", "semaine", "derniere"], Relative::LastWeek),
@@ -174,6 +250,11 @@ const RELATIVE: &[(&[&str], Relative)] = &[
     (&["la", "semaine", "passee"], Relative::LastWeek),
     (&["semaine", "passee"], Relative::LastWeek),
     (&["last", "week"], Relative::LastWeek),
+    (&["la", "semaine", "precedente"], Relative::LastWeek),
+    (&["semaine", "precedente"], Relative::LastWeek),
+    (&["la", "semaine", "d", "avant"], Relative::LastWeek),
+    (&["the", "week", "before"], Relative::LastWeek),
+    (&["previous", "week"], Relative::LastWeek),
     (&["ce", "trimestre", "ci"], Relative::ThisQuarter),
     (&["ce", "trimestre"], Relative::ThisQuarter),
     (&["this", "quarter"], Relative::ThisQuarter),
@@ -204,6 +285,8 @@ fn resolve(rel: Relative, today: Date, locale: Locale) -> Period {
     match rel {
         Relative::ThisMonth => month(today, locale),
         Relative::LastMonth => month(today.add_months(-1), locale),
+        Relative::NextMonth => month(today.add_months(1), locale),
+        Relative::NextYear => year(today.year() + 1, locale).unwrap_or_else(|| month(today, locale)),
         Relative::ThisYear => year(today.year(), locale).unwrap_or_else(|| month(today, locale)),
         Relative::LastYear => year(today.year() - 1, locale).unwrap_or_else(|| month(today, locale)),
         Relative::ThisWeek => week(today.add_days(-i64::from(today.weekday())), locale),

@@ -27,6 +27,8 @@ pub enum GroupBy {
     None,
     Category,
     Merchant,
+    /// The user's bank accounts ("compte courant", "Livret A").
+    Account,
     Month,
     /// Weeks starting on Monday.
     Week,
@@ -54,6 +56,9 @@ pub struct SummaryArgs {
     /// A merchant key of the user's vocabulary ("carrefour").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merchant: Option<String>,
+    /// An account key of the user's vocabulary ("compte_courant").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
     /// Only transactions at least this large (absolute amount, inclusive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount_min: Option<Money>,
@@ -77,6 +82,11 @@ pub struct ListTransactionsArgs {
     pub category: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merchant: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    /// Only money going out (`debit`) or coming in (`credit`: refunds, salary…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<Direction>,
     /// Only transactions at least this large (absolute amount, inclusive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount_min: Option<Money>,
@@ -115,6 +125,69 @@ pub struct CompareArgs {
     pub category: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merchant: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+}
+
+/// Which side of the ledger a transaction is on.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Money going out (negative amounts).
+    Debit,
+    /// Money coming in (positive amounts): salary, refunds, transfers received.
+    Credit,
+}
+
+/// Arguments of `cash_flow`: money in, money out, the net and the savings rate over a
+/// period, optionally per month, week or day. Transfers between the user's own
+/// accounts count as neither.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CashFlowArgs {
+    pub period: Period,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    /// `none`, `month`, `week` or `day`.
+    #[serde(default)]
+    pub group_by: GroupBy,
+}
+
+/// Arguments of `balances`: each account's balance at the close of the period's last
+/// day (`end - 1`). "What is my balance" is today's period.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BalancesArgs {
+    pub period: Period,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+}
+
+/// Arguments of `budget_status`: each monthly budget against what was spent in its
+/// category over the period (whole months; a budget counts once per month).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetArgs {
+    pub period: Period,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+}
+
+/// Arguments of `recurring_payments`: payments that repeat at a regular interval with
+/// a stable amount (subscriptions, rent, bills), detected over the period.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecurringArgs {
+    pub period: Period,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchant: Option<String>,
 }
 
 pub const DEFAULT_LIST_LIMIT: u32 = 50;
@@ -132,15 +205,35 @@ pub enum ToolCall {
     IncomeSummary(SummaryArgs),
     ListTransactions(ListTransactionsArgs),
     ComparePeriods(CompareArgs),
+    CashFlow(CashFlowArgs),
+    Balances(BalancesArgs),
+    BudgetStatus(BudgetArgs),
+    RecurringPayments(RecurringArgs),
 }
 
 impl ToolCall {
+    /// Every tool name, in registry order.
+    pub const NAMES: [&'static str; 8] = [
+        "spending_summary",
+        "income_summary",
+        "list_transactions",
+        "compare_periods",
+        "cash_flow",
+        "balances",
+        "budget_status",
+        "recurring_payments",
+    ];
+
     pub fn name(&self) -> &'static str {
         match self {
             ToolCall::SpendingSummary(_) => "spending_summary",
             ToolCall::IncomeSummary(_) => "income_summary",
             ToolCall::ListTransactions(_) => "list_transactions",
             ToolCall::ComparePeriods(_) => "compare_periods",
+            ToolCall::CashFlow(_) => "cash_flow",
+            ToolCall::Balances(_) => "balances",
+            ToolCall::BudgetStatus(_) => "budget_status",
+            ToolCall::RecurringPayments(_) => "recurring_payments",
         }
     }
 
@@ -149,6 +242,10 @@ impl ToolCall {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => &a.period,
             ToolCall::ListTransactions(a) => &a.period,
             ToolCall::ComparePeriods(a) => &a.current,
+            ToolCall::CashFlow(a) => &a.period,
+            ToolCall::Balances(a) => &a.period,
+            ToolCall::BudgetStatus(a) => &a.period,
+            ToolCall::RecurringPayments(a) => &a.period,
         }
     }
 
@@ -157,6 +254,10 @@ impl ToolCall {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => &mut a.period,
             ToolCall::ListTransactions(a) => &mut a.period,
             ToolCall::ComparePeriods(a) => &mut a.current,
+            ToolCall::CashFlow(a) => &mut a.period,
+            ToolCall::Balances(a) => &mut a.period,
+            ToolCall::BudgetStatus(a) => &mut a.period,
+            ToolCall::RecurringPayments(a) => &mut a.period,
         }
     }
 
@@ -165,6 +266,9 @@ impl ToolCall {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.category.as_deref(),
             ToolCall::ListTransactions(a) => a.category.as_deref(),
             ToolCall::ComparePeriods(a) => a.category.as_deref(),
+            ToolCall::BudgetStatus(a) => a.category.as_deref(),
+            ToolCall::RecurringPayments(a) => a.category.as_deref(),
+            ToolCall::CashFlow(_) | ToolCall::Balances(_) => None,
         }
     }
 
@@ -173,6 +277,19 @@ impl ToolCall {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.merchant.as_deref(),
             ToolCall::ListTransactions(a) => a.merchant.as_deref(),
             ToolCall::ComparePeriods(a) => a.merchant.as_deref(),
+            ToolCall::RecurringPayments(a) => a.merchant.as_deref(),
+            ToolCall::CashFlow(_) | ToolCall::Balances(_) | ToolCall::BudgetStatus(_) => None,
+        }
+    }
+
+    pub fn account(&self) -> Option<&str> {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.account.as_deref(),
+            ToolCall::ListTransactions(a) => a.account.as_deref(),
+            ToolCall::ComparePeriods(a) => a.account.as_deref(),
+            ToolCall::CashFlow(a) => a.account.as_deref(),
+            ToolCall::Balances(a) => a.account.as_deref(),
+            ToolCall::BudgetStatus(_) | ToolCall::RecurringPayments(_) => None,
         }
     }
 
@@ -180,10 +297,11 @@ impl ToolCall {
         match self {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => (a.amount_min, a.amount_max),
             ToolCall::ListTransactions(a) => (a.amount_min, a.amount_max),
-            ToolCall::ComparePeriods(_) => (None, None),
+            _ => (None, None),
         }
     }
 
+    /// Sets the amount bounds where the tool has them; other tools ignore them.
     pub fn set_amounts(&mut self, min: Option<Money>, max: Option<Money>) {
         match self {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
@@ -194,11 +312,11 @@ impl ToolCall {
                 a.amount_min = min;
                 a.amount_max = max;
             }
-            // A comparison has no amount bounds.
-            ToolCall::ComparePeriods(_) => {}
+            _ => {}
         }
     }
 
+    /// Sets the category and merchant filters where the tool has them.
     pub fn set_filters(&mut self, category: Option<String>, merchant: Option<String>) {
         match self {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
@@ -213,6 +331,24 @@ impl ToolCall {
                 a.category = category;
                 a.merchant = merchant;
             }
+            ToolCall::RecurringPayments(a) => {
+                a.category = category;
+                a.merchant = merchant;
+            }
+            ToolCall::BudgetStatus(a) => a.category = category,
+            ToolCall::CashFlow(_) | ToolCall::Balances(_) => {}
+        }
+    }
+
+    /// Sets the account filter where the tool has one.
+    pub fn set_account(&mut self, account: Option<String>) {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.account = account,
+            ToolCall::ListTransactions(a) => a.account = account,
+            ToolCall::ComparePeriods(a) => a.account = account,
+            ToolCall::CashFlow(a) => a.account = account,
+            ToolCall::Balances(a) => a.account = account,
+            ToolCall::BudgetStatus(_) | ToolCall::RecurringPayments(_) => {}
         }
     }
 }

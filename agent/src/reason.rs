@@ -15,8 +15,12 @@ pub enum ReasonCode {
     ExplicitPeriod,
     /// The message names no period; Sou used its default.
     ImplicitPeriod,
+    /// A point-in-time question (a balance, a budget, subscriptions) with no period:
+    /// the current one is what it means, so it costs no confidence.
+    CurrentPeriod,
     ExactCategory,
     ExactMerchant,
+    ExactAccount,
     /// The message bounds the transactions' amounts ("plus de 100 €").
     ExplicitAmount,
     /// The message gives text to find in bank labels (quoted, or after "contenant").
@@ -24,6 +28,7 @@ pub enum ReasonCode {
     /// A category matched only approximately (typo, abbreviation).
     FuzzyCategory,
     FuzzyMerchant,
+    FuzzyAccount,
     /// One word matched several categories or merchants.
     AmbiguousEntity,
     /// Words that look like a filter but match nothing the user has.
@@ -34,6 +39,9 @@ pub enum ReasonCode {
     MissingContext,
     /// Nothing in the message maps to a tool.
     NoIntent,
+    /// Advice, opinion or a question outside the user's data ("should I…", "how do I
+    /// cook pasta"): a model's job, not a tool's.
+    OutOfScope,
     /// The message is too long to plan deterministically.
     TooLong,
     /// The user picked this plan (a suggestion); the server did not infer it.
@@ -45,12 +53,13 @@ impl ReasonCode {
     pub fn cap(self) -> Confidence {
         use ReasonCode::*;
         match self {
-            ExplicitIntent | ExplicitPeriod | ExactCategory | ExactMerchant | ExplicitAmount
-            | ExplicitText | UserSelected => Confidence::High,
-            InferredIntent | FuzzyCategory | FuzzyMerchant | AmbiguousEntity | UnrecognizedWords => {
-                Confidence::Medium
+            ExplicitIntent | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
+            | ExactAccount | ExplicitAmount | ExplicitText | UserSelected => Confidence::High,
+            InferredIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | AmbiguousEntity
+            | UnrecognizedWords => Confidence::Medium,
+            ImplicitPeriod | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong => {
+                Confidence::Low
             }
-            ImplicitPeriod | FollowupUsesContext | MissingContext | NoIntent | TooLong => Confidence::Low,
         }
     }
 
@@ -61,17 +70,21 @@ impl ReasonCode {
             InferredIntent => "inferred_intent",
             ExplicitPeriod => "explicit_period",
             ImplicitPeriod => "implicit_period",
+            CurrentPeriod => "current_period",
             ExactCategory => "exact_category",
             ExactMerchant => "exact_merchant",
+            ExactAccount => "exact_account",
             ExplicitAmount => "explicit_amount",
             ExplicitText => "explicit_text",
             FuzzyCategory => "fuzzy_category",
             FuzzyMerchant => "fuzzy_merchant",
+            FuzzyAccount => "fuzzy_account",
             AmbiguousEntity => "ambiguous_entity",
             UnrecognizedWords => "unrecognized_words",
             FollowupUsesContext => "followup_uses_context",
             MissingContext => "missing_context",
             NoIntent => "no_intent",
+            OutOfScope => "out_of_scope",
             TooLong => "too_long",
             UserSelected => "user_selected",
         }
@@ -95,6 +108,18 @@ impl ReasonCode {
                 format!("Aucune période indiquée : {detail} par défaut")
             }
             (Locale::En, ImplicitPeriod) => format!("No period given: {detail} by default"),
+            (Locale::Fr, CurrentPeriod) => format!("Aucune période indiquée : {detail}"),
+            (Locale::En, CurrentPeriod) => format!("No period given: {detail}"),
+            (Locale::Fr, ExactAccount) => format!("Compte reconnu : {detail}"),
+            (Locale::En, ExactAccount) => format!("Account recognised: {detail}"),
+            (Locale::Fr, FuzzyAccount) => format!("Compte approché : {detail}"),
+            (Locale::En, FuzzyAccount) => format!("Approximate account: {detail}"),
+            (Locale::Fr, OutOfScope) => {
+                "Conseil ou question hors de vos comptes : pas de calcul possible sans modèle".to_string()
+            }
+            (Locale::En, OutOfScope) => {
+                "Advice or a question beyond your accounts: no calculation answers it".to_string()
+            }
             (Locale::Fr, ExactCategory) => format!("Catégorie reconnue : {detail}"),
             (Locale::En, ExactCategory) => format!("Category recognised: {detail}"),
             (Locale::Fr, ExactMerchant) => format!("Marchand reconnu : {detail}"),

@@ -39,6 +39,8 @@ pub struct SummaryResult {
     pub period: Period,
     pub category: Option<EntityRef>,
     pub merchant: Option<EntityRef>,
+    #[serde(default)]
+    pub account: Option<EntityRef>,
     pub group_by: GroupBy,
     /// Money spent (spending_summary) or received (income_summary), as a positive
     /// amount in the ledger's main currency.
@@ -61,6 +63,10 @@ pub struct TransactionListResult {
     pub period: Period,
     pub category: Option<EntityRef>,
     pub merchant: Option<EntityRef>,
+    #[serde(default)]
+    pub account: Option<EntityRef>,
+    #[serde(default)]
+    pub direction: Option<crate::Direction>,
     pub text: Option<String>,
     /// Number of matching transactions, even beyond `limit`.
     pub count: u32,
@@ -84,6 +90,8 @@ pub struct CompareResult {
     pub flow: crate::Flow,
     pub category: Option<EntityRef>,
     pub merchant: Option<EntityRef>,
+    #[serde(default)]
+    pub account: Option<EntityRef>,
     pub current: PeriodTotal,
     pub reference: PeriodTotal,
     /// `current - reference`.
@@ -91,6 +99,134 @@ pub struct CompareResult {
     /// The change relative to `reference` in hundredths of a percent (1234 = +12.34 %);
     /// absent when the reference is zero.
     pub change_basis_points: Option<i64>,
+}
+
+/// Money in, money out and the net for one month, week or day.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CashFlowRow {
+    /// The group's first day, ISO ("2026-01-01").
+    pub key: String,
+    pub label: String,
+    pub income: Money,
+    pub spending: Money,
+    /// `income - spending`.
+    pub net: Money,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CashFlowResult {
+    pub period: Period,
+    pub account: Option<EntityRef>,
+    pub group_by: GroupBy,
+    /// Money received (positive), transfers between own accounts excluded.
+    pub income: Money,
+    /// Money spent (positive), transfers between own accounts excluded.
+    pub spending: Money,
+    /// `income - spending`.
+    pub net: Money,
+    /// `net / income` in hundredths of a percent; absent when there was no income.
+    pub savings_rate_basis_points: Option<i64>,
+    /// In date order; empty unless `group_by` is a time group.
+    pub rows: Vec<CashFlowRow>,
+    pub source_ids: Vec<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountBalance {
+    pub key: String,
+    pub label: String,
+    /// `checking`, `savings`, `card` or `other`.
+    pub kind: String,
+    pub balance: Money,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BalancesResult {
+    pub period: Period,
+    /// The day whose closing balances these are (the period's last day, never after today).
+    pub date: Date,
+    pub accounts: Vec<AccountBalance>,
+    /// Sum of the accounts in the ledger's main currency.
+    pub total: Money,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BudgetState {
+    /// Under 80 % of the budget used.
+    Ok,
+    /// 80 % to 100 %.
+    Warning,
+    /// Over the budget.
+    Over,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BudgetLine {
+    pub category: EntityRef,
+    /// The budget for the whole period (monthly amount × months).
+    pub budget: Money,
+    pub spent: Money,
+    /// `budget - spent`; negative when over.
+    pub remaining: Money,
+    /// `spent / budget` in hundredths of a percent.
+    pub used_basis_points: i64,
+    pub state: BudgetState,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BudgetStatusResult {
+    pub period: Period,
+    /// Whole months the period covers (each month's budget counts once).
+    pub months: u32,
+    /// Most used first.
+    pub lines: Vec<BudgetLine>,
+    pub budget: Money,
+    pub spent: Money,
+    /// For a period that contains today: the share of it already elapsed, in
+    /// hundredths of a percent, to compare with `used_basis_points`.
+    pub elapsed_basis_points: Option<i64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cadence {
+    Weekly,
+    Monthly,
+    Quarterly,
+    Yearly,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecurringItem {
+    /// The merchant, when the payments have one.
+    pub merchant: Option<EntityRef>,
+    /// What the user sees: the merchant's name or the bank label.
+    pub label: String,
+    pub category: Option<EntityRef>,
+    pub cadence: Cadence,
+    /// The typical (median) payment, positive.
+    pub amount: Money,
+    pub count: u32,
+    pub first_date: Date,
+    pub last_date: Date,
+    /// When the next payment is expected.
+    pub next_date: Date,
+    /// `amount` over a year at this cadence.
+    pub yearly_cost: Money,
+    pub source_ids: Vec<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecurringResult {
+    pub period: Period,
+    pub category: Option<EntityRef>,
+    pub merchant: Option<EntityRef>,
+    /// Largest yearly cost first.
+    pub items: Vec<RecurringItem>,
+    /// Sum of the items' cost per month (yearly cost / 12).
+    pub monthly_total: Money,
+    pub yearly_total: Money,
 }
 
 /// The output of one tool run; the tag is the tool's registry name.
@@ -101,4 +237,8 @@ pub enum ToolOutput {
     IncomeSummary(SummaryResult),
     ListTransactions(TransactionListResult),
     ComparePeriods(CompareResult),
+    CashFlow(CashFlowResult),
+    Balances(BalancesResult),
+    BudgetStatus(BudgetStatusResult),
+    RecurringPayments(RecurringResult),
 }

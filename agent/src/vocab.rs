@@ -12,6 +12,9 @@ use crate::Locale;
 pub struct Vocabulary {
     pub categories: Vec<Term>,
     pub merchants: Vec<Term>,
+    /// The user's bank accounts; `kind` is `checking`, `savings`, `card` or `other`.
+    #[serde(default)]
+    pub accounts: Vec<Term>,
     /// The ledger's main currency: amounts written without one are in it.
     #[serde(default)]
     pub currency: Option<crate::Currency>,
@@ -26,7 +29,8 @@ pub struct Term {
     #[serde(default)]
     pub aliases: Vec<String>,
     /// For categories: `expense`, `income` or `transfer`. An income category named
-    /// alone ("salaire de mars") asks about income, not spending.
+    /// alone ("salaire de mars") asks about income, not spending. For accounts:
+    /// `checking`, `savings`, `card` or `other`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
@@ -44,6 +48,7 @@ impl Term {
 pub enum EntityKind {
     Category,
     Merchant,
+    Account,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -65,7 +70,11 @@ pub struct Index {
 impl Index {
     pub fn build(vocab: &Vocabulary) -> Index {
         let mut index = Index { max_words: 1, ..Index::default() };
-        let kinds = [(EntityKind::Category, &vocab.categories), (EntityKind::Merchant, &vocab.merchants)];
+        let kinds = [
+            (EntityKind::Category, &vocab.categories),
+            (EntityKind::Merchant, &vocab.merchants),
+            (EntityKind::Account, &vocab.accounts),
+        ];
         for (kind, terms) in kinds {
             for (i, term) in terms.iter().enumerate() {
                 let id = EntityId { kind, index: i };

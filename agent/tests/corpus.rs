@@ -3,7 +3,7 @@
 //! (or clarification) expected for it. Adding a case is adding a line.
 //!
 //! Line format (see the header of corpus.txt):
-//! `MESSAGE => TOOL@LOCALE START..END [category=K] [merchant=K] [group=G] | LEVEL CODE…`
+//! `MESSAGE => TOOL@LOCALE START..END [category=K] [merchant=K] [account=K] [direction=D] [group=G] | LEVEL CODE…`
 //! `MESSAGE => clarify@LOCALE | CODE…`
 //! A line starting with `+ ` is a follow-up: the previous line's plan is its context.
 
@@ -30,9 +30,16 @@ fn describe(outcome: &ParseOutcome) -> String {
             if let Some(k) = c.merchant() {
                 s.push_str(&format!(" merchant={k}"));
             }
+            if let Some(k) = c.account() {
+                s.push_str(&format!(" account={k}"));
+            }
             if let ToolCall::ListTransactions(a) = c {
                 if let Some(t) = &a.text {
                     s.push_str(&format!(" text={t}"));
+                }
+                if let Some(d) = a.direction {
+                    let d = serde_json::to_value(d).unwrap();
+                    s.push_str(&format!(" direction={}", d.as_str().unwrap()));
                 }
             }
             let (min, max) = c.amounts();
@@ -48,14 +55,17 @@ fn describe(outcome: &ParseOutcome) -> String {
                     s.push_str(" flow=income");
                 }
             }
-            if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = c {
-                if a.group_by != GroupBy::None {
-                    let g = serde_json::to_value(a.group_by).unwrap();
-                    s.push_str(&format!(" group={}", g.as_str().unwrap()));
-                }
-                if let Some(n) = a.top {
-                    s.push_str(&format!(" top={n}"));
-                }
+            let (group_by, top) = match c {
+                ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => (a.group_by, a.top),
+                ToolCall::CashFlow(a) => (a.group_by, None),
+                _ => (GroupBy::None, None),
+            };
+            if group_by != GroupBy::None {
+                let g = serde_json::to_value(group_by).unwrap();
+                s.push_str(&format!(" group={}", g.as_str().unwrap()));
+            }
+            if let Some(n) = top {
+                s.push_str(&format!(" top={n}"));
             }
             let mut codes: Vec<&str> = p.meta.confidence_reasons.iter().map(|r| r.code.as_str()).collect();
             codes.sort();
