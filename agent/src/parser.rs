@@ -180,13 +180,11 @@ const STOPWORDS: &[&str] = &[
     "let",
     "ll",
     "many",
-    "me",
     "money",
     "month",
     "much",
     "my",
     "of",
-    "on",
     "or",
     "our",
     "overall",
@@ -224,7 +222,6 @@ const STOPWORDS: &[&str] = &[
     "combien",
     // Neutral words: they say nothing about which transactions.
     "only",
-    "just",
     "seulement",
     "uniquement",
     "juste",
@@ -246,6 +243,63 @@ const STOPWORDS: &[&str] = &[
     "when",
     "quand",
     "avec",
+    // Accounts and budgets in general, and how people ask about them.
+    "compte",
+    "comptes",
+    "account",
+    "accounts",
+    "bancaire",
+    "bancaires",
+    "bank",
+    "fin",
+    "end",
+    "reste",
+    "restant",
+    "rester",
+    "dispo",
+    "disponible",
+    "available",
+    "left",
+    "got",
+    "depasse",
+    "depasses",
+    "depassee",
+    "over",
+    "exceeded",
+    "etat",
+    "status",
+    "statut",
+    "point",
+    "situation",
+    "suivi",
+    "doing",
+    "going",
+    "track",
+    "automatiques",
+    "automatique",
+    "automatic",
+    "paying",
+    "actuel",
+    "actuellement",
+    "current",
+    "currently",
+    "right",
+    "now",
+    "maintenant",
+    "every",
+    "each",
+    "chaque",
+    "thx",
+    "pls",
+    "plz",
+    "voici",
+    "ca",
+    "cela",
+    "ceci",
+    "same",
+    "pareil",
+    "idem",
+    "meme",
 ];
 
 /// Words that say "money going out".
@@ -490,6 +544,13 @@ fn is_advice(tokens: &[Token], i: usize) -> bool {
             | "optimize"
             | "invest"
             | "investir"
+            | "investment"
+            | "investments"
+            | "investissement"
+            | "investissements"
+            | "placement"
+            | "placements"
+            | "placer"
             | "cancel"
             | "resilier"
             | "arreter"
@@ -636,6 +697,40 @@ const FR_MARKERS: &[&str] = &[
     "semaine",
     "courses",
     "mars",
+    "solde",
+    "soldes",
+    "livret",
+    "cheque",
+    "courant",
+    "stp",
+    "loisirs",
+    "prelevements",
+    "prelevement",
+    "factures",
+    "recurrents",
+    "recurrentes",
+    "taux",
+    "epargne",
+    "bilan",
+    "mensuel",
+    "remboursements",
+    "abonnements",
+    "revenus",
+    "compte",
+    "comptes",
+    "categorie",
+    "marchand",
+    "marchands",
+    "entre",
+    "quels",
+    "quelles",
+    "moi",
+    "ou",
+    "sante",
+    "voyages",
+    "transports",
+    "logement",
+    "retraits",
 ];
 const EN_MARKERS: &[&str] = &[
     "how",
@@ -683,6 +778,34 @@ const EN_MARKERS: &[&str] = &[
     "december",
     "week",
     "groceries",
+    "balance",
+    "balances",
+    "subscriptions",
+    "bills",
+    "recurring",
+    "savings",
+    "rate",
+    "refunds",
+    "credits",
+    "income",
+    "account",
+    "checking",
+    "monthly",
+    "weekly",
+    "transactions",
+    "payments",
+    "merchants",
+    "category",
+    "categories",
+    "since",
+    "between",
+    "which",
+    "do",
+    "have",
+    "travel",
+    "health",
+    "leisure",
+    "rent",
 ];
 
 fn detect_locale(tokens: &[Token]) -> Option<Locale> {
@@ -721,6 +844,8 @@ struct Intent {
     direction: Option<Direction>,
     /// "should I", "devrais-je", "conseil": advice, which no tool gives.
     advice: bool,
+    /// Only a breakdown was asked ("by month"): in a follow-up, the tool stays.
+    group_only: bool,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -810,7 +935,7 @@ impl Parser {
         // A follow-up: something to change in the last plan ("et en février ?").
         let followup = has_content
             && match previous {
-                Some(_) => followup_marker || !intent.explicit,
+                Some(_) => followup_marker || !intent.explicit || intent.group_only,
                 None => followup_marker && !intent.explicit,
             };
         if followup {
@@ -851,7 +976,7 @@ impl Parser {
                 changed.extend(account.iter().map(|k| self.label_of(k, locale)));
                 call.set_account(account);
             }
-            if let Some(kind) = intent.kind {
+            if let Some(kind) = intent.kind.filter(|_| !intent.group_only) {
                 call = convert(call, kind, intent.group_by);
             }
             if let Some(g) = intent.group_by {
@@ -1034,7 +1159,11 @@ impl Parser {
             ([b], Some(prev)) => {
                 let current = relabel(prev.call.period().clone(), locale);
                 borrowed.push(current.label.clone());
-                let reference = period::against(&current, &b.period, locale);
+                // "par rapport au mois précédent": the month before the one asked about.
+                let reference = match context_step(&b.period.words) {
+                    Some((unit, n)) => period::step(&current, unit, n, locale),
+                    None => period::against(&current, &b.period, locale),
+                };
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &reference.label));
                 (current, reference)
             }
@@ -1085,6 +1214,7 @@ impl Parser {
             top: None,
             direction: None,
             advice: false,
+            group_only: false,
         };
         let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
         let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -1107,6 +1237,13 @@ impl Parser {
                 cash = true;
                 intent.words.push(span(i, i + n - 1));
                 used[i..i + n].iter_mut().for_each(|u| *u = true);
+                continue;
+            }
+            if w == "direct" && matches!(norm(i + 1), "debit" | "debits") && !used[i + 1] {
+                recurring = true;
+                intent.words.push(span(i, i + 1));
+                used[i] = true;
+                used[i + 1] = true;
                 continue;
             }
             if let Some((dir, n)) = direction_words(tokens, used, i) {
@@ -1189,6 +1326,7 @@ impl Parser {
         } else if income {
             Some(Kind::Income)
         } else if spend || intent.group_by.is_some() {
+            intent.group_only = !spend;
             Some(Kind::Spending)
         } else {
             None

@@ -170,8 +170,15 @@ pub fn step(p: &Period, unit: Unit, n: i32, locale: Locale) -> Period {
             quarter(start.year(), (start.month() - 1) / 3 + 1, locale)
                 .unwrap_or_else(|| range(start, start.add_months(3), locale))
         }
-        Unit::Year => year(p.start.year() + n, locale)
-            .unwrap_or_else(|| range(p.start.add_months(12 * n), p.end.add_months(12 * n), locale)),
+        // A year before a whole year is the previous year; before January 2026 it is
+        // January 2025, the same stretch of days a year earlier.
+        Unit::Year => {
+            let whole_year = p.start.day() == 1 && p.start.month() == 1 && p.start.add_months(12) == p.end;
+            match year(p.start.year() + n, locale) {
+                Some(y) if whole_year => y,
+                _ => range(p.start.add_months_keep_day(12 * n), p.end.add_months_keep_day(12 * n), locale),
+            }
+        }
     }
 }
 
