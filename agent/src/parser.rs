@@ -300,6 +300,12 @@ const STOPWORDS: &[&str] = &[
     "pareil",
     "idem",
     "meme",
+    "sou",
+    "ok",
+    "okay",
+    "biggest",
+    "largest",
+    "hmm",
 ];
 
 /// Words that say "money going out".
@@ -328,6 +334,11 @@ fn is_spend_word(w: &str) -> bool {
                 | "claque"
                 | "claquer"
                 | "claques"
+                | "withdraw"
+                | "withdrew"
+                | "withdrawn"
+                | "retire"
+                | "retires"
         )
 }
 
@@ -378,6 +389,11 @@ fn is_list_word(w: &str) -> bool {
             | "recherche"
             | "search"
             | "find"
+            | "buy"
+            | "bought"
+            | "achete"
+            | "achetes"
+            | "achetee"
     )
 }
 
@@ -1081,6 +1097,11 @@ impl Parser {
                 locale,
                 &amount::describe(amount_min, amount_max, locale),
             ));
+            let foreign = [amount_min, amount_max].into_iter().flatten().find(|m| m.currency != currency);
+            if let Some(m) = foreign {
+                let detail = format!("{} ≠ {}", m.currency.as_str(), currency.as_str());
+                reasons.push(Reason::new(ReasonCode::ForeignCurrency, locale, &detail));
+            }
         }
         if let Some(t) = &text {
             reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &format!("« {t} »")));
@@ -1304,6 +1325,23 @@ impl Parser {
         if !subscription_words.is_empty() && !spend && !income && !intent.asks_amount && !cash {
             recurring = true;
             for i in subscription_words {
+                intent
+                    .words
+                    .push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+                used[i] = true;
+            }
+        }
+        // "where did my money go", "où passe mon argent": a breakdown by category.
+        let asks_where = tokens.iter().any(|t| matches!(t.norm.as_str(), "where" | "ou"));
+        if asks_where {
+            if let Some(i) = (0..tokens.len()).find(|&i| {
+                !used[i]
+                    && matches!(
+                        norm(i),
+                        "go" | "goes" | "went" | "gone" | "passe" | "part" | "partent" | "file"
+                    )
+            }) {
+                breakdown = true;
                 intent
                     .words
                     .push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());

@@ -29,6 +29,8 @@ pub enum ReasonCode {
     FuzzyCategory,
     FuzzyMerchant,
     FuzzyAccount,
+    /// An amount in another currency than the ledger's: compared as written, not converted.
+    ForeignCurrency,
     /// One word matched several categories or merchants.
     AmbiguousEntity,
     /// Words that look like a filter but match nothing the user has.
@@ -55,8 +57,8 @@ impl ReasonCode {
         match self {
             ExplicitIntent | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
             | ExactAccount | ExplicitAmount | ExplicitText | UserSelected => Confidence::High,
-            InferredIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | AmbiguousEntity
-            | UnrecognizedWords => Confidence::Medium,
+            InferredIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
+            | AmbiguousEntity | UnrecognizedWords => Confidence::Medium,
             ImplicitPeriod | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong => {
                 Confidence::Low
             }
@@ -79,6 +81,7 @@ impl ReasonCode {
             FuzzyCategory => "fuzzy_category",
             FuzzyMerchant => "fuzzy_merchant",
             FuzzyAccount => "fuzzy_account",
+            ForeignCurrency => "foreign_currency",
             AmbiguousEntity => "ambiguous_entity",
             UnrecognizedWords => "unrecognized_words",
             FollowupUsesContext => "followup_uses_context",
@@ -119,6 +122,12 @@ impl ReasonCode {
             }
             (Locale::En, OutOfScope) => {
                 "Advice or a question beyond your accounts: no calculation answers it".to_string()
+            }
+            (Locale::Fr, ForeignCurrency) => {
+                format!("Montant dans une autre devise que vos comptes : {detail}")
+            }
+            (Locale::En, ForeignCurrency) => {
+                format!("Amount in another currency than your accounts: {detail}")
             }
             (Locale::Fr, ExactCategory) => format!("Catégorie reconnue : {detail}"),
             (Locale::En, ExactCategory) => format!("Category recognised: {detail}"),

@@ -198,7 +198,7 @@ impl Report {
     /// The figures as text, the same natively and in the browser.
     pub fn render(&self, title: &str) -> String {
         let mut s = format!(
-            "{title}: {} corpus messages ({} follow-ups), clock step {:.1} µs, batches ≥ {} ms, median of {}\n",
+            "{title}: {} corpus messages ({} follow-ups), clock step {:.3} µs, batches ≥ {} ms, median of {}\n",
             self.messages,
             self.follow_ups,
             self.clock_resolution_us,
