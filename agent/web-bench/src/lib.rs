@@ -118,7 +118,8 @@ pub fn time_per_call(now: &mut dyn FnMut() -> f64, settings: Settings, f: &mut d
         if elapsed >= min_batch {
             break;
         }
-        let factor = if elapsed > 0.0 { (1.2 * min_batch / elapsed).ceil().clamp(2.0, 100.0) as u64 } else { 10 };
+        let factor =
+            if elapsed > 0.0 { (1.2 * min_batch / elapsed).ceil().clamp(2.0, 100.0) as u64 } else { 10 };
         rounds = rounds.saturating_mul(factor);
     }
     let mut times: Vec<f64> =
@@ -206,9 +207,15 @@ impl Report {
             self.settings.batches
         );
         s.push_str(&format!("  setup (vocabulary JSON + Parser::new): {:.1} µs\n", self.setup_us));
-        s.push_str(&format!("  {:<21} {:>9} {:>9} {:>9} {:>9}\n", "µs per message", "p50", "p90", "p99", "max"));
+        s.push_str(&format!(
+            "  {:<21} {:>9} {:>9} {:>9} {:>9}\n",
+            "µs per message", "p50", "p90", "p99", "max"
+        ));
         for (name, t) in [("parse", &self.parse), ("tokenize (baseline)", &self.baseline)] {
-            s.push_str(&format!("  {name:<21} {:>9.2} {:>9.2} {:>9.2} {:>9.2}\n", t.p50, t.p90, t.p99, t.max));
+            s.push_str(&format!(
+                "  {name:<21} {:>9.2} {:>9.2} {:>9.2} {:>9.2}\n",
+                t.p50, t.p90, t.p99, t.max
+            ));
         }
         s.push_str(&format!(
             "  ratio parse/baseline: p50 {:.1}x, p99 {:.1}x\n",
@@ -297,7 +304,8 @@ extern "C" {
 #[wasm_bindgen]
 pub fn run(corpus: &str, vocabulary_json: &str, min_batch_ms: f64, batches: u32) -> Result<String, JsError> {
     let settings = Settings { min_batch_ms, batches };
-    let report = measure(corpus, vocabulary_json, settings, &mut performance_now).map_err(|e| JsError::new(&e))?;
+    let report =
+        measure(corpus, vocabulary_json, settings, &mut performance_now).map_err(|e| JsError::new(&e))?;
     let mut json = serde_json::to_value(&report).map_err(|e| JsError::new(&e.to_string()))?;
     json["text"] = serde_json::Value::String(report.render("browser (wasm32, wasm-release)"));
     Ok(json.to_string())
@@ -324,7 +332,8 @@ mod tests {
     #[test]
     fn today_lines_and_follow_ups() {
         let parser = Parser::new(serde_json::from_str(VOCABULARY).unwrap());
-        let corpus = "# c\ntoday 2025-03-10\nDépenses en courses en janvier 2025 => x\n+ et en février ? => y\n";
+        let corpus =
+            "# c\ntoday 2025-03-10\nDépenses en courses en janvier 2025 => x\n+ et en février ? => y\n";
         let read = cases(corpus, &parser).unwrap();
         assert_eq!(read.len(), 2);
         assert_eq!(read[0].today, Date::new(2025, 3, 10).unwrap());
