@@ -306,6 +306,13 @@ const STOPWORDS: &[&str] = &[
     "biggest",
     "largest",
     "hmm",
+    "bon",
+    "bref",
+    "euh",
+    "ben",
+    "bah",
+    "comme",
+    "qui",
 ];
 
 /// Words that say "money going out".
@@ -397,6 +404,38 @@ fn is_list_word(w: &str) -> bool {
     )
 }
 
+/// The words that say what to compute, for one-letter typos ("budjet", "depnses").
+const INTENT_KEYWORDS: &[(&str, Kind)] = &[
+    ("solde", Kind::Balance),
+    ("soldes", Kind::Balance),
+    ("balance", Kind::Balance),
+    ("budget", Kind::Budget),
+    ("budgets", Kind::Budget),
+    ("prelevements", Kind::Recurring),
+    ("recurrents", Kind::Recurring),
+    ("recurring", Kind::Recurring),
+    ("tresorerie", Kind::CashFlow),
+    ("depenses", Kind::Spending),
+    ("depense", Kind::Spending),
+    ("spending", Kind::Spending),
+    ("expenses", Kind::Spending),
+    ("revenus", Kind::Income),
+    ("income", Kind::Income),
+    ("transactions", Kind::List),
+    ("operations", Kind::List),
+];
+
+/// A word one typo away from an intent keyword (same first letter, five letters or more).
+fn fuzzy_intent_word(w: &str) -> Option<(Kind, &'static str)> {
+    if w.chars().count() < 5 || STOPWORDS.contains(&w) {
+        return None;
+    }
+    INTENT_KEYWORDS
+        .iter()
+        .find(|(k, _)| k.chars().next() == w.chars().next() && edit_distance(w, k, 1) <= 1)
+        .map(|(k, kind)| (*kind, *k))
+}
+
 /// "solde", "balance": what an account holds.
 fn is_balance_word(w: &str) -> bool {
     matches!(w, "solde" | "soldes" | "balance" | "balances")
@@ -467,7 +506,7 @@ fn is_cash_flow_word(w: &str) -> bool {
 /// "avons", "taux d'" it is the verb (or the rate), a cash-flow question.
 fn saves_before(tokens: &[Token], i: usize) -> bool {
     let before = |k: usize| i.checked_sub(k).and_then(|j| tokens.get(j)).map_or("", |t| t.norm.as_str());
-    matches!(before(1), "ai" | "as" | "avons" | "avez" | "jai" | "capacite")
+    matches!(before(1), "ai" | "as" | "avons" | "avez" | "jai" | "capacite" | "j" | "je" | "on" | "nous")
         || (before(1) == "d" && matches!(before(2), "taux" | "capacite"))
 }
 
@@ -747,6 +786,8 @@ const FR_MARKERS: &[&str] = &[
     "transports",
     "logement",
     "retraits",
+    "entrees",
+    "sorties",
 ];
 const EN_MARKERS: &[&str] = &[
     "how",
@@ -862,6 +903,8 @@ struct Intent {
     advice: bool,
     /// Only a breakdown was asked ("by month"): in a follow-up, the tool stays.
     group_only: bool,
+    /// The intent word was misspelt: "« budjet » → budget".
+    fuzzy: Option<String>,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -1059,7 +1102,12 @@ impl Parser {
                 return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, None, None));
             }
         };
-        if explicit {
+        if let Some(detail) = &intent.fuzzy {
+            reasons.push(Reason::new(ReasonCode::FuzzyIntent, locale, detail));
+            if !intent.words.is_empty() {
+                reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
+            }
+        } else if explicit {
             reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
         } else {
             reasons.push(Reason::new(ReasonCode::InferredIntent, locale, kind_label(kind, locale)));
@@ -1236,6 +1284,7 @@ impl Parser {
             direction: None,
             advice: false,
             group_only: false,
+            fuzzy: None,
         };
         let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
         let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -1319,6 +1368,19 @@ impl Parser {
             } else if let Some(g) = time_group_word(w) {
                 intent.group_by = Some(g);
                 intent.words.push(span(i, i));
+                used[i] = true;
+            } else if let Some((kind, word)) = fuzzy_intent_word(w) {
+                let flag = match kind {
+                    Kind::Balance => &mut balance,
+                    Kind::Budget => &mut budget,
+                    Kind::Recurring => &mut recurring,
+                    Kind::CashFlow => &mut cash,
+                    Kind::Income => &mut income,
+                    Kind::List => &mut list,
+                    Kind::Spending => &mut spend,
+                };
+                *flag = true;
+                intent.fuzzy = Some(format!("« {} » → {word}", span(i, i)));
                 used[i] = true;
             }
         }

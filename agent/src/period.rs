@@ -677,18 +677,20 @@ impl Scanner<'_> {
             return None;
         }
         let joiners: &[&str] = &["a", "au", "to", "until", "till", "through", "et", "and", "jusqu"];
+        // "entre le 1er et le 15 mars", "between the 1st and the 15th".
+        let first = i + 1 + usize::from(self.is(i + 1, &["le", "the"]));
+        let second = |l1: usize| l1 + 2 + usize::from(self.is(l1 + 2, &["au", "a", "le", "the"]));
         // Two days: "du 1er au 15 janvier 2026", "from 12/01/2026 to 15/01/2026".
-        if let Some((d1, l1)) = self.date(i + 1) {
+        if let Some((d1, l1)) = self.date(first) {
             if self.is(l1 + 1, joiners) {
-                let j = l1 + 2 + usize::from(self.is(l1 + 2, &["au", "a"]));
-                let (d2, l2) = self.date(j)?;
+                let (d2, l2) = self.date(second(l1))?;
                 return (d1 <= d2).then(|| (range(d1, d2.add_days(1), self.locale), l2));
             }
             return None;
         }
-        if let Some((day1, l1)) = self.day_number(i + 1) {
+        if let Some((day1, l1)) = self.day_number(first) {
             if self.is(l1 + 1, joiners) {
-                let (d2, l2) = self.date(l1 + 2)?;
+                let (d2, l2) = self.date(second(l1))?;
                 let d1 = Date::new(d2.year(), d2.month(), day1)?;
                 return (d1 <= d2).then(|| (range(d1, d2.add_days(1), self.locale), l2));
             }

@@ -11,6 +11,8 @@ pub enum ReasonCode {
     ExplicitIntent,
     /// The intent was guessed from a filter or a period alone.
     InferredIntent,
+    /// The word that says what to compute is misspelt ("budjet", "depnses").
+    FuzzyIntent,
     /// The message names a period.
     ExplicitPeriod,
     /// The message names no period; Sou used its default.
@@ -57,7 +59,7 @@ impl ReasonCode {
         match self {
             ExplicitIntent | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
             | ExactAccount | ExplicitAmount | ExplicitText | UserSelected => Confidence::High,
-            InferredIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
+            InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
             | AmbiguousEntity | UnrecognizedWords => Confidence::Medium,
             ImplicitPeriod | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong => {
                 Confidence::Low
@@ -70,6 +72,7 @@ impl ReasonCode {
         match self {
             ExplicitIntent => "explicit_intent",
             InferredIntent => "inferred_intent",
+            FuzzyIntent => "fuzzy_intent",
             ExplicitPeriod => "explicit_period",
             ImplicitPeriod => "implicit_period",
             CurrentPeriod => "current_period",
@@ -105,6 +108,8 @@ impl ReasonCode {
             (Locale::En, InferredIntent) => {
                 format!("Calculation guessed ({detail}): no word like “spent”")
             }
+            (Locale::Fr, FuzzyIntent) => format!("Demande approchée : {detail}"),
+            (Locale::En, FuzzyIntent) => format!("Approximate request: {detail}"),
             (Locale::Fr, ExplicitPeriod) => format!("Période donnée : {detail}"),
             (Locale::En, ExplicitPeriod) => format!("Period given: {detail}"),
             (Locale::Fr, ImplicitPeriod) => {
