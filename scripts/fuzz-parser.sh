@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Fuzzes the intent parser with cargo-fuzz (libFuzzer): arbitrary bytes as messages and
+# follow-ups must neither panic nor give an outcome that does not survive JSON
+# (agent/fuzz/fuzz_targets/parse.rs). Seeds: the corpus messages. A crash is saved under
+# agent/fuzz/artifacts/parse/ and replayed with
+#   cd agent && RUSTC_BOOTSTRAP=1 cargo fuzz run -s none -a parse fuzz/artifacts/parse/<file>
+#
+#   bash scripts/fuzz-parser.sh [SECONDS]      (default 600)
+#
+# cargo-fuzz needs nightly flags; RUSTC_BOOTSTRAP=1 lets the pinned stable toolchain
+# accept them. No sanitizer (`-s none`): `agent` forbids unsafe code, and without
+# AddressSanitizer the target runs about twice as many inputs. `-a` keeps debug
+# assertions, so integer overflow panics as it does in tests.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=versions.env
+source scripts/versions.env
+export PATH="$HOME/.cargo/bin:$PATH" CARGO_INCREMENTAL=0 RUSTC_BOOTSTRAP=1
+seconds=${1:-600}
+
+if ! cargo fuzz --version 2>/dev/null | grep -q " $CARGO_FUZZ_VERSION\$"; then
+  echo "== installing cargo-fuzz $CARGO_FUZZ_VERSION"
+  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
+fi
+
+seeds=agent/fuzz/corpus/parse
+mkdir -p "$seeds"
+if [ -z "$(ls -A "$seeds")" ]; then
+  # One seed per corpus message; a follow-up is seeded as "previous message\nfollow-up".
+  n=0 previous=
+  while IFS= read -r line; do
+    case "$line" in '' | '#'* | 'today '*) continue ;; esac
+    message=${line%=>*}
+    message=${message%"${message##*[![:space:]]}"}
+    n=$((n + 1))
+    if [ "${message#+ }" != "$message" ]; then
+      printf '%s\n%s' "$previous" "${message#+ }" >"$seeds/seed-$n"
+    else
+      printf '%s' "$message" >"$seeds/seed-$n"
+    fi
+    previous=${message#+ }
+  done <agent/tests/corpus.txt
+  echo "== seeded $n inputs from agent/tests/corpus.txt"
+fi
+
+echo "== fuzzing the parser for ${seconds}s"
+cd agent
+exec cargo fuzz run -s none -a parse -- -max_total_time="$seconds" -timeout=5 -print_final_stats=1
