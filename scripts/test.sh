@@ -27,6 +27,8 @@ bash scripts/check-wasm-deps.sh
 mkdir -p target
 step "cargo test (agent corpus, backend on SQLite, server routes)"
 cargo test --workspace --locked 2>&1 | tee target/cargo-test.log
+# The parser's two numbers, printed: coverage and precision at high confidence.
+cargo test -p agent --locked --test corpus corpus -- --nocapture 2>/dev/null | grep '^corpus:'
 
 step "clippy: server build (ssr), browser build (hydrate, wasm32), agent on wasm32"
 cargo clippy --workspace --all-targets --locked -- -D warnings

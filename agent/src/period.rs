@@ -745,11 +745,64 @@ impl Scanner<'_> {
         Some((month(start, self.locale), last))
     }
 
+    /// "l'été dernier", "cet hiver", "summer 2025", "last winter": meteorological
+    /// seasons (spring from March, summer from June, autumn from September, winter from
+    /// December; "winter 2026" is the one whose January is in 2026).
+    fn season(&self, i: usize) -> Option<(Period, usize)> {
+        // The season word, with an optional article or qualifier before it.
+        let (lead, s) = match self.word(i)? {
+            "l" | "cet" | "cette" | "this" | "last" | "the" | "en" | "in" | "le" => (true, i + 1),
+            _ => (false, i),
+        };
+        let w = self.word(s)?;
+        let (start_month, fr, en) = match w {
+            "printemps" | "spring" => (3, "printemps", "spring"),
+            "ete" | "summer" => (6, "été", "summer"),
+            "automne" | "autumn" | "fall" => (9, "automne", "autumn"),
+            "hiver" | "winter" => (12, "hiver", "winter"),
+            _ => return None,
+        };
+        let before = if lead { self.word(i) } else { None };
+        let after = self.word(s + 1);
+        let y = self.year(s + 1);
+        let last_word = matches!(after, Some("dernier" | "passe")) || before == Some("last");
+        let this_word = matches!(before, Some("cet" | "cette" | "this"));
+        // "été" is also "been", "fall" a verb: without a year or qualifier, no season.
+        if y.is_none() && !last_word && !this_word && !matches!(before, Some("l" | "the" | "en" | "in")) {
+            return None;
+        }
+        let start_of = |year: i32| {
+            let y = if start_month == 12 { year - 1 } else { year };
+            Date::new(y, start_month, 1)
+        };
+        let (start, last) = match y {
+            Some(y) => (start_of(y)?, s + 1),
+            None => {
+                // The latest such season that has started; "dernier" wants one that ended.
+                let mut year = self.today.year() + 1;
+                let mut start = start_of(year)?;
+                while start > self.today || (last_word && start.add_months(3) > self.today) {
+                    year -= 1;
+                    start = start_of(year)?;
+                }
+                (start, if matches!(after, Some("dernier" | "passe")) { s + 1 } else { s })
+            }
+        };
+        let end = start.add_months(3);
+        let label_year = end.add_days(-1).year();
+        let label = match self.locale {
+            Locale::Fr => format!("{fr} {label_year}"),
+            Locale::En => format!("{en} {label_year}"),
+        };
+        Some((Period { start, end, label, words: String::new() }, last))
+    }
+
     fn at(&self, i: usize) -> Option<(Period, usize)> {
         if !self.free(i) {
             return None;
         }
         self.relative(i)
+            .or_else(|| self.season(i))
             .or_else(|| self.rolling(i))
             .or_else(|| self.span(i))
             .or_else(|| self.quarter(i))
@@ -850,5 +903,33 @@ mod tests {
         assert_eq!(find_in("in may"), p("2026-05-01", "2026-06-01", "may"));
         assert_eq!(find_in("sept euros"), None);
         assert_eq!(find_in("année 9999"), None);
+    }
+
+    #[test]
+    fn seasons() {
+        let p = |a: &str, b: &str, w: &str| Some((a.to_string(), b.to_string(), w.to_string()));
+        assert_eq!(find_in("l'été dernier"), p("2026-06-01", "2026-09-01", "l'été dernier"));
+        assert_eq!(find_in("cet hiver"), p("2025-12-01", "2026-03-01", "cet hiver"));
+        assert_eq!(find_in("summer 2025"), p("2025-06-01", "2025-09-01", "summer 2025"));
+        assert_eq!(find_in("last winter"), p("2025-12-01", "2026-03-01", "last winter"));
+        assert_eq!(find_in("hiver 2026"), p("2025-12-01", "2026-03-01", "hiver 2026"));
+        assert_eq!(find_in("j'ai été payé"), None);
+    }
+
+    #[test]
+    fn steps_from_a_period() {
+        let jan = month(Date::new(2026, 1, 1).unwrap(), Locale::Fr);
+        let prev = step(&jan, Unit::Month, -1, Locale::Fr);
+        assert_eq!(
+            (prev.start.to_string(), prev.end.to_string()),
+            ("2025-12-01".into(), "2026-01-01".into())
+        );
+        let a_year_before = step(&jan, Unit::Year, -1, Locale::Fr);
+        assert_eq!(a_year_before.start.to_string(), "2025-01-01");
+        assert_eq!(a_year_before.end.to_string(), "2025-02-01");
+        let y2025 = year(2025, Locale::En).unwrap();
+        assert_eq!(step(&y2025, Unit::Year, -1, Locale::En).label, "year 2024");
+        let q = step(&jan, Unit::Quarter, 1, Locale::En);
+        assert_eq!((q.start.to_string(), q.end.to_string()), ("2026-04-01".into(), "2026-07-01".into()));
     }
 }

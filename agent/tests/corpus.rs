@@ -132,12 +132,14 @@ fn corpus() {
         }
         previous = outcome.plan().cloned();
     }
+    let precision = if high == 0 { 100.0 } else { 100.0 * (high - high_wrong) as f64 / high as f64 };
     println!(
-        "corpus: {total} messages ({}), high confidence {high} ({:.0}%), wrong at high {high_wrong}",
+        "corpus: {total} messages ({}); coverage {high} planned high ({:.1}%); precision at high {:.1}% ({high_wrong} wrong)",
         by_locale.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "),
-        100.0 * high as f64 / total.max(1) as f64
+        100.0 * high as f64 / total.max(1) as f64,
+        precision,
     );
-    assert!(total >= 60, "the corpus must keep at least 60 cases, has {total}");
+    assert!(total >= 400, "the corpus must keep at least 400 cases, has {total}");
     assert!(failures.is_empty(), "{} of {total} cases differ:\n{}", failures.len(), failures.join("\n"));
 }
 
