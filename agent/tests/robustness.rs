@@ -27,9 +27,14 @@ proptest! {
     fn finance_words_in_any_order(words in proptest::collection::vec(
         prop::sample::select(vec!["combien", "dépensé", "how", "much", "spent", "courses", "janvier",
             "2026", "et", "and", "par", "by", "category", "mois", "dernier", "last", "month", "2025",
-            "Carrefour", "restaurents", "monop", "transactions", "12/01/2026", "€", "may", "sept"]), 0..12)) {
+            "Carrefour", "restaurents", "monop", "transactions", "12/01/2026", "€", "may", "sept",
+            "solde", "budget", "abonnements", "Livret A", "précédent", "avant", "l'été", "should",
+            "refunds", "entre", "le", "1er", "vs", "par rapport", "1 234,56", "$", "plus de", "top",
+            "taux d'épargne", "cash flow", "hiver", "Q3", "T1", "depuis", "since", "des", "3"]), 0..16)) {
         let msg = words.join(" ");
         let today = Date::new(2026, 1, 31).unwrap();
-        let _ = parser().parse(&msg, &Context { today, locale: None, previous: None });
+        let p = parser();
+        let first = p.parse(&msg, &Context { today, locale: None, previous: None });
+        let _ = p.parse(&msg, &Context { today, locale: None, previous: first.plan() });
     }
 }
