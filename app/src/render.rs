@@ -3,8 +3,9 @@
 
 use agent::protocol::ChatEvent;
 use agent::{
-    Clarification, Confidence, GroupBy, Locale, Money, ParseOutcome, Reason, SummaryResult, ToolCallPlan,
-    ToolOutput, TransactionListResult, TransactionRow,
+    BalancesResult, BudgetState, BudgetStatusResult, Cadence, CashFlowResult, Clarification, Confidence,
+    Direction, EntityRef, GroupBy, Locale, Money, ParseOutcome, Reason, RecurringResult, SummaryResult,
+    ToolCallPlan, ToolOutput, TransactionListResult, TransactionRow,
 };
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -213,16 +214,15 @@ fn transactions_block(
     })
 }
 
-/// "Courses · janvier 2026".
-fn heading(filter: Option<&agent::EntityRef>, period: &agent::Period) -> String {
-    match filter {
-        Some(f) => format!("{} · {}", f.label, period.label),
-        None => period.label.clone(),
-    }
+/// "Courses · Compte courant · janvier 2026": the filters that apply, then the period.
+fn heading(filters: &[Option<&EntityRef>], period: &agent::Period) -> String {
+    let mut parts: Vec<&str> = filters.iter().flatten().map(|f| f.label.as_str()).collect();
+    parts.push(period.label.as_str());
+    parts.join(" · ")
 }
 
 fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl IntoView {
-    let heading = heading(r.merchant.as_ref().or(r.category.as_ref()), &r.period);
+    let heading = heading(&[r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()], &r.period);
     let max = r.groups.iter().map(|g| g.total.minor).max().unwrap_or(0).max(1);
     let groups = (r.group_by != GroupBy::None && !r.groups.is_empty()).then(|| {
         view! {
@@ -260,7 +260,14 @@ fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl IntoVie
 }
 
 fn listing(r: TransactionListResult, locale: Locale) -> impl IntoView {
-    let heading = heading(r.merchant.as_ref().or(r.category.as_ref()), &r.period);
+    let mut heading = heading(&[r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()], &r.period);
+    if let Some(d) = r.direction {
+        let side = match d {
+            Direction::Debit => t(locale, T::Debits),
+            Direction::Credit => t(locale, T::Credits),
+        };
+        heading = format!("{side} · {heading}");
+    }
     view! {
         <section class="result" data-testid="result" data-tool="list_transactions">
             <p class="result-heading">{heading}</p>
@@ -273,7 +280,8 @@ fn listing(r: TransactionListResult, locale: Locale) -> impl IntoView {
 }
 
 fn comparison(r: agent::CompareResult, locale: Locale) -> impl IntoView {
-    let heading = heading(r.merchant.as_ref().or(r.category.as_ref()), &r.current.period);
+    let heading =
+        heading(&[r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()], &r.current.period);
     let change = r.change_basis_points.map(|bp| agent::answer::percent(bp, locale));
     let diff = if r.difference.minor > 0 {
         format!("+{}", r.difference.format(locale))
@@ -320,6 +328,351 @@ pub fn tool_output(output: ToolOutput, locale: Locale) -> AnyView {
         ToolOutput::IncomeSummary(r) => summary(r, "income_summary", locale).into_any(),
         ToolOutput::ListTransactions(r) => listing(r, locale).into_any(),
         ToolOutput::ComparePeriods(r) => comparison(r, locale).into_any(),
+        ToolOutput::CashFlow(r) => cash_flow(r, locale).into_any(),
+        ToolOutput::Balances(r) => balances(r, locale).into_any(),
+        ToolOutput::BudgetStatus(r) => budget_status(r, locale).into_any(),
+        ToolOutput::RecurringPayments(r) => recurring(r, locale).into_any(),
+    }
+}
+
+/// A share in basis points as people read it: 7333 -> "73,3 %" / "73.3%". No sign for
+/// positive values, integer arithmetic rounded half away from zero.
+pub fn share(bp: i64, locale: Locale) -> String {
+    let sign = if bp < 0 { "-" } else { "" };
+    let tenths = (bp.unsigned_abs() + 5) / 10;
+    match locale {
+        Locale::Fr => format!("{sign}{},{}\u{a0}%", tenths / 10, tenths % 10),
+        Locale::En => format!("{sign}{}.{}%", tenths / 10, tenths % 10),
+    }
+}
+
+/// Integer width in percent of `part` against `max`, for a CSS bar.
+fn width(part: i64, max: i64) -> i64 {
+    if max <= 0 {
+        return 0;
+    }
+    i64::try_from((i128::from(part.max(0)) * 100 / i128::from(max)).clamp(0, 100)).unwrap_or(0)
+}
+
+/// A money cell that tests and scripts can read exactly.
+fn money_cell(m: Money, locale: Locale, testid: &'static str) -> impl IntoView {
+    view! {
+        <td class="num" data-testid=testid data-minor=m.minor data-currency=m.currency.to_string()>
+            {money(m, locale)}
+        </td>
+    }
+}
+
+fn cash_flow(r: CashFlowResult, locale: Locale) -> impl IntoView {
+    let heading = heading(&[r.account.as_ref()], &r.period);
+    let net_class = if r.net.minor < 0 { "kpi kpi-net neg" } else { "kpi kpi-net" };
+    let rate = r.savings_rate_basis_points;
+    let max = r.rows.iter().map(|x| x.income.minor.max(x.spending.minor)).max().unwrap_or(0);
+    let caption = match r.group_by {
+        GroupBy::Week => t(locale, T::PerWeek),
+        GroupBy::Day => t(locale, T::PerDay),
+        _ => t(locale, T::PerMonth),
+    };
+    let table = (!r.rows.is_empty()).then(|| {
+        view! {
+            <table class="rows flow" data-testid="flow-rows">
+                <caption>{caption}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t(locale, T::Period)}</th>
+                        <th scope="col" class="num">{t(locale, T::Income)}</th>
+                        <th scope="col" class="num">{t(locale, T::Spending)}</th>
+                        <th scope="col" class="num">{t(locale, T::Net)}</th>
+                        <th scope="col" class="flow-chart-head"><span class="visually-hidden">{t(locale, T::Chart)}</span></th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {r.rows
+                        .into_iter()
+                        .map(|x| {
+                            let w_in = width(x.income.minor, max);
+                            let w_out = width(x.spending.minor, max);
+                            view! {
+                                <tr data-key=x.key.clone()>
+                                    <th scope="row">{x.label}</th>
+                                    <td class="num">{money(x.income, locale)}</td>
+                                    <td class="num">{money(x.spending, locale)}</td>
+                                    <td class="num">{money(x.net, locale)}</td>
+                                    <td class="flow-chart" aria-hidden="true">
+                                        <span class="bar bar-in" style=format!("--w:{w_in}%")></span>
+                                        <span class="bar bar-out" style=format!("--w:{w_out}%")></span>
+                                    </td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        }
+    });
+    view! {
+        <section class="result" data-testid="result" data-tool="cash_flow">
+            <p class="result-heading">{heading}</p>
+            <dl class="kpis">
+                <div class="kpi">
+                    <dt>{t(locale, T::Income)}</dt>
+                    <dd data-testid="income" data-minor=r.income.minor>{r.income.format(locale)}</dd>
+                </div>
+                <div class="kpi">
+                    <dt>{t(locale, T::Spending)}</dt>
+                    <dd data-testid="spending" data-minor=r.spending.minor>{r.spending.format(locale)}</dd>
+                </div>
+                <div class=net_class>
+                    <dt>{t(locale, T::Net)}</dt>
+                    <dd class="total" data-testid="total" data-minor=r.net.minor
+                        data-currency=r.net.currency.to_string()>
+                        {r.net.format(locale)}
+                    </dd>
+                </div>
+                <div class="kpi">
+                    <dt>{t(locale, T::SavingsRate)}</dt>
+                    <dd data-testid="savings-rate" data-basis-points=rate.map(|bp| bp.to_string())>
+                        {rate.map(|bp| share(bp, locale)).unwrap_or_else(|| "—".to_string())}
+                    </dd>
+                </div>
+            </dl>
+            {table}
+            <p class="note">{t(locale, T::CashFlowNote)}</p>
+        </section>
+    }
+}
+
+fn account_kind(kind: &str, locale: Locale) -> &'static str {
+    match kind {
+        "checking" => t(locale, T::Checking),
+        "savings" => t(locale, T::SavingsAccount),
+        "card" => t(locale, T::Card),
+        _ => t(locale, T::OtherAccount),
+    }
+}
+
+fn balances(r: BalancesResult, locale: Locale) -> impl IntoView {
+    let heading = format!("{} {}", t(locale, T::BalancesOn), i18n::date(r.date, locale));
+    let body = if r.accounts.is_empty() {
+        Either::Left(view! { <p class="empty">{t(locale, T::NoAccount)}</p> })
+    } else {
+        Either::Right(view! {
+            <table class="rows balances" data-testid="balances">
+                <caption>{t(locale, T::Accounts)}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t(locale, T::Account)}</th>
+                        <th scope="col">{t(locale, T::AccountType)}</th>
+                        <th scope="col" class="num">{t(locale, T::Balance)}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {r.accounts
+                        .into_iter()
+                        .map(|a| {
+                            view! {
+                                <tr data-key=a.key.clone()>
+                                    <th scope="row">{a.label}</th>
+                                    <td>{account_kind(&a.kind, locale)}</td>
+                                    {money_cell(a.balance, locale, "balance")}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+                <tfoot>
+                    <tr>
+                        <th scope="row" colspan="2">{t(locale, T::Total)}</th>
+                        <td class="num">{money(r.total, locale)}</td>
+                    </tr>
+                </tfoot>
+            </table>
+        })
+    };
+    view! {
+        <section class="result" data-testid="result" data-tool="balances">
+            <p class="result-heading">{heading}</p>
+            <p class="total" data-testid="total" data-minor=r.total.minor data-currency=r.total.currency.to_string()>
+                {r.total.format(locale)}
+            </p>
+            {body}
+        </section>
+    }
+}
+
+fn budget_state(state: BudgetState, locale: Locale) -> (&'static str, &'static str, &'static str) {
+    match state {
+        BudgetState::Ok => ("ok", "✓", t(locale, T::StateOk)),
+        BudgetState::Warning => ("warning", "!", t(locale, T::StateWarning)),
+        BudgetState::Over => ("over", "✕", t(locale, T::StateOver)),
+    }
+}
+
+fn budget_status(r: BudgetStatusResult, locale: Locale) -> impl IntoView {
+    let mut heading = r.period.label.clone();
+    if r.months > 1 {
+        heading = format!("{heading} · {}", i18n::months(r.months, locale));
+    }
+    let elapsed = r.elapsed_basis_points;
+    let elapsed_note = elapsed.map(|bp| {
+        view! { <p class="result-sub" data-testid="elapsed">{i18n::elapsed(&share(bp, locale), locale)}</p> }
+    });
+    let total_bp = if r.budget.minor > 0 {
+        i64::try_from(i128::from(r.spent.minor) * 10_000 / i128::from(r.budget.minor)).unwrap_or(i64::MAX)
+    } else {
+        0
+    };
+    let body = if r.lines.is_empty() {
+        Either::Left(view! { <p class="empty">{t(locale, T::NoBudget)}</p> })
+    } else {
+        Either::Right(view! {
+            <table class="rows budgets" data-testid="budgets">
+                <caption>{t(locale, T::Budgets)}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t(locale, T::Category)}</th>
+                        <th scope="col" class="meter-head">{t(locale, T::Used)}</th>
+                        <th scope="col" class="num">{t(locale, T::Spent)}</th>
+                        <th scope="col" class="num">{t(locale, T::Budget)}</th>
+                        <th scope="col" class="num">{t(locale, T::Remaining)}</th>
+                        <th scope="col">{t(locale, T::State)}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {r.lines
+                        .into_iter()
+                        .map(|l| {
+                            let (state, icon, text) = budget_state(l.state, locale);
+                            // Whole percent for the bar and assistive technology; the
+                            // precise share is written next to it.
+                            let percent = (l.used_basis_points.max(0) + 50) / 100;
+                            let fill = percent.min(100);
+                            let label = format!("{} — {}", l.category.label, t(locale, T::Used));
+                            let mark = elapsed.map(|bp| {
+                                let x = (bp.clamp(0, 10_000) + 50) / 100;
+                                view! { <span class="meter-mark" style=format!("--x:{x}%")></span> }
+                            });
+                            view! {
+                                <tr data-key=l.category.key.clone() data-state=state>
+                                    <th scope="row">{l.category.label.clone()}</th>
+                                    <td class="meter-cell">
+                                        <span class="meter" role="progressbar" aria-label=label
+                                            aria-valuemin="0" aria-valuemax=percent.max(100) aria-valuenow=percent
+                                            aria-valuetext=share(l.used_basis_points, locale)>
+                                            <span class=format!("meter-fill state-{state}") style=format!("--w:{fill}%")></span>
+                                            {mark}
+                                        </span>
+                                        <span class="meter-text" aria-hidden="true">{share(l.used_basis_points, locale)}</span>
+                                    </td>
+                                    {money_cell(l.spent, locale, "spent")}
+                                    {money_cell(l.budget, locale, "budget")}
+                                    {money_cell(l.remaining, locale, "remaining")}
+                                    <td>
+                                        <span class=format!("state state-{state}")>
+                                            <span aria-hidden="true">{icon}</span> " " {text}
+                                        </span>
+                                    </td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+                <tfoot>
+                    <tr>
+                        <th scope="row">{t(locale, T::Total)}</th>
+                        <td class="meter-cell">{share(total_bp, locale)}</td>
+                        <td class="num">{money(r.spent, locale)}</td>
+                        <td class="num">{money(r.budget, locale)}</td>
+                        <td class="num">{money(Money::new(r.budget.minor - r.spent.minor, r.budget.currency), locale)}</td>
+                        <td></td>
+                    </tr>
+                </tfoot>
+            </table>
+        })
+    };
+    view! {
+        <section class="result" data-testid="result" data-tool="budget_status">
+            <p class="result-heading">{heading}</p>
+            <p class="total" data-testid="total" data-minor=r.spent.minor data-currency=r.spent.currency.to_string()>
+                {r.spent.format(locale)}
+                <span class="total-of">" / " {r.budget.format(locale)}</span>
+            </p>
+            {elapsed_note}
+            {body}
+        </section>
+    }
+}
+
+fn cadence(c: Cadence, locale: Locale) -> &'static str {
+    match c {
+        Cadence::Weekly => t(locale, T::Weekly),
+        Cadence::Monthly => t(locale, T::Monthly),
+        Cadence::Quarterly => t(locale, T::Quarterly),
+        Cadence::Yearly => t(locale, T::Yearly),
+    }
+}
+
+fn recurring(r: RecurringResult, locale: Locale) -> impl IntoView {
+    let heading = heading(&[r.merchant.as_ref().or(r.category.as_ref())], &r.period);
+    let body = if r.items.is_empty() {
+        Either::Left(view! { <p class="empty">{t(locale, T::NoRecurring)}</p> })
+    } else {
+        Either::Right(view! {
+            <table class="rows recurring" data-testid="recurring">
+                <caption>{t(locale, T::Recurring)}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t(locale, T::Name)}</th>
+                        <th scope="col">{t(locale, T::Cadence)}</th>
+                        <th scope="col" class="num">{t(locale, T::TypicalAmount)}</th>
+                        <th scope="col">{t(locale, T::Last)}</th>
+                        <th scope="col">{t(locale, T::Next)}</th>
+                        <th scope="col" class="num">{t(locale, T::PerYear)}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {r.items
+                        .into_iter()
+                        .map(|i| {
+                            let key = i.merchant.as_ref().map(|m| m.key.clone()).unwrap_or_default();
+                            view! {
+                                <tr data-key=key data-cadence=format!("{:?}", i.cadence).to_lowercase()>
+                                    <th scope="row">
+                                        <span class="label">{i.label}</span>
+                                        {i.category.map(|c| view! { <span class="merchant">{c.label}</span> })}
+                                    </th>
+                                    <td>{cadence(i.cadence, locale)} <span class="count">{format!(" ×{}", i.count)}</span></td>
+                                    {money_cell(i.amount, locale, "amount")}
+                                    <td class="date">{i18n::date(i.last_date, locale)}</td>
+                                    <td class="date">{i18n::date(i.next_date, locale)}</td>
+                                    {money_cell(i.yearly_cost, locale, "yearly-cost")}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+                <tfoot>
+                    <tr>
+                        <th scope="row" colspan="5">{t(locale, T::TotalPerYear)}</th>
+                        <td class="num">{money(r.yearly_total, locale)}</td>
+                    </tr>
+                </tfoot>
+            </table>
+        })
+    };
+    view! {
+        <section class="result" data-testid="result" data-tool="recurring_payments">
+            <p class="result-heading">{heading}</p>
+            <p class="total" data-testid="total" data-minor=r.monthly_total.minor
+                data-currency=r.monthly_total.currency.to_string()>
+                {r.monthly_total.format(locale)}
+                <span class="total-of">{t(locale, T::PerMonthSuffix)}</span>
+            </p>
+            <p class="result-sub">
+                {format!("{} {}", r.yearly_total.format(locale), t(locale, T::PerYearSuffix))}
+            </p>
+            {body}
+        </section>
     }
 }
 

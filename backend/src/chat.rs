@@ -245,7 +245,7 @@ impl Sou {
                 },
             ));
         }
-        let output = tools::run(&self.store, user, &plan.call, locale).await?;
+        let output = tools::run(&self.store, user, &plan.call, locale, plan.meta.today).await?;
         out.emit(ChatEvent::ToolResult(output.clone())).await;
         out.emit(ChatEvent::Token { content: agent::answer::summarize(&output, locale) }).await;
         let warnings: Vec<String> = plan

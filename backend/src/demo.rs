@@ -18,7 +18,36 @@ pub const LAST_DAY: (i32, u32, u32) = (2026, 11, 20);
 struct DemoVocabulary {
     categories: Vec<DemoCategory>,
     merchants: Vec<DemoMerchant>,
+    accounts: Vec<DemoAccount>,
 }
+
+#[derive(Deserialize)]
+struct DemoAccount {
+    key: String,
+    name_fr: String,
+    name_en: String,
+    aliases: Vec<String>,
+    kind: String,
+}
+
+/// The current account's key; every line not said otherwise is on it.
+pub const CHECKING: &str = "compte_courant";
+/// The savings account's key.
+pub const SAVINGS: &str = "livret_a";
+
+/// Each demo account's balance on [`FIRST_DAY`], before that day's transactions.
+pub const OPENING_BALANCES: &[(&str, i64)] = &[(CHECKING, 245_000), (SAVINGS, 800_000)];
+
+/// Monthly budgets of the demo user (category key, amount in cents). Chosen so that
+/// November 2026 shows budgets well within, close to and over their amount.
+pub const BUDGETS: &[(&str, i64)] = &[
+    ("groceries", 90_000),
+    ("restaurants", 30_000),
+    ("transport", 25_000),
+    ("leisure", 8_000),
+    ("shopping", 20_000),
+    ("subscriptions", 3_000),
+];
 
 #[derive(Deserialize)]
 struct DemoCategory {
@@ -64,6 +93,8 @@ impl Rng {
 
 /// One generated bank line.
 pub struct DemoTransaction {
+    /// The account's key: [`CHECKING`] or [`SAVINGS`].
+    pub account: &'static str,
     pub date: Date,
     pub amount_minor: i64,
     pub label: String,
@@ -122,17 +153,29 @@ pub fn ledger() -> Vec<DemoTransaction> {
     else {
         return out;
     };
+    // The Livret A's balance and the interest it earns: the yearly rate applies to
+    // each month's opening balance, and the year's interest is paid on 31 December.
+    let mut livret = OPENING_BALANCES.iter().find(|(k, _)| *k == SAVINGS).map_or(0, |(_, b)| *b);
+    let mut interest_acc: i64 = 0;
     let mut month = first.first_of_month();
     while month <= last {
         let days = crate::demo::days_in(month);
         let day = |d: u32| Date::new(month.year(), month.month(), d.min(days));
+        let mut month_lines: Vec<DemoTransaction> = Vec::new();
         let mut push = |d: Option<Date>,
                         amount: i64,
                         label: String,
                         merchant: Option<&'static str>,
                         category: &'static str| {
             if let Some(d) = d.filter(|d| *d >= first && *d <= last) {
-                out.push(DemoTransaction { date: d, amount_minor: amount, label, merchant, category });
+                month_lines.push(DemoTransaction {
+                    account: CHECKING,
+                    date: d,
+                    amount_minor: amount,
+                    label,
+                    merchant,
+                    category,
+                });
             }
         };
         let y = month.year();
@@ -140,13 +183,22 @@ pub fn ledger() -> Vec<DemoTransaction> {
         let mmyy = format!("{m:02}/{y}");
 
         // Fixed monthly lines.
-        let salary = if y >= 2026 { 315_000 } else { 298_000 };
+        let salary = if y >= 2026 { 382_000 } else { 365_000 };
         push(day(27), salary, format!("VIR SEPA ACME SAS SALAIRE {mmyy}"), Some("acme"), "income");
+        if m == 12 {
+            // A thirteenth month, paid with December's salary.
+            push(day(27), salary, format!("VIR SEPA ACME SAS PRIME 13E MOIS {y}"), Some("acme"), "income");
+        }
         let rent = if (y, m) >= (2025, 7) { 118_500 } else { 115_000 };
         push(day(5), -rent, "PRLV SEPA FONCIA LOYER".to_string(), Some("foncia"), "housing");
-        let winter = matches!(m, 11 | 12 | 1 | 2 | 3);
-        let edf = if winter { rng.range(9_500, 13_800) } else { rng.range(4_800, 7_200) };
+        // Electricity is paid in equal monthly instalments, revised each November,
+        // with a yearly adjustment bill in October.
+        let edf = if (y, m) >= (2025, 11) { 9_400 } else { 8_900 };
         push(day(10), -edf, "PRLV SEPA EDF CLIENTS PARTICULIERS".to_string(), Some("edf"), "utilities");
+        if m == 10 {
+            let a = rng.range(1_800, 6_500);
+            push(day(24), -a, "PRLV SEPA EDF REGULARISATION".to_string(), Some("edf"), "utilities");
+        }
         push(day(12), -1_999, "PRLV SEPA FREE MOBILE".to_string(), Some("free_mobile"), "utilities");
         let navigo = if y >= 2025 { 8_880 } else { 8_640 };
         push(day(2), -navigo, "PRLV SEPA RATP NAVIGO".to_string(), Some("ratp"), "transport");
@@ -167,6 +219,23 @@ pub fn ledger() -> Vec<DemoTransaction> {
             "subscriptions",
         );
         push(day(3), -2_999, "PRLV SEPA BASIC FIT".to_string(), Some("basic_fit"), "leisure");
+        let mutuelle = if y >= 2026 { 5_140 } else { 4_870 };
+        push(
+            day(6),
+            -mutuelle,
+            "PRLV SEPA HARMONIE MUTUELLE COTISATION".to_string(),
+            Some("harmonie_mutuelle"),
+            "health",
+        );
+        // Home insurance, once a year on the contract's anniversary.
+        if m == 11 {
+            let maif = match y {
+                2024 => 21_480,
+                2025 => 22_560,
+                _ => 23_640,
+            };
+            push(day(8), -maif, "PRLV SEPA MAIF ASSURANCE HABITATION".to_string(), Some("maif"), "housing");
+        }
         push(day(28), -30_000, "VIR PERMANENT LIVRET A".to_string(), None, "savings");
 
         // Everyday spending on random days.
@@ -182,11 +251,18 @@ pub fn ledger() -> Vec<DemoTransaction> {
             }
         };
         let mut visits = Vec::new();
-        random_visits(rng.range(26, 33), GROCERIES, &mut visits, &mut rng);
+        random_visits(rng.range(24, 30), GROCERIES, &mut visits, &mut rng);
         random_visits(rng.range(10, 15), EATING_OUT, &mut visits, &mut rng);
         random_visits(rng.range(2, 5), SHOPPING, &mut visits, &mut rng);
+        // Now and then an online order goes back and is refunded a few days later.
+        let returned =
+            visits.iter().find(|v| v.1 == "amazon").map(|v| (v.0, -v.4)).filter(|_| rng.chance(45));
         for (d, merchant, category, label, amount) in visits {
             push(Some(d), amount, label, Some(merchant), category);
+        }
+        if let Some((bought, amount)) = returned {
+            let d = bought.add_days(rng.range(4, 12)).min(day(days).unwrap_or(month));
+            push(Some(d), amount, "REMBOURSEMENT AMAZON".to_string(), Some("amazon"), "shopping");
         }
         for _ in 0..rng.range(1, 4) {
             let d = day(rng.range(1, i64::from(days)) as u32);
@@ -212,7 +288,12 @@ pub fn ledger() -> Vec<DemoTransaction> {
         if rng.chance(40) {
             let d = day(rng.range(5, i64::from(days)) as u32);
             let a = rng.range(1_500, 4_600);
-            push(d, a, "VIR HARMONIE MUTUELLE REMBT".to_string(), Some("harmonie_mutuelle"), "health");
+            push(d, a, "VIR HARMONIE MUTUELLE REMB SANTE".to_string(), Some("harmonie_mutuelle"), "health");
+        }
+        if rng.chance(35) {
+            let d = day(rng.range(5, i64::from(days)) as u32);
+            let a = rng.range(700, 2_500);
+            push(d, a, "VIR CPAM PARIS REMB SANTE".to_string(), None, "health");
         }
         for _ in 0..rng.range(1, 3) {
             let d = day(rng.range(1, i64::from(days)) as u32);
@@ -227,7 +308,8 @@ pub fn ledger() -> Vec<DemoTransaction> {
         // Holidays: flights in spring for the summer, a flat in August, a winter trip.
         if m == 4 {
             let d = day(rng.range(1, 28) as u32);
-            let a = rng.range(32_000, 61_000);
+            // A short trip one year, a long-haul one the next: not a yearly bill.
+            let a = if y % 2 == 1 { rng.range(28_000, 36_000) } else { rng.range(62_000, 76_000) };
             push(d, -a, card_label("CB AIR FRANCE", d.unwrap_or(month)), Some("air_france"), "travel");
         }
         if m == 8 {
@@ -240,9 +322,51 @@ pub fn ledger() -> Vec<DemoTransaction> {
             let a = rng.range(25_000, 45_000);
             push(d, -a, card_label("CB AIRBNB * HMW", d.unwrap_or(month)), Some("airbnb"), "travel");
         }
+
+        // The Livret A: interest on the balance at the start of the month, then every
+        // transfer out of the current account arrives on it the same day.
+        let rate_basis_points = match (y, m) {
+            (y, m) if (y, m) < (2025, 2) => 300,
+            (y, m) if (y, m) < (2025, 8) => 240,
+            _ => 170,
+        };
+        interest_acc += livret * rate_basis_points;
+        let transfers: Vec<(Date, i64)> = month_lines
+            .iter()
+            .filter(|t| t.category == "savings" && t.amount_minor < 0)
+            .map(|t| (t.date, -t.amount_minor))
+            .collect();
+        for (d, amount) in transfers {
+            livret += amount;
+            month_lines.push(DemoTransaction {
+                account: SAVINGS,
+                date: d,
+                amount_minor: amount,
+                label: "VIR PERMANENT DEPUIS COMPTE COURANT".to_string(),
+                merchant: None,
+                category: "savings",
+            });
+        }
+        if m == 12 {
+            // Σ balance × rate over the months, / 10 000 (basis points) / 12 (months), rounded.
+            let interest = (interest_acc + 60_000) / 120_000;
+            interest_acc = 0;
+            if let Some(d) = day(31).filter(|d| *d <= last) {
+                livret += interest;
+                month_lines.push(DemoTransaction {
+                    account: SAVINGS,
+                    date: d,
+                    amount_minor: interest,
+                    label: format!("INTERETS CREDITEURS {y}"),
+                    merchant: None,
+                    category: "income",
+                });
+            }
+        }
+        out.append(&mut month_lines);
         month = month.add_months(1);
     }
-    out.sort_by(|a, b| a.date.cmp(&b.date).then(a.label.cmp(&b.label)));
+    out.sort_by(|a, b| a.date.cmp(&b.date).then(a.account.cmp(b.account)).then(a.label.cmp(&b.label)));
     out
 }
 
@@ -280,6 +404,7 @@ const MERCHANT_CATEGORY: &[(&str, &str)] = &[
     ("deliveroo", "restaurants"),
     ("ugc", "leisure"),
     ("basic_fit", "leisure"),
+    ("maif", "housing"),
     ("acme", "income"),
 ];
 
@@ -298,14 +423,34 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
         return Ok(false);
     }
     let mut tx = pool.begin().await.map_err(StoreError::Seed)?;
-    let account_id: i64 = sqlx::query_scalar(
-        "INSERT INTO accounts (user_id, name, kind, currency) VALUES (?1, 'Compte courant', 'checking', 'EUR')
-         ON CONFLICT (user_id, name) DO UPDATE SET kind = excluded.kind RETURNING id",
-    )
-    .bind(user.0)
-    .fetch_one(&mut *tx)
-    .await
-    .map_err(StoreError::Seed)?;
+    let opened = Date::new(FIRST_DAY.0, FIRST_DAY.1, FIRST_DAY.2).map(|d| d.to_string());
+    let mut account_ids = std::collections::HashMap::new();
+    for a in &vocab.accounts {
+        let aliases = serde_json::to_string(&a.aliases).unwrap_or_else(|_| "[]".into());
+        let opening = OPENING_BALANCES.iter().find(|(k, _)| *k == a.key).map_or(0, |(_, b)| *b);
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO accounts (user_id, key, name, name_en, aliases, kind, currency,
+                                   opening_balance_minor, opening_date)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'EUR', ?7, ?8)
+             ON CONFLICT (user_id, name) DO UPDATE SET
+                key = excluded.key, name_en = excluded.name_en, aliases = excluded.aliases,
+                kind = excluded.kind, opening_balance_minor = excluded.opening_balance_minor,
+                opening_date = excluded.opening_date
+             RETURNING id",
+        )
+        .bind(user.0)
+        .bind(&a.key)
+        .bind(&a.name_fr)
+        .bind(&a.name_en)
+        .bind(aliases)
+        .bind(&a.kind)
+        .bind(opening)
+        .bind(opened.as_deref())
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(StoreError::Seed)?;
+        account_ids.insert(a.key.as_str(), id);
+    }
     let mut category_ids = std::collections::HashMap::new();
     for c in &vocab.categories {
         let aliases = serde_json::to_string(&c.aliases).unwrap_or_else(|_| "[]".into());
@@ -346,6 +491,12 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
         merchant_ids.insert(m.key.as_str(), id);
     }
     for (n, t) in ledger().iter().enumerate() {
+        let account_id = account_ids.get(t.account).copied().ok_or_else(|| {
+            StoreError::Seed(sqlx::Error::Protocol(format!(
+                "demo account {:?} is not in the vocabulary",
+                t.account
+            )))
+        })?;
         sqlx::query(
             "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
                                        merchant_id, category_id, import_batch, dedupe_hash)
@@ -359,6 +510,21 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
         .bind(t.merchant.and_then(|k| merchant_ids.get(k).copied()))
         .bind(category_ids.get(t.category).copied())
         .bind(format!("demo-{n}"))
+        .execute(&mut *tx)
+        .await
+        .map_err(StoreError::Seed)?;
+    }
+    for (category, amount) in BUDGETS {
+        let category_id = category_ids.get(category).copied().ok_or_else(|| {
+            StoreError::Seed(sqlx::Error::Protocol(format!("demo budget for unknown category {category:?}")))
+        })?;
+        sqlx::query(
+            "INSERT INTO budgets (user_id, category_id, amount_minor, currency) VALUES (?1, ?2, ?3, 'EUR')
+             ON CONFLICT (user_id, category_id) DO UPDATE SET amount_minor = excluded.amount_minor",
+        )
+        .bind(user.0)
+        .bind(category_id)
+        .bind(*amount)
         .execute(&mut *tx)
         .await
         .map_err(StoreError::Seed)?;
@@ -400,5 +566,52 @@ mod tests {
             assert!(a.iter().any(|t| t.merchant == Some(merchant)), "no transaction at {merchant}");
         }
         assert!(a.iter().any(|t| t.label.starts_with("CB CARREFOUR CITY ")));
+        assert!(
+            a.iter()
+                .all(|t| t.date >= Date::new(2024, 11, 1).unwrap()
+                    && t.date <= Date::new(2026, 11, 20).unwrap())
+        );
+    }
+
+    #[test]
+    fn savings_are_mirrored_on_the_livret_with_interest() {
+        let a = ledger();
+        let out: Vec<_> = a.iter().filter(|t| t.category == "savings" && t.amount_minor < 0).collect();
+        let into: Vec<_> = a.iter().filter(|t| t.category == "savings" && t.amount_minor > 0).collect();
+        assert_eq!(out.len(), 24, "one transfer a month on the 28th, November 2024 to October 2026");
+        assert!(out.iter().all(|t| t.account == CHECKING));
+        assert!(into.iter().all(|t| t.account == SAVINGS));
+        let mut expected: Vec<_> = out.iter().map(|t| (t.date, -t.amount_minor)).collect();
+        let mut mirrored: Vec<_> = into.iter().map(|t| (t.date, t.amount_minor)).collect();
+        expected.sort();
+        mirrored.sort();
+        assert_eq!(expected, mirrored);
+        let interest: Vec<_> = a.iter().filter(|t| t.label.starts_with("INTERETS CREDITEURS")).collect();
+        assert_eq!(interest.len(), 2, "31 December 2024 and 2025");
+        assert!(interest
+            .iter()
+            .all(|t| t.account == SAVINGS && t.category == "income" && t.amount_minor > 0));
+        // 3 % a year for a month on 8 000 €, then a month on 8 300 €: 20 € + 20,75 €.
+        assert_eq!(interest[0].amount_minor, 4_075);
+        // Nothing but transfers and interest on the Livret A.
+        assert!(a
+            .iter()
+            .filter(|t| t.account == SAVINGS)
+            .all(|t| t.category == "savings" || t.category == "income"));
+    }
+
+    #[test]
+    fn refunds_and_a_yearly_payment_exist() {
+        let a = ledger();
+        let refunds =
+            |label: &str| a.iter().filter(|t| t.label.starts_with(label) && t.amount_minor > 0).count();
+        assert!(refunds("REMBOURSEMENT AMAZON") >= 3);
+        assert!(refunds("VIR HARMONIE MUTUELLE REMB SANTE") >= 3);
+        let maif: Vec<_> =
+            a.iter().filter(|t| t.merchant == Some("maif")).map(|t| t.date.to_string()).collect();
+        assert_eq!(maif, ["2024-11-08", "2025-11-08", "2026-11-08"]);
+        for (category, _) in BUDGETS {
+            assert!(a.iter().any(|t| t.category == *category), "a budget for {category} with nothing in it");
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use agent::{ToolCall, MAX_LIST_LIMIT};
+use agent::{GroupBy, ToolCall, MAX_LIST_LIMIT};
 use serde::Serialize;
 use serde_json::Value;
 use thiserror::Error;
@@ -40,6 +40,12 @@ pub enum PlanError {
     #[error("{0}")]
     Semantic(String),
 }
+
+/// The `group_by` values `cash_flow` accepts.
+const CASH_FLOW_GROUPS: [&str; 4] = ["none", "month", "week", "day"];
+
+/// Longest period a `cash_flow` may be split by day.
+const MAX_DAY_ROWS: i64 = 366;
 
 pub struct Registry {
     tools: Vec<ToolSpec>,
@@ -79,9 +85,41 @@ impl Registry {
             ToolSpec {
                 name: "list_transactions",
                 description: "Transactions of a period, newest first, optionally filtered by category, \
-                              merchant or label text. Returns the rows, their count and net sum.",
+                              merchant, account, direction (debit or credit) or label text. Returns the \
+                              rows, their count and net sum.",
                 class: ToolClass::Read,
                 schema: schema_of::<agent::ListTransactionsArgs>(),
+            },
+            ToolSpec {
+                name: "cash_flow",
+                description: "Money in, money out, the net and the savings rate over a period, optionally \
+                              for one account and per month, week or day. Transfers between the user's own \
+                              accounts are neither; refunds lower spending.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::CashFlowArgs>(),
+            },
+            ToolSpec {
+                name: "balances",
+                description: "The balance of each account (or one) at the close of the period's last day, \
+                              never after today, and their total.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::BalancesArgs>(),
+            },
+            ToolSpec {
+                name: "budget_status",
+                description: "Each monthly budget (or one category's) against what was spent in its \
+                              category over the period, net of refunds: spent, remaining, share used and \
+                              state (ok, warning from 80 %, over).",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::BudgetArgs>(),
+            },
+            ToolSpec {
+                name: "recurring_payments",
+                description: "Payments that repeat weekly, monthly, quarterly or yearly with a stable \
+                              amount (subscriptions, rent, bills), found over the period, optionally for one \
+                              category or merchant: typical amount, next date, yearly cost.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::RecurringArgs>(),
             },
         ];
         // Bounds the Rust types cannot express.
@@ -94,9 +132,19 @@ impl Registry {
                 top["minimum"] = 1.into();
                 top["maximum"] = 50.into();
             }
-            for key in ["category", "merchant", "text"] {
+            for key in ["category", "merchant", "account", "text"] {
                 if let Some(p) = t.schema.pointer_mut(&format!("/properties/{key}")) {
                     p["maxLength"] = 100.into();
+                }
+            }
+            // Cash flow is shown over time or as one total, never per category or merchant.
+            if t.name == "cash_flow" {
+                if let Some(g) = t.schema.pointer_mut("/properties/group_by") {
+                    *g = serde_json::json!({
+                        "description": "`none`, or rows per `month`, `week` (from Monday) or `day`.",
+                        "enum": CASH_FLOW_GROUPS,
+                        "default": "none"
+                    });
                 }
             }
         }
@@ -171,6 +219,20 @@ fn check(call: &ToolCall) -> Result<(), PlanError> {
             return Err(PlanError::Semantic(format!("limit must be 1..={MAX_LIST_LIMIT}")));
         }
     }
+    if let ToolCall::CashFlow(a) = call {
+        if !(a.group_by == GroupBy::None || a.group_by.is_time()) {
+            return Err(PlanError::Semantic(format!(
+                "cash_flow groups by {} only",
+                CASH_FLOW_GROUPS.join(", ")
+            )));
+        }
+        let days = a.period.end.to_days() - a.period.start.to_days();
+        if a.group_by == GroupBy::Day && days > MAX_DAY_ROWS {
+            return Err(PlanError::Semantic(format!(
+                "a cash flow by day covers at most {MAX_DAY_ROWS} days; group by week or month"
+            )));
+        }
+    }
     Ok(())
 }
 
@@ -184,6 +246,17 @@ mod tests {
     }
 
     #[test]
+    fn semantic_checks_hold_without_the_schema() {
+        // A plan typed in Rust skips the schema; the semantic checks still refuse it.
+        let mut call: ToolCall =
+            serde_json::from_value(json!({"tool": "cash_flow", "args": {"period": period()}})).unwrap();
+        if let ToolCall::CashFlow(a) = &mut call {
+            a.group_by = GroupBy::Merchant;
+        }
+        assert!(matches!(check(&call), Err(PlanError::Semantic(m)) if m.contains("cash_flow")));
+    }
+
+    #[test]
     fn every_tool_is_documented() {
         let doc = include_str!("../../docs/tools.md");
         for t in Registry::get().tools() {
@@ -194,9 +267,27 @@ mod tests {
     #[test]
     fn accepts_parser_plans_and_rejects_the_rest() {
         let r = Registry::get();
-        assert_eq!(r.tools().len(), 4);
-        let ok = json!({"tool": "spending_summary", "args": {"period": period(), "category": "groceries"}});
-        assert!(r.validate(&ok).is_ok());
+        assert_eq!(r.tools().len(), 8);
+        let mut names: Vec<&str> = r.tools().iter().map(|t| t.name).collect();
+        let mut expected = ToolCall::NAMES.to_vec();
+        names.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(names, expected, "the registry and the agent's tool calls agree");
+        let ok = [
+            json!({"tool": "spending_summary", "args": {"period": period(), "category": "groceries"}}),
+            json!({"tool": "spending_summary", "args": {"period": period(), "account": "livret_a", "group_by": "account"}}),
+            json!({"tool": "list_transactions", "args": {"period": period(), "direction": "credit", "account": "compte_courant"}}),
+            json!({"tool": "compare_periods", "args": {"current": period(), "reference": period(), "account": "livret_a"}}),
+            json!({"tool": "cash_flow", "args": {"period": period(), "group_by": "week"}}),
+            json!({"tool": "cash_flow", "args": {"period": period(), "account": "livret_a"}}),
+            json!({"tool": "balances", "args": {"period": period()}}),
+            json!({"tool": "budget_status", "args": {"period": period(), "category": "groceries"}}),
+            json!({"tool": "recurring_payments", "args": {"period": period(), "merchant": "netflix"}}),
+        ];
+        for plan in ok {
+            let call = r.validate(&plan).unwrap_or_else(|e| panic!("{plan}: {e}"));
+            assert_eq!(serde_json::to_value(&call).unwrap()["tool"], plan["tool"]);
+        }
         let cases = [
             (json!([1]), "JSON object"),
             (json!({"tool": "drop_table", "args": {}}), "unknown tool"),
@@ -237,6 +328,25 @@ mod tests {
                 json!({"tool": "list_transactions", "args": {"period": period(), "amount_min": {"minor": 5, "currency": "euro"}}}),
                 "schema",
             ),
+            (
+                json!({"tool": "list_transactions", "args": {"period": period(), "direction": "both"}}),
+                "schema",
+            ),
+            (json!({"tool": "cash_flow", "args": {"period": period(), "group_by": "category"}}), "schema"),
+            (json!({"tool": "cash_flow", "args": {"period": period(), "group_by": "merchant"}}), "schema"),
+            (json!({"tool": "cash_flow", "args": {"period": period(), "category": "groceries"}}), "schema"),
+            (
+                json!({"tool": "cash_flow", "args": {"period": {"start": "2024-01-01", "end": "2026-01-01", "label": ""}, "group_by": "day"}}),
+                "366 days",
+            ),
+            (
+                json!({"tool": "balances", "args": {"period": {"start": "2026-02-01", "end": "2026-02-01", "label": ""}}}),
+                "empty",
+            ),
+            (json!({"tool": "balances", "args": {"period": period(), "account": "x".repeat(101)}}), "schema"),
+            (json!({"tool": "budget_status", "args": {"period": period(), "merchant": "netflix"}}), "schema"),
+            (json!({"tool": "budget_status", "args": {}}), "schema"),
+            (json!({"tool": "recurring_payments", "args": {"period": period(), "limit": 5}}), "schema"),
         ];
         for (plan, needle) in cases {
             let err = r.validate(&plan).expect_err(&plan.to_string()).to_string();

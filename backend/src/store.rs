@@ -72,7 +72,7 @@ impl Store {
         Ok(UserId(id))
     }
 
-    /// The user's categories and merchants, for the parser.
+    /// The user's categories, merchants and accounts, for the parser.
     pub async fn vocabulary(&self, user: UserId) -> Result<Vocabulary, BackendError> {
         let categories = sqlx::query(
             "SELECT key, name_fr, name_en, aliases, kind FROM categories WHERE user_id = ?1 ORDER BY id",
@@ -91,8 +91,18 @@ impl Store {
                 .into_iter()
                 .map(|r| term(r.get(0), r.get(1), r.get(2), r.get(3)))
                 .collect::<Result<Vec<_>, _>>()?;
+        let accounts = sqlx::query(
+            "SELECT key, name, COALESCE(name_en, name), aliases, kind FROM accounts
+             WHERE user_id = ?1 AND key IS NOT NULL ORDER BY id",
+        )
+        .bind(user.0)
+        .fetch_all(&self.pool)
+        .await?
+        .into_iter()
+        .map(|r| term(r.get(0), r.get(1), r.get(2), r.get(3)).map(|t| Term { kind: Some(r.get(4)), ..t }))
+        .collect::<Result<Vec<_>, _>>()?;
         let currency = Some(self.currency(user).await?);
-        Ok(Vocabulary { categories, merchants, currency })
+        Ok(Vocabulary { categories, merchants, accounts, currency })
     }
 
     /// The user's main currency.

@@ -7,6 +7,20 @@ use backend::{demo, tools, BackendError, ChatRequest, Sou, Store, StoreError, Us
 use futures::StreamExt;
 use serde_json::json;
 
+/// The day the tests pretend it is: two days after the demo ledger's last line.
+fn today() -> Date {
+    Date::new(2026, 11, 22).unwrap()
+}
+
+async fn run(
+    store: &Store,
+    user: UserId,
+    call: &ToolCall,
+    locale: agent::Locale,
+) -> Result<ToolOutput, BackendError> {
+    tools::run(store, user, call, locale, today()).await
+}
+
 async fn demo_store() -> (tempfile::TempDir, Store, UserId) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_in(&dir.path().join("data")).await.unwrap();
@@ -40,6 +54,7 @@ fn january(group_by: GroupBy, category: Option<&str>) -> ToolCall {
         },
         category: category.map(str::to_string),
         merchant: None,
+        account: None,
         amount_min: None,
         amount_max: None,
         group_by,
@@ -60,6 +75,13 @@ async fn demo_ledger_is_seeded_once() {
     let vocab = store.vocabulary(user).await.unwrap();
     assert!(vocab.categories.iter().any(|c| c.key == "groceries" && c.name_fr == "Courses"));
     assert!(vocab.merchants.iter().any(|m| m.key == "carrefour"));
+    let accounts: Vec<_> =
+        vocab.accounts.iter().map(|a| (a.key.as_str(), a.name_en.as_str(), a.kind.as_deref())).collect();
+    assert_eq!(
+        accounts,
+        [("compte_courant", "Current account", Some("checking")), ("livret_a", "Livret A", Some("savings"))]
+    );
+    assert!(vocab.accounts[1].aliases.iter().any(|a| a == "livret"));
 }
 
 #[tokio::test]
@@ -67,9 +89,7 @@ async fn spending_summary_matches_sql() {
     let (_dir, store, user) = demo_store().await;
     let expected = sql_spent(&store, user, "groceries", "2026-01-01", "2026-02-01").await;
     assert!(expected > 0);
-    let out = tools::run(&store, user, &january(GroupBy::None, Some("groceries")), agent::Locale::Fr)
-        .await
-        .unwrap();
+    let out = run(&store, user, &january(GroupBy::None, Some("groceries")), agent::Locale::Fr).await.unwrap();
     let ToolOutput::SpendingSummary(r) = out else { panic!("wrong output") };
     assert_eq!(r.total.minor, expected);
     assert_eq!(r.total.currency.as_str(), "EUR");
@@ -85,7 +105,7 @@ async fn spending_summary_matches_sql() {
 #[tokio::test]
 async fn breakdown_groups_add_up_and_exclude_transfers() {
     let (_dir, store, user) = demo_store().await;
-    let out = tools::run(&store, user, &january(GroupBy::Category, None), agent::Locale::En).await.unwrap();
+    let out = run(&store, user, &january(GroupBy::Category, None), agent::Locale::En).await.unwrap();
     let ToolOutput::SpendingSummary(r) = out else { panic!("wrong output") };
     let sum: i64 = r.groups.iter().map(|g| g.total.minor).sum();
     assert_eq!(sum, r.total.minor);
@@ -94,7 +114,7 @@ async fn breakdown_groups_add_up_and_exclude_transfers() {
     assert!(!r.groups.iter().any(|g| g.key == "savings" || g.key == "income"), "transfers are not spending");
     // By week: Mondays, in date order, adding up to the same total.
     let ToolOutput::SpendingSummary(w) =
-        tools::run(&store, user, &january(GroupBy::Week, None), agent::Locale::En).await.unwrap()
+        run(&store, user, &january(GroupBy::Week, None), agent::Locale::En).await.unwrap()
     else {
         panic!()
     };
@@ -110,15 +130,13 @@ async fn breakdown_groups_add_up_and_exclude_transfers() {
     if let ToolCall::SpendingSummary(a) = &mut top {
         a.top = Some(3);
     }
-    let ToolOutput::SpendingSummary(t) = tools::run(&store, user, &top, agent::Locale::En).await.unwrap()
-    else {
+    let ToolOutput::SpendingSummary(t) = run(&store, user, &top, agent::Locale::En).await.unwrap() else {
         panic!()
     };
     assert_eq!(t.groups, r.groups[..3]);
     assert_eq!(t.total, r.total);
     // Asking for the transfer category by name does count it.
-    let out =
-        tools::run(&store, user, &january(GroupBy::None, Some("savings")), agent::Locale::En).await.unwrap();
+    let out = run(&store, user, &january(GroupBy::None, Some("savings")), agent::Locale::En).await.unwrap();
     let ToolOutput::SpendingSummary(r) = out else { panic!("wrong output") };
     assert_eq!(r.total.minor, 30_000);
 }
@@ -140,8 +158,7 @@ async fn amount_bounds_filter_by_size() {
         "amount_min": {"minor": 10000, "currency": "EUR"}, "amount_max": {"minor": 50000, "currency": "EUR"}, "limit": 5
     }}))
     .unwrap();
-    let ToolOutput::ListTransactions(r) = tools::run(&store, user, &call, agent::Locale::En).await.unwrap()
-    else {
+    let ToolOutput::ListTransactions(r) = run(&store, user, &call, agent::Locale::En).await.unwrap() else {
         panic!()
     };
     assert_eq!((i64::from(r.count), r.net.minor), expected);
@@ -151,7 +168,7 @@ async fn amount_bounds_filter_by_size() {
     // Another currency than the ledger's is refused, not converted.
     let mut usd = call.clone();
     usd.set_amounts(Some(agent::Money::new(100, agent::Currency::new("USD").unwrap())), None);
-    let err = tools::run(&store, user, &usd, agent::Locale::En).await.unwrap_err();
+    let err = run(&store, user, &usd, agent::Locale::En).await.unwrap_err();
     assert!(err.to_string().contains("USD"), "{err}");
 }
 
@@ -170,12 +187,20 @@ async fn income_counts_income_categories_only() {
         "period": {"start": "2025-01-01", "end": "2026-01-01", "label": "2025"}, "group_by": "month"
     }}))
     .unwrap();
-    let ToolOutput::IncomeSummary(r) = tools::run(&store, user, &call, agent::Locale::Fr).await.unwrap()
-    else {
+    let ToolOutput::IncomeSummary(r) = run(&store, user, &call, agent::Locale::Fr).await.unwrap() else {
         panic!()
     };
     assert_eq!(r.total.minor, expected);
-    assert_eq!(r.total.minor, 12 * 298_000, "twelve salaries");
+    // Twelve salaries, a thirteenth month, and the Livret A's interest on 31 December.
+    let interest: i64 = sqlx::query_scalar(
+        "SELECT amount_minor FROM transactions WHERE user_id = ?1 AND raw_label = 'INTERETS CREDITEURS 2025'",
+    )
+    .bind(user.0)
+    .fetch_one(store.pool())
+    .await
+    .unwrap();
+    assert!(interest > 0);
+    assert_eq!(r.total.minor, 13 * 365_000 + interest);
     assert_eq!(r.groups.len(), 12);
     assert!(r.transactions.iter().all(|t| t.amount.minor > 0 && t.category.as_deref() == Some("Revenus")));
 }
@@ -191,8 +216,7 @@ async fn compare_periods_is_two_summaries_and_their_change() {
         "category": "groceries"
     }}))
     .unwrap();
-    let ToolOutput::ComparePeriods(r) = tools::run(&store, user, &call, agent::Locale::Fr).await.unwrap()
-    else {
+    let ToolOutput::ComparePeriods(r) = run(&store, user, &call, agent::Locale::Fr).await.unwrap() else {
         panic!()
     };
     assert_eq!((r.current.total.minor, r.reference.total.minor), (jan26, jan25));
@@ -212,15 +236,14 @@ async fn label_text_search_is_case_insensitive_and_literal() {
         .unwrap()
     };
     let ToolOutput::ListTransactions(r) =
-        tools::run(&store, user, &call("navigo"), agent::Locale::Fr).await.unwrap()
+        run(&store, user, &call("navigo"), agent::Locale::Fr).await.unwrap()
     else {
         panic!()
     };
     assert_eq!(r.count, 12, "one Navigo pass a month");
     assert!(r.transactions.iter().all(|t| t.label.contains("NAVIGO")));
     // LIKE wildcards in the user's text are literal characters.
-    let ToolOutput::ListTransactions(r) =
-        tools::run(&store, user, &call("%"), agent::Locale::Fr).await.unwrap()
+    let ToolOutput::ListTransactions(r) = run(&store, user, &call("%"), agent::Locale::Fr).await.unwrap()
     else {
         panic!()
     };
@@ -230,9 +253,8 @@ async fn label_text_search_is_case_insensitive_and_literal() {
 #[tokio::test]
 async fn unknown_filter_is_a_clear_error() {
     let (_dir, store, user) = demo_store().await;
-    let err = tools::run(&store, user, &january(GroupBy::None, Some("unicorns")), agent::Locale::En)
-        .await
-        .unwrap_err();
+    let err =
+        run(&store, user, &january(GroupBy::None, Some("unicorns")), agent::Locale::En).await.unwrap_err();
     assert!(matches!(&err, BackendError::BadRequest(m) if m.contains("unicorns")), "{err}");
 }
 
@@ -245,7 +267,7 @@ async fn other_users_see_nothing() {
         .execute(store.pool())
         .await
         .unwrap();
-    let out = tools::run(&store, stranger, &january(GroupBy::None, None), agent::Locale::En).await.unwrap();
+    let out = run(&store, stranger, &january(GroupBy::None, None), agent::Locale::En).await.unwrap();
     let ToolOutput::SpendingSummary(r) = out else { panic!("wrong output") };
     assert_eq!((r.total.minor, r.count), (0, 0));
 }

@@ -227,7 +227,124 @@ async fn tool_catalogue_lists_schemas() {
     let v: Value = serde_json::from_str(&body).unwrap();
     let names: Vec<&str> =
         v["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["spending_summary", "income_summary", "compare_periods", "list_transactions"]);
+    assert_eq!(
+        names,
+        [
+            "spending_summary",
+            "income_summary",
+            "compare_periods",
+            "list_transactions",
+            "cash_flow",
+            "balances",
+            "budget_status",
+            "recurring_payments"
+        ]
+    );
+    // cash_flow offers only time groups.
+    let cash_flow = v["tools"].as_array().unwrap().iter().find(|t| t["name"] == "cash_flow").unwrap();
+    assert_eq!(
+        cash_flow["schema"]["properties"]["group_by"]["enum"],
+        json!(["none", "month", "week", "day"])
+    );
     assert_eq!(v["tools"][0]["class"], "read");
     assert!(v["tools"][0]["schema"]["properties"]["period"].is_object());
+}
+
+fn form(message: &str, plan: &Value) -> Request<Body> {
+    let body =
+        format!("message={}&plan={}&conversation_id=", urlencode(message), urlencode(&plan.to_string()));
+    Request::post("/chat")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(body))
+        .unwrap()
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn budget_status_streams_over_the_api() {
+    let app = app().await;
+    let plan = json!({"tool": "budget_status", "args": {
+        "period": {"start": "2026-11-01", "end": "2026-12-01", "label": "November 2026"}
+    }});
+    let (status, _, body) =
+        send(&app, post_json("/api/v1/chat", json!({"message": "my budgets", "plan": plan}))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let events = decode_sse(&body);
+    let r = events
+        .iter()
+        .find_map(|e| match e {
+            ChatEvent::ToolResult(ToolOutput::BudgetStatus(r)) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("a budget_status result");
+    let budgets: i64 = sqlx::query_scalar("SELECT SUM(amount_minor) FROM budgets WHERE user_id = ?1")
+        .bind(app.user.0)
+        .fetch_one(app.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(r.budget.minor, budgets);
+    assert_eq!(r.lines.len(), 6);
+    assert!(events.last().is_some_and(ChatEvent::is_terminal));
+}
+
+#[tokio::test]
+async fn new_results_render_without_javascript() {
+    let app = app().await;
+    let p = |start: &str, end: &str| json!({"start": start, "end": end, "label": "période"});
+    let cases = [
+        (
+            json!({"tool": "cash_flow", "args": {"period": p("2026-01-01", "2026-07-01"), "group_by": "month"}}),
+            vec![
+                "data-tool=\"cash_flow\"",
+                "data-testid=\"savings-rate\"",
+                "<caption>",
+                "scope=\"row\"",
+                "bar-in",
+            ],
+        ),
+        (
+            json!({"tool": "balances", "args": {"period": p("2026-01-01", "2026-02-01")}}),
+            vec!["data-tool=\"balances\"", "Livret A", "<tfoot>", "scope=\"col\""],
+        ),
+        (
+            json!({"tool": "budget_status", "args": {"period": p("2026-11-01", "2026-12-01")}}),
+            vec![
+                "data-tool=\"budget_status\"",
+                "role=\"progressbar\"",
+                "aria-valuenow=",
+                "data-state=\"over\"",
+                "data-state=\"warning\"",
+                "data-state=\"ok\"",
+                "meter-fill state-over",
+            ],
+        ),
+        (
+            json!({"tool": "recurring_payments", "args": {"period": p("2024-11-01", "2026-11-21")}}),
+            vec![
+                "data-tool=\"recurring_payments\"",
+                "Netflix",
+                "MAIF",
+                "data-cadence=\"yearly\"",
+                "<caption>",
+            ],
+        ),
+    ];
+    for (plan, needles) in cases {
+        let (status, headers, body) = send(&app, form("montre-moi", &plan)).await;
+        assert_eq!(status, StatusCode::SEE_OTHER, "{plan}: {body}");
+        let location = headers[header::LOCATION].to_str().unwrap().to_string();
+        let (status, _, html) = send(&app, get(location.split('#').next().unwrap())).await;
+        assert_eq!(status, StatusCode::OK);
+        for needle in needles {
+            assert!(html.contains(needle), "{needle} missing for {plan}");
+        }
+    }
 }

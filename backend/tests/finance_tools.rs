@@ -1,0 +1,977 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Accounts, directions, cash flow, balances, budgets and recurring payments, on SQLite:
+//! against the demo ledger with expected values from plain SQL, and against small
+//! ledgers built here by hand with expected values worked out on paper.
+
+use std::borrow::Cow;
+
+use agent::protocol::ChatEvent;
+use agent::{BudgetState, Cadence, Date, ToolCall, ToolOutput};
+use backend::{demo, tools, BackendError, ChatRequest, Sou, Store, UserId};
+use futures::StreamExt;
+use serde_json::{json, Value};
+
+fn d(s: &str) -> Date {
+    Date::parse_iso(s).unwrap()
+}
+
+/// The day the demo tests pretend it is: two days after the ledger's last line.
+fn demo_today() -> Date {
+    d("2026-11-22")
+}
+
+fn period(start: &str, end: &str) -> Value {
+    json!({"start": start, "end": end, "label": format!("{start}..{end}")})
+}
+
+fn call(tool: &str, args: Value) -> ToolCall {
+    serde_json::from_value(json!({"tool": tool, "args": args})).unwrap()
+}
+
+async fn run_at(store: &Store, user: UserId, c: &ToolCall, today: Date) -> Result<ToolOutput, BackendError> {
+    tools::run(store, user, c, agent::Locale::En, today).await
+}
+
+async fn demo_store() -> (tempfile::TempDir, Store, UserId) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let user = store.ensure_user("local").await.unwrap();
+    assert!(demo::seed(&store, user).await.unwrap());
+    (dir, store, user)
+}
+
+async fn scalar(store: &Store, sql: &str, user: UserId) -> i64 {
+    sqlx::query_scalar(sql).bind(user.0).fetch_one(store.pool()).await.unwrap()
+}
+
+// ---------------------------------------------------------------------------------
+// A hand-built ledger.
+
+struct Ledger {
+    store: Store,
+    user: UserId,
+}
+
+impl Ledger {
+    async fn new(store: &Store, name: &str) -> Ledger {
+        let user = store.ensure_user(name).await.unwrap();
+        for (key, kind) in [
+            ("groceries", "expense"),
+            ("restaurants", "expense"),
+            ("shopping", "expense"),
+            ("leisure", "expense"),
+            ("income", "income"),
+            ("savings", "transfer"),
+        ] {
+            sqlx::query(
+                "INSERT INTO categories (user_id, key, name_fr, name_en, kind) VALUES (?1, ?2, ?2, ?2, ?3)",
+            )
+            .bind(user.0)
+            .bind(key)
+            .bind(kind)
+            .execute(store.pool())
+            .await
+            .unwrap();
+        }
+        Ledger { store: store.clone(), user }
+    }
+
+    async fn account(&self, key: &str, kind: &str, opening: i64, opened: &str) {
+        sqlx::query(
+            "INSERT INTO accounts (user_id, key, name, kind, currency, opening_balance_minor, opening_date)
+             VALUES (?1, ?2, ?2, ?3, 'EUR', ?4, ?5)",
+        )
+        .bind(self.user.0)
+        .bind(key)
+        .bind(kind)
+        .bind(opening)
+        .bind(opened)
+        .execute(self.store.pool())
+        .await
+        .unwrap();
+    }
+
+    async fn merchant(&self, key: &str) {
+        sqlx::query("INSERT INTO merchants (user_id, key, name) VALUES (?1, ?2, ?2)")
+            .bind(self.user.0)
+            .bind(key)
+            .execute(self.store.pool())
+            .await
+            .unwrap();
+    }
+
+    async fn budget(&self, category: &str, amount: i64) {
+        sqlx::query(
+            "INSERT INTO budgets (user_id, category_id, amount_minor, currency)
+             SELECT ?1, id, ?3, 'EUR' FROM categories WHERE user_id = ?1 AND key = ?2",
+        )
+        .bind(self.user.0)
+        .bind(category)
+        .bind(amount)
+        .execute(self.store.pool())
+        .await
+        .unwrap();
+    }
+
+    /// One bank line; `category` and `merchant` are keys or `None`.
+    async fn line(
+        &self,
+        account: &str,
+        date: &str,
+        amount: i64,
+        label: &str,
+        category: Option<&str>,
+        merchant: Option<&str>,
+    ) {
+        sqlx::query(
+            "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
+                                       merchant_id, category_id, dedupe_hash)
+             VALUES (?1, (SELECT id FROM accounts WHERE user_id = ?1 AND key = ?2), ?3, ?4, 'EUR', ?5,
+                     (SELECT id FROM merchants WHERE user_id = ?1 AND key = ?7),
+                     (SELECT id FROM categories WHERE user_id = ?1 AND key = ?6),
+                     ?2 || ?3 || ?5 || ?4)",
+        )
+        .bind(self.user.0)
+        .bind(account)
+        .bind(date)
+        .bind(amount)
+        .bind(label)
+        .bind(category)
+        .bind(merchant)
+        .execute(self.store.pool())
+        .await
+        .unwrap();
+    }
+
+    async fn run(&self, c: &ToolCall, today: &str) -> ToolOutput {
+        run_at(&self.store, self.user, c, d(today)).await.unwrap()
+    }
+}
+
+/// January to March 2026 of a small household, worked out by hand:
+///
+/// | month | income | spending | net |
+/// |---|---|---|---|
+/// | January | 2 000 + 10 − 10 = 2 000,00 | 500 + 80 + 30 + 50 − 40 − 50 + 20 = 590,00 | 1 410,00 |
+/// | February | 2 000,00 | 1 999,90 | 0,10 |
+/// | March | 2 000,00 | 2 000,10 | −0,10 |
+async fn household(store: &Store) -> Ledger {
+    let l = Ledger::new(store, "household").await;
+    l.account("courant", "checking", 100_000, "2026-01-01").await;
+    l.account("epargne", "savings", 50_000, "2026-02-15").await;
+    let c = "courant";
+    // Before the account's opening date: in no balance.
+    l.line(c, "2025-12-31", -9_999, "CB OLD", Some("groceries"), None).await;
+    l.line(c, "2026-01-05", 200_000, "VIR SALAIRE", Some("income"), None).await;
+    l.line(c, "2026-01-06", -50_000, "CB SUPER", Some("groceries"), None).await;
+    l.line(c, "2026-01-07", -8_000, "CB RESTO", Some("restaurants"), None).await;
+    l.line(c, "2026-01-08", -3_000, "CB SHOP", Some("shopping"), None).await;
+    l.line(c, "2026-01-09", 4_000, "REMBOURSEMENT SHOP", Some("shopping"), None).await;
+    l.line(c, "2026-01-10", 5_000, "REMBOURSEMENT SUPER", Some("groceries"), None).await;
+    l.line(c, "2026-01-11", -2_000, "CB INCONNU", None, None).await;
+    l.line(c, "2026-01-12", 1_000, "VIR INCONNU", None, None).await;
+    l.line(c, "2026-01-13", -30_000, "VIR EPARGNE", Some("savings"), None).await;
+    l.line(c, "2026-01-14", -1_000, "SALAIRE CORRECTION", Some("income"), None).await;
+    l.line(c, "2026-01-15", -5_000, "CB CINE", Some("leisure"), None).await;
+    l.line(c, "2026-02-05", 200_000, "VIR SALAIRE", Some("income"), None).await;
+    l.line(c, "2026-02-06", -199_990, "CB SUPER", Some("groceries"), None).await;
+    l.line("epargne", "2026-02-20", 30_000, "VIR DEPUIS COURANT", Some("savings"), None).await;
+    l.line(c, "2026-03-05", 200_000, "VIR SALAIRE", Some("income"), None).await;
+    l.line(c, "2026-03-06", -200_010, "CB SUPER", Some("groceries"), None).await;
+    l.budget("groceries", 40_000).await;
+    l.budget("restaurants", 10_000).await;
+    l.budget("shopping", 10_000).await;
+    l.budget("leisure", 5_000).await;
+    l
+}
+
+// ---------------------------------------------------------------------------------
+// Schema.
+
+#[tokio::test]
+async fn migration_keys_existing_accounts_and_budgets_stay_with_their_user() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sou.db");
+    let url = format!("sqlite://{}?mode=rwc", path.display());
+    // A database as it was before 0002: only the first migration applied.
+    {
+        let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+        let all =
+            sqlx::migrate::Migrator::new(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations"))
+                .await
+                .unwrap();
+        let first = all.iter().next().cloned().unwrap();
+        assert_eq!(first.version, 1);
+        let only_first = sqlx::migrate::Migrator {
+            migrations: Cow::Owned(vec![first]),
+            ..sqlx::migrate::Migrator::DEFAULT
+        };
+        only_first.run(&pool).await.unwrap();
+        sqlx::query("INSERT INTO users (id, name) VALUES (1, 'old'), (2, 'other')")
+            .execute(&pool)
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO accounts (user_id, name, kind, currency) VALUES
+               (1, 'Compte courant', 'checking', 'EUR'), (1, 'Livret A', 'savings', 'EUR'),
+               (1, 'Joint', 'checking', 'EUR'), (1, 'joint', 'checking', 'EUR'),
+               (2, 'Compte courant', 'checking', 'EUR')",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+    }
+    let store = Store::open(&url).await.unwrap();
+    let keys: Vec<(i64, String, String)> =
+        sqlx::query_as("SELECT user_id, name, key FROM accounts ORDER BY id")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+    let keys: Vec<(i64, &str, &str)> = keys.iter().map(|(u, n, k)| (*u, n.as_str(), k.as_str())).collect();
+    assert_eq!(
+        keys,
+        [
+            (1, "Compte courant", "compte_courant"),
+            (1, "Livret A", "livret_a"),
+            (1, "Joint", "account_3"),
+            (1, "joint", "account_4"),
+            (2, "Compte courant", "compte_courant"),
+        ]
+    );
+    let vocab = store.vocabulary(UserId(1)).await.unwrap();
+    assert_eq!(vocab.accounts.len(), 4);
+    assert_eq!(vocab.accounts[1].name_en, "Livret A", "no English name: the name");
+
+    // Budgets: positive, monthly, on one of the owner's categories.
+    for (user, key) in [(1, "groceries"), (2, "groceries")] {
+        sqlx::query(
+            "INSERT INTO categories (user_id, key, name_fr, name_en) VALUES (?1, ?2, 'Courses', 'Groceries')",
+        )
+        .bind(user)
+        .bind(key)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    }
+    let insert = |user: i64, category_of: i64, amount: i64, period: &'static str| {
+        let pool = store.pool().clone();
+        async move {
+            sqlx::query(
+                "INSERT INTO budgets (user_id, category_id, amount_minor, currency, period)
+                 SELECT ?1, id, ?3, 'EUR', ?4 FROM categories WHERE user_id = ?2",
+            )
+            .bind(user)
+            .bind(category_of)
+            .bind(amount)
+            .bind(period)
+            .execute(&pool)
+            .await
+        }
+    };
+    let err = insert(1, 2, 10_000, "month").await.unwrap_err();
+    assert!(err.to_string().contains("same user"), "{err}");
+    assert!(insert(1, 1, 0, "month").await.is_err(), "a budget is positive");
+    assert!(insert(1, 1, 10_000, "week").await.is_err(), "budgets are monthly");
+    insert(1, 1, 10_000, "month").await.unwrap();
+    assert!(insert(1, 1, 20_000, "month").await.is_err(), "one budget per category");
+    sqlx::query("DELETE FROM users WHERE id = 1").execute(store.pool()).await.unwrap();
+    assert_eq!(scalar(&store, "SELECT count(*) FROM budgets WHERE user_id = ?1", UserId(1)).await, 0);
+}
+
+// ---------------------------------------------------------------------------------
+// The demo ledger.
+
+#[tokio::test]
+async fn demo_savings_are_mirrored_and_refunds_are_credits() {
+    let (_dir, store, user) = demo_store().await;
+    // Every transfer out of the current account arrives on the Livret A the same day.
+    let debits = scalar(
+        &store,
+        "SELECT count(*) FROM transactions t JOIN categories c ON c.id = t.category_id
+         JOIN accounts a ON a.id = t.account_id
+         WHERE t.user_id = ?1 AND c.key = 'savings' AND a.key = 'compte_courant' AND t.amount_minor < 0",
+        user,
+    )
+    .await;
+    let mirrored = scalar(
+        &store,
+        "SELECT count(*) FROM transactions o JOIN accounts ao ON ao.id = o.account_id
+         JOIN transactions i ON i.user_id = o.user_id AND i.date = o.date AND i.amount_minor = -o.amount_minor
+         JOIN accounts ai ON ai.id = i.account_id
+         JOIN categories co ON co.id = o.category_id JOIN categories ci ON ci.id = i.category_id
+         WHERE o.user_id = ?1 AND ao.key = 'compte_courant' AND ai.key = 'livret_a'
+           AND co.key = 'savings' AND ci.key = 'savings'",
+        user,
+    )
+    .await;
+    assert!(debits >= 24);
+    assert_eq!(mirrored, debits);
+
+    // Refunds: credits in expense categories, listed by direction.
+    let all = period("2024-11-01", "2026-11-21");
+    let c = call(
+        "list_transactions",
+        json!({"period": all, "category": "shopping", "direction": "credit", "limit": 500}),
+    );
+    let ToolOutput::ListTransactions(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    let (count, sum): (i64, i64) = sqlx::query_as(
+        "SELECT count(*), SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
+         WHERE t.user_id = ?1 AND c.key = 'shopping' AND t.amount_minor > 0",
+    )
+    .bind(user.0)
+    .fetch_one(store.pool())
+    .await
+    .unwrap();
+    assert!(count >= 3, "{count} refunds");
+    assert_eq!((i64::from(r.count), r.net.minor), (count, sum));
+    assert!(r.transactions.iter().all(|t| t.amount.minor > 0 && t.label == "REMBOURSEMENT AMAZON"));
+    assert_eq!(r.direction, Some(agent::Direction::Credit));
+    // Health reimbursements too; and debits plus credits are every line.
+    let c = call("list_transactions", json!({"period": all, "category": "health", "direction": "credit"}));
+    let ToolOutput::ListTransactions(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    assert!(r.transactions.iter().any(|t| t.label.contains("HARMONIE MUTUELLE REMB SANTE")));
+    let count_of = |direction: Option<&str>| {
+        let mut args = json!({"period": period("2025-01-01", "2026-01-01"), "limit": 1});
+        if let Some(dir) = direction {
+            args["direction"] = dir.into();
+        }
+        call("list_transactions", args)
+    };
+    let mut counts = Vec::new();
+    for dir in [None, Some("debit"), Some("credit")] {
+        let ToolOutput::ListTransactions(r) =
+            run_at(&store, user, &count_of(dir), demo_today()).await.unwrap()
+        else {
+            panic!()
+        };
+        counts.push(i64::from(r.count));
+    }
+    let debits_2025 = scalar(
+        &store,
+        "SELECT count(*) FROM transactions WHERE user_id = ?1 AND amount_minor < 0 AND date >= '2025-01-01' AND date < '2026-01-01'",
+        user,
+    )
+    .await;
+    assert_eq!(counts[1], debits_2025);
+    assert_eq!(counts[0], counts[1] + counts[2]);
+}
+
+#[tokio::test]
+async fn account_filters_and_groups() {
+    let (_dir, store, user) = demo_store().await;
+    let year = period("2025-01-01", "2026-01-01");
+    // Income by account: salaries on the current account, interest on the Livret A.
+    let c = call("income_summary", json!({"period": year, "group_by": "account"}));
+    let ToolOutput::IncomeSummary(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    let per_account: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT SUM(t.amount_minor), a.key FROM transactions t JOIN accounts a ON a.id = t.account_id
+         JOIN categories c ON c.id = t.category_id
+         WHERE t.user_id = ?1 AND c.kind = 'income' AND t.amount_minor > 0
+           AND t.date >= '2025-01-01' AND t.date < '2026-01-01'
+         GROUP BY a.key ORDER BY 1 DESC",
+    )
+    .bind(user.0)
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    let groups: Vec<(i64, String)> = r.groups.iter().map(|g| (g.total.minor, g.key.clone())).collect();
+    assert_eq!(groups, per_account);
+    assert_eq!(r.groups[1].label, "Livret A");
+    assert_eq!(r.groups[0].label, "Current account");
+    let interest = per_account[1].0;
+
+    // The Livret A alone: twelve transfers in and the interest.
+    let c = call("list_transactions", json!({"period": year, "account": "livret_a"}));
+    let ToolOutput::ListTransactions(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(r.count, 13);
+    assert_eq!(r.net.minor, 12 * 30_000 + interest);
+    assert_eq!(r.account.as_ref().map(|a| a.label.as_str()), Some("Livret A"));
+    assert!(r.transactions.iter().all(|t| t.account == "Livret A"));
+
+    // Spending happens on the current account only.
+    let c = call("spending_summary", json!({"period": year, "group_by": "account"}));
+    let ToolOutput::SpendingSummary(all) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(all.groups.len(), 1);
+    assert_eq!(all.groups[0].key, "compte_courant");
+    assert_eq!(all.groups[0].total, all.total);
+    let c = call("spending_summary", json!({"period": year, "account": "livret_a"}));
+    let ToolOutput::SpendingSummary(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!((r.total.minor, r.count), (0, 0));
+
+    // Compare the Livret A's income between two years: interest against interest.
+    let c = call(
+        "compare_periods",
+        json!({"flow": "income", "current": year, "reference": period("2024-01-01", "2025-01-01"), "account": "livret_a"}),
+    );
+    let ToolOutput::ComparePeriods(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!((r.current.total.minor, r.reference.total.minor), (interest, 4_075));
+    assert_eq!(r.account.map(|a| a.key), Some("livret_a".to_string()));
+
+    // An account the user does not have.
+    let c = call("balances", json!({"period": year, "account": "swiss_bank"}));
+    let err = run_at(&store, user, &c, demo_today()).await.unwrap_err();
+    assert!(matches!(&err, BackendError::BadRequest(m) if m.contains("swiss_bank")), "{err}");
+}
+
+#[tokio::test]
+async fn cash_flow_matches_independent_sums() {
+    let (_dir, store, user) = demo_store().await;
+    let in_2025 = "t.user_id = ?1 AND t.date >= '2025-01-01' AND t.date < '2026-01-01'";
+    let q = |what: &str| {
+        format!(
+            "SELECT COALESCE(SUM(t.amount_minor), 0) FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
+             WHERE {in_2025} AND ({what})"
+        )
+    };
+    let income = scalar(&store, &q("c.kind = 'income' OR (c.id IS NULL AND t.amount_minor > 0)"), user).await;
+    let spending =
+        -scalar(&store, &q("c.kind = 'expense' OR (c.id IS NULL AND t.amount_minor < 0)"), user).await;
+    let net = scalar(&store, &q("c.id IS NULL OR c.kind <> 'transfer'"), user).await;
+    let refunds = scalar(&store, &q("c.kind = 'expense' AND t.amount_minor > 0"), user).await;
+    let lines = scalar(
+        &store,
+        &format!(
+            "SELECT count(*) FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
+             WHERE {in_2025} AND (c.id IS NULL OR c.kind <> 'transfer')"
+        ),
+        user,
+    )
+    .await;
+    assert!(refunds > 0);
+
+    let year = period("2025-01-01", "2026-01-01");
+    let c = call("cash_flow", json!({"period": year, "group_by": "month"}));
+    let ToolOutput::CashFlow(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
+    assert_eq!((r.income.minor, r.spending.minor, r.net.minor), (income, spending, net));
+    assert_eq!(net, income - spending);
+    assert_eq!(r.source_ids.len() as i64, lines);
+    // The rate is the nearest whole number of basis points to net / income.
+    let rate = r.savings_rate_basis_points.unwrap();
+    assert!(rate > 0);
+    assert!(
+        (i128::from(rate) * i128::from(income) - i128::from(net) * 10_000).abs() * 2 <= i128::from(income)
+    );
+    // Consistent with spending_summary: the same debits, minus the refunds.
+    let c = call("spending_summary", json!({"period": year}));
+    let ToolOutput::SpendingSummary(s) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(r.spending.minor, s.total.minor - refunds);
+    // Twelve months, in order, adding up; March on its own matches SQL.
+    assert_eq!(r.rows.len(), 12);
+    assert_eq!(r.rows[0].key, "2025-01-01");
+    assert_eq!(r.rows[2].label, "March 2025");
+    assert!(r.rows.windows(2).all(|w| w[0].key < w[1].key));
+    assert_eq!(r.rows.iter().map(|x| x.income.minor).sum::<i64>(), income);
+    assert_eq!(r.rows.iter().map(|x| x.spending.minor).sum::<i64>(), spending);
+    assert_eq!(r.rows.iter().map(|x| x.net.minor).sum::<i64>(), net);
+    let march_net = scalar(
+        &store,
+        "SELECT SUM(t.amount_minor) FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
+         WHERE t.user_id = ?1 AND t.date >= '2025-03-01' AND t.date < '2025-04-01' AND (c.id IS NULL OR c.kind <> 'transfer')",
+        user,
+    )
+    .await;
+    assert_eq!(r.rows[2].net.minor, march_net);
+
+    // The Livret A: the transfers are not income, the interest is.
+    let c = call("cash_flow", json!({"period": year, "account": "livret_a"}));
+    let ToolOutput::CashFlow(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
+    let interest = scalar(
+        &store,
+        "SELECT amount_minor FROM transactions WHERE user_id = ?1 AND raw_label = 'INTERETS CREDITEURS 2025'",
+        user,
+    )
+    .await;
+    assert_eq!((r.income.minor, r.spending.minor, r.net.minor), (interest, 0, interest));
+    assert_eq!(r.savings_rate_basis_points, Some(10_000));
+    assert!(r.rows.is_empty());
+}
+
+#[tokio::test]
+async fn balances_are_the_opening_balance_plus_every_line() {
+    let (_dir, store, user) = demo_store().await;
+    let sql_balance = |account: &'static str, day: &'static str| {
+        let store = store.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT a.opening_balance_minor + COALESCE(SUM(t.amount_minor), 0)
+                 FROM accounts a LEFT JOIN transactions t ON t.account_id = a.id AND t.date <= ?3
+                 WHERE a.user_id = ?1 AND a.key = ?2 GROUP BY a.id",
+            )
+            .bind(user.0)
+            .bind(account)
+            .bind(day)
+            .fetch_one(store.pool())
+            .await
+            .unwrap()
+        }
+    };
+    // The end of March 2025.
+    let c = call("balances", json!({"period": period("2025-03-01", "2025-04-01")}));
+    let ToolOutput::Balances(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
+    assert_eq!(r.date, d("2025-03-31"));
+    let expected = [
+        ("compte_courant", sql_balance("compte_courant", "2025-03-31").await),
+        ("livret_a", sql_balance("livret_a", "2025-03-31").await),
+    ];
+    let got: Vec<(&str, i64)> = r.accounts.iter().map(|a| (a.key.as_str(), a.balance.minor)).collect();
+    assert_eq!(got, expected);
+    assert_eq!(r.total.minor, expected[0].1 + expected[1].1);
+    assert_eq!(r.accounts[1].kind, "savings");
+    // The Livret A: 8 000 € opening, five transfers of 300 € and the 2024 interest by then.
+    assert_eq!(expected[1].1, 800_000 + 5 * 30_000 + 4_075);
+    // A period running into the future stops at today.
+    let c =
+        call("balances", json!({"period": period("2026-01-01", "2027-01-01"), "account": "compte_courant"}));
+    let ToolOutput::Balances(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
+    assert_eq!(r.date, demo_today());
+    assert_eq!(r.accounts.len(), 1);
+    assert_eq!(r.accounts[0].balance.minor, sql_balance("compte_courant", "2026-11-22").await);
+    assert_eq!(r.total, r.accounts[0].balance);
+    assert!(r.total.minor > 0, "the demo household is not overdrawn");
+}
+
+#[tokio::test]
+async fn demo_budgets_in_november_2026() {
+    let (_dir, store, user) = demo_store().await;
+    let november = period("2026-11-01", "2026-12-01");
+    let c = call("budget_status", json!({"period": november}));
+    let ToolOutput::BudgetStatus(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
+    let expected: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT c.key, b.amount_minor,
+                MAX(0, COALESCE((SELECT -SUM(t.amount_minor) FROM transactions t WHERE t.category_id = c.id
+                                  AND t.date >= '2026-11-01' AND t.date < '2026-12-01'), 0))
+         FROM budgets b JOIN categories c ON c.id = b.category_id WHERE b.user_id = ?1",
+    )
+    .bind(user.0)
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    assert_eq!(expected.len(), 6);
+    assert_eq!(r.lines.len(), 6);
+    assert_eq!(r.months, 1);
+    for (key, budget, spent) in &expected {
+        let line = r.lines.iter().find(|l| &l.category.key == key).unwrap();
+        assert_eq!((line.budget.minor, line.spent.minor), (*budget, *spent), "{key}");
+        assert_eq!(line.remaining.minor, budget - spent);
+        let want = if spent * 100 < budget * 80 {
+            BudgetState::Ok
+        } else if spent <= budget {
+            BudgetState::Warning
+        } else {
+            BudgetState::Over
+        };
+        assert_eq!(line.state, want, "{key}");
+    }
+    for state in [BudgetState::Ok, BudgetState::Warning, BudgetState::Over] {
+        assert!(r.lines.iter().any(|l| l.state == state), "no {state:?} budget in November 2026");
+    }
+    assert!(r.lines.windows(2).all(|w| w[0].used_basis_points >= w[1].used_basis_points));
+    assert_eq!(r.budget.minor, expected.iter().map(|e| e.1).sum::<i64>());
+    assert_eq!(r.spent.minor, expected.iter().map(|e| e.2).sum::<i64>());
+    // 22 of November's 30 days.
+    assert_eq!(r.elapsed_basis_points, Some(7333));
+
+    // One category; a past month has no elapsed share; an unknown category is an error.
+    let c =
+        call("budget_status", json!({"period": period("2026-10-01", "2026-11-01"), "category": "groceries"}));
+    let ToolOutput::BudgetStatus(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
+    assert_eq!(r.lines.len(), 1);
+    assert_eq!(r.elapsed_basis_points, None);
+    let groceries_october = scalar(
+        &store,
+        "SELECT -SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
+         WHERE t.user_id = ?1 AND c.key = 'groceries' AND t.date >= '2026-10-01' AND t.date < '2026-11-01'",
+        user,
+    )
+    .await;
+    assert_eq!(r.lines[0].spent.minor, groceries_october);
+    let c = call("budget_status", json!({"period": november, "category": "unicorns"}));
+    assert!(matches!(run_at(&store, user, &c, demo_today()).await, Err(BackendError::BadRequest(_))));
+    // A category without a budget has no line.
+    let c = call("budget_status", json!({"period": november, "category": "housing"}));
+    let ToolOutput::BudgetStatus(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
+    assert!(r.lines.is_empty());
+    assert_eq!(r.budget.minor, 0);
+}
+
+#[tokio::test]
+async fn demo_recurring_payments_are_the_bills_not_the_groceries() {
+    let (_dir, store, user) = demo_store().await;
+    let all = period("2024-11-01", "2026-11-21");
+    let c = call("recurring_payments", json!({"period": all}));
+    let ToolOutput::RecurringPayments(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    let mut found: Vec<&str> =
+        r.items.iter().filter_map(|i| i.merchant.as_ref().map(|m| m.key.as_str())).collect();
+    found.sort_unstable();
+    assert_eq!(
+        found,
+        [
+            "basic_fit",
+            "edf",
+            "foncia",
+            "free_mobile",
+            "harmonie_mutuelle",
+            "maif",
+            "netflix",
+            "ratp",
+            "spotify"
+        ]
+    );
+    assert_eq!(r.items.len(), found.len(), "every series here has a merchant");
+    assert!(r.items.windows(2).all(|w| w[0].yearly_cost.minor >= w[1].yearly_cost.minor));
+    assert_eq!(r.items[0].label, "Foncia");
+    let yearly: i64 = r.items.iter().map(|i| i.yearly_cost.minor).sum();
+    assert_eq!(r.yearly_total.minor, yearly);
+    assert_eq!(r.monthly_total.minor, (yearly + 6) / 12);
+    let item =
+        |key: &str| r.items.iter().find(|i| i.merchant.as_ref().is_some_and(|m| m.key == key)).unwrap();
+    // Netflix: 11 payments at 13,49 €, then 14 at 14,99 €: the median is the new price.
+    let netflix = item("netflix");
+    assert_eq!((netflix.cadence, netflix.amount.minor, netflix.count), (Cadence::Monthly, 1_499, 25));
+    assert_eq!(netflix.yearly_cost.minor, 12 * 1_499);
+    assert_eq!(netflix.category.as_ref().map(|c| c.key.as_str()), Some("subscriptions"));
+    let ids: Vec<i64> = sqlx::query_scalar(
+        "SELECT t.id FROM transactions t JOIN merchants m ON m.id = t.merchant_id
+         WHERE t.user_id = ?1 AND m.key = 'netflix' ORDER BY t.date",
+    )
+    .bind(user.0)
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    assert_eq!(netflix.source_ids, ids);
+    assert_eq!(item("spotify").next_date, d("2026-12-20"));
+    // EDF: monthly instalments; the October adjustments are not part of the series.
+    let edf = item("edf");
+    let edf_debits = scalar(
+        &store,
+        "SELECT count(*) FROM transactions t JOIN merchants m ON m.id = t.merchant_id
+         WHERE t.user_id = ?1 AND m.key = 'edf' AND t.amount_minor < 0",
+        user,
+    )
+    .await;
+    assert_eq!((edf.cadence, edf.count, edf_debits), (Cadence::Monthly, 25, 27));
+    assert_eq!(edf.next_date, d("2026-12-10"));
+    // The home insurance, yearly.
+    let maif = item("maif");
+    assert_eq!((maif.cadence, maif.count, maif.amount.minor), (Cadence::Yearly, 3, 22_560));
+    assert_eq!((maif.last_date, maif.next_date), (d("2026-11-08"), d("2027-11-08")));
+    assert_eq!(maif.yearly_cost, maif.amount);
+
+    // Groceries: dozens of visits, none of them a recurring payment.
+    let visits = scalar(
+        &store,
+        "SELECT count(*) FROM transactions t JOIN merchants m ON m.id = t.merchant_id
+         WHERE t.user_id = ?1 AND m.key = 'carrefour'",
+        user,
+    )
+    .await;
+    assert!(visits > 100, "{visits} visits");
+    for args in
+        [json!({"period": all, "merchant": "carrefour"}), json!({"period": all, "category": "groceries"})]
+    {
+        let ToolOutput::RecurringPayments(r) =
+            run_at(&store, user, &call("recurring_payments", args), demo_today()).await.unwrap()
+        else {
+            panic!()
+        };
+        assert!(r.items.is_empty(), "{:?}", r.items.iter().map(|i| &i.label).collect::<Vec<_>>());
+        assert_eq!(r.yearly_total.minor, 0);
+    }
+    // Savings transfers are not payments, unless asked for by category.
+    let c = call("recurring_payments", json!({"period": all, "category": "savings"}));
+    let ToolOutput::RecurringPayments(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(r.items.len(), 1);
+    assert_eq!((r.items[0].label.as_str(), r.items[0].amount.minor), ("LIVRET A", 30_000));
+
+    // Two yearly payments a year apart need 13 months of lookback.
+    let c =
+        call("recurring_payments", json!({"period": period("2025-11-08", "2026-11-09"), "merchant": "maif"}));
+    let ToolOutput::RecurringPayments(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    assert!(r.items.is_empty());
+    let c =
+        call("recurring_payments", json!({"period": period("2025-10-01", "2026-11-21"), "merchant": "maif"}));
+    let ToolOutput::RecurringPayments(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(r.items.len(), 1);
+    assert_eq!((r.items[0].cadence, r.items[0].count), (Cadence::Yearly, 2));
+}
+
+// ---------------------------------------------------------------------------------
+// The hand-built household.
+
+#[tokio::test]
+async fn cash_flow_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let l = household(&store).await;
+    let q1 = period("2026-01-01", "2026-04-01");
+    let ToolOutput::CashFlow(r) =
+        l.run(&call("cash_flow", json!({"period": q1, "group_by": "month"})), "2026-04-10").await
+    else {
+        panic!()
+    };
+    let rows: Vec<(&str, i64, i64, i64)> =
+        r.rows.iter().map(|x| (x.key.as_str(), x.income.minor, x.spending.minor, x.net.minor)).collect();
+    assert_eq!(
+        rows,
+        [
+            ("2026-01-01", 200_000, 59_000, 141_000),
+            ("2026-02-01", 200_000, 199_990, 10),
+            ("2026-03-01", 200_000, 200_010, -10),
+        ]
+    );
+    assert_eq!((r.income.minor, r.spending.minor, r.net.minor), (600_000, 459_000, 141_000));
+    assert_eq!(r.savings_rate_basis_points, Some(2_350));
+    // 0,10 € on 2 000 € is half a basis point: rounded away from zero, both ways.
+    let month = |start: &str, end: &str| call("cash_flow", json!({"period": period(start, end)}));
+    let rate = |o: ToolOutput| match o {
+        ToolOutput::CashFlow(r) => r.savings_rate_basis_points,
+        _ => panic!(),
+    };
+    assert_eq!(rate(l.run(&month("2026-02-01", "2026-03-01"), "2026-04-10").await), Some(1));
+    assert_eq!(rate(l.run(&month("2026-03-01", "2026-04-01"), "2026-04-10").await), Some(-1));
+    assert_eq!(rate(l.run(&month("2026-01-01", "2026-02-01"), "2026-04-10").await), Some(7_050));
+    // No income, no rate.
+    assert_eq!(rate(l.run(&month("2026-04-01", "2026-05-01"), "2026-04-10").await), None);
+    // By week: January's first line is on Monday 5 January.
+    let ToolOutput::CashFlow(r) = l
+        .run(
+            &call("cash_flow", json!({"period": period("2026-01-01", "2026-02-01"), "group_by": "week"})),
+            "2026-04-10",
+        )
+        .await
+    else {
+        panic!()
+    };
+    assert_eq!(r.rows.iter().map(|x| x.key.as_str()).collect::<Vec<_>>(), ["2026-01-05", "2026-01-12"]);
+    assert_eq!(r.rows.iter().map(|x| x.net.minor).sum::<i64>(), 141_000);
+}
+
+#[tokio::test]
+async fn balances_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let l = household(&store).await;
+    let balances = |o: ToolOutput| match o {
+        ToolOutput::Balances(r) => (
+            r.date,
+            r.accounts.iter().map(|a| (a.key.clone(), a.balance.minor)).collect::<Vec<_>>(),
+            r.total.minor,
+        ),
+        _ => panic!(),
+    };
+    let at = |start: &str, end: &str| call("balances", json!({"period": period(start, end)}));
+    // End of January: 1 000 € + January's lines (the 31 December one is before opening);
+    // the savings account opens on 15 February.
+    let (date, accounts, total) = balances(l.run(&at("2026-01-01", "2026-02-01"), "2026-03-31").await);
+    assert_eq!(date, d("2026-01-31"));
+    assert_eq!(accounts, [("courant".to_string(), 211_000)]);
+    assert_eq!(total, 211_000);
+    let (_, accounts, total) = balances(l.run(&at("2026-02-01", "2026-03-01"), "2026-03-31").await);
+    assert_eq!(accounts, [("courant".to_string(), 211_010), ("epargne".to_string(), 80_000)]);
+    assert_eq!(total, 291_010);
+    // This year, asked on 5 March: March's salary is in, the 6 March line is not yet.
+    let (date, accounts, _) = balances(l.run(&at("2026-01-01", "2027-01-01"), "2026-03-05").await);
+    assert_eq!(date, d("2026-03-05"));
+    assert_eq!(accounts[0], ("courant".to_string(), 411_010));
+    let one = call("balances", json!({"period": period("2026-01-01", "2027-01-01"), "account": "epargne"}));
+    let (_, accounts, total) = balances(l.run(&one, "2026-03-05").await);
+    assert_eq!((accounts, total), (vec![("epargne".to_string(), 80_000)], 80_000));
+}
+
+#[tokio::test]
+async fn budgets_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let l = household(&store).await;
+    let january = call("budget_status", json!({"period": period("2026-01-01", "2026-02-01")}));
+    let ToolOutput::BudgetStatus(r) = l.run(&january, "2026-01-20").await else { panic!() };
+    let lines: Vec<(&str, i64, i64, i64, i64, BudgetState)> = r
+        .lines
+        .iter()
+        .map(|x| {
+            (
+                x.category.key.as_str(),
+                x.budget.minor,
+                x.spent.minor,
+                x.remaining.minor,
+                x.used_basis_points,
+                x.state,
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            // 500 € of shopping less a 50 € refund.
+            ("groceries", 40_000, 45_000, -5_000, 11_250, BudgetState::Over),
+            // Exactly the budget is still a warning, not over.
+            ("leisure", 5_000, 5_000, 0, 10_000, BudgetState::Warning),
+            // Exactly 80 % is a warning.
+            ("restaurants", 10_000, 8_000, 2_000, 8_000, BudgetState::Warning),
+            // Refunded more than bought: nothing spent.
+            ("shopping", 10_000, 0, 10_000, 0, BudgetState::Ok),
+        ]
+    );
+    assert_eq!((r.budget.minor, r.spent.minor, r.months), (65_000, 58_000, 1));
+    // 20 of January's 31 days: 64.516… %.
+    assert_eq!(r.elapsed_basis_points, Some(6_452));
+    // Mid-January to early February touches two months: two budgets each.
+    let two =
+        call("budget_status", json!({"period": period("2026-01-15", "2026-02-10"), "category": "groceries"}));
+    let ToolOutput::BudgetStatus(r) = l.run(&two, "2026-06-01").await else { panic!() };
+    assert_eq!(r.months, 2);
+    assert_eq!((r.lines[0].budget.minor, r.lines[0].spent.minor), (80_000, 199_990));
+    assert_eq!(r.elapsed_basis_points, None);
+}
+
+#[tokio::test]
+async fn recurring_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let l = Ledger::new(&store, "recurring").await;
+    l.account("courant", "checking", 0, "2025-01-01").await;
+    l.merchant("gym").await;
+    l.merchant("superette").await;
+    let c = "courant";
+    // Weekly, no merchant: grouped by label without its date.
+    for (i, day) in ["2026-01-05", "2026-01-12", "2026-01-19", "2026-01-26", "2026-02-02", "2026-02-09"]
+        .iter()
+        .enumerate()
+    {
+        l.line(c, day, -2_500, &format!("CB PANIER BIO {i:02}/01"), Some("groceries"), None).await;
+    }
+    // Quarterly water bills around 90 €.
+    for (day, amount) in
+        [("2025-01-10", 9_000), ("2025-04-10", 9_300), ("2025-07-10", 8_800), ("2025-10-10", 9_100)]
+    {
+        l.line(c, day, -amount, "PRLV SEPA EAU DE PARIS", None, None).await;
+    }
+    // A monthly gym membership, and its one-off registration fee.
+    for day in ["2025-09-03", "2025-10-03", "2025-11-03", "2025-12-03", "2026-01-03"] {
+        l.line(c, day, -3_000, "PRLV GYM", Some("leisure"), Some("gym")).await;
+    }
+    l.line(c, "2025-09-01", -15_000, "GYM INSCRIPTION", Some("leisure"), Some("gym")).await;
+    // The corner shop: several times a week, varying amounts.
+    for (day, amount) in [
+        ("2026-01-02", 1_250),
+        ("2026-01-03", 4_380),
+        ("2026-01-07", 890),
+        ("2026-01-09", 2_750),
+        ("2026-01-14", 6_120),
+        ("2026-01-15", 1_730),
+        ("2026-01-21", 3_300),
+    ] {
+        l.line(c, day, -amount, "CB SUPERETTE", Some("groceries"), Some("superette")).await;
+    }
+    // Monthly savings: a transfer, not a payment.
+    for day in ["2025-10-28", "2025-11-28", "2025-12-28"] {
+        l.line(c, day, -10_000, "VIR EPARGNE", Some("savings"), None).await;
+    }
+    let ToolOutput::RecurringPayments(r) = l
+        .run(&call("recurring_payments", json!({"period": period("2025-01-01", "2026-03-01")})), "2026-03-01")
+        .await
+    else {
+        panic!()
+    };
+    let items: Vec<(&str, Cadence, i64, u32, String, i64)> = r
+        .items
+        .iter()
+        .map(|i| {
+            (
+                i.label.as_str(),
+                i.cadence,
+                i.amount.minor,
+                i.count,
+                i.next_date.to_string(),
+                i.yearly_cost.minor,
+            )
+        })
+        .collect();
+    assert_eq!(
+        items,
+        [
+            ("PANIER BIO", Cadence::Weekly, 2_500, 6, "2026-02-16".to_string(), 130_000),
+            // Median of 88, 90, 91, 93 €: 90,50 €.
+            ("EAU DE PARIS", Cadence::Quarterly, 9_050, 4, "2026-01-10".to_string(), 36_200),
+            // The registration fee is not part of the membership.
+            ("gym", Cadence::Monthly, 3_000, 5, "2026-02-03".to_string(), 36_000),
+        ]
+    );
+    assert!(r.items[2].merchant.is_some() && r.items[0].merchant.is_none());
+    assert_eq!(r.items[0].category.as_ref().map(|c| c.key.as_str()), Some("groceries"));
+    assert_eq!((r.yearly_total.minor, r.monthly_total.minor), (202_200, 16_850));
+}
+
+// ---------------------------------------------------------------------------------
+// Through the chat pipeline.
+
+#[tokio::test]
+async fn chat_runs_each_new_tool_from_a_chosen_plan() {
+    let (_dir, store, user) = demo_store().await;
+    let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
+    let p = period("2026-10-01", "2026-11-01");
+    let plans = [
+        json!({"tool": "cash_flow", "args": {"period": p, "group_by": "week"}}),
+        json!({"tool": "balances", "args": {"period": p}}),
+        json!({"tool": "budget_status", "args": {"period": p}}),
+        json!({"tool": "recurring_payments", "args": {"period": period("2025-11-01", "2026-11-01")}}),
+        json!({"tool": "list_transactions", "args": {"period": p, "direction": "credit", "account": "compte_courant"}}),
+    ];
+    for plan in plans {
+        let stream = sou
+            .chat(user, ChatRequest { message: "ok".into(), plan: Some(plan.clone()), ..Default::default() })
+            .await
+            .unwrap();
+        let events: Vec<ChatEvent> = stream.events.collect().await;
+        let kinds: Vec<&str> = events
+            .iter()
+            .map(|e| match e {
+                ChatEvent::Plan { .. } => "plan",
+                ChatEvent::ToolResult(_) => "tool_result",
+                ChatEvent::Token { .. } => "token",
+                ChatEvent::Status { .. } => "status",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["plan", "tool_result", "token", "status"], "{plan}: {events:?}");
+        let ChatEvent::ToolResult(output) = &events[1] else { panic!() };
+        let tool = serde_json::to_value(output).unwrap()["tool_name"].clone();
+        assert_eq!(tool, plan["tool"]);
+    }
+    // An unknown account in a chosen plan is an error event, then done.
+    let plan = json!({"tool": "balances", "args": {"period": p, "account": "offshore"}});
+    let stream = sou
+        .chat(user, ChatRequest { message: "ok".into(), plan: Some(plan), ..Default::default() })
+        .await
+        .unwrap();
+    let events: Vec<ChatEvent> = stream.events.collect().await;
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, ChatEvent::Error { message, .. } if message.contains("offshore"))));
+    assert!(events.last().is_some_and(ChatEvent::is_terminal));
+}
