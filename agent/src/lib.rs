@@ -26,8 +26,8 @@ pub use money::{Currency, Money};
 pub use parser::{Context, Parser};
 pub use plan::{
     BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence, Direction, Flow, GroupBy,
-    ListTransactionsArgs, ParseOutcome, Period, PlanMeta, RecurringArgs, Suggestion, SummaryArgs, ToolCall,
-    ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+    ListOrder, ListTransactionsArgs, ParseOutcome, Period, PlanMeta, RecurringArgs, Suggestion, SummaryArgs,
+    ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
 };
 pub use reason::{confidence_of, Reason, ReasonCode};
 pub use tools::{

@@ -303,8 +303,6 @@ const STOPWORDS: &[&str] = &[
     "sou",
     "ok",
     "okay",
-    "biggest",
-    "largest",
     "hmm",
     "bon",
     "bref",
@@ -313,6 +311,10 @@ const STOPWORDS: &[&str] = &[
     "bah",
     "comme",
     "qui",
+    "suis",
+    "sommes",
+    "es",
+    "fois",
 ];
 
 /// Words that say "money going out".
@@ -434,6 +436,46 @@ fn fuzzy_intent_word(w: &str) -> Option<(Kind, &'static str)> {
         .iter()
         .find(|(k, _)| k.chars().next() == w.chars().next() && edit_distance(w, k, 1) <= 1)
         .map(|(k, kind)| (*kind, *k))
+}
+
+/// "plus gros", "plus grosse", "biggest", "largest", "most expensive": the tokens used.
+fn largest_marker(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
+    let free = |j: usize| j < tokens.len() && !used[j];
+    let w = tokens.get(i).filter(|_| free(i))?.norm.as_str();
+    let next = tokens.get(i + 1).filter(|_| free(i + 1)).map_or("", |t| t.norm.as_str());
+    match (w, next) {
+        ("plus", n) if is_largest_word(n) => Some(2),
+        ("most", "expensive") => Some(2),
+        (w, _) if is_largest_word(w) && matches!(w, "biggest" | "largest" | "highest") => Some(1),
+        _ => None,
+    }
+}
+
+fn is_largest_word(w: &str) -> bool {
+    matches!(
+        w,
+        "gros"
+            | "grosse"
+            | "grosses"
+            | "grand"
+            | "grande"
+            | "grandes"
+            | "grands"
+            | "importante"
+            | "importantes"
+            | "cher"
+            | "chere"
+            | "cheres"
+            | "chers"
+            | "biggest"
+            | "largest"
+            | "highest"
+    )
+}
+
+/// "dernières opérations", "latest transactions", "recent payments".
+fn is_latest_word(w: &str) -> bool {
+    matches!(w, "dernieres" | "derniers" | "derniere" | "last" | "latest" | "recent" | "recentes" | "recents")
 }
 
 /// "solde", "balance": what an account holds.
@@ -905,10 +947,20 @@ struct Intent {
     group_only: bool,
     /// The intent word was misspelt: "« budjet » → budget".
     fuzzy: Option<String>,
+    /// "my biggest expenses", "ma plus grosse dépense": largest amounts first.
+    largest: bool,
+    /// "my last 10 transactions": the newest ones, whatever the period.
+    latest: bool,
+    /// How many transactions: "les 5 dernières opérations", "my 3 biggest expenses".
+    limit: Option<u32>,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
 pub const DEFAULT_TOP: u32 = 5;
+/// Transactions shown for "my biggest expenses" when the message gives no number.
+pub const DEFAULT_LARGEST: u32 = 5;
+/// Transactions shown for "my latest transactions" when the message gives no number.
+pub const DEFAULT_LATEST: u32 = 10;
 
 struct EntityMatch {
     ids: Vec<EntityId>,
@@ -952,7 +1004,9 @@ impl Parser {
             detect_locale(&tokens).or(cx.previous.map(|p| p.meta.locale)).or(cx.locale).unwrap_or(Locale::En);
         let mut used = vec![false; tokens.len()];
 
-        if let Some(words) = compare_words(&tokens, &mut used, message) {
+        // "compared to my budget" asks for the budget, not two periods.
+        let about_budget = tokens.iter().any(|t| is_budget_word(&t.norm));
+        if let Some(words) = compare_words(&tokens, &mut used, message).filter(|_| !about_budget) {
             return self.comparison(message, &tokens, &mut used, locale, cx, &words);
         }
         // Text to find in bank labels: quoted, or after "contenant"/"containing".
@@ -1117,6 +1171,12 @@ impl Parser {
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &p.label));
                 p
             }
+            // "my last 10 transactions": the newest, from the last 12 months.
+            (None, _) if kind == Kind::List && intent.latest => {
+                let p = current_period(Kind::Recurring, cx.today, locale);
+                reasons.push(Reason::new(ReasonCode::CurrentPeriod, locale, &p.label));
+                p
+            }
             // A point-in-time question means now, conversation or not.
             (None, _) if kind.is_current() => {
                 let p = current_period(kind, cx.today, locale);
@@ -1171,6 +1231,12 @@ impl Parser {
         );
         if let ToolCall::ListTransactions(a) = &mut call {
             a.text = text;
+            if intent.largest {
+                a.order = crate::ListOrder::Largest;
+                a.limit = intent.limit.unwrap_or(DEFAULT_LARGEST);
+            } else if intent.latest {
+                a.limit = intent.limit.unwrap_or(DEFAULT_LATEST);
+            }
         }
         ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
     }
@@ -1285,6 +1351,9 @@ impl Parser {
             advice: false,
             group_only: false,
             fuzzy: None,
+            largest: false,
+            latest: false,
+            limit: None,
         };
         let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
         let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -1369,6 +1438,14 @@ impl Parser {
                 intent.group_by = Some(g);
                 intent.words.push(span(i, i));
                 used[i] = true;
+            } else if let Some(n) = largest_marker(tokens, used, i) {
+                intent.largest = true;
+                intent.words.push(span(i, i + n - 1));
+                used[i..i + n].iter_mut().for_each(|u| *u = true);
+            } else if is_latest_word(w) && !used[i] {
+                intent.latest = true;
+                intent.words.push(span(i, i));
+                used[i] = true;
             } else if let Some((kind, word)) = fuzzy_intent_word(w) {
                 let flag = match kind {
                     Kind::Balance => &mut balance,
@@ -1412,6 +1489,34 @@ impl Parser {
         }
         if breakdown && intent.group_by.is_none() {
             intent.group_by = Some(GroupBy::Category);
+        }
+        // "les 5 dernières opérations", "my 3 biggest expenses": a number next to the
+        // marker says how many.
+        if intent.largest || intent.latest {
+            intent.limit = (0..tokens.len()).find_map(|j| {
+                let t = &tokens[j];
+                let near_marker = (j + 1..(j + 3).min(tokens.len())).any(|k| {
+                    used[k] && (is_latest_word(&tokens[k].norm) || is_largest_word(&tokens[k].norm))
+                }) || (j > 0 && used[j - 1] && is_latest_word(&tokens[j - 1].norm));
+                let n = (t.kind == TokenKind::Number && !used[j] && near_marker)
+                    .then(|| t.norm.parse::<u32>().ok())
+                    .flatten()
+                    .filter(|n| (1..=crate::MAX_LIST_LIMIT).contains(n))?;
+                used[j] = true;
+                Some(n)
+            });
+            if intent.group_by.is_none() && (intent.largest || list) {
+                // "biggest expenses" are debits; "largest transactions" are either.
+                if intent.largest && spend {
+                    intent.direction = Some(Direction::Debit);
+                }
+                spend = false;
+                list = true;
+            } else {
+                intent.largest = false;
+                intent.latest = false;
+                intent.limit = None;
+            }
         }
         intent.kind = if balance {
             Some(Kind::Balance)
@@ -1531,7 +1636,9 @@ impl Parser {
         let mut ids: Vec<EntityId> = Vec::new();
         for (surface, id) in &self.index.words {
             let same_start = surface.chars().next() == word.chars().next();
+            // Four-letter words only match as abbreviations: "suis" is not "subs".
             let close = same_start
+                && len >= 5
                 && (edit_distance(word, surface, limit) <= limit
                     || edit_distance(singular(word), singular(surface), limit) <= limit);
             let abbreviation = len >= 4 && surface.starts_with(word);
@@ -1900,6 +2007,7 @@ fn call_for(kind: Kind, s: Slots) -> ToolCall {
             amount_min: s.amount_min,
             amount_max: s.amount_max,
             text: None,
+            order: crate::ListOrder::Newest,
             limit: DEFAULT_LIST_LIMIT,
         }),
         Kind::CashFlow => ToolCall::CashFlow(CashFlowArgs {
@@ -2023,6 +2131,27 @@ fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) -> Option<S
             used[i] = true;
             used[i + 1] = true;
             words.push(message.get(tokens[i].start..tokens[i + 1].end).unwrap_or(w).to_string());
+        }
+    }
+    // "more in October than in September", "plus en octobre qu'en septembre".
+    let find = |pred: &dyn Fn(usize) -> bool| (0..tokens.len()).find(|&j| !used[j] && pred(j));
+    let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let not_amount = |j: usize| {
+        tokens.get(j + 1).is_some_and(|t| t.kind == TokenKind::Word && !matches!(t.norm.as_str(), "de" | "d"))
+    };
+    let more = find(&|j| matches!(norm(j), "more" | "less" | "plus" | "moins") && not_amount(j));
+    if let Some(m) = more {
+        let than = find(&|j| {
+            j > m
+                && (norm(j) == "than"
+                    || (matches!(norm(j), "qu" | "que")
+                        && matches!(norm(j + 1), "en" | "au" | "l" | "le" | "la" | "pendant" | "durant")))
+                && tokens.get(j + 1).is_some_and(|t| t.kind == TokenKind::Word)
+        });
+        if let Some(t) = than {
+            used[m] = true;
+            used[t] = true;
+            words.push(format!("{} … {}", norm(m), norm(t)));
         }
     }
     (!words.is_empty()).then(|| words.join(" "))

@@ -225,6 +225,7 @@ const RELATIVE: &[(&[&str], Relative)] = &[
     (&["ce", "mois", "ci"], Relative::ThisMonth),
     (&["ce", "mois"], Relative::ThisMonth),
     (&["mois", "en", "cours"], Relative::ThisMonth),
+    (&["du", "mois"], Relative::ThisMonth),
     (&["this", "month"], Relative::ThisMonth),
     (&["current", "month"], Relative::ThisMonth),
     (&["cette", "annee"], Relative::ThisYear),
@@ -543,6 +544,13 @@ impl Scanner<'_> {
                 && (i..i + n).all(|j| self.free(j))
                 && pattern.iter().zip(&self.tokens[i..i + n]).all(|(p, t)| *p == t.norm)
             {
+                // "du mois de mars" names March, not this month.
+                if pattern.last() == Some(&"mois")
+                    && self
+                        .is(i + n, &["de", "d", "dernier", "precedent", "passe", "prochain", "suivant", "en"])
+                {
+                    continue;
+                }
                 return Some((resolve(*rel, self.today, self.locale), i + n - 1));
             }
         }

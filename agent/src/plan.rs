@@ -96,8 +96,29 @@ pub struct ListTransactionsArgs {
     /// Case- and accent-insensitive substring of the bank label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// `newest` first (the default) or `largest` amounts first ("my biggest expenses").
+    #[serde(default, skip_serializing_if = "ListOrder::is_newest")]
+    pub order: ListOrder,
     #[serde(default = "default_limit")]
     pub limit: u32,
+}
+
+/// The order of a transaction list.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListOrder {
+    /// Newest first.
+    #[default]
+    Newest,
+    /// Largest absolute amount first, then newest.
+    Largest,
+}
+
+impl ListOrder {
+    pub fn is_newest(&self) -> bool {
+        *self == ListOrder::Newest
+    }
 }
 
 /// Which money a comparison adds up.

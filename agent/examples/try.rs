@@ -1,0 +1,37 @@
+#![allow(clippy::unwrap_used)]
+use agent::{Context, Date, ParseOutcome, Parser, Vocabulary};
+use std::io::BufRead;
+fn main() {
+    let vocab: Vocabulary = serde_json::from_str(include_str!("../../backend/demo/vocabulary.json")).unwrap();
+    let p = Parser::new(vocab);
+    let today = Date::new(2026, 11, 21).unwrap();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.unwrap();
+        let o = p.parse(&line, &Context { today, locale: None, previous: None });
+        match o {
+            ParseOutcome::Plan(pl) => println!(
+                "{:<60} | {} {:?} {} {}..{} | {}",
+                line,
+                pl.meta.confidence.as_str(),
+                pl.meta.locale,
+                pl.call.name(),
+                pl.call.period().start,
+                pl.call.period().end,
+                serde_json::to_string(&serde_json::to_value(&pl.call).unwrap()["args"])
+                    .unwrap()
+                    .chars()
+                    .filter(|_| true)
+                    .collect::<String>()
+                    .replace("\"period\":", "")
+                    .chars()
+                    .take(120)
+                    .collect::<String>()
+            ),
+            ParseOutcome::Clarification(c) => println!(
+                "{:<60} | clarify {:?}",
+                line,
+                c.reasons.iter().map(|r| r.code.as_str()).collect::<Vec<_>>()
+            ),
+        }
+    }
+}
