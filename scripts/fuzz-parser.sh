@@ -5,11 +5,14 @@
 # agent/fuzz/artifacts/parse/ and replayed with
 #   cd agent && RUSTC_BOOTSTRAP=1 cargo fuzz run -s none -a parse fuzz/artifacts/parse/<file>
 #
-#   bash scripts/fuzz-parser.sh [SECONDS]      (default 600)
+#   bash scripts/fuzz-parser.sh [SECONDS [LIBFUZZER_FLAGS...]]      (default 600 s)
+#
+# libFuzzer lengthens inputs gradually (10 minutes reach about 300 bytes); add
+# -len_control=0 to try long inputs at once (messages over 500 characters are refused).
 #
 # cargo-fuzz needs nightly flags; RUSTC_BOOTSTRAP=1 lets the pinned stable toolchain
 # accept them. No sanitizer (`-s none`): `agent` forbids unsafe code, and without
-# AddressSanitizer the target runs about twice as many inputs. `-a` keeps debug
+# AddressSanitizer the target runs more inputs per second. `-a` keeps debug
 # assertions, so integer overflow panics as it does in tests.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -17,6 +20,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/versions.env
 export PATH="$HOME/.cargo/bin:$PATH" CARGO_INCREMENTAL=0 RUSTC_BOOTSTRAP=1
 seconds=${1:-600}
+shift $(($# > 0 ? 1 : 0))
 
 if ! cargo fuzz --version 2>/dev/null | grep -q " $CARGO_FUZZ_VERSION\$"; then
   echo "== installing cargo-fuzz $CARGO_FUZZ_VERSION"
@@ -45,4 +49,4 @@ fi
 
 echo "== fuzzing the parser for ${seconds}s"
 cd agent
-exec cargo fuzz run -s none -a parse -- -max_total_time="$seconds" -timeout=5 -print_final_stats=1
+exec cargo fuzz run -s none -a parse -- -max_total_time="$seconds" -timeout=5 -print_final_stats=1 "$@"
