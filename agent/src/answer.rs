@@ -167,6 +167,22 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
                 }
             }
         }
+        ToolOutput::ListTransactions(r) if r.order == crate::ListOrder::Largest => {
+            let shown = r.transactions.len();
+            let top = r.transactions.first().map(|t| (t.amount.format(locale), t.label.as_str()));
+            match (locale, top) {
+                (Locale::Fr, None) => format!("Aucune opération — {}.", r.period.label),
+                (Locale::En, None) => format!("No transactions — {}.", r.period.label),
+                (Locale::Fr, Some((amount, label))) => format!(
+                    "Les {shown} plus grosses opérations sur {} — {} ; la première : {label}, {amount}.",
+                    r.count, r.period.label
+                ),
+                (Locale::En, Some((amount, label))) => format!(
+                    "The {shown} largest of {} transactions — {}; the largest: {label}, {amount}.",
+                    r.count, r.period.label
+                ),
+            }
+        }
         ToolOutput::ListTransactions(r) => {
             let shown = r.transactions.len();
             let net = r.net.format(locale);

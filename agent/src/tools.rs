@@ -67,6 +67,9 @@ pub struct TransactionListResult {
     pub account: Option<EntityRef>,
     #[serde(default)]
     pub direction: Option<crate::Direction>,
+    /// Newest first, or largest amounts first.
+    #[serde(default)]
+    pub order: crate::ListOrder,
     pub text: Option<String>,
     /// Number of matching transactions, even beyond `limit`.
     pub count: u32,

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use agent::{
     AccountBalance, BalancesArgs, BalancesResult, BudgetArgs, BudgetLine, BudgetState, BudgetStatusResult,
     CashFlowArgs, CashFlowResult, CashFlowRow, Currency, Date, Direction, EntityRef, Group, GroupBy,
-    ListTransactionsArgs, Locale, Money, RecurringArgs, RecurringItem, RecurringResult, SummaryArgs,
-    SummaryResult, ToolCall, ToolOutput, TransactionListResult, TransactionRow,
+    ListOrder, ListTransactionsArgs, Locale, Money, RecurringArgs, RecurringItem, RecurringResult,
+    SummaryArgs, SummaryResult, ToolCall, ToolOutput, TransactionListResult, TransactionRow,
 };
 use sqlx::Row;
 
@@ -442,9 +442,12 @@ async fn list_transactions(
         Some(Direction::Debit) => "AND t.amount_minor < 0",
         Some(Direction::Credit) => "AND t.amount_minor > 0",
     };
-    let sql = format!(
-        "{SELECT} {direction} AND (?9 IS NULL OR t.raw_label LIKE ?9 ESCAPE '\\') ORDER BY t.date DESC, t.id DESC"
-    );
+    let order = match a.order {
+        ListOrder::Newest => "t.date DESC, t.id DESC",
+        ListOrder::Largest => "ABS(t.amount_minor) DESC, t.date DESC, t.id DESC",
+    };
+    let sql =
+        format!("{SELECT} {direction} AND (?9 IS NULL OR t.raw_label LIKE ?9 ESCAPE '\\') ORDER BY {order}");
     let filters = Filters {
         category: a.category.as_deref(),
         merchant: a.merchant.as_deref(),
@@ -467,6 +470,7 @@ async fn list_transactions(
         merchant,
         account,
         direction: a.direction,
+        order: a.order,
         text: a.text.clone(),
         count,
         truncated: rows.len() > limit,

@@ -393,3 +393,28 @@ async fn a_failed_migration_stops_opening() {
     let err = Store::open("postgres://localhost/sou").await.expect_err("must fail");
     assert!(err.to_string().contains("postgres"), "{err}");
 }
+
+#[tokio::test]
+async fn largest_first_lists_the_biggest_debits() {
+    let (_dir, store, user) = demo_store().await;
+    let call: ToolCall = serde_json::from_value(json!({"tool": "list_transactions", "args": {
+        "period": {"start": "2025-01-01", "end": "2026-01-01", "label": "2025"},
+        "direction": "debit", "order": "largest", "limit": 3
+    }}))
+    .unwrap();
+    let ToolOutput::ListTransactions(r) = run(&store, user, &call, agent::Locale::En).await.unwrap() else {
+        panic!()
+    };
+    let expected: Vec<i64> = sqlx::query_scalar(
+        "SELECT amount_minor FROM transactions WHERE user_id = ?1 AND amount_minor < 0
+         AND date >= '2025-01-01' AND date < '2026-01-01' ORDER BY amount_minor ASC LIMIT 3",
+    )
+    .bind(user.0)
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    let got: Vec<i64> = r.transactions.iter().map(|t| t.amount.minor).collect();
+    assert_eq!(got, expected);
+    assert_eq!(r.order, agent::ListOrder::Largest);
+    assert!(r.truncated && r.count > 3);
+}
