@@ -49,6 +49,8 @@ export default defineConfig({
       SOU_ADDR: `127.0.0.1:${port}`,
       SOU_DATA_DIR: process.env.SOU_E2E_DATA_DIR,
       SOU_LOG: 'warn',
+      // The tests compute "today" in UTC; the server must agree.
+      SOU_TIMEZONE: 'UTC',
       LEPTOS_SITE_ROOT: path.join(root, 'target', 'site'),
       LEPTOS_SITE_PKG_DIR: 'pkg',
       LEPTOS_OUTPUT_NAME: 'sou',

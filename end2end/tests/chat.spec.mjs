@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { spent, euros } from './ledger.mjs';
+import { spent, euros, balance, net, used } from './ledger.mjs';
 
 const hydrated = (testInfo) => testInfo.project.name === 'hydrated';
 
@@ -87,4 +87,63 @@ test('a comparison shows both totals and the change', async ({ page }, testInfo)
   await expect(result.getByTestId('reference-total')).toHaveAttribute('data-minor', String(reference));
   await expect(result.getByTestId('difference')).toHaveAttribute('data-minor', String(current - reference));
   await page.screenshot({ path: `test-results/compare-${testInfo.project.name}.png`, fullPage: true });
+});
+
+// The server resolves "today" itself; the tests read it the same way (UTC date).
+const today = new Date().toISOString().slice(0, 10);
+const monthStart = today.slice(0, 8) + '01';
+const nextMonth = (() => {
+  const d = new Date(monthStart + 'T00:00:00Z');
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  return d.toISOString().slice(0, 10);
+})();
+
+test('a balance is the opening balances plus every line', async ({ page }, testInfo) => {
+  const expected = balance(today);
+  if (hydrated(testInfo)) {
+    await page.getByRole('textbox').fill('Quel est mon solde ?');
+    const badge = page.getByTestId('draft-plan');
+    await expect(badge).toHaveAttribute('data-tool', 'balances');
+    await expect(badge).toHaveAttribute('data-confidence', 'high');
+    await page.getByRole('textbox').press('Enter');
+  } else {
+    await ask(page, 'Quel est mon solde ?');
+  }
+  const result = page.getByTestId('result').last();
+  await expect(result).toHaveAttribute('data-tool', 'balances');
+  await expect(result.getByTestId('total')).toHaveAttribute('data-minor', String(expected));
+  await expect(result.getByTestId('balances').locator('tbody tr')).toHaveCount(2);
+  await page.screenshot({ path: `test-results/balances-${testInfo.project.name}.png`, fullPage: true });
+});
+
+test('budget status, recurring payments and cash flow', async ({ page }, testInfo) => {
+  await ask(page, 'Où en est mon budget courses ?');
+  let result = page.getByTestId('result').last();
+  await expect(result).toHaveAttribute('data-tool', 'budget_status');
+  const row = result.locator('tr[data-key="groceries"]');
+  await expect(row).toHaveAttribute('data-state', /^(ok|warning|over)$/);
+  await expect(result.getByTestId('total')).toHaveAttribute('data-minor', String(used('groceries', monthStart, nextMonth)));
+  await page.screenshot({ path: `test-results/budget-${testInfo.project.name}.png`, fullPage: true });
+
+  await ask(page, 'Quels sont mes abonnements ?');
+  result = page.getByTestId('result').last();
+  await expect(result).toHaveAttribute('data-tool', 'recurring_payments');
+  await expect(result.getByTestId('recurring')).toContainText('Netflix');
+  await expect(result.getByTestId('recurring')).not.toContainText('Carrefour');
+  await page.screenshot({ path: `test-results/recurring-${testInfo.project.name}.png`, fullPage: true });
+
+  await ask(page, 'How much did I save in October 2026?');
+  result = page.getByTestId('result').last();
+  await expect(result).toHaveAttribute('data-tool', 'cash_flow');
+  await expect(result.getByTestId('total')).toHaveAttribute('data-minor', String(net('2026-10-01', '2026-11-01')));
+  await page.screenshot({ path: `test-results/cashflow-${testInfo.project.name}.png`, fullPage: true });
+});
+
+test('advice is not planned: Sou offers what it can compute', async ({ page }, testInfo) => {
+  await ask(page, 'Should I cancel my Netflix subscription?');
+  const card = page.getByTestId('clarify').last();
+  await expect(card).toBeVisible();
+  await expect(card).toContainText('Netflix');
+  await expect(page.getByTestId('result')).toHaveCount(0);
+  await page.screenshot({ path: `test-results/advice-${testInfo.project.name}.png`, fullPage: true });
 });

@@ -19,3 +19,32 @@ export function euros(minor, locale) {
   const group = (sep) => String(units).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
   return locale === 'fr' ? `${group('\u202f')},${cents}\u00a0€` : `€${group(',')}.${cents}`;
 }
+
+function scalar(sql) {
+  const db = path.join(process.env.SOU_E2E_DATA_DIR, 'sou.db');
+  return Number(execFileSync('sqlite3', ['-readonly', db, sql]).toString().trim());
+}
+
+// Every account's opening balance plus every line booked up to `day` (inclusive).
+export function balance(day) {
+  return scalar(`SELECT
+    (SELECT COALESCE(SUM(a.opening_balance_minor), 0) FROM accounts a JOIN users u ON u.id = a.user_id
+       WHERE u.name = 'local')
+    + (SELECT COALESCE(SUM(t.amount_minor), 0) FROM transactions t JOIN users u ON u.id = t.user_id
+       WHERE u.name = 'local' AND t.date <= '${day}');`);
+}
+
+// Income minus spending: every line that is not a transfer between own accounts.
+export function net(start, end) {
+  return scalar(`SELECT COALESCE(SUM(t.amount_minor), 0) FROM transactions t
+    JOIN users u ON u.id = t.user_id LEFT JOIN categories c ON c.id = t.category_id
+    WHERE u.name = 'local' AND (c.kind IS NULL OR c.kind <> 'transfer')
+      AND t.date >= '${start}' AND t.date < '${end}';`);
+}
+
+// What a category used of its budget: its lines' sum, refunds included.
+export function used(category, start, end) {
+  return scalar(`SELECT -COALESCE(SUM(t.amount_minor), 0) FROM transactions t
+    JOIN categories c ON c.id = t.category_id JOIN users u ON u.id = t.user_id
+    WHERE u.name = 'local' AND c.key = '${category}' AND t.date >= '${start}' AND t.date < '${end}';`);
+}
