@@ -30,10 +30,10 @@ cargo test --workspace --locked 2>&1 | tee target/cargo-test.log
 # The parser's two numbers, printed: coverage and precision at high confidence.
 cargo test -p agent --locked --test corpus corpus -- --nocapture 2>/dev/null | grep '^corpus:'
 
-step "clippy: server build (ssr), browser build (hydrate, wasm32), agent on wasm32"
+step "clippy: server build (ssr), browser build (hydrate, wasm32), agent and its browser bench on wasm32"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p app --lib --no-default-features --features hydrate --target wasm32-unknown-unknown --locked -- -D warnings
-cargo clippy -p agent --lib --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy -p agent -p parser-web-bench --lib --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "building the site as serve.sh does (release server, wasm-release bundle)"
 cargo leptos build --release
