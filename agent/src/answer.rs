@@ -141,9 +141,19 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
                 .collect();
             let (spent, budget) = (r.spent.format(locale), r.budget.format(locale));
             let period = &r.period.label;
-            let mut s = match locale {
-                Locale::Fr => format!("Budgets — {period} : {spent} dépensés sur {budget} prévus."),
-                Locale::En => format!("Budgets — {period}: {spent} spent of {budget} planned."),
+            let mut s = match (locale, r.lines.as_slice()) {
+                (Locale::Fr, [one]) => format!(
+                    "Budget {} — {period} : {spent} dépensés sur {budget}, reste {}.",
+                    one.category.label,
+                    one.remaining.format(locale)
+                ),
+                (Locale::En, [one]) => format!(
+                    "{} budget — {period}: {spent} spent of {budget}, {} left.",
+                    one.category.label,
+                    one.remaining.format(locale)
+                ),
+                (Locale::Fr, _) => format!("Budgets — {period} : {spent} dépensés sur {budget} prévus."),
+                (Locale::En, _) => format!("Budgets — {period}: {spent} spent of {budget} planned."),
             };
             s.push_str(&match (locale, over.is_empty()) {
                 (Locale::Fr, true) => " Aucun budget dépassé.".to_string(),

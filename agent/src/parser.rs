@@ -1751,7 +1751,8 @@ impl Parser {
                 if stated { period.clone() } else { current_period(Kind::Recurring, cx.today, locale) };
             vec![
                 call_for(Kind::Spending, slots(GroupBy::None)),
-                call_for(Kind::Spending, Slots { category: None, merchant: None, ..slots(GroupBy::Month) }),
+                // Its trend: month by month over the last year.
+                call_for(Kind::Spending, Slots { period: recurring_period.clone(), ..slots(GroupBy::Month) }),
                 call_for(Kind::List, slots(GroupBy::None)),
                 call_for(Kind::Recurring, Slots { period: recurring_period, ..slots(GroupBy::None) }),
             ]
