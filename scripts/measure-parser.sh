@@ -131,6 +131,11 @@ measure_size() {
     "$(mentioning agent <"$out/named.tsv" | share "$raw") of $raw"
   echo "shipped, items defined in agent:    $(defined_in agent <"$out/named.tsv" | sum)," \
     "$(defined_in agent <"$out/named.tsv" | share "$raw") of $raw"
+  echo "  of which serde (de)serialisation:  $(mentioning agent <"$out/named.tsv" | grep -F serde | sum)"
+  echo "  the rest by agent module: $(mentioning agent <"$out/named.tsv" | grep -vF serde | awk -F'\t' '
+    { name = $2; sub(/^<?agent::/, "", name); split(name, part, "::")
+      module = $2 ~ /^<?agent::/ ? part[1] : "generic"; bytes[module] += $1 }
+    END { for (m in bytes) print bytes[m] " " m }' | sort -nr | awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
   echo "app.wasm (before wasm-bindgen and wasm-opt, $app_raw bytes with names):" \
     "items mentioning agent:: $(mentioning agent <"$out/app.tsv" | sum)"
   echo "top 10 agent items, shipped (shallow bytes):"
