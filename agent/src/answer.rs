@@ -2,9 +2,18 @@
 
 use crate::{GroupBy, Locale, ToolOutput};
 
-/// 1234 basis points -> "+12,3 %" (fr) or "+12.3%" (en). Integer arithmetic only.
+/// A change: 1234 basis points -> "+12,3 %" (fr) or "+12.3%" (en).
 pub fn percent(bp: i64, locale: Locale) -> String {
-    let sign = if bp < 0 { "-" } else { "+" };
+    basis_points(bp, if bp < 0 { "-" } else { "+" }, locale)
+}
+
+/// A share as people read it: 7333 -> "73,3 %" / "73.3%"; no sign when positive.
+pub fn share(bp: i64, locale: Locale) -> String {
+    basis_points(bp, if bp < 0 { "-" } else { "" }, locale)
+}
+
+/// Tenths of a percent, rounded half away from zero. Integer arithmetic only.
+fn basis_points(bp: i64, sign: &str, locale: Locale) -> String {
     let tenths = (bp.unsigned_abs() + 5) / 10;
     match locale {
         Locale::Fr => format!("{sign}{},{}\u{a0}%", tenths / 10, tenths % 10),

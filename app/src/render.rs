@@ -1,6 +1,7 @@
 //! Views of plans, clarifications and tool results. Pure functions of the data, so the
 //! server-rendered page and the hydrated one are the same.
 
+use agent::answer::share;
 use agent::protocol::ChatEvent;
 use agent::{
     BalancesResult, BudgetState, BudgetStatusResult, Cadence, CashFlowResult, Clarification, Confidence,
@@ -332,17 +333,6 @@ pub fn tool_output(output: ToolOutput, locale: Locale) -> AnyView {
         ToolOutput::Balances(r) => balances(r, locale).into_any(),
         ToolOutput::BudgetStatus(r) => budget_status(r, locale).into_any(),
         ToolOutput::RecurringPayments(r) => recurring(r, locale).into_any(),
-    }
-}
-
-/// A share in basis points as people read it: 7333 -> "73,3 %" / "73.3%". No sign for
-/// positive values, integer arithmetic rounded half away from zero.
-pub fn share(bp: i64, locale: Locale) -> String {
-    let sign = if bp < 0 { "-" } else { "" };
-    let tenths = (bp.unsigned_abs() + 5) / 10;
-    match locale {
-        Locale::Fr => format!("{sign}{},{}\u{a0}%", tenths / 10, tenths % 10),
-        Locale::En => format!("{sign}{}.{}%", tenths / 10, tenths % 10),
     }
 }
 
