@@ -5,6 +5,7 @@
 pub mod chat;
 pub mod demo;
 mod error;
+pub mod llm;
 pub mod registry;
 pub mod store;
 pub mod tools;
