@@ -16,6 +16,7 @@ pub mod anthropic;
 pub mod gemini;
 pub mod ollama;
 pub mod openai;
+pub mod retry;
 
 use std::collections::VecDeque;
 use std::time::Duration;
