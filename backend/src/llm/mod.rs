@@ -6,8 +6,9 @@
 //! turns the response's bytes into [`StreamEvent`]s. [`stream`] sends a request and
 //! decodes it; HTTP failures are classified by [`classify_status`].
 //!
-//! Not wired into the chat pipeline yet: retries, backoff, the guardian and the tool
-//! loop sit on top of this.
+//! [`retry`] adds the retry policy (backoff honouring `retry-after`, retries only before
+//! the first forwarded token). Not wired into the chat pipeline yet: the guardian and the
+//! tool loop sit on top of this.
 //!
 //! Secrets: keys are [`SecretString`]s, exposed only to set a header; every text that
 //! goes into an [`LlmError`] passes through [`redact`] first.
