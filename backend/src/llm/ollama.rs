@@ -44,28 +44,13 @@ pub fn body(request: &LlmRequest) -> Value {
         "options": {"num_predict": request.max_tokens},
     });
     if !request.tools.is_empty() {
-        body["tools"] = request
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.parameters,
-                }})
-            })
-            .collect();
+        body["tools"] = super::openai::function_tools(&request.tools);
     }
     body
 }
 
 fn message(m: &LlmMessage) -> Vec<Value> {
-    let text: String = m
-        .content
-        .iter()
-        .filter_map(|p| match p {
-            Part::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect();
+    let text = super::openai::text_of(&m.content);
     match m.role {
         Role::User => vec![json!({"role": "user", "content": text})],
         Role::Assistant => {

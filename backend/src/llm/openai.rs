@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::{
     drive, header_value, in_band_message, json_body, malformed, required_key, sse, Decoder, Endpoint,
-    LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent,
+    LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec,
 };
 
 /// Differences between compatible APIs.
@@ -65,20 +65,25 @@ pub fn body(request: &LlmRequest, options: &Options) -> Value {
         body["stream_options"] = json!({"include_usage": true});
     }
     if !request.tools.is_empty() {
-        body["tools"] = request
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.parameters,
-                }})
-            })
-            .collect();
+        body["tools"] = function_tools(&request.tools);
     }
     body
 }
 
-fn text_of(parts: &[Part]) -> String {
+/// Tools in the `{"type": "function", "function": {...}}` form, which Ollama shares.
+pub(super) fn function_tools(tools: &[ToolSpec]) -> Value {
+    tools
+        .iter()
+        .map(|t| {
+            json!({"type": "function", "function": {
+                "name": t.name, "description": t.description, "parameters": t.parameters,
+            }})
+        })
+        .collect()
+}
+
+/// The text parts of a message, joined.
+pub(super) fn text_of(parts: &[Part]) -> String {
     parts
         .iter()
         .filter_map(|p| match p {
