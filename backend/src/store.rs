@@ -81,7 +81,7 @@ impl Store {
         .fetch_all(&self.pool)
         .await?
         .into_iter()
-        .map(|r| term(r.get(0), r.get(1), r.get(2), r.get(3)).map(|t| Term { kind: Some(r.get(4)), ..t }))
+        .map(|r| kind_term(&r))
         .collect::<Result<Vec<_>, _>>()?;
         let merchants =
             sqlx::query("SELECT key, name, name, aliases FROM merchants WHERE user_id = ?1 ORDER BY id")
@@ -99,7 +99,7 @@ impl Store {
         .fetch_all(&self.pool)
         .await?
         .into_iter()
-        .map(|r| term(r.get(0), r.get(1), r.get(2), r.get(3)).map(|t| Term { kind: Some(r.get(4)), ..t }))
+        .map(|r| kind_term(&r))
         .collect::<Result<Vec<_>, _>>()?;
         let currency = Some(self.currency(user).await?);
         Ok(Vocabulary { categories, merchants, accounts, currency })
@@ -114,6 +114,11 @@ impl Store {
             .ok_or(BackendError::NotFound)?;
         agent::Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))
     }
+}
+
+/// A row `key, name_fr, name_en, aliases, kind` (categories, accounts).
+fn kind_term(r: &sqlx::sqlite::SqliteRow) -> Result<Term, BackendError> {
+    term(r.get(0), r.get(1), r.get(2), r.get(3)).map(|t| Term { kind: Some(r.get(4)), ..t })
 }
 
 fn term(key: String, name_fr: String, name_en: String, aliases: String) -> Result<Term, BackendError> {
