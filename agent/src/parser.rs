@@ -1173,7 +1173,7 @@ impl Parser {
             }
             // "my last 10 transactions": the newest, from the last 12 months.
             (None, _) if kind == Kind::List && intent.latest => {
-                let p = current_period(Kind::Recurring, cx.today, locale);
+                let p = period::last_months(cx.today, LOOKBACK_MONTHS, locale);
                 reasons.push(Reason::new(ReasonCode::CurrentPeriod, locale, &p.label));
                 p
             }
@@ -1956,13 +1956,14 @@ impl Kind {
 fn current_period(kind: Kind, today: Date, locale: Locale) -> Period {
     match kind {
         Kind::Balance => period::today(today, locale),
-        Kind::Recurring => period::last_months(today, RECURRING_LOOKBACK_MONTHS, locale),
+        Kind::Recurring => period::last_months(today, LOOKBACK_MONTHS, locale),
         _ => period::month(today, locale),
     }
 }
 
-/// How far back recurring payments are looked for when the message does not say.
-pub const RECURRING_LOOKBACK_MONTHS: u32 = 12;
+/// How far back recurring payments and "my latest transactions" look when the message
+/// does not say.
+pub const LOOKBACK_MONTHS: u32 = 12;
 
 fn kind_label(kind: Kind, locale: Locale) -> &'static str {
     match (locale, kind) {
