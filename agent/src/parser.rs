@@ -3,6 +3,7 @@
 
 use crate::amount;
 use crate::period::{self, Found};
+use crate::protocol::DetectedEntity;
 use crate::reason::{confidence_of, Reason, ReasonCode};
 use crate::text::{edit_distance, singular, tokenize, Token, TokenKind, MAX_MESSAGE_CHARS};
 use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
@@ -1542,8 +1543,43 @@ impl Parser {
 
     /// Category and merchant matches, and the content words nothing matched.
     fn entities(&self, tokens: &[Token], used: &mut [bool], message: &str) -> Entities {
+        let mut found = self.exact_matches(tokens, used, message);
+        // Then approximate single words: typos, plurals, abbreviations.
+        let mut unrecognized = Vec::new();
+        for (i, t) in tokens.iter().enumerate() {
+            if used[i] || STOPWORDS.contains(&t.norm.as_str()) || t.kind == TokenKind::Currency {
+                continue;
+            }
+            let words = message.get(t.start..t.end).unwrap_or_default().to_string();
+            let ids = if t.kind == TokenKind::Word { self.fuzzy(&t.norm) } else { Vec::new() };
+            if ids.is_empty() {
+                unrecognized.push(words);
+            } else {
+                found.push(EntityMatch { ids, fuzzy: true, words });
+                used[i] = true;
+            }
+        }
+        let mut out = Entities { unrecognized, ..Entities::default() };
+        for m in found {
+            let of = |kind| m.ids.iter().copied().filter(|id| id.kind == kind).collect::<Vec<EntityId>>();
+            let (cats, mers, accts) =
+                (of(EntityKind::Category), of(EntityKind::Merchant), of(EntityKind::Account));
+            // A word that is both a merchant and a category alias ("uber") reads as
+            // the merchant: the narrower filter is the one the user can see in labels.
+            if !mers.is_empty() {
+                out.merchants.push(EntityMatch { ids: mers, ..m });
+            } else if !accts.is_empty() {
+                out.accounts.push(EntityMatch { ids: accts, ..m });
+            } else if !cats.is_empty() {
+                out.categories.push(EntityMatch { ids: cats, ..m });
+            }
+        }
+        out
+    }
+
+    /// Longest exact phrases naming an entity, marked as used.
+    fn exact_matches(&self, tokens: &[Token], used: &mut [bool], message: &str) -> Vec<EntityMatch> {
         let mut found: Vec<EntityMatch> = Vec::new();
-        // Longest exact phrase first.
         let mut i = 0;
         while i < tokens.len() {
             let mut matched = false;
@@ -1573,34 +1609,66 @@ impl Parser {
                 i += 1;
             }
         }
-        // Then approximate single words: typos, plurals, abbreviations.
-        let mut unrecognized = Vec::new();
-        for (i, t) in tokens.iter().enumerate() {
-            if used[i] || STOPWORDS.contains(&t.norm.as_str()) || t.kind == TokenKind::Currency {
+        found
+    }
+
+    /// The user's categories, merchants and accounts a text names exactly (a model's
+    /// answer), in order of first mention, at most `max`, each with a one-click plan:
+    /// the spending on it over the default period, or an account's balance today.
+    pub fn mentions(&self, text: &str, cx: &Context<'_>, max: usize) -> Vec<DetectedEntity> {
+        let text: String = text.chars().take(MAX_MESSAGE_CHARS * 4).collect();
+        let tokens = tokenize(&text);
+        let mut used = vec![false; tokens.len()];
+        let locale = cx.locale.unwrap_or(Locale::Fr);
+        let mut out: Vec<DetectedEntity> = Vec::new();
+        for m in self.exact_matches(&tokens, &mut used, &text) {
+            let Some(id) = m.ids.first().copied().filter(|_| m.ids.len() == 1) else { continue };
+            let Some(term) = self.term(id) else { continue };
+            if out.iter().any(|e| e.key == term.key) {
                 continue;
             }
-            let words = message.get(t.start..t.end).unwrap_or_default().to_string();
-            let ids = if t.kind == TokenKind::Word { self.fuzzy(&t.norm) } else { Vec::new() };
-            if ids.is_empty() {
-                unrecognized.push(words);
-            } else {
-                found.push(EntityMatch { ids, fuzzy: true, words });
-                used[i] = true;
-            }
-        }
-        let mut out = Entities { unrecognized, ..Entities::default() };
-        for m in found {
-            let of = |kind| m.ids.iter().copied().filter(|id| id.kind == kind).collect::<Vec<EntityId>>();
-            let (cats, mers, accts) =
-                (of(EntityKind::Category), of(EntityKind::Merchant), of(EntityKind::Account));
-            // A word that is both a merchant and a category alias ("uber") reads as
-            // the merchant: the narrower filter is the one the user can see in labels.
-            if !mers.is_empty() {
-                out.merchants.push(EntityMatch { ids: mers, ..m });
-            } else if !accts.is_empty() {
-                out.accounts.push(EntityMatch { ids: accts, ..m });
-            } else if !cats.is_empty() {
-                out.categories.push(EntityMatch { ids: cats, ..m });
+            let period = period::default_period(cx.today, locale);
+            let slots = |category: Option<String>, merchant: Option<String>| Slots {
+                period: period.clone(),
+                category,
+                merchant,
+                account: None,
+                amount_min: None,
+                amount_max: None,
+                group_by: GroupBy::None,
+                top: None,
+                direction: None,
+            };
+            let (kind, call) = match id.kind {
+                EntityKind::Category => {
+                    ("category", call_for(Kind::Spending, slots(Some(term.key.clone()), None)))
+                }
+                EntityKind::Merchant => {
+                    ("merchant", call_for(Kind::Spending, slots(None, Some(term.key.clone()))))
+                }
+                EntityKind::Account => (
+                    "account",
+                    call_for(
+                        Kind::Balance,
+                        Slots {
+                            period: period::today(cx.today, locale),
+                            account: Some(term.key.clone()),
+                            ..slots(None, None)
+                        },
+                    ),
+                ),
+            };
+            let label = self.describe(&call, locale);
+            let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
+            out.push(DetectedEntity {
+                kind: kind.to_string(),
+                key: term.key.clone(),
+                name: term.label(locale).to_string(),
+                confidence: 1.0,
+                suggestion: Suggestion { label, plan: plan(call, picked, locale, cx.today) },
+            });
+            if out.len() == max {
+                break;
             }
         }
         out

@@ -17,9 +17,14 @@ pub enum ChatEvent {
         clarification: Clarification,
     },
     ToolResult(ToolOutput),
-    /// A piece of the text answer.
+    /// A piece of the text answer (Markdown when a model wrote it).
     Token {
         content: String,
+    },
+    /// The user's categories, merchants and accounts a model's answer named, each with
+    /// a one-click plan about it.
+    EntitiesDetected {
+        entities: Vec<DetectedEntity>,
     },
     /// Something went wrong; `message` is safe to show. A `status` event still follows.
     Error {
@@ -68,6 +73,24 @@ pub struct Usage {
     pub route: String,
     /// Milliseconds from request to the first event carrying content.
     pub first_event_ms: u64,
+    /// Milliseconds from request to the model's first token, when a model answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_token_ms: Option<u64>,
+    /// A model without a known price took part: `cost_eur_micros` is a floor.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unpriced: bool,
+}
+
+/// An entity of the user's vocabulary found in a text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DetectedEntity {
+    /// `category`, `merchant` or `account`.
+    pub kind: String,
+    pub key: String,
+    pub name: String,
+    /// 0..=1; only exact names (1.0) are reported today, above seed 001's 0.6 floor.
+    pub confidence: f32,
+    pub suggestion: crate::Suggestion,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -50,6 +50,10 @@ pub enum ReasonCode {
     TooLong,
     /// The user picked this plan (a suggestion); the server did not infer it.
     UserSelected,
+    /// A language model checked the parser's plan against the message and approved it.
+    GuardianApproved,
+    /// A language model corrected the parser's plan; the registry validated the correction.
+    GuardianRepaired,
 }
 
 impl ReasonCode {
@@ -58,9 +62,11 @@ impl ReasonCode {
         use ReasonCode::*;
         match self {
             ExplicitIntent | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
-            | ExactAccount | ExplicitAmount | ExplicitText | UserSelected => Confidence::High,
+            | ExactAccount | ExplicitAmount | ExplicitText | UserSelected | GuardianApproved => {
+                Confidence::High
+            }
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
-            | AmbiguousEntity | UnrecognizedWords => Confidence::Medium,
+            | AmbiguousEntity | UnrecognizedWords | GuardianRepaired => Confidence::Medium,
             ImplicitPeriod | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong => {
                 Confidence::Low
             }
@@ -93,6 +99,8 @@ impl ReasonCode {
             OutOfScope => "out_of_scope",
             TooLong => "too_long",
             UserSelected => "user_selected",
+            GuardianApproved => "guardian_approved",
+            GuardianRepaired => "guardian_repaired",
         }
     }
 
@@ -174,6 +182,10 @@ impl ReasonCode {
             }
             (Locale::Fr, UserSelected) => format!("Plan choisi par l'utilisateur : {detail}"),
             (Locale::En, UserSelected) => format!("Plan chosen by the user: {detail}"),
+            (Locale::Fr, GuardianApproved) => format!("Plan vérifié par le modèle ({detail})"),
+            (Locale::En, GuardianApproved) => format!("Plan checked by the model ({detail})"),
+            (Locale::Fr, GuardianRepaired) => format!("Plan corrigé par le modèle ({detail})"),
+            (Locale::En, GuardianRepaired) => format!("Plan corrected by the model ({detail})"),
         }
     }
 }

@@ -30,6 +30,96 @@ pub async fn load_page(conversation_id: Option<String>) -> Result<PageData, AppE
     Ok(PageData { vocabulary, conversation, locale: ssr::accept_language(), today: sou.today() })
 }
 
+/// One provider as the settings page shows it. Never a key: its last four characters
+/// and where it comes from (`saved`, `environment`, `not_needed`, `missing`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProviderInfo {
+    pub id: String,
+    pub name: String,
+    pub base_url: String,
+    pub simple_model: String,
+    pub complex_model: String,
+    pub key_source: String,
+    pub last4: Option<String>,
+    pub usable: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingsData {
+    pub providers: Vec<ProviderInfo>,
+    pub choice_provider: Option<String>,
+    pub choice_model: Option<String>,
+    pub locale: Locale,
+}
+
+#[server(endpoint = "settings")]
+pub async fn load_settings() -> Result<SettingsData, AppError> {
+    use backend::providers::KeyState;
+    let (sou, user) = ssr::session()?;
+    let locale = ssr::accept_language();
+    let Some(providers) = sou.providers() else {
+        return Ok(SettingsData { providers: vec![], choice_provider: None, choice_model: None, locale });
+    };
+    let views = providers.views(sou.store(), user).await?;
+    let choice = providers.choice(sou.store(), user).await?;
+    let providers = views
+        .into_iter()
+        .map(|v| {
+            let (source, last4) = match v.key {
+                KeyState::Saved { last4 } => ("saved", Some(last4)),
+                KeyState::Environment { last4 } => ("environment", Some(last4)),
+                KeyState::NotNeeded => ("not_needed", None),
+                KeyState::Missing => ("missing", None),
+            };
+            ProviderInfo {
+                id: v.id.as_str().to_string(),
+                name: v.name,
+                base_url: v.base_url,
+                simple_model: v.simple_model,
+                complex_model: v.complex_model,
+                key_source: source.to_string(),
+                last4: last4.filter(|l| !l.is_empty()),
+                usable: v.usable,
+            }
+        })
+        .collect();
+    Ok(SettingsData {
+        providers,
+        choice_provider: choice.as_ref().map(|c| c.provider.as_str().to_string()),
+        choice_model: choice.and_then(|c| c.model),
+        locale,
+    })
+}
+
+/// Checks `key` with the provider (a cheap authenticated call), then stores it sealed.
+#[server(endpoint = "save_key")]
+pub async fn save_key(provider: String, key: String) -> Result<(), AppError> {
+    let (sou, user) = ssr::session()?;
+    let providers = ssr::providers(&sou)?;
+    let id = ssr::provider_id(&provider)?;
+    providers.save_key(sou.store(), user, id, secrecy::SecretString::from(key)).await?;
+    Ok(())
+}
+
+#[server(endpoint = "delete_key")]
+pub async fn delete_key(provider: String) -> Result<(), AppError> {
+    let (sou, user) = ssr::session()?;
+    let providers = ssr::providers(&sou)?;
+    providers.delete_key(sou.store(), user, ssr::provider_id(&provider)?).await?;
+    Ok(())
+}
+
+/// The provider and model for free-form questions; an empty model lets the router pick.
+#[server(endpoint = "choose_model")]
+pub async fn choose_model(provider: String, model: String) -> Result<(), AppError> {
+    let (sou, user) = ssr::session()?;
+    let providers = ssr::providers(&sou)?;
+    let model = Some(model.trim().to_string()).filter(|m| !m.is_empty());
+    let choice = backend::providers::Choice { provider: ssr::provider_id(&provider)?, model };
+    providers.choose(sou.store(), user, &choice).await?;
+    Ok(())
+}
+
 #[cfg(feature = "ssr")]
 pub mod ssr {
     use agent::Locale;
@@ -48,6 +138,16 @@ pub mod ssr {
                 Err(AppError::Internal)
             }
         }
+    }
+
+    pub fn providers(sou: &Sou) -> Result<backend::providers::Providers, AppError> {
+        sou.providers()
+            .cloned()
+            .ok_or_else(|| AppError::BadRequest("language models are not enabled on this server".into()))
+    }
+
+    pub fn provider_id(s: &str) -> Result<backend::llm::catalog::ProviderId, AppError> {
+        s.parse().map_err(AppError::BadRequest)
     }
 
     /// The first supported language of the request's Accept-Language, else French.

@@ -104,6 +104,7 @@ fn Chat(data: PageData) -> impl IntoView {
                 <a class="brand" href="/" rel="external">"Sou"</a>
                 <span class="tagline">{t(locale, T::Tagline)}</span>
                 <a class="new-chat" href="/" rel="external">{t(locale, T::NewChat)}</a>
+                <a class="settings-link" href="/settings" rel="external">{t(locale, T::Settings)}</a>
             </header>
             <main class="chat" data-testid="chat">
                 <Show when=move || turns.with(Vec::is_empty)>
@@ -159,6 +160,11 @@ fn Chat(data: PageData) -> impl IntoView {
                         prop:value=move || draft.get()
                         on:input=move |ev| draft.set(event_target_value(&ev))/>
                     <button type="submit" disabled=move || busy.get()>{t(locale, T::Send)}</button>
+                    <Show when=move || busy.get()>
+                        <button type="button" class="stop" data-testid="stop" on:click=move |_| stop_answer()>
+                            {t(locale, T::Stop)}
+                        </button>
+                    </Show>
                 </form>
                 <div class="draft" data-testid="draft">
                     {move || outcome.with(|o| o.as_ref().map(|o: &ParseOutcome| render::draft_badge(o, describe, locale)))}
@@ -211,11 +217,21 @@ fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
             request_animation_frame(scroll_to_end);
         })
         .await;
-        turns.update(|t| {
-            if let Some(turn) = t.get_mut(index) {
+        turns.update(|all| {
+            if let Some(turn) = all.get_mut(index) {
                 turn.pending = false;
-                if let Err(message) = result {
-                    turn.events.push(ChatEvent::Error { code: "network".into(), message });
+                let ended = turn.events.last().is_some_and(ChatEvent::is_terminal);
+                match result {
+                    Ok(()) => {}
+                    Err(crate::stream::Ended::Stopped) => {
+                        if !ended {
+                            let message = t(locale, T::Stopped).to_string();
+                            turn.events.push(ChatEvent::Error { code: "stopped".into(), message });
+                        }
+                    }
+                    Err(crate::stream::Ended::Failed(message)) => {
+                        turn.events.push(ChatEvent::Error { code: "network".into(), message });
+                    }
                 }
             }
         });
@@ -233,6 +249,13 @@ fn scroll_to_end() {
 
 #[cfg(not(feature = "hydrate"))]
 fn start(_message: String, _plan: Option<ToolCallPlan>, _live: Live) {}
+
+/// The stop button: aborts the request; the server sees the client go and drops its
+/// call to the model.
+fn stop_answer() {
+    #[cfg(feature = "hydrate")]
+    crate::stream::stop();
+}
 
 #[component]
 pub fn NotFound() -> impl IntoView {

@@ -32,6 +32,10 @@ impl From<backend::BackendError> for AppError {
             B::NotFound => AppError::NotFound,
             B::BadRequest(m) => AppError::BadRequest(m),
             B::InvalidPlan(p) => AppError::BadRequest(p.to_string()),
+            B::Llm { provider, error } => {
+                tracing::warn!(%provider, error = %error, "provider call from a server function failed");
+                AppError::BadRequest(backend::chat::llm_message(provider, &error, agent::Locale::En).1)
+            }
             other => {
                 tracing::error!(error = %other, "server function failed");
                 AppError::Internal

@@ -17,7 +17,9 @@ pub mod api;
 mod chat;
 mod error;
 mod i18n;
+mod markdown;
 mod render;
+mod settings;
 #[cfg(feature = "hydrate")]
 mod stream;
 
@@ -59,6 +61,7 @@ pub fn App() -> impl IntoView {
             <Routes fallback=|| view! { <chat::NotFound/> }>
                 <Route path=StaticSegment("") view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("c"), ParamSegment("id")) view=chat::ChatPage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>
             </Routes>
         </Router>
     }

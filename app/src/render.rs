@@ -666,6 +666,43 @@ fn recurring(r: RecurringResult, locale: Locale) -> impl IntoView {
     }
 }
 
+/// Consecutive text pieces, rendered as one Markdown block.
+fn answer_text(text: &str) -> AnyView {
+    let html = crate::markdown::to_html(text);
+    view! { <div class="answer" data-testid="answer" inner_html=html></div> }.into_any()
+}
+
+/// What answering cost, under a model's answer.
+fn usage_line(usage: &agent::protocol::Usage, locale: Locale) -> Option<AnyView> {
+    let model = usage.model.clone()?;
+    let mut parts = vec![
+        model,
+        format!(
+            "{} {} / {} {}",
+            usage.input_tokens,
+            t(locale, T::TokensIn),
+            usage.output_tokens,
+            t(locale, T::TokensOut)
+        ),
+    ];
+    // Micro-euros shown to a ten-thousandth of a euro, in integers like all money.
+    let (euros, rest) = (usage.cost_eur_micros / 1_000_000, usage.cost_eur_micros % 1_000_000 / 100);
+    let sep = if locale == Locale::Fr { "," } else { "." };
+    parts.push(format!("{}{euros}{sep}{rest:04} €", if usage.unpriced { "≥ " } else { "≈ " }));
+    if let Some(ms) = usage.first_token_ms {
+        parts.push(format!("{} {ms} ms", t(locale, T::FirstToken)));
+    }
+    Some(
+        view! {
+            <p class="usage" data-testid="usage" data-route=usage.route.clone()
+                data-cost-micros=usage.cost_eur_micros>
+                {parts.join(" · ")}
+            </p>
+        }
+        .into_any(),
+    )
+}
+
 /// One assistant answer, event by event, as it streams or as it was stored.
 pub fn events_view(
     events: Vec<ChatEvent>,
@@ -680,7 +717,16 @@ pub fn events_view(
     // Results speak the language of the question, which the plan carries.
     let mut locale = locale;
     let mut had_plan = false;
+    let mut text = String::new();
+    let mut stopped = false;
     for e in events {
+        if let ChatEvent::Token { content } = &e {
+            text.push_str(content);
+            continue;
+        }
+        if !text.is_empty() {
+            out.push(answer_text(&std::mem::take(&mut text)));
+        }
         let v = match e {
             ChatEvent::Plan { plan } => {
                 let description = describe(&plan);
@@ -692,35 +738,49 @@ pub fn events_view(
                 view! { <ClarifyCard clarification conversation_id send show_reasons=!had_plan/> }.into_any()
             }
             ChatEvent::ToolResult(output) => tool_output(output, locale),
-            ChatEvent::Token { content } => {
-                view! { <p class="answer" data-testid="answer">{content}</p> }.into_any()
+            ChatEvent::Token { .. } => ().into_any(),
+            ChatEvent::EntitiesDetected { entities } => {
+                let clarification = Clarification {
+                    question: t(locale, T::Mentioned).to_string(),
+                    reasons: Vec::new(),
+                    suggestions: entities.into_iter().map(|e| e.suggestion).collect(),
+                    locale,
+                };
+                view! {
+                    <div class="entities" data-testid="entities">
+                        <ClarifyCard clarification conversation_id send show_reasons=false/>
+                    </div>
+                }
+                .into_any()
             }
             ChatEvent::Error { message, code } => {
+                stopped |= code == "stopped";
                 view! { <p class="error" role="alert" data-code=code>{message}</p> }.into_any()
             }
-            ChatEvent::Status { uncertainty, .. } => {
+            ChatEvent::Status { uncertainty, usage, .. } => {
                 ended = true;
-                if uncertainty.plan_confidence.is_some()
-                    && uncertainty.answer_confidence > 0.0
-                    && uncertainty.answer_confidence < 0.8
-                {
+                let by_model = usage.route != "parser";
+                let warn = (uncertainty.answer_confidence > 0.0 && uncertainty.answer_confidence < 0.8)
+                    || (by_model && !uncertainty.warnings.is_empty());
+                let warning = (warn && !uncertainty.warnings.is_empty()).then(|| {
                     view! {
-                        <div class="warning" role="note">
+                        <div class="warning" role="note" data-testid="warning">
                             <strong>{t(locale, T::Warning)}</strong>
                             <ul>{uncertainty.warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
                         </div>
                     }
-                    .into_any()
-                } else {
-                    ().into_any()
-                }
+                });
+                view! { {warning} {usage_line(&usage, locale)} }.into_any()
             }
         };
         out.push(v);
     }
+    if !text.is_empty() {
+        out.push(answer_text(&text));
+    }
     if pending && !ended {
         out.push(view! { <p class="thinking" aria-live="polite">{t(locale, T::Thinking)}</p> }.into_any());
-    } else if !pending && !ended {
+    } else if !pending && !ended && !stopped {
         out.push(view! { <p class="error" role="alert">{t(locale, T::Interrupted)}</p> }.into_any());
     }
     out

@@ -1,11 +1,39 @@
 //! The browser side of `POST /api/v1/chat`: fetch, read the body as it arrives, decode
 //! server-sent events. Chunk boundaries are not frame boundaries; `SseDecoder` handles it.
 
+use std::cell::RefCell;
+
 use agent::protocol::{ChatEvent, SseDecoder};
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Headers, ReadableStreamDefaultReader, RequestInit, Response};
+use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+
+thread_local! {
+    /// Aborts the answer being streamed (one at a time: the composer is busy meanwhile).
+    static CURRENT: RefCell<Option<AbortController>> = const { RefCell::new(None) };
+}
+
+/// Why a stream ended early.
+pub enum Ended {
+    /// The user pressed stop: the request was aborted, and the server, seeing the
+    /// client go, drops its call to the model.
+    Stopped,
+    Failed(String),
+}
+
+/// Stops the answer being streamed, if any.
+pub fn stop() {
+    CURRENT.with(|c| {
+        if let Some(controller) = c.borrow_mut().take() {
+            controller.abort();
+        }
+    });
+}
+
+fn stopped() -> bool {
+    CURRENT.with(|c| c.borrow().is_none())
+}
 
 fn js_error(e: JsValue) -> String {
     e.as_string()
@@ -14,8 +42,26 @@ fn js_error(e: JsValue) -> String {
 }
 
 /// Posts `body` and calls `on_event` for each event until the stream ends.
-/// An HTTP error comes back as `Err` with the server's message.
-pub async fn chat(body: String, mut on_event: impl FnMut(ChatEvent)) -> Result<(), String> {
+/// An HTTP error comes back as `Err` with the server's message; [`stop`] ends it with
+/// [`Ended::Stopped`].
+pub async fn chat(body: String, on_event: impl FnMut(ChatEvent)) -> Result<(), Ended> {
+    let controller = AbortController::new().map_err(|e| Ended::Failed(js_error(e)))?;
+    let signal = controller.signal();
+    CURRENT.with(|c| *c.borrow_mut() = Some(controller));
+    let result = read(body, &signal, on_event).await;
+    let was_stopped = stopped();
+    CURRENT.with(|c| c.borrow_mut().take());
+    match result {
+        Err(_) if was_stopped => Err(Ended::Stopped),
+        other => other.map_err(Ended::Failed),
+    }
+}
+
+async fn read(
+    body: String,
+    signal: &web_sys::AbortSignal,
+    mut on_event: impl FnMut(ChatEvent),
+) -> Result<(), String> {
     let window = web_sys::window().ok_or("no window")?;
     let headers = Headers::new().map_err(js_error)?;
     headers.set("content-type", "application/json").map_err(js_error)?;
@@ -24,6 +70,7 @@ pub async fn chat(body: String, mut on_event: impl FnMut(ChatEvent)) -> Result<(
     init.set_method("POST");
     init.set_headers(&headers);
     init.set_body(&JsValue::from_str(&body));
+    init.set_signal(Some(signal));
     let response =
         JsFuture::from(window.fetch_with_str_and_init("/api/v1/chat", &init)).await.map_err(js_error)?;
     let response: Response = response.dyn_into().map_err(js_error)?;

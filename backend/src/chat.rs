@@ -15,9 +15,15 @@ use sqlx::Row;
 use tokio::sync::mpsc;
 
 use crate::error::BackendError;
+use crate::guardian::{self, Verdict};
+use crate::llm::catalog::ProviderId;
+use crate::llm::model::Spent;
+use crate::llm::{self, LlmError, LlmMessage};
+use crate::providers::{Providers, Resolved};
 use crate::registry::Registry;
+use crate::router::{self, Complexity};
 use crate::store::{Store, UserId};
-use crate::tools;
+use crate::{assistant, tools};
 
 /// Longest message accepted, in characters.
 pub const MAX_MESSAGE_CHARS: usize = 4000;
@@ -49,19 +55,25 @@ pub struct ChatRequest {
 }
 
 /// Sends events to the client while keeping them for the stored answer.
-struct Emitter {
+pub(crate) struct Emitter {
     tx: mpsc::Sender<ChatEvent>,
     sent: Vec<ChatEvent>,
-    started: Instant,
+    pub(crate) started: Instant,
     first_event_ms: Option<u64>,
 }
 
 impl Emitter {
-    async fn emit(&mut self, e: ChatEvent) {
+    /// Resolves when the client has gone away (stop button, closed tab, lost network).
+    pub(crate) async fn closed(&self) {
+        self.tx.closed().await
+    }
+
+    pub(crate) async fn emit(&mut self, e: ChatEvent) {
         let started = self.started;
         self.first_event_ms.get_or_insert_with(|| started.elapsed().as_millis() as u64);
         self.sent.push(e.clone());
-        // A client that went away does not stop the answer.
+        // A client that went away does not stop a parser answer (it is stored); a
+        // model's answer watches `closed` and stops.
         let _ = self.tx.send(e).await;
     }
 }
@@ -71,6 +83,44 @@ impl Emitter {
 pub struct Sou {
     store: Store,
     timezone: chrono_tz::Tz,
+    providers: Option<Providers>,
+}
+
+/// One message to answer, with what it is answered in the light of.
+struct Asked<'a> {
+    user: UserId,
+    message: &'a str,
+    locale: Option<Locale>,
+    previous: Option<&'a ToolCallPlan>,
+    history: Vec<LlmMessage>,
+}
+
+/// What an answer did, for the final status.
+struct Answered {
+    plan: Option<ToolCallPlan>,
+    uncertainty: Uncertainty,
+    /// `parser`, `guardian` or `llm`.
+    route: &'static str,
+    model: Option<String>,
+    spent: Spent,
+    first_token_ms: Option<u64>,
+}
+
+impl Answered {
+    fn parser(plan: Option<ToolCallPlan>, uncertainty: Uncertainty) -> Answered {
+        Answered {
+            plan,
+            uncertainty,
+            route: "parser",
+            model: None,
+            spent: Spent::default(),
+            first_token_ms: None,
+        }
+    }
+}
+
+fn no_answer(warnings: Vec<String>) -> Uncertainty {
+    Uncertainty { plan_confidence: None, answer_confidence: 0.0, warnings }
 }
 
 /// The events of one answer, and the conversation they belong to.
@@ -81,7 +131,17 @@ pub struct ChatStream {
 
 impl Sou {
     pub fn new(store: Store, timezone: chrono_tz::Tz) -> Sou {
-        Sou { store, timezone }
+        Sou { store, timezone, providers: None }
+    }
+
+    /// The same, answering with language models too.
+    pub fn with_providers(mut self, providers: Providers) -> Sou {
+        self.providers = Some(providers);
+        self
+    }
+
+    pub fn providers(&self) -> Option<&Providers> {
+        self.providers.as_ref()
     }
 
     pub fn store(&self) -> &Store {
@@ -130,6 +190,7 @@ impl Sou {
             }
             None => self.create_conversation(user, &req.message).await?,
         };
+        let history = self.history(user, &conversation_id).await?;
         // The user's words are stored before anything runs.
         self.insert_message(user, &conversation_id, Role::User, &req.message, None, &[]).await?;
         let previous = self.last_plan(user, &conversation_id).await?;
@@ -137,24 +198,32 @@ impl Sou {
         let (tx, rx) = mpsc::channel::<ChatEvent>(32);
         let sou = self.clone();
         let id = conversation_id.clone();
-        // The answer runs to the end and is stored even if the client goes away.
+        // The answer is stored whatever happens to the client; a model's answer stops
+        // when the client goes away.
         tokio::spawn(async move {
             let mut out = Emitter { tx, sent: Vec::new(), started, first_event_ms: None };
-            let outcome =
-                sou.answer(user, &req.message, locale, previous.as_ref(), client_plan, &mut out).await;
-            let (plan, uncertainty) = match outcome {
+            let question =
+                Asked { user, message: &req.message, locale, previous: previous.as_ref(), history };
+            let outcome = sou.answer(question, client_plan, &mut out).await;
+            let done = match outcome {
                 Ok(done) => done,
                 Err(e) => {
                     tracing::error!(error = %e, "chat answer failed");
                     let (code, message) = user_safe(&e, locale);
                     out.emit(ChatEvent::Error { code, message }).await;
-                    (None, Uncertainty { plan_confidence: None, answer_confidence: 0.0, warnings: vec![] })
+                    Answered::parser(None, no_answer(vec![]))
                 }
             };
+            let (plan, uncertainty) = (done.plan, done.uncertainty);
             let usage = Usage {
-                route: "parser".into(),
+                input_tokens: done.spent.input_tokens,
+                output_tokens: done.spent.output_tokens,
+                cost_eur_micros: done.spent.cost_eur_micros,
+                unpriced: done.spent.unpriced,
+                model: done.model,
+                route: done.route.into(),
                 first_event_ms: out.first_event_ms.unwrap_or_default(),
-                ..Usage::default()
+                first_token_ms: done.first_token_ms,
             };
             let status = ChatEvent::Status {
                 content: StreamStatus::Done,
@@ -182,20 +251,18 @@ impl Sou {
         Ok(ChatStream { conversation_id, events: Box::pin(events) })
     }
 
-    /// Decides what to do with a message and emits the events. Returns the plan that
-    /// ran (if any) and the uncertainty for the final status.
+    /// Decides what to do with a message and emits the events: the parser's plan runs
+    /// at once when sure; otherwise the guardian (with a model) or the rules of
+    /// design.md (without) decide; questions no plan covers go to the tool loop.
     async fn answer(
         &self,
-        user: UserId,
-        message: &str,
-        locale: Option<Locale>,
-        previous: Option<&ToolCallPlan>,
+        q: Asked<'_>,
         client_plan: Option<agent::ToolCall>,
         out: &mut Emitter,
-    ) -> Result<(Option<ToolCallPlan>, Uncertainty), BackendError> {
-        let parser = self.parser(user).await?;
+    ) -> Result<Answered, BackendError> {
+        let parser = self.parser(q.user).await?;
         let today = self.today();
-        let outcome = parser.parse(message, &Context { today, locale, previous });
+        let outcome = parser.parse(q.message, &Context { today, locale: q.locale, previous: q.previous });
         // The server never trusts a client's plan: it is validated (done by the
         // caller), and unless it is exactly what the server parsed, it is run as the
         // user's explicit choice, not as the parser's inference.
@@ -220,50 +287,266 @@ impl Sou {
             }
             (None, other) => other,
         };
+        let mut warnings = Vec::new();
+        let needs_model = match &outcome {
+            ParseOutcome::Plan(p) => p.meta.confidence != Confidence::High,
+            ParseOutcome::Clarification(c) => is_free_form(c),
+        };
+        let models = if needs_model { self.models(q.user, &mut warnings).await } else { None };
         let plan = match outcome {
             ParseOutcome::Clarification(c) => {
+                if let (Some(models), true) = (&models, is_free_form(&c)) {
+                    return Ok(self.free_form(&parser, q, c.locale, models, warnings, out).await);
+                }
                 out.emit(ChatEvent::Clarify { clarification: c }).await;
-                return Ok((
-                    None,
-                    Uncertainty { plan_confidence: None, answer_confidence: 0.0, warnings: vec![] },
-                ));
+                return Ok(Answered::parser(None, no_answer(warnings)));
             }
             ParseOutcome::Plan(p) => p,
         };
         out.emit(ChatEvent::Plan { plan: plan.clone() }).await;
+        let Some(models) = models.filter(|_| plan.meta.confidence != Confidence::High) else {
+            if plan.meta.confidence == Confidence::Low {
+                // No model to check a fragile plan: ask rather than run it.
+                let clarification = low_confidence_question(&parser, &plan, None);
+                out.emit(ChatEvent::Clarify { clarification }).await;
+                let mut u = no_answer(warnings);
+                u.plan_confidence = Some(Confidence::Low);
+                return Ok(Answered::parser(Some(plan), u));
+            }
+            return self
+                .run_plan(q.user, plan, 0.0, warnings, out)
+                .await
+                .map(|(p, u)| Answered::parser(p, u));
+        };
+        // The guardian: approve, repair (re-validated) or ask.
+        let model = &models.simple;
+        let providers = self.providers.as_ref().ok_or(BackendError::NotFound)?;
+        let reviewed = guardian::review(providers.caller(), model, q.message, &plan).await;
         let locale = plan.meta.locale;
-        if plan.meta.confidence == Confidence::Low {
-            // No LLM guardian is configured: ask rather than run a fragile plan.
-            let clarification = low_confidence_question(&parser, &plan);
-            out.emit(ChatEvent::Clarify { clarification }).await;
-            return Ok((
-                Some(plan.clone()),
-                Uncertainty {
-                    plan_confidence: Some(Confidence::Low),
-                    answer_confidence: 0.0,
-                    warnings: vec![],
-                },
-            ));
+        let (spent, first_token_ms, verdict) = match reviewed {
+            Ok(r) => (r.spent, r.first_token_ms, Ok(r.verdict)),
+            Err(e) => (Spent::default(), None, Err(e)),
+        };
+        let guarded = |plan, uncertainty| Answered {
+            plan,
+            uncertainty,
+            route: "guardian",
+            model: Some(model.name.clone()),
+            spent: spent.clone(),
+            first_token_ms,
+        };
+        match verdict {
+            Ok(Verdict::Approve) => {
+                let mut plan = plan;
+                plan.meta.confidence_reasons.push(Reason::new(
+                    ReasonCode::GuardianApproved,
+                    locale,
+                    &model.name,
+                ));
+                let (p, u) = self.run_plan(q.user, plan, 0.9, warnings, out).await?;
+                Ok(guarded(p, u))
+            }
+            Ok(Verdict::Repair(call)) => {
+                let detail = parser.describe(&call, locale);
+                let repaired = ToolCallPlan {
+                    call,
+                    meta: agent::PlanMeta {
+                        confidence: Confidence::Medium,
+                        confidence_reasons: vec![Reason::new(ReasonCode::GuardianRepaired, locale, &detail)],
+                        locale,
+                        today: plan.meta.today,
+                    },
+                };
+                out.emit(ChatEvent::Plan { plan: repaired.clone() }).await;
+                let (p, u) = self.run_plan(q.user, repaired, 0.8, warnings, out).await?;
+                Ok(guarded(p, u))
+            }
+            Ok(Verdict::Clarify(question)) => {
+                let clarification = low_confidence_question(&parser, &plan, Some(question));
+                out.emit(ChatEvent::Clarify { clarification }).await;
+                Ok(guarded(Some(plan), no_answer(warnings)))
+            }
+            Ok(Verdict::InvalidRepair(why)) => {
+                tracing::warn!(why = %why, "the guardian's repair was refused by the registry");
+                let clarification = low_confidence_question(&parser, &plan, None);
+                out.emit(ChatEvent::Clarify { clarification }).await;
+                Ok(guarded(Some(plan), no_answer(warnings)))
+            }
+            Err(e) => {
+                // No verdict: the rules for no model, and the user is told why.
+                tracing::warn!(error = %e, "the guardian failed; applying the rules without a model");
+                warnings.push(llm_message(models.provider, &e, locale).1);
+                if plan.meta.confidence == Confidence::Low {
+                    let clarification = low_confidence_question(&parser, &plan, None);
+                    out.emit(ChatEvent::Clarify { clarification }).await;
+                    return Ok(guarded(Some(plan), no_answer(warnings)));
+                }
+                let (p, u) = self.run_plan(q.user, plan, 0.0, warnings, out).await?;
+                Ok(guarded(p, u))
+            }
         }
+    }
+
+    /// The models for `user`, or `None` (with a warning when the user chose a provider
+    /// that cannot be used: Sou never swaps it for another).
+    async fn models(&self, user: UserId, warnings: &mut Vec<String>) -> Option<Resolved> {
+        let providers = self.providers.as_ref()?;
+        match providers.resolve(&self.store, user).await {
+            Ok(Some(m)) => Some(m),
+            Ok(None) => {
+                if let Ok(Some(choice)) = providers.choice(&self.store, user).await {
+                    warnings.push(format!(
+                        "{} has no API key: add one in Settings to use it.",
+                        choice.provider.display_name()
+                    ));
+                }
+                None
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "resolving the user's model failed");
+                None
+            }
+        }
+    }
+
+    /// Runs a plan and writes its answer. `checked` is the answer confidence a model's
+    /// review gives it (0 when no model looked at it).
+    async fn run_plan(
+        &self,
+        user: UserId,
+        plan: ToolCallPlan,
+        checked: f32,
+        mut warnings: Vec<String>,
+        out: &mut Emitter,
+    ) -> Result<(Option<ToolCallPlan>, Uncertainty), BackendError> {
+        let locale = plan.meta.locale;
         let output = tools::run(&self.store, user, &plan.call, locale, plan.meta.today).await?;
         out.emit(ChatEvent::ToolResult(output.clone())).await;
         out.emit(ChatEvent::Token { content: agent::answer::summarize(&output, locale) }).await;
-        let warnings: Vec<String> = plan
-            .meta
-            .confidence_reasons
-            .iter()
-            .filter(|r| r.code.cap() < Confidence::High)
-            .map(|r| r.text.clone())
-            .collect();
+        warnings.extend(
+            plan.meta
+                .confidence_reasons
+                .iter()
+                .filter(|r| r.code.cap() < Confidence::High)
+                .map(|r| r.text.clone()),
+        );
         let answer_confidence = match plan.meta.confidence {
             Confidence::High => 1.0,
-            Confidence::Medium => 0.7,
-            Confidence::Low => 0.0,
+            Confidence::Medium => 0.7_f32.max(checked),
+            Confidence::Low => checked,
         };
-        Ok((
-            Some(plan.clone()),
-            Uncertainty { plan_confidence: Some(plan.meta.confidence), answer_confidence, warnings },
-        ))
+        let uncertainty =
+            Uncertainty { plan_confidence: Some(plan.meta.confidence), answer_confidence, warnings };
+        Ok((Some(plan), uncertainty))
+    }
+
+    /// A question no plan covers: the router, then the tool loop, streamed.
+    async fn free_form(
+        &self,
+        parser: &Parser,
+        q: Asked<'_>,
+        locale: Locale,
+        models: &Resolved,
+        mut warnings: Vec<String>,
+        out: &mut Emitter,
+    ) -> Answered {
+        let Some(providers) = self.providers.as_ref() else {
+            return Answered::parser(None, no_answer(warnings));
+        };
+        let (route, mut spent) = router::route(providers.caller(), models, q.message).await;
+        let model = match route.complexity {
+            Complexity::Simple => &models.simple,
+            Complexity::Complex => &models.complex,
+        };
+        let today = self.today();
+        let question = assistant::Question {
+            user: q.user,
+            message: q.message,
+            history: q.history,
+            locale,
+            today,
+            started: out.started,
+        };
+        let (outcome, error) =
+            match assistant::answer(providers, &self.store, model, &route, question, out).await {
+                Ok(o) => (o, None),
+                Err(f) => (f.outcome, Some(f.error)),
+            };
+        spent.merge(&outcome.spent);
+        if let Some(e) = &error {
+            tracing::warn!(error = %e, provider = %models.provider, "the model's answer failed");
+            let (code, message) = llm_message(models.provider, e, locale);
+            out.emit(ChatEvent::Error { code, message }).await;
+        }
+        match outcome.ending {
+            assistant::Ending::Answered => {}
+            assistant::Ending::Stopped => {
+                out.emit(ChatEvent::Error { code: "stopped".into(), message: stopped_text(locale).into() })
+                    .await;
+            }
+            assistant::Ending::ToolLimit => {
+                let message = match locale {
+                    Locale::Fr => "Le modèle a demandé plus de 5 séries d'outils ; Sou s'est arrêté là.",
+                    Locale::En => "The model asked for more than 5 rounds of tools; Sou stopped there.",
+                };
+                out.emit(ChatEvent::Error { code: "tool_limit".into(), message: message.into() }).await;
+            }
+        }
+        if error.is_none() && outcome.ending == assistant::Ending::Answered {
+            let cx = Context { today, locale: Some(locale), previous: None };
+            let entities = parser.mentions(&outcome.answered_text, &cx, 5);
+            if !entities.is_empty() {
+                out.emit(ChatEvent::EntitiesDetected { entities }).await;
+            }
+        }
+        let grounded = outcome.tools_run > 0;
+        if !grounded {
+            warnings.push(match locale {
+                Locale::Fr => {
+                    "Cette réponse n'utilise aucune de vos données : le modèle a répondu de lui-même.".into()
+                }
+                Locale::En => "This answer uses none of your data: the model answered on its own.".into(),
+            });
+        }
+        let answer_confidence = match (&error, outcome.ending, grounded) {
+            (None, assistant::Ending::Answered, true) => 0.8,
+            (None, assistant::Ending::Answered, false) => 0.6,
+            _ => 0.0,
+        };
+        Answered {
+            plan: None,
+            uncertainty: Uncertainty { plan_confidence: None, answer_confidence, warnings },
+            route: "llm",
+            model: Some(model.name.clone()),
+            spent,
+            first_token_ms: outcome.first_token_ms,
+        }
+    }
+
+    /// The conversation so far as a model reads it: the texts of the last turns.
+    async fn history(&self, user: UserId, conversation: &str) -> Result<Vec<LlmMessage>, BackendError> {
+        let rows = sqlx::query(
+            "SELECT role, content FROM messages WHERE conversation_id = ?1 AND user_id = ?2 ORDER BY id DESC LIMIT 20",
+        )
+        .bind(conversation)
+        .bind(user.0)
+        .fetch_all(self.store.pool())
+        .await?;
+        let mut out: Vec<LlmMessage> = rows
+            .iter()
+            .rev()
+            .filter_map(|r| {
+                let role: String = r.get(0);
+                let content: String = r.get(1);
+                let role = if role == "user" { llm::Role::User } else { llm::Role::Assistant };
+                assistant::history_message(role, &content)
+            })
+            .collect();
+        // A conversation for a model starts with the user.
+        while out.first().is_some_and(|m| m.role != llm::Role::User) {
+            out.remove(0);
+        }
+        Ok(out)
     }
 
     async fn check_owner(&self, user: UserId, id: &str) -> Result<(), BackendError> {
@@ -415,13 +698,17 @@ fn typed_plan(v: &Value) -> Result<ToolCallPlan, BackendError> {
     serde_json::from_value(v.clone()).map_err(|e| BackendError::BadRequest(format!("context: {e}")))
 }
 
-/// With no LLM to repair a low-confidence plan, Sou asks, offering it and neighbours.
-fn low_confidence_question(parser: &Parser, plan: &ToolCallPlan) -> Clarification {
+/// A question about a plan Sou will not run as is, offering it and neighbours; the
+/// guardian's own question when it asked one.
+fn low_confidence_question(parser: &Parser, plan: &ToolCallPlan, asked: Option<String>) -> Clarification {
     let locale = plan.meta.locale;
-    let question = match locale {
-        Locale::Fr => "Je ne suis pas sûr d'avoir bien compris. Voulez-vous :",
-        Locale::En => "I am not sure I understood. Did you mean:",
-    };
+    let question = asked.filter(|q| !q.trim().is_empty()).unwrap_or_else(|| {
+        match locale {
+            Locale::Fr => "Je ne suis pas sûr d'avoir bien compris. Voulez-vous :",
+            Locale::En => "I am not sure I understood. Did you mean:",
+        }
+        .to_string()
+    });
     let chosen = |call: agent::ToolCall| {
         let label = parser.describe(&call, locale);
         let reasons = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
@@ -454,7 +741,7 @@ fn low_confidence_question(parser: &Parser, plan: &ToolCallPlan) -> Clarificatio
         suggestions.push(chosen(earlier));
     }
     Clarification {
-        question: question.to_string(),
+        question,
         reasons: plan
             .meta
             .confidence_reasons
@@ -467,16 +754,105 @@ fn low_confidence_question(parser: &Parser, plan: &ToolCallPlan) -> Clarificatio
     }
 }
 
+/// Questions no plan covers, which a model may answer: advice, no recognisable
+/// calculation, or a message too long to plan.
+fn is_free_form(c: &Clarification) -> bool {
+    c.reasons
+        .iter()
+        .any(|r| matches!(r.code, ReasonCode::OutOfScope | ReasonCode::NoIntent | ReasonCode::TooLong))
+}
+
+fn stopped_text(locale: Locale) -> &'static str {
+    match locale {
+        Locale::Fr => "Réponse arrêtée.",
+        Locale::En => "Answer stopped.",
+    }
+}
+
+/// What a model's failure means for the user, and what to do next. Never a key, never
+/// the provider's raw text beyond its own short message.
+pub fn llm_message(provider: ProviderId, e: &LlmError, locale: Locale) -> (String, String) {
+    let name = provider.display_name();
+    let fr = locale == Locale::Fr;
+    let (code, message) = match e {
+        LlmError::KeyRejected => (
+            "key_rejected",
+            if fr {
+                format!("{name} a refusé la clé d'API. Vérifiez-la ou remplacez-la dans Réglages.")
+            } else {
+                format!("{name} rejected the API key. Check or replace it in Settings.")
+            },
+        ),
+        LlmError::RateLimited { .. } => (
+            "rate_limited",
+            if fr {
+                format!("{name} limite le nombre de requêtes. Réessayez dans une minute.")
+            } else {
+                format!("{name} is rate limiting requests. Try again in a minute.")
+            },
+        ),
+        LlmError::Timeout => (
+            "timeout",
+            if fr {
+                format!("{name} n'a pas répondu à temps (deux essais). Réessayez, ou choisissez un autre fournisseur dans Réglages.")
+            } else {
+                format!("{name} did not answer in time (tried twice). Try again, or choose another provider in Settings.")
+            },
+        ),
+        LlmError::ContextOverflow => (
+            "context_overflow",
+            if fr {
+                "La conversation est trop longue pour le modèle, même raccourcie. Commencez une nouvelle conversation.".to_string()
+            } else {
+                "The conversation is too long for the model, even shortened. Start a new conversation."
+                    .to_string()
+            },
+        ),
+        LlmError::EmptyReply => (
+            "empty_reply",
+            if fr {
+                format!("{name} a renvoyé une réponse vide (deux essais). Reformulez ou réessayez.")
+            } else {
+                format!("{name} returned an empty reply (tried twice). Rephrase or try again.")
+            },
+        ),
+        LlmError::Config(_) => {
+            (
+                "provider_config",
+                if fr {
+                    format!("{name} n'est pas configuré correctement. Vérifiez la clé et l'adresse dans Réglages.")
+                } else {
+                    format!("{name} is not configured correctly. Check its key and address in Settings.")
+                },
+            )
+        }
+        LlmError::InBand(_)
+        | LlmError::Truncated
+        | LlmError::Malformed(_)
+        | LlmError::Status(..)
+        | LlmError::Network(_) => (
+            "provider_unavailable",
+            if fr {
+                format!("{name} est indisponible ou a interrompu sa réponse. Réessayez, ou choisissez un autre fournisseur dans Réglages.")
+            } else {
+                format!("{name} is unavailable or cut its answer short. Try again, or choose another provider in Settings.")
+            },
+        ),
+    };
+    (code.to_string(), message)
+}
+
 /// A code and a message safe to show; details stay in the log.
 pub fn user_safe(e: &BackendError, locale: Option<Locale>) -> (String, String) {
     let fr = locale == Some(Locale::Fr);
     match e {
+        BackendError::Llm { provider, error } => llm_message(*provider, error, locale.unwrap_or(Locale::En)),
         BackendError::BadRequest(m) => ("bad_request".into(), m.clone()),
         BackendError::InvalidPlan(p) => ("invalid_plan".into(), p.to_string()),
         BackendError::NotFound => {
             ("not_found".into(), if fr { "Introuvable.".into() } else { "Not found.".into() })
         }
-        BackendError::Db(_) | BackendError::Corrupt(_) => (
+        BackendError::Db(_) | BackendError::Corrupt(_) | BackendError::Vault(_) => (
             "internal".into(),
             if fr {
                 "Une erreur interne est survenue ; rien n'a été perdu. Réessayez dans un instant.".into()

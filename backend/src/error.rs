@@ -14,6 +14,10 @@ pub enum BackendError {
     NotFound,
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    #[error("{provider}: {error}")]
+    Llm { provider: crate::llm::catalog::ProviderId, error: crate::llm::LlmError },
+    #[error("key vault: {0}")]
+    Vault(#[from] crate::vault::VaultError),
 }
 
 /// Errors opening the store: they stop the server at start.

@@ -2,13 +2,18 @@
 //! and the chat pipeline every surface (API, chat page, plain form) goes through.
 //! It knows nothing of Leptos or HTTP.
 
+pub mod assistant;
 pub mod chat;
 pub mod demo;
 mod error;
+pub mod guardian;
 pub mod llm;
+pub mod providers;
 pub mod registry;
+pub mod router;
 pub mod store;
 pub mod tools;
+pub mod vault;
 
 pub use chat::{ChatRequest, ChatStream, PlanRequest, Sou};
 pub use error::{BackendError, StoreError};

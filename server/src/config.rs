@@ -1,10 +1,18 @@
 //! Configuration in layers: built-in defaults, then a TOML file (`SOU_CONFIG`, or
 //! `sou.toml` in the working directory if present), then environment variables
-//! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `DATABASE_URL`).
+//! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `DATABASE_URL`,
+//! `SOU_MASTER_KEY`, and `SOU_LLM__…` for the `[llm]` table, `__` separating levels:
+//! `SOU_LLM__PROVIDERS__OPENAI__BASE_URL`). Provider keys fall back to the usual
+//! variables (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, …).
 //! Validated once at start; a bad value stops the server with a clear message.
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
+
+use backend::llm::catalog::ProviderId;
+use backend::providers::{LlmConfig, ProviderConfig};
 
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
@@ -20,6 +28,44 @@ struct Raw {
     demo: bool,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
+    #[serde(default, skip_serializing)]
+    master_key: Option<SecretString>,
+    #[serde(default)]
+    llm: RawLlm,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+struct RawLlm {
+    /// Where users who chose nothing are answered.
+    provider: Option<String>,
+    context_tokens: u32,
+    connect_timeout_secs: u64,
+    read_timeout_secs: u64,
+    providers: BTreeMap<String, RawProvider>,
+}
+
+impl Default for RawLlm {
+    fn default() -> Self {
+        RawLlm {
+            provider: None,
+            context_tokens: backend::llm::context::DEFAULT_BUDGET,
+            connect_timeout_secs: 10,
+            read_timeout_secs: 60,
+            providers: BTreeMap::new(),
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+struct RawProvider {
+    base_url: Option<String>,
+    simple_model: Option<String>,
+    complex_model: Option<String>,
+    #[serde(skip_serializing)]
+    api_key: Option<SecretString>,
+    enabled: Option<bool>,
 }
 
 impl Default for Raw {
@@ -31,6 +77,8 @@ impl Default for Raw {
             timezone: "Europe/Paris".into(),
             demo: true,
             database_url: None,
+            master_key: None,
+            llm: RawLlm::default(),
         }
     }
 }
@@ -45,6 +93,9 @@ pub struct Config {
     pub timezone: chrono_tz::Tz,
     /// Give the local user the demo ledger when they have no transactions.
     pub demo: bool,
+    /// The key that seals provider keys (`SOU_MASTER_KEY`); else a file in `data_dir`.
+    pub master_key: Option<SecretString>,
+    pub llm: LlmConfig,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +106,8 @@ pub enum ConfigError {
     Addr(String),
     #[error("configuration: timezone {0:?} is not an IANA time zone like Europe/Paris")]
     Timezone(String),
+    #[error("configuration: llm: {0}")]
+    Llm(String),
 }
 
 impl Config {
@@ -67,7 +120,7 @@ impl Config {
         let file = std::env::var("SOU_CONFIG").unwrap_or_else(|_| "sou.toml".to_string());
         Figment::from(Serialized::defaults(Raw::default()))
             .merge(Toml::file(file))
-            .merge(Env::prefixed("SOU_").ignore(&["config"]))
+            .merge(Env::prefixed("SOU_").ignore(&["config"]).split("__"))
             .merge(Env::raw().only(&["database_url"]))
     }
 
@@ -75,6 +128,7 @@ impl Config {
         let raw: Raw = figment.extract().map_err(Box::new)?;
         let addr = raw.addr.parse().map_err(|_| ConfigError::Addr(raw.addr.clone()))?;
         let timezone = raw.timezone.parse().map_err(|_| ConfigError::Timezone(raw.timezone.clone()))?;
+        let llm = llm_config(raw.llm, |name| std::env::var(name).ok())?;
         Ok(Config {
             addr,
             data_dir: raw.data_dir,
@@ -82,12 +136,72 @@ impl Config {
             log: raw.log,
             timezone,
             demo: raw.demo,
+            master_key: raw.master_key,
+            llm,
         })
     }
 
     pub fn database_url(&self) -> Option<&str> {
         self.database_url.as_ref().map(|s| s.expose_secret())
     }
+}
+
+/// The `[llm]` table checked and completed with defaults; keys missing from it are read
+/// from the providers' usual environment variables through `env`.
+fn llm_config(raw: RawLlm, env: impl Fn(&str) -> Option<String>) -> Result<LlmConfig, ConfigError> {
+    let mut config = LlmConfig {
+        default_provider: raw.provider.as_deref().map(str::parse).transpose().map_err(ConfigError::Llm)?,
+        context_tokens: raw.context_tokens,
+        connect_timeout: Duration::from_secs(raw.connect_timeout_secs),
+        read_timeout: Duration::from_secs(raw.read_timeout_secs),
+        ..LlmConfig::default()
+    };
+    if !(1_000..=2_000_000).contains(&raw.context_tokens) {
+        return Err(ConfigError::Llm(format!(
+            "context_tokens is {}; use a budget between 1000 and 2000000 tokens",
+            raw.context_tokens
+        )));
+    }
+    if raw.read_timeout_secs == 0 || raw.connect_timeout_secs == 0 {
+        return Err(ConfigError::Llm("timeouts must be at least 1 second".into()));
+    }
+    let mut overrides = BTreeMap::new();
+    for (name, p) in raw.providers {
+        let id: ProviderId = name.parse().map_err(ConfigError::Llm)?;
+        overrides.insert(id, p);
+    }
+    for id in ProviderId::ALL {
+        let mut c = ProviderConfig::defaults(id);
+        let given = overrides.remove(&id);
+        let configured = given.is_some() || config.default_provider == Some(id);
+        if let Some(p) = given {
+            if let Some(url) = p.base_url {
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
+                    return Err(ConfigError::Llm(format!(
+                        "providers.{id}.base_url {url:?} is not an http(s) URL"
+                    )));
+                }
+                c.base_url = url;
+            }
+            c.simple_model = p.simple_model.unwrap_or(c.simple_model);
+            c.complex_model = p.complex_model.unwrap_or(c.complex_model);
+            c.env_key = p.api_key;
+            c.enabled = p.enabled.unwrap_or(true);
+        }
+        if c.env_key.is_none() {
+            c.env_key = id
+                .key_env()
+                .iter()
+                .find_map(|v| env(v).filter(|k| !k.trim().is_empty()))
+                .map(SecretString::from);
+        }
+        // A local Ollama needs no key, so it is offered only when configured.
+        if id == ProviderId::Ollama && !configured {
+            c.enabled = false;
+        }
+        config.providers.insert(id, c);
+    }
+    Ok(config)
 }
 
 #[cfg(test)]
@@ -115,5 +229,40 @@ mod tests {
             assert!(err.contains("nope"), "{err}");
             Ok(())
         });
+    }
+
+    #[test]
+    #[allow(clippy::result_large_err)]
+    fn llm_table_env_keys_and_errors() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file(
+                "sou.toml",
+                "[llm]\nprovider = \"anthropic\"\ncontext_tokens = 6000\n[llm.providers.ollama]\nbase_url = \"http://127.0.0.1:11434\"\n",
+            )?;
+            jail.set_env("SOU_LLM__PROVIDERS__OPENAI__BASE_URL", "http://127.0.0.1:9/v1");
+            jail.set_env("SOU_LLM__PROVIDERS__OPENAI__SIMPLE_MODEL", "gpt-test");
+            jail.set_env("OPENAI_API_KEY", "sk-canary-config-test-0000");
+            let c = Config::load().map_err(|e| e.to_string())?;
+            assert_eq!(c.llm.default_provider, Some(ProviderId::Anthropic));
+            assert_eq!(c.llm.context_tokens, 6000);
+            let openai = &c.llm.providers[&ProviderId::Openai];
+            assert_eq!(
+                (openai.base_url.as_str(), openai.simple_model.as_str()),
+                ("http://127.0.0.1:9/v1", "gpt-test")
+            );
+            assert!(openai.env_key.is_some());
+            assert!(c.llm.providers[&ProviderId::Ollama].enabled, "configured Ollama is offered");
+            assert!(!format!("{c:?}").contains("sk-canary-config-test"), "keys never print");
+            jail.set_env("SOU_LLM__PROVIDER", "openia");
+            let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(err.contains("openia"), "{err}");
+            jail.set_env("SOU_LLM__PROVIDER", "openai");
+            jail.set_env("SOU_LLM__CONTEXT_TOKENS", "10");
+            let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(err.contains("context_tokens"), "{err}");
+            Ok(())
+        });
+        let c = llm_config(RawLlm::default(), |_| None).map_err(|e| e.to_string());
+        assert!(c.is_ok_and(|c| !c.providers[&ProviderId::Ollama].enabled));
     }
 }

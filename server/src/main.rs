@@ -3,6 +3,8 @@
 
 use std::process::ExitCode;
 
+use backend::providers::Providers;
+use backend::vault::Vault;
 use backend::{demo, Sou, Store};
 use leptos::prelude::get_configuration;
 use server::config::Config;
@@ -41,7 +43,10 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     }
     let mut leptos_options = get_configuration(None)?.leptos_options;
     leptos_options.site_addr = config.addr;
-    let state = AppState { leptos_options, sou: Sou::new(store, config.timezone), user };
+    let vault = Vault::open(&config.data_dir, config.master_key.as_ref())?;
+    let providers = Providers::new(config.llm, vault)?;
+    let sou = Sou::new(store, config.timezone).with_providers(providers);
+    let state = AppState { leptos_options, sou, user };
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;

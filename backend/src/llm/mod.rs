@@ -14,7 +14,10 @@
 //! goes into an [`LlmError`] passes through [`redact`] first.
 
 pub mod anthropic;
+pub mod catalog;
+pub mod context;
 pub mod gemini;
+pub mod model;
 pub mod ollama;
 pub mod openai;
 pub mod retry;
@@ -201,6 +204,39 @@ pub async fn stream(
     };
     let key = endpoint.api_key.clone();
     Ok(events.map(move |item| item.map_err(|e| redact_error(e, key.as_ref()))))
+}
+
+/// A cheap authenticated call — listing the provider's models — to check a key before
+/// it is saved. `Ok` on any 2xx; 401/403 give [`LlmError::KeyRejected`].
+pub async fn check_key(wire: Wire, client: &reqwest::Client, endpoint: &Endpoint) -> Result<(), LlmError> {
+    let builder = match wire {
+        Wire::OpenAi => client.get(endpoint.url("/models")).header(
+            reqwest::header::AUTHORIZATION,
+            header_value(&format!("Bearer {}", required_key(endpoint)?))?,
+        ),
+        Wire::Anthropic => client
+            .get(endpoint.url("/v1/models"))
+            .header("x-api-key", header_value(required_key(endpoint)?)?)
+            .header("anthropic-version", anthropic::API_VERSION),
+        Wire::Gemini => client
+            .get(endpoint.url("/v1beta/models"))
+            .header("x-goog-api-key", header_value(required_key(endpoint)?)?),
+        Wire::Ollama => {
+            let mut b = client.get(endpoint.url("/api/tags"));
+            if let Some(key) = endpoint.key() {
+                b = b.header(reqwest::header::AUTHORIZATION, header_value(&format!("Bearer {key}"))?);
+            }
+            b
+        }
+    };
+    let response = builder.send().await.map_err(|e| transport_error(e, endpoint))?;
+    let status = response.status();
+    if status.is_success() {
+        return Ok(());
+    }
+    let headers = response.headers().clone();
+    let body = response.text().await.unwrap_or_default();
+    Err(classify_status(status.as_u16(), &headers, &body, endpoint.key()))
 }
 
 fn transport_error(e: reqwest::Error, endpoint: &Endpoint) -> LlmError {

@@ -1,0 +1,212 @@
+//! The free-form route (seed 001): a question no plan covers goes to a model with the
+//! tool catalogue (the registry's read tools and their JSON Schemas). Each tool call is
+//! validated by the registry and run against the user's data; its result streams as
+//! `tool_result`, the model's text as `token`. At most [`MAX_TOOL_ITERATIONS`] rounds of
+//! tool calls per message, then one last call without tools for the answer.
+
+use std::time::Instant;
+
+use agent::protocol::ChatEvent;
+use agent::{Date, Locale};
+use futures::StreamExt;
+use serde_json::json;
+
+use crate::chat::Emitter;
+use crate::llm::model::{elapsed_ms, Model, Spent};
+use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};
+use crate::providers::Providers;
+use crate::registry::Registry;
+use crate::router::{Complexity, Route};
+use crate::store::{Store, UserId};
+use crate::tools;
+
+/// Rounds of tool calls per message (seed 001: never more than 5).
+pub const MAX_TOOL_ITERATIONS: usize = 5;
+
+/// Reply length for each tier.
+fn max_tokens(c: Complexity) -> u32 {
+    match c {
+        Complexity::Simple => 1_024,
+        Complexity::Complex => 4_096,
+    }
+}
+
+/// How the loop ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The model answered.
+    Answered,
+    /// The client went away (stop button, closed tab): the upstream call was dropped.
+    Stopped,
+    /// Five rounds of tools and the model still wanted more.
+    ToolLimit,
+}
+
+#[derive(Debug)]
+pub struct Outcome {
+    pub ending: Ending,
+    pub spent: Spent,
+    pub first_token_ms: Option<u64>,
+    /// Tool calls that ran (valid ones).
+    pub tools_run: usize,
+    /// Whether any text reached the user (an error after that cannot be retried).
+    pub answered_text: String,
+}
+
+/// A failure, with what was spent before it.
+#[derive(Debug)]
+pub struct Failed {
+    pub error: LlmError,
+    pub outcome: Outcome,
+}
+
+fn system(locale: Locale, today: Date) -> String {
+    let language = match locale {
+        Locale::Fr => "French",
+        Locale::En => "English",
+    };
+    format!(
+        "You are Sou, a self-hosted personal finance assistant. Answer in {language}, briefly, in Markdown \
+(no HTML, no images). Today is {today}. Use the tools to read the user's own accounts; never invent an \
+amount, a date or a transaction. In tool results, money is {{\"minor\": integer, \"currency\": ISO code}}: \
+minor units (cents), so 12345 EUR is 123.45 €. When a question needs advice, give general, balanced \
+considerations grounded in the user's figures and say it is not professional financial advice."
+    )
+}
+
+/// The catalogue offered to the model: the routed read tools with their schemas.
+pub fn catalogue(names: &[&str]) -> Vec<ToolSpec> {
+    Registry::get()
+        .tools()
+        .iter()
+        .filter(|t| names.contains(&t.name))
+        .map(|t| ToolSpec {
+            name: t.name.to_string(),
+            description: t.description.to_string(),
+            parameters: t.schema.clone(),
+        })
+        .collect()
+}
+
+/// What the model needs from a previous turn: its text.
+pub fn history_message(role: Role, text: &str) -> Option<LlmMessage> {
+    (!text.trim().is_empty()).then(|| LlmMessage { role, content: vec![Part::Text(text.to_string())] })
+}
+
+pub struct Question<'a> {
+    pub user: UserId,
+    pub message: &'a str,
+    pub history: Vec<LlmMessage>,
+    pub locale: Locale,
+    pub today: Date,
+    pub started: Instant,
+}
+
+/// Runs the tool loop for `q` with `model`, streaming into `out`.
+pub(crate) async fn answer(
+    providers: &Providers,
+    store: &Store,
+    model: &Model,
+    route: &Route,
+    q: Question<'_>,
+    out: &mut Emitter,
+) -> Result<Outcome, Failed> {
+    let mut outcome = Outcome {
+        ending: Ending::Answered,
+        spent: Spent::default(),
+        first_token_ms: None,
+        tools_run: 0,
+        answered_text: String::new(),
+    };
+    let mut messages = q.history;
+    messages.push(LlmMessage { role: Role::User, content: vec![Part::Text(q.message.to_string())] });
+    let tools = catalogue(&route.tools);
+    for iteration in 0..=MAX_TOOL_ITERATIONS {
+        // The last call offers no tools: the model must answer with what it has.
+        let offered = if iteration < MAX_TOOL_ITERATIONS { tools.clone() } else { Vec::new() };
+        let request = LlmRequest {
+            model: model.name.clone(),
+            system: system(q.locale, q.today),
+            messages: messages.clone(),
+            tools: offered,
+            max_tokens: max_tokens(route.complexity),
+        };
+        let (result, info) = providers.caller().stream(model, request).await;
+        if info.dropped > 0 {
+            tracing::info!(dropped = info.dropped, "older turns left out to fit the context budget");
+        }
+        let mut events = match result {
+            Ok(e) => e,
+            Err(error) => return Err(Failed { error, outcome }),
+        };
+        let mut text = String::new();
+        let mut calls = Vec::new();
+        loop {
+            let next = tokio::select! {
+                next = events.next() => next,
+                () = out.closed() => {
+                    // Dropping `events` closes the upstream connection.
+                    outcome.ending = Ending::Stopped;
+                    return Ok(outcome);
+                }
+            };
+            match next {
+                None => break,
+                Some(Err(error)) => return Err(Failed { error, outcome }),
+                Some(Ok(StreamEvent::TextDelta(t))) => {
+                    outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
+                    text.push_str(&t);
+                    outcome.answered_text.push_str(&t);
+                    out.emit(ChatEvent::Token { content: t }).await;
+                }
+                Some(Ok(StreamEvent::ToolCall { id, name, arguments })) => {
+                    outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
+                    calls.push((id, name, arguments));
+                }
+                Some(Ok(StreamEvent::Usage { input_tokens, output_tokens })) => {
+                    outcome.spent.add(model, input_tokens, output_tokens);
+                }
+                Some(Ok(StreamEvent::Done { .. })) => {}
+            }
+        }
+        if calls.is_empty() {
+            return Ok(outcome);
+        }
+        if iteration == MAX_TOOL_ITERATIONS {
+            outcome.ending = Ending::ToolLimit;
+            return Ok(outcome);
+        }
+        let mut said: Vec<Part> = Vec::new();
+        if !text.is_empty() {
+            said.push(Part::Text(text));
+        }
+        let mut results = Vec::new();
+        for (id, name, arguments) in calls {
+            said.push(Part::ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() });
+            let content = match Registry::get().validate(&json!({"tool": name, "args": arguments})) {
+                Ok(call) => match tools::run(store, q.user, &call, q.locale, q.today).await {
+                    Ok(output) => {
+                        outcome.tools_run += 1;
+                        let summary = agent::answer::summarize(&output, q.locale);
+                        let data = serde_json::to_string(&output).unwrap_or_default();
+                        out.emit(ChatEvent::ToolResult(output)).await;
+                        format!("{summary}\n{data}")
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, tool = %name, "a tool the model called failed");
+                        "error: the tool failed on the server".to_string()
+                    }
+                },
+                Err(e) => {
+                    tracing::info!(tool = %name, "the model's tool call was refused by the registry");
+                    format!("error: {e}. Call a listed tool with arguments valid for its schema.")
+                }
+            };
+            results.push(Part::ToolResult { id, content });
+        }
+        messages.push(LlmMessage { role: Role::Assistant, content: said });
+        messages.push(LlmMessage { role: Role::Tool, content: results });
+    }
+    outcome.ending = Ending::ToolLimit;
+    Ok(outcome)
+}

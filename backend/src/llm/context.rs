@@ -1,0 +1,157 @@
+//! The context window: a token budget (8,000 by default), the system prompt and the
+//! tool catalogue first, then the newest turns, the oldest dropped first.
+//!
+//! Tokens are estimated, not counted: one token per 4 bytes of text (or per 3 characters
+//! when that is more, for accented text) plus a few per message. Providers' own
+//! tokenisers differ, and the estimate only has to keep requests under the model's
+//! window; when it does not, the provider says so and [`shrink`] halves the budget.
+
+use super::{LlmMessage, LlmRequest, Part, Role};
+
+/// The default budget of a request, in (estimated) tokens.
+pub const DEFAULT_BUDGET: u32 = 8_000;
+
+/// Tokens every message costs besides its text (role, separators).
+const PER_MESSAGE: u32 = 4;
+
+/// Estimated tokens of `text`.
+pub fn estimate(text: &str) -> u32 {
+    let by_bytes = text.len().div_ceil(4);
+    let by_chars = text.chars().count().div_ceil(3);
+    u32::try_from(by_bytes.max(by_chars)).unwrap_or(u32::MAX)
+}
+
+fn message_tokens(m: &LlmMessage) -> u32 {
+    m.content.iter().fold(PER_MESSAGE, |n, p| {
+        let t = match p {
+            Part::Text(t) => estimate(t),
+            Part::ToolCall { name, arguments, .. } => estimate(name) + estimate(&arguments.to_string()),
+            Part::ToolResult { content, .. } => estimate(content),
+        };
+        n.saturating_add(t)
+    })
+}
+
+/// Estimated tokens of the whole request, before the reply.
+pub fn request_tokens(r: &LlmRequest) -> u32 {
+    let tools = r.tools.iter().fold(0u32, |n, t| {
+        n.saturating_add(estimate(&t.name) + estimate(&t.description) + estimate(&t.parameters.to_string()))
+    });
+    r.messages
+        .iter()
+        .fold(estimate(&r.system).saturating_add(tools), |n, m| n.saturating_add(message_tokens(m)))
+}
+
+/// What [`fit`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fitted {
+    /// Messages dropped from the start of the conversation.
+    pub dropped: usize,
+    /// Estimated tokens of the request as sent.
+    pub tokens: u32,
+}
+
+/// Drops the oldest messages until the request fits `budget` (reply tokens
+/// included). The system prompt, the tools and the last message always stay; the
+/// conversation never starts with an assistant turn or an orphaned tool result, so a
+/// tool call is never separated from its result.
+pub fn fit(request: &mut LlmRequest, budget: u32) -> Fitted {
+    let budget = budget.saturating_sub(request.max_tokens);
+    let mut dropped = 0;
+    while request_tokens(request) > budget && request.messages.len() > 1 {
+        request.messages.remove(0);
+        dropped += 1;
+        // Keep dropping until the conversation starts where a user spoke.
+        while request.messages.len() > 1 && request.messages[0].role != Role::User {
+            request.messages.remove(0);
+            dropped += 1;
+        }
+    }
+    Fitted { dropped, tokens: request_tokens(request) }
+}
+
+/// The budget to use after the provider said a request did not fit: half of the
+/// previous one, never below what the request's fixed part needs.
+pub fn shrink(budget: u32) -> u32 {
+    (budget / 2).max(1_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ToolSpec;
+    use super::*;
+    use serde_json::json;
+
+    fn text(role: Role, t: &str) -> LlmMessage {
+        LlmMessage { role, content: vec![Part::Text(t.into())] }
+    }
+
+    fn request(messages: Vec<LlmMessage>) -> LlmRequest {
+        LlmRequest {
+            model: "m".into(),
+            system: "You are Sou.".into(),
+            messages,
+            tools: vec![ToolSpec { name: "t".into(), description: "d".into(), parameters: json!({}) }],
+            max_tokens: 100,
+        }
+    }
+
+    #[test]
+    fn estimates_are_conservative_for_accents() {
+        assert_eq!(estimate(""), 0);
+        assert_eq!(estimate("abcd"), 2);
+        assert_eq!(estimate("dépensé en éé"), 5);
+    }
+
+    #[test]
+    fn oldest_turns_go_first_and_the_last_message_stays() {
+        let long = "mot ".repeat(200); // ≈ 267 tokens
+        let mut r = request(vec![
+            text(Role::User, &format!("1 {long}")),
+            text(Role::Assistant, &format!("2 {long}")),
+            text(Role::User, &format!("3 {long}")),
+            text(Role::Assistant, &format!("4 {long}")),
+            text(Role::User, "5 combien en courses ?"),
+        ]);
+        let f = fit(&mut r, 700);
+        assert_eq!(f.dropped, 2);
+        assert!(f.tokens + 100 <= 700, "{f:?}");
+        let first: Vec<_> = r.messages.iter().map(|m| openai_text(m).chars().next()).collect();
+        assert_eq!(first, vec![Some('3'), Some('4'), Some('5')]);
+        // A budget nothing fits in keeps the last message.
+        let f = fit(&mut r, 10);
+        assert_eq!((f.dropped, r.messages.len()), (2, 1));
+        assert_eq!(r.system, "You are Sou.");
+        assert_eq!(r.tools.len(), 1);
+    }
+
+    #[test]
+    fn a_tool_result_is_never_left_without_its_call() {
+        let long = "x".repeat(2_000);
+        let mut r = request(vec![
+            text(Role::User, &long),
+            LlmMessage {
+                role: Role::Assistant,
+                content: vec![Part::ToolCall { id: "a".into(), name: "t".into(), arguments: json!({}) }],
+            },
+            LlmMessage {
+                role: Role::Tool,
+                content: vec![Part::ToolResult { id: "a".into(), content: long.clone() }],
+            },
+            text(Role::User, "et en février ?"),
+        ]);
+        fit(&mut r, 900);
+        assert_eq!(r.messages.len(), 1);
+        assert_eq!(r.messages[0].role, Role::User);
+    }
+
+    fn openai_text(m: &LlmMessage) -> String {
+        super::super::openai::text_of(&m.content)
+    }
+
+    #[test]
+    fn shrinking_halves_with_a_floor() {
+        assert_eq!(shrink(8_000), 4_000);
+        assert_eq!(shrink(1_500), 1_000);
+    }
+}
