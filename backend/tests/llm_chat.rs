@@ -1,3 +1,5 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 //! The chat pipeline with a model: the guardian (approve, repair, invalid repair,
 //! clarify), the free-form tool loop and its 5-round cap, context overflow answered by
 //! truncation, stop (the client going away drops the upstream call), and a canary key
@@ -508,7 +510,7 @@ async fn provider_faults_end_the_stream_with_a_clear_error() {
     let cases: Vec<(Reply, &str)> = vec![
         (Reply::Status(401, "{}".into()), "key_rejected"),
         (Reply::Status(500, format!("oops {CANARY}")), "provider_unavailable"),
-        (Reply::Sse(format!("{}", chunk(json!({"content": "début"}), None))), "provider_unavailable"),
+        (Reply::Sse(chunk(json!({"content": "début"}), None)), "provider_unavailable"),
         (Reply::Sse("data: {not json\n\n".into()), "provider_unavailable"),
         (
             Reply::Sse(format!("data: {}\n\n", json!({"error": {"message": format!("in band {CANARY}")}}))),

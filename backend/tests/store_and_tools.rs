@@ -298,6 +298,7 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
             ChatEvent::Clarify { .. } => "clarify",
             ChatEvent::ToolResult(_) => "tool_result",
             ChatEvent::Token { .. } => "token",
+            ChatEvent::EntitiesDetected { .. } => "entities_detected",
             ChatEvent::Error { .. } => "error",
             ChatEvent::Status { .. } => "status",
         })
