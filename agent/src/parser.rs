@@ -1629,15 +1629,9 @@ impl Parser {
             }
             let period = period::default_period(cx.today, locale);
             let slots = |category: Option<String>, merchant: Option<String>| Slots {
-                period: period.clone(),
                 category,
                 merchant,
-                account: None,
-                amount_min: None,
-                amount_max: None,
-                group_by: GroupBy::None,
-                top: None,
-                direction: None,
+                ..Slots::over(period.clone())
             };
             let (kind, call) = match id.kind {
                 EntityKind::Category => {
@@ -1803,15 +1797,10 @@ impl Parser {
             None => (None, None),
         };
         let slots = |group_by: GroupBy| Slots {
-            period: period.clone(),
             category: category.clone(),
             merchant: merchant.clone(),
-            account: None,
-            amount_min: None,
-            amount_max: None,
             group_by,
-            top: None,
-            direction: None,
+            ..Slots::over(period.clone())
         };
         // The nearest plans: about what the message named, else the usual overview.
         let calls = if category.is_some() || merchant.is_some() {
@@ -2010,6 +1999,23 @@ struct Slots {
     group_by: GroupBy,
     top: Option<u32>,
     direction: Option<Direction>,
+}
+
+impl Slots {
+    /// A whole period, no filter, no grouping.
+    fn over(period: Period) -> Slots {
+        Slots {
+            period,
+            category: None,
+            merchant: None,
+            account: None,
+            amount_min: None,
+            amount_max: None,
+            group_by: GroupBy::None,
+            top: None,
+            direction: None,
+        }
+    }
 }
 
 impl Kind {

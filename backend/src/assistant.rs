@@ -77,8 +77,7 @@ considerations grounded in the user's figures and say it is not professional fin
 /// The catalogue offered to the model: the routed read tools with their schemas.
 pub fn catalogue(names: &[&str]) -> Vec<ToolSpec> {
     Registry::get()
-        .tools()
-        .iter()
+        .read_tools()
         .filter(|t| names.contains(&t.name))
         .map(|t| ToolSpec {
             name: t.name.to_string(),

@@ -92,7 +92,7 @@ struct Asked<'a> {
     message: &'a str,
     locale: Option<Locale>,
     previous: Option<&'a ToolCallPlan>,
-    history: Vec<LlmMessage>,
+    conversation: &'a str,
 }
 
 /// What an answer did, for the final status.
@@ -190,7 +190,6 @@ impl Sou {
             }
             None => self.create_conversation(user, &req.message).await?,
         };
-        let history = self.history(user, &conversation_id).await?;
         // The user's words are stored before anything runs.
         self.insert_message(user, &conversation_id, Role::User, &req.message, None, &[]).await?;
         let previous = self.last_plan(user, &conversation_id).await?;
@@ -203,7 +202,7 @@ impl Sou {
         tokio::spawn(async move {
             let mut out = Emitter { tx, sent: Vec::new(), started, first_event_ms: None };
             let question =
-                Asked { user, message: &req.message, locale, previous: previous.as_ref(), history };
+                Asked { user, message: &req.message, locale, previous: previous.as_ref(), conversation: &id };
             let outcome = sou.answer(question, client_plan, &mut out).await;
             let done = match outcome {
                 Ok(done) => done,
@@ -459,10 +458,17 @@ impl Sou {
             Complexity::Complex => &models.complex,
         };
         let today = self.today();
+        let history = match self.history(q.user, q.conversation).await {
+            Ok(h) => h,
+            Err(e) => {
+                tracing::error!(error = %e, "reading the conversation for the model failed");
+                Vec::new()
+            }
+        };
         let question = assistant::Question {
             user: q.user,
             message: q.message,
-            history: q.history,
+            history,
             locale,
             today,
             started: out.started,
@@ -523,10 +529,12 @@ impl Sou {
         }
     }
 
-    /// The conversation so far as a model reads it: the texts of the last turns.
+    /// The conversation before the message being answered (stored last), as a model
+    /// reads it: the texts of the last turns. Read only when a model answers.
     async fn history(&self, user: UserId, conversation: &str) -> Result<Vec<LlmMessage>, BackendError> {
         let rows = sqlx::query(
-            "SELECT role, content FROM messages WHERE conversation_id = ?1 AND user_id = ?2 ORDER BY id DESC LIMIT 20",
+            "SELECT role, content FROM messages WHERE conversation_id = ?1 AND user_id = ?2
+             ORDER BY id DESC LIMIT 20 OFFSET 1",
         )
         .bind(conversation)
         .bind(user.0)

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::llm::model::{Caller, Model, Reply, Spent};
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, ToolSpec};
-use crate::registry::{Registry, ToolClass};
+use crate::registry::Registry;
 
 /// What the guardian decided, after Sou checked it.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,9 +59,7 @@ fn verdict_spec() -> ToolSpec {
 /// The read tools with their schemas, as text for a prompt.
 pub fn catalogue_text() -> String {
     Registry::get()
-        .tools()
-        .iter()
-        .filter(|t| t.class == ToolClass::Read)
+        .read_tools()
         .map(|t| format!("- {}: {}\n  args schema: {}", t.name, t.description, t.schema))
         .collect::<Vec<_>>()
         .join("\n")
@@ -111,7 +109,7 @@ pub fn read(reply: &Reply, original: &ToolCall) -> Result<Verdict, LlmError> {
         .iter()
         .find(|(_, name, _)| name == VERDICT_TOOL)
         .map(|(_, _, a)| a.clone())
-        .or_else(|| json_in_text(&reply.text))
+        .or_else(|| reply.json_in_text())
         .ok_or_else(|| LlmError::Malformed("the guardian gave no verdict".into()))?;
     match args.get("decision").and_then(Value::as_str) {
         Some("approve") => Ok(Verdict::Approve),
@@ -131,11 +129,4 @@ pub fn read(reply: &Reply, original: &ToolCall) -> Result<Verdict, LlmError> {
         }
         other => Err(LlmError::Malformed(format!("unknown guardian decision {other:?}"))),
     }
-}
-
-/// The outermost JSON object in a text, code fences allowed.
-fn json_in_text(text: &str) -> Option<Value> {
-    let start = text.find('{')?;
-    let end = text.rfind('}')?;
-    serde_json::from_str(text.get(start..=end)?).ok()
 }

@@ -152,15 +152,14 @@ impl Providers {
         store: &Store,
         user: UserId,
         p: ProviderId,
-    ) -> Result<Option<(Sealed, String)>, BackendError> {
-        let row = sqlx::query(
-            "SELECT nonce, ciphertext, last4 FROM provider_keys WHERE user_id = ?1 AND provider = ?2",
-        )
-        .bind(user.0)
-        .bind(p.as_str())
-        .fetch_optional(store.pool())
-        .await?;
-        Ok(row.map(|r| (Sealed { nonce: r.get(0), ciphertext: r.get(1) }, r.get(2))))
+    ) -> Result<Option<Sealed>, BackendError> {
+        let row =
+            sqlx::query("SELECT nonce, ciphertext FROM provider_keys WHERE user_id = ?1 AND provider = ?2")
+                .bind(user.0)
+                .bind(p.as_str())
+                .fetch_optional(store.pool())
+                .await?;
+        Ok(row.map(|r| Sealed { nonce: r.get(0), ciphertext: r.get(1) }))
     }
 
     /// The key a call to `p` uses for `user`: theirs, else the environment's.
@@ -170,7 +169,7 @@ impl Providers {
         user: UserId,
         p: ProviderId,
     ) -> Result<Option<SecretString>, BackendError> {
-        if let Some((sealed, _)) = self.sealed(store, user, p).await? {
+        if let Some(sealed) = self.sealed(store, user, p).await? {
             return Ok(Some(self.vault.unseal(user, p, &sealed)?));
         }
         Ok(self.config.providers.get(&p).and_then(|c| c.env_key.clone()))
@@ -178,10 +177,17 @@ impl Providers {
 
     /// Every enabled provider, with where its key comes from.
     pub async fn views(&self, store: &Store, user: UserId) -> Result<Vec<ProviderView>, BackendError> {
+        let saved: BTreeMap<String, String> =
+            sqlx::query_as("SELECT provider, last4 FROM provider_keys WHERE user_id = ?1")
+                .bind(user.0)
+                .fetch_all(store.pool())
+                .await?
+                .into_iter()
+                .collect();
         let mut out = Vec::new();
         for (&id, c) in self.config.providers.iter().filter(|(_, c)| c.enabled) {
-            let key = match (self.sealed(store, user, id).await?, &c.env_key) {
-                (Some((_, last4)), _) => KeyState::Saved { last4 },
+            let key = match (saved.get(id.as_str()), &c.env_key) {
+                (Some(last4), _) => KeyState::Saved { last4: last4.clone() },
                 (None, Some(k)) => KeyState::Environment { last4: vault::last4(k) },
                 (None, None) if !id.needs_key() => KeyState::NotNeeded,
                 (None, None) => KeyState::Missing,

@@ -158,6 +158,11 @@ impl Registry {
         REGISTRY.get_or_init(Registry::build)
     }
 
+    /// The tools a model may call on its own: those that only read.
+    pub fn read_tools(&self) -> impl Iterator<Item = &ToolSpec> {
+        self.tools.iter().filter(|t| t.class == ToolClass::Read)
+    }
+
     pub fn tools(&self) -> &[ToolSpec] {
         &self.tools
     }

@@ -4,12 +4,10 @@
 //! classifies the question from the tool catalogue's names and one-liners; more than one
 //! tool, or any failure of the router, means the complex model with every tool.
 
-use serde_json::Value;
-
-use crate::llm::model::{Caller, Spent};
+use crate::llm::model::{Caller, Reply, Spent};
 use crate::llm::{LlmMessage, LlmRequest, Part, Role};
 use crate::providers::Resolved;
-use crate::registry::{Registry, ToolClass};
+use crate::registry::Registry;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Complexity {
@@ -81,7 +79,7 @@ pub fn keyword_override(message: &str) -> bool {
 }
 
 fn read_tools() -> Vec<&'static str> {
-    Registry::get().tools().iter().filter(|t| t.class == ToolClass::Read).map(|t| t.name).collect()
+    Registry::get().read_tools().map(|t| t.name).collect()
 }
 
 fn complex_all(basis: Basis) -> Route {
@@ -102,9 +100,7 @@ pub async fn route(caller: &Caller, models: &Resolved, message: &str) -> (Route,
         return (complex_all(Basis::Keyword), Spent::default());
     }
     let catalogue = Registry::get()
-        .tools()
-        .iter()
-        .filter(|t| t.class == ToolClass::Read)
+        .read_tools()
         .map(|t| format!("- {}: {}", t.name, t.description.split(". ").next().unwrap_or(t.description)))
         .collect::<Vec<_>>()
         .join("\n");
@@ -117,7 +113,7 @@ pub async fn route(caller: &Caller, models: &Resolved, message: &str) -> (Route,
     };
     match caller.complete(&models.simple, request).await {
         Ok(reply) => {
-            let route = read(&reply.text).unwrap_or_else(|| {
+            let route = read(&reply).unwrap_or_else(|| {
                 tracing::warn!("the router's answer was unusable; using the complex model");
                 complex_all(Basis::Fallback)
             });
@@ -131,10 +127,8 @@ pub async fn route(caller: &Caller, models: &Resolved, message: &str) -> (Route,
 }
 
 /// The route in the router's answer, `None` when it is not one.
-pub fn read(text: &str) -> Option<Route> {
-    let start = text.find('{')?;
-    let end = text.rfind('}')?;
-    let v: Value = serde_json::from_str(text.get(start..=end)?).ok()?;
+pub fn read(reply: &Reply) -> Option<Route> {
+    let v = reply.json_in_text()?;
     let known = read_tools();
     let mut tools = Vec::new();
     for name in v.get("tools")?.as_array()? {
@@ -169,6 +163,10 @@ mod tests {
         for m in ["what did I spend at Carrefour", "combien en courses"] {
             assert!(!keyword_override(m), "{m}");
         }
+    }
+
+    fn read(text: &str) -> Option<Route> {
+        super::read(&Reply { text: text.into(), ..Reply::default() })
     }
 
     #[test]

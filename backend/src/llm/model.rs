@@ -140,6 +140,16 @@ pub struct Reply {
     pub first_token_ms: Option<u64>,
 }
 
+impl Reply {
+    /// The outermost JSON object in the text (code fences and prose around it allowed):
+    /// how models answer a structured question when they do not use a tool.
+    pub fn json_in_text(&self) -> Option<Value> {
+        let start = self.text.find('{')?;
+        let end = self.text.rfind('}')?;
+        serde_json::from_str(self.text.get(start..=end)?).ok()
+    }
+}
+
 /// Tokens and money spent over one or more calls.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Spent {
