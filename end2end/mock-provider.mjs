@@ -108,8 +108,8 @@ async function chat(req, res, body) {
       '**Netflix** ', `vous coûte ${amount} `, 'par mois.\n\n',
       '- Gardez-le si vous ', 'le regardez chaque semaine.\n',
       '- Sinon, résiliez-le.\n\n',
-      '<script>window.__pwned = true</script>',
-      '![suivi](https://tracker.example/pixel.png) ',
+      '<script>window.__pwned = true</script>\n\n',
+      'Voir ![suivi](https://tracker.example/pixel.png) ',
       '[piège](javascript:alert(1)) ',
       '[Aide Netflix](https://help.netflix.com/fr)',
     ];

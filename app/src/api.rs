@@ -21,13 +21,16 @@ pub struct PageData {
 
 #[server(endpoint = "page")]
 pub async fn load_page(conversation_id: Option<String>) -> Result<PageData, AppError> {
-    let (sou, user) = ssr::session()?;
-    let vocabulary = sou.store().vocabulary(user).await?;
-    let conversation = match conversation_id {
-        Some(id) => Some(sou.conversation(user, &id).await?),
-        None => None,
-    };
-    Ok(PageData { vocabulary, conversation, locale: ssr::accept_language(), today: sou.today() })
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let vocabulary = sou.store().vocabulary(user).await?;
+        let conversation = match conversation_id {
+            Some(id) => Some(sou.conversation(user, &id).await?),
+            None => None,
+        };
+        Ok(PageData { vocabulary, conversation, locale: ssr::accept_language(), today: sou.today() })
+    })
+    .await
 }
 
 /// One provider as the settings page shows it. Never a key: its last four characters
@@ -54,70 +57,82 @@ pub struct SettingsData {
 
 #[server(endpoint = "settings")]
 pub async fn load_settings() -> Result<SettingsData, AppError> {
-    use backend::providers::KeyState;
-    let (sou, user) = ssr::session()?;
-    let locale = ssr::accept_language();
-    let Some(providers) = sou.providers() else {
-        return Ok(SettingsData { providers: vec![], choice_provider: None, choice_model: None, locale });
-    };
-    let views = providers.views(sou.store(), user).await?;
-    let choice = providers.choice(sou.store(), user).await?;
-    let providers = views
-        .into_iter()
-        .map(|v| {
-            let (source, last4) = match v.key {
-                KeyState::Saved { last4 } => ("saved", Some(last4)),
-                KeyState::Environment { last4 } => ("environment", Some(last4)),
-                KeyState::NotNeeded => ("not_needed", None),
-                KeyState::Missing => ("missing", None),
-            };
-            ProviderInfo {
-                id: v.id.as_str().to_string(),
-                name: v.name,
-                base_url: v.base_url,
-                simple_model: v.simple_model,
-                complex_model: v.complex_model,
-                key_source: source.to_string(),
-                last4: last4.filter(|l| !l.is_empty()),
-                usable: v.usable,
-            }
+    ssr::answer(async move {
+        use backend::providers::KeyState;
+        let (sou, user) = ssr::session()?;
+        let locale = ssr::accept_language();
+        let Some(providers) = sou.providers() else {
+            return Ok(SettingsData { providers: vec![], choice_provider: None, choice_model: None, locale });
+        };
+        let views = providers.views(sou.store(), user).await?;
+        let choice = providers.choice(sou.store(), user).await?;
+        let providers = views
+            .into_iter()
+            .map(|v| {
+                let (source, last4) = match v.key {
+                    KeyState::Saved { last4 } => ("saved", Some(last4)),
+                    KeyState::Environment { last4 } => ("environment", Some(last4)),
+                    KeyState::NotNeeded => ("not_needed", None),
+                    KeyState::Missing => ("missing", None),
+                };
+                ProviderInfo {
+                    id: v.id.as_str().to_string(),
+                    name: v.name,
+                    base_url: v.base_url,
+                    simple_model: v.simple_model,
+                    complex_model: v.complex_model,
+                    key_source: source.to_string(),
+                    last4: last4.filter(|l| !l.is_empty()),
+                    usable: v.usable,
+                }
+            })
+            .collect();
+        Ok(SettingsData {
+            providers,
+            choice_provider: choice.as_ref().map(|c| c.provider.as_str().to_string()),
+            choice_model: choice.and_then(|c| c.model),
+            locale,
         })
-        .collect();
-    Ok(SettingsData {
-        providers,
-        choice_provider: choice.as_ref().map(|c| c.provider.as_str().to_string()),
-        choice_model: choice.and_then(|c| c.model),
-        locale,
     })
+    .await
 }
 
 /// Checks `key` with the provider (a cheap authenticated call), then stores it sealed.
 #[server(endpoint = "save_key")]
 pub async fn save_key(provider: String, key: String) -> Result<(), AppError> {
-    let (sou, user) = ssr::session()?;
-    let providers = ssr::providers(&sou)?;
-    let id = ssr::provider_id(&provider)?;
-    providers.save_key(sou.store(), user, id, secrecy::SecretString::from(key)).await?;
-    Ok(())
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let providers = ssr::providers(&sou)?;
+        let id = ssr::provider_id(&provider)?;
+        providers.save_key(sou.store(), user, id, secrecy::SecretString::from(key)).await?;
+        Ok(())
+    })
+    .await
 }
 
 #[server(endpoint = "delete_key")]
 pub async fn delete_key(provider: String) -> Result<(), AppError> {
-    let (sou, user) = ssr::session()?;
-    let providers = ssr::providers(&sou)?;
-    providers.delete_key(sou.store(), user, ssr::provider_id(&provider)?).await?;
-    Ok(())
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let providers = ssr::providers(&sou)?;
+        providers.delete_key(sou.store(), user, ssr::provider_id(&provider)?).await?;
+        Ok(())
+    })
+    .await
 }
 
 /// The provider and model for free-form questions; an empty model lets the router pick.
 #[server(endpoint = "choose_model")]
 pub async fn choose_model(provider: String, model: String) -> Result<(), AppError> {
-    let (sou, user) = ssr::session()?;
-    let providers = ssr::providers(&sou)?;
-    let model = Some(model.trim().to_string()).filter(|m| !m.is_empty());
-    let choice = backend::providers::Choice { provider: ssr::provider_id(&provider)?, model };
-    providers.choose(sou.store(), user, &choice).await?;
-    Ok(())
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let providers = ssr::providers(&sou)?;
+        let model = Some(model.trim().to_string()).filter(|m| !m.is_empty());
+        let choice = backend::providers::Choice { provider: ssr::provider_id(&provider)?, model };
+        providers.choose(sou.store(), user, &choice).await?;
+        Ok(())
+    })
+    .await
 }
 
 #[cfg(feature = "ssr")]
@@ -127,6 +142,27 @@ pub mod ssr {
     use leptos::prelude::*;
 
     use crate::AppError;
+
+    /// A server function's result, with its HTTP status set from the error (a rejected
+    /// key is a 400, not a 500). A plain form post keeps its redirect back to the page:
+    /// the error travels in the URL and the page shows it.
+    pub async fn answer<T>(
+        run: impl std::future::Future<Output = Result<T, AppError>>,
+    ) -> Result<T, AppError> {
+        let result = run.await;
+        if let Err(e) = &result {
+            let form = use_context::<http::request::Parts>().is_some_and(|p| {
+                p.headers
+                    .get(http::header::ACCEPT)
+                    .and_then(|v| v.to_str().ok())
+                    .is_some_and(|v| v.contains("text/html"))
+            });
+            if let (false, Some(options)) = (form, use_context::<leptos_axum::ResponseOptions>()) {
+                options.set_status(e.status());
+            }
+        }
+        result
+    }
 
     /// The backend and the user this request is for (until sign-in exists, the
     /// instance's local user).

@@ -16,6 +16,19 @@ pub enum AppError {
     Transport(String),
 }
 
+impl AppError {
+    /// The HTTP status this error is answered with.
+    #[cfg(feature = "ssr")]
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            AppError::NotFound => http::StatusCode::NOT_FOUND,
+            AppError::BadRequest(_) => http::StatusCode::BAD_REQUEST,
+            AppError::Internal => http::StatusCode::INTERNAL_SERVER_ERROR,
+            AppError::Transport(_) => http::StatusCode::BAD_GATEWAY,
+        }
+    }
+}
+
 impl FromServerFnError for AppError {
     type Encoder = JsonEncoding;
 
@@ -34,7 +47,8 @@ impl From<backend::BackendError> for AppError {
             B::InvalidPlan(p) => AppError::BadRequest(p.to_string()),
             B::Llm { provider, error } => {
                 tracing::warn!(%provider, error = %error, "provider call from a server function failed");
-                AppError::BadRequest(backend::chat::llm_message(provider, &error, agent::Locale::En).1)
+                let locale = crate::api::ssr::accept_language();
+                AppError::BadRequest(backend::chat::llm_message(provider, &error, locale).1)
             }
             other => {
                 tracing::error!(error = %other, "server function failed");

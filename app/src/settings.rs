@@ -42,11 +42,22 @@ fn outcome(
     }
 }
 
+/// Which of a provider's forms was used.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Used {
+    Save,
+    Delete,
+}
+
 #[component]
 pub fn SettingsPage() -> impl IntoView {
     let save = ServerAction::<SaveKey>::new();
     let delete = ServerAction::<DeleteKey>::new();
     let choose = ServerAction::<ChooseModel>::new();
+    // The provider whose key form was used last, so its outcome shows in its row (it
+    // outlives the list, which is rebuilt after each action). After a form post
+    // without JavaScript it is unknown and the outcome shows above the list.
+    let last = RwSignal::new(None::<(String, Used)>);
     let data = Resource::new_blocking(
         move || (save.version().get(), delete.version().get(), choose.version().get()),
         |_| load_settings(),
@@ -55,7 +66,7 @@ pub fn SettingsPage() -> impl IntoView {
         <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(d) => view! { <Settings data=d save delete choose/> }.into_any(),
+                    Ok(d) => view! { <Settings data=d save delete choose last/> }.into_any(),
                     Err(e) => view! { <main class="settings"><p class="error" role="alert">{e.to_string()}</p></main> }.into_any(),
                 }
             })}
@@ -69,11 +80,14 @@ fn Settings(
     save: ServerAction<SaveKey>,
     delete: ServerAction<DeleteKey>,
     choose: ServerAction<ChooseModel>,
+    last: RwSignal<Option<(String, Used)>>,
 ) -> impl IntoView {
     let locale = data.locale;
     let chosen = data.choice_provider.clone().unwrap_or_default();
     let usable: Vec<ProviderInfo> = data.providers.iter().filter(|p| p.usable).cloned().collect();
     let none_usable = usable.is_empty();
+    let here =
+        move |id: &str, used: Used| last.with(|l| l.as_ref().is_some_and(|(i, u)| i == id && *u == used));
     view! {
         <div class="app">
             <header class="top">
@@ -103,7 +117,8 @@ fn Settings(
                         <label for="choice-model">{tr(locale, "Modèle (vide : automatique)", "Model (empty: automatic)")}</label>
                         <input id="choice-model" name="model" type="text" maxlength="100"
                             value=data.choice_model.clone().unwrap_or_default()
-                            placeholder=tr(locale, "automatique (simple ou complexe selon la question)", "automatic (simple or complex per question)")/>
+                            placeholder=tr(locale, "automatique", "automatic")
+                            title=tr(locale, "Vide : le modèle simple ou complexe selon la question", "Empty: the simple or complex model, per question")/>
                         <button type="submit" disabled=none_usable>{tr(locale, "Enregistrer", "Save")}</button>
                     </ActionForm>
                     {outcome(choose.value(), tr(locale, "Choix enregistré.", "Choice saved."))}
@@ -113,12 +128,18 @@ fn Settings(
                     <p class="hint">{tr(locale,
                         "Chaque clé est vérifiée auprès du fournisseur avant d'être enregistrée, puis chiffrée. Elle n'est jamais renvoyée au navigateur.",
                         "Each key is checked with the provider before it is saved, then encrypted. It is never sent back to the browser.")}</p>
+                    <Show when=move || last.with(Option::is_none)>
+                        {outcome(save.value(), tr(locale, "Clé vérifiée et enregistrée.", "Key checked and saved."))}
+                        {outcome(delete.value(), tr(locale, "Clé supprimée.", "Key removed."))}
+                    </Show>
                     <ul class="providers">
                         {data.providers.into_iter().map(|p| {
                             let status = key_text(&p, locale);
                             let saved = p.key_source == "saved";
                             let id = p.id.clone();
                             let delete_id = p.id.clone();
+                            let (mark_save, mark_delete) = (p.id.clone(), p.id.clone());
+                            let (saved_here, deleted_here) = (p.id.clone(), p.id.clone());
                             let input_id = format!("key-{}", p.id);
                             view! {
                                 <li class="provider" data-provider=p.id.clone() data-key-source=p.key_source.clone()>
@@ -133,22 +154,33 @@ fn Settings(
                                     <ActionForm action=save>
                                         <input type="hidden" name="provider" value=id.clone()/>
                                         <label class="visually-hidden" for=input_id.clone()>{tr(locale, "Clé d'API", "API key")}</label>
+                                        // Emptied once a check has finished, whatever its outcome.
                                         <input id=input_id type="password" name="key" autocomplete="off" required
+                                            prop:value=move || { save.version().get(); String::new() }
                                             maxlength="500" placeholder=tr(locale, "Nouvelle clé d'API", "New API key")/>
-                                        <button type="submit">{tr(locale, "Vérifier et enregistrer", "Check and save")}</button>
+                                        <button type="submit" on:click=move |_| last.set(Some((mark_save.clone(), Used::Save)))>
+                                            {tr(locale, "Vérifier et enregistrer", "Check and save")}
+                                        </button>
                                     </ActionForm>
                                     {saved.then(|| view! {
                                         <ActionForm action=delete>
                                             <input type="hidden" name="provider" value=delete_id.clone()/>
-                                            <button type="submit" class="secondary">{tr(locale, "Supprimer la clé", "Remove key")}</button>
+                                            <button type="submit" class="secondary"
+                                                on:click=move |_| last.set(Some((mark_delete.clone(), Used::Delete)))>
+                                                {tr(locale, "Supprimer la clé", "Remove key")}
+                                            </button>
                                         </ActionForm>
                                     })}
+                                    <Show when=move || here(&saved_here, Used::Save)>
+                                        {outcome(save.value(), tr(locale, "Clé vérifiée et enregistrée.", "Key checked and saved."))}
+                                    </Show>
+                                    <Show when=move || here(&deleted_here, Used::Delete)>
+                                        {outcome(delete.value(), tr(locale, "Clé supprimée.", "Key removed."))}
+                                    </Show>
                                 </li>
                             }
                         }).collect_view()}
                     </ul>
-                    {outcome(save.value(), tr(locale, "Clé vérifiée et enregistrée.", "Key checked and saved."))}
-                    {outcome(delete.value(), tr(locale, "Clé supprimée.", "Key removed."))}
                 </section>
             </main>
         </div>
