@@ -3,6 +3,7 @@
 //! It knows nothing of Leptos or HTTP.
 
 pub mod assistant;
+pub mod auth;
 pub mod chat;
 pub mod demo;
 mod error;

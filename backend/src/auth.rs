@@ -1,0 +1,479 @@
+//! Accounts: sign-up and log-in with argon2id password hashes, server-side sessions,
+//! personal API tokens, demo accounts that expire, and log-in rate limiting.
+//!
+//! A session or API token is 32 random bytes, given to the client once (cookie value,
+//! or shown once in Settings) and stored only as its SHA-256: a stolen database dump
+//! signs no one in. Unknown names cost a password verification too, so timing does not
+//! tell which names exist. Failed log-ins are limited per account and per client
+//! address; the limits are in memory (one server process).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use base64::Engine;
+use chrono::{DateTime, SecondsFormat, Utc};
+use secrecy::{ExposeSecret, SecretString};
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+use thiserror::Error;
+
+use crate::store::{Store, UserId};
+
+/// Why an account operation was refused. Texts are safe to show.
+#[derive(Debug, Error)]
+pub enum AuthError {
+    #[error("wrong name or password")]
+    InvalidCredentials,
+    #[error("this name is already taken")]
+    NameTaken,
+    #[error("{0}")]
+    InvalidName(&'static str),
+    #[error("{0}")]
+    WeakPassword(&'static str),
+    #[error("too many failed attempts; try again in {} s", .retry_after.as_secs().max(1))]
+    RateLimited { retry_after: Duration },
+    #[error("password hashing failed")]
+    Hash,
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+}
+
+/// Lifetimes and limits.
+#[derive(Clone, Debug)]
+pub struct AuthConfig {
+    /// A session lasts this long after sign-in.
+    pub session_ttl: Duration,
+    /// A demo account and its data are deleted this long after creation.
+    pub demo_ttl: Duration,
+    /// Failed log-ins allowed per account, and per client address, in `window`.
+    pub max_failures_per_account: usize,
+    pub max_failures_per_client: usize,
+    pub window: Duration,
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        AuthConfig {
+            session_ttl: Duration::from_secs(30 * 24 * 3600),
+            demo_ttl: Duration::from_secs(24 * 3600),
+            max_failures_per_account: 5,
+            max_failures_per_client: 20,
+            window: Duration::from_secs(15 * 60),
+        }
+    }
+}
+
+/// Who a valid session or token belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    pub user: UserId,
+    pub name: String,
+    /// When a demo account is deleted; `None` for a real account.
+    pub demo_expires_at: Option<String>,
+}
+
+/// A new session: the cookie value (secret) and when it expires.
+#[derive(Debug)]
+pub struct NewSession {
+    pub token: SecretString,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A personal API token as listed: never the token itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenInfo {
+    pub id: i64,
+    pub label: String,
+    pub prefix: String,
+    pub created_at: String,
+    pub last_used_at: Option<String>,
+}
+
+/// Prefix of personal API tokens, so they can be recognised (and found by scanners).
+pub const TOKEN_PREFIX: &str = "sou_pat_";
+
+#[derive(Clone)]
+pub struct Auth {
+    store: Store,
+    config: AuthConfig,
+    failures: Arc<Mutex<Failures>>,
+}
+
+impl Auth {
+    pub fn new(store: Store, config: AuthConfig) -> Auth {
+        Auth { store, config, failures: Arc::new(Mutex::new(Failures::default())) }
+    }
+
+    /// Creates an account and signs it in.
+    pub async fn sign_up(
+        &self,
+        name: &str,
+        password: &SecretString,
+    ) -> Result<(Account, NewSession), AuthError> {
+        let name = normalize_name(name)?;
+        check_password(password.expose_secret())?;
+        let hash = hash_password(password.expose_secret())?;
+        let now = timestamp(Utc::now());
+        let id: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO users (name, password_hash, created_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (name) DO NOTHING RETURNING id",
+        )
+        .bind(&name)
+        .bind(hash)
+        .bind(now)
+        .fetch_optional(self.store.pool())
+        .await?;
+        let user = UserId(id.ok_or(AuthError::NameTaken)?);
+        let session = self.open_session(user).await?;
+        Ok((Account { user, name, demo_expires_at: None }, session))
+    }
+
+    /// Checks a name and password and opens a session. `client` is the caller's address
+    /// (for the per-client limit).
+    pub async fn log_in(
+        &self,
+        name: &str,
+        password: &SecretString,
+        client: &str,
+    ) -> Result<(Account, NewSession), AuthError> {
+        let name = name.trim().to_lowercase();
+        let keys = [format!("account:{name}"), format!("client:{client}")];
+        self.check_limits(&keys)?;
+        let row = sqlx::query("SELECT id, password_hash FROM users WHERE name = ?1")
+            .bind(&name)
+            .fetch_optional(self.store.pool())
+            .await?;
+        let stored: Option<(i64, Option<String>)> = row.map(|r| (r.get(0), r.get(1)));
+        // Verify against a fixed hash when there is none, so both paths cost the same.
+        let (id, hash) = match stored {
+            Some((id, Some(hash))) => (Some(id), hash),
+            _ => (None, dummy_hash().to_string()),
+        };
+        let ok = verify_password(password.expose_secret(), &hash) && id.is_some();
+        let Some(user) = id.filter(|_| ok).map(UserId) else {
+            self.record_failure(&keys);
+            tracing::info!("a log-in failed");
+            return Err(AuthError::InvalidCredentials);
+        };
+        self.clear_failures(&keys[0]);
+        let session = self.open_session(user).await?;
+        Ok((Account { user, name, demo_expires_at: None }, session))
+    }
+
+    /// Creates a demo account (its ledger is seeded by the caller) and signs it in.
+    pub async fn demo(&self) -> Result<(Account, NewSession), AuthError> {
+        let now = Utc::now();
+        let expires = timestamp(now + chrono_duration(self.config.demo_ttl));
+        let name = format!("demo-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO users (name, demo_expires_at, created_at) VALUES (?1, ?2, ?3) RETURNING id",
+        )
+        .bind(&name)
+        .bind(&expires)
+        .bind(timestamp(now))
+        .fetch_one(self.store.pool())
+        .await?;
+        let user = UserId(id);
+        let session = self.open_session(user).await?;
+        Ok((Account { user, name, demo_expires_at: Some(expires) }, session))
+    }
+
+    async fn open_session(&self, user: UserId) -> Result<NewSession, AuthError> {
+        let token = random_token("");
+        let now = Utc::now();
+        let expires_at = now + chrono_duration(self.config.session_ttl);
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
+        )
+        .bind(digest(&token))
+        .bind(user.0)
+        .bind(timestamp(now))
+        .bind(timestamp(expires_at))
+        .execute(self.store.pool())
+        .await?;
+        Ok(NewSession { token: SecretString::from(token), expires_at })
+    }
+
+    /// The account a session cookie belongs to, if the session is valid and unexpired
+    /// (and, for a demo, the demo too).
+    pub async fn session(&self, token: &str) -> Result<Option<Account>, AuthError> {
+        let now = timestamp(Utc::now());
+        let row = sqlx::query(
+            "SELECT u.id, u.name, u.demo_expires_at FROM sessions s JOIN users u ON u.id = s.user_id
+             WHERE s.token_hash = ?1 AND s.expires_at > ?2
+               AND (u.demo_expires_at IS NULL OR u.demo_expires_at > ?2)",
+        )
+        .bind(digest(token))
+        .bind(now)
+        .fetch_optional(self.store.pool())
+        .await?;
+        Ok(row.map(|r| Account { user: UserId(r.get(0)), name: r.get(1), demo_expires_at: r.get(2) }))
+    }
+
+    /// Ends a session. Unknown tokens are ignored.
+    pub async fn log_out(&self, token: &str) -> Result<(), AuthError> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = ?1")
+            .bind(digest(token))
+            .execute(self.store.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Creates a personal API token; the token is returned this once.
+    pub async fn create_token(
+        &self,
+        user: UserId,
+        label: &str,
+    ) -> Result<(TokenInfo, SecretString), AuthError> {
+        let label = label.trim();
+        if label.is_empty() || label.chars().count() > 100 {
+            return Err(AuthError::InvalidName("a token needs a label of 1 to 100 characters"));
+        }
+        let token = random_token(TOKEN_PREFIX);
+        let prefix: String = token.chars().take(TOKEN_PREFIX.len() + 4).collect();
+        let created_at = timestamp(Utc::now());
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO api_tokens (user_id, label, token_hash, prefix, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             RETURNING id",
+        )
+        .bind(user.0)
+        .bind(label)
+        .bind(digest(&token))
+        .bind(&prefix)
+        .bind(&created_at)
+        .fetch_one(self.store.pool())
+        .await?;
+        let info = TokenInfo { id, label: label.to_string(), prefix, created_at, last_used_at: None };
+        Ok((info, SecretString::from(token)))
+    }
+
+    pub async fn tokens(&self, user: UserId) -> Result<Vec<TokenInfo>, AuthError> {
+        let rows = sqlx::query(
+            "SELECT id, label, prefix, created_at, last_used_at FROM api_tokens WHERE user_id = ?1 ORDER BY id",
+        )
+        .bind(user.0)
+        .fetch_all(self.store.pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| TokenInfo {
+                id: r.get(0),
+                label: r.get(1),
+                prefix: r.get(2),
+                created_at: r.get(3),
+                last_used_at: r.get(4),
+            })
+            .collect())
+    }
+
+    /// Revokes one of the user's tokens; `false` when the user has no such token
+    /// (someone else's token id included: the caller answers 404).
+    pub async fn revoke_token(&self, user: UserId, id: i64) -> Result<bool, AuthError> {
+        let done = sqlx::query("DELETE FROM api_tokens WHERE id = ?1 AND user_id = ?2")
+            .bind(id)
+            .bind(user.0)
+            .execute(self.store.pool())
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The account an `Authorization: Bearer` token belongs to.
+    pub async fn bearer(&self, token: &str) -> Result<Option<Account>, AuthError> {
+        if !token.starts_with(TOKEN_PREFIX) {
+            return Ok(None);
+        }
+        let now = timestamp(Utc::now());
+        let row = sqlx::query(
+            "UPDATE api_tokens SET last_used_at = ?2 WHERE token_hash = ?1
+             RETURNING user_id, (SELECT name FROM users WHERE id = api_tokens.user_id),
+                       (SELECT demo_expires_at FROM users WHERE id = api_tokens.user_id)",
+        )
+        .bind(digest(token))
+        .bind(&now)
+        .fetch_optional(self.store.pool())
+        .await?;
+        Ok(row
+            .map(|r| Account { user: UserId(r.get(0)), name: r.get(1), demo_expires_at: r.get(2) })
+            .filter(|a| a.demo_expires_at.as_deref().is_none_or(|e| e > now.as_str())))
+    }
+
+    /// Deletes expired sessions and expired demo accounts with all they own. Returns
+    /// how many demo accounts went.
+    pub async fn purge_expired(&self) -> Result<u64, AuthError> {
+        let now = timestamp(Utc::now());
+        sqlx::query("DELETE FROM sessions WHERE expires_at <= ?1")
+            .bind(&now)
+            .execute(self.store.pool())
+            .await?;
+        let done =
+            sqlx::query("DELETE FROM users WHERE demo_expires_at IS NOT NULL AND demo_expires_at <= ?1")
+                .bind(&now)
+                .execute(self.store.pool())
+                .await?;
+        Ok(done.rows_affected())
+    }
+
+    fn check_limits(&self, keys: &[String; 2]) -> Result<(), AuthError> {
+        let mut f = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let limits = [self.config.max_failures_per_account, self.config.max_failures_per_client];
+        let now = Instant::now();
+        for (key, limit) in keys.iter().zip(limits) {
+            if let Some(retry_after) = f.blocked(key, limit, self.config.window, now) {
+                tracing::warn!("log-in rate limit reached");
+                return Err(AuthError::RateLimited { retry_after });
+            }
+        }
+        Ok(())
+    }
+
+    fn record_failure(&self, keys: &[String; 2]) {
+        let mut f = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        for key in keys {
+            f.record(key, Instant::now());
+        }
+    }
+
+    fn clear_failures(&self, key: &str) {
+        self.failures.lock().unwrap_or_else(|p| p.into_inner()).by_key.remove(key);
+    }
+}
+
+/// Failed attempts per key, oldest first.
+#[derive(Default)]
+struct Failures {
+    by_key: HashMap<String, VecDeque<Instant>>,
+}
+
+impl Failures {
+    fn record(&mut self, key: &str, now: Instant) {
+        self.by_key.entry(key.to_string()).or_default().push_back(now);
+        // Bounded memory: at most 10,000 keys; the oldest-failing go first.
+        if self.by_key.len() > 10_000 {
+            let oldest = self.by_key.iter().min_by_key(|(_, v)| v.back().copied()).map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                self.by_key.remove(&k);
+            }
+        }
+    }
+
+    /// How long until `key` may try again, if it is over `limit` in `window`.
+    fn blocked(&mut self, key: &str, limit: usize, window: Duration, now: Instant) -> Option<Duration> {
+        let list = self.by_key.get_mut(key)?;
+        while list.front().is_some_and(|t| now.duration_since(*t) >= window) {
+            list.pop_front();
+        }
+        if list.len() < limit {
+            return None;
+        }
+        let oldest = *list.front()?;
+        Some(window.saturating_sub(now.duration_since(oldest)))
+    }
+}
+
+/// Log-in names: trimmed, lowercased, 3 to 64 letters, digits, `.`, `_`, `-`, `@`;
+/// `local` and `demo-…` are reserved.
+pub fn normalize_name(name: &str) -> Result<String, AuthError> {
+    let name = name.trim().to_lowercase();
+    let len = name.chars().count();
+    if !(3..=64).contains(&len) {
+        return Err(AuthError::InvalidName("a name has 3 to 64 characters"));
+    }
+    if !name.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '@' | '+')) {
+        return Err(AuthError::InvalidName("a name uses letters, digits and . _ - @ + only"));
+    }
+    if name == "local" || name.starts_with("demo-") {
+        return Err(AuthError::InvalidName("this name is reserved"));
+    }
+    Ok(name)
+}
+
+/// At least 10 characters, at most 1024 (argon2 cost is per byte beyond that).
+pub fn check_password(password: &str) -> Result<(), AuthError> {
+    let len = password.chars().count();
+    if len < 10 {
+        return Err(AuthError::WeakPassword("a password has at least 10 characters"));
+    }
+    if password.len() > 1024 {
+        return Err(AuthError::WeakPassword("a password has at most 1024 bytes"));
+    }
+    Ok(())
+}
+
+/// argon2id with the crate's defaults (19 MiB, 2 passes, 1 lane: OWASP's minimum).
+fn hash_password(password: &str) -> Result<String, AuthError> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| {
+        tracing::error!(error = %e, "hashing a password failed");
+        AuthError::Hash
+    })
+}
+
+fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+}
+
+/// A valid argon2id hash of a random password, computed once.
+fn dummy_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| hash_password(&random_token("")).unwrap_or_default())
+}
+
+/// `prefix` + 32 random bytes, base64url without padding (43 characters).
+fn random_token(prefix: &str) -> String {
+    let mut bytes = [0u8; 32];
+    OsRng.fill_bytes(&mut bytes);
+    format!("{prefix}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// Hex SHA-256: tokens are random, so a fast hash is enough.
+fn digest(token: &str) -> String {
+    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// RFC 3339 in UTC with milliseconds: sorts as text, in SQLite and PostgreSQL alike.
+pub fn timestamp(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+fn chrono_duration(d: Duration) -> chrono::TimeDelta {
+    chrono::TimeDelta::from_std(d).unwrap_or(chrono::TimeDelta::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_normalized_and_checked() {
+        assert_eq!(normalize_name("  Alice@Example.org ").unwrap(), "alice@example.org");
+        for bad in ["ab", "local", "demo-1234", "a b c", "x".repeat(65).as_str(), "<script>"] {
+            assert!(normalize_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn failures_block_then_expire() {
+        let mut f = Failures::default();
+        let t0 = Instant::now();
+        let window = Duration::from_secs(60);
+        for _ in 0..3 {
+            f.record("k", t0);
+        }
+        assert_eq!(f.blocked("k", 3, window, t0 + Duration::from_secs(10)), Some(Duration::from_secs(50)));
+        assert_eq!(f.blocked("k", 4, window, t0), None);
+        assert_eq!(f.blocked("k", 3, window, t0 + window), None, "the window passed");
+    }
+
+    #[test]
+    fn tokens_are_random_and_only_their_digest_is_kept() {
+        let (a, b) = (random_token(TOKEN_PREFIX), random_token(TOKEN_PREFIX));
+        assert_ne!(a, b);
+        assert_eq!(a.len(), TOKEN_PREFIX.len() + 43);
+        assert_eq!(digest(&a).len(), 64);
+        assert!(!digest(&a).contains(&a[TOKEN_PREFIX.len()..]));
+    }
+}
