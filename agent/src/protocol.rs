@@ -216,6 +216,25 @@ mod tests {
     }
 }
 
+/// A new conversation's title: its first message, cut at 80 characters.
+pub fn conversation_title(first_message: &str) -> String {
+    let text = first_message.trim();
+    let mut title: String = text.chars().take(80).collect();
+    if text.chars().count() > 80 {
+        title.push('…');
+    }
+    title
+}
+
+/// A conversation as the history lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConversationSummary {
+    pub id: String,
+    pub title: String,
+    /// RFC 3339, UTC.
+    pub updated_at: String,
+}
+
 /// A stored conversation as the chat page shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConversationView {

@@ -1,6 +1,6 @@
 //! Server functions: who is asking, call `backend`, map the error. Nothing else.
 
-use agent::protocol::ConversationView;
+use agent::protocol::{ConversationSummary, ConversationView};
 use agent::{Date, Locale, Vocabulary};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -29,6 +29,42 @@ pub async fn load_page(conversation_id: Option<String>) -> Result<PageData, AppE
             None => None,
         };
         Ok(PageData { vocabulary, conversation, locale: ssr::accept_language(), today: sou.today() })
+    })
+    .await
+}
+
+/// The user's conversations, most recent first, for the history sidebar.
+#[server(endpoint = "history")]
+pub async fn load_history() -> Result<Vec<ConversationSummary>, AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        Ok(sou.conversations(user, HISTORY_LENGTH).await?)
+    })
+    .await
+}
+
+/// How many conversations the sidebar lists.
+pub const HISTORY_LENGTH: u32 = 100;
+
+#[server(endpoint = "rename_conversation")]
+pub async fn rename_conversation(id: String, title: String) -> Result<(), AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        Ok(sou.rename_conversation(user, &id, &title).await?)
+    })
+    .await
+}
+
+/// Deletes a conversation, then goes to `back` (the page it was deleted from, or the
+/// start page when it was the one on screen). Only same-site paths are followed.
+#[server(endpoint = "delete_conversation")]
+pub async fn delete_conversation(id: String, back: String) -> Result<(), AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        sou.delete_conversation(user, &id).await?;
+        let same_site = back.starts_with('/') && !back.starts_with("//") && !back.contains('\\');
+        leptos_axum::redirect(if same_site { &back } else { "/" });
+        Ok(())
     })
     .await
 }

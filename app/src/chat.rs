@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::{load_page, PageData};
+use crate::history::History;
 use crate::i18n::{self, t, T};
 use crate::render;
 use crate::AppError;
@@ -99,7 +100,7 @@ fn Chat(data: PageData) -> impl IntoView {
     let conversation_signal: Signal<Option<String>> = conversation_id.into();
 
     view! {
-        <div class="app">
+        <div class="app" class:empty=move || turns.with(Vec::is_empty)>
             <header class="top">
                 <a class="brand" href="/" rel="external">"Sou"</a>
                 <span class="tagline">{t(locale, T::Tagline)}</span>
@@ -148,6 +149,7 @@ fn Chat(data: PageData) -> impl IntoView {
                         }
                     />
                 </ol>
+                <History current=conversation_signal locale/>
                 <div id="end"></div>
             </main>
             <footer class="composer">

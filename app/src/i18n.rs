@@ -82,6 +82,14 @@ pub enum T {
     Yearly,
 }
 
+/// A string given in both languages where it is used (pages with few strings).
+pub fn tr(locale: Locale, fr: &'static str, en: &'static str) -> &'static str {
+    match locale {
+        Locale::Fr => fr,
+        Locale::En => en,
+    }
+}
+
 pub fn t(locale: Locale, key: T) -> &'static str {
     use Locale::{En, Fr};
     match (key, locale) {

@@ -16,6 +16,7 @@ compile_error!(
 pub mod api;
 mod chat;
 mod error;
+mod history;
 mod i18n;
 mod markdown;
 mod render;

@@ -8,14 +8,8 @@ use leptos::form::ActionForm;
 use leptos::prelude::*;
 
 use crate::api::{load_settings, ChooseModel, DeleteKey, ProviderInfo, SaveKey, SettingsData};
+use crate::i18n::tr;
 use crate::AppError;
-
-fn tr(locale: Locale, fr: &'static str, en: &'static str) -> &'static str {
-    match locale {
-        Locale::Fr => fr,
-        Locale::En => en,
-    }
-}
 
 fn key_text(p: &ProviderInfo, locale: Locale) -> String {
     let last4 = p.last4.clone().map(|l| format!(" ••••{l}")).unwrap_or_default();

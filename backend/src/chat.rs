@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use agent::protocol::{ChatEvent, ConversationView, Role, StoredMessage, StreamStatus, Uncertainty, Usage};
+use agent::protocol::{
+    ChatEvent, ConversationSummary, ConversationView, Role, StoredMessage, StreamStatus, Uncertainty, Usage,
+};
 use agent::{
     Clarification, Confidence, Context, Date, Locale, ParseOutcome, Parser, Reason, ReasonCode, Suggestion,
     ToolCallPlan,
@@ -570,10 +572,7 @@ impl Sou {
 
     async fn create_conversation(&self, user: UserId, first_message: &str) -> Result<String, BackendError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
-        let mut title: String = first_message.trim().chars().take(80).collect();
-        if first_message.trim().chars().count() > 80 {
-            title.push('…');
-        }
+        let title = agent::protocol::conversation_title(first_message);
         sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES (?1, ?2, ?3)")
             .bind(&id)
             .bind(user.0)
@@ -676,7 +675,75 @@ impl Sou {
         }
         Ok(ConversationView { id: id.to_string(), title, messages })
     }
+
+    /// The user's conversations, most recently active first (at most `limit`).
+    pub async fn conversations(
+        &self,
+        user: UserId,
+        limit: u32,
+    ) -> Result<Vec<ConversationSummary>, BackendError> {
+        let rows = sqlx::query(
+            "SELECT id, title, updated_at FROM conversations WHERE user_id = ?1
+             ORDER BY updated_at DESC, created_at DESC, id LIMIT ?2",
+        )
+        .bind(user.0)
+        .bind(i64::from(limit))
+        .fetch_all(self.store.pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| ConversationSummary { id: r.get(0), title: r.get(1), updated_at: r.get(2) })
+            .collect())
+    }
+
+    /// Renames one of the user's conversations; anyone else's is `NotFound`.
+    pub async fn rename_conversation(&self, user: UserId, id: &str, title: &str) -> Result<(), BackendError> {
+        let title = title.trim();
+        let n = title.chars().count();
+        if n == 0 || n > MAX_TITLE_CHARS {
+            return Err(BackendError::BadRequest(format!("a title has 1 to {MAX_TITLE_CHARS} characters")));
+        }
+        let done = sqlx::query("UPDATE conversations SET title = ?3 WHERE id = ?1 AND user_id = ?2")
+            .bind(id)
+            .bind(user.0)
+            .bind(title)
+            .execute(self.store.pool())
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(BackendError::NotFound);
+        }
+        Ok(())
+    }
+
+    /// Deletes one of the user's conversations with its messages; anyone else's is
+    /// `NotFound`.
+    pub async fn delete_conversation(&self, user: UserId, id: &str) -> Result<(), BackendError> {
+        let done = sqlx::query("DELETE FROM conversations WHERE id = ?1 AND user_id = ?2")
+            .bind(id)
+            .bind(user.0)
+            .execute(self.store.pool())
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(BackendError::NotFound);
+        }
+        Ok(())
+    }
+
+    /// Deletes every conversation not active for `days` days (the retention period),
+    /// messages included. Returns how many went.
+    pub async fn purge_conversations(&self, days: u32) -> Result<u64, BackendError> {
+        let cutoff = chrono::Utc::now() - chrono::TimeDelta::days(i64::from(days));
+        let cutoff = cutoff.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let done = sqlx::query("DELETE FROM conversations WHERE updated_at < ?1")
+            .bind(cutoff)
+            .execute(self.store.pool())
+            .await?;
+        Ok(done.rows_affected())
+    }
 }
+
+/// Longest conversation title, in characters.
+pub const MAX_TITLE_CHARS: usize = 120;
 
 fn check_message(message: &str) -> Result<(), BackendError> {
     if message.trim().is_empty() {

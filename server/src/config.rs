@@ -1,6 +1,6 @@
 //! Configuration in layers: built-in defaults, then a TOML file (`SOU_CONFIG`, or
 //! `sou.toml` in the working directory if present), then environment variables
-//! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `DATABASE_URL`,
+//! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_RETENTION_DAYS`, `DATABASE_URL`,
 //! `SOU_MASTER_KEY`, and `SOU_LLM__…` for the `[llm]` table, `__` separating levels:
 //! `SOU_LLM__PROVIDERS__OPENAI__BASE_URL`). Provider keys fall back to the usual
 //! variables (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, …).
@@ -26,6 +26,7 @@ struct Raw {
     log: String,
     timezone: String,
     demo: bool,
+    retention_days: u32,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
     #[serde(default, skip_serializing)]
@@ -76,6 +77,7 @@ impl Default for Raw {
             log: "info".into(),
             timezone: "Europe/Paris".into(),
             demo: true,
+            retention_days: 30,
             database_url: None,
             master_key: None,
             llm: RawLlm::default(),
@@ -93,6 +95,9 @@ pub struct Config {
     pub timezone: chrono_tz::Tz,
     /// Give the local user the demo ledger when they have no transactions.
     pub demo: bool,
+    /// Conversations inactive for this many days are deleted (`SOU_RETENTION_DAYS`,
+    /// default 30; 0 keeps them forever).
+    pub retention_days: u32,
     /// The key that seals provider keys (`SOU_MASTER_KEY`); else a file in `data_dir`.
     pub master_key: Option<SecretString>,
     pub llm: LlmConfig,
@@ -136,6 +141,7 @@ impl Config {
             log: raw.log,
             timezone,
             demo: raw.demo,
+            retention_days: raw.retention_days,
             master_key: raw.master_key,
             llm,
         })

@@ -46,6 +46,9 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let vault = Vault::open(&config.data_dir, config.master_key.as_ref())?;
     let providers = Providers::new(config.llm, vault)?;
     let sou = Sou::new(store, config.timezone).with_providers(providers);
+    if config.retention_days > 0 {
+        tokio::spawn(purge(sou.clone(), config.retention_days));
+    }
     let state = AppState { leptos_options, sou, user };
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
@@ -57,4 +60,19 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         })
         .await?;
     Ok(())
+}
+
+/// The retention period, applied at start and then every hour.
+async fn purge(sou: Sou, days: u32) {
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
+    loop {
+        every.tick().await;
+        match sou.purge_conversations(days).await {
+            Ok(0) => {}
+            Ok(n) => {
+                tracing::info!(conversations = n, days, "conversations past the retention period deleted")
+            }
+            Err(e) => tracing::error!(error = %e, "the retention purge failed"),
+        }
+    }
 }
