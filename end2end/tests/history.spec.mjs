@@ -26,7 +26,7 @@ async function ask(page, question) {
   await input.press('Enter');
   await expect(page).toHaveURL(/\/c\/[0-9a-f]{32}/);
   await expect(page.getByTestId('turn').last().locator('.thinking')).toHaveCount(0);
-  return page.url().split('/c/')[1];
+  return new URL(page.url()).pathname.split('/c/')[1];
 }
 
 test('conversations are listed, renamed and deleted from the sidebar', async ({ page }, testInfo) => {
