@@ -216,6 +216,19 @@ impl Sou {
                 }
             };
             let (plan, uncertainty) = (done.plan, done.uncertainty);
+            let total = out.sent.iter().find_map(|e| match e {
+                ChatEvent::ToolResult(o) => Some(crate::trace::headline(o)),
+                _ => None,
+            });
+            tracing::info!(
+                user = %crate::trace::user(user),
+                conversation = %crate::trace::id("conversation", &id),
+                route = %done.route,
+                tool = %plan.as_ref().map(|p| p.call.name()).unwrap_or("-"),
+                amount = %total.map(crate::trace::bucket).unwrap_or("-"),
+                ms = started.elapsed().as_millis() as u64,
+                "answered"
+            );
             let usage = Usage {
                 input_tokens: done.spent.input_tokens,
                 output_tokens: done.spent.output_tokens,

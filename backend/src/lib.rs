@@ -14,6 +14,7 @@ pub mod registry;
 pub mod router;
 pub mod store;
 pub mod tools;
+pub mod trace;
 pub mod vault;
 
 pub use chat::{ChatRequest, ChatStream, PlanRequest, Sou};

@@ -61,8 +61,18 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .layer(tower_http::compression::CompressionLayer::new())
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(state)
+}
+
+/// The span of one HTTP request: method and route pattern (`/c/{id}`), never the
+/// path itself, which carries conversation ids, nor the query.
+fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    let route =
+        req.extensions().get::<axum::extract::MatchedPath>().map(|m| m.as_str().to_string()).unwrap_or_else(
+            || if req.uri().path().starts_with("/pkg/") { "/pkg/…".into() } else { "(other)".into() },
+        );
+    tracing::info_span!("request", method = %req.method(), route = %route)
 }
 
 /// The API's one error shape: `{"error": {"code", "message"}}`. Details are logged.

@@ -1,0 +1,102 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Trace sanitization (seed 003): a conversation through the HTTP routes, every log
+//! line captured at TRACE level, and none of them carries the user's id, the
+//! conversation's id, the message, or an exact amount — only hashed ids and buckets.
+
+use std::sync::{Arc, Mutex};
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use backend::{demo, Sou, Store};
+use http_body_util::BodyExt;
+use leptos::prelude::LeptosOptions;
+use server::{router, AppState};
+use tower::ServiceExt;
+
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+const QUESTION: &str = "Combien j'ai dépensé en courses en janvier 2026 ?";
+
+#[tokio::test]
+async fn logs_carry_hashed_ids_and_bucketed_amounts_only() {
+    let logs = Captured::default();
+    let writer = logs.clone();
+    tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .init();
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    // Other users first, so this one's id is not 1.
+    for name in ["a", "b", "c", "d", "e", "f"] {
+        store.ensure_user(name).await.unwrap();
+    }
+    let user = store.ensure_user("someone").await.unwrap();
+    demo::seed(&store, user).await.unwrap();
+    let total: i64 = sqlx::query_scalar(
+        "SELECT -SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
+         WHERE t.user_id = ?1 AND c.key = 'groceries' AND t.amount_minor < 0
+           AND t.date >= '2026-01-01' AND t.date < '2026-02-01'",
+    )
+    .bind(user.0)
+    .fetch_one(store.pool())
+    .await
+    .unwrap();
+    let leptos_options = LeptosOptions::builder()
+        .output_name("sou")
+        .site_root(dir.path().to_string_lossy().to_string())
+        .build();
+    let app = router(AppState { leptos_options, sou: Sou::new(store, chrono_tz::Europe::Paris), user });
+
+    let req = Request::post("/api/v1/chat")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(serde_json::json!({ "message": QUESTION }).to_string()))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let sse = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    assert!(sse.contains(&format!("\"minor\":{total}")), "the answer has the total");
+    let id = sse.split("\"conversation_id\":\"").nth(1).unwrap()[..32].to_string();
+    let page =
+        app.clone().oneshot(Request::get(format!("/c/{id}")).body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    page.into_body().collect().await.unwrap();
+
+    let text = String::from_utf8_lossy(&logs.0.lock().unwrap()).to_string();
+    assert!(text.contains("answered"), "the answer is logged: {text}");
+    assert!(text.contains("route=/c/{id}"), "routes are logged as patterns");
+    let answered: Vec<&str> = text.lines().filter(|l| l.contains("answered")).collect();
+    assert!(
+        answered.iter().any(|l| l.contains("amount=100-1k") || l.contains("amount=1k-10k")),
+        "amounts as buckets: {answered:?}"
+    );
+    let uid = user.0.to_string();
+    let euros = format!("{},{:02}", total / 100, total % 100);
+    for (what, needle) in [
+        ("the conversation id", id.as_str()),
+        ("the exact total", &total.to_string()),
+        ("the total in euros", &euros),
+        ("the message", "courses en janvier"),
+        ("the user id", &format!("user={uid}")),
+        ("the user id", &format!("user_id={uid}")),
+    ] {
+        assert!(!text.contains(needle), "{what} ({needle}) is in the logs");
+    }
+    println!("{} log bytes checked; the answer line:", text.len());
+    for line in text.lines().filter(|l| l.contains("answered")) {
+        println!("{line}");
+    }
+}
