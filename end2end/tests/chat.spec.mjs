@@ -1,31 +1,14 @@
 import { test, expect } from '@playwright/test';
 import { spent, euros, balance, net, used } from './ledger.mjs';
-
-const hydrated = (testInfo) => testInfo.project.name === 'hydrated';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask } from './support.mjs';
 
 // Console errors and uncaught exceptions fail the test.
 test.beforeEach(async ({ page }, testInfo) => {
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  page.on('pageerror', (e) => problems.push(String(e)));
-  testInfo.problems = problems;
-  await page.goto('/');
-  if (hydrated(testInfo)) {
-    await expect(page.locator('body[data-hydrated]')).toHaveCount(1);
-  } else {
-    await expect(page.locator('body[data-hydrated]')).toHaveCount(0);
-  }
+  watchConsole(page, testInfo);
+  await open(page, testInfo);
 });
 
-test.afterEach(async ({}, testInfo) => {
-  expect(testInfo.problems, 'browser console errors').toEqual([]);
-});
-
-async function ask(page, question) {
-  const input = page.getByRole('textbox');
-  await input.fill(question);
-  await input.press('Enter');
-}
+test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
 
 test('French question: the total is the ledger sum', async ({ page }, testInfo) => {
   const expected = spent('groceries', '2026-01-01', '2026-02-01');

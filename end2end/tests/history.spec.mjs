@@ -1,29 +1,14 @@
 // The conversation history sidebar: conversations listed newest first, the one on
 // screen marked, renamed and deleted from its menu — with JavaScript and without.
 import { test, expect } from '@playwright/test';
+import { watchConsole, expectNoConsoleErrors, open, ask as send } from './support.mjs';
 
-const hydrated = (testInfo) => testInfo.project.name === 'hydrated';
+test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
+test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
 
-test.beforeEach(async ({ page }, testInfo) => {
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  page.on('pageerror', (e) => problems.push(String(e)));
-  testInfo.problems = problems;
-});
-
-test.afterEach(async ({}, testInfo) => {
-  expect(testInfo.problems, 'browser console errors').toEqual([]);
-});
-
-async function open(page, testInfo, url) {
-  await page.goto(url);
-  await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) ? 1 : 0);
-}
-
+// Asks, waits for the answer, returns the new conversation's id.
 async function ask(page, question) {
-  const input = page.locator('#message');
-  await input.fill(question);
-  await input.press('Enter');
+  await send(page, question);
   await expect(page).toHaveURL(/\/c\/[0-9a-f]{32}/);
   await expect(page.getByTestId('turn').last().locator('.thinking')).toHaveCount(0);
   return new URL(page.url()).pathname.split('/c/')[1];

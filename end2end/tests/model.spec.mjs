@@ -6,10 +6,10 @@ import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { llmPort, mockPort, canary, mistralKey, rejectedKey } from './model-env.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask } from './support.mjs';
 
 test.use({ baseURL: `http://127.0.0.1:${llmPort}` });
 
-const hydrated = (testInfo) => testInfo.project.name === 'hydrated';
 const secrets = [canary, rejectedKey, mistralKey];
 
 async function mockState() {
@@ -20,18 +20,12 @@ async function mockState() {
 // Every response the page receives is read and searched for the keys; console errors
 // and uncaught exceptions fail the test.
 test.beforeEach(async ({ page }, testInfo) => {
-  const problems = [];
+  // A rejected key is answered 400 by design; Chromium logs every failed load.
+  watchConsole(page, testInfo, (m) => m.location().url.endsWith('/api/save_key') && m.text().includes('status of 400'));
   const bodies = [];
-  page.on('console', (m) => {
-    // A rejected key is answered 400 by design; Chromium logs every failed load.
-    const expected = m.location().url.endsWith('/api/save_key') && m.text().includes('status of 400');
-    if (m.type() === 'error' && !expected) problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(String(e)));
   page.on('response', (r) => {
     bodies.push(r.text().then((t) => ({ url: r.url(), t }), () => ({ url: r.url(), t: '' })));
   });
-  testInfo.problems = problems;
   testInfo.bodies = bodies;
 });
 
@@ -40,19 +34,8 @@ test.afterEach(async ({}, testInfo) => {
   for (const { url, t } of read) {
     for (const s of secrets) expect(t.includes(s), `${url} carries a key`).toBe(false);
   }
-  expect(testInfo.problems, 'browser console errors').toEqual([]);
+  expectNoConsoleErrors(testInfo);
 });
-
-async function open(page, testInfo, url = '/') {
-  await page.goto(url);
-  await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) ? 1 : 0);
-}
-
-async function ask(page, question) {
-  const input = page.getByRole('textbox');
-  await input.fill(question);
-  await input.press('Enter');
-}
 
 // 1349 -> "13,49 €", as the mock writes amounts.
 const plain = (minor) => `${Math.floor(minor / 100)},${String(minor % 100).padStart(2, '0')} €`;

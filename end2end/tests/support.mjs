@@ -1,0 +1,30 @@
+// Helpers shared by the specs: which project runs, console errors as failures,
+// opening a page (checking it hydrated or not), asking a question.
+import { expect } from '@playwright/test';
+
+export const hydrated = (testInfo) => testInfo.project.name === 'hydrated';
+
+// Console errors and uncaught exceptions are collected in `testInfo.problems`;
+// `expected(message)` may excuse one (a 400 the test provokes on purpose).
+export function watchConsole(page, testInfo, expected = () => false) {
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' && !expected(m)) problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(String(e)));
+  testInfo.problems = problems;
+}
+
+export function expectNoConsoleErrors(testInfo) {
+  expect(testInfo.problems, 'browser console errors').toEqual([]);
+}
+
+// Goes to `url` and waits until the page is hydrated (or checks it is not, without JS).
+export async function open(page, testInfo, url = '/') {
+  await page.goto(url);
+  await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) ? 1 : 0);
+}
+
+export async function ask(page, question) {
+  const input = page.locator('#message');
+  await input.fill(question);
+  await input.press('Enter');
+}
