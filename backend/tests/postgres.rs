@@ -1,0 +1,186 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+//! The PostgreSQL schema on the local server (127.0.0.1:5432, or `SOU_TEST_POSTGRES_URL`),
+//! in a fresh database per run: every table with a `user_id` has row-level security
+//! enabled and forced, and a role that owns nothing sees and writes only the rows of
+//! the user set for its transaction — none when no user is set, and a pooled
+//! connection does not keep the previous transaction's user.
+
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::Row;
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations_pg");
+
+fn server_url() -> String {
+    std::env::var("SOU_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into())
+}
+
+struct Fresh {
+    admin: PgPool,
+    name: String,
+    role: String,
+    pool: PgPool,
+}
+
+async fn fresh() -> Fresh {
+    let admin =
+        PgPool::connect(&format!("{}/postgres", server_url())).await.expect("PostgreSQL at 127.0.0.1:5432");
+    let suffix = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
+    let (name, role) = (format!("sou_test_{suffix}"), format!("sou_app_{suffix}"));
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&admin).await.unwrap();
+    sqlx::query(&format!("CREATE ROLE {role} NOLOGIN NOBYPASSRLS")).execute(&admin).await.unwrap();
+    let pool =
+        PgPoolOptions::new().max_connections(1).connect(&format!("{}/{name}", server_url())).await.unwrap();
+    MIGRATOR.run(&pool).await.unwrap();
+    for grant in [
+        format!("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}"),
+        format!("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role}"),
+    ] {
+        sqlx::query(&grant).execute(&pool).await.unwrap();
+    }
+    Fresh { admin, name, role, pool }
+}
+
+impl Fresh {
+    async fn drop(self) {
+        self.pool.close().await;
+        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.name)).execute(&self.admin).await.unwrap();
+        sqlx::query(&format!("DROP ROLE {}", self.role)).execute(&self.admin).await.unwrap();
+    }
+
+    /// Counts `conversations` as the app role, with `user` set for the transaction.
+    async fn visible(&self, user: Option<i64>) -> i64 {
+        let mut tx = self.pool.begin().await.unwrap();
+        sqlx::query(&format!("SET LOCAL ROLE {}", self.role)).execute(&mut *tx).await.unwrap();
+        if let Some(u) = user {
+            sqlx::query("SELECT set_config('sou.user_id', $1, true)")
+                .bind(u.to_string())
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+        }
+        let n: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM conversations").fetch_one(&mut *tx).await.unwrap();
+        tx.commit().await.unwrap();
+        n
+    }
+}
+
+#[tokio::test]
+async fn tenant_tables_have_row_level_security_enabled_and_forced() {
+    let db = fresh().await;
+    let rows = sqlx::query(
+        "SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = 'public' AND c.relkind = 'r'
+           AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'user_id'
+                         AND NOT a.attisdropped)
+         ORDER BY c.relname",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    let tables: Vec<(String, bool, bool)> = rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect();
+    println!("tenant tables: {}", tables.iter().map(|t| t.0.as_str()).collect::<Vec<_>>().join(", "));
+    // The app role owns nothing and cannot bypass RLS.
+    let owns: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE r.rolname = $1",
+    )
+    .bind(&db.role)
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    let bypass: bool = sqlx::query_scalar("SELECT rolbypassrls FROM pg_roles WHERE rolname = $1")
+        .bind(&db.role)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    db.drop().await;
+    // The same tenant tables as the SQLite schema.
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = backend::Store::open_in(dir.path()).await.unwrap();
+    let expected: Vec<String> = sqlx::query_scalar(
+        "SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) p
+         WHERE m.type = 'table' AND p.name = 'user_id' ORDER BY m.name",
+    )
+    .fetch_all(sqlite.pool())
+    .await
+    .unwrap();
+    assert_eq!(tables.iter().map(|t| t.0.clone()).collect::<Vec<_>>(), expected);
+    for (table, enabled, forced) in &tables {
+        assert!(*enabled && *forced, "{table}: RLS enabled {enabled}, forced {forced}");
+    }
+    assert_eq!((owns, bypass), (0, false));
+}
+
+#[tokio::test]
+async fn the_app_role_sees_only_the_user_of_its_transaction() {
+    let db = fresh().await;
+    let mut users = Vec::new();
+    for name in ["alice", "bob"] {
+        let id: i64 = sqlx::query_scalar("INSERT INTO users (name) VALUES ($1) RETURNING id")
+            .bind(name)
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+        users.push(id);
+    }
+    let (alice, bob) = (users[0], users[1]);
+
+    // As the app role, for Alice: her row goes in; a row for Bob is refused.
+    let mut tx = db.pool.begin().await.unwrap();
+    sqlx::query(&format!("SET LOCAL ROLE {}", db.role)).execute(&mut *tx).await.unwrap();
+    sqlx::query("SELECT set_config('sou.user_id', $1, true)")
+        .bind(alice.to_string())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ('a1', $1, 'Alice')")
+        .bind(alice)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    let foreign = sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ('b1', $1, 'Bob')")
+        .bind(bob)
+        .execute(&mut *tx)
+        .await;
+    let error = foreign.expect_err("a row for another user is refused").to_string();
+    assert!(error.contains("row-level security"), "{error}");
+    tx.rollback().await.unwrap();
+
+    let mut tx = db.pool.begin().await.unwrap();
+    sqlx::query(&format!("SET LOCAL ROLE {}", db.role)).execute(&mut *tx).await.unwrap();
+    sqlx::query("SELECT set_config('sou.user_id', $1, true)")
+        .bind(alice.to_string())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ('a1', $1, 'Alice')")
+        .bind(alice)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    assert_eq!(db.visible(Some(alice)).await, 1, "Alice sees her conversation");
+    assert_eq!(db.visible(Some(bob)).await, 0, "Bob does not");
+    // One pooled connection: the previous transaction's user is gone.
+    assert_eq!(db.visible(None).await, 0, "no user set, no rows");
+    // Bob cannot change or delete Alice's row either.
+    let mut tx = db.pool.begin().await.unwrap();
+    sqlx::query(&format!("SET LOCAL ROLE {}", db.role)).execute(&mut *tx).await.unwrap();
+    sqlx::query("SELECT set_config('sou.user_id', $1, true)")
+        .bind(bob.to_string())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    let changed = sqlx::query("UPDATE conversations SET title = 'mine' WHERE id = 'a1'")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    let deleted = sqlx::query("DELETE FROM conversations WHERE id = 'a1'").execute(&mut *tx).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!((changed.rows_affected(), deleted.rows_affected()), (0, 0));
+    assert_eq!(db.visible(Some(alice)).await, 1);
+    db.drop().await;
+}
