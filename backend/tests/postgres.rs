@@ -48,8 +48,8 @@ impl Fresh {
         sqlx::query(&format!("DROP ROLE {}", self.role)).execute(&self.admin).await.unwrap();
     }
 
-    /// Counts `conversations` as the app role, with `user` set for the transaction.
-    async fn visible(&self, user: Option<i64>) -> i64 {
+    /// A transaction as the app role, for `user` (none: no user set), as Sou will open them.
+    async fn as_app(&self, user: Option<i64>) -> sqlx::Transaction<'_, sqlx::Postgres> {
         let mut tx = self.pool.begin().await.unwrap();
         sqlx::query(&format!("SET LOCAL ROLE {}", self.role)).execute(&mut *tx).await.unwrap();
         if let Some(u) = user {
@@ -59,6 +59,12 @@ impl Fresh {
                 .await
                 .unwrap();
         }
+        tx
+    }
+
+    /// Counts `conversations` as the app role, with `user` set for the transaction.
+    async fn visible(&self, user: Option<i64>) -> i64 {
+        let mut tx = self.as_app(user).await;
         let n: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM conversations").fetch_one(&mut *tx).await.unwrap();
         tx.commit().await.unwrap();
@@ -127,39 +133,19 @@ async fn the_app_role_sees_only_the_user_of_its_transaction() {
     }
     let (alice, bob) = (users[0], users[1]);
 
-    // As the app role, for Alice: her row goes in; a row for Bob is refused.
-    let mut tx = db.pool.begin().await.unwrap();
-    sqlx::query(&format!("SET LOCAL ROLE {}", db.role)).execute(&mut *tx).await.unwrap();
-    sqlx::query("SELECT set_config('sou.user_id', $1, true)")
-        .bind(alice.to_string())
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ('a1', $1, 'Alice')")
-        .bind(alice)
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    let foreign = sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ('b1', $1, 'Bob')")
-        .bind(bob)
-        .execute(&mut *tx)
-        .await;
-    let error = foreign.expect_err("a row for another user is refused").to_string();
+    // As the app role, for Alice: a row for Bob is refused; hers goes in.
+    let insert = |id: &'static str, user: i64| {
+        sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ($1, $2, 'a title')")
+            .bind(id)
+            .bind(user)
+    };
+    let mut tx = db.as_app(Some(alice)).await;
+    let error =
+        insert("b1", bob).execute(&mut *tx).await.expect_err("a row for another user is refused").to_string();
     assert!(error.contains("row-level security"), "{error}");
     tx.rollback().await.unwrap();
-
-    let mut tx = db.pool.begin().await.unwrap();
-    sqlx::query(&format!("SET LOCAL ROLE {}", db.role)).execute(&mut *tx).await.unwrap();
-    sqlx::query("SELECT set_config('sou.user_id', $1, true)")
-        .bind(alice.to_string())
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ('a1', $1, 'Alice')")
-        .bind(alice)
-        .execute(&mut *tx)
-        .await
-        .unwrap();
+    let mut tx = db.as_app(Some(alice)).await;
+    insert("a1", alice).execute(&mut *tx).await.unwrap();
     tx.commit().await.unwrap();
 
     assert_eq!(db.visible(Some(alice)).await, 1, "Alice sees her conversation");
