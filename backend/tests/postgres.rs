@@ -153,13 +153,7 @@ async fn the_app_role_sees_only_the_user_of_its_transaction() {
     // One pooled connection: the previous transaction's user is gone.
     assert_eq!(db.visible(None).await, 0, "no user set, no rows");
     // Bob cannot change or delete Alice's row either.
-    let mut tx = db.pool.begin().await.unwrap();
-    sqlx::query(&format!("SET LOCAL ROLE {}", db.role)).execute(&mut *tx).await.unwrap();
-    sqlx::query("SELECT set_config('sou.user_id', $1, true)")
-        .bind(bob.to_string())
-        .execute(&mut *tx)
-        .await
-        .unwrap();
+    let mut tx = db.as_app(Some(bob)).await;
     let changed = sqlx::query("UPDATE conversations SET title = 'mine' WHERE id = 'a1'")
         .execute(&mut *tx)
         .await
