@@ -15,13 +15,13 @@ use argon2::password_hash::rand_core::{OsRng, RngCore};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use base64::Engine;
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use secrecy::{ExposeSecret, SecretString};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 use thiserror::Error;
 
-use crate::store::{Store, UserId};
+use crate::store::{timestamp, Store, UserId};
 
 /// Why an account operation was refused. Texts are safe to show.
 #[derive(Debug, Error)]
@@ -432,11 +432,6 @@ fn random_token(prefix: &str) -> String {
 /// Hex SHA-256: tokens are random, so a fast hash is enough.
 fn digest(token: &str) -> String {
     Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// RFC 3339 in UTC with milliseconds: sorts as text, in SQLite and PostgreSQL alike.
-pub fn timestamp(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 fn chrono_duration(d: Duration) -> chrono::TimeDelta {

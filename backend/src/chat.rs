@@ -745,8 +745,7 @@ impl Sou {
     /// Deletes every conversation not active for `days` days (the retention period),
     /// messages included. Returns how many went.
     pub async fn purge_conversations(&self, days: u32) -> Result<u64, BackendError> {
-        let cutoff = chrono::Utc::now() - chrono::TimeDelta::days(i64::from(days));
-        let cutoff = cutoff.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(i64::from(days)));
         let done = sqlx::query("DELETE FROM conversations WHERE updated_at < ?1")
             .bind(cutoff)
             .execute(self.store.pool())

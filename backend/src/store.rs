@@ -12,6 +12,12 @@ use sqlx::Row;
 
 use crate::error::{BackendError, StoreError};
 
+/// RFC 3339 in UTC with milliseconds, the form of every stored timestamp: sorts as
+/// text, in SQLite and PostgreSQL alike.
+pub fn timestamp(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
 /// A user of this Sou instance. Until sign-up exists, everything belongs to `local`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UserId(pub i64);

@@ -55,25 +55,17 @@ impl fmt::Display for Tagged {
 /// An amount in minor units as an order of magnitude of its major units: `0`,
 /// `<10`, `10-100`, `100-1k`, `1k-10k`, `10k-100k`, `>=100k`, signed.
 pub fn bucket(minor: i64) -> &'static str {
-    let major = minor.unsigned_abs() / 100;
-    let negative = minor < 0;
-    let b = match major {
-        _ if minor == 0 => "0",
-        0..=9 => "<10",
-        10..=99 => "10-100",
-        100..=999 => "100-1k",
-        1_000..=9_999 => "1k-10k",
-        10_000..=99_999 => "10k-100k",
-        _ => ">=100k",
-    };
-    match (negative, b) {
-        (true, "<10") => "-<10",
-        (true, "10-100") => "-10-100",
-        (true, "100-1k") => "-100-1k",
-        (true, "1k-10k") => "-1k-10k",
-        (true, "10k-100k") => "-10k-100k",
-        (true, ">=100k") => "-(>=100k)",
-        _ => b,
+    const UP: [&str; 6] = ["<10", "10-100", "100-1k", "1k-10k", "10k-100k", ">=100k"];
+    const DOWN: [&str; 6] = ["-<10", "-10-100", "-100-1k", "-1k-10k", "-10k-100k", "-(>=100k)"];
+    if minor == 0 {
+        return "0";
+    }
+    // The power of ten of the major units, capped at the last bucket.
+    let i = (minor.unsigned_abs() / 100).checked_ilog10().map_or(0, |p| p as usize).min(UP.len() - 1);
+    if minor < 0 {
+        DOWN[i]
+    } else {
+        UP[i]
     }
 }
 
