@@ -7,10 +7,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::AppError;
 
+/// Who is signed in, as the header shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountView {
+    pub name: String,
+    /// For a demo account: whole hours until it and its data are deleted.
+    pub demo_hours_left: Option<i64>,
+}
+
 /// Everything the chat page needs, in one request, serialised into the page so the
 /// browser's parser has the user's vocabulary without a round trip.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PageData {
+    pub account: AccountView,
     pub vocabulary: Vocabulary,
     pub conversation: Option<ConversationView>,
     /// Interface language, from the browser's Accept-Language.
@@ -28,9 +37,39 @@ pub async fn load_page(conversation_id: Option<String>) -> Result<PageData, AppE
             Some(id) => Some(sou.conversation(user, &id).await?),
             None => None,
         };
-        Ok(PageData { vocabulary, conversation, locale: ssr::accept_language(), today: sou.today() })
+        Ok(PageData {
+            account: ssr::account_view()?,
+            vocabulary,
+            conversation,
+            locale: ssr::accept_language(),
+            today: sou.today(),
+        })
     })
     .await
+}
+
+/// What the sign-in pages offer. Anyone may call this.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuthPage {
+    pub locale: Locale,
+    pub signup: bool,
+    pub demo: bool,
+    /// How long a demo account lives.
+    pub demo_hours: u64,
+}
+
+#[server(endpoint = "auth_page")]
+pub async fn load_auth_page() -> Result<AuthPage, AppError> {
+    let Some(sou) = use_context::<backend::Sou>() else {
+        return Err(AppError::Internal);
+    };
+    let config = sou.auth().config();
+    Ok(AuthPage {
+        locale: ssr::accept_language(),
+        signup: config.allow_signup,
+        demo: config.allow_demo,
+        demo_hours: config.demo_ttl.as_secs().div_ceil(3600),
+    })
 }
 
 /// The user's conversations, most recent first, for the history sidebar.
@@ -85,6 +124,7 @@ pub struct ProviderInfo {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SettingsData {
+    pub account: AccountView,
     pub providers: Vec<ProviderInfo>,
     pub choice_provider: Option<String>,
     pub choice_model: Option<String>,
@@ -97,8 +137,15 @@ pub async fn load_settings() -> Result<SettingsData, AppError> {
         use backend::providers::KeyState;
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
+        let account = ssr::account_view()?;
         let Some(providers) = sou.providers() else {
-            return Ok(SettingsData { providers: vec![], choice_provider: None, choice_model: None, locale });
+            return Ok(SettingsData {
+                account,
+                providers: vec![],
+                choice_provider: None,
+                choice_model: None,
+                locale,
+            });
         };
         let views = providers.views(sou.store(), user).await?;
         let choice = providers.choice(sou.store(), user).await?;
@@ -124,6 +171,7 @@ pub async fn load_settings() -> Result<SettingsData, AppError> {
             })
             .collect();
         Ok(SettingsData {
+            account,
             providers,
             choice_provider: choice.as_ref().map(|c| c.provider.as_str().to_string()),
             choice_model: choice.and_then(|c| c.model),
@@ -174,6 +222,7 @@ pub async fn choose_model(provider: String, model: String) -> Result<(), AppErro
 #[cfg(feature = "ssr")]
 pub mod ssr {
     use agent::Locale;
+    use backend::auth::Account;
     use backend::{Sou, UserId};
     use leptos::prelude::*;
 
@@ -200,16 +249,26 @@ pub mod ssr {
         result
     }
 
-    /// The backend and the user this request is for (until sign-in exists, the
-    /// instance's local user).
+    /// The backend and the signed-in user this request is for. The server's gate put
+    /// the account in the request; without one the answer is "sign in".
     pub fn session() -> Result<(Sou, UserId), AppError> {
-        match (use_context::<Sou>(), use_context::<UserId>()) {
-            (Some(sou), Some(user)) => Ok((sou, user)),
-            _ => {
-                tracing::error!("server function called without the backend in context");
-                Err(AppError::Internal)
-            }
-        }
+        let Some(sou) = use_context::<Sou>() else {
+            tracing::error!("server function called without the backend in context");
+            return Err(AppError::Internal);
+        };
+        Ok((sou, account()?.user))
+    }
+
+    /// The signed-in account of this request.
+    pub fn account() -> Result<Account, AppError> {
+        use_context::<http::request::Parts>()
+            .and_then(|p| p.extensions.get::<Account>().cloned())
+            .ok_or(AppError::Unauthorized)
+    }
+
+    pub fn account_view() -> Result<super::AccountView, AppError> {
+        let account = account()?;
+        Ok(super::AccountView { demo_hours_left: account.demo_hours_left(), name: account.name })
     }
 
     pub fn providers(sou: &Sou) -> Result<backend::providers::Providers, AppError> {

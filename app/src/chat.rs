@@ -5,6 +5,7 @@ use agent::{Context, Locale, ParseOutcome, Parser, ToolCallPlan};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
+use crate::account::AccountMenu;
 use crate::api::{load_page, PageData};
 use crate::history::History;
 use crate::i18n::{self, t, T};
@@ -54,6 +55,7 @@ pub fn ChatPage() -> impl IntoView {
                 match page.await {
                     Ok(data) => view! { <Chat data/> }.into_any(),
                     Err(AppError::NotFound) => view! { <NotFound/> }.into_any(),
+                    Err(AppError::Unauthorized) => view! { <SignInAgain/> }.into_any(),
                     Err(e) => view! { <ErrorPage error=e/> }.into_any(),
                 }
             })}
@@ -106,6 +108,7 @@ fn Chat(data: PageData) -> impl IntoView {
                 <span class="tagline">{t(locale, T::Tagline)}</span>
                 <a class="new-chat" href="/" rel="external">{t(locale, T::NewChat)}</a>
                 <a class="settings-link" href="/settings" rel="external">{t(locale, T::Settings)}</a>
+                <AccountMenu account=data.account locale/>
             </header>
             <main class="chat" data-testid="chat">
                 <Show when=move || turns.with(Vec::is_empty)>
@@ -271,6 +274,22 @@ pub fn NotFound() -> impl IntoView {
             <h1>{t(locale, T::NotFound)}</h1>
             <p>{t(locale, T::NotFoundBody)}</p>
             <p><a href="/" rel="external">{t(locale, T::BackHome)}</a></p>
+        </main>
+    }
+}
+
+/// A session that ended while the page was open.
+#[component]
+pub fn SignInAgain() -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
+        r.set_status(http::StatusCode::UNAUTHORIZED);
+    }
+    view! {
+        <main class="chat notfound">
+            <h1>"Sou"</h1>
+            <p class="error" role="alert">"Votre session a pris fin. · Your session has ended."</p>
+            <p><a href="/login" rel="external">"Se reconnecter · Sign in again"</a></p>
         </main>
     }
 }

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 pub enum AppError {
     #[error("not found")]
     NotFound,
+    #[error("sign in again: your session has ended")]
+    Unauthorized,
     #[error("{0}")]
     BadRequest(String),
     #[error("something went wrong on the server; nothing was lost, try again")]
@@ -22,6 +24,7 @@ impl AppError {
     pub fn status(&self) -> http::StatusCode {
         match self {
             AppError::NotFound => http::StatusCode::NOT_FOUND,
+            AppError::Unauthorized => http::StatusCode::UNAUTHORIZED,
             AppError::BadRequest(_) => http::StatusCode::BAD_REQUEST,
             AppError::Internal => http::StatusCode::INTERNAL_SERVER_ERROR,
             AppError::Transport(_) => http::StatusCode::BAD_GATEWAY,

@@ -13,6 +13,7 @@ compile_error!(
     "features `ssr` and `hydrate` are exclusive: build the server and the browser bundle separately"
 );
 
+mod account;
 pub mod api;
 mod chat;
 mod error;
@@ -63,6 +64,8 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("") view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("c"), ParamSegment("id")) view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("login") view=|| view! { <account::SignInPage signup=false/> } ssr=SsrMode::Async/>
+                <Route path=StaticSegment("signup") view=|| view! { <account::SignInPage signup=true/> } ssr=SsrMode::Async/>
             </Routes>
         </Router>
     }

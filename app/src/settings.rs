@@ -7,6 +7,7 @@ use agent::Locale;
 use leptos::form::ActionForm;
 use leptos::prelude::*;
 
+use crate::account::AccountMenu;
 use crate::api::{load_settings, ChooseModel, DeleteKey, ProviderInfo, SaveKey, SettingsData};
 use crate::i18n::tr;
 use crate::AppError;
@@ -61,6 +62,7 @@ pub fn SettingsPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(d) => view! { <Settings data=d save delete choose last/> }.into_any(),
+                    Err(crate::AppError::Unauthorized) => view! { <crate::chat::SignInAgain/> }.into_any(),
                     Err(e) => view! { <main class="settings"><p class="error" role="alert">{e.to_string()}</p></main> }.into_any(),
                 }
             })}
@@ -88,6 +90,7 @@ fn Settings(
                 <a class="brand" href="/" rel="external">"Sou"</a>
                 <span class="tagline">{tr(locale, "Réglages", "Settings")}</span>
                 <a class="new-chat" href="/" rel="external">{tr(locale, "Retour au chat", "Back to chat")}</a>
+                <AccountMenu account=data.account.clone() locale/>
             </header>
             <main class="settings" data-testid="settings">
                 <section class="card">

@@ -30,16 +30,47 @@ pub enum AuthError {
     InvalidCredentials,
     #[error("this name is already taken")]
     NameTaken,
-    #[error("{0}")]
-    InvalidName(&'static str),
-    #[error("{0}")]
-    WeakPassword(&'static str),
+    #[error("a name has 3 to 64 characters")]
+    NameLength,
+    #[error("a name uses letters, digits and . _ - @ + only")]
+    NameCharacters,
+    #[error("this name is reserved")]
+    NameReserved,
+    #[error("a password has at least 10 characters")]
+    PasswordShort,
+    #[error("a password has at most 1024 bytes")]
+    PasswordLong,
+    #[error("a token needs a label of 1 to 100 characters")]
+    TokenLabel,
     #[error("too many failed attempts; try again in {} s", .retry_after.as_secs().max(1))]
     RateLimited { retry_after: Duration },
+    #[error("this server does not accept new accounts")]
+    Closed,
     #[error("password hashing failed")]
     Hash,
+    #[error("the demo ledger could not be created")]
+    Seed,
     #[error("database: {0}")]
     Db(#[from] sqlx::Error),
+}
+
+impl AuthError {
+    /// A stable code for the error, which clients (and the sign-in page) translate.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AuthError::InvalidCredentials => "invalid_credentials",
+            AuthError::NameTaken => "name_taken",
+            AuthError::NameLength => "name_length",
+            AuthError::NameCharacters => "name_characters",
+            AuthError::NameReserved => "name_reserved",
+            AuthError::PasswordShort => "password_short",
+            AuthError::PasswordLong => "password_long",
+            AuthError::TokenLabel => "token_label",
+            AuthError::RateLimited { .. } => "rate_limited",
+            AuthError::Closed => "closed",
+            AuthError::Hash | AuthError::Seed | AuthError::Db(_) => "internal",
+        }
+    }
 }
 
 /// Lifetimes and limits.
@@ -53,6 +84,9 @@ pub struct AuthConfig {
     pub max_failures_per_account: usize,
     pub max_failures_per_client: usize,
     pub window: Duration,
+    /// Whether anyone may create an account, and try the demo.
+    pub allow_signup: bool,
+    pub allow_demo: bool,
 }
 
 impl Default for AuthConfig {
@@ -63,6 +97,8 @@ impl Default for AuthConfig {
             max_failures_per_account: 5,
             max_failures_per_client: 20,
             window: Duration::from_secs(15 * 60),
+            allow_signup: true,
+            allow_demo: true,
         }
     }
 }
@@ -74,6 +110,15 @@ pub struct Account {
     pub name: String,
     /// When a demo account is deleted; `None` for a real account.
     pub demo_expires_at: Option<String>,
+}
+
+impl Account {
+    /// For a demo account, whole hours (rounded up) until it is deleted.
+    pub fn demo_hours_left(&self) -> Option<i64> {
+        let at = DateTime::parse_from_rfc3339(self.demo_expires_at.as_deref()?).ok()?;
+        let minutes = (at.with_timezone(&Utc) - Utc::now()).num_minutes().max(0);
+        Some((minutes + 59) / 60)
+    }
 }
 
 /// A new session: the cookie value (secret) and when it expires.
@@ -108,12 +153,19 @@ impl Auth {
         Auth { store, config, failures: Arc::new(Mutex::new(Failures::default())) }
     }
 
+    pub fn config(&self) -> &AuthConfig {
+        &self.config
+    }
+
     /// Creates an account and signs it in.
     pub async fn sign_up(
         &self,
         name: &str,
         password: &SecretString,
     ) -> Result<(Account, NewSession), AuthError> {
+        if !self.config.allow_signup {
+            return Err(AuthError::Closed);
+        }
         let name = normalize_name(name)?;
         check_password(password.expose_secret())?;
         let hash = hash_password(password.expose_secret())?;
@@ -164,8 +216,11 @@ impl Auth {
         Ok((Account { user, name, demo_expires_at: None }, session))
     }
 
-    /// Creates a demo account (its ledger is seeded by the caller) and signs it in.
+    /// Creates a demo account with the demo ledger and signs it in.
     pub async fn demo(&self) -> Result<(Account, NewSession), AuthError> {
+        if !self.config.allow_demo {
+            return Err(AuthError::Closed);
+        }
         let now = Utc::now();
         let expires = timestamp(now + chrono_duration(self.config.demo_ttl));
         let name = format!("demo-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
@@ -178,6 +233,11 @@ impl Auth {
         .fetch_one(self.store.pool())
         .await?;
         let user = UserId(id);
+        if let Err(e) = crate::demo::seed(&self.store, user).await {
+            tracing::error!(error = %e, "seeding a demo ledger failed");
+            sqlx::query("DELETE FROM users WHERE id = ?1").bind(id).execute(self.store.pool()).await?;
+            return Err(AuthError::Seed);
+        }
         let session = self.open_session(user).await?;
         Ok((Account { user, name, demo_expires_at: Some(expires) }, session))
     }
@@ -231,7 +291,7 @@ impl Auth {
     ) -> Result<(TokenInfo, SecretString), AuthError> {
         let label = label.trim();
         if label.is_empty() || label.chars().count() > 100 {
-            return Err(AuthError::InvalidName("a token needs a label of 1 to 100 characters"));
+            return Err(AuthError::TokenLabel);
         }
         let token = random_token(TOKEN_PREFIX);
         let prefix: String = token.chars().take(TOKEN_PREFIX.len() + 4).collect();
@@ -380,13 +440,13 @@ pub fn normalize_name(name: &str) -> Result<String, AuthError> {
     let name = name.trim().to_lowercase();
     let len = name.chars().count();
     if !(3..=64).contains(&len) {
-        return Err(AuthError::InvalidName("a name has 3 to 64 characters"));
+        return Err(AuthError::NameLength);
     }
     if !name.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '@' | '+')) {
-        return Err(AuthError::InvalidName("a name uses letters, digits and . _ - @ + only"));
+        return Err(AuthError::NameCharacters);
     }
     if name == "local" || name.starts_with("demo-") {
-        return Err(AuthError::InvalidName("this name is reserved"));
+        return Err(AuthError::NameReserved);
     }
     Ok(name)
 }
@@ -395,10 +455,10 @@ pub fn normalize_name(name: &str) -> Result<String, AuthError> {
 pub fn check_password(password: &str) -> Result<(), AuthError> {
     let len = password.chars().count();
     if len < 10 {
-        return Err(AuthError::WeakPassword("a password has at least 10 characters"));
+        return Err(AuthError::PasswordShort);
     }
     if password.len() > 1024 {
-        return Err(AuthError::WeakPassword("a password has at most 1024 bytes"));
+        return Err(AuthError::PasswordLong);
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ use serde_json::Value;
 use sqlx::Row;
 use tokio::sync::mpsc;
 
+use crate::auth::{Auth, AuthConfig};
 use crate::error::BackendError;
 use crate::guardian::{self, Verdict};
 use crate::llm::catalog::ProviderId;
@@ -86,6 +87,7 @@ pub struct Sou {
     store: Store,
     timezone: chrono_tz::Tz,
     providers: Option<Providers>,
+    auth: Auth,
 }
 
 /// One message to answer, with what it is answered in the light of.
@@ -133,7 +135,19 @@ pub struct ChatStream {
 
 impl Sou {
     pub fn new(store: Store, timezone: chrono_tz::Tz) -> Sou {
-        Sou { store, timezone, providers: None }
+        let auth = Auth::new(store.clone(), AuthConfig::default());
+        Sou { store, timezone, providers: None, auth }
+    }
+
+    /// The same, with these session lifetimes and sign-in limits.
+    pub fn with_auth(mut self, config: AuthConfig) -> Sou {
+        self.auth = Auth::new(self.store.clone(), config);
+        self
+    }
+
+    /// Accounts, sessions and API tokens.
+    pub fn auth(&self) -> &Auth {
+        &self.auth
     }
 
     /// The same, answering with language models too.

@@ -1,6 +1,7 @@
 //! Configuration in layers: built-in defaults, then a TOML file (`SOU_CONFIG`, or
 //! `sou.toml` in the working directory if present), then environment variables
-//! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_RETENTION_DAYS`, `DATABASE_URL`,
+//! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_DEMO_HOURS`, `SOU_SIGNUP`,
+//! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `DATABASE_URL`,
 //! `SOU_MASTER_KEY`, and `SOU_LLM__…` for the `[llm]` table, `__` separating levels:
 //! `SOU_LLM__PROVIDERS__OPENAI__BASE_URL`). Provider keys fall back to the usual
 //! variables (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, …).
@@ -26,6 +27,9 @@ struct Raw {
     log: String,
     timezone: String,
     demo: bool,
+    demo_hours: u32,
+    signup: bool,
+    trust_proxy: bool,
     retention_days: u32,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
@@ -77,6 +81,9 @@ impl Default for Raw {
             log: "info".into(),
             timezone: "Europe/Paris".into(),
             demo: true,
+            demo_hours: 24,
+            signup: true,
+            trust_proxy: false,
             retention_days: 30,
             database_url: None,
             master_key: None,
@@ -93,8 +100,14 @@ pub struct Config {
     pub database_url: Option<SecretString>,
     pub log: String,
     pub timezone: chrono_tz::Tz,
-    /// Give the local user the demo ledger when they have no transactions.
+    /// Offer "Try the demo": a throwaway account with the demo ledger.
     pub demo: bool,
+    /// A demo account and its data are deleted this long after creation.
+    pub demo_ttl: Duration,
+    /// Anyone may create an account from the sign-in page.
+    pub signup: bool,
+    /// Behind a reverse proxy: take the client's address from `X-Forwarded-For`.
+    pub trust_proxy: bool,
     /// Conversations inactive for this many days are deleted (`SOU_RETENTION_DAYS`,
     /// default 30; 0 keeps them forever).
     pub retention_days: u32,
@@ -111,6 +124,8 @@ pub enum ConfigError {
     Addr(String),
     #[error("configuration: timezone {0:?} is not an IANA time zone like Europe/Paris")]
     Timezone(String),
+    #[error("configuration: demo_hours must be between 1 and 8760 (a year), not {0}")]
+    DemoHours(u32),
     #[error("configuration: llm: {0}")]
     Llm(String),
 }
@@ -134,6 +149,9 @@ impl Config {
         let addr = raw.addr.parse().map_err(|_| ConfigError::Addr(raw.addr.clone()))?;
         let timezone = raw.timezone.parse().map_err(|_| ConfigError::Timezone(raw.timezone.clone()))?;
         let llm = llm_config(raw.llm, |name| std::env::var(name).ok())?;
+        if !(1..=8760).contains(&raw.demo_hours) {
+            return Err(ConfigError::DemoHours(raw.demo_hours));
+        }
         Ok(Config {
             addr,
             data_dir: raw.data_dir,
@@ -141,6 +159,9 @@ impl Config {
             log: raw.log,
             timezone,
             demo: raw.demo,
+            demo_ttl: Duration::from_secs(u64::from(raw.demo_hours) * 3600),
+            signup: raw.signup,
+            trust_proxy: raw.trust_proxy,
             retention_days: raw.retention_days,
             master_key: raw.master_key,
             llm,

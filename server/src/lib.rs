@@ -2,6 +2,7 @@
 //! Leptos pages and server functions, and static files. Handlers are thin: parse the
 //! request, call `backend`, map the error to one user-safe JSON shape.
 
+pub mod auth;
 pub mod config;
 
 use std::convert::Infallible;
@@ -15,20 +16,22 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
-use backend::{BackendError, ChatRequest, PlanRequest, Sou, UserId};
+use backend::{BackendError, ChatRequest, PlanRequest, Sou};
 use futures::StreamExt;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::auth::SignedIn;
+
 /// Everything a request handler needs.
 #[derive(Clone)]
 pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub sou: Sou,
-    /// Until sign-in exists, every request acts for this user.
-    pub user: UserId,
+    /// Take the client's address from `X-Forwarded-For` (behind a reverse proxy).
+    pub trust_proxy: bool,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -40,26 +43,22 @@ impl FromRef<AppState> for LeptosOptions {
 pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let sou = state.sou.clone();
-    let user = state.user;
     Router::new()
+        .route("/auth/login", post(auth::log_in))
+        .route("/auth/signup", post(auth::sign_up))
+        .route("/auth/demo", post(auth::demo))
+        .route("/auth/logout", post(auth::log_out))
         .route("/api/v1/plan", post(api_plan))
         .route("/api/v1/chat", post(api_chat))
         .route("/api/v1/tools", get(api_tools))
         .route("/chat", post(form_chat))
         .route("/healthz", get(|| async { "ok" }))
-        .leptos_routes_with_context(
-            &state,
-            routes,
-            move || {
-                provide_context(sou.clone());
-                provide_context(user);
-            },
-            {
-                let options = state.leptos_options.clone();
-                move || shell(options.clone())
-            },
-        )
+        .leptos_routes_with_context(&state, routes, move || provide_context(sou.clone()), {
+            let options = state.leptos_options.clone();
+            move || shell(options.clone())
+        })
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), auth::gate))
         .layer(tower_http::compression::CompressionLayer::new())
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(state)
@@ -68,11 +67,20 @@ pub fn router(state: AppState) -> Router {
 /// The span of one HTTP request: method and route pattern (`/c/{id}`), never the
 /// path itself, which carries conversation ids, nor the query.
 fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
-    let route =
-        req.extensions().get::<axum::extract::MatchedPath>().map(|m| m.as_str().to_string()).unwrap_or_else(
-            || if req.uri().path().starts_with("/pkg/") { "/pkg/…".into() } else { "(other)".into() },
-        );
-    tracing::info_span!("request", method = %req.method(), route = %route)
+    tracing::info_span!("request", method = %req.method(), route = %route_of(req))
+}
+
+/// A request's route pattern, safe to log.
+pub(crate) fn route_of<B>(req: &axum::http::Request<B>) -> String {
+    req.extensions().get::<axum::extract::MatchedPath>().map(|m| m.as_str().to_string()).unwrap_or_else(
+        || {
+            if req.uri().path().starts_with("/pkg/") {
+                "/pkg/…".into()
+            } else {
+                "(other)".into()
+            }
+        },
+    )
 }
 
 /// The API's one error shape: `{"error": {"code", "message"}}`. Details are logged.
@@ -83,8 +91,44 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError { status, code, message: message.into() }
+    }
+
     fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::BAD_REQUEST, code: "bad_request", message: message.into() }
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+
+    pub fn unauthorized() -> ApiError {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "sign in first: a session cookie or an Authorization: Bearer API token",
+        )
+    }
+
+    pub fn internal() -> ApiError {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "something went wrong on the server; nothing was lost, try again",
+        )
+    }
+
+    pub fn from_auth(e: backend::auth::AuthError) -> ApiError {
+        use backend::auth::AuthError as A;
+        let status = match &e {
+            A::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            A::InvalidCredentials => StatusCode::UNAUTHORIZED,
+            A::Closed => StatusCode::FORBIDDEN,
+            A::NameTaken => StatusCode::CONFLICT,
+            A::Hash | A::Seed | A::Db(_) => {
+                tracing::error!(error = %e, "an account operation failed");
+                return ApiError::internal();
+            }
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError::new(status, e.code(), e.to_string())
     }
 }
 
@@ -102,11 +146,7 @@ impl From<BackendError> for ApiError {
             }
             other => {
                 tracing::error!(error = %other, "request failed");
-                ApiError {
-                    status: StatusCode::INTERNAL_SERVER_ERROR,
-                    code: "internal",
-                    message: "something went wrong on the server; nothing was lost, try again".into(),
-                }
+                ApiError::internal()
             }
         }
     }
@@ -139,10 +179,11 @@ impl IntoResponse for ApiError {
 
 async fn api_plan(
     State(state): State<AppState>,
+    SignedIn(account): SignedIn,
     body: Result<Json<PlanRequest>, JsonRejection>,
 ) -> Result<Json<agent::ParseOutcome>, ApiError> {
     let Json(req) = body?;
-    Ok(Json(state.sou.plan(state.user, req).await?))
+    Ok(Json(state.sou.plan(account.user, req).await?))
 }
 
 async fn api_tools() -> Json<serde_json::Value> {
@@ -151,10 +192,11 @@ async fn api_tools() -> Json<serde_json::Value> {
 
 async fn api_chat(
     State(state): State<AppState>,
+    SignedIn(account): SignedIn,
     body: Result<Json<ChatRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
-    let stream = state.sou.chat(state.user, req).await?;
+    let stream = state.sou.chat(account.user, req).await?;
     let events =
         stream.events.map(|e| Ok::<Event, Infallible>(Event::default().event("chunk").data(e.to_json())));
     let mut response =
@@ -175,7 +217,11 @@ struct ChatForm {
 
 /// The chat without JavaScript: a plain form post, answered server-side, then a
 /// redirect to the conversation page (post/redirect/get, so reload does not resend).
-async fn form_chat(State(state): State<AppState>, form: Result<Form<ChatForm>, FormRejection>) -> Response {
+async fn form_chat(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    form: Result<Form<ChatForm>, FormRejection>,
+) -> Response {
     let Ok(Form(form)) = form else {
         return form_error(StatusCode::BAD_REQUEST, "The form could not be read.", "", None);
     };
@@ -198,7 +244,7 @@ async fn form_chat(State(state): State<AppState>, form: Result<Form<ChatForm>, F
         plan,
         locale: None,
     };
-    match state.sou.chat(state.user, req).await {
+    match state.sou.chat(account.user, req).await {
         Ok(stream) => {
             let id = stream.conversation_id.clone();
             // Run the answer to its end (it is stored) before showing the page.

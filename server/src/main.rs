@@ -1,11 +1,12 @@
 //! `sou`: load the configuration, open the store (migrations run; a failure stops
-//! here), seed the demo ledger, serve.
+//! here), serve, and purge what has expired every hour.
 
 use std::process::ExitCode;
 
+use backend::auth::AuthConfig;
 use backend::providers::Providers;
 use backend::vault::Vault;
-use backend::{demo, Sou, Store};
+use backend::{Sou, Store};
 use leptos::prelude::get_configuration;
 use server::config::Config;
 use server::{router, AppState};
@@ -37,24 +38,25 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         Some(url) => Store::open(url).await?,
         None => Store::open_in(&config.data_dir).await?,
     };
-    let user = store.ensure_user("local").await?;
-    if config.demo && demo::seed(&store, user).await? {
-        tracing::info!("demo ledger created");
-    }
     let mut leptos_options = get_configuration(None)?.leptos_options;
     leptos_options.site_addr = config.addr;
     let vault = Vault::open(&config.data_dir, config.master_key.as_ref())?;
     let providers = Providers::new(config.llm, vault)?;
-    let sou = Sou::new(store, config.timezone).with_providers(providers);
-    if config.retention_days > 0 {
-        tokio::spawn(purge(sou.clone(), config.retention_days));
-    }
-    let state = AppState { leptos_options, sou, user };
+    let auth = AuthConfig {
+        demo_ttl: config.demo_ttl,
+        allow_demo: config.demo,
+        allow_signup: config.signup,
+        ..AuthConfig::default()
+    };
+    let sou = Sou::new(store, config.timezone).with_providers(providers).with_auth(auth);
+    tokio::spawn(purge(sou.clone(), config.retention_days));
+    let state = AppState { leptos_options, sou, trust_proxy: config.trust_proxy };
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     tracing::info!("Sou listening on http://{}", config.addr);
-    axum::serve(listener, router(state))
+    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })
@@ -62,11 +64,20 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// The retention period, applied at start and then every hour.
+/// At start and then every hour: expired sessions and demo accounts go, and
+/// conversations past the retention period (`0` days keeps them).
 async fn purge(sou: Sou, days: u32) {
     let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
     loop {
         every.tick().await;
+        match sou.auth().purge_expired().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(demos = n, "expired demo accounts deleted"),
+            Err(e) => tracing::error!(error = %e, "purging expired sessions failed"),
+        }
+        if days == 0 {
+            continue;
+        }
         match sou.purge_conversations(days).await {
             Ok(0) => {}
             Ok(n) => {

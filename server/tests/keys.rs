@@ -12,12 +12,10 @@ use axum::Router;
 use backend::llm::catalog::ProviderId;
 use backend::providers::{LlmConfig, Providers};
 use backend::vault::Vault;
-use backend::{demo, Sou, Store};
-use http_body_util::BodyExt;
-use leptos::prelude::LeptosOptions;
+use backend::{Sou, Store};
 use secrecy::SecretString;
-use server::{router, AppState};
-use tower::ServiceExt;
+
+mod support;
 
 const CANARY: &str = "sk-canary-routes-3b8e1f0a7c";
 const TYPED: &str = "mk-canary-typed-6d2c9e4f11";
@@ -33,15 +31,13 @@ async fn hostile(req: Request) -> Response {
     (status, format!("{{\"error\": {{\"message\": \"bad credentials: {auth}\"}}}}")).into_response()
 }
 
-async fn app() -> (Router, tempfile::TempDir) {
+async fn app() -> (Router, support::Signed, tempfile::TempDir) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, Router::new().fallback(hostile)).await });
 
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_in(dir.path()).await.unwrap();
-    let user = store.ensure_user("local").await.unwrap();
-    demo::seed(&store, user).await.unwrap();
     let mut config = LlmConfig { default_provider: Some(ProviderId::Openai), ..LlmConfig::default() };
     for id in [ProviderId::Openai, ProviderId::Mistral] {
         config.providers.get_mut(&id).unwrap().base_url = format!("http://{addr}/v1");
@@ -49,18 +45,8 @@ async fn app() -> (Router, tempfile::TempDir) {
     config.providers.get_mut(&ProviderId::Openai).unwrap().env_key = Some(SecretString::from(CANARY));
     let providers = Providers::new(config, Vault::from_key([5; 32])).unwrap();
     let sou = Sou::new(store, chrono_tz::Europe::Paris).with_providers(providers);
-    let leptos_options = LeptosOptions::builder()
-        .output_name("sou")
-        .site_root(dir.path().to_string_lossy().to_string())
-        .build();
-    (router(AppState { leptos_options, sou, user }), dir)
-}
-
-async fn send(app: &Router, req: Request<Body>) -> (StatusCode, String) {
-    let res = app.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let body = res.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&body).to_string())
+    let who = support::sign_up(&sou, "alice").await;
+    (support::app_router(sou, dir.path()), who, dir)
 }
 
 fn form(uri: &str, body: &str) -> Request<Body> {
@@ -80,7 +66,14 @@ fn assert_clean(what: &str, body: &str) {
 
 #[tokio::test]
 async fn keys_appear_in_no_page_server_function_or_stream() {
-    let (app, _dir) = app().await;
+    let (app, who, _dir) = app().await;
+    let send = |app: &Router, req| {
+        let (app, who) = (app.clone(), who.clone());
+        async move {
+            let (status, _, body) = support::send(&app, Some(&who), req).await;
+            (status, body)
+        }
+    };
 
     let (status, html) = send(&app, Request::get("/settings").body(Body::empty()).unwrap()).await;
     assert_eq!(status, StatusCode::OK);

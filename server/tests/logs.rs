@@ -7,11 +7,9 @@ use std::sync::{Arc, Mutex};
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use backend::{demo, Sou, Store};
-use http_body_util::BodyExt;
-use leptos::prelude::LeptosOptions;
-use server::{router, AppState};
-use tower::ServiceExt;
+use backend::{Sou, Store};
+
+mod support;
 
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
@@ -46,8 +44,9 @@ async fn logs_carry_hashed_ids_and_bucketed_amounts_only() {
     for name in ["a", "b", "c", "d", "e", "f"] {
         store.ensure_user(name).await.unwrap();
     }
-    let user = store.ensure_user("someone").await.unwrap();
-    demo::seed(&store, user).await.unwrap();
+    let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
+    let who = support::sign_up(&sou, "someone").await;
+    let user = who.user;
     let total: i64 = sqlx::query_scalar(
         "SELECT -SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
          WHERE t.user_id = ?1 AND c.key = 'groceries' AND t.amount_minor < 0
@@ -57,25 +56,19 @@ async fn logs_carry_hashed_ids_and_bucketed_amounts_only() {
     .fetch_one(store.pool())
     .await
     .unwrap();
-    let leptos_options = LeptosOptions::builder()
-        .output_name("sou")
-        .site_root(dir.path().to_string_lossy().to_string())
-        .build();
-    let app = router(AppState { leptos_options, sou: Sou::new(store, chrono_tz::Europe::Paris), user });
+    let app = support::app_router(sou, dir.path());
 
     let req = Request::post("/api/v1/chat")
         .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(serde_json::json!({ "message": QUESTION }).to_string()))
         .unwrap();
-    let res = app.clone().oneshot(req).await.unwrap();
-    assert_eq!(res.status(), StatusCode::OK);
-    let sse = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let (status, _, sse) = support::send(&app, Some(&who), req).await;
+    assert_eq!(status, StatusCode::OK);
     assert!(sse.contains(&format!("\"minor\":{total}")), "the answer has the total");
     let id = sse.split("\"conversation_id\":\"").nth(1).unwrap()[..32].to_string();
-    let page =
-        app.clone().oneshot(Request::get(format!("/c/{id}")).body(Body::empty()).unwrap()).await.unwrap();
-    assert_eq!(page.status(), StatusCode::OK);
-    page.into_body().collect().await.unwrap();
+    let (status, _, _) =
+        support::send(&app, Some(&who), Request::get(format!("/c/{id}")).body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
 
     let text = String::from_utf8_lossy(&logs.0.lock().unwrap()).to_string();
     assert!(text.contains("answered"), "the answer is logged: {text}");

@@ -6,39 +6,30 @@ use agent::ToolOutput;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
-use backend::{demo, Sou, Store, UserId};
-use http_body_util::BodyExt;
-use leptos::prelude::LeptosOptions;
+use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
-use server::{router, AppState};
-use tower::ServiceExt;
+
+mod support;
 
 struct TestApp {
     _dir: tempfile::TempDir,
     store: Store,
     user: UserId,
+    who: support::Signed,
     router: Router,
 }
 
 async fn app() -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_in(dir.path()).await.unwrap();
-    let user = store.ensure_user("local").await.unwrap();
-    demo::seed(&store, user).await.unwrap();
-    let leptos_options = LeptosOptions::builder()
-        .output_name("sou")
-        .site_root(dir.path().to_string_lossy().to_string())
-        .build();
-    let state = AppState { leptos_options, sou: Sou::new(store.clone(), chrono_tz::Europe::Paris), user };
-    TestApp { _dir: dir, store, user, router: router(state) }
+    let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
+    let who = support::sign_up(&sou, "alice").await;
+    TestApp { router: support::app_router(sou, dir.path()), _dir: dir, store, user: who.user, who }
 }
 
+/// Sends `req` as the test's signed-in user.
 async fn send(app: &TestApp, req: Request<Body>) -> (StatusCode, axum::http::HeaderMap, String) {
-    let res = app.router.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let headers = res.headers().clone();
-    let body = res.into_body().collect().await.unwrap().to_bytes();
-    (status, headers, String::from_utf8(body.to_vec()).unwrap())
+    support::send(&app.router, Some(&app.who), req).await
 }
 
 fn post_json(uri: &str, body: Value) -> Request<Body> {

@@ -1,0 +1,176 @@
+//! Signing in: the log-in and sign-up pages, "Try the demo", and the account menu in
+//! the header. The forms post to the server's `/auth/…` handlers, which answer with a
+//! redirect: they work the same with and without JavaScript. A failed attempt comes
+//! back here with a code in the URL (and the name typed, never the password).
+
+use agent::Locale;
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use crate::api::{load_auth_page, AccountView, AuthPage};
+use crate::i18n::tr;
+
+/// The reason a sign-in form came back, in the page's language.
+fn error_text(code: &str, retry_secs: Option<u64>, locale: Locale) -> String {
+    let text = match code {
+        "invalid_credentials" => tr(locale, "Nom ou mot de passe incorrect.", "Wrong name or password."),
+        "rate_limited" => {
+            let minutes = retry_secs.unwrap_or(60).div_ceil(60);
+            return match locale {
+                Locale::Fr => format!("Trop d'essais infructueux. Réessayez dans {minutes} min."),
+                Locale::En => format!("Too many failed attempts. Try again in {minutes} min."),
+            };
+        }
+        "name_taken" => tr(locale, "Ce nom est déjà pris.", "This name is already taken."),
+        "name_length" => tr(locale, "Un nom fait de 3 à 64 caractères.", "A name has 3 to 64 characters."),
+        "name_characters" => tr(
+            locale,
+            "Un nom n'utilise que des lettres, des chiffres et . _ - @ +",
+            "A name uses letters, digits and . _ - @ + only.",
+        ),
+        "name_reserved" => tr(locale, "Ce nom est réservé.", "This name is reserved."),
+        "password_short" => tr(
+            locale,
+            "Le mot de passe doit faire au moins 10 caractères.",
+            "The password needs at least 10 characters.",
+        ),
+        "password_long" => tr(
+            locale,
+            "Le mot de passe est trop long (1024 octets au plus).",
+            "The password is too long (1024 bytes at most).",
+        ),
+        "password_mismatch" => tr(
+            locale,
+            "Les deux mots de passe ne sont pas identiques.",
+            "The two passwords are not the same.",
+        ),
+        "closed" => tr(
+            locale,
+            "Ce serveur n'accepte pas de nouveaux comptes.",
+            "This server does not accept new accounts.",
+        ),
+        _ => tr(
+            locale,
+            "Une erreur est survenue sur le serveur. Réessayez.",
+            "Something went wrong on the server. Try again.",
+        ),
+    };
+    text.to_string()
+}
+
+/// `/login` and `/signup`.
+#[component]
+pub fn SignInPage(signup: bool) -> impl IntoView {
+    let page = Resource::new_blocking(|| (), |_| load_auth_page());
+    view! {
+        <Suspense fallback=|| view! { <main class="auth"><p class="thinking">"…"</p></main> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Ok(page) => view! { <SignIn page signup/> }.into_any(),
+                    Err(e) => view! { <main class="auth"><p class="error" role="alert">{e.to_string()}</p></main> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn SignIn(page: AuthPage, signup: bool) -> impl IntoView {
+    let locale = page.locale;
+    let query = use_query_map();
+    let param = move |key: &str| query.with_untracked(|q| q.get(key)).unwrap_or_default();
+    let error = {
+        let code = param("error");
+        let retry = param("retry").parse().ok();
+        (!code.is_empty()).then(|| error_text(&code, retry, locale))
+    };
+    let (name, next) = (param("name"), param("next"));
+    let signup = signup && page.signup;
+    let title = if signup {
+        tr(locale, "Créer un compte", "Create an account")
+    } else {
+        tr(locale, "Se connecter", "Sign in")
+    };
+    view! {
+        <leptos_meta::Title text=format!("{title} · Sou")/>
+        <main class="auth" data-testid="sign-in">
+            <header class="auth-brand">
+                <h1>"Sou"</h1>
+                <p>{tr(locale,
+                    "Vos comptes, vos questions, vos réponses — sur votre serveur.",
+                    "Your accounts, your questions, your answers — on your server.")}</p>
+            </header>
+            <section class="card">
+                <h2>{title}</h2>
+                {error.map(|e| view! { <p class="error" role="alert" data-testid="auth-error">{e}</p> })}
+                {if signup {
+                    view! {
+                        <form method="post" action="/auth/signup" class="stack">
+                            <label for="name">{tr(locale, "Nom d'utilisateur", "User name")}</label>
+                            <input id="name" name="name" type="text" required minlength="3" maxlength="64"
+                                autocomplete="username" autocapitalize="none" spellcheck="false" value=name autofocus/>
+                            <label for="password">{tr(locale, "Mot de passe (10 caractères au moins)", "Password (at least 10 characters)")}</label>
+                            <input id="password" name="password" type="password" required minlength="10"
+                                autocomplete="new-password"/>
+                            <label for="confirm">{tr(locale, "Le même, encore", "The same again")}</label>
+                            <input id="confirm" name="confirm" type="password" required minlength="10"
+                                autocomplete="new-password"/>
+                            <button type="submit">{tr(locale, "Créer le compte", "Create the account")}</button>
+                        </form>
+                        <p class="switch">{tr(locale, "Déjà un compte ?", "Already have an account?")} " "
+                            <a href="/login" rel="external">{tr(locale, "Se connecter", "Sign in")}</a></p>
+                    }.into_any()
+                } else {
+                    view! {
+                        <form method="post" action="/auth/login" class="stack">
+                            <input type="hidden" name="next" value=next/>
+                            <label for="name">{tr(locale, "Nom d'utilisateur", "User name")}</label>
+                            <input id="name" name="name" type="text" required maxlength="64"
+                                autocomplete="username" autocapitalize="none" spellcheck="false" value=name autofocus/>
+                            <label for="password">{tr(locale, "Mot de passe", "Password")}</label>
+                            <input id="password" name="password" type="password" required autocomplete="current-password"/>
+                            <button type="submit">{tr(locale, "Se connecter", "Sign in")}</button>
+                        </form>
+                        {page.signup.then(|| view! {
+                            <p class="switch">{tr(locale, "Pas encore de compte ?", "No account yet?")} " "
+                                <a href="/signup" rel="external">{tr(locale, "Créer un compte", "Create one")}</a></p>
+                        })}
+                    }.into_any()
+                }}
+            </section>
+            {page.demo.then(|| view! {
+                <section class="card demo">
+                    <h2>{tr(locale, "Essayer la démo", "Try the demo")}</h2>
+                    <p class="hint">{match locale {
+                        Locale::Fr => format!("Un compte jetable avec deux ans d'opérations d'un ménage fictif, supprimé avec tout son contenu au bout de {} h.", page.demo_hours),
+                        Locale::En => format!("A throwaway account with two years of a made-up household's transactions, deleted with everything in it after {} h.", page.demo_hours),
+                    }}</p>
+                    <form method="post" action="/auth/demo">
+                        <button type="submit" data-testid="try-demo">{tr(locale, "Essayer la démo", "Try the demo")}</button>
+                    </form>
+                </section>
+            })}
+        </main>
+    }
+}
+
+/// The header's account corner: who is signed in (and, for a demo, when it goes)
+/// and the sign-out button.
+#[component]
+pub fn AccountMenu(account: AccountView, locale: Locale) -> impl IntoView {
+    let label = match account.demo_hours_left {
+        Some(h) => match locale {
+            Locale::Fr => format!("Démo · supprimée dans {h} h"),
+            Locale::En => format!("Demo · deleted in {h} h"),
+        },
+        None => account.name.clone(),
+    };
+    view! {
+        <div class="account" data-testid="account">
+            <span class="account-name" title=account.name>{label}</span>
+            <form method="post" action="/auth/logout">
+                <button type="submit" class="link">{tr(locale, "Se déconnecter", "Sign out")}</button>
+            </form>
+        </div>
+    }
+}

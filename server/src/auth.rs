@@ -1,0 +1,334 @@
+//! Who is asking, at the edge: every request passes [`gate`], which finds the account
+//! (an `Authorization: Bearer sou_pat_…` token, else the `sou_session` cookie), refuses
+//! cross-site writes, and sends the anonymous to the sign-in page (pages), a 401
+//! (`/api/v1`), or on to server functions, which refuse them themselves. The sign-in
+//! forms post to the plain handlers here, which work without JavaScript.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Extension, Form};
+use backend::auth::{Account, AuthError, NewSession};
+use secrecy::{ExposeSecret, SecretString};
+use serde::Deserialize;
+
+use crate::{ApiError, AppState};
+
+/// The session cookie's name.
+pub const COOKIE: &str = "sou_session";
+
+/// The caller's address, for the per-client log-in limit: the TCP peer, or with
+/// `trust_proxy` the last address the proxy added to `X-Forwarded-For`.
+#[derive(Clone, Debug)]
+pub struct ClientAddr(pub String);
+
+/// The signed-in account of a request that must have one. The gate lets no anonymous
+/// request reach a handler that takes it; if one did, it would get a 401.
+pub struct SignedIn(pub Account);
+
+impl<S: Send + Sync> FromRequestParts<S> for SignedIn {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        parts.extensions.get::<Account>().cloned().map(SignedIn).ok_or_else(ApiError::unauthorized)
+    }
+}
+
+/// Paths anyone may reach: the sign-in pages and their forms, static files, health.
+fn public(path: &str) -> bool {
+    matches!(path, "/login" | "/signup" | "/healthz" | "/favicon.svg")
+        || path.starts_with("/auth/")
+        || path.starts_with("/pkg/")
+}
+
+pub async fn gate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let auth = state.sou.auth();
+    let client = client_addr(&req, state.trust_proxy);
+    req.extensions_mut().insert(client);
+    let path = req.uri().path().to_string();
+
+    let mut stale_cookie = false;
+    let account = if let Some(value) = req.headers().get(header::AUTHORIZATION) {
+        // A token is sent on purpose, never by a browser on its own: no CSRF check.
+        let token = value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).map(str::trim);
+        match auth.bearer(token.unwrap_or("")).await {
+            Ok(Some(account)) => Some(account),
+            Ok(None) => {
+                return ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "invalid_token",
+                    "this API token is unknown or was revoked",
+                )
+                .into_response()
+            }
+            Err(e) => return ApiError::from_auth(e).into_response(),
+        }
+    } else {
+        if !safe(req.method()) && !same_origin(req.headers()) {
+            tracing::warn!(route = %crate::route_of(&req), "a cross-site write was refused");
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                "cross_origin",
+                "this request came from another site and was refused",
+            )
+            .into_response();
+        }
+        match session_cookie(req.headers()) {
+            Some(token) => match auth.session(token).await {
+                Ok(Some(account)) => Some(account),
+                Ok(None) => {
+                    stale_cookie = true;
+                    None
+                }
+                Err(e) => return ApiError::from_auth(e).into_response(),
+            },
+            None => None,
+        }
+    };
+
+    let mut response = match account {
+        Some(account) => {
+            if matches!(path.as_str(), "/login" | "/signup") {
+                return Redirect::to("/").into_response();
+            }
+            req.extensions_mut().insert(account);
+            next.run(req).await
+        }
+        None if public(&path) => next.run(req).await,
+        // Server functions answer "sign in" in their own error format.
+        None if path.starts_with("/api/") && !path.starts_with("/api/v1/") => next.run(req).await,
+        None if path.starts_with("/api/") => ApiError::unauthorized().into_response(),
+        None => {
+            let back = req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/");
+            let target = if req.method() == Method::GET && back != "/" {
+                format!("/login?{}", query(&[("next", back)]))
+            } else {
+                "/login".to_string()
+            };
+            Redirect::to(&target).into_response()
+        }
+    };
+    if stale_cookie {
+        response.headers_mut().append(header::SET_COOKIE, clear_cookie());
+    }
+    response
+}
+
+fn safe(method: &Method) -> bool {
+    matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// Whether a write may go on: its `Origin` names this host, or, without an `Origin`,
+/// `Sec-Fetch-Site` says same-origin. With neither header it is not a browser's
+/// request (a browser sends `Origin` with every POST), so no cookie was sent for it by
+/// someone else's page.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    match text("origin") {
+        Some(origin) => {
+            let authority = origin.split_once("://").map(|(_, rest)| rest).unwrap_or("");
+            !authority.is_empty()
+                && [text("host"), text("x-forwarded-host")].into_iter().flatten().any(|h| h == authority)
+        }
+        None => text("sec-fetch-site").is_none_or(|s| s == "same-origin" || s == "none"),
+    }
+}
+
+fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+        .filter(|t| !t.is_empty())
+}
+
+fn client_addr(req: &Request, trust_proxy: bool) -> ClientAddr {
+    let forwarded = trust_proxy
+        .then(|| req.headers().get("x-forwarded-for")?.to_str().ok()?.rsplit(',').next().map(str::trim))
+        .flatten()
+        .filter(|a| !a.is_empty());
+    let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string());
+    ClientAddr(forwarded.map(str::to_string).or(peer).unwrap_or_else(|| "unknown".into()))
+}
+
+/// Whether the browser reached us over HTTPS (directly or through a proxy that says so).
+fn https(headers: &HeaderMap) -> bool {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    text("x-forwarded-proto").eq_ignore_ascii_case("https")
+        || text("forwarded").to_ascii_lowercase().contains("proto=https")
+}
+
+fn session_cookie_header(session: &NewSession, secure: bool) -> Option<HeaderValue> {
+    let max_age = (session.expires_at - chrono::Utc::now()).num_seconds().max(0);
+    let secure = if secure { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!(
+        "{COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}",
+        session.token.expose_secret()
+    ))
+    .ok()
+}
+
+fn clear_cookie() -> HeaderValue {
+    HeaderValue::from_static("sou_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+}
+
+fn query(pairs: &[(&str, &str)]) -> String {
+    let mut s = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in pairs {
+        if !v.is_empty() {
+            s.append_pair(k, v);
+        }
+    }
+    s.finish()
+}
+
+/// `next` if it is a path on this site, else the start page.
+fn same_site(next: &str) -> &str {
+    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
+        next
+    } else {
+        "/"
+    }
+}
+
+/// Signed in: the cookie, then on to where the person was going.
+fn signed_in(session: NewSession, headers: &HeaderMap, next: &str) -> Response {
+    let mut response = Redirect::to(same_site(next)).into_response();
+    match session_cookie_header(&session, https(headers)) {
+        Some(cookie) => {
+            response.headers_mut().insert(header::SET_COOKIE, cookie);
+            response
+        }
+        None => ApiError::internal().into_response(),
+    }
+}
+
+/// Back to the form with the reason, and what was typed (never the password).
+fn form_failed(page: &str, e: &AuthError, name: &str, next: &str) -> Response {
+    if matches!(e, AuthError::Db(_) | AuthError::Hash | AuthError::Seed) {
+        tracing::error!(error = %e, "signing in failed");
+    }
+    let retry = match e {
+        AuthError::RateLimited { retry_after } => retry_after.as_secs().max(1).to_string(),
+        _ => String::new(),
+    };
+    let q = query(&[("error", e.code()), ("name", name), ("next", next), ("retry", &retry)]);
+    Redirect::to(&format!("{page}?{q}")).into_response()
+}
+
+#[derive(Deserialize)]
+pub struct LogInForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    next: String,
+}
+
+pub async fn log_in(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    headers: HeaderMap,
+    Form(form): Form<LogInForm>,
+) -> Response {
+    let password = SecretString::from(form.password);
+    match state.sou.auth().log_in(&form.name, &password, &client.0).await {
+        Ok((_, session)) => signed_in(session, &headers, &form.next),
+        Err(e) => form_failed("/login", &e, form.name.trim(), same_site(&form.next)),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct SignUpForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    confirm: String,
+}
+
+pub async fn sign_up(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Form(form): Form<SignUpForm>,
+) -> Response {
+    let name = form.name.trim().to_string();
+    if form.password != form.confirm {
+        let q = query(&[("error", "password_mismatch"), ("name", &name)]);
+        return Redirect::to(&format!("/signup?{q}")).into_response();
+    }
+    match state.sou.auth().sign_up(&name, &SecretString::from(form.password)).await {
+        Ok((account, session)) => {
+            tracing::info!(user = %backend::trace::user(account.user), "an account was created");
+            signed_in(session, &headers, "/")
+        }
+        Err(e) => form_failed("/signup", &e, &name, ""),
+    }
+}
+
+pub async fn demo(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    match state.sou.auth().demo().await {
+        Ok((account, session)) => {
+            tracing::info!(user = %backend::trace::user(account.user), "a demo account was created");
+            signed_in(session, &headers, "/")
+        }
+        Err(e) => form_failed("/login", &e, "", ""),
+    }
+}
+
+pub async fn log_out(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(token) = session_cookie(&headers) {
+        if let Err(e) = state.sou.auth().log_out(token).await {
+            return ApiError::from_auth(e).into_response();
+        }
+    }
+    let mut response = Redirect::to("/login").into_response();
+    response.headers_mut().insert(header::SET_COOKIE, clear_cookie());
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn origin_must_name_this_host() {
+        assert!(same_origin(&headers(&[("origin", "http://127.0.0.1:3000"), ("host", "127.0.0.1:3000")])));
+        assert!(same_origin(&headers(&[
+            ("origin", "https://sou.example.org"),
+            ("host", "127.0.0.1:3000"),
+            ("x-forwarded-host", "sou.example.org")
+        ])));
+        assert!(!same_origin(&headers(&[("origin", "https://evil.example"), ("host", "127.0.0.1:3000")])));
+        assert!(!same_origin(&headers(&[("origin", "null"), ("host", "127.0.0.1:3000")])));
+        assert!(!same_origin(&headers(&[("origin", "http://127.0.0.1:3000")])), "no host to compare");
+        assert!(!same_origin(&headers(&[("sec-fetch-site", "cross-site")])));
+        assert!(same_origin(&headers(&[("sec-fetch-site", "same-origin")])));
+        assert!(same_origin(&headers(&[])), "not a browser");
+    }
+
+    #[test]
+    fn the_session_cookie_is_found_among_others() {
+        let h = headers(&[("cookie", "a=1; sou_session_x=no; sou_session=tok123; b=2")]);
+        assert_eq!(session_cookie(&h), Some("tok123"));
+        assert_eq!(session_cookie(&headers(&[("cookie", "sou_session=")])), None);
+        assert_eq!(same_site("//evil.example/"), "/");
+        assert_eq!(same_site("/c/abc?x=1"), "/c/abc?x=1");
+    }
+}

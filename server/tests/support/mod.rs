@@ -1,0 +1,51 @@
+//! What the server's tests share: a router over a temporary store, accounts signed in
+//! through the real sign-up, and a `send` that carries the session cookie.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use axum::body::Body;
+use axum::http::{header, HeaderMap, HeaderValue, Request, StatusCode};
+use axum::Router;
+use backend::{demo, Sou, UserId};
+use http_body_util::BodyExt;
+use leptos::prelude::LeptosOptions;
+use secrecy::{ExposeSecret, SecretString};
+use server::{router, AppState};
+use tower::ServiceExt;
+
+/// Someone signed in: their id and the `Cookie` header value that says so.
+#[derive(Clone, Debug)]
+pub struct Signed {
+    pub user: UserId,
+    pub cookie: String,
+}
+
+/// The router Sou serves, with static files from `site` (none are needed).
+pub fn app_router(sou: Sou, site: &std::path::Path) -> Router {
+    let leptos_options =
+        LeptosOptions::builder().output_name("sou").site_root(site.to_string_lossy().to_string()).build();
+    router(AppState { leptos_options, sou, trust_proxy: false })
+}
+
+/// Creates the account `name` with the demo ledger and signs it in.
+pub async fn sign_up(sou: &Sou, name: &str) -> Signed {
+    let (account, session) =
+        sou.auth().sign_up(name, &SecretString::from("correct horse battery staple")).await.unwrap();
+    demo::seed(sou.store(), account.user).await.unwrap();
+    Signed { user: account.user, cookie: format!("sou_session={}", session.token.expose_secret()) }
+}
+
+/// Sends `req` as `who` (no cookie for `None`) and reads the whole answer.
+pub async fn send(
+    router: &Router,
+    who: Option<&Signed>,
+    mut req: Request<Body>,
+) -> (StatusCode, HeaderMap, String) {
+    if let Some(who) = who {
+        req.headers_mut().insert(header::COOKIE, HeaderValue::from_str(&who.cookie).unwrap());
+    }
+    let res = router.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let headers = res.headers().clone();
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
