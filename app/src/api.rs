@@ -122,25 +122,70 @@ pub struct ProviderInfo {
     pub usable: bool,
 }
 
+/// A personal API token as listed: never the token, only its first characters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenView {
+    pub id: i64,
+    pub label: String,
+    pub prefix: String,
+    /// Dates (`YYYY-MM-DD`, UTC).
+    pub created: String,
+    pub last_used: Option<String>,
+}
+
+/// A token just created: the only time it is shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewToken {
+    pub id: i64,
+    pub label: String,
+    pub token: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SettingsData {
     pub account: AccountView,
+    pub tokens: Vec<TokenView>,
+    /// After creating a token without JavaScript, the token, this once.
+    pub revealed: Option<NewToken>,
     pub providers: Vec<ProviderInfo>,
     pub choice_provider: Option<String>,
     pub choice_model: Option<String>,
     pub locale: Locale,
 }
 
+/// `reveal`: the id of a token created by a form post without JavaScript, to show once.
 #[server(endpoint = "settings")]
-pub async fn load_settings() -> Result<SettingsData, AppError> {
+pub async fn load_settings(reveal: Option<i64>) -> Result<SettingsData, AppError> {
     ssr::answer(async move {
         use backend::providers::KeyState;
+        use secrecy::ExposeSecret;
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
         let account = ssr::account_view()?;
+        let tokens: Vec<TokenView> = sou
+            .auth()
+            .tokens(user)
+            .await
+            .map_err(ssr::auth_error)?
+            .into_iter()
+            .map(|t| TokenView {
+                id: t.id,
+                label: t.label,
+                prefix: t.prefix,
+                created: t.created_at.chars().take(10).collect(),
+                last_used: t.last_used_at.map(|d| d.chars().take(10).collect()),
+            })
+            .collect();
+        let revealed = reveal.and_then(|id| {
+            let token = sou.auth().take_reveal(user, id)?;
+            let label = tokens.iter().find(|t| t.id == id)?.label.clone();
+            Some(NewToken { id, label, token: token.expose_secret().to_string() })
+        });
         let Some(providers) = sou.providers() else {
             return Ok(SettingsData {
                 account,
+                tokens,
+                revealed,
                 providers: vec![],
                 choice_provider: None,
                 choice_model: None,
@@ -172,6 +217,8 @@ pub async fn load_settings() -> Result<SettingsData, AppError> {
             .collect();
         Ok(SettingsData {
             account,
+            tokens,
+            revealed,
             providers,
             choice_provider: choice.as_ref().map(|c| c.provider.as_str().to_string()),
             choice_model: choice.and_then(|c| c.model),
@@ -219,6 +266,39 @@ pub async fn choose_model(provider: String, model: String) -> Result<(), AppErro
     .await
 }
 
+/// Creates a personal API token for `Authorization: Bearer`. With JavaScript the
+/// token comes back in the answer; a plain form post is sent back to Settings, which
+/// shows it once.
+#[server(endpoint = "create_token")]
+pub async fn create_token(label: String) -> Result<Option<NewToken>, AppError> {
+    ssr::answer(async move {
+        use secrecy::ExposeSecret;
+        let (sou, user) = ssr::session()?;
+        let (info, token) = sou.auth().create_token(user, &label).await.map_err(ssr::auth_error)?;
+        if ssr::is_form_post() {
+            sou.auth().hold_for_reveal(user, info.id, token);
+            leptos_axum::redirect(&format!("/settings?token={}#tokens", info.id));
+            return Ok(None);
+        }
+        Ok(Some(NewToken { id: info.id, label: info.label, token: token.expose_secret().to_string() }))
+    })
+    .await
+}
+
+/// Revokes one of the user's tokens; someone else's id is "not found".
+#[server(endpoint = "revoke_token")]
+pub async fn revoke_token(id: i64) -> Result<(), AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        if sou.auth().revoke_token(user, id).await.map_err(ssr::auth_error)? {
+            Ok(())
+        } else {
+            Err(AppError::NotFound)
+        }
+    })
+    .await
+}
+
 #[cfg(feature = "ssr")]
 pub mod ssr {
     use agent::Locale;
@@ -236,17 +316,42 @@ pub mod ssr {
     ) -> Result<T, AppError> {
         let result = run.await;
         if let Err(e) = &result {
-            let form = use_context::<http::request::Parts>().is_some_and(|p| {
-                p.headers
-                    .get(http::header::ACCEPT)
-                    .and_then(|v| v.to_str().ok())
-                    .is_some_and(|v| v.contains("text/html"))
-            });
-            if let (false, Some(options)) = (form, use_context::<leptos_axum::ResponseOptions>()) {
+            if let (false, Some(options)) = (is_form_post(), use_context::<leptos_axum::ResponseOptions>()) {
                 options.set_status(e.status());
             }
         }
         result
+    }
+
+    /// Whether this server function was called by a plain form post (no JavaScript):
+    /// its answer is a redirect back to a page, not data.
+    pub fn is_form_post() -> bool {
+        use_context::<http::request::Parts>().is_some_and(|p| {
+            p.headers
+                .get(http::header::ACCEPT)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.contains("text/html"))
+        })
+    }
+
+    /// An account error as the browser may see it; storage failures are logged.
+    pub fn auth_error(e: backend::auth::AuthError) -> AppError {
+        use backend::auth::AuthError as A;
+        match e {
+            A::Hash | A::Seed | A::Db(_) => {
+                tracing::error!(error = %e, "an account operation failed");
+                AppError::Internal
+            }
+            A::TokenLabel => AppError::BadRequest(
+                crate::i18n::tr(
+                    accept_language(),
+                    "Donnez au jeton un nom de 1 à 100 caractères.",
+                    "Give the token a name of 1 to 100 characters.",
+                )
+                .to_string(),
+            ),
+            other => AppError::BadRequest(other.to_string()),
+        }
     }
 
     /// The backend and the signed-in user this request is for. The server's gate put

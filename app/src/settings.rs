@@ -8,7 +8,10 @@ use leptos::form::ActionForm;
 use leptos::prelude::*;
 
 use crate::account::AccountMenu;
-use crate::api::{load_settings, ChooseModel, DeleteKey, ProviderInfo, SaveKey, SettingsData};
+use crate::api::{
+    load_settings, ChooseModel, CreateToken, DeleteKey, NewToken, ProviderInfo, RevokeToken, SaveKey,
+    SettingsData,
+};
 use crate::i18n::tr;
 use crate::AppError;
 
@@ -49,19 +52,33 @@ pub fn SettingsPage() -> impl IntoView {
     let save = ServerAction::<SaveKey>::new();
     let delete = ServerAction::<DeleteKey>::new();
     let choose = ServerAction::<ChooseModel>::new();
+    let create = ServerAction::<CreateToken>::new();
+    let revoke = ServerAction::<RevokeToken>::new();
+    // After a token was created by a form post, Settings is loaded with its id.
+    let query = leptos_router::hooks::use_query_map();
+    let reveal = move || query.with(|q| q.get("token")).and_then(|t| t.parse::<i64>().ok());
     // The provider whose key form was used last, so its outcome shows in its row (it
     // outlives the list, which is rebuilt after each action). After a form post
     // without JavaScript it is unknown and the outcome shows above the list.
     let last = RwSignal::new(None::<(String, Used)>);
     let data = Resource::new_blocking(
-        move || (save.version().get(), delete.version().get(), choose.version().get()),
-        |_| load_settings(),
+        move || {
+            let versions = [
+                save.version().get(),
+                delete.version().get(),
+                choose.version().get(),
+                create.version().get(),
+                revoke.version().get(),
+            ];
+            (versions, reveal())
+        },
+        |(_, reveal)| load_settings(reveal),
     );
     view! {
         <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(d) => view! { <Settings data=d save delete choose last/> }.into_any(),
+                    Ok(d) => view! { <Settings data=d save delete choose last create revoke/> }.into_any(),
                     Err(crate::AppError::Unauthorized) => view! { <crate::chat::SignInAgain/> }.into_any(),
                     Err(e) => view! { <main class="settings"><p class="error" role="alert">{e.to_string()}</p></main> }.into_any(),
                 }
@@ -77,6 +94,8 @@ fn Settings(
     delete: ServerAction<DeleteKey>,
     choose: ServerAction<ChooseModel>,
     last: RwSignal<Option<(String, Used)>>,
+    create: ServerAction<CreateToken>,
+    revoke: ServerAction<RevokeToken>,
 ) -> impl IntoView {
     let locale = data.locale;
     let chosen = data.choice_provider.clone().unwrap_or_default();
@@ -179,7 +198,81 @@ fn Settings(
                         }).collect_view()}
                     </ul>
                 </section>
+                <Tokens tokens=data.tokens revealed=data.revealed create revoke locale/>
             </main>
         </div>
+    }
+}
+
+/// Personal API tokens: listed by name and first characters, created (and shown
+/// once), revoked.
+#[component]
+fn Tokens(
+    tokens: Vec<crate::api::TokenView>,
+    revealed: Option<NewToken>,
+    create: ServerAction<CreateToken>,
+    revoke: ServerAction<RevokeToken>,
+    locale: Locale,
+) -> impl IntoView {
+    let new_token = move || {
+        let fresh = create.value().get().and_then(Result::ok).flatten();
+        fresh.or_else(|| revealed.clone()).map(|t| view! {
+            <div class="new-token" role="status" data-testid="new-token">
+                <p>{match locale {
+                    Locale::Fr => format!("Jeton « {} » créé. Copiez-le maintenant : il ne sera plus affiché.", t.label),
+                    Locale::En => format!("Token “{}” created. Copy it now: it will not be shown again.", t.label),
+                }}</p>
+                <code>{t.token}</code>
+            </div>
+        })
+    };
+    let failure = move || {
+        let e =
+            create.value().get().and_then(Result::err).or_else(|| revoke.value().get().and_then(Result::err));
+        e.map(|e| view! { <p class="error" role="alert">{e.to_string()}</p> })
+    };
+    view! {
+        <section class="card" id="tokens" data-testid="tokens">
+            <h2>{tr(locale, "Jetons d'API", "API tokens")}</h2>
+            <p class="hint">{tr(locale,
+                "Pour interroger Sou depuis un script : en-tête « Authorization: Bearer <jeton> » sur /api/v1. Un jeton donne accès à toutes vos données ; révoquez ceux qui ne servent plus.",
+                "To ask Sou from a script: send \"Authorization: Bearer <token>\" to /api/v1. A token gives access to all your data; revoke those you no longer use.")}</p>
+            {new_token}
+            {failure}
+            {(!tokens.is_empty()).then(|| view! {
+                <ul class="token-list">
+                    {tokens.into_iter().map(|t| {
+                        let used = match (t.last_used, locale) {
+                            (Some(d), Locale::Fr) => format!("dernier usage le {d}"),
+                            (Some(d), Locale::En) => format!("last used {d}"),
+                            (None, _) => tr(locale, "jamais utilisé", "never used").to_string(),
+                        };
+                        let created = match locale {
+                            Locale::Fr => format!("créé le {}", t.created),
+                            Locale::En => format!("created {}", t.created),
+                        };
+                        view! {
+                            <li class="token" data-testid="token">
+                                <div>
+                                    <strong>{t.label}</strong>
+                                    <span class="provider-meta"><code>{format!("{}…", t.prefix)}</code>" · "{created}" · "{used}</span>
+                                </div>
+                                <ActionForm action=revoke>
+                                    <input type="hidden" name="id" value=t.id/>
+                                    <button type="submit" class="secondary">{tr(locale, "Révoquer", "Revoke")}</button>
+                                </ActionForm>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+            })}
+            <ActionForm action=create attr:class="token-form">
+                <label for="token-label">{tr(locale, "Nom du jeton", "Token name")}</label>
+                <input id="token-label" name="label" type="text" required maxlength="100"
+                    placeholder=tr(locale, "ex. : script de sauvegarde", "e.g. backup script")
+                    prop:value=move || { create.version().get(); String::new() }/>
+                <button type="submit">{tr(locale, "Créer un jeton", "Create a token")}</button>
+            </ActionForm>
+        </section>
     }
 }

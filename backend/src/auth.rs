@@ -146,11 +146,23 @@ pub struct Auth {
     store: Store,
     config: AuthConfig,
     failures: Arc<Mutex<Failures>>,
+    reveals: Arc<Mutex<Reveals>>,
 }
+
+/// New API tokens waiting to be shown, by owner and token id, with when they were made.
+type Reveals = HashMap<(UserId, i64), (SecretString, Instant)>;
+
+/// How long a new API token waits to be shown to a browser without JavaScript.
+const REVEAL_FOR: Duration = Duration::from_secs(600);
 
 impl Auth {
     pub fn new(store: Store, config: AuthConfig) -> Auth {
-        Auth { store, config, failures: Arc::new(Mutex::new(Failures::default())) }
+        Auth {
+            store,
+            config,
+            failures: Arc::new(Mutex::new(Failures::default())),
+            reveals: Arc::new(Mutex::new(HashMap::new())),
+        }
     }
 
     pub fn config(&self) -> &AuthConfig {
@@ -309,6 +321,21 @@ impl Auth {
         .await?;
         let info = TokenInfo { id, label: label.to_string(), prefix, created_at, last_used_at: None };
         Ok((info, SecretString::from(token)))
+    }
+
+    /// Keeps a new token for the next page its owner loads, when that page, not the
+    /// response to the form, must show it (a form post without JavaScript). Kept in
+    /// memory for ten minutes at most, and given out once.
+    pub fn hold_for_reveal(&self, user: UserId, id: i64, token: SecretString) {
+        let mut held = self.reveals.lock().unwrap_or_else(|p| p.into_inner());
+        held.retain(|_, (_, at)| at.elapsed() < REVEAL_FOR);
+        held.insert((user, id), (token, Instant::now()));
+    }
+
+    /// The token held for `user` under `id`, once.
+    pub fn take_reveal(&self, user: UserId, id: i64) -> Option<SecretString> {
+        let mut held = self.reveals.lock().unwrap_or_else(|p| p.into_inner());
+        held.remove(&(user, id)).filter(|(_, at)| at.elapsed() < REVEAL_FOR).map(|(t, _)| t)
     }
 
     pub async fn tokens(&self, user: UserId) -> Result<Vec<TokenInfo>, AuthError> {

@@ -241,7 +241,10 @@ pub async fn log_in(
     let password = SecretString::from(form.password);
     match state.sou.auth().log_in(&form.name, &password, &client.0).await {
         Ok((_, session)) => signed_in(session, &headers, &form.next),
-        Err(e) => form_failed("/login", &e, form.name.trim(), same_site(&form.next)),
+        Err(e) => {
+            let next = Some(same_site(&form.next)).filter(|n| *n != "/").unwrap_or("");
+            form_failed("/login", &e, form.name.trim(), next)
+        }
     }
 }
 

@@ -253,7 +253,10 @@ async fn form_chat(
         }
         Err(e) => {
             let api = ApiError::from(e);
-            form_error(api.status, &api.message, &form.message, conversation_id)
+            // A conversation that is not the user's is not offered again: resent, the
+            // message starts a new one.
+            let keep = conversation_id.filter(|_| api.status != StatusCode::NOT_FOUND);
+            form_error(api.status, &api.message, &form.message, keep)
         }
     }
 }

@@ -1,0 +1,204 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Signing in over HTTP: the forms, the cookie's attributes, where each kind of
+//! anonymous request is sent, the demo, and the rate limit as a browser sees it.
+
+use axum::body::Body;
+use axum::http::{header, HeaderMap, Request, StatusCode};
+use axum::Router;
+use backend::{Sou, Store};
+
+mod support;
+use support::{send, Signed};
+
+async fn app() -> (Router, Sou, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let sou = Sou::new(store, chrono_tz::Europe::Paris);
+    (support::app_router(sou.clone(), dir.path()), sou, dir)
+}
+
+fn form(uri: &str, body: &str) -> Request<Body> {
+    Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::ACCEPT_LANGUAGE, "en")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+fn location(headers: &HeaderMap) -> &str {
+    headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("")
+}
+
+fn max_age(set_cookie: &str) -> i64 {
+    set_cookie.split("Max-Age=").nth(1).and_then(|v| v.split(';').next()).unwrap().parse().unwrap()
+}
+
+/// The session a `Set-Cookie` gave, as the next request's `Cookie`.
+fn signed_from(headers: &HeaderMap) -> Signed {
+    let set = headers[header::SET_COOKIE].to_str().unwrap();
+    Signed { user: backend::UserId(0), cookie: set.split(';').next().unwrap().to_string() }
+}
+
+#[tokio::test]
+async fn sign_up_then_in_and_out_through_the_forms() {
+    let (router, _sou, _dir) = app().await;
+
+    // The sign-in page is public and English for an English browser.
+    let (status, _, html) = send(
+        &router,
+        None,
+        Request::get("/login").header(header::ACCEPT_LANGUAGE, "en").body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("action=\"/auth/login\"") && html.contains("Try the demo"), "{html}");
+
+    // Sign-up errors come back to the form with the name kept, never the password.
+    let (status, headers, _) = send(
+        &router,
+        None,
+        form("/auth/signup", "name=Alice&password=correct+horse+1&confirm=other+horse+2"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(location(&headers), "/signup?error=password_mismatch&name=Alice");
+    let (_, headers, _) =
+        send(&router, None, form("/auth/signup", "name=Alice&password=short&confirm=short")).await;
+    assert_eq!(location(&headers), "/signup?error=password_short&name=Alice");
+    let (status, _, html) = send(
+        &router,
+        None,
+        Request::get(location(&headers)).header(header::ACCEPT_LANGUAGE, "en").body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        html.contains("The password needs at least 10 characters.") && html.contains("value=\"Alice\""),
+        "{html}"
+    );
+
+    let (status, headers, _) = send(
+        &router,
+        None,
+        form("/auth/signup", "name=Alice&password=correct+horse+1&confirm=correct+horse+1"),
+    )
+    .await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/"));
+    let cookie = headers[header::SET_COOKIE].to_str().unwrap();
+    for attribute in ["sou_session=", "HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(cookie.contains(attribute), "{attribute} missing: {cookie}");
+    }
+    assert!((2_591_990..=2_592_000).contains(&max_age(cookie)), "30 days: {cookie}");
+    assert!(!cookie.contains("Secure"), "plain HTTP: no Secure, or the browser would drop it");
+    let alice = signed_from(&headers);
+    let (status, _, html) = send(&router, Some(&alice), Request::get("/").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("data-testid=\"account\"") && html.contains("alice"), "signed in as alice");
+    // Signed in, the sign-in page sends you home.
+    let (status, headers, _) =
+        send(&router, Some(&alice), Request::get("/login").body(Body::empty()).unwrap()).await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/"));
+    let (_, headers, _) =
+        send(&router, None, form("/auth/signup", "name=alice&password=another+one+9&confirm=another+one+9"))
+            .await;
+    assert_eq!(location(&headers), "/signup?error=name_taken&name=alice");
+
+    // Log in again, going back to where the sign-in page was asked from.
+    let (status, headers, _) =
+        send(&router, None, form("/auth/login", "name=ALICE&password=correct+horse+1&next=%2Fsettings"))
+            .await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/settings"));
+    let again = signed_from(&headers);
+    // Only same-site paths are followed.
+    let (_, headers, _) = send(
+        &router,
+        None,
+        form("/auth/login", "name=alice&password=correct+horse+1&next=https%3A%2F%2Fevil.example"),
+    )
+    .await;
+    assert_eq!(location(&headers), "/");
+
+    // Out: that session ends, the other one lives on.
+    let (status, headers, _) = send(&router, Some(&again), form("/auth/logout", "")).await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/login"));
+    assert_eq!(
+        send(&router, Some(&again), Request::get("/").body(Body::empty()).unwrap()).await.0,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(
+        send(&router, Some(&alice), Request::get("/").body(Body::empty()).unwrap()).await.0,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn the_anonymous_are_sent_to_sign_in_by_kind_of_request() {
+    let (router, _sou, _dir) = app().await;
+    let get = |uri: &str| Request::get(uri).body(Body::empty()).unwrap();
+    let (status, headers, _) = send(&router, None, get("/c/abc?x=1")).await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/login?next=%2Fc%2Fabc%3Fx%3D1"));
+    let (status, headers, _) = send(&router, None, get("/")).await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/login"));
+    let (status, _, body) = send(&router, None, get("/api/v1/tools")).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(body.contains("\"code\":\"unauthorized\""), "{body}");
+    // Server functions answer in their own error format.
+    let (status, _, body) = send(&router, None, form("/api/history", "")).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert!(body.contains("Unauthorized"), "{body}");
+    assert_eq!(send(&router, None, get("/healthz")).await.0, StatusCode::OK);
+    // A stale cookie is cleared.
+    let stale = Signed { user: backend::UserId(0), cookie: "sou_session=gone".into() };
+    let (status, headers, _) = send(&router, Some(&stale), get("/settings")).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(headers[header::SET_COOKIE].to_str().unwrap().contains("Max-Age=0"));
+}
+
+#[tokio::test]
+async fn the_demo_is_one_click_and_secure_behind_https() {
+    let (router, sou, _dir) = app().await;
+    let req = Request::post("/auth/demo").header("x-forwarded-proto", "https").body(Body::empty()).unwrap();
+    let (status, headers, _) = send(&router, None, req).await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/"));
+    let cookie = headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(cookie.contains("; Secure") && max_age(cookie) > 2_591_990, "{cookie}");
+    let demo = signed_from(&headers);
+    let (status, _, html) = send(
+        &router,
+        Some(&demo),
+        Request::get("/").header(header::ACCEPT_LANGUAGE, "en").body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Demo · deleted in 24 h"), "{html}");
+    assert!(html.contains("Monoprix"), "the demo ledger's vocabulary is in the page");
+    let n: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM transactions").fetch_one(sou.store().pool()).await.unwrap();
+    assert!(n > 1000, "{n} transactions");
+}
+
+#[tokio::test]
+async fn repeated_failures_are_limited_and_said_so() {
+    let (router, sou, _dir) = app().await;
+    sou.auth().sign_up("bob", &secrecy::SecretString::from("the right password")).await.unwrap();
+    for _ in 0..5 {
+        let (_, headers, _) =
+            send(&router, None, form("/auth/login", "name=bob&password=wrong+password")).await;
+        assert_eq!(location(&headers), "/login?error=invalid_credentials&name=bob");
+    }
+    let (_, headers, _) =
+        send(&router, None, form("/auth/login", "name=bob&password=the+right+password")).await;
+    let to = location(&headers).to_string();
+    assert!(to.starts_with("/login?error=rate_limited&name=bob&retry="), "{to}");
+    let (_, _, html) = send(
+        &router,
+        None,
+        Request::get(&to).header(header::ACCEPT_LANGUAGE, "fr").body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert!(
+        html.contains("Trop d&#x27;essais infructueux. Réessayez dans 15 min.")
+            || html.contains("Trop d'essais infructueux. Réessayez dans 15 min."),
+        "{html}"
+    );
+}
