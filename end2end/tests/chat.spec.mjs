@@ -1,10 +1,11 @@
 import { test, expect } from '@playwright/test';
 import { spent, euros, balance, net, used } from './ledger.mjs';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, ask } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
 
 // Console errors and uncaught exceptions fail the test.
 test.beforeEach(async ({ page }, testInfo) => {
   watchConsole(page, testInfo);
+  await signIn(page, testInfo);
   await open(page, testInfo);
 });
 

@@ -1,9 +1,12 @@
 // The conversation history sidebar: conversations listed newest first, the one on
 // screen marked, renamed and deleted from its menu — with JavaScript and without.
 import { test, expect } from '@playwright/test';
-import { watchConsole, expectNoConsoleErrors, open, ask as send } from './support.mjs';
+import { watchConsole, expectNoConsoleErrors, open, ask as send, signIn } from './support.mjs';
 
-test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
+test.beforeEach(async ({ page }, testInfo) => {
+  watchConsole(page, testInfo);
+  await signIn(page, testInfo);
+});
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
 
 // Asks, waits for the answer, returns the new conversation's id.

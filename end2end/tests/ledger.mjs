@@ -1,13 +1,17 @@
 // The expected numbers, computed straight from the SQLite file with the sqlite3
-// command — independently of Sou's own code.
+// command — independently of Sou's own code. Each test signs in to a new demo
+// account (support.mjs), so the newest demo account is the test's own; demo ledgers
+// made on the same day are identical anyway.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+
+const ME = "u.id = (SELECT MAX(id) FROM users WHERE name LIKE 'demo-%')";
 
 export function spent(category, start, end) {
   const db = path.join(process.env.SOU_E2E_DATA_DIR, 'sou.db');
   const sql = `SELECT -COALESCE(SUM(t.amount_minor), 0) FROM transactions t
     JOIN categories c ON c.id = t.category_id JOIN users u ON u.id = t.user_id
-    WHERE u.name = 'local' AND c.key = '${category}' AND t.amount_minor < 0
+    WHERE ${ME} AND c.key = '${category}' AND t.amount_minor < 0
       AND t.date >= '${start}' AND t.date < '${end}';`;
   return Number(execFileSync('sqlite3', ['-readonly', db, sql]).toString().trim());
 }
@@ -29,16 +33,16 @@ function scalar(sql) {
 export function balance(day) {
   return scalar(`SELECT
     (SELECT COALESCE(SUM(a.opening_balance_minor), 0) FROM accounts a JOIN users u ON u.id = a.user_id
-       WHERE u.name = 'local')
+       WHERE ${ME})
     + (SELECT COALESCE(SUM(t.amount_minor), 0) FROM transactions t JOIN users u ON u.id = t.user_id
-       WHERE u.name = 'local' AND t.date <= '${day}');`);
+       WHERE ${ME} AND t.date <= '${day}');`);
 }
 
 // Income minus spending: every line that is not a transfer between own accounts.
 export function net(start, end) {
   return scalar(`SELECT COALESCE(SUM(t.amount_minor), 0) FROM transactions t
     JOIN users u ON u.id = t.user_id LEFT JOIN categories c ON c.id = t.category_id
-    WHERE u.name = 'local' AND (c.kind IS NULL OR c.kind <> 'transfer')
+    WHERE ${ME} AND (c.kind IS NULL OR c.kind <> 'transfer')
       AND t.date >= '${start}' AND t.date < '${end}';`);
 }
 
@@ -46,5 +50,5 @@ export function net(start, end) {
 export function used(category, start, end) {
   return scalar(`SELECT -COALESCE(SUM(t.amount_minor), 0) FROM transactions t
     JOIN categories c ON c.id = t.category_id JOIN users u ON u.id = t.user_id
-    WHERE u.name = 'local' AND c.key = '${category}' AND t.date >= '${start}' AND t.date < '${end}';`);
+    WHERE ${ME} AND c.key = '${category}' AND t.date >= '${start}' AND t.date < '${end}';`);
 }

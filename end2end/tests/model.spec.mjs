@@ -6,7 +6,7 @@ import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { llmPort, mockPort, canary, mistralKey, rejectedKey } from './model-env.mjs';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, ask } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
 
 test.use({ baseURL: `http://127.0.0.1:${llmPort}` });
 
@@ -27,6 +27,7 @@ test.beforeEach(async ({ page }, testInfo) => {
     bodies.push(r.text().then((t) => ({ url: r.url(), t }), () => ({ url: r.url(), t: '' })));
   });
   testInfo.bodies = bodies;
+  await signIn(page, testInfo);
 });
 
 test.afterEach(async ({}, testInfo) => {

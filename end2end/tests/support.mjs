@@ -23,6 +23,15 @@ export async function open(page, testInfo, url = '/') {
   await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) ? 1 : 0);
 }
 
+// "Try the demo" on the sign-in page: a new account with the demo ledger, signed in
+// in this browser context. Returns the account's name.
+export async function signIn(page, testInfo) {
+  await open(page, testInfo, '/login');
+  await page.getByTestId('try-demo').click();
+  await expect(page).toHaveURL(/\/$/);
+  return page.getByTestId('account').locator('.account-name').getAttribute('title');
+}
+
 export async function ask(page, question) {
   const input = page.locator('#message');
   await input.fill(question);
