@@ -183,7 +183,7 @@ impl Auth {
         let hash = hash_password(password.expose_secret())?;
         let now = timestamp(Utc::now());
         let id: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO users (name, password_hash, created_at) VALUES (?1, ?2, ?3)
+            "INSERT INTO users (name, password_hash, created_at) VALUES ($1, $2, $3)
              ON CONFLICT (name) DO NOTHING RETURNING id",
         )
         .bind(&name)
@@ -207,7 +207,7 @@ impl Auth {
         let name = name.trim().to_lowercase();
         let keys = [format!("account:{name}"), format!("client:{client}")];
         self.check_limits(&keys)?;
-        let row = sqlx::query("SELECT id, password_hash FROM users WHERE name = ?1")
+        let row = sqlx::query("SELECT id, password_hash FROM users WHERE name = $1")
             .bind(&name)
             .fetch_optional(self.store.pool())
             .await?;
@@ -237,7 +237,7 @@ impl Auth {
         let expires = timestamp(now + chrono_duration(self.config.demo_ttl));
         let name = format!("demo-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO users (name, demo_expires_at, created_at) VALUES (?1, ?2, ?3) RETURNING id",
+            "INSERT INTO users (name, demo_expires_at, created_at) VALUES ($1, $2, $3) RETURNING id",
         )
         .bind(&name)
         .bind(&expires)
@@ -247,7 +247,7 @@ impl Auth {
         let user = UserId(id);
         if let Err(e) = crate::demo::seed(&self.store, user).await {
             tracing::error!(error = %e, "seeding a demo ledger failed");
-            sqlx::query("DELETE FROM users WHERE id = ?1").bind(id).execute(self.store.pool()).await?;
+            sqlx::query("DELETE FROM users WHERE id = $1").bind(id).execute(self.store.pool()).await?;
             return Err(AuthError::Seed);
         }
         let session = self.open_session(user).await?;
@@ -259,7 +259,7 @@ impl Auth {
         let now = Utc::now();
         let expires_at = now + chrono_duration(self.config.session_ttl);
         sqlx::query(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
         )
         .bind(digest(&token))
         .bind(user.0)
@@ -276,8 +276,8 @@ impl Auth {
         let now = timestamp(Utc::now());
         let row = sqlx::query(
             "SELECT u.id, u.name, u.demo_expires_at FROM sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.token_hash = ?1 AND s.expires_at > ?2
-               AND (u.demo_expires_at IS NULL OR u.demo_expires_at > ?2)",
+             WHERE s.token_hash = $1 AND s.expires_at > $2
+               AND (u.demo_expires_at IS NULL OR u.demo_expires_at > $2)",
         )
         .bind(digest(token))
         .bind(now)
@@ -288,7 +288,7 @@ impl Auth {
 
     /// Ends a session. Unknown tokens are ignored.
     pub async fn log_out(&self, token: &str) -> Result<(), AuthError> {
-        sqlx::query("DELETE FROM sessions WHERE token_hash = ?1")
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
             .bind(digest(token))
             .execute(self.store.pool())
             .await?;
@@ -309,7 +309,7 @@ impl Auth {
         let prefix: String = token.chars().take(TOKEN_PREFIX.len() + 4).collect();
         let created_at = timestamp(Utc::now());
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO api_tokens (user_id, label, token_hash, prefix, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            "INSERT INTO api_tokens (user_id, label, token_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)
              RETURNING id",
         )
         .bind(user.0)
@@ -340,7 +340,7 @@ impl Auth {
 
     pub async fn tokens(&self, user: UserId) -> Result<Vec<TokenInfo>, AuthError> {
         let rows = sqlx::query(
-            "SELECT id, label, prefix, created_at, last_used_at FROM api_tokens WHERE user_id = ?1 ORDER BY id",
+            "SELECT id, label, prefix, created_at, last_used_at FROM api_tokens WHERE user_id = $1 ORDER BY id",
         )
         .bind(user.0)
         .fetch_all(self.store.pool())
@@ -360,7 +360,7 @@ impl Auth {
     /// Revokes one of the user's tokens; `false` when the user has no such token
     /// (someone else's token id included: the caller answers 404).
     pub async fn revoke_token(&self, user: UserId, id: i64) -> Result<bool, AuthError> {
-        let done = sqlx::query("DELETE FROM api_tokens WHERE id = ?1 AND user_id = ?2")
+        let done = sqlx::query("DELETE FROM api_tokens WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0)
             .execute(self.store.pool())
@@ -375,7 +375,7 @@ impl Auth {
         }
         let now = timestamp(Utc::now());
         let row = sqlx::query(
-            "UPDATE api_tokens SET last_used_at = ?2 WHERE token_hash = ?1
+            "UPDATE api_tokens SET last_used_at = $2 WHERE token_hash = $1
              RETURNING user_id, (SELECT name FROM users WHERE id = api_tokens.user_id),
                        (SELECT demo_expires_at FROM users WHERE id = api_tokens.user_id)",
         )
@@ -392,12 +392,12 @@ impl Auth {
     /// how many demo accounts went.
     pub async fn purge_expired(&self) -> Result<u64, AuthError> {
         let now = timestamp(Utc::now());
-        sqlx::query("DELETE FROM sessions WHERE expires_at <= ?1")
+        sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
             .bind(&now)
             .execute(self.store.pool())
             .await?;
         let done =
-            sqlx::query("DELETE FROM users WHERE demo_expires_at IS NOT NULL AND demo_expires_at <= ?1")
+            sqlx::query("DELETE FROM users WHERE demo_expires_at IS NOT NULL AND demo_expires_at <= $1")
                 .bind(&now)
                 .execute(self.store.pool())
                 .await?;

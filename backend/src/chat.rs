@@ -562,7 +562,7 @@ impl Sou {
     /// reads it: the texts of the last turns. Read only when a model answers.
     async fn history(&self, user: UserId, conversation: &str) -> Result<Vec<LlmMessage>, BackendError> {
         let rows = sqlx::query(
-            "SELECT role, content FROM messages WHERE conversation_id = ?1 AND user_id = ?2
+            "SELECT role, content FROM messages WHERE conversation_id = $1 AND user_id = $2
              ORDER BY id DESC LIMIT 20 OFFSET 1",
         )
         .bind(conversation)
@@ -587,7 +587,7 @@ impl Sou {
     }
 
     async fn check_owner(&self, user: UserId, id: &str) -> Result<(), BackendError> {
-        let owner: Option<i64> = sqlx::query_scalar("SELECT user_id FROM conversations WHERE id = ?1")
+        let owner: Option<i64> = sqlx::query_scalar("SELECT user_id FROM conversations WHERE id = $1")
             .bind(id)
             .fetch_optional(self.store.pool())
             .await?;
@@ -600,7 +600,7 @@ impl Sou {
     async fn create_conversation(&self, user: UserId, first_message: &str) -> Result<String, BackendError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
         let title = agent::protocol::conversation_title(first_message);
-        sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES (?1, ?2, ?3)")
+        sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ($1, $2, $3)")
             .bind(&id)
             .bind(user.0)
             .bind(title)
@@ -631,7 +631,7 @@ impl Sou {
         };
         let mut tx = self.store.pool().begin().await?;
         sqlx::query(
-            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events) VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(conversation)
         .bind(user.0)
@@ -642,7 +642,7 @@ impl Sou {
         .execute(&mut *tx)
         .await?;
         sqlx::query(
-            "UPDATE conversations SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
+            "UPDATE conversations SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = $1",
         )
         .bind(conversation)
         .execute(&mut *tx)
@@ -658,7 +658,7 @@ impl Sou {
         conversation: &str,
     ) -> Result<Option<ToolCallPlan>, BackendError> {
         let plan: Option<String> = sqlx::query_scalar(
-            "SELECT plan FROM messages WHERE conversation_id = ?1 AND user_id = ?2 AND plan IS NOT NULL
+            "SELECT plan FROM messages WHERE conversation_id = $1 AND user_id = $2 AND plan IS NOT NULL
              ORDER BY id DESC LIMIT 1",
         )
         .bind(conversation)
@@ -671,7 +671,7 @@ impl Sou {
 
     /// A conversation with its messages, for its owner only.
     pub async fn conversation(&self, user: UserId, id: &str) -> Result<ConversationView, BackendError> {
-        let row = sqlx::query("SELECT title FROM conversations WHERE id = ?1 AND user_id = ?2")
+        let row = sqlx::query("SELECT title FROM conversations WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0)
             .fetch_optional(self.store.pool())
@@ -679,7 +679,7 @@ impl Sou {
             .ok_or(BackendError::NotFound)?;
         let title: String = row.get(0);
         let rows = sqlx::query(
-            "SELECT role, content, events FROM messages WHERE conversation_id = ?1 AND user_id = ?2 ORDER BY id",
+            "SELECT role, content, events FROM messages WHERE conversation_id = $1 AND user_id = $2 ORDER BY id",
         )
         .bind(id)
         .bind(user.0)
@@ -710,8 +710,8 @@ impl Sou {
         limit: u32,
     ) -> Result<Vec<ConversationSummary>, BackendError> {
         let rows = sqlx::query(
-            "SELECT id, title, updated_at FROM conversations WHERE user_id = ?1
-             ORDER BY updated_at DESC, created_at DESC, id LIMIT ?2",
+            "SELECT id, title, updated_at FROM conversations WHERE user_id = $1
+             ORDER BY updated_at DESC, created_at DESC, id LIMIT $2",
         )
         .bind(user.0)
         .bind(i64::from(limit))
@@ -730,7 +730,7 @@ impl Sou {
         if n == 0 || n > MAX_TITLE_CHARS {
             return Err(BackendError::BadRequest(format!("a title has 1 to {MAX_TITLE_CHARS} characters")));
         }
-        let done = sqlx::query("UPDATE conversations SET title = ?3 WHERE id = ?1 AND user_id = ?2")
+        let done = sqlx::query("UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0)
             .bind(title)
@@ -745,7 +745,7 @@ impl Sou {
     /// Deletes one of the user's conversations with its messages; anyone else's is
     /// `NotFound`.
     pub async fn delete_conversation(&self, user: UserId, id: &str) -> Result<(), BackendError> {
-        let done = sqlx::query("DELETE FROM conversations WHERE id = ?1 AND user_id = ?2")
+        let done = sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0)
             .execute(self.store.pool())
@@ -760,7 +760,7 @@ impl Sou {
     /// messages included. Returns how many went.
     pub async fn purge_conversations(&self, days: u32) -> Result<u64, BackendError> {
         let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(i64::from(days)));
-        let done = sqlx::query("DELETE FROM conversations WHERE updated_at < ?1")
+        let done = sqlx::query("DELETE FROM conversations WHERE updated_at < $1")
             .bind(cutoff)
             .execute(self.store.pool())
             .await?;

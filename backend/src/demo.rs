@@ -414,7 +414,7 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
     let vocab: DemoVocabulary =
         serde_json::from_str(VOCABULARY).map_err(|e| StoreError::Seed(sqlx::Error::Decode(Box::new(e))))?;
     let pool = store.pool();
-    let existing: i64 = sqlx::query_scalar("SELECT count(*) FROM transactions WHERE user_id = ?1")
+    let existing: i64 = sqlx::query_scalar("SELECT count(*) FROM transactions WHERE user_id = $1")
         .bind(user.0)
         .fetch_one(pool)
         .await
@@ -431,7 +431,7 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO accounts (user_id, key, name, name_en, aliases, kind, currency,
                                    opening_balance_minor, opening_date)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'EUR', ?7, ?8)
+             VALUES ($1, $2, $3, $4, $5, $6, 'EUR', $7, $8)
              ON CONFLICT (user_id, name) DO UPDATE SET
                 key = excluded.key, name_en = excluded.name_en, aliases = excluded.aliases,
                 kind = excluded.kind, opening_balance_minor = excluded.opening_balance_minor,
@@ -455,7 +455,7 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
     for c in &vocab.categories {
         let aliases = serde_json::to_string(&c.aliases).unwrap_or_else(|_| "[]".into());
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO categories (user_id, key, name_fr, name_en, aliases, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            "INSERT INTO categories (user_id, key, name_fr, name_en, aliases, kind) VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (user_id, key) DO UPDATE SET name_fr = excluded.name_fr RETURNING id",
         )
         .bind(user.0)
@@ -477,7 +477,7 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
             .find(|(k, _)| *k == m.key)
             .and_then(|(_, c)| category_ids.get(c).copied());
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO merchants (user_id, key, name, aliases, category_id) VALUES (?1, ?2, ?3, ?4, ?5)
+            "INSERT INTO merchants (user_id, key, name, aliases, category_id) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (user_id, key) DO UPDATE SET name = excluded.name RETURNING id",
         )
         .bind(user.0)
@@ -500,7 +500,7 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
         sqlx::query(
             "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
                                        merchant_id, category_id, import_batch, dedupe_hash)
-             VALUES (?1, ?2, ?3, ?4, 'EUR', ?5, ?6, ?7, 'demo', ?8)",
+             VALUES ($1, $2, $3, $4, 'EUR', $5, $6, $7, 'demo', $8)",
         )
         .bind(user.0)
         .bind(account_id)
@@ -519,7 +519,7 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
             StoreError::Seed(sqlx::Error::Protocol(format!("demo budget for unknown category {category:?}")))
         })?;
         sqlx::query(
-            "INSERT INTO budgets (user_id, category_id, amount_minor, currency) VALUES (?1, ?2, ?3, 'EUR')
+            "INSERT INTO budgets (user_id, category_id, amount_minor, currency) VALUES ($1, $2, $3, 'EUR')
              ON CONFLICT (user_id, category_id) DO UPDATE SET amount_minor = excluded.amount_minor",
         )
         .bind(user.0)

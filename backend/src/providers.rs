@@ -154,7 +154,7 @@ impl Providers {
         p: ProviderId,
     ) -> Result<Option<Sealed>, BackendError> {
         let row =
-            sqlx::query("SELECT nonce, ciphertext FROM provider_keys WHERE user_id = ?1 AND provider = ?2")
+            sqlx::query("SELECT nonce, ciphertext FROM provider_keys WHERE user_id = $1 AND provider = $2")
                 .bind(user.0)
                 .bind(p.as_str())
                 .fetch_optional(store.pool())
@@ -178,7 +178,7 @@ impl Providers {
     /// Every enabled provider, with where its key comes from.
     pub async fn views(&self, store: &Store, user: UserId) -> Result<Vec<ProviderView>, BackendError> {
         let saved: BTreeMap<String, String> =
-            sqlx::query_as("SELECT provider, last4 FROM provider_keys WHERE user_id = ?1")
+            sqlx::query_as("SELECT provider, last4 FROM provider_keys WHERE user_id = $1")
                 .bind(user.0)
                 .fetch_all(store.pool())
                 .await?
@@ -228,7 +228,7 @@ impl Providers {
             .map_err(|e| BackendError::Llm { provider: p, error: e })?;
         let sealed = self.vault.seal(user, p, &secret)?;
         sqlx::query(
-            "INSERT INTO provider_keys (user_id, provider, nonce, ciphertext, last4) VALUES (?1, ?2, ?3, ?4, ?5)
+            "INSERT INTO provider_keys (user_id, provider, nonce, ciphertext, last4) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (user_id, provider) DO UPDATE SET nonce = excluded.nonce, ciphertext = excluded.ciphertext,
              last4 = excluded.last4, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
         )
@@ -244,7 +244,7 @@ impl Providers {
     }
 
     pub async fn delete_key(&self, store: &Store, user: UserId, p: ProviderId) -> Result<(), BackendError> {
-        sqlx::query("DELETE FROM provider_keys WHERE user_id = ?1 AND provider = ?2")
+        sqlx::query("DELETE FROM provider_keys WHERE user_id = $1 AND provider = $2")
             .bind(user.0)
             .bind(p.as_str())
             .execute(store.pool())
@@ -253,7 +253,7 @@ impl Providers {
     }
 
     pub async fn choice(&self, store: &Store, user: UserId) -> Result<Option<Choice>, BackendError> {
-        let row = sqlx::query("SELECT provider, model FROM llm_choices WHERE user_id = ?1")
+        let row = sqlx::query("SELECT provider, model FROM llm_choices WHERE user_id = $1")
             .bind(user.0)
             .fetch_optional(store.pool())
             .await?;
@@ -277,7 +277,7 @@ impl Providers {
             }
         }
         sqlx::query(
-            "INSERT INTO llm_choices (user_id, provider, model) VALUES (?1, ?2, ?3)
+            "INSERT INTO llm_choices (user_id, provider, model) VALUES ($1, $2, $3)
              ON CONFLICT (user_id) DO UPDATE SET provider = excluded.provider, model = excluded.model",
         )
         .bind(user.0)

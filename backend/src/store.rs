@@ -67,11 +67,11 @@ impl Store {
 
     /// The id of the user named `name`, created on first use.
     pub async fn ensure_user(&self, name: &str) -> Result<UserId, sqlx::Error> {
-        sqlx::query("INSERT INTO users (name) VALUES (?1) ON CONFLICT (name) DO NOTHING")
+        sqlx::query("INSERT INTO users (name) VALUES ($1) ON CONFLICT (name) DO NOTHING")
             .bind(name)
             .execute(&self.pool)
             .await?;
-        let id: i64 = sqlx::query_scalar("SELECT id FROM users WHERE name = ?1")
+        let id: i64 = sqlx::query_scalar("SELECT id FROM users WHERE name = $1")
             .bind(name)
             .fetch_one(&self.pool)
             .await?;
@@ -81,7 +81,7 @@ impl Store {
     /// The user's categories, merchants and accounts, for the parser.
     pub async fn vocabulary(&self, user: UserId) -> Result<Vocabulary, BackendError> {
         let categories = sqlx::query(
-            "SELECT key, name_fr, name_en, aliases, kind FROM categories WHERE user_id = ?1 ORDER BY id",
+            "SELECT key, name_fr, name_en, aliases, kind FROM categories WHERE user_id = $1 ORDER BY id",
         )
         .bind(user.0)
         .fetch_all(&self.pool)
@@ -90,7 +90,7 @@ impl Store {
         .map(|r| kind_term(&r))
         .collect::<Result<Vec<_>, _>>()?;
         let merchants =
-            sqlx::query("SELECT key, name, name, aliases FROM merchants WHERE user_id = ?1 ORDER BY id")
+            sqlx::query("SELECT key, name, name, aliases FROM merchants WHERE user_id = $1 ORDER BY id")
                 .bind(user.0)
                 .fetch_all(&self.pool)
                 .await?
@@ -99,7 +99,7 @@ impl Store {
                 .collect::<Result<Vec<_>, _>>()?;
         let accounts = sqlx::query(
             "SELECT key, name, COALESCE(name_en, name), aliases, kind FROM accounts
-             WHERE user_id = ?1 AND key IS NOT NULL ORDER BY id",
+             WHERE user_id = $1 AND key IS NOT NULL ORDER BY id",
         )
         .bind(user.0)
         .fetch_all(&self.pool)
@@ -113,7 +113,7 @@ impl Store {
 
     /// The user's main currency.
     pub async fn currency(&self, user: UserId) -> Result<agent::Currency, BackendError> {
-        let code: String = sqlx::query_scalar("SELECT currency FROM users WHERE id = ?1")
+        let code: String = sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
             .bind(user.0)
             .fetch_optional(&self.pool)
             .await?

@@ -77,11 +77,11 @@ async fn entity(
     let Some(key) = key else { return Ok(None) };
     let (sql, what) = match kind {
         Entity::Category => {
-            ("SELECT name_fr, name_en FROM categories WHERE user_id = ?1 AND key = ?2", "category")
+            ("SELECT name_fr, name_en FROM categories WHERE user_id = $1 AND key = $2", "category")
         }
-        Entity::Merchant => ("SELECT name, name FROM merchants WHERE user_id = ?1 AND key = ?2", "merchant"),
+        Entity::Merchant => ("SELECT name, name FROM merchants WHERE user_id = $1 AND key = $2", "merchant"),
         Entity::Account => {
-            ("SELECT name, COALESCE(name_en, name) FROM accounts WHERE user_id = ?1 AND key = ?2", "account")
+            ("SELECT name, COALESCE(name_en, name) FROM accounts WHERE user_id = $1 AND key = $2", "account")
         }
     };
     let row = sqlx::query(sql).bind(user.0).bind(key).fetch_optional(store.pool()).await?;
@@ -129,14 +129,14 @@ const SELECT: &str = "
     JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
     LEFT JOIN merchants m ON m.id = t.merchant_id AND m.user_id = t.user_id
     LEFT JOIN categories c ON c.id = t.category_id AND c.user_id = t.user_id
-    WHERE t.user_id = ?1 AND t.date >= ?2 AND t.date < ?3
-      AND (?4 IS NULL OR c.key = ?4)
-      AND (?5 IS NULL OR m.key = ?5)
-      AND (?6 IS NULL OR abs(t.amount_minor) >= ?6)
-      AND (?7 IS NULL OR abs(t.amount_minor) <= ?7)
-      AND (?8 IS NULL OR a.key = ?8)";
+    WHERE t.user_id = $1 AND t.date >= $2 AND t.date < $3
+      AND ($4 IS NULL OR c.key = $4)
+      AND ($5 IS NULL OR m.key = $5)
+      AND ($6 IS NULL OR abs(t.amount_minor) >= $6)
+      AND ($7 IS NULL OR abs(t.amount_minor) <= $7)
+      AND ($8 IS NULL OR a.key = $8)";
 
-/// The filters every transaction query shares: parameters ?1 to ?8 of [`SELECT`].
+/// The filters every transaction query shares: parameters $1 to $8 of [`SELECT`].
 struct Filters<'a> {
     period: &'a agent::Period,
     category: Option<&'a str>,
@@ -292,7 +292,7 @@ async fn summary(
         Flow::In => ("t.amount_minor > 0", "income"),
     };
     let sql = format!(
-        "{SELECT} AND {sign} AND (?4 IS NOT NULL OR c.kind IS NULL OR c.kind = '{kind}')
+        "{SELECT} AND {sign} AND ($4 IS NOT NULL OR c.kind IS NULL OR c.kind = '{kind}')
          ORDER BY t.date DESC, t.id DESC"
     );
     let filters = Filters {
@@ -447,7 +447,7 @@ async fn list_transactions(
         ListOrder::Largest => "ABS(t.amount_minor) DESC, t.date DESC, t.id DESC",
     };
     let sql =
-        format!("{SELECT} {direction} AND (?9 IS NULL OR t.raw_label LIKE ?9 ESCAPE '\\') ORDER BY {order}");
+        format!("{SELECT} {direction} AND ($9 IS NULL OR t.raw_label LIKE $9 ESCAPE '\\') ORDER BY {order}");
     let filters = Filters {
         category: a.category.as_deref(),
         merchant: a.merchant.as_deref(),
@@ -559,11 +559,11 @@ async fn balances(
     let rows = sqlx::query(
         "SELECT a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency, a.opening_balance_minor,
                 COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
-                          WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date <= ?2
+                          WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date <= $2
                             AND (a.opening_date IS NULL OR t.date >= a.opening_date)), 0)
          FROM accounts a
-         WHERE a.user_id = ?1 AND a.key IS NOT NULL AND (?3 IS NULL OR a.key = ?3)
-           AND (a.opening_date IS NULL OR a.opening_date <= ?2)
+         WHERE a.user_id = $1 AND a.key IS NOT NULL AND ($3 IS NULL OR a.key = $3)
+           AND (a.opening_date IS NULL OR a.opening_date <= $2)
          ORDER BY a.id",
     )
     .bind(user.0)
@@ -619,10 +619,10 @@ async fn budget_status(
         "SELECT c.key, c.name_fr, c.name_en, b.amount_minor,
                 COALESCE((SELECT -SUM(t.amount_minor) FROM transactions t
                           WHERE t.user_id = b.user_id AND t.category_id = b.category_id
-                            AND t.currency = b.currency AND t.date >= ?2 AND t.date < ?3), 0)
+                            AND t.currency = b.currency AND t.date >= $2 AND t.date < $3), 0)
          FROM budgets b
          JOIN categories c ON c.id = b.category_id AND c.user_id = b.user_id
-         WHERE b.user_id = ?1 AND b.period = 'month' AND b.currency = ?4 AND (?5 IS NULL OR c.key = ?5)",
+         WHERE b.user_id = $1 AND b.period = 'month' AND b.currency = $4 AND ($5 IS NULL OR c.key = $5)",
     )
     .bind(user.0)
     .bind(a.period.start.to_string())
@@ -811,7 +811,7 @@ async fn recurring_payments(
     let Scope { category, merchant, currency, .. } =
         scope(store, user, a.category.as_deref(), a.merchant.as_deref(), None, locale).await?;
     let sql = format!(
-        "{SELECT} AND t.amount_minor < 0 AND (?4 IS NOT NULL OR c.kind IS NULL OR c.kind = 'expense')
+        "{SELECT} AND t.amount_minor < 0 AND ($4 IS NOT NULL OR c.kind IS NULL OR c.kind = 'expense')
          ORDER BY t.date, t.id"
     );
     let filters = Filters {

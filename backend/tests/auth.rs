@@ -28,7 +28,7 @@ async fn sign_up_log_in_and_out() {
     assert_eq!(auth.session(&token).await.unwrap().map(|a| a.user), Some(alice.user));
 
     // Stored: an argon2id PHC string and the session's digest, never the secrets.
-    let (hash,): (String,) = sqlx::query_as("SELECT password_hash FROM users WHERE id = ?1")
+    let (hash,): (String,) = sqlx::query_as("SELECT password_hash FROM users WHERE id = $1")
         .bind(alice.user.0)
         .fetch_one(store.pool())
         .await
@@ -95,13 +95,13 @@ async fn demo_accounts_expire_with_their_data() {
     tokio::time::sleep(Duration::from_millis(1600)).await;
     assert_eq!(auth.session(&token).await.unwrap(), None, "an expired demo signs no one in");
     assert_eq!(auth.purge_expired().await.unwrap(), 1);
-    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM transactions WHERE user_id = ?1")
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM transactions WHERE user_id = $1")
         .bind(demo.user.0)
         .fetch_one(store.pool())
         .await
         .unwrap();
     assert_eq!(left, 0, "the demo's ledger went with it");
-    let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = ?1")
+    let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = $1")
         .bind(other.user.0)
         .fetch_one(store.pool())
         .await

@@ -45,7 +45,7 @@ async fn history_is_per_user_and_purged_after_the_retention_period() {
 
     sou.delete_conversation(alice, &second).await.unwrap();
     assert!(matches!(sou.conversation(alice, &second).await, Err(BackendError::NotFound)));
-    let messages: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE conversation_id = ?1")
+    let messages: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE conversation_id = $1")
         .bind(&second)
         .fetch_one(store.pool())
         .await
@@ -53,7 +53,7 @@ async fn history_is_per_user_and_purged_after_the_retention_period() {
     assert_eq!(messages, 0, "its messages went with it");
 
     // Retention: only what was inactive for longer than the period goes.
-    sqlx::query("UPDATE conversations SET updated_at = '2026-01-01T00:00:00.000Z' WHERE id = ?1")
+    sqlx::query("UPDATE conversations SET updated_at = '2026-01-01T00:00:00.000Z' WHERE id = $1")
         .bind(&bobs)
         .execute(store.pool())
         .await

@@ -64,7 +64,7 @@ impl Ledger {
             ("savings", "transfer"),
         ] {
             sqlx::query(
-                "INSERT INTO categories (user_id, key, name_fr, name_en, kind) VALUES (?1, ?2, ?2, ?2, ?3)",
+                "INSERT INTO categories (user_id, key, name_fr, name_en, kind) VALUES ($1, $2, $2, $2, $3)",
             )
             .bind(user.0)
             .bind(key)
@@ -79,7 +79,7 @@ impl Ledger {
     async fn account(&self, key: &str, kind: &str, opening: i64, opened: &str) {
         sqlx::query(
             "INSERT INTO accounts (user_id, key, name, kind, currency, opening_balance_minor, opening_date)
-             VALUES (?1, ?2, ?2, ?3, 'EUR', ?4, ?5)",
+             VALUES ($1, $2, $2, $3, 'EUR', $4, $5)",
         )
         .bind(self.user.0)
         .bind(key)
@@ -92,7 +92,7 @@ impl Ledger {
     }
 
     async fn merchant(&self, key: &str) {
-        sqlx::query("INSERT INTO merchants (user_id, key, name) VALUES (?1, ?2, ?2)")
+        sqlx::query("INSERT INTO merchants (user_id, key, name) VALUES ($1, $2, $2)")
             .bind(self.user.0)
             .bind(key)
             .execute(self.store.pool())
@@ -103,7 +103,7 @@ impl Ledger {
     async fn budget(&self, category: &str, amount: i64) {
         sqlx::query(
             "INSERT INTO budgets (user_id, category_id, amount_minor, currency)
-             SELECT ?1, id, ?3, 'EUR' FROM categories WHERE user_id = ?1 AND key = ?2",
+             SELECT $1, id, $3, 'EUR' FROM categories WHERE user_id = $1 AND key = $2",
         )
         .bind(self.user.0)
         .bind(category)
@@ -126,10 +126,10 @@ impl Ledger {
         sqlx::query(
             "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
                                        merchant_id, category_id, dedupe_hash)
-             VALUES (?1, (SELECT id FROM accounts WHERE user_id = ?1 AND key = ?2), ?3, ?4, 'EUR', ?5,
-                     (SELECT id FROM merchants WHERE user_id = ?1 AND key = ?7),
-                     (SELECT id FROM categories WHERE user_id = ?1 AND key = ?6),
-                     ?2 || ?3 || ?5 || ?4)",
+             VALUES ($1, (SELECT id FROM accounts WHERE user_id = $1 AND key = $2), $3, $4, 'EUR', $5,
+                     (SELECT id FROM merchants WHERE user_id = $1 AND key = $7),
+                     (SELECT id FROM categories WHERE user_id = $1 AND key = $6),
+                     $2 || $3 || $5 || $4)",
         )
         .bind(self.user.0)
         .bind(account)
@@ -246,7 +246,7 @@ async fn migration_keys_existing_accounts_and_budgets_stay_with_their_user() {
     // Budgets: positive, monthly, on one of the owner's categories.
     for (user, key) in [(1, "groceries"), (2, "groceries")] {
         sqlx::query(
-            "INSERT INTO categories (user_id, key, name_fr, name_en) VALUES (?1, ?2, 'Courses', 'Groceries')",
+            "INSERT INTO categories (user_id, key, name_fr, name_en) VALUES ($1, $2, 'Courses', 'Groceries')",
         )
         .bind(user)
         .bind(key)
@@ -259,7 +259,7 @@ async fn migration_keys_existing_accounts_and_budgets_stay_with_their_user() {
         async move {
             sqlx::query(
                 "INSERT INTO budgets (user_id, category_id, amount_minor, currency, period)
-                 SELECT ?1, id, ?3, 'EUR', ?4 FROM categories WHERE user_id = ?2",
+                 SELECT $1, id, $3, 'EUR', $4 FROM categories WHERE user_id = $2",
             )
             .bind(user)
             .bind(category_of)
@@ -276,7 +276,7 @@ async fn migration_keys_existing_accounts_and_budgets_stay_with_their_user() {
     insert(1, 1, 10_000, "month").await.unwrap();
     assert!(insert(1, 1, 20_000, "month").await.is_err(), "one budget per category");
     sqlx::query("DELETE FROM users WHERE id = 1").execute(store.pool()).await.unwrap();
-    assert_eq!(scalar(&store, "SELECT count(*) FROM budgets WHERE user_id = ?1", UserId(1)).await, 0);
+    assert_eq!(scalar(&store, "SELECT count(*) FROM budgets WHERE user_id = $1", UserId(1)).await, 0);
 }
 
 // ---------------------------------------------------------------------------------
@@ -290,7 +290,7 @@ async fn demo_savings_are_mirrored_and_refunds_are_credits() {
         &store,
         "SELECT count(*) FROM transactions t JOIN categories c ON c.id = t.category_id
          JOIN accounts a ON a.id = t.account_id
-         WHERE t.user_id = ?1 AND c.key = 'savings' AND a.key = 'compte_courant' AND t.amount_minor < 0",
+         WHERE t.user_id = $1 AND c.key = 'savings' AND a.key = 'compte_courant' AND t.amount_minor < 0",
         user,
     )
     .await;
@@ -300,7 +300,7 @@ async fn demo_savings_are_mirrored_and_refunds_are_credits() {
          JOIN transactions i ON i.user_id = o.user_id AND i.date = o.date AND i.amount_minor = -o.amount_minor
          JOIN accounts ai ON ai.id = i.account_id
          JOIN categories co ON co.id = o.category_id JOIN categories ci ON ci.id = i.category_id
-         WHERE o.user_id = ?1 AND ao.key = 'compte_courant' AND ai.key = 'livret_a'
+         WHERE o.user_id = $1 AND ao.key = 'compte_courant' AND ai.key = 'livret_a'
            AND co.key = 'savings' AND ci.key = 'savings'",
         user,
     )
@@ -319,7 +319,7 @@ async fn demo_savings_are_mirrored_and_refunds_are_credits() {
     };
     let (count, sum): (i64, i64) = sqlx::query_as(
         "SELECT count(*), SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
-         WHERE t.user_id = ?1 AND c.key = 'shopping' AND t.amount_minor > 0",
+         WHERE t.user_id = $1 AND c.key = 'shopping' AND t.amount_minor > 0",
     )
     .bind(user.0)
     .fetch_one(store.pool())
@@ -353,7 +353,7 @@ async fn demo_savings_are_mirrored_and_refunds_are_credits() {
     }
     let debits_2025 = scalar(
         &store,
-        "SELECT count(*) FROM transactions WHERE user_id = ?1 AND amount_minor < 0 AND date >= '2025-01-01' AND date < '2026-01-01'",
+        "SELECT count(*) FROM transactions WHERE user_id = $1 AND amount_minor < 0 AND date >= '2025-01-01' AND date < '2026-01-01'",
         user,
     )
     .await;
@@ -373,7 +373,7 @@ async fn account_filters_and_groups() {
     let per_account: Vec<(i64, String)> = sqlx::query_as(
         "SELECT SUM(t.amount_minor), a.key FROM transactions t JOIN accounts a ON a.id = t.account_id
          JOIN categories c ON c.id = t.category_id
-         WHERE t.user_id = ?1 AND c.kind = 'income' AND t.amount_minor > 0
+         WHERE t.user_id = $1 AND c.kind = 'income' AND t.amount_minor > 0
            AND t.date >= '2025-01-01' AND t.date < '2026-01-01'
          GROUP BY a.key ORDER BY 1 DESC",
     )
@@ -431,7 +431,7 @@ async fn account_filters_and_groups() {
 #[tokio::test]
 async fn cash_flow_matches_independent_sums() {
     let (_dir, store, user) = demo_store().await;
-    let in_2025 = "t.user_id = ?1 AND t.date >= '2025-01-01' AND t.date < '2026-01-01'";
+    let in_2025 = "t.user_id = $1 AND t.date >= '2025-01-01' AND t.date < '2026-01-01'";
     let q = |what: &str| {
         format!(
             "SELECT COALESCE(SUM(t.amount_minor), 0) FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
@@ -483,7 +483,7 @@ async fn cash_flow_matches_independent_sums() {
     let march_net = scalar(
         &store,
         "SELECT SUM(t.amount_minor) FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
-         WHERE t.user_id = ?1 AND t.date >= '2025-03-01' AND t.date < '2025-04-01' AND (c.id IS NULL OR c.kind <> 'transfer')",
+         WHERE t.user_id = $1 AND t.date >= '2025-03-01' AND t.date < '2025-04-01' AND (c.id IS NULL OR c.kind <> 'transfer')",
         user,
     )
     .await;
@@ -494,7 +494,7 @@ async fn cash_flow_matches_independent_sums() {
     let ToolOutput::CashFlow(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
     let interest = scalar(
         &store,
-        "SELECT amount_minor FROM transactions WHERE user_id = ?1 AND raw_label = 'INTERETS CREDITEURS 2025'",
+        "SELECT amount_minor FROM transactions WHERE user_id = $1 AND raw_label = 'INTERETS CREDITEURS 2025'",
         user,
     )
     .await;
@@ -511,8 +511,8 @@ async fn balances_are_the_opening_balance_plus_every_line() {
         async move {
             sqlx::query_scalar::<_, i64>(
                 "SELECT a.opening_balance_minor + COALESCE(SUM(t.amount_minor), 0)
-                 FROM accounts a LEFT JOIN transactions t ON t.account_id = a.id AND t.date <= ?3
-                 WHERE a.user_id = ?1 AND a.key = ?2 GROUP BY a.id",
+                 FROM accounts a LEFT JOIN transactions t ON t.account_id = a.id AND t.date <= $3
+                 WHERE a.user_id = $1 AND a.key = $2 GROUP BY a.id",
             )
             .bind(user.0)
             .bind(account)
@@ -557,7 +557,7 @@ async fn demo_budgets_in_november_2026() {
         "SELECT c.key, b.amount_minor,
                 MAX(0, COALESCE((SELECT -SUM(t.amount_minor) FROM transactions t WHERE t.category_id = c.id
                                   AND t.date >= '2026-11-01' AND t.date < '2026-12-01'), 0))
-         FROM budgets b JOIN categories c ON c.id = b.category_id WHERE b.user_id = ?1",
+         FROM budgets b JOIN categories c ON c.id = b.category_id WHERE b.user_id = $1",
     )
     .bind(user.0)
     .fetch_all(store.pool())
@@ -597,7 +597,7 @@ async fn demo_budgets_in_november_2026() {
     let groceries_october = scalar(
         &store,
         "SELECT -SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
-         WHERE t.user_id = ?1 AND c.key = 'groceries' AND t.date >= '2026-10-01' AND t.date < '2026-11-01'",
+         WHERE t.user_id = $1 AND c.key = 'groceries' AND t.date >= '2026-10-01' AND t.date < '2026-11-01'",
         user,
     )
     .await;
@@ -651,7 +651,7 @@ async fn demo_recurring_payments_are_the_bills_not_the_groceries() {
     assert_eq!(netflix.category.as_ref().map(|c| c.key.as_str()), Some("subscriptions"));
     let ids: Vec<i64> = sqlx::query_scalar(
         "SELECT t.id FROM transactions t JOIN merchants m ON m.id = t.merchant_id
-         WHERE t.user_id = ?1 AND m.key = 'netflix' ORDER BY t.date",
+         WHERE t.user_id = $1 AND m.key = 'netflix' ORDER BY t.date",
     )
     .bind(user.0)
     .fetch_all(store.pool())
@@ -664,7 +664,7 @@ async fn demo_recurring_payments_are_the_bills_not_the_groceries() {
     let edf_debits = scalar(
         &store,
         "SELECT count(*) FROM transactions t JOIN merchants m ON m.id = t.merchant_id
-         WHERE t.user_id = ?1 AND m.key = 'edf' AND t.amount_minor < 0",
+         WHERE t.user_id = $1 AND m.key = 'edf' AND t.amount_minor < 0",
         user,
     )
     .await;
@@ -680,7 +680,7 @@ async fn demo_recurring_payments_are_the_bills_not_the_groceries() {
     let visits = scalar(
         &store,
         "SELECT count(*) FROM transactions t JOIN merchants m ON m.id = t.merchant_id
-         WHERE t.user_id = ?1 AND m.key = 'carrefour'",
+         WHERE t.user_id = $1 AND m.key = 'carrefour'",
         user,
     )
     .await;

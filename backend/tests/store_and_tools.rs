@@ -33,7 +33,7 @@ async fn demo_store() -> (tempfile::TempDir, Store, UserId) {
 async fn sql_spent(store: &Store, user: UserId, category: &str, start: &str, end: &str) -> i64 {
     sqlx::query_scalar(
         "SELECT -COALESCE(SUM(t.amount_minor), 0) FROM transactions t JOIN categories c ON c.id = t.category_id
-         WHERE t.user_id = ?1 AND c.key = ?2 AND t.amount_minor < 0 AND t.date >= ?3 AND t.date < ?4",
+         WHERE t.user_id = $1 AND c.key = $2 AND t.amount_minor < 0 AND t.date >= $3 AND t.date < $4",
     )
     .bind(user.0)
     .bind(category)
@@ -146,7 +146,7 @@ async fn amount_bounds_filter_by_size() {
     let (_dir, store, user) = demo_store().await;
     let expected: (i64, i64) = sqlx::query_as(
         "SELECT count(*), COALESCE(SUM(amount_minor), 0) FROM transactions
-         WHERE user_id = ?1 AND date >= '2025-01-01' AND date < '2026-01-01' AND abs(amount_minor) BETWEEN 10000 AND 50000",
+         WHERE user_id = $1 AND date >= '2025-01-01' AND date < '2026-01-01' AND abs(amount_minor) BETWEEN 10000 AND 50000",
     )
     .bind(user.0)
     .fetch_one(store.pool())
@@ -177,7 +177,7 @@ async fn income_counts_income_categories_only() {
     let (_dir, store, user) = demo_store().await;
     let expected: i64 = sqlx::query_scalar(
         "SELECT SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
-         WHERE t.user_id = ?1 AND c.kind = 'income' AND t.amount_minor > 0 AND t.date >= '2025-01-01' AND t.date < '2026-01-01'",
+         WHERE t.user_id = $1 AND c.kind = 'income' AND t.amount_minor > 0 AND t.date >= '2025-01-01' AND t.date < '2026-01-01'",
     )
     .bind(user.0)
     .fetch_one(store.pool())
@@ -193,7 +193,7 @@ async fn income_counts_income_categories_only() {
     assert_eq!(r.total.minor, expected);
     // Twelve salaries, a thirteenth month, and the Livret A's interest on 31 December.
     let interest: i64 = sqlx::query_scalar(
-        "SELECT amount_minor FROM transactions WHERE user_id = ?1 AND raw_label = 'INTERETS CREDITEURS 2025'",
+        "SELECT amount_minor FROM transactions WHERE user_id = $1 AND raw_label = 'INTERETS CREDITEURS 2025'",
     )
     .bind(user.0)
     .fetch_one(store.pool())
@@ -262,7 +262,7 @@ async fn unknown_filter_is_a_clear_error() {
 async fn other_users_see_nothing() {
     let (_dir, store, _user) = demo_store().await;
     let stranger = store.ensure_user("stranger").await.unwrap();
-    sqlx::query("UPDATE users SET currency = 'EUR' WHERE id = ?1")
+    sqlx::query("UPDATE users SET currency = 'EUR' WHERE id = $1")
         .bind(stranger.0)
         .execute(store.pool())
         .await
@@ -407,7 +407,7 @@ async fn largest_first_lists_the_biggest_debits() {
         panic!()
     };
     let expected: Vec<i64> = sqlx::query_scalar(
-        "SELECT amount_minor FROM transactions WHERE user_id = ?1 AND amount_minor < 0
+        "SELECT amount_minor FROM transactions WHERE user_id = $1 AND amount_minor < 0
          AND date >= '2025-01-01' AND date < '2026-01-01' ORDER BY amount_minor ASC LIMIT 3",
     )
     .bind(user.0)

@@ -76,7 +76,7 @@ fn list_january(text: &str) -> Value {
 async fn add_transaction(store: &Store, user: UserId, label: &str, minor: i64) {
     sqlx::query(
         "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label, dedupe_hash)
-         SELECT ?1, id, '2026-01-15', ?2, 'EUR', ?3, ?3 FROM accounts WHERE user_id = ?1 ORDER BY id LIMIT 1",
+         SELECT $1, id, '2026-01-15', $2, 'EUR', $3, $3 FROM accounts WHERE user_id = $1 ORDER BY id LIMIT 1",
     )
     .bind(user.0)
     .bind(minor)
@@ -178,13 +178,13 @@ impl Secrets {
 /// What the owner's data looks like, to compare before and after the others tried.
 async fn snapshot(store: &Store, user: UserId) -> Vec<String> {
     let queries = [
-        "SELECT id || ':' || title FROM conversations WHERE user_id = ?1 ORDER BY id",
-        "SELECT COUNT(*) || ' messages' FROM messages WHERE user_id = ?1",
-        "SELECT provider FROM provider_keys WHERE user_id = ?1 ORDER BY provider",
-        "SELECT provider || ':' || COALESCE(model, '') FROM llm_choices WHERE user_id = ?1",
-        "SELECT label FROM api_tokens WHERE user_id = ?1 ORDER BY id",
-        "SELECT COUNT(*) || ' transactions' FROM transactions WHERE user_id = ?1",
-        "SELECT COUNT(*) || ' sessions' FROM sessions WHERE user_id = ?1",
+        "SELECT id || ':' || title FROM conversations WHERE user_id = $1 ORDER BY id",
+        "SELECT COUNT(*) || ' messages' FROM messages WHERE user_id = $1",
+        "SELECT provider FROM provider_keys WHERE user_id = $1 ORDER BY provider",
+        "SELECT provider || ':' || COALESCE(model, '') FROM llm_choices WHERE user_id = $1",
+        "SELECT label FROM api_tokens WHERE user_id = $1 ORDER BY id",
+        "SELECT COUNT(*) || ' transactions' FROM transactions WHERE user_id = $1",
+        "SELECT COUNT(*) || ' sessions' FROM sessions WHERE user_id = $1",
     ];
     let mut all = Vec::new();
     for q in queries {

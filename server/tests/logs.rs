@@ -49,7 +49,7 @@ async fn logs_carry_hashed_ids_and_bucketed_amounts_only() {
     let user = who.user;
     let total: i64 = sqlx::query_scalar(
         "SELECT -SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
-         WHERE t.user_id = ?1 AND c.key = 'groceries' AND t.amount_minor < 0
+         WHERE t.user_id = $1 AND c.key = 'groceries' AND t.amount_minor < 0
            AND t.date >= '2026-01-01' AND t.date < '2026-02-01'",
     )
     .bind(user.0)

@@ -46,7 +46,7 @@ fn get(uri: &str) -> Request<Body> {
 async fn sql_groceries_january(app: &TestApp) -> i64 {
     sqlx::query_scalar(
         "SELECT -SUM(t.amount_minor) FROM transactions t JOIN categories c ON c.id = t.category_id
-         WHERE t.user_id = ?1 AND c.key = 'groceries' AND t.amount_minor < 0
+         WHERE t.user_id = $1 AND c.key = 'groceries' AND t.amount_minor < 0
            AND t.date >= '2026-01-01' AND t.date < '2026-02-01'",
     )
     .bind(app.user.0)
@@ -276,7 +276,7 @@ async fn budget_status_streams_over_the_api() {
             _ => None,
         })
         .expect("a budget_status result");
-    let budgets: i64 = sqlx::query_scalar("SELECT SUM(amount_minor) FROM budgets WHERE user_id = ?1")
+    let budgets: i64 = sqlx::query_scalar("SELECT SUM(amount_minor) FROM budgets WHERE user_id = $1")
         .bind(app.user.0)
         .fetch_one(app.store.pool())
         .await
