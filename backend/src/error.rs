@@ -29,10 +29,14 @@ pub enum StoreError {
     Open { url: String, source: sqlx::Error },
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error(
-        "unsupported DATABASE_URL scheme {0:?}: Sou supports sqlite: URLs (PostgreSQL is not available yet)"
-    )]
+    #[error("unsupported DATABASE_URL scheme {0:?}: Sou supports sqlite: and postgres: URLs")]
     UnsupportedUrl(String),
+    #[error(
+        "the PostgreSQL role {role:?} Sou connects as must not be a superuser (it is: {superuser}), bypass \
+         row-level security (it does: {bypass}) or own tables (it owns {owned}): give the migrations \
+         their own role with SOU_DATABASE_OWNER_URL and connect as a role that owns nothing"
+    )]
+    UnsafeRole { role: String, superuser: bool, bypass: bool, owned: i64 },
     #[error("seeding the demo ledger failed: {0}")]
     Seed(#[source] sqlx::Error),
     #[error("{0}")]

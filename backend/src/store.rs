@@ -1,14 +1,10 @@
 //! The SQLite store: opening, migrations, and the few queries shared by tools.
 
 use std::path::Path;
-use std::str::FromStr;
-use std::time::Duration;
 
 use agent::{Term, Vocabulary};
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
-};
-use sqlx::Row;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{Any, AnyPool, Executor, Row, Transaction};
 
 use crate::error::{BackendError, StoreError};
 
@@ -18,39 +14,115 @@ pub fn timestamp(t: chrono::DateTime<chrono::Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// A user of this Sou instance. Until sign-up exists, everything belongs to `local`.
+/// A user of this Sou instance: everything stored belongs to one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UserId(pub i64);
 
-#[derive(Clone, Debug)]
-pub struct Store {
-    pool: SqlitePool,
+/// Which database the store speaks to. The SQL is the same (`$1` placeholders, text
+/// dates) except where a dialect says otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
 }
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+/// A transaction in which one user's rows are visible (on PostgreSQL, row-level
+/// security shows no other); on SQLite, a plain transaction.
+pub type Tenant = Transaction<'static, Any>;
+
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    dialect: Dialect,
+}
+
+static SQLITE: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+static POSTGRES: sqlx::migrate::Migrator = sqlx::migrate!("./migrations_pg");
 
 impl Store {
     /// Opens (creating if needed) the database at `url` and applies every pending
     /// migration. Any failure is returned: the caller stops instead of serving.
+    /// A `postgres:` URL is migrated with its own role; see [`Store::open_postgres`].
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            return Store::open_postgres(url, None).await;
+        }
         if !url.starts_with("sqlite:") {
             let scheme = url.split(':').next().unwrap_or_default().to_string();
             return Err(StoreError::UnsupportedUrl(scheme));
         }
-        let options = SqliteConnectOptions::from_str(url)
-            .map_err(|source| StoreError::Open { url: url.to_string(), source })?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new()
+        sqlx::any::install_default_drivers();
+        let url = if url.contains('?') { url.to_string() } else { format!("{url}?mode=rwc") };
+        let open_error = |source| StoreError::Open { url: redact(&url), source };
+        let options: AnyConnectOptions = url.parse().map_err(open_error)?;
+        let pool = AnyPoolOptions::new()
             .max_connections(8)
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    conn.execute(
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
+                         PRAGMA busy_timeout = 5000;",
+                    )
+                    .await?;
+                    Ok(())
+                })
+            })
             .connect_with(options)
             .await
-            .map_err(|source| StoreError::Open { url: url.to_string(), source })?;
-        MIGRATOR.run(&pool).await?;
-        Ok(Store { pool })
+            .map_err(open_error)?;
+        SQLITE.run(&pool).await?;
+        Ok(Store { pool, dialect: Dialect::Sqlite })
+    }
+
+    /// PostgreSQL: `url` is the role Sou works as, which must own no table and must not
+    /// bypass row-level security; `owner_url`, if given, is the role that runs the
+    /// migrations and owns the tables (else `url` does, and the check below refuses
+    /// to serve). The app's role is granted what it needs on every table.
+    pub async fn open_postgres(url: &str, owner_url: Option<&str>) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let connect = |url: &str, max| {
+            let url = url.to_string();
+            async move {
+                AnyPoolOptions::new()
+                    .max_connections(max)
+                    .connect(&url)
+                    .await
+                    .map_err(|source| StoreError::Open { url: redact(&url), source })
+            }
+        };
+        let pool = connect(url, 16).await?;
+        let app_role: String =
+            sqlx::query_scalar("SELECT CAST(current_user AS TEXT)").fetch_one(&pool).await?;
+        let owner = match owner_url {
+            Some(owner_url) => connect(owner_url, 1).await?,
+            None => pool.clone(),
+        };
+        POSTGRES.run(&owner).await?;
+        let role = format!("\"{}\"", app_role.replace('"', "\"\""));
+        let grants = format!(
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role};
+             REVOKE ALL ON _sqlx_migrations FROM {role};
+             GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role};
+             GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO {role};"
+        );
+        if owner_url.is_some() {
+            owner.execute(grants.as_str()).await?;
+            owner.close().await;
+        }
+        let row = sqlx::query(
+            "SELECT r.rolsuper, r.rolbypassrls,
+                    (SELECT COUNT(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                     WHERE c.relowner = r.oid AND n.nspname = 'public' AND c.relkind = 'r')
+             FROM pg_roles r WHERE r.rolname = current_user",
+        )
+        .fetch_one(&pool)
+        .await?;
+        let (superuser, bypass, owned): (bool, bool, i64) =
+            (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+        if superuser || bypass || owned > 0 {
+            return Err(StoreError::UnsafeRole { role: app_role, superuser, bypass, owned });
+        }
+        Ok(Store { pool, dialect: Dialect::Postgres })
     }
 
     /// `sqlite://<dir>/sou.db`, creating `dir`.
@@ -61,8 +133,25 @@ impl Store {
         Store::open(&url).await
     }
 
-    pub fn pool(&self) -> &SqlitePool {
+    /// The pool, for what is not one user's: the `users` table, and tests.
+    pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// A transaction for `user`'s rows. Commit it to keep what it wrote.
+    pub async fn tenant(&self, user: UserId) -> Result<Tenant, sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        if self.dialect == Dialect::Postgres {
+            sqlx::query("SELECT set_config('sou.user_id', $1, true)")
+                .bind(user.0.to_string())
+                .execute(&mut *tx)
+                .await?;
+        }
+        Ok(tx)
     }
 
     /// The id of the user named `name`, created on first use.
@@ -113,17 +202,22 @@ impl Store {
 
     /// The user's main currency.
     pub async fn currency(&self, user: UserId) -> Result<agent::Currency, BackendError> {
-        let code: String = sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
-            .bind(user.0)
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or(BackendError::NotFound)?;
-        agent::Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))
+        currency(&mut *self.pool.acquire().await?, user).await
     }
 }
 
+/// The user's main currency, on a connection already open.
+pub async fn currency(db: &mut sqlx::AnyConnection, user: UserId) -> Result<agent::Currency, BackendError> {
+    let code: String = sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
+        .bind(user.0)
+        .fetch_optional(db)
+        .await?
+        .ok_or(BackendError::NotFound)?;
+    agent::Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))
+}
+
 /// A row `key, name_fr, name_en, aliases, kind` (categories, accounts).
-fn kind_term(r: &sqlx::sqlite::SqliteRow) -> Result<Term, BackendError> {
+fn kind_term(r: &sqlx::any::AnyRow) -> Result<Term, BackendError> {
     term(r.get(0), r.get(1), r.get(2), r.get(3)).map(|t| Term { kind: Some(r.get(4)), ..t })
 }
 
@@ -131,4 +225,18 @@ fn term(key: String, name_fr: String, name_en: String, aliases: String) -> Resul
     let aliases: Vec<String> = serde_json::from_str(&aliases)
         .map_err(|e| BackendError::Corrupt(format!("aliases of {key:?}: {e}")))?;
     Ok(Term { key, name_fr, name_en, aliases, kind: None })
+}
+
+/// `url` without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
 }

@@ -13,6 +13,7 @@ use sqlx::Row;
 
 use crate::error::BackendError;
 use crate::store::{Store, UserId};
+use sqlx::AnyConnection;
 
 /// Rows returned inside a spending summary; the total always covers every row.
 pub const SUMMARY_ROWS: usize = 100;
@@ -27,26 +28,30 @@ pub async fn run(
     locale: Locale,
     today: Date,
 ) -> Result<ToolOutput, BackendError> {
-    match call {
+    let mut tx = store.tenant(user).await?;
+    let db = &mut *tx;
+    let output = match call {
         ToolCall::SpendingSummary(a) => {
-            summary(store, user, a, Flow::Out, locale).await.map(ToolOutput::SpendingSummary)
+            summary(db, user, a, Flow::Out, locale).await.map(ToolOutput::SpendingSummary)
         }
         ToolCall::IncomeSummary(a) => {
-            summary(store, user, a, Flow::In, locale).await.map(ToolOutput::IncomeSummary)
+            summary(db, user, a, Flow::In, locale).await.map(ToolOutput::IncomeSummary)
         }
-        ToolCall::ComparePeriods(a) => compare(store, user, a, locale).await.map(ToolOutput::ComparePeriods),
+        ToolCall::ComparePeriods(a) => compare(db, user, a, locale).await.map(ToolOutput::ComparePeriods),
         ToolCall::ListTransactions(a) => {
-            list_transactions(store, user, a, locale).await.map(ToolOutput::ListTransactions)
+            list_transactions(db, user, a, locale).await.map(ToolOutput::ListTransactions)
         }
-        ToolCall::CashFlow(a) => cash_flow(store, user, a, locale).await.map(ToolOutput::CashFlow),
-        ToolCall::Balances(a) => balances(store, user, a, locale, today).await.map(ToolOutput::Balances),
+        ToolCall::CashFlow(a) => cash_flow(db, user, a, locale).await.map(ToolOutput::CashFlow),
+        ToolCall::Balances(a) => balances(db, user, a, locale, today).await.map(ToolOutput::Balances),
         ToolCall::BudgetStatus(a) => {
-            budget_status(store, user, a, locale, today).await.map(ToolOutput::BudgetStatus)
+            budget_status(db, user, a, locale, today).await.map(ToolOutput::BudgetStatus)
         }
         ToolCall::RecurringPayments(a) => {
-            recurring_payments(store, user, a, locale).await.map(ToolOutput::RecurringPayments)
+            recurring_payments(db, user, a, locale).await.map(ToolOutput::RecurringPayments)
         }
-    }
+    }?;
+    tx.commit().await?;
+    Ok(output)
 }
 
 struct Row_ {
@@ -68,7 +73,7 @@ enum Entity {
 /// A category, merchant or account key the user does not have is an error the user
 /// can act on.
 async fn entity(
-    store: &Store,
+    db: &mut AnyConnection,
     user: UserId,
     kind: Entity,
     key: Option<&str>,
@@ -84,7 +89,7 @@ async fn entity(
             ("SELECT name, COALESCE(name_en, name) FROM accounts WHERE user_id = $1 AND key = $2", "account")
         }
     };
-    let row = sqlx::query(sql).bind(user.0).bind(key).fetch_optional(store.pool()).await?;
+    let row = sqlx::query(sql).bind(user.0).bind(key).fetch_optional(&mut *db).await?;
     let Some(row) = row else {
         return Err(BackendError::BadRequest(format!("unknown {what} {key:?}")));
     };
@@ -104,7 +109,7 @@ struct Scope {
 }
 
 async fn scope(
-    store: &Store,
+    db: &mut AnyConnection,
     user: UserId,
     category: Option<&str>,
     merchant: Option<&str>,
@@ -112,10 +117,10 @@ async fn scope(
     locale: Locale,
 ) -> Result<Scope, BackendError> {
     Ok(Scope {
-        category: entity(store, user, Entity::Category, category, locale).await?,
-        merchant: entity(store, user, Entity::Merchant, merchant, locale).await?,
-        account: entity(store, user, Entity::Account, account, locale).await?,
-        currency: store.currency(user).await?,
+        category: entity(db, user, Entity::Category, category, locale).await?,
+        merchant: entity(db, user, Entity::Merchant, merchant, locale).await?,
+        account: entity(db, user, Entity::Account, account, locale).await?,
+        currency: crate::store::currency(&mut *db, user).await?,
     })
 }
 
@@ -146,19 +151,14 @@ struct Filters<'a> {
     amount_max: Option<Money>,
 }
 
-type SqliteQuery<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>>;
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 
 impl<'a> Filters<'a> {
     fn new(period: &'a agent::Period) -> Filters<'a> {
         Filters { period, category: None, merchant: None, account: None, amount_min: None, amount_max: None }
     }
 
-    fn bind<'q>(
-        &self,
-        sql: &'q str,
-        user: UserId,
-        currency: Currency,
-    ) -> Result<SqliteQuery<'q>, BackendError>
+    fn bind<'q>(&self, sql: &'q str, user: UserId, currency: Currency) -> Result<AnyQuery<'q>, BackendError>
     where
         'a: 'q,
     {
@@ -175,13 +175,13 @@ impl<'a> Filters<'a> {
 
     async fn fetch(
         &self,
-        store: &Store,
+        db: &mut AnyConnection,
         sql: &str,
         user: UserId,
         currency: Currency,
         locale: Locale,
     ) -> Result<Vec<Row_>, BackendError> {
-        let rows = self.bind(sql, user, currency)?.fetch_all(store.pool()).await?;
+        let rows = self.bind(sql, user, currency)?.fetch_all(&mut *db).await?;
         rows.iter().map(|r| decode(r, locale)).collect()
     }
 }
@@ -199,7 +199,7 @@ fn bound(m: Option<Money>, currency: Currency) -> Result<Option<i64>, BackendErr
     }
 }
 
-fn decode(r: &sqlx::sqlite::SqliteRow, locale: Locale) -> Result<Row_, BackendError> {
+fn decode(r: &sqlx::any::AnyRow, locale: Locale) -> Result<Row_, BackendError> {
     let date: String = r.get(1);
     let currency: String = r.get(4);
     let (account, category_label): (String, Option<String>) = match locale {
@@ -275,15 +275,14 @@ enum Flow {
 }
 
 async fn summary(
-    store: &Store,
+    db: &mut AnyConnection,
     user: UserId,
     a: &SummaryArgs,
     flow: Flow,
     locale: Locale,
 ) -> Result<SummaryResult, BackendError> {
     let Scope { category, merchant, account, currency } =
-        scope(store, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale)
-            .await?;
+        scope(db, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale).await?;
     // Without a category filter, spending counts expense categories (and uncategorised
     // lines) and income counts income categories (and uncategorised lines): savings
     // transfers are neither, and a refund is not income.
@@ -303,7 +302,7 @@ async fn summary(
         amount_max: a.amount_max,
         ..Filters::new(&a.period)
     };
-    let rows = filters.fetch(store, &sql, user, currency, locale).await?;
+    let rows = filters.fetch(db, &sql, user, currency, locale).await?;
 
     let mut total = 0i64;
     let mut count = 0u32;
@@ -383,7 +382,7 @@ async fn summary(
 
 /// The same summary over two periods, and the change between them.
 async fn compare(
-    store: &Store,
+    db: &mut AnyConnection,
     user: UserId,
     a: &agent::CompareArgs,
     locale: Locale,
@@ -402,8 +401,8 @@ async fn compare(
         group_by: GroupBy::None,
         top: None,
     };
-    let current = summary(store, user, &args(&a.current), flow, locale).await?;
-    let reference = summary(store, user, &args(&a.reference), flow, locale).await?;
+    let current = summary(db, user, &args(&a.current), flow, locale).await?;
+    let reference = summary(db, user, &args(&a.reference), flow, locale).await?;
     let difference = current.total.minor.saturating_sub(reference.total.minor);
     let change_basis_points = (reference.total.minor != 0).then(|| {
         i64::try_from(i128::from(difference) * 10_000 / i128::from(reference.total.minor)).unwrap_or(i64::MAX)
@@ -425,14 +424,13 @@ async fn compare(
 }
 
 async fn list_transactions(
-    store: &Store,
+    db: &mut AnyConnection,
     user: UserId,
     a: &ListTransactionsArgs,
     locale: Locale,
 ) -> Result<TransactionListResult, BackendError> {
     let Scope { category, merchant, account, currency } =
-        scope(store, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale)
-            .await?;
+        scope(db, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale).await?;
     let pattern = a.text.as_ref().map(|t| {
         let escaped = t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
         format!("%{escaped}%")
@@ -456,7 +454,7 @@ async fn list_transactions(
         amount_max: a.amount_max,
         ..Filters::new(&a.period)
     };
-    let rows = filters.bind(&sql, user, currency)?.bind(pattern).fetch_all(store.pool()).await?;
+    let rows = filters.bind(&sql, user, currency)?.bind(pattern).fetch_all(&mut *db).await?;
     let rows = rows.iter().map(|r| decode(r, locale)).collect::<Result<Vec<_>, _>>()?;
     let net = rows
         .iter()
@@ -489,16 +487,15 @@ async fn list_transactions(
 /// `spending_summary`'s total minus the refunds of the period. Only lines in the
 /// ledger's main currency count.
 async fn cash_flow(
-    store: &Store,
+    db: &mut AnyConnection,
     user: UserId,
     a: &CashFlowArgs,
     locale: Locale,
 ) -> Result<CashFlowResult, BackendError> {
-    let Scope { account, currency, .. } =
-        scope(store, user, None, None, a.account.as_deref(), locale).await?;
+    let Scope { account, currency, .. } = scope(db, user, None, None, a.account.as_deref(), locale).await?;
     let sql = format!("{SELECT} AND (c.kind IS NULL OR c.kind <> 'transfer') ORDER BY t.date, t.id");
     let filters = Filters { account: a.account.as_deref(), ..Filters::new(&a.period) };
-    let rows = filters.fetch(store, &sql, user, currency, locale).await?;
+    let rows = filters.fetch(db, &sql, user, currency, locale).await?;
     let mut income = 0i64;
     let mut spending = 0i64;
     let mut buckets: BTreeMap<Date, (String, i64, i64)> = BTreeMap::new();
@@ -548,13 +545,13 @@ async fn cash_flow(
 /// opening balance plus every line from its opening date to that day. Accounts opened
 /// after that day are left out; the total adds the accounts kept in the main currency.
 async fn balances(
-    store: &Store,
+    db: &mut AnyConnection,
     user: UserId,
     a: &BalancesArgs,
     locale: Locale,
     today: Date,
 ) -> Result<BalancesResult, BackendError> {
-    let Scope { currency, .. } = scope(store, user, None, None, a.account.as_deref(), locale).await?;
+    let Scope { currency, .. } = scope(db, user, None, None, a.account.as_deref(), locale).await?;
     let date = a.period.end.add_days(-1).min(today);
     let rows = sqlx::query(
         "SELECT a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency, a.opening_balance_minor,
@@ -569,7 +566,7 @@ async fn balances(
     .bind(user.0)
     .bind(date.to_string())
     .bind(a.account.as_deref())
-    .fetch_all(store.pool())
+    .fetch_all(&mut *db)
     .await?;
     let mut accounts = Vec::with_capacity(rows.len());
     let mut total = 0i64;
@@ -607,13 +604,13 @@ fn months_touched(p: &agent::Period) -> u32 {
 /// period: every line of the category counts, so a refund lowers what was spent; a
 /// category refunded more than it cost has spent nothing.
 async fn budget_status(
-    store: &Store,
+    db: &mut AnyConnection,
     user: UserId,
     a: &BudgetArgs,
     locale: Locale,
     today: Date,
 ) -> Result<BudgetStatusResult, BackendError> {
-    let Scope { currency, .. } = scope(store, user, a.category.as_deref(), None, None, locale).await?;
+    let Scope { currency, .. } = scope(db, user, a.category.as_deref(), None, None, locale).await?;
     let months = months_touched(&a.period);
     let rows = sqlx::query(
         "SELECT c.key, c.name_fr, c.name_en, b.amount_minor,
@@ -629,7 +626,7 @@ async fn budget_status(
     .bind(a.period.end.to_string())
     .bind(currency.as_str())
     .bind(a.category.as_deref())
-    .fetch_all(store.pool())
+    .fetch_all(&mut *db)
     .await?;
     let mut lines = Vec::with_capacity(rows.len());
     let (mut total_budget, mut total_spent) = (0i64, 0i64);
@@ -803,13 +800,13 @@ pub mod recurring {
 /// there is no merchant; transfers are left out unless their category is asked for.
 /// Only lines in the main currency count.
 async fn recurring_payments(
-    store: &Store,
+    db: &mut AnyConnection,
     user: UserId,
     a: &RecurringArgs,
     locale: Locale,
 ) -> Result<RecurringResult, BackendError> {
     let Scope { category, merchant, currency, .. } =
-        scope(store, user, a.category.as_deref(), a.merchant.as_deref(), None, locale).await?;
+        scope(db, user, a.category.as_deref(), a.merchant.as_deref(), None, locale).await?;
     let sql = format!(
         "{SELECT} AND t.amount_minor < 0 AND ($4 IS NOT NULL OR c.kind IS NULL OR c.kind = 'expense')
          ORDER BY t.date, t.id"
@@ -819,7 +816,7 @@ async fn recurring_payments(
         merchant: a.merchant.as_deref(),
         ..Filters::new(&a.period)
     };
-    let rows = filters.fetch(store, &sql, user, currency, locale).await?;
+    let rows = filters.fetch(db, &sql, user, currency, locale).await?;
     let mut series: BTreeMap<String, Vec<&Row_>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.row.amount.currency == currency) {
         let key = match &r.merchant_key {
