@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use sqlx::Row;
 use thiserror::Error;
 
-use crate::store::{timestamp, Store, UserId};
+use crate::store::{timestamp, Dialect, Store, UserId};
 
 /// Why an account operation was refused. Texts are safe to show.
 #[derive(Debug, Error)]
@@ -258,6 +258,7 @@ impl Auth {
         let token = random_token("");
         let now = Utc::now();
         let expires_at = now + chrono_duration(self.config.session_ttl);
+        let mut db = self.store.tenant(user).await?;
         sqlx::query(
             "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
         )
@@ -265,8 +266,9 @@ impl Auth {
         .bind(user.0)
         .bind(timestamp(now))
         .bind(timestamp(expires_at))
-        .execute(self.store.pool())
+        .execute(&mut *db)
         .await?;
+        db.commit().await?;
         Ok(NewSession { token: SecretString::from(token), expires_at })
     }
 
@@ -274,24 +276,26 @@ impl Auth {
     /// (and, for a demo, the demo too).
     pub async fn session(&self, token: &str) -> Result<Option<Account>, AuthError> {
         let now = timestamp(Utc::now());
-        let row = sqlx::query(
-            "SELECT u.id, u.name, u.demo_expires_at FROM sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.token_hash = $1 AND s.expires_at > $2
-               AND (u.demo_expires_at IS NULL OR u.demo_expires_at > $2)",
-        )
-        .bind(digest(token))
-        .bind(now)
-        .fetch_optional(self.store.pool())
-        .await?;
+        // Before the user is known: on PostgreSQL, only the owner's function may look.
+        let sql = match self.store.dialect() {
+            Dialect::Postgres => "SELECT id, name, demo_expires_at FROM sou_session_account($1, $2)",
+            Dialect::Sqlite => {
+                "SELECT u.id, u.name, u.demo_expires_at FROM sessions s JOIN users u ON u.id = s.user_id
+                 WHERE s.token_hash = $1 AND s.expires_at > $2
+                   AND (u.demo_expires_at IS NULL OR u.demo_expires_at > $2)"
+            }
+        };
+        let row = sqlx::query(sql).bind(digest(token)).bind(now).fetch_optional(self.store.pool()).await?;
         Ok(row.map(|r| Account { user: UserId(r.get(0)), name: r.get(1), demo_expires_at: r.get(2) }))
     }
 
     /// Ends a session. Unknown tokens are ignored.
     pub async fn log_out(&self, token: &str) -> Result<(), AuthError> {
-        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
-            .bind(digest(token))
-            .execute(self.store.pool())
-            .await?;
+        let sql = match self.store.dialect() {
+            Dialect::Postgres => "SELECT sou_end_session($1)",
+            Dialect::Sqlite => "DELETE FROM sessions WHERE token_hash = $1",
+        };
+        sqlx::query(sql).bind(digest(token)).execute(self.store.pool()).await?;
         Ok(())
     }
 
@@ -308,6 +312,7 @@ impl Auth {
         let token = random_token(TOKEN_PREFIX);
         let prefix: String = token.chars().take(TOKEN_PREFIX.len() + 4).collect();
         let created_at = timestamp(Utc::now());
+        let mut db = self.store.tenant(user).await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO api_tokens (user_id, label, token_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)
              RETURNING id",
@@ -317,8 +322,9 @@ impl Auth {
         .bind(digest(&token))
         .bind(&prefix)
         .bind(&created_at)
-        .fetch_one(self.store.pool())
+        .fetch_one(&mut *db)
         .await?;
+        db.commit().await?;
         let info = TokenInfo { id, label: label.to_string(), prefix, created_at, last_used_at: None };
         Ok((info, SecretString::from(token)))
     }
@@ -339,12 +345,14 @@ impl Auth {
     }
 
     pub async fn tokens(&self, user: UserId) -> Result<Vec<TokenInfo>, AuthError> {
+        let mut db = self.store.tenant(user).await?;
         let rows = sqlx::query(
             "SELECT id, label, prefix, created_at, last_used_at FROM api_tokens WHERE user_id = $1 ORDER BY id",
         )
         .bind(user.0)
-        .fetch_all(self.store.pool())
+        .fetch_all(&mut *db)
         .await?;
+        db.commit().await?;
         Ok(rows
             .into_iter()
             .map(|r| TokenInfo {
@@ -360,11 +368,13 @@ impl Auth {
     /// Revokes one of the user's tokens; `false` when the user has no such token
     /// (someone else's token id included: the caller answers 404).
     pub async fn revoke_token(&self, user: UserId, id: i64) -> Result<bool, AuthError> {
+        let mut db = self.store.tenant(user).await?;
         let done = sqlx::query("DELETE FROM api_tokens WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0)
-            .execute(self.store.pool())
+            .execute(&mut *db)
             .await?;
+        db.commit().await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -374,15 +384,15 @@ impl Auth {
             return Ok(None);
         }
         let now = timestamp(Utc::now());
-        let row = sqlx::query(
-            "UPDATE api_tokens SET last_used_at = $2 WHERE token_hash = $1
-             RETURNING user_id, (SELECT name FROM users WHERE id = api_tokens.user_id),
-                       (SELECT demo_expires_at FROM users WHERE id = api_tokens.user_id)",
-        )
-        .bind(digest(token))
-        .bind(&now)
-        .fetch_optional(self.store.pool())
-        .await?;
+        let sql = match self.store.dialect() {
+            Dialect::Postgres => "SELECT id, name, demo_expires_at FROM sou_token_account($1, $2)",
+            Dialect::Sqlite => {
+                "UPDATE api_tokens SET last_used_at = $2 WHERE token_hash = $1
+                 RETURNING user_id, (SELECT name FROM users WHERE id = api_tokens.user_id),
+                           (SELECT demo_expires_at FROM users WHERE id = api_tokens.user_id)"
+            }
+        };
+        let row = sqlx::query(sql).bind(digest(token)).bind(&now).fetch_optional(self.store.pool()).await?;
         Ok(row
             .map(|r| Account { user: UserId(r.get(0)), name: r.get(1), demo_expires_at: r.get(2) })
             .filter(|a| a.demo_expires_at.as_deref().is_none_or(|e| e > now.as_str())))
@@ -392,6 +402,13 @@ impl Auth {
     /// how many demo accounts went.
     pub async fn purge_expired(&self) -> Result<u64, AuthError> {
         let now = timestamp(Utc::now());
+        if self.store.dialect() == Dialect::Postgres {
+            let n: i64 = sqlx::query_scalar("SELECT sou_purge_expired($1)")
+                .bind(&now)
+                .fetch_one(self.store.pool())
+                .await?;
+            return Ok(u64::try_from(n).unwrap_or(0));
+        }
         sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
             .bind(&now)
             .execute(self.store.pool())

@@ -25,7 +25,7 @@ use crate::llm::{self, LlmError, LlmMessage};
 use crate::providers::{Providers, Resolved};
 use crate::registry::Registry;
 use crate::router::{self, Complexity};
-use crate::store::{Store, UserId};
+use crate::store::{Dialect, Store, UserId};
 use crate::{assistant, tools};
 
 /// Longest message accepted, in characters.
@@ -561,14 +561,16 @@ impl Sou {
     /// The conversation before the message being answered (stored last), as a model
     /// reads it: the texts of the last turns. Read only when a model answers.
     async fn history(&self, user: UserId, conversation: &str) -> Result<Vec<LlmMessage>, BackendError> {
+        let mut db = self.store.tenant(user).await?;
         let rows = sqlx::query(
             "SELECT role, content FROM messages WHERE conversation_id = $1 AND user_id = $2
              ORDER BY id DESC LIMIT 20 OFFSET 1",
         )
         .bind(conversation)
         .bind(user.0)
-        .fetch_all(self.store.pool())
+        .fetch_all(&mut *db)
         .await?;
+        db.commit().await?;
         let mut out: Vec<LlmMessage> = rows
             .iter()
             .rev()
@@ -587,25 +589,32 @@ impl Sou {
     }
 
     async fn check_owner(&self, user: UserId, id: &str) -> Result<(), BackendError> {
-        let owner: Option<i64> = sqlx::query_scalar("SELECT user_id FROM conversations WHERE id = $1")
-            .bind(id)
-            .fetch_optional(self.store.pool())
-            .await?;
-        match owner {
-            Some(o) if o == user.0 => Ok(()),
-            _ => Err(BackendError::NotFound),
-        }
+        let mut db = self.store.tenant(user).await?;
+        let mine: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2")
+                .bind(id)
+                .bind(user.0)
+                .fetch_optional(&mut *db)
+                .await?;
+        db.commit().await?;
+        mine.map(|_| ()).ok_or(BackendError::NotFound)
     }
 
     async fn create_conversation(&self, user: UserId, first_message: &str) -> Result<String, BackendError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
         let title = agent::protocol::conversation_title(first_message);
-        sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ($1, $2, $3)")
-            .bind(&id)
-            .bind(user.0)
-            .bind(title)
-            .execute(self.store.pool())
-            .await?;
+        let now = crate::store::timestamp(chrono::Utc::now());
+        let mut db = self.store.tenant(user).await?;
+        sqlx::query(
+            "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)",
+        )
+        .bind(&id)
+        .bind(user.0)
+        .bind(title)
+        .bind(now)
+        .execute(&mut *db)
+        .await?;
+        db.commit().await?;
         Ok(id)
     }
 
@@ -629,9 +638,11 @@ impl Sou {
         } else {
             Some(serde_json::to_string(events).map_err(|e| BackendError::Corrupt(e.to_string()))?)
         };
-        let mut tx = self.store.pool().begin().await?;
+        let now = crate::store::timestamp(chrono::Utc::now());
+        let mut tx = self.store.tenant(user).await?;
         sqlx::query(
-            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events) VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(conversation)
         .bind(user.0)
@@ -639,14 +650,15 @@ impl Sou {
         .bind(content)
         .bind(plan)
         .bind(events)
+        .bind(&now)
         .execute(&mut *tx)
         .await?;
-        sqlx::query(
-            "UPDATE conversations SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = $1",
-        )
-        .bind(conversation)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
+            .bind(conversation)
+            .bind(&now)
+            .bind(user.0)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -657,24 +669,27 @@ impl Sou {
         user: UserId,
         conversation: &str,
     ) -> Result<Option<ToolCallPlan>, BackendError> {
+        let mut db = self.store.tenant(user).await?;
         let plan: Option<String> = sqlx::query_scalar(
             "SELECT plan FROM messages WHERE conversation_id = $1 AND user_id = $2 AND plan IS NOT NULL
              ORDER BY id DESC LIMIT 1",
         )
         .bind(conversation)
         .bind(user.0)
-        .fetch_optional(self.store.pool())
+        .fetch_optional(&mut *db)
         .await?;
+        db.commit().await?;
         plan.map(|p| serde_json::from_str(&p).map_err(|e| BackendError::Corrupt(format!("stored plan: {e}"))))
             .transpose()
     }
 
     /// A conversation with its messages, for its owner only.
     pub async fn conversation(&self, user: UserId, id: &str) -> Result<ConversationView, BackendError> {
+        let mut db = self.store.tenant(user).await?;
         let row = sqlx::query("SELECT title FROM conversations WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0)
-            .fetch_optional(self.store.pool())
+            .fetch_optional(&mut *db)
             .await?
             .ok_or(BackendError::NotFound)?;
         let title: String = row.get(0);
@@ -683,8 +698,9 @@ impl Sou {
         )
         .bind(id)
         .bind(user.0)
-        .fetch_all(self.store.pool())
+        .fetch_all(&mut *db)
         .await?;
+        db.commit().await?;
         let mut messages = Vec::with_capacity(rows.len());
         for r in rows {
             let role: String = r.get(0);
@@ -709,14 +725,16 @@ impl Sou {
         user: UserId,
         limit: u32,
     ) -> Result<Vec<ConversationSummary>, BackendError> {
+        let mut db = self.store.tenant(user).await?;
         let rows = sqlx::query(
             "SELECT id, title, updated_at FROM conversations WHERE user_id = $1
              ORDER BY updated_at DESC, created_at DESC, id LIMIT $2",
         )
         .bind(user.0)
         .bind(i64::from(limit))
-        .fetch_all(self.store.pool())
+        .fetch_all(&mut *db)
         .await?;
+        db.commit().await?;
         Ok(rows
             .into_iter()
             .map(|r| ConversationSummary { id: r.get(0), title: r.get(1), updated_at: r.get(2) })
@@ -730,12 +748,14 @@ impl Sou {
         if n == 0 || n > MAX_TITLE_CHARS {
             return Err(BackendError::BadRequest(format!("a title has 1 to {MAX_TITLE_CHARS} characters")));
         }
+        let mut db = self.store.tenant(user).await?;
         let done = sqlx::query("UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0)
             .bind(title)
-            .execute(self.store.pool())
+            .execute(&mut *db)
             .await?;
+        db.commit().await?;
         if done.rows_affected() == 0 {
             return Err(BackendError::NotFound);
         }
@@ -745,11 +765,13 @@ impl Sou {
     /// Deletes one of the user's conversations with its messages; anyone else's is
     /// `NotFound`.
     pub async fn delete_conversation(&self, user: UserId, id: &str) -> Result<(), BackendError> {
+        let mut db = self.store.tenant(user).await?;
         let done = sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0)
-            .execute(self.store.pool())
+            .execute(&mut *db)
             .await?;
+        db.commit().await?;
         if done.rows_affected() == 0 {
             return Err(BackendError::NotFound);
         }
@@ -760,11 +782,21 @@ impl Sou {
     /// messages included. Returns how many went.
     pub async fn purge_conversations(&self, days: u32) -> Result<u64, BackendError> {
         let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(i64::from(days)));
-        let done = sqlx::query("DELETE FROM conversations WHERE updated_at < $1")
-            .bind(cutoff)
-            .execute(self.store.pool())
-            .await?;
-        Ok(done.rows_affected())
+        match self.store.dialect() {
+            Dialect::Sqlite => Ok(sqlx::query("DELETE FROM conversations WHERE updated_at < $1")
+                .bind(cutoff)
+                .execute(self.store.pool())
+                .await?
+                .rows_affected()),
+            // Every user's rows: only the owner's function may delete them.
+            Dialect::Postgres => {
+                let n: i64 = sqlx::query_scalar("SELECT sou_purge_conversations($1)")
+                    .bind(cutoff)
+                    .fetch_one(self.store.pool())
+                    .await?;
+                Ok(u64::try_from(n).unwrap_or(0))
+            }
+        }
     }
 }
 

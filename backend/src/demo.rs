@@ -413,16 +413,15 @@ const MERCHANT_CATEGORY: &[(&str, &str)] = &[
 pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
     let vocab: DemoVocabulary =
         serde_json::from_str(VOCABULARY).map_err(|e| StoreError::Seed(sqlx::Error::Decode(Box::new(e))))?;
-    let pool = store.pool();
+    let mut tx = store.tenant(user).await.map_err(StoreError::Seed)?;
     let existing: i64 = sqlx::query_scalar("SELECT count(*) FROM transactions WHERE user_id = $1")
         .bind(user.0)
-        .fetch_one(pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(StoreError::Seed)?;
     if existing > 0 {
         return Ok(false);
     }
-    let mut tx = pool.begin().await.map_err(StoreError::Seed)?;
     let opened = Date::new(FIRST_DAY.0, FIRST_DAY.1, FIRST_DAY.2).map(|d| d.to_string());
     let mut account_ids = std::collections::HashMap::new();
     for a in &vocab.accounts {

@@ -29,6 +29,11 @@ pub enum StoreError {
     Open { url: String, source: sqlx::Error },
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error(
+        "database migration failed: {0}. On PostgreSQL Sou connects as a role that owns nothing; run the \
+         migrations as the tables' owner by setting SOU_DATABASE_OWNER_URL"
+    )]
+    MigrateAsApp(#[source] sqlx::migrate::MigrateError),
     #[error("unsupported DATABASE_URL scheme {0:?}: Sou supports sqlite: and postgres: URLs")]
     UnsupportedUrl(String),
     #[error(

@@ -153,12 +153,14 @@ impl Providers {
         user: UserId,
         p: ProviderId,
     ) -> Result<Option<Sealed>, BackendError> {
+        let mut db = store.tenant(user).await?;
         let row =
             sqlx::query("SELECT nonce, ciphertext FROM provider_keys WHERE user_id = $1 AND provider = $2")
                 .bind(user.0)
                 .bind(p.as_str())
-                .fetch_optional(store.pool())
+                .fetch_optional(&mut *db)
                 .await?;
+        db.commit().await?;
         Ok(row.map(|r| Sealed { nonce: r.get(0), ciphertext: r.get(1) }))
     }
 
@@ -177,13 +179,15 @@ impl Providers {
 
     /// Every enabled provider, with where its key comes from.
     pub async fn views(&self, store: &Store, user: UserId) -> Result<Vec<ProviderView>, BackendError> {
+        let mut db = store.tenant(user).await?;
         let saved: BTreeMap<String, String> =
             sqlx::query_as("SELECT provider, last4 FROM provider_keys WHERE user_id = $1")
                 .bind(user.0)
-                .fetch_all(store.pool())
+                .fetch_all(&mut *db)
                 .await?
                 .into_iter()
                 .collect();
+        db.commit().await?;
         let mut out = Vec::new();
         for (&id, c) in self.config.providers.iter().filter(|(_, c)| c.enabled) {
             let key = match (saved.get(id.as_str()), &c.env_key) {
@@ -227,36 +231,43 @@ impl Providers {
             .await
             .map_err(|e| BackendError::Llm { provider: p, error: e })?;
         let sealed = self.vault.seal(user, p, &secret)?;
+        let mut db = store.tenant(user).await?;
         sqlx::query(
-            "INSERT INTO provider_keys (user_id, provider, nonce, ciphertext, last4) VALUES ($1, $2, $3, $4, $5)
+            "INSERT INTO provider_keys (user_id, provider, nonce, ciphertext, last4, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (user_id, provider) DO UPDATE SET nonce = excluded.nonce, ciphertext = excluded.ciphertext,
-             last4 = excluded.last4, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+             last4 = excluded.last4, updated_at = excluded.updated_at",
         )
         .bind(user.0)
         .bind(p.as_str())
         .bind(&sealed.nonce)
         .bind(&sealed.ciphertext)
         .bind(vault::last4(&secret))
-        .execute(store.pool())
+        .bind(crate::store::timestamp(chrono::Utc::now()))
+        .execute(&mut *db)
         .await?;
+        db.commit().await?;
         tracing::info!(provider = %p, "provider key saved");
         self.views(store, user).await?.into_iter().find(|v| v.id == p).ok_or(BackendError::NotFound)
     }
 
     pub async fn delete_key(&self, store: &Store, user: UserId, p: ProviderId) -> Result<(), BackendError> {
+        let mut db = store.tenant(user).await?;
         sqlx::query("DELETE FROM provider_keys WHERE user_id = $1 AND provider = $2")
             .bind(user.0)
             .bind(p.as_str())
-            .execute(store.pool())
+            .execute(&mut *db)
             .await?;
+        db.commit().await?;
         Ok(())
     }
 
     pub async fn choice(&self, store: &Store, user: UserId) -> Result<Option<Choice>, BackendError> {
+        let mut db = store.tenant(user).await?;
         let row = sqlx::query("SELECT provider, model FROM llm_choices WHERE user_id = $1")
             .bind(user.0)
-            .fetch_optional(store.pool())
+            .fetch_optional(&mut *db)
             .await?;
+        db.commit().await?;
         let Some(row) = row else { return Ok(None) };
         let provider: String = row.get(0);
         let provider = provider.parse().map_err(BackendError::Corrupt)?;
@@ -276,6 +287,7 @@ impl Providers {
                 )));
             }
         }
+        let mut db = store.tenant(user).await?;
         sqlx::query(
             "INSERT INTO llm_choices (user_id, provider, model) VALUES ($1, $2, $3)
              ON CONFLICT (user_id) DO UPDATE SET provider = excluded.provider, model = excluded.model",
@@ -283,8 +295,9 @@ impl Providers {
         .bind(user.0)
         .bind(choice.provider.as_str())
         .bind(choice.model.as_deref())
-        .execute(store.pool())
+        .execute(&mut *db)
         .await?;
+        db.commit().await?;
         Ok(())
     }
 

@@ -97,7 +97,10 @@ impl Store {
             Some(owner_url) => connect(owner_url, 1).await?,
             None => pool.clone(),
         };
-        POSTGRES.run(&owner).await?;
+        POSTGRES.run(&owner).await.map_err(|e| match owner_url {
+            Some(_) => StoreError::Migrate(e),
+            None => StoreError::MigrateAsApp(e),
+        })?;
         let role = format!("\"{}\"", app_role.replace('"', "\"\""));
         let grants = format!(
             "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role};
@@ -169,11 +172,12 @@ impl Store {
 
     /// The user's categories, merchants and accounts, for the parser.
     pub async fn vocabulary(&self, user: UserId) -> Result<Vocabulary, BackendError> {
+        let mut db = self.tenant(user).await?;
         let categories = sqlx::query(
             "SELECT key, name_fr, name_en, aliases, kind FROM categories WHERE user_id = $1 ORDER BY id",
         )
         .bind(user.0)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *db)
         .await?
         .into_iter()
         .map(|r| kind_term(&r))
@@ -181,7 +185,7 @@ impl Store {
         let merchants =
             sqlx::query("SELECT key, name, name, aliases FROM merchants WHERE user_id = $1 ORDER BY id")
                 .bind(user.0)
-                .fetch_all(&self.pool)
+                .fetch_all(&mut *db)
                 .await?
                 .into_iter()
                 .map(|r| term(r.get(0), r.get(1), r.get(2), r.get(3)))
@@ -191,12 +195,13 @@ impl Store {
              WHERE user_id = $1 AND key IS NOT NULL ORDER BY id",
         )
         .bind(user.0)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *db)
         .await?
         .into_iter()
         .map(|r| kind_term(&r))
         .collect::<Result<Vec<_>, _>>()?;
-        let currency = Some(self.currency(user).await?);
+        let currency = Some(currency(&mut db, user).await?);
+        db.commit().await?;
         Ok(Vocabulary { categories, merchants, accounts, currency })
     }
 

@@ -431,6 +431,7 @@ async fn list_transactions(
 ) -> Result<TransactionListResult, BackendError> {
     let Scope { category, merchant, account, currency } =
         scope(db, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale).await?;
+    // Case-insensitive in both databases (SQLite's LIKE is, PostgreSQL's is not).
     let pattern = a.text.as_ref().map(|t| {
         let escaped = t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
         format!("%{escaped}%")
@@ -445,7 +446,7 @@ async fn list_transactions(
         ListOrder::Largest => "ABS(t.amount_minor) DESC, t.date DESC, t.id DESC",
     };
     let sql =
-        format!("{SELECT} {direction} AND ($9 IS NULL OR t.raw_label LIKE $9 ESCAPE '\\') ORDER BY {order}");
+        format!("{SELECT} {direction} AND ($9 IS NULL OR LOWER(t.raw_label) LIKE LOWER($9) ESCAPE '\\') ORDER BY {order}");
     let filters = Filters {
         category: a.category.as_deref(),
         merchant: a.merchant.as_deref(),
@@ -555,9 +556,9 @@ async fn balances(
     let date = a.period.end.add_days(-1).min(today);
     let rows = sqlx::query(
         "SELECT a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency, a.opening_balance_minor,
-                COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
+                CAST(COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
                           WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date <= $2
-                            AND (a.opening_date IS NULL OR t.date >= a.opening_date)), 0)
+                            AND (a.opening_date IS NULL OR t.date >= a.opening_date)), 0) AS BIGINT)
          FROM accounts a
          WHERE a.user_id = $1 AND a.key IS NOT NULL AND ($3 IS NULL OR a.key = $3)
            AND (a.opening_date IS NULL OR a.opening_date <= $2)
@@ -614,9 +615,9 @@ async fn budget_status(
     let months = months_touched(&a.period);
     let rows = sqlx::query(
         "SELECT c.key, c.name_fr, c.name_en, b.amount_minor,
-                COALESCE((SELECT -SUM(t.amount_minor) FROM transactions t
+                CAST(COALESCE((SELECT -SUM(t.amount_minor) FROM transactions t
                           WHERE t.user_id = b.user_id AND t.category_id = b.category_id
-                            AND t.currency = b.currency AND t.date >= $2 AND t.date < $3), 0)
+                            AND t.currency = b.currency AND t.date >= $2 AND t.date < $3), 0) AS BIGINT)
          FROM budgets b
          JOIN categories c ON c.id = b.category_id AND c.user_id = b.user_id
          WHERE b.user_id = $1 AND b.period = 'month' AND b.currency = $4 AND ($5 IS NULL OR c.key = $5)",

@@ -1,7 +1,7 @@
 //! Configuration in layers: built-in defaults, then a TOML file (`SOU_CONFIG`, or
 //! `sou.toml` in the working directory if present), then environment variables
 //! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_DEMO_HOURS`, `SOU_SIGNUP`,
-//! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `DATABASE_URL`,
+//! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
 //! `SOU_MASTER_KEY`, and `SOU_LLM__…` for the `[llm]` table, `__` separating levels:
 //! `SOU_LLM__PROVIDERS__OPENAI__BASE_URL`). Provider keys fall back to the usual
 //! variables (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, …).
@@ -33,6 +33,8 @@ struct Raw {
     retention_days: u32,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
+    #[serde(default, skip_serializing)]
+    database_owner_url: Option<SecretString>,
     #[serde(default, skip_serializing)]
     master_key: Option<SecretString>,
     #[serde(default)]
@@ -86,6 +88,7 @@ impl Default for Raw {
             trust_proxy: false,
             retention_days: 30,
             database_url: None,
+            database_owner_url: None,
             master_key: None,
             llm: RawLlm::default(),
         }
@@ -98,6 +101,9 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// `sqlite://…`; defaults to `<data_dir>/sou.db`. May hold a password: secret.
     pub database_url: Option<SecretString>,
+    /// PostgreSQL only: the role that runs the migrations and owns the tables
+    /// (`SOU_DATABASE_OWNER_URL`); Sou itself connects with `database_url`.
+    pub database_owner_url: Option<SecretString>,
     pub log: String,
     pub timezone: chrono_tz::Tz,
     /// Offer "Try the demo": a throwaway account with the demo ledger.
@@ -156,6 +162,7 @@ impl Config {
             addr,
             data_dir: raw.data_dir,
             database_url: raw.database_url,
+            database_owner_url: raw.database_owner_url,
             log: raw.log,
             timezone,
             demo: raw.demo,
@@ -170,6 +177,10 @@ impl Config {
 
     pub fn database_url(&self) -> Option<&str> {
         self.database_url.as_ref().map(|s| s.expose_secret())
+    }
+
+    pub fn database_owner_url(&self) -> Option<&str> {
+        self.database_owner_url.as_ref().map(|s| s.expose_secret())
     }
 }
 

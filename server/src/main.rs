@@ -35,9 +35,13 @@ async fn main() -> ExitCode {
 
 async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let store = match config.database_url() {
+        Some(url) if url.starts_with("postgres") => {
+            Store::open_postgres(url, config.database_owner_url()).await?
+        }
         Some(url) => Store::open(url).await?,
         None => Store::open_in(&config.data_dir).await?,
     };
+    tracing::info!(database = ?store.dialect(), "store open, migrations applied");
     let mut leptos_options = get_configuration(None)?.leptos_options;
     leptos_options.site_addr = config.addr;
     let vault = Vault::open(&config.data_dir, config.master_key.as_ref())?;

@@ -74,6 +74,7 @@ fn list_january(text: &str) -> Value {
 
 /// One distinctive transaction, so each ledger can be told from the other.
 async fn add_transaction(store: &Store, user: UserId, label: &str, minor: i64) {
+    let mut db = store.tenant(user).await.unwrap();
     sqlx::query(
         "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label, dedupe_hash)
          SELECT $1, id, '2026-01-15', $2, 'EUR', $3, $3 FROM accounts WHERE user_id = $1 ORDER BY id LIMIT 1",
@@ -81,9 +82,10 @@ async fn add_transaction(store: &Store, user: UserId, label: &str, minor: i64) {
     .bind(user.0)
     .bind(minor)
     .bind(label)
-    .execute(store.pool())
+    .execute(&mut *db)
     .await
     .unwrap();
+    db.commit().await.unwrap();
 }
 
 /// A provider that accepts every key.
@@ -107,9 +109,8 @@ struct World {
     _dir: tempfile::TempDir,
 }
 
-async fn world() -> World {
+async fn world(store: Store) -> World {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_in(dir.path()).await.unwrap();
     let base_url = lenient_provider().await;
     let mut config = LlmConfig::default();
     config.providers.get_mut(&ProviderId::Openai).unwrap().base_url = base_url;
@@ -186,11 +187,13 @@ async fn snapshot(store: &Store, user: UserId) -> Vec<String> {
         "SELECT COUNT(*) || ' transactions' FROM transactions WHERE user_id = $1",
         "SELECT COUNT(*) || ' sessions' FROM sessions WHERE user_id = $1",
     ];
+    let mut db = store.tenant(user).await.unwrap();
     let mut all = Vec::new();
     for q in queries {
-        let rows: Vec<String> = sqlx::query_scalar(q).bind(user.0).fetch_all(store.pool()).await.unwrap();
+        let rows: Vec<String> = sqlx::query_scalar(q).bind(user.0).fetch_all(&mut *db).await.unwrap();
         all.extend(rows);
     }
+    db.commit().await.unwrap();
     all
 }
 
@@ -223,8 +226,21 @@ enum Want {
 }
 
 #[tokio::test]
-async fn no_one_reaches_what_is_not_theirs() {
-    let w = world().await;
+async fn no_one_reaches_what_is_not_theirs_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    no_one_reaches_what_is_not_theirs(Store::open_in(dir.path()).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn no_one_reaches_what_is_not_theirs_on_postgres() {
+    let (store, fresh) = support::postgres().await;
+    no_one_reaches_what_is_not_theirs(store).await;
+    fresh.drop().await;
+}
+
+async fn no_one_reaches_what_is_not_theirs(store: Store) {
+    let dialect = store.dialect();
+    let w = world(store).await;
     let c = w.secrets.conversation.clone();
     // (object, operation, request, what another user gets)
     let id = w.token_id;
@@ -264,7 +280,7 @@ async fn no_one_reaches_what_is_not_theirs() {
 
     let before = snapshot(&w.store, w.owner.user).await;
     let mut leaks = Vec::new();
-    println!("{:<16} {:<22} {:>7} {:>9}", "object", "operation", "other", "anonymous");
+    println!("{:<9}{:<16} {:<22} {:>7} {:>9}", "database", "object", "operation", "other", "anonymous");
     for (object, op, want, req) in &probes {
         let (status, _, body) = send(&w.router, Some(&w.other), req.build()).await;
         let ok = match want {
@@ -286,7 +302,12 @@ async fn no_one_reaches_what_is_not_theirs() {
         for s in w.secrets.found_in(&body) {
             leaks.push(format!("{object} / {op}: no one saw {s:?}"));
         }
-        println!("{object:<16} {op:<22} {:>7} {:>9}", status.as_u16(), anon.as_u16());
+        println!(
+            "{:<9}{object:<16} {op:<22} {:>7} {:>9}",
+            format!("{dialect:?}"),
+            status.as_u16(),
+            anon.as_u16()
+        );
     }
     assert_eq!(snapshot(&w.store, w.owner.user).await, before, "the others changed nothing of the owner's");
 
@@ -337,13 +358,14 @@ async fn no_one_reaches_what_is_not_theirs() {
     );
     assert_eq!(send(&w.router, Some(&w.owner), page(&format!("/c/{c}"))).await.0, StatusCode::NOT_FOUND);
 
-    println!("{} probes × 2 identities, {} leaks", probes.len(), leaks.len());
+    println!("{dialect:?}: {} probes × 2 identities, {} leaks", probes.len(), leaks.len());
     assert!(leaks.is_empty(), "leaks:\n{}", leaks.join("\n"));
 }
 
 #[tokio::test]
 async fn cross_site_writes_are_refused_and_sessions_end() {
-    let w = world().await;
+    let dir = tempfile::tempdir().unwrap();
+    let w = world(Store::open_in(dir.path()).await.unwrap()).await;
     let before = snapshot(&w.store, w.owner.user).await;
     let c = &w.secrets.conversation;
     for (name, value) in

@@ -49,3 +49,42 @@ pub async fn send(
     let body = res.into_body().collect().await.unwrap().to_bytes();
     (status, headers, String::from_utf8_lossy(&body).into_owned())
 }
+
+/// A fresh PostgreSQL database on the local server (127.0.0.1:5432, or
+/// `SOU_TEST_POSTGRES_URL`), migrated by the server's admin role, and a role for Sou
+/// that owns nothing and cannot bypass row-level security. [`Fresh::drop`] removes both.
+pub struct Fresh {
+    admin: sqlx::PgPool,
+    database: String,
+    role: String,
+}
+
+pub async fn postgres() -> (backend::Store, Fresh) {
+    let server = std::env::var("SOU_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
+    let admin =
+        sqlx::PgPool::connect(&format!("{server}/postgres")).await.expect("PostgreSQL at 127.0.0.1:5432");
+    let suffix = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
+    let (database, role) = (format!("sou_test_{suffix}"), format!("sou_app_{suffix}"));
+    let password = uuid::Uuid::new_v4().simple().to_string();
+    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.unwrap();
+    sqlx::query(&format!("CREATE ROLE {role} LOGIN NOBYPASSRLS PASSWORD '{password}'"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    let authority = server.split_once("://").map_or(server.as_str(), |(_, rest)| rest);
+    let host = authority.rsplit('@').next().unwrap().to_string();
+    let app_url = format!("postgres://{role}:{password}@{host}/{database}");
+    let store = backend::Store::open_postgres(&app_url, Some(&format!("{server}/{database}"))).await.unwrap();
+    (store, Fresh { admin, database, role })
+}
+
+impl Fresh {
+    pub async fn drop(self) {
+        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.database))
+            .execute(&self.admin)
+            .await
+            .unwrap();
+        sqlx::query(&format!("DROP ROLE {}", self.role)).execute(&self.admin).await.unwrap();
+    }
+}
