@@ -80,6 +80,10 @@ pub async fn postgres() -> (backend::Store, Fresh) {
 }
 
 impl Fresh {
+    pub fn database(&self) -> &str {
+        &self.database
+    }
+
     pub async fn drop(self) {
         sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.database))
             .execute(&self.admin)
