@@ -146,8 +146,8 @@ CREATE TABLE api_tokens (
 CREATE INDEX api_tokens_user ON api_tokens (user_id);
 
 -- Row-level security on every table with a user_id, forced for the owner too.
--- (Looking a session or API token up by its digest, before the user is known, will go
--- through a SECURITY DEFINER function owned by the migration role.)
+-- The role running this (the tables' owner) is subject to it too, so it gets a policy
+-- that shows it every row, for its functions in 0002; Sou's own role never gets it.
 DO $$
 DECLARE t text;
 BEGIN
@@ -158,9 +158,10 @@ BEGIN
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
         EXECUTE format(
-            'CREATE POLICY owner ON %I
+            'CREATE POLICY tenant ON %I
              USING (user_id = NULLIF(current_setting(''sou.user_id'', true), '''')::bigint)
              WITH CHECK (user_id = NULLIF(current_setting(''sou.user_id'', true), '''')::bigint)', t);
+        EXECUTE format('CREATE POLICY migration_owner ON %I TO CURRENT_USER USING (true) WITH CHECK (true)', t);
     END LOOP;
 END
 $$;

@@ -2,21 +2,7 @@
 -- that run with the rights of the role that ran the migrations (the owner). The app's
 -- role owns nothing and sees only the rows of the user its transaction names; these
 -- functions are its only way past that, and each does one narrow thing.
---
--- The owner is subject to row-level security too (it is forced), so it gets a policy
--- of its own that lets it see every row. The app's role never gets it.
-
-DO $$
-DECLARE t text;
-BEGIN
-    FOR t IN SELECT c.table_name FROM information_schema.columns c
-             JOIN information_schema.tables tb ON tb.table_name = c.table_name AND tb.table_schema = c.table_schema
-             WHERE c.table_schema = current_schema() AND c.column_name = 'user_id' AND tb.table_type = 'BASE TABLE'
-    LOOP
-        EXECUTE format('CREATE POLICY migration_owner ON %I TO CURRENT_USER USING (true) WITH CHECK (true)', t);
-    END LOOP;
-END
-$$;
+-- They see every row through the owner's policy (0001).
 
 -- The account a session cookie belongs to, if the session and the account are current.
 CREATE FUNCTION sou_session_account(p_digest text, p_now text)

@@ -19,7 +19,7 @@ use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 
 mod support;
-use support::{send, Signed};
+use support::{post_json, send, Signed};
 
 /// What identifies the owner's data: none of it may reach anyone else.
 struct Secrets {
@@ -44,13 +44,6 @@ fn server_fn(endpoint: &str, form: &str) -> Request<Body> {
         .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
         .header(header::ACCEPT, "application/json")
         .body(Body::from(form.to_string()))
-        .unwrap()
-}
-
-fn post_json(uri: &str, body: Value) -> Request<Body> {
-    Request::post(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(body.to_string()))
         .unwrap()
 }
 

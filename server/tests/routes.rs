@@ -10,6 +10,7 @@ use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 
 mod support;
+use support::post_json;
 
 struct TestApp {
     _dir: tempfile::TempDir,
@@ -30,13 +31,6 @@ async fn app() -> TestApp {
 /// Sends `req` as the test's signed-in user.
 async fn send(app: &TestApp, req: Request<Body>) -> (StatusCode, axum::http::HeaderMap, String) {
     support::send(&app.router, Some(&app.who), req).await
-}
-
-fn post_json(uri: &str, body: Value) -> Request<Body> {
-    Request::post(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap()
 }
 
 fn get(uri: &str) -> Request<Body> {

@@ -34,6 +34,13 @@ pub async fn sign_up(sou: &Sou, name: &str) -> Signed {
     Signed { user: account.user, cookie: format!("sou_session={}", session.token.expose_secret()) }
 }
 
+pub fn post_json(uri: &str, body: serde_json::Value) -> Request<Body> {
+    Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
 /// Sends `req` as `who` (no cookie for `None`) and reads the whole answer.
 pub async fn send(
     router: &Router,
