@@ -44,6 +44,11 @@ fn error_text(code: &str, retry_secs: Option<u64>, locale: Locale) -> String {
             "Les deux mots de passe ne sont pas identiques.",
             "The two passwords are not the same.",
         ),
+        "demo_full" => tr(
+            locale,
+            "Trop de démos sont en cours. Réessayez plus tard.",
+            "Too many demos are running. Try again later.",
+        ),
         "closed" => tr(
             locale,
             "Ce serveur n'accepte pas de nouveaux comptes.",

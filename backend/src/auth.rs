@@ -46,6 +46,8 @@ pub enum AuthError {
     RateLimited { retry_after: Duration },
     #[error("this server does not accept new accounts")]
     Closed,
+    #[error("too many demos are running; try again later")]
+    DemoFull,
     #[error("password hashing failed")]
     Hash,
     #[error("the demo ledger could not be created")]
@@ -68,6 +70,7 @@ impl AuthError {
             AuthError::TokenLabel => "token_label",
             AuthError::RateLimited { .. } => "rate_limited",
             AuthError::Closed => "closed",
+            AuthError::DemoFull => "demo_full",
             AuthError::Hash | AuthError::Seed | AuthError::Db(_) => "internal",
         }
     }
@@ -87,6 +90,8 @@ pub struct AuthConfig {
     /// Whether anyone may create an account, and try the demo.
     pub allow_signup: bool,
     pub allow_demo: bool,
+    /// Demo accounts alive at once, at most: each holds a whole ledger.
+    pub max_live_demos: i64,
 }
 
 impl Default for AuthConfig {
@@ -99,6 +104,7 @@ impl Default for AuthConfig {
             window: Duration::from_secs(15 * 60),
             allow_signup: true,
             allow_demo: true,
+            max_live_demos: 500,
         }
     }
 }
@@ -234,6 +240,14 @@ impl Auth {
             return Err(AuthError::Closed);
         }
         let now = Utc::now();
+        let live: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE demo_expires_at > $1")
+            .bind(timestamp(now))
+            .fetch_one(self.store.pool())
+            .await?;
+        if live >= self.config.max_live_demos {
+            tracing::warn!(live, "the demo limit is reached");
+            return Err(AuthError::DemoFull);
+        }
         let expires = timestamp(now + chrono_duration(self.config.demo_ttl));
         let name = format!("demo-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
         let id: i64 = sqlx::query_scalar(

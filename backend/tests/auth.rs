@@ -101,6 +101,11 @@ async fn demo_accounts_expire_with_their_data() {
         .await
         .unwrap();
     assert_eq!(left, 0, "the demo's ledger went with it");
+    // Expired and purged, it no longer counts against the limit of live demos.
+    let full = AuthConfig { max_live_demos: 1, ..AuthConfig::default() };
+    let limited = Auth::new(store.clone(), full);
+    limited.demo().await.unwrap();
+    assert!(matches!(limited.demo().await, Err(AuthError::DemoFull)));
     let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = $1")
         .bind(other.user.0)
         .fetch_one(store.pool())

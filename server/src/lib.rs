@@ -118,7 +118,7 @@ impl ApiError {
     pub fn from_auth(e: backend::auth::AuthError) -> ApiError {
         use backend::auth::AuthError as A;
         let status = match &e {
-            A::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            A::RateLimited { .. } | A::DemoFull => StatusCode::TOO_MANY_REQUESTS,
             A::InvalidCredentials => StatusCode::UNAUTHORIZED,
             A::Closed => StatusCode::FORBIDDEN,
             A::NameTaken => StatusCode::CONFLICT,
