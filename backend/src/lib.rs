@@ -8,6 +8,7 @@ pub mod chat;
 pub mod demo;
 mod error;
 pub mod guardian;
+pub mod import;
 pub mod llm;
 pub mod providers;
 pub mod registry;

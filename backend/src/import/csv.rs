@@ -1,0 +1,496 @@
+//! Bank CSV exports: the layout is guessed from the file — delimiter, preamble lines
+//! before the header, which column is the date, the label, the amount (or separate
+//! debit and credit columns), the date order and the decimal mark — and returned as a
+//! [`Mapping`] the user can correct before the rows are read again with it.
+
+use agent::Date;
+use serde::{Deserialize, Serialize};
+
+use super::{decode, parse_amount, Encoding, Rejected, Row};
+
+/// Day, month and year order of the date column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DateOrder {
+    /// 31/01/2026 (French banks)
+    Dmy,
+    /// 01/31/2026
+    Mdy,
+    /// 2026-01-31
+    Ymd,
+}
+
+/// Where the amount is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AmountColumns {
+    /// One signed column.
+    Signed { amount: usize },
+    /// Money out in one column, money in in another (either may be signed or not).
+    DebitCredit { debit: usize, credit: usize },
+}
+
+/// How to read a CSV file: what detection chose, editable by the user.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mapping {
+    pub delimiter: char,
+    /// Records (not lines) to skip before the data: preamble and header.
+    pub skip: usize,
+    /// The header's cells, when the file has one.
+    pub header: Option<Vec<String>>,
+    pub date: usize,
+    pub order: DateOrder,
+    pub label: usize,
+    pub amounts: AmountColumns,
+    /// `,` or `.`
+    pub decimal: char,
+}
+
+/// What a file held, read with a mapping.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Parsed {
+    pub encoding: Encoding,
+    pub mapping: Mapping,
+    pub rows: Vec<Row>,
+    pub rejected: Vec<Rejected>,
+}
+
+/// Why a file could not be read at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CsvError {
+    #[error("the file is empty")]
+    Empty,
+    #[error("no column of dates was found in the first lines")]
+    NoDateColumn,
+    #[error("no column of amounts (or of debits and credits) was found")]
+    NoAmountColumn,
+    #[error("no column of labels was found")]
+    NoLabelColumn,
+    #[error("the mapping names column {0}, and the file has fewer columns")]
+    NoSuchColumn(usize),
+}
+
+/// Lines looked at to guess the layout.
+const SAMPLE: usize = 50;
+
+/// Reads `bytes`, guessing the layout.
+pub fn parse(bytes: &[u8]) -> Result<Parsed, CsvError> {
+    let (text, encoding) = decode(bytes);
+    let mapping = detect(&text)?;
+    Ok(read(&text, encoding, mapping))
+}
+
+/// Reads `bytes` with a layout the user chose (or corrected).
+pub fn parse_with(bytes: &[u8], mapping: Mapping) -> Result<Parsed, CsvError> {
+    let (text, encoding) = decode(bytes);
+    let records = records(&text, mapping.delimiter);
+    let widest = records.iter().map(|(_, r)| r.len()).max().unwrap_or(0);
+    let needed = match mapping.amounts {
+        AmountColumns::Signed { amount } => amount,
+        AmountColumns::DebitCredit { debit, credit } => debit.max(credit),
+    }
+    .max(mapping.date)
+    .max(mapping.label);
+    if needed >= widest {
+        return Err(CsvError::NoSuchColumn(needed + 1));
+    }
+    Ok(read(&text, encoding, mapping))
+}
+
+/// Every record of `text` with the line it starts on; unreadable bytes never stop it.
+fn records(text: &str, delimiter: char) -> Vec<(u64, Vec<String>)> {
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(u8::try_from(delimiter).unwrap_or(b';'))
+        .from_reader(text.as_bytes());
+    // Line numbers from byte offsets: the reader's own count is one short after a
+    // CRLF line end (it places a record before the `\n` of the previous one).
+    let newlines: Vec<usize> =
+        text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect();
+    let line_at = |byte: usize| {
+        let start = text.as_bytes()[byte.min(text.len())..]
+            .iter()
+            .position(|&b| b != b'\r' && b != b'\n')
+            .map_or(text.len(), |skip| byte + skip);
+        newlines.partition_point(|&n| n < start) as u64 + 1
+    };
+    let mut out = Vec::new();
+    let mut record = ::csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {
+                let line =
+                    record.position().map_or(0, |p| line_at(usize::try_from(p.byte()).unwrap_or(usize::MAX)));
+                let cells: Vec<String> = record.iter().map(|c| c.trim().to_string()).collect();
+                if cells.iter().any(|c| !c.is_empty()) {
+                    out.push((line, cells));
+                }
+            }
+            Ok(false) => break,
+            // Only I/O or UTF-8 errors, which a &str cannot have; stop rather than loop.
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// The delimiter that splits the first lines into the same number (> 1) of cells most
+/// often.
+fn delimiter(text: &str) -> char {
+    let mut best = (';', 0usize);
+    for d in [';', ',', '\t', '|'] {
+        let rows = records(text, d);
+        let widths: Vec<usize> = rows.iter().take(SAMPLE).map(|(_, r)| r.len()).collect();
+        let Some(&common) = mode(&widths) else { continue };
+        if common < 2 {
+            continue;
+        }
+        let agreeing = widths.iter().filter(|&&w| w == common).count();
+        if agreeing > best.1 {
+            best = (d, agreeing);
+        }
+    }
+    best.0
+}
+
+fn mode(values: &[usize]) -> Option<&usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for v in values {
+        *counts.entry(v).or_insert(0usize) += 1;
+    }
+    counts.into_iter().max_by_key(|&(v, n)| (n, std::cmp::Reverse(*v))).map(|(v, _)| v)
+}
+
+/// Lowercase, accents off, punctuation as spaces: "Date de l'opération" → "date de l operation".
+fn normalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars().flat_map(char::to_lowercase) {
+        let c = match c {
+            'à' | 'â' | 'ä' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'î' | 'ï' => 'i',
+            'ô' | 'ö' => 'o',
+            'ù' | 'û' | 'ü' => 'u',
+            'ç' => 'c',
+            c if c.is_alphanumeric() => c,
+            _ => ' ',
+        };
+        out.push(c);
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    Date,
+    ValueDate,
+    Label,
+    Amount,
+    Debit,
+    Credit,
+}
+
+/// What a header cell names, if anything Sou reads.
+fn role(cell: &str) -> Option<Role> {
+    let n = normalize(cell);
+    let has = |words: &[&str]| words.iter().any(|w| n == *w || n.starts_with(&format!("{w} ")));
+    if n.contains("valeur") || n.contains("value date") {
+        return Some(Role::ValueDate);
+    }
+    if has(&[
+        "date",
+        "date operation",
+        "date de l operation",
+        "transaction date",
+        "posted date",
+        "posting date",
+        "booking date",
+        "date comptable",
+    ]) {
+        return Some(Role::Date);
+    }
+    if has(&["debit", "withdrawal", "withdrawals", "paid out", "money out", "sortie", "depenses"]) {
+        return Some(Role::Debit);
+    }
+    if has(&["credit", "deposit", "deposits", "paid in", "money in", "entree", "recettes"]) {
+        return Some(Role::Credit);
+    }
+    if has(&["montant", "amount", "somme", "value", "transaction amount"]) {
+        return Some(Role::Amount);
+    }
+    if has(&[
+        "libelle",
+        "libelle operation",
+        "libelle de l operation",
+        "description",
+        "label",
+        "details",
+        "detail",
+        "payee",
+        "memo",
+        "narrative",
+        "intitule",
+        "nature de l operation",
+        "reference",
+    ]) {
+        return Some(Role::Label);
+    }
+    None
+}
+
+/// The date in `s` in the given order, or `None`. A time after the date is ignored
+/// ("31/01/2026 14:05", "2026-01-31T14:05:00").
+pub fn parse_date(s: &str, order: DateOrder) -> Option<Date> {
+    let s = s.trim();
+    let s = s.split([' ', 'T']).next().unwrap_or(s);
+    let parts: Vec<&str> = s.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).collect();
+    let (a, b, c) = match parts.as_slice() {
+        [a, b, c] => (*a, *b, *c),
+        // 20260131, only in year-first order.
+        [compact] if compact.len() == 8 && order == DateOrder::Ymd => {
+            (compact.get(..4)?, compact.get(4..6)?, compact.get(6..)?)
+        }
+        _ => return None,
+    };
+    let year = |y: &str| -> Option<i32> {
+        match y.len() {
+            4 => y.parse().ok(),
+            2 => y.parse::<i32>().ok().map(|y| 2000 + y),
+            _ => None,
+        }
+    };
+    let num = |x: &str| -> Option<u32> {
+        if x.len() <= 2 {
+            x.parse().ok()
+        } else {
+            None
+        }
+    };
+    match order {
+        DateOrder::Dmy => Date::new(year(c)?, num(b)?, num(a)?),
+        DateOrder::Mdy => Date::new(year(c)?, num(a)?, num(b)?),
+        DateOrder::Ymd if a.len() == 4 => Date::new(year(a)?, num(b)?, num(c)?),
+        DateOrder::Ymd => None,
+    }
+}
+
+/// The order that reads every value of a column (and how many it reads), DMY first on
+/// a tie: the banks Sou is first written for are French.
+fn date_order(values: &[&str]) -> Option<(DateOrder, usize)> {
+    [DateOrder::Ymd, DateOrder::Dmy, DateOrder::Mdy]
+        .into_iter()
+        .map(|o| (o, values.iter().filter(|v| parse_date(v, o).is_some()).count()))
+        .filter(|&(_, n)| n > 0)
+        .max_by_key(|&(o, n)| (n, o == DateOrder::Dmy))
+}
+
+/// The decimal mark of a column of amounts: the mark followed by one or two digits at
+/// the end of most values; with no evidence, `,` for `;`-separated files.
+fn decimal_mark(values: &[&str], delimiter: char) -> char {
+    let (mut comma, mut dot) = (0, 0);
+    for v in values {
+        let v = v.trim_end_matches(|c: char| !c.is_ascii_digit());
+        if let Some(i) = v.rfind([',', '.']) {
+            let tail = &v[i + 1..];
+            if (1..=2).contains(&tail.len()) && tail.bytes().all(|b| b.is_ascii_digit()) {
+                if v[i..].starts_with(',') {
+                    comma += 1;
+                } else {
+                    dot += 1;
+                }
+            }
+        }
+    }
+    match comma.cmp(&dot) {
+        std::cmp::Ordering::Greater => ',',
+        std::cmp::Ordering::Less => '.',
+        std::cmp::Ordering::Equal if delimiter == ';' => ',',
+        std::cmp::Ordering::Equal => '.',
+    }
+}
+
+/// Guesses the mapping from the text.
+pub fn detect(text: &str) -> Result<Mapping, CsvError> {
+    let delimiter = delimiter(text);
+    let all = records(text, delimiter);
+    if all.is_empty() {
+        return Err(CsvError::Empty);
+    }
+    let sample: Vec<&Vec<String>> = all.iter().take(SAMPLE).map(|(_, r)| r).collect();
+    // The header: the first record naming a date and an amount (or debit/credit).
+    let header = sample.iter().position(|r| {
+        let roles: Vec<Role> = r.iter().filter_map(|c| role(c)).collect();
+        roles.contains(&Role::Date)
+            && (roles.contains(&Role::Amount)
+                || roles.contains(&Role::Debit)
+                || roles.contains(&Role::Credit))
+    });
+    let data: Vec<&Vec<String>> = match header {
+        Some(h) => sample[h + 1..].to_vec(),
+        None => sample.clone(),
+    };
+    let width = data.iter().map(|r| r.len()).max().unwrap_or(0);
+    let column =
+        |i: usize| -> Vec<&str> { data.iter().filter_map(|r| r.get(i).map(String::as_str)).collect() };
+    let named = |want: Role| -> Option<usize> {
+        let h = sample.get(header?)?;
+        h.iter().position(|c| role(c) == Some(want))
+    };
+
+    // Date: the named column, else the one where most values read as dates.
+    let date = named(Role::Date).or_else(|| named(Role::ValueDate)).or_else(|| {
+        (0..width)
+            .filter_map(|i| date_order(&column(i)).map(|(_, n)| (i, n)))
+            .filter(|&(i, n)| n * 2 >= column(i).iter().filter(|v| !v.is_empty()).count().max(1))
+            .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))
+            .map(|(i, _)| i)
+    });
+    let date = date.ok_or(CsvError::NoDateColumn)?;
+    let (order, _) = date_order(&column(date)).ok_or(CsvError::NoDateColumn)?;
+    // Without a header, the first record may still be one (unnamed columns): skip
+    // leading records whose date cell is not a date.
+    let skip = match header {
+        Some(h) => h + 1,
+        None => all
+            .iter()
+            .position(|(_, r)| r.get(date).is_some_and(|c| parse_date(c, order).is_some()))
+            .unwrap_or(0),
+    };
+    let data: Vec<&Vec<String>> = all.iter().skip(skip).take(SAMPLE).map(|(_, r)| r).collect();
+    let column =
+        |i: usize| -> Vec<&str> { data.iter().filter_map(|r| r.get(i).map(String::as_str)).collect() };
+
+    let amounts = match (named(Role::Amount), named(Role::Debit), named(Role::Credit)) {
+        (_, Some(debit), Some(credit)) => AmountColumns::DebitCredit { debit, credit },
+        (Some(amount), _, _) => AmountColumns::Signed { amount },
+        _ => {
+            // No header: the rightmost column of amounts that is not the date.
+            let amount = (0..width)
+                .rev()
+                .filter(|&i| i != date)
+                .find(|&i| {
+                    let values: Vec<&str> = column(i).into_iter().filter(|v| !v.is_empty()).collect();
+                    let mark = decimal_mark(&values, delimiter);
+                    !values.is_empty() && values.iter().all(|v| parse_amount(v, mark).is_some())
+                })
+                .ok_or(CsvError::NoAmountColumn)?;
+            AmountColumns::Signed { amount }
+        }
+    };
+    let amount_columns: Vec<usize> = match amounts {
+        AmountColumns::Signed { amount } => vec![amount],
+        AmountColumns::DebitCredit { debit, credit } => vec![debit, credit],
+    };
+    let mut amount_values: Vec<&str> = Vec::new();
+    for &i in &amount_columns {
+        amount_values.extend(column(i).into_iter().filter(|v| !v.is_empty()));
+    }
+    let decimal = decimal_mark(&amount_values, delimiter);
+
+    // Label: the named column, else the column with the longest texts that is neither
+    // the date nor an amount.
+    let label = named(Role::Label)
+        .or_else(|| {
+            (0..width)
+                .filter(|i| *i != date && !amount_columns.contains(i))
+                .max_by_key(|&i| column(i).iter().map(|v| v.chars().count()).sum::<usize>())
+        })
+        .ok_or(CsvError::NoLabelColumn)?;
+
+    Ok(Mapping {
+        delimiter,
+        skip,
+        header: header.and_then(|h| sample.get(h)).map(|h| h.to_vec()),
+        date,
+        order,
+        label,
+        amounts,
+        decimal,
+    })
+}
+
+fn order_hint(order: DateOrder) -> &'static str {
+    match order {
+        DateOrder::Dmy => "DD/MM/YYYY",
+        DateOrder::Mdy => "MM/DD/YYYY",
+        DateOrder::Ymd => "YYYY-MM-DD",
+    }
+}
+
+/// Reads every data record with `mapping`: a row, or a rejected line with its reason.
+fn read(text: &str, encoding: Encoding, mapping: Mapping) -> Parsed {
+    let mut rows = Vec::new();
+    let mut rejected = Vec::new();
+    for (line, r) in records(text, mapping.delimiter).into_iter().skip(mapping.skip) {
+        match row(&r, &mapping) {
+            Ok((date, amount_minor, label)) => rows.push(Row { line, date, amount_minor, label }),
+            Err(reason) => rejected.push(Rejected { line, reason }),
+        }
+    }
+    Parsed { encoding, mapping, rows, rejected }
+}
+
+fn row(r: &[String], m: &Mapping) -> Result<(Date, i64, String), String> {
+    let cell = |i: usize| r.get(i).map(String::as_str).unwrap_or("");
+    let raw_date = cell(m.date);
+    if raw_date.is_empty() {
+        return Err("no date".into());
+    }
+    let date = parse_date(raw_date, m.order)
+        .ok_or_else(|| format!("the date {raw_date:?} is not a valid date ({})", order_hint(m.order)))?;
+    let amount = |i: usize| -> Result<Option<i64>, String> {
+        let v = cell(i);
+        if v.is_empty() {
+            return Ok(None);
+        }
+        parse_amount(v, m.decimal).map(Some).ok_or_else(|| format!("the amount {v:?} is not a number"))
+    };
+    let amount_minor = match m.amounts {
+        AmountColumns::Signed { amount: i } => amount(i)?.ok_or("no amount")?,
+        AmountColumns::DebitCredit { debit, credit } => match (amount(debit)?, amount(credit)?) {
+            (Some(d), None) | (Some(d), Some(0)) => -d.abs(),
+            (None, Some(c)) | (Some(0), Some(c)) => c.abs(),
+            (Some(_), Some(_)) => return Err("both a debit and a credit".into()),
+            (None, None) => return Err("no amount".into()),
+        },
+    };
+    let label = cell(m.label).split_whitespace().collect::<Vec<_>>().join(" ");
+    if label.is_empty() {
+        return Err("no label".into());
+    }
+    Ok((date, amount_minor, label))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_in_each_order() {
+        let d = |y, m, d| Date::new(y, m, d);
+        assert_eq!(parse_date("31/01/2026", DateOrder::Dmy), d(2026, 1, 31));
+        assert_eq!(parse_date("01/31/2026", DateOrder::Mdy), d(2026, 1, 31));
+        assert_eq!(parse_date("2026-01-31", DateOrder::Ymd), d(2026, 1, 31));
+        assert_eq!(parse_date("20260131", DateOrder::Ymd), d(2026, 1, 31));
+        assert_eq!(parse_date("31.01.26", DateOrder::Dmy), d(2026, 1, 31));
+        assert_eq!(parse_date("31/02/2026", DateOrder::Dmy), None);
+        assert_eq!(parse_date("31/01/2026", DateOrder::Mdy), None);
+        assert_eq!(parse_date("hier", DateOrder::Dmy), None);
+        assert_eq!(parse_date("1/2/3/4", DateOrder::Dmy), None);
+        assert_eq!(date_order(&["03/04/2026", "13/04/2026"]).map(|o| o.0), Some(DateOrder::Dmy));
+        assert_eq!(date_order(&["03/04/2026", "04/13/2026"]).map(|o| o.0), Some(DateOrder::Mdy));
+        assert_eq!(date_order(&["03/04/2026"]).map(|o| o.0), Some(DateOrder::Dmy), "a tie reads French");
+    }
+
+    #[test]
+    fn header_cells_are_recognised_in_french_and_english() {
+        assert_eq!(role("Date de l'opération"), Some(Role::Date));
+        assert_eq!(role("Date de valeur"), Some(Role::ValueDate));
+        assert_eq!(role("Libellé"), Some(Role::Label));
+        assert_eq!(role("Débit euros"), Some(Role::Debit));
+        assert_eq!(role("Crédit euros"), Some(Role::Credit));
+        assert_eq!(role("Amount (USD)"), Some(Role::Amount));
+        assert_eq!(role("Balance"), None);
+    }
+}

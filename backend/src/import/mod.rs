@@ -1,0 +1,164 @@
+//! Bank files in. Each format's parser turns bytes into dated, signed amounts with a
+//! label, and reports every line it could not read with its number and the reason;
+//! nothing here touches the store. Parsers never panic, whatever the input.
+
+pub mod csv;
+
+use agent::Date;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// One transaction read from a file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Row {
+    /// Line of the file where the transaction starts (1-based).
+    pub line: u64,
+    pub date: Date,
+    /// Signed minor units: negative is money out.
+    pub amount_minor: i64,
+    pub label: String,
+}
+
+/// A line that was not imported, and why (in words for the user).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rejected {
+    pub line: u64,
+    pub reason: String,
+}
+
+/// How a file's bytes were read as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Encoding {
+    Utf8,
+    Windows1252,
+}
+
+/// The file's text: UTF-8 (a byte-order mark is dropped) when it is valid UTF-8, else
+/// Windows-1252 — the superset of Latin-1 that French banks export — which maps every
+/// byte to a character, so decoding never fails.
+pub fn decode(bytes: &[u8]) -> (String, Encoding) {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (text.to_string(), Encoding::Utf8),
+        Err(_) => (bytes.iter().map(|&b| windows_1252(b)).collect(), Encoding::Windows1252),
+    }
+}
+
+fn windows_1252(b: u8) -> char {
+    const HIGH: [char; 32] = [
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
+        '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
+    ];
+    match b {
+        0x80..=0x9F => HIGH[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
+}
+
+/// Parses an amount written the way `decimal` says (`,` or `.`): thousands separators
+/// (the other mark, spaces, `'`), currency signs and codes, a leading or trailing sign
+/// and accounting parentheses are understood. At most two decimals.
+pub fn parse_amount(text: &str, decimal: char) -> Option<i64> {
+    let mut s: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{202f}' | '\'' | '€' | '$' | '£'))
+        .collect();
+    for code in ["EUR", "USD", "GBP", "CHF"] {
+        s = s.replace(code, "");
+    }
+    let mut negative = false;
+    if let Some(inner) = s.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        negative = true;
+        s = inner.to_string();
+    }
+    if let Some(rest) = s.strip_prefix('-').or_else(|| s.strip_suffix('-')) {
+        negative = !negative;
+        s = rest.to_string();
+    } else if let Some(rest) = s.strip_prefix('+').or_else(|| s.strip_suffix('+')) {
+        s = rest.to_string();
+    }
+    let thousands = if decimal == ',' { '.' } else { ',' };
+    let s: String = s.chars().filter(|&c| c != thousands).collect();
+    let (units, cents) = match s.split_once(decimal) {
+        Some((u, c)) => (u, c),
+        None => (s.as_str(), ""),
+    };
+    if units.is_empty() && cents.is_empty() {
+        return None;
+    }
+    if !units.bytes().all(|b| b.is_ascii_digit()) || !cents.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let cents = cents.trim_end_matches('0');
+    if cents.len() > 2 {
+        return None;
+    }
+    let units: i64 = if units.is_empty() { 0 } else { units.parse().ok()? };
+    let cents: i64 = format!("{cents:0<2}").parse().ok()?;
+    let minor = units.checked_mul(100)?.checked_add(cents)?;
+    Some(if negative { -minor } else { minor })
+}
+
+/// A stable identity per transaction, so that importing an overlapping file again adds
+/// nothing: date, amount and label (case and spacing ignored), and for identical
+/// transactions on the same day, their rank among them in the file.
+pub fn dedupe_hashes(rows: &[Row]) -> Vec<String> {
+    let mut seen: std::collections::HashMap<(Date, i64, String), u32> = std::collections::HashMap::new();
+    rows.iter()
+        .map(|r| {
+            let label = r.label.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            let rank = seen.entry((r.date, r.amount_minor, label.clone())).or_insert(0);
+            *rank += 1;
+            let key = format!("{}|{}|{}|{}", r.date, r.amount_minor, label, rank);
+            Sha256::digest(key.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_in_the_ways_banks_write_them() {
+        for (text, decimal, want) in [
+            ("-1 234,56", ',', Some(-123_456)),
+            ("1.234,5", ',', Some(123_450)),
+            ("12,30 €", ',', Some(1230)),
+            ("\u{a0}-0,99", ',', Some(-99)),
+            ("45,00-", ',', Some(-4500)),
+            ("$1,234.56", '.', Some(123_456)),
+            ("(12.00)", '.', Some(-1200)),
+            ("+7", '.', Some(700)),
+            ("1'000.05 CHF", '.', Some(100_005)),
+            ("0.5", '.', Some(50)),
+            ("12.345", '.', None),
+            ("abc", '.', None),
+            ("", ',', None),
+            ("-", ',', None),
+            ("1,2,3", ',', None),
+            ("99999999999999999999", '.', None),
+        ] {
+            assert_eq!(parse_amount(text, decimal), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn latin1_bytes_become_text() {
+        let (text, enc) = decode(b"Libell\xe9;D\xe9bit \x80");
+        assert_eq!((text.as_str(), enc), ("Libellé;Débit €", Encoding::Windows1252));
+        let (text, enc) = decode("\u{feff}Libellé".as_bytes());
+        assert_eq!((text.as_str(), enc), ("Libellé", Encoding::Utf8));
+    }
+
+    #[test]
+    fn identical_lines_on_one_day_stay_distinct() {
+        let d = Date::new(2026, 1, 5).unwrap();
+        let row = |label: &str| Row { line: 1, date: d, amount_minor: -350, label: label.into() };
+        let h = dedupe_hashes(&[row("CB CAFE"), row("cb  cafe"), row("CB BOULANGERIE")]);
+        assert_ne!(h[0], h[1], "two coffees the same day are two transactions");
+        assert_eq!(dedupe_hashes(&[row("CB CAFE")])[0], h[0], "stable across files");
+        assert_eq!(h.len(), 3);
+    }
+}
