@@ -424,7 +424,9 @@ fn read(text: &str, encoding: Encoding, mapping: Mapping) -> Parsed {
     let mut rejected = Vec::new();
     for (line, r) in records(text, mapping.delimiter).into_iter().skip(mapping.skip) {
         match row(&r, &mapping) {
-            Ok((date, amount_minor, label)) => rows.push(Row { line, date, amount_minor, label }),
+            Ok((date, amount_minor, label)) => {
+                rows.push(Row { line, date, amount_minor, label, external_id: None })
+            }
             Err(reason) => rejected.push(Rejected { line, reason }),
         }
     }

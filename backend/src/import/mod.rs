@@ -3,6 +3,8 @@
 //! nothing here touches the store. Parsers never panic, whatever the input.
 
 pub mod csv;
+pub mod ofx;
+pub mod qif;
 
 use agent::Date;
 use serde::Serialize;
@@ -17,6 +19,9 @@ pub struct Row {
     /// Signed minor units: negative is money out.
     pub amount_minor: i64,
     pub label: String,
+    /// The bank's own id for the transaction (OFX `FITID`), when the format has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
 }
 
 /// A line that was not imported, and why (in words for the user).
@@ -101,12 +106,19 @@ pub fn parse_amount(text: &str, decimal: char) -> Option<i64> {
 }
 
 /// A stable identity per transaction, so that importing an overlapping file again adds
-/// nothing: date, amount and label (case and spacing ignored), and for identical
-/// transactions on the same day, their rank among them in the file.
+/// nothing: the bank's id when there is one; else date, amount and label (case and
+/// spacing ignored), and for identical transactions on the same day, their rank among
+/// them in the file.
 pub fn dedupe_hashes(rows: &[Row]) -> Vec<String> {
     let mut seen: std::collections::HashMap<(Date, i64, String), u32> = std::collections::HashMap::new();
     rows.iter()
         .map(|r| {
+            if let Some(id) = &r.external_id {
+                return Sha256::digest(format!("id|{id}").as_bytes())
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+            }
             let label = r.label.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
             let rank = seen.entry((r.date, r.amount_minor, label.clone())).or_insert(0);
             *rank += 1;
@@ -155,7 +167,13 @@ mod tests {
     #[test]
     fn identical_lines_on_one_day_stay_distinct() {
         let d = Date::new(2026, 1, 5).unwrap();
-        let row = |label: &str| Row { line: 1, date: d, amount_minor: -350, label: label.into() };
+        let row = |label: &str| Row {
+            line: 1,
+            date: d,
+            amount_minor: -350,
+            label: label.into(),
+            external_id: None,
+        };
         let h = dedupe_hashes(&[row("CB CAFE"), row("cb  cafe"), row("CB BOULANGERIE")]);
         assert_ne!(h[0], h[1], "two coffees the same day are two transactions");
         assert_eq!(dedupe_hashes(&[row("CB CAFE")])[0], h[0], "stable across files");
