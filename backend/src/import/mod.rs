@@ -2,6 +2,7 @@
 //! label, and reports every line it could not read with its number and the reason;
 //! nothing here touches the store. Parsers never panic, whatever the input.
 
+pub mod camt;
 pub mod csv;
 pub mod ofx;
 pub mod qif;

@@ -1,0 +1,187 @@
+//! CAMT.053, the ISO 20022 bank-to-customer statement (any version: elements are
+//! matched by local name, whatever the namespace). Each `<Ntry>` is a transaction:
+//! `<Amt Ccy>` with `<CdtDbtInd>` for the sign, `<BookgDt>` (else `<ValDt>`) for the
+//! date, and for the label the bank's `<AddtlNtryInf>`, else the counterparty's name
+//! and the unstructured remittance text.
+
+use agent::Date;
+use quick_xml::events::Event;
+use quick_xml::Reader;
+
+use super::csv::{parse_date, DateOrder};
+use super::{decode, parse_amount, Encoding, Rejected, Row};
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Parsed {
+    pub encoding: Encoding,
+    /// The account's currency (`<Acct><Ccy>`), when given.
+    pub currency: Option<String>,
+    pub rows: Vec<Row>,
+    pub rejected: Vec<Rejected>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CamtError {
+    #[error("this is not a CAMT.053 statement: there is no <BkToCstmrStmt> element")]
+    NotCamt,
+    #[error("the XML is broken at line {line}: {message}")]
+    Xml { line: u64, message: String },
+}
+
+#[derive(Default)]
+struct Entry {
+    line: u64,
+    amount: Option<String>,
+    currency: Option<String>,
+    sign: Option<String>,
+    booked: Option<String>,
+    value: Option<String>,
+    reference: Option<String>,
+    info: Option<String>,
+    creditor: Option<String>,
+    debtor: Option<String>,
+    remittance: Vec<String>,
+}
+
+pub fn parse(bytes: &[u8]) -> Result<Parsed, CamtError> {
+    let (text, encoding) = decode(bytes);
+    // The line of the first tag at or after a byte position.
+    let line_of = |pos: u64| {
+        let start = usize::try_from(pos).unwrap_or(usize::MAX).min(text.len());
+        let end = text.as_bytes()[start..].iter().position(|&b| b == b'<').map_or(text.len(), |i| start + i);
+        text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() as u64 + 1
+    };
+    let mut reader = Reader::from_str(&text);
+    reader.config_mut().trim_text(true);
+    let mut path: Vec<String> = Vec::new();
+    let mut statement = false;
+    let mut currency = None;
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut entry: Option<Entry> = None;
+    loop {
+        let position = reader.buffer_position();
+        let event = reader
+            .read_event()
+            .map_err(|e| CamtError::Xml { line: line_of(reader.error_position()), message: e.to_string() })?;
+        match event {
+            Event::Start(e) => {
+                let name = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
+                if name == "BkToCstmrStmt" {
+                    statement = true;
+                }
+                if name == "Ntry" && entry.is_none() {
+                    // The line where this start tag ends (the reader is just past it).
+                    let end = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX).min(text.len());
+                    let line = text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+                    entry = Some(Entry { line, ..Entry::default() });
+                }
+                if name == "Amt" {
+                    if let Some(en) = entry.as_mut().filter(|en| en.amount.is_none()) {
+                        en.currency = e
+                            .try_get_attribute("Ccy")
+                            .ok()
+                            .flatten()
+                            .and_then(|a| a.unescape_value().ok())
+                            .map(|v| v.into_owned());
+                    }
+                }
+                path.push(name);
+            }
+            Event::End(_) => {
+                if path.pop().as_deref() == Some("Ntry") {
+                    entries.extend(entry.take());
+                }
+            }
+            Event::Text(t) => {
+                let value = t
+                    .unescape()
+                    .map_err(|e| CamtError::Xml { line: line_of(position), message: e.to_string() })?
+                    .trim()
+                    .to_string();
+                let parent = path.last().map(String::as_str).unwrap_or("");
+                let grandparent = path.len().checked_sub(2).and_then(|i| path.get(i)).map(String::as_str);
+                match entry.as_mut() {
+                    None => {
+                        if parent == "Ccy" && grandparent == Some("Acct") {
+                            currency = Some(value);
+                        }
+                    }
+                    Some(en) => {
+                        let keep = |slot: &mut Option<String>| {
+                            if slot.is_none() {
+                                *slot = Some(value.clone());
+                            }
+                        };
+                        match (grandparent, parent) {
+                            // The entry's own amount comes first; transaction details may repeat one.
+                            (Some("Ntry"), "Amt") => keep(&mut en.amount),
+                            (Some("Ntry"), "CdtDbtInd") => keep(&mut en.sign),
+                            (Some("BookgDt"), "Dt" | "DtTm") => keep(&mut en.booked),
+                            (Some("ValDt"), "Dt" | "DtTm") => keep(&mut en.value),
+                            (Some("Ntry"), "AcctSvcrRef" | "NtryRef") => keep(&mut en.reference),
+                            (Some("Refs"), "AcctSvcrRef") => keep(&mut en.reference),
+                            (Some("Ntry"), "AddtlNtryInf") => keep(&mut en.info),
+                            (_, "Nm") => {
+                                // The nearest party above: `Cdtr/Nm` or `Cdtr/Pty/Nm`.
+                                let party =
+                                    path.iter().rev().skip(1).take(2).find(|p| *p == "Cdtr" || *p == "Dbtr");
+                                match party.map(String::as_str) {
+                                    Some("Cdtr") => keep(&mut en.creditor),
+                                    Some("Dbtr") => keep(&mut en.debtor),
+                                    _ => {}
+                                }
+                            }
+                            (Some("RmtInf"), "Ustrd") => en.remittance.push(value.clone()),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if !statement {
+        return Err(CamtError::NotCamt);
+    }
+    let mut rows = Vec::new();
+    let mut rejected = Vec::new();
+    for en in entries {
+        match row(&en, currency.as_deref()) {
+            Ok(r) => rows.push(r),
+            Err(reason) => rejected.push(Rejected { line: en.line, reason }),
+        }
+    }
+    Ok(Parsed { encoding, currency, rows, rejected })
+}
+
+fn row(en: &Entry, account_currency: Option<&str>) -> Result<Row, String> {
+    let raw_date = en.booked.as_deref().or(en.value.as_deref()).ok_or("no date (BookgDt or ValDt)")?;
+    let date: Date = parse_date(raw_date, DateOrder::Ymd)
+        .ok_or_else(|| format!("the date {raw_date:?} is not a valid date"))?;
+    let raw = en.amount.as_deref().ok_or("no amount (Amt)")?;
+    let amount = parse_amount(raw, '.').ok_or_else(|| format!("the amount {raw:?} is not a number"))?;
+    if let (Some(c), Some(account)) = (en.currency.as_deref(), account_currency) {
+        if c != account {
+            return Err(format!("the amount is in {c}, the account in {account}"));
+        }
+    }
+    let amount_minor = match en.sign.as_deref() {
+        Some("DBIT") => -amount.abs(),
+        Some("CRDT") => amount.abs(),
+        Some(other) => return Err(format!("the direction {other:?} is neither CRDT nor DBIT")),
+        None => return Err("no direction (CdtDbtInd)".into()),
+    };
+    // The other side: whom money went to, or came from.
+    let party = if amount_minor < 0 { &en.creditor } else { &en.debtor };
+    let label = match (&en.info, party) {
+        (Some(info), _) => info.clone(),
+        (None, Some(party)) => {
+            [party.clone()].into_iter().chain(en.remittance.iter().cloned()).collect::<Vec<_>>().join(" ")
+        }
+        (None, None) if !en.remittance.is_empty() => en.remittance.join(" "),
+        (None, None) => return Err("no label (AddtlNtryInf, a party's name or Ustrd)".into()),
+    };
+    let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
+    Ok(Row { line: en.line, date, amount_minor, label, external_id: en.reference.clone() })
+}
