@@ -88,7 +88,8 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, CamtError> {
                 path.push(name);
             }
             Event::End(_) => {
-                if path.pop().as_deref() == Some("Ntry") {
+                let closed = path.pop();
+                if closed.as_deref() == Some("Ntry") {
                     entries.extend(entry.take());
                 }
             }
