@@ -66,30 +66,44 @@ fn error_text(code: &str, retry_secs: Option<u64>, locale: Locale) -> String {
 /// `/login` and `/signup`.
 #[component]
 pub fn SignInPage(signup: bool) -> impl IntoView {
+    // What the failed attempt sent back, read here, outside the suspended part.
+    let query = use_query_map().get_untracked();
+    let param = move |key: &str| query.get(key).unwrap_or_default();
+    let back = Back {
+        error: param("error"),
+        retry: param("retry").parse().ok(),
+        name: param("name"),
+        next: param("next"),
+    };
     let page = Resource::new_blocking(|| (), |_| load_auth_page());
     view! {
         <Suspense fallback=|| view! { <main class="auth"><p class="thinking">"…"</p></main> }>
-            {move || Suspend::new(async move {
+            {move || {
+                let back = back.clone();
+                Suspend::new(async move {
                 match page.await {
-                    Ok(page) => view! { <SignIn page signup/> }.into_any(),
+                    Ok(page) => view! { <SignIn page signup back/> }.into_any(),
                     Err(e) => view! { <main class="auth"><p class="error" role="alert">{e.to_string()}</p></main> }.into_any(),
                 }
-            })}
+            })}}
         </Suspense>
     }
 }
 
+/// The query of a sign-in page a failed attempt came back to.
+#[derive(Clone, Debug, Default)]
+struct Back {
+    error: String,
+    retry: Option<u64>,
+    name: String,
+    next: String,
+}
+
 #[component]
-fn SignIn(page: AuthPage, signup: bool) -> impl IntoView {
+fn SignIn(page: AuthPage, signup: bool, back: Back) -> impl IntoView {
     let locale = page.locale;
-    let query = use_query_map();
-    let param = move |key: &str| query.with_untracked(|q| q.get(key)).unwrap_or_default();
-    let error = {
-        let code = param("error");
-        let retry = param("retry").parse().ok();
-        (!code.is_empty()).then(|| error_text(&code, retry, locale))
-    };
-    let (name, next) = (param("name"), param("next"));
+    let error = (!back.error.is_empty()).then(|| error_text(&back.error, back.retry, locale));
+    let Back { name, next, .. } = back;
     let signup = signup && page.signup;
     let title = if signup {
         tr(locale, "Créer un compte", "Create an account")
@@ -97,7 +111,6 @@ fn SignIn(page: AuthPage, signup: bool) -> impl IntoView {
         tr(locale, "Se connecter", "Sign in")
     };
     view! {
-        <leptos_meta::Title text=format!("{title} · Sou")/>
         <main class="auth" data-testid="sign-in">
             <header class="auth-brand">
                 <h1>"Sou"</h1>
