@@ -9,16 +9,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use super::csv::{parse_date, DateOrder};
-use super::{decode, parse_amount, Encoding, Rejected, Row};
-
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Parsed {
-    pub encoding: Encoding,
-    /// The account's currency (`<Acct><Ccy>`), when given.
-    pub currency: Option<String>,
-    pub rows: Vec<Row>,
-    pub rejected: Vec<Rejected>,
-}
+use super::{decode, parse_amount, Rejected, Row, Statement};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CamtError {
@@ -43,7 +34,8 @@ struct Entry {
     remittance: Vec<String>,
 }
 
-pub fn parse(bytes: &[u8]) -> Result<Parsed, CamtError> {
+/// The statement's entries; its currency is the account's (`<Acct><Ccy>`).
+pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     let (text, encoding) = decode(bytes);
     // The line of the first tag at or after a byte position.
     let line_of = |pos: u64| {
@@ -153,7 +145,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, CamtError> {
             Err(reason) => rejected.push(Rejected { line: en.line, reason }),
         }
     }
-    Ok(Parsed { encoding, currency, rows, rejected })
+    Ok(Statement { encoding, currency, rows, rejected })
 }
 
 fn row(en: &Entry, account_currency: Option<&str>) -> Result<Row, String> {

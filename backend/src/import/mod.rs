@@ -25,6 +25,28 @@ pub struct Row {
     pub external_id: Option<String>,
 }
 
+/// What a statement file (OFX, CAMT.053) held.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Statement {
+    pub encoding: Encoding,
+    /// The account's currency, when the file says.
+    pub currency: Option<String>,
+    pub rows: Vec<Row>,
+    pub rejected: Vec<Rejected>,
+}
+
+/// A transaction's label from its two texts (payee or name, and memo): both, unless the
+/// first already holds the second; spaces collapsed. `None` when both are missing.
+pub fn label(first: Option<&str>, second: Option<&str>) -> Option<String> {
+    let text = match (first, second) {
+        (Some(a), Some(b)) if !a.contains(b) => format!("{a} {b}"),
+        (Some(a), _) => a.to_string(),
+        (None, Some(b)) => b.to_string(),
+        (None, None) => return None,
+    };
+    Some(text.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|l| !l.is_empty())
+}
+
 /// A line that was not imported, and why (in words for the user).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Rejected {

@@ -2,18 +2,8 @@
 //! 2 (XML). One tolerant reader serves both: the text after an opening tag, up to the
 //! next tag, is that element's value. Transactions are the `<STMTTRN>` blocks.
 
-use super::{decode, parse_amount, Encoding, Rejected, Row};
+use super::{decode, label, parse_amount, Rejected, Row, Statement};
 use agent::Date;
-
-/// What a statement held.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Parsed {
-    pub encoding: Encoding,
-    /// The statement's currency (`<CURDEF>`), when given.
-    pub currency: Option<String>,
-    pub rows: Vec<Row>,
-    pub rejected: Vec<Rejected>,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OfxError {
@@ -32,7 +22,8 @@ struct Block {
     memo: Option<String>,
 }
 
-pub fn parse(bytes: &[u8]) -> Result<Parsed, OfxError> {
+/// The statement's transactions; its currency is `<CURDEF>`.
+pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
     let (text, encoding) = decode(bytes);
     if !text.to_ascii_uppercase().contains("<OFX>") {
         return Err(OfxError::NotOfx);
@@ -84,7 +75,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, OfxError> {
             Err(reason) => rejected.push(Rejected { line: b.line, reason }),
         }
     }
-    Ok(Parsed { encoding, currency, rows, rejected })
+    Ok(Statement { encoding, currency, rows, rejected })
 }
 
 fn row(b: &Block) -> Result<Row, String> {
@@ -96,13 +87,7 @@ fn row(b: &Block) -> Result<Row, String> {
     let decimal = if raw.contains(',') && !raw.contains('.') { ',' } else { '.' };
     let amount_minor =
         parse_amount(raw, decimal).ok_or_else(|| format!("the amount {raw:?} is not a number"))?;
-    let label = match (b.name.as_deref(), b.memo.as_deref()) {
-        (Some(n), Some(m)) if !n.contains(m) => format!("{n} {m}"),
-        (Some(n), _) => n.to_string(),
-        (None, Some(m)) => m.to_string(),
-        (None, None) => return Err("no label (NAME or MEMO)".into()),
-    };
-    let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
+    let label = label(b.name.as_deref(), b.memo.as_deref()).ok_or("no label (NAME or MEMO)")?;
     Ok(Row { line: b.line, date, amount_minor, label, external_id: b.id.clone() })
 }
 

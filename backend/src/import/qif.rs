@@ -4,7 +4,7 @@
 //! apostrophe before a two-digit year; the order is the one that reads every date.
 
 use super::csv::{parse_date, DateOrder};
-use super::{decode, parse_amount, Encoding, Rejected, Row};
+use super::{decode, label, parse_amount, Encoding, Rejected, Row};
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Parsed {
@@ -85,12 +85,8 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
             let decimal = if amount.contains(',') && !amount.contains('.') { ',' } else { '.' };
             let amount_minor = parse_amount(amount, decimal)
                 .ok_or_else(|| format!("the amount {amount:?} is not a number"))?;
-            let label = match (b.payee.as_deref(), b.memo.as_deref()) {
-                (Some(p), Some(m)) if !p.contains(m) => format!("{p} {m}"),
-                (Some(p), _) => p.to_string(),
-                (None, Some(m)) => m.to_string(),
-                (None, None) => return Err("no label (P or M line)".to_string()),
-            };
+            let label = label(b.payee.as_deref(), b.memo.as_deref())
+                .ok_or_else(|| "no label (P or M line)".to_string())?;
             Ok(Row { line: b.line, date, amount_minor, label, external_id: None })
         })();
         match result {
