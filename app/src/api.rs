@@ -82,6 +82,16 @@ pub async fn load_history() -> Result<Vec<ConversationSummary>, AppError> {
     .await
 }
 
+/// `path` if it is a path on this site, else the start page: where a form may send the
+/// browser back to (never another site, whatever the form said).
+pub fn same_site_path(path: &str) -> &str {
+    if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') {
+        path
+    } else {
+        "/"
+    }
+}
+
 /// How many conversations the sidebar lists.
 pub const HISTORY_LENGTH: u32 = 100;
 
@@ -101,8 +111,7 @@ pub async fn delete_conversation(id: String, back: String) -> Result<(), AppErro
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         sou.delete_conversation(user, &id).await?;
-        let same_site = back.starts_with('/') && !back.starts_with("//") && !back.contains('\\');
-        leptos_axum::redirect(if same_site { &back } else { "/" });
+        leptos_axum::redirect(same_site_path(&back));
         Ok(())
     })
     .await

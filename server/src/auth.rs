@@ -16,6 +16,8 @@ use backend::auth::{Account, AuthError, NewSession};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 
+use app::api::same_site_path as same_site;
+
 use crate::{ApiError, AppState};
 
 /// The session cookie's name.
@@ -186,15 +188,6 @@ fn query(pairs: &[(&str, &str)]) -> String {
         }
     }
     s.finish()
-}
-
-/// `next` if it is a path on this site, else the start page.
-fn same_site(next: &str) -> &str {
-    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
-        next
-    } else {
-        "/"
-    }
 }
 
 /// Signed in: the cookie, then on to where the person was going.
