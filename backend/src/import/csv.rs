@@ -70,8 +70,17 @@ pub enum CsvError {
     NoSuchColumn(usize),
 }
 
-/// Lines looked at to guess the layout.
+/// Records looked at to guess the layout.
 const SAMPLE: usize = 50;
+
+/// The start of `text` the layout is guessed from (and checked against): its first
+/// 200 lines, so a large file is read whole only once, by [`read`].
+fn head(text: &str) -> &str {
+    match text.match_indices('\n').nth(4 * SAMPLE - 1) {
+        Some((i, _)) => &text[..=i],
+        None => text,
+    }
+}
 
 /// Reads `bytes`, guessing the layout.
 pub fn parse(bytes: &[u8]) -> Result<Parsed, CsvError> {
@@ -83,7 +92,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, CsvError> {
 /// Reads `bytes` with a layout the user chose (or corrected).
 pub fn parse_with(bytes: &[u8], mapping: Mapping) -> Result<Parsed, CsvError> {
     let (text, encoding) = decode(bytes);
-    let records = records(&text, mapping.delimiter);
+    let records = records(head(&text), mapping.delimiter);
     let widest = records.iter().map(|(_, r)| r.len()).max().unwrap_or(0);
     let needed = match mapping.amounts {
         AmountColumns::Signed { amount } => amount,
@@ -312,6 +321,7 @@ fn decimal_mark(values: &[&str], delimiter: char) -> char {
 
 /// Guesses the mapping from the text.
 pub fn detect(text: &str) -> Result<Mapping, CsvError> {
+    let text = head(text);
     let delimiter = delimiter(text);
     let all = records(text, delimiter);
     if all.is_empty() {
