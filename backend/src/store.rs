@@ -204,14 +204,9 @@ impl Store {
         db.commit().await?;
         Ok(Vocabulary { categories, merchants, accounts, currency })
     }
-
-    /// The user's main currency.
-    pub async fn currency(&self, user: UserId) -> Result<agent::Currency, BackendError> {
-        currency(&mut *self.pool.acquire().await?, user).await
-    }
 }
 
-/// The user's main currency, on a connection already open.
+/// The user's main currency, read on the caller's connection (a tenant transaction).
 pub async fn currency(db: &mut sqlx::AnyConnection, user: UserId) -> Result<agent::Currency, BackendError> {
     let code: String = sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
         .bind(user.0)
