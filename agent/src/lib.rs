@@ -9,6 +9,7 @@
 pub mod amount;
 pub mod answer;
 mod date;
+pub mod imports;
 mod money;
 pub mod parser;
 pub mod period;

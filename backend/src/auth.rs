@@ -198,6 +198,9 @@ impl Auth {
         .fetch_optional(self.store.pool())
         .await?;
         let user = UserId(id.ok_or(AuthError::NameTaken)?);
+        let mut db = self.store.tenant(user).await?;
+        crate::demo::seed_categories(&mut db, user).await?;
+        db.commit().await?;
         let session = self.open_session(user).await?;
         Ok((Account { user, name, demo_expires_at: None }, session))
     }
@@ -412,17 +415,24 @@ impl Auth {
             .filter(|a| a.demo_expires_at.as_deref().is_none_or(|e| e > now.as_str())))
     }
 
-    /// Deletes expired sessions and expired demo accounts with all they own. Returns
-    /// how many demo accounts went.
+    /// Deletes expired sessions, expired demo accounts with all they own, and uploaded
+    /// files left unimported for [`crate::imports::UPLOAD_DAYS`] days. Returns how many
+    /// demo accounts went.
     pub async fn purge_expired(&self) -> Result<u64, AuthError> {
         let now = timestamp(Utc::now());
+        let uploads = timestamp(Utc::now() - chrono::Duration::days(crate::imports::UPLOAD_DAYS));
         if self.store.dialect() == Dialect::Postgres {
             let n: i64 = sqlx::query_scalar("SELECT sou_purge_expired($1)")
                 .bind(&now)
                 .fetch_one(self.store.pool())
                 .await?;
+            sqlx::query("SELECT sou_purge_uploads($1)").bind(&uploads).execute(self.store.pool()).await?;
             return Ok(u64::try_from(n).unwrap_or(0));
         }
+        sqlx::query("DELETE FROM imports WHERE status = 'pending' AND created_at < $1")
+            .bind(&uploads)
+            .execute(self.store.pool())
+            .await?;
         sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
             .bind(&now)
             .execute(self.store.pool())

@@ -88,6 +88,7 @@ pub struct Sou {
     timezone: chrono_tz::Tz,
     providers: Option<Providers>,
     auth: Auth,
+    imports: crate::imports::Imports,
 }
 
 /// One message to answer, with what it is answered in the light of.
@@ -136,7 +137,7 @@ pub struct ChatStream {
 impl Sou {
     pub fn new(store: Store, timezone: chrono_tz::Tz) -> Sou {
         let auth = Auth::new(store.clone(), AuthConfig::default());
-        Sou { store, timezone, providers: None, auth }
+        Sou { store, timezone, providers: None, auth, imports: crate::imports::Imports::default() }
     }
 
     /// The same, with these session lifetimes and sign-in limits.
@@ -148,6 +149,11 @@ impl Sou {
     /// Accounts, sessions and API tokens.
     pub fn auth(&self) -> &Auth {
         &self.auth
+    }
+
+    /// Bank file uploads and imports.
+    pub fn imports(&self) -> &crate::imports::Imports {
+        &self.imports
     }
 
     /// The same, answering with language models too.

@@ -408,6 +408,37 @@ const MERCHANT_CATEGORY: &[(&str, &str)] = &[
     ("acme", "income"),
 ];
 
+/// Gives `user` the default categories (groceries, restaurants, transport…) they do not
+/// have yet, on the caller's transaction. Returns every category key of theirs with
+/// its id. Every account gets them: imports and rules need somewhere to put things.
+pub async fn seed_categories(
+    db: &mut sqlx::AnyConnection,
+    user: UserId,
+) -> Result<std::collections::HashMap<String, i64>, sqlx::Error> {
+    let vocab: DemoVocabulary =
+        serde_json::from_str(VOCABULARY).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+    for c in &vocab.categories {
+        let aliases = serde_json::to_string(&c.aliases).unwrap_or_else(|_| "[]".into());
+        sqlx::query(
+            "INSERT INTO categories (user_id, key, name_fr, name_en, aliases, kind) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (user_id, key) DO NOTHING",
+        )
+        .bind(user.0)
+        .bind(&c.key)
+        .bind(&c.name_fr)
+        .bind(&c.name_en)
+        .bind(aliases)
+        .bind(&c.kind)
+        .execute(&mut *db)
+        .await?;
+    }
+    let rows: Vec<(String, i64)> = sqlx::query_as("SELECT key, id FROM categories WHERE user_id = $1")
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+    Ok(rows.into_iter().collect())
+}
+
 /// Gives `user` the demo vocabulary, accounts and ledger, unless they already have
 /// transactions. One database transaction: all or nothing.
 pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
@@ -450,31 +481,14 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
         .map_err(StoreError::Seed)?;
         account_ids.insert(a.key.as_str(), id);
     }
-    let mut category_ids = std::collections::HashMap::new();
-    for c in &vocab.categories {
-        let aliases = serde_json::to_string(&c.aliases).unwrap_or_else(|_| "[]".into());
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO categories (user_id, key, name_fr, name_en, aliases, kind) VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (user_id, key) DO UPDATE SET name_fr = excluded.name_fr RETURNING id",
-        )
-        .bind(user.0)
-        .bind(&c.key)
-        .bind(&c.name_fr)
-        .bind(&c.name_en)
-        .bind(aliases)
-        .bind(&c.kind)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(StoreError::Seed)?;
-        category_ids.insert(c.key.as_str(), id);
-    }
+    let category_ids = seed_categories(&mut tx, user).await.map_err(StoreError::Seed)?;
     let mut merchant_ids = std::collections::HashMap::new();
     for m in &vocab.merchants {
         let aliases = serde_json::to_string(&m.aliases).unwrap_or_else(|_| "[]".into());
         let category = MERCHANT_CATEGORY
             .iter()
             .find(|(k, _)| *k == m.key)
-            .and_then(|(_, c)| category_ids.get(c).copied());
+            .and_then(|(_, c)| category_ids.get(*c).copied());
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO merchants (user_id, key, name, aliases, category_id) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (user_id, key) DO UPDATE SET name = excluded.name RETURNING id",
@@ -514,7 +528,7 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
         .map_err(StoreError::Seed)?;
     }
     for (category, amount) in BUDGETS {
-        let category_id = category_ids.get(category).copied().ok_or_else(|| {
+        let category_id = category_ids.get(*category).copied().ok_or_else(|| {
             StoreError::Seed(sqlx::Error::Protocol(format!("demo budget for unknown category {category:?}")))
         })?;
         sqlx::query(

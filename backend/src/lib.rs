@@ -9,6 +9,8 @@ pub mod demo;
 mod error;
 pub mod guardian;
 pub mod import;
+pub mod imports;
+pub mod rules;
 pub mod llm;
 pub mod providers;
 pub mod registry;

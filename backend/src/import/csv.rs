@@ -4,47 +4,11 @@
 //! [`Mapping`] the user can correct before the rows are read again with it.
 
 use agent::Date;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+pub use agent::imports::{AmountColumns, DateOrder, Mapping};
 
 use super::{decode, parse_amount, Encoding, Rejected, Row};
-
-/// Day, month and year order of the date column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DateOrder {
-    /// 31/01/2026 (French banks)
-    Dmy,
-    /// 01/31/2026
-    Mdy,
-    /// 2026-01-31
-    Ymd,
-}
-
-/// Where the amount is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum AmountColumns {
-    /// One signed column.
-    Signed { amount: usize },
-    /// Money out in one column, money in in another (either may be signed or not).
-    DebitCredit { debit: usize, credit: usize },
-}
-
-/// How to read a CSV file: what detection chose, editable by the user.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Mapping {
-    pub delimiter: char,
-    /// Records (not lines) to skip before the data: preamble and header.
-    pub skip: usize,
-    /// The header's cells, when the file has one.
-    pub header: Option<Vec<String>>,
-    pub date: usize,
-    pub order: DateOrder,
-    pub label: usize,
-    pub amounts: AmountColumns,
-    /// `,` or `.`
-    pub decimal: char,
-}
 
 /// What a file held, read with a mapping.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -104,6 +68,13 @@ pub fn parse_with(bytes: &[u8], mapping: Mapping) -> Result<Parsed, CsvError> {
         return Err(CsvError::NoSuchColumn(needed + 1));
     }
     Ok(read(&text, encoding, mapping))
+}
+
+/// The first data record of `bytes` read with `mapping` (its cells, trimmed), for the
+/// preview's column samples.
+pub fn sample_row(bytes: &[u8], mapping: &Mapping) -> Vec<String> {
+    let (text, _) = decode(bytes);
+    records(head(&text), mapping.delimiter).into_iter().nth(mapping.skip).map(|(_, r)| r).unwrap_or_default()
 }
 
 /// Every record of `text` with the line it starts on; unreadable bytes never stop it.
@@ -171,25 +142,6 @@ fn mode(values: &[usize]) -> Option<&usize> {
     counts.into_iter().max_by_key(|&(v, n)| (n, std::cmp::Reverse(*v))).map(|(v, _)| v)
 }
 
-/// Lowercase, accents off, punctuation as spaces: "Date de l'opération" → "date de l operation".
-fn normalize(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars().flat_map(char::to_lowercase) {
-        let c = match c {
-            'à' | 'â' | 'ä' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'î' | 'ï' => 'i',
-            'ô' | 'ö' => 'o',
-            'ù' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            c if c.is_alphanumeric() => c,
-            _ => ' ',
-        };
-        out.push(c);
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Role {
     Date,
@@ -202,7 +154,7 @@ enum Role {
 
 /// What a header cell names, if anything Sou reads.
 fn role(cell: &str) -> Option<Role> {
-    let n = normalize(cell);
+    let n = super::fold(cell);
     let has = |words: &[&str]| words.iter().any(|w| n == *w || n.starts_with(&format!("{w} ")));
     if n.contains("valeur") || n.contains("value date") {
         return Some(Role::ValueDate);

@@ -4,9 +4,11 @@
 
 pub mod camt;
 pub mod csv;
+pub mod merchant;
 pub mod ofx;
 pub mod qif;
 
+pub use agent::imports::{Encoding, Format, Rejected};
 use agent::Date;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -47,19 +49,109 @@ pub fn label(first: Option<&str>, second: Option<&str>) -> Option<String> {
     Some(text.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|l| !l.is_empty())
 }
 
-/// A line that was not imported, and why (in words for the user).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Rejected {
-    pub line: u64,
-    pub reason: String,
+/// Which format a file is in: from its first bytes when they say (OFX and QFX name
+/// `OFXHEADER` or `<OFX>`, QIF starts with `!Type:`), else from its name's extension
+/// (`.ofx`, `.qfx`, `.qif`, `.xml`), else any other XML is taken for CAMT.053 and the
+/// rest for CSV. A wrong guess fails in that format's parser with a readable message.
+pub fn sniff(file_name: &str, bytes: &[u8]) -> Format {
+    let head = &bytes[..bytes.len().min(4096)];
+    let (text, _) = decode(head);
+    let text = text.trim_start().to_ascii_uppercase();
+    let extension = file_name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    if text.starts_with("OFXHEADER") || text.contains("<OFX>") {
+        Format::Ofx
+    } else if text.starts_with("!TYPE:") || text.starts_with("!OPTION") || text.starts_with("!ACCOUNT") {
+        Format::Qif
+    } else if matches!(extension.as_str(), "ofx" | "qfx") {
+        Format::Ofx
+    } else if extension == "qif" {
+        Format::Qif
+    } else if extension == "xml" || text.starts_with('<') {
+        Format::Camt
+    } else {
+        Format::Csv
+    }
 }
 
-/// How a file's bytes were read as text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Encoding {
-    Utf8,
-    Windows1252,
+/// A bank file, read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct File {
+    pub format: Format,
+    pub encoding: Encoding,
+    /// The account's currency, when the file says.
+    pub currency: Option<String>,
+    /// CSV: the layout the rows were read with.
+    pub mapping: Option<csv::Mapping>,
+    pub rows: Vec<Row>,
+    pub rejected: Vec<Rejected>,
+}
+
+/// Why a file could not be read at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    #[error(transparent)]
+    Csv(#[from] csv::CsvError),
+    #[error(transparent)]
+    Ofx(#[from] ofx::OfxError),
+    #[error(transparent)]
+    Qif(#[from] qif::QifError),
+    #[error(transparent)]
+    Camt(#[from] camt::CamtError),
+}
+
+/// Reads `bytes` as `format`; a CSV file with `mapping` when given, else with the
+/// layout detected.
+pub fn read(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Result<File, ReadError> {
+    Ok(match format {
+        Format::Csv => {
+            let p = match mapping {
+                Some(m) => csv::parse_with(bytes, m)?,
+                None => csv::parse(bytes)?,
+            };
+            File {
+                format,
+                encoding: p.encoding,
+                currency: None,
+                mapping: Some(p.mapping),
+                rows: p.rows,
+                rejected: p.rejected,
+            }
+        }
+        Format::Qif => {
+            let p = qif::parse(bytes)?;
+            File { format, encoding: p.encoding, currency: None, mapping: None, rows: p.rows, rejected: p.rejected }
+        }
+        Format::Ofx => statement(format, ofx::parse(bytes)?),
+        Format::Camt => statement(format, camt::parse(bytes)?),
+    })
+}
+
+fn statement(format: Format, s: Statement) -> File {
+    File { format, encoding: s.encoding, currency: s.currency, mapping: None, rows: s.rows, rejected: s.rejected }
+}
+
+/// Lowercase, accents off, punctuation as spaces: "Date de l'opération" → "date de l operation".
+pub fn fold(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars().flat_map(char::to_lowercase) {
+        let c = match c {
+            'à' | 'â' | 'ä' | 'á' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'î' | 'ï' | 'í' => 'i',
+            'ô' | 'ö' | 'ó' => 'o',
+            'ù' | 'û' | 'ü' | 'ú' => 'u',
+            'ç' => 'c',
+            'ñ' => 'n',
+            'œ' => {
+                out.push('o');
+                'e'
+            }
+            c if c.is_alphanumeric() => c,
+            _ => ' ',
+        };
+        out.push(c);
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The file's text: UTF-8 (a byte-order mark is dropped) when it is valid UTF-8, else

@@ -1,0 +1,252 @@
+//! What the import pages show and send back: a bank file's detected layout (editable
+//! for CSV), its preview, the import's progress and its report. Shared by the server,
+//! which reads files, and the browser, which renders and edits these.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Date, Money};
+
+/// The bank file formats Sou reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Csv,
+    Ofx,
+    Qif,
+    Camt,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Ofx => "ofx",
+            Format::Qif => "qif",
+            Format::Camt => "camt",
+        }
+    }
+
+    pub fn from_str(s: &str) -> Option<Format> {
+        [Format::Csv, Format::Ofx, Format::Qif, Format::Camt].into_iter().find(|f| f.as_str() == s)
+    }
+
+    /// The name people know it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "CSV",
+            Format::Ofx => "OFX",
+            Format::Qif => "QIF",
+            Format::Camt => "CAMT.053",
+        }
+    }
+}
+
+/// How a file's bytes were read as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Encoding {
+    Utf8,
+    Windows1252,
+}
+
+impl Encoding {
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "UTF-8",
+            Encoding::Windows1252 => "Windows-1252 (Latin-1)",
+        }
+    }
+}
+
+/// Day, month and year order of a CSV date column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DateOrder {
+    /// 31/01/2026 (French banks)
+    Dmy,
+    /// 01/31/2026
+    Mdy,
+    /// 2026-01-31
+    Ymd,
+}
+
+impl DateOrder {
+    pub const ALL: [DateOrder; 3] = [DateOrder::Dmy, DateOrder::Mdy, DateOrder::Ymd];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DateOrder::Dmy => "dmy",
+            DateOrder::Mdy => "mdy",
+            DateOrder::Ymd => "ymd",
+        }
+    }
+
+    pub fn from_str(s: &str) -> Option<DateOrder> {
+        DateOrder::ALL.into_iter().find(|o| o.as_str() == s)
+    }
+
+    /// An example of a date written in this order.
+    pub fn example(self) -> &'static str {
+        match self {
+            DateOrder::Dmy => "31/01/2026",
+            DateOrder::Mdy => "01/31/2026",
+            DateOrder::Ymd => "2026-01-31",
+        }
+    }
+}
+
+/// Where a CSV file's amount is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AmountColumns {
+    /// One signed column.
+    Signed { amount: usize },
+    /// Money out in one column, money in in another (either may be signed or not).
+    DebitCredit { debit: usize, credit: usize },
+}
+
+/// How to read a CSV file: what detection chose, editable by the user. Columns count
+/// from 0.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mapping {
+    pub delimiter: char,
+    /// Records (not lines) to skip before the data: preamble and header.
+    pub skip: usize,
+    /// The header's cells, when the file has one.
+    pub header: Option<Vec<String>>,
+    pub date: usize,
+    pub order: DateOrder,
+    pub label: usize,
+    pub amounts: AmountColumns,
+    /// `,` or `.`
+    pub decimal: char,
+}
+
+/// A line of a file that was not imported, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejected {
+    pub line: u64,
+    pub reason: String,
+}
+
+/// One transaction of a file, as it will be imported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreviewRow {
+    pub line: u64,
+    pub date: Date,
+    pub label: String,
+    pub amount: Money,
+    /// The merchant recognised in the label.
+    pub merchant: Option<String>,
+    /// The category a rule or the merchant gives it, in the page's language.
+    pub category: Option<String>,
+    /// Already in the account: the import will skip it.
+    pub duplicate: bool,
+}
+
+/// An account a file can be imported into.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountOption {
+    pub key: String,
+    pub name: String,
+    pub currency: String,
+}
+
+/// Where an import stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ImportState {
+    /// Read and previewed; nothing imported yet.
+    Pending,
+    /// Rows written so far (in one transaction: none is visible before the end).
+    Running { done: u64, total: u64 },
+    Done(ImportReport),
+    /// The import stopped and wrote nothing; it can be started again.
+    Failed { message: String },
+}
+
+/// What an import did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportReport {
+    pub account: String,
+    /// Transactions read from the file.
+    pub read: u64,
+    pub added: u64,
+    /// Already there (this file or an overlapping one was imported before).
+    pub duplicates: u64,
+    pub rejected: Vec<Rejected>,
+    /// The first and last dates imported.
+    pub first: Option<Date>,
+    pub last: Option<Date>,
+    pub imported_at: String,
+}
+
+/// An uploaded file: its layout, preview and state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportView {
+    pub id: String,
+    pub file_name: String,
+    pub format: Format,
+    pub encoding: Encoding,
+    /// The currency the file states, if it does.
+    pub currency: Option<String>,
+    /// CSV only: the layout used for this preview.
+    pub mapping: Option<Mapping>,
+    /// CSV only: a name per column (the header's, else "1", "2"…) and a sample value.
+    pub columns: Vec<(String, String)>,
+    /// Why the layout asked for could not be used (the detected one is shown instead).
+    pub mapping_error: Option<String>,
+    /// The first rows.
+    pub rows: Vec<PreviewRow>,
+    pub total_rows: u64,
+    /// Rows already in the chosen account.
+    pub duplicates: u64,
+    pub rejected: Vec<Rejected>,
+    pub accounts: Vec<AccountOption>,
+    /// The account chosen for this preview, else the name a new one would get.
+    pub account: Option<String>,
+    pub new_account_name: String,
+    pub state: ImportState,
+}
+
+/// A past or pending import, for the list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportSummary {
+    pub id: String,
+    pub file_name: String,
+    pub format: Format,
+    pub created_at: String,
+    /// `None` while it is pending.
+    pub added: Option<u64>,
+    pub duplicates: Option<u64>,
+    pub rejected: Option<u64>,
+}
+
+/// A categorisation rule: a label containing `pattern` gets `category`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleView {
+    pub id: i64,
+    pub pattern: String,
+    pub category_key: String,
+    pub category: String,
+    pub created_at: String,
+}
+
+/// A rule just created, and the past transactions it would change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleProposal {
+    pub rule: RuleView,
+    /// Past transactions whose label matches.
+    pub matching: u64,
+    /// Of those, how many have another category (or none) today.
+    pub changing: u64,
+    /// A few of them: date, label, amount, category today.
+    pub sample: Vec<(Date, String, Money, Option<String>)>,
+}
+
+/// A category a rule can give.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CategoryOption {
+    pub key: String,
+    pub name: String,
+}

@@ -1,0 +1,274 @@
+//! Categorisation rules: "a label containing *pattern* is *category*". Imports apply
+//! them to every new transaction; a rule created from the interface is saved at once
+//! and applied to past transactions only when the user approves, after seeing how many
+//! it would change. Matching is on whole words, case and accents ignored, against the
+//! bank label and the merchant's name.
+
+use agent::imports::{CategoryOption, RuleProposal, RuleView};
+use agent::{Currency, Date, Locale, Money};
+use sqlx::{AnyConnection, Row};
+
+use crate::error::BackendError;
+use crate::import::fold;
+use crate::store::{timestamp, Store, UserId};
+
+/// How many past transactions a proposal shows.
+const SAMPLE: usize = 5;
+
+/// A rule ready to match: its folded pattern and category id.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub pattern: String,
+    pub category_id: i64,
+}
+
+/// Whether `pattern` (folded) is in `text` as whole words.
+fn contains(text: &str, pattern: &str) -> bool {
+    !pattern.is_empty() && format!(" {} ", fold(text)).contains(&format!(" {pattern} "))
+}
+
+/// The category the rules give a transaction: the longest pattern found in its label
+/// or its merchant's name wins.
+pub fn category_for(rules: &[Compiled], label: &str, merchant: Option<&str>) -> Option<i64> {
+    rules
+        .iter()
+        .filter(|r| contains(label, &r.pattern) || merchant.is_some_and(|m| contains(m, &r.pattern)))
+        .max_by_key(|r| r.pattern.len())
+        .map(|r| r.category_id)
+}
+
+/// The user's rules, ready to match.
+pub async fn compiled(db: &mut AnyConnection, user: UserId) -> Result<Vec<Compiled>, sqlx::Error> {
+    let rows: Vec<(String, i64)> =
+        sqlx::query_as("SELECT pattern, category_id FROM category_rules WHERE user_id = $1")
+            .bind(user.0)
+            .fetch_all(&mut *db)
+            .await?;
+    Ok(rows.into_iter().map(|(p, c)| Compiled { pattern: fold(&p), category_id: c }).collect())
+}
+
+fn category_name(locale: Locale, fr: String, en: String) -> String {
+    match locale {
+        Locale::Fr => fr,
+        Locale::En => en,
+    }
+}
+
+/// The categories a rule can give (the defaults are added if the user lacks them).
+pub async fn categories(store: &Store, user: UserId, locale: Locale) -> Result<Vec<CategoryOption>, BackendError> {
+    let mut db = store.tenant(user).await?;
+    crate::demo::seed_categories(&mut db, user).await?;
+    let rows = sqlx::query("SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id")
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+    db.commit().await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| CategoryOption { key: r.get(0), name: category_name(locale, r.get(1), r.get(2)) })
+        .collect())
+}
+
+/// The user's rules, newest first.
+pub async fn list(store: &Store, user: UserId, locale: Locale) -> Result<Vec<RuleView>, BackendError> {
+    let mut db = store.tenant(user).await?;
+    let rows = sqlx::query(
+        "SELECT r.id, r.pattern, c.key, c.name_fr, c.name_en, r.created_at FROM category_rules r
+         JOIN categories c ON c.id = r.category_id AND c.user_id = r.user_id
+         WHERE r.user_id = $1 ORDER BY r.id DESC",
+    )
+    .bind(user.0)
+    .fetch_all(&mut *db)
+    .await?;
+    db.commit().await?;
+    Ok(rows.iter().map(|r| view(r, locale)).collect())
+}
+
+fn view(r: &sqlx::any::AnyRow, locale: Locale) -> RuleView {
+    RuleView {
+        id: r.get(0),
+        pattern: r.get(1),
+        category_key: r.get(2),
+        category: category_name(locale, r.get(3), r.get(4)),
+        created_at: r.get(5),
+    }
+}
+
+/// Saves a rule (a pattern already saved gets the new category) and says which past
+/// transactions it would change. Nothing in the past changes until [`apply`].
+pub async fn create(
+    store: &Store,
+    user: UserId,
+    pattern: &str,
+    category_key: &str,
+    locale: Locale,
+) -> Result<RuleProposal, BackendError> {
+    let pattern = pattern.split_whitespace().collect::<Vec<_>>().join(" ");
+    if fold(&pattern).chars().count() < 2 || pattern.chars().count() > 100 {
+        return Err(BackendError::BadRequest(
+            match locale {
+                Locale::Fr => "Le motif doit compter de 2 à 100 caractères, dont au moins deux lettres ou chiffres.",
+                Locale::En => "The pattern must be 2 to 100 characters long, with at least two letters or digits.",
+            }
+            .into(),
+        ));
+    }
+    let mut db = store.tenant(user).await?;
+    crate::demo::seed_categories(&mut db, user).await?;
+    let category: Option<i64> = sqlx::query_scalar("SELECT id FROM categories WHERE user_id = $1 AND key = $2")
+        .bind(user.0)
+        .bind(category_key)
+        .fetch_optional(&mut *db)
+        .await?;
+    let Some(category) = category else {
+        return Err(BackendError::BadRequest(
+            match locale {
+                Locale::Fr => "Cette catégorie n'existe pas.",
+                Locale::En => "This category does not exist.",
+            }
+            .into(),
+        ));
+    };
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO category_rules (user_id, pattern, category_id, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (user_id, pattern) DO UPDATE SET category_id = excluded.category_id RETURNING id",
+    )
+    .bind(user.0)
+    .bind(&pattern)
+    .bind(category)
+    .bind(timestamp(chrono::Utc::now()))
+    .fetch_one(&mut *db)
+    .await?;
+    let proposal = propose(&mut db, user, id, locale).await?;
+    db.commit().await?;
+    Ok(proposal)
+}
+
+/// What applying rule `id` to the past would do.
+pub async fn proposal(store: &Store, user: UserId, id: i64, locale: Locale) -> Result<RuleProposal, BackendError> {
+    let mut db = store.tenant(user).await?;
+    let p = propose(&mut db, user, id, locale).await?;
+    db.commit().await?;
+    Ok(p)
+}
+
+/// Past transactions a rule matches: (id, date, label, amount, currency, category id,
+/// category name).
+type Matched = (i64, String, String, i64, String, Option<i64>, Option<String>);
+
+async fn rule_and_matches(
+    db: &mut AnyConnection,
+    user: UserId,
+    id: i64,
+    locale: Locale,
+) -> Result<(RuleView, i64, Vec<Matched>), BackendError> {
+    let row = sqlx::query(
+        "SELECT r.id, r.pattern, c.key, c.name_fr, c.name_en, r.created_at, r.category_id FROM category_rules r
+         JOIN categories c ON c.id = r.category_id AND c.user_id = r.user_id
+         WHERE r.user_id = $1 AND r.id = $2",
+    )
+    .bind(user.0)
+    .bind(id)
+    .fetch_optional(&mut *db)
+    .await?
+    .ok_or(BackendError::NotFound)?;
+    let rule = view(&row, locale);
+    let category_id: i64 = row.get(6);
+    let pattern = fold(&rule.pattern);
+    let rows = sqlx::query(
+        "SELECT t.id, t.date, t.raw_label, t.amount_minor, t.currency, t.category_id, m.name,
+                c.name_fr, c.name_en
+         FROM transactions t
+         LEFT JOIN merchants m ON m.id = t.merchant_id AND m.user_id = t.user_id
+         LEFT JOIN categories c ON c.id = t.category_id AND c.user_id = t.user_id
+         WHERE t.user_id = $1 ORDER BY t.date DESC, t.id DESC",
+    )
+    .bind(user.0)
+    .fetch_all(&mut *db)
+    .await?;
+    let matched = rows
+        .into_iter()
+        .filter(|r| {
+            let label: String = r.get(2);
+            let merchant: Option<String> = r.get(6);
+            contains(&label, &pattern) || merchant.is_some_and(|m| contains(&m, &pattern))
+        })
+        .map(|r| {
+            let name = match (r.get::<Option<String>, _>(7), r.get::<Option<String>, _>(8)) {
+                (Some(fr), Some(en)) => Some(category_name(locale, fr, en)),
+                _ => None,
+            };
+            (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), name)
+        })
+        .collect();
+    Ok((rule, category_id, matched))
+}
+
+async fn propose(db: &mut AnyConnection, user: UserId, id: i64, locale: Locale) -> Result<RuleProposal, BackendError> {
+    let (rule, category_id, matched) = rule_and_matches(db, user, id, locale).await?;
+    let changing = matched.iter().filter(|m| m.5 != Some(category_id)).count() as u64;
+    let sample = matched
+        .iter()
+        .take(SAMPLE)
+        .map(|(_, date, label, minor, currency, _, category)| {
+            let date = Date::parse_iso(date).ok_or_else(|| BackendError::Corrupt(format!("date {date:?}")))?;
+            let currency =
+                Currency::new(currency).ok_or_else(|| BackendError::Corrupt(format!("currency {currency:?}")))?;
+            Ok((date, label.clone(), Money::new(*minor, currency), category.clone()))
+        })
+        .collect::<Result<Vec<_>, BackendError>>()?;
+    Ok(RuleProposal { rule, matching: matched.len() as u64, changing, sample })
+}
+
+/// Gives every past transaction rule `id` matches the rule's category. Returns how
+/// many changed.
+pub async fn apply(store: &Store, user: UserId, id: i64) -> Result<u64, BackendError> {
+    let mut db = store.tenant(user).await?;
+    let (_, category_id, matched) = rule_and_matches(&mut db, user, id, Locale::En).await?;
+    let mut changed = 0;
+    for (tx_id, ..) in matched.iter().filter(|m| m.5 != Some(category_id)) {
+        changed += sqlx::query("UPDATE transactions SET category_id = $1 WHERE user_id = $2 AND id = $3")
+            .bind(category_id)
+            .bind(user.0)
+            .bind(tx_id)
+            .execute(&mut *db)
+            .await?
+            .rows_affected();
+    }
+    db.commit().await?;
+    Ok(changed)
+}
+
+/// Deletes a rule; what it already categorised stays as it is.
+pub async fn delete(store: &Store, user: UserId, id: i64) -> Result<(), BackendError> {
+    let mut db = store.tenant(user).await?;
+    let done = sqlx::query("DELETE FROM category_rules WHERE user_id = $1 AND id = $2")
+        .bind(user.0)
+        .bind(id)
+        .execute(&mut *db)
+        .await?;
+    db.commit().await?;
+    if done.rows_affected() == 0 {
+        return Err(BackendError::NotFound);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_longest_pattern_found_wins() {
+        let rules = [
+            Compiled { pattern: fold("carrefour"), category_id: 1 },
+            Compiled { pattern: fold("Carrefour Market"), category_id: 2 },
+            Compiled { pattern: fold("Élec"), category_id: 3 },
+        ];
+        assert_eq!(category_for(&rules, "CB CARREFOUR CITY 12/01", None), Some(1));
+        assert_eq!(category_for(&rules, "CB CARREFOUR MARKET 12/01", None), Some(2));
+        assert_eq!(category_for(&rules, "PRLV ELEC DE FRANCE", None), Some(3));
+        assert_eq!(category_for(&rules, "PRLV ELECTRICITE", None), None, "whole words only");
+        assert_eq!(category_for(&rules, "CB X", Some("Carrefour")), Some(1));
+    }
+}

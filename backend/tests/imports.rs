@@ -1,0 +1,252 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+//! Bank files into the ledger (SQLite; the HTTP tests run the same on PostgreSQL):
+//! upload, preview, import in one transaction, duplicates skipped on a second import,
+//! merchants and categories given, rules proposed then applied on approval, one
+//! user's uploads invisible to another.
+
+use agent::imports::{AmountColumns, DateOrder, Encoding, Format, ImportReport, ImportState};
+use agent::Locale;
+use backend::imports::{ImportError, Imports, Target};
+use backend::{Store, UserId};
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/fixtures/import/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+async fn store() -> (tempfile::TempDir, Store, UserId, UserId) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let alice = store.ensure_user("alice").await.unwrap();
+    let bob = store.ensure_user("bob").await.unwrap();
+    (dir, store, alice, bob)
+}
+
+/// Waits for the import to end; its state then.
+async fn finished(imports: &Imports, store: &Store, user: UserId, id: &str) -> ImportState {
+    for _ in 0..500 {
+        match imports.state(store, user, id, Locale::En).await.unwrap() {
+            ImportState::Running { .. } => tokio::time::sleep(std::time::Duration::from_millis(10)).await,
+            other => return other,
+        }
+    }
+    panic!("the import did not end in 5 s");
+}
+
+async fn import(imports: &Imports, store: &Store, user: UserId, file: &str, target: Target) -> ImportReport {
+    let id = imports.upload(store, user, file, fixture(file)).await.unwrap();
+    imports.start(store, user, &id, None, target).await.unwrap();
+    match finished(imports, store, user, &id).await {
+        ImportState::Done(report) => report,
+        other => panic!("{file}: {other:?}"),
+    }
+}
+
+async fn count(store: &Store, user: UserId, sql_where: &str) -> i64 {
+    let mut db = store.tenant(user).await.unwrap();
+    let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM transactions WHERE user_id = $1 {sql_where}"))
+        .bind(user.0)
+        .fetch_one(&mut *db)
+        .await
+        .unwrap();
+    db.commit().await.unwrap();
+    n
+}
+
+#[tokio::test]
+async fn a_french_csv_previewed_imported_then_imported_again() {
+    let (_dir, store, alice, _) = store().await;
+    let imports = Imports::default();
+    let id = imports.upload(&store, alice, "releve janvier.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
+
+    let view = imports.view(&store, alice, &id, None, None, Locale::Fr).await.unwrap();
+    assert_eq!((view.format, view.encoding), (Format::Csv, Encoding::Windows1252));
+    let m = view.mapping.clone().unwrap();
+    assert_eq!((m.delimiter, m.order, m.decimal), (';', DateOrder::Dmy, ','));
+    assert_eq!(m.amounts, AmountColumns::DebitCredit { debit: 3, credit: 4 });
+    assert_eq!(view.columns[2], ("Libellé".to_string(), "CB CARREFOUR CITY 31/12".to_string()));
+    assert_eq!((view.total_rows, view.rejected.len(), view.duplicates), (4, 3, 0));
+    assert_eq!(view.state, ImportState::Pending);
+    assert_eq!(view.new_account_name, "releve janvier");
+    let first = &view.rows[0];
+    assert_eq!(first.merchant.as_deref(), Some("Carrefour"));
+    assert_eq!(first.category.as_deref(), Some("Courses"));
+    assert_eq!(first.amount.minor, -4567);
+    assert_eq!(view.rows[2].merchant.as_deref(), Some("EDF"));
+    assert_eq!(view.rows[1].merchant, None, "a transfer names no merchant");
+
+    // A wrong layout is said, and the detected one shown instead.
+    let bad = agent::imports::Mapping { date: 9, ..m.clone() };
+    let v = imports.view(&store, alice, &id, Some(bad), None, Locale::Fr).await.unwrap();
+    assert!(v.mapping_error.unwrap().contains("column 10"));
+    assert_eq!(v.total_rows, 4);
+
+    imports.start(&store, alice, &id, Some(m), Target::New("Compte BNP".into())).await.unwrap();
+    let ImportState::Done(report) = finished(&imports, &store, alice, &id).await else { panic!() };
+    assert_eq!((report.read, report.added, report.duplicates, report.rejected.len()), (4, 4, 0, 3));
+    assert_eq!(report.account, "Compte BNP");
+    assert_eq!(count(&store, alice, &format!("AND import_batch = '{id}'")).await, 4);
+    assert_eq!(
+        count(&store, alice, "AND category_id = (SELECT id FROM categories WHERE key = 'groceries' AND user_id = transactions.user_id)").await,
+        1
+    );
+    // Done: the file is gone, the report stays; starting again is refused.
+    assert!(matches!(
+        imports.start(&store, alice, &id, None, Target::New("x".into())).await,
+        Err(ImportError::AlreadyImported)
+    ));
+    let list = imports.list(&store, alice).await.unwrap();
+    assert_eq!((list.len(), list[0].added), (1, Some(4)));
+
+    // The same file again, into the same account: every row is already there.
+    let again = imports.upload(&store, alice, "copie.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
+    let v = imports.view(&store, alice, &again, None, Some("compte_bnp"), Locale::En).await.unwrap();
+    assert_eq!((v.duplicates, v.account.as_deref()), (4, Some("compte_bnp")));
+    assert!(v.rows.iter().all(|r| r.duplicate));
+    assert_eq!(v.rows[0].category.as_deref(), Some("Groceries"));
+    imports.start(&store, alice, &again, None, Target::Existing("compte_bnp".into())).await.unwrap();
+    let ImportState::Done(r) = finished(&imports, &store, alice, &again).await else { panic!() };
+    assert_eq!((r.added, r.duplicates), (0, 4));
+    assert_eq!(count(&store, alice, "").await, 4);
+}
+
+#[tokio::test]
+async fn an_overlapping_file_adds_only_what_is_new() {
+    let (_dir, store, alice, _) = store().await;
+    let imports = Imports::default();
+    let r = import(&imports, &store, alice, "en-bank.csv", Target::New("Checking".into())).await;
+    assert_eq!((r.added, r.duplicates, r.rejected.len()), (3, 0, 1));
+    // The next month's export overlaps the last line and adds two.
+    let text = String::from_utf8(fixture("en-bank.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let next = format!(
+        "{}\n{}\n02/03/2026,TESCO STORES 2231,-23.10,\"3,270.15\"\n02/03/2026,TESCO STORES 2231,-23.10,\"3,247.05\"\n",
+        lines[0], lines[3]
+    );
+    let id = imports.upload(&store, alice, "february.csv", next.into_bytes()).await.unwrap();
+    imports.start(&store, alice, &id, None, Target::Existing("checking".into())).await.unwrap();
+    let ImportState::Done(r) = finished(&imports, &store, alice, &id).await else { panic!() };
+    assert_eq!((r.read, r.added, r.duplicates), (3, 2, 1), "two identical lines the same day are two");
+    assert_eq!(count(&store, alice, "").await, 5);
+}
+
+#[tokio::test]
+async fn ofx_and_camt_statements_with_their_currency() {
+    let (_dir, store, alice, _) = store().await;
+    let imports = Imports::default();
+    let r = import(&imports, &store, alice, "releve-camt053.xml", Target::New("Compte courant".into())).await;
+    assert_eq!((r.added, r.rejected.len()), (3, 2));
+    let r = import(&imports, &store, alice, "releve-ofx1-sgml.ofx", Target::Existing("compte_courant".into())).await;
+    assert_eq!((r.added, r.duplicates, r.rejected.len()), (3, 0, 2), "other bank ids than the CAMT file's");
+    // A file in dollars is refused for an account in euros, with the reason.
+    let id = imports.upload(&store, alice, "card.qfx", fixture("card-ofx2.qfx")).await.unwrap();
+    assert_eq!(imports.view(&store, alice, &id, None, None, Locale::En).await.unwrap().currency.as_deref(), Some("USD"));
+    imports.start(&store, alice, &id, None, Target::Existing("compte_courant".into())).await.unwrap();
+    let ImportState::Failed { message } = finished(&imports, &store, alice, &id).await else { panic!() };
+    assert_eq!(message, "The file is in USD and the account “Compte courant” in EUR: choose another account.");
+    assert_eq!(count(&store, alice, &format!("AND import_batch = '{id}'")).await, 0);
+    // Into a new account it goes, in dollars.
+    imports.start(&store, alice, &id, None, Target::New("Visa".into())).await.unwrap();
+    let ImportState::Done(r) = finished(&imports, &store, alice, &id).await else { panic!() };
+    assert!(r.added > 0);
+    assert_eq!(count(&store, alice, "AND currency = 'USD'").await, r.added as i64);
+    let r = import(&imports, &store, alice, "fr-bank.qif", Target::New("Livret".into())).await;
+    assert!(r.added > 0);
+}
+
+#[tokio::test]
+async fn unreadable_files_are_refused_with_the_reason() {
+    let (_dir, store, alice, _) = store().await;
+    let imports = Imports::default();
+    for (file, want) in [
+        ("pas-un-releve.txt", "no column of dates"),
+        ("faux.ofx", "not an OFX file"),
+        ("faux.qif", "not a bank"),
+        ("camt-casse.xml", "line 24"),
+    ] {
+        let e = imports.upload(&store, alice, file, fixture(file)).await.unwrap_err();
+        assert!(e.message(Locale::En).contains(want), "{file}: {}", e.message(Locale::En));
+        assert!(e.message(Locale::Fr).starts_with("Sou n'a pas pu lire ce fichier"), "{file}");
+    }
+    let e = imports.upload(&store, alice, "vide.csv", Vec::new()).await.unwrap_err();
+    assert_eq!(e.message(Locale::Fr), "Le fichier est vide.");
+    let big = vec![b'a'; backend::imports::MAX_FILE_BYTES + 1];
+    assert!(matches!(imports.upload(&store, alice, "big.csv", big).await, Err(ImportError::TooLarge)));
+    let list = imports.list(&store, alice).await.unwrap();
+    assert!(list.is_empty(), "nothing kept of a refused file");
+}
+
+/// A failure in the middle leaves nothing: not one row, and the upload still pending.
+#[tokio::test]
+async fn nothing_is_half_imported() {
+    let (_dir, store, alice, _) = store().await;
+    let imports = Imports::default();
+    let id = imports.upload(&store, alice, "a.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
+    sqlx::query(
+        "CREATE TRIGGER third_row_fails AFTER INSERT ON transactions
+         WHEN (SELECT COUNT(*) FROM transactions WHERE import_batch = NEW.import_batch) >= 3
+         BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    )
+    .execute(store.pool())
+    .await
+    .unwrap();
+    imports.start(&store, alice, &id, None, Target::New("Compte".into())).await.unwrap();
+    let ImportState::Failed { message } = finished(&imports, &store, alice, &id).await else { panic!() };
+    assert_eq!(message, "Something went wrong on the server; nothing was imported, try again.");
+    assert_eq!(count(&store, alice, "").await, 0);
+    let accounts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM accounts").fetch_one(store.pool()).await.unwrap();
+    assert_eq!(accounts, 0, "the new account went with the rest");
+    // Once the cause is gone, the same upload imports.
+    sqlx::query("DROP TRIGGER third_row_fails").execute(store.pool()).await.unwrap();
+    imports.start(&store, alice, &id, None, Target::New("Compte".into())).await.unwrap();
+    assert!(matches!(finished(&imports, &store, alice, &id).await, ImportState::Done(r) if r.added == 4));
+}
+
+#[tokio::test]
+async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
+    let (_dir, store, alice, bob) = store().await;
+    let imports = Imports::default();
+    import(&imports, &store, alice, "fr-banque-latin1.csv", Target::New("Compte".into())).await;
+    let leisure = "AND category_id = (SELECT id FROM categories WHERE key = 'leisure' AND user_id = transactions.user_id)";
+    assert_eq!(count(&store, alice, leisure).await, 0);
+
+    let p = backend::rules::create(&store, alice, " librairie ", "leisure", Locale::Fr).await.unwrap();
+    assert_eq!((p.rule.pattern.as_str(), p.rule.category.as_str()), ("librairie", "Loisirs"));
+    assert_eq!((p.matching, p.changing), (1, 1));
+    assert_eq!(p.sample[0].1, "CB LIBRAIRIE ÉLÉGANTE");
+    assert_eq!(count(&store, alice, leisure).await, 0, "nothing changes before approval");
+    assert_eq!(backend::rules::apply(&store, alice, p.rule.id).await.unwrap(), 1);
+    assert_eq!(count(&store, alice, leisure).await, 1);
+    assert_eq!(backend::rules::proposal(&store, alice, p.rule.id, Locale::En).await.unwrap().changing, 0);
+
+    // New imports follow the rule: the OFX file's bookshop is leisure at once.
+    import(&imports, &store, alice, "releve-ofx1-sgml.ofx", Target::New("Autre".into())).await;
+    assert_eq!(count(&store, alice, leisure).await, 2);
+
+    // Bad input is refused with the reason; another user sees nothing of the rule.
+    let e = backend::rules::create(&store, alice, "é", "leisure", Locale::En).await.unwrap_err();
+    assert!(e.to_string().contains("2 to 100 characters"));
+    let e = backend::rules::create(&store, alice, "lib", "nope", Locale::En).await.unwrap_err();
+    assert!(e.to_string().contains("does not exist"));
+    assert!(backend::rules::list(&store, bob, Locale::En).await.unwrap().is_empty());
+    assert!(backend::rules::apply(&store, bob, p.rule.id).await.is_err());
+    assert!(backend::rules::delete(&store, bob, p.rule.id).await.is_err());
+    backend::rules::delete(&store, alice, p.rule.id).await.unwrap();
+    assert!(backend::rules::list(&store, alice, Locale::En).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn one_users_uploads_are_not_anothers() {
+    let (_dir, store, alice, bob) = store().await;
+    let imports = Imports::default();
+    let id = imports.upload(&store, alice, "a.csv", fixture("en-bank.csv")).await.unwrap();
+    assert!(matches!(imports.view(&store, bob, &id, None, None, Locale::En).await, Err(ImportError::NotFound)));
+    assert!(matches!(
+        imports.start(&store, bob, &id, None, Target::New("Mine".into())).await,
+        Err(ImportError::NotFound)
+    ));
+    assert!(matches!(imports.discard(&store, bob, &id).await, Err(ImportError::NotFound)));
+    assert!(imports.list(&store, bob).await.unwrap().is_empty());
+    imports.discard(&store, alice, &id).await.unwrap();
+    assert!(imports.list(&store, alice).await.unwrap().is_empty());
+}
