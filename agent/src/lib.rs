@@ -54,6 +54,11 @@ impl Locale {
         }
     }
 
+    /// The first supported language of an `Accept-Language` header ("en-GB,en;q=0.9").
+    pub fn from_accept_language(header: &str) -> Option<Locale> {
+        header.split(',').find_map(|tag| Locale::from_tag(tag.split(';').next()?.trim()))
+    }
+
     /// From a language tag: "fr", "fr-FR", "en-GB"… Unknown languages give `None`.
     pub fn from_tag(tag: &str) -> Option<Locale> {
         let lang = tag.split(['-', '_']).next()?.to_ascii_lowercase();

@@ -308,6 +308,170 @@ pub async fn revoke_token(id: i64) -> Result<(), AppError> {
     .await
 }
 
+/// The import page: the upload form, why the last upload was refused, past imports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImportsData {
+    pub account: AccountView,
+    pub locale: Locale,
+    pub imports: Vec<agent::imports::ImportSummary>,
+    pub refused: Option<String>,
+    /// The largest file accepted, in MB.
+    pub max_mb: usize,
+}
+
+#[server(endpoint = "imports")]
+pub async fn load_imports(refused: Option<String>) -> Result<ImportsData, AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let locale = ssr::accept_language();
+        let imports = sou.imports().list(sou.store(), user).await.map_err(|e| ssr::import_error(e, locale))?;
+        let refused = refused.and_then(|id| sou.imports().refusal(user, &id, locale));
+        Ok(ImportsData {
+            account: ssr::account_view()?,
+            locale,
+            imports,
+            refused,
+            max_mb: backend::imports::MAX_FILE_BYTES / 1024 / 1024,
+        })
+    })
+    .await
+}
+
+/// Changes to the detected CSV layout, as the preview form sends them (columns count
+/// from 1 there, as people count them).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutEdit {
+    pub delimiter: Option<String>,
+    pub skip: Option<usize>,
+    pub date: Option<usize>,
+    pub order: Option<String>,
+    pub label: Option<usize>,
+    /// `signed` or `debit_credit`
+    pub amounts: Option<String>,
+    pub amount: Option<usize>,
+    pub debit: Option<usize>,
+    pub credit: Option<usize>,
+    pub decimal: Option<String>,
+}
+
+impl LayoutEdit {
+    pub fn is_empty(&self) -> bool {
+        *self == LayoutEdit::default()
+    }
+
+    /// `base` with these changes.
+    pub fn apply(&self, base: &agent::imports::Mapping) -> agent::imports::Mapping {
+        use agent::imports::{AmountColumns, DateOrder};
+        let col = |c: Option<usize>, default: usize| c.map_or(default, |c| c.saturating_sub(1));
+        let delimiter = match self.delimiter.as_deref() {
+            Some("tab") => '\t',
+            Some(d) => d.chars().next().filter(|c| [';', ',', '|'].contains(c)).unwrap_or(base.delimiter),
+            None => base.delimiter,
+        };
+        let skip = self.skip.unwrap_or(base.skip);
+        let (debit0, credit0, amount0) = match base.amounts {
+            AmountColumns::Signed { amount } => (amount, amount, amount),
+            AmountColumns::DebitCredit { debit, credit } => (debit, credit, debit),
+        };
+        let amounts = match self.amounts.as_deref() {
+            Some("signed") => AmountColumns::Signed { amount: col(self.amount, amount0) },
+            Some("debit_credit") => {
+                AmountColumns::DebitCredit { debit: col(self.debit, debit0), credit: col(self.credit, credit0) }
+            }
+            _ => base.amounts,
+        };
+        agent::imports::Mapping {
+            delimiter,
+            skip,
+            // Another delimiter or start line: the detected header no longer names the columns.
+            header: if delimiter == base.delimiter && skip == base.skip { base.header.clone() } else { None },
+            date: col(self.date, base.date),
+            order: self.order.as_deref().and_then(DateOrder::from_str).unwrap_or(base.order),
+            label: col(self.label, base.label),
+            amounts,
+            decimal: match self.decimal.as_deref() {
+                Some(",") => ',',
+                Some(".") => '.',
+                _ => base.decimal,
+            },
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImportData {
+    pub account: AccountView,
+    pub locale: Locale,
+    pub view: agent::imports::ImportView,
+}
+
+/// An upload's page: its preview (with `edit` applied to the detected layout, into
+/// `into`, an account key), its progress, or its report.
+#[server(endpoint = "import")]
+pub async fn load_import(id: String, edit: LayoutEdit, into: Option<String>) -> Result<ImportData, AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let locale = ssr::accept_language();
+        let imports = sou.imports();
+        let error = |e| ssr::import_error(e, locale);
+        let into = into.filter(|a| !a.is_empty());
+        let mut view =
+            imports.view(sou.store(), user, &id, None, into.as_deref(), locale).await.map_err(error)?;
+        if let (false, Some(detected)) = (edit.is_empty(), view.mapping.clone()) {
+            let mapping = edit.apply(&detected);
+            view = imports.view(sou.store(), user, &id, Some(mapping), into.as_deref(), locale).await.map_err(error)?;
+        }
+        Ok(ImportData { account: ssr::account_view()?, locale, view })
+    })
+    .await
+}
+
+/// Where an import stands, for the progress bar.
+#[server(endpoint = "import_state")]
+pub async fn import_state(id: String) -> Result<agent::imports::ImportState, AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let locale = ssr::accept_language();
+        sou.imports().state(sou.store(), user, &id, locale).await.map_err(|e| ssr::import_error(e, locale))
+    })
+    .await
+}
+
+/// The rules page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RulesData {
+    pub account: AccountView,
+    pub locale: Locale,
+    pub categories: Vec<agent::imports::CategoryOption>,
+    pub rules: Vec<agent::imports::RuleView>,
+    /// A rule just saved and what it would change.
+    pub proposal: Option<agent::imports::RuleProposal>,
+    /// Why the last rule was not saved.
+    pub error: Option<String>,
+}
+
+#[server(endpoint = "rules")]
+pub async fn load_rules(rule: Option<i64>, error: Option<String>) -> Result<RulesData, AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let locale = ssr::accept_language();
+        let store = sou.store();
+        let proposal = match rule {
+            Some(id) => Some(backend::rules::proposal(store, user, id, locale).await?),
+            None => None,
+        };
+        Ok(RulesData {
+            account: ssr::account_view()?,
+            locale,
+            categories: backend::rules::categories(store, user, locale).await?,
+            rules: backend::rules::list(store, user, locale).await?,
+            proposal,
+            error: error.map(|code| backend::rules::RuleError::message(&code, locale).to_string()),
+        })
+    })
+    .await
+}
+
 #[cfg(feature = "ssr")]
 pub mod ssr {
     use agent::Locale;
@@ -395,12 +559,25 @@ pub mod ssr {
         s.parse().map_err(AppError::BadRequest)
     }
 
+    /// An import error as the browser may see it: the user's in their words, the rest
+    /// logged.
+    pub fn import_error(e: backend::imports::ImportError, locale: Locale) -> AppError {
+        use backend::imports::ImportError as E;
+        match e {
+            E::NotFound => AppError::NotFound,
+            e if e.is_users() => AppError::BadRequest(e.message(locale)),
+            e => {
+                tracing::error!(error = %e, "an import operation failed");
+                AppError::Internal
+            }
+        }
+    }
+
     /// The first supported language of the request's Accept-Language, else French.
     pub fn accept_language() -> Locale {
         use_context::<http::request::Parts>()
             .and_then(|parts| {
-                let header = parts.headers.get(http::header::ACCEPT_LANGUAGE)?.to_str().ok()?.to_string();
-                header.split(',').find_map(|tag| Locale::from_tag(tag.split(';').next()?.trim()))
+                Locale::from_accept_language(parts.headers.get(http::header::ACCEPT_LANGUAGE)?.to_str().ok()?)
             })
             .unwrap_or(Locale::Fr)
     }

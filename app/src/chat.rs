@@ -107,6 +107,7 @@ fn Chat(data: PageData) -> impl IntoView {
                 <a class="brand" href="/" rel="external">"Sou"</a>
                 <span class="tagline">{t(locale, T::Tagline)}</span>
                 <a class="new-chat" href="/" rel="external">{t(locale, T::NewChat)}</a>
+                <a class="settings-link" href="/import" rel="external">{crate::i18n::tr(locale, "Importer", "Import")}</a>
                 <a class="settings-link" href="/settings" rel="external">{t(locale, T::Settings)}</a>
                 <AccountMenu account=data.account locale/>
             </header>
@@ -291,6 +292,15 @@ pub fn SignInAgain() -> impl IntoView {
             <p class="error" role="alert">"Votre session a pris fin. · Your session has ended."</p>
             <p><a href="/login" rel="external">"Se reconnecter · Sign in again"</a></p>
         </main>
+    }
+}
+
+/// The page for a page's data that could not be loaded.
+pub(crate) fn failed_page(error: AppError) -> AnyView {
+    match error {
+        AppError::NotFound => view! { <NotFound/> }.into_any(),
+        AppError::Unauthorized => view! { <SignInAgain/> }.into_any(),
+        e => view! { <ErrorPage error=e/> }.into_any(),
     }
 }
 

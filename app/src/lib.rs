@@ -19,8 +19,10 @@ mod chat;
 mod error;
 mod history;
 mod i18n;
+mod imports;
 mod markdown;
 mod render;
+mod rules;
 mod settings;
 #[cfg(feature = "hydrate")]
 mod stream;
@@ -64,6 +66,9 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("") view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("c"), ParamSegment("id")) view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("import") view=imports::ImportsPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("import"), ParamSegment("id")) view=imports::ImportPage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("rules") view=rules::RulesPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("login") view=|| view! { <account::SignInPage signup=false/> } ssr=SsrMode::Async/>
                 <Route path=StaticSegment("signup") view=|| view! { <account::SignInPage signup=true/> } ssr=SsrMode::Async/>
             </Routes>

@@ -130,6 +130,10 @@ enum Live {
 }
 
 impl Live {
+    fn failed(e: &ImportError) -> Live {
+        Live::Failed { fr: e.message(Locale::Fr), en: e.message(Locale::En) }
+    }
+
     fn state(self, locale: Locale) -> ImportState {
         match self {
             Live::Running { done, total } => ImportState::Running { done, total },
@@ -369,9 +373,48 @@ impl Imports {
         })
     }
 
+    /// Remembers why an upload was refused, for the page the form goes back to, under
+    /// a new id it returns; [`Imports::refusal`] reads it once.
+    pub fn refused(&self, user: UserId, error: &ImportError) -> String {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        self.set(user, &id, Some(Live::failed(error)));
+        id
+    }
+
+    /// Why upload `id` was refused (said once: it is forgotten when read).
+    pub fn refusal(&self, user: UserId, id: &str, locale: Locale) -> Option<String> {
+        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        let key = (user.0, id.to_string());
+        match running.get(&key) {
+            Some(Live::Failed { .. }) => match running.remove(&key)?.state(locale) {
+                ImportState::Failed { message } => Some(message),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Starts importing upload `id` into `target`; [`Imports::view`] shows the progress.
-    /// The checks a user can act on are made before it returns.
+    /// The checks a user can act on are made before it returns; what they find is also
+    /// shown by the upload's page, as a failed import.
     pub async fn start(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        mapping: Option<Mapping>,
+        target: Target,
+    ) -> Result<(), ImportError> {
+        let started = self.spawn(store, user, id, mapping, target).await;
+        if let Err(e) = &started {
+            if e.is_users() && !matches!(e, ImportError::NotFound | ImportError::Running) {
+                self.set(user, id, Some(Live::failed(e)));
+            }
+        }
+        started
+    }
+
+    async fn spawn(
         &self,
         store: &Store,
         user: UserId,
@@ -413,7 +456,7 @@ impl Imports {
                     } else {
                         tracing::error!(error = %e, "an import failed");
                     }
-                    Some(Live::Failed { fr: e.message(Locale::Fr), en: e.message(Locale::En) })
+                    Some(Live::failed(&e))
                 }
             };
             imports.set(user, &id, state);

@@ -94,6 +94,50 @@ fn view(r: &sqlx::any::AnyRow, locale: Locale) -> RuleView {
     }
 }
 
+/// Why a rule was not saved.
+#[derive(Debug, thiserror::Error)]
+pub enum RuleError {
+    #[error("the pattern must be 2 to 100 characters long, with at least two letters or digits")]
+    Pattern,
+    #[error("this category does not exist")]
+    Category,
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+}
+
+impl From<sqlx::Error> for RuleError {
+    fn from(e: sqlx::Error) -> RuleError {
+        RuleError::Backend(e.into())
+    }
+}
+
+impl RuleError {
+    /// A short code for the page the form goes back to.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RuleError::Pattern => "pattern",
+            RuleError::Category => "category",
+            RuleError::Backend(_) => "internal",
+        }
+    }
+
+    /// What a code means, in the user's language.
+    pub fn message(code: &str, locale: Locale) -> &'static str {
+        match (code, locale) {
+            ("pattern", Locale::Fr) => {
+                "Le motif doit compter de 2 à 100 caractères, dont au moins deux lettres ou chiffres."
+            }
+            ("pattern", Locale::En) => {
+                "The pattern must be 2 to 100 characters long, with at least two letters or digits."
+            }
+            ("category", Locale::Fr) => "Cette catégorie n'existe pas.",
+            ("category", Locale::En) => "This category does not exist.",
+            (_, Locale::Fr) => "Une erreur est survenue sur le serveur ; rien n'a été enregistré, réessayez.",
+            (_, Locale::En) => "Something went wrong on the server; nothing was saved, try again.",
+        }
+    }
+}
+
 /// Saves a rule (a pattern already saved gets the new category) and says which past
 /// transactions it would change. Nothing in the past changes until [`apply`].
 pub async fn create(
@@ -102,16 +146,10 @@ pub async fn create(
     pattern: &str,
     category_key: &str,
     locale: Locale,
-) -> Result<RuleProposal, BackendError> {
+) -> Result<RuleProposal, RuleError> {
     let pattern = pattern.split_whitespace().collect::<Vec<_>>().join(" ");
-    if fold(&pattern).chars().count() < 2 || pattern.chars().count() > 100 {
-        return Err(BackendError::BadRequest(
-            match locale {
-                Locale::Fr => "Le motif doit compter de 2 à 100 caractères, dont au moins deux lettres ou chiffres.",
-                Locale::En => "The pattern must be 2 to 100 characters long, with at least two letters or digits.",
-            }
-            .into(),
-        ));
+    if fold(&pattern).replace(' ', "").chars().count() < 2 || pattern.chars().count() > 100 {
+        return Err(RuleError::Pattern);
     }
     let mut db = store.tenant(user).await?;
     crate::demo::seed_categories(&mut db, user).await?;
@@ -121,13 +159,7 @@ pub async fn create(
         .fetch_optional(&mut *db)
         .await?;
     let Some(category) = category else {
-        return Err(BackendError::BadRequest(
-            match locale {
-                Locale::Fr => "Cette catégorie n'existe pas.",
-                Locale::En => "This category does not exist.",
-            }
-            .into(),
-        ));
+        return Err(RuleError::Category);
     };
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO category_rules (user_id, pattern, category_id, created_at) VALUES ($1, $2, $3, $4)

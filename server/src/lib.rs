@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod config;
+pub mod imports;
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -52,6 +53,15 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/chat", post(api_chat))
         .route("/api/v1/tools", get(api_tools))
         .route("/chat", post(form_chat))
+        .route(
+            "/import",
+            post(imports::upload).layer(axum::extract::DefaultBodyLimit::max(imports::UPLOAD_BODY_LIMIT)),
+        )
+        .route("/import/{id}/run", post(imports::run))
+        .route("/import/{id}/discard", post(imports::discard))
+        .route("/rules", post(imports::create_rule))
+        .route("/rules/{id}/apply", post(imports::apply_rule))
+        .route("/rules/{id}/delete", post(imports::delete_rule))
         .route("/healthz", get(|| async { "ok" }))
         .leptos_routes_with_context(&state, routes, move || provide_context(sou.clone()), {
             let options = state.leptos_options.clone();

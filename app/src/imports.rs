@@ -1,0 +1,527 @@
+//! Importing bank files: `/import` (upload, past imports) and `/import/{id}` (the
+//! detected layout, editable for CSV; the preview; the import's progress and report).
+//! Every form is a plain form — a GET for the preview, POSTs answered with a redirect —
+//! so the pages work the same without JavaScript; with it, the progress bar moves
+//! without reloading the page.
+
+use agent::imports::{
+    AmountColumns, DateOrder, ImportReport, ImportState, ImportSummary, ImportView, Mapping, PreviewRow,
+    Rejected,
+};
+use agent::Locale;
+use leptos::prelude::*;
+
+use crate::account::AccountMenu;
+use crate::api::{import_state, load_import, load_imports, AccountView, ImportData, ImportsData, LayoutEdit};
+use crate::i18n::{self, tr};
+
+/// The header of the import and rules pages.
+#[component]
+pub fn TopBar(account: AccountView, locale: Locale, title: &'static str) -> impl IntoView {
+    view! {
+        <header class="top">
+            <a class="brand" href="/" rel="external">"Sou"</a>
+            <span class="tagline">{title}</span>
+            <nav class="top-links">
+                <a href="/" rel="external">{tr(locale, "Chat", "Chat")}</a>
+                <a href="/import" rel="external">{tr(locale, "Importer", "Import")}</a>
+                <a href="/rules" rel="external">{tr(locale, "Règles", "Rules")}</a>
+                <a href="/settings" rel="external">{tr(locale, "Réglages", "Settings")}</a>
+            </nav>
+            <AccountMenu account locale/>
+        </header>
+    }
+}
+
+#[component]
+pub fn ImportsPage() -> impl IntoView {
+    // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
+    let refused = leptos_router::hooks::use_query_map().with_untracked(|q| q.get("refused"));
+    let data = Resource::new_blocking(|| (), move |_| load_imports(refused.clone()));
+    view! {
+        <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(d) => view! { <Imports data=d/> }.into_any(),
+                    Err(e) => crate::chat::failed_page(e),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Imports(data: ImportsData) -> impl IntoView {
+    let locale = data.locale;
+    let hint = match locale {
+        Locale::Fr => format!(
+            "CSV, OFX/QFX, QIF ou CAMT.053, jusqu'à {} Mo. Sou reconnaît le format, l'encodage, le séparateur, l'ordre des dates et le signe des montants ; vous vérifiez l'aperçu avant d'importer.",
+            data.max_mb
+        ),
+        Locale::En => format!(
+            "CSV, OFX/QFX, QIF or CAMT.053, up to {} MB. Sou recognises the format, encoding, delimiter, date order and sign of amounts; you check the preview before importing.",
+            data.max_mb
+        ),
+    };
+    view! {
+        <div class="app">
+            <TopBar account=data.account locale title=tr(locale, "Importer", "Import")/>
+            <main class="settings imports" data-testid="imports">
+                <section class="card">
+                    <h2>{tr(locale, "Importer un relevé bancaire", "Import a bank statement")}</h2>
+                    <p class="hint">{hint}</p>
+                    {data.refused.map(|m| view! { <p class="error" role="alert" data-testid="refused">{m}</p> })}
+                    <form method="post" action="/import" enctype="multipart/form-data" data-testid="upload-form">
+                        <label for="import-file">{tr(locale, "Fichier", "File")}</label>
+                        <input id="import-file" type="file" name="file" required
+                            accept=".csv,.txt,.ofx,.qfx,.qif,.xml"/>
+                        <button type="submit">{tr(locale, "Lire le fichier", "Read the file")}</button>
+                    </form>
+                </section>
+                <section class="card">
+                    <h2>{tr(locale, "Imports", "Imports")}</h2>
+                    {if data.imports.is_empty() {
+                        view! { <p class="hint">{tr(locale, "Aucun fichier importé pour l'instant.", "No file imported yet.")}</p> }.into_any()
+                    } else {
+                        past_imports(data.imports, locale)
+                    }}
+                </section>
+            </main>
+        </div>
+    }
+}
+
+fn past_imports(imports: Vec<ImportSummary>, locale: Locale) -> AnyView {
+    view! {
+        <table class="rows" data-testid="past-imports">
+            <thead>
+                <tr>
+                    <th scope="col">{tr(locale, "Fichier", "File")}</th>
+                    <th scope="col">{tr(locale, "Format", "Format")}</th>
+                    <th scope="col">{tr(locale, "Envoyé le", "Uploaded")}</th>
+                    <th scope="col">{tr(locale, "Résultat", "Result")}</th>
+                </tr>
+            </thead>
+            <tbody>
+                {imports.into_iter().map(|i| {
+                    let result = match (i.added, i.duplicates, i.rejected) {
+                        (Some(a), Some(d), Some(r)) => counts(locale, a, d, r),
+                        _ => tr(locale, "En attente : aperçu à valider", "Pending: preview to confirm").to_string(),
+                    };
+                    let day = i.created_at.get(..10).and_then(agent::Date::parse_iso)
+                        .map(|d| i18n::date(d, locale)).unwrap_or_default();
+                    view! {
+                        <tr>
+                            <td><a href=format!("/import/{}", i.id)>{i.file_name}</a></td>
+                            <td>{i.format.name()}</td>
+                            <td class="date">{day}</td>
+                            <td>{result}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+fn counts(locale: Locale, added: u64, duplicates: u64, rejected: u64) -> String {
+    match locale {
+        Locale::Fr => format!("{added} ajoutée(s) · {duplicates} déjà présente(s) · {rejected} rejetée(s)"),
+        Locale::En => format!("{added} added · {duplicates} already there · {rejected} rejected"),
+    }
+}
+
+/// The preview form's fields, from the page's query.
+fn edit_from_query(q: &leptos_router::params::ParamsMap) -> LayoutEdit {
+    let n = |k: &str| q.get(k).and_then(|v| v.parse::<usize>().ok());
+    LayoutEdit {
+        delimiter: q.get("delimiter"),
+        skip: n("skip"),
+        date: n("date"),
+        order: q.get("order"),
+        label: n("label"),
+        amounts: q.get("amounts"),
+        amount: n("amount"),
+        debit: n("debit"),
+        credit: n("credit"),
+        decimal: q.get("decimal"),
+    }
+}
+
+#[component]
+pub fn ImportPage() -> impl IntoView {
+    let id = leptos_router::hooks::use_params_map().with_untracked(|p| p.get("id")).unwrap_or_default();
+    let (edit, into) =
+        leptos_router::hooks::use_query_map().with_untracked(|q| (edit_from_query(q), q.get("account")));
+    // Bumped when a running import ends, to load its report.
+    let reload = RwSignal::new(0u32);
+    let data = Resource::new_blocking(
+        move || reload.get(),
+        move |_| load_import(id.clone(), edit.clone(), into.clone()),
+    );
+    view! {
+        <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(d) => view! { <Import data=d reload/> }.into_any(),
+                    Err(e) => crate::chat::failed_page(e),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Import(data: ImportData, reload: RwSignal<u32>) -> impl IntoView {
+    let locale = data.locale;
+    let v = data.view;
+    let body = match v.state.clone() {
+        ImportState::Done(report) => report_view(&v, report, locale),
+        ImportState::Running { done, total } => progress_view(v.id.clone(), done, total, reload, locale),
+        ImportState::Pending => preview_view(v, None, locale),
+        ImportState::Failed { message } => preview_view(v, Some(message), locale),
+    };
+    view! {
+        <div class="app">
+            <TopBar account=data.account locale title=tr(locale, "Importer", "Import")/>
+            <main class="settings imports" data-testid="import">{body}</main>
+        </div>
+    }
+}
+
+/// The progress bar; with JavaScript it is refreshed in place, without it the page
+/// reloads itself every second.
+fn progress_view(id: String, done: u64, total: u64, reload: RwSignal<u32>, locale: Locale) -> AnyView {
+    let progress = RwSignal::new((done, total));
+    Effect::new(move |_| {
+        let id = id.clone();
+        let poll = move || {
+            let id = id.clone();
+            leptos::task::spawn_local(async move {
+                match import_state(id).await {
+                    Ok(ImportState::Running { done, total }) => progress.set((done, total)),
+                    // Ended (or failed): the page shows the report or the reason.
+                    _ => reload.update(|n| *n += 1),
+                }
+            });
+        };
+        let handle = set_interval_with_handle(poll, std::time::Duration::from_millis(300)).ok();
+        on_cleanup(move || {
+            if let Some(h) = handle {
+                h.clear();
+            }
+        });
+    });
+    view! {
+        <section class="card">
+            <h2>{tr(locale, "Import en cours…", "Importing…")}</h2>
+            {progress_bar(progress, locale)}
+            <noscript><meta http-equiv="refresh" content="1"/></noscript>
+        </section>
+    }
+    .into_any()
+}
+
+fn progress_bar(progress: impl Get<Value = (u64, u64)> + Copy + Send + Sync + 'static, locale: Locale) -> impl IntoView {
+    let percent = move || {
+        let (done, total) = progress.get();
+        (done * 100).checked_div(total).unwrap_or(100)
+    };
+    view! {
+        <div class="progress" data-testid="progress">
+            <progress max=move || progress.get().1.max(1) value=move || progress.get().0
+                aria-label=tr(locale, "Avancement de l'import", "Import progress")></progress>
+            <span class="progress-text">{move || {
+                let (done, total) = progress.get();
+                format!("{done} / {total} · {} %", percent())
+            }}</span>
+        </div>
+    }
+}
+
+fn report_view(v: &ImportView, r: ImportReport, locale: Locale) -> AnyView {
+    let done = (r.read, r.read);
+    let period = match (r.first, r.last) {
+        (Some(a), Some(b)) => Some(match locale {
+            Locale::Fr => format!("Opérations du {} au {}.", i18n::date(a, locale), i18n::date(b, locale)),
+            Locale::En => format!("Transactions from {} to {}.", i18n::date(a, locale), i18n::date(b, locale)),
+        }),
+        _ => None,
+    };
+    let added = match locale {
+        Locale::Fr => format!("{} opération(s) ajoutée(s) au compte « {} ».", r.added, r.account),
+        Locale::En => format!("{} transaction(s) added to the account “{}”.", r.added, r.account),
+    };
+    let others = match locale {
+        Locale::Fr => format!("{} déjà présente(s), ignorée(s) · {} ligne(s) rejetée(s).", r.duplicates, r.rejected.len()),
+        Locale::En => format!("{} already there, skipped · {} line(s) rejected.", r.duplicates, r.rejected.len()),
+    };
+    view! {
+        <section class="card" data-testid="report">
+            <h2>{tr(locale, "Import terminé", "Import done")}</h2>
+            <p class="hint">{v.file_name.clone()}</p>
+            {progress_bar(Signal::derive(move || done), locale)}
+            <p data-testid="added">{added}</p>
+            <p data-testid="skipped">{others}</p>
+            {period.map(|p| view! { <p class="hint">{p}</p> })}
+            {rejected_list(r.rejected, locale)}
+            <p class="next-steps">
+                <a href="/" rel="external" data-testid="ask">{tr(locale, "Poser une question sur ces opérations", "Ask about these transactions")}</a>
+                " · "
+                <a href="/rules" rel="external">{tr(locale, "Créer une règle de catégorie", "Create a category rule")}</a>
+                " · "
+                <a href="/import" rel="external">{tr(locale, "Importer un autre fichier", "Import another file")}</a>
+            </p>
+        </section>
+    }
+    .into_any()
+}
+
+fn rejected_list(rejected: Vec<Rejected>, locale: Locale) -> Option<AnyView> {
+    let n = rejected.len();
+    (n > 0).then(|| {
+        view! {
+            <details class="rejected" data-testid="rejected" open=n <= 10>
+                <summary>{match locale {
+                    Locale::Fr => format!("{n} ligne(s) rejetée(s)"),
+                    Locale::En => format!("{n} line(s) rejected"),
+                }}</summary>
+                <ul>
+                    {rejected.into_iter().map(|r| view! {
+                        <li>{match locale {
+                            Locale::Fr => format!("Ligne {} : {}", r.line, r.reason),
+                            Locale::En => format!("Line {}: {}", r.line, r.reason),
+                        }}</li>
+                    }).collect_view()}
+                </ul>
+            </details>
+        }
+        .into_any()
+    })
+}
+
+fn delimiter_name(d: char, locale: Locale) -> String {
+    match d {
+        '\t' => tr(locale, "tabulation", "tab").to_string(),
+        ';' => "« ; »".to_string(),
+        other => format!("« {other} »"),
+    }
+}
+
+fn order_name(o: DateOrder, locale: Locale) -> &'static str {
+    match (o, locale) {
+        (DateOrder::Dmy, Locale::Fr) => "JJ/MM/AAAA",
+        (DateOrder::Dmy, Locale::En) => "DD/MM/YYYY",
+        (DateOrder::Mdy, Locale::Fr) => "MM/JJ/AAAA",
+        (DateOrder::Mdy, Locale::En) => "MM/DD/YYYY",
+        (DateOrder::Ymd, Locale::Fr) => "AAAA-MM-JJ",
+        (DateOrder::Ymd, Locale::En) => "YYYY-MM-DD",
+    }
+}
+
+/// What Sou detected, in one line.
+fn detected(v: &ImportView, locale: Locale) -> String {
+    let mut parts = vec![v.format.name().to_string(), v.encoding.name().to_string()];
+    if let Some(m) = &v.mapping {
+        parts.push(format!("{} {}", tr(locale, "séparateur", "delimiter"), delimiter_name(m.delimiter, locale)));
+        parts.push(format!("{} {}", tr(locale, "dates", "dates"), order_name(m.order, locale)));
+        parts.push(format!("{} « {} »", tr(locale, "décimale", "decimal mark"), m.decimal));
+        parts.push(
+            match m.amounts {
+                AmountColumns::Signed { .. } => tr(locale, "montants signés", "signed amounts"),
+                AmountColumns::DebitCredit { .. } => tr(locale, "débit et crédit séparés", "separate debit and credit"),
+            }
+            .to_string(),
+        );
+    }
+    if let Some(c) = &v.currency {
+        parts.push(c.clone());
+    }
+    parts.join(" · ")
+}
+
+fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyView {
+    let summary = match locale {
+        Locale::Fr => format!(
+            "{} opération(s) lue(s) · {} ligne(s) rejetée(s) · {} déjà dans ce compte",
+            v.total_rows,
+            v.rejected.len(),
+            v.duplicates
+        ),
+        Locale::En => format!(
+            "{} transaction(s) read · {} line(s) rejected · {} already in this account",
+            v.total_rows,
+            v.rejected.len(),
+            v.duplicates
+        ),
+    };
+    let to_import = v.total_rows.saturating_sub(v.duplicates);
+    let button = match locale {
+        Locale::Fr => format!("Importer {to_import} opération(s)"),
+        Locale::En => format!("Import {to_import} transaction(s)"),
+    };
+    let mapping_json = v.mapping.as_ref().and_then(|m| serde_json::to_string(m).ok()).unwrap_or_default();
+    let id = v.id.clone();
+    let shown = v.rows.len() as u64;
+    let more = (v.total_rows > shown).then(|| match locale {
+        Locale::Fr => format!("Les {shown} premières sur {}.", v.total_rows),
+        Locale::En => format!("The first {shown} of {}.", v.total_rows),
+    });
+    view! {
+        <section class="card">
+            <h2>{v.file_name.clone()}</h2>
+            <p class="hint" data-testid="detected">{detected(&v, locale)}</p>
+            {failed.map(|m| view! { <p class="error" role="alert" data-testid="import-error">{m}</p> })}
+            {v.mapping_error.clone().map(|m| view! {
+                <p class="error" role="alert" data-testid="layout-error">{match locale {
+                    Locale::Fr => format!("Cette disposition ne convient pas ({m}) : voici celle que Sou a détectée."),
+                    Locale::En => format!("That layout does not fit ({m}): here is the one Sou detected."),
+                }}</p>
+            })}
+            {layout_form(&v, locale)}
+        </section>
+        <section class="card">
+            <h2>{tr(locale, "Aperçu", "Preview")}</h2>
+            <p data-testid="summary">{summary}</p>
+            {preview_table(v.rows.clone(), locale)}
+            {more.map(|m| view! { <p class="hint">{m}</p> })}
+            {rejected_list(v.rejected.clone(), locale)}
+            <form method="post" action=format!("/import/{id}/run") class="run" data-testid="run-form">
+                <input type="hidden" name="mapping" value=mapping_json/>
+                <input type="hidden" name="account" value=v.account.clone().unwrap_or_default()/>
+                {v.account.is_none().then(|| view! {
+                    <label for="new-account">{tr(locale, "Nom du nouveau compte", "New account's name")}</label>
+                    <input id="new-account" type="text" name="new_account" required maxlength="60"
+                        value=v.new_account_name.clone()/>
+                })}
+                <button type="submit" disabled=v.total_rows == 0>{button}</button>
+            </form>
+            <form method="post" action=format!("/import/{id}/discard") class="discard">
+                <button type="submit" class="secondary">{tr(locale, "Abandonner ce fichier", "Discard this file")}</button>
+            </form>
+        </section>
+    }
+    .into_any()
+}
+
+fn preview_table(rows: Vec<PreviewRow>, locale: Locale) -> AnyView {
+    view! {
+        <table class="rows preview" data-testid="preview">
+            <thead>
+                <tr>
+                    <th scope="col" class="num">{tr(locale, "Ligne", "Line")}</th>
+                    <th scope="col">{tr(locale, "Date", "Date")}</th>
+                    <th scope="col">{tr(locale, "Libellé", "Label")}</th>
+                    <th scope="col">{tr(locale, "Catégorie", "Category")}</th>
+                    <th scope="col" class="num">{tr(locale, "Montant", "Amount")}</th>
+                </tr>
+            </thead>
+            <tbody>
+                {rows.into_iter().map(|r| {
+                    let class = if r.duplicate { "duplicate" } else { "" };
+                    let money_class = if r.amount.minor < 0 { "money neg" } else { "money" };
+                    view! {
+                        <tr class=class>
+                            <td class="num line">{r.line}</td>
+                            <td class="date">{i18n::date(r.date, locale)}</td>
+                            <td>
+                                <span class="label">{r.label}</span>
+                                {r.merchant.map(|m| view! { <span class="merchant">{m}</span> })}
+                                {r.duplicate.then(|| view! {
+                                    <span class="badge">{tr(locale, "déjà importée", "already imported")}</span>
+                                })}
+                            </td>
+                            <td>{r.category.unwrap_or_default()}</td>
+                            <td class="num"><span class=money_class>{r.amount.format(locale)}</span></td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+/// The layout (CSV) and the account, sent back as a GET to redraw the preview.
+fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
+    let columns = v.columns.clone();
+    let column_select = move |name: &'static str, id: &'static str, chosen: usize| {
+        let options = columns
+            .iter()
+            .enumerate()
+            .map(|(i, (title, sample))| {
+                let text = if sample.is_empty() {
+                    format!("{} · {title}", i + 1)
+                } else {
+                    let sample: String = sample.chars().take(24).collect();
+                    format!("{} · {title} ({sample})", i + 1)
+                };
+                view! { <option value=(i + 1).to_string() selected=i == chosen>{text}</option> }
+            })
+            .collect_view();
+        view! { <select id=id name=name>{options}</select> }
+    };
+    let csv = v.mapping.clone().map(|m: Mapping| {
+        let (signed, amount, debit, credit) = match m.amounts {
+            AmountColumns::Signed { amount } => (true, amount, amount, amount),
+            AmountColumns::DebitCredit { debit, credit } => (false, debit, debit, credit),
+        };
+        view! {
+            <fieldset class="layout">
+                <legend>{tr(locale, "Disposition du fichier", "File layout")}</legend>
+                <label for="l-delimiter">{tr(locale, "Séparateur", "Delimiter")}</label>
+                <select id="l-delimiter" name="delimiter">
+                    {[(";", ";"), (",", ","), ("tab", "\t"), ("|", "|")].into_iter().map(|(value, d)| {
+                        let selected = m.delimiter.to_string() == d;
+                        view! { <option value=value selected=selected>{delimiter_name(d.chars().next().unwrap_or(';'), locale)}</option> }
+                    }).collect_view()}
+                </select>
+                <label for="l-skip">{tr(locale, "Lignes avant les données", "Lines before the data")}</label>
+                <input id="l-skip" type="number" name="skip" min="0" max="1000" value=m.skip.to_string()/>
+                <label for="l-date">{tr(locale, "Date", "Date")}</label>
+                {column_select("date", "l-date", m.date)}
+                <label for="l-order">{tr(locale, "Ordre des dates", "Date order")}</label>
+                <select id="l-order" name="order">
+                    {DateOrder::ALL.into_iter().map(|o| view! {
+                        <option value=o.as_str() selected=o == m.order>{format!("{} ({})", order_name(o, locale), o.example())}</option>
+                    }).collect_view()}
+                </select>
+                <label for="l-label">{tr(locale, "Libellé", "Label")}</label>
+                {column_select("label", "l-label", m.label)}
+                <label for="l-amounts">{tr(locale, "Montants", "Amounts")}</label>
+                <select id="l-amounts" name="amounts">
+                    <option value="signed" selected=signed>{tr(locale, "Une colonne signée", "One signed column")}</option>
+                    <option value="debit_credit" selected=!signed>{tr(locale, "Débit et crédit séparés", "Separate debit and credit")}</option>
+                </select>
+                <label for="l-amount">{tr(locale, "Montant (colonne signée)", "Amount (signed column)")}</label>
+                {column_select("amount", "l-amount", amount)}
+                <label for="l-debit">{tr(locale, "Débit", "Debit")}</label>
+                {column_select("debit", "l-debit", debit)}
+                <label for="l-credit">{tr(locale, "Crédit", "Credit")}</label>
+                {column_select("credit", "l-credit", credit)}
+                <label for="l-decimal">{tr(locale, "Décimale", "Decimal mark")}</label>
+                <select id="l-decimal" name="decimal">
+                    <option value="," selected=m.decimal == ','>"« , » (1 234,56)"</option>
+                    <option value="." selected=m.decimal == '.'>"« . » (1,234.56)"</option>
+                </select>
+            </fieldset>
+        }
+    });
+    let chosen = v.account.clone();
+    view! {
+        <form method="get" action=format!("/import/{}", v.id) class="layout-form" data-testid="layout-form">
+            {csv}
+            <label for="l-account">{tr(locale, "Compte", "Account")}</label>
+            <select id="l-account" name="account">
+                <option value="" selected=chosen.is_none()>{tr(locale, "Nouveau compte", "New account")}</option>
+                {v.accounts.iter().map(|a| {
+                    let selected = chosen.as_deref() == Some(a.key.as_str());
+                    view! { <option value=a.key.clone() selected=selected>{format!("{} ({})", a.name, a.currency)}</option> }
+                }).collect_view()}
+            </select>
+            <button type="submit" class="secondary-action">{tr(locale, "Mettre à jour l'aperçu", "Update the preview")}</button>
+        </form>
+    }
+    .into_any()
+}

@@ -1,0 +1,178 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+//! Imports and rules at the HTTP edge, on SQLite and PostgreSQL: a multipart upload,
+//! the preview page (detected layout, rows, rejected lines), a corrected layout, the
+//! import form, the report, a second import that adds nothing, a refused file said
+//! once, rules proposed then applied on approval — and nothing of it reachable by
+//! another user or by no one.
+
+mod support;
+
+use std::time::Duration;
+
+use agent::imports::ImportState;
+use agent::Locale;
+use axum::body::Body;
+use axum::http::{header, HeaderMap, Request, StatusCode};
+use axum::Router;
+use backend::{Sou, Store};
+use support::{send, Signed};
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/../backend/tests/fixtures/import/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn location(headers: &HeaderMap) -> String {
+    headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("").to_string()
+}
+
+/// A browser's file upload: `multipart/form-data` with the `file` field.
+fn upload(name: &str, bytes: &[u8]) -> Request<Body> {
+    let boundary = "----souboundary7MA4YWxkTrZu0gW";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    Request::post("/import")
+        .header(header::CONTENT_TYPE, format!("multipart/form-data; boundary={boundary}"))
+        .header("sec-fetch-site", "same-origin")
+        .body(Body::from(body))
+        .unwrap()
+}
+
+fn form(uri: &str, body: &str) -> Request<Body> {
+    Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header("sec-fetch-site", "same-origin")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+fn page(uri: &str) -> Request<Body> {
+    Request::get(uri).header(header::ACCEPT_LANGUAGE, "fr-FR,fr;q=0.9").body(Body::empty()).unwrap()
+}
+
+async fn finished(sou: &Sou, who: &Signed, id: &str) {
+    for _ in 0..500 {
+        match sou.imports().state(sou.store(), who.user, id, Locale::Fr).await.unwrap() {
+            ImportState::Running { .. } => tokio::time::sleep(Duration::from_millis(10)).await,
+            _ => return,
+        }
+    }
+    panic!("the import did not end");
+}
+
+#[tokio::test]
+async fn import_and_rules_over_http_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    scenario(Store::open_in(dir.path()).await.unwrap(), dir.path()).await;
+}
+
+#[tokio::test]
+async fn import_and_rules_over_http_on_postgres() {
+    let (store, fresh) = support::postgres().await;
+    let dir = tempfile::tempdir().unwrap();
+    scenario(store, dir.path()).await;
+    fresh.drop().await;
+}
+
+async fn scenario(store: Store, site: &std::path::Path) {
+    let sou = Sou::new(store, chrono_tz::Europe::Paris);
+    let router: Router = support::app_router(sou.clone(), site);
+    let alice = support::sign_up(&sou, "alice").await;
+    let bob = support::sign_up(&sou, "bob").await;
+
+    // Upload → the preview page.
+    let (status, headers, _) = send(&router, Some(&alice), upload("relevé janvier.csv", &fixture("fr-banque-latin1.csv"))).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let to = location(&headers);
+    let id = to.strip_prefix("/import/").unwrap().to_string();
+    let (status, _, html) = send(&router, Some(&alice), page(&to)).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    for want in [
+        "CSV · Windows-1252 (Latin-1) · séparateur « ; » · dates JJ/MM/AAAA · décimale « , » · débit et crédit séparés",
+        "4 opération(s) lue(s) · 3 ligne(s) rejetée(s) · 0 déjà dans ce compte",
+        "CB CARREFOUR CITY 31/12",
+        "Courses",
+        "Ligne 9 : the date",
+        "value=\"relevé janvier\"",
+        "Importer 4 opération(s)",
+    ] {
+        assert!(html.contains(want), "preview lacks {want:?}");
+    }
+    // A layout that does not fit is said; the detected one stays.
+    let (_, _, html) = send(&router, Some(&alice), page(&format!("{to}?date=12&order=dmy"))).await;
+    assert!(html.contains("data-testid=\"layout-error\""), "{html}");
+    // Debit and credit swapped: the amounts change sign.
+    let (_, _, html) = send(&router, Some(&alice), page(&format!("{to}?amounts=debit_credit&debit=5&credit=4"))).await;
+    assert!(html.contains(">45,67\u{a0}€<") && !html.contains("-45,67"), "{html}");
+
+    // Another user and no one reach nothing of it.
+    for req in [page(&to), form(&format!("{to}/run"), "account=&new_account=Mine"), form(&format!("{to}/discard"), "")] {
+        let (status, _, body) = send(&router, Some(&bob), req).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+        assert!(!body.contains("CARREFOUR"));
+    }
+    let (_, _, list) = send(&router, Some(&bob), page("/import")).await;
+    assert!(!list.contains("relevé janvier"));
+    let (status, headers, _) = send(&router, None, page(&to)).await;
+    assert_eq!((status, location(&headers).starts_with("/login")), (StatusCode::SEE_OTHER, true));
+    let (status, _, _) = send(&router, None, upload("x.csv", &fixture("en-bank.csv"))).await;
+    assert!(matches!(status, StatusCode::UNAUTHORIZED | StatusCode::SEE_OTHER | StatusCode::FORBIDDEN));
+
+    // Import into a new account; the report.
+    let (status, headers, _) =
+        send(&router, Some(&alice), form(&format!("{to}/run"), "mapping=&account=&new_account=Compte+BNP")).await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, to.clone()));
+    finished(&sou, &alice, &id).await;
+    let (_, _, html) = send(&router, Some(&alice), page(&to)).await;
+    assert!(html.contains("data-testid=\"report\""), "{html}");
+    assert!(html.contains("4 opération(s) ajoutée(s) au compte « Compte BNP »."), "{html}");
+    assert!(html.contains("value=\"4\""), "a full progress bar");
+    let (_, _, list) = send(&router, Some(&alice), page("/import")).await;
+    assert!(list.contains("relevé janvier.csv") && list.contains("4 ajoutée(s) · 0 déjà présente(s) · 3 rejetée(s)"));
+
+    // The same file into the same account adds nothing.
+    let (_, headers, _) = send(&router, Some(&alice), upload("copie.csv", &fixture("fr-banque-latin1.csv"))).await;
+    let again = location(&headers);
+    let (_, _, html) = send(&router, Some(&alice), page(&format!("{again}?account=compte_bnp"))).await;
+    assert!(html.contains("4 déjà dans ce compte") && html.contains("déjà importée"), "{html}");
+    send(&router, Some(&alice), form(&format!("{again}/run"), "account=compte_bnp")).await;
+    finished(&sou, &alice, again.strip_prefix("/import/").unwrap()).await;
+    let (_, _, html) = send(&router, Some(&alice), page(&again)).await;
+    assert!(html.contains("0 opération(s) ajoutée(s)") && html.contains("4 déjà présente(s), ignorée(s)"), "{html}");
+
+    // A file Sou cannot read: the reason, once.
+    let (_, headers, _) = send(&router, Some(&alice), upload("actions.qif", &fixture("faux.qif"))).await;
+    let refused = location(&headers);
+    assert!(refused.starts_with("/import?refused="), "{refused}");
+    let (_, _, html) = send(&router, Some(&alice), page(&refused)).await;
+    assert!(html.contains("Sou n'a pas pu lire ce fichier : this QIF file holds"), "{html}");
+    let (_, _, html) = send(&router, Some(&bob), page(&refused)).await;
+    assert!(!html.contains("data-testid=\"refused\""), "another user's refusal is not shown");
+
+    // A rule: saved, proposed, applied on approval.
+    let (status, headers, _) = send(&router, Some(&alice), form("/rules", "pattern=librairie&category=leisure")).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let proposal = location(&headers);
+    let rule = proposal.strip_prefix("/rules?rule=").unwrap().to_string();
+    let (_, _, html) = send(&router, Some(&alice), page(&proposal)).await;
+    assert!(html.contains("Elle correspond à 1 opération(s) passée(s), dont 1 changerai(en)t de catégorie."), "{html}");
+    assert!(html.contains("CB LIBRAIRIE ÉLÉGANTE"));
+    let (status, _, _) = send(&router, Some(&bob), form(&format!("/rules/{rule}/apply"), "")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, _, html) = send(&router, Some(&bob), page(&proposal)).await;
+    assert!(!html.contains("librairie"), "{html}");
+    let (_, headers, _) = send(&router, Some(&alice), form(&format!("/rules/{rule}/apply"), "")).await;
+    assert_eq!(location(&headers), "/rules?applied=1");
+    let (_, _, html) = send(&router, Some(&alice), page("/rules?applied=1")).await;
+    assert!(html.contains("1 opération(s) passée(s) recatégorisée(s).") && html.contains("librairie"));
+    let (_, headers, _) = send(&router, Some(&alice), form("/rules", "pattern=%C3%A9&category=leisure")).await;
+    let (_, _, html) = send(&router, Some(&alice), page(&location(&headers))).await;
+    assert!(html.contains("Le motif doit compter de 2 à 100 caractères"), "{html}");
+    let (status, headers, _) = send(&router, Some(&alice), form(&format!("/rules/{rule}/delete"), "")).await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/rules".to_string()));
+}
