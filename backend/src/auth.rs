@@ -427,6 +427,7 @@ impl Auth {
                 .fetch_one(self.store.pool())
                 .await?;
             sqlx::query("SELECT sou_purge_uploads($1)").bind(&uploads).execute(self.store.pool()).await?;
+            sqlx::query("SELECT sou_purge_dataset_tables()").execute(self.store.pool()).await?;
             return Ok(u64::try_from(n).unwrap_or(0));
         }
         sqlx::query("DELETE FROM imports WHERE status = 'pending' AND created_at < $1")
@@ -442,6 +443,16 @@ impl Auth {
                 .bind(&now)
                 .execute(self.store.pool())
                 .await?;
+        // The tables of datasets whose user went with it.
+        let orphans: Vec<String> = sqlx::query_scalar(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'ds_*'
+             AND name NOT IN (SELECT physical FROM datasets)",
+        )
+        .fetch_all(self.store.pool())
+        .await?;
+        for table in orphans {
+            sqlx::query(&format!("DROP TABLE \"{table}\"")).execute(self.store.pool()).await?;
+        }
         Ok(done.rows_affected())
     }
 

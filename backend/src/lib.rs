@@ -5,6 +5,7 @@
 pub mod assistant;
 pub mod auth;
 pub mod chat;
+pub mod datasets;
 pub mod demo;
 mod error;
 pub mod guardian;

@@ -34,6 +34,16 @@ pub type Tenant = Transaction<'static, Any>;
 pub struct Store {
     pool: AnyPool,
     dialect: Dialect,
+    sandbox: Sandbox,
+}
+
+/// Connections for dataset SQL (`datasets::query`), apart from the store's: on SQLite
+/// opened read-only, on PostgreSQL as the same role (each query in a read-only
+/// transaction). Native drivers, so every result type can be read as text.
+#[derive(Clone, Debug)]
+pub(crate) enum Sandbox {
+    Sqlite(sqlx::SqlitePool),
+    Postgres(sqlx::PgPool),
 }
 
 static SQLITE: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -71,7 +81,17 @@ impl Store {
             .await
             .map_err(open_error)?;
         SQLITE.run(&pool).await?;
-        Ok(Store { pool, dialect: Dialect::Sqlite })
+        let read_only: sqlx::sqlite::SqliteConnectOptions = url.parse().map_err(open_error)?;
+        let sandbox = sqlx::sqlite::SqlitePoolOptions::new()
+            .max_connections(2)
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    conn.execute("PRAGMA query_only = ON; PRAGMA busy_timeout = 2000;").await?;
+                    Ok(())
+                })
+            })
+            .connect_lazy_with(read_only.read_only(true));
+        Ok(Store { pool, dialect: Dialect::Sqlite, sandbox: Sandbox::Sqlite(sandbox) })
     }
 
     /// PostgreSQL: `url` is the role Sou works as, which must own no table and must not
@@ -125,7 +145,11 @@ impl Store {
         if superuser || bypass || owned > 0 {
             return Err(StoreError::UnsafeRole { role: app_role, superuser, bypass, owned });
         }
-        Ok(Store { pool, dialect: Dialect::Postgres })
+        let sandbox = sqlx::postgres::PgPoolOptions::new()
+            .max_connections(4)
+            .connect_lazy(url)
+            .map_err(|source| StoreError::Open { url: redact(url), source })?;
+        Ok(Store { pool, dialect: Dialect::Postgres, sandbox: Sandbox::Postgres(sandbox) })
     }
 
     /// `sqlite://<dir>/sou.db`, creating `dir`.
@@ -143,6 +167,10 @@ impl Store {
 
     pub fn dialect(&self) -> Dialect {
         self.dialect
+    }
+
+    pub(crate) fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
     }
 
     /// A transaction for `user`'s rows. Commit it to keep what it wrote.

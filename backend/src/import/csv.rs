@@ -70,6 +70,15 @@ pub fn parse_with(bytes: &[u8], mapping: Mapping) -> Result<Parsed, CsvError> {
     Ok(read(&text, encoding, mapping))
 }
 
+/// Any CSV file with a header row (datasets): its header and every record with its
+/// line, as text; the delimiter is guessed as for bank files.
+pub fn table(bytes: &[u8]) -> Result<(Vec<String>, Vec<(u64, Vec<String>)>), CsvError> {
+    let (text, _) = decode(bytes);
+    let mut records = records(&text, delimiter(head(&text))).into_iter();
+    let (_, header) = records.next().ok_or(CsvError::Empty)?;
+    Ok((header, records.collect()))
+}
+
 /// The first data record of `bytes` read with `mapping` (its cells, trimmed), for the
 /// preview's column samples.
 pub fn sample_row(bytes: &[u8], mapping: &Mapping) -> Vec<String> {

@@ -1,0 +1,99 @@
+//! Analyst mode's wire types: datasets (CSV files uploaded as tables) and the result of
+//! a query over them. Shared by the server and the browser.
+
+use serde::{Deserialize, Serialize};
+
+/// A dataset column's type, inferred from its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColumnType {
+    /// Whole numbers.
+    Integer,
+    /// Decimal numbers (`12.5`, `12,5`).
+    Number,
+    /// Dates, stored as `YYYY-MM-DD` text.
+    Date,
+    Text,
+}
+
+impl ColumnType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ColumnType::Integer => "integer",
+            ColumnType::Number => "number",
+            ColumnType::Date => "date",
+            ColumnType::Text => "text",
+        }
+    }
+
+    pub fn is_numeric(self) -> bool {
+        matches!(self, ColumnType::Integer | ColumnType::Number)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetColumn {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: ColumnType,
+}
+
+/// A dataset as `dataset_info` describes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetInfo {
+    /// The table name queries use.
+    pub name: String,
+    pub file_name: String,
+    pub rows: u64,
+    pub columns: Vec<DatasetColumn>,
+    pub created_at: String,
+}
+
+/// One value of a query's result. Numbers keep the text the database gave, so no
+/// precision is lost on the way.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Cell {
+    Int(i64),
+    Num(NumText),
+    Text(String),
+    Null,
+}
+
+/// A decimal number as text (`"1234.5"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumText {
+    pub num: String,
+}
+
+impl Cell {
+    /// The value as a number, for charts (geometry, not money).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Cell::Int(i) => Some(*i as f64),
+            Cell::Num(n) => n.num.parse().ok(),
+            Cell::Text(_) | Cell::Null => None,
+        }
+    }
+
+    /// The value as people read it.
+    pub fn text(&self) -> String {
+        match self {
+            Cell::Int(i) => i.to_string(),
+            Cell::Num(n) => n.num.clone(),
+            Cell::Text(t) => t.clone(),
+            Cell::Null => String::new(),
+        }
+    }
+}
+
+/// What a query over datasets returned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueryResult {
+    /// The SQL as written (before Sou rewrote its table names).
+    pub sql: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Cell>>,
+    /// More rows than the cap were found; the first ones are here.
+    pub truncated: bool,
+}
