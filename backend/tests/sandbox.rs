@@ -1,0 +1,309 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+//! The dataset SQL sandbox under attack, on SQLite and on PostgreSQL (row-level
+//! security, Sou's role owning nothing). Alice and Bob each have a `sales` dataset;
+//! Bob also has the demo ledger. As Alice, every attempt below — other statements,
+//! several statements, catalogs, the ledger, Bob's table, files, extensions, settings,
+//! roles, sleeps, huge values, recursive and cross-join bombs — is refused, stopped by
+//! the time limit, or returns only Alice's rows. Afterwards every table holds the same
+//! rows as before and no table was added: 0 writes, 0 foreign rows.
+
+use std::collections::BTreeMap;
+
+use agent::datasets::ColumnType;
+use backend::datasets::{self, sandbox::Refused, DatasetError};
+use backend::store::Dialect;
+use backend::{Store, UserId};
+
+const ALICE_SALES: &str = "region;amount;month;note\nNord;1200,50;2026-01-01;alice-1\nSud;800;2026-01-01;alice-2\nNord;300,25;2026-02-01;alice-3\nEst;50;2026-02-01;alice-4\n";
+const BOB_SALES: &str = "region,amount,month,note\nOuest,999,2026-01-01,BOB-SECRET\n";
+
+/// What must never appear in Alice's results.
+const FOREIGN: &[&str] = &["BOB-SECRET", "CARREFOUR", "argon2", "bob", "Ouest"];
+
+struct Pg {
+    admin: sqlx::PgPool,
+    database: String,
+    role: String,
+}
+
+async fn postgres() -> (Store, Pg) {
+    let server = std::env::var("SOU_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
+    let admin = sqlx::PgPool::connect(&format!("{server}/postgres")).await.expect("PostgreSQL at 127.0.0.1:5432");
+    let suffix = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
+    let (database, role) = (format!("sou_test_{suffix}"), format!("sou_app_{suffix}"));
+    let password = uuid::Uuid::new_v4().simple().to_string();
+    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.unwrap();
+    sqlx::query(&format!("CREATE ROLE {role} LOGIN NOBYPASSRLS PASSWORD '{password}'")).execute(&admin).await.unwrap();
+    let host = server.split_once("://").map_or(server.as_str(), |(_, r)| r).rsplit('@').next().unwrap().to_string();
+    let store = Store::open_postgres(
+        &format!("postgres://{role}:{password}@{host}/{database}"),
+        Some(&format!("{server}/{database}")),
+    )
+    .await
+    .unwrap();
+    (store, Pg { admin, database, role })
+}
+
+impl Pg {
+    async fn drop(self) {
+        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.database)).execute(&self.admin).await.unwrap();
+        sqlx::query(&format!("DROP ROLE {}", self.role)).execute(&self.admin).await.unwrap();
+    }
+}
+
+async fn world(store: &Store) -> (UserId, UserId) {
+    let alice = store.ensure_user("alice").await.unwrap();
+    let bob = store.ensure_user("bob").await.unwrap();
+    backend::demo::seed(store, bob).await.unwrap();
+    let a = datasets::create(store, alice, "sales.csv", ALICE_SALES.as_bytes()).await.unwrap();
+    assert_eq!(a.name, "sales");
+    let kinds: Vec<ColumnType> = a.columns.iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, [ColumnType::Text, ColumnType::Number, ColumnType::Date, ColumnType::Text]);
+    datasets::create(store, bob, "sales.csv", BOB_SALES.as_bytes()).await.unwrap();
+    (alice, bob)
+}
+
+/// Every table and its row count, as the tables' owner sees them (on PostgreSQL,
+/// row-level security is set per user, so each user's rows are counted in turn).
+async fn snapshot(store: &Store, users: &[UserId]) -> BTreeMap<String, i64> {
+    let (relations, tables) = match store.dialect() {
+        Dialect::Sqlite => (
+            "SELECT type || ' ' || name FROM sqlite_master ORDER BY name",
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name <> '_sqlx_migrations'",
+        ),
+        Dialect::Postgres => (
+            "SELECT CAST(relkind AS TEXT) || ' ' || CAST(relname AS TEXT) FROM pg_class c
+             JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' ORDER BY relname",
+            "SELECT CAST(relname AS TEXT) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = 'public' AND relkind = 'r' AND relname <> '_sqlx_migrations'",
+        ),
+    };
+    let mut out = BTreeMap::new();
+    for r in sqlx::query_scalar::<_, String>(relations).fetch_all(store.pool()).await.unwrap() {
+        out.insert(r, 0);
+    }
+    let tables: Vec<String> = sqlx::query_scalar(tables).fetch_all(store.pool()).await.unwrap();
+    for user in users {
+        let mut tx = store.tenant(*user).await.unwrap();
+        for t in &tables {
+            let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM \"{t}\"")).fetch_one(&mut *tx).await.unwrap();
+            *out.entry(format!("rows of {t} seen as {}", user.0)).or_default() += n;
+        }
+        tx.rollback().await.unwrap();
+    }
+    out
+}
+
+/// What an attempt must come to.
+#[derive(Debug)]
+enum Expect {
+    Refused,
+    /// Refused by the checker, or failed in the database (a name out of scope).
+    Fails,
+    Timeout,
+}
+
+fn attempts(bob_table: &str, dialect: Dialect) -> Vec<(&'static str, String, Expect)> {
+    use Expect::*;
+    let mut v: Vec<(&'static str, String, Expect)> = vec![
+        ("two statements", "SELECT 1; SELECT 2".into(), Refused),
+        ("a drop after a select", "SELECT * FROM sales; DROP TABLE sales".into(), Refused),
+        ("drop", "DROP TABLE sales".into(), Refused),
+        ("delete", "DELETE FROM sales".into(), Refused),
+        ("update", "UPDATE sales SET amount = 0".into(), Refused),
+        ("insert", "INSERT INTO sales (region) VALUES ('x')".into(), Refused),
+        ("create table as", "CREATE TABLE copy AS SELECT * FROM sales".into(), Refused),
+        ("create view", "CREATE VIEW v AS SELECT 1".into(), Refused),
+        ("select into", "SELECT * INTO copy FROM sales".into(), Refused),
+        ("for update", "SELECT * FROM sales FOR UPDATE".into(), Refused),
+        ("delete in a CTE", "WITH d AS (DELETE FROM sales RETURNING *) SELECT * FROM d".into(), Refused),
+        ("update in a CTE", "WITH u AS (UPDATE sales SET amount = 0 RETURNING *) SELECT 1".into(), Refused),
+        ("explain analyze", "EXPLAIN ANALYZE DELETE FROM sales".into(), Refused),
+        ("begin", "BEGIN".into(), Refused),
+        ("commit", "COMMIT".into(), Refused),
+        ("the ledger", "SELECT * FROM transactions".into(), Refused),
+        ("the users", "SELECT name, password_hash FROM users".into(), Refused),
+        ("a schema-qualified table", "SELECT * FROM main.users".into(), Refused),
+        ("the ledger joined", "SELECT * FROM sales, transactions".into(), Refused),
+        ("a scalar subquery on users", "SELECT (SELECT password_hash FROM users LIMIT 1)".into(), Refused),
+        ("IN over users", "SELECT * FROM sales WHERE region IN (SELECT name FROM users)".into(), Refused),
+        ("a union with users", "SELECT region, note FROM sales UNION SELECT name, password_hash FROM users".into(), Refused),
+        ("a derived table on the ledger", "SELECT * FROM (SELECT * FROM transactions) t".into(), Refused),
+        ("api tokens in a filter", "SELECT * FROM sales WHERE amount > (SELECT COUNT(*) FROM api_tokens)".into(), Refused),
+        ("values over users", "VALUES ((SELECT password_hash FROM users))".into(), Refused),
+        ("TABLE users", "TABLE users".into(), Refused),
+        ("Bob's table by its name", format!("SELECT * FROM {bob_table}"), Refused),
+        ("Bob's table quoted", format!("SELECT * FROM \"{bob_table}\""), Refused),
+        ("the datasets list", "SELECT * FROM datasets".into(), Refused),
+        ("a CTE named like a table, used out of its scope",
+            "SELECT * FROM (WITH transactions AS (SELECT 1 AS a) SELECT * FROM transactions) x, transactions".into(), Fails),
+        ("recursive CTE bomb", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c".into(), Refused),
+        ("a cross-join bomb", "SELECT COUNT(*) FROM sales a, sales b, sales c, sales d, sales e, sales f, sales g, sales h, sales i, sales j, sales k, sales l, sales m, sales n, sales o, sales p, sales q, sales r, sales s, sales t".into(), Timeout),
+        ("a lateral join", "SELECT * FROM sales, LATERAL (SELECT 1) x".into(), Refused),
+        ("a table function", "SELECT * FROM generate_series(1, 1000000000)".into(), Refused),
+        ("a cast to regclass", "SELECT CAST('users' AS regclass)".into(), Refused),
+        ("printf width bomb", "SELECT printf('%.*c', 1000000000, 'x')".into(), Refused),
+        ("repeat bomb", "SELECT repeat('x', 1000000000)".into(), Refused),
+        ("a qualified function", "SELECT pg_catalog.lower('X')".into(), Refused),
+    ];
+    match dialect {
+        Dialect::Sqlite => v.extend([
+            ("attach", "ATTACH DATABASE '/tmp/sou-x.db' AS x".into(), Refused),
+            ("detach", "DETACH DATABASE main".into(), Refused),
+            ("pragma", "PRAGMA table_info(users)".into(), Refused),
+            ("pragma writable_schema", "PRAGMA writable_schema = ON".into(), Refused),
+            ("a pragma table function", "SELECT * FROM pragma_table_info('users')".into(), Refused),
+            ("load_extension", "SELECT load_extension('/tmp/evil.so')".into(), Refused),
+            ("vacuum into", "VACUUM INTO '/tmp/sou-copy.db'".into(), Refused),
+            ("randomblob", "SELECT randomblob(1000000000)".into(), Refused),
+            ("zeroblob", "SELECT hex(zeroblob(100000000))".into(), Refused),
+            ("sqlite_master", "SELECT sql FROM sqlite_master".into(), Refused),
+            ("sqlite_schema", "SELECT * FROM sqlite_schema".into(), Refused),
+            ("sqlite_version", "SELECT sqlite_version()".into(), Refused),
+            ("an implicitly recursive CTE", "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c".into(), Timeout),
+            ("reindex", "REINDEX".into(), Refused),
+            ("analyze", "ANALYZE".into(), Refused),
+            ("json_each", "SELECT * FROM json_each('[1,2]')".into(), Refused),
+        ]),
+        Dialect::Postgres => v.extend([
+            ("pg_read_file", "SELECT pg_read_file('/etc/passwd')".into(), Refused),
+            ("copy to program", "COPY sales TO PROGRAM 'id'".into(), Refused),
+            ("copy a query to a file", "COPY (SELECT 1) TO '/tmp/sou-x'".into(), Refused),
+            ("set_config", "SELECT set_config('sou.user_id', '2', false)".into(), Refused),
+            ("set role", "SET ROLE postgres".into(), Refused),
+            ("reset role", "RESET ROLE".into(), Refused),
+            ("set the user", "SET sou.user_id = 2".into(), Refused),
+            ("current_setting", "SELECT current_setting('sou.user_id')".into(), Refused),
+            ("pg_sleep", "SELECT pg_sleep(10)".into(), Refused),
+            ("pg_user", "SELECT * FROM pg_user".into(), Refused),
+            ("pg_catalog", "SELECT * FROM pg_catalog.pg_tables".into(), Refused),
+            ("information_schema", "SELECT * FROM information_schema.tables".into(), Refused),
+            ("lo_import", "SELECT lo_import('/etc/passwd')".into(), Refused),
+            ("dblink", "SELECT * FROM dblink('dbname=postgres', 'select 1') AS t(x int)".into(), Refused),
+            ("query_to_xml", "SELECT query_to_xml('select * from users', true, true, '')".into(), Refused),
+            ("a ::regclass cast", "SELECT 'users'::regclass".into(), Refused),
+            ("do block", "DO $$ BEGIN DELETE FROM users; END $$".into(), Refused),
+            ("prepare", "PREPARE p AS SELECT 1".into(), Refused),
+            ("listen", "LISTEN sou".into(), Refused),
+            ("nextval", "SELECT nextval('users_id_seq')".into(), Refused),
+            ("version", "SELECT version()".into(), Refused),
+            ("tablesample", "SELECT * FROM sales TABLESAMPLE SYSTEM (50)".into(), Refused),
+            ("create function", "CREATE FUNCTION f() RETURNS int AS 'select 1' LANGUAGE sql".into(), Refused),
+            ("call the owner's function", format!("SELECT sou_drop_dataset_table('{bob_table}')"), Refused),
+        ]),
+    }
+    v
+}
+
+#[tokio::test]
+async fn bypasses_fail_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    bypasses_fail(&store).await;
+}
+
+#[tokio::test]
+async fn bypasses_fail_on_postgres() {
+    let (store, pg) = postgres().await;
+    bypasses_fail(&store).await;
+    pg.drop().await;
+}
+
+async fn bypasses_fail(store: &Store) {
+    let (alice, bob) = world(store).await;
+    let bob_table: String = {
+        let mut tx = store.tenant(bob).await.unwrap();
+        let t = sqlx::query_scalar("SELECT physical FROM datasets WHERE user_id = $1")
+            .bind(bob.0)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        t
+    };
+    let before = snapshot(store, &[alice, bob]).await;
+    let list = attempts(&bob_table, store.dialect());
+    assert!(list.len() >= 50, "{} attempts", list.len());
+    let mut table = Vec::new();
+    for (name, sql, expect) in &list {
+        let started = std::time::Instant::now();
+        let outcome = datasets::query(store, alice, sql).await;
+        let text = match &outcome {
+            Ok(r) => format!("{:?} {:?}", r.columns, r.rows),
+            Err(e) => e.to_string(),
+        };
+        for f in FOREIGN {
+            assert!(!text.contains(f), "{name}: {f} leaked: {text}");
+        }
+        let ok = match (expect, &outcome) {
+            (Expect::Refused, Err(DatasetError::Refused(_))) => true,
+            (Expect::Fails, Err(DatasetError::Refused(_) | DatasetError::Query(_))) => true,
+            (Expect::Timeout, Err(DatasetError::Timeout)) => true,
+            _ => false,
+        };
+        assert!(ok, "{name}: expected {expect:?}, got {outcome:?}");
+        table.push(format!("{:?} {name}: {} ms — {text}", store.dialect(), started.elapsed().as_millis()));
+    }
+    println!("{}", table.join("\n"));
+    assert_eq!(snapshot(store, &[alice, bob]).await, before, "something was written");
+    // Alice's own questions still work, and see only her rows.
+    let r = datasets::query(store, alice, "SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY total DESC")
+        .await
+        .unwrap();
+    assert_eq!(r.columns, ["region", "total"]);
+    let rows: Vec<(String, String)> = r.rows.iter().map(|row| (row[0].text(), row[1].text())).collect();
+    assert_eq!(rows, [("Nord".into(), "1500.75".into()), ("Sud".into(), "800".into()), ("Est".into(), "50".into())]);
+    let r = datasets::query(store, alice, "SELECT * FROM sales").await.unwrap();
+    assert_eq!(r.columns, ["region", "amount", "month", "note"], "no user_id column");
+    assert_eq!(r.rows.len(), 4);
+}
+
+#[tokio::test]
+async fn what_a_query_gets_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let user = store.ensure_user("ana").await.unwrap();
+    // 1,500 rows: more than the cap.
+    let mut csv = String::from("id,city,score,day\n");
+    for i in 0..1500 {
+        csv.push_str(&format!("{i},{},{}.5,{:02}/01/2026\n", ["Lyon", "Lille"][i % 2], i % 7, i % 28 + 1));
+    }
+    let info = datasets::create(&store, user, "Scores 2026.csv", csv.as_bytes()).await.unwrap();
+    assert_eq!(info.name, "scores_2026");
+    let kinds: Vec<(&str, ColumnType)> = info.columns.iter().map(|c| (c.name.as_str(), c.kind)).collect();
+    assert_eq!(
+        kinds,
+        [("id", ColumnType::Integer), ("city", ColumnType::Text), ("score", ColumnType::Number), ("day", ColumnType::Date)]
+    );
+    let r = datasets::query(&store, user, "SELECT * FROM scores_2026").await.unwrap();
+    assert_eq!((r.rows.len(), r.truncated), (datasets::ROW_CAP, true));
+    let r = datasets::query(&store, user, "select day from scores_2026 where id = 30").await.unwrap();
+    assert_eq!(r.rows[0][0].text(), "2026-01-03", "dates stored as YYYY-MM-DD");
+    let r = datasets::query(&store, user, "SELECT city FROM scores_2026 WHERE id < 0").await.unwrap();
+    assert_eq!((r.columns.as_slice(), r.rows.len()), (["city".to_string()].as_slice(), 0));
+    let e = datasets::query(&store, user, "SELECT nope FROM scores_2026").await.unwrap_err();
+    assert!(matches!(e, DatasetError::Query(ref m) if m.contains("nope")), "{e}");
+    let e = datasets::query(&store, user, "SELECT * FROM sales").await.unwrap_err();
+    assert_eq!(e.to_string(), "there is no dataset named \"sales\" (yours: scores_2026)");
+    assert!(matches!(datasets::query(&store, user, "SELEC 1").await, Err(DatasetError::Refused(Refused::Syntax(_)))));
+    let described = datasets::describe(&datasets::list(&store, user).await.unwrap(), store.dialect());
+    assert!(
+        described.contains("- **scores_2026**: 1500 rows, columns: id (integer), city (text), score (number), day (date)"),
+        "{described}"
+    );
+    // A second file of the same name gets another name; deleting drops the table.
+    let again = datasets::create(&store, user, "scores 2026.csv", b"a\n1\n").await.unwrap();
+    assert_eq!(again.name, "scores_2026_2");
+    datasets::delete(&store, user, "scores_2026_2").await.unwrap();
+    assert!(matches!(datasets::delete(&store, user, "scores_2026_2").await, Err(DatasetError::NotFound(_))));
+    let tables: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sqlite_master WHERE name GLOB 'ds_*'")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(tables, 1);
+    // Bad files are refused with the reason.
+    let e = datasets::create(&store, user, "x.csv", b"a;b\n1;2\n3\n").await.unwrap_err();
+    assert_eq!(e.to_string(), "line 3 has 1 values, the header 2");
+    assert!(matches!(datasets::create(&store, user, "x.csv", b"  \n").await, Err(DatasetError::Empty)));
+}
