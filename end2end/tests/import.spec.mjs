@@ -125,7 +125,7 @@ test('import a French CSV, an OFX and a CAMT.053 file, then ask about them', asy
   await open(page, testInfo, '/');
   await ask(page, "combien j'ai dépensé en courses en janvier 2026 ?");
   await expect(page.getByTestId('total').last()).toContainText('137,01');
-  await ask(page, 'combien en loisirs en janvier 2026 ?');
+  await ask(page, "combien j'ai dépensé en loisirs en janvier 2026 ?");
   await expect(page.getByTestId('total').last()).toContainText('24,60');
   await shot('answer');
 });
