@@ -26,7 +26,7 @@ impl Format {
         }
     }
 
-    pub fn from_str(s: &str) -> Option<Format> {
+    pub fn parse(s: &str) -> Option<Format> {
         [Format::Csv, Format::Ofx, Format::Qif, Format::Camt].into_iter().find(|f| f.as_str() == s)
     }
 
@@ -81,7 +81,7 @@ impl DateOrder {
         }
     }
 
-    pub fn from_str(s: &str) -> Option<DateOrder> {
+    pub fn parse(s: &str) -> Option<DateOrder> {
         DateOrder::ALL.into_iter().find(|o| o.as_str() == s)
     }
 
@@ -159,10 +159,15 @@ pub enum ImportState {
     /// Read and previewed; nothing imported yet.
     Pending,
     /// Rows written so far (in one transaction: none is visible before the end).
-    Running { done: u64, total: u64 },
+    Running {
+        done: u64,
+        total: u64,
+    },
     Done(ImportReport),
     /// The import stopped and wrote nothing; it can be started again.
-    Failed { message: String },
+    Failed {
+        message: String,
+    },
 }
 
 /// What an import did.

@@ -324,7 +324,8 @@ pub async fn load_imports(refused: Option<String>) -> Result<ImportsData, AppErr
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
-        let imports = sou.imports().list(sou.store(), user).await.map_err(|e| ssr::import_error(e, locale))?;
+        let imports =
+            sou.imports().list(sou.store(), user).await.map_err(|e| ssr::import_error(e, locale))?;
         let refused = refused.and_then(|id| sou.imports().refusal(user, &id, locale));
         Ok(ImportsData {
             account: ssr::account_view()?,
@@ -375,9 +376,10 @@ impl LayoutEdit {
         };
         let amounts = match self.amounts.as_deref() {
             Some("signed") => AmountColumns::Signed { amount: col(self.amount, amount0) },
-            Some("debit_credit") => {
-                AmountColumns::DebitCredit { debit: col(self.debit, debit0), credit: col(self.credit, credit0) }
-            }
+            Some("debit_credit") => AmountColumns::DebitCredit {
+                debit: col(self.debit, debit0),
+                credit: col(self.credit, credit0),
+            },
             _ => base.amounts,
         };
         agent::imports::Mapping {
@@ -386,7 +388,7 @@ impl LayoutEdit {
             // Another delimiter or start line: the detected header no longer names the columns.
             header: if delimiter == base.delimiter && skip == base.skip { base.header.clone() } else { None },
             date: col(self.date, base.date),
-            order: self.order.as_deref().and_then(DateOrder::from_str).unwrap_or(base.order),
+            order: self.order.as_deref().and_then(DateOrder::parse).unwrap_or(base.order),
             label: col(self.label, base.label),
             amounts,
             decimal: match self.decimal.as_deref() {
@@ -419,7 +421,10 @@ pub async fn load_import(id: String, edit: LayoutEdit, into: Option<String>) -> 
             imports.view(sou.store(), user, &id, None, into.as_deref(), locale).await.map_err(error)?;
         if let (false, Some(detected)) = (edit.is_empty(), view.mapping.clone()) {
             let mapping = edit.apply(&detected);
-            view = imports.view(sou.store(), user, &id, Some(mapping), into.as_deref(), locale).await.map_err(error)?;
+            view = imports
+                .view(sou.store(), user, &id, Some(mapping), into.as_deref(), locale)
+                .await
+                .map_err(error)?;
         }
         Ok(ImportData { account: ssr::account_view()?, locale, view })
     })

@@ -223,7 +223,10 @@ fn progress_view(id: String, done: u64, total: u64, reload: RwSignal<u32>, local
     .into_any()
 }
 
-fn progress_bar(progress: impl Get<Value = (u64, u64)> + Copy + Send + Sync + 'static, locale: Locale) -> impl IntoView {
+fn progress_bar(
+    progress: impl Get<Value = (u64, u64)> + Copy + Send + Sync + 'static,
+    locale: Locale,
+) -> impl IntoView {
     let percent = move || {
         let (done, total) = progress.get();
         (done * 100).checked_div(total).unwrap_or(100)
@@ -245,7 +248,9 @@ fn report_view(v: &ImportView, r: ImportReport, locale: Locale) -> AnyView {
     let period = match (r.first, r.last) {
         (Some(a), Some(b)) => Some(match locale {
             Locale::Fr => format!("Opérations du {} au {}.", i18n::date(a, locale), i18n::date(b, locale)),
-            Locale::En => format!("Transactions from {} to {}.", i18n::date(a, locale), i18n::date(b, locale)),
+            Locale::En => {
+                format!("Transactions from {} to {}.", i18n::date(a, locale), i18n::date(b, locale))
+            }
         }),
         _ => None,
     };
@@ -254,8 +259,14 @@ fn report_view(v: &ImportView, r: ImportReport, locale: Locale) -> AnyView {
         Locale::En => format!("{} transaction(s) added to the account “{}”.", r.added, r.account),
     };
     let others = match locale {
-        Locale::Fr => format!("{} déjà présente(s), ignorée(s) · {} ligne(s) rejetée(s).", r.duplicates, r.rejected.len()),
-        Locale::En => format!("{} already there, skipped · {} line(s) rejected.", r.duplicates, r.rejected.len()),
+        Locale::Fr => format!(
+            "{} déjà présente(s), ignorée(s) · {} ligne(s) rejetée(s).",
+            r.duplicates,
+            r.rejected.len()
+        ),
+        Locale::En => {
+            format!("{} already there, skipped · {} line(s) rejected.", r.duplicates, r.rejected.len())
+        }
     };
     view! {
         <section class="card" data-testid="report">
@@ -324,13 +335,19 @@ fn order_name(o: DateOrder, locale: Locale) -> &'static str {
 fn detected(v: &ImportView, locale: Locale) -> String {
     let mut parts = vec![v.format.name().to_string(), v.encoding.name().to_string()];
     if let Some(m) = &v.mapping {
-        parts.push(format!("{} {}", tr(locale, "séparateur", "delimiter"), delimiter_name(m.delimiter, locale)));
+        parts.push(format!(
+            "{} {}",
+            tr(locale, "séparateur", "delimiter"),
+            delimiter_name(m.delimiter, locale)
+        ));
         parts.push(format!("{} {}", tr(locale, "dates", "dates"), order_name(m.order, locale)));
         parts.push(format!("{} « {} »", tr(locale, "décimale", "decimal mark"), m.decimal));
         parts.push(
             match m.amounts {
                 AmountColumns::Signed { .. } => tr(locale, "montants signés", "signed amounts"),
-                AmountColumns::DebitCredit { .. } => tr(locale, "débit et crédit séparés", "separate debit and credit"),
+                AmountColumns::DebitCredit { .. } => {
+                    tr(locale, "débit et crédit séparés", "separate debit and credit")
+                }
             }
             .to_string(),
         );

@@ -13,15 +13,16 @@ use crate::imports::TopBar;
 #[component]
 pub fn RulesPage() -> impl IntoView {
     // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
-    let (rule, error, applied, pattern, category) = leptos_router::hooks::use_query_map().with_untracked(|q| {
-        (
-            q.get("rule").and_then(|r| r.parse::<i64>().ok()),
-            q.get("error"),
-            q.get("applied").and_then(|a| a.parse::<u64>().ok()),
-            q.get("pattern").unwrap_or_default(),
-            q.get("category"),
-        )
-    });
+    let (rule, error, applied, pattern, category) =
+        leptos_router::hooks::use_query_map().with_untracked(|q| {
+            (
+                q.get("rule").and_then(|r| r.parse::<i64>().ok()),
+                q.get("error"),
+                q.get("applied").and_then(|a| a.parse::<u64>().ok()),
+                q.get("pattern").unwrap_or_default(),
+                q.get("category"),
+            )
+        });
     let data = Resource::new_blocking(|| (), move |_| load_rules(rule, error.clone()));
     view! {
         <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
@@ -152,7 +153,8 @@ fn proposal_view(p: RuleProposal, locale: Locale) -> AnyView {
 
 fn rules_list(rules: Vec<RuleView>, locale: Locale) -> AnyView {
     if rules.is_empty() {
-        return view! { <p class="hint">{tr(locale, "Aucune règle pour l'instant.", "No rules yet.")}</p> }.into_any();
+        return view! { <p class="hint">{tr(locale, "Aucune règle pour l'instant.", "No rules yet.")}</p> }
+            .into_any();
     }
     view! {
         <table class="rows" data-testid="rule-list">

@@ -137,7 +137,9 @@ impl Live {
     fn state(self, locale: Locale) -> ImportState {
         match self {
             Live::Running { done, total } => ImportState::Running { done, total },
-            Live::Failed { fr, en } => ImportState::Failed { message: if locale == Locale::Fr { fr } else { en } },
+            Live::Failed { fr, en } => {
+                ImportState::Failed { message: if locale == Locale::Fr { fr } else { en } }
+            }
         }
     }
 }
@@ -198,7 +200,12 @@ impl Imports {
         .execute(&mut *db)
         .await?;
         db.commit().await?;
-        tracing::info!(format = format.as_str(), rows = file.rows.len(), rejected = file.rejected.len(), "file uploaded");
+        tracing::info!(
+            format = format.as_str(),
+            rows = file.rows.len(),
+            rejected = file.rejected.len(),
+            "file uploaded"
+        );
         Ok(id)
     }
 
@@ -221,7 +228,7 @@ impl Imports {
                 Ok(ImportSummary {
                     id: r.get(0),
                     file_name: r.get(1),
-                    format: Format::from_str(&format).ok_or_else(|| ImportError::Corrupt(format.clone()))?,
+                    format: Format::parse(&format).ok_or_else(|| ImportError::Corrupt(format.clone()))?,
                     created_at: r.get(3),
                     added: report.as_ref().map(|r| r.added),
                     duplicates: report.as_ref().map(|r| r.duplicates),
@@ -243,7 +250,7 @@ impl Imports {
         let format: String = row.get(1);
         Ok(Upload {
             file_name: row.get(0),
-            format: Format::from_str(&format).ok_or(ImportError::Corrupt(format))?,
+            format: Format::parse(&format).ok_or(ImportError::Corrupt(format))?,
             content: row.get(2),
             report: row.get(3),
         })
@@ -285,7 +292,8 @@ impl Imports {
             db.commit().await?;
             return Ok(base(agent::imports::Encoding::Utf8, ImportState::Done(parse_report(report)?)));
         }
-        let content = upload.content.as_deref().ok_or(ImportError::Corrupt("an upload without content".into()))?;
+        let content =
+            upload.content.as_deref().ok_or(ImportError::Corrupt("an upload without content".into()))?;
         // A layout the file cannot be read with is reported, and the detected one shown.
         let (file, mapping_error) = match import::read(upload.format, content, mapping.clone()) {
             Ok(file) => (file, None),
@@ -324,12 +332,15 @@ impl Imports {
             .enumerate()
             .map(|(i, r)| {
                 let m = merchant::recognise(&r.label, &context.known);
-                let category = rules::category_for(&context.rules, &r.label, m.as_ref().map(|m| m.name.as_str()))
-                    .and_then(|id| context.category_names.get(&id))
-                    .or_else(|| {
-                        m.as_ref().and_then(|m| m.category.as_ref()).and_then(|k| context.category_by_key(k))
-                    })
-                    .map(|(fr, en)| if locale == Locale::Fr { fr.clone() } else { en.clone() });
+                let category =
+                    rules::category_for(&context.rules, &r.label, m.as_ref().map(|m| m.name.as_str()))
+                        .and_then(|id| context.category_names.get(&id))
+                        .or_else(|| {
+                            m.as_ref()
+                                .and_then(|m| m.category.as_ref())
+                                .and_then(|k| context.category_by_key(k))
+                        })
+                        .map(|(fr, en)| if locale == Locale::Fr { fr.clone() } else { en.clone() });
                 PreviewRow {
                     line: r.line,
                     date: r.date,
@@ -360,7 +371,13 @@ impl Imports {
     }
 
     /// Where upload `id` stands: running or failed (in memory), else done or pending.
-    pub async fn state(&self, store: &Store, user: UserId, id: &str, locale: Locale) -> Result<ImportState, ImportError> {
+    pub async fn state(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        locale: Locale,
+    ) -> Result<ImportState, ImportError> {
         if let Some(live) = self.get(user, id) {
             return Ok(live.state(locale));
         }
@@ -500,8 +517,10 @@ impl Imports {
                 Some(m) => Some(context.merchant_id(&mut db, user, m).await?),
                 None => None,
             };
-            let category = rules::category_for(&context.rules, &row.label, m.as_ref().map(|m| m.name.as_str()))
-                .or_else(|| merchant_id.and_then(|id| context.merchant_category.get(&id).copied().flatten()));
+            let category =
+                rules::category_for(&context.rules, &row.label, m.as_ref().map(|m| m.name.as_str())).or_else(
+                    || merchant_id.and_then(|id| context.merchant_category.get(&id).copied().flatten()),
+                );
             let done = sqlx::query(
                 "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
                                            merchant_id, category_id, import_batch, dedupe_hash)
@@ -580,7 +599,12 @@ fn parse_report(json: &str) -> Result<ImportReport, ImportError> {
 fn hashes(rows: &[Row], account_id: i64) -> Vec<String> {
     dedupe_hashes(rows)
         .into_iter()
-        .map(|h| Sha256::digest(format!("{account_id}|{h}").as_bytes()).iter().map(|b| format!("{b:02x}")).collect())
+        .map(|h| {
+            Sha256::digest(format!("{account_id}|{h}").as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        })
         .collect()
 }
 
@@ -614,7 +638,11 @@ async fn user_currency(db: &mut AnyConnection, user: UserId) -> Result<String, I
         .ok_or(ImportError::NotFound)
 }
 
-async fn accounts(db: &mut AnyConnection, user: UserId, locale: Locale) -> Result<Vec<AccountOption>, sqlx::Error> {
+async fn accounts(
+    db: &mut AnyConnection,
+    user: UserId,
+    locale: Locale,
+) -> Result<Vec<AccountOption>, sqlx::Error> {
     let rows = sqlx::query(
         "SELECT key, name, COALESCE(name_en, name), currency FROM accounts WHERE user_id = $1 AND key IS NOT NULL
          ORDER BY id",
@@ -672,11 +700,12 @@ async fn target_account(
             if name.is_empty() || name.chars().count() > 60 {
                 return Err(ImportError::AccountName);
             }
-            let same: Option<i64> = sqlx::query_scalar("SELECT id FROM accounts WHERE user_id = $1 AND name = $2")
-                .bind(user.0)
-                .bind(&name)
-                .fetch_optional(&mut *db)
-                .await?;
+            let same: Option<i64> =
+                sqlx::query_scalar("SELECT id FROM accounts WHERE user_id = $1 AND name = $2")
+                    .bind(user.0)
+                    .bind(&name)
+                    .fetch_optional(&mut *db)
+                    .await?;
             if let Some(id) = same {
                 return Ok((id, name));
             }
@@ -685,11 +714,12 @@ async fn target_account(
             let base = if base.is_empty() { "compte".to_string() } else { base };
             let mut key = base.clone();
             for n in 2.. {
-                let taken: Option<i64> = sqlx::query_scalar("SELECT id FROM accounts WHERE user_id = $1 AND key = $2")
-                    .bind(user.0)
-                    .bind(&key)
-                    .fetch_optional(&mut *db)
-                    .await?;
+                let taken: Option<i64> =
+                    sqlx::query_scalar("SELECT id FROM accounts WHERE user_id = $1 AND key = $2")
+                        .bind(user.0)
+                        .bind(&key)
+                        .fetch_optional(&mut *db)
+                        .await?;
                 if taken.is_none() {
                     break;
                 }
@@ -742,8 +772,8 @@ impl Context {
         for r in rows {
             let id: i64 = r.get(0);
             let aliases: String = r.get(3);
-            let aliases: Vec<String> =
-                serde_json::from_str(&aliases).map_err(|e| ImportError::Corrupt(format!("merchant aliases: {e}")))?;
+            let aliases: Vec<String> = serde_json::from_str(&aliases)
+                .map_err(|e| ImportError::Corrupt(format!("merchant aliases: {e}")))?;
             let key: String = r.get(1);
             merchant_ids.insert(key.clone(), id);
             merchant_category.insert(id, r.get::<Option<i64>, _>(4));

@@ -55,7 +55,11 @@ fn category_name(locale: Locale, fr: String, en: String) -> String {
 }
 
 /// The categories a rule can give (the defaults are added if the user lacks them).
-pub async fn categories(store: &Store, user: UserId, locale: Locale) -> Result<Vec<CategoryOption>, BackendError> {
+pub async fn categories(
+    store: &Store,
+    user: UserId,
+    locale: Locale,
+) -> Result<Vec<CategoryOption>, BackendError> {
     let mut db = store.tenant(user).await?;
     crate::demo::seed_categories(&mut db, user).await?;
     let rows = sqlx::query("SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id")
@@ -153,11 +157,12 @@ pub async fn create(
     }
     let mut db = store.tenant(user).await?;
     crate::demo::seed_categories(&mut db, user).await?;
-    let category: Option<i64> = sqlx::query_scalar("SELECT id FROM categories WHERE user_id = $1 AND key = $2")
-        .bind(user.0)
-        .bind(category_key)
-        .fetch_optional(&mut *db)
-        .await?;
+    let category: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM categories WHERE user_id = $1 AND key = $2")
+            .bind(user.0)
+            .bind(category_key)
+            .fetch_optional(&mut *db)
+            .await?;
     let Some(category) = category else {
         return Err(RuleError::Category);
     };
@@ -177,7 +182,12 @@ pub async fn create(
 }
 
 /// What applying rule `id` to the past would do.
-pub async fn proposal(store: &Store, user: UserId, id: i64, locale: Locale) -> Result<RuleProposal, BackendError> {
+pub async fn proposal(
+    store: &Store,
+    user: UserId,
+    id: i64,
+    locale: Locale,
+) -> Result<RuleProposal, BackendError> {
     let mut db = store.tenant(user).await?;
     let p = propose(&mut db, user, id, locale).await?;
     db.commit().await?;
@@ -236,16 +246,22 @@ async fn rule_and_matches(
     Ok((rule, category_id, matched))
 }
 
-async fn propose(db: &mut AnyConnection, user: UserId, id: i64, locale: Locale) -> Result<RuleProposal, BackendError> {
+async fn propose(
+    db: &mut AnyConnection,
+    user: UserId,
+    id: i64,
+    locale: Locale,
+) -> Result<RuleProposal, BackendError> {
     let (rule, category_id, matched) = rule_and_matches(db, user, id, locale).await?;
     let changing = matched.iter().filter(|m| m.5 != Some(category_id)).count() as u64;
     let sample = matched
         .iter()
         .take(SAMPLE)
         .map(|(_, date, label, minor, currency, _, category)| {
-            let date = Date::parse_iso(date).ok_or_else(|| BackendError::Corrupt(format!("date {date:?}")))?;
-            let currency =
-                Currency::new(currency).ok_or_else(|| BackendError::Corrupt(format!("currency {currency:?}")))?;
+            let date =
+                Date::parse_iso(date).ok_or_else(|| BackendError::Corrupt(format!("date {date:?}")))?;
+            let currency = Currency::new(currency)
+                .ok_or_else(|| BackendError::Corrupt(format!("currency {currency:?}")))?;
             Ok((date, label.clone(), Money::new(*minor, currency), category.clone()))
         })
         .collect::<Result<Vec<_>, BackendError>>()?;

@@ -44,11 +44,12 @@ async fn import(imports: &Imports, store: &Store, user: UserId, file: &str, targ
 
 async fn count(store: &Store, user: UserId, sql_where: &str) -> i64 {
     let mut db = store.tenant(user).await.unwrap();
-    let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM transactions WHERE user_id = $1 {sql_where}"))
-        .bind(user.0)
-        .fetch_one(&mut *db)
-        .await
-        .unwrap();
+    let n: i64 =
+        sqlx::query_scalar(&format!("SELECT COUNT(*) FROM transactions WHERE user_id = $1 {sql_where}"))
+            .bind(user.0)
+            .fetch_one(&mut *db)
+            .await
+            .unwrap();
     db.commit().await.unwrap();
     n
 }
@@ -57,7 +58,8 @@ async fn count(store: &Store, user: UserId, sql_where: &str) -> i64 {
 async fn a_french_csv_previewed_imported_then_imported_again() {
     let (_dir, store, alice, _) = store().await;
     let imports = Imports::default();
-    let id = imports.upload(&store, alice, "releve janvier.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
+    let id =
+        imports.upload(&store, alice, "releve janvier.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
 
     let view = imports.view(&store, alice, &id, None, None, Locale::Fr).await.unwrap();
     assert_eq!((view.format, view.encoding), (Format::Csv, Encoding::Windows1252));
@@ -136,14 +138,22 @@ async fn ofx_and_camt_statements_with_their_currency() {
     let imports = Imports::default();
     let r = import(&imports, &store, alice, "releve-camt053.xml", Target::New("Compte courant".into())).await;
     assert_eq!((r.added, r.rejected.len()), (3, 2));
-    let r = import(&imports, &store, alice, "releve-ofx1-sgml.ofx", Target::Existing("compte_courant".into())).await;
+    let r =
+        import(&imports, &store, alice, "releve-ofx1-sgml.ofx", Target::Existing("compte_courant".into()))
+            .await;
     assert_eq!((r.added, r.duplicates, r.rejected.len()), (3, 0, 2), "other bank ids than the CAMT file's");
     // A file in dollars is refused for an account in euros, with the reason.
     let id = imports.upload(&store, alice, "card.qfx", fixture("card-ofx2.qfx")).await.unwrap();
-    assert_eq!(imports.view(&store, alice, &id, None, None, Locale::En).await.unwrap().currency.as_deref(), Some("USD"));
+    assert_eq!(
+        imports.view(&store, alice, &id, None, None, Locale::En).await.unwrap().currency.as_deref(),
+        Some("USD")
+    );
     imports.start(&store, alice, &id, None, Target::Existing("compte_courant".into())).await.unwrap();
     let ImportState::Failed { message } = finished(&imports, &store, alice, &id).await else { panic!() };
-    assert_eq!(message, "The file is in USD and the account “Compte courant” in EUR: choose another account.");
+    assert_eq!(
+        message,
+        "The file is in USD and the account “Compte courant” in EUR: choose another account."
+    );
     assert_eq!(count(&store, alice, &format!("AND import_batch = '{id}'")).await, 0);
     // Into a new account it goes, in dollars.
     imports.start(&store, alice, &id, None, Target::New("Visa".into())).await.unwrap();
@@ -194,7 +204,8 @@ async fn nothing_is_half_imported() {
     let ImportState::Failed { message } = finished(&imports, &store, alice, &id).await else { panic!() };
     assert_eq!(message, "Something went wrong on the server; nothing was imported, try again.");
     assert_eq!(count(&store, alice, "").await, 0);
-    let accounts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM accounts").fetch_one(store.pool()).await.unwrap();
+    let accounts: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM accounts").fetch_one(store.pool()).await.unwrap();
     assert_eq!(accounts, 0, "the new account went with the rest");
     // Once the cause is gone, the same upload imports.
     sqlx::query("DROP TRIGGER third_row_fails").execute(store.pool()).await.unwrap();
@@ -240,7 +251,10 @@ async fn one_users_uploads_are_not_anothers() {
     let (_dir, store, alice, bob) = store().await;
     let imports = Imports::default();
     let id = imports.upload(&store, alice, "a.csv", fixture("en-bank.csv")).await.unwrap();
-    assert!(matches!(imports.view(&store, bob, &id, None, None, Locale::En).await, Err(ImportError::NotFound)));
+    assert!(matches!(
+        imports.view(&store, bob, &id, None, None, Locale::En).await,
+        Err(ImportError::NotFound)
+    ));
     assert!(matches!(
         imports.start(&store, bob, &id, None, Target::New("Mine".into())).await,
         Err(ImportError::NotFound)

@@ -28,14 +28,20 @@ struct Pg {
 }
 
 async fn postgres() -> (Store, Pg) {
-    let server = std::env::var("SOU_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
-    let admin = sqlx::PgPool::connect(&format!("{server}/postgres")).await.expect("PostgreSQL at 127.0.0.1:5432");
+    let server = std::env::var("SOU_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
+    let admin =
+        sqlx::PgPool::connect(&format!("{server}/postgres")).await.expect("PostgreSQL at 127.0.0.1:5432");
     let suffix = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
     let (database, role) = (format!("sou_test_{suffix}"), format!("sou_app_{suffix}"));
     let password = uuid::Uuid::new_v4().simple().to_string();
     sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.unwrap();
-    sqlx::query(&format!("CREATE ROLE {role} LOGIN NOBYPASSRLS PASSWORD '{password}'")).execute(&admin).await.unwrap();
-    let host = server.split_once("://").map_or(server.as_str(), |(_, r)| r).rsplit('@').next().unwrap().to_string();
+    sqlx::query(&format!("CREATE ROLE {role} LOGIN NOBYPASSRLS PASSWORD '{password}'"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    let host =
+        server.split_once("://").map_or(server.as_str(), |(_, r)| r).rsplit('@').next().unwrap().to_string();
     let store = Store::open_postgres(
         &format!("postgres://{role}:{password}@{host}/{database}"),
         Some(&format!("{server}/{database}")),
@@ -47,7 +53,10 @@ async fn postgres() -> (Store, Pg) {
 
 impl Pg {
     async fn drop(self) {
-        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.database)).execute(&self.admin).await.unwrap();
+        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.database))
+            .execute(&self.admin)
+            .await
+            .unwrap();
         sqlx::query(&format!("DROP ROLE {}", self.role)).execute(&self.admin).await.unwrap();
     }
 }
@@ -87,7 +96,10 @@ async fn snapshot(store: &Store, users: &[UserId]) -> BTreeMap<String, i64> {
     for user in users {
         let mut tx = store.tenant(*user).await.unwrap();
         for t in &tables {
-            let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM \"{t}\"")).fetch_one(&mut *tx).await.unwrap();
+            let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM \"{t}\""))
+                .fetch_one(&mut *tx)
+                .await
+                .unwrap();
             *out.entry(format!("rows of {t} seen as {}", user.0)).or_default() += n;
         }
         tx.rollback().await.unwrap();
@@ -161,7 +173,11 @@ fn attempts(bob_table: &str, dialect: Dialect) -> Vec<(&'static str, String, Exp
             ("sqlite_master", "SELECT sql FROM sqlite_master".into(), Refused),
             ("sqlite_schema", "SELECT * FROM sqlite_schema".into(), Refused),
             ("sqlite_version", "SELECT sqlite_version()".into(), Refused),
-            ("an implicitly recursive CTE", "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c".into(), Timeout),
+            (
+                "an implicitly recursive CTE",
+                "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c".into(),
+                Timeout,
+            ),
             ("reindex", "REINDEX".into(), Refused),
             ("analyze", "ANALYZE".into(), Refused),
             ("json_each", "SELECT * FROM json_each('[1,2]')".into(), Refused),
@@ -236,24 +252,31 @@ async fn bypasses_fail(store: &Store) {
         for f in FOREIGN {
             assert!(!text.contains(f), "{name}: {f} leaked: {text}");
         }
-        let ok = match (expect, &outcome) {
-            (Expect::Refused, Err(DatasetError::Refused(_))) => true,
-            (Expect::Fails, Err(DatasetError::Refused(_) | DatasetError::Query(_))) => true,
-            (Expect::Timeout, Err(DatasetError::Timeout)) => true,
-            _ => false,
-        };
+        let ok = matches!(
+            (expect, &outcome),
+            (Expect::Refused, Err(DatasetError::Refused(_)))
+                | (Expect::Fails, Err(DatasetError::Refused(_) | DatasetError::Query(_)))
+                | (Expect::Timeout, Err(DatasetError::Timeout))
+        );
         assert!(ok, "{name}: expected {expect:?}, got {outcome:?}");
         table.push(format!("{:?} {name}: {} ms — {text}", store.dialect(), started.elapsed().as_millis()));
     }
     println!("{}", table.join("\n"));
     assert_eq!(snapshot(store, &[alice, bob]).await, before, "something was written");
     // Alice's own questions still work, and see only her rows.
-    let r = datasets::query(store, alice, "SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY total DESC")
-        .await
-        .unwrap();
+    let r = datasets::query(
+        store,
+        alice,
+        "SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY total DESC",
+    )
+    .await
+    .unwrap();
     assert_eq!(r.columns, ["region", "total"]);
     let rows: Vec<(String, String)> = r.rows.iter().map(|row| (row[0].text(), row[1].text())).collect();
-    assert_eq!(rows, [("Nord".into(), "1500.75".into()), ("Sud".into(), "800".into()), ("Est".into(), "50".into())]);
+    assert_eq!(
+        rows,
+        [("Nord".into(), "1500.75".into()), ("Sud".into(), "800".into()), ("Est".into(), "50".into())]
+    );
     let r = datasets::query(store, alice, "SELECT * FROM sales").await.unwrap();
     assert_eq!(r.columns, ["region", "amount", "month", "note"], "no user_id column");
     assert_eq!(r.rows.len(), 4);
@@ -274,7 +297,12 @@ async fn what_a_query_gets_back() {
     let kinds: Vec<(&str, ColumnType)> = info.columns.iter().map(|c| (c.name.as_str(), c.kind)).collect();
     assert_eq!(
         kinds,
-        [("id", ColumnType::Integer), ("city", ColumnType::Text), ("score", ColumnType::Number), ("day", ColumnType::Date)]
+        [
+            ("id", ColumnType::Integer),
+            ("city", ColumnType::Text),
+            ("score", ColumnType::Number),
+            ("day", ColumnType::Date)
+        ]
     );
     let r = datasets::query(&store, user, "SELECT * FROM scores_2026").await.unwrap();
     assert_eq!((r.rows.len(), r.truncated), (datasets::ROW_CAP, true));
@@ -286,10 +314,15 @@ async fn what_a_query_gets_back() {
     assert!(matches!(e, DatasetError::Query(ref m) if m.contains("nope")), "{e}");
     let e = datasets::query(&store, user, "SELECT * FROM sales").await.unwrap_err();
     assert_eq!(e.to_string(), "there is no dataset named \"sales\" (yours: scores_2026)");
-    assert!(matches!(datasets::query(&store, user, "SELEC 1").await, Err(DatasetError::Refused(Refused::Syntax(_)))));
+    assert!(matches!(
+        datasets::query(&store, user, "SELEC 1").await,
+        Err(DatasetError::Refused(Refused::Syntax(_)))
+    ));
     let described = datasets::describe(&datasets::list(&store, user).await.unwrap(), store.dialect());
     assert!(
-        described.contains("- **scores_2026**: 1500 rows, columns: id (integer), city (text), score (number), day (date)"),
+        described.contains(
+            "- **scores_2026**: 1500 rows, columns: id (integer), city (text), score (number), day (date)"
+        ),
         "{described}"
     );
     // A second file of the same name gets another name; deleting drops the table.

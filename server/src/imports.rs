@@ -29,7 +29,11 @@ fn see_other(to: &str) -> Response {
 
 /// `POST /import` (multipart, field `file`): keeps the file and goes to its preview;
 /// a file Sou cannot read goes back to `/import`, which says why.
-pub async fn upload(State(state): State<AppState>, SignedIn(account): SignedIn, multipart: Multipart) -> Response {
+pub async fn upload(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    multipart: Multipart,
+) -> Response {
     let imports = state.sou.imports();
     let file = read_file(multipart).await;
     let result = match file {
@@ -120,7 +124,11 @@ pub async fn run(
 }
 
 /// `POST /import/{id}/discard`: forgets an upload that was not imported.
-pub async fn discard(State(state): State<AppState>, SignedIn(account): SignedIn, Path(id): Path<String>) -> Response {
+pub async fn discard(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+) -> Response {
     match state.sou.imports().discard(state.sou.store(), account.user, &id).await {
         Ok(()) => see_other("/import"),
         Err(ImportError::NotFound) => not_found(),
@@ -149,7 +157,8 @@ pub async fn create_rule(
     Form(form): Form<RuleForm>,
 ) -> Response {
     let locale = locale(&headers);
-    match backend::rules::create(state.sou.store(), account.user, &form.pattern, &form.category, locale).await {
+    match backend::rules::create(state.sou.store(), account.user, &form.pattern, &form.category, locale).await
+    {
         Ok(p) => see_other(&format!("/rules?rule={}", p.rule.id)),
         Err(backend::rules::RuleError::Backend(e)) => ApiError::from(e).into_response(),
         Err(e) => {
@@ -164,7 +173,11 @@ pub async fn create_rule(
 }
 
 /// `POST /rules/{id}/apply`: the approval — past transactions get the rule's category.
-pub async fn apply_rule(State(state): State<AppState>, SignedIn(account): SignedIn, Path(id): Path<i64>) -> Response {
+pub async fn apply_rule(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<i64>,
+) -> Response {
     match backend::rules::apply(state.sou.store(), account.user, id).await {
         Ok(n) => see_other(&format!("/rules?applied={n}")),
         Err(e) => ApiError::from(e).into_response(),
@@ -172,7 +185,11 @@ pub async fn apply_rule(State(state): State<AppState>, SignedIn(account): Signed
 }
 
 /// `POST /rules/{id}/delete`
-pub async fn delete_rule(State(state): State<AppState>, SignedIn(account): SignedIn, Path(id): Path<i64>) -> Response {
+pub async fn delete_rule(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<i64>,
+) -> Response {
     match backend::rules::delete(state.sou.store(), account.user, id).await {
         Ok(()) => see_other("/rules"),
         Err(e) => ApiError::from(e).into_response(),

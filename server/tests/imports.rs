@@ -86,7 +86,8 @@ async fn scenario(store: Store, site: &std::path::Path) {
     let bob = support::sign_up(&sou, "bob").await;
 
     // Upload → the preview page.
-    let (status, headers, _) = send(&router, Some(&alice), upload("relevé janvier.csv", &fixture("fr-banque-latin1.csv"))).await;
+    let (status, headers, _) =
+        send(&router, Some(&alice), upload("relevé janvier.csv", &fixture("fr-banque-latin1.csv"))).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     let to = location(&headers);
     let id = to.strip_prefix("/import/").unwrap().to_string();
@@ -107,11 +108,16 @@ async fn scenario(store: Store, site: &std::path::Path) {
     let (_, _, html) = send(&router, Some(&alice), page(&format!("{to}?date=12&order=dmy"))).await;
     assert!(html.contains("data-testid=\"layout-error\""), "{html}");
     // Debit and credit swapped: the amounts change sign.
-    let (_, _, html) = send(&router, Some(&alice), page(&format!("{to}?amounts=debit_credit&debit=5&credit=4"))).await;
+    let (_, _, html) =
+        send(&router, Some(&alice), page(&format!("{to}?amounts=debit_credit&debit=5&credit=4"))).await;
     assert!(html.contains(">45,67\u{a0}€<") && !html.contains("-45,67"), "{html}");
 
     // Another user and no one reach nothing of it.
-    for req in [page(&to), form(&format!("{to}/run"), "account=&new_account=Mine"), form(&format!("{to}/discard"), "")] {
+    for req in [
+        page(&to),
+        form(&format!("{to}/run"), "account=&new_account=Mine"),
+        form(&format!("{to}/discard"), ""),
+    ] {
         let (status, _, body) = send(&router, Some(&bob), req).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
         assert!(!body.contains("CARREFOUR"));
@@ -125,7 +131,8 @@ async fn scenario(store: Store, site: &std::path::Path) {
 
     // Import into a new account; the report.
     let (status, headers, _) =
-        send(&router, Some(&alice), form(&format!("{to}/run"), "mapping=&account=&new_account=Compte+BNP")).await;
+        send(&router, Some(&alice), form(&format!("{to}/run"), "mapping=&account=&new_account=Compte+BNP"))
+            .await;
     assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, to.clone()));
     finished(&sou, &alice, &id).await;
     let (_, _, html) = send(&router, Some(&alice), page(&to)).await;
@@ -133,17 +140,24 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert!(html.contains("4 opération(s) ajoutée(s) au compte « Compte BNP »."), "{html}");
     assert!(html.contains("value=\"4\""), "a full progress bar");
     let (_, _, list) = send(&router, Some(&alice), page("/import")).await;
-    assert!(list.contains("relevé janvier.csv") && list.contains("4 ajoutée(s) · 0 déjà présente(s) · 3 rejetée(s)"));
+    assert!(
+        list.contains("relevé janvier.csv")
+            && list.contains("4 ajoutée(s) · 0 déjà présente(s) · 3 rejetée(s)")
+    );
 
     // The same file into the same account adds nothing.
-    let (_, headers, _) = send(&router, Some(&alice), upload("copie.csv", &fixture("fr-banque-latin1.csv"))).await;
+    let (_, headers, _) =
+        send(&router, Some(&alice), upload("copie.csv", &fixture("fr-banque-latin1.csv"))).await;
     let again = location(&headers);
     let (_, _, html) = send(&router, Some(&alice), page(&format!("{again}?account=compte_bnp"))).await;
     assert!(html.contains("4 déjà dans ce compte") && html.contains("déjà importée"), "{html}");
     send(&router, Some(&alice), form(&format!("{again}/run"), "account=compte_bnp")).await;
     finished(&sou, &alice, again.strip_prefix("/import/").unwrap()).await;
     let (_, _, html) = send(&router, Some(&alice), page(&again)).await;
-    assert!(html.contains("0 opération(s) ajoutée(s)") && html.contains("4 déjà présente(s), ignorée(s)"), "{html}");
+    assert!(
+        html.contains("0 opération(s) ajoutée(s)") && html.contains("4 déjà présente(s), ignorée(s)"),
+        "{html}"
+    );
 
     // A file Sou cannot read: the reason, once.
     let (_, headers, _) = send(&router, Some(&alice), upload("actions.qif", &fixture("faux.qif"))).await;
@@ -155,12 +169,16 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert!(!html.contains("data-testid=\"refused\""), "another user's refusal is not shown");
 
     // A rule: saved, proposed, applied on approval.
-    let (status, headers, _) = send(&router, Some(&alice), form("/rules", "pattern=librairie&category=leisure")).await;
+    let (status, headers, _) =
+        send(&router, Some(&alice), form("/rules", "pattern=librairie&category=leisure")).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     let proposal = location(&headers);
     let rule = proposal.strip_prefix("/rules?rule=").unwrap().to_string();
     let (_, _, html) = send(&router, Some(&alice), page(&proposal)).await;
-    assert!(html.contains("Elle correspond à 1 opération(s) passée(s), dont 1 changerai(en)t de catégorie."), "{html}");
+    assert!(
+        html.contains("Elle correspond à 1 opération(s) passée(s), dont 1 changerai(en)t de catégorie."),
+        "{html}"
+    );
     assert!(html.contains("CB LIBRAIRIE ÉLÉGANTE"));
     let (status, _, _) = send(&router, Some(&bob), form(&format!("/rules/{rule}/apply"), "")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -170,7 +188,8 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert_eq!(location(&headers), "/rules?applied=1");
     let (_, _, html) = send(&router, Some(&alice), page("/rules?applied=1")).await;
     assert!(html.contains("1 opération(s) passée(s) recatégorisée(s).") && html.contains("librairie"));
-    let (_, headers, _) = send(&router, Some(&alice), form("/rules", "pattern=%C3%A9&category=leisure")).await;
+    let (_, headers, _) =
+        send(&router, Some(&alice), form("/rules", "pattern=%C3%A9&category=leisure")).await;
     let (_, _, html) = send(&router, Some(&alice), page(&location(&headers))).await;
     assert!(html.contains("Le motif doit compter de 2 à 100 caractères"), "{html}");
     let (status, headers, _) = send(&router, Some(&alice), form(&format!("/rules/{rule}/delete"), "")).await;

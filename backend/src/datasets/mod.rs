@@ -73,7 +73,12 @@ impl DatasetError {
 fn column_names(header: &[String]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for (i, cell) in header.iter().enumerate() {
-        let mut name: String = fold(cell).replace(' ', "_").chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').take(60).collect();
+        let mut name: String = fold(cell)
+            .replace(' ', "_")
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .take(60)
+            .collect();
         if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
             name = format!("c{}{}", i + 1, if name.is_empty() { String::new() } else { format!("_{name}") });
         }
@@ -94,7 +99,12 @@ fn column_names(header: &[String]) -> Vec<String> {
 /// A dataset's name from its file's: like a column name, not one of Sou's prefixes.
 fn dataset_name(file_name: &str) -> String {
     let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
-    let mut name: String = fold(stem).replace(' ', "_").chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').take(40).collect();
+    let mut name: String = fold(stem)
+        .replace(' ', "_")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .take(40)
+        .collect();
     if !name.starts_with(|c: char| c.is_ascii_lowercase())
         || ["ds_", "sou_", "pg_", "sqlite"].iter().any(|p| name.starts_with(p))
     {
@@ -169,7 +179,12 @@ fn quoted(name: &str) -> String {
 }
 
 /// Uploads `bytes` (a CSV file with a header row) as a dataset; its description.
-pub async fn create(store: &Store, user: UserId, file_name: &str, bytes: &[u8]) -> Result<DatasetInfo, DatasetError> {
+pub async fn create(
+    store: &Store,
+    user: UserId,
+    file_name: &str,
+    bytes: &[u8],
+) -> Result<DatasetInfo, DatasetError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(DatasetError::Empty);
     }
@@ -192,8 +207,11 @@ pub async fn create(store: &Store, user: UserId, file_name: &str, bytes: &[u8]) 
     let kinds: Vec<(ColumnType, Option<DateOrder>)> = (0..header.len())
         .map(|c| infer(&records.iter().map(|(_, r)| r[c].as_str()).collect::<Vec<_>>()))
         .collect();
-    let columns: Vec<DatasetColumn> =
-        names.iter().zip(&kinds).map(|(name, (kind, _))| DatasetColumn { name: name.clone(), kind: *kind }).collect();
+    let columns: Vec<DatasetColumn> = names
+        .iter()
+        .zip(&kinds)
+        .map(|(name, (kind, _))| DatasetColumn { name: name.clone(), kind: *kind })
+        .collect();
     let dialect = store.dialect();
     let mut db = store.tenant(user).await?;
     let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM datasets WHERE user_id = $1")
@@ -206,11 +224,12 @@ pub async fn create(store: &Store, user: UserId, file_name: &str, bytes: &[u8]) 
     let base = dataset_name(file_name);
     let mut name = if base.is_empty() { "data".to_string() } else { base.clone() };
     for n in 2.. {
-        let taken: Option<i64> = sqlx::query_scalar("SELECT id FROM datasets WHERE user_id = $1 AND name = $2")
-            .bind(user.0)
-            .bind(&name)
-            .fetch_optional(&mut *db)
-            .await?;
+        let taken: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM datasets WHERE user_id = $1 AND name = $2")
+                .bind(user.0)
+                .bind(&name)
+                .fetch_optional(&mut *db)
+                .await?;
         if taken.is_none() {
             break;
         }
@@ -219,8 +238,10 @@ pub async fn create(store: &Store, user: UserId, file_name: &str, bytes: &[u8]) 
     let physical = format!("ds_{}", uuid::Uuid::new_v4().simple());
     match dialect {
         Dialect::Sqlite => {
-            let cols: Vec<String> =
-                columns.iter().map(|c| format!("{} {}", quoted(&c.name), sql_type(c.kind, dialect))).collect();
+            let cols: Vec<String> = columns
+                .iter()
+                .map(|c| format!("{} {}", quoted(&c.name), sql_type(c.kind, dialect)))
+                .collect();
             let ddl = format!(
                 "CREATE TABLE {} (user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE, {})",
                 quoted(&physical),
@@ -258,14 +279,18 @@ pub async fn create(store: &Store, user: UserId, file_name: &str, bytes: &[u8]) 
     // Rows in batches, within the 999 parameters every SQLite accepts.
     let per_row = columns.len() + 1;
     let batch = (999 / per_row).max(1);
-    let column_list = std::iter::once("user_id".to_string()).chain(columns.iter().map(|c| quoted(&c.name))).collect::<Vec<_>>().join(", ");
+    let column_list = std::iter::once("user_id".to_string())
+        .chain(columns.iter().map(|c| quoted(&c.name)))
+        .collect::<Vec<_>>()
+        .join(", ");
     for chunk in records.chunks(batch) {
         let mut placeholders = Vec::with_capacity(chunk.len());
         for r in 0..chunk.len() {
             let row: Vec<String> = (0..per_row).map(|c| format!("${}", r * per_row + c + 1)).collect();
             placeholders.push(format!("({})", row.join(", ")));
         }
-        let sql = format!("INSERT INTO {} ({column_list}) VALUES {}", quoted(&physical), placeholders.join(", "));
+        let sql =
+            format!("INSERT INTO {} ({column_list}) VALUES {}", quoted(&physical), placeholders.join(", "));
         let mut q = sqlx::query(&sql);
         for (_, record) in chunk {
             q = q.bind(user.0);
@@ -339,7 +364,8 @@ pub fn describe(datasets: &[DatasetInfo], dialect: Dialect) -> String {
         "Datasets (query them with one read-only {engine} SELECT; dates are text YYYY-MM-DD; at most {ROW_CAP} rows are returned):\n"
     );
     for d in datasets {
-        let columns: Vec<String> = d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect();
+        let columns: Vec<String> =
+            d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect();
         out.push_str(&format!("- **{}**: {} rows, columns: {}\n", d.name, d.rows, columns.join(", ")));
     }
     out
@@ -377,7 +403,10 @@ pub async fn query(store: &Store, user: UserId, sql: &str) -> Result<QueryResult
         .await?
         .into_iter()
         .map(|(info, physical)| {
-            (info.name.clone(), TableRef { physical, columns: info.columns.into_iter().map(|c| c.name).collect() })
+            (
+                info.name.clone(),
+                TableRef { physical, columns: info.columns.into_iter().map(|c| c.name).collect() },
+            )
         })
         .collect();
     db.commit().await?;
@@ -395,7 +424,11 @@ type Table = (Vec<String>, Vec<Vec<Cell>>, bool);
 fn num_text(f: f64) -> String {
     let s = format!("{f:.10}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.to_string() }
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
 }
 
 async fn run_sqlite(pool: &sqlx::SqlitePool, sql: &str) -> Result<Table, DatasetError> {
@@ -436,7 +469,8 @@ async fn run_sqlite(pool: &sqlx::SqlitePool, sql: &str) -> Result<Table, Dataset
         }
         if columns.is_empty() {
             use sqlx::Executor as _;
-            columns = (&mut *conn).describe(sql).await?.columns().iter().map(|c| c.name().to_string()).collect();
+            columns =
+                (&mut *conn).describe(sql).await?.columns().iter().map(|c| c.name().to_string()).collect();
         }
         Ok::<Table, sqlx::Error>((columns, rows, truncated))
     }

@@ -50,17 +50,76 @@ pub enum Refused {
 /// Functions a query may call: aggregates, windows, arithmetic, text and dates.
 /// Nothing that reads files, sleeps, makes large values, or touches settings.
 const FUNCTIONS: &[&str] = &[
-    "count", "sum", "avg", "min", "max", "total", "group_concat", "string_agg", "row_number", "rank",
-    "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "abs",
-    "round", "floor", "ceil", "ceiling", "sign", "mod", "coalesce", "ifnull", "nullif", "iif", "lower", "upper",
-    "length", "char_length", "substr", "substring", "trim", "ltrim", "rtrim", "replace", "instr", "strpos",
-    "date", "strftime", "julianday", "date_trunc", "date_part", "to_char", "extract", "greatest", "least",
+    "count",
+    "sum",
+    "avg",
+    "min",
+    "max",
+    "total",
+    "group_concat",
+    "string_agg",
+    "row_number",
+    "rank",
+    "dense_rank",
+    "percent_rank",
+    "cume_dist",
+    "ntile",
+    "lag",
+    "lead",
+    "first_value",
+    "last_value",
+    "abs",
+    "round",
+    "floor",
+    "ceil",
+    "ceiling",
+    "sign",
+    "mod",
+    "coalesce",
+    "ifnull",
+    "nullif",
+    "iif",
+    "lower",
+    "upper",
+    "length",
+    "char_length",
+    "substr",
+    "substring",
+    "trim",
+    "ltrim",
+    "rtrim",
+    "replace",
+    "instr",
+    "strpos",
+    "date",
+    "strftime",
+    "julianday",
+    "date_trunc",
+    "date_part",
+    "to_char",
+    "extract",
+    "greatest",
+    "least",
 ];
 
 /// Types a value may be cast to.
 const CASTS: &[&str] = &[
-    "int", "integer", "bigint", "smallint", "real", "double", "float", "numeric", "decimal", "text", "varchar",
-    "char", "date", "boolean", "bool", "timestamp",
+    "int",
+    "integer",
+    "bigint",
+    "smallint",
+    "real",
+    "double",
+    "float",
+    "numeric",
+    "decimal",
+    "text",
+    "varchar",
+    "char",
+    "date",
+    "boolean",
+    "bool",
+    "timestamp",
 ];
 
 /// A dataset as the checker sees it: its own table and its columns.
@@ -117,7 +176,8 @@ pub fn check(
     }
     let used = resolver.used;
     // What runs names no table but the user's datasets' and the generated CTEs.
-    let allowed: Vec<&str> = tables.values().map(|t| t.physical.as_str()).chain(ctes.values().map(String::as_str)).collect();
+    let allowed: Vec<&str> =
+        tables.values().map(|t| t.physical.as_str()).chain(ctes.values().map(String::as_str)).collect();
     let mut stray = None;
     let _ = visit_relations(&statement, |relation: &ObjectName| match single_name(relation) {
         Some(name) if allowed.contains(&name.as_str()) => ControlFlow::Continue(()),
@@ -214,7 +274,8 @@ impl VisitorMut for Resolver<'_> {
             return ControlFlow::Break(());
         };
         let columns = table.columns.iter().map(|c| quoted(c)).collect::<Vec<_>>().join(", ");
-        let inner = format!("SELECT {columns} FROM {} WHERE user_id = {}", quoted(&table.physical), self.user.0);
+        let inner =
+            format!("SELECT {columns} FROM {} WHERE user_id = {}", quoted(&table.physical), self.user.0);
         let subquery = match parse(self.dialect, &inner).map(|v| v.into_iter().next()) {
             Ok(Some(Statement::Query(q))) => q,
             _ => {

@@ -70,9 +70,12 @@ pub fn parse_with(bytes: &[u8], mapping: Mapping) -> Result<Parsed, CsvError> {
     Ok(read(&text, encoding, mapping))
 }
 
+/// A record's line and cells.
+pub type Record = (u64, Vec<String>);
+
 /// Any CSV file with a header row (datasets): its header and every record with its
 /// line, as text; the delimiter is guessed as for bank files.
-pub fn table(bytes: &[u8]) -> Result<(Vec<String>, Vec<(u64, Vec<String>)>), CsvError> {
+pub fn table(bytes: &[u8]) -> Result<(Vec<String>, Vec<Record>), CsvError> {
     let (text, _) = decode(bytes);
     let mut records = records(&text, delimiter(head(&text))).into_iter();
     let (_, header) = records.next().ok_or(CsvError::Empty)?;

@@ -29,7 +29,12 @@ pub struct Recognised {
 
 /// Brands common on French and English statements: (key, name, category, aliases).
 const BRANDS: &[(&str, &str, &str, &[&str])] = &[
-    ("carrefour", "Carrefour", "groceries", &["carrefour city", "carrefour market", "carrefour express", "carref"]),
+    (
+        "carrefour",
+        "Carrefour",
+        "groceries",
+        &["carrefour city", "carrefour market", "carrefour express", "carref"],
+    ),
     ("monoprix", "Monoprix", "groceries", &["monop"]),
     ("franprix", "Franprix", "groceries", &[]),
     ("lidl", "Lidl", "groceries", &[]),
@@ -209,7 +214,12 @@ pub fn recognise(label: &str, known: &[Known]) -> Option<Recognised> {
         for name in std::iter::once(&k.name).chain(&k.aliases) {
             let folded = fold(name);
             if has_words(&words, &folded) {
-                let r = Recognised { key: k.key.clone(), name: k.name.clone(), category: k.category.clone(), known: true };
+                let r = Recognised {
+                    key: k.key.clone(),
+                    name: k.name.clone(),
+                    category: k.category.clone(),
+                    known: true,
+                };
                 consider(folded.len(), true, r);
             }
         }
@@ -232,14 +242,18 @@ pub fn recognise(label: &str, known: &[Known]) -> Option<Recognised> {
         // A brand the user already has under the same key is theirs.
         let mine = known.iter().find(|k| k.key == r.key);
         return Some(match mine {
-            Some(k) if !r.known => {
-                Recognised { key: k.key.clone(), name: k.name.clone(), category: k.category.clone(), known: true }
-            }
+            Some(k) if !r.known => Recognised {
+                key: k.key.clone(),
+                name: k.name.clone(),
+                category: k.category.clone(),
+                known: true,
+            },
             _ => r,
         });
     }
     // A new merchant: the first three words left, capitalised.
-    let first: Vec<usize> = (0..words.len()).filter(|&i| words[i].len() > 1 || words.len() == 1).take(3).collect();
+    let first: Vec<usize> =
+        (0..words.len()).filter(|&i| words[i].len() > 1 || words.len() == 1).take(3).collect();
     if first.is_empty() {
         return None;
     }
@@ -296,9 +310,13 @@ mod tests {
             category: Some("restaurants".into()),
         }];
         let r = recognise("CB LULU 12/03", &known).unwrap();
-        assert_eq!((r.key.as_str(), r.category.as_deref(), r.known), ("chez_lulu", Some("restaurants"), true));
+        assert_eq!(
+            (r.key.as_str(), r.category.as_deref(), r.known),
+            ("chez_lulu", Some("restaurants"), true)
+        );
         // A brand the user has under its key is the user's row.
-        let mine = [Known { key: "carrefour".into(), name: "Carrefour".into(), aliases: vec![], category: None }];
+        let mine =
+            [Known { key: "carrefour".into(), name: "Carrefour".into(), aliases: vec![], category: None }];
         let r = recognise("CB CARREFOUR MARKET 02/01", &mine).unwrap();
         assert!(r.known);
         assert_eq!(r.category, None);

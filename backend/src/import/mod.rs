@@ -119,7 +119,14 @@ pub fn read(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Resu
         }
         Format::Qif => {
             let p = qif::parse(bytes)?;
-            File { format, encoding: p.encoding, currency: None, mapping: None, rows: p.rows, rejected: p.rejected }
+            File {
+                format,
+                encoding: p.encoding,
+                currency: None,
+                mapping: None,
+                rows: p.rows,
+                rejected: p.rejected,
+            }
         }
         Format::Ofx => statement(format, ofx::parse(bytes)?),
         Format::Camt => statement(format, camt::parse(bytes)?),
@@ -127,7 +134,14 @@ pub fn read(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Resu
 }
 
 fn statement(format: Format, s: Statement) -> File {
-    File { format, encoding: s.encoding, currency: s.currency, mapping: None, rows: s.rows, rejected: s.rejected }
+    File {
+        format,
+        encoding: s.encoding,
+        currency: s.currency,
+        mapping: None,
+        rows: s.rows,
+        rejected: s.rejected,
+    }
 }
 
 /// Lowercase, accents off, punctuation as spaces: "Date de l'opération" → "date de l operation".
