@@ -126,7 +126,78 @@ pub struct Mapping {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rejected {
     pub line: u64,
-    pub reason: String,
+    pub why: Why,
+}
+
+impl Rejected {
+    /// The reason in English.
+    pub fn reason(&self) -> String {
+        self.why.text(crate::Locale::En)
+    }
+}
+
+/// Why a line was not imported. `fields` name where the format keeps the value
+/// (`DTPOSTED`, `T line`), `format` how a date should be written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Why {
+    NoDate { fields: Vec<String> },
+    BadDate { value: String, format: Option<String> },
+    NoAmount { fields: Vec<String> },
+    BadAmount { value: String },
+    DebitAndCredit,
+    NoLabel { fields: Vec<String> },
+    OtherCurrency { currency: String, account: String },
+    NoDirection,
+    BadDirection { value: String },
+}
+
+impl Why {
+    pub fn text(&self, locale: crate::Locale) -> String {
+        use crate::Locale::{En, Fr};
+        let fields = |f: &[String], or: &str| {
+            if f.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", f.join(or))
+            }
+        };
+        match (self, locale) {
+            (Why::NoDate { fields: f }, En) => format!("no date{}", fields(f, " or ")),
+            (Why::NoDate { fields: f }, Fr) => format!("pas de date{}", fields(f, " ou ")),
+            (Why::BadDate { value, format }, En) => {
+                format!(
+                    "the date {value:?} is not a valid date{}",
+                    format.as_ref().map(|f| format!(" ({f})")).unwrap_or_default()
+                )
+            }
+            (Why::BadDate { value, format }, Fr) => format!(
+                "la date « {value} » n'est pas une date valide{}",
+                format
+                    .as_ref()
+                    .map(|f| format!(" ({})", f.replace("DD", "JJ").replace("YYYY", "AAAA")))
+                    .unwrap_or_default()
+            ),
+            (Why::NoAmount { fields: f }, En) => format!("no amount{}", fields(f, " or ")),
+            (Why::NoAmount { fields: f }, Fr) => format!("pas de montant{}", fields(f, " ou ")),
+            (Why::BadAmount { value }, En) => format!("the amount {value:?} is not a number"),
+            (Why::BadAmount { value }, Fr) => format!("le montant « {value} » n'est pas un nombre"),
+            (Why::DebitAndCredit, En) => "both a debit and a credit".into(),
+            (Why::DebitAndCredit, Fr) => "un débit et un crédit à la fois".into(),
+            (Why::NoLabel { fields: f }, En) => format!("no label{}", fields(f, " or ")),
+            (Why::NoLabel { fields: f }, Fr) => format!("pas de libellé{}", fields(f, " ou ")),
+            (Why::OtherCurrency { currency, account }, En) => {
+                format!("the amount is in {currency}, the account in {account}")
+            }
+            (Why::OtherCurrency { currency, account }, Fr) => {
+                format!("le montant est en {currency}, le compte en {account}")
+            }
+            (Why::NoDirection, En) => "no direction (CdtDbtInd)".into(),
+            (Why::NoDirection, Fr) => "pas de sens (CdtDbtInd)".into(),
+            (Why::BadDirection { value }, En) => format!("the direction {value:?} is neither CRDT nor DBIT"),
+            (Why::BadDirection { value }, Fr) => format!("le sens « {value} » n'est ni CRDT ni DBIT"),
+        }
+    }
 }
 
 /// One transaction of a file, as it will be imported.

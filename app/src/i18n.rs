@@ -83,6 +83,17 @@ pub enum T {
 }
 
 /// A string given in both languages where it is used (pages with few strings).
+/// `n` and the word that goes with it: singular for 0 and 1 in French, for 1 in English.
+pub fn count(locale: Locale, n: u64, fr: (&str, &str), en: (&str, &str)) -> String {
+    let word = match locale {
+        Locale::Fr if n <= 1 => fr.0,
+        Locale::Fr => fr.1,
+        Locale::En if n == 1 => en.0,
+        Locale::En => en.1,
+    };
+    format!("{n} {word}")
+}
+
 pub fn tr(locale: Locale, fr: &'static str, en: &'static str) -> &'static str {
     match locale {
         Locale::Fr => fr,

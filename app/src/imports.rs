@@ -13,7 +13,7 @@ use leptos::prelude::*;
 
 use crate::account::AccountMenu;
 use crate::api::{import_state, load_import, load_imports, AccountView, ImportData, ImportsData, LayoutEdit};
-use crate::i18n::{self, tr};
+use crate::i18n::{self, count, tr};
 
 /// The header of the import and rules pages.
 #[component]
@@ -127,7 +127,12 @@ fn past_imports(imports: Vec<ImportSummary>, locale: Locale) -> AnyView {
 
 fn counts(locale: Locale, added: u64, duplicates: u64, rejected: u64) -> String {
     match locale {
-        Locale::Fr => format!("{added} ajoutée(s) · {duplicates} déjà présente(s) · {rejected} rejetée(s)"),
+        Locale::Fr => format!(
+            "{} · {} · {}",
+            count(locale, added, ("ajoutée", "ajoutées"), ("", "")),
+            count(locale, duplicates, ("déjà présente", "déjà présentes"), ("", "")),
+            count(locale, rejected, ("rejetée", "rejetées"), ("", ""))
+        ),
         Locale::En => format!("{added} added · {duplicates} already there · {rejected} rejected"),
     }
 }
@@ -255,18 +260,30 @@ fn report_view(v: &ImportView, r: ImportReport, locale: Locale) -> AnyView {
         _ => None,
     };
     let added = match locale {
-        Locale::Fr => format!("{} opération(s) ajoutée(s) au compte « {} ».", r.added, r.account),
-        Locale::En => format!("{} transaction(s) added to the account “{}”.", r.added, r.account),
+        Locale::Fr => format!(
+            "{} au compte « {} ».",
+            count(locale, r.added, ("opération ajoutée", "opérations ajoutées"), ("", "")),
+            r.account
+        ),
+        Locale::En => format!(
+            "{} added to the account “{}”.",
+            count(locale, r.added, ("", ""), ("transaction", "transactions")),
+            r.account
+        ),
     };
+    let rejected = r.rejected.len() as u64;
     let others = match locale {
         Locale::Fr => format!(
-            "{} déjà présente(s), ignorée(s) · {} ligne(s) rejetée(s).",
-            r.duplicates,
-            r.rejected.len()
+            "{}, ignorée{} · {}.",
+            count(locale, r.duplicates, ("déjà présente", "déjà présentes"), ("", "")),
+            if r.duplicates > 1 { "s" } else { "" },
+            count(locale, rejected, ("ligne rejetée", "lignes rejetées"), ("", ""))
         ),
-        Locale::En => {
-            format!("{} already there, skipped · {} line(s) rejected.", r.duplicates, r.rejected.len())
-        }
+        Locale::En => format!(
+            "{} already there, skipped · {} rejected.",
+            r.duplicates,
+            count(locale, rejected, ("", ""), ("line", "lines"))
+        ),
     };
     view! {
         <section class="card" data-testid="report">
@@ -295,14 +312,14 @@ fn rejected_list(rejected: Vec<Rejected>, locale: Locale) -> Option<AnyView> {
         view! {
             <details class="rejected" data-testid="rejected" open=n <= 10>
                 <summary>{match locale {
-                    Locale::Fr => format!("{n} ligne(s) rejetée(s)"),
-                    Locale::En => format!("{n} line(s) rejected"),
+                    Locale::Fr => count(locale, n as u64, ("ligne rejetée", "lignes rejetées"), ("", "")),
+                    Locale::En => count(locale, n as u64, ("", ""), ("line rejected", "lines rejected")),
                 }}</summary>
                 <ul>
                     {rejected.into_iter().map(|r| view! {
                         <li>{match locale {
-                            Locale::Fr => format!("Ligne {} : {}", r.line, r.reason),
-                            Locale::En => format!("Line {}: {}", r.line, r.reason),
+                            Locale::Fr => format!("Ligne {} : {}", r.line, r.why.text(locale)),
+                            Locale::En => format!("Line {}: {}", r.line, r.why.text(locale)),
                         }}</li>
                     }).collect_view()}
                 </ul>
@@ -359,24 +376,27 @@ fn detected(v: &ImportView, locale: Locale) -> String {
 }
 
 fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyView {
+    let rejected = v.rejected.len() as u64;
     let summary = match locale {
         Locale::Fr => format!(
-            "{} opération(s) lue(s) · {} ligne(s) rejetée(s) · {} déjà dans ce compte",
-            v.total_rows,
-            v.rejected.len(),
+            "{} · {} · {} déjà dans ce compte",
+            count(locale, v.total_rows, ("opération lue", "opérations lues"), ("", "")),
+            count(locale, rejected, ("ligne rejetée", "lignes rejetées"), ("", "")),
             v.duplicates
         ),
         Locale::En => format!(
-            "{} transaction(s) read · {} line(s) rejected · {} already in this account",
-            v.total_rows,
-            v.rejected.len(),
+            "{} read · {} rejected · {} already in this account",
+            count(locale, v.total_rows, ("", ""), ("transaction", "transactions")),
+            count(locale, rejected, ("", ""), ("line", "lines")),
             v.duplicates
         ),
     };
     let to_import = v.total_rows.saturating_sub(v.duplicates);
     let button = match locale {
-        Locale::Fr => format!("Importer {to_import} opération(s)"),
-        Locale::En => format!("Import {to_import} transaction(s)"),
+        Locale::Fr => format!("Importer {}", count(locale, to_import, ("opération", "opérations"), ("", ""))),
+        Locale::En => {
+            format!("Import {}", count(locale, to_import, ("", ""), ("transaction", "transactions")))
+        }
     };
     let mapping_json = v.mapping.as_ref().and_then(|m| serde_json::to_string(m).ok()).unwrap_or_default();
     let id = v.id.clone();

@@ -7,7 +7,7 @@ use agent::Locale;
 use leptos::prelude::*;
 
 use crate::api::{load_rules, RulesData};
-use crate::i18n::{self, tr};
+use crate::i18n::{self, count, tr};
 use crate::imports::TopBar;
 
 #[component]
@@ -48,8 +48,8 @@ fn Rules(data: RulesData, applied: Option<u64>, pattern: String, category: Optio
             <main class="settings rules" data-testid="rules">
                 {applied.map(|n| view! {
                     <p class="saved" role="status" data-testid="applied">{match locale {
-                        Locale::Fr => format!("{n} opération(s) passée(s) recatégorisée(s)."),
-                        Locale::En => format!("{n} past transaction(s) recategorised."),
+                        Locale::Fr => format!("{}.", count(locale, n, ("opération passée recatégorisée", "opérations passées recatégorisées"), ("", ""))),
+                        Locale::En => format!("{}.", count(locale, n, ("", ""), ("past transaction recategorised", "past transactions recategorised"))),
                     }}</p>
                 })}
                 {data.proposal.map(|p| proposal_view(p, locale))}
@@ -101,17 +101,25 @@ fn proposal_view(p: RuleProposal, locale: Locale) -> AnyView {
     };
     let past = match locale {
         Locale::Fr => format!(
-            "Elle correspond à {} opération(s) passée(s), dont {} changerai(en)t de catégorie.",
-            p.matching, p.changing
+            "Elle correspond à {}, dont {} de catégorie.",
+            count(locale, p.matching, ("opération passée", "opérations passées"), ("", "")),
+            count(locale, p.changing, ("changerait", "changeraient"), ("", ""))
         ),
         Locale::En => format!(
-            "It matches {} past transaction(s), {} of which would change category.",
-            p.matching, p.changing
+            "It matches {}, {} of which would change category.",
+            count(locale, p.matching, ("", ""), ("past transaction", "past transactions")),
+            p.changing
         ),
     };
     let apply = match locale {
-        Locale::Fr => format!("Appliquer aux {} opération(s) passée(s)", p.changing),
-        Locale::En => format!("Apply to the {} past transaction(s)", p.changing),
+        Locale::Fr => format!(
+            "Appliquer à {}",
+            count(locale, p.changing, ("opération passée", "opérations passées"), ("", ""))
+        ),
+        Locale::En => format!(
+            "Apply to {}",
+            count(locale, p.changing, ("", ""), ("past transaction", "past transactions"))
+        ),
     };
     let id = p.rule.id;
     view! {

@@ -41,7 +41,7 @@ test('import a French CSV, an OFX and a CAMT.053 file, then ask about them', asy
   await expect(page.getByTestId('detected')).toHaveText(
     'CSV · Windows-1252 (Latin-1) · séparateur « ; » · dates JJ/MM/AAAA · décimale « , » · débit et crédit séparés');
   await expect(page.getByTestId('summary')).toHaveText(
-    '4 opération(s) lue(s) · 3 ligne(s) rejetée(s) · 0 déjà dans ce compte');
+    '4 opérations lues · 3 lignes rejetées · 0 déjà dans ce compte');
   const rows = page.getByTestId('preview').locator('tbody tr');
   await expect(rows).toHaveCount(4);
   await expect(rows.nth(0)).toContainText('CB CARREFOUR CITY 31/12');
@@ -50,8 +50,8 @@ test('import a French CSV, an OFX and a CAMT.053 file, then ask about them', asy
   await expect(rows.nth(0)).toContainText('-45,67');
   await expect(rows.nth(3)).toContainText('CB LIBRAIRIE ÉLÉGANTE');
   const rejected = page.getByTestId('rejected');
-  await expect(rejected).toContainText('Ligne 9 : the date "32/01/2026" is not a valid date (DD/MM/YYYY)');
-  await expect(rejected).toContainText('Ligne 10 : both a debit and a credit');
+  await expect(rejected).toContainText("Ligne 9 : la date « 32/01/2026 » n'est pas une date valide (JJ/MM/AAAA)");
+  await expect(rejected).toContainText('Ligne 10 : un débit et un crédit à la fois');
 
   // A corrected layout: debit and credit swapped, the amounts change sign; then back.
   await page.getByLabel('Débit', { exact: true }).selectOption('5');
@@ -67,15 +67,15 @@ test('import a French CSV, an OFX and a CAMT.053 file, then ask about them', asy
 
   // Import into a new account: the progress bar, full, and the report.
   await page.getByLabel('Nom du nouveau compte').fill('Compte BNP');
-  await page.getByRole('button', { name: 'Importer 4 opération(s)' }).click();
+  await page.getByRole('button', { name: 'Importer 4 opérations' }).click();
   const report = page.getByTestId('report');
   await expect(report).toBeVisible();
   const bar = page.getByTestId('progress').locator('progress');
   await expect(bar).toHaveAttribute('max', '4');
   await expect(bar).toHaveAttribute('value', '4');
   await expect(page.getByTestId('progress')).toContainText('4 / 4 · 100 %');
-  await expect(page.getByTestId('added')).toHaveText('4 opération(s) ajoutée(s) au compte « Compte BNP ».');
-  await expect(page.getByTestId('skipped')).toHaveText('0 déjà présente(s), ignorée(s) · 3 ligne(s) rejetée(s).');
+  await expect(page.getByTestId('added')).toHaveText('4 opérations ajoutées au compte « Compte BNP ».');
+  await expect(page.getByTestId('skipped')).toHaveText('0 déjà présente, ignorée · 3 lignes rejetées.');
   await shot('report');
 
   // The same CSV again into that account: every row is already there.
@@ -93,17 +93,17 @@ test('import a French CSV, an OFX and a CAMT.053 file, then ask about them', asy
   await page.getByLabel('Compte', { exact: true }).selectOption({ label: 'Compte BNP (EUR)' });
   await page.getByRole('button', { name: "Mettre à jour l'aperçu" }).click();
   await expect(page.getByTestId('summary')).toHaveText(
-    '3 opération(s) lue(s) · 2 ligne(s) rejetée(s) · 0 déjà dans ce compte');
-  await page.getByRole('button', { name: 'Importer 3 opération(s)' }).click();
-  await expect(page.getByTestId('added')).toHaveText('3 opération(s) ajoutée(s) au compte « Compte BNP ».');
+    '3 opérations lues · 2 lignes rejetées · 0 déjà dans ce compte');
+  await page.getByRole('button', { name: 'Importer 3 opérations' }).click();
+  await expect(page.getByTestId('added')).toHaveText('3 opérations ajoutées au compte « Compte BNP ».');
 
   // The CAMT.053 file, into a new account.
   await uploadFile(page, testInfo, 'releve-camt053.xml');
   await expect(page.getByTestId('detected')).toHaveText('CAMT.053 · UTF-8 · EUR');
-  await expect(page.getByTestId('rejected')).toContainText('the amount is in USD, the account in EUR');
+  await expect(page.getByTestId('rejected')).toContainText('le montant est en USD, le compte en EUR');
   await page.getByLabel('Nom du nouveau compte').fill('Compte pro');
-  await page.getByRole('button', { name: 'Importer 3 opération(s)' }).click();
-  await expect(page.getByTestId('added')).toHaveText('3 opération(s) ajoutée(s) au compte « Compte pro ».');
+  await page.getByRole('button', { name: 'Importer 3 opérations' }).click();
+  await expect(page.getByTestId('added')).toHaveText('3 opérations ajoutées au compte « Compte pro ».');
 
   // The three imports are listed.
   await open(page, testInfo, '/import');
@@ -116,10 +116,10 @@ test('import a French CSV, an OFX and a CAMT.053 file, then ask about them', asy
   await page.getByLabel('Catégorie').selectOption({ label: 'Loisirs' });
   await page.getByRole('button', { name: 'Enregistrer la règle' }).click();
   await expect(page.getByTestId('matching')).toHaveText(
-    'Elle correspond à 2 opération(s) passée(s), dont 2 changerai(en)t de catégorie.');
+    'Elle correspond à 2 opérations passées, dont 2 changeraient de catégorie.');
   await shot('rule');
-  await page.getByRole('button', { name: 'Appliquer aux 2 opération(s) passée(s)' }).click();
-  await expect(page.getByTestId('applied')).toHaveText('2 opération(s) passée(s) recatégorisée(s).');
+  await page.getByRole('button', { name: 'Appliquer à 2 opérations passées' }).click();
+  await expect(page.getByTestId('applied')).toHaveText('2 opérations passées recatégorisées.');
 
   // Questions only the imported data answers (this account has no other).
   await open(page, testInfo, '/');

@@ -9,7 +9,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use super::csv::{parse_date, DateOrder};
-use super::{decode, parse_amount, Rejected, Row, Statement};
+use super::{decode, fields, parse_amount, Rejected, Row, Statement, Why};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CamtError {
@@ -142,28 +142,32 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     for en in entries {
         match row(&en, currency.as_deref()) {
             Ok(r) => rows.push(r),
-            Err(reason) => rejected.push(Rejected { line: en.line, reason }),
+            Err(why) => rejected.push(Rejected { line: en.line, why }),
         }
     }
     Ok(Statement { encoding, currency, rows, rejected })
 }
 
-fn row(en: &Entry, account_currency: Option<&str>) -> Result<Row, String> {
-    let raw_date = en.booked.as_deref().or(en.value.as_deref()).ok_or("no date (BookgDt or ValDt)")?;
+fn row(en: &Entry, account_currency: Option<&str>) -> Result<Row, Why> {
+    let raw_date = en
+        .booked
+        .as_deref()
+        .or(en.value.as_deref())
+        .ok_or_else(|| Why::NoDate { fields: fields(&["BookgDt", "ValDt"]) })?;
     let date: Date = parse_date(raw_date, DateOrder::Ymd)
-        .ok_or_else(|| format!("the date {raw_date:?} is not a valid date"))?;
-    let raw = en.amount.as_deref().ok_or("no amount (Amt)")?;
-    let amount = parse_amount(raw, '.').ok_or_else(|| format!("the amount {raw:?} is not a number"))?;
+        .ok_or_else(|| Why::BadDate { value: raw_date.to_string(), format: None })?;
+    let raw = en.amount.as_deref().ok_or_else(|| Why::NoAmount { fields: fields(&["Amt"]) })?;
+    let amount = parse_amount(raw, '.').ok_or_else(|| Why::BadAmount { value: raw.to_string() })?;
     if let (Some(c), Some(account)) = (en.currency.as_deref(), account_currency) {
         if c != account {
-            return Err(format!("the amount is in {c}, the account in {account}"));
+            return Err(Why::OtherCurrency { currency: c.to_string(), account: account.to_string() });
         }
     }
     let amount_minor = match en.sign.as_deref() {
         Some("DBIT") => -amount.abs(),
         Some("CRDT") => amount.abs(),
-        Some(other) => return Err(format!("the direction {other:?} is neither CRDT nor DBIT")),
-        None => return Err("no direction (CdtDbtInd)".into()),
+        Some(other) => return Err(Why::BadDirection { value: other.to_string() }),
+        None => return Err(Why::NoDirection),
     };
     // The other side: whom money went to, or came from.
     let party = if amount_minor < 0 { &en.creditor } else { &en.debtor };
@@ -173,7 +177,7 @@ fn row(en: &Entry, account_currency: Option<&str>) -> Result<Row, String> {
             [party.clone()].into_iter().chain(en.remittance.iter().cloned()).collect::<Vec<_>>().join(" ")
         }
         (None, None) if !en.remittance.is_empty() => en.remittance.join(" "),
-        (None, None) => return Err("no label (AddtlNtryInf, a party's name or Ustrd)".into()),
+        (None, None) => return Err(Why::NoLabel { fields: fields(&["AddtlNtryInf", "Nm", "Ustrd"]) }),
     };
     let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
     Ok(Row { line: en.line, date, amount_minor, label, external_id: en.reference.clone() })

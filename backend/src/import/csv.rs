@@ -8,7 +8,7 @@ use serde::Serialize;
 
 pub use agent::imports::{AmountColumns, DateOrder, Mapping};
 
-use super::{decode, parse_amount, Encoding, Rejected, Row};
+use super::{decode, parse_amount, Encoding, Rejected, Row, Why};
 
 /// What a file held, read with a mapping.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -401,39 +401,41 @@ fn read(text: &str, encoding: Encoding, mapping: Mapping) -> Parsed {
             Ok((date, amount_minor, label)) => {
                 rows.push(Row { line, date, amount_minor, label, external_id: None })
             }
-            Err(reason) => rejected.push(Rejected { line, reason }),
+            Err(why) => rejected.push(Rejected { line, why }),
         }
     }
     Parsed { encoding, mapping, rows, rejected }
 }
 
-fn row(r: &[String], m: &Mapping) -> Result<(Date, i64, String), String> {
+fn row(r: &[String], m: &Mapping) -> Result<(Date, i64, String), Why> {
     let cell = |i: usize| r.get(i).map(String::as_str).unwrap_or("");
     let raw_date = cell(m.date);
     if raw_date.is_empty() {
-        return Err("no date".into());
+        return Err(Why::NoDate { fields: Vec::new() });
     }
-    let date = parse_date(raw_date, m.order)
-        .ok_or_else(|| format!("the date {raw_date:?} is not a valid date ({})", order_hint(m.order)))?;
-    let amount = |i: usize| -> Result<Option<i64>, String> {
+    let date = parse_date(raw_date, m.order).ok_or_else(|| Why::BadDate {
+        value: raw_date.to_string(),
+        format: Some(order_hint(m.order).to_string()),
+    })?;
+    let amount = |i: usize| -> Result<Option<i64>, Why> {
         let v = cell(i);
         if v.is_empty() {
             return Ok(None);
         }
-        parse_amount(v, m.decimal).map(Some).ok_or_else(|| format!("the amount {v:?} is not a number"))
+        parse_amount(v, m.decimal).map(Some).ok_or_else(|| Why::BadAmount { value: v.to_string() })
     };
     let amount_minor = match m.amounts {
-        AmountColumns::Signed { amount: i } => amount(i)?.ok_or("no amount")?,
+        AmountColumns::Signed { amount: i } => amount(i)?.ok_or(Why::NoAmount { fields: Vec::new() })?,
         AmountColumns::DebitCredit { debit, credit } => match (amount(debit)?, amount(credit)?) {
             (Some(d), None) | (Some(d), Some(0)) => -d.abs(),
             (None, Some(c)) | (Some(0), Some(c)) => c.abs(),
-            (Some(_), Some(_)) => return Err("both a debit and a credit".into()),
-            (None, None) => return Err("no amount".into()),
+            (Some(_), Some(_)) => return Err(Why::DebitAndCredit),
+            (None, None) => return Err(Why::NoAmount { fields: Vec::new() }),
         },
     };
     let label = cell(m.label).split_whitespace().collect::<Vec<_>>().join(" ");
     if label.is_empty() {
-        return Err("no label".into());
+        return Err(Why::NoLabel { fields: Vec::new() });
     }
     Ok((date, amount_minor, label))
 }

@@ -8,7 +8,7 @@ pub mod merchant;
 pub mod ofx;
 pub mod qif;
 
-pub use agent::imports::{Encoding, Format, Rejected};
+pub use agent::imports::{Encoding, Format, Rejected, Why};
 use agent::Date;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -166,6 +166,11 @@ pub fn fold(s: &str) -> String {
         out.push(c);
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Field names, for a reason.
+pub(crate) fn fields(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| n.to_string()).collect()
 }
 
 /// The file's text: UTF-8 (a byte-order mark is dropped) when it is valid UTF-8, else

@@ -2,7 +2,7 @@
 //! 2 (XML). One tolerant reader serves both: the text after an opening tag, up to the
 //! next tag, is that element's value. Transactions are the `<STMTTRN>` blocks.
 
-use super::{decode, label, parse_amount, Rejected, Row, Statement};
+use super::{decode, fields, label, parse_amount, Rejected, Row, Statement, Why};
 use agent::Date;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -72,22 +72,22 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
     for b in blocks {
         match row(&b) {
             Ok(row) => rows.push(row),
-            Err(reason) => rejected.push(Rejected { line: b.line, reason }),
+            Err(why) => rejected.push(Rejected { line: b.line, why }),
         }
     }
     Ok(Statement { encoding, currency, rows, rejected })
 }
 
-fn row(b: &Block) -> Result<Row, String> {
-    let posted = b.posted.as_deref().ok_or("no date (DTPOSTED)")?;
-    let date =
-        ofx_date(posted).ok_or_else(|| format!("the date {posted:?} is not an OFX date (YYYYMMDD)"))?;
-    let raw = b.amount.as_deref().ok_or("no amount (TRNAMT)")?;
+fn row(b: &Block) -> Result<Row, Why> {
+    let posted = b.posted.as_deref().ok_or_else(|| Why::NoDate { fields: fields(&["DTPOSTED"]) })?;
+    let date = ofx_date(posted)
+        .ok_or_else(|| Why::BadDate { value: posted.to_string(), format: Some("YYYYMMDD".into()) })?;
+    let raw = b.amount.as_deref().ok_or_else(|| Why::NoAmount { fields: fields(&["TRNAMT"]) })?;
     // The standard writes `.`; some French banks write `,`.
     let decimal = if raw.contains(',') && !raw.contains('.') { ',' } else { '.' };
-    let amount_minor =
-        parse_amount(raw, decimal).ok_or_else(|| format!("the amount {raw:?} is not a number"))?;
-    let label = label(b.name.as_deref(), b.memo.as_deref()).ok_or("no label (NAME or MEMO)")?;
+    let amount_minor = parse_amount(raw, decimal).ok_or_else(|| Why::BadAmount { value: raw.to_string() })?;
+    let label = label(b.name.as_deref(), b.memo.as_deref())
+        .ok_or_else(|| Why::NoLabel { fields: fields(&["NAME", "MEMO"]) })?;
     Ok(Row { line: b.line, date, amount_minor, label, external_id: b.id.clone() })
 }
 

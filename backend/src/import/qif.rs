@@ -4,7 +4,7 @@
 //! apostrophe before a two-digit year; the order is the one that reads every date.
 
 use super::csv::{parse_date, DateOrder};
-use super::{decode, label, parse_amount, Encoding, Rejected, Row};
+use super::{decode, fields, label, parse_amount, Encoding, Rejected, Row, Why};
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Parsed {
@@ -77,21 +77,21 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     let mut rows = Vec::new();
     let mut rejected = Vec::new();
     for b in blocks {
-        let result = (|| -> Result<Row, String> {
-            let raw = b.date.as_deref().ok_or_else(|| "no date (D line)".to_string())?;
+        let result = (|| -> Result<Row, Why> {
+            let raw = b.date.as_deref().ok_or_else(|| Why::NoDate { fields: fields(&["D line"]) })?;
             let date = parse_date(&clean(raw), order)
-                .ok_or_else(|| format!("the date {raw:?} is not a valid date"))?;
-            let amount = b.amount.as_deref().ok_or_else(|| "no amount (T line)".to_string())?;
+                .ok_or_else(|| Why::BadDate { value: raw.to_string(), format: None })?;
+            let amount = b.amount.as_deref().ok_or_else(|| Why::NoAmount { fields: fields(&["T line"]) })?;
             let decimal = if amount.contains(',') && !amount.contains('.') { ',' } else { '.' };
-            let amount_minor = parse_amount(amount, decimal)
-                .ok_or_else(|| format!("the amount {amount:?} is not a number"))?;
+            let amount_minor =
+                parse_amount(amount, decimal).ok_or_else(|| Why::BadAmount { value: amount.to_string() })?;
             let label = label(b.payee.as_deref(), b.memo.as_deref())
-                .ok_or_else(|| "no label (P or M line)".to_string())?;
+                .ok_or_else(|| Why::NoLabel { fields: fields(&["P line", "M line"]) })?;
             Ok(Row { line: b.line, date, amount_minor, label, external_id: None })
         })();
         match result {
             Ok(r) => rows.push(r),
-            Err(reason) => rejected.push(Rejected { line: b.line, reason }),
+            Err(why) => rejected.push(Rejected { line: b.line, why }),
         }
     }
     Ok(Parsed { encoding, order, rows, rejected })
