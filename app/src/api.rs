@@ -477,6 +477,60 @@ pub async fn load_rules(rule: Option<i64>, error: Option<String>) -> Result<Rule
     .await
 }
 
+/// The datasets page: the user's datasets, how the model sees them, and the result of
+/// the SQL typed in the page, if any.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatasetsData {
+    pub account: AccountView,
+    pub locale: Locale,
+    pub datasets: Vec<agent::datasets::DatasetInfo>,
+    /// `dataset_info`: what the model is told.
+    pub described: String,
+    pub refused: Option<String>,
+    pub sql: String,
+    pub result: Option<agent::datasets::QueryResult>,
+    pub query_error: Option<String>,
+    pub max_mb: usize,
+    pub row_cap: usize,
+}
+
+#[server(endpoint = "datasets")]
+pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Result<DatasetsData, AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let locale = ssr::accept_language();
+        let store = sou.store();
+        let failed = |e: backend::datasets::DatasetError| {
+            tracing::error!(error = %e, "datasets could not be listed");
+            AppError::Internal
+        };
+        let datasets = backend::datasets::list(store, user).await.map_err(failed)?;
+        let sql = sql.unwrap_or_default();
+        let (result, query_error) = if sql.trim().is_empty() {
+            (None, None)
+        } else {
+            match backend::datasets::query(store, user, &sql).await {
+                Ok(r) => (Some(r), None),
+                Err(e) if e.is_users() => (None, Some(e.message(locale))),
+                Err(e) => return Err(failed(e)),
+            }
+        };
+        Ok(DatasetsData {
+            account: ssr::account_view()?,
+            locale,
+            described: backend::datasets::describe(&datasets, store.dialect()),
+            datasets,
+            refused: refused.and_then(|id| sou.imports().refusal(user, &id, locale)),
+            sql,
+            result,
+            query_error,
+            max_mb: backend::datasets::MAX_FILE_BYTES / 1024 / 1024,
+            row_cap: backend::datasets::ROW_CAP,
+        })
+    })
+    .await
+}
+
 #[cfg(feature = "ssr")]
 pub mod ssr {
     use agent::Locale;

@@ -26,6 +26,7 @@ pub fn TopBar(account: AccountView, locale: Locale, title: &'static str) -> impl
                 <a href="/" rel="external">{tr(locale, "Chat", "Chat")}</a>
                 <a href="/import" rel="external">{tr(locale, "Importer", "Import")}</a>
                 <a href="/rules" rel="external">{tr(locale, "Règles", "Rules")}</a>
+                <a href="/datasets" rel="external">{tr(locale, "Données", "Data")}</a>
                 <a href="/settings" rel="external">{tr(locale, "Réglages", "Settings")}</a>
             </nav>
             <AccountMenu account locale/>

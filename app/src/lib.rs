@@ -16,6 +16,7 @@ compile_error!(
 mod account;
 pub mod api;
 mod chat;
+mod datasets;
 mod error;
 mod history;
 mod i18n;
@@ -69,6 +70,7 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("import") view=imports::ImportsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("import"), ParamSegment("id")) view=imports::ImportPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("rules") view=rules::RulesPage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("datasets") view=datasets::DatasetsPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("login") view=|| view! { <account::SignInPage signup=false/> } ssr=SsrMode::Async/>
                 <Route path=StaticSegment("signup") view=|| view! { <account::SignInPage signup=true/> } ssr=SsrMode::Async/>
             </Routes>

@@ -393,8 +393,13 @@ impl Imports {
     /// Remembers why an upload was refused, for the page the form goes back to, under
     /// a new id it returns; [`Imports::refusal`] reads it once.
     pub fn refused(&self, user: UserId, error: &ImportError) -> String {
+        self.refused_with(user, error.message(Locale::Fr), error.message(Locale::En))
+    }
+
+    /// The same for any refusal, said in French and in English (a dataset upload's).
+    pub fn refused_with(&self, user: UserId, fr: String, en: String) -> String {
         let id = uuid::Uuid::new_v4().simple().to_string();
-        self.set(user, &id, Some(Live::failed(error)));
+        self.set(user, &id, Some(Live::Failed { fr, en }));
         id
     }
 

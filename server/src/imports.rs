@@ -14,6 +14,8 @@ use crate::{ApiError, AppState};
 
 /// The largest request body of an upload: the file and the form around it.
 pub const UPLOAD_BODY_LIMIT: usize = MAX_FILE_BYTES + 64 * 1024;
+/// The same for a dataset.
+pub const DATASET_BODY_LIMIT: usize = backend::datasets::MAX_FILE_BYTES + 64 * 1024;
 
 fn locale(headers: &HeaderMap) -> agent::Locale {
     headers
@@ -48,6 +50,53 @@ pub async fn upload(
             }
             let refused = imports.refused(account.user, &e);
             see_other(&format!("/import?refused={refused}"))
+        }
+    }
+}
+
+/// `POST /datasets` (multipart, field `file`): a CSV file becomes a dataset; back to
+/// `/datasets`, which shows it or says why not.
+pub async fn upload_dataset(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    multipart: Multipart,
+) -> Response {
+    let result = match read_file(multipart).await {
+        Ok((name, bytes)) => backend::datasets::create(state.sou.store(), account.user, &name, &bytes).await,
+        Err(ImportError::TooLarge) => Err(backend::datasets::DatasetError::TooLarge),
+        Err(_) => Err(backend::datasets::DatasetError::Empty),
+    };
+    match result {
+        Ok(info) => {
+            let q = form_urlencoded::Serializer::new(String::new()).append_pair("added", &info.name).finish();
+            see_other(&format!("/datasets?{q}"))
+        }
+        Err(e) => {
+            if !e.is_users() {
+                tracing::error!(error = %e, "a dataset upload failed");
+            }
+            let refused = state.sou.imports().refused_with(
+                account.user,
+                e.message(agent::Locale::Fr),
+                e.message(agent::Locale::En),
+            );
+            see_other(&format!("/datasets?refused={refused}"))
+        }
+    }
+}
+
+/// `POST /datasets/{name}/delete`
+pub async fn delete_dataset(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(name): Path<String>,
+) -> Response {
+    match backend::datasets::delete(state.sou.store(), account.user, &name).await {
+        Ok(()) => see_other("/datasets"),
+        Err(backend::datasets::DatasetError::NotFound(_)) => not_found(),
+        Err(e) => {
+            tracing::error!(error = %e, "a dataset could not be deleted");
+            ApiError::internal().into_response()
         }
     }
 }

@@ -59,6 +59,12 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/import/{id}/run", post(imports::run))
         .route("/import/{id}/discard", post(imports::discard))
+        .route(
+            "/datasets",
+            post(imports::upload_dataset)
+                .layer(axum::extract::DefaultBodyLimit::max(imports::DATASET_BODY_LIMIT)),
+        )
+        .route("/datasets/{name}/delete", post(imports::delete_dataset))
         .route("/rules", post(imports::create_rule))
         .route("/rules/{id}/apply", post(imports::apply_rule))
         .route("/rules/{id}/delete", post(imports::delete_rule))

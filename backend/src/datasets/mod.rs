@@ -66,6 +66,41 @@ impl DatasetError {
     pub fn is_users(&self) -> bool {
         !matches!(self, DatasetError::Db(_))
     }
+
+    /// What to tell a person, in their language. A refused or failed query keeps the
+    /// checker's or the database's own words (SQL is written in English).
+    pub fn message(&self, locale: agent::Locale) -> String {
+        use agent::Locale::{En, Fr};
+        use DatasetError as E;
+        match (self, locale) {
+            (E::Empty, Fr) => "Le fichier est vide.".into(),
+            (E::TooLarge, Fr) => format!("Le fichier dépasse {} Mo.", MAX_FILE_BYTES / 1024 / 1024),
+            (E::TooManyColumns, Fr) => format!("Le fichier a plus de {MAX_COLUMNS} colonnes."),
+            (E::TooManyRows, Fr) => format!("Le fichier a plus de {MAX_ROWS} lignes."),
+            (E::TooMany, Fr) => {
+                format!("Vous avez déjà {MAX_DATASETS} jeux de données : supprimez-en un d'abord.")
+            }
+            (E::Ragged { line, found, expected }, Fr) => {
+                format!("La ligne {line} a {found} valeur(s), l'en-tête {expected}.")
+            }
+            (E::NotFound(name), Fr) => format!("Aucun jeu de données ne s'appelle « {name} »."),
+            (E::Refused(r), Fr) => format!("Requête refusée : {r}."),
+            (E::Timeout, Fr) => {
+                format!("La requête a duré plus de {} s et a été arrêtée.", TIME_LIMIT.as_secs())
+            }
+            (E::Query(m), Fr) => format!("La base de données a refusé la requête : {m}."),
+            (E::Db(_), Fr) => "Une erreur est survenue sur le serveur ; réessayez.".into(),
+            (E::Db(_), En) => "Something went wrong on the server; try again.".into(),
+            (other, En) => {
+                let s = other.to_string();
+                let mut chars = s.chars();
+                chars
+                    .next()
+                    .map(|c| c.to_uppercase().chain(chars).collect::<String>() + ".")
+                    .unwrap_or_default()
+            }
+        }
+    }
 }
 
 /// A column name as queries use it: lower-case ASCII letters, digits and `_`,

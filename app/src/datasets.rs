@@ -1,0 +1,162 @@
+//! `/datasets`: analyst mode's data. Any CSV file uploaded becomes a table of its own,
+//! with typed columns; the page lists them as the model sees them, and runs read-only
+//! SQL typed in it through the same sandbox the model uses. Plain forms: a multipart
+//! POST for the upload, a GET for the query.
+
+use agent::datasets::{Cell, DatasetInfo, QueryResult};
+use agent::Locale;
+use leptos::prelude::*;
+
+use crate::api::{load_datasets, DatasetsData};
+use crate::i18n::{count, tr};
+use crate::imports::TopBar;
+
+#[component]
+pub fn DatasetsPage() -> impl IntoView {
+    // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
+    let (refused, sql, added) = leptos_router::hooks::use_query_map()
+        .with_untracked(|q| (q.get("refused"), q.get("sql"), q.get("added")));
+    let data = Resource::new_blocking(|| (), move |_| load_datasets(refused.clone(), sql.clone()));
+    view! {
+        <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
+            {move || {
+                let added = added.clone();
+                Suspend::new(async move {
+                    match data.await {
+                        Ok(d) => view! { <Datasets data=d added/> }.into_any(),
+                        Err(e) => crate::chat::failed_page(e),
+                    }
+                })
+            }}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Datasets(data: DatasetsData, added: Option<String>) -> impl IntoView {
+    let locale = data.locale;
+    let hint = match locale {
+        Locale::Fr => format!(
+            "N'importe quel fichier CSV avec une ligne d'en-tête, jusqu'à {} Mo. Chaque fichier devient une table ; le type de chaque colonne (entier, nombre, date, texte) est déduit de ses valeurs.",
+            data.max_mb
+        ),
+        Locale::En => format!(
+            "Any CSV file with a header row, up to {} MB. Each file becomes a table; each column's type (integer, number, date, text) is inferred from its values.",
+            data.max_mb
+        ),
+    };
+    let cap = match locale {
+        Locale::Fr => {
+            format!("Une seule requête SELECT, en lecture seule, limitée à 2 s et à {} lignes.", data.row_cap)
+        }
+        Locale::En => format!("One SELECT query, read-only, limited to 2 s and {} rows.", data.row_cap),
+    };
+    let placeholder = data
+        .datasets
+        .first()
+        .map(|d| format!("SELECT * FROM {} LIMIT 10", d.name))
+        .unwrap_or_else(|| "SELECT …".into());
+    let has_any = !data.datasets.is_empty();
+    view! {
+        <div class="app">
+            <TopBar account=data.account locale title=tr(locale, "Données", "Data")/>
+            <main class="settings datasets" data-testid="datasets">
+                <section class="card">
+                    <h2>{tr(locale, "Ajouter un jeu de données", "Add a dataset")}</h2>
+                    <p class="hint">{hint}</p>
+                    {added.map(|name| view! {
+                        <p class="saved" role="status" data-testid="dataset-added">{match locale {
+                            Locale::Fr => format!("Table « {name} » créée."),
+                            Locale::En => format!("Table “{name}” created."),
+                        }}</p>
+                    })}
+                    {data.refused.map(|m| view! { <p class="error" role="alert" data-testid="refused">{m}</p> })}
+                    <form method="post" action="/datasets" enctype="multipart/form-data" data-testid="dataset-form">
+                        <label for="dataset-file">{tr(locale, "Fichier CSV", "CSV file")}</label>
+                        <input id="dataset-file" type="file" name="file" required accept=".csv,.txt,.tsv"/>
+                        <button type="submit">{tr(locale, "Créer la table", "Create the table")}</button>
+                    </form>
+                </section>
+                <section class="card">
+                    <h2>{tr(locale, "Vos tables", "Your tables")}</h2>
+                    {if has_any {
+                        dataset_list(data.datasets, locale)
+                    } else {
+                        view! { <p class="hint">{tr(locale, "Aucune table pour l'instant.", "No table yet.")}</p> }.into_any()
+                    }}
+                    <details class="described">
+                        <summary>{tr(locale, "Ce que le modèle en sait", "What the model is told")}</summary>
+                        <pre data-testid="described">{data.described}</pre>
+                    </details>
+                </section>
+                <section class="card">
+                    <h2>{tr(locale, "Requête SQL", "SQL query")}</h2>
+                    <p class="hint">{cap}</p>
+                    <form method="get" action="/datasets" class="sql-form" data-testid="sql-form">
+                        <label for="sql" class="visually-hidden">"SQL"</label>
+                        <textarea id="sql" name="sql" rows="4" maxlength="8000" spellcheck="false"
+                            placeholder=placeholder>{data.sql.clone()}</textarea>
+                        <button type="submit" disabled=!has_any>{tr(locale, "Exécuter", "Run")}</button>
+                    </form>
+                    {data.query_error.map(|m| view! { <p class="error" role="alert" data-testid="query-error">{m}</p> })}
+                    {data.result.map(|r| result_table(r, locale))}
+                </section>
+            </main>
+        </div>
+    }
+}
+
+fn dataset_list(datasets: Vec<DatasetInfo>, locale: Locale) -> AnyView {
+    view! {
+        <ul class="dataset-list" data-testid="dataset-list">
+            {datasets.into_iter().map(|d| {
+                let columns = d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect::<Vec<_>>().join(", ");
+                let rows = count(locale, d.rows, ("ligne", "lignes"), ("row", "rows"));
+                view! {
+                    <li data-name=d.name.clone()>
+                        <div class="dataset-head">
+                            <code class="dataset-name">{d.name.clone()}</code>
+                            <span class="hint">{format!("{} · {rows}", d.file_name)}</span>
+                            <form method="post" action=format!("/datasets/{}/delete", d.name)>
+                                <button type="submit" class="link">{tr(locale, "Supprimer", "Delete")}</button>
+                            </form>
+                        </div>
+                        <p class="dataset-columns">{columns}</p>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+    .into_any()
+}
+
+fn result_table(r: QueryResult, locale: Locale) -> AnyView {
+    let shown = r.rows.len() as u64;
+    let note = if r.truncated {
+        match locale {
+            Locale::Fr => format!("Les {shown} premières lignes seulement."),
+            Locale::En => format!("The first {shown} rows only."),
+        }
+    } else {
+        count(locale, shown, ("ligne", "lignes"), ("row", "rows"))
+    };
+    view! {
+        <p class="hint" data-testid="result-count">{note}</p>
+        <div class="table-scroll">
+            <table class="rows" data-testid="query-result">
+                <thead>
+                    <tr>{r.columns.into_iter().map(|c| view! { <th scope="col">{c}</th> }).collect_view()}</tr>
+                </thead>
+                <tbody>
+                    {r.rows.into_iter().map(|row| view! {
+                        <tr>{row.into_iter().map(|cell| {
+                            let class = if matches!(cell, Cell::Int(_) | Cell::Num(_)) { "num" } else { "" };
+                            view! { <td class=class>{cell.text()}</td> }
+                        }).collect_view()}</tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}

@@ -1,0 +1,117 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+//! Datasets at the HTTP edge, on SQLite and PostgreSQL: a CSV uploaded as a table,
+//! listed with its typed columns and as the model is told; SQL typed in the page runs
+//! in the sandbox (a result, a refusal in words); delete; nothing of it reachable by
+//! another user.
+
+mod support;
+
+use axum::body::Body;
+use axum::http::{header, HeaderMap, Request, StatusCode};
+use backend::{Sou, Store};
+use support::send;
+
+fn location(headers: &HeaderMap) -> String {
+    headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("").to_string()
+}
+
+fn upload(name: &str, bytes: &[u8]) -> Request<Body> {
+    let boundary = "----soudatasetboundary";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
+         Content-Type: text/csv\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    Request::post("/datasets")
+        .header(header::CONTENT_TYPE, format!("multipart/form-data; boundary={boundary}"))
+        .header("sec-fetch-site", "same-origin")
+        .body(Body::from(body))
+        .unwrap()
+}
+
+fn page(uri: &str) -> Request<Body> {
+    Request::get(uri).header(header::ACCEPT_LANGUAGE, "fr").body(Body::empty()).unwrap()
+}
+
+fn sql(q: &str) -> String {
+    format!("/datasets?{}", form_urlencoded::Serializer::new(String::new()).append_pair("sql", q).finish())
+}
+
+#[tokio::test]
+async fn datasets_over_http_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    scenario(Store::open_in(dir.path()).await.unwrap(), dir.path()).await;
+}
+
+#[tokio::test]
+async fn datasets_over_http_on_postgres() {
+    let (store, fresh) = support::postgres().await;
+    let dir = tempfile::tempdir().unwrap();
+    scenario(store, dir.path()).await;
+    fresh.drop().await;
+}
+
+async fn scenario(store: Store, site: &std::path::Path) {
+    let sou = Sou::new(store, chrono_tz::Europe::Paris);
+    let router = support::app_router(sou.clone(), site);
+    let alice = support::sign_up(&sou, "alice").await;
+    let bob = support::sign_up(&sou, "bob").await;
+
+    let csv = "Région;Montant;Mois\nNord;1200,50;2026-01\nSud;800;2026-01\nNord;300,25;2026-02\n";
+    let (status, headers, _) = send(&router, Some(&alice), upload("ventes.csv", csv.as_bytes())).await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/datasets?added=ventes".to_string()));
+    let (_, _, html) = send(&router, Some(&alice), page("/datasets?added=ventes")).await;
+    assert!(html.contains("Table « ventes » créée."), "{html}");
+    assert!(html.contains("region (text), montant (number), mois (text)"), "{html}");
+    assert!(html.contains("- **ventes**: 3 rows, columns: region (text), montant (number), mois (text)"));
+
+    let (_, _, html) = send(
+        &router,
+        Some(&alice),
+        page(&sql("SELECT region, SUM(montant) AS total FROM ventes GROUP BY region ORDER BY total DESC")),
+    )
+    .await;
+    assert!(html.contains("data-testid=\"query-result\""), "{html}");
+    assert!(html.contains("<td class=\"num\">1500.75</td>"), "{html}");
+    let (_, _, html) = send(&router, Some(&alice), page(&sql("DELETE FROM ventes"))).await;
+    assert!(html.contains("Requête refusée : only SELECT queries are allowed, not DELETE."), "{html}");
+    let (_, _, html) = send(&router, Some(&alice), page(&sql("SELECT * FROM users"))).await;
+    assert!(html.contains("there is no dataset named \"users\" (yours: ventes)"), "{html}");
+
+    // A file that is not a table: the reason, once.
+    let (_, headers, _) = send(&router, Some(&alice), upload("bad.csv", b"a;b\n1;2\n3\n")).await;
+    let refused = location(&headers);
+    let (_, _, html) = send(&router, Some(&alice), page(&refused)).await;
+    assert!(
+        html.contains("La ligne 3 a 1 valeur(s), l&#x27;en-tête 2.")
+            || html.contains("La ligne 3 a 1 valeur(s), l'en-tête 2."),
+        "{html}"
+    );
+
+    // Bob sees none of it and can query or delete none of it.
+    let (_, _, html) = send(&router, Some(&bob), page(&sql("SELECT * FROM ventes"))).await;
+    assert!(html.contains("there is no dataset named \"ventes\" (yours: none yet)"), "{html}");
+    assert!(!html.contains("Nord"));
+    let req = Request::post("/datasets/ventes/delete")
+        .header("sec-fetch-site", "same-origin")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(send(&router, Some(&bob), req).await.0, StatusCode::NOT_FOUND);
+    let (status, headers, _) = send(&router, None, page("/datasets")).await;
+    assert_eq!((status, location(&headers).starts_with("/login")), (StatusCode::SEE_OTHER, true));
+
+    let req = Request::post("/datasets/ventes/delete")
+        .header("sec-fetch-site", "same-origin")
+        .body(Body::empty())
+        .unwrap();
+    let (status, headers, _) = send(&router, Some(&alice), req).await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/datasets".to_string()));
+    let (_, _, html) = send(&router, Some(&alice), page("/datasets")).await;
+    assert!(
+        html.contains("Aucune table pour l&#x27;instant.") || html.contains("Aucune table pour l'instant."),
+        "{html}"
+    );
+}
