@@ -8,6 +8,7 @@
 
 pub mod amount;
 pub mod answer;
+pub mod chart;
 pub mod datasets;
 mod date;
 pub mod imports;

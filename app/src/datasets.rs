@@ -131,6 +131,7 @@ fn dataset_list(datasets: Vec<DatasetInfo>, locale: Locale) -> AnyView {
 }
 
 fn result_table(r: QueryResult, locale: Locale) -> AnyView {
+    let chart = agent::chart::suggest(&r, &r.sql).map(|spec| view! { <crate::chart::Chart spec locale/> });
     let shown = r.rows.len() as u64;
     let note = if r.truncated {
         match locale {
@@ -141,6 +142,7 @@ fn result_table(r: QueryResult, locale: Locale) -> AnyView {
         count(locale, shown, ("ligne", "lignes"), ("row", "rows"))
     };
     view! {
+        {chart}
         <p class="hint" data-testid="result-count">{note}</p>
         <div class="table-scroll">
             <table class="rows" data-testid="query-result">

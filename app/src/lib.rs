@@ -15,6 +15,7 @@ compile_error!(
 
 mod account;
 pub mod api;
+mod chart;
 mod chat;
 mod datasets;
 mod error;

@@ -76,6 +76,19 @@ async fn scenario(store: Store, site: &std::path::Path) {
     .await;
     assert!(html.contains("data-testid=\"query-result\""), "{html}");
     assert!(html.contains("<td class=\"num\">1500.75</td>"), "{html}");
+    // Labels then numbers: a bar chart, in SVG, that says every value.
+    assert!(html.contains("data-testid=\"chart\" data-kind=\"bar\""), "{html}");
+    assert!(
+        html.contains("<desc>Diagramme en barres — total / region — Nord : 1500,75; Sud : 800</desc>"),
+        "{html}"
+    );
+    let (_, _, html) = send(
+        &router,
+        Some(&alice),
+        page(&sql("SELECT mois, COUNT(*) FROM ventes GROUP BY mois ORDER BY mois")),
+    )
+    .await;
+    assert!(html.contains("data-kind=\"line\""), "{html}");
     let (_, _, html) = send(&router, Some(&alice), page(&sql("DELETE FROM ventes"))).await;
     assert!(html.contains("Requête refusée : only SELECT queries are allowed, not DELETE."), "{html}");
     let (_, _, html) = send(&router, Some(&alice), page(&sql("SELECT * FROM users"))).await;

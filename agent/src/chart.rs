@@ -1,0 +1,132 @@
+//! Declarative charts: what a tool (or the page) asks to draw, never code. The same
+//! spec is drawn as SVG on the server and in the browser (`app::chart`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::datasets::QueryResult;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChartKind {
+    Bar,
+    Line,
+    Pie,
+}
+
+/// One labelled value. Values are for drawing (geometry), not money.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    pub label: String,
+    pub value: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChartSpec {
+    pub kind: ChartKind,
+    pub title: String,
+    /// What the labels are (a column's name).
+    pub x: String,
+    /// What the values are.
+    pub y: String,
+    pub points: Vec<Point>,
+}
+
+/// The most points a chart draws; a longer result is shown as a table only.
+pub const MAX_POINTS: usize = 60;
+
+/// Whether `s` reads as a date or a month (`2026-01`, `2026-01-31`).
+fn is_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    (b.len() == 7 || b.len() == 10)
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+}
+
+/// A chart for a query's result when it has the shape of one: two columns, labels
+/// then numbers, at most [`MAX_POINTS`] rows. Dates or months as labels give a line,
+/// anything else bars.
+pub fn suggest(result: &QueryResult, title: &str) -> Option<ChartSpec> {
+    if result.columns.len() != 2
+        || result.rows.is_empty()
+        || result.rows.len() > MAX_POINTS
+        || result.truncated
+    {
+        return None;
+    }
+    let points: Vec<Point> = result
+        .rows
+        .iter()
+        .map(|r| Some(Point { label: r.first()?.text(), value: r.get(1)?.as_f64()? }))
+        .collect::<Option<_>>()?;
+    if points.iter().any(|p| !p.value.is_finite()) {
+        return None;
+    }
+    let kind = if points.len() > 1 && points.iter().all(|p| is_time(&p.label)) {
+        ChartKind::Line
+    } else {
+        ChartKind::Bar
+    };
+    Some(ChartSpec {
+        kind,
+        title: title.to_string(),
+        x: result.columns[0].clone(),
+        y: result.columns[1].clone(),
+        points,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datasets::{Cell, NumText};
+
+    fn result(columns: &[&str], rows: Vec<Vec<Cell>>) -> QueryResult {
+        QueryResult {
+            sql: "q".into(),
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows,
+            truncated: false,
+        }
+    }
+
+    fn num(s: &str) -> Cell {
+        Cell::Num(NumText { num: s.into() })
+    }
+
+    #[test]
+    fn labels_and_numbers_make_a_chart() {
+        let r = result(
+            &["region", "total"],
+            vec![
+                vec![Cell::Text("Nord".into()), num("1500.75")],
+                vec![Cell::Text("Sud".into()), Cell::Int(800)],
+            ],
+        );
+        let c = suggest(&r, "t").unwrap();
+        assert_eq!((c.kind, c.x.as_str(), c.y.as_str()), (ChartKind::Bar, "region", "total"));
+        assert_eq!(c.points[0], Point { label: "Nord".into(), value: 1500.75 });
+        let months = result(
+            &["mois", "n"],
+            vec![
+                vec![Cell::Text("2026-01".into()), Cell::Int(3)],
+                vec![Cell::Text("2026-02".into()), Cell::Int(5)],
+            ],
+        );
+        assert_eq!(suggest(&months, "t").unwrap().kind, ChartKind::Line);
+    }
+
+    #[test]
+    fn other_shapes_stay_tables() {
+        let three = result(&["a", "b", "c"], vec![vec![Cell::Int(1), Cell::Int(2), Cell::Int(3)]]);
+        assert!(suggest(&three, "t").is_none());
+        let text = result(&["a", "b"], vec![vec![Cell::Text("x".into()), Cell::Text("y".into())]]);
+        assert!(suggest(&text, "t").is_none());
+        let null = result(&["a", "b"], vec![vec![Cell::Text("x".into()), Cell::Null]]);
+        assert!(suggest(&null, "t").is_none());
+        let long =
+            result(&["a", "b"], (0..61).map(|i| vec![Cell::Text(i.to_string()), Cell::Int(i)]).collect());
+        assert!(suggest(&long, "t").is_none());
+        assert!(suggest(&result(&["a", "b"], vec![]), "t").is_none());
+    }
+}

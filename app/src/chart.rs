@@ -1,0 +1,184 @@
+//! Charts drawn from a declarative [`ChartSpec`] as SVG — the same code on the server
+//! (the page as sent) and in the browser. Accessible: the SVG is an image with a title
+//! and a description that lists every value, and each mark has its own title.
+
+use agent::chart::{ChartKind, ChartSpec, Point};
+use agent::Locale;
+use leptos::prelude::*;
+
+const WIDTH: f64 = 640.0;
+const LABELS: f64 = 150.0;
+const ROW: f64 = 26.0;
+
+fn number(v: f64, locale: Locale) -> String {
+    let s = format!("{v:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+    if locale == Locale::Fr {
+        s.replace('.', ",")
+    } else {
+        s
+    }
+}
+
+fn short(label: &str, max: usize) -> String {
+    if label.chars().count() <= max {
+        label.to_string()
+    } else {
+        label.chars().take(max - 1).collect::<String>() + "…"
+    }
+}
+
+/// "Nord : 1500,75 ; Sud : 800" — every value, for the description.
+fn listing(points: &[Point], locale: Locale) -> String {
+    let sep = if locale == Locale::Fr { " : " } else { ": " };
+    points
+        .iter()
+        .map(|p| format!("{}{sep}{}", p.label, number(p.value, locale)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[component]
+pub fn Chart(spec: ChartSpec, locale: Locale) -> impl IntoView {
+    let kind_name = match (spec.kind, locale) {
+        (ChartKind::Bar, Locale::Fr) => "Diagramme en barres",
+        (ChartKind::Bar, Locale::En) => "Bar chart",
+        (ChartKind::Line, Locale::Fr) => "Courbe",
+        (ChartKind::Line, Locale::En) => "Line chart",
+        (ChartKind::Pie, Locale::Fr) => "Camembert",
+        (ChartKind::Pie, Locale::En) => "Pie chart",
+    };
+    let desc = format!("{kind_name} — {} / {} — {}", spec.y, spec.x, listing(&spec.points, locale));
+    let (height, marks) = match spec.kind {
+        ChartKind::Bar => bars(&spec.points, locale),
+        ChartKind::Line => line(&spec.points, locale),
+        ChartKind::Pie => pie(&spec.points, locale),
+    };
+    let kind = match spec.kind {
+        ChartKind::Bar => "bar",
+        ChartKind::Line => "line",
+        ChartKind::Pie => "pie",
+    };
+    view! {
+        <figure class="chart" data-testid="chart" data-kind=kind>
+            <svg viewBox=format!("0 0 {WIDTH} {height}") role="img" xmlns="http://www.w3.org/2000/svg"
+                preserveAspectRatio="xMinYMin meet">
+                <title>{spec.title.clone()}</title>
+                <desc>{desc}</desc>
+                {marks}
+            </svg>
+            <figcaption>{spec.title}</figcaption>
+        </figure>
+    }
+}
+
+/// Horizontal bars from a zero line (negative values go left).
+fn bars(points: &[Point], locale: Locale) -> (f64, AnyView) {
+    let max = points.iter().map(|p| p.value).fold(0.0_f64, f64::max);
+    let min = points.iter().map(|p| p.value).fold(0.0_f64, f64::min);
+    let span = (max - min).max(f64::EPSILON);
+    let area = WIDTH - LABELS - 90.0;
+    let zero = LABELS + area * (-min / span);
+    let height = ROW * points.len() as f64 + 8.0;
+    let marks = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let y = 4.0 + ROW * i as f64;
+            let w = area * p.value.abs() / span;
+            let x = if p.value < 0.0 { zero - w } else { zero };
+            let value = number(p.value, locale);
+            view! {
+                <g class="mark">
+                    <title>{format!("{} : {value}", p.label)}</title>
+                    <text x=LABELS - 8.0 y=y + 16.0 text-anchor="end" class="chart-label">{short(&p.label, 22)}</text>
+                    <rect x=x y=y + 4.0 width=w.max(1.0) height=ROW - 8.0 rx="3" class="chart-bar"></rect>
+                    <text x=zero.max(x + w) + 6.0 y=y + 16.0 class="chart-value">{value}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    (height, view! { <line x1=zero x2=zero y1="0" y2=height class="chart-axis"></line> {marks} }.into_any())
+}
+
+/// A line through the points in order, with the first and last labels under it.
+fn line(points: &[Point], locale: Locale) -> (f64, AnyView) {
+    let height = 240.0;
+    let (top, bottom, left, right) = (16.0, 200.0, 56.0, WIDTH - 16.0);
+    let max = points.iter().map(|p| p.value).fold(f64::MIN, f64::max).max(0.0);
+    let min = points.iter().map(|p| p.value).fold(f64::MAX, f64::min).min(0.0);
+    let span = (max - min).max(f64::EPSILON);
+    let step = if points.len() > 1 { (right - left) / (points.len() - 1) as f64 } else { 0.0 };
+    let at = |i: usize, v: f64| (left + step * i as f64, bottom - (bottom - top) * (v - min) / span);
+    let path = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (x, y) = at(i, p.value);
+            format!("{x:.1},{y:.1}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let dots = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (x, y) = at(i, p.value);
+            view! {
+                <circle cx=x cy=y r="3.5" class="chart-dot">
+                    <title>{format!("{} : {}", p.label, number(p.value, locale))}</title>
+                </circle>
+            }
+        })
+        .collect_view();
+    let first = points.first().map(|p| p.label.clone()).unwrap_or_default();
+    let last = points.last().map(|p| p.label.clone()).unwrap_or_default();
+    let (_, zero_y) = at(0, 0.0);
+    let marks = view! {
+        <line x1=left x2=right y1=zero_y y2=zero_y class="chart-axis"></line>
+        <text x=left - 6.0 y=top + 4.0 text-anchor="end" class="chart-value">{number(max, locale)}</text>
+        <text x=left - 6.0 y=bottom text-anchor="end" class="chart-value">{number(min, locale)}</text>
+        <polyline points=path class="chart-line" fill="none"></polyline>
+        {dots}
+        <text x=left y=height - 12.0 class="chart-label">{first}</text>
+        <text x=right y=height - 12.0 text-anchor="end" class="chart-label">{last}</text>
+    };
+    (height, marks.into_any())
+}
+
+/// Slices of the total of the positive values.
+fn pie(points: &[Point], locale: Locale) -> (f64, AnyView) {
+    let height: f64 = 240.0;
+    let (cx, cy, r) = (120.0, 120.0, 100.0);
+    let total: f64 = points.iter().map(|p| p.value.max(0.0)).sum::<f64>().max(f64::EPSILON);
+    let mut angle = -std::f64::consts::FRAC_PI_2;
+    let slices = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let share = p.value.max(0.0) / total;
+            let start = angle;
+            angle += share * std::f64::consts::TAU;
+            let (x1, y1) = (cx + r * start.cos(), cy + r * start.sin());
+            let (x2, y2) = (cx + r * angle.cos(), cy + r * angle.sin());
+            let large = if share > 0.5 { 1 } else { 0 };
+            let d = if share >= 0.9999 {
+                format!("M {cx} {} A {r} {r} 0 1 1 {} {cy} A {r} {r} 0 1 1 {cx} {} Z", cy - r, cx + r - 0.01, cy - r)
+            } else {
+                format!("M {cx} {cy} L {x1:.2} {y1:.2} A {r} {r} 0 {large} 1 {x2:.2} {y2:.2} Z")
+            };
+            let legend_y = 24.0 + 22.0 * i as f64;
+            view! {
+                <g class="mark">
+                    <title>{format!("{} : {} ({:.0} %)", p.label, number(p.value, locale), share * 100.0)}</title>
+                    <path d=d class=format!("chart-slice slice-{}", i % 6)></path>
+                    <rect x="260" y=legend_y - 11.0 width="12" height="12" class=format!("chart-slice slice-{}", i % 6)></rect>
+                    <text x="280" y=legend_y class="chart-label">
+                        {format!("{} — {} ({:.0} %)", short(&p.label, 30), number(p.value, locale), share * 100.0)}
+                    </text>
+                </g>
+            }
+        })
+        .collect_view();
+    (height.max(24.0 + 22.0 * points.len() as f64), slices.into_any())
+}
