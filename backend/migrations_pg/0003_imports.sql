@@ -27,21 +27,25 @@ CREATE TABLE category_rules (
     FOREIGN KEY (user_id, category_id) REFERENCES categories (user_id, id) ON DELETE CASCADE
 );
 
-DO $$
-DECLARE t text;
+-- Row-level security as 0001 gives every table with a user_id: enabled and forced, the
+-- user's rows only, and every row for the tables' owner (for its functions). Used by
+-- the later migrations and for each dataset's table.
+CREATE FUNCTION sou_protect(p_table text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
-    FOREACH t IN ARRAY ARRAY['imports', 'category_rules']
-    LOOP
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format(
-            'CREATE POLICY tenant ON %I
-             USING (user_id = NULLIF(current_setting(''sou.user_id'', true), '''')::bigint)
-             WITH CHECK (user_id = NULLIF(current_setting(''sou.user_id'', true), '''')::bigint)', t);
-        EXECUTE format('CREATE POLICY migration_owner ON %I TO CURRENT_USER USING (true) WITH CHECK (true)', t);
-    END LOOP;
+    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', p_table);
+    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', p_table);
+    EXECUTE format(
+        'CREATE POLICY tenant ON %I
+         USING (user_id = NULLIF(current_setting(''sou.user_id'', true), '''')::bigint)
+         WITH CHECK (user_id = NULLIF(current_setting(''sou.user_id'', true), '''')::bigint)', p_table);
+    EXECUTE format('CREATE POLICY migration_owner ON %I TO CURRENT_USER USING (true) WITH CHECK (true)', p_table);
 END
 $$;
+REVOKE ALL ON FUNCTION sou_protect(text) FROM PUBLIC;
+SELECT sou_protect('imports');
+SELECT sou_protect('category_rules');
 
 -- Uploaded files never imported, for every user: deleted after a while.
 CREATE FUNCTION sou_purge_uploads(p_cutoff text)

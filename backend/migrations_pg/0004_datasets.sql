@@ -15,12 +15,7 @@ CREATE TABLE datasets (
     UNIQUE (user_id, name),
     UNIQUE (user_id, id)
 );
-ALTER TABLE datasets ENABLE ROW LEVEL SECURITY;
-ALTER TABLE datasets FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant ON datasets
-    USING (user_id = NULLIF(current_setting('sou.user_id', true), '')::bigint)
-    WITH CHECK (user_id = NULLIF(current_setting('sou.user_id', true), '')::bigint);
-CREATE POLICY migration_owner ON datasets TO CURRENT_USER USING (true) WITH CHECK (true);
+SELECT sou_protect('datasets');
 
 -- p_columns: a JSON array of [name, type] pairs; names are checked, types allowlisted.
 CREATE FUNCTION sou_create_dataset_table(p_table text, p_columns text)
@@ -52,13 +47,7 @@ BEGIN
     END LOOP;
     EXECUTE format(
         'CREATE TABLE %I (user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE%s)', p_table, cols);
-    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', p_table);
-    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', p_table);
-    EXECUTE format(
-        'CREATE POLICY tenant ON %I
-         USING (user_id = NULLIF(current_setting(''sou.user_id'', true), '''')::bigint)
-         WITH CHECK (user_id = NULLIF(current_setting(''sou.user_id'', true), '''')::bigint)', p_table);
-    EXECUTE format('CREATE POLICY migration_owner ON %I TO CURRENT_USER USING (true) WITH CHECK (true)', p_table);
+    PERFORM sou_protect(p_table);
     EXECUTE format('GRANT SELECT, INSERT ON %I TO %I', p_table, session_user);
 END
 $$;
