@@ -8,33 +8,9 @@
 mod support;
 
 use axum::body::Body;
-use axum::http::{header, HeaderMap, Request, StatusCode};
+use axum::http::{Request, StatusCode};
 use backend::{Sou, Store};
-use support::send;
-
-fn location(headers: &HeaderMap) -> String {
-    headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("").to_string()
-}
-
-fn upload(name: &str, bytes: &[u8]) -> Request<Body> {
-    let boundary = "----soudatasetboundary";
-    let mut body = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
-         Content-Type: text/csv\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    Request::post("/datasets")
-        .header(header::CONTENT_TYPE, format!("multipart/form-data; boundary={boundary}"))
-        .header("sec-fetch-site", "same-origin")
-        .body(Body::from(body))
-        .unwrap()
-}
-
-fn page(uri: &str) -> Request<Body> {
-    Request::get(uri).header(header::ACCEPT_LANGUAGE, "fr").body(Body::empty()).unwrap()
-}
+use support::{french_page as page, location, send, upload};
 
 fn sql(q: &str) -> String {
     format!("/datasets?{}", form_urlencoded::Serializer::new(String::new()).append_pair("sql", q).finish())
@@ -61,7 +37,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
     let bob = support::sign_up(&sou, "bob").await;
 
     let csv = "Région;Montant;Mois\nNord;1200,50;2026-01\nSud;800;2026-01\nNord;300,25;2026-02\n";
-    let (status, headers, _) = send(&router, Some(&alice), upload("ventes.csv", csv.as_bytes())).await;
+    let (status, headers, _) = send(&router, Some(&alice), upload("/datasets", "ventes.csv", csv.as_bytes())).await;
     assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/datasets?added=ventes".to_string()));
     let (_, _, html) = send(&router, Some(&alice), page("/datasets?added=ventes")).await;
     assert!(html.contains("Table « ventes » créée."), "{html}");
@@ -95,7 +71,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert!(html.contains("there is no dataset named \"users\" (yours: ventes)"), "{html}");
 
     // A file that is not a table: the reason, once.
-    let (_, headers, _) = send(&router, Some(&alice), upload("bad.csv", b"a;b\n1;2\n3\n")).await;
+    let (_, headers, _) = send(&router, Some(&alice), upload("/datasets", "bad.csv", b"a;b\n1;2\n3\n")).await;
     let refused = location(&headers);
     let (_, _, html) = send(&router, Some(&alice), page(&refused)).await;
     assert!(

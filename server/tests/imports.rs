@@ -12,47 +12,13 @@ use std::time::Duration;
 
 use agent::imports::ImportState;
 use agent::Locale;
-use axum::body::Body;
-use axum::http::{header, HeaderMap, Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
 use backend::{Sou, Store};
-use support::{send, Signed};
+use support::{french_page as page, location, same_site_form as form, send, upload, Signed};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../backend/tests/fixtures/import/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-fn location(headers: &HeaderMap) -> String {
-    headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("").to_string()
-}
-
-/// A browser's file upload: `multipart/form-data` with the `file` field.
-fn upload(name: &str, bytes: &[u8]) -> Request<Body> {
-    let boundary = "----souboundary7MA4YWxkTrZu0gW";
-    let mut body = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    Request::post("/import")
-        .header(header::CONTENT_TYPE, format!("multipart/form-data; boundary={boundary}"))
-        .header("sec-fetch-site", "same-origin")
-        .body(Body::from(body))
-        .unwrap()
-}
-
-fn form(uri: &str, body: &str) -> Request<Body> {
-    Request::post(uri)
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .header("sec-fetch-site", "same-origin")
-        .body(Body::from(body.to_string()))
-        .unwrap()
-}
-
-fn page(uri: &str) -> Request<Body> {
-    Request::get(uri).header(header::ACCEPT_LANGUAGE, "fr-FR,fr;q=0.9").body(Body::empty()).unwrap()
 }
 
 async fn finished(sou: &Sou, who: &Signed, id: &str) {
@@ -87,7 +53,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
 
     // Upload → the preview page.
     let (status, headers, _) =
-        send(&router, Some(&alice), upload("relevé janvier.csv", &fixture("fr-banque-latin1.csv"))).await;
+        send(&router, Some(&alice), upload("/import", "relevé janvier.csv", &fixture("fr-banque-latin1.csv"))).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     let to = location(&headers);
     let id = to.strip_prefix("/import/").unwrap().to_string();
@@ -126,7 +92,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert!(!list.contains("relevé janvier"));
     let (status, headers, _) = send(&router, None, page(&to)).await;
     assert_eq!((status, location(&headers).starts_with("/login")), (StatusCode::SEE_OTHER, true));
-    let (status, _, _) = send(&router, None, upload("x.csv", &fixture("en-bank.csv"))).await;
+    let (status, _, _) = send(&router, None, upload("/import", "x.csv", &fixture("en-bank.csv"))).await;
     assert!(matches!(status, StatusCode::UNAUTHORIZED | StatusCode::SEE_OTHER | StatusCode::FORBIDDEN));
 
     // Import into a new account; the report.
@@ -146,7 +112,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
 
     // The same file into the same account adds nothing.
     let (_, headers, _) =
-        send(&router, Some(&alice), upload("copie.csv", &fixture("fr-banque-latin1.csv"))).await;
+        send(&router, Some(&alice), upload("/import", "copie.csv", &fixture("fr-banque-latin1.csv"))).await;
     let again = location(&headers);
     let (_, _, html) = send(&router, Some(&alice), page(&format!("{again}?account=compte_bnp"))).await;
     assert!(html.contains("4 déjà dans ce compte") && html.contains("déjà importée"), "{html}");
@@ -156,7 +122,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert!(html.contains("0 opération ajoutée") && html.contains("4 déjà présentes, ignorées"), "{html}");
 
     // A file Sou cannot read: the reason, once.
-    let (_, headers, _) = send(&router, Some(&alice), upload("actions.qif", &fixture("faux.qif"))).await;
+    let (_, headers, _) = send(&router, Some(&alice), upload("/import", "actions.qif", &fixture("faux.qif"))).await;
     let refused = location(&headers);
     assert!(refused.starts_with("/import?refused="), "{refused}");
     let (_, _, html) = send(&router, Some(&alice), page(&refused)).await;

@@ -34,6 +34,43 @@ pub async fn sign_up(sou: &Sou, name: &str) -> Signed {
     Signed { user: account.user, cookie: format!("sou_session={}", session.token.expose_secret()) }
 }
 
+/// Where a redirect goes.
+pub fn location(headers: &HeaderMap) -> String {
+    headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("").to_string()
+}
+
+/// A browser's file upload to `uri`: `multipart/form-data` with the `file` field, from
+/// the page itself.
+pub fn upload(uri: &str, name: &str, bytes: &[u8]) -> Request<Body> {
+    let boundary = "----soutestboundary7MA4YWxkTrZu0gW";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    Request::post(uri)
+        .header(header::CONTENT_TYPE, format!("multipart/form-data; boundary={boundary}"))
+        .header("sec-fetch-site", "same-origin")
+        .body(Body::from(body))
+        .unwrap()
+}
+
+/// A plain form post from the page itself.
+pub fn same_site_form(uri: &str, body: &str) -> Request<Body> {
+    Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header("sec-fetch-site", "same-origin")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+/// A page as a French browser asks for it.
+pub fn french_page(uri: &str) -> Request<Body> {
+    Request::get(uri).header(header::ACCEPT_LANGUAGE, "fr-FR,fr;q=0.9").body(Body::empty()).unwrap()
+}
+
 pub fn post_json(uri: &str, body: serde_json::Value) -> Request<Body> {
     Request::post(uri)
         .header(header::CONTENT_TYPE, "application/json")
