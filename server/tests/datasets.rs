@@ -37,7 +37,8 @@ async fn scenario(store: Store, site: &std::path::Path) {
     let bob = support::sign_up(&sou, "bob").await;
 
     let csv = "Région;Montant;Mois\nNord;1200,50;2026-01\nSud;800;2026-01\nNord;300,25;2026-02\n";
-    let (status, headers, _) = send(&router, Some(&alice), upload("/datasets", "ventes.csv", csv.as_bytes())).await;
+    let (status, headers, _) =
+        send(&router, Some(&alice), upload("/datasets", "ventes.csv", csv.as_bytes())).await;
     assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/datasets?added=ventes".to_string()));
     let (_, _, html) = send(&router, Some(&alice), page("/datasets?added=ventes")).await;
     assert!(html.contains("Table « ventes » créée."), "{html}");

@@ -52,8 +52,12 @@ async fn scenario(store: Store, site: &std::path::Path) {
     let bob = support::sign_up(&sou, "bob").await;
 
     // Upload → the preview page.
-    let (status, headers, _) =
-        send(&router, Some(&alice), upload("/import", "relevé janvier.csv", &fixture("fr-banque-latin1.csv"))).await;
+    let (status, headers, _) = send(
+        &router,
+        Some(&alice),
+        upload("/import", "relevé janvier.csv", &fixture("fr-banque-latin1.csv")),
+    )
+    .await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     let to = location(&headers);
     let id = to.strip_prefix("/import/").unwrap().to_string();
@@ -122,7 +126,8 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert!(html.contains("0 opération ajoutée") && html.contains("4 déjà présentes, ignorées"), "{html}");
 
     // A file Sou cannot read: the reason, once.
-    let (_, headers, _) = send(&router, Some(&alice), upload("/import", "actions.qif", &fixture("faux.qif"))).await;
+    let (_, headers, _) =
+        send(&router, Some(&alice), upload("/import", "actions.qif", &fixture("faux.qif"))).await;
     let refused = location(&headers);
     assert!(refused.starts_with("/import?refused="), "{refused}");
     let (_, _, html) = send(&router, Some(&alice), page(&refused)).await;

@@ -466,42 +466,47 @@ fn num_text(f: f64) -> String {
     }
 }
 
+/// The rows of a result stream — at most [`ROW_CAP`], then it stops reading — with
+/// the column names, each row read by `cells`.
+async fn collect<R: sqlx::Row>(
+    mut stream: impl futures::Stream<Item = Result<R, sqlx::Error>> + Unpin,
+    cells: impl Fn(&R) -> Result<Vec<Cell>, sqlx::Error>,
+) -> Result<Table, sqlx::Error> {
+    let (mut columns, mut rows) = (Vec::new(), Vec::new());
+    while let Some(row) = stream.try_next().await? {
+        if columns.is_empty() {
+            columns = row.columns().iter().map(|c| c.name().to_string()).collect();
+        }
+        if rows.len() == ROW_CAP {
+            return Ok((columns, rows, true));
+        }
+        rows.push(cells(&row)?);
+    }
+    Ok((columns, rows, false))
+}
+
 async fn run_sqlite(pool: &sqlx::SqlitePool, sql: &str) -> Result<Table, DatasetError> {
     let mut conn = pool.acquire().await?;
     let deadline = Instant::now() + TIME_LIMIT;
     conn.lock_handle().await?.set_progress_handler(1_000, move || Instant::now() < deadline);
     let result = async {
-        let mut rows = Vec::new();
-        let mut columns = Vec::new();
-        let mut truncated = false;
-        {
-            let mut stream = sqlx::query(sql).fetch(&mut *conn);
-            while let Some(row) = stream.try_next().await? {
-                if columns.is_empty() {
-                    columns = row.columns().iter().map(|c| c.name().to_string()).collect();
-                }
-                if rows.len() == ROW_CAP {
-                    truncated = true;
-                    break;
-                }
-                let mut cells = Vec::with_capacity(row.len());
-                for i in 0..row.len() {
+        let cells = |row: &sqlx::sqlite::SqliteRow| {
+            (0..row.len())
+                .map(|i| {
                     let raw = row.try_get_raw(i)?;
-                    let cell = if raw.is_null() {
-                        Cell::Null
-                    } else {
-                        match raw.type_info().name() {
-                            "INTEGER" => Cell::Int(row.try_get(i)?),
-                            "REAL" => Cell::Num(NumText { num: num_text(row.try_get(i)?) }),
-                            "BLOB" => Cell::Text("[binary]".into()),
-                            _ => Cell::Text(row.try_get(i)?),
-                        }
-                    };
-                    cells.push(cell);
-                }
-                rows.push(cells);
-            }
-        }
+                    if raw.is_null() {
+                        return Ok(Cell::Null);
+                    }
+                    Ok(match raw.type_info().name() {
+                        "INTEGER" => Cell::Int(row.try_get(i)?),
+                        "REAL" => Cell::Num(NumText { num: num_text(row.try_get(i)?) }),
+                        "BLOB" => Cell::Text("[binary]".into()),
+                        _ => Cell::Text(row.try_get(i)?),
+                    })
+                })
+                .collect()
+        };
+        let (mut columns, rows, truncated) = collect(sqlx::query(sql).fetch(&mut *conn), cells).await?;
         if columns.is_empty() {
             use sqlx::Executor as _;
             columns =
@@ -530,38 +535,25 @@ async fn run_postgres(pool: &sqlx::PgPool, user: UserId, sql: &str) -> Result<Ta
         .bind(user.0.to_string())
         .execute(&mut *tx)
         .await?;
-    let result = async {
-        let mut rows = Vec::new();
-        let mut columns = Vec::new();
-        let mut truncated = false;
-        let mut stream = sqlx::raw_sql(sql).fetch(&mut *tx);
-        while let Some(row) = stream.try_next().await? {
-            if columns.is_empty() {
-                columns = row.columns().iter().map(|c| c.name().to_string()).collect();
-            }
-            if rows.len() == ROW_CAP {
-                truncated = true;
-                break;
-            }
-            let mut cells = Vec::with_capacity(row.len());
-            for (i, column) in row.columns().iter().enumerate() {
+    let cells = |row: &sqlx::postgres::PgRow| {
+        row.columns()
+            .iter()
+            .enumerate()
+            .map(|(i, column)| {
                 let raw = row.try_get_raw(i)?;
                 if raw.is_null() {
-                    cells.push(Cell::Null);
-                    continue;
+                    return Ok(Cell::Null);
                 }
                 let text = raw.as_str().map_err(sqlx::Error::Decode)?.to_string();
-                cells.push(match column.type_info().name() {
+                Ok(match column.type_info().name() {
                     "INT2" | "INT4" | "INT8" => text.parse().map_or(Cell::Text(text), Cell::Int),
                     "NUMERIC" | "FLOAT4" | "FLOAT8" => Cell::Num(NumText { num: text }),
                     _ => Cell::Text(text),
-                });
-            }
-            rows.push(cells);
-        }
-        Ok::<Table, sqlx::Error>((columns, rows, truncated))
-    }
-    .await;
+                })
+            })
+            .collect()
+    };
+    let result = collect(sqlx::raw_sql(sql).fetch(&mut *tx), cells).await;
     let _ = tx.rollback().await;
     result.map_err(|e| engine_error(e, false))
 }
