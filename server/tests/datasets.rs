@@ -5,6 +5,7 @@
 //! in the sandbox (a result, a refusal in words); delete; nothing of it reachable by
 //! another user.
 
+#[macro_use]
 mod support;
 
 use axum::body::Body;
@@ -16,19 +17,7 @@ fn sql(q: &str) -> String {
     format!("/datasets?{}", form_urlencoded::Serializer::new(String::new()).append_pair("sql", q).finish())
 }
 
-#[tokio::test]
-async fn datasets_over_http_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    scenario(Store::open_in(dir.path()).await.unwrap(), dir.path()).await;
-}
-
-#[tokio::test]
-async fn datasets_over_http_on_postgres() {
-    let (store, fresh) = support::postgres().await;
-    let dir = tempfile::tempdir().unwrap();
-    scenario(store, dir.path()).await;
-    fresh.drop().await;
-}
+on_both_databases!(datasets_over_http_on_sqlite, datasets_over_http_on_postgres, scenario);
 
 async fn scenario(store: Store, site: &std::path::Path) {
     let sou = Sou::new(store, chrono_tz::Europe::Paris);

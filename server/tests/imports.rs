@@ -6,6 +6,7 @@
 //! once, rules proposed then applied on approval — and nothing of it reachable by
 //! another user or by no one.
 
+#[macro_use]
 mod support;
 
 use std::time::Duration;
@@ -31,19 +32,7 @@ async fn finished(sou: &Sou, who: &Signed, id: &str) {
     panic!("the import did not end");
 }
 
-#[tokio::test]
-async fn import_and_rules_over_http_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    scenario(Store::open_in(dir.path()).await.unwrap(), dir.path()).await;
-}
-
-#[tokio::test]
-async fn import_and_rules_over_http_on_postgres() {
-    let (store, fresh) = support::postgres().await;
-    let dir = tempfile::tempdir().unwrap();
-    scenario(store, dir.path()).await;
-    fresh.drop().await;
-}
+on_both_databases!(import_and_rules_over_http_on_sqlite, import_and_rules_over_http_on_postgres, scenario);
 
 async fn scenario(store: Store, site: &std::path::Path) {
     let sou = Sou::new(store, chrono_tz::Europe::Paris);
