@@ -331,7 +331,7 @@ impl Imports {
             .take(PREVIEW_ROWS)
             .enumerate()
             .map(|(i, r)| {
-                let m = merchant::recognise(&r.label, &context.known);
+                let m = context.matcher.recognise(&r.label);
                 let category =
                     rules::category_for(&context.rules, &r.label, m.as_ref().map(|m| m.name.as_str()))
                         .and_then(|id| context.category_names.get(&id))
@@ -517,7 +517,7 @@ impl Imports {
         let total = file.rows.len();
         let (mut added, mut duplicates) = (0u64, 0u64);
         for (i, (row, hash)) in file.rows.iter().zip(&hashes).enumerate() {
-            let m = merchant::recognise(&row.label, &context.known);
+            let m = context.matcher.recognise(&row.label);
             let merchant_id = match &m {
                 Some(m) => Some(context.merchant_id(&mut db, user, m).await?),
                 None => None,
@@ -747,7 +747,7 @@ async fn target_account(
 
 /// What rows are matched against: the user's merchants, categories and rules.
 struct Context {
-    known: Vec<Known>,
+    matcher: merchant::Matcher,
     merchant_ids: HashMap<String, i64>,
     merchant_category: HashMap<i64, Option<i64>>,
     category_ids: HashMap<String, i64>,
@@ -785,7 +785,7 @@ impl Context {
             known.push(Known { key, name: r.get(2), aliases, category: r.get(5) });
         }
         Ok(Context {
-            known,
+            matcher: merchant::Matcher::new(&known),
             merchant_ids,
             merchant_category,
             category_ids,

@@ -4,6 +4,8 @@
 //! merchants and their aliases, then against well-known brands; failing both, its first
 //! words name a new merchant. Transfers, withdrawals, fees and interest name none.
 
+use std::collections::HashMap;
+
 use super::fold;
 
 /// A merchant a label can be recognised as.
@@ -168,98 +170,117 @@ fn words(label: &str) -> (Vec<String>, Vec<String>) {
     (folded, written)
 }
 
-/// Whether `needle` (folded words) is in `hay` as whole words.
-fn has_words(hay: &[String], needle: &str) -> bool {
-    let needle: Vec<&str> = needle.split(' ').filter(|w| !w.is_empty()).collect();
-    !needle.is_empty() && hay.windows(needle.len()).any(|w| w.iter().zip(&needle).all(|(a, b)| a == b))
+/// One name or alias a label can contain: its folded words and what it means.
+struct Entry {
+    words: Vec<String>,
+    /// Length of the folded text: the longest match wins.
+    len: usize,
+    /// The user's merchant (wins a tie over a brand).
+    user: bool,
+    recognised: Recognised,
 }
 
-/// The merchant `label` names, if any. `known` are the user's merchants, which win over
-/// the built-in brands.
-pub fn recognise(label: &str, known: &[Known]) -> Option<Recognised> {
-    let (mut words, mut written) = words(label);
-    if words.first().is_some_and(|w| NOT_MERCHANTS.contains(&w.as_str())) {
-        return None;
-    }
-    // Operation words, possibly several ("CB PAYPAL *SPOTIFY").
-    loop {
-        let before = words.len();
-        for prefix in PREFIXES {
-            let p: Vec<&str> = prefix.split(' ').collect();
-            if words.len() > p.len() && words.iter().zip(&p).all(|(a, b)| a == b) {
-                words.drain(..p.len());
-                written.drain(..p.len());
-                break;
+/// The names labels are matched against — the user's merchants and the brands —
+/// indexed by their first word, so that a label is matched in time proportional to
+/// its words, whatever the number of merchants. Built once per import.
+pub struct Matcher {
+    by_first: HashMap<String, Vec<Entry>>,
+    /// The user's merchants by key: a brand they have under its key is theirs.
+    mine: HashMap<String, Recognised>,
+}
+
+impl Matcher {
+    pub fn new(known: &[Known]) -> Matcher {
+        let mut by_first: HashMap<String, Vec<Entry>> = HashMap::new();
+        let mut add = |text: &str, user: bool, recognised: &Recognised| {
+            let folded = fold(text);
+            let words: Vec<String> =
+                folded.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+            if let Some(first) = words.first() {
+                let entry =
+                    Entry { len: folded.len(), words: words.clone(), user, recognised: recognised.clone() };
+                by_first.entry(first.clone()).or_default().push(entry);
             }
-        }
-        if words.len() == before {
-            break;
-        }
-    }
-    if words.is_empty() || PREFIXES.contains(&words.join(" ").as_str()) {
-        return None;
-    }
-    // The longest name or alias found wins; the user's merchants before brands.
-    let mut best: Option<(usize, bool, Recognised)> = None;
-    let mut consider = |len: usize, user: bool, r: Recognised| {
-        let better = match &best {
-            None => true,
-            Some((l, u, _)) => (len, user) > (*l, *u),
         };
-        if better {
-            best = Some((len, user, r));
-        }
-    };
-    for k in known {
-        for name in std::iter::once(&k.name).chain(&k.aliases) {
-            let folded = fold(name);
-            if has_words(&words, &folded) {
-                let r = Recognised {
-                    key: k.key.clone(),
-                    name: k.name.clone(),
-                    category: k.category.clone(),
-                    known: true,
-                };
-                consider(folded.len(), true, r);
-            }
-        }
-    }
-    for (key, name, category, aliases) in BRANDS {
-        let own = fold(name);
-        for alias in std::iter::once(own.as_str()).chain(aliases.iter().copied()) {
-            if has_words(&words, alias) {
-                let r = Recognised {
-                    key: key.to_string(),
-                    name: name.to_string(),
-                    category: Some(category.to_string()),
-                    known: false,
-                };
-                consider(alias.len(), false, r);
-            }
-        }
-    }
-    if let Some((_, _, r)) = best {
-        // A brand the user already has under the same key is theirs.
-        let mine = known.iter().find(|k| k.key == r.key);
-        return Some(match mine {
-            Some(k) if !r.known => Recognised {
+        let mut mine = HashMap::new();
+        for k in known {
+            let r = Recognised {
                 key: k.key.clone(),
                 name: k.name.clone(),
                 category: k.category.clone(),
                 known: true,
-            },
-            _ => r,
-        });
+            };
+            for name in std::iter::once(&k.name).chain(&k.aliases) {
+                add(name, true, &r);
+            }
+            mine.insert(k.key.clone(), r);
+        }
+        for (key, name, category, aliases) in BRANDS {
+            let r = Recognised {
+                key: key.to_string(),
+                name: name.to_string(),
+                category: Some(category.to_string()),
+                known: false,
+            };
+            for alias in std::iter::once(*name).chain(aliases.iter().copied()) {
+                add(alias, false, &r);
+            }
+        }
+        Matcher { by_first, mine }
     }
-    // A new merchant: the first three words left, capitalised.
-    let first: Vec<usize> =
-        (0..words.len()).filter(|&i| words[i].len() > 1 || words.len() == 1).take(3).collect();
-    if first.is_empty() {
-        return None;
+
+    /// The merchant `label` names, if any.
+    pub fn recognise(&self, label: &str) -> Option<Recognised> {
+        let (mut words, mut written) = words(label);
+        if words.first().is_some_and(|w| NOT_MERCHANTS.contains(&w.as_str())) {
+            return None;
+        }
+        // Operation words, possibly several ("CB PAYPAL *SPOTIFY").
+        loop {
+            let before = words.len();
+            for prefix in PREFIXES {
+                let p: Vec<&str> = prefix.split(' ').collect();
+                if words.len() > p.len() && words.iter().zip(&p).all(|(a, b)| a == b) {
+                    words.drain(..p.len());
+                    written.drain(..p.len());
+                    break;
+                }
+            }
+            if words.len() == before {
+                break;
+            }
+        }
+        if words.is_empty() || PREFIXES.contains(&words.join(" ").as_str()) {
+            return None;
+        }
+        // The longest name or alias found wins; the user's merchants before brands.
+        let best = (0..words.len())
+            .flat_map(|i| self.by_first.get(&words[i]).into_iter().flatten().map(move |e| (i, e)))
+            .filter(|(i, e)| words.len() - i >= e.words.len() && words[*i..*i + e.words.len()] == e.words[..])
+            .map(|(_, e)| e)
+            .max_by_key(|e| (e.len, e.user));
+        if let Some(e) = best {
+            return Some(match self.mine.get(&e.recognised.key) {
+                Some(mine) if !e.user => mine.clone(),
+                _ => e.recognised.clone(),
+            });
+        }
+        // A new merchant: the first three words left, capitalised.
+        let first: Vec<usize> =
+            (0..words.len()).filter(|&i| words[i].len() > 1 || words.len() == 1).take(3).collect();
+        if first.is_empty() {
+            return None;
+        }
+        let key = first.iter().map(|&i| words[i].as_str()).collect::<Vec<_>>().join("_");
+        let name = first.iter().map(|&i| capitalise(&written[i])).collect::<Vec<_>>().join(" ");
+        Some(Recognised { key, name, category: None, known: false })
     }
-    let key = first.iter().map(|&i| words[i].as_str()).collect::<Vec<_>>().join("_");
-    let name = first.iter().map(|&i| capitalise(&written[i])).collect::<Vec<_>>().join(" ");
-    Some(Recognised { key, name, category: None, known: false })
+}
+
+/// The merchant `label` names, if any. `known` are the user's merchants, which win over
+/// the built-in brands. (Many labels: build a [`Matcher`] once.)
+pub fn recognise(label: &str, known: &[Known]) -> Option<Recognised> {
+    Matcher::new(known).recognise(label)
 }
 
 fn capitalise(word: &str) -> String {
