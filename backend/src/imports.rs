@@ -199,6 +199,9 @@ impl Imports {
         .bind(timestamp(chrono::Utc::now()))
         .execute(&mut *db)
         .await?;
+        // The categories the preview and the import give rows (accounts older than
+        // default categories get them here, in a transaction that writes anyway).
+        crate::demo::seed_categories(&mut db, user).await?;
         db.commit().await?;
         tracing::info!(
             format = format.as_str(),
@@ -496,9 +499,20 @@ impl Imports {
         target: Target,
     ) -> Result<ImportReport, ImportError> {
         let mut db = store.tenant(user).await?;
-        let upload = Self::load(&mut db, user, id).await?;
-        if upload.report.is_some() {
-            return Err(ImportError::AlreadyImported);
+        // A write first: on SQLite it waits for another writer to finish instead of
+        // failing later, and it claims the upload against a second run at once.
+        let claimed = sqlx::query(
+            "UPDATE imports SET status = 'pending' WHERE user_id = $1 AND id = $2 AND status = 'pending'",
+        )
+        .bind(user.0)
+        .bind(id)
+        .execute(&mut *db)
+        .await?;
+        if claimed.rows_affected() == 0 {
+            let upload = Self::load(&mut db, user, id).await?;
+            if upload.report.is_some() {
+                return Err(ImportError::AlreadyImported);
+            }
         }
         let currency = file.currency.clone().unwrap_or(user_currency(&mut db, user).await?);
         let (account_id, account_name) = target_account(&mut db, user, &target, &currency).await?;

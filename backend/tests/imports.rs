@@ -264,3 +264,27 @@ async fn one_users_uploads_are_not_anothers() {
     imports.discard(&store, alice, &id).await.unwrap();
     assert!(imports.list(&store, alice).await.unwrap().is_empty());
 }
+
+/// While an import holds the database's write lock (SQLite has one writer), the pages
+/// still load: what they read never needs to write.
+#[tokio::test]
+async fn pages_load_while_an_import_writes() {
+    let (_dir, store, alice, _) = store().await;
+    let imports = Imports::default();
+    let id = imports.upload(&store, alice, "a.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
+    let mut writer = store.tenant(alice).await.unwrap();
+    sqlx::query("UPDATE imports SET status = 'pending' WHERE id = $1")
+        .bind(&id)
+        .execute(&mut *writer)
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let view = imports.view(&store, alice, &id, None, None, Locale::Fr).await.unwrap();
+    assert_eq!(view.rows[0].category.as_deref(), Some("Courses"));
+    imports.list(&store, alice).await.unwrap();
+    imports.state(&store, alice, &id, Locale::Fr).await.unwrap();
+    backend::rules::list(&store, alice, Locale::Fr).await.unwrap();
+    backend::rules::categories(&store, alice, Locale::Fr).await.unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "a page waited for the writer");
+    writer.rollback().await.unwrap();
+}
