@@ -754,15 +754,10 @@ impl Sou {
         if n == 0 || n > MAX_TITLE_CHARS {
             return Err(BackendError::BadRequest(format!("a title has 1 to {MAX_TITLE_CHARS} characters")));
         }
-        let mut db = self.store.tenant(user).await?;
-        let done = sqlx::query("UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2")
+        let query = sqlx::query("UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2")
             .bind(id)
-            .bind(user.0)
-            .bind(title)
-            .execute(&mut *db)
-            .await?;
-        db.commit().await?;
-        if done.rows_affected() == 0 {
+            .bind(user.0);
+        if !self.store.change(user, query.bind(title)).await? {
             return Err(BackendError::NotFound);
         }
         Ok(())
@@ -771,14 +766,9 @@ impl Sou {
     /// Deletes one of the user's conversations with its messages; anyone else's is
     /// `NotFound`.
     pub async fn delete_conversation(&self, user: UserId, id: &str) -> Result<(), BackendError> {
-        let mut db = self.store.tenant(user).await?;
-        let done = sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(user.0)
-            .execute(&mut *db)
-            .await?;
-        db.commit().await?;
-        if done.rows_affected() == 0 {
+        let query =
+            sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2").bind(id).bind(user.0);
+        if !self.store.change(user, query).await? {
             return Err(BackendError::NotFound);
         }
         Ok(())

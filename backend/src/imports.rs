@@ -595,14 +595,8 @@ impl Imports {
 
     /// Deletes a pending upload (an import done stays: its transactions are in the ledger).
     pub async fn discard(&self, store: &Store, user: UserId, id: &str) -> Result<(), ImportError> {
-        let mut db = store.tenant(user).await?;
-        let done = sqlx::query("DELETE FROM imports WHERE user_id = $1 AND id = $2 AND status = 'pending'")
-            .bind(user.0)
-            .bind(id)
-            .execute(&mut *db)
-            .await?;
-        db.commit().await?;
-        if done.rows_affected() == 0 {
+        let query = sqlx::query("DELETE FROM imports WHERE user_id = $1 AND id = $2 AND status = 'pending'");
+        if !store.change(user, query.bind(user.0).bind(id)).await? {
             return Err(ImportError::NotFound);
         }
         Ok(())

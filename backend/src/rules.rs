@@ -289,14 +289,9 @@ pub async fn apply(store: &Store, user: UserId, id: i64) -> Result<u64, BackendE
 
 /// Deletes a rule; what it already categorised stays as it is.
 pub async fn delete(store: &Store, user: UserId, id: i64) -> Result<(), BackendError> {
-    let mut db = store.tenant(user).await?;
-    let done = sqlx::query("DELETE FROM category_rules WHERE user_id = $1 AND id = $2")
-        .bind(user.0)
-        .bind(id)
-        .execute(&mut *db)
-        .await?;
-    db.commit().await?;
-    if done.rows_affected() == 0 {
+    let query =
+        sqlx::query("DELETE FROM category_rules WHERE user_id = $1 AND id = $2").bind(user.0).bind(id);
+    if !store.change(user, query).await? {
         return Err(BackendError::NotFound);
     }
     Ok(())

@@ -185,6 +185,19 @@ impl Store {
         Ok(tx)
     }
 
+    /// Runs one statement on `user`'s rows in a transaction of its own; whether it
+    /// touched any (none: no such row, or not the user's).
+    pub async fn change<'q>(
+        &self,
+        user: UserId,
+        query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
+    ) -> Result<bool, sqlx::Error> {
+        let mut db = self.tenant(user).await?;
+        let done = query.execute(&mut *db).await?;
+        db.commit().await?;
+        Ok(done.rows_affected() > 0)
+    }
+
     /// The id of the user named `name`, created on first use.
     pub async fn ensure_user(&self, name: &str) -> Result<UserId, sqlx::Error> {
         sqlx::query("INSERT INTO users (name) VALUES ($1) ON CONFLICT (name) DO NOTHING")
