@@ -288,3 +288,46 @@ async fn pages_load_while_an_import_writes() {
     assert!(started.elapsed() < std::time::Duration::from_secs(2), "a page waited for the writer");
     writer.rollback().await.unwrap();
 }
+
+/// The progress an import reports moves: slowed down by a trigger (a counting loop per
+/// row), a 500-row import is seen part-way, then done.
+#[tokio::test]
+async fn progress_is_reported_while_rows_are_written() {
+    let (_dir, store, alice, _) = store().await;
+    let imports = Imports::default();
+    let mut csv = String::from("Date;Libellé;Montant\n");
+    for i in 0..500 {
+        csv.push_str(&format!("{:02}/01/2026;CB CAFE {i};-3,50\n", i % 28 + 1));
+    }
+    let id = imports.upload(&store, alice, "cafes.csv", csv.into_bytes()).await.unwrap();
+    sqlx::query(
+        "CREATE TRIGGER slow AFTER INSERT ON transactions BEGIN
+             SELECT COUNT(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000)
+                                   SELECT x FROM c);
+         END",
+    )
+    .execute(store.pool())
+    .await
+    .unwrap();
+    imports.start(&store, alice, &id, None, Target::New("Compte".into())).await.unwrap();
+    let mut seen = Vec::new();
+    loop {
+        match imports.state(&store, alice, &id, Locale::En).await.unwrap() {
+            ImportState::Running { done, total } => {
+                assert_eq!(total, 500);
+                if seen.last() != Some(&done) {
+                    seen.push(done);
+                }
+            }
+            ImportState::Done(r) => {
+                assert_eq!(r.added, 500);
+                break;
+            }
+            other => panic!("{other:?}"),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    println!("progress seen: {seen:?}");
+    assert!(seen.iter().any(|&d| d > 0 && d < 500), "no progress seen part-way: {seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "progress went back: {seen:?}");
+}
