@@ -340,3 +340,44 @@ async fn what_a_query_gets_back() {
     assert_eq!(e.to_string(), "line 3 has 1 values, the header 2");
     assert!(matches!(datasets::create(&store, user, "x.csv", b"  \n").await, Err(DatasetError::Empty)));
 }
+
+/// A demo account's datasets go with it: the purge drops their tables, on both databases.
+async fn datasets_go_with_their_user(store: Store) {
+    let auth = backend::auth::Auth::new(store.clone(), backend::auth::AuthConfig::default());
+    let (account, _) = auth.demo().await.unwrap();
+    let kept = store.ensure_user("kept").await.unwrap();
+    datasets::create(&store, account.user, "sales.csv", ALICE_SALES.as_bytes()).await.unwrap();
+    datasets::create(&store, kept, "sales.csv", BOB_SALES.as_bytes()).await.unwrap();
+    let tables = |store: Store| async move {
+        let sql = match store.dialect() {
+            Dialect::Sqlite => "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name GLOB 'ds_*'",
+            Dialect::Postgres => {
+                "SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'ds\\_%'"
+            }
+        };
+        sqlx::query_scalar::<_, i64>(sql).fetch_one(store.pool()).await.unwrap()
+    };
+    assert_eq!(tables(store.clone()).await, 2);
+    sqlx::query("UPDATE users SET demo_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = $1")
+        .bind(account.user.0)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(auth.purge_expired().await.unwrap(), 1);
+    assert_eq!(tables(store.clone()).await, 1, "the demo's dataset table is dropped, the other kept");
+    let r = datasets::query(&store, kept, "SELECT COUNT(*) FROM sales").await.unwrap();
+    assert_eq!(r.rows[0][0].text(), "1");
+}
+
+#[tokio::test]
+async fn datasets_go_with_their_user_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    datasets_go_with_their_user(Store::open_in(dir.path()).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn datasets_go_with_their_user_on_postgres() {
+    let (store, pg) = postgres().await;
+    datasets_go_with_their_user(store).await;
+    pg.drop().await;
+}
