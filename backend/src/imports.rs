@@ -305,28 +305,22 @@ impl Imports {
         };
         let state = self.get(user, id).map_or(ImportState::Pending, |l| l.state(locale));
         let chosen = account.and_then(|k| accounts.iter().find(|a| a.key == k)).map(|a| a.key.clone());
-        let currency = match &chosen {
-            Some(key) => account_row(&mut db, user, key).await?.map(|a| a.2),
+        let target = match &chosen {
+            Some(key) => account_row(&mut db, user, key).await?,
             None => None,
         };
-        let currency = currency.or(file.currency.clone()).unwrap_or(user_currency(&mut db, user).await?);
+        let currency = match (&target, &file.currency) {
+            (Some((_, _, c)), _) | (None, Some(c)) => c.clone(),
+            (None, None) => user_currency(&mut db, user).await?,
+        };
         let currency = Currency::new(&currency).ok_or_else(|| ImportError::Corrupt(currency.clone()))?;
-        let account_id = match &chosen {
-            Some(key) => account_row(&mut db, user, key).await?.map(|a| a.0),
-            None => None,
-        };
-        let duplicates = match account_id {
-            Some(aid) => existing(&mut db, user, &hashes(&file.rows, aid)).await?,
-            None => 0,
-        };
-        let context = Context::load(&mut db, user).await?;
-        let existing_hashes = match account_id {
-            Some(aid) => {
-                let preview = &file.rows[..file.rows.len().min(PREVIEW_ROWS)];
-                present(&mut db, user, &hashes(preview, aid)).await?
-            }
+        // Which rows the account has already: counted over the file, flagged in the preview.
+        let already = match &target {
+            Some((account_id, _, _)) => present(&mut db, user, &hashes(&file.rows, *account_id)).await?,
             None => Vec::new(),
         };
+        let duplicates = already.iter().filter(|&&p| p).count() as u64;
+        let context = Context::load(&mut db, user).await?;
         db.commit().await?;
         let rows = file
             .rows
@@ -351,7 +345,7 @@ impl Imports {
                     amount: Money::new(r.amount_minor, currency),
                     merchant: m.map(|m| m.name),
                     category,
-                    duplicate: existing_hashes.get(i).copied().unwrap_or(false),
+                    duplicate: already.get(i).copied().unwrap_or(false),
                 }
             })
             .collect();
@@ -462,10 +456,7 @@ impl Imports {
             return Err(ImportError::NoRows);
         }
         if let Target::New(name) = &target {
-            let n = name.trim().chars().count();
-            if n == 0 || n > 60 {
-                return Err(ImportError::AccountName);
-            }
+            account_name(name)?;
         }
         self.set(user, id, Some(Live::Running { done: 0, total: file.rows.len() as u64 }));
         let (imports, store, id) = (self.clone(), store.clone(), id.to_string());
@@ -514,9 +505,12 @@ impl Imports {
                 return Err(ImportError::AlreadyImported);
             }
         }
-        let currency = file.currency.clone().unwrap_or(user_currency(&mut db, user).await?);
-        let (account_id, account_name) = target_account(&mut db, user, &target, &currency).await?;
-        let account_currency = account_row_by_id(&mut db, user, account_id).await?;
+        let currency = match &file.currency {
+            Some(c) => c.clone(),
+            None => user_currency(&mut db, user).await?,
+        };
+        let (account_id, account_name, account_currency) =
+            target_account(&mut db, user, &target, &currency).await?;
         if let Some(file_currency) = &file.currency {
             if *file_currency != account_currency {
                 return Err(ImportError::Currency {
@@ -639,10 +633,6 @@ async fn present(db: &mut AnyConnection, user: UserId, hashes: &[String]) -> Res
     Ok(hashes.iter().map(|h| found.contains(h)).collect())
 }
 
-async fn existing(db: &mut AnyConnection, user: UserId, hashes: &[String]) -> Result<u64, sqlx::Error> {
-    Ok(present(db, user, hashes).await?.into_iter().filter(|&p| p).count() as u64)
-}
-
 async fn user_currency(db: &mut AnyConnection, user: UserId) -> Result<String, ImportError> {
     sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
         .bind(user.0)
@@ -687,40 +677,37 @@ async fn account_row(
     Ok(row.map(|r| (r.get(0), r.get(1), r.get(2))))
 }
 
-async fn account_row_by_id(db: &mut AnyConnection, user: UserId, id: i64) -> Result<String, sqlx::Error> {
-    sqlx::query_scalar("SELECT currency FROM accounts WHERE user_id = $1 AND id = $2")
-        .bind(user.0)
-        .bind(id)
-        .fetch_one(&mut *db)
-        .await
+/// A new account's name, spaces collapsed: 1 to 60 characters.
+fn account_name(name: &str) -> Result<String, ImportError> {
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() || name.chars().count() > 60 {
+        return Err(ImportError::AccountName);
+    }
+    Ok(name)
 }
 
-/// The account a file goes to — created, for a new name — as (id, name).
+/// The account a file goes to — created, for a new name, in `currency` — as (id, name,
+/// currency).
 async fn target_account(
     db: &mut AnyConnection,
     user: UserId,
     target: &Target,
     currency: &str,
-) -> Result<(i64, String), ImportError> {
+) -> Result<(i64, String, String), ImportError> {
     match target {
         Target::Existing(key) => {
-            let (id, name, _) =
-                account_row(db, user, key).await?.ok_or_else(|| ImportError::NoAccount(key.clone()))?;
-            Ok((id, name))
+            account_row(db, user, key).await?.ok_or_else(|| ImportError::NoAccount(key.clone()))
         }
         Target::New(name) => {
-            let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-            if name.is_empty() || name.chars().count() > 60 {
-                return Err(ImportError::AccountName);
-            }
-            let same: Option<i64> =
-                sqlx::query_scalar("SELECT id FROM accounts WHERE user_id = $1 AND name = $2")
+            let name = account_name(name)?;
+            let same: Option<(i64, String)> =
+                sqlx::query_as("SELECT id, currency FROM accounts WHERE user_id = $1 AND name = $2")
                     .bind(user.0)
                     .bind(&name)
                     .fetch_optional(&mut *db)
                     .await?;
-            if let Some(id) = same {
-                return Ok((id, name));
+            if let Some((id, currency)) = same {
+                return Ok((id, name, currency));
             }
             // A vocabulary key from the name; a number is added if it is taken.
             let base = import::fold(&name).replace(' ', "_");
@@ -748,7 +735,7 @@ async fn target_account(
             .bind(currency)
             .fetch_one(&mut *db)
             .await?;
-            Ok((id, name))
+            Ok((id, name, currency.to_string()))
         }
     }
 }
