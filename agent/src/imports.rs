@@ -122,6 +122,67 @@ pub struct Mapping {
     pub decimal: char,
 }
 
+/// Changes to the detected CSV layout, as the preview form sends them (columns count
+/// from 1 there, as people count them).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutEdit {
+    pub delimiter: Option<String>,
+    pub skip: Option<usize>,
+    pub date: Option<usize>,
+    pub order: Option<String>,
+    pub label: Option<usize>,
+    /// `signed` or `debit_credit`
+    pub amounts: Option<String>,
+    pub amount: Option<usize>,
+    pub debit: Option<usize>,
+    pub credit: Option<usize>,
+    pub decimal: Option<String>,
+}
+
+impl LayoutEdit {
+    pub fn is_empty(&self) -> bool {
+        *self == LayoutEdit::default()
+    }
+
+    /// `base` with these changes.
+    pub fn apply(&self, base: &Mapping) -> Mapping {
+        let col = |c: Option<usize>, default: usize| c.map_or(default, |c| c.saturating_sub(1));
+        let delimiter = match self.delimiter.as_deref() {
+            Some("tab") => '\t',
+            Some(d) => d.chars().next().filter(|c| [';', ',', '|'].contains(c)).unwrap_or(base.delimiter),
+            None => base.delimiter,
+        };
+        let skip = self.skip.unwrap_or(base.skip);
+        let (debit0, credit0, amount0) = match base.amounts {
+            AmountColumns::Signed { amount } => (amount, amount, amount),
+            AmountColumns::DebitCredit { debit, credit } => (debit, credit, debit),
+        };
+        let amounts = match self.amounts.as_deref() {
+            Some("signed") => AmountColumns::Signed { amount: col(self.amount, amount0) },
+            Some("debit_credit") => AmountColumns::DebitCredit {
+                debit: col(self.debit, debit0),
+                credit: col(self.credit, credit0),
+            },
+            _ => base.amounts,
+        };
+        Mapping {
+            delimiter,
+            skip,
+            // Another delimiter or start line: the detected header no longer names the columns.
+            header: if delimiter == base.delimiter && skip == base.skip { base.header.clone() } else { None },
+            date: col(self.date, base.date),
+            order: self.order.as_deref().and_then(DateOrder::parse).unwrap_or(base.order),
+            label: col(self.label, base.label),
+            amounts,
+            decimal: match self.decimal.as_deref() {
+                Some(",") => ',',
+                Some(".") => '.',
+                _ => base.decimal,
+            },
+        }
+    }
+}
+
 /// A line of a file that was not imported, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rejected {

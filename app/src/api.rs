@@ -338,67 +338,7 @@ pub async fn load_imports(refused: Option<String>) -> Result<ImportsData, AppErr
     .await
 }
 
-/// Changes to the detected CSV layout, as the preview form sends them (columns count
-/// from 1 there, as people count them).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LayoutEdit {
-    pub delimiter: Option<String>,
-    pub skip: Option<usize>,
-    pub date: Option<usize>,
-    pub order: Option<String>,
-    pub label: Option<usize>,
-    /// `signed` or `debit_credit`
-    pub amounts: Option<String>,
-    pub amount: Option<usize>,
-    pub debit: Option<usize>,
-    pub credit: Option<usize>,
-    pub decimal: Option<String>,
-}
-
-impl LayoutEdit {
-    pub fn is_empty(&self) -> bool {
-        *self == LayoutEdit::default()
-    }
-
-    /// `base` with these changes.
-    pub fn apply(&self, base: &agent::imports::Mapping) -> agent::imports::Mapping {
-        use agent::imports::{AmountColumns, DateOrder};
-        let col = |c: Option<usize>, default: usize| c.map_or(default, |c| c.saturating_sub(1));
-        let delimiter = match self.delimiter.as_deref() {
-            Some("tab") => '\t',
-            Some(d) => d.chars().next().filter(|c| [';', ',', '|'].contains(c)).unwrap_or(base.delimiter),
-            None => base.delimiter,
-        };
-        let skip = self.skip.unwrap_or(base.skip);
-        let (debit0, credit0, amount0) = match base.amounts {
-            AmountColumns::Signed { amount } => (amount, amount, amount),
-            AmountColumns::DebitCredit { debit, credit } => (debit, credit, debit),
-        };
-        let amounts = match self.amounts.as_deref() {
-            Some("signed") => AmountColumns::Signed { amount: col(self.amount, amount0) },
-            Some("debit_credit") => AmountColumns::DebitCredit {
-                debit: col(self.debit, debit0),
-                credit: col(self.credit, credit0),
-            },
-            _ => base.amounts,
-        };
-        agent::imports::Mapping {
-            delimiter,
-            skip,
-            // Another delimiter or start line: the detected header no longer names the columns.
-            header: if delimiter == base.delimiter && skip == base.skip { base.header.clone() } else { None },
-            date: col(self.date, base.date),
-            order: self.order.as_deref().and_then(DateOrder::parse).unwrap_or(base.order),
-            label: col(self.label, base.label),
-            amounts,
-            decimal: match self.decimal.as_deref() {
-                Some(",") => ',',
-                Some(".") => '.',
-                _ => base.decimal,
-            },
-        }
-    }
-}
+pub use agent::imports::LayoutEdit;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ImportData {
@@ -417,15 +357,9 @@ pub async fn load_import(id: String, edit: LayoutEdit, into: Option<String>) -> 
         let imports = sou.imports();
         let error = |e| ssr::import_error(e, locale);
         let into = into.filter(|a| !a.is_empty());
-        let mut view =
-            imports.view(sou.store(), user, &id, None, into.as_deref(), locale).await.map_err(error)?;
-        if let (false, Some(detected)) = (edit.is_empty(), view.mapping.clone()) {
-            let mapping = edit.apply(&detected);
-            view = imports
-                .view(sou.store(), user, &id, Some(mapping), into.as_deref(), locale)
-                .await
-                .map_err(error)?;
-        }
+        let layout = backend::imports::Layout::Edited(&edit);
+        let view =
+            imports.view(sou.store(), user, &id, layout, into.as_deref(), locale).await.map_err(error)?;
         Ok(ImportData { account: ssr::account_view()?, locale, view })
     })
     .await

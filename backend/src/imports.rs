@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use agent::imports::{
-    AccountOption, Format, ImportReport, ImportState, ImportSummary, ImportView, Mapping, PreviewRow,
+    AccountOption, Format, ImportReport, ImportState, ImportSummary, ImportView, LayoutEdit, Mapping,
+    PreviewRow,
 };
 use agent::{Currency, Locale, Money};
 use sha2::{Digest, Sha256};
@@ -104,6 +105,16 @@ impl ImportError {
             },
         }
     }
+}
+
+/// How to read a CSV upload for its preview.
+pub enum Layout<'a> {
+    /// As detected.
+    Detected,
+    /// With this layout (the detected one is shown, and the error said, if it does not fit).
+    Given(Mapping),
+    /// The detected layout with these changes (likewise).
+    Edited(&'a LayoutEdit),
 }
 
 /// Which account a file goes to.
@@ -266,7 +277,7 @@ impl Imports {
         store: &Store,
         user: UserId,
         id: &str,
-        mapping: Option<Mapping>,
+        layout: Layout<'_>,
         account: Option<&str>,
         locale: Locale,
     ) -> Result<ImportView, ImportError> {
@@ -298,10 +309,26 @@ impl Imports {
         let content =
             upload.content.as_deref().ok_or(ImportError::Corrupt("an upload without content".into()))?;
         // A layout the file cannot be read with is reported, and the detected one shown.
-        let (file, mapping_error) = match import::read(upload.format, content, mapping.clone()) {
-            Ok(file) => (file, None),
-            Err(e) if mapping.is_some() => (import::read(upload.format, content, None)?, Some(e.to_string())),
-            Err(e) => return Err(e.into()),
+        let read = |mapping| import::read(upload.format, content, mapping);
+        let (file, mapping_error) = match layout {
+            Layout::Detected => (read(None)?, None),
+            Layout::Given(mapping) => match read(Some(mapping)) {
+                Ok(file) => (file, None),
+                Err(e) => (read(None)?, Some(e.to_string())),
+            },
+            Layout::Edited(edit) => {
+                let detected = read(None)?;
+                match detected
+                    .mapping
+                    .as_ref()
+                    .filter(|_| !edit.is_empty())
+                    .map(|m| read(Some(edit.apply(m))))
+                {
+                    Some(Ok(file)) => (file, None),
+                    Some(Err(e)) => (detected, Some(e.to_string())),
+                    None => (detected, None),
+                }
+            }
         };
         let state = self.get(user, id).map_or(ImportState::Pending, |l| l.state(locale));
         let chosen = account.and_then(|k| accounts.iter().find(|a| a.key == k)).map(|a| a.key.clone());

@@ -7,7 +7,7 @@
 
 use agent::imports::{AmountColumns, DateOrder, Encoding, Format, ImportReport, ImportState};
 use agent::Locale;
-use backend::imports::{ImportError, Imports, Target};
+use backend::imports::{ImportError, Imports, Layout, Target};
 use backend::{Store, UserId};
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -61,7 +61,7 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
     let id =
         imports.upload(&store, alice, "releve janvier.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
 
-    let view = imports.view(&store, alice, &id, None, None, Locale::Fr).await.unwrap();
+    let view = imports.view(&store, alice, &id, Layout::Detected, None, Locale::Fr).await.unwrap();
     assert_eq!((view.format, view.encoding), (Format::Csv, Encoding::Windows1252));
     let m = view.mapping.clone().unwrap();
     assert_eq!((m.delimiter, m.order, m.decimal), (';', DateOrder::Dmy, ','));
@@ -79,7 +79,7 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
 
     // A wrong layout is said, and the detected one shown instead.
     let bad = agent::imports::Mapping { date: 9, ..m.clone() };
-    let v = imports.view(&store, alice, &id, Some(bad), None, Locale::Fr).await.unwrap();
+    let v = imports.view(&store, alice, &id, Layout::Given(bad), None, Locale::Fr).await.unwrap();
     assert!(v.mapping_error.unwrap().contains("column 10"));
     assert_eq!(v.total_rows, 4);
 
@@ -102,7 +102,8 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
 
     // The same file again, into the same account: every row is already there.
     let again = imports.upload(&store, alice, "copie.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
-    let v = imports.view(&store, alice, &again, None, Some("compte_bnp"), Locale::En).await.unwrap();
+    let v =
+        imports.view(&store, alice, &again, Layout::Detected, Some("compte_bnp"), Locale::En).await.unwrap();
     assert_eq!((v.duplicates, v.account.as_deref()), (4, Some("compte_bnp")));
     assert!(v.rows.iter().all(|r| r.duplicate));
     assert_eq!(v.rows[0].category.as_deref(), Some("Groceries"));
@@ -145,7 +146,12 @@ async fn ofx_and_camt_statements_with_their_currency() {
     // A file in dollars is refused for an account in euros, with the reason.
     let id = imports.upload(&store, alice, "card.qfx", fixture("card-ofx2.qfx")).await.unwrap();
     assert_eq!(
-        imports.view(&store, alice, &id, None, None, Locale::En).await.unwrap().currency.as_deref(),
+        imports
+            .view(&store, alice, &id, Layout::Detected, None, Locale::En)
+            .await
+            .unwrap()
+            .currency
+            .as_deref(),
         Some("USD")
     );
     imports.start(&store, alice, &id, None, Target::Existing("compte_courant".into())).await.unwrap();
@@ -252,7 +258,7 @@ async fn one_users_uploads_are_not_anothers() {
     let imports = Imports::default();
     let id = imports.upload(&store, alice, "a.csv", fixture("en-bank.csv")).await.unwrap();
     assert!(matches!(
-        imports.view(&store, bob, &id, None, None, Locale::En).await,
+        imports.view(&store, bob, &id, Layout::Detected, None, Locale::En).await,
         Err(ImportError::NotFound)
     ));
     assert!(matches!(
@@ -279,7 +285,7 @@ async fn pages_load_while_an_import_writes() {
         .await
         .unwrap();
     let started = std::time::Instant::now();
-    let view = imports.view(&store, alice, &id, None, None, Locale::Fr).await.unwrap();
+    let view = imports.view(&store, alice, &id, Layout::Detected, None, Locale::Fr).await.unwrap();
     assert_eq!(view.rows[0].category.as_deref(), Some("Courses"));
     imports.list(&store, alice).await.unwrap();
     imports.state(&store, alice, &id, Locale::Fr).await.unwrap();
