@@ -25,10 +25,6 @@ impl ColumnType {
             ColumnType::Text => "text",
         }
     }
-
-    pub fn is_numeric(self) -> bool {
-        matches!(self, ColumnType::Integer | ColumnType::Number)
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
