@@ -281,6 +281,10 @@ impl Imports {
         account: Option<&str>,
         locale: Locale,
     ) -> Result<ImportView, ImportError> {
+        // The import's live state before the stored one: a running import is forgotten
+        // only after its report is stored, so read the other way round a page could find
+        // neither (no report yet, no longer running) and show the file as pending.
+        let live = self.get(user, id);
         let mut db = store.tenant(user).await?;
         let upload = Self::load(&mut db, user, id).await?;
         let accounts = accounts(&mut db, user, locale).await?;
@@ -330,7 +334,7 @@ impl Imports {
                 }
             }
         };
-        let state = self.get(user, id).map_or(ImportState::Pending, |l| l.state(locale));
+        let state = live.map_or(ImportState::Pending, |l| l.state(locale));
         let chosen = account.and_then(|k| accounts.iter().find(|a| a.key == k)).map(|a| a.key.clone());
         let target = match &chosen {
             Some(key) => account_row(&mut db, user, key).await?,
