@@ -10,13 +10,12 @@ fn main() {
         let o = p.parse(&line, &Context { today, locale: None, previous: None });
         match o {
             ParseOutcome::Plan(pl) => println!(
-                "{:<60} | {} {:?} {} {}..{} | {}",
+                "{:<60} | {} {:?} {} {} | {}",
                 line,
                 pl.meta.confidence.as_str(),
                 pl.meta.locale,
                 pl.call.name(),
-                pl.call.period().start,
-                pl.call.period().end,
+                pl.call.period().map(|p| format!("{}..{}", p.start, p.end)).unwrap_or_default(),
                 serde_json::to_string(&serde_json::to_value(&pl.call).unwrap()["args"])
                     .unwrap()
                     .chars()

@@ -21,6 +21,34 @@ fn basis_points(bp: i64, sign: &str, locale: Locale) -> String {
     }
 }
 
+/// A query's result in a sentence: the one value, or the number of rows and the first.
+fn dataset(r: &crate::DatasetResult, locale: Locale) -> String {
+    let rows = &r.result.rows;
+    let title = &r.title;
+    match (rows.as_slice(), locale) {
+        ([], Locale::Fr) => format!("{title} : aucune ligne."),
+        ([], Locale::En) => format!("{title}: no rows."),
+        ([only], Locale::Fr) if only.len() == 1 => format!("{title} : {}.", only[0].display(locale)),
+        ([only], Locale::En) if only.len() == 1 => format!("{title}: {}.", only[0].display(locale)),
+        ([first, ..], _) => {
+            let n = rows.len();
+            let more = if r.result.truncated { "+" } else { "" };
+            let lead = match first.as_slice() {
+                [label, value] => Some((label.display(locale), value.display(locale))),
+                _ => None,
+            };
+            match (locale, lead) {
+                (Locale::Fr, Some((l, v))) => {
+                    format!("{title} : {n}{more} ligne(s) ; en premier, {l} ({v}).")
+                }
+                (Locale::En, Some((l, v))) => format!("{title}: {n}{more} row(s); first, {l} ({v})."),
+                (Locale::Fr, None) => format!("{title} : {n}{more} ligne(s)."),
+                (Locale::En, None) => format!("{title}: {n}{more} row(s)."),
+            }
+        }
+    }
+}
+
 pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
     match output {
         ToolOutput::ComparePeriods(r) => {
@@ -200,6 +228,23 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
                     "The {shown} largest of {} transactions — {}; the largest: {label}, {amount}.",
                     r.count, r.period.label
                 ),
+            }
+        }
+        ToolOutput::QueryDataset(r) | ToolOutput::RunSql(r) => dataset(r, locale),
+        ToolOutput::DatasetInfo(r) => {
+            let names: Vec<String> = r
+                .datasets
+                .iter()
+                .map(|d| match locale {
+                    Locale::Fr => format!("{} ({} lignes)", d.name, d.rows),
+                    Locale::En => format!("{} ({} rows)", d.name, d.rows),
+                })
+                .collect();
+            match (locale, names.len()) {
+                (Locale::Fr, 0) => "Aucun jeu de données : importez un fichier CSV dans « Données ».".into(),
+                (Locale::En, 0) => "No dataset yet: upload a CSV file under “Data”.".into(),
+                (Locale::Fr, n) => format!("{n} jeu(x) de données : {}.", names.join(", ")),
+                (Locale::En, n) => format!("{n} dataset(s): {}.", names.join(", ")),
             }
         }
         ToolOutput::ListTransactions(r) => {

@@ -17,6 +17,11 @@ pub enum ColumnType {
 }
 
 impl ColumnType {
+    /// Whether sums and averages make sense.
+    pub fn is_numeric(self) -> bool {
+        matches!(self, ColumnType::Integer | ColumnType::Number)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ColumnType::Integer => "integer",
@@ -32,6 +37,20 @@ pub struct DatasetColumn {
     pub name: String,
     #[serde(rename = "type")]
     pub kind: ColumnType,
+}
+
+/// A dataset as the parser knows it (part of the user's vocabulary): its name and
+/// typed columns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetShape {
+    pub name: String,
+    pub columns: Vec<DatasetColumn>,
+}
+
+impl DatasetShape {
+    pub fn column(&self, name: &str) -> Option<&DatasetColumn> {
+        self.columns.iter().find(|c| c.name == name)
+    }
 }
 
 /// A dataset as `dataset_info` describes it.
@@ -69,6 +88,31 @@ impl Cell {
             Cell::Int(i) => Some(*i as f64),
             Cell::Num(n) => n.num.parse().ok(),
             Cell::Text(_) | Cell::Null => None,
+        }
+    }
+
+    /// The value as people of `locale` read it: "12 500,75", "12,500.75". Numbers of
+    /// four digits keep no separator ("2026", "1500,75"), as both languages allow.
+    pub fn display(&self, locale: crate::Locale) -> String {
+        let number = |s: &str| {
+            let (sign, digits) = s.strip_prefix('-').map_or(("", s), |d| ("-", d));
+            let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+            let Ok(n) = whole.parse::<u64>() else { return s.to_string() };
+            if !fraction.bytes().all(|b| b.is_ascii_digit()) {
+                return s.to_string();
+            }
+            let whole = if n < 10_000 { n.to_string() } else { crate::money::group_thousands(n, locale) };
+            match (fraction.is_empty(), locale) {
+                (true, _) => format!("{sign}{whole}"),
+                (false, crate::Locale::Fr) => format!("{sign}{whole},{fraction}"),
+                (false, crate::Locale::En) => format!("{sign}{whole}.{fraction}"),
+            }
+        };
+        match self {
+            Cell::Int(i) => number(&i.to_string()),
+            Cell::Num(n) => number(&n.num),
+            Cell::Text(t) => t.clone(),
+            Cell::Null => String::new(),
         }
     }
 

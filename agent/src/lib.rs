@@ -7,6 +7,7 @@
 //! which keeps the browser bundle small and parsing time proportional to the message.
 
 pub mod amount;
+pub mod analyst;
 pub mod answer;
 pub mod chart;
 pub mod datasets;
@@ -28,15 +29,16 @@ pub use date::{days_in_month, Date};
 pub use money::{Currency, Money};
 pub use parser::{Context, Parser};
 pub use plan::{
-    BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence, Direction, Flow, GroupBy,
-    ListOrder, ListTransactionsArgs, ParseOutcome, Period, PlanMeta, RecurringArgs, Suggestion, SummaryArgs,
-    ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+    Aggregate, BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence,
+    DatasetInfoArgs, DatasetOrder, Direction, Flow, GroupBy, ListOrder, ListTransactionsArgs, ParseOutcome,
+    Period, PlanMeta, QueryDatasetArgs, RecurringArgs, RunSqlArgs, Suggestion, SummaryArgs, ToolCall,
+    ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
 };
 pub use reason::{confidence_of, Reason, ReasonCode};
 pub use tools::{
     AccountBalance, BalancesResult, BudgetLine, BudgetState, BudgetStatusResult, Cadence, CashFlowResult,
-    CashFlowRow, CompareResult, EntityRef, Group, PeriodTotal, RecurringItem, RecurringResult, SummaryResult,
-    ToolOutput, TransactionListResult, TransactionRow,
+    CashFlowRow, CompareResult, DatasetInfoResult, DatasetResult, EntityRef, Group, PeriodTotal,
+    RecurringItem, RecurringResult, SummaryResult, ToolOutput, TransactionListResult, TransactionRow,
 };
 pub use vocab::{Term, Vocabulary};
 

@@ -128,7 +128,7 @@ impl Money {
     }
 }
 
-fn group_thousands(n: u64, locale: Locale) -> String {
+pub(crate) fn group_thousands(n: u64, locale: Locale) -> String {
     let digits = n.to_string();
     let sep = match locale {
         Locale::Fr => '\u{202f}',

@@ -2,6 +2,7 @@
 //! plan always give the same outcome. Never panics, never fails: a plan or a question.
 
 use crate::amount;
+use crate::analyst;
 use crate::period::{self, Found};
 use crate::protocol::DetectedEntity;
 use crate::reason::{confidence_of, Reason, ReasonCode};
@@ -29,7 +30,7 @@ pub struct Parser {
     index: Index,
 }
 
-const STOPWORDS: &[&str] = &[
+pub(crate) const STOPWORDS: &[&str] = &[
     // French
     "a",
     "ai",
@@ -1003,6 +1004,9 @@ impl Parser {
         let tokens = tokenize(message);
         let locale =
             detect_locale(&tokens).or(cx.previous.map(|p| p.meta.locale)).or(cx.locale).unwrap_or(Locale::En);
+        if let Some(outcome) = self.dataset_question(&tokens, message, locale, cx) {
+            return outcome;
+        }
         let mut used = vec![false; tokens.len()];
 
         // "compared to my budget" asks for the budget, not two periods.
@@ -1043,7 +1047,8 @@ impl Parser {
             || !accounts.is_empty();
         let followup_marker = is_followup(&tokens);
 
-        let previous = cx.previous;
+        // A previous question about a dataset has no period or filters to carry over.
+        let previous = ledger_previous(cx);
         let mut reasons = Vec::new();
 
         // A follow-up: something to change in the last plan ("et en février ?").
@@ -1053,7 +1058,7 @@ impl Parser {
                 None => followup_marker && !intent.explicit,
             };
         if followup {
-            let Some(prev) = previous else {
+            let Some((prev, prev_period)) = previous else {
                 let detail = quote(message);
                 let reasons = vec![Reason::new(ReasonCode::MissingContext, locale, &detail)];
                 return ParseOutcome::Clarification(self.clarify(
@@ -1066,18 +1071,21 @@ impl Parser {
             };
             let mut call = prev.call.clone();
             let mut changed = Vec::new();
-            if let Some(p) = period {
-                // "le mois précédent" after a question on January is December.
-                let p = match context_step(&p.words) {
-                    Some((unit, n)) => period::step(call.period(), unit, n, locale),
-                    None => p,
-                };
-                changed.push(p.label.clone());
-                *call.period_mut() = p;
-            } else {
+            let period = match period {
+                Some(p) => {
+                    // "le mois précédent" after a question on January is December.
+                    let p = match context_step(&p.words) {
+                        Some((unit, n)) => period::step(prev_period, unit, n, locale),
+                        None => p,
+                    };
+                    changed.push(p.label.clone());
+                    p
+                }
                 // Keep the previous period, relabelled in this message's language.
-                let p = call.period().clone();
-                *call.period_mut() = relabel(p, locale);
+                None => relabel(prev_period.clone(), locale),
+            };
+            if let Some(slot) = call.period_mut() {
+                *slot = period.clone();
             }
             let category = self.pick(&categories, locale, &mut reasons, EntityKind::Category);
             let merchant = self.pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
@@ -1091,7 +1099,7 @@ impl Parser {
                 call.set_account(account);
             }
             if let Some(kind) = intent.kind.filter(|_| !intent.group_only) {
-                call = convert(call, kind, intent.group_by);
+                call = convert(call, kind, intent.group_by, period);
             }
             if let Some(g) = intent.group_by {
                 let applied = match &mut call {
@@ -1185,8 +1193,8 @@ impl Parser {
                 p
             }
             // A new question without a period, in a conversation that had one.
-            (None, Some(prev)) => {
-                let p = relabel(prev.call.period().clone(), locale);
+            (None, Some((_, prev_period))) => {
+                let p = relabel(prev_period.clone(), locale);
                 reasons.push(Reason::new(ReasonCode::FollowupUsesContext, locale, &p.label));
                 p
             }
@@ -1259,17 +1267,17 @@ impl Parser {
         }
         let intent = self.intent(tokens, used, message);
         let Entities { categories, merchants, accounts, unrecognized } = self.entities(tokens, used, message);
-        let previous = cx.previous;
+        let previous = ledger_previous(cx);
         let mut reasons = vec![Reason::new(ReasonCode::ExplicitIntent, locale, words)];
         let mut borrowed = Vec::new();
 
-        let flow = match (intent.kind, previous.map(|p| &p.call)) {
+        let flow = match (intent.kind, previous.map(|(p, _)| &p.call)) {
             (Some(Kind::Income), _) | (None, Some(ToolCall::IncomeSummary(_))) => crate::Flow::Income,
             _ => crate::Flow::Spending,
         };
         let (category, merchant) = if categories.is_empty() && merchants.is_empty() {
             match previous {
-                Some(p) if p.call.category().is_some() || p.call.merchant().is_some() => {
+                Some((p, _)) if p.call.category().is_some() || p.call.merchant().is_some() => {
                     let keys = (p.call.category().map(str::to_string), p.call.merchant().map(str::to_string));
                     borrowed.extend(keys.0.iter().chain(keys.1.iter()).map(|k| self.label_of(k, locale)));
                     keys
@@ -1292,8 +1300,8 @@ impl Parser {
                 ));
                 (a.period.clone(), reference)
             }
-            ([b], Some(prev)) => {
-                let current = relabel(prev.call.period().clone(), locale);
+            ([b], Some((_, prev_period))) => {
+                let current = relabel(prev_period.clone(), locale);
                 borrowed.push(current.label.clone());
                 // "par rapport au mois précédent": the month before the one asked about.
                 let reference = match context_step(&b.period.words) {
@@ -1308,8 +1316,8 @@ impl Parser {
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &a.period.label));
                 (a.period.clone(), reference)
             }
-            ([], Some(prev)) => {
-                let current = relabel(prev.call.period().clone(), locale);
+            ([], Some((_, prev_period))) => {
+                let current = relabel(prev_period.clone(), locale);
                 borrowed.push(current.label.clone());
                 let reference = period::preceding(&current, locale);
                 (current, reference)
@@ -1327,7 +1335,7 @@ impl Parser {
         push_unrecognized(&mut reasons, &unrecognized, locale);
         let account = match self.pick(&accounts, locale, &mut reasons, EntityKind::Account) {
             Some(a) => Some(a),
-            None => previous.and_then(|p| p.call.account()).map(str::to_string),
+            None => previous.and_then(|(p, _)| p.call.account()).map(str::to_string),
         };
         let call = ToolCall::ComparePeriods(crate::CompareArgs {
             flow,
@@ -1539,6 +1547,66 @@ impl Parser {
         };
         intent.explicit = intent.kind.is_some();
         intent
+    }
+
+    /// A question about the user's datasets ("total montant par région"), or `None`
+    /// when the message is about the ledger.
+    fn dataset_question(
+        &self,
+        tokens: &[Token],
+        message: &str,
+        locale: Locale,
+        cx: &Context<'_>,
+    ) -> Option<ParseOutcome> {
+        let previous = cx.previous.and_then(|p| match &p.call {
+            ToolCall::QueryDataset(a) => Some(a),
+            _ => None,
+        });
+        let q = analyst::Question {
+            datasets: &self.vocab.datasets,
+            tokens,
+            message,
+            locale,
+            previous,
+            stopwords: STOPWORDS,
+            ledger_group: |w| group_word(w).is_some() || time_group_word(w).is_some(),
+        };
+        // The ledger's words: a period, what to compute, a category, merchant or account.
+        let ledger = |used: &[bool]| {
+            let mut used = used.to_vec();
+            period::find(tokens, &used, message, cx.today, locale).is_some()
+                || self.intent(tokens, &mut used, message).kind.is_some()
+                || !self.exact_matches(tokens, &mut used, message).is_empty()
+        };
+        match analyst::read(&q, ledger) {
+            analyst::Read::NotDataset => None,
+            analyst::Read::Plan { args, reasons } => {
+                Some(ParseOutcome::Plan(plan(ToolCall::QueryDataset(args), reasons, locale, cx.today)))
+            }
+            analyst::Read::Choose { reasons, options } => {
+                let several_sets = options.iter().any(|a| a.dataset != options[0].dataset);
+                let question = match (locale, several_sets) {
+                    (Locale::Fr, true) => "Plusieurs jeux de données ont ces colonnes. Lequel voulez-vous ?",
+                    (Locale::En, true) => "Several datasets have these columns. Which one do you mean?",
+                    (Locale::Fr, false) => "Quelle colonne voulez-vous calculer ?",
+                    (Locale::En, false) => "Which column do you want worked out?",
+                };
+                let suggestions = options
+                    .into_iter()
+                    .map(|a| {
+                        let label = analyst::title(&a, locale);
+                        let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
+                        Suggestion { label, plan: plan(ToolCall::QueryDataset(a), picked, locale, cx.today) }
+                    })
+                    .collect();
+                Some(ParseOutcome::Clarification(Clarification {
+                    question: question.to_string(),
+                    reasons,
+                    suggestions,
+                    locale,
+                }))
+            }
+        }
     }
 
     /// Category and merchant matches, and the content words nothing matched.
@@ -1827,7 +1895,8 @@ impl Parser {
         let suggestions = calls
             .into_iter()
             .map(|call| {
-                let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &call.period().label)];
+                let label = call.period().map(|p| p.label.as_str()).unwrap_or_default();
+                let picked = vec![Reason::new(ReasonCode::UserSelected, locale, label)];
                 Suggestion { label: self.describe(&call, locale), plan: plan(call, picked, locale, cx.today) }
             })
             .collect();
@@ -1852,6 +1921,7 @@ impl Parser {
 
     /// One line saying what a call computes: "Dépenses en Courses — janvier 2026".
     pub fn describe(&self, call: &ToolCall, locale: Locale) -> String {
+        let period = call.period().map_or("", |p| p.label.as_str());
         let (min, max) = call.amounts();
         let amounts = amount::describe(min, max, locale);
         let names: Vec<String> = [call.merchant().or(call.category()), call.account()]
@@ -1866,7 +1936,6 @@ impl Parser {
             (None, false) => Some(amounts),
             (None, true) => None,
         };
-        let period = &call.period().label;
         let with = |what: &str| match &filter {
             Some(f) => format!("{what} : {f} — {period}"),
             None => format!("{what} — {period}"),
@@ -1876,6 +1945,11 @@ impl Parser {
             None => format!("{what} — {period}"),
         };
         match (call, locale) {
+            (ToolCall::QueryDataset(a), _) => analyst::title(a, locale),
+            (ToolCall::RunSql(_), Locale::Fr) => "Requête SQL sur vos jeux de données".to_string(),
+            (ToolCall::RunSql(_), Locale::En) => "SQL query over your datasets".to_string(),
+            (ToolCall::DatasetInfo(_), Locale::Fr) => "Vos jeux de données".to_string(),
+            (ToolCall::DatasetInfo(_), Locale::En) => "Your datasets".to_string(),
             (ToolCall::CashFlow(a), _) => {
                 let base = match locale {
                     Locale::Fr => with("Entrées et sorties"),
@@ -2101,8 +2175,13 @@ fn call_for(kind: Kind, s: Slots) -> ToolCall {
     }
 }
 
-/// The previous call, answered by another tool ("et les transactions ?").
-fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>) -> ToolCall {
+/// The previous plan when it has a period to carry over (a question on the ledger).
+fn ledger_previous<'a>(cx: &Context<'a>) -> Option<(&'a ToolCallPlan, &'a Period)> {
+    cx.previous.and_then(|p| Some((p, p.call.period()?)))
+}
+
+/// The previous call, answered by another tool ("et les transactions ?") over `period`.
+fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>, period: Period) -> ToolCall {
     let same = matches!(
         (kind, &call),
         (Kind::Spending, ToolCall::SpendingSummary(_))
@@ -2120,7 +2199,7 @@ fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>) -> ToolCall {
     call_for(
         kind,
         Slots {
-            period: call.period().clone(),
+            period,
             category: call.category().map(str::to_string),
             merchant: call.merchant().map(str::to_string),
             account: call.account().map(str::to_string),

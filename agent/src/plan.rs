@@ -211,6 +211,91 @@ pub struct RecurringArgs {
     pub merchant: Option<String>,
 }
 
+/// How `query_dataset` combines a column's values.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aggregate {
+    #[default]
+    Sum,
+    Avg,
+    /// Rows (no `measure`).
+    Count,
+    Min,
+    Max,
+}
+
+impl Aggregate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aggregate::Sum => "sum",
+            Aggregate::Avg => "avg",
+            Aggregate::Count => "count",
+            Aggregate::Min => "min",
+            Aggregate::Max => "max",
+        }
+    }
+}
+
+/// The order of `query_dataset`'s groups.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DatasetOrder {
+    /// Largest value first (the default).
+    #[default]
+    ValueDesc,
+    /// Smallest value first ("the 3 regions that sold least").
+    ValueAsc,
+    /// In the grouping column's order: dates and months in time order.
+    Group,
+}
+
+impl DatasetOrder {
+    pub fn is_default(&self) -> bool {
+        *self == DatasetOrder::ValueDesc
+    }
+}
+
+/// Arguments of `query_dataset`: one aggregate over a dataset (a CSV file the user
+/// uploaded), optionally per value of one of its columns. Structured, not SQL: Sou
+/// writes the SELECT, which runs in the same sandbox as `run_sql`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueryDatasetArgs {
+    /// The dataset's name, as `dataset_info` lists it ("ventes").
+    pub dataset: String,
+    #[serde(default)]
+    pub aggregate: Aggregate,
+    /// The numeric column aggregated; absent for `count`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measure: Option<String>,
+    /// One value of the result per value of this column ("by region").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_by: Option<String>,
+    #[serde(default, skip_serializing_if = "DatasetOrder::is_default")]
+    pub order: DatasetOrder,
+    /// Keep only the first N groups ("top 5").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+/// Arguments of `run_sql`: one read-only SELECT over the user's datasets.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSqlArgs {
+    /// One SELECT in the dialect `dataset_info` names, over the datasets it lists.
+    pub sql: String,
+}
+
+/// Arguments of `dataset_info`: none.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatasetInfoArgs {}
+
 pub const DEFAULT_LIST_LIMIT: u32 = 50;
 pub const MAX_LIST_LIMIT: u32 = 500;
 
@@ -230,11 +315,14 @@ pub enum ToolCall {
     Balances(BalancesArgs),
     BudgetStatus(BudgetArgs),
     RecurringPayments(RecurringArgs),
+    QueryDataset(QueryDatasetArgs),
+    RunSql(RunSqlArgs),
+    DatasetInfo(DatasetInfoArgs),
 }
 
 impl ToolCall {
     /// Every tool name, in registry order.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 11] = [
         "spending_summary",
         "income_summary",
         "list_transactions",
@@ -243,6 +331,9 @@ impl ToolCall {
         "balances",
         "budget_status",
         "recurring_payments",
+        "query_dataset",
+        "run_sql",
+        "dataset_info",
     ];
 
     pub fn name(&self) -> &'static str {
@@ -255,30 +346,41 @@ impl ToolCall {
             ToolCall::Balances(_) => "balances",
             ToolCall::BudgetStatus(_) => "budget_status",
             ToolCall::RecurringPayments(_) => "recurring_payments",
+            ToolCall::QueryDataset(_) => "query_dataset",
+            ToolCall::RunSql(_) => "run_sql",
+            ToolCall::DatasetInfo(_) => "dataset_info",
         }
     }
 
-    pub fn period(&self) -> &Period {
+    /// Whether the tool reads datasets rather than the ledger.
+    pub fn is_dataset(&self) -> bool {
+        matches!(self, ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_))
+    }
+
+    /// The period asked about; ledger tools have one, dataset tools none.
+    pub fn period(&self) -> Option<&Period> {
         match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => &a.period,
-            ToolCall::ListTransactions(a) => &a.period,
-            ToolCall::ComparePeriods(a) => &a.current,
-            ToolCall::CashFlow(a) => &a.period,
-            ToolCall::Balances(a) => &a.period,
-            ToolCall::BudgetStatus(a) => &a.period,
-            ToolCall::RecurringPayments(a) => &a.period,
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => Some(&a.period),
+            ToolCall::ListTransactions(a) => Some(&a.period),
+            ToolCall::ComparePeriods(a) => Some(&a.current),
+            ToolCall::CashFlow(a) => Some(&a.period),
+            ToolCall::Balances(a) => Some(&a.period),
+            ToolCall::BudgetStatus(a) => Some(&a.period),
+            ToolCall::RecurringPayments(a) => Some(&a.period),
+            ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => None,
         }
     }
 
-    pub fn period_mut(&mut self) -> &mut Period {
+    pub fn period_mut(&mut self) -> Option<&mut Period> {
         match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => &mut a.period,
-            ToolCall::ListTransactions(a) => &mut a.period,
-            ToolCall::ComparePeriods(a) => &mut a.current,
-            ToolCall::CashFlow(a) => &mut a.period,
-            ToolCall::Balances(a) => &mut a.period,
-            ToolCall::BudgetStatus(a) => &mut a.period,
-            ToolCall::RecurringPayments(a) => &mut a.period,
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => Some(&mut a.period),
+            ToolCall::ListTransactions(a) => Some(&mut a.period),
+            ToolCall::ComparePeriods(a) => Some(&mut a.current),
+            ToolCall::CashFlow(a) => Some(&mut a.period),
+            ToolCall::Balances(a) => Some(&mut a.period),
+            ToolCall::BudgetStatus(a) => Some(&mut a.period),
+            ToolCall::RecurringPayments(a) => Some(&mut a.period),
+            ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => None,
         }
     }
 
@@ -289,7 +391,7 @@ impl ToolCall {
             ToolCall::ComparePeriods(a) => a.category.as_deref(),
             ToolCall::BudgetStatus(a) => a.category.as_deref(),
             ToolCall::RecurringPayments(a) => a.category.as_deref(),
-            ToolCall::CashFlow(_) | ToolCall::Balances(_) => None,
+            _ => None,
         }
     }
 
@@ -299,7 +401,7 @@ impl ToolCall {
             ToolCall::ListTransactions(a) => a.merchant.as_deref(),
             ToolCall::ComparePeriods(a) => a.merchant.as_deref(),
             ToolCall::RecurringPayments(a) => a.merchant.as_deref(),
-            ToolCall::CashFlow(_) | ToolCall::Balances(_) | ToolCall::BudgetStatus(_) => None,
+            _ => None,
         }
     }
 
@@ -310,7 +412,7 @@ impl ToolCall {
             ToolCall::ComparePeriods(a) => a.account.as_deref(),
             ToolCall::CashFlow(a) => a.account.as_deref(),
             ToolCall::Balances(a) => a.account.as_deref(),
-            ToolCall::BudgetStatus(_) | ToolCall::RecurringPayments(_) => None,
+            _ => None,
         }
     }
 
@@ -357,7 +459,7 @@ impl ToolCall {
                 a.merchant = merchant;
             }
             ToolCall::BudgetStatus(a) => a.category = category,
-            ToolCall::CashFlow(_) | ToolCall::Balances(_) => {}
+            _ => {}
         }
     }
 
@@ -369,7 +471,7 @@ impl ToolCall {
             ToolCall::ComparePeriods(a) => a.account = account,
             ToolCall::CashFlow(a) => a.account = account,
             ToolCall::Balances(a) => a.account = account,
-            ToolCall::BudgetStatus(_) | ToolCall::RecurringPayments(_) => {}
+            _ => {}
         }
     }
 }

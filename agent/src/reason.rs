@@ -23,6 +23,12 @@ pub enum ReasonCode {
     ExactCategory,
     ExactMerchant,
     ExactAccount,
+    /// A dataset (analyst mode) and its columns, named exactly or known from the
+    /// previous question.
+    ExactDataset,
+    /// A dataset's column the message did not name: the only number to add up, or the
+    /// only word that could be the breakdown.
+    InferredColumn,
     /// The message bounds the transactions' amounts ("plus de 100 €").
     ExplicitAmount,
     /// The message gives text to find in bank labels (quoted, or after "contenant").
@@ -62,11 +68,10 @@ impl ReasonCode {
         use ReasonCode::*;
         match self {
             ExplicitIntent | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
-            | ExactAccount | ExplicitAmount | ExplicitText | UserSelected | GuardianApproved => {
-                Confidence::High
-            }
+            | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | UserSelected
+            | GuardianApproved => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
-            | AmbiguousEntity | UnrecognizedWords | GuardianRepaired => Confidence::Medium,
+            | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired => Confidence::Medium,
             ImplicitPeriod | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong => {
                 Confidence::Low
             }
@@ -85,6 +90,8 @@ impl ReasonCode {
             ExactCategory => "exact_category",
             ExactMerchant => "exact_merchant",
             ExactAccount => "exact_account",
+            ExactDataset => "exact_dataset",
+            InferredColumn => "inferred_column",
             ExplicitAmount => "explicit_amount",
             ExplicitText => "explicit_text",
             FuzzyCategory => "fuzzy_category",
@@ -128,6 +135,10 @@ impl ReasonCode {
             (Locale::En, CurrentPeriod) => format!("No period given: {detail}"),
             (Locale::Fr, ExactAccount) => format!("Compte reconnu : {detail}"),
             (Locale::En, ExactAccount) => format!("Account recognised: {detail}"),
+            (Locale::Fr, ExactDataset) => format!("Jeu de données : {detail}"),
+            (Locale::En, ExactDataset) => format!("Dataset: {detail}"),
+            (Locale::Fr, InferredColumn) => format!("Colonne déduite : {detail}"),
+            (Locale::En, InferredColumn) => format!("Column inferred: {detail}"),
             (Locale::Fr, FuzzyAccount) => format!("Compte approché : {detail}"),
             (Locale::En, FuzzyAccount) => format!("Approximate account: {detail}"),
             (Locale::Fr, OutOfScope) => {

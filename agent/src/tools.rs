@@ -232,8 +232,30 @@ pub struct RecurringResult {
     pub yearly_total: Money,
 }
 
-/// The output of one tool run; the tag is the tool's registry name.
+/// What `query_dataset` and `run_sql` return: the rows, and a chart when the rows
+/// have the shape of one (labels then numbers).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatasetResult {
+    /// The dataset asked about (`query_dataset`); `run_sql` may read several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset: Option<String>,
+    /// What was asked, in words: "Somme de montant par region — ventes".
+    pub title: String,
+    pub result: crate::datasets::QueryResult,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chart: Option<crate::chart::ChartSpec>,
+}
+
+/// What `dataset_info` returns: the user's datasets and the SQL dialect to write.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetInfoResult {
+    pub datasets: Vec<crate::datasets::DatasetInfo>,
+    /// `sqlite` or `postgresql`.
+    pub dialect: String,
+}
+
+/// The output of one tool run; the tag is the tool's registry name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "tool_name", content = "result", rename_all = "snake_case")]
 pub enum ToolOutput {
     SpendingSummary(SummaryResult),
@@ -244,4 +266,7 @@ pub enum ToolOutput {
     Balances(BalancesResult),
     BudgetStatus(BudgetStatusResult),
     RecurringPayments(RecurringResult),
+    QueryDataset(DatasetResult),
+    RunSql(DatasetResult),
+    DatasetInfo(DatasetInfoResult),
 }

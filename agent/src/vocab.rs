@@ -18,6 +18,9 @@ pub struct Vocabulary {
     /// The ledger's main currency: amounts written without one are in it.
     #[serde(default)]
     pub currency: Option<crate::Currency>,
+    /// The CSV files uploaded as datasets (analyst mode), with their columns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub datasets: Vec<crate::datasets::DatasetShape>,
 }
 
 /// A category or a merchant: a stable key, display names and the words people use.

@@ -22,8 +22,28 @@ fn describe(outcome: &ParseOutcome) -> String {
         }
         ParseOutcome::Plan(p) => {
             let c = &p.call;
-            let mut s =
-                format!("{}@{} {}..{}", c.name(), p.meta.locale.as_str(), c.period().start, c.period().end);
+            let mut s = format!("{}@{}", c.name(), p.meta.locale.as_str());
+            if let Some(period) = c.period() {
+                s.push_str(&format!(" {}..{}", period.start, period.end));
+            }
+            if let ToolCall::QueryDataset(a) = c {
+                s.push_str(&format!(
+                    " {} {}({})",
+                    a.dataset,
+                    a.aggregate.as_str(),
+                    a.measure.as_deref().unwrap_or("*")
+                ));
+                if let Some(g) = &a.group_by {
+                    s.push_str(&format!(" by={g}"));
+                }
+                if a.order != agent::DatasetOrder::ValueDesc {
+                    let o = serde_json::to_value(a.order).unwrap();
+                    s.push_str(&format!(" order={}", o.as_str().unwrap()));
+                }
+                if let Some(n) = a.limit {
+                    s.push_str(&format!(" limit={n}"));
+                }
+            }
             if let Some(k) = c.category() {
                 s.push_str(&format!(" category={k}"));
             }
@@ -85,10 +105,24 @@ fn canonical(expected: &str) -> String {
     format!("{head} | {}", tail.join(" "))
 }
 
+/// `NAME: column type, column type…` (a `dataset` line of the corpus).
+fn dataset(line: &str) -> agent::datasets::DatasetShape {
+    let (name, columns) = line.split_once(':').expect("dataset NAME: column type, …");
+    let columns = columns
+        .split(',')
+        .map(|c| {
+            let (name, kind) = c.trim().split_once(' ').expect("column type");
+            let kind = serde_json::from_value(serde_json::json!(kind.trim())).expect("a column type");
+            agent::datasets::DatasetColumn { name: name.to_string(), kind }
+        })
+        .collect();
+    agent::datasets::DatasetShape { name: name.trim().to_string(), columns }
+}
+
 #[test]
 fn corpus() {
-    let vocab: Vocabulary = serde_json::from_str(VOCABULARY).unwrap();
-    let parser = Parser::new(vocab);
+    let mut vocab: Vocabulary = serde_json::from_str(VOCABULARY).unwrap();
+    let mut parser = Parser::new(vocab.clone());
     let mut today = Date::new(2026, 11, 21).unwrap();
     let mut previous: Option<ToolCallPlan> = None;
     let mut failures = Vec::new();
@@ -99,6 +133,11 @@ fn corpus() {
     for (n, line) in CORPUS.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(d) = line.strip_prefix("dataset ") {
+            vocab.datasets.push(dataset(d));
+            parser = Parser::new(vocab.clone());
             continue;
         }
         if let Some(d) = line.strip_prefix("today ") {

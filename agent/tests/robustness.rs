@@ -4,8 +4,17 @@
 use agent::{Context, Date, Parser, Vocabulary};
 use proptest::prelude::*;
 
+/// The demo vocabulary and two datasets, so the analyst reading runs too.
 fn parser() -> Parser {
-    let vocab: Vocabulary = serde_json::from_str(include_str!("../../backend/demo/vocabulary.json")).unwrap();
+    let mut vocab: Vocabulary =
+        serde_json::from_str(include_str!("../../backend/demo/vocabulary.json")).unwrap();
+    vocab.datasets = serde_json::from_value(serde_json::json!([
+        {"name": "ventes", "columns": [{"name": "region", "type": "text"}, {"name": "montant", "type": "number"},
+                                       {"name": "mois", "type": "text"}, {"name": "quantite", "type": "integer"}]},
+        {"name": "chiffre_d_affaires", "columns": [{"name": "region", "type": "text"}, {"name": "ca", "type": "number"},
+                                                   {"name": "date", "type": "date"}]}
+    ]))
+    .unwrap();
     Parser::new(vocab)
 }
 
@@ -30,7 +39,9 @@ proptest! {
             "Carrefour", "restaurents", "monop", "transactions", "12/01/2026", "€", "may", "sept",
             "solde", "budget", "abonnements", "Livret A", "précédent", "avant", "l'été", "should",
             "refunds", "entre", "le", "1er", "vs", "par rapport", "1 234,56", "$", "plus de", "top",
-            "taux d'épargne", "cash flow", "hiver", "Q3", "T1", "depuis", "since", "des", "3"]), 0..16)) {
+            "taux d'épargne", "cash flow", "hiver", "Q3", "T1", "depuis", "since", "des", "3",
+            "ventes", "région", "montant", "moyenne", "total", "nombre", "dans", "in", "chiffre d'affaires",
+            "le plus", "moins", "most", "de", "d'", "ca", "date", "quantité", "max"]), 0..16)) {
         let msg = words.join(" ");
         let today = Date::new(2026, 1, 31).unwrap();
         let p = parser();

@@ -3,6 +3,7 @@
 //! SQL typed in it through the same sandbox the model uses. Plain forms: a multipart
 //! POST for the upload, a GET for the query.
 
+use agent::chart::ChartSpec;
 use agent::datasets::{Cell, DatasetInfo, QueryResult};
 use agent::Locale;
 use leptos::prelude::*;
@@ -99,7 +100,10 @@ fn Datasets(data: DatasetsData, added: Option<String>) -> impl IntoView {
                         <button type="submit" disabled=!has_any>{tr(locale, "Exécuter", "Run")}</button>
                     </form>
                     {data.query_error.map(|m| view! { <p class="error" role="alert" data-testid="query-error">{m}</p> })}
-                    {data.result.map(|r| result_table(r, locale))}
+                    {data.result.map(|r| {
+                        let chart = agent::chart::suggest(&r, &r.sql);
+                        result_table(r, chart, locale)
+                    })}
                 </section>
             </main>
         </div>
@@ -130,8 +134,9 @@ fn dataset_list(datasets: Vec<DatasetInfo>, locale: Locale) -> AnyView {
     .into_any()
 }
 
-fn result_table(r: QueryResult, locale: Locale) -> AnyView {
-    let chart = agent::chart::suggest(&r, &r.sql).map(|spec| view! { <crate::chart::Chart spec locale/> });
+/// A query's rows as a table, after their chart when they have one.
+pub fn result_table(r: QueryResult, chart: Option<ChartSpec>, locale: Locale) -> AnyView {
+    let chart = chart.map(|spec| view! { <crate::chart::Chart spec locale/> });
     let shown = r.rows.len() as u64;
     let note = if r.truncated {
         match locale {
@@ -153,7 +158,7 @@ fn result_table(r: QueryResult, locale: Locale) -> AnyView {
                     {r.rows.into_iter().map(|row| view! {
                         <tr>{row.into_iter().map(|cell| {
                             let class = if matches!(cell, Cell::Int(_) | Cell::Num(_)) { "num" } else { "" };
-                            view! { <td class=class>{cell.text()}</td> }
+                            view! { <td class=class>{cell.display(locale)}</td> }
                         }).collect_view()}</tr>
                     }).collect_view()}
                 </tbody>

@@ -5,8 +5,8 @@ use agent::answer::share;
 use agent::protocol::ChatEvent;
 use agent::{
     BalancesResult, BudgetState, BudgetStatusResult, Cadence, CashFlowResult, Clarification, Confidence,
-    Direction, EntityRef, GroupBy, Locale, Money, ParseOutcome, Reason, RecurringResult, SummaryResult,
-    ToolCallPlan, ToolOutput, TransactionListResult, TransactionRow,
+    DatasetInfoResult, DatasetResult, Direction, EntityRef, GroupBy, Locale, Money, ParseOutcome, Reason,
+    RecurringResult, SummaryResult, ToolCallPlan, ToolOutput, TransactionListResult, TransactionRow,
 };
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -333,6 +333,50 @@ pub fn tool_output(output: ToolOutput, locale: Locale) -> AnyView {
         ToolOutput::Balances(r) => balances(r, locale).into_any(),
         ToolOutput::BudgetStatus(r) => budget_status(r, locale).into_any(),
         ToolOutput::RecurringPayments(r) => recurring(r, locale).into_any(),
+        ToolOutput::QueryDataset(r) => dataset_result(r, "query_dataset", locale).into_any(),
+        ToolOutput::RunSql(r) => dataset_result(r, "run_sql", locale).into_any(),
+        ToolOutput::DatasetInfo(r) => dataset_info(r, locale).into_any(),
+    }
+}
+
+/// A query over datasets: the table and its chart; for model-written SQL, the SQL.
+fn dataset_result(r: DatasetResult, tool: &'static str, locale: Locale) -> impl IntoView {
+    let sql = (tool == "run_sql").then(|| {
+        view! {
+            <details class="sql-used">
+                <summary>{i18n::tr(locale, "Requête exécutée", "Query run")}</summary>
+                <pre data-testid="sql">{r.result.sql.clone()}</pre>
+            </details>
+        }
+    });
+    view! {
+        <section class="result dataset-result" data-testid="result" data-tool=tool>
+            <p class="result-heading">{r.title}</p>
+            {crate::datasets::result_table(r.result, r.chart, locale)}
+            {sql}
+        </section>
+    }
+}
+
+/// The user's datasets and their columns.
+fn dataset_info(r: DatasetInfoResult, locale: Locale) -> impl IntoView {
+    view! {
+        <section class="result" data-testid="result" data-tool="dataset_info">
+            <p class="result-heading">{i18n::tr(locale, "Vos jeux de données", "Your datasets")}</p>
+            <ul class="dataset-list">
+                {r.datasets.into_iter().map(|d| {
+                    let columns = d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect::<Vec<_>>().join(", ");
+                    let rows = i18n::count(locale, d.rows, ("ligne", "lignes"), ("row", "rows"));
+                    view! {
+                        <li>
+                            <code class="dataset-name">{d.name}</code>
+                            <span class="hint">{format!(" · {rows}")}</span>
+                            <p class="dataset-columns">{columns}</p>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </section>
     }
 }
 

@@ -60,17 +60,26 @@ pub struct Failed {
     pub outcome: Outcome,
 }
 
-fn system(locale: Locale, today: Date) -> String {
+/// The system prompt; `datasets` is `dataset_info`'s text when the user has datasets.
+fn system(locale: Locale, today: Date, datasets: Option<&str>) -> String {
     let language = match locale {
         Locale::Fr => "French",
         Locale::En => "English",
     };
+    let datasets = datasets
+        .map(|d| {
+            format!(
+                "\n\nThe user also uploaded datasets (CSV files). For questions about them, call query_dataset \
+or write one SELECT for run_sql; never invent a table or a column.\n{d}"
+            )
+        })
+        .unwrap_or_default();
     format!(
         "You are Sou, a self-hosted personal finance assistant. Answer in {language}, briefly, in Markdown \
 (no HTML, no images). Today is {today}. Use the tools to read the user's own accounts; never invent an \
 amount, a date or a transaction. In tool results, money is {{\"minor\": integer, \"currency\": ISO code}}: \
 minor units (cents), so 12345 EUR is 123.45 €. When a question needs advice, give general, balanced \
-considerations grounded in the user's figures and say it is not professional financial advice."
+considerations grounded in the user's figures and say it is not professional financial advice.{datasets}"
     )
 }
 
@@ -120,12 +129,22 @@ pub(crate) async fn answer(
     let mut messages = q.history;
     messages.push(LlmMessage { role: Role::User, content: vec![Part::Text(q.message.to_string())] });
     let tools = catalogue(&route.tools);
+    // What the model must know to write SQL: the datasets' tables and columns (seed 004).
+    let datasets = match crate::datasets::list(store, q.user).await {
+        Ok(list) if !list.is_empty() => Some(crate::datasets::describe(&list, store.dialect())),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::warn!(error = %e, "listing the datasets for the model failed");
+            None
+        }
+    };
+    let system = system(q.locale, q.today, datasets.as_deref());
     for iteration in 0..=MAX_TOOL_ITERATIONS {
         // The last call offers no tools: the model must answer with what it has.
         let offered = if iteration < MAX_TOOL_ITERATIONS { tools.clone() } else { Vec::new() };
         let request = LlmRequest {
             model: model.name.clone(),
-            system: system(q.locale, q.today),
+            system: system.clone(),
             messages: messages.clone(),
             tools: offered,
             max_tokens: max_tokens(route.complexity),
@@ -190,6 +209,12 @@ pub(crate) async fn answer(
                         let data = serde_json::to_string(&output).unwrap_or_default();
                         out.emit(ChatEvent::ToolResult(output)).await;
                         format!("{summary}\n{data}")
+                    }
+                    // The model's own mistake (SQL the sandbox refused, an unknown
+                    // column): it reads why and may try again.
+                    Err(crate::error::BackendError::BadRequest(why)) => {
+                        tracing::info!(tool = %name, "the model's tool call was refused");
+                        format!("error: {why}")
                     }
                     Err(e) => {
                         tracing::error!(error = %e, tool = %name, "a tool the model called failed");

@@ -237,7 +237,7 @@ impl Sou {
             };
             let (plan, uncertainty) = (done.plan, done.uncertainty);
             let total = out.sent.iter().find_map(|e| match e {
-                ChatEvent::ToolResult(o) => Some(crate::trace::headline(o)),
+                ChatEvent::ToolResult(o) => crate::trace::headline(o),
                 _ => None,
             });
             tracing::info!(
@@ -863,9 +863,9 @@ fn low_confidence_question(parser: &Parser, plan: &ToolCallPlan, asked: Option<S
     }
     // The same question over the previous month.
     let mut earlier = plan.call.clone();
-    let p = earlier.period().clone();
-    let start = p.start.first_of_month().add_months(-1);
-    *earlier.period_mut() = agent::period::month(start, locale);
+    if let Some(p) = earlier.period_mut() {
+        *p = agent::period::month(p.start.first_of_month().add_months(-1), locale);
+    }
     if earlier != plan.call {
         suggestions.push(chosen(earlier));
     }

@@ -121,6 +121,28 @@ impl Registry {
                 class: ToolClass::Read,
                 schema: schema_of::<agent::RecurringArgs>(),
             },
+            ToolSpec {
+                name: "dataset_info",
+                description: "The user's datasets (CSV files uploaded for analysis): each table's name, row \
+                              count and typed columns, and the SQL dialect to query them with.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::DatasetInfoArgs>(),
+            },
+            ToolSpec {
+                name: "query_dataset",
+                description: "One aggregate (sum, avg, count, min, max) of a dataset's column, optionally per \
+                              value of another column, ordered and limited. Returns the rows and a chart.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::QueryDatasetArgs>(),
+            },
+            ToolSpec {
+                name: "run_sql",
+                description: "Runs one read-only SELECT over the user's datasets (the tables dataset_info \
+                              lists, nothing else), within 2 seconds, at most 1000 rows. Returns the rows \
+                              and a chart when they are labels then numbers.",
+                class: ToolClass::Read,
+                schema: schema_of::<agent::RunSqlArgs>(),
+            },
         ];
         // Bounds the Rust types cannot express.
         for t in &mut tools {
@@ -132,7 +154,17 @@ impl Registry {
                 top["minimum"] = 1.into();
                 top["maximum"] = 50.into();
             }
-            for key in ["category", "merchant", "account", "text"] {
+            if t.name == "query_dataset" {
+                if let Some(limit) = t.schema.pointer_mut("/properties/limit") {
+                    limit["minimum"] = 1.into();
+                    limit["maximum"] = agent::analyst::MAX_TOP.into();
+                }
+            }
+            if let Some(sql) = t.schema.pointer_mut("/properties/sql") {
+                sql["minLength"] = 1.into();
+                sql["maxLength"] = crate::datasets::sandbox::MAX_SQL.into();
+            }
+            for key in ["category", "merchant", "account", "text", "dataset", "measure", "group_by"] {
                 if let Some(p) = t.schema.pointer_mut(&format!("/properties/{key}")) {
                     p["maxLength"] = 100.into();
                 }
@@ -196,7 +228,7 @@ impl Registry {
 
 /// What a schema cannot say.
 fn check(call: &ToolCall) -> Result<(), PlanError> {
-    let mut periods = vec![call.period()];
+    let mut periods: Vec<&agent::Period> = call.period().into_iter().collect();
     if let ToolCall::ComparePeriods(a) = call {
         periods.push(&a.reference);
     }
@@ -272,7 +304,7 @@ mod tests {
     #[test]
     fn accepts_parser_plans_and_rejects_the_rest() {
         let r = Registry::get();
-        assert_eq!(r.tools().len(), 8);
+        assert_eq!(r.tools().len(), 11);
         let mut names: Vec<&str> = r.tools().iter().map(|t| t.name).collect();
         let mut expected = ToolCall::NAMES.to_vec();
         names.sort_unstable();
@@ -288,6 +320,10 @@ mod tests {
             json!({"tool": "balances", "args": {"period": period()}}),
             json!({"tool": "budget_status", "args": {"period": period(), "category": "groceries"}}),
             json!({"tool": "recurring_payments", "args": {"period": period(), "merchant": "netflix"}}),
+            json!({"tool": "dataset_info", "args": {}}),
+            json!({"tool": "query_dataset", "args": {"dataset": "ventes", "measure": "montant", "group_by": "region", "limit": 5}}),
+            json!({"tool": "query_dataset", "args": {"dataset": "ventes", "aggregate": "count"}}),
+            json!({"tool": "run_sql", "args": {"sql": "SELECT 1"}}),
         ];
         for plan in ok {
             let call = r.validate(&plan).unwrap_or_else(|e| panic!("{plan}: {e}"));
@@ -338,6 +374,12 @@ mod tests {
                 "schema",
             ),
             (json!({"tool": "cash_flow", "args": {"period": period(), "group_by": "category"}}), "schema"),
+            (json!({"tool": "dataset_info", "args": {"sql": "x"}}), "schema"),
+            (json!({"tool": "query_dataset", "args": {"dataset": "ventes", "aggregate": "median"}}), "schema"),
+            (json!({"tool": "query_dataset", "args": {"dataset": "ventes", "limit": 1000}}), "schema"),
+            (json!({"tool": "query_dataset", "args": {"dataset": "ventes", "period": period()}}), "schema"),
+            (json!({"tool": "run_sql", "args": {"sql": "x".repeat(9000)}}), "schema"),
+            (json!({"tool": "run_sql", "args": {}}), "schema"),
             (json!({"tool": "cash_flow", "args": {"period": period(), "group_by": "merchant"}}), "schema"),
             (json!({"tool": "cash_flow", "args": {"period": period(), "category": "groceries"}}), "schema"),
             (

@@ -211,7 +211,7 @@ impl Store {
         Ok(UserId(id))
     }
 
-    /// The user's categories, merchants and accounts, for the parser.
+    /// The user's categories, merchants, accounts and datasets, for the parser.
     pub async fn vocabulary(&self, user: UserId) -> Result<Vocabulary, BackendError> {
         let mut db = self.tenant(user).await?;
         let categories = sqlx::query(
@@ -242,8 +242,20 @@ impl Store {
         .map(|r| kind_term(&r))
         .collect::<Result<Vec<_>, _>>()?;
         let currency = Some(currency(&mut db, user).await?);
+        let datasets = sqlx::query("SELECT name, columns FROM datasets WHERE user_id = $1 ORDER BY id")
+            .bind(user.0)
+            .fetch_all(&mut *db)
+            .await?
+            .into_iter()
+            .map(|r| {
+                let name: String = r.get(0);
+                let columns = serde_json::from_str(&r.get::<String, _>(1))
+                    .map_err(|e| BackendError::Corrupt(format!("columns of dataset {name:?}: {e}")))?;
+                Ok(agent::datasets::DatasetShape { name, columns })
+            })
+            .collect::<Result<Vec<_>, BackendError>>()?;
         db.commit().await?;
-        Ok(Vocabulary { categories, merchants, accounts, currency })
+        Ok(Vocabulary { categories, merchants, accounts, currency, datasets })
     }
 }
 

@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 
 use agent::{
     AccountBalance, BalancesArgs, BalancesResult, BudgetArgs, BudgetLine, BudgetState, BudgetStatusResult,
-    CashFlowArgs, CashFlowResult, CashFlowRow, Currency, Date, Direction, EntityRef, Group, GroupBy,
-    ListOrder, ListTransactionsArgs, Locale, Money, RecurringArgs, RecurringItem, RecurringResult,
-    SummaryArgs, SummaryResult, ToolCall, ToolOutput, TransactionListResult, TransactionRow,
+    CashFlowArgs, CashFlowResult, CashFlowRow, Currency, DatasetInfoResult, DatasetResult, Date, Direction,
+    EntityRef, Group, GroupBy, ListOrder, ListTransactionsArgs, Locale, Money, RecurringArgs, RecurringItem,
+    RecurringResult, SummaryArgs, SummaryResult, ToolCall, ToolOutput, TransactionListResult, TransactionRow,
 };
 use sqlx::Row;
 
+use crate::datasets;
 use crate::error::BackendError;
 use crate::store::{Store, UserId};
 use sqlx::AnyConnection;
@@ -28,6 +29,9 @@ pub async fn run(
     locale: Locale,
     today: Date,
 ) -> Result<ToolOutput, BackendError> {
+    if call.is_dataset() {
+        return dataset_tool(store, user, call, locale).await;
+    }
     let mut tx = store.tenant(user).await?;
     let db = &mut *tx;
     let output = match call {
@@ -49,9 +53,55 @@ pub async fn run(
         ToolCall::RecurringPayments(a) => {
             recurring_payments(db, user, a, locale).await.map(ToolOutput::RecurringPayments)
         }
+        ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => {
+            return dataset_tool(store, user, call, locale).await;
+        }
     }?;
     tx.commit().await?;
     Ok(output)
+}
+
+/// The analyst tools: they read datasets through the SQL sandbox, not the ledger.
+async fn dataset_tool(
+    store: &Store,
+    user: UserId,
+    call: &ToolCall,
+    locale: Locale,
+) -> Result<ToolOutput, BackendError> {
+    let shown = |e: datasets::DatasetError| match e {
+        datasets::DatasetError::Db(e) => BackendError::Db(e),
+        e => BackendError::BadRequest(e.message(locale)),
+    };
+    let answer = |dataset: Option<String>, title: String, result: agent::datasets::QueryResult| {
+        let chart = agent::chart::suggest(&result, &title);
+        DatasetResult { dataset, title, result, chart }
+    };
+    match call {
+        ToolCall::QueryDataset(a) => {
+            let result = datasets::query_plan(store, user, a, locale).await.map_err(shown)?;
+            Ok(ToolOutput::QueryDataset(answer(
+                Some(a.dataset.clone()),
+                agent::analyst::title(a, locale),
+                result,
+            )))
+        }
+        ToolCall::RunSql(a) => {
+            let result = datasets::query(store, user, &a.sql).await.map_err(shown)?;
+            let title = match locale {
+                Locale::Fr => "Requête SQL",
+                Locale::En => "SQL query",
+            };
+            Ok(ToolOutput::RunSql(answer(None, title.to_string(), result)))
+        }
+        _ => {
+            let list = datasets::list(store, user).await.map_err(shown)?;
+            let dialect = match store.dialect() {
+                crate::store::Dialect::Sqlite => "sqlite",
+                crate::store::Dialect::Postgres => "postgresql",
+            };
+            Ok(ToolOutput::DatasetInfo(DatasetInfoResult { datasets: list, dialect: dialect.to_string() }))
+        }
+    }
 }
 
 struct Row_ {

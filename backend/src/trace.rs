@@ -69,10 +69,11 @@ pub fn bucket(minor: i64) -> &'static str {
     }
 }
 
-/// The headline amount of a tool's output (its total), for [`bucket`].
-pub fn headline(output: &agent::ToolOutput) -> i64 {
+/// The headline amount of a tool's output (its total), for [`bucket`]; `None` for
+/// tools whose results are not money (datasets).
+pub fn headline(output: &agent::ToolOutput) -> Option<i64> {
     use agent::ToolOutput as O;
-    match output {
+    Some(match output {
         O::SpendingSummary(r) | O::IncomeSummary(r) => r.total.minor,
         O::ListTransactions(r) => r.net.minor,
         O::ComparePeriods(r) => r.current.total.minor,
@@ -80,7 +81,8 @@ pub fn headline(output: &agent::ToolOutput) -> i64 {
         O::Balances(r) => r.total.minor,
         O::BudgetStatus(r) => r.spent.minor,
         O::RecurringPayments(r) => r.monthly_total.minor,
-    }
+        O::QueryDataset(_) | O::RunSql(_) | O::DatasetInfo(_) => return None,
+    })
 }
 
 #[cfg(test)]

@@ -381,3 +381,141 @@ async fn datasets_go_with_their_user_on_postgres() {
     datasets_go_with_their_user(store).await;
     pg.drop().await;
 }
+
+/// Questions about a dataset, read by the parser (no model), validated by the
+/// registry and answered through the sandbox: a table and a chart; Bob's same-named
+/// dataset never answers for Alice; what the model writes is checked the same way.
+async fn questions_about_a_dataset(store: Store) {
+    let (alice, bob) = world(&store).await;
+    let today = agent::Date::new(2026, 11, 21).unwrap();
+    let parser = agent::Parser::new(store.vocabulary(alice).await.unwrap());
+    let ask = |message: &'static str| {
+        let outcome = parser.parse(message, &agent::Context { today, locale: None, previous: None });
+        outcome.plan().cloned().unwrap_or_else(|| panic!("{message}: {outcome:?}"))
+    };
+    let run = |plan: agent::ToolCallPlan| {
+        let store = store.clone();
+        async move {
+            // The plan travels as JSON and is checked like any other.
+            let json = serde_json::to_value(&plan).unwrap();
+            let call = backend::registry::Registry::get().validate(&json).unwrap();
+            backend::tools::run(&store, alice, &call, plan.meta.locale, today).await
+        }
+    };
+
+    let plan = ask("total amount by region");
+    assert_eq!(plan.meta.confidence, agent::Confidence::High, "{plan:?}");
+    let Ok(agent::ToolOutput::QueryDataset(r)) = run(plan).await else { panic!("a dataset result") };
+    assert_eq!(r.title, "Sum of amount by region — sales");
+    assert_eq!(r.result.columns, ["region", "sum_amount"]);
+    let rows: Vec<(String, String)> =
+        r.result.rows.iter().map(|row| (row[0].text(), row[1].text())).collect();
+    assert_eq!(
+        rows,
+        [("Nord".into(), "1500.75".into()), ("Sud".into(), "800".into()), ("Est".into(), "50".into())]
+    );
+    let chart = r.chart.clone().expect("a chart");
+    assert_eq!(chart.kind, agent::chart::ChartKind::Bar);
+    assert_eq!(chart.points.len(), 3);
+    assert!(agent::answer::summarize(&agent::ToolOutput::QueryDataset(r.clone()), agent::Locale::En)
+        .contains("first, Nord (1500.75)"));
+
+    // Per month: in time order, drawn as a line; averages rounded to cents.
+    let plan = ask("montant moyen par month dans sales");
+    let Ok(agent::ToolOutput::QueryDataset(r)) = run(plan).await else { panic!("a dataset result") };
+    let rows: Vec<(String, String)> =
+        r.result.rows.iter().map(|row| (row[0].text(), row[1].text())).collect();
+    assert_eq!(rows, [("2026-01-01".into(), "1000.25".into()), ("2026-02-01".into(), "175.13".into())]);
+    assert_eq!(r.chart.map(|c| c.kind), Some(agent::chart::ChartKind::Line));
+    let plan = ask("how many rows by region, top 2");
+    let Ok(agent::ToolOutput::QueryDataset(r)) = run(plan).await else { panic!("a dataset result") };
+    assert_eq!(r.result.rows.len(), 2);
+    assert_eq!((r.result.rows[0][0].text(), r.result.rows[0][1].text()), ("Nord".into(), "2".into()));
+
+    // A plan from elsewhere naming what the dataset lacks is refused with the reason.
+    let bad = |args: serde_json::Value| {
+        let store = store.clone();
+        async move {
+            let call = backend::registry::Registry::get()
+                .validate(&serde_json::json!({"tool": "query_dataset", "args": args}))
+                .unwrap();
+            match backend::tools::run(&store, alice, &call, agent::Locale::Fr, today).await {
+                Err(backend::BackendError::BadRequest(m)) => m,
+                other => panic!("{other:?}"),
+            }
+        }
+    };
+    assert_eq!(
+        bad(serde_json::json!({"dataset": "sales", "measure": "prix", "aggregate": "sum"})).await,
+        "Le jeu de données sales n'a pas de colonne « prix »."
+    );
+    assert!(bad(serde_json::json!({"dataset": "sales", "measure": "note", "aggregate": "avg"}))
+        .await
+        .starts_with("La colonne note ne contient pas de nombres"));
+    assert_eq!(
+        bad(serde_json::json!({"dataset": "ventes", "aggregate": "count"})).await,
+        "Aucun jeu de données ne s'appelle « ventes »."
+    );
+    // Column names are identifiers, never SQL: a "column" carrying SQL is just unknown.
+    assert!(bad(
+        serde_json::json!({"dataset": "sales", "aggregate": "count", "group_by": "region\" FROM users --"})
+    )
+    .await
+    .contains("n'a pas de colonne"));
+
+    // The model's tools: dataset_info, then its SQL through the sandbox.
+    let info = backend::registry::Registry::get()
+        .validate(&serde_json::json!({"tool": "dataset_info", "args": {}}))
+        .unwrap();
+    let Ok(agent::ToolOutput::DatasetInfo(i)) =
+        backend::tools::run(&store, alice, &info, agent::Locale::En, today).await
+    else {
+        panic!("dataset_info")
+    };
+    assert_eq!(i.datasets.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["sales"]);
+    let sql = |sql: &str| serde_json::json!({"tool": "run_sql", "args": {"sql": sql}});
+    let call = backend::registry::Registry::get()
+        .validate(&sql("SELECT month, SUM(amount) AS total FROM sales GROUP BY month ORDER BY month"))
+        .unwrap();
+    let Ok(agent::ToolOutput::RunSql(r)) =
+        backend::tools::run(&store, alice, &call, agent::Locale::En, today).await
+    else {
+        panic!("run_sql")
+    };
+    assert_eq!(r.result.rows.len(), 2);
+    assert!(r.chart.is_some());
+    let call = backend::registry::Registry::get().validate(&sql("SELECT * FROM users")).unwrap();
+    match backend::tools::run(&store, alice, &call, agent::Locale::En, today).await {
+        Err(backend::BackendError::BadRequest(m)) => {
+            assert_eq!(m, "There is no dataset named \"users\" (yours: sales).")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(backend::registry::Registry::get().validate(&sql("")).is_err(), "empty SQL fails the schema");
+
+    // Bob asks the same: his own rows only.
+    let bob_parser = agent::Parser::new(store.vocabulary(bob).await.unwrap());
+    let outcome =
+        bob_parser.parse("total amount by region", &agent::Context { today, locale: None, previous: None });
+    let plan = outcome.plan().cloned().expect("a plan");
+    let Ok(agent::ToolOutput::QueryDataset(r)) =
+        backend::tools::run(&store, bob, &plan.call, agent::Locale::En, today).await
+    else {
+        panic!("Bob's result")
+    };
+    assert_eq!(r.result.rows.len(), 1);
+    assert_eq!(r.result.rows[0][0].text(), "Ouest");
+}
+
+#[tokio::test]
+async fn questions_about_a_dataset_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    questions_about_a_dataset(Store::open_in(dir.path()).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn questions_about_a_dataset_on_postgres() {
+    let (store, pg) = postgres().await;
+    questions_about_a_dataset(store).await;
+    pg.drop().await;
+}

@@ -326,7 +326,7 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
     .await;
     let ChatEvent::Plan { plan } = &events[0] else { panic!("{events:?}") };
     assert_eq!(plan.meta.confidence, Confidence::Low);
-    assert_eq!(plan.call.period().start, Date::new(2026, 2, 1).unwrap());
+    assert_eq!(plan.call.period().unwrap().start, Date::new(2026, 2, 1).unwrap());
     let ChatEvent::Clarify { clarification } = &events[1] else { panic!("{events:?}") };
     let suggested = clarification.suggestions[0].plan.clone();
     assert!(events.last().is_some_and(ChatEvent::is_terminal));

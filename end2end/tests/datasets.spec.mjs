@@ -31,7 +31,7 @@ test('a CSV becomes a table; SQL over it gives a table and a chart', async ({ pa
   const rows = page.getByTestId('query-result').locator('tbody tr');
   await expect(rows).toHaveCount(3);
   await expect(rows.first()).toContainText('Nord');
-  await expect(rows.first()).toContainText('1500.75');
+  await expect(rows.first()).toContainText('1500,75');
   const chart = page.getByTestId('chart');
   await expect(chart).toHaveAttribute('data-kind', 'bar');
   await expect(chart.locator('svg[role="img"] rect.chart-bar')).toHaveCount(3);

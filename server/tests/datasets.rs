@@ -41,7 +41,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
     )
     .await;
     assert!(html.contains("data-testid=\"query-result\""), "{html}");
-    assert!(html.contains("<td class=\"num\">1500.75</td>"), "{html}");
+    assert!(html.contains("<td class=\"num\">1500,75</td>"), "{html}");
     // Labels then numbers: a bar chart, in SVG, that says every value.
     assert!(html.contains("data-testid=\"chart\" data-kind=\"bar\""), "{html}");
     assert!(

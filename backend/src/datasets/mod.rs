@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use agent::datasets::{Cell, ColumnType, DatasetColumn, DatasetInfo, NumText, QueryResult};
 use agent::imports::DateOrder;
+use agent::{Aggregate, DatasetOrder, QueryDatasetArgs};
 use futures::TryStreamExt;
 use sqlx::{AnyConnection, Column as _, Row as _, TypeInfo as _, ValueRef as _};
 
@@ -50,6 +51,10 @@ pub enum DatasetError {
     Ragged { line: u64, found: usize, expected: usize },
     #[error("no dataset named {0:?}")]
     NotFound(String),
+    #[error("the dataset {dataset} has no column {column:?}")]
+    NoColumn { dataset: String, column: String },
+    #[error("the column {0} holds no numbers: it can be counted or grouped by, not added up")]
+    NotNumeric(String),
     #[error(transparent)]
     Refused(#[from] Refused),
     #[error("the query took longer than {} s and was stopped", TIME_LIMIT.as_secs())]
@@ -84,6 +89,12 @@ impl DatasetError {
                 format!("La ligne {line} a {found} valeur(s), l'en-tête {expected}.")
             }
             (E::NotFound(name), Fr) => format!("Aucun jeu de données ne s'appelle « {name} »."),
+            (E::NoColumn { dataset, column }, Fr) => {
+                format!("Le jeu de données {dataset} n'a pas de colonne « {column} ».")
+            }
+            (E::NotNumeric(column), Fr) => format!(
+                "La colonne {column} ne contient pas de nombres : on peut la compter ou grouper par elle, pas l'additionner."
+            ),
             (E::Refused(r), Fr) => format!("Requête refusée : {r}."),
             (E::Timeout, Fr) => {
                 format!("La requête a duré plus de {} s et a été arrêtée.", TIME_LIMIT.as_secs())
@@ -430,22 +441,109 @@ pub async fn delete(store: &Store, user: UserId, name: &str) -> Result<(), Datas
     Ok(())
 }
 
+/// The user's datasets and, by name, the tables behind them.
+async fn catalogue(
+    store: &Store,
+    user: UserId,
+) -> Result<(Vec<DatasetInfo>, HashMap<String, TableRef>), DatasetError> {
+    let mut db = store.tenant(user).await?;
+    let rows = rows(&mut db, user).await?;
+    db.commit().await?;
+    let tables = rows
+        .iter()
+        .map(|(info, physical)| {
+            let columns = info.columns.iter().map(|c| c.name.clone()).collect();
+            (info.name.clone(), TableRef { physical: physical.clone(), columns })
+        })
+        .collect();
+    Ok((rows.into_iter().map(|(info, _)| info).collect(), tables))
+}
+
 /// Runs `sql` over the user's datasets: checked, rewritten, then run read-only, within
 /// [`TIME_LIMIT`], returning at most [`ROW_CAP`] rows.
 pub async fn query(store: &Store, user: UserId, sql: &str) -> Result<QueryResult, DatasetError> {
-    let mut db = store.tenant(user).await?;
-    let tables: HashMap<String, TableRef> = rows(&mut db, user)
-        .await?
-        .into_iter()
-        .map(|(info, physical)| {
-            (
-                info.name.clone(),
-                TableRef { physical, columns: info.columns.into_iter().map(|c| c.name).collect() },
-            )
+    let (_, tables) = catalogue(store, user).await?;
+    run(store, user, sql, &tables).await
+}
+
+/// `query_dataset`: the SELECT a plan stands for, written by Sou from the dataset's
+/// own column names, then run like any other query (checked by the sandbox too).
+pub async fn query_plan(
+    store: &Store,
+    user: UserId,
+    args: &QueryDatasetArgs,
+    locale: agent::Locale,
+) -> Result<QueryResult, DatasetError> {
+    let (datasets, tables) = catalogue(store, user).await?;
+    let info = datasets
+        .iter()
+        .find(|d| d.name == args.dataset)
+        .ok_or_else(|| DatasetError::NotFound(args.dataset.clone()))?;
+    let sql = plan_sql(info, args, locale)?;
+    run(store, user, &sql, &tables).await
+}
+
+/// The SELECT of a `query_dataset` plan over `info`.
+pub fn plan_sql(
+    info: &DatasetInfo,
+    args: &QueryDatasetArgs,
+    locale: agent::Locale,
+) -> Result<String, DatasetError> {
+    let column = |name: &str| {
+        info.columns.iter().find(|c| c.name == name).ok_or_else(|| DatasetError::NoColumn {
+            dataset: info.name.clone(),
+            column: name.chars().take(100).collect(),
         })
-        .collect();
-    db.commit().await?;
-    let checked = sandbox::check(sql, store.dialect(), user, &tables)?;
+    };
+    let value = match (args.aggregate, &args.measure) {
+        (Aggregate::Count, _) => "COUNT(*)".to_string(),
+        (_, None) => {
+            return Err(DatasetError::NoColumn { dataset: info.name.clone(), column: String::new() })
+        }
+        (aggregate, Some(m)) => {
+            let c = column(m)?;
+            if !c.kind.is_numeric() && matches!(aggregate, Aggregate::Sum | Aggregate::Avg) {
+                return Err(DatasetError::NotNumeric(c.name.clone()));
+            }
+            let m = quoted(&c.name);
+            match aggregate {
+                Aggregate::Sum => format!("SUM({m})"),
+                // Two decimals: an average of money-like values reads as one.
+                Aggregate::Avg => format!("ROUND(CAST(AVG({m}) AS NUMERIC), 2)"),
+                Aggregate::Min => format!("MIN({m})"),
+                Aggregate::Max => format!("MAX({m})"),
+                Aggregate::Count => "COUNT(*)".to_string(),
+            }
+        }
+    };
+    let alias = quoted(&agent::analyst::value_column(args, locale));
+    let table = quoted(&info.name);
+    let mut sql = match &args.group_by {
+        Some(g) => {
+            let g = quoted(&column(g)?.name);
+            let order = match args.order {
+                DatasetOrder::ValueDesc => "2 DESC, 1",
+                DatasetOrder::ValueAsc => "2, 1",
+                DatasetOrder::Group => "1",
+            };
+            format!("SELECT {g}, {value} AS {alias} FROM {table} GROUP BY {g} ORDER BY {order}")
+        }
+        None => format!("SELECT {value} AS {alias} FROM {table}"),
+    };
+    if let Some(n) = args.limit {
+        sql.push_str(&format!(" LIMIT {}", n.clamp(1, agent::analyst::MAX_TOP)));
+    }
+    Ok(sql)
+}
+
+/// Checks and runs `sql` over `tables`.
+async fn run(
+    store: &Store,
+    user: UserId,
+    sql: &str,
+    tables: &HashMap<String, TableRef>,
+) -> Result<QueryResult, DatasetError> {
+    let checked = sandbox::check(sql, store.dialect(), user, tables)?;
     let (columns, rows, truncated) = match store.sandbox() {
         Sandbox::Sqlite(pool) => run_sqlite(pool, &checked.sql).await?,
         Sandbox::Postgres(pool) => run_postgres(pool, user, &checked.sql).await?,

@@ -1,0 +1,602 @@
+//! Questions about datasets (analyst mode, seed 004) that need no model: "total
+//! montant par région", "average salary by department in staff", "nombre de lignes par
+//! ville dans clients". The parser reads them first when the user has datasets; a
+//! message that names no dataset or column of one stays with the ledger parser, and
+//! what neither reads goes to a model that writes SQL.
+//!
+//! A dataset question becomes a `query_dataset` plan — a structure, never SQL.
+
+use crate::datasets::{ColumnType, DatasetShape};
+use crate::reason::{Reason, ReasonCode};
+use crate::text::{singular, Token, TokenKind};
+use crate::{Aggregate, DatasetOrder, Locale, QueryDatasetArgs};
+
+/// Words skipped inside a dataset's or column's name ("chiffre d'affaires") and
+/// before it ("par la région").
+const GLUE: &[&str] = &["d", "de", "du", "des", "l", "la", "le", "les", "of", "the", "a", "an"];
+
+/// Words that put a column after them in the breakdown: "par région", "by region".
+const GROUP_MARKERS: &[&str] = &["par", "by", "per", "selon", "suivant", "chaque", "each"];
+
+/// Words that put a dataset after them: "dans ventes", "in sales".
+const DATASET_MARKERS: &[&str] = &["dans", "in", "from", "sur", "on", "du", "de", "of", "table", "fichier"];
+
+/// Words that say nothing the plan does not: "units sold per product".
+const NEUTRAL: &[&str] = &[
+    "sold", "vendu", "vendus", "vendue", "vendues", "qui", "ont", "a", "with", "avec", "have", "has",
+    "value", "valeur", "valeurs", "values", "colonne", "column", "jeu", "donnees", "dataset", "data",
+];
+
+/// Words that mean the rows themselves ("nombre de lignes", "how many rows").
+const ROW_WORDS: &[&str] = &[
+    "ligne",
+    "lignes",
+    "row",
+    "rows",
+    "entree",
+    "entrees",
+    "enregistrement",
+    "enregistrements",
+    "record",
+    "records",
+];
+
+/// Groups kept for "top regions" when the message gives no number.
+pub const DEFAULT_TOP: u32 = 5;
+/// The most groups a "top N" keeps.
+pub const MAX_TOP: u32 = 100;
+
+/// What the message asks of the user's datasets.
+pub(crate) enum Read {
+    /// Nothing about a dataset: the ledger parser takes the message.
+    NotDataset,
+    Plan {
+        args: QueryDatasetArgs,
+        reasons: Vec<Reason>,
+    },
+    /// About a dataset, but which dataset or which column is unsaid: plans to pick from.
+    Choose {
+        reasons: Vec<Reason>,
+        options: Vec<QueryDatasetArgs>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    Dataset(usize),
+    Column(usize, usize),
+}
+
+/// Where a name of the user's datasets appears, and what it may name.
+struct Mention {
+    first: usize,
+    last: usize,
+    targets: Vec<Target>,
+}
+
+impl Mention {
+    fn datasets(&self) -> impl Iterator<Item = usize> + '_ {
+        self.targets.iter().filter_map(|t| match t {
+            Target::Dataset(d) => Some(*d),
+            Target::Column(..) => None,
+        })
+    }
+
+    fn column_in(&self, d: usize) -> Option<usize> {
+        self.targets.iter().find_map(|t| match t {
+            Target::Column(e, c) if *e == d => Some(*c),
+            _ => None,
+        })
+    }
+
+    fn is_column(&self) -> bool {
+        self.targets.iter().any(|t| matches!(t, Target::Column(..)))
+    }
+}
+
+/// A name's words without glue, singular: "chiffre_d_affaires" → ["chiffre", "affaire"].
+fn name_words(name: &str) -> Vec<String> {
+    crate::text::tokenize(name)
+        .into_iter()
+        .filter(|t| !GLUE.contains(&t.norm.as_str()))
+        .map(|t| singular(&t.norm).to_string())
+        .collect()
+}
+
+/// The token after `i` that glue does not fill, if any.
+fn skip_glue(tokens: &[Token], mut i: usize) -> usize {
+    while i < tokens.len() && GLUE.contains(&tokens[i].norm.as_str()) {
+        i += 1;
+    }
+    i
+}
+
+/// The last token of `words` read from `i`, glue between words allowed.
+fn match_at(tokens: &[Token], used: &[bool], i: usize, words: &[String]) -> Option<usize> {
+    let mut j = i;
+    for (k, w) in words.iter().enumerate() {
+        if k > 0 {
+            j = skip_glue(tokens, j);
+        }
+        let t = tokens.get(j)?;
+        if used[j] || singular(&t.norm) != w {
+            return None;
+        }
+        j += 1;
+    }
+    Some(j - 1)
+}
+
+/// Every mention of a dataset or column, longest names first, left to right.
+fn mentions(datasets: &[DatasetShape], tokens: &[Token], used: &mut [bool]) -> Vec<Mention> {
+    let mut names: Vec<(Vec<String>, Target)> = Vec::new();
+    for (d, set) in datasets.iter().enumerate() {
+        names.push((name_words(&set.name), Target::Dataset(d)));
+        for (c, column) in set.columns.iter().enumerate() {
+            names.push((name_words(&column.name), Target::Column(d, c)));
+        }
+    }
+    names.retain(|(words, _)| !words.is_empty());
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if used[i] || tokens[i].kind != TokenKind::Word || GLUE.contains(&tokens[i].norm.as_str()) {
+            i += 1;
+            continue;
+        }
+        let mut best: Option<(usize, usize)> = None;
+        let mut targets = Vec::new();
+        for (words, target) in &names {
+            let Some(last) = match_at(tokens, used, i, words) else { continue };
+            match best {
+                Some((_, n)) if n > words.len() => {}
+                Some((b, n)) if n == words.len() && b == last => targets.push(*target),
+                _ => {
+                    best = Some((last, words.len()));
+                    targets = vec![*target];
+                }
+            }
+        }
+        match best {
+            Some((last, _)) => {
+                used[i..=last].iter_mut().for_each(|u| *u = true);
+                found.push(Mention { first: i, last, targets });
+                i = last + 1;
+            }
+            None => i += 1,
+        }
+    }
+    found
+}
+
+/// The free word before token `i`, glue skipped.
+fn word_before(tokens: &[Token], i: usize) -> Option<&str> {
+    (0..i).rev().map(|j| tokens[j].norm.as_str()).find(|w| !GLUE.contains(w) || *w == "de" || *w == "du")
+}
+
+fn is_group_position(tokens: &[Token], m: &Mention) -> bool {
+    let before = (0..m.first).rev().map(|j| tokens[j].norm.as_str()).find(|w| !GLUE.contains(w));
+    before.is_some_and(|w| GROUP_MARKERS.contains(&w))
+}
+
+fn is_dataset_position(tokens: &[Token], m: &Mention) -> bool {
+    word_before(tokens, m.first).is_some_and(|w| DATASET_MARKERS.contains(&w))
+}
+
+fn aggregate_word(w: &str, next: &str) -> Option<Aggregate> {
+    Some(match w {
+        "total" | "totale" | "totaux" | "totales" | "somme" | "sommes" | "sum" | "cumul" | "cumule" => {
+            Aggregate::Sum
+        }
+        "moyenne" | "moyennes" | "moyen" | "moyens" | "average" | "avg" | "mean" => Aggregate::Avg,
+        "nombre" | "nb" | "count" | "many" => Aggregate::Count,
+        "max" | "maximum" | "maximal" | "maximale" | "highest" => Aggregate::Max,
+        "min" | "minimum" | "minimal" | "minimale" | "lowest" => Aggregate::Min,
+        "plus" if matches!(next, "eleve" | "elevee" | "eleves" | "elevees" | "haut" | "haute") => {
+            Aggregate::Max
+        }
+        "plus" if matches!(next, "faible" | "faibles" | "bas" | "basse" | "petit" | "petite") => {
+            Aggregate::Min
+        }
+        "combien" if ROW_WORDS.contains(&next) || next == "de" || next == "d" => Aggregate::Count,
+        _ => return None,
+    })
+}
+
+/// "top 5", "les 3 premières", "bottom 3", "les moins": how many groups, which end.
+fn ranking(tokens: &[Token], used: &mut [bool]) -> Option<(u32, DatasetOrder, Vec<String>)> {
+    let number = |j: usize| {
+        tokens
+            .get(j)
+            .filter(|t| t.kind == TokenKind::Number)
+            .and_then(|t| t.norm.parse::<u32>().ok())
+            .filter(|n| (1..=MAX_TOP).contains(n))
+    };
+    for i in 0..tokens.len() {
+        if used[i] {
+            continue;
+        }
+        let order = match tokens[i].norm.as_str() {
+            "top" | "premiers" | "premieres" | "meilleurs" | "meilleures" | "first" | "best" => {
+                DatasetOrder::ValueDesc
+            }
+            "bottom" | "flop" | "derniers" | "dernieres" | "pires" | "worst" | "least" | "fewest" => {
+                DatasetOrder::ValueAsc
+            }
+            "moins" if !tokens.get(i + 1).is_some_and(|t| t.kind == TokenKind::Number) => {
+                DatasetOrder::ValueAsc
+            }
+            // "le plus de montant", "the most units"
+            "most" => DatasetOrder::ValueDesc,
+            "plus" if i > 0 && tokens[i - 1].norm == "le" => DatasetOrder::ValueDesc,
+            _ => continue,
+        };
+        used[i] = true;
+        let mut words = vec![tokens[i].norm.clone()];
+        let n = if let Some(n) = number(i + 1).filter(|_| !used[i + 1]) {
+            used[i + 1] = true;
+            words.push(n.to_string());
+            n
+        } else if let Some(n) = i.checked_sub(1).and_then(|j| number(j).filter(|_| !used[j])) {
+            used[i - 1] = true;
+            words.insert(0, n.to_string());
+            n
+        } else if let Some(j) = (0..tokens.len()).find(|j| !used[*j] && number(*j).is_some()) {
+            // "les 3 régions avec le moins de montant"
+            used[j] = true;
+            words.push(tokens[j].norm.clone());
+            number(j).unwrap_or(DEFAULT_TOP)
+        } else {
+            DEFAULT_TOP
+        };
+        return Some((n, order, words));
+    }
+    None
+}
+
+/// A number just before the breakdown's column: "les 3 régions".
+fn count_before(tokens: &[Token], used: &[bool], m: Option<&Mention>) -> Option<u32> {
+    let m = m?;
+    let j = (0..m.first).rev().find(|j| !GLUE.contains(&tokens[*j].norm.as_str()))?;
+    let t = &tokens[j];
+    (t.kind == TokenKind::Number && !used[j])
+        .then(|| t.norm.parse().ok())
+        .flatten()
+        .filter(|n| (1..=MAX_TOP).contains(n))
+}
+
+/// Whether a column's values are times, shown in their own order ("par mois").
+fn is_time_column(set: &DatasetShape, c: usize) -> bool {
+    set.columns.get(c).is_some_and(|col| {
+        col.kind == ColumnType::Date
+            || name_words(&col.name).iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "mois"
+                        | "month"
+                        | "date"
+                        | "annee"
+                        | "year"
+                        | "jour"
+                        | "day"
+                        | "semaine"
+                        | "week"
+                        | "trimestre"
+                        | "quarter"
+                        | "periode"
+                        | "period"
+                )
+            })
+    })
+}
+
+pub(crate) struct Question<'a> {
+    pub datasets: &'a [DatasetShape],
+    pub tokens: &'a [Token],
+    pub message: &'a str,
+    pub locale: Locale,
+    /// The previous plan's dataset query, for "et par mois ?".
+    pub previous: Option<&'a QueryDatasetArgs>,
+    /// Words the ledger parser ignores.
+    pub stopwords: &'a [&'a str],
+    /// Words that break the ledger down ("mois", "catégorie"): a column named so is
+    /// the ledger's unless a dataset is in the conversation.
+    pub ledger_group: fn(&str) -> bool,
+}
+
+/// Reads `q` as a dataset question. `ledger` says whether the words no dataset name
+/// took speak of the ledger (spending words, a period, a category…): then the
+/// message is the ledger's unless it names a dataset.
+pub(crate) fn read(q: &Question<'_>, ledger: impl Fn(&[bool]) -> bool) -> Read {
+    if q.datasets.is_empty() {
+        return Read::NotDataset;
+    }
+    let tokens = q.tokens;
+    let locale = q.locale;
+    let mut used = vec![false; tokens.len()];
+    let found = mentions(q.datasets, tokens, &mut used);
+    // A mention that can be a dataset is one when placed as one or when it names no column.
+    let (named, columns): (Vec<&Mention>, Vec<&Mention>) = found
+        .iter()
+        .partition(|m| m.datasets().next().is_some() && (!m.is_column() || is_dataset_position(tokens, m)));
+    let mut aggregate = None;
+    let mut agg_words = Vec::new();
+    for i in 0..tokens.len() {
+        if used[i] {
+            continue;
+        }
+        let next = tokens.get(i + 1).map_or("", |t| t.norm.as_str());
+        if let Some(a) = aggregate_word(&tokens[i].norm, next) {
+            let last = if tokens[i].norm == "plus" { i + 1 } else { i };
+            used[i..=last].iter_mut().for_each(|u| *u = true);
+            aggregate.get_or_insert(a);
+            agg_words.push(q.message.get(tokens[i].start..tokens[last].end).unwrap_or_default().to_string());
+        }
+    }
+    let ranked = ranking(tokens, &mut used);
+    for (i, t) in tokens.iter().enumerate() {
+        if !used[i] && (ROW_WORDS.contains(&t.norm.as_str()) || GROUP_MARKERS.contains(&t.norm.as_str())) {
+            used[i] = true;
+        }
+    }
+    let asks = !columns.is_empty() || aggregate.is_some() || ranked.is_some();
+    let group = columns.iter().copied().find(|m| is_group_position(tokens, m));
+
+    // Which dataset: the one named, else the previous one ("et par mois ?"), else
+    // those that hold every column named.
+    let named_set = named.first().and_then(|m| m.datasets().next());
+    let previous_set = q.previous.and_then(|p| q.datasets.iter().position(|s| s.name == p.dataset));
+    let candidates: Vec<usize> = if let Some(d) = named_set {
+        // A dataset's name alone ("ventes") asks nothing.
+        if !asks {
+            return Read::NotDataset;
+        }
+        vec![d]
+    } else {
+        if !asks || ledger(&used) {
+            return Read::NotDataset;
+        }
+        let ledger_words = |m: &&Mention| {
+            (m.first..=m.last)
+                .all(|i| GLUE.contains(&tokens[i].norm.as_str()) || (q.ledger_group)(&tokens[i].norm))
+        };
+        if previous_set.is_none() && columns.iter().all(ledger_words) {
+            return Read::NotDataset;
+        }
+        let holding = |d: usize| columns.iter().all(|m| m.column_in(d).is_some());
+        match previous_set.filter(|d| holding(*d)) {
+            Some(d) => vec![d],
+            // A column alone ("montant") asks nothing.
+            None if columns.is_empty() || (group.is_none() && aggregate.is_none() && ranked.is_none()) => {
+                return Read::NotDataset;
+            }
+            None => (0..q.datasets.len()).filter(|d| holding(*d)).collect(),
+        }
+    };
+    let follows = named_set.is_none() && previous_set.is_some_and(|d| candidates == [d]);
+    if candidates.is_empty() {
+        return Read::NotDataset;
+    }
+
+    let words_of = |m: &Mention| {
+        q.message.get(tokens[m.first].start..tokens[m.last].end).unwrap_or_default().to_string()
+    };
+    let mut options: Vec<(QueryDatasetArgs, Vec<Reason>)> = Vec::new();
+    for &d in &candidates {
+        let set = &q.datasets[d];
+        let mut args = match q.previous {
+            Some(p) if follows => p.clone(),
+            _ => QueryDatasetArgs {
+                dataset: set.name.clone(),
+                aggregate: Aggregate::Sum,
+                measure: None,
+                group_by: None,
+                order: DatasetOrder::ValueDesc,
+                limit: None,
+            },
+        };
+        let mut notes = Vec::new();
+        let mut group = group;
+        // "top 3 vendeurs par montant": ranked by the number, per the word.
+        if let Some(g) = group.filter(|g| g.column_in(d).is_some_and(|c| set.columns[c].kind.is_numeric())) {
+            let word = columns.iter().copied().find(|m| {
+                m.first != g.first && m.column_in(d).is_some_and(|c| !set.columns[c].kind.is_numeric())
+            });
+            if word.is_some() {
+                group = word;
+            }
+        }
+        let mut group_col = group.and_then(|g| g.column_in(d));
+        let mut numeric = None;
+        for m in columns.iter().filter(|m| group.is_none_or(|g| g.first != m.first)) {
+            match m.column_in(d) {
+                Some(c) if set.columns[c].kind.is_numeric() => {
+                    numeric.get_or_insert(c);
+                }
+                // "montant région": the one that is not a number is the breakdown.
+                Some(c) if group_col.is_none() => {
+                    group_col = Some(c);
+                    notes.push(Reason::new(ReasonCode::InferredColumn, locale, &set.columns[c].name));
+                }
+                Some(_) => {}
+                None => notes.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &words_of(m))),
+            }
+        }
+        if let Some(c) = group_col {
+            args.group_by = Some(set.columns[c].name.clone());
+            args.order = if is_time_column(set, c) { DatasetOrder::Group } else { DatasetOrder::ValueDesc };
+        }
+        if let Some(a) = aggregate {
+            args.aggregate = a;
+        }
+        if let Some((n, order, _)) = &ranked {
+            args.limit = Some(*n);
+            args.order = *order;
+        } else if let Some(n) =
+            count_before(tokens, &used, columns.iter().copied().find(|m| m.column_in(d) == group_col))
+        {
+            // "les 3 régions qui vendent le plus"
+            args.limit = Some(n);
+            args.order = DatasetOrder::ValueDesc;
+        }
+        if let Some(c) = numeric {
+            args.measure = Some(set.columns[c].name.clone());
+            if aggregate.is_none() && args.aggregate == Aggregate::Count {
+                args.aggregate = Aggregate::Sum;
+            }
+        }
+        if args.aggregate == Aggregate::Count {
+            args.measure = None;
+            options.push((args, notes));
+            continue;
+        }
+        if args.measure.is_some() {
+            options.push((args, notes));
+            continue;
+        }
+        // No number named: the dataset's only one, else one plan per number.
+        let all: Vec<&str> =
+            set.columns.iter().filter(|c| c.kind.is_numeric()).map(|c| c.name.as_str()).collect();
+        match all.as_slice() {
+            [] => {
+                args.aggregate = Aggregate::Count;
+                options.push((args, notes));
+            }
+            [only] => {
+                args.measure = Some(only.to_string());
+                notes.push(Reason::new(ReasonCode::InferredColumn, locale, only));
+                options.push((args, notes));
+            }
+            several => {
+                for name in several {
+                    options.push((
+                        QueryDatasetArgs { measure: Some(name.to_string()), ..args.clone() },
+                        Vec::new(),
+                    ));
+                }
+            }
+        }
+    }
+
+    let mut reasons = Vec::new();
+    if follows {
+        let said: String = q.message.trim().chars().take(80).collect();
+        reasons.push(Reason::new(ReasonCode::FollowupUsesContext, locale, &said));
+    } else if !agg_words.is_empty() {
+        reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &agg_words.join(" ")));
+    } else if let Some((_, _, words)) = &ranked {
+        reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
+    }
+    // Content the plan does not use.
+    let unrecognized: Vec<&str> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            !used[*i]
+                && t.kind != TokenKind::Currency
+                && !GLUE.contains(&t.norm.as_str())
+                && !DATASET_MARKERS.contains(&t.norm.as_str())
+                && !NEUTRAL.contains(&t.norm.as_str())
+                && !q.stopwords.contains(&t.norm.as_str())
+        })
+        .map(|(_, t)| q.message.get(t.start..t.end).unwrap_or_default())
+        .collect();
+    if !unrecognized.is_empty() {
+        reasons.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &unrecognized.join(", ")));
+    }
+    if options.len() > 1 {
+        let detail = if candidates.len() > 1 {
+            candidates.iter().map(|d| q.datasets[*d].name.as_str()).collect::<Vec<_>>().join(", ")
+        } else {
+            options.iter().filter_map(|(a, _)| a.measure.as_deref()).collect::<Vec<_>>().join(", ")
+        };
+        reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &detail));
+        return Read::Choose { reasons, options: options.into_iter().map(|(a, _)| a).collect() };
+    }
+    let Some((args, notes)) = options.pop() else { return Read::NotDataset };
+    if reasons
+        .iter()
+        .all(|r| r.code != ReasonCode::ExplicitIntent && r.code != ReasonCode::FollowupUsesContext)
+    {
+        reasons.insert(
+            0,
+            Reason::new(ReasonCode::InferredIntent, locale, aggregate_label(args.aggregate, locale)),
+        );
+    }
+    reasons.push(Reason::new(ReasonCode::ExactDataset, locale, &shape_text(&args)));
+    reasons.extend(notes);
+    Read::Plan { args, reasons }
+}
+
+/// "ventes : montant, région" — the dataset and the columns a plan reads.
+fn shape_text(a: &QueryDatasetArgs) -> String {
+    let columns: Vec<&str> = a.measure.iter().chain(a.group_by.iter()).map(String::as_str).collect();
+    if columns.is_empty() {
+        a.dataset.clone()
+    } else {
+        format!("{} ({})", a.dataset, columns.join(", "))
+    }
+}
+
+pub fn aggregate_label(a: Aggregate, locale: Locale) -> &'static str {
+    match (a, locale) {
+        (Aggregate::Sum, Locale::Fr) => "somme",
+        (Aggregate::Sum, Locale::En) => "sum",
+        (Aggregate::Avg, Locale::Fr) => "moyenne",
+        (Aggregate::Avg, Locale::En) => "average",
+        (Aggregate::Count, Locale::Fr) => "nombre de lignes",
+        (Aggregate::Count, Locale::En) => "number of rows",
+        (Aggregate::Min, _) => "minimum",
+        (Aggregate::Max, _) => "maximum",
+    }
+}
+
+/// The column name of the aggregate in the result: `somme_montant`, `avg_salary`, `nombre`.
+pub fn value_column(a: &QueryDatasetArgs, locale: Locale) -> String {
+    let prefix = match (a.aggregate, locale) {
+        (Aggregate::Sum, Locale::Fr) => "somme",
+        (Aggregate::Sum, Locale::En) => "sum",
+        (Aggregate::Avg, Locale::Fr) => "moyenne",
+        (Aggregate::Avg, Locale::En) => "average",
+        (Aggregate::Count, Locale::Fr) => "nombre",
+        (Aggregate::Count, Locale::En) => "count",
+        (Aggregate::Min, _) => "min",
+        (Aggregate::Max, _) => "max",
+    };
+    match &a.measure {
+        Some(m) if a.aggregate != Aggregate::Count => format!("{prefix}_{m}"),
+        _ => prefix.to_string(),
+    }
+}
+
+/// What a plan asks, in words: "Somme de montant par region — ventes",
+/// "Top 5 region : somme de montant — ventes".
+pub fn title(a: &QueryDatasetArgs, locale: Locale) -> String {
+    let what = match (&a.measure, a.aggregate) {
+        (Some(m), agg) if agg != Aggregate::Count => match locale {
+            Locale::Fr => format!("{} de {m}", aggregate_label(agg, locale)),
+            Locale::En => format!("{} of {m}", aggregate_label(agg, locale)),
+        },
+        (_, agg) => aggregate_label(agg, locale).to_string(),
+    };
+    let body = match (&a.group_by, a.limit, locale) {
+        (Some(g), Some(n), Locale::Fr) => format!("Top {n} {g} : {what}"),
+        (Some(g), Some(n), Locale::En) => format!("Top {n} {g} by {what}"),
+        (Some(g), None, Locale::Fr) => format!("{} par {g}", capitalise(&what)),
+        (Some(g), None, Locale::En) => format!("{} by {g}", capitalise(&what)),
+        (None, _, _) => capitalise(&what),
+    };
+    let body = match (a.order, a.limit, locale) {
+        (DatasetOrder::ValueAsc, Some(_), Locale::Fr) => {
+            body.replacen("Top", "Les", 1) + " (les plus faibles)"
+        }
+        (DatasetOrder::ValueAsc, Some(_), Locale::En) => body.replacen("Top", "Bottom", 1),
+        _ => body,
+    };
+    format!("{body} — {}", a.dataset)
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
