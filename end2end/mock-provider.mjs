@@ -11,6 +11,10 @@
 //   once the tool result is in the conversation, a Markdown answer that quotes the
 //   monthly amount the tool returned, plus things the page must not render as HTML
 //   (a script tag, a remote image, a javascript: link);
+// - "progressé" / "grew" (a question about an uploaded dataset): it reads the
+//   dataset's table and columns from the system prompt, as a model would, first writes
+//   SQL over a table that is not there (Sou refuses it and says why), then corrects it
+//   with run_sql, then answers quoting the first row;
 // - "tips" / "astuces": a slow answer, one word every 100 ms for a minute, to test
 //   the stop button;
 // - anything else: a short answer.
@@ -62,6 +66,25 @@ function toolCall(res, name, args, model) {
 
 const day = (d) => d.toISOString().slice(0, 10);
 
+// The first dataset the system prompt describes ("- **sales**: 4 rows, columns: region
+// (text), amount (number), month (text)"), and the SQL a model would write over it: the
+// change of each label between the first two months.
+function datasetSql(system) {
+  const m = system.match(/- \*\*(\w+)\*\*: \d+ rows, columns: ([^\n]+)/);
+  if (!m) return null;
+  const columns = m[2].split(', ').map((c) => {
+    const [, name, type] = c.match(/(\w+) \((\w+)\)/) || [];
+    return { name, type };
+  });
+  const label = columns.find((c) => c.type === 'text' && !/mois|month/.test(c.name));
+  const value = columns.find((c) => c.type === 'number' || c.type === 'integer');
+  const month = columns.find((c) => /mois|month/.test(c.name));
+  if (!label || !value || !month) return null;
+  const sum = (mo) => `SUM(CASE WHEN ${month.name} = '${mo}' THEN ${value.name} ELSE 0 END)`;
+  return `SELECT ${label.name}, ${sum('2026-02')} - ${sum('2026-01')} AS progression FROM ${m[1]} `
+    + `GROUP BY ${label.name} ORDER BY progression DESC`;
+}
+
 function lastUser(messages) {
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i].role === 'user') return String(messages[i].content ?? '');
@@ -81,8 +104,12 @@ async function chat(req, res, body) {
   res.on('close', () => { stream.closedAt = Date.now(); });
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 
+  const aboutData = /progress|grew/i.test(question);
+  const toolResults = messages.filter((m) => m.role === 'tool');
+  const lastResult = String(toolResults[toolResults.length - 1]?.content ?? '');
   if (system.startsWith('You route questions')) {
-    stream.completed = await text(res, ['{"tools": ["recurring_payments"], ', '"complexity": "simple"}'], 0, model);
+    const tool = aboutData ? 'run_sql' : 'recurring_payments';
+    stream.completed = await text(res, [`{"tools": ["${tool}"], `, '"complexity": "simple"}'], 0, model);
   } else if (tools.includes('verdict')) {
     toolCall(res, 'verdict', { verdict: 'approve' }, model);
     stream.completed = true;
@@ -114,6 +141,26 @@ async function chat(req, res, body) {
       '[Aide Netflix](https://help.netflix.com/fr)',
     ];
     stream.completed = await text(res, answer, 40, model);
+  } else if (aboutData) {
+    const sql = datasetSql(system);
+    state.sql = state.sql || [];
+    if (!sql) {
+      stream.completed = await text(res, ['Je ne vois ', 'aucun jeu de données.'], 20, model);
+    } else if (toolResults.length === 0) {
+      // A first try over a table that does not exist: Sou says which ones do.
+      state.sql.push({ sql: 'SELECT * FROM transactions' });
+      toolCall(res, 'run_sql', { sql: 'SELECT * FROM transactions' }, model);
+      stream.completed = true;
+    } else if (lastResult.startsWith('error:')) {
+      state.sql.push({ sql, refusedWith: lastResult });
+      toolCall(res, 'run_sql', { sql }, model);
+      stream.completed = true;
+    } else {
+      const data = JSON.parse(lastResult.slice(lastResult.indexOf('{')));
+      const [label, value] = data.result.result.rows[0];
+      const shown = typeof value === 'object' ? value.num : String(value);
+      stream.completed = await text(res, [`**${label}** `, `a le plus progressé : +${shown} `, 'entre janvier et février.'], 20, model);
+    }
   } else if (/tips|astuces/i.test(question)) {
     const words = Array.from({ length: 600 }, (_, i) => `mot${i + 1} `);
     stream.completed = await text(res, words, 100, model);

@@ -302,6 +302,9 @@ pub(crate) struct Question<'a> {
     /// Words that break the ledger down ("mois", "catégorie"): a column named so is
     /// the ledger's unless a dataset is in the conversation.
     pub ledger_group: fn(&str) -> bool,
+    /// Whether the token at an index asks for advice ("pourquoi", "should I"): a
+    /// model's question, even about a dataset.
+    pub advice: fn(&[Token], usize) -> bool,
 }
 
 /// Reads `q` as a dataset question. `ledger` says whether the words no dataset name
@@ -315,6 +318,9 @@ pub(crate) fn read(q: &Question<'_>, ledger: impl Fn(&[bool]) -> bool) -> Read {
     let locale = q.locale;
     let mut used = vec![false; tokens.len()];
     let found = mentions(q.datasets, tokens, &mut used);
+    if (0..tokens.len()).any(|i| !used[i] && (q.advice)(tokens, i)) {
+        return Read::NotDataset;
+    }
     // A mention that can be a dataset is one when placed as one or when it names no column.
     let (named, columns): (Vec<&Mention>, Vec<&Mention>) = found
         .iter()

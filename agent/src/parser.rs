@@ -1570,6 +1570,7 @@ impl Parser {
             previous,
             stopwords: STOPWORDS,
             ledger_group: |w| group_word(w).is_some() || time_group_word(w).is_some(),
+            advice: is_advice,
         };
         // The ledger's words: a period, what to compute, a category, merchant or account.
         let ledger = |used: &[bool]| {
