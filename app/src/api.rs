@@ -348,9 +348,14 @@ pub struct ImportData {
 }
 
 /// An upload's page: its preview (with `edit` applied to the detected layout, into
-/// `into`, an account key), its progress, or its report.
+/// `into`, an account key), its progress, or its report. `edit` defaults to no change:
+/// the browser's URL encoding sends nothing at all for an empty one.
 #[server(endpoint = "import")]
-pub async fn load_import(id: String, edit: LayoutEdit, into: Option<String>) -> Result<ImportData, AppError> {
+pub async fn load_import(
+    id: String,
+    #[server(default)] edit: LayoutEdit,
+    into: Option<String>,
+) -> Result<ImportData, AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();

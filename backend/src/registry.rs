@@ -375,7 +375,10 @@ mod tests {
             ),
             (json!({"tool": "cash_flow", "args": {"period": period(), "group_by": "category"}}), "schema"),
             (json!({"tool": "dataset_info", "args": {"sql": "x"}}), "schema"),
-            (json!({"tool": "query_dataset", "args": {"dataset": "ventes", "aggregate": "median"}}), "schema"),
+            (
+                json!({"tool": "query_dataset", "args": {"dataset": "ventes", "aggregate": "median"}}),
+                "schema",
+            ),
             (json!({"tool": "query_dataset", "args": {"dataset": "ventes", "limit": 1000}}), "schema"),
             (json!({"tool": "query_dataset", "args": {"dataset": "ventes", "period": period()}}), "schema"),
             (json!({"tool": "run_sql", "args": {"sql": "x".repeat(9000)}}), "schema"),

@@ -98,6 +98,12 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert!(html.contains("data-testid=\"report\""), "{html}");
     assert!(html.contains("4 opérations ajoutées au compte « Compte BNP »."), "{html}");
     assert!(html.contains("value=\"4\""), "a full progress bar");
+    // The hydrated page reloads its data the way the browser encodes it when an import
+    // ends while the page is open: no layout edit at all (an empty struct sends no field).
+    let (status, _, body) =
+        send(&router, Some(&alice), support::same_site_form("/api/import", &format!("id={id}"))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body.contains("\"added\":4"), "{body}");
     let (_, _, list) = send(&router, Some(&alice), page("/import")).await;
     assert!(
         list.contains("relevé janvier.csv") && list.contains("4 ajoutées · 0 déjà présente · 3 rejetées")
