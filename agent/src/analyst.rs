@@ -6,6 +6,7 @@
 //!
 //! A dataset question becomes a `query_dataset` plan — a structure, never SQL.
 
+use crate::chart::ChartKind;
 use crate::datasets::{ColumnType, DatasetShape};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{singular, Token, TokenKind};
@@ -203,6 +204,18 @@ fn aggregate_word(w: &str, next: &str) -> Option<Aggregate> {
     })
 }
 
+/// The chart a word asks for: "répartition" a pie, "évolution" a line, "barres" bars.
+fn chart_word(w: &str) -> Option<ChartKind> {
+    Some(match w {
+        "repartition" | "camembert" | "pie" | "share" | "shares" | "proportion" | "proportions" => {
+            ChartKind::Pie
+        }
+        "evolution" | "courbe" | "line" | "trend" | "tendance" => ChartKind::Line,
+        "barres" | "histogramme" | "bar" | "bars" => ChartKind::Bar,
+        _ => return None,
+    })
+}
+
 /// "top 5", "les 3 premières", "bottom 3", "les moins": how many groups, which end.
 fn ranking(tokens: &[Token], used: &mut [bool]) -> Option<(u32, DatasetOrder, Vec<String>)> {
     let number = |j: usize| {
@@ -339,13 +352,21 @@ pub(crate) fn read(q: &Question<'_>, ledger: impl Fn(&[bool]) -> bool) -> Read {
             agg_words.push(q.message.get(tokens[i].start..tokens[last].end).unwrap_or_default().to_string());
         }
     }
+    let mut chart = None;
+    for i in 0..tokens.len() {
+        if let Some(kind) = chart_word(&tokens[i].norm).filter(|_| !used[i]) {
+            used[i] = true;
+            chart.get_or_insert(kind);
+            agg_words.push(q.message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+        }
+    }
     let ranked = ranking(tokens, &mut used);
     for (i, t) in tokens.iter().enumerate() {
         if !used[i] && (ROW_WORDS.contains(&t.norm.as_str()) || GROUP_MARKERS.contains(&t.norm.as_str())) {
             used[i] = true;
         }
     }
-    let asks = !columns.is_empty() || aggregate.is_some() || ranked.is_some();
+    let asks = !columns.is_empty() || aggregate.is_some() || ranked.is_some() || chart.is_some();
     let group = columns.iter().copied().find(|m| is_group_position(tokens, m));
 
     // Which dataset: the one named, else the previous one ("et par mois ?"), else
@@ -399,8 +420,12 @@ pub(crate) fn read(q: &Question<'_>, ledger: impl Fn(&[bool]) -> bool) -> Read {
                 group_by: None,
                 order: DatasetOrder::ValueDesc,
                 limit: None,
+                chart: None,
             },
         };
+        if chart.is_some() {
+            args.chart = chart;
+        }
         let mut notes = Vec::new();
         let mut group = group;
         // "top 3 vendeurs par montant": ranked by the number, per the word.
@@ -431,6 +456,8 @@ pub(crate) fn read(q: &Question<'_>, ledger: impl Fn(&[bool]) -> bool) -> Read {
         if let Some(c) = group_col {
             args.group_by = Some(set.columns[c].name.clone());
             args.order = if is_time_column(set, c) { DatasetOrder::Group } else { DatasetOrder::ValueDesc };
+            // Another breakdown: the chart follows its shape unless one is asked for.
+            args.chart = chart;
         }
         if let Some(a) = aggregate {
             args.aggregate = a;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::datasets::QueryResult;
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChartKind {
@@ -43,10 +44,19 @@ fn is_time(s: &str) -> bool {
         && b[5..7].iter().all(u8::is_ascii_digit)
 }
 
+/// The most slices a pie chart draws; more are shown as bars.
+pub const MAX_SLICES: usize = 12;
+
 /// A chart for a query's result when it has the shape of one: two columns, labels
 /// then numbers, at most [`MAX_POINTS`] rows. Dates or months as labels give a line,
 /// anything else bars.
 pub fn suggest(result: &QueryResult, title: &str) -> Option<ChartSpec> {
+    shaped(result, title, None)
+}
+
+/// As [`suggest`], drawn as `wanted` when the data allows it: a pie needs at most
+/// [`MAX_SLICES`] values, none negative, not all zero; a line at least two points.
+pub fn shaped(result: &QueryResult, title: &str, wanted: Option<ChartKind>) -> Option<ChartSpec> {
     if result.columns.len() != 2
         || result.rows.is_empty()
         || result.rows.len() > MAX_POINTS
@@ -62,10 +72,15 @@ pub fn suggest(result: &QueryResult, title: &str) -> Option<ChartSpec> {
     if points.iter().any(|p| !p.value.is_finite()) {
         return None;
     }
-    let kind = if points.len() > 1 && points.iter().all(|p| is_time(&p.label)) {
-        ChartKind::Line
-    } else {
-        ChartKind::Bar
+    let pie_fits = points.len() <= MAX_SLICES
+        && points.iter().all(|p| p.value >= 0.0)
+        && points.iter().any(|p| p.value > 0.0);
+    let kind = match wanted {
+        Some(ChartKind::Pie) if pie_fits => ChartKind::Pie,
+        Some(ChartKind::Line) if points.len() > 1 => ChartKind::Line,
+        Some(ChartKind::Bar) => ChartKind::Bar,
+        _ if points.len() > 1 && points.iter().all(|p| is_time(&p.label)) => ChartKind::Line,
+        _ => ChartKind::Bar,
     };
     Some(ChartSpec {
         kind,
@@ -114,6 +129,14 @@ mod tests {
             ],
         );
         assert_eq!(suggest(&months, "t").unwrap().kind, ChartKind::Line);
+        // Asked for: a pie when the values are shares of a whole, else what fits.
+        assert_eq!(shaped(&r, "t", Some(ChartKind::Pie)).unwrap().kind, ChartKind::Pie);
+        assert_eq!(shaped(&months, "t", Some(ChartKind::Bar)).unwrap().kind, ChartKind::Bar);
+        let negative = result(
+            &["a", "b"],
+            vec![vec![Cell::Text("x".into()), Cell::Int(-1)], vec![Cell::Text("y".into()), Cell::Int(2)]],
+        );
+        assert_eq!(shaped(&negative, "t", Some(ChartKind::Pie)).unwrap().kind, ChartKind::Bar);
     }
 
     #[test]

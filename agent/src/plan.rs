@@ -279,6 +279,10 @@ pub struct QueryDatasetArgs {
     /// Keep only the first N groups ("top 5").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
+    /// The chart asked for ("répartition" → `pie`, "évolution" → `line`); otherwise the
+    /// result's shape decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chart: Option<crate::chart::ChartKind>,
 }
 
 /// Arguments of `run_sql`: one read-only SELECT over the user's datasets.

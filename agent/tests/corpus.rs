@@ -43,6 +43,10 @@ fn describe(outcome: &ParseOutcome) -> String {
                 if let Some(n) = a.limit {
                     s.push_str(&format!(" limit={n}"));
                 }
+                if let Some(c) = a.chart {
+                    let c = serde_json::to_value(c).unwrap();
+                    s.push_str(&format!(" chart={}", c.as_str().unwrap()));
+                }
             }
             if let Some(k) = c.category() {
                 s.push_str(&format!(" category={k}"));

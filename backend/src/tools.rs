@@ -72,26 +72,27 @@ async fn dataset_tool(
         datasets::DatasetError::Db(e) => BackendError::Db(e),
         e => BackendError::BadRequest(e.message(locale)),
     };
-    let answer = |dataset: Option<String>, title: String, result: agent::datasets::QueryResult| {
-        let chart = agent::chart::suggest(&result, &title);
-        DatasetResult { dataset, title, result, chart }
-    };
     match call {
         ToolCall::QueryDataset(a) => {
             let result = datasets::query_plan(store, user, a, locale).await.map_err(shown)?;
-            Ok(ToolOutput::QueryDataset(answer(
-                Some(a.dataset.clone()),
-                agent::analyst::title(a, locale),
+            let title = agent::analyst::title(a, locale);
+            let chart = agent::chart::shaped(&result, &title, a.chart);
+            Ok(ToolOutput::QueryDataset(DatasetResult {
+                dataset: Some(a.dataset.clone()),
+                title,
                 result,
-            )))
+                chart,
+            }))
         }
         ToolCall::RunSql(a) => {
             let result = datasets::query(store, user, &a.sql).await.map_err(shown)?;
             let title = match locale {
                 Locale::Fr => "Requête SQL",
                 Locale::En => "SQL query",
-            };
-            Ok(ToolOutput::RunSql(answer(None, title.to_string(), result)))
+            }
+            .to_string();
+            let chart = agent::chart::suggest(&result, &title);
+            Ok(ToolOutput::RunSql(DatasetResult { dataset: None, title, result, chart }))
         }
         _ => {
             let list = datasets::list(store, user).await.map_err(shown)?;

@@ -420,6 +420,12 @@ async fn questions_about_a_dataset(store: Store) {
     assert!(agent::answer::summarize(&agent::ToolOutput::QueryDataset(r.clone()), agent::Locale::En)
         .contains("first, Nord (1500.75)"));
 
+    // Asked as shares of a whole: a pie.
+    let Ok(agent::ToolOutput::QueryDataset(r)) = run(ask("share of amount by region")).await else {
+        panic!("a dataset result")
+    };
+    assert_eq!(r.chart.map(|c| c.kind), Some(agent::chart::ChartKind::Pie));
+
     // Per month: in time order, drawn as a line; averages rounded to cents.
     let plan = ask("montant moyen par month dans sales");
     let Ok(agent::ToolOutput::QueryDataset(r)) = run(plan).await else { panic!("a dataset result") };

@@ -45,6 +45,12 @@ test('a question about a dataset: a table and a chart, no model', async ({ page 
   await expect(chart.locator('svg desc')).toContainText('Sud: 1750; Nord: 1500.75; Est: 50');
   await expect(page.getByTestId('answer').last()).toContainText('3 row(s); first, Sud (1750)');
 
+  // Shares of a whole, asked for: a pie.
+  await ask(page, 'share of amount by region');
+  const shares = page.getByTestId('result').last().getByTestId('chart');
+  await expect(shares).toHaveAttribute('data-kind', 'pie');
+  await expect(shares.locator('svg desc')).toContainText('Sud: 1750');
+
   // A follow-up reuses the dataset; without a model Sou asks, one click away.
   await ask(page, 'and by month?');
   const clarify = page.getByTestId('clarify').last();
