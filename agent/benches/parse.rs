@@ -36,6 +36,24 @@ fn main() {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#') && !l.starts_with("today "))
         .filter_map(|l| l.rsplit_once("=>").map(|(m, _)| m.trim().trim_start_matches("+ ")))
         .collect();
+    // The corpus's datasets ("dataset NAME: column type, …"), for a parser that also
+    // reads analyst questions.
+    let datasets: Vec<agent::datasets::DatasetShape> = corpus
+        .lines()
+        .filter_map(|l| l.strip_prefix("dataset ")?.split_once(':'))
+        .map(|(name, columns)| agent::datasets::DatasetShape {
+            name: name.trim().to_string(),
+            columns: columns
+                .split(',')
+                .filter_map(|c| c.trim().split_once(' '))
+                .filter_map(|(n, t)| {
+                    let kind = serde_json::from_value(serde_json::json!(t)).ok()?;
+                    Some(agent::datasets::DatasetColumn { name: n.to_string(), kind })
+                })
+                .collect(),
+        })
+        .collect();
+    let with_datasets = Parser::new(Vocabulary { datasets: datasets.clone(), ..vocab.clone() });
     let build = Instant::now();
     let parser = Parser::new(vocab);
     let build_us = build.elapsed().as_secs_f64() * 1e6;
@@ -52,12 +70,16 @@ fn main() {
     let parse = per_message_ns(&messages, rounds, |m| {
         black_box(parser.parse(m, &cx));
     });
+    let parse_datasets = per_message_ns(&messages, rounds, |m| {
+        black_box(with_datasets.parse(m, &cx));
+    });
     println!(
         "messages: {} (corpus), rounds per message: {rounds}, parser build: {build_us:.1} µs",
         messages.len()
     );
     println!("{:<22} {:>10} {:>10} {:>10}", "", "median", "p99", "max");
-    for (name, t) in [("tokenize (baseline)", &base), ("parse", &parse)] {
+    let with = format!("parse, {} datasets", datasets.len());
+    for (name, t) in [("tokenize (baseline)", &base), ("parse", &parse), (with.as_str(), &parse_datasets)] {
         println!(
             "{name:<22} {:>8.2}µs {:>8.2}µs {:>8.2}µs",
             percentile(t, 0.5) / 1e3,
@@ -65,9 +87,11 @@ fn main() {
             percentile(t, 1.0) / 1e3
         );
     }
-    println!(
-        "ratio parse/baseline: median {:.1}x, p99 {:.1}x",
-        percentile(&parse, 0.5) / percentile(&base, 0.5),
-        percentile(&parse, 0.99) / percentile(&base, 0.99)
-    );
+    for (name, t) in [("parse", &parse), (with.as_str(), &parse_datasets)] {
+        println!(
+            "ratio {name}/baseline: median {:.1}x, p99 {:.1}x",
+            percentile(t, 0.5) / percentile(&base, 0.5),
+            percentile(t, 0.99) / percentile(&base, 0.99)
+        );
+    }
 }

@@ -128,16 +128,26 @@ fn match_at(tokens: &[Token], used: &[bool], i: usize, words: &[String]) -> Opti
     Some(j - 1)
 }
 
-/// Every mention of a dataset or column, longest names first, left to right.
-fn mentions(datasets: &[DatasetShape], tokens: &[Token], used: &mut [bool]) -> Vec<Mention> {
-    let mut names: Vec<(Vec<String>, Target)> = Vec::new();
-    for (d, set) in datasets.iter().enumerate() {
-        names.push((name_words(&set.name), Target::Dataset(d)));
-        for (c, column) in set.columns.iter().enumerate() {
-            names.push((name_words(&column.name), Target::Column(d, c)));
+/// The words of every dataset's and column's name, built once per vocabulary.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names(Vec<(Vec<String>, Target)>);
+
+impl Names {
+    pub(crate) fn build(datasets: &[DatasetShape]) -> Names {
+        let mut names = Vec::new();
+        for (d, set) in datasets.iter().enumerate() {
+            names.push((name_words(&set.name), Target::Dataset(d)));
+            for (c, column) in set.columns.iter().enumerate() {
+                names.push((name_words(&column.name), Target::Column(d, c)));
+            }
         }
+        names.retain(|(words, _)| !words.is_empty());
+        Names(names)
     }
-    names.retain(|(words, _)| !words.is_empty());
+}
+
+/// Every mention of a dataset or column, longest names first, left to right.
+fn mentions(names: &Names, tokens: &[Token], used: &mut [bool]) -> Vec<Mention> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
@@ -147,7 +157,7 @@ fn mentions(datasets: &[DatasetShape], tokens: &[Token], used: &mut [bool]) -> V
         }
         let mut best: Option<(usize, usize)> = None;
         let mut targets = Vec::new();
-        for (words, target) in &names {
+        for (words, target) in &names.0 {
             let Some(last) = match_at(tokens, used, i, words) else { continue };
             match best {
                 Some((_, n)) if n > words.len() => {}
@@ -170,9 +180,9 @@ fn mentions(datasets: &[DatasetShape], tokens: &[Token], used: &mut [bool]) -> V
     found
 }
 
-/// The free word before token `i`, glue skipped.
+/// The word before token `i` that places a dataset ("dans", "de") or is not glue.
 fn word_before(tokens: &[Token], i: usize) -> Option<&str> {
-    (0..i).rev().map(|j| tokens[j].norm.as_str()).find(|w| !GLUE.contains(w) || *w == "de" || *w == "du")
+    (0..i).rev().map(|j| tokens[j].norm.as_str()).find(|w| DATASET_MARKERS.contains(w) || !GLUE.contains(w))
 }
 
 fn is_group_position(tokens: &[Token], m: &Mention) -> bool {
@@ -305,6 +315,8 @@ fn is_time_column(set: &DatasetShape, c: usize) -> bool {
 
 pub(crate) struct Question<'a> {
     pub datasets: &'a [DatasetShape],
+    /// `Names::build(datasets)`.
+    pub names: &'a Names,
     pub tokens: &'a [Token],
     pub message: &'a str,
     pub locale: Locale,
@@ -330,7 +342,7 @@ pub(crate) fn read(q: &Question<'_>, ledger: impl Fn(&[bool]) -> bool) -> Read {
     let tokens = q.tokens;
     let locale = q.locale;
     let mut used = vec![false; tokens.len()];
-    let found = mentions(q.datasets, tokens, &mut used);
+    let found = mentions(q.names, tokens, &mut used);
     if (0..tokens.len()).any(|i| !used[i] && (q.advice)(tokens, i)) {
         return Read::NotDataset;
     }

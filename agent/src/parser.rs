@@ -28,6 +28,8 @@ pub struct Context<'a> {
 pub struct Parser {
     vocab: Vocabulary,
     index: Index,
+    /// The datasets' and their columns' names, for analyst questions.
+    dataset_names: analyst::Names,
 }
 
 pub(crate) const STOPWORDS: &[&str] = &[
@@ -982,7 +984,8 @@ struct Entities {
 impl Parser {
     pub fn new(vocab: Vocabulary) -> Parser {
         let index = Index::build(&vocab);
-        Parser { vocab, index }
+        let dataset_names = analyst::Names::build(&vocab.datasets);
+        Parser { vocab, index, dataset_names }
     }
 
     pub fn vocabulary(&self) -> &Vocabulary {
@@ -1564,6 +1567,7 @@ impl Parser {
         });
         let q = analyst::Question {
             datasets: &self.vocab.datasets,
+            names: &self.dataset_names,
             tokens,
             message,
             locale,
