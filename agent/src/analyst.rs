@@ -322,6 +322,8 @@ pub(crate) struct Question<'a> {
     pub locale: Locale,
     /// The previous plan's dataset query, for "et par mois ?".
     pub previous: Option<&'a QueryDatasetArgs>,
+    /// The message starts like a follow-up ("et …", "and …", "what about …").
+    pub marked_followup: bool,
     /// Words the ledger parser ignores.
     pub stopwords: &'a [&'a str],
     /// Words that break the ledger down ("mois", "catégorie"): a column named so is
@@ -412,10 +414,18 @@ pub(crate) fn read(q: &Question<'_>, ledger: impl Fn(&[bool]) -> bool) -> Read {
             None => (0..q.datasets.len()).filter(|d| holding(*d)).collect(),
         }
     };
-    let follows = named_set.is_none() && previous_set.is_some_and(|d| candidates == [d]);
     if candidates.is_empty() {
         return Read::NotDataset;
     }
+    // A whole question ("share of amount by region") stands alone even in a
+    // conversation; a piece of one ("and by month?", "top 2") completes the last.
+    let whole = !q.marked_followup
+        && (columns.iter().any(|m| {
+            group.is_none_or(|g| g.first != m.first)
+                && m.column_in(candidates[0])
+                    .is_some_and(|c| q.datasets[candidates[0]].columns[c].kind.is_numeric())
+        }) || (aggregate == Some(Aggregate::Count) && group.is_some()));
+    let follows = named_set.is_none() && previous_set.is_some_and(|d| candidates == [d]) && !whole;
 
     let words_of = |m: &Mention| {
         q.message.get(tokens[m.first].start..tokens[m.last].end).unwrap_or_default().to_string()

@@ -1572,6 +1572,7 @@ impl Parser {
             message,
             locale,
             previous,
+            marked_followup: is_followup(tokens),
             stopwords: STOPWORDS,
             ledger_group: |w| group_word(w).is_some() || time_group_word(w).is_some(),
             advice: is_advice,
