@@ -67,7 +67,6 @@ pub fn Chart(spec: ChartSpec, locale: Locale) -> impl IntoView {
                 <desc>{desc}</desc>
                 {marks}
             </svg>
-            <figcaption>{spec.title}</figcaption>
         </figure>
     }
 }
@@ -168,13 +167,17 @@ fn pie(points: &[Point], locale: Locale) -> (f64, AnyView) {
                 format!("M {cx} {cy} L {x1:.2} {y1:.2} A {r} {r} 0 {large} 1 {x2:.2} {y2:.2} Z")
             };
             let legend_y = 24.0 + 22.0 * i as f64;
+            let percent = match locale {
+                Locale::Fr => format!("{:.0}\u{a0}%", share * 100.0),
+                Locale::En => format!("{:.0}%", share * 100.0),
+            };
             view! {
                 <g class="mark">
-                    <title>{format!("{} : {} ({:.0} %)", p.label, number(p.value, locale), share * 100.0)}</title>
+                    <title>{format!("{} : {} ({percent})", p.label, number(p.value, locale))}</title>
                     <path d=d class=format!("chart-slice slice-{}", i % 6)></path>
                     <rect x="260" y=legend_y - 11.0 width="12" height="12" class=format!("chart-slice slice-{}", i % 6)></rect>
                     <text x="280" y=legend_y class="chart-label">
-                        {format!("{} — {} ({:.0} %)", short(&p.label, 30), number(p.value, locale), share * 100.0)}
+                        {format!("{} — {} ({percent})", short(&p.label, 30), number(p.value, locale))}
                     </text>
                 </g>
             }
