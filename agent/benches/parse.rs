@@ -36,23 +36,8 @@ fn main() {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#') && !l.starts_with("today "))
         .filter_map(|l| l.rsplit_once("=>").map(|(m, _)| m.trim().trim_start_matches("+ ")))
         .collect();
-    // The corpus's datasets ("dataset NAME: column type, …"), for a parser that also
-    // reads analyst questions.
-    let datasets: Vec<agent::datasets::DatasetShape> = corpus
-        .lines()
-        .filter_map(|l| l.strip_prefix("dataset ")?.split_once(':'))
-        .map(|(name, columns)| agent::datasets::DatasetShape {
-            name: name.trim().to_string(),
-            columns: columns
-                .split(',')
-                .filter_map(|c| c.trim().split_once(' '))
-                .filter_map(|(n, t)| {
-                    let kind = serde_json::from_value(serde_json::json!(t)).ok()?;
-                    Some(agent::datasets::DatasetColumn { name: n.to_string(), kind })
-                })
-                .collect(),
-        })
-        .collect();
+    // The corpus's datasets, for a parser that also reads analyst questions.
+    let datasets = agent::datasets::DatasetShape::declared_in(corpus);
     let with_datasets = Parser::new(Vocabulary { datasets: datasets.clone(), ..vocab.clone() });
     let build = Instant::now();
     let parser = Parser::new(vocab);

@@ -51,6 +51,35 @@ impl DatasetShape {
     pub fn column(&self, name: &str) -> Option<&DatasetColumn> {
         self.columns.iter().find(|c| c.name == name)
     }
+
+    /// A dataset from its outline, `ventes: region text, montant number` (the parser
+    /// corpus's `dataset` lines); `None` if it is not one.
+    pub fn from_outline(outline: &str) -> Option<DatasetShape> {
+        let (name, columns) = outline.split_once(':')?;
+        let columns = columns
+            .split(',')
+            .map(|c| {
+                let (name, kind) = c.trim().split_once(' ')?;
+                let kind = match kind.trim() {
+                    "integer" => ColumnType::Integer,
+                    "number" => ColumnType::Number,
+                    "date" => ColumnType::Date,
+                    "text" => ColumnType::Text,
+                    _ => return None,
+                };
+                Some(DatasetColumn { name: name.to_string(), kind })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(DatasetShape { name: name.trim().to_string(), columns })
+    }
+
+    /// The datasets a corpus declares in its `dataset …` lines.
+    pub fn declared_in(corpus: &str) -> Vec<DatasetShape> {
+        corpus
+            .lines()
+            .filter_map(|l| DatasetShape::from_outline(l.trim().strip_prefix("dataset ")?))
+            .collect()
+    }
 }
 
 /// A dataset as `dataset_info` describes it.

@@ -109,20 +109,6 @@ fn canonical(expected: &str) -> String {
     format!("{head} | {}", tail.join(" "))
 }
 
-/// `NAME: column type, column type…` (a `dataset` line of the corpus).
-fn dataset(line: &str) -> agent::datasets::DatasetShape {
-    let (name, columns) = line.split_once(':').expect("dataset NAME: column type, …");
-    let columns = columns
-        .split(',')
-        .map(|c| {
-            let (name, kind) = c.trim().split_once(' ').expect("column type");
-            let kind = serde_json::from_value(serde_json::json!(kind.trim())).expect("a column type");
-            agent::datasets::DatasetColumn { name: name.to_string(), kind }
-        })
-        .collect();
-    agent::datasets::DatasetShape { name: name.trim().to_string(), columns }
-}
-
 #[test]
 fn corpus() {
     let mut vocab: Vocabulary = serde_json::from_str(VOCABULARY).unwrap();
@@ -140,7 +126,9 @@ fn corpus() {
             continue;
         }
         if let Some(d) = line.strip_prefix("dataset ") {
-            vocab.datasets.push(dataset(d));
+            vocab
+                .datasets
+                .push(agent::datasets::DatasetShape::from_outline(d).expect("dataset NAME: column type, …"));
             parser = Parser::new(vocab.clone());
             continue;
         }

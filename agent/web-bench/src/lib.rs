@@ -58,6 +58,10 @@ pub fn cases(corpus: &str, parser: &Parser) -> Result<Vec<Case>, String> {
             today = Date::parse_iso(d.trim()).ok_or_else(|| format!("line {}: bad date {d:?}", n + 1))?;
             continue;
         }
+        // Datasets are in the vocabulary `measure` builds.
+        if line.starts_with("dataset ") {
+            continue;
+        }
         let (message, _expected) = line.rsplit_once("=>").ok_or_else(|| format!("line {}: no =>", n + 1))?;
         let (message, follow_up) = match message.strip_prefix("+ ") {
             Some(m) => (m.trim(), true),
@@ -246,7 +250,10 @@ pub fn measure(
     settings: Settings,
     now: &mut dyn FnMut() -> f64,
 ) -> Result<Report, String> {
-    let vocab: Vocabulary = serde_json::from_str(vocabulary_json).map_err(|e| format!("vocabulary: {e}"))?;
+    let mut vocab: Vocabulary =
+        serde_json::from_str(vocabulary_json).map_err(|e| format!("vocabulary: {e}"))?;
+    // The corpus's analyst questions are read with its datasets, as the corpus test does.
+    vocab.datasets = agent::datasets::DatasetShape::declared_in(corpus);
     let parser = Parser::new(vocab);
     let cases = cases(corpus, &parser)?;
     let clock_resolution_us = clock_resolution_us(now);
