@@ -593,6 +593,7 @@ fn shape_text(a: &QueryDatasetArgs) -> String {
     }
 }
 
+/// The aggregate in words: "somme", "average", "nombre de lignes".
 pub fn aggregate_label(a: Aggregate, locale: Locale) -> &'static str {
     match (a, locale) {
         (Aggregate::Sum, Locale::Fr) => "somme",
@@ -606,21 +607,14 @@ pub fn aggregate_label(a: Aggregate, locale: Locale) -> &'static str {
     }
 }
 
-/// The column name of the aggregate in the result: `somme_montant`, `avg_salary`, `nombre`.
+/// The column name of the aggregate in the result: `somme_montant`, `average_amount`,
+/// `maximum_amount`, `nombre`, `count`.
 pub fn value_column(a: &QueryDatasetArgs, locale: Locale) -> String {
-    let prefix = match (a.aggregate, locale) {
-        (Aggregate::Sum, Locale::Fr) => "somme",
-        (Aggregate::Sum, Locale::En) => "sum",
-        (Aggregate::Avg, Locale::Fr) => "moyenne",
-        (Aggregate::Avg, Locale::En) => "average",
-        (Aggregate::Count, Locale::Fr) => "nombre",
-        (Aggregate::Count, Locale::En) => "count",
-        (Aggregate::Min, _) => "min",
-        (Aggregate::Max, _) => "max",
-    };
-    match &a.measure {
-        Some(m) if a.aggregate != Aggregate::Count => format!("{prefix}_{m}"),
-        _ => prefix.to_string(),
+    match (&a.measure, a.aggregate, locale) {
+        (_, Aggregate::Count, Locale::Fr) => "nombre".into(),
+        (_, Aggregate::Count, Locale::En) => "count".into(),
+        (Some(m), agg, _) => format!("{}_{m}", aggregate_label(agg, locale)),
+        (None, agg, _) => aggregate_label(agg, locale).into(),
     }
 }
 

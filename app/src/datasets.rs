@@ -110,11 +110,16 @@ fn Datasets(data: DatasetsData, added: Option<String>) -> impl IntoView {
     }
 }
 
+/// "region (text), montant (number)".
+pub fn columns_text(d: &DatasetInfo) -> String {
+    d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect::<Vec<_>>().join(", ")
+}
+
 fn dataset_list(datasets: Vec<DatasetInfo>, locale: Locale) -> AnyView {
     view! {
         <ul class="dataset-list" data-testid="dataset-list">
             {datasets.into_iter().map(|d| {
-                let columns = d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect::<Vec<_>>().join(", ");
+                let columns = columns_text(&d);
                 let rows = count(locale, d.rows, ("ligne", "lignes"), ("row", "rows"));
                 view! {
                     <li data-name=d.name.clone()>

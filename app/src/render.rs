@@ -365,7 +365,7 @@ fn dataset_info(r: DatasetInfoResult, locale: Locale) -> impl IntoView {
             <p class="result-heading">{i18n::tr(locale, "Vos jeux de données", "Your datasets")}</p>
             <ul class="dataset-list">
                 {r.datasets.into_iter().map(|d| {
-                    let columns = d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect::<Vec<_>>().join(", ");
+                    let columns = crate::datasets::columns_text(&d);
                     let rows = i18n::count(locale, d.rows, ("ligne", "lignes"), ("row", "rows"));
                     view! {
                         <li>
