@@ -2,7 +2,10 @@
 use agent::{Context, Date, ParseOutcome, Parser, Vocabulary};
 use std::io::BufRead;
 fn main() {
-    let vocab: Vocabulary = serde_json::from_str(include_str!("../../backend/demo/vocabulary.json")).unwrap();
+    let mut vocab: Vocabulary =
+        serde_json::from_str(include_str!("../../backend/demo/vocabulary.json")).unwrap();
+    // The corpus's datasets too, so analyst questions read as in the corpus test.
+    vocab.datasets = agent::datasets::DatasetShape::declared_in(include_str!("../tests/corpus.txt"));
     let p = Parser::new(vocab);
     let today = Date::new(2026, 11, 21).unwrap();
     for line in std::io::stdin().lock().lines() {
