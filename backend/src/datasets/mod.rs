@@ -671,3 +671,87 @@ fn engine_error(e: sqlx::Error, past_deadline: bool) -> DatasetError {
         _ => DatasetError::Db(e),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use agent::chart::ChartKind;
+
+    /// Every shape of `query_dataset` plan gives SQL the sandbox accepts, on both
+    /// databases — also with columns named like SQL keywords.
+    #[test]
+    fn plan_sql_passes_the_sandbox() {
+        let column = |name: &str, kind| DatasetColumn { name: name.into(), kind };
+        let info = DatasetInfo {
+            name: "ventes".into(),
+            file_name: "ventes.csv".into(),
+            rows: 3,
+            columns: vec![
+                column("order", ColumnType::Text),
+                column("select", ColumnType::Number),
+                column("date", ColumnType::Date),
+                column("montant", ColumnType::Integer),
+            ],
+            created_at: String::new(),
+        };
+        let tables = HashMap::from([(
+            "ventes".to_string(),
+            TableRef {
+                physical: "ds_0123".into(),
+                columns: info.columns.iter().map(|c| c.name.clone()).collect(),
+            },
+        )]);
+        let aggregates = [Aggregate::Sum, Aggregate::Avg, Aggregate::Count, Aggregate::Min, Aggregate::Max];
+        let orders = [DatasetOrder::ValueDesc, DatasetOrder::ValueAsc, DatasetOrder::Group];
+        let mut checked = 0;
+        for aggregate in aggregates {
+            for measure in ["select", "montant"] {
+                for group_by in [None, Some("order"), Some("date")] {
+                    for order in orders {
+                        for limit in [None, Some(1), Some(500)] {
+                            let args = QueryDatasetArgs {
+                                dataset: "ventes".into(),
+                                aggregate,
+                                measure: Some(measure.into()),
+                                group_by: group_by.map(str::to_string),
+                                order,
+                                limit,
+                                chart: Some(ChartKind::Pie),
+                            };
+                            for locale in [agent::Locale::Fr, agent::Locale::En] {
+                                let sql = plan_sql(&info, &args, locale).unwrap();
+                                for dialect in [Dialect::Sqlite, Dialect::Postgres] {
+                                    let c = sandbox::check(&sql, dialect, UserId(7), &tables)
+                                        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+                                    assert!(
+                                        c.sql.contains("ds_0123") && c.sql.contains("user_id = 7"),
+                                        "{}",
+                                        c.sql
+                                    );
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 5 * 2 * 3 * 3 * 3 * 2 * 2);
+        // The limit is capped; a text column is not added up.
+        let mut args = QueryDatasetArgs {
+            dataset: "ventes".into(),
+            aggregate: Aggregate::Sum,
+            measure: Some("order".into()),
+            group_by: None,
+            order: DatasetOrder::ValueDesc,
+            limit: None,
+            chart: None,
+        };
+        assert!(matches!(plan_sql(&info, &args, agent::Locale::En), Err(DatasetError::NotNumeric(_))));
+        args.aggregate = Aggregate::Max;
+        args.limit = Some(10_000);
+        let sql = plan_sql(&info, &args, agent::Locale::En).unwrap();
+        assert_eq!(sql, "SELECT MAX(\"order\") AS \"maximum_order\" FROM \"ventes\" LIMIT 100");
+    }
+}
