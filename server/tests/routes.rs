@@ -222,7 +222,10 @@ async fn tool_catalogue_lists_schemas() {
             "cash_flow",
             "balances",
             "budget_status",
-            "recurring_payments"
+            "recurring_payments",
+            "dataset_info",
+            "query_dataset",
+            "run_sql"
         ]
     );
     // cash_flow offers only time groups.
