@@ -35,13 +35,17 @@ pub struct ChartSpec {
 /// The most points a chart draws; a longer result is shown as a table only.
 pub const MAX_POINTS: usize = 60;
 
-/// Whether `s` reads as a date or a month (`2026-01`, `2026-01-31`).
+/// Whether `s` reads as a date, a month, a quarter or a year (`2026-01-31`, `2026-01`,
+/// `2026-Q1`, `2026-T1`, `2026`).
 fn is_time(s: &str) -> bool {
     let b = s.as_bytes();
-    (b.len() == 7 || b.len() == 10)
-        && b[..4].iter().all(u8::is_ascii_digit)
-        && b[4] == b'-'
-        && b[5..7].iter().all(u8::is_ascii_digit)
+    let year = b.len() >= 4 && b[..4].iter().all(u8::is_ascii_digit);
+    match b.len() {
+        4 => year && s.parse::<u32>().is_ok_and(|y| (1800..=2200).contains(&y)),
+        7 if year && b[4] == b'-' && matches!(b[5], b'Q' | b'T') => (b'1'..=b'4').contains(&b[6]),
+        7 | 10 => year && b[4] == b'-' && b[5..7].iter().all(u8::is_ascii_digit),
+        _ => false,
+    }
 }
 
 /// The most slices a pie chart draws; more are shown as bars.
@@ -129,6 +133,21 @@ mod tests {
             ],
         );
         assert_eq!(suggest(&months, "t").unwrap().kind, ChartKind::Line);
+        for (a, b) in [("2025-Q4", "2026-Q1"), ("2025-T4", "2026-T1"), ("2025", "2026")] {
+            let r = result(
+                &["t", "n"],
+                vec![vec![Cell::Text(a.into()), Cell::Int(3)], vec![Cell::Text(b.into()), Cell::Int(5)]],
+            );
+            assert_eq!(suggest(&r, "t").unwrap().kind, ChartKind::Line, "{a}");
+        }
+        let codes = result(
+            &["code", "n"],
+            vec![
+                vec![Cell::Text("2026-QX".into()), Cell::Int(3)],
+                vec![Cell::Text("9999".into()), Cell::Int(5)],
+            ],
+        );
+        assert_eq!(suggest(&codes, "t").unwrap().kind, ChartKind::Bar);
         // Asked for: a pie when the values are shares of a whole, else what fits.
         assert_eq!(shaped(&r, "t", Some(ChartKind::Pie)).unwrap().kind, ChartKind::Pie);
         assert_eq!(shaped(&months, "t", Some(ChartKind::Bar)).unwrap().kind, ChartKind::Bar);

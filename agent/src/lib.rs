@@ -29,10 +29,10 @@ pub use date::{days_in_month, Date};
 pub use money::{Currency, Money};
 pub use parser::{Context, Parser};
 pub use plan::{
-    Aggregate, BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence,
-    DatasetInfoArgs, DatasetOrder, Direction, Flow, GroupBy, ListOrder, ListTransactionsArgs, ParseOutcome,
-    Period, PlanMeta, QueryDatasetArgs, RecurringArgs, RunSqlArgs, Suggestion, SummaryArgs, ToolCall,
-    ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+    Aggregate, BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence, DatasetFilter,
+    DatasetInfoArgs, DatasetOrder, DatasetPeriod, DateBucket, Direction, FilterOp, Flow, GroupBy, ListOrder,
+    ListTransactionsArgs, ParseOutcome, Period, PlanMeta, QueryDatasetArgs, RecurringArgs, RunSqlArgs,
+    Suggestion, SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
 };
 pub use reason::{confidence_of, Reason, ReasonCode};
 pub use tools::{

@@ -1571,6 +1571,7 @@ impl Parser {
             tokens,
             message,
             locale,
+            today: cx.today,
             previous,
             marked_followup: is_followup(tokens),
             stopwords: STOPWORDS,

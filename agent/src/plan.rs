@@ -257,11 +257,77 @@ impl DatasetOrder {
     }
 }
 
-/// Arguments of `query_dataset`: one aggregate over a dataset (a CSV file the user
-/// uploaded), optionally per value of one of its columns. Structured, not SQL: Sou
-/// writes the SELECT, which runs in the same sandbox as `run_sql`.
+/// How `query_dataset` groups a date column: by its month ("2026-01"), quarter
+/// ("2026-T1", "2026-Q1") or year ("2026") rather than by day.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DateBucket {
+    Month,
+    Quarter,
+    Year,
+}
+
+/// How a `query_dataset` filter compares a column with its value.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterOp {
+    Eq,
+    Ne,
+    Lt,
+    Lte,
+    Gt,
+    Gte,
+}
+
+impl FilterOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            FilterOp::Eq => "=",
+            FilterOp::Ne => "≠",
+            FilterOp::Lt => "<",
+            FilterOp::Lte => "≤",
+            FilterOp::Gt => ">",
+            FilterOp::Gte => "≥",
+        }
+    }
+}
+
+/// One condition on a dataset's rows: `region = Nord`, `quantite > 10`.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatasetFilter {
+    pub column: String,
+    pub op: FilterOp,
+    /// A number for a numeric column, `YYYY-MM-DD` for a date column, otherwise text
+    /// (compared ignoring case).
+    pub value: String,
+}
+
+/// The rows of a dataset whose date column falls in a period ("en 2025").
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatasetPeriod {
+    /// A date column of the dataset.
+    pub column: String,
+    /// First day included.
+    pub start: Date,
+    /// First day after the period.
+    pub end: Date,
+    /// How Sou names the range: "2025", "janvier 2026".
+    #[serde(default)]
+    pub label: String,
+}
+
+/// Arguments of `query_dataset`: one aggregate over a dataset (a CSV file the user
+/// uploaded), optionally per value of one of its columns and over some of its rows.
+/// Structured, not SQL: Sou writes the SELECT, which runs in the same sandbox as
+/// `run_sql`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QueryDatasetArgs {
     /// The dataset's name, as `dataset_info` lists it ("ventes").
@@ -274,6 +340,15 @@ pub struct QueryDatasetArgs {
     /// One value of the result per value of this column ("by region").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_by: Option<String>,
+    /// When `group_by` is a date column: one value per month, quarter or year.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bucket: Option<DateBucket>,
+    /// Only the rows every filter keeps ("where region is Nord").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filters: Vec<DatasetFilter>,
+    /// Only the rows whose date column falls in this period.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<DatasetPeriod>,
     #[serde(default, skip_serializing_if = "DatasetOrder::is_default")]
     pub order: DatasetOrder,
     /// Keep only the first N groups ("top 5").

@@ -36,6 +36,22 @@ fn describe(outcome: &ParseOutcome) -> String {
                 if let Some(g) = &a.group_by {
                     s.push_str(&format!(" by={g}"));
                 }
+                if let Some(b) = a.bucket {
+                    let b = serde_json::to_value(b).unwrap();
+                    s.push_str(&format!(" bucket={}", b.as_str().unwrap()));
+                }
+                for f in &a.filters {
+                    let op = serde_json::to_value(f.op).unwrap();
+                    s.push_str(&format!(
+                        " where={}:{}:{}",
+                        f.column,
+                        op.as_str().unwrap(),
+                        f.value.replace(' ', "_")
+                    ));
+                }
+                if let Some(p) = &a.period {
+                    s.push_str(&format!(" during={}:{}..{}", p.column, p.start, p.end));
+                }
                 if a.order != agent::DatasetOrder::ValueDesc {
                     let o = serde_json::to_value(a.order).unwrap();
                     s.push_str(&format!(" order={}", o.as_str().unwrap()));

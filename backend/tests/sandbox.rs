@@ -438,6 +438,44 @@ async fn questions_about_a_dataset(store: Store) {
     assert_eq!(r.result.rows.len(), 2);
     assert_eq!((r.result.rows[0][0].text(), r.result.rows[0][1].text()), ("Nord".into(), "2".into()));
 
+    // Conditions, periods and dates per quarter, planned by the parser and run by the database.
+    let table = |r: &agent::DatasetResult| -> Vec<Vec<String>> {
+        r.result.rows.iter().map(|row| row.iter().map(|c| c.text()).collect()).collect()
+    };
+    for (message, title, rows) in [
+        (
+            "total amount in sales for region nord in 2026",
+            "Sum of amount — sales, region = nord, month: year 2026",
+            vec![vec!["1500.75"]],
+        ),
+        (
+            "total amount by region in sales in February 2026",
+            "Sum of amount by region — sales, month: February 2026",
+            vec![vec!["Nord", "300.25"], vec!["Est", "50"]],
+        ),
+        (
+            "how many rows in sales where amount >= 300",
+            "Number of rows — sales, amount ≥ 300",
+            vec![vec!["3"]],
+        ),
+        (
+            "nombre de lignes par trimestre dans sales où region n'est pas Est",
+            "Nombre de lignes par trimestre (month) — sales, region ≠ Est",
+            vec![vec!["2026-T1", "3"]],
+        ),
+        (
+            "total amount by year in sales",
+            "Sum of amount by year (month) — sales",
+            vec![vec!["2026", "2350.75"]],
+        ),
+    ] {
+        let plan = ask(message);
+        assert_eq!(plan.meta.confidence, agent::Confidence::High, "{message}: {plan:?}");
+        let Ok(agent::ToolOutput::QueryDataset(r)) = run(plan).await else { panic!("{message}") };
+        assert_eq!(r.title, title, "{message}");
+        assert_eq!(table(&r), rows, "{message}: {}", r.result.sql);
+    }
+
     // A plan from elsewhere naming what the dataset lacks is refused with the reason.
     let bad = |args: serde_json::Value| {
         let store = store.clone();

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use agent::datasets::{Cell, ColumnType, DatasetColumn, DatasetInfo, NumText, QueryResult};
 use agent::imports::DateOrder;
-use agent::{Aggregate, DatasetOrder, QueryDatasetArgs};
+use agent::{Aggregate, DatasetOrder, DateBucket, FilterOp, QueryDatasetArgs};
 use futures::TryStreamExt;
 use sqlx::{AnyConnection, Column as _, Row as _, TypeInfo as _, ValueRef as _};
 
@@ -55,6 +55,10 @@ pub enum DatasetError {
     NoColumn { dataset: String, column: String },
     #[error("the column {0} holds no numbers: it can be counted or grouped by, not added up")]
     NotNumeric(String),
+    #[error("the column {column} holds {kind} values: {value:?} cannot be compared with it")]
+    BadFilter { column: String, kind: &'static str, value: String },
+    #[error("the column {0} holds no dates: it cannot be grouped by month, quarter or year, or bounded by a period")]
+    NotDate(String),
     #[error(transparent)]
     Refused(#[from] Refused),
     #[error("the query took longer than {} s and was stopped", TIME_LIMIT.as_secs())]
@@ -94,6 +98,17 @@ impl DatasetError {
             }
             (E::NotNumeric(column), Fr) => format!(
                 "La colonne {column} ne contient pas de nombres : on peut la compter ou grouper par elle, pas l'additionner."
+            ),
+            (E::BadFilter { column, kind, value }, Fr) => {
+                let kind = match *kind {
+                    "integer" | "number" => "des nombres",
+                    "date" => "des dates (AAAA-MM-JJ)",
+                    _ => "du texte (comparé par égalité seulement)",
+                };
+                format!("La colonne {column} contient {kind} : « {value} » ne peut pas lui être comparé.")
+            }
+            (E::NotDate(column), Fr) => format!(
+                "La colonne {column} ne contient pas de dates : on ne peut pas la grouper par mois, trimestre ou année, ni la borner par une période."
             ),
             (E::Refused(r), Fr) => format!("Requête refusée : {r}."),
             (E::Timeout, Fr) => {
@@ -518,22 +533,98 @@ pub fn plan_sql(
     };
     let alias = quoted(&agent::analyst::value_column(args, locale));
     let table = quoted(&info.name);
+    let mut conditions = Vec::new();
+    for f in &args.filters {
+        conditions.push(filter_sql(column(&f.column)?, f)?);
+    }
+    if let Some(p) = &args.period {
+        let c = column(&p.column)?;
+        if c.kind != ColumnType::Date {
+            return Err(DatasetError::NotDate(c.name.clone()));
+        }
+        let c = quoted(&c.name);
+        conditions.push(format!("{c} >= '{}' AND {c} < '{}'", p.start, p.end));
+    }
+    let filter =
+        if conditions.is_empty() { String::new() } else { format!(" WHERE {}", conditions.join(" AND ")) };
     let mut sql = match &args.group_by {
         Some(g) => {
-            let g = quoted(&column(g)?.name);
+            let c = column(g)?;
+            let g = quoted(&c.name);
+            let (label, named) = match args.bucket {
+                None => (g.clone(), g.clone()),
+                Some(_) if c.kind != ColumnType::Date => return Err(DatasetError::NotDate(c.name.clone())),
+                Some(b) => {
+                    let label = match b {
+                        DateBucket::Month => format!("SUBSTR({g}, 1, 7)"),
+                        DateBucket::Year => format!("SUBSTR({g}, 1, 4)"),
+                        DateBucket::Quarter => {
+                            let q = if locale == agent::Locale::Fr { "T" } else { "Q" };
+                            format!("SUBSTR({g}, 1, 4) || '-{q}' || CAST((CAST(SUBSTR({g}, 6, 2) AS INTEGER) + 2) / 3 AS TEXT)")
+                        }
+                    };
+                    (label, quoted(agent::analyst::bucket_label(b, locale)))
+                }
+            };
             let order = match args.order {
                 DatasetOrder::ValueDesc => "2 DESC, 1",
                 DatasetOrder::ValueAsc => "2, 1",
                 DatasetOrder::Group => "1",
             };
-            format!("SELECT {g}, {value} AS {alias} FROM {table} GROUP BY {g} ORDER BY {order}")
+            // Rows without a date are left out of a breakdown by month, not shown as a blank group.
+            let filter = match (args.bucket, filter.is_empty()) {
+                (None, _) => filter,
+                (Some(_), true) => format!(" WHERE {g} IS NOT NULL"),
+                (Some(_), false) => format!("{filter} AND {g} IS NOT NULL"),
+            };
+            format!("SELECT {label} AS {named}, {value} AS {alias} FROM {table}{filter} GROUP BY 1 ORDER BY {order}")
         }
-        None => format!("SELECT {value} AS {alias} FROM {table}"),
+        None => format!("SELECT {value} AS {alias} FROM {table}{filter}"),
     };
     if let Some(n) = args.limit {
         sql.push_str(&format!(" LIMIT {}", n.clamp(1, agent::analyst::MAX_TOP)));
     }
     Ok(sql)
+}
+
+/// One filter as SQL over `c`: the value checked against the column's type and
+/// written as a literal (numbers re-printed, text quoted with its quotes doubled).
+fn filter_sql(c: &DatasetColumn, f: &agent::DatasetFilter) -> Result<String, DatasetError> {
+    let bad = || DatasetError::BadFilter {
+        column: c.name.clone(),
+        kind: c.kind.as_str(),
+        value: f.value.chars().take(100).collect(),
+    };
+    let op = match f.op {
+        FilterOp::Eq => "=",
+        FilterOp::Ne => "<>",
+        FilterOp::Lt => "<",
+        FilterOp::Lte => "<=",
+        FilterOp::Gt => ">",
+        FilterOp::Gte => ">=",
+    };
+    let name = quoted(&c.name);
+    Ok(match c.kind {
+        ColumnType::Integer | ColumnType::Number => {
+            let n: f64 = f.value.trim().parse().map_err(|_| bad())?;
+            if !n.is_finite() {
+                return Err(bad());
+            }
+            format!("{name} {op} {}", num_text(n))
+        }
+        ColumnType::Date => {
+            let d = agent::Date::parse_iso(f.value.trim()).ok_or_else(bad)?;
+            format!("{name} {op} '{d}'")
+        }
+        ColumnType::Text => {
+            let value = f.value.trim();
+            if value.is_empty() || value.chars().count() > 200 || !matches!(f.op, FilterOp::Eq | FilterOp::Ne)
+            {
+                return Err(bad());
+            }
+            format!("LOWER({name}) {op} LOWER('{}')", value.replace('\'', "''"))
+        }
+    })
 }
 
 /// Checks and runs `sql` over `tables`.
@@ -702,19 +793,51 @@ mod tests {
                 columns: info.columns.iter().map(|c| c.name.clone()).collect(),
             },
         )]);
+        let filter = |column: &str, op, value: &str| agent::DatasetFilter {
+            column: column.into(),
+            op,
+            value: value.into(),
+        };
+        let period = agent::DatasetPeriod {
+            column: "date".into(),
+            start: agent::Date::new(2025, 1, 1).unwrap(),
+            end: agent::Date::new(2026, 1, 1).unwrap(),
+            label: "2025".into(),
+        };
         let aggregates = [Aggregate::Sum, Aggregate::Avg, Aggregate::Count, Aggregate::Min, Aggregate::Max];
         let orders = [DatasetOrder::ValueDesc, DatasetOrder::ValueAsc, DatasetOrder::Group];
         let mut checked = 0;
         for aggregate in aggregates {
             for measure in ["select", "montant"] {
-                for group_by in [None, Some("order"), Some("date")] {
+                for (group_by, bucket) in [
+                    (None, None),
+                    (Some("order"), None),
+                    (Some("date"), None),
+                    (Some("date"), Some(DateBucket::Month)),
+                    (Some("date"), Some(DateBucket::Quarter)),
+                    (Some("date"), Some(DateBucket::Year)),
+                ] {
                     for order in orders {
-                        for limit in [None, Some(1), Some(500)] {
+                        for (limit, filters, period) in [
+                            (None, vec![], None),
+                            (Some(1), vec![filter("order", FilterOp::Eq, "l'été")], Some(period.clone())),
+                            (
+                                Some(500),
+                                vec![
+                                    filter("select", FilterOp::Gte, "-2.5"),
+                                    filter("date", FilterOp::Lt, "2026-02-01"),
+                                ],
+                                None,
+                            ),
+                        ] {
                             let args = QueryDatasetArgs {
                                 dataset: "ventes".into(),
                                 aggregate,
                                 measure: Some(measure.into()),
                                 group_by: group_by.map(str::to_string),
+                                bucket,
+                                filters,
+                                period,
                                 order,
                                 limit,
                                 chart: Some(ChartKind::Pie),
@@ -737,21 +860,63 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 5 * 2 * 3 * 3 * 3 * 2 * 2);
+        assert_eq!(checked, 5 * 2 * 6 * 3 * 3 * 2 * 2);
         // The limit is capped; a text column is not added up.
         let mut args = QueryDatasetArgs {
             dataset: "ventes".into(),
             aggregate: Aggregate::Sum,
             measure: Some("order".into()),
-            group_by: None,
-            order: DatasetOrder::ValueDesc,
-            limit: None,
-            chart: None,
+            ..QueryDatasetArgs::default()
         };
         assert!(matches!(plan_sql(&info, &args, agent::Locale::En), Err(DatasetError::NotNumeric(_))));
         args.aggregate = Aggregate::Max;
         args.limit = Some(10_000);
         let sql = plan_sql(&info, &args, agent::Locale::En).unwrap();
         assert_eq!(sql, "SELECT MAX(\"order\") AS \"maximum_order\" FROM \"ventes\" LIMIT 100");
+
+        // Conditions are literals of the column's type, whatever the plan's value says.
+        let base = QueryDatasetArgs {
+            dataset: "ventes".into(),
+            aggregate: Aggregate::Count,
+            ..QueryDatasetArgs::default()
+        };
+        let with = |f: agent::DatasetFilter| QueryDatasetArgs { filters: vec![f], ..base.clone() };
+        let sql =
+            plan_sql(&info, &with(filter("order", FilterOp::Eq, "x' OR '1'='1")), agent::Locale::En).unwrap();
+        assert!(sql.ends_with("WHERE LOWER(\"order\") = LOWER('x'' OR ''1''=''1')"), "{sql}");
+        for (column, op, value) in [
+            ("select", FilterOp::Gt, "1 OR 1=1"),
+            ("select", FilterOp::Gt, "inf"),
+            ("montant", FilterOp::Eq, "NaN"),
+            ("date", FilterOp::Lt, "2026-02-30"),
+            ("date", FilterOp::Eq, "'2026-01-01'"),
+            ("order", FilterOp::Gt, "b"),
+            ("order", FilterOp::Eq, " "),
+        ] {
+            let e = plan_sql(&info, &with(filter(column, op, value)), agent::Locale::Fr).unwrap_err();
+            assert!(matches!(e, DatasetError::BadFilter { .. }), "{column} {value}: {e}");
+            assert!(e.message(agent::Locale::Fr).contains(column), "{}", e.message(agent::Locale::Fr));
+        }
+        let e = plan_sql(&info, &with(filter("nope", FilterOp::Eq, "1")), agent::Locale::En).unwrap_err();
+        assert!(matches!(e, DatasetError::NoColumn { .. }));
+        // Only a date column is bucketed or bounded by a period.
+        let by_month = QueryDatasetArgs {
+            group_by: Some("order".into()),
+            bucket: Some(DateBucket::Month),
+            ..base.clone()
+        };
+        assert!(matches!(plan_sql(&info, &by_month, agent::Locale::En), Err(DatasetError::NotDate(_))));
+        let bounded = QueryDatasetArgs {
+            period: Some(agent::DatasetPeriod { column: "montant".into(), ..period.clone() }),
+            ..base.clone()
+        };
+        assert!(matches!(plan_sql(&info, &bounded, agent::Locale::En), Err(DatasetError::NotDate(_))));
+        let quarters =
+            QueryDatasetArgs { group_by: Some("date".into()), bucket: Some(DateBucket::Quarter), ..base };
+        assert_eq!(
+            plan_sql(&info, &quarters, agent::Locale::Fr).unwrap(),
+            "SELECT SUBSTR(\"date\", 1, 4) || '-T' || CAST((CAST(SUBSTR(\"date\", 6, 2) AS INTEGER) + 2) / 3 AS TEXT) AS \"trimestre\", \
+             COUNT(*) AS \"nombre\" FROM \"ventes\" WHERE \"date\" IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1"
+        );
     }
 }
