@@ -131,7 +131,9 @@ impl Registry {
             ToolSpec {
                 name: "query_dataset",
                 description: "One aggregate (sum, avg, count, min, max) of a dataset's column, optionally per \
-                              value of another column, ordered and limited. Returns the rows and a chart.",
+                              value of another column (a date column per month, quarter or year), over the \
+                              rows that filters and a period keep, ordered and limited. Returns the rows and \
+                              a chart.",
                 class: ToolClass::Read,
                 schema: schema_of::<agent::QueryDatasetArgs>(),
             },
@@ -226,6 +228,9 @@ impl Registry {
     }
 }
 
+/// The most conditions a `query_dataset` plan carries.
+const MAX_DATASET_FILTERS: usize = 10;
+
 /// What a schema cannot say.
 fn check(call: &ToolCall) -> Result<(), PlanError> {
     let mut periods: Vec<&agent::Period> = call.period().into_iter().collect();
@@ -238,6 +243,15 @@ fn check(call: &ToolCall) -> Result<(), PlanError> {
         }
         if p.end.to_days() - p.start.to_days() > 366 * 30 {
             return Err(PlanError::Semantic("the period is longer than 30 years".into()));
+        }
+    }
+    if let ToolCall::QueryDataset(a) = call {
+        // A dataset's dates may span any length of time.
+        if let Some(p) = a.period.as_ref().filter(|p| p.start >= p.end) {
+            return Err(PlanError::Semantic(format!("the period {}..{} is empty", p.start, p.end)));
+        }
+        if a.filters.len() > MAX_DATASET_FILTERS {
+            return Err(PlanError::Semantic(format!("at most {MAX_DATASET_FILTERS} filters")));
         }
     }
     let (min, max) = call.amounts();
@@ -323,6 +337,9 @@ mod tests {
             json!({"tool": "dataset_info", "args": {}}),
             json!({"tool": "query_dataset", "args": {"dataset": "ventes", "measure": "montant", "group_by": "region", "limit": 5}}),
             json!({"tool": "query_dataset", "args": {"dataset": "ventes", "aggregate": "count"}}),
+            json!({"tool": "query_dataset", "args": {"dataset": "ventes", "measure": "montant", "group_by": "jour", "bucket": "quarter",
+                "filters": [{"column": "region", "op": "ne", "value": "Sud"}, {"column": "quantite", "op": "gte", "value": "3"}],
+                "period": {"column": "jour", "start": "2025-01-01", "end": "2026-01-01", "label": "2025"}}}),
             json!({"tool": "run_sql", "args": {"sql": "SELECT 1"}}),
         ];
         for plan in ok {
@@ -381,6 +398,23 @@ mod tests {
             ),
             (json!({"tool": "query_dataset", "args": {"dataset": "ventes", "limit": 1000}}), "schema"),
             (json!({"tool": "query_dataset", "args": {"dataset": "ventes", "period": period()}}), "schema"),
+            (json!({"tool": "query_dataset", "args": {"dataset": "ventes", "bucket": "week"}}), "schema"),
+            (
+                json!({"tool": "query_dataset", "args": {"dataset": "ventes", "filters": [{"column": "region", "op": "like", "value": "%"}]}}),
+                "schema",
+            ),
+            (
+                json!({"tool": "query_dataset", "args": {"dataset": "ventes", "filters": [{"column": "region", "value": "Sud"}]}}),
+                "schema",
+            ),
+            (
+                json!({"tool": "query_dataset", "args": {"dataset": "ventes", "period": {"column": "jour", "start": "2026-01-01", "end": "2025-01-01"}}}),
+                "empty",
+            ),
+            (
+                json!({"tool": "query_dataset", "args": {"dataset": "ventes", "filters": vec![json!({"column": "a", "op": "eq", "value": "1"}); 11]}}),
+                "at most 10 filters",
+            ),
             (json!({"tool": "run_sql", "args": {"sql": "x".repeat(9000)}}), "schema"),
             (json!({"tool": "run_sql", "args": {}}), "schema"),
             (json!({"tool": "cash_flow", "args": {"period": period(), "group_by": "merchant"}}), "schema"),
