@@ -41,8 +41,17 @@ impl FromRef<AppState> for LeptosOptions {
     }
 }
 
+/// The app's routes, listed once per process. Listing them runs the app with resource
+/// loading suspended for the whole process (leptos_router's `SuppressResourceLoad`): a
+/// page whose data started loading meanwhile, on another thread, would never finish.
+/// One server lists them once before serving; tests build many routers side by side.
+fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<leptos_axum::AxumRouteListing>> = std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(App)).clone()
+}
+
 pub fn router(state: AppState) -> Router {
-    let routes = generate_route_list(App);
+    let routes = route_list();
     let sou = state.sou.clone();
     Router::new()
         .route("/auth/login", post(auth::log_in))

@@ -336,3 +336,33 @@ async fn new_results_render_without_javascript() {
         }
     }
 }
+
+/// Routers built while a page renders — as tests do, side by side — must not stall the
+/// page: listing the app's routes suspends resource loading process-wide, so it is
+/// done once per process.
+#[tokio::test]
+async fn pages_render_while_other_routers_are_built() {
+    let app = app().await;
+    let sou = Sou::new(app.store.clone(), chrono_tz::Europe::Paris);
+    let site = app._dir.path().to_path_buf();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let builder = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut built = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                drop(support::app_router(sou.clone(), &site));
+                built += 1;
+            }
+            built
+        })
+    };
+    for page in ["/", "/settings", "/datasets", "/rules", "/import"].repeat(4) {
+        let sent = tokio::time::timeout(std::time::Duration::from_secs(20), send(&app, get(page))).await;
+        let (status, _, html) = sent.unwrap_or_else(|_| panic!("{page} stalled while routers were built"));
+        assert_eq!(status, StatusCode::OK, "{page}");
+        assert!(html.contains("</html>"), "{page}");
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(builder.join().unwrap() > 0, "no router was built meanwhile");
+}
