@@ -15,6 +15,8 @@ test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
 
 const SALES = 'region,amount,month\nNord,1200.50,2026-01\nSud,800,2026-01\nNord,300.25,2026-02\nEst,50,2026-02\nSud,950,2026-02\n';
 
+const ORDERS = 'day,region,amount,units\n2026-01-05,Nord,120.50,3\n2026-01-20,Sud,80,1\n2026-02-03,Nord,30.25,2\n2026-04-11,Est,50,5\n2025-12-30,Nord,95,4\n';
+
 async function upload(page, testInfo, name, content) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sou-analyst-')), name);
   fs.writeFileSync(file, content);
@@ -60,6 +62,21 @@ test('a question about a dataset: a table and a chart, no model', async ({ page 
   await expect(byMonth.locator('.result-heading')).toHaveText('Sum of amount by month — sales');
   await expect(byMonth.getByTestId('chart')).toHaveAttribute('data-kind', 'line');
   await expect(byMonth.getByTestId('query-result').locator('tbody tr')).toHaveText([/2026-01\s*2000\.5/, /2026-02\s*1300\.25/]);
+
+  // Dates per month or quarter, conditions on a column, a period: still no model.
+  await upload(page, testInfo, 'orders.csv', ORDERS);
+  await open(page, testInfo, '/');
+  await ask(page, 'total amount by month in orders where region is Nord');
+  await expect(page.getByTestId('plan').last()).toHaveAttribute('data-confidence', 'high');
+  const nord = page.getByTestId('result').last();
+  await expect(nord.locator('.result-heading')).toHaveText('Sum of amount by month (day) — orders, region = Nord');
+  await expect(nord.getByTestId('query-result').locator('thead th')).toHaveText(['month', 'sum_amount']);
+  await expect(nord.getByTestId('query-result').locator('tbody tr')).toHaveText([/2025-12\s*95/, /2026-01\s*120\.5/, /2026-02\s*30\.25/]);
+  await expect(nord.getByTestId('chart')).toHaveAttribute('data-kind', 'line');
+  await ask(page, 'total units by quarter in orders in 2026');
+  const quarters = page.getByTestId('result').last();
+  await expect(quarters.locator('.result-heading')).toHaveText('Sum of units by quarter (day) — orders, day: year 2026');
+  await expect(quarters.getByTestId('query-result').locator('tbody tr')).toHaveText([/2026-Q1\s*6/, /2026-Q2\s*5/]);
   await page.screenshot({ path: `test-results/analyst-${testInfo.project.name}.png`, fullPage: true });
 });
 
