@@ -4,6 +4,10 @@
 //! message that names no dataset or column of one stays with the ledger parser, and
 //! what neither reads goes to a model that writes SQL.
 //!
+//! Within one: dates per month, quarter or year ("par mois", "quarterly"), conditions
+//! on columns ("pour le vendeur Alice", "where units >= 3") and a period on the date
+//! column ("en 2025"), when the dataset is named or followed.
+//!
 //! A dataset question becomes a `query_dataset` plan — a structure, never SQL.
 
 use crate::chart::ChartKind;
