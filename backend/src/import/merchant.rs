@@ -2,7 +2,7 @@
 //! operation words (`CB`, `PRLV SEPA`, `PAIEMENT PAR CARTE`…), dates, card numbers and
 //! references are dropped; what is left is matched, as whole words, against the user's
 //! merchants and their aliases, then against well-known brands; failing both, its first
-//! words name a new merchant. Transfers, withdrawals, fees and interest name none.
+//! words, up to a city or country, name a new merchant. Transfers, withdrawals, fees and interest name none.
 
 use std::collections::HashMap;
 
@@ -112,6 +112,7 @@ const PREFIXES: &[&str] = &[
     "paiement cb",
     "achat par carte",
     "achat cb",
+    "facture carte du",
     "facture carte",
     "carte bancaire",
     "debit card purchase",
@@ -125,10 +126,37 @@ const PREFIXES: &[&str] = &[
     "purchase",
     "pos",
     "cb",
+    // Payment processors that put their name before the shop's.
     "sq",
     "tst",
     "paypal",
+    "sumup",
+    "zettle",
+    "iz",
+    "lyf",
+    "payplug",
+    "stripe",
 ];
+
+/// Places banks write after the shop's name ("BOULANGERIE MARTIN PARIS 15 FR"): the
+/// largest French and English-speaking cities, and a country as the label's last word. A new
+/// merchant's name stops before one, unless it follows a preposition or a single letter
+/// ("Hôtel de Paris"). Names that are also common words (Tours) are left out.
+#[rustfmt::skip]
+const CITIES: &[&str] = &[
+    "paris", "marseille", "lyon", "toulouse", "nice", "nantes", "montpellier", "strasbourg",
+    "bordeaux", "lille", "rennes", "reims", "toulon", "grenoble", "dijon", "angers", "nimes",
+    "saint etienne", "villeurbanne", "brest", "limoges", "amiens", "perpignan", "metz",
+    "besancon", "orleans", "rouen", "mulhouse", "caen", "nancy", "argenteuil", "montreuil",
+    "roubaix", "avignon", "poitiers", "versailles", "pau", "calais", "cannes", "antibes",
+    "ajaccio", "bastia", "bruxelles", "brussels", "geneve", "geneva", "lausanne", "luxembourg",
+    "montreal", "quebec", "london", "manchester", "birmingham", "edinburgh", "dublin",
+    "new york", "san francisco", "los angeles", "seattle", "chicago", "boston",
+];
+const COUNTRIES: &[&str] = &["fr", "fra", "france", "gb", "gbr", "uk", "us", "usa", "irl", "lux"];
+
+/// Words after which a place is part of the name.
+const LINKS: &[&str] = &["de", "du", "des", "la", "le", "les", "of", "the", "in"];
 
 /// Labels starting with these words move money without a merchant.
 const NOT_MERCHANTS: &[&str] = &[
@@ -265,9 +293,18 @@ impl Matcher {
                 _ => e.recognised.clone(),
             });
         }
-        // A new merchant: the first three words left, capitalised.
-        let first: Vec<usize> =
-            (0..words.len()).filter(|&i| words[i].len() > 1 || words.len() == 1).take(3).collect();
+        // A new merchant: up to three words before any place, capitalised.
+        let place_at = |i: usize| {
+            (i + 1 == words.len() && COUNTRIES.contains(&words[i].as_str()))
+                || CITIES.iter().any(|city| {
+                    let n = city.split(' ').count();
+                    words.len() - i >= n && words[i..i + n].iter().map(String::as_str).eq(city.split(' '))
+                })
+        };
+        let end = (1..words.len())
+            .find(|&i| place_at(i) && words[i - 1].len() > 1 && !LINKS.contains(&words[i - 1].as_str()))
+            .unwrap_or(words.len());
+        let first: Vec<usize> = (0..end).filter(|&i| words[i].len() > 1 || end == 1).take(3).collect();
         if first.is_empty() {
             return None;
         }
@@ -312,6 +349,18 @@ mod tests {
             ("CARD PURCHASE STARBUCKS #1234 SEATTLE", Some("Starbucks")),
             ("CB BOULANGERIE MARTIN 12/01", Some("Boulangerie Martin")),
             ("CB LIBRAIRIE ÉLÉGANTE", Some("Librairie Élégante")),
+            // A place after the name is not part of it; after a preposition it is.
+            ("CB BOULANGERIE MARTIN PARIS 15 12/01", Some("Boulangerie Martin")),
+            ("CARD PURCHASE JOE'S DINER NEW YORK US", Some("Joe Diner")),
+            ("FACTURE CARTE DU 03/02 CAFE DU PORT NANTES FR", Some("Cafe Du Port")),
+            ("CB HOTEL DE PARIS 04/02", Some("Hotel De Paris")),
+            ("CB PARIS BAGUETTE 12/01", Some("Paris Baguette")),
+            ("CB BOUCHERIE DUPONT FR", Some("Boucherie Dupont")),
+            ("CB CAFE UK STYLE 12/01", Some("Cafe Uk Style")),
+            // Payment processors before the shop's name.
+            ("CB SUMUP *LE PETIT ZINC 12/01", Some("Le Petit Zinc")),
+            ("CARTE X1234 ZETTLE_*BISTROT AUGUSTE LYON", Some("Bistrot Auguste")),
+            ("CB LYF*BAR DES AMIS", Some("Bar Des Amis")),
             ("VIR SEPA SALAIRE ACME", None),
             ("RETRAIT DAB 12/01 PARIS 11", None),
             ("INTERETS CREDITEURS 2025", None),
