@@ -2,7 +2,8 @@
 //! operation words (`CB`, `PRLV SEPA`, `PAIEMENT PAR CARTE`…), dates, card numbers and
 //! references are dropped; what is left is matched, as whole words, against the user's
 //! merchants and their aliases, then against well-known brands; failing both, its first
-//! words, up to a city or country, name a new merchant. Transfers, withdrawals, fees and interest name none.
+//! words, up to a city or country, name a new merchant. Transfers, withdrawals, fees and
+//! interest name none.
 
 use std::collections::HashMap;
 
