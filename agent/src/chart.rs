@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::datasets::QueryResult;
+use crate::tools::Group;
+use crate::Currency;
 
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +32,10 @@ pub struct ChartSpec {
     /// What the values are.
     pub y: String,
     pub points: Vec<Point>,
+    /// Set when the values are money in this currency (major units), so that they are
+    /// written as money ("1 234,56 €").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<Currency>,
 }
 
 /// The most points a chart draws; a longer result is shown as a table only.
@@ -92,6 +98,30 @@ pub fn shaped(result: &QueryResult, title: &str, wanted: Option<ChartKind>) -> O
         x: result.columns[0].clone(),
         y: result.columns[1].clone(),
         points,
+        currency: None,
+    })
+}
+
+/// A line through a summary's money per month, week or day, in date order: at least two
+/// groups and at most [`MAX_POINTS`], all in one currency. The values are major units,
+/// for drawing only; the amounts themselves stay in the groups.
+pub fn over_time(groups: &[Group], title: &str, x: &str, y: &str) -> Option<ChartSpec> {
+    let currency = groups.first()?.total.currency;
+    if groups.len() < 2 || groups.len() > MAX_POINTS || groups.iter().any(|g| g.total.currency != currency) {
+        return None;
+    }
+    let scale = 10_f64.powi(i32::try_from(currency.exponent()).ok()?);
+    let points = groups
+        .iter()
+        .map(|g| Point { label: g.label.clone(), value: g.total.minor as f64 / scale })
+        .collect();
+    Some(ChartSpec {
+        kind: ChartKind::Line,
+        title: title.to_string(),
+        x: x.to_string(),
+        y: y.to_string(),
+        points,
+        currency: Some(currency),
     })
 }
 
@@ -99,6 +129,34 @@ pub fn shaped(result: &QueryResult, title: &str, wanted: Option<ChartKind>) -> O
 mod tests {
     use super::*;
     use crate::datasets::{Cell, NumText};
+    use crate::Money;
+
+    fn group(label: &str, minor: i64, currency: &str) -> Group {
+        Group {
+            key: label.into(),
+            label: label.into(),
+            total: Money::new(minor, Currency::new(currency).unwrap()),
+            count: 1,
+        }
+    }
+
+    #[test]
+    fn money_over_time_is_a_line_in_major_units() {
+        let months = [group("janv. 2026", 123_456, "EUR"), group("févr. 2026", 5, "EUR")];
+        let c = over_time(&months, "Dépenses par mois", "mois", "dépenses").unwrap();
+        assert_eq!(c.kind, ChartKind::Line);
+        assert_eq!(c.points[0], Point { label: "janv. 2026".into(), value: 1234.56 });
+        assert_eq!(c.points[1].value, 0.05);
+        assert_eq!(c.currency, Currency::new("EUR"));
+        let yen = over_time(&[group("a", 1500, "JPY"), group("b", 0, "JPY")], "t", "x", "y").unwrap();
+        assert_eq!(yen.points[0].value, 1500.0);
+        // One point is no line; mixed currencies are not drawn on one axis.
+        assert_eq!(over_time(&months[..1], "t", "x", "y"), None);
+        assert_eq!(over_time(&[group("a", 1, "EUR"), group("b", 1, "USD")], "t", "x", "y"), None);
+        assert_eq!(over_time(&[], "t", "x", "y"), None);
+        let many: Vec<Group> = (0..=MAX_POINTS).map(|i| group(&i.to_string(), 1, "EUR")).collect();
+        assert_eq!(over_time(&many, "t", "x", "y"), None);
+    }
 
     fn result(columns: &[&str], rows: Vec<Vec<Cell>>) -> QueryResult {
         QueryResult {

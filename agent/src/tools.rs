@@ -34,7 +34,7 @@ pub struct Group {
     pub count: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SummaryResult {
     pub period: Period,
     pub category: Option<EntityRef>,
@@ -49,8 +49,12 @@ pub struct SummaryResult {
     pub count: u32,
     /// Amounts in other currencies, not converted and not in `total`.
     pub other_currencies: Vec<Money>,
-    /// Largest first; empty unless `group_by` is set.
+    /// Largest first, or in date order for months, weeks and days; empty unless
+    /// `group_by` is set.
     pub groups: Vec<Group>,
+    /// For months, weeks or days (two or more): the groups as a line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chart: Option<crate::chart::ChartSpec>,
     /// The matching transactions, newest first, at most `transactions_limit`.
     pub transactions: Vec<TransactionRow>,
     pub transactions_truncated: bool,

@@ -3,20 +3,34 @@
 //! and a description that lists every value, and each mark has its own title.
 
 use agent::chart::{ChartKind, ChartSpec, Point};
-use agent::Locale;
+use agent::{Currency, Locale, Money};
 use leptos::prelude::*;
 
 const WIDTH: f64 = 640.0;
 const LABELS: f64 = 150.0;
 const ROW: f64 = 26.0;
 
-fn number(v: f64, locale: Locale) -> String {
-    let s = format!("{v:.2}");
-    let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
-    if locale == Locale::Fr {
-        s.replace('.', ",")
-    } else {
-        s
+/// How the chart's values are written: plain numbers, or money in a currency.
+#[derive(Clone, Copy)]
+struct Values {
+    locale: Locale,
+    currency: Option<Currency>,
+}
+
+impl Values {
+    /// "1500,75", or "1 500,75 €" for money.
+    fn text(self, v: f64) -> String {
+        if let Some(currency) = self.currency {
+            let minor = (v * 10_f64.powi(currency.exponent() as i32)).round() as i64;
+            return Money::new(minor, currency).format(self.locale);
+        }
+        let s = format!("{v:.2}");
+        let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+        if self.locale == Locale::Fr {
+            s.replace('.', ",")
+        } else {
+            s
+        }
     }
 }
 
@@ -29,13 +43,9 @@ fn short(label: &str, max: usize) -> String {
 }
 
 /// "Nord : 1500,75 ; Sud : 800" — every value, for the description.
-fn listing(points: &[Point], locale: Locale) -> String {
-    let sep = if locale == Locale::Fr { " : " } else { ": " };
-    points
-        .iter()
-        .map(|p| format!("{}{sep}{}", p.label, number(p.value, locale)))
-        .collect::<Vec<_>>()
-        .join("; ")
+fn listing(points: &[Point], values: Values) -> String {
+    let sep = if values.locale == Locale::Fr { " : " } else { ": " };
+    points.iter().map(|p| format!("{}{sep}{}", p.label, values.text(p.value))).collect::<Vec<_>>().join("; ")
 }
 
 #[component]
@@ -48,11 +58,12 @@ pub fn Chart(spec: ChartSpec, locale: Locale) -> impl IntoView {
         (ChartKind::Pie, Locale::Fr) => "Camembert",
         (ChartKind::Pie, Locale::En) => "Pie chart",
     };
-    let desc = format!("{kind_name} — {} / {} — {}", spec.y, spec.x, listing(&spec.points, locale));
+    let values = Values { locale, currency: spec.currency };
+    let desc = format!("{kind_name} — {} / {} — {}", spec.y, spec.x, listing(&spec.points, values));
     let (height, marks) = match spec.kind {
-        ChartKind::Bar => bars(&spec.points, locale),
-        ChartKind::Line => line(&spec.points, locale),
-        ChartKind::Pie => pie(&spec.points, locale),
+        ChartKind::Bar => bars(&spec.points, values),
+        ChartKind::Line => line(&spec.points, values),
+        ChartKind::Pie => pie(&spec.points, values),
     };
     let kind = match spec.kind {
         ChartKind::Bar => "bar",
@@ -72,7 +83,7 @@ pub fn Chart(spec: ChartSpec, locale: Locale) -> impl IntoView {
 }
 
 /// Horizontal bars from a zero line (negative values go left).
-fn bars(points: &[Point], locale: Locale) -> (f64, AnyView) {
+fn bars(points: &[Point], values: Values) -> (f64, AnyView) {
     let max = points.iter().map(|p| p.value).fold(0.0_f64, f64::max);
     let min = points.iter().map(|p| p.value).fold(0.0_f64, f64::min);
     let span = (max - min).max(f64::EPSILON);
@@ -86,7 +97,7 @@ fn bars(points: &[Point], locale: Locale) -> (f64, AnyView) {
             let y = 4.0 + ROW * i as f64;
             let w = area * p.value.abs() / span;
             let x = if p.value < 0.0 { zero - w } else { zero };
-            let value = number(p.value, locale);
+            let value = values.text(p.value);
             view! {
                 <g class="mark">
                     <title>{format!("{} : {value}", p.label)}</title>
@@ -101,11 +112,14 @@ fn bars(points: &[Point], locale: Locale) -> (f64, AnyView) {
 }
 
 /// A line through the points in order, with the first and last labels under it.
-fn line(points: &[Point], locale: Locale) -> (f64, AnyView) {
+fn line(points: &[Point], values: Values) -> (f64, AnyView) {
     let height = 240.0;
-    let (top, bottom, left, right) = (16.0, 200.0, 56.0, WIDTH - 16.0);
     let max = points.iter().map(|p| p.value).fold(f64::MIN, f64::max).max(0.0);
     let min = points.iter().map(|p| p.value).fold(f64::MAX, f64::min).min(0.0);
+    let (max_text, min_text) = (values.text(max), values.text(min));
+    // Room for the longer of the two axis values (12px digits are about 7px wide).
+    let widest = max_text.chars().count().max(min_text.chars().count()) as f64;
+    let (top, bottom, left, right) = (16.0, 200.0, (widest * 7.0 + 12.0).max(56.0), WIDTH - 16.0);
     let span = (max - min).max(f64::EPSILON);
     let step = if points.len() > 1 { (right - left) / (points.len() - 1) as f64 } else { 0.0 };
     let at = |i: usize, v: f64| (left + step * i as f64, bottom - (bottom - top) * (v - min) / span);
@@ -125,7 +139,7 @@ fn line(points: &[Point], locale: Locale) -> (f64, AnyView) {
             let (x, y) = at(i, p.value);
             view! {
                 <circle cx=x cy=y r="3.5" class="chart-dot">
-                    <title>{format!("{} : {}", p.label, number(p.value, locale))}</title>
+                    <title>{format!("{} : {}", p.label, values.text(p.value))}</title>
                 </circle>
             }
         })
@@ -135,8 +149,8 @@ fn line(points: &[Point], locale: Locale) -> (f64, AnyView) {
     let (_, zero_y) = at(0, 0.0);
     let marks = view! {
         <line x1=left x2=right y1=zero_y y2=zero_y class="chart-axis"></line>
-        <text x=left - 6.0 y=top + 4.0 text-anchor="end" class="chart-value">{number(max, locale)}</text>
-        <text x=left - 6.0 y=bottom text-anchor="end" class="chart-value">{number(min, locale)}</text>
+        <text x=left - 6.0 y=top + 4.0 text-anchor="end" class="chart-value">{max_text}</text>
+        <text x=left - 6.0 y=bottom text-anchor="end" class="chart-value">{min_text}</text>
         <polyline points=path class="chart-line" fill="none"></polyline>
         {dots}
         <text x=left y=height - 12.0 class="chart-label">{first}</text>
@@ -146,7 +160,7 @@ fn line(points: &[Point], locale: Locale) -> (f64, AnyView) {
 }
 
 /// Slices of the total of the positive values.
-fn pie(points: &[Point], locale: Locale) -> (f64, AnyView) {
+fn pie(points: &[Point], values: Values) -> (f64, AnyView) {
     let height: f64 = 240.0;
     let (cx, cy, r) = (120.0, 120.0, 100.0);
     let total: f64 = points.iter().map(|p| p.value.max(0.0)).sum::<f64>().max(f64::EPSILON);
@@ -167,17 +181,17 @@ fn pie(points: &[Point], locale: Locale) -> (f64, AnyView) {
                 format!("M {cx} {cy} L {x1:.2} {y1:.2} A {r} {r} 0 {large} 1 {x2:.2} {y2:.2} Z")
             };
             let legend_y = 24.0 + 22.0 * i as f64;
-            let percent = match locale {
+            let percent = match values.locale {
                 Locale::Fr => format!("{:.0}\u{a0}%", share * 100.0),
                 Locale::En => format!("{:.0}%", share * 100.0),
             };
             view! {
                 <g class="mark">
-                    <title>{format!("{} : {} ({percent})", p.label, number(p.value, locale))}</title>
+                    <title>{format!("{} : {} ({percent})", p.label, values.text(p.value))}</title>
                     <path d=d class=format!("chart-slice slice-{}", i % 6)></path>
                     <rect x="260" y=legend_y - 11.0 width="12" height="12" class=format!("chart-slice slice-{}", i % 6)></rect>
                     <text x="280" y=legend_y class="chart-label">
-                        {format!("{} — {} ({percent})", short(&p.label, 30), number(p.value, locale))}
+                        {format!("{} — {} ({percent})", short(&p.label, 30), values.text(p.value))}
                     </text>
                 </g>
             }

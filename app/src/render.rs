@@ -225,6 +225,8 @@ fn heading(filters: &[Option<&EntityRef>], period: &agent::Period) -> String {
 fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl IntoView {
     let heading = heading(&[r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()], &r.period);
     let max = r.groups.iter().map(|g| g.total.minor).max().unwrap_or(0).max(1);
+    // Months, weeks or days: the line first, then the values beside their labels.
+    let chart = r.chart.map(|spec| view! { <crate::chart::Chart spec locale/> });
     let groups = (r.group_by != GroupBy::None && !r.groups.is_empty()).then(|| {
         view! {
             <figure class="bars" data-testid="groups">
@@ -254,6 +256,7 @@ fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl IntoVie
             <p class="total" data-testid="total" data-minor=r.total.minor data-currency=r.total.currency.to_string()>
                 {r.total.format(locale)}
             </p>
+            {chart}
             {groups}
             {transactions_block(r.transactions, r.count, r.transactions_truncated, locale)}
         </section>

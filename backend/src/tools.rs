@@ -412,6 +412,8 @@ async fn summary(
     if let Some(n) = a.top {
         groups.truncate(n as usize);
     }
+    let chart =
+        a.group_by.is_time().then(|| summary_chart(&groups, a, flow, &category, &merchant, locale)).flatten();
     let source_ids = rows.iter().map(|r| r.row.id).collect();
     let truncated = rows.len() > SUMMARY_ROWS;
     let transactions = rows.into_iter().take(SUMMARY_ROWS).map(|r| r.row).collect();
@@ -425,10 +427,39 @@ async fn summary(
         count,
         other_currencies: others.into_iter().map(|(c, m)| Money::new(m, c)).collect(),
         groups,
+        chart,
         transactions,
         transactions_truncated: truncated,
         source_ids,
     })
+}
+
+/// A summary's months, weeks or days as a line: "Dépenses par mois — Courses, 2025".
+fn summary_chart(
+    groups: &[Group],
+    a: &SummaryArgs,
+    flow: Flow,
+    category: &Option<EntityRef>,
+    merchant: &Option<EntityRef>,
+    locale: Locale,
+) -> Option<agent::chart::ChartSpec> {
+    let what = match (flow, locale) {
+        (Flow::Out, Locale::Fr) => "Dépenses",
+        (Flow::Out, Locale::En) => "Spending",
+        (Flow::In, Locale::Fr) => "Revenus",
+        (Flow::In, Locale::En) => "Income",
+    };
+    let (by, unit) = match (a.group_by, locale) {
+        (GroupBy::Week, Locale::Fr) => ("par semaine", "semaine"),
+        (GroupBy::Week, Locale::En) => ("by week", "week"),
+        (GroupBy::Day, Locale::Fr) => ("par jour", "jour"),
+        (GroupBy::Day, Locale::En) => ("by day", "day"),
+        (_, Locale::Fr) => ("par mois", "mois"),
+        (_, Locale::En) => ("by month", "month"),
+    };
+    let scope = merchant.as_ref().or(category.as_ref()).map(|e| format!("{}, ", e.label)).unwrap_or_default();
+    let title = format!("{what} {by} — {scope}{}", a.period.label);
+    agent::chart::over_time(groups, &title, unit, &what.to_lowercase())
 }
 
 /// The same summary over two periods, and the change between them.

@@ -125,6 +125,16 @@ async fn breakdown_groups_add_up_and_exclude_transfers() {
         "weeks start on Monday"
     );
     assert_eq!(w.groups.first().map(|g| g.key.as_str()), Some("2025-12-29"));
+    // Weeks are drawn as a line, point for point; categories are not.
+    let chart = w.chart.as_ref().expect("a line through the weeks");
+    assert_eq!(chart.kind, agent::chart::ChartKind::Line);
+    assert_eq!(chart.title, "Spending by week — janvier 2026");
+    assert_eq!(chart.currency, Some(r.total.currency));
+    let drawn: Vec<(&str, i64)> =
+        chart.points.iter().map(|p| (p.label.as_str(), (p.value * 100.0).round() as i64)).collect();
+    let groups: Vec<(&str, i64)> = w.groups.iter().map(|g| (g.label.as_str(), g.total.minor)).collect();
+    assert_eq!(drawn, groups);
+    assert_eq!(r.chart, None);
     // The top 3 are the three largest groups; the total is unchanged.
     let mut top = january(GroupBy::Category, None);
     if let ToolCall::SpendingSummary(a) = &mut top {
@@ -202,6 +212,11 @@ async fn income_counts_income_categories_only() {
     assert!(interest > 0);
     assert_eq!(r.total.minor, 13 * 365_000 + interest);
     assert_eq!(r.groups.len(), 12);
+    let chart = r.chart.as_ref().expect("a line through the months");
+    assert_eq!(
+        (chart.title.as_str(), chart.x.as_str(), chart.points.len()),
+        ("Revenus par mois — 2025", "mois", 12)
+    );
     assert!(r.transactions.iter().all(|t| t.amount.minor > 0 && t.category.as_deref() == Some("Revenus")));
 }
 
