@@ -114,14 +114,16 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
                 (Locale::En, 1) => ", in 1 transaction.".to_string(),
                 (Locale::En, n) => format!(", in {n} transactions."),
             });
-            if r.group_by != GroupBy::None {
-                if let Some(top) = r.groups.first() {
-                    let amount = top.total.format(locale);
-                    s.push_str(&match locale {
-                        Locale::Fr => format!(" Poste principal : {} ({amount}).", top.label),
-                        Locale::En => format!(" Largest: {} ({amount}).", top.label),
-                    });
-                }
+            // The largest group — the first of equals; months, weeks and days are in date
+            // order, so it is not always the first.
+            if let Some(top) = r.groups.iter().rev().max_by_key(|g| g.total.minor) {
+                let amount = top.total.format(locale);
+                s.push_str(&match (locale, r.group_by.is_time()) {
+                    (Locale::Fr, false) => format!(" Poste principal : {} ({amount}).", top.label),
+                    (Locale::Fr, true) => format!(" Le plus : {} ({amount}).", top.label),
+                    (Locale::En, false) => format!(" Largest: {} ({amount}).", top.label),
+                    (Locale::En, true) => format!(" Highest: {} ({amount}).", top.label),
+                });
             }
             if !r.other_currencies.is_empty() {
                 let others =
@@ -265,5 +267,57 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
                 ),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::{Currency, Date, Group, Money, Period, SummaryResult};
+
+    fn summary(group_by: GroupBy, groups: &[(&str, i64)]) -> ToolOutput {
+        let eur = Currency::new("EUR").unwrap();
+        ToolOutput::SpendingSummary(SummaryResult {
+            period: Period {
+                start: Date::new(2025, 1, 1).unwrap(),
+                end: Date::new(2026, 1, 1).unwrap(),
+                label: "année 2025".into(),
+                words: String::new(),
+            },
+            category: None,
+            merchant: None,
+            account: None,
+            group_by,
+            total: Money::new(groups.iter().map(|g| g.1).sum(), eur),
+            count: 3,
+            other_currencies: vec![],
+            groups: groups
+                .iter()
+                .map(|&(label, minor)| Group {
+                    key: label.into(),
+                    label: label.into(),
+                    total: Money::new(minor, eur),
+                    count: 1,
+                })
+                .collect(),
+            chart: None,
+            transactions: vec![],
+            transactions_truncated: false,
+            source_ids: vec![],
+        })
+    }
+
+    #[test]
+    fn the_largest_group_is_named_whatever_the_order() {
+        let months = summary(
+            GroupBy::Month,
+            &[("janvier 2025", 100_685), ("mars 2025", 114_658), ("avril 2025", 114_658)],
+        );
+        assert!(summarize(&months, Locale::Fr).ends_with(" Le plus : mars 2025 (1\u{202f}146,58\u{a0}€)."));
+        assert!(summarize(&months, Locale::En).ends_with(" Highest: mars 2025 (€1,146.58)."));
+        let categories = summary(GroupBy::Category, &[("Courses", 500), ("Loisirs", 500), ("Santé", 100)]);
+        assert!(summarize(&categories, Locale::Fr).ends_with(" Poste principal : Courses (5,00\u{a0}€)."));
+        assert!(!summarize(&summary(GroupBy::None, &[]), Locale::En).contains("Largest"));
     }
 }
