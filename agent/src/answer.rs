@@ -1,6 +1,6 @@
 //! The short text answer that follows a tool result, written without a model.
 
-use crate::{GroupBy, Locale, ToolOutput};
+use crate::{Locale, ToolOutput};
 
 /// A change: 1234 basis points -> "+12,3 %" (fr) or "+12.3%" (en).
 pub fn percent(bp: i64, locale: Locale) -> String {
@@ -274,7 +274,7 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use crate::{Currency, Date, Group, Money, Period, SummaryResult};
+    use crate::{Currency, Date, Group, GroupBy, Money, Period, SummaryResult};
 
     fn summary(group_by: GroupBy, groups: &[(&str, i64)]) -> ToolOutput {
         let eur = Currency::new("EUR").unwrap();
