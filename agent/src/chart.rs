@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::datasets::QueryResult;
 use crate::tools::Group;
-use crate::Currency;
+use crate::{Currency, Money};
 
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,6 +102,22 @@ pub fn shaped(result: &QueryResult, title: &str, wanted: Option<ChartKind>) -> O
     })
 }
 
+/// 10 to the power of the currency's exponent: minor units per major unit.
+fn scale(currency: Currency) -> f64 {
+    10_f64.powi(i32::try_from(currency.exponent()).unwrap_or(0))
+}
+
+/// Money as a value to draw: in major units.
+fn major(m: Money) -> f64 {
+    m.minor as f64 / scale(m.currency)
+}
+
+/// A drawn value back as money in `currency` (major units, rounded to the minor unit) —
+/// for writing a chart's values when [`ChartSpec::currency`] is set.
+pub fn money(value: f64, currency: Currency) -> Money {
+    Money::new((value * scale(currency)).round() as i64, currency)
+}
+
 /// A line through a summary's money per month, week or day, in date order: at least two
 /// groups and at most [`MAX_POINTS`], all in one currency. The values are major units,
 /// for drawing only; the amounts themselves stay in the groups.
@@ -110,11 +126,7 @@ pub fn over_time(groups: &[Group], title: &str, x: &str, y: &str) -> Option<Char
     if groups.len() < 2 || groups.len() > MAX_POINTS || groups.iter().any(|g| g.total.currency != currency) {
         return None;
     }
-    let scale = 10_f64.powi(i32::try_from(currency.exponent()).ok()?);
-    let points = groups
-        .iter()
-        .map(|g| Point { label: g.label.clone(), value: g.total.minor as f64 / scale })
-        .collect();
+    let points = groups.iter().map(|g| Point { label: g.label.clone(), value: major(g.total) }).collect();
     Some(ChartSpec {
         kind: ChartKind::Line,
         title: title.to_string(),
@@ -129,7 +141,6 @@ pub fn over_time(groups: &[Group], title: &str, x: &str, y: &str) -> Option<Char
 mod tests {
     use super::*;
     use crate::datasets::{Cell, NumText};
-    use crate::Money;
 
     fn group(label: &str, minor: i64, currency: &str) -> Group {
         Group {

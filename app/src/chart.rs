@@ -3,7 +3,7 @@
 //! and a description that lists every value, and each mark has its own title.
 
 use agent::chart::{ChartKind, ChartSpec, Point};
-use agent::{Currency, Locale, Money};
+use agent::{Currency, Locale};
 use leptos::prelude::*;
 
 const WIDTH: f64 = 640.0;
@@ -21,8 +21,7 @@ impl Values {
     /// "1500,75", or "1 500,75 €" for money.
     fn text(self, v: f64) -> String {
         if let Some(currency) = self.currency {
-            let minor = (v * 10_f64.powi(currency.exponent() as i32)).round() as i64;
-            return Money::new(minor, currency).format(self.locale);
+            return agent::chart::money(v, currency).format(self.locale);
         }
         let s = format!("{v:.2}");
         let s = s.trim_end_matches('0').trim_end_matches('.').to_string();

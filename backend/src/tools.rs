@@ -449,14 +449,9 @@ fn summary_chart(
         (Flow::In, Locale::Fr) => "Revenus",
         (Flow::In, Locale::En) => "Income",
     };
-    let (by, unit) = match (a.group_by, locale) {
-        (GroupBy::Week, Locale::Fr) => ("par semaine", "semaine"),
-        (GroupBy::Week, Locale::En) => ("by week", "week"),
-        (GroupBy::Day, Locale::Fr) => ("par jour", "jour"),
-        (GroupBy::Day, Locale::En) => ("by day", "day"),
-        (_, Locale::Fr) => ("par mois", "mois"),
-        (_, Locale::En) => ("by month", "month"),
-    };
+    // "par mois" names the line; "mois", its axis.
+    let by = agent::parser::group_label(a.group_by, locale);
+    let unit = by.split_once(' ').map_or(by, |(_, unit)| unit);
     let scope = merchant.as_ref().or(category.as_ref()).map(|e| format!("{}, ", e.label)).unwrap_or_default();
     let title = format!("{what} {by} — {scope}{}", a.period.label);
     agent::chart::over_time(groups, &title, unit, &what.to_lowercase())
