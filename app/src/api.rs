@@ -82,13 +82,26 @@ pub async fn load_history() -> Result<Vec<ConversationSummary>, AppError> {
     .await
 }
 
-/// `path` if it is a path on this site, else the start page: where a form may send the
-/// browser back to (never another site, whatever the form said).
-pub fn same_site_path(path: &str) -> &str {
-    if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') {
-        path
-    } else {
-        "/"
+/// `target` if it leads to a page of this site, as the path (and query) a browser
+/// would go to, else the start page: where a form may send the browser back to. It is
+/// read as a browser reads it — a URL relative to this site, with tabs and newlines
+/// dropped and `\\` taken as `/` — and kept only if it stays on this site's origin
+/// and its path does not itself start with `//`; what comes back is percent-encoded
+/// ASCII, so it is always a valid `Location`.
+#[cfg(feature = "ssr")]
+pub fn same_site_path(target: &str) -> String {
+    const ORIGIN: &str = "http://sou.invalid/";
+    let Ok(base) = url::Url::parse(ORIGIN) else { return "/".into() };
+    let Some(url) = base.join(target).ok().filter(|u| u.origin() == base.origin()) else {
+        return "/".into();
+    };
+    let path = url.path();
+    if !path.starts_with('/') || path.starts_with("//") {
+        return "/".into();
+    }
+    match url.query() {
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_string(),
     }
 }
 
@@ -111,7 +124,7 @@ pub async fn delete_conversation(id: String, back: String) -> Result<(), AppErro
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         sou.delete_conversation(user, &id).await?;
-        leptos_axum::redirect(same_site_path(&back));
+        leptos_axum::redirect(&same_site_path(&back));
         Ok(())
     })
     .await

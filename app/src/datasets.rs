@@ -9,6 +9,7 @@ use agent::Locale;
 use leptos::prelude::*;
 
 use crate::api::{load_datasets, DatasetsData};
+use crate::fields::TextArea;
 use crate::i18n::{count, tr};
 use crate::imports::TopBar;
 
@@ -95,8 +96,7 @@ fn Datasets(data: DatasetsData, added: Option<String>) -> impl IntoView {
                     <p class="hint">{cap}</p>
                     <form method="get" action="/datasets" class="sql-form" data-testid="sql-form">
                         <label for="sql" class="visually-hidden">"SQL"</label>
-                        <textarea id="sql" name="sql" rows="4" maxlength="8000" spellcheck="false"
-                            placeholder=placeholder>{data.sql.clone()}</textarea>
+                        <TextArea id="sql" name="sql" rows=4 maxlength=8000 placeholder value=data.sql.clone()/>
                         <button type="submit" disabled=!has_any>{tr(locale, "Exécuter", "Run")}</button>
                     </form>
                     {data.query_error.map(|m| view! { <p class="error" role="alert" data-testid="query-error">{m}</p> })}

@@ -36,7 +36,16 @@ impl FromServerFnError for AppError {
     type Encoder = JsonEncoding;
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
-        AppError::Transport(value.to_string())
+        match value {
+            // On the server: the request itself is malformed (a 400, see `server`).
+            ServerFnErrorErr::Args(_) | ServerFnErrorErr::MissingArg(_) => AppError::BadRequest(
+                "the request could not be read: an argument is missing or malformed".into(),
+            ),
+            ServerFnErrorErr::UnsupportedRequestMethod(_) => {
+                AppError::BadRequest("this request method is not accepted here".into())
+            }
+            other => AppError::Transport(other.to_string()),
+        }
     }
 }
 

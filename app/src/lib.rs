@@ -19,6 +19,7 @@ mod chart;
 mod chat;
 mod datasets;
 mod error;
+mod fields;
 mod history;
 mod i18n;
 mod imports;

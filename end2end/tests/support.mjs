@@ -6,11 +6,19 @@ export const hydrated = (testInfo) => testInfo.project.name === 'hydrated';
 
 // Console errors and uncaught exceptions are collected in `testInfo.problems`;
 // `expected(message)` may excuse one (a 400 the test provokes on purpose).
+// A Content-Security-Policy violation is always a problem: Chromium logs it as a
+// console error (with JavaScript or without), and the page's own listener reports it
+// too when scripts run.
 export function watchConsole(page, testInfo, expected = () => false) {
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error' && !expected(m)) problems.push(m.text()); });
+  const problems = testInfo.problems || [];
+  const csp = (text) => /Content Security Policy|securitypolicyviolation/i.test(text);
+  page.on('console', (m) => {
+    if ((m.type() === 'error' && !expected(m)) || csp(m.text())) problems.push(m.text());
+  });
   page.on('pageerror', (e) => problems.push(String(e)));
   testInfo.problems = problems;
+  return page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
+    console.error(`securitypolicyviolation: ${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`)));
 }
 
 export function expectNoConsoleErrors(testInfo) {

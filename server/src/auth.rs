@@ -124,15 +124,21 @@ fn safe(method: &Method) -> bool {
     matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
-/// Whether a write may go on: its `Origin` names this host, or, without an `Origin`,
-/// `Sec-Fetch-Site` says same-origin. With neither header it is not a browser's
-/// request (a browser sends `Origin` with every POST), so no cookie was sent for it by
-/// someone else's page.
+/// Whether a write may go on: its `Origin` is this site's — the scheme the browser
+/// used (`https` only when a trusted proxy says so) and this host — or, without an
+/// `Origin`, `Sec-Fetch-Site` says same-origin. With neither header it is not a
+/// browser's request (a browser sends `Origin` with every POST), so no cookie was sent
+/// for it by someone else's page. Forwarded headers reach this point only with
+/// `trust_proxy` (see `security`).
 fn same_origin(headers: &HeaderMap) -> bool {
     let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     match text("origin") {
         Some(origin) => {
-            let authority = origin.split_once("://").map(|(_, rest)| rest).unwrap_or("");
+            let scheme = if https(headers) { "https" } else { "http" };
+            let Some(authority) = origin.strip_prefix(scheme).and_then(|rest| rest.strip_prefix("://"))
+            else {
+                return false;
+            };
             !authority.is_empty()
                 && [text("host"), text("x-forwarded-host")].into_iter().flatten().any(|h| h == authority)
         }
@@ -160,7 +166,7 @@ fn client_addr(req: &Request, trust_proxy: bool) -> ClientAddr {
 }
 
 /// Whether the browser reached us over HTTPS (directly or through a proxy that says so).
-fn https(headers: &HeaderMap) -> bool {
+pub(crate) fn https(headers: &HeaderMap) -> bool {
     let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
     text("x-forwarded-proto").eq_ignore_ascii_case("https")
         || text("forwarded").to_ascii_lowercase().contains("proto=https")
@@ -192,7 +198,7 @@ fn query(pairs: &[(&str, &str)]) -> String {
 
 /// Signed in: the cookie, then on to where the person was going.
 fn signed_in(session: NewSession, headers: &HeaderMap, next: &str) -> Response {
-    let mut response = Redirect::to(same_site(next)).into_response();
+    let mut response = Redirect::to(&same_site(next)).into_response();
     match session_cookie_header(&session, https(headers)) {
         Some(cookie) => {
             response.headers_mut().insert(header::SET_COOKIE, cookie);
@@ -207,10 +213,7 @@ fn form_failed(page: &str, e: &AuthError, name: &str, next: &str) -> Response {
     if matches!(e, AuthError::Db(_) | AuthError::Hash | AuthError::Seed) {
         tracing::error!(error = %e, "signing in failed");
     }
-    let retry = match e {
-        AuthError::RateLimited { retry_after } => retry_after.as_secs().max(1).to_string(),
-        _ => String::new(),
-    };
+    let retry = e.retry_after().map(|r| r.as_secs().max(1).to_string()).unwrap_or_default();
     let q = query(&[("error", e.code()), ("name", name), ("next", next), ("retry", &retry)]);
     Redirect::to(&format!("{page}?{q}")).into_response()
 }
@@ -235,7 +238,8 @@ pub async fn log_in(
     match state.sou.auth().log_in(&form.name, &password, &client.0).await {
         Ok((_, session)) => signed_in(session, &headers, &form.next),
         Err(e) => {
-            let next = Some(same_site(&form.next)).filter(|n| *n != "/").unwrap_or("");
+            let next = same_site(&form.next);
+            let next = if next == "/" { "" } else { next.as_str() };
             form_failed("/login", &e, form.name.trim(), next)
         }
     }
@@ -270,8 +274,12 @@ pub async fn sign_up(
     }
 }
 
-pub async fn demo(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    match state.sou.auth().demo().await {
+pub async fn demo(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    headers: HeaderMap,
+) -> Response {
+    match state.sou.auth().demo(&client.0).await {
         Ok((account, session)) => {
             tracing::info!(user = %backend::trace::user(account.user), "a demo account was created");
             signed_in(session, &headers, "/")
@@ -309,7 +317,16 @@ mod tests {
         assert!(same_origin(&headers(&[
             ("origin", "https://sou.example.org"),
             ("host", "127.0.0.1:3000"),
-            ("x-forwarded-host", "sou.example.org")
+            ("x-forwarded-host", "sou.example.org"),
+            ("x-forwarded-proto", "https")
+        ])));
+        // The scheme is part of the origin: another scheme on this host is another site.
+        assert!(!same_origin(&headers(&[("origin", "https://127.0.0.1:3000"), ("host", "127.0.0.1:3000")])));
+        assert!(!same_origin(&headers(&[("origin", "ftp://127.0.0.1:3000"), ("host", "127.0.0.1:3000")])));
+        assert!(!same_origin(&headers(&[
+            ("origin", "http://sou.example.org"),
+            ("x-forwarded-host", "sou.example.org"),
+            ("x-forwarded-proto", "https")
         ])));
         assert!(!same_origin(&headers(&[("origin", "https://evil.example"), ("host", "127.0.0.1:3000")])));
         assert!(!same_origin(&headers(&[("origin", "null"), ("host", "127.0.0.1:3000")])));
@@ -324,7 +341,35 @@ mod tests {
         let h = headers(&[("cookie", "a=1; sou_session_x=no; sou_session=tok123; b=2")]);
         assert_eq!(session_cookie(&h), Some("tok123"));
         assert_eq!(session_cookie(&headers(&[("cookie", "sou_session=")])), None);
-        assert_eq!(same_site("//evil.example/"), "/");
+    }
+
+    /// Where a sign-in may send the browser: read as a browser reads the URL, so tabs,
+    /// newlines and backslashes cannot turn a path into another site.
+    #[test]
+    fn only_same_site_paths_survive() {
+        for evil in [
+            "//evil.example/",
+            "/\\evil.example",
+            "\\/evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\r\n/evil.example",
+            " //evil.example",
+            "https://evil.example/",
+            "http://sou.invalid@evil.example/",
+            "javascript:alert(1)",
+            "/.//evil.example",
+            "/..//evil.example",
+            "\t//evil.example",
+        ] {
+            let kept = same_site(evil);
+            assert_eq!(kept, "/", "{evil:?} gave {kept:?}");
+        }
         assert_eq!(same_site("/c/abc?x=1"), "/c/abc?x=1");
+        assert_eq!(same_site("/datasets?sql=SELECT%201"), "/datasets?sql=SELECT%201");
+        assert_eq!(same_site("/c/a b"), "/c/a%20b");
+        assert_eq!(same_site("/settings#tokens"), "/settings");
+        assert_eq!(same_site("/x\r\nSet-Cookie: a=b"), "/xSet-Cookie:%20a=b");
+        assert_eq!(same_site(""), "/");
     }
 }

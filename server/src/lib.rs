@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod config;
 pub mod imports;
+pub mod security;
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -78,15 +79,31 @@ pub fn router(state: AppState) -> Router {
         .route("/rules/{id}/apply", post(imports::apply_rule))
         .route("/rules/{id}/delete", post(imports::delete_rule))
         .route("/healthz", get(|| async { "ok" }))
-        .leptos_routes_with_context(&state, routes, move || provide_context(sou.clone()), {
+        .leptos_routes_with_context(&state, routes, page_context(sou.clone()), {
             let options = state.leptos_options.clone();
             move || shell(options.clone())
         })
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .fallback(leptos_axum::file_and_error_handler_with_context::<AppState, _>(page_context(sou), shell))
+        .layer(axum::middleware::from_fn(security::server_fn_input))
         .layer(axum::middleware::from_fn_with_state(state.clone(), auth::gate))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
         .layer(tower_http::compression::CompressionLayer::new())
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(state)
+}
+
+/// What pages and server functions find in their context: Sou, and the nonce that
+/// [`security::headers`] drew for this request and named in its policy (Leptos would
+/// otherwise draw another, and the page's scripts would be refused).
+fn page_context(sou: Sou) -> impl Fn() + Clone + Send + 'static {
+    move || {
+        provide_context(sou.clone());
+        let nonce = use_context::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<leptos::nonce::Nonce>().cloned());
+        if let Some(nonce) = nonce {
+            provide_context(nonce);
+        }
+    }
 }
 
 /// The span of one HTTP request: method and route pattern (`/c/{id}`), never the
@@ -143,7 +160,7 @@ impl ApiError {
     pub fn from_auth(e: backend::auth::AuthError) -> ApiError {
         use backend::auth::AuthError as A;
         let status = match &e {
-            A::RateLimited { .. } | A::DemoFull => StatusCode::TOO_MANY_REQUESTS,
+            A::RateLimited { .. } | A::DemoLimited { .. } | A::DemoFull => StatusCode::TOO_MANY_REQUESTS,
             A::InvalidCredentials => StatusCode::UNAUTHORIZED,
             A::Closed => StatusCode::FORBIDDEN,
             A::NameTaken => StatusCode::CONFLICT,

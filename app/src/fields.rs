@@ -1,0 +1,104 @@
+//! Form controls whose content the server would not escape if written as children.
+//!
+//! Leptos writes the children of `<textarea>`, `<noscript>`, `<script>` and `<style>`
+//! into server-rendered HTML as they are, unescaped (tachys' `ESCAPE_CHILDREN` is
+//! `false` for them), so a text child of a `<textarea>` is markup:
+//! `/datasets?sql=</textarea><script>…` ran script. This module is the one place a
+//! `<textarea>` is built: its text is escaped here and given as the element's inner
+//! HTML, which both the server's HTML and the browser's `innerHTML` read back as the
+//! same text. A test below fails when any other file writes one of these elements
+//! with content, or uses `inner_html`.
+
+use leptos::prelude::*;
+
+/// A multi-line text field holding `value` as text, whatever it contains.
+#[component]
+pub fn TextArea(
+    id: &'static str,
+    name: &'static str,
+    rows: u32,
+    maxlength: u32,
+    #[prop(into)] placeholder: String,
+    value: String,
+    #[prop(optional)] required: bool,
+) -> impl IntoView {
+    view! {
+        <textarea id=id name=name rows=rows maxlength=maxlength spellcheck="false" required=required
+            placeholder=placeholder inner_html=escape_text(&value)></textarea>
+    }
+}
+
+/// `text` as HTML text: `&`, `<` and `>` escaped (enough for element content).
+pub fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_in_text_is_escaped() {
+        assert_eq!(
+            escape_text("</textarea><script>x&y</script>"),
+            "&lt;/textarea&gt;&lt;script&gt;x&amp;y&lt;/script&gt;"
+        );
+        assert_eq!(escape_text("SELECT 'a' \"b\""), "SELECT 'a' \"b\"");
+    }
+
+    /// The elements whose children Leptos writes unescaped, and `inner_html`, appear
+    /// nowhere in the app's views but here (and `inner_html` for model Markdown, which
+    /// `markdown.rs` renders without raw HTML). Test code (after `#[cfg(test)]`) is
+    /// not read.
+    #[test]
+    fn no_view_writes_unescaped_children() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let (mut found, mut inner) = (Vec::new(), Vec::new());
+        let mut files = vec![dir];
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for (n, line) in code.lines().enumerate() {
+                let line = line.trim_start();
+                if line.starts_with("//") {
+                    continue;
+                }
+                for tag in ["<textarea", "<script", "<style", "<noscript"] {
+                    // A <noscript> holding only a static element is the one exception.
+                    let static_noscript =
+                        tag == "<noscript" && line.contains("<noscript><meta") && !line.contains('{');
+                    if line.contains(tag) && !(name == "fields.rs" && tag == "<textarea") && !static_noscript
+                    {
+                        found.push(format!("{name}:{}: {tag}", n + 1));
+                    }
+                }
+                if line.contains("inner_html") && name != "fields.rs" {
+                    inner.push(format!("{name}:{}", n + 1));
+                }
+            }
+        }
+        assert!(found.is_empty(), "unescaped markup outside fields.rs: {found:?}");
+        // render.rs' one use: a model's whole answer, as `markdown::to_html` wrote it.
+        assert!(
+            inner.len() == 1 && inner[0].starts_with("render.rs:"),
+            "inner_html outside fields.rs and the model's Markdown: {inner:?}"
+        );
+    }
+}

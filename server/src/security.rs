@@ -1,0 +1,140 @@
+//! The headers every response carries, set in one layer around everything else.
+//!
+//! A page's inline scripts (Leptos' hydration and resource scripts) carry a nonce;
+//! this layer draws it for each request, hands it to the page renderer (a request
+//! extension, read by the router's context) and names it in the `Content-Security-
+//! Policy`, so no other script runs, not even one that got into the page. Forwarded
+//! headers (`X-Forwarded-*`, `Forwarded`) are removed here unless the configuration
+//! says a proxy sets them (`trust_proxy`): nothing after this layer can be told by the
+//! client which scheme, host or address it used.
+
+use axum::extract::{Request, State};
+use axum::http::header::{
+    CONTENT_SECURITY_POLICY, REFERRER_POLICY, STRICT_TRANSPORT_SECURITY, X_CONTENT_TYPE_OPTIONS,
+    X_FRAME_OPTIONS,
+};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+use leptos::nonce::Nonce;
+
+use crate::AppState;
+
+/// Headers a client could use to lie about the scheme, host or address it used.
+const FORWARDED: [&str; 5] =
+    ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"];
+
+/// HSTS: two years, for this host only (a self-hosted Sou may share its domain).
+const HSTS: &str = "max-age=63072000";
+
+/// The page's policy: scripts only from this site or carrying this response's nonce
+/// (WebAssembly compiled from them), nothing fetched or posted elsewhere, no plugin,
+/// no `<base>`, never in a frame.
+pub fn policy(nonce: &str) -> String {
+    format!(
+        "default-src 'self'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
+         style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+         object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+}
+
+pub async fn headers(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    if !state.trust_proxy {
+        for name in FORWARDED {
+            req.headers_mut().remove(name);
+        }
+    }
+    let https = crate::auth::https(req.headers());
+    let nonce = Nonce::new();
+    req.extensions_mut().insert(nonce.clone());
+    let mut response = next.run(req).await;
+    set(response.headers_mut(), &nonce, https);
+    response
+}
+
+fn set(h: &mut HeaderMap, nonce: &str, https: bool) {
+    // A route that frames itself on purpose (a later widget page) sets its own policy.
+    if !h.contains_key(CONTENT_SECURITY_POLICY) {
+        if let Ok(v) = HeaderValue::from_str(&policy(nonce)) {
+            h.insert(CONTENT_SECURITY_POLICY, v);
+        }
+        h.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    }
+    h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    if https {
+        h.insert(STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
+    }
+}
+
+/// The largest body a server function reads; they take a few fields at most.
+pub const SERVER_FN_BODY_LIMIT: usize = 1 << 20;
+
+/// Server functions (`/api/…`, not the JSON API under `/api/v1`) get only well-formed
+/// input, and say so with a 4xx when it is not: a body over
+/// [`SERVER_FN_BODY_LIMIT`] is a 413, a body or query that is not UTF-8 a 400, and
+/// arguments that do not parse (a missing field, a word for a number) a 400 rather than
+/// the 500 Leptos gives every error it meets before the function runs.
+pub async fn server_fn_input(req: Request, next: Next) -> Response {
+    use axum::http::StatusCode;
+    use axum::response::IntoResponse as _;
+
+    let path = req.uri().path();
+    if !path.starts_with("/api/") || path.starts_with("/api/v1/") {
+        return next.run(req).await;
+    }
+    let bad = |status: StatusCode, message: &str| {
+        let body = serde_json::to_string(&app::AppError::BadRequest(message.into())).unwrap_or_default();
+        (status, [(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
+    };
+    let decodes = |text: &[u8]| std::str::from_utf8(&percent_decode(text)).is_ok();
+    let query_ok = req.uri().query().is_none_or(|q| decodes(q.as_bytes()));
+    let form = req
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    let (parts, body) = req.into_parts();
+    let bytes = match axum::body::to_bytes(body, SERVER_FN_BODY_LIMIT).await {
+        Ok(bytes) => bytes,
+        Err(_) => return bad(StatusCode::PAYLOAD_TOO_LARGE, "the request is too large"),
+    };
+    // A form body carries its text %-encoded; any other body must be UTF-8 as it is.
+    let body_ok = if form { decodes(&bytes) } else { std::str::from_utf8(&bytes).is_ok() };
+    if !query_ok || !body_ok {
+        return bad(StatusCode::BAD_REQUEST, "the request is not valid UTF-8 text");
+    }
+    let mut response = next.run(Request::from_parts(parts, axum::body::Body::from(bytes))).await;
+    if response.status() == StatusCode::INTERNAL_SERVER_ERROR
+        && response.headers().contains_key("serverfnerror")
+    {
+        // Only the body tells a malformed argument from a real failure.
+        let (mut head, body) = response.into_parts();
+        let bytes = axum::body::to_bytes(body, SERVER_FN_BODY_LIMIT).await.unwrap_or_default();
+        if matches!(serde_json::from_slice(&bytes), Ok(app::AppError::BadRequest(_))) {
+            head.status = StatusCode::BAD_REQUEST;
+        }
+        response = Response::from_parts(head, axum::body::Body::from(bytes));
+    }
+    response
+}
+
+/// `%xx` escapes decoded (and `+` left as it is: it decodes to ASCII either way).
+fn percent_decode(s: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let mut out = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        match (s[i], s.get(i + 1).copied().and_then(hex), s.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push(h << 4 | l);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
+}
