@@ -7,7 +7,8 @@
 //! `<textarea>` is built: its text is escaped here and given as the element's inner
 //! HTML, which both the server's HTML and the browser's `innerHTML` read back as the
 //! same text. A test below fails when any other file writes one of these elements
-//! with content, or uses `inner_html`.
+//! with content, uses `inner_html`, or gives leptos_meta's `<Title>` (written into the
+//! page's head unescaped too) anything but a literal.
 
 use leptos::prelude::*;
 
@@ -88,6 +89,10 @@ mod tests {
                     {
                         found.push(format!("{name}:{}: {tag}", n + 1));
                     }
+                }
+                // leptos_meta writes a title's text into <head> unescaped: literals only.
+                if line.contains("<Title") && !line.contains("<Title text=\"") {
+                    found.push(format!("{name}:{}: <Title> with a computed text", n + 1));
                 }
                 if line.contains("inner_html") && name != "fields.rs" {
                     inner.push(format!("{name}:{}", n + 1));
