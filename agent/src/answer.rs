@@ -1,6 +1,17 @@
 //! The short text answer that follows a tool result, written without a model.
+//!
+//! It quotes what a bank, a file or the user named (labels, merchants, dataset cells), so
+//! it is text, never Markdown: [`event`] is how it is sent, and the page shows it as it is.
 
+use crate::protocol::ChatEvent;
 use crate::{Locale, ToolOutput};
+
+/// Sou's own answer to a tool result, as the chat stream sends it: a `token` whose
+/// format is text (see [`ChatEvent::text`]), so a label such as
+/// `[Confirmez votre compte](https://…)` is shown as written, not as a link.
+pub fn event(output: &ToolOutput, locale: Locale) -> ChatEvent {
+    ChatEvent::text(summarize(output, locale))
+}
 
 /// A change: 1234 basis points -> "+12,3 %" (fr) or "+12.3%" (en).
 pub fn percent(bp: i64, locale: Locale) -> String {
@@ -306,6 +317,88 @@ mod tests {
             transactions_truncated: false,
             source_ids: vec![],
         })
+    }
+
+    const HOSTILE: [&str; 2] =
+        ["[Confirmez votre compte](https://evil.example/login)", "<img src=x onerror=alert(1)>"];
+
+    /// Sou's answer quotes the label and says it is text.
+    fn assert_text_quoting(output: &ToolOutput, label: &str) {
+        for locale in [Locale::Fr, Locale::En] {
+            let e = event(output, locale);
+            let crate::protocol::ChatEvent::Token { content, format } = &e else { panic!("{e:?}") };
+            assert_eq!(*format, crate::protocol::TextFormat::Text, "{content}");
+            assert!(content.contains(label), "{content}");
+            assert!(e.to_json().contains(r#""format":"text""#), "{}", e.to_json());
+        }
+    }
+
+    #[test]
+    fn labels_from_a_bank_or_a_file_are_sent_as_text() {
+        let eur = Currency::new("EUR").unwrap();
+        let period = Period {
+            start: Date::new(2026, 1, 1).unwrap(),
+            end: Date::new(2026, 2, 1).unwrap(),
+            label: "janvier 2026".into(),
+            words: String::new(),
+        };
+        for label in HOSTILE {
+            // A merchant named from a transfer's label, as the largest group and as the filter.
+            let mut by_merchant = summary(GroupBy::Merchant, &[(label, 5_000), ("Lidl", 100)]);
+            assert_text_quoting(&by_merchant, label);
+            if let ToolOutput::SpendingSummary(r) = &mut by_merchant {
+                r.groups.clear();
+                r.merchant = Some(crate::EntityRef { key: "m".into(), label: label.into() });
+            }
+            assert_text_quoting(&by_merchant, label);
+            // A category's label.
+            let mut by_category = summary(GroupBy::None, &[]);
+            if let ToolOutput::SpendingSummary(r) = &mut by_category {
+                r.category = Some(crate::EntityRef { key: "c".into(), label: label.into() });
+            }
+            assert_text_quoting(&by_category, label);
+            // The largest transaction's raw bank label.
+            let row = crate::TransactionRow {
+                id: 1,
+                date: Date::new(2026, 1, 5).unwrap(),
+                label: label.into(),
+                merchant: None,
+                category: None,
+                account: "courant".into(),
+                amount: Money::new(-9_900, eur),
+            };
+            let largest = ToolOutput::ListTransactions(crate::TransactionListResult {
+                period: period.clone(),
+                category: None,
+                merchant: None,
+                account: None,
+                direction: None,
+                order: crate::ListOrder::Largest,
+                text: None,
+                count: 1,
+                transactions: vec![row],
+                truncated: false,
+                net: Money::new(-9_900, eur),
+                source_ids: vec![1],
+            });
+            assert_text_quoting(&largest, label);
+            // A dataset's cell.
+            let dataset = ToolOutput::QueryDataset(crate::DatasetResult {
+                dataset: Some("ventes".into()),
+                title: "Total par région".into(),
+                result: crate::datasets::QueryResult {
+                    sql: "SELECT 1".into(),
+                    columns: vec!["region".into(), "total".into()],
+                    rows: vec![
+                        vec![crate::datasets::Cell::Text(label.into()), crate::datasets::Cell::Int(3)],
+                        vec![crate::datasets::Cell::Text("Nord".into()), crate::datasets::Cell::Int(1)],
+                    ],
+                    truncated: false,
+                },
+                chart: None,
+            });
+            assert_text_quoting(&dataset, label);
+        }
     }
 
     #[test]

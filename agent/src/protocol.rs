@@ -17,9 +17,16 @@ pub enum ChatEvent {
         clarification: Clarification,
     },
     ToolResult(ToolOutput),
-    /// A piece of the text answer (Markdown when a model wrote it).
+    /// A piece of the text answer. What it is says `format`: a model's Markdown, or
+    /// Sou's own sentence, which is text — the labels and cells in it came from a bank
+    /// or a file and are never markup. Build it with [`ChatEvent::text`] or
+    /// [`ChatEvent::markdown`].
     Token {
         content: String,
+        /// Absent on the wire for Markdown, so a model's tokens and events stored
+        /// before the field existed read as they always did.
+        #[serde(default, skip_serializing_if = "TextFormat::is_markdown")]
+        format: TextFormat,
     },
     /// The user's categories, merchants and accounts a model's answer named, each with
     /// a one-click plan about it.
@@ -41,7 +48,34 @@ pub enum ChatEvent {
     },
 }
 
+/// How a `token`'s `content` is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextFormat {
+    /// A model wrote the whole answer: Markdown, rendered through a sanitiser.
+    #[default]
+    Markdown,
+    /// Sou wrote it from data: plain text, shown exactly as it is.
+    Text,
+}
+
+impl TextFormat {
+    pub fn is_markdown(&self) -> bool {
+        *self == TextFormat::Markdown
+    }
+}
+
 impl ChatEvent {
+    /// A piece of Sou's own answer: text, never read as Markdown.
+    pub fn text(content: impl Into<String>) -> ChatEvent {
+        ChatEvent::Token { content: content.into(), format: TextFormat::Text }
+    }
+
+    /// A piece of a model's answer: Markdown.
+    pub fn markdown(content: impl Into<String>) -> ChatEvent {
+        ChatEvent::Token { content: content.into(), format: TextFormat::Markdown }
+    }
+
     pub fn is_terminal(&self) -> bool {
         matches!(self, ChatEvent::Status { .. })
     }
@@ -174,7 +208,7 @@ mod tests {
     }
 
     fn sample() -> String {
-        let a = ChatEvent::Token { content: "Bonjour é 🍞".into() };
+        let a = ChatEvent::markdown("Bonjour é 🍞");
         let b = ChatEvent::Error { code: "x".into(), message: "line\nbreak".into() };
         format!("{}: keep-alive\n\n{}", chunk(&a), chunk(&b))
     }
@@ -198,7 +232,7 @@ mod tests {
         let whole = decode_in_pieces(bytes, &[]);
         assert_eq!(whole.len(), 2);
         let first: ChatEvent = serde_json::from_str(&whole[0].data).unwrap();
-        assert_eq!(first, ChatEvent::Token { content: "Bonjour é 🍞".into() });
+        assert_eq!(first, ChatEvent::markdown("Bonjour é 🍞"));
         // Every single cut point, including inside multi-byte characters.
         for cut in 0..bytes.len() {
             assert_eq!(decode_in_pieces(bytes, &[cut]), whole, "cut at {cut}");
@@ -206,6 +240,18 @@ mod tests {
         // Byte by byte.
         let all: Vec<usize> = (0..bytes.len()).collect();
         assert_eq!(decode_in_pieces(bytes, &all), whole);
+    }
+
+    #[test]
+    fn a_token_says_whether_it_is_markdown_and_old_ones_still_are() {
+        // Stored before `format` existed, and a model's tokens now: Markdown, same JSON.
+        let stored: ChatEvent = serde_json::from_str(r#"{"type":"token","content":"**a**"}"#).unwrap();
+        assert_eq!(stored, ChatEvent::markdown("**a**"));
+        assert_eq!(stored.to_json(), r#"{"type":"token","content":"**a**"}"#);
+        // Sou's own text says so.
+        let text = ChatEvent::text("[a](https://b.example)");
+        assert_eq!(text.to_json(), r#"{"type":"token","content":"[a](https://b.example)","format":"text"}"#);
+        assert_eq!(serde_json::from_str::<ChatEvent>(&text.to_json()).unwrap(), text);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! server-rendered page and the hydrated one are the same.
 
 use agent::answer::share;
-use agent::protocol::ChatEvent;
+use agent::protocol::{ChatEvent, TextFormat};
 use agent::{
     BalancesResult, BudgetState, BudgetStatusResult, Cadence, CashFlowResult, Clarification, Confidence,
     DatasetInfoResult, DatasetResult, Direction, EntityRef, GroupBy, Locale, Money, ParseOutcome, Reason,
@@ -713,10 +713,18 @@ fn recurring(r: RecurringResult, locale: Locale) -> impl IntoView {
     }
 }
 
-/// Consecutive text pieces, rendered as one Markdown block.
-fn answer_text(text: &str) -> AnyView {
-    let html = crate::markdown::to_html(text);
-    view! { <div class="answer" data-testid="answer" inner_html=html></div> }.into_any()
+/// Consecutive text pieces of one format, rendered as one block.
+fn answer_text(text: String, format: TextFormat) -> AnyView {
+    match format {
+        // A model wrote the whole answer: its Markdown, sanitised by `markdown.rs`.
+        TextFormat::Markdown => {
+            let html = crate::markdown::to_html(&text);
+            view! { <div class="answer" data-testid="answer" inner_html=html></div> }.into_any()
+        }
+        // Sou's own sentence quotes labels from a bank and cells from files: a text
+        // child, escaped like every other, never read as Markdown.
+        TextFormat::Text => view! { <div class="answer" data-testid="answer"><p>{text}</p></div> }.into_any(),
+    }
 }
 
 /// What answering cost, under a model's answer.
@@ -764,15 +772,21 @@ pub fn events_view(
     // Results speak the language of the question, which the plan carries.
     let mut locale = locale;
     let mut had_plan = false;
+    // Text pieces not shown yet, all of `format`.
     let mut text = String::new();
+    let mut format = TextFormat::Markdown;
     let mut stopped = false;
     for e in events {
-        if let ChatEvent::Token { content } = &e {
+        if let ChatEvent::Token { content, format: f } = &e {
+            if *f != format && !text.is_empty() {
+                out.push(answer_text(std::mem::take(&mut text), format));
+            }
+            format = *f;
             text.push_str(content);
             continue;
         }
         if !text.is_empty() {
-            out.push(answer_text(&std::mem::take(&mut text)));
+            out.push(answer_text(std::mem::take(&mut text), format));
         }
         let v = match e {
             ChatEvent::Plan { plan } => {
@@ -823,7 +837,7 @@ pub fn events_view(
         out.push(v);
     }
     if !text.is_empty() {
-        out.push(answer_text(&text));
+        out.push(answer_text(text, format));
     }
     if pending && !ended {
         out.push(view! { <p class="thinking" aria-live="polite">{t(locale, T::Thinking)}</p> }.into_any());
@@ -831,4 +845,60 @@ pub fn events_view(
         out.push(view! { <p class="error" role="alert">{t(locale, T::Interrupted)}</p> }.into_any());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use agent::protocol::{StreamStatus, Uncertainty, Usage};
+
+    /// The answer's events as the server renders them (the conversation page, with or
+    /// without JavaScript).
+    fn rendered(tokens: Vec<ChatEvent>) -> String {
+        let owner = Owner::new();
+        owner.with(|| {
+            let mut events = tokens;
+            events.push(ChatEvent::Status {
+                content: StreamStatus::Done,
+                usage: Usage { route: "parser".into(), ..Usage::default() },
+                uncertainty: Uncertainty { plan_confidence: None, answer_confidence: 1.0, warnings: vec![] },
+                conversation_id: None,
+            });
+            let view = events_view(
+                events,
+                false,
+                Locale::Fr,
+                |_| String::new(),
+                Signal::stored(None),
+                Callback::new(|_| {}),
+            );
+            view.to_html()
+        })
+    }
+
+    #[test]
+    fn sou_s_own_answer_shows_labels_as_text() {
+        let label = "[Confirmez votre compte](https://evil.example/login) <img src=x onerror=alert(1)>";
+        let html = rendered(vec![ChatEvent::text(format!(
+            "Les 1 plus grosses opérations — la première : {label}, -99,00 €."
+        ))]);
+        assert!(!html.contains("<a") && !html.contains("<img"), "{html}");
+        assert!(html.contains("[Confirmez votre compte](https://evil.example/login) &lt;img"), "{html}");
+        assert!(html.contains(r#"data-testid="answer" class="answer"><p>Les 1"#), "{html}");
+    }
+
+    #[test]
+    fn a_model_s_answer_is_still_markdown_even_when_stored_before_formats() {
+        let stored: ChatEvent = serde_json::from_str(
+            r#"{"type":"token","content":"**Netflix** : [aide](https://help.example)"}"#,
+        )
+        .unwrap();
+        let html = rendered(vec![stored]);
+        assert!(html.contains("<strong>Netflix</strong>"), "{html}");
+        assert!(html.contains(r#"href="https://help.example""#), "{html}");
+        // Sou's text then a model's Markdown: two blocks, each read its own way.
+        let html = rendered(vec![ChatEvent::text("*a*"), ChatEvent::markdown("*b*")]);
+        assert!(html.contains("<p>*a*</p>") && html.contains("<em>b</em>"), "{html}");
+    }
 }

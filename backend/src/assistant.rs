@@ -175,7 +175,7 @@ pub(crate) async fn answer(
                     outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
                     text.push_str(&t);
                     outcome.answered_text.push_str(&t);
-                    out.emit(ChatEvent::Token { content: t }).await;
+                    out.emit(ChatEvent::markdown(t)).await;
                 }
                 Some(Ok(StreamEvent::ToolCall { id, name, arguments })) => {
                     outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));

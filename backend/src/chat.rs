@@ -270,7 +270,7 @@ impl Sou {
                 .sent
                 .iter()
                 .filter_map(|e| match e {
-                    ChatEvent::Token { content } => Some(content.as_str()),
+                    ChatEvent::Token { content, .. } => Some(content.as_str()),
                     _ => None,
                 })
                 .collect();
@@ -456,7 +456,8 @@ impl Sou {
         let locale = plan.meta.locale;
         let output = tools::run(&self.store, user, &plan.call, locale, plan.meta.today).await?;
         out.emit(ChatEvent::ToolResult(output.clone())).await;
-        out.emit(ChatEvent::Token { content: agent::answer::summarize(&output, locale) }).await;
+        // Sou's own sentence quotes labels from the bank and cells from files: sent as text.
+        out.emit(agent::answer::event(&output, locale)).await;
         warnings.extend(
             plan.meta
                 .confidence_reasons

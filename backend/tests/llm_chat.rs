@@ -381,7 +381,7 @@ async fn free_form_streams_tool_results_tokens_entities_and_usage() {
     assert!(has_result(&events));
     let tokens: String = events
         .iter()
-        .filter_map(|e| if let ChatEvent::Token { content } = e { Some(content.as_str()) } else { None })
+        .filter_map(|e| if let ChatEvent::Token { content, .. } = e { Some(content.as_str()) } else { None })
         .collect();
     assert!(tokens.starts_with("Vous payez **Netflix**"), "{tokens}");
     let entities = events.iter().find_map(|e| match e {

@@ -423,7 +423,7 @@ fn error_code(events: &[ChatEvent]) -> Option<String> {
 fn answer(events: &[ChatEvent]) -> String {
     events
         .iter()
-        .filter_map(|e| if let ChatEvent::Token { content } = e { Some(content.as_str()) } else { None })
+        .filter_map(|e| if let ChatEvent::Token { content, .. } = e { Some(content.as_str()) } else { None })
         .collect()
 }
 

@@ -321,7 +321,9 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
     assert_eq!(kinds, ["plan", "tool_result", "token", "status"]);
     let ChatEvent::ToolResult(ToolOutput::SpendingSummary(r)) = &events[1] else { panic!() };
     assert_eq!(r.total.minor, expected);
-    let ChatEvent::Token { content } = &events[2] else { panic!() };
+    let ChatEvent::Token { content, format } = &events[2] else { panic!() };
+    // Sou's own sentence, not a model's Markdown.
+    assert_eq!(*format, agent::protocol::TextFormat::Text);
     assert!(
         content.contains(&agent::Money::new(expected, agent::Currency::EUR).format(agent::Locale::Fr)),
         "{content}"
