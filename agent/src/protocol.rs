@@ -264,7 +264,11 @@ mod tests {
 
 /// A new conversation's title: its first message, cut at 80 characters.
 pub fn conversation_title(first_message: &str) -> String {
-    let text = first_message.trim();
+    // One line, without the characters no typed title may hold (they would hide or
+    // reorder the history's text).
+    let text: String = first_message.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text: String = text.chars().filter(|&c| !crate::text::is_hidden_control(c)).collect();
+    let text = text.trim();
     let mut title: String = text.chars().take(80).collect();
     if text.chars().count() > 80 {
         title.push('…');

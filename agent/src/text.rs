@@ -50,6 +50,21 @@ fn fold(c: char, out: &mut String) {
     }
 }
 
+/// Whether `c` may not appear in a name, title, label or pattern a person gives Sou: a
+/// control character (C0, DEL, C1: NUL, ESC, a line break…) or a bidirectional control,
+/// which reorders the text shown around it (U+202A–U+202E, U+2066–U+2069, U+200E,
+/// U+200F, U+061C) so that what is read is not what is stored.
+pub fn is_hidden_control(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// The first character of `text` that [`is_hidden_control`] refuses, if any: the one
+/// check every name, title, label and pattern goes through before it is stored.
+pub fn hidden_control(text: &str) -> Option<char> {
+    text.chars().find(|&c| is_hidden_control(c))
+}
+
 /// Normalises a whole phrase the way tokens are normalised, words joined by one space.
 pub fn normalize(s: &str) -> String {
     tokenize(s).into_iter().map(|t| t.norm).collect::<Vec<_>>().join(" ")
@@ -157,6 +172,23 @@ pub fn singular(word: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_and_bidi_characters_are_hidden_controls() {
+        for bad in ["a\u{0}b", "\u{1b}[31m", "a\u{7f}", "\u{85}", "x\u{9f}", "tab\there", "line\nbreak"] {
+            assert!(hidden_control(bad).is_some(), "{bad:?}");
+        }
+        for c in ['\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}']
+            .into_iter()
+            .chain(['\u{2068}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}'])
+        {
+            assert_eq!(hidden_control(&format!("gpj{c}.exe")), Some(c), "U+{:04X}", c as u32);
+        }
+        for good in ["Courses d'été", "Compte joint — Société Générale", "日本語", "café 2025", "🍞 bread"]
+        {
+            assert_eq!(hidden_control(good), None, "{good}");
+        }
+    }
 
     fn norms(s: &str) -> Vec<String> {
         tokenize(s).into_iter().map(|t| t.norm).collect()

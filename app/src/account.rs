@@ -15,10 +15,17 @@ fn error_text(code: &str, retry_secs: Option<u64>, locale: Locale) -> String {
     let text = match code {
         "invalid_credentials" => tr(locale, "Nom ou mot de passe incorrect.", "Wrong name or password."),
         "rate_limited" => {
-            let minutes = retry_secs.unwrap_or(60).div_ceil(60);
+            let wait = wait_text(retry_secs.unwrap_or(60));
             return match locale {
-                Locale::Fr => format!("Trop d'essais infructueux. Réessayez dans {minutes} min."),
-                Locale::En => format!("Too many failed attempts. Try again in {minutes} min."),
+                Locale::Fr => format!("Trop d'essais infructueux. Réessayez dans {wait}."),
+                Locale::En => format!("Too many failed attempts. Try again in {wait}."),
+            };
+        }
+        "demo_limited" => {
+            let wait = wait_text(retry_secs.unwrap_or(3600));
+            return match locale {
+                Locale::Fr => format!("Trop de démos ouvertes depuis votre adresse. Réessayez dans {wait}."),
+                Locale::En => format!("Too many demos were started from your address. Try again in {wait}."),
             };
         }
         "name_taken" => tr(locale, "Ce nom est déjà pris.", "This name is already taken."),
@@ -61,6 +68,15 @@ fn error_text(code: &str, retry_secs: Option<u64>, locale: Locale) -> String {
         ),
     };
     text.to_string()
+}
+
+/// A wait in seconds under a minute, else in whole minutes (rounded up).
+fn wait_text(secs: u64) -> String {
+    if secs < 60 {
+        format!("{} s", secs.max(1))
+    } else {
+        format!("{} min", secs.div_ceil(60))
+    }
 }
 
 /// `/login` and `/signup`.

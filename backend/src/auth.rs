@@ -4,10 +4,15 @@
 //! A session or API token is 32 random bytes, given to the client once (cookie value,
 //! or shown once in Settings) and stored only as its SHA-256: a stolen database dump
 //! signs no one in. Unknown names cost a password verification too, so timing does not
-//! tell which names exist. Failed log-ins are limited per account and per client
-//! address; the limits are in memory (one server process).
+//! tell which names exist. Names are compared after Unicode normalisation (NFKC, case
+//! folded): "ＡＬＩＣＥ" is "alice". Failed log-ins slow down one account from one client
+//! address (a delay that doubles with each failure, capped), never the account from
+//! everywhere, so no one can lock the owner out; one address failing on many accounts is
+//! stopped, and one address may create only a few demo accounts an hour. The limits are
+//! in memory (one server process).
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -20,6 +25,7 @@ use secrecy::{ExposeSecret, SecretString};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 use thiserror::Error;
+use unicode_normalization::UnicodeNormalization;
 
 use crate::store::{timestamp, Dialect, Store, UserId};
 
@@ -42,8 +48,12 @@ pub enum AuthError {
     PasswordLong,
     #[error("a token needs a label of 1 to 100 characters")]
     TokenLabel,
+    #[error("a token label may not contain control or text-direction characters")]
+    TokenLabelCharacters,
     #[error("too many failed attempts; try again in {} s", .retry_after.as_secs().max(1))]
     RateLimited { retry_after: Duration },
+    #[error("too many demos were started from this address; try again in {} s", .retry_after.as_secs().max(1))]
+    DemoLimited { retry_after: Duration },
     #[error("this server does not accept new accounts")]
     Closed,
     #[error("too many demos are running; try again later")]
@@ -68,10 +78,22 @@ impl AuthError {
             AuthError::PasswordShort => "password_short",
             AuthError::PasswordLong => "password_long",
             AuthError::TokenLabel => "token_label",
+            AuthError::TokenLabelCharacters => "token_label_characters",
             AuthError::RateLimited { .. } => "rate_limited",
+            AuthError::DemoLimited { .. } => "demo_limited",
             AuthError::Closed => "closed",
             AuthError::DemoFull => "demo_full",
             AuthError::Hash | AuthError::Seed | AuthError::Db(_) => "internal",
+        }
+    }
+
+    /// How long to wait before trying again, for a refusal that passes with time.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            AuthError::RateLimited { retry_after } | AuthError::DemoLimited { retry_after } => {
+                Some(*retry_after)
+            }
+            _ => None,
         }
     }
 }
@@ -83,10 +105,18 @@ pub struct AuthConfig {
     pub session_ttl: Duration,
     /// A demo account and its data are deleted this long after creation.
     pub demo_ttl: Duration,
-    /// Failed log-ins allowed per account, and per client address, in `window`.
-    pub max_failures_per_account: usize,
+    /// Failed log-ins to one account from one client address before each next attempt
+    /// waits: `first_delay` after the last of them, doubling with every further
+    /// failure up to `max_delay`. A success or `window` without failure starts over.
+    pub free_failures: u32,
+    pub first_delay: Duration,
+    pub max_delay: Duration,
+    /// Failed log-ins allowed per client address, on any accounts, in `window`.
     pub max_failures_per_client: usize,
     pub window: Duration,
+    /// Demo accounts one client address may create in `demo_window`.
+    pub max_demos_per_client: usize,
+    pub demo_window: Duration,
     /// Whether anyone may create an account, and try the demo.
     pub allow_signup: bool,
     pub allow_demo: bool,
@@ -99,9 +129,13 @@ impl Default for AuthConfig {
         AuthConfig {
             session_ttl: Duration::from_secs(30 * 24 * 3600),
             demo_ttl: Duration::from_secs(24 * 3600),
-            max_failures_per_account: 5,
+            free_failures: 3,
+            first_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(5 * 60),
             max_failures_per_client: 20,
             window: Duration::from_secs(15 * 60),
+            max_demos_per_client: 3,
+            demo_window: Duration::from_secs(3600),
             allow_signup: true,
             allow_demo: true,
             max_live_demos: 500,
@@ -151,7 +185,7 @@ pub const TOKEN_PREFIX: &str = "sou_pat_";
 pub struct Auth {
     store: Store,
     config: AuthConfig,
-    failures: Arc<Mutex<Failures>>,
+    limits: Arc<Mutex<Limits>>,
     reveals: Arc<Mutex<Reveals>>,
 }
 
@@ -166,7 +200,7 @@ impl Auth {
         Auth {
             store,
             config,
-            failures: Arc::new(Mutex::new(Failures::default())),
+            limits: Arc::new(Mutex::new(Limits::default())),
             reveals: Arc::new(Mutex::new(HashMap::new())),
         }
     }
@@ -188,9 +222,11 @@ impl Auth {
         check_password(password.expose_secret())?;
         let hash = hash_password(password.expose_secret())?;
         let now = timestamp(Utc::now());
+        // The name is its own key (normalised); an older account whose name has the
+        // same key (`name_key`, unique) takes it too.
         let id: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO users (name, password_hash, created_at) VALUES ($1, $2, $3)
-             ON CONFLICT (name) DO NOTHING RETURNING id",
+            "INSERT INTO users (name, name_key, password_hash, created_at) VALUES ($1, $1, $2, $3)
+             ON CONFLICT DO NOTHING RETURNING id",
         )
         .bind(&name)
         .bind(hash)
@@ -205,42 +241,58 @@ impl Auth {
         Ok((Account { user, name, demo_expires_at: None }, session))
     }
 
-    /// Checks a name and password and opens a session. `client` is the caller's address
-    /// (for the per-client limit).
+    /// Checks a name and password and opens a session. `client` is the caller's address:
+    /// failures slow down this account from this address, and count against the address.
     pub async fn log_in(
         &self,
         name: &str,
         password: &SecretString,
         client: &str,
     ) -> Result<(Account, NewSession), AuthError> {
-        let name = name.trim().to_lowercase();
-        let keys = [format!("account:{name}"), format!("client:{client}")];
-        self.check_limits(&keys)?;
-        let row = sqlx::query("SELECT id, password_hash FROM users WHERE name = $1")
-            .bind(&name)
-            .fetch_optional(self.store.pool())
-            .await?;
-        let stored: Option<(i64, Option<String>)> = row.map(|r| (r.get(0), r.get(1)));
+        let typed = name.trim().to_lowercase();
+        let key = name_key(name);
+        let client = client_key(client);
+        let pair = format!("{key}\n{client}");
+        self.check_log_in(&pair, &client)?;
+        // By the name as typed first: an account from before names were normalised keeps
+        // its own, even if another one has its key.
+        let row = sqlx::query(
+            "SELECT id, password_hash, name FROM users WHERE name = $1 OR name_key = $2
+             ORDER BY CASE WHEN name = $1 THEN 0 ELSE 1 END LIMIT 1",
+        )
+        .bind(&typed)
+        .bind(&key)
+        .fetch_optional(self.store.pool())
+        .await?;
+        let stored: Option<(i64, Option<String>, String)> = row.map(|r| (r.get(0), r.get(1), r.get(2)));
         // Verify against a fixed hash when there is none, so both paths cost the same.
-        let (id, hash) = match stored {
-            Some((id, Some(hash))) => (Some(id), hash),
+        let (found, hash) = match stored {
+            Some((id, Some(hash), name)) => (Some((id, name)), hash),
             _ => (None, dummy_hash().to_string()),
         };
-        let ok = verify_password(password.expose_secret(), &hash) && id.is_some();
-        let Some(user) = id.filter(|_| ok).map(UserId) else {
-            self.record_failure(&keys);
+        let ok = verify_password(password.expose_secret(), &hash) && found.is_some();
+        let Some((id, name)) = found.filter(|_| ok) else {
+            self.lock_limits().failed(&self.config, &pair, &client, Instant::now());
             tracing::info!("a log-in failed");
             return Err(AuthError::InvalidCredentials);
         };
-        self.clear_failures(&keys[0]);
+        self.lock_limits().streaks.remove(&pair);
+        let user = UserId(id);
         let session = self.open_session(user).await?;
         Ok((Account { user, name, demo_expires_at: None }, session))
     }
 
-    /// Creates a demo account with the demo ledger and signs it in.
-    pub async fn demo(&self) -> Result<(Account, NewSession), AuthError> {
+    /// Creates a demo account with the demo ledger and signs it in. `client` is the
+    /// caller's address, which may start only a few demos an hour.
+    pub async fn demo(&self, client: &str) -> Result<(Account, NewSession), AuthError> {
         if !self.config.allow_demo {
             return Err(AuthError::Closed);
+        }
+        let key = format!("demo:{}", client_key(client));
+        let (limit, window) = (self.config.max_demos_per_client, self.config.demo_window);
+        if let Err(retry_after) = self.lock_limits().take(&key, limit, window, Instant::now()) {
+            tracing::warn!("the demo limit per address is reached");
+            return Err(AuthError::DemoLimited { retry_after });
         }
         let now = Utc::now();
         let live: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE demo_expires_at > $1")
@@ -254,7 +306,7 @@ impl Auth {
         let expires = timestamp(now + chrono_duration(self.config.demo_ttl));
         let name = format!("demo-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO users (name, demo_expires_at, created_at) VALUES ($1, $2, $3) RETURNING id",
+            "INSERT INTO users (name, name_key, demo_expires_at, created_at) VALUES ($1, $1, $2, $3) RETURNING id",
         )
         .bind(&name)
         .bind(&expires)
@@ -326,6 +378,9 @@ impl Auth {
         if label.is_empty() || label.chars().count() > 100 {
             return Err(AuthError::TokenLabel);
         }
+        if agent::text::hidden_control(label).is_some() {
+            return Err(AuthError::TokenLabelCharacters);
+        }
         let token = random_token(TOKEN_PREFIX);
         let prefix: String = token.chars().take(TOKEN_PREFIX.len() + 4).collect();
         let created_at = timestamp(Utc::now());
@@ -362,7 +417,7 @@ impl Auth {
     }
 
     pub async fn tokens(&self, user: UserId) -> Result<Vec<TokenInfo>, AuthError> {
-        let mut db = self.store.tenant(user).await?;
+        let mut db = self.store.tenant_read(user).await?;
         let rows = sqlx::query(
             "SELECT id, label, prefix, created_at, last_used_at FROM api_tokens WHERE user_id = $1 ORDER BY id",
         )
@@ -456,52 +511,84 @@ impl Auth {
         Ok(done.rows_affected())
     }
 
-    fn check_limits(&self, keys: &[String; 2]) -> Result<(), AuthError> {
-        let mut f = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let limits = [self.config.max_failures_per_account, self.config.max_failures_per_client];
+    fn lock_limits(&self) -> std::sync::MutexGuard<'_, Limits> {
+        self.limits.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether this account may be tried from this address now, and this address at all.
+    fn check_log_in(&self, pair: &str, client: &str) -> Result<(), AuthError> {
         let now = Instant::now();
-        for (key, limit) in keys.iter().zip(limits) {
-            if let Some(retry_after) = f.blocked(key, limit, self.config.window, now) {
+        let mut limits = self.lock_limits();
+        let client_key = format!("failed:{client}");
+        let (limit, window) = (self.config.max_failures_per_client, self.config.window);
+        let wait = limits
+            .streak_wait(&self.config, pair, now)
+            .or_else(|| limits.recent_wait(&client_key, limit, window, now));
+        match wait {
+            Some(retry_after) => {
                 tracing::warn!("log-in rate limit reached");
-                return Err(AuthError::RateLimited { retry_after });
+                Err(AuthError::RateLimited { retry_after })
             }
+            None => Ok(()),
         }
-        Ok(())
-    }
-
-    fn record_failure(&self, keys: &[String; 2]) {
-        let mut f = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        for key in keys {
-            f.record(key, Instant::now());
-        }
-    }
-
-    fn clear_failures(&self, key: &str) {
-        self.failures.lock().unwrap_or_else(|p| p.into_inner()).by_key.remove(key);
     }
 }
 
-/// Failed attempts per key, oldest first.
+/// At most this many keys in each map of [`Limits`]: the longest idle go first.
+const MAX_KEYS: usize = 10_000;
+
+/// The log-in and demo limits, in memory.
 #[derive(Default)]
-struct Failures {
-    by_key: HashMap<String, VecDeque<Instant>>,
+struct Limits {
+    /// Failed log-ins in a row per account and client address: how many, the last when.
+    streaks: HashMap<String, (u32, Instant)>,
+    /// Recent events per key (an address's failed log-ins, its demos), oldest first.
+    recent: HashMap<String, VecDeque<Instant>>,
 }
 
-impl Failures {
+impl Limits {
+    /// A failed log-in: one more in the pair's streak, one more for the address.
+    fn failed(&mut self, config: &AuthConfig, pair: &str, client: &str, now: Instant) {
+        let window = config.window;
+        let streak = self.streaks.entry(pair.to_string()).or_insert((0, now));
+        if now.duration_since(streak.1) >= window {
+            *streak = (0, now);
+        }
+        *streak = (streak.0.saturating_add(1), now);
+        if self.streaks.len() > MAX_KEYS {
+            let idle = self.streaks.iter().min_by_key(|(_, (_, at))| *at).map(|(k, _)| k.clone());
+            if let Some(k) = idle {
+                self.streaks.remove(&k);
+            }
+        }
+        self.record(&format!("failed:{client}"), now);
+    }
+
+    /// How long the pair still waits after its last failure, if it must.
+    fn streak_wait(&mut self, config: &AuthConfig, pair: &str, now: Instant) -> Option<Duration> {
+        let &(count, last) = self.streaks.get(pair)?;
+        let since = now.duration_since(last);
+        if since >= config.window {
+            self.streaks.remove(pair);
+            return None;
+        }
+        let wait = delay(config, count).checked_sub(since)?;
+        (!wait.is_zero()).then_some(wait)
+    }
+
     fn record(&mut self, key: &str, now: Instant) {
-        self.by_key.entry(key.to_string()).or_default().push_back(now);
-        // Bounded memory: at most 10,000 keys; the oldest-failing go first.
-        if self.by_key.len() > 10_000 {
-            let oldest = self.by_key.iter().min_by_key(|(_, v)| v.back().copied()).map(|(k, _)| k.clone());
-            if let Some(k) = oldest {
-                self.by_key.remove(&k);
+        self.recent.entry(key.to_string()).or_default().push_back(now);
+        if self.recent.len() > MAX_KEYS {
+            let idle = self.recent.iter().min_by_key(|(_, v)| v.back().copied()).map(|(k, _)| k.clone());
+            if let Some(k) = idle {
+                self.recent.remove(&k);
             }
         }
     }
 
-    /// How long until `key` may try again, if it is over `limit` in `window`.
-    fn blocked(&mut self, key: &str, limit: usize, window: Duration, now: Instant) -> Option<Duration> {
-        let list = self.by_key.get_mut(key)?;
+    /// How long until `key` is under `limit` events in `window` again, if it is not.
+    fn recent_wait(&mut self, key: &str, limit: usize, window: Duration, now: Instant) -> Option<Duration> {
+        let list = self.recent.get_mut(key)?;
         while list.front().is_some_and(|t| now.duration_since(*t) >= window) {
             list.pop_front();
         }
@@ -511,12 +598,62 @@ impl Failures {
         let oldest = *list.front()?;
         Some(window.saturating_sub(now.duration_since(oldest)))
     }
+
+    /// One more event for `key` if it is under `limit` in `window`; else how long to wait.
+    fn take(&mut self, key: &str, limit: usize, window: Duration, now: Instant) -> Result<(), Duration> {
+        if let Some(wait) = self.recent_wait(key, limit, window, now) {
+            return Err(wait);
+        }
+        self.record(key, now);
+        Ok(())
+    }
 }
 
-/// Log-in names: trimmed, lowercased, 3 to 64 letters, digits, `.`, `_`, `-`, `@`;
-/// `local` and `demo-…` are reserved.
+/// The wait after `failures` failed log-ins in a row: none for the first
+/// `free_failures`, then `first_delay`, doubling each time, at most `max_delay`.
+fn delay(config: &AuthConfig, failures: u32) -> Duration {
+    let Some(beyond) = failures.checked_sub(config.free_failures) else {
+        return Duration::ZERO;
+    };
+    config.first_delay.saturating_mul(2u32.saturating_pow(beyond.min(31))).min(config.max_delay)
+}
+
+/// The address a limit counts: an IPv4 address, or an IPv6 address's /64 (one
+/// customer's network, whose other addresses are free to its owner).
+fn client_key(client: &str) -> String {
+    match client.parse::<IpAddr>() {
+        Ok(IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        Ok(IpAddr::V6(v6)) => v6.to_ipv4_mapped().map(|v4| v4.to_string()).unwrap_or_default(),
+        _ => client.to_string(),
+    }
+}
+
+/// A name as accounts are compared: NFKC, case folded, NFKC again (Unicode's
+/// NFKC_Casefold, near enough) — full-width, ligature and upper-case look-alikes of a
+/// name are the name.
+pub fn name_key(name: &str) -> String {
+    let mut folded = String::new();
+    for c in name.trim().nfkc().flat_map(char::to_lowercase) {
+        // Where full case folding differs from lower case.
+        match c {
+            'ß' => folded.push_str("ss"),
+            'ς' => folded.push('σ'),
+            c => folded.push(c),
+        }
+    }
+    folded.nfkc().collect()
+}
+
+/// Log-in names: trimmed and normalised ([`name_key`]), 3 to 64 letters, digits, `.`,
+/// `_`, `-`, `@`, `+`; `local` and `demo-…` are reserved.
 pub fn normalize_name(name: &str) -> Result<String, AuthError> {
-    let name = name.trim().to_lowercase();
+    if agent::text::hidden_control(name.trim()).is_some() {
+        return Err(AuthError::NameCharacters);
+    }
+    let name = name_key(name);
     let len = name.chars().count();
     if !(3..=64).contains(&len) {
         return Err(AuthError::NameLength);
@@ -590,16 +727,64 @@ mod tests {
     }
 
     #[test]
-    fn failures_block_then_expire() {
-        let mut f = Failures::default();
+    fn names_are_compared_after_nfkc_and_case_folding() {
+        assert_eq!(name_key("ＡＬＩＣＥ"), "alice");
+        assert_eq!(name_key(" Ａｌｉｃｅ "), "alice");
+        assert_eq!(name_key("ﬁona"), "fiona", "a ligature is its letters");
+        assert_eq!(name_key("STRASSE"), name_key("straße"));
+        assert_eq!(name_key("Ⓐlice"), "alice");
+        assert_eq!(normalize_name("ＡＬＩＣＥ").unwrap(), "alice");
+        assert!(matches!(normalize_name("ｌｏｃａｌ"), Err(AuthError::NameReserved)));
+        for bad in ["ali\u{202E}ce", "ali\u{0}ce", "ali\u{1b}ce", "\u{2066}alice"] {
+            assert!(matches!(normalize_name(bad), Err(AuthError::NameCharacters)), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn failures_in_a_row_wait_longer_each_time_up_to_a_cap() {
+        let config = AuthConfig::default();
+        let waits: Vec<u64> = (0..16).map(|n| delay(&config, n).as_secs()).collect();
+        assert_eq!(waits, [0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300, 300, 300]);
+        assert_eq!(delay(&config, u32::MAX), config.max_delay);
+    }
+
+    #[test]
+    fn a_streak_is_per_account_and_address_and_passes_with_time() {
+        let config = AuthConfig::default();
+        let mut limits = Limits::default();
+        let t0 = Instant::now();
+        for _ in 0..5 {
+            limits.failed(&config, "alice\n1.1.1.1", "1.1.1.1", t0);
+        }
+        let second = Duration::from_secs(1);
+        assert_eq!(limits.streak_wait(&config, "alice\n1.1.1.1", t0 + second), Some(3 * second));
+        assert_eq!(limits.streak_wait(&config, "alice\n2.2.2.2", t0), None, "another address");
+        assert_eq!(limits.streak_wait(&config, "bob\n1.1.1.1", t0), None, "another account");
+        assert_eq!(limits.streak_wait(&config, "alice\n1.1.1.1", t0 + 4 * second), None, "waited");
+        assert_eq!(limits.streak_wait(&config, "alice\n1.1.1.1", t0 + config.window), None);
+        assert!(limits.streaks.is_empty(), "a streak is forgotten after the window");
+    }
+
+    #[test]
+    fn events_are_limited_per_key_in_a_window() {
+        let mut limits = Limits::default();
         let t0 = Instant::now();
         let window = Duration::from_secs(60);
         for _ in 0..3 {
-            f.record("k", t0);
+            assert_eq!(limits.take("k", 3, window, t0), Ok(()));
         }
-        assert_eq!(f.blocked("k", 3, window, t0 + Duration::from_secs(10)), Some(Duration::from_secs(50)));
-        assert_eq!(f.blocked("k", 4, window, t0), None);
-        assert_eq!(f.blocked("k", 3, window, t0 + window), None, "the window passed");
+        assert_eq!(limits.take("k", 3, window, t0 + Duration::from_secs(10)), Err(Duration::from_secs(50)));
+        assert_eq!(limits.recent_wait("k", 4, window, t0), None);
+        assert_eq!(limits.take("k", 3, window, t0 + window), Ok(()), "the window passed");
+    }
+
+    #[test]
+    fn an_ipv6_client_counts_as_its_network() {
+        assert_eq!(client_key("2001:db8:1:2:aaaa::1"), client_key("2001:db8:1:2:bbbb::9"));
+        assert_ne!(client_key("2001:db8:1:2::1"), client_key("2001:db8:1:3::1"));
+        assert_eq!(client_key("::ffff:10.0.0.1"), "10.0.0.1");
+        assert_eq!(client_key("10.0.0.1"), "10.0.0.1");
+        assert_eq!(client_key("unknown"), "unknown");
     }
 
     #[test]

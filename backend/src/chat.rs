@@ -755,6 +755,11 @@ impl Sou {
         if n == 0 || n > MAX_TITLE_CHARS {
             return Err(BackendError::BadRequest(format!("a title has 1 to {MAX_TITLE_CHARS} characters")));
         }
+        if agent::text::hidden_control(title).is_some() {
+            return Err(BackendError::BadRequest(
+                "a title may not contain control or text-direction characters".into(),
+            ));
+        }
         let query = sqlx::query("UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0);

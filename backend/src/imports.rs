@@ -45,6 +45,8 @@ pub enum ImportError {
     Currency { file: String, account: String, account_currency: String },
     #[error("an account name must be 1 to 60 characters")]
     AccountName,
+    #[error("an account name may not contain control or text-direction characters")]
+    AccountNameCharacters,
     #[error("the account {0:?} does not exist")]
     NoAccount(String),
     #[error("this file was already imported")]
@@ -77,6 +79,10 @@ impl ImportError {
                 format!("Le fichier est en {file} et le compte « {account} » en {account_currency} : choisissez un autre compte.")
             }
             E::AccountName => "Le nom du compte doit compter de 1 à 60 caractères.".into(),
+            E::AccountNameCharacters => {
+                "Le nom du compte ne peut pas contenir de caractères de contrôle ni de changement de sens d'écriture."
+                    .into()
+            }
             E::NoAccount(_) => "Ce compte n'existe pas.".into(),
             E::AlreadyImported => "Ce fichier a déjà été importé.".into(),
             E::Running => "L'import de ce fichier est en cours.".into(),
@@ -713,6 +719,9 @@ fn account_name(name: &str) -> Result<String, ImportError> {
     let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
     if name.is_empty() || name.chars().count() > 60 {
         return Err(ImportError::AccountName);
+    }
+    if agent::text::hidden_control(&name).is_some() {
+        return Err(ImportError::AccountNameCharacters);
     }
     Ok(name)
 }

@@ -153,7 +153,7 @@ impl Providers {
         user: UserId,
         p: ProviderId,
     ) -> Result<Option<Sealed>, BackendError> {
-        let mut db = store.tenant(user).await?;
+        let mut db = store.tenant_read(user).await?;
         let row =
             sqlx::query("SELECT nonce, ciphertext FROM provider_keys WHERE user_id = $1 AND provider = $2")
                 .bind(user.0)
@@ -179,7 +179,7 @@ impl Providers {
 
     /// Every enabled provider, with where its key comes from.
     pub async fn views(&self, store: &Store, user: UserId) -> Result<Vec<ProviderView>, BackendError> {
-        let mut db = store.tenant(user).await?;
+        let mut db = store.tenant_read(user).await?;
         let saved: BTreeMap<String, String> =
             sqlx::query_as("SELECT provider, last4 FROM provider_keys WHERE user_id = $1")
                 .bind(user.0)
@@ -262,7 +262,7 @@ impl Providers {
     }
 
     pub async fn choice(&self, store: &Store, user: UserId) -> Result<Option<Choice>, BackendError> {
-        let mut db = store.tenant(user).await?;
+        let mut db = store.tenant_read(user).await?;
         let row = sqlx::query("SELECT provider, model FROM llm_choices WHERE user_id = $1")
             .bind(user.0)
             .fetch_optional(&mut *db)

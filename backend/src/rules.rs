@@ -75,7 +75,7 @@ pub async fn categories(
 
 /// The user's rules, newest first.
 pub async fn list(store: &Store, user: UserId, locale: Locale) -> Result<Vec<RuleView>, BackendError> {
-    let mut db = store.tenant(user).await?;
+    let mut db = store.tenant_read(user).await?;
     let rows = sqlx::query(
         "SELECT r.id, r.pattern, c.key, c.name_fr, c.name_en, r.created_at FROM category_rules r
          JOIN categories c ON c.id = r.category_id AND c.user_id = r.user_id
@@ -103,6 +103,8 @@ fn view(r: &sqlx::any::AnyRow, locale: Locale) -> RuleView {
 pub enum RuleError {
     #[error("the pattern must be 2 to 100 characters long, with at least two letters or digits")]
     Pattern,
+    #[error("the pattern may not contain control or text-direction characters")]
+    PatternCharacters,
     #[error("this category does not exist")]
     Category,
     #[error(transparent)]
@@ -120,6 +122,7 @@ impl RuleError {
     pub fn code(&self) -> &'static str {
         match self {
             RuleError::Pattern => "pattern",
+            RuleError::PatternCharacters => "pattern_characters",
             RuleError::Category => "category",
             RuleError::Backend(_) => "internal",
         }
@@ -133,6 +136,12 @@ impl RuleError {
             }
             ("pattern", Locale::En) => {
                 "The pattern must be 2 to 100 characters long, with at least two letters or digits."
+            }
+            ("pattern_characters", Locale::Fr) => {
+                "Le motif ne peut pas contenir de caractères de contrôle ni de changement de sens d'écriture."
+            }
+            ("pattern_characters", Locale::En) => {
+                "The pattern may not contain control or text-direction characters."
             }
             ("category", Locale::Fr) => "Cette catégorie n'existe pas.",
             ("category", Locale::En) => "This category does not exist.",
@@ -152,6 +161,9 @@ pub async fn create(
     locale: Locale,
 ) -> Result<RuleProposal, RuleError> {
     let pattern = pattern.split_whitespace().collect::<Vec<_>>().join(" ");
+    if agent::text::hidden_control(&pattern).is_some() {
+        return Err(RuleError::PatternCharacters);
+    }
     if fold(&pattern).replace(' ', "").chars().count() < 2 || pattern.chars().count() > 100 {
         return Err(RuleError::Pattern);
     }
@@ -188,7 +200,7 @@ pub async fn proposal(
     id: i64,
     locale: Locale,
 ) -> Result<RuleProposal, BackendError> {
-    let mut db = store.tenant(user).await?;
+    let mut db = store.tenant_read(user).await?;
     let p = propose(&mut db, user, id, locale).await?;
     db.commit().await?;
     Ok(p)

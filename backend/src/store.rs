@@ -81,6 +81,7 @@ impl Store {
             .await
             .map_err(open_error)?;
         SQLITE.run(&pool).await?;
+        fill_name_keys(&pool).await?;
         let read_only: sqlx::sqlite::SqliteConnectOptions = url.parse().map_err(open_error)?;
         let sandbox = sqlx::sqlite::SqlitePoolOptions::new()
             .max_connections(2)
@@ -145,6 +146,7 @@ impl Store {
         if superuser || bypass || owned > 0 {
             return Err(StoreError::UnsafeRole { role: app_role, superuser, bypass, owned });
         }
+        fill_name_keys(&pool).await?;
         let sandbox = sqlx::postgres::PgPoolOptions::new()
             .max_connections(4)
             .connect_lazy(url)
@@ -173,9 +175,33 @@ impl Store {
         &self.sandbox
     }
 
-    /// A transaction for `user`'s rows. Commit it to keep what it wrote.
+    /// A transaction for `user`'s rows that may write. Commit it to keep what it wrote.
+    ///
+    /// On SQLite it begins as the writer (`BEGIN IMMEDIATE`), waiting for another
+    /// writer up to the busy timeout. A deferred transaction that reads then writes
+    /// cannot wait: once another connection has written since its read, SQLite fails
+    /// it at once with "database is locked", so concurrent users got errors.
     pub async fn tenant(&self, user: UserId) -> Result<Tenant, sqlx::Error> {
-        let mut tx = self.pool.begin().await?;
+        let begin = match self.dialect {
+            Dialect::Sqlite => "BEGIN IMMEDIATE",
+            Dialect::Postgres => "BEGIN",
+        };
+        self.begin_tenant(user, begin).await
+    }
+
+    /// A transaction that only reads `user`'s rows: on SQLite a deferred one, which
+    /// does not wait for writers (WAL); on PostgreSQL `READ ONLY`, so a write in it
+    /// fails instead of slipping into a transaction that is not a writer's.
+    pub async fn tenant_read(&self, user: UserId) -> Result<Tenant, sqlx::Error> {
+        let begin = match self.dialect {
+            Dialect::Sqlite => "BEGIN",
+            Dialect::Postgres => "BEGIN READ ONLY",
+        };
+        self.begin_tenant(user, begin).await
+    }
+
+    async fn begin_tenant(&self, user: UserId, begin: &'static str) -> Result<Tenant, sqlx::Error> {
+        let mut tx = self.pool.begin_with(begin).await?;
         if self.dialect == Dialect::Postgres {
             sqlx::query("SELECT set_config('sou.user_id', $1, true)")
                 .bind(user.0.to_string())
@@ -213,7 +239,7 @@ impl Store {
 
     /// The user's categories, merchants, accounts and datasets, for the parser.
     pub async fn vocabulary(&self, user: UserId) -> Result<Vocabulary, BackendError> {
-        let mut db = self.tenant(user).await?;
+        let mut db = self.tenant_read(user).await?;
         let categories = sqlx::query(
             "SELECT key, name_fr, name_en, aliases, kind FROM categories WHERE user_id = $1 ORDER BY id",
         )
@@ -257,6 +283,28 @@ impl Store {
         db.commit().await?;
         Ok(Vocabulary { categories, merchants, accounts, currency, datasets })
     }
+}
+
+/// Gives every account without one its [`crate::auth::name_key`] (older accounts, and
+/// the `local` user), unless another account has that key already: then it stays empty
+/// and the account signs in by its exact name.
+async fn fill_name_keys(pool: &AnyPool) -> Result<(), sqlx::Error> {
+    let missing: Vec<(i64, String)> =
+        sqlx::query_as("SELECT id, name FROM users WHERE name_key IS NULL ORDER BY id")
+            .fetch_all(pool)
+            .await?;
+    for (id, name) in missing {
+        let key = crate::auth::name_key(&name);
+        sqlx::query(
+            "UPDATE users SET name_key = $1 WHERE id = $2
+             AND NOT EXISTS (SELECT 1 FROM users other WHERE other.name_key = $1)",
+        )
+        .bind(&key)
+        .bind(id)
+        .execute(pool)
+        .await?;
+    }
+    Ok(())
 }
 
 /// The user's main currency, read on the caller's connection (a tenant transaction).

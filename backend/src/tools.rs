@@ -32,7 +32,7 @@ pub async fn run(
     if call.is_dataset() {
         return dataset_tool(store, user, call, locale).await;
     }
-    let mut tx = store.tenant(user).await?;
+    let mut tx = store.tenant_read(user).await?;
     let db = &mut *tx;
     let output = match call {
         ToolCall::SpendingSummary(a) => {

@@ -1,7 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 //! Accounts against a real store: sign-up, log-in, sessions, log-out, API tokens and
-//! their ownership, demo accounts and their expiry, the log-in rate limit.
+//! their ownership, demo accounts and their expiry and limits, the log-in rate limit,
+//! names compared after normalisation, control and bidi characters refused.
 
 use std::time::Duration;
 
@@ -85,7 +86,7 @@ async fn api_tokens_belong_to_their_owner() {
 async fn demo_accounts_expire_with_their_data() {
     let config = AuthConfig { demo_ttl: Duration::from_millis(1500), ..AuthConfig::default() };
     let (auth, store, _dir) = auth(config).await;
-    let (demo, session) = auth.demo().await.unwrap();
+    let (demo, session) = auth.demo("10.0.0.1").await.unwrap();
     assert!(demo.name.starts_with("demo-") && demo.demo_expires_at.is_some());
     assert!(!backend::demo::seed(&store, demo.user).await.unwrap(), "the demo ledger is already there");
     let token = session.token.expose_secret().to_string();
@@ -104,8 +105,8 @@ async fn demo_accounts_expire_with_their_data() {
     // Expired and purged, it no longer counts against the limit of live demos.
     let full = AuthConfig { max_live_demos: 1, ..AuthConfig::default() };
     let limited = Auth::new(store.clone(), full);
-    limited.demo().await.unwrap();
-    assert!(matches!(limited.demo().await, Err(AuthError::DemoFull)));
+    limited.demo("10.0.0.2").await.unwrap();
+    assert!(matches!(limited.demo("10.0.0.3").await, Err(AuthError::DemoFull)));
     let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = $1")
         .bind(other.user.0)
         .fetch_one(store.pool())
@@ -115,32 +116,147 @@ async fn demo_accounts_expire_with_their_data() {
 }
 
 #[tokio::test]
-async fn failed_log_ins_are_limited_per_account_and_per_client() {
-    let config =
-        AuthConfig { max_failures_per_account: 3, max_failures_per_client: 5, ..AuthConfig::default() };
+async fn failed_log_ins_slow_down_one_address_never_the_owner_elsewhere() {
+    let config = AuthConfig { max_failures_per_client: 8, ..AuthConfig::default() };
     let (auth, _store, _dir) = auth(config).await;
     auth.sign_up("alice", &pw("correct horse battery")).await.unwrap();
     auth.sign_up("bob", &pw("staple battery horse")).await.unwrap();
+    // Three failures are free; the next attempt from that address waits a second.
     for _ in 0..3 {
         assert!(matches!(
             auth.log_in("alice", &pw("guess guess 1"), "1.1.1.1").await,
             Err(AuthError::InvalidCredentials)
         ));
     }
-    // Even the right password is refused now, from anywhere.
-    let limited = auth.log_in("alice", &pw("correct horse battery"), "2.2.2.2").await;
+    let limited = auth.log_in("alice", &pw("correct horse battery"), "1.1.1.1").await;
     assert!(
-        matches!(limited, Err(AuthError::RateLimited { retry_after }) if retry_after > Duration::from_secs(800))
+        matches!(limited, Err(AuthError::RateLimited { retry_after }) if retry_after <= Duration::from_secs(1)),
+        "{limited:?}"
     );
-    // Bob is not affected, but the client that guessed is after two more failures.
-    assert!(auth.log_in("bob", &pw("staple battery horse"), "2.2.2.2").await.is_ok());
-    for _ in 0..2 {
-        assert!(auth.log_in("bob", &pw("wrong wrong wrong"), "1.1.1.1").await.is_err());
+    // The owner, from another address, is not blocked by the attacker's failures…
+    assert!(auth.log_in("alice", &pw("correct horse battery"), "2.2.2.2").await.is_ok());
+    // …nor by their own, nor a look-alike of the name typed.
+    assert!(auth.log_in("ＡＬＩＣＥ", &pw("correct horse battery"), "2.2.2.2").await.is_ok());
+
+    // The wait doubles with every failure after it has passed.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert!(matches!(
+        auth.log_in("alice", &pw("guess guess 2"), "1.1.1.1").await,
+        Err(AuthError::InvalidCredentials)
+    ));
+    let limited = auth.log_in("alice", &pw("guess guess 3"), "1.1.1.1").await;
+    assert!(
+        matches!(limited, Err(AuthError::RateLimited { retry_after })
+            if retry_after > Duration::from_secs(1) && retry_after <= Duration::from_secs(2)),
+        "{limited:?}"
+    );
+    // Bob from the same address: a streak of his own, but the address's failures add up
+    // (4 so far, 8 allowed) and then stop it on every account.
+    for _ in 0..3 {
+        assert!(matches!(
+            auth.log_in("bob", &pw("wrong wrong wrong"), "1.1.1.1").await,
+            Err(AuthError::InvalidCredentials)
+        ));
     }
     assert!(matches!(
-        auth.log_in("bob", &pw("staple battery horse"), "1.1.1.1").await,
-        Err(AuthError::RateLimited { .. })
+        auth.log_in("carol", &pw("wrong wrong wrong"), "1.1.1.1").await,
+        Err(AuthError::InvalidCredentials)
     ));
+    let limited = auth.log_in("dave", &pw("wrong wrong wrong"), "1.1.1.1").await;
+    assert!(
+        matches!(limited, Err(AuthError::RateLimited { retry_after }) if retry_after > Duration::from_secs(800)),
+        "{limited:?}"
+    );
+    assert!(auth.log_in("bob", &pw("staple battery horse"), "3.3.3.3").await.is_ok(), "bob elsewhere");
     let text = AuthError::RateLimited { retry_after: Duration::from_secs(42) }.to_string();
     assert_eq!(text, "too many failed attempts; try again in 42 s");
+}
+
+#[tokio::test]
+async fn an_address_starts_only_a_few_demos() {
+    let config = AuthConfig { max_demos_per_client: 2, ..AuthConfig::default() };
+    let (auth, _store, _dir) = auth(config).await;
+    auth.demo("10.0.0.1").await.unwrap();
+    auth.demo("10.0.0.1").await.unwrap();
+    let third = auth.demo("10.0.0.1").await;
+    assert!(
+        matches!(&third, Err(AuthError::DemoLimited { retry_after }) if *retry_after > Duration::from_secs(3500)),
+        "{third:?}"
+    );
+    assert_eq!(third.unwrap_err().code(), "demo_limited");
+    // Another address may; another address of the same IPv6 network may not.
+    auth.demo("10.0.0.2").await.unwrap();
+    auth.demo("2001:db8::1").await.unwrap();
+    auth.demo("2001:db8::2").await.unwrap();
+    assert!(matches!(auth.demo("2001:db8::3").await, Err(AuthError::DemoLimited { .. })));
+}
+
+#[tokio::test]
+async fn look_alike_names_are_the_same_name() {
+    let (auth, store, _dir) = auth(AuthConfig::default()).await;
+    let (alice, _) = auth.sign_up("alice", &pw("correct horse battery")).await.unwrap();
+    for look_alike in ["ＡＬＩＣＥ", "ａｌｉｃｅ", "Ａlice"] {
+        assert!(
+            matches!(auth.sign_up(look_alike, &pw("another long one")).await, Err(AuthError::NameTaken)),
+            "{look_alike}"
+        );
+    }
+    let (bob, _) = auth.sign_up("ＢＯＢ", &pw("staple battery horse")).await.unwrap();
+    assert_eq!(bob.name, "bob", "stored normalised");
+    let (again, _) = auth.log_in("ａｌｉｃｅ", &pw("correct horse battery"), "10.0.0.1").await.unwrap();
+    assert_eq!((again.user, again.name.as_str()), (alice.user, "alice"));
+
+    // An account from before names were normalised, whose name is not its key, and one
+    // whose key another has: after the store is opened again both sign in by their name.
+    let hash: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
+        .bind(alice.user.0)
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    for old in ["ｃａｒｏｌ", "ａｌｉｃｅ"] {
+        sqlx::query("INSERT INTO users (name, password_hash) VALUES ($1, $2)")
+            .bind(old)
+            .bind(&hash)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    let url = format!("sqlite://{}", _dir.path().join("sou.db").display());
+    let reopened = Store::open(&url).await.unwrap();
+    let keys: Vec<(String, Option<String>)> = sqlx::query_as(
+        "SELECT name, name_key FROM users WHERE name IN ('ｃａｒｏｌ', 'ａｌｉｃｅ') ORDER BY id",
+    )
+    .fetch_all(reopened.pool())
+    .await
+    .unwrap();
+    assert_eq!(
+        keys,
+        [("ｃａｒｏｌ".to_string(), Some("carol".to_string())), ("ａｌｉｃｅ".to_string(), None)]
+    );
+    let auth = Auth::new(reopened, AuthConfig::default());
+    assert!(matches!(auth.sign_up("Carol", &pw("another long one")).await, Err(AuthError::NameTaken)));
+    let (carol, _) = auth.log_in("carol", &pw("correct horse battery"), "10.0.0.1").await.unwrap();
+    assert_eq!(carol.name, "ｃａｒｏｌ");
+    let (old, _) = auth.log_in("ａｌｉｃｅ", &pw("correct horse battery"), "10.0.0.1").await.unwrap();
+    assert_ne!(old.user, alice.user, "the old full-width account keeps its own name");
+    let (again, _) = auth.log_in("alice", &pw("correct horse battery"), "10.0.0.1").await.unwrap();
+    assert_eq!(again.user, alice.user);
+}
+
+#[tokio::test]
+async fn names_and_token_labels_refuse_control_and_bidi_characters() {
+    let (auth, _store, _dir) = auth(AuthConfig::default()).await;
+    for bad in ["ali\u{0}ce", "ali\u{1b}[31mce", "ali\u{202E}ce", "\u{2067}alice", "ali\u{7f}ce"] {
+        let e = auth.sign_up(bad, &pw("correct horse battery")).await.unwrap_err();
+        assert!(matches!(e, AuthError::NameCharacters), "{bad:?}: {e:?}");
+    }
+    let (alice, _) = auth.sign_up("alice", &pw("correct horse battery")).await.unwrap();
+    for bad in ["laptop\u{0}", "\u{1b}[2Jscript", "gpj.\u{202E}exe", "a\u{200F}b", "x\u{061C}y", "c1\u{85}x"]
+    {
+        let e = auth.create_token(alice.user, bad).await.unwrap_err();
+        assert!(matches!(e, AuthError::TokenLabelCharacters), "{bad:?}: {e:?}");
+        assert_eq!(e.to_string(), "a token label may not contain control or text-direction characters");
+    }
+    assert!(auth.tokens(alice.user).await.unwrap().is_empty(), "none was made");
+    auth.create_token(alice.user, "Script d'export — été").await.unwrap();
 }

@@ -344,7 +344,7 @@ async fn what_a_query_gets_back() {
 /// A demo account's datasets go with it: the purge drops their tables, on both databases.
 async fn datasets_go_with_their_user(store: Store) {
     let auth = backend::auth::Auth::new(store.clone(), backend::auth::AuthConfig::default());
-    let (account, _) = auth.demo().await.unwrap();
+    let (account, _) = auth.demo("127.0.0.1").await.unwrap();
     let kept = store.ensure_user("kept").await.unwrap();
     datasets::create(&store, account.user, "sales.csv", ALICE_SALES.as_bytes()).await.unwrap();
     datasets::create(&store, kept, "sales.csv", BOB_SALES.as_bytes()).await.unwrap();

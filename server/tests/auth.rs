@@ -1,8 +1,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Signing in over HTTP: the forms, the cookie's attributes, where each kind of
-//! anonymous request is sent, the demo, and the rate limit as a browser sees it.
+//! anonymous request is sent, the demo and its limit per address, the log-in rate
+//! limit as a browser sees it, and names refused at sign-up.
+
+use std::net::SocketAddr;
 
 use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::http::{header, HeaderMap, Request, StatusCode};
 use axum::Router;
 use backend::{Sou, Store};
@@ -177,19 +181,33 @@ async fn the_demo_is_one_click_and_secure_behind_https() {
     assert!(n > 1000, "{n} transactions");
 }
 
+/// `req` as if it came over TCP from `ip`.
+fn from(ip: [u8; 4], mut req: Request<Body>) -> Request<Body> {
+    req.extensions_mut().insert(ConnectInfo(SocketAddr::from((ip, 40_000))));
+    req
+}
+
 #[tokio::test]
-async fn repeated_failures_are_limited_and_said_so() {
+async fn repeated_failures_slow_down_one_address_and_are_said_so() {
     let (router, sou, _dir) = app().await;
     sou.auth().sign_up("bob", &secrecy::SecretString::from("the right password")).await.unwrap();
+    let attacker = [203, 0, 113, 7];
+    let mut answers = Vec::new();
     for _ in 0..5 {
         let (_, headers, _) =
-            send(&router, None, form("/auth/login", "name=bob&password=wrong+password")).await;
-        assert_eq!(location(&headers), "/login?error=invalid_credentials&name=bob");
+            send(&router, None, from(attacker, form("/auth/login", "name=bob&password=wrong+password")))
+                .await;
+        answers.push(location(&headers).to_string());
     }
+    assert!(answers[..3].iter().all(|a| a == "/login?error=invalid_credentials&name=bob"), "{answers:?}");
+    assert!(answers[3].starts_with("/login?error=rate_limited&name=bob&retry="), "{answers:?}");
+
+    // From that address, even the right password waits (a second, not a quarter of an hour)…
     let (_, headers, _) =
-        send(&router, None, form("/auth/login", "name=bob&password=the+right+password")).await;
+        send(&router, None, from(attacker, form("/auth/login", "name=bob&password=the+right+password")))
+            .await;
     let to = location(&headers).to_string();
-    assert!(to.starts_with("/login?error=rate_limited&name=bob&retry="), "{to}");
+    assert_eq!(to, "/login?error=rate_limited&name=bob&retry=1");
     let (_, _, html) = send(
         &router,
         None,
@@ -197,8 +215,71 @@ async fn repeated_failures_are_limited_and_said_so() {
     )
     .await;
     assert!(
-        html.contains("Trop d&#x27;essais infructueux. Réessayez dans 15 min.")
-            || html.contains("Trop d'essais infructueux. Réessayez dans 15 min."),
+        html.contains("Trop d&#x27;essais infructueux. Réessayez dans 1 s.")
+            || html.contains("Trop d'essais infructueux. Réessayez dans 1 s."),
         "{html}"
     );
+    // …but the owner, from their own address, signs in.
+    let (status, headers, _) = send(
+        &router,
+        None,
+        from([198, 51, 100, 20], form("/auth/login", "name=bob&password=the+right+password")),
+    )
+    .await;
+    assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/"));
+    assert!(headers[header::SET_COOKIE].to_str().unwrap().starts_with("sou_session="));
+}
+
+#[tokio::test]
+async fn one_address_starts_only_a_few_demos() {
+    let (router, _sou, _dir) = app().await;
+    let demo = |ip| from(ip, Request::post("/auth/demo").body(Body::empty()).unwrap());
+    for _ in 0..3 {
+        let (status, headers, _) = send(&router, None, demo([203, 0, 113, 7])).await;
+        assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/"));
+    }
+    let (status, headers, _) = send(&router, None, demo([203, 0, 113, 7])).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let to = location(&headers).to_string();
+    assert!(to.starts_with("/login?error=demo_limited&retry="), "{to}");
+    assert!(headers.get(header::SET_COOKIE).is_none(), "no account, no session");
+    let (_, _, html) = send(
+        &router,
+        None,
+        Request::get(&to).header(header::ACCEPT_LANGUAGE, "en").body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert!(html.contains("Too many demos were started from your address. Try again in 60 min."), "{html}");
+    // Another address still may.
+    let (_, headers, _) = send(&router, None, demo([198, 51, 100, 20])).await;
+    assert_eq!(location(&headers), "/");
+}
+
+#[tokio::test]
+async fn look_alike_names_and_hidden_characters_are_refused_at_sign_up() {
+    let (router, _sou, _dir) = app().await;
+    let (_, headers, _) = send(
+        &router,
+        None,
+        form("/auth/signup", "name=alice&password=correct+horse+1&confirm=correct+horse+1"),
+    )
+    .await;
+    assert_eq!(location(&headers), "/");
+    // "ＡＬＩＣＥ", full-width.
+    let (_, headers, _) = send(
+        &router,
+        None,
+        form(
+            "/auth/signup",
+            "name=%EF%BC%A1%EF%BC%AC%EF%BC%A9%EF%BC%A3%EF%BC%A5&password=another+one+9&confirm=another+one+9",
+        ),
+    )
+    .await;
+    assert!(location(&headers).starts_with("/signup?error=name_taken&"), "{}", location(&headers));
+    // U+202E and ESC.
+    for name in ["ev%E2%80%AEil", "ev%1B%5Bil"] {
+        let body = format!("name={name}&password=another+one+9&confirm=another+one+9");
+        let (_, headers, _) = send(&router, None, form("/auth/signup", &body)).await;
+        assert!(location(&headers).starts_with("/signup?error=name_characters&"), "{}", location(&headers));
+    }
 }

@@ -65,7 +65,7 @@ async fn accounts_sessions_and_purges_through_the_owner_functions() {
     assert_eq!(auth.session(&cookie).await.unwrap(), None, "signed out");
 
     // A demo: seeded, then purged with everything it owns once expired.
-    let (demo, demo_session) = auth.demo().await.unwrap();
+    let (demo, demo_session) = auth.demo("127.0.0.1").await.unwrap();
     let demo_cookie = demo_session.token.expose_secret().to_string();
     let seeded = sou.store().vocabulary(demo.user).await.unwrap();
     assert!(seeded.merchants.len() > 10);

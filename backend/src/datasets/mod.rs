@@ -39,6 +39,8 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(2);
 pub enum DatasetError {
     #[error("the file is empty")]
     Empty,
+    #[error("the file's name may not contain control or text-direction characters: rename the file")]
+    FileName,
     #[error("the file is larger than {} MB", MAX_FILE_BYTES / 1024 / 1024)]
     TooLarge,
     #[error("the file has more than {MAX_COLUMNS} columns")]
@@ -83,6 +85,9 @@ impl DatasetError {
         use DatasetError as E;
         match (self, locale) {
             (E::Empty, Fr) => "Le fichier est vide.".into(),
+            (E::FileName, Fr) => {
+                "Le nom du fichier ne peut pas contenir de caractères de contrôle ni de changement de sens d'écriture : renommez le fichier.".into()
+            }
             (E::TooLarge, Fr) => format!("Le fichier dépasse {} Mo.", MAX_FILE_BYTES / 1024 / 1024),
             (E::TooManyColumns, Fr) => format!("Le fichier a plus de {MAX_COLUMNS} colonnes."),
             (E::TooManyRows, Fr) => format!("Le fichier a plus de {MAX_ROWS} lignes."),
@@ -246,6 +251,11 @@ pub async fn create(
     file_name: &str,
     bytes: &[u8],
 ) -> Result<DatasetInfo, DatasetError> {
+    // The dataset's own name is made of ASCII letters, digits and `_` (`dataset_name`);
+    // the file's is shown as given, so it must not hide or reorder text.
+    if agent::text::hidden_control(file_name).is_some() {
+        return Err(DatasetError::FileName);
+    }
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(DatasetError::Empty);
     }
@@ -381,7 +391,7 @@ pub async fn create(
 
 /// The user's datasets, oldest first.
 pub async fn list(store: &Store, user: UserId) -> Result<Vec<DatasetInfo>, DatasetError> {
-    let mut db = store.tenant(user).await?;
+    let mut db = store.tenant_read(user).await?;
     let rows = rows(&mut db, user).await?;
     db.commit().await?;
     Ok(rows.into_iter().map(|(info, _)| info).collect())
@@ -461,7 +471,7 @@ async fn catalogue(
     store: &Store,
     user: UserId,
 ) -> Result<(Vec<DatasetInfo>, HashMap<String, TableRef>), DatasetError> {
-    let mut db = store.tenant(user).await?;
+    let mut db = store.tenant_read(user).await?;
     let rows = rows(&mut db, user).await?;
     db.commit().await?;
     let tables = rows
