@@ -28,6 +28,15 @@ async fn accounts_sessions_and_purges_through_the_owner_functions() {
         Err(AuthError::InvalidCredentials)
     ));
     let (_, session) = auth.log_in("ALICE", &pw, "t").await.unwrap();
+    // Names are compared after NFKC and case folding here too.
+    assert!(matches!(auth.sign_up("ａｌｉｃｅ", &pw).await, Err(AuthError::NameTaken)));
+    assert_eq!(auth.log_in("ＡＬＩＣＥ", &pw, "t").await.unwrap().0.user, alice.user);
+    // A transaction that only reads cannot write.
+    let mut read = store.tenant_read(alice.user).await.unwrap();
+    let write =
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(alice.user.0).execute(&mut *read).await;
+    assert!(write.is_err_and(|e| e.to_string().contains("read-only")));
+    drop(read);
     let cookie = session.token.expose_secret().to_string();
     assert_eq!(auth.session(&cookie).await.unwrap().map(|a| a.user), Some(alice.user));
     let (_, token) = auth.create_token(alice.user, "script").await.unwrap();
