@@ -4,9 +4,11 @@
 //! security, Sou's role owning nothing). Alice and Bob each have a `sales` dataset;
 //! Bob also has the demo ledger. As Alice, every attempt below — other statements,
 //! several statements, catalogs, the ledger, Bob's table, files, extensions, settings,
-//! roles, sleeps, huge values, recursive and cross-join bombs — is refused, stopped by
-//! the time limit, or returns only Alice's rows. Afterwards every table holds the same
-//! rows as before and no table was added: 0 writes, 0 foreign rows.
+//! roles, sleeps, huge values, recursive and cross-join bombs, values grown by nested
+//! `replace()`, aggregated text, results of many megabytes, her own table by its
+//! physical name — is refused, stopped by the time limit, cut at the result's byte cap,
+//! or returns only Alice's rows. Afterwards every table holds the same rows as before
+//! and no table was added: 0 writes, 0 foreign rows.
 
 use std::collections::BTreeMap;
 
@@ -114,9 +116,18 @@ enum Expect {
     /// Refused by the checker, or failed in the database (a name out of scope).
     Fails,
     Timeout,
+    /// Not one row fits in the result's byte cap.
+    TooLarge,
+    /// The first rows, cut at the result's byte cap.
+    Truncated,
 }
 
-fn attempts(bob_table: &str, dialect: Dialect) -> Vec<(&'static str, String, Expect)> {
+/// `replace(x, 'a', 'aaaaaaaaaa')` `times` deep: each makes `x` up to ten times longer.
+fn grow(x: &str, times: usize) -> String {
+    (0..times).fold(x.to_string(), |x, _| format!("replace({x}, 'a', 'aaaaaaaaaa')"))
+}
+
+fn attempts(bob_table: &str, alice_table: &str, dialect: Dialect) -> Vec<(&'static str, String, Expect)> {
     use Expect::*;
     let mut v: Vec<(&'static str, String, Expect)> = vec![
         ("two statements", "SELECT 1; SELECT 2".into(), Refused),
@@ -158,6 +169,39 @@ fn attempts(bob_table: &str, dialect: Dialect) -> Vec<(&'static str, String, Exp
         ("printf width bomb", "SELECT printf('%.*c', 1000000000, 'x')".into(), Refused),
         ("repeat bomb", "SELECT repeat('x', 1000000000)".into(), Refused),
         ("a qualified function", "SELECT pg_catalog.lower('X')".into(), Refused),
+        // Her own dataset's table by its physical name: no rewrite, so its user_id.
+        ("her own table by its physical name", format!("SELECT * FROM {alice_table}"), Refused),
+        ("her own table quoted", format!("SELECT user_id, note FROM \"{alice_table}\""), Refused),
+        ("her own table beside its dataset", format!("SELECT * FROM sales, {alice_table}"), Refused),
+        ("her own table in a subquery", format!("SELECT (SELECT MAX(user_id) FROM {alice_table})"), Refused),
+        // Values grown by nested replace(): the issue's six over 60 rows (600 MB once).
+        ("six nested replace() over 64 rows", format!("SELECT {} FROM sales a, sales b, sales c", grow("a.note", 6)), Refused),
+        ("replace() grown through a derived table",
+            format!("SELECT {} FROM (SELECT {} AS x FROM sales) t", grow("x", 1), grow("note", 1)), Refused),
+        ("replace() grown through a CTE",
+            format!("WITH g AS (SELECT {} AS x FROM sales) SELECT {} FROM g", grow("note", 1), grow("x", 1)), Refused),
+        ("replace() grown through a scalar subquery",
+            format!("SELECT {}", grow(&format!("(SELECT {} FROM sales LIMIT 1)", grow("note", 1)), 1)), Refused),
+        ("replace() grown through an alias",
+            format!("SELECT {} AS x FROM sales WHERE length({}) > 0", grow("note", 1), grow("x", 1)), Fails),
+        ("a column as the replacement", "SELECT replace(a.note, 'a', b.note) FROM sales a, sales b".into(), Refused),
+        ("a cast that pads", "SELECT CAST(note AS char(10000000)) FROM sales".into(), Refused),
+        ("LIKE between grown values",
+            format!("SELECT COUNT(*) FROM sales a, sales b WHERE {} LIKE {}", grow("a.note", 1), grow("b.note", 1)), Refused),
+        ("instr() in a grown value",
+            format!("SELECT instr({}, {}) FROM sales a, sales b", grow("a.note", 1), grow("b.note", 1)), Refused),
+        // Aggregated text: cut just past the byte cap in the database, and only returned.
+        ("a string_agg() blow-up",
+            "SELECT string_agg(a.note, ',') FROM sales a, sales b, sales c, sales d, sales e, sales f, sales g, sales h, sales i".into(), TooLarge),
+        ("computing on string_agg()", "SELECT length(string_agg(a.note, ',')) FROM sales a, sales b".into(), Refused),
+        ("string_agg() past the database's value cap",
+            "SELECT string_agg(n.text, '') FROM notes n, sales a, sales b, sales c, sales d, sales e, sales f".into(), TooLarge),
+        // Results of many megabytes.
+        ("a wide cross join", "SELECT n.text, a.*, b.* FROM notes n, sales a, sales b, sales c, sales d, sales e".into(), Truncated),
+        ("many large cells",
+            format!("SELECT {} FROM notes", (0..120).map(|i| format!("text AS t{i}")).collect::<Vec<_>>().join(", ")), TooLarge),
+        ("a row of grown values",
+            format!("SELECT {} FROM notes", (0..12).map(|i| format!("{} AS g{i}", grow("text", 1))).collect::<Vec<_>>().join(", ")), TooLarge),
     ];
     match dialect {
         Dialect::Sqlite => v.extend([
@@ -181,6 +225,9 @@ fn attempts(bob_table: &str, dialect: Dialect) -> Vec<(&'static str, String, Exp
             ("reindex", "REINDEX".into(), Refused),
             ("analyze", "ANALYZE".into(), Refused),
             ("json_each", "SELECT * FROM json_each('[1,2]')".into(), Refused),
+            ("a group_concat() blow-up",
+                "SELECT group_concat(a.note) FROM sales a, sales b, sales c, sales d, sales e, sales f, sales g, sales h, sales i".into(), TooLarge),
+            ("computing on group_concat()", "SELECT instr(group_concat(note), 'x') FROM sales".into(), Refused),
         ]),
         Dialect::Postgres => v.extend([
             ("pg_read_file", "SELECT pg_read_file('/etc/passwd')".into(), Refused),
@@ -228,20 +275,27 @@ async fn bypasses_fail_on_postgres() {
 
 async fn bypasses_fail(store: &Store) {
     let (alice, bob) = world(store).await;
-    let bob_table: String = {
-        let mut tx = store.tenant(bob).await.unwrap();
-        let t = sqlx::query_scalar("SELECT physical FROM datasets WHERE user_id = $1")
-            .bind(bob.0)
-            .fetch_one(&mut *tx)
-            .await
-            .unwrap();
+    // A long text: one value of the longest a dataset may hold, and a short one.
+    let long = "a".repeat(datasets::MAX_CELL_CHARS);
+    datasets::create(store, alice, "notes.csv", format!("id;text\n1;{long}\n2;short\n").as_bytes())
+        .await
+        .unwrap();
+    let physical = |user: UserId| async move {
+        let mut tx = store.tenant(user).await.unwrap();
+        let t: String =
+            sqlx::query_scalar("SELECT physical FROM datasets WHERE user_id = $1 AND name = 'sales'")
+                .bind(user.0)
+                .fetch_one(&mut *tx)
+                .await
+                .unwrap();
         tx.commit().await.unwrap();
         t
     };
+    let (bob_table, alice_table) = (physical(bob).await, physical(alice).await);
     let before = snapshot(store, &[alice, bob]).await;
-    let list = attempts(&bob_table, store.dialect());
+    let list = attempts(&bob_table, &alice_table, store.dialect());
     assert!(list.len() >= 50, "{} attempts", list.len());
-    let mut table = Vec::new();
+    let (mut table, mut failures) = (Vec::new(), Vec::new());
     for (name, sql, expect) in &list {
         let started = std::time::Instant::now();
         let outcome = datasets::query(store, alice, sql).await;
@@ -252,16 +306,30 @@ async fn bypasses_fail(store: &Store) {
         for f in FOREIGN {
             assert!(!text.contains(f), "{name}: {f} leaked: {text}");
         }
+        let bytes =
+            |r: &agent::datasets::QueryResult| r.rows.iter().flatten().map(|c| c.text().len()).sum::<usize>();
         let ok = matches!(
             (expect, &outcome),
             (Expect::Refused, Err(DatasetError::Refused(_)))
                 | (Expect::Fails, Err(DatasetError::Refused(_) | DatasetError::Query(_)))
                 | (Expect::Timeout, Err(DatasetError::Timeout))
-        );
-        assert!(ok, "{name}: expected {expect:?}, got {outcome:?}");
+                | (Expect::TooLarge, Err(DatasetError::ResultTooLarge))
+        ) || matches!((expect, &outcome), (Expect::Truncated, Ok(r))
+            if r.truncated && !r.rows.is_empty() && bytes(r) <= datasets::RESULT_BYTES);
+        let shown: String = format!("{outcome:?}").chars().take(300).collect();
+        if !ok {
+            failures.push(format!("{name}: expected {expect:?}, got {shown}"));
+        }
+        let text: String = text.chars().take(200).collect();
         table.push(format!("{:?} {name}: {} ms — {text}", store.dialect(), started.elapsed().as_millis()));
     }
     println!("{}", table.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} attempts did not come to what they must:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert_eq!(snapshot(store, &[alice, bob]).await, before, "something was written");
     // Alice's own questions still work, and see only her rows.
     let r = datasets::query(
@@ -280,6 +348,75 @@ async fn bypasses_fail(store: &Store) {
     let r = datasets::query(store, alice, "SELECT * FROM sales").await.unwrap();
     assert_eq!(r.columns, ["region", "amount", "month", "note"], "no user_id column");
     assert_eq!(r.rows.len(), 4);
+    // Text functions that grow values a little, and aggregated text that is returned.
+    let column = |sql: &str| {
+        let sql = sql.to_string();
+        async move {
+            let r = datasets::query(store, alice, &sql).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+            r.rows
+                .iter()
+                .map(|row| row.iter().map(|c| c.text()).collect::<Vec<_>>().join("|"))
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        column("SELECT replace(note, '-', '.') FROM sales ORDER BY note").await,
+        ["alice.1", "alice.2", "alice.3", "alice.4"]
+    );
+    assert_eq!(
+        column("SELECT replace(replace(note, '-', ' - '), 'alice', 'Alice') || ' (' || region || ')' FROM sales WHERE amount < 100").await,
+        ["Alice - 4 (Est)"]
+    );
+    assert_eq!(
+        column("SELECT label FROM (SELECT region || ': ' || note AS label, amount FROM sales) t WHERE amount > 1000").await,
+        ["Nord: alice-1"]
+    );
+    let instr = match store.dialect() {
+        Dialect::Sqlite => "instr(note, r)",
+        Dialect::Postgres => "strpos(note, r)",
+    };
+    let sql = format!("WITH t AS (SELECT upper(region) AS r, note FROM sales) SELECT r, COUNT(*) FROM t WHERE note LIKE '%alice%' AND {instr} = 0 GROUP BY r ORDER BY r");
+    assert_eq!(column(&sql).await, ["EST|1", "NORD|2", "SUD|1"]);
+    let mut notes =
+        column("SELECT region, string_agg(note, ', ') AS notes FROM sales GROUP BY region ORDER BY region")
+            .await;
+    notes[1] = notes[1].replace("alice-3, alice-1", "alice-1, alice-3");
+    assert_eq!(notes, ["Est|alice-4", "Nord|alice-1, alice-3", "Sud|alice-2"]);
+    assert_eq!(column("SELECT n FROM (SELECT region, COUNT(*) AS n, string_agg(note, ',') AS all_notes FROM sales GROUP BY region) t WHERE region = 'Sud'").await, ["1"]);
+    if store.dialect() == Dialect::Sqlite {
+        assert_eq!(
+            column("SELECT group_concat(note, ';') FROM sales WHERE region = 'Sud'").await,
+            ["alice-2"]
+        );
+    }
+    // A CTE named like her dataset's table is hers to name; the dataset still reads its table.
+    let sql = format!("WITH {alice_table} AS (SELECT 1 AS x) SELECT COUNT(*) FROM sales");
+    assert_eq!(column(&sql).await, ["4"]);
+    // The longest value a dataset holds comes back whole, and grows within the limits.
+    assert_eq!(column("SELECT text FROM notes WHERE id = 1").await, [long]);
+    let grown = column("SELECT replace(text, 'a', 'ab') FROM notes WHERE id = 1").await;
+    assert_eq!(grown[0].len(), 2 * datasets::MAX_CELL_CHARS);
+}
+
+/// SQLite is built with a cap on every string or blob it makes (`.cargo/config.toml`):
+/// past it, a function fails at once rather than building gigabytes in Sou's memory.
+#[tokio::test]
+async fn sqlite_caps_every_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let n: i64 =
+        sqlx::query_scalar("SELECT length(zeroblob(10000000))").fetch_one(store.pool()).await.unwrap();
+    assert_eq!(n, 10_000_000, "values of 10 MB (uploads) still fit");
+    let e = sqlx::query_scalar::<_, i64>("SELECT length(zeroblob(40000000))")
+        .fetch_one(store.pool())
+        .await
+        .expect_err("SQLite must be built with SQLITE_MAX_LENGTH (see .cargo/config.toml)");
+    assert!(e.to_string().contains("too big"), "{e}");
+    let e = sqlx::query_scalar::<_, i64>("SELECT length(hex(zeroblob(20000000)))")
+        .fetch_one(store.pool())
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("too big"), "{e}");
 }
 
 #[tokio::test]
@@ -335,6 +472,13 @@ async fn what_a_query_gets_back() {
         .await
         .unwrap();
     assert_eq!(tables, 1);
+    // A value longer than a dataset may hold is refused with its line and column.
+    let long = format!("id;text\n1;short\n2;{}\n", "é".repeat(datasets::MAX_CELL_CHARS + 1));
+    let e = datasets::create(&store, user, "long.csv", long.as_bytes()).await.unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("line 3: the value of text is longer than {} characters", datasets::MAX_CELL_CHARS)
+    );
     // Bad files are refused with the reason.
     let e = datasets::create(&store, user, "x.csv", b"a;b\n1;2\n3\n").await.unwrap_err();
     assert_eq!(e.to_string(), "line 3 has 1 values, the header 2");

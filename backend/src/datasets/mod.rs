@@ -2,7 +2,7 @@
 //! dataset, with column types inferred from the values — described to the model
 //! ([`describe`], the `dataset_info` text) and queried with read-only SQL checked by
 //! [`sandbox`] then run on the store's sandbox connections: read-only, within a time
-//! limit, at most [`ROW_CAP`] rows.
+//! limit, at most [`ROW_CAP`] rows and [`RESULT_BYTES`] bytes of values.
 //!
 //! On PostgreSQL a dataset's table is created by the tables' owner
 //! (`sou_create_dataset_table`, a `SECURITY DEFINER` function that takes only a
@@ -34,6 +34,10 @@ pub const MAX_DATASETS: i64 = 20;
 pub const ROW_CAP: usize = 1_000;
 /// How long a query may run.
 pub const TIME_LIMIT: Duration = Duration::from_secs(2);
+/// Bytes of values a query returns at most: reading stops there, like at the row cap.
+pub const RESULT_BYTES: usize = 1024 * 1024;
+/// The longest value a dataset holds, in characters.
+pub const MAX_CELL_CHARS: usize = sandbox::MAX_CELL_CHARS;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DatasetError {
@@ -51,6 +55,8 @@ pub enum DatasetError {
     TooMany,
     #[error("line {line} has {found} values, the header {expected}")]
     Ragged { line: u64, found: usize, expected: usize },
+    #[error("line {line}: the value of {column} is longer than {MAX_CELL_CHARS} characters")]
+    LongValue { line: u64, column: String },
     #[error("no dataset named {0:?}")]
     NotFound(String),
     #[error("the dataset {dataset} has no column {column:?}")]
@@ -65,6 +71,8 @@ pub enum DatasetError {
     Refused(#[from] Refused),
     #[error("the query took longer than {} s and was stopped", TIME_LIMIT.as_secs())]
     Timeout,
+    #[error("the result is larger than {} MB: select fewer or shorter values", RESULT_BYTES / 1024 / 1024)]
+    ResultTooLarge,
     #[error("the database refused the query: {0}")]
     Query(String),
     #[error("database: {0}")]
@@ -97,6 +105,9 @@ impl DatasetError {
             (E::Ragged { line, found, expected }, Fr) => {
                 format!("La ligne {line} a {found} valeur(s), l'en-tête {expected}.")
             }
+            (E::LongValue { line, column }, Fr) => {
+                format!("Ligne {line} : la valeur de {column} dépasse {MAX_CELL_CHARS} caractères.")
+            }
             (E::NotFound(name), Fr) => format!("Aucun jeu de données ne s'appelle « {name} »."),
             (E::NoColumn { dataset, column }, Fr) => {
                 format!("Le jeu de données {dataset} n'a pas de colonne « {column} ».")
@@ -119,6 +130,10 @@ impl DatasetError {
             (E::Timeout, Fr) => {
                 format!("La requête a duré plus de {} s et a été arrêtée.", TIME_LIMIT.as_secs())
             }
+            (E::ResultTooLarge, Fr) => format!(
+                "Le résultat dépasse {} Mo : choisissez moins de valeurs, ou des valeurs plus courtes.",
+                RESULT_BYTES / 1024 / 1024
+            ),
             (E::Query(m), Fr) => format!("La base de données a refusé la requête : {m}."),
             (E::Db(_), Fr) => "Une erreur est survenue sur le serveur ; réessayez.".into(),
             (E::Db(_), En) => "Something went wrong on the server; try again.".into(),
@@ -275,6 +290,13 @@ pub async fn create(
         }
     }
     let names = column_names(&header);
+    for (line, r) in &records {
+        let long =
+            r.iter().position(|cell| cell.len() > MAX_CELL_CHARS && cell.chars().count() > MAX_CELL_CHARS);
+        if let Some(c) = long {
+            return Err(DatasetError::LongValue { line: *line, column: names[c].clone() });
+        }
+    }
     let kinds: Vec<(ColumnType, Option<DateOrder>)> = (0..header.len())
         .map(|c| infer(&records.iter().map(|(_, r)| r[c].as_str()).collect::<Vec<_>>()))
         .collect();
@@ -432,7 +454,8 @@ pub fn describe(datasets: &[DatasetInfo], dialect: Dialect) -> String {
         Dialect::Postgres => "PostgreSQL",
     };
     let mut out = format!(
-        "Datasets (query them with one read-only {engine} SELECT; dates are text YYYY-MM-DD; at most {ROW_CAP} rows are returned):\n"
+        "Datasets (query them with one read-only {engine} SELECT; dates are text YYYY-MM-DD; at most {ROW_CAP} rows and {} MB are returned):\n",
+        RESULT_BYTES / 1024 / 1024
     );
     for d in datasets {
         let columns: Vec<String> =
@@ -649,6 +672,10 @@ async fn run(
         Sandbox::Sqlite(pool) => run_sqlite(pool, &checked.sql).await?,
         Sandbox::Postgres(pool) => run_postgres(pool, user, &checked.sql).await?,
     };
+    if truncated && rows.is_empty() {
+        // Not even the first row fits in the byte cap.
+        return Err(DatasetError::ResultTooLarge);
+    }
     Ok(QueryResult { sql: sql.trim().to_string(), columns, rows, truncated })
 }
 
@@ -665,13 +692,24 @@ fn num_text(f: f64) -> String {
     }
 }
 
-/// The rows of a result stream — at most [`ROW_CAP`], then it stops reading — with
-/// the column names, each row read by `cells`.
+/// The bytes of a value as returned.
+fn cell_bytes(cell: &Cell) -> usize {
+    match cell {
+        Cell::Int(i) => i.to_string().len(),
+        Cell::Num(n) => n.num.len(),
+        Cell::Text(t) => t.len(),
+        Cell::Null => 0,
+    }
+}
+
+/// The rows of a result stream — at most [`ROW_CAP`] rows and [`RESULT_BYTES`] bytes
+/// of values, then it stops reading and says it was cut — with the column names, each
+/// row read by `cells`. Cut with no row: not even the first fits.
 async fn collect<R: sqlx::Row>(
     mut stream: impl futures::Stream<Item = Result<R, sqlx::Error>> + Unpin,
     cells: impl Fn(&R) -> Result<Vec<Cell>, sqlx::Error>,
 ) -> Result<Table, sqlx::Error> {
-    let (mut columns, mut rows) = (Vec::new(), Vec::new());
+    let (mut columns, mut rows, mut bytes) = (Vec::new(), Vec::new(), 0usize);
     while let Some(row) = stream.try_next().await? {
         if columns.is_empty() {
             columns = row.columns().iter().map(|c| c.name().to_string()).collect();
@@ -679,7 +717,12 @@ async fn collect<R: sqlx::Row>(
         if rows.len() == ROW_CAP {
             return Ok((columns, rows, true));
         }
-        rows.push(cells(&row)?);
+        let row = cells(&row)?;
+        bytes = bytes.saturating_add(row.iter().map(cell_bytes).sum());
+        if bytes > RESULT_BYTES {
+            return Ok((columns, rows, true));
+        }
+        rows.push(row);
     }
     Ok((columns, rows, false))
 }
@@ -765,6 +808,9 @@ fn engine_error(e: sqlx::Error, past_deadline: bool) -> DatasetError {
             // SQLite: interrupted by the progress handler; PostgreSQL: statement_timeout.
             if code == "57014" || (code == "9" && past_deadline) || db.message().contains("interrupted") {
                 DatasetError::Timeout
+            } else if code == "18" || code == "54000" {
+                // SQLite: a value past SQLITE_MAX_LENGTH; PostgreSQL: past its own limits.
+                DatasetError::ResultTooLarge
             } else {
                 DatasetError::Query(db.message().to_string())
             }

@@ -4,15 +4,20 @@
 //! data-changing CTE — over the user's datasets only, with functions and casts from an
 //! allowlist. Every table it names is rewritten to the dataset's own table, and every
 //! CTE to a generated name, so the SQL that runs can name no other table: not the
-//! ledger's, not the catalog's, not another user's. What runs it adds a read-only
-//! connection, a time limit and a row cap (see `mod.rs`).
+//! ledger's, not the catalog's, not another user's — nor a dataset's own table, whose
+//! `user_id` only the rewrite hides. The values it can build are bounded from the SQL
+//! alone (`size.rs`), so no single call runs long or builds megabytes. What runs it adds
+//! a read-only connection, a time limit and caps on rows and bytes (see `mod.rs`).
+
+mod size;
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    visit_relations, Expr, FunctionArguments, Ident, ObjectName, ObjectNamePart, Query, SetExpr, Statement,
-    TableAlias, TableFactor, Visit, VisitMut, Visitor, VisitorMut,
+    visit_relations, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments,
+    Ident, ObjectName, ObjectNamePart, Query, SetExpr, Statement, TableAlias, TableFactor, Value, Visit,
+    VisitMut, Visitor, VisitorMut,
 };
 use sqlparser::dialect::{PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
@@ -21,6 +26,13 @@ use crate::store::{Dialect, UserId};
 
 /// The longest SQL accepted, in characters.
 pub const MAX_SQL: usize = 8_000;
+/// The longest value a dataset holds, in characters: uploads are refused past it, and
+/// the checker's bounds start from it.
+pub const MAX_CELL_CHARS: usize = 10_000;
+/// Where aggregated text is cut in the database: just past the result's byte cap, so
+/// that a cut value never fits in a result and is never shown.
+pub const AGGREGATE_CHARS: usize = super::RESULT_BYTES + 1;
+pub use size::{MAX_ROW, MAX_SEARCH, MAX_VALUE};
 /// How deep expressions and subqueries may nest.
 const MAX_DEPTH: usize = 40;
 
@@ -45,6 +57,16 @@ pub enum Refused {
     Function(String),
     #[error("casting to {0} is not allowed")]
     Cast(String),
+    #[error("{what} could build a value of {chars} characters, more than the {} allowed", size::MAX_VALUE)]
+    Grows { what: String, chars: u64 },
+    #[error(
+        "{what} could compare a text of {text} characters with a pattern of {pattern}: too long for one call"
+    )]
+    Search { what: String, text: u64, pattern: u64 },
+    #[error("the result of group_concat() or string_agg() can only be returned as it is, not used in an expression")]
+    Aggregated,
+    #[error("a row of the result could hold {chars} characters, more than the {} allowed", size::MAX_ROW)]
+    WideRow { chars: u64 },
 }
 
 /// Functions a query may call: aggregates, windows, arithmetic, text and dates.
@@ -157,7 +179,7 @@ pub fn check(
         Err(v) if v.is_empty() => return Err(Refused::Empty),
         Err(_) => return Err(Refused::Several),
     };
-    let Statement::Query(_) = &statement else {
+    let Statement::Query(query) = &statement else {
         let kind = statement.to_string().split_whitespace().next().unwrap_or("?").to_uppercase();
         return Err(Refused::NotSelect(kind));
     };
@@ -166,10 +188,12 @@ pub fn check(
     if let Some(r) = guard.refused {
         return Err(r);
     }
+    size::check(query, tables)?;
     // Each CTE gets a generated name, each dataset its rows; any other name is refused.
     let ctes: HashMap<String, String> =
         guard.ctes.iter().enumerate().map(|(i, name)| (name.clone(), format!("sou_w{i}"))).collect();
-    let mut resolver = Resolver { dialect, user, tables, ctes: &ctes, used: Vec::new(), refused: None };
+    let mut resolver =
+        Resolver { dialect, user, tables, ctes: &ctes, used: Vec::new(), inserted: None, refused: None };
     let _ = VisitMut::visit(&mut statement, &mut resolver);
     if let Some(r) = resolver.refused {
         return Err(r);
@@ -238,6 +262,9 @@ struct Resolver<'a> {
     tables: &'a HashMap<String, TableRef>,
     ctes: &'a HashMap<String, String>,
     used: Vec<String>,
+    /// The table of the dataset just replaced by its rows: the next table visited,
+    /// inside those rows, and the only way a dataset's table may be named.
+    inserted: Option<String>,
     refused: Option<Refused>,
 }
 
@@ -261,12 +288,11 @@ impl VisitorMut for Resolver<'_> {
             self.refused = Some(unknown(name.to_string(), self.tables));
             return ControlFlow::Break(());
         };
-        if let Some(cte) = self.ctes.get(&n) {
-            *name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote('"', cte.clone()))]);
+        if self.inserted.take().is_some_and(|inserted| inserted == n) {
             return ControlFlow::Continue(());
         }
-        if self.tables.values().any(|t| t.physical == n) && n.starts_with("ds_") {
-            // One this resolver put here (a dataset's own table, within its rows).
+        if let Some(cte) = self.ctes.get(&n) {
+            *name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote('"', cte.clone()))]);
             return ControlFlow::Continue(());
         }
         let Some(table) = self.tables.get(&n) else {
@@ -292,7 +318,34 @@ impl VisitorMut for Resolver<'_> {
         if !self.used.contains(&n) {
             self.used.push(n);
         }
+        self.inserted = Some(table.physical.clone());
         *factor = TableFactor::Derived { lateral: false, subquery, alias: Some(alias), sample: None };
+        ControlFlow::Continue(())
+    }
+
+    /// Aggregated text is cut just past the result's byte cap, in the database.
+    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        let Expr::Function(f) = expr else { return ControlFlow::Continue(()) };
+        let name = f.name.0.last().and_then(ObjectNamePart::as_ident).map(|i| i.value.to_lowercase());
+        if name.is_some_and(|n| size::aggregates_text(&n)) {
+            let whole = std::mem::replace(expr, Expr::value(Value::Null));
+            let arg = |e: Expr| FunctionArg::Unnamed(FunctionArgExpr::Expr(e));
+            let number = |n: usize| Expr::value(Value::Number(n.to_string(), false));
+            *expr = Expr::Function(Function {
+                name: ObjectName(vec![ObjectNamePart::Identifier(Ident::new("substr"))]),
+                uses_odbc_syntax: false,
+                parameters: FunctionArguments::None,
+                args: FunctionArguments::List(FunctionArgumentList {
+                    duplicate_treatment: None,
+                    args: vec![arg(whole), arg(number(1)), arg(number(AGGREGATE_CHARS))],
+                    clauses: Vec::new(),
+                }),
+                within_group: Vec::new(),
+                filter: None,
+                null_treatment: None,
+                over: None,
+            });
+        }
         ControlFlow::Continue(())
     }
 }
