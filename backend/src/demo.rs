@@ -408,6 +408,19 @@ const MERCHANT_CATEGORY: &[(&str, &str)] = &[
     ("acme", "income"),
 ];
 
+/// Whether `user` lacks one of the default categories, which [`seed_categories`] would
+/// add: read on the caller's transaction, so a page that only reads can tell whether it
+/// needs a writer's ([`Store::tenant`]) at all.
+pub async fn lacks_categories(db: &mut sqlx::AnyConnection, user: UserId) -> Result<bool, sqlx::Error> {
+    let vocab: DemoVocabulary =
+        serde_json::from_str(VOCABULARY).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+    let existing: Vec<String> = sqlx::query_scalar("SELECT key FROM categories WHERE user_id = $1")
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+    Ok(!vocab.categories.iter().all(|c| existing.contains(&c.key)))
+}
+
 /// Gives `user` the default categories (groceries, restaurants, transport…) they do not
 /// have yet, on the caller's transaction. Returns every category key of theirs with
 /// its id. Every account gets them: imports and rules need somewhere to put things.

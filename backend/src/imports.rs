@@ -231,7 +231,7 @@ impl Imports {
 
     /// The user's imports, newest first.
     pub async fn list(&self, store: &Store, user: UserId) -> Result<Vec<ImportSummary>, ImportError> {
-        let mut db = store.tenant(user).await?;
+        let mut db = store.tenant_read(user).await?;
         let rows = sqlx::query(
             "SELECT id, file_name, format, created_at, report FROM imports WHERE user_id = $1
              ORDER BY created_at DESC, id LIMIT 100",
@@ -291,7 +291,9 @@ impl Imports {
         // only after its report is stored, so read the other way round a page could find
         // neither (no report yet, no longer running) and show the file as pending.
         let live = self.get(user, id);
-        let mut db = store.tenant(user).await?;
+        // Only reads (the upload gave the user the default categories), so it never
+        // waits for an import writing.
+        let mut db = store.tenant_read(user).await?;
         let upload = Self::load(&mut db, user, id).await?;
         let accounts = accounts(&mut db, user, locale).await?;
         let base = |encoding, state| ImportView {
@@ -415,7 +417,7 @@ impl Imports {
         if let Some(live) = self.get(user, id) {
             return Ok(live.state(locale));
         }
-        let mut db = store.tenant(user).await?;
+        let mut db = store.tenant_read(user).await?;
         let upload = Self::load(&mut db, user, id).await?;
         db.commit().await?;
         Ok(match upload.report {
@@ -481,7 +483,7 @@ impl Imports {
         if matches!(self.get(user, id), Some(Live::Running { .. })) {
             return Err(ImportError::Running);
         }
-        let mut db = store.tenant(user).await?;
+        let mut db = store.tenant_read(user).await?;
         let upload = Self::load(&mut db, user, id).await?;
         db.commit().await?;
         if upload.report.is_some() {

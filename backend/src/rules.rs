@@ -60,8 +60,16 @@ pub async fn categories(
     user: UserId,
     locale: Locale,
 ) -> Result<Vec<CategoryOption>, BackendError> {
-    let mut db = store.tenant(user).await?;
-    crate::demo::seed_categories(&mut db, user).await?;
+    let mut db = store.tenant_read(user).await?;
+    // The page only reads, unless the defaults are missing: then a writer's transaction
+    // adds them (a reading one would wait for, or fail against, an import's writes).
+    if crate::demo::lacks_categories(&mut db, user).await? {
+        db.commit().await?;
+        let mut writer = store.tenant(user).await?;
+        crate::demo::seed_categories(&mut writer, user).await?;
+        writer.commit().await?;
+        db = store.tenant_read(user).await?;
+    }
     let rows = sqlx::query("SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id")
         .bind(user.0)
         .fetch_all(&mut *db)
