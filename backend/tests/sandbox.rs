@@ -186,6 +186,11 @@ fn attempts(bob_table: &str, alice_table: &str, dialect: Dialect) -> Vec<(&'stat
             format!("SELECT {} AS x FROM sales WHERE length({}) > 0", grow("note", 1), grow("x", 1)), Fails),
         ("a column as the replacement", "SELECT replace(a.note, 'a', b.note) FROM sales a, sales b".into(), Refused),
         ("a cast that pads", "SELECT CAST(note AS char(10000000)) FROM sales".into(), Refused),
+        // A short text or number that PostgreSQL writes with 100,000 digits.
+        ("a number of 100,000 digits, grown",
+            format!("SELECT {}", grow("CAST(CAST('1e100000' AS numeric) AS text)", 1).replace("'a'", "'0'")), Refused),
+        ("a rounding to 2,000 decimals, grown",
+            format!("SELECT {}", grow("CAST(round(CAST(1 AS numeric(2, 1)), 2000) AS text)", 3).replace("'a'", "'0'")), Refused),
         ("LIKE between grown values",
             format!("SELECT COUNT(*) FROM sales a, sales b WHERE {} LIKE {}", grow("a.note", 1), grow("b.note", 1)), Refused),
         ("instr() in a grown value",

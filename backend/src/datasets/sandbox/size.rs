@@ -5,7 +5,9 @@
 //! expression gets an upper bound, in characters, from the SQL alone: a dataset's
 //! value is at most [`MAX_CELL_CHARS`] (uploads are refused past it), a literal its own
 //! length, `||` and most functions the sum of their arguments, `replace(x, y, z)` `x`
-//! times the longest `z` over the shortest `y`, a cast to `char(n)` at least `n`; a
+//! times the longest `z` over the shortest `y`, a cast to `char(n)` at least `n`, a
+//! number what PostgreSQL may write for it (`'1e100000'::numeric`, a division's or a
+//! rounding's decimals); a
 //! column of a subquery, CTE or derived table is bounded by what that query selects,
 //! an alias by its expression. A query is refused when a value could pass
 //! [`MAX_VALUE`], a row of its result [`MAX_ROW`], or a search (`LIKE`, `instr()`,
@@ -29,12 +31,19 @@ pub const MAX_VALUE: u64 = 1_000_000;
 /// The most characters one row of a result may hold.
 pub const MAX_ROW: u64 = 4_000_000;
 /// The most pairs of characters one search (`LIKE`, `instr()`, `replace()`…) may
-/// compare: its text's bound times its pattern's. Two whole dataset values fit.
-pub const MAX_SEARCH: u64 = (MAX_CELL_CHARS as u64) * (MAX_CELL_CHARS as u64);
+/// compare: its text's bound times its pattern's. Two dataset values fit, with room
+/// for what functions add (about 0.2 s at worst).
+pub const MAX_SEARCH: u64 = 2 * (MAX_CELL_CHARS as u64) * (MAX_CELL_CHARS as u64);
+/// What any computed value may have beyond its parts: a number's text, an average's
+/// decimals.
+const SLACK: u64 = 32;
+/// The decimals a division or a rounding may add on PostgreSQL (its numeric display
+/// and result scales).
+const DECIMALS: u64 = 2_000;
 /// How much longer a date format's output may be than the format (`%J` → 16 digits).
 const FORMAT_GROWTH: u64 = 8;
-/// The longest number `^` can make on PostgreSQL (131,072 digits before the point,
-/// 16,383 after).
+/// The longest number PostgreSQL can make (131,072 digits before the point, 16,383
+/// after): by `^`, or by a cast to `numeric` of a text such as `'1e100000'`.
 const NUMERIC_CHARS: u64 = 150_000;
 
 /// The names of aggregate functions whose result is text that grows with rows.
@@ -373,6 +382,7 @@ impl Sizes<'_> {
                 sum
             }
             Expr::BinaryOp { op: BinaryOperator::PGExp, .. } => sum.max(NUMERIC_CHARS),
+            Expr::BinaryOp { op: BinaryOperator::Divide, .. } => sum.saturating_add(DECIMALS),
             Expr::Position { expr: pattern, r#in } => {
                 search("POSITION", r#in, pattern)?;
                 sum
@@ -380,7 +390,8 @@ impl Sizes<'_> {
             Expr::Cast { data_type, .. } => sum.max(type_chars(data_type)),
             Expr::TypedString(t) => sum.max(type_chars(&t.data_type)),
             _ => sum,
-        };
+        }
+        .saturating_add(SLACK);
         if bound > MAX_VALUE {
             let shown: String = expr.to_string().chars().take(80).collect();
             return Err(Refused::Grows { what: shown, chars: bound });
@@ -431,6 +442,7 @@ fn function(
             sum
         }
         ("strftime" | "to_char", _) => sum.saturating_mul(FORMAT_GROWTH).saturating_add(64),
+        ("round" | "trunc", _) => sum.saturating_add(DECIMALS),
         _ => sum,
     }))
 }
@@ -480,10 +492,13 @@ fn literal_text(expr: &Expr) -> Option<String> {
 }
 
 /// The length a cast to `data_type` may give any value: `char(n)` pads to `n`,
-/// `numeric(p, s)` writes up to `p + s` digits.
+/// `numeric(p, s)` writes up to `p + s` digits, `numeric` as many as PostgreSQL can.
 fn type_chars(data_type: &DataType) -> u64 {
-    let text = data_type.to_string();
-    let Some((_, args)) = text.split_once('(') else { return 0 };
+    let text = data_type.to_string().to_lowercase();
+    let Some((_, args)) = text.split_once('(') else {
+        let numeric = ["numeric", "decimal", "dec"].iter().any(|t| text.starts_with(t));
+        return if numeric { NUMERIC_CHARS } else { 0 };
+    };
     args.split(|c: char| !c.is_ascii_digit())
         .filter(|d| !d.is_empty())
         .map(|d| d.parse::<u64>().unwrap_or(u64::MAX))
