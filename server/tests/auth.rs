@@ -160,7 +160,14 @@ async fn the_anonymous_are_sent_to_sign_in_by_kind_of_request() {
 
 #[tokio::test]
 async fn the_demo_is_one_click_and_secure_behind_https() {
-    let (router, sou, _dir) = app().await;
+    let (_, sou, dir) = app().await;
+    // Behind a reverse proxy Sou is told to trust (`trust_proxy`): its word on HTTPS counts.
+    let options = leptos::prelude::LeptosOptions::builder()
+        .output_name("sou")
+        .site_root(dir.path().to_string_lossy().to_string())
+        .build();
+    let router =
+        server::router(server::AppState { leptos_options: options, sou: sou.clone(), trust_proxy: true });
     let req = Request::post("/auth/demo").header("x-forwarded-proto", "https").body(Body::empty()).unwrap();
     let (status, headers, _) = send(&router, None, req).await;
     assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/"));
