@@ -568,7 +568,7 @@ impl Sou {
     /// The conversation before the message being answered (stored last), as a model
     /// reads it: the texts of the last turns. Read only when a model answers.
     async fn history(&self, user: UserId, conversation: &str) -> Result<Vec<LlmMessage>, BackendError> {
-        let mut db = self.store.tenant(user).await?;
+        let mut db = self.store.tenant_read(user).await?;
         let rows = sqlx::query(
             "SELECT role, content FROM messages WHERE conversation_id = $1 AND user_id = $2
              ORDER BY id DESC LIMIT 20 OFFSET 1",
@@ -596,7 +596,7 @@ impl Sou {
     }
 
     async fn check_owner(&self, user: UserId, id: &str) -> Result<(), BackendError> {
-        let mut db = self.store.tenant(user).await?;
+        let mut db = self.store.tenant_read(user).await?;
         let mine: Option<i64> =
             sqlx::query_scalar("SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2")
                 .bind(id)
@@ -676,7 +676,7 @@ impl Sou {
         user: UserId,
         conversation: &str,
     ) -> Result<Option<ToolCallPlan>, BackendError> {
-        let mut db = self.store.tenant(user).await?;
+        let mut db = self.store.tenant_read(user).await?;
         let plan: Option<String> = sqlx::query_scalar(
             "SELECT plan FROM messages WHERE conversation_id = $1 AND user_id = $2 AND plan IS NOT NULL
              ORDER BY id DESC LIMIT 1",
@@ -692,7 +692,7 @@ impl Sou {
 
     /// A conversation with its messages, for its owner only.
     pub async fn conversation(&self, user: UserId, id: &str) -> Result<ConversationView, BackendError> {
-        let mut db = self.store.tenant(user).await?;
+        let mut db = self.store.tenant_read(user).await?;
         let row = sqlx::query("SELECT title FROM conversations WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user.0)
@@ -732,7 +732,7 @@ impl Sou {
         user: UserId,
         limit: u32,
     ) -> Result<Vec<ConversationSummary>, BackendError> {
-        let mut db = self.store.tenant(user).await?;
+        let mut db = self.store.tenant_read(user).await?;
         let rows = sqlx::query(
             "SELECT id, title, updated_at FROM conversations WHERE user_id = $1
              ORDER BY updated_at DESC, created_at DESC, id LIMIT $2",

@@ -202,7 +202,8 @@ impl Imports {
             return Err(ImportError::NoRows);
         }
         let id = uuid::Uuid::new_v4().simple().to_string();
-        let name: String = file_name.trim().chars().filter(|c| !c.is_control()).take(200).collect();
+        let name: String =
+            file_name.trim().chars().filter(|&c| !agent::text::is_hidden_control(c)).take(200).collect();
         let name = if name.is_empty() { format!("import.{}", format.as_str()) } else { name };
         let mut db = store.tenant(user).await?;
         sqlx::query(

@@ -113,3 +113,22 @@ async fn dataset_file_names() {
     let info = backend::datasets::create(&store, alice, "Ventes été.csv", csv).await.unwrap();
     assert_eq!(info.file_name, "Ventes été.csv");
 }
+
+/// A bank file's name is the bank's, not a choice: it is kept without the characters
+/// (the file is not refused for its name), so the list of imports shows no reordered
+/// text.
+#[tokio::test]
+async fn bank_file_names_lose_them() {
+    let (_dir, store, alice) = store().await;
+    let imports = Imports::default();
+    let csv = "Date;Libellé;Montant\n02/01/2026;CB CARREFOUR;-12,50\n";
+    for name in HOSTILE {
+        imports.upload(&store, alice, &format!("{name}.csv"), csv.as_bytes().to_vec()).await.unwrap();
+    }
+    let listed = imports.list(&store, alice).await.unwrap();
+    assert_eq!(listed.len(), HOSTILE.len());
+    for summary in listed {
+        assert!(agent::text::hidden_control(&summary.file_name).is_none(), "{:?}", summary.file_name);
+        assert!(summary.file_name.starts_with("Courses"), "{:?}", summary.file_name);
+    }
+}
