@@ -23,6 +23,8 @@ const llmLog = path.join(process.env.SOU_E2E_LLM_DATA_DIR, 'sou.log');
 const site = {
   // The tests compute "today" in UTC; the servers must agree.
   SOU_TIMEZONE: 'UTC',
+  // Every test starts its own demo from 127.0.0.1: far more than a visitor may.
+  SOU_DEMO_PER_ADDRESS: '1000',
   LEPTOS_SITE_ROOT: path.join(root, 'target', 'site'),
   LEPTOS_SITE_PKG_DIR: 'pkg',
   LEPTOS_OUTPUT_NAME: 'sou',

@@ -1,6 +1,6 @@
 //! Configuration in layers: built-in defaults, then a TOML file (`SOU_CONFIG`, or
 //! `sou.toml` in the working directory if present), then environment variables
-//! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_DEMO_HOURS`, `SOU_SIGNUP`,
+//! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_DEMO_HOURS`, `SOU_DEMO_PER_ADDRESS`, `SOU_SIGNUP`,
 //! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
 //! `SOU_MASTER_KEY`, and `SOU_LLM__…` for the `[llm]` table, `__` separating levels:
 //! `SOU_LLM__PROVIDERS__OPENAI__BASE_URL`). Provider keys fall back to the usual
@@ -28,6 +28,7 @@ struct Raw {
     timezone: String,
     demo: bool,
     demo_hours: u32,
+    demo_per_address: u32,
     signup: bool,
     trust_proxy: bool,
     retention_days: u32,
@@ -84,6 +85,7 @@ impl Default for Raw {
             timezone: "Europe/Paris".into(),
             demo: true,
             demo_hours: 24,
+            demo_per_address: 3,
             signup: true,
             trust_proxy: false,
             retention_days: 30,
@@ -110,6 +112,8 @@ pub struct Config {
     pub demo: bool,
     /// A demo account and its data are deleted this long after creation.
     pub demo_ttl: Duration,
+    /// Demo accounts one client address may start in an hour.
+    pub demo_per_address: usize,
     /// Anyone may create an account from the sign-in page.
     pub signup: bool,
     /// Behind a reverse proxy: take the client's address from `X-Forwarded-For`.
@@ -167,6 +171,7 @@ impl Config {
             timezone,
             demo: raw.demo,
             demo_ttl: Duration::from_secs(u64::from(raw.demo_hours) * 3600),
+            demo_per_address: raw.demo_per_address as usize,
             signup: raw.signup,
             trust_proxy: raw.trust_proxy,
             retention_days: raw.retention_days,
@@ -257,6 +262,9 @@ mod tests {
             assert_eq!(c.addr.port(), 8080);
             assert_eq!(c.data_dir, PathBuf::from("/tmp/sou-test"));
             assert_eq!(c.timezone, chrono_tz::America::New_York);
+            assert_eq!(c.demo_per_address, 3);
+            jail.set_env("SOU_DEMO_PER_ADDRESS", "40");
+            assert_eq!(Config::load().map_err(|e| e.to_string())?.demo_per_address, 40);
             assert!(!format!("{c:?}").contains("secret-password"), "secrets never print");
             jail.set_env("SOU_TIMEZONE", "Mars/Olympus");
             let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
