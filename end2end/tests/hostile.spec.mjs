@@ -172,3 +172,19 @@ test('no text a user, a bank, a file or a URL gives becomes markup', async ({ br
   for (const h of HOSTILE) await expect(cells.filter({ hasText: h }).first()).toHaveText(h);
   await wild.screenshot({ path: `test-results/hostile-${testInfo.project.name}.png`, fullPage: true });
 });
+
+// The policy is on, and a violation is seen: a script added without the page's nonce
+// does not run, and the report every test fails on arrives.
+test('a script without the nonce is refused, and the tests hear of it', async ({ page }, testInfo) => {
+  test.skip(!hydrated(testInfo), 'adding a script needs JavaScript');
+  await open(page, testInfo, '/login');
+  await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.__probe = 1';
+    document.body.append(s);
+  });
+  expect(await page.evaluate(() => window.__probe)).toBeUndefined();
+  await expect.poll(() => testInfo.problems.filter((p) => p.includes('securitypolicyviolation')).length).toBeGreaterThan(0);
+  // Provoked on purpose: not a problem of this page.
+  testInfo.problems.length = 0;
+});
