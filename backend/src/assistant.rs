@@ -12,12 +12,13 @@ use futures::StreamExt;
 use serde_json::json;
 
 use crate::chat::Emitter;
+use crate::ids::UserId;
 use crate::llm::model::{elapsed_ms, Model, Spent};
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};
 use crate::providers::Providers;
 use crate::registry::Registry;
 use crate::router::{Complexity, Route};
-use crate::store::{Store, UserId};
+use crate::store::Store;
 use crate::tools;
 
 /// Rounds of tool calls per message (seed 001: never more than 5).

@@ -25,9 +25,9 @@ use secrecy::{ExposeSecret, SecretString};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 use thiserror::Error;
-use unicode_normalization::UnicodeNormalization;
 
-use crate::store::{timestamp, Dialect, Store, UserId};
+use crate::ids::{name_key, Dialect, UserId};
+use crate::store::{timestamp, Store};
 
 /// Why an account operation was refused. Texts are safe to show.
 #[derive(Debug, Error)]
@@ -629,22 +629,6 @@ fn client_key(client: &str) -> String {
         Ok(IpAddr::V6(v6)) => v6.to_ipv4_mapped().map(|v4| v4.to_string()).unwrap_or_default(),
         _ => client.to_string(),
     }
-}
-
-/// A name as accounts are compared: NFKC, case folded, NFKC again (Unicode's
-/// NFKC_Casefold, near enough) — full-width, ligature and upper-case look-alikes of a
-/// name are the name.
-pub fn name_key(name: &str) -> String {
-    let mut folded = String::new();
-    for c in name.trim().nfkc().flat_map(char::to_lowercase) {
-        // Where full case folding differs from lower case.
-        match c {
-            'ß' => folded.push_str("ss"),
-            'ς' => folded.push('σ'),
-            c => folded.push(c),
-        }
-    }
-    folded.nfkc().collect()
 }
 
 /// Log-in names: trimmed and normalised ([`name_key`]), 3 to 64 letters, digits, `.`,

@@ -19,13 +19,14 @@ use tokio::sync::mpsc;
 use crate::auth::{Auth, AuthConfig};
 use crate::error::BackendError;
 use crate::guardian::{self, Verdict};
+use crate::ids::{Dialect, UserId};
 use crate::llm::catalog::ProviderId;
 use crate::llm::model::Spent;
 use crate::llm::{self, LlmError, LlmMessage};
 use crate::providers::{Providers, Resolved};
 use crate::registry::Registry;
 use crate::router::{self, Complexity};
-use crate::store::{Dialect, Store, UserId};
+use crate::store::Store;
 use crate::{assistant, tools};
 
 /// Longest message accepted, in characters.

@@ -5,7 +5,8 @@ use agent::Date;
 use serde::Deserialize;
 
 use crate::error::StoreError;
-use crate::store::{Store, UserId};
+use crate::ids::UserId;
+use crate::store::Store;
 
 const VOCABULARY: &str = include_str!("../demo/vocabulary.json");
 const SEED: u64 = 0x5045_5449_5445_534f;

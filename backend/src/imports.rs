@@ -17,10 +17,11 @@ use agent::{Currency, Locale, Money};
 use sha2::{Digest, Sha256};
 use sqlx::{AnyConnection, Row as _};
 
+use crate::ids::UserId;
 use crate::import::merchant::{self, Known};
 use crate::import::{self, dedupe_hashes, File, ReadError, Row};
 use crate::rules::{self, Compiled};
-use crate::store::{timestamp, Store, UserId};
+use crate::store::{timestamp, Store};
 
 /// Uploaded files not imported are deleted after this many days.
 pub const UPLOAD_DAYS: i64 = 7;

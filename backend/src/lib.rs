@@ -9,6 +9,7 @@ pub mod datasets;
 pub mod demo;
 mod error;
 pub mod guardian;
+pub mod ids;
 pub mod import;
 pub mod imports;
 pub mod llm;
@@ -23,4 +24,5 @@ pub mod vault;
 
 pub use chat::{ChatRequest, ChatStream, PlanRequest, Sou};
 pub use error::{BackendError, StoreError};
-pub use store::{Store, UserId};
+pub use ids::{Dialect, UserId};
+pub use store::Store;

@@ -11,11 +11,12 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use crate::error::BackendError;
+use crate::ids::UserId;
 use crate::llm::catalog::ProviderId;
 use crate::llm::context::DEFAULT_BUDGET;
 use crate::llm::model::{Caller, Model};
 use crate::llm::{self, Endpoint, LlmError};
-use crate::store::{Store, UserId};
+use crate::store::Store;
 use crate::vault::{self, Sealed, Vault};
 
 /// One provider as this instance reaches it.

@@ -9,8 +9,9 @@ use agent::{Currency, Date, Locale, Money};
 use sqlx::{AnyConnection, Row};
 
 use crate::error::BackendError;
+use crate::ids::UserId;
 use crate::import::fold;
-use crate::store::{timestamp, Store, UserId};
+use crate::store::{timestamp, Store};
 
 /// How many past transactions a proposal shows.
 const SAMPLE: usize = 5;

@@ -7,23 +7,12 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Any, AnyPool, Executor, Row, Transaction};
 
 use crate::error::{BackendError, StoreError};
+use crate::ids::{name_key, Dialect, UserId};
 
 /// RFC 3339 in UTC with milliseconds, the form of every stored timestamp: sorts as
 /// text, in SQLite and PostgreSQL alike.
 pub fn timestamp(t: chrono::DateTime<chrono::Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
-
-/// A user of this Sou instance: everything stored belongs to one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UserId(pub i64);
-
-/// Which database the store speaks to. The SQL is the same (`$1` placeholders, text
-/// dates) except where a dialect says otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    Sqlite,
-    Postgres,
 }
 
 /// A transaction in which one user's rows are visible (on PostgreSQL, row-level
@@ -285,7 +274,7 @@ impl Store {
     }
 }
 
-/// Gives every account without one its [`crate::auth::name_key`] (older accounts, and
+/// Gives every account without one its [`name_key`] (older accounts, and
 /// the `local` user), unless another account has that key already: then it stays empty
 /// and the account signs in by its exact name.
 async fn fill_name_keys(pool: &AnyPool) -> Result<(), sqlx::Error> {
@@ -294,7 +283,7 @@ async fn fill_name_keys(pool: &AnyPool) -> Result<(), sqlx::Error> {
             .fetch_all(pool)
             .await?;
     for (id, name) in missing {
-        let key = crate::auth::name_key(&name);
+        let key = name_key(&name);
         sqlx::query(
             "UPDATE users SET name_key = $1 WHERE id = $2
              AND NOT EXISTS (SELECT 1 FROM users other WHERE other.name_key = $1)",

@@ -13,7 +13,8 @@ use sqlx::Row;
 
 use crate::datasets;
 use crate::error::BackendError;
-use crate::store::{Store, UserId};
+use crate::ids::UserId;
+use crate::store::Store;
 use sqlx::AnyConnection;
 
 /// Rows returned inside a spending summary; the total always covers every row.
@@ -97,8 +98,8 @@ async fn dataset_tool(
         _ => {
             let list = datasets::list(store, user).await.map_err(shown)?;
             let dialect = match store.dialect() {
-                crate::store::Dialect::Sqlite => "sqlite",
-                crate::store::Dialect::Postgres => "postgresql",
+                crate::ids::Dialect::Sqlite => "sqlite",
+                crate::ids::Dialect::Postgres => "postgresql",
             };
             Ok(ToolOutput::DatasetInfo(DatasetInfoResult { datasets: list, dialect: dialect.to_string() }))
         }

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use sha2::{Digest, Sha256};
 
-use crate::store::UserId;
+use crate::ids::UserId;
 
 /// A random key per server process: the same id hashes the same within a run.
 fn key() -> &'static [u8; 32] {

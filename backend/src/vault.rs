@@ -14,8 +14,8 @@ use chacha20poly1305::aead::{Aead, AeadCore, KeyInit, OsRng, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use secrecy::{ExposeSecret, SecretString};
 
+use crate::ids::UserId;
 use crate::llm::catalog::ProviderId;
-use crate::store::UserId;
 
 /// The file the master key is kept in when `SOU_MASTER_KEY` is not set.
 pub const MASTER_KEY_FILE: &str = "master.key";

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use agent::datasets::ColumnType;
 use backend::datasets::{self, sandbox::Refused, DatasetError};
-use backend::store::Dialect;
+use backend::ids::Dialect;
 use backend::{Store, UserId};
 
 const ALICE_SALES: &str = "region;amount;month;note\nNord;1200,50;2026-01-01;alice-1\nSud;800;2026-01-01;alice-2\nNord;300,25;2026-02-01;alice-3\nEst;50;2026-02-01;alice-4\n";

@@ -20,8 +20,9 @@ use agent::{Aggregate, DatasetOrder, DateBucket, FilterOp, QueryDatasetArgs};
 use futures::TryStreamExt;
 use sqlx::{AnyConnection, Column as _, Row as _, TypeInfo as _, ValueRef as _};
 
+use crate::ids::{Dialect, UserId};
 use crate::import::{self, fold};
-use crate::store::{timestamp, Dialect, Sandbox, Store, UserId};
+use crate::store::{timestamp, Sandbox, Store};
 use sandbox::{Refused, TableRef};
 
 /// The largest file accepted.

@@ -22,7 +22,7 @@ use sqlparser::ast::{
 use sqlparser::dialect::{PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
 
-use crate::store::{Dialect, UserId};
+use crate::ids::{Dialect, UserId};
 
 /// The longest SQL accepted, in characters.
 pub const MAX_SQL: usize = 8_000;
