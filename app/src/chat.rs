@@ -10,7 +10,6 @@ use crate::api::{load_page, PageData};
 use crate::history::History;
 use crate::i18n::{self, t, T};
 use crate::render;
-use crate::AppError;
 
 /// One exchange: what the user wrote and the events of the answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,9 +53,7 @@ pub fn ChatPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match page.await {
                     Ok(data) => view! { <Chat data/> }.into_any(),
-                    Err(AppError::NotFound) => view! { <NotFound/> }.into_any(),
-                    Err(AppError::Unauthorized) => view! { <SignInAgain/> }.into_any(),
-                    Err(e) => view! { <ErrorPage error=e/> }.into_any(),
+                    Err(e) => crate::layout::failed_page(e),
                 }
             })}
         </Suspense>
@@ -261,63 +258,4 @@ fn start(_message: String, _plan: Option<ToolCallPlan>, _live: Live) {}
 fn stop_answer() {
     #[cfg(feature = "hydrate")]
     crate::stream::stop();
-}
-
-#[component]
-pub fn NotFound() -> impl IntoView {
-    #[cfg(feature = "ssr")]
-    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
-        r.set_status(http::StatusCode::NOT_FOUND);
-    }
-    let locale = Locale::Fr;
-    view! {
-        <main class="chat notfound">
-            <h1>{t(locale, T::NotFound)}</h1>
-            <p>{t(locale, T::NotFoundBody)}</p>
-            <p><a href="/" rel="external">{t(locale, T::BackHome)}</a></p>
-        </main>
-    }
-}
-
-/// A session that ended while the page was open.
-#[component]
-pub fn SignInAgain() -> impl IntoView {
-    #[cfg(feature = "ssr")]
-    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
-        r.set_status(http::StatusCode::UNAUTHORIZED);
-    }
-    view! {
-        <main class="chat notfound">
-            <h1>"Sou"</h1>
-            <p class="error" role="alert">"Votre session a pris fin. · Your session has ended."</p>
-            <p><a href="/login" rel="external">"Se reconnecter · Sign in again"</a></p>
-        </main>
-    }
-}
-
-/// The page for a page's data that could not be loaded.
-pub(crate) fn failed_page(error: AppError) -> AnyView {
-    match error {
-        AppError::NotFound => view! { <NotFound/> }.into_any(),
-        AppError::Unauthorized => view! { <SignInAgain/> }.into_any(),
-        e => view! { <ErrorPage error=e/> }.into_any(),
-    }
-}
-
-#[component]
-fn ErrorPage(error: AppError) -> impl IntoView {
-    #[cfg(feature = "ssr")]
-    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
-        r.set_status(match error {
-            AppError::BadRequest(_) => http::StatusCode::BAD_REQUEST,
-            _ => http::StatusCode::INTERNAL_SERVER_ERROR,
-        });
-    }
-    view! {
-        <main class="chat notfound">
-            <h1>"Sou"</h1>
-            <p class="error" role="alert">{error.to_string()}</p>
-            <p><a href="/" rel="external">"↩"</a></p>
-        </main>
-    }
 }

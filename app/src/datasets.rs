@@ -3,15 +3,15 @@
 //! SQL typed in it through the same sandbox the model uses. Plain forms: a multipart
 //! POST for the upload, a GET for the query.
 
-use agent::chart::ChartSpec;
-use agent::datasets::{Cell, DatasetInfo, QueryResult};
+use agent::datasets::DatasetInfo;
 use agent::Locale;
 use leptos::prelude::*;
 
 use crate::api::{load_datasets, DatasetsData};
 use crate::fields::TextArea;
 use crate::i18n::{count, tr};
-use crate::imports::TopBar;
+use crate::layout::TopBar;
+use crate::table::{columns_text, result_table};
 
 #[component]
 pub fn DatasetsPage() -> impl IntoView {
@@ -26,7 +26,7 @@ pub fn DatasetsPage() -> impl IntoView {
                 Suspend::new(async move {
                     match data.await {
                         Ok(d) => view! { <Datasets data=d added/> }.into_any(),
-                        Err(e) => crate::chat::failed_page(e),
+                        Err(e) => crate::layout::failed_page(e),
                     }
                 })
             }}
@@ -110,11 +110,6 @@ fn Datasets(data: DatasetsData, added: Option<String>) -> impl IntoView {
     }
 }
 
-/// "region (text), montant (number)".
-pub fn columns_text(d: &DatasetInfo) -> String {
-    d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect::<Vec<_>>().join(", ")
-}
-
 fn dataset_list(datasets: Vec<DatasetInfo>, locale: Locale) -> AnyView {
     view! {
         <ul class="dataset-list" data-testid="dataset-list">
@@ -135,40 +130,6 @@ fn dataset_list(datasets: Vec<DatasetInfo>, locale: Locale) -> AnyView {
                 }
             }).collect_view()}
         </ul>
-    }
-    .into_any()
-}
-
-/// A query's rows as a table, after their chart when they have one.
-pub fn result_table(r: QueryResult, chart: Option<ChartSpec>, locale: Locale) -> AnyView {
-    let chart = chart.map(|spec| view! { <crate::chart::Chart spec locale/> });
-    let shown = r.rows.len() as u64;
-    let note = if r.truncated {
-        match locale {
-            Locale::Fr => format!("Les {shown} premières lignes seulement."),
-            Locale::En => format!("The first {shown} rows only."),
-        }
-    } else {
-        count(locale, shown, ("ligne", "lignes"), ("row", "rows"))
-    };
-    view! {
-        {chart}
-        <p class="hint" data-testid="result-count">{note}</p>
-        <div class="table-scroll">
-            <table class="rows" data-testid="query-result">
-                <thead>
-                    <tr>{r.columns.into_iter().map(|c| view! { <th scope="col">{c}</th> }).collect_view()}</tr>
-                </thead>
-                <tbody>
-                    {r.rows.into_iter().map(|row| view! {
-                        <tr>{row.into_iter().map(|cell| {
-                            let class = if matches!(cell, Cell::Int(_) | Cell::Num(_)) { "num" } else { "" };
-                            view! { <td class=class>{cell.display(locale)}</td> }
-                        }).collect_view()}</tr>
-                    }).collect_view()}
-                </tbody>
-            </table>
-        </div>
     }
     .into_any()
 }

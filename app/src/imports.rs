@@ -11,28 +11,9 @@ use agent::imports::{
 use agent::Locale;
 use leptos::prelude::*;
 
-use crate::account::AccountMenu;
-use crate::api::{import_state, load_import, load_imports, AccountView, ImportData, ImportsData, LayoutEdit};
+use crate::api::{import_state, load_import, load_imports, ImportData, ImportsData, LayoutEdit};
 use crate::i18n::{self, count, tr};
-
-/// The header of the import and rules pages.
-#[component]
-pub fn TopBar(account: AccountView, locale: Locale, title: &'static str) -> impl IntoView {
-    view! {
-        <header class="top">
-            <a class="brand" href="/" rel="external">"Sou"</a>
-            <span class="tagline">{title}</span>
-            <nav class="top-links">
-                <a href="/" rel="external">{tr(locale, "Chat", "Chat")}</a>
-                <a href="/import" rel="external">{tr(locale, "Importer", "Import")}</a>
-                <a href="/rules" rel="external">{tr(locale, "Règles", "Rules")}</a>
-                <a href="/datasets" rel="external">{tr(locale, "Données", "Data")}</a>
-                <a href="/settings" rel="external">{tr(locale, "Réglages", "Settings")}</a>
-            </nav>
-            <AccountMenu account locale/>
-        </header>
-    }
-}
+use crate::layout::TopBar;
 
 #[component]
 pub fn ImportsPage() -> impl IntoView {
@@ -44,7 +25,7 @@ pub fn ImportsPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(d) => view! { <Imports data=d/> }.into_any(),
-                    Err(e) => crate::chat::failed_page(e),
+                    Err(e) => crate::layout::failed_page(e),
                 }
             })}
         </Suspense>
@@ -171,7 +152,7 @@ pub fn ImportPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(d) => view! { <Import data=d reload/> }.into_any(),
-                    Err(e) => crate::chat::failed_page(e),
+                    Err(e) => crate::layout::failed_page(e),
                 }
             })}
         </Suspense>

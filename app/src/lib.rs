@@ -23,12 +23,14 @@ mod fields;
 mod history;
 mod i18n;
 mod imports;
+mod layout;
 mod markdown;
 mod render;
 mod rules;
 mod settings;
 #[cfg(feature = "hydrate")]
 mod stream;
+mod table;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
@@ -65,7 +67,7 @@ pub fn App() -> impl IntoView {
         <Meta name="color-scheme" content="light dark"/>
         <Link rel="icon" href="/favicon.svg" type_="image/svg+xml"/>
         <Router>
-            <Routes fallback=|| view! { <chat::NotFound/> }>
+            <Routes fallback=|| view! { <layout::NotFound/> }>
                 <Route path=StaticSegment("") view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("c"), ParamSegment("id")) view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>

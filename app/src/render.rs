@@ -355,7 +355,7 @@ fn dataset_result(r: DatasetResult, tool: &'static str, locale: Locale) -> impl 
     view! {
         <section class="result dataset-result" data-testid="result" data-tool=tool>
             <p class="result-heading">{r.title}</p>
-            {crate::datasets::result_table(r.result, r.chart, locale)}
+            {crate::table::result_table(r.result, r.chart, locale)}
             {sql}
         </section>
     }
@@ -368,7 +368,7 @@ fn dataset_info(r: DatasetInfoResult, locale: Locale) -> impl IntoView {
             <p class="result-heading">{i18n::tr(locale, "Vos jeux de données", "Your datasets")}</p>
             <ul class="dataset-list">
                 {r.datasets.into_iter().map(|d| {
-                    let columns = crate::datasets::columns_text(&d);
+                    let columns = crate::table::columns_text(&d);
                     let rows = i18n::count(locale, d.rows, ("ligne", "lignes"), ("row", "rows"));
                     view! {
                         <li>

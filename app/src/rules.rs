@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::api::{load_rules, RulesData};
 use crate::i18n::{self, count, tr};
-use crate::imports::TopBar;
+use crate::layout::TopBar;
 
 #[component]
 pub fn RulesPage() -> impl IntoView {
@@ -31,7 +31,7 @@ pub fn RulesPage() -> impl IntoView {
                 Suspend::new(async move {
                     match data.await {
                         Ok(d) => view! { <Rules data=d applied pattern category/> }.into_any(),
-                        Err(e) => crate::chat::failed_page(e),
+                        Err(e) => crate::layout::failed_page(e),
                     }
                 })
             }}

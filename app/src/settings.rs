@@ -79,7 +79,7 @@ pub fn SettingsPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(d) => view! { <Settings data=d save delete choose last create revoke/> }.into_any(),
-                    Err(crate::AppError::Unauthorized) => view! { <crate::chat::SignInAgain/> }.into_any(),
+                    Err(crate::AppError::Unauthorized) => view! { <crate::layout::SignInAgain/> }.into_any(),
                     Err(e) => view! { <main class="settings"><p class="error" role="alert">{e.to_string()}</p></main> }.into_any(),
                 }
             })}

@@ -1,0 +1,47 @@
+//! A dataset and a query's result as the Data page and the chat both show them.
+
+use agent::chart::ChartSpec;
+use agent::datasets::{Cell, DatasetInfo, QueryResult};
+use agent::Locale;
+use leptos::prelude::*;
+
+use crate::i18n::count;
+
+/// "region (text), montant (number)".
+pub fn columns_text(d: &DatasetInfo) -> String {
+    d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect::<Vec<_>>().join(", ")
+}
+
+/// A query's rows as a table, after their chart when they have one.
+pub fn result_table(r: QueryResult, chart: Option<ChartSpec>, locale: Locale) -> AnyView {
+    let chart = chart.map(|spec| view! { <crate::chart::Chart spec locale/> });
+    let shown = r.rows.len() as u64;
+    let note = if r.truncated {
+        match locale {
+            Locale::Fr => format!("Les {shown} premières lignes seulement."),
+            Locale::En => format!("The first {shown} rows only."),
+        }
+    } else {
+        count(locale, shown, ("ligne", "lignes"), ("row", "rows"))
+    };
+    view! {
+        {chart}
+        <p class="hint" data-testid="result-count">{note}</p>
+        <div class="table-scroll">
+            <table class="rows" data-testid="query-result">
+                <thead>
+                    <tr>{r.columns.into_iter().map(|c| view! { <th scope="col">{c}</th> }).collect_view()}</tr>
+                </thead>
+                <tbody>
+                    {r.rows.into_iter().map(|row| view! {
+                        <tr>{row.into_iter().map(|cell| {
+                            let class = if matches!(cell, Cell::Int(_) | Cell::Num(_)) { "num" } else { "" };
+                            view! { <td class=class>{cell.display(locale)}</td> }
+                        }).collect_view()}</tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}
