@@ -11,7 +11,7 @@ use agent::{Date, Locale};
 use futures::StreamExt;
 use serde_json::json;
 
-use crate::chat::Emitter;
+use crate::emitter::Emitter;
 use crate::ids::UserId;
 use crate::llm::model::{elapsed_ms, Model, Spent};
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};

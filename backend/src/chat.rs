@@ -17,6 +17,7 @@ use sqlx::Row;
 use tokio::sync::mpsc;
 
 use crate::auth::{Auth, AuthConfig};
+use crate::emitter::Emitter;
 use crate::error::BackendError;
 use crate::guardian::{self, Verdict};
 use crate::ids::{Dialect, UserId};
@@ -56,30 +57,6 @@ pub struct ChatRequest {
     pub plan: Option<Value>,
     #[serde(default)]
     pub locale: Option<String>,
-}
-
-/// Sends events to the client while keeping them for the stored answer.
-pub(crate) struct Emitter {
-    tx: mpsc::Sender<ChatEvent>,
-    sent: Vec<ChatEvent>,
-    pub(crate) started: Instant,
-    first_event_ms: Option<u64>,
-}
-
-impl Emitter {
-    /// Resolves when the client has gone away (stop button, closed tab, lost network).
-    pub(crate) async fn closed(&self) {
-        self.tx.closed().await
-    }
-
-    pub(crate) async fn emit(&mut self, e: ChatEvent) {
-        let started = self.started;
-        self.first_event_ms.get_or_insert_with(|| started.elapsed().as_millis() as u64);
-        self.sent.push(e.clone());
-        // A client that went away does not stop a parser answer (it is stored); a
-        // model's answer watches `closed` and stops.
-        let _ = self.tx.send(e).await;
-    }
 }
 
 /// Sou's server-side core, shared by every surface.

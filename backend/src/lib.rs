@@ -7,6 +7,7 @@ pub mod auth;
 pub mod chat;
 pub mod datasets;
 pub mod demo;
+mod emitter;
 mod error;
 pub mod guardian;
 pub mod ids;
