@@ -32,9 +32,7 @@ pub fn TopBar(account: AccountView, locale: Locale, title: &'static str) -> impl
 #[component]
 pub fn NotFound() -> impl IntoView {
     #[cfg(feature = "ssr")]
-    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
-        r.set_status(http::StatusCode::NOT_FOUND);
-    }
+    set_status(http::StatusCode::NOT_FOUND);
     let locale = Locale::Fr;
     view! {
         <main class="chat notfound">
@@ -49,9 +47,7 @@ pub fn NotFound() -> impl IntoView {
 #[component]
 pub fn SignInAgain() -> impl IntoView {
     #[cfg(feature = "ssr")]
-    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
-        r.set_status(http::StatusCode::UNAUTHORIZED);
-    }
+    set_status(http::StatusCode::UNAUTHORIZED);
     view! {
         <main class="chat notfound">
             <h1>"Sou"</h1>
@@ -73,17 +69,23 @@ pub fn failed_page(error: AppError) -> AnyView {
 #[component]
 fn ErrorPage(error: AppError) -> impl IntoView {
     #[cfg(feature = "ssr")]
-    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
-        r.set_status(match error {
-            AppError::BadRequest(_) => http::StatusCode::BAD_REQUEST,
-            _ => http::StatusCode::INTERNAL_SERVER_ERROR,
-        });
-    }
+    set_status(match error {
+        AppError::BadRequest(_) => http::StatusCode::BAD_REQUEST,
+        _ => http::StatusCode::INTERNAL_SERVER_ERROR,
+    });
     view! {
         <main class="chat notfound">
             <h1>"Sou"</h1>
             <p class="error" role="alert">{error.to_string()}</p>
             <p><a href="/" rel="external">"↩"</a></p>
         </main>
+    }
+}
+
+/// The HTTP status of the page being rendered on the server.
+#[cfg(feature = "ssr")]
+fn set_status(status: http::StatusCode) {
+    if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
+        r.set_status(status);
     }
 }

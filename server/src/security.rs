@@ -87,7 +87,7 @@ pub async fn server_fn_input(req: Request, next: Next) -> Response {
         let body = serde_json::to_string(&app::AppError::BadRequest(message.into())).unwrap_or_default();
         (status, [(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
     };
-    let decodes = |text: &[u8]| std::str::from_utf8(&percent_decode(text)).is_ok();
+    let decodes = |text: &[u8]| percent_encoding::percent_decode(text).decode_utf8().is_ok();
     let query_ok = req.uri().query().is_none_or(|q| decodes(q.as_bytes()));
     let form = req
         .headers()
@@ -117,24 +117,4 @@ pub async fn server_fn_input(req: Request, next: Next) -> Response {
         response = Response::from_parts(head, axum::body::Body::from(bytes));
     }
     response
-}
-
-/// `%xx` escapes decoded (and `+` left as it is: it decodes to ASCII either way).
-fn percent_decode(s: &[u8]) -> Vec<u8> {
-    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
-    let mut out = Vec::with_capacity(s.len());
-    let mut i = 0;
-    while i < s.len() {
-        match (s[i], s.get(i + 1).copied().and_then(hex), s.get(i + 2).copied().and_then(hex)) {
-            (b'%', Some(h), Some(l)) => {
-                out.push(h << 4 | l);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    out
 }
