@@ -7,15 +7,18 @@
 //! reason, output usage), and the end marker `message_stop`; `ping` is ignored and
 //! `event: error` is an in-band error.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 use bytes::Bytes;
+use eventsource_stream::Event;
 use futures::Stream;
+use reqwest::RequestBuilder;
 use serde_json::{json, Value};
 
+use super::decode::{arguments, drive, json_frame, sse, Decoder, Out};
 use super::{
-    drive, header_value, in_band_message, json_body, malformed, required_key, sse, Decoder, Endpoint,
-    LlmError, LlmRequest, Part, Role, StreamEvent,
+    header_value, in_band, required_key, sse_request, turns, Endpoint, LlmError, LlmRequest, Part,
+    StreamEvent,
 };
 
 pub const API_VERSION: &str = "2023-06-01";
@@ -24,38 +27,22 @@ pub fn request(
     client: &reqwest::Client,
     endpoint: &Endpoint,
     request: &LlmRequest,
-) -> Result<reqwest::RequestBuilder, LlmError> {
-    let key = required_key(endpoint)?;
-    let builder = client
-        .post(endpoint.url("/v1/messages"))
-        .header("x-api-key", header_value(key)?)
-        .header("anthropic-version", API_VERSION)
-        .header(reqwest::header::ACCEPT, "text/event-stream");
-    json_body(builder, &body(request))
+) -> Result<RequestBuilder, LlmError> {
+    let builder = authorize(client.post(endpoint.url("/v1/messages")), endpoint)?;
+    sse_request(builder, &body(request))
+}
+
+/// `x-api-key` with the key, which is required, and the API version.
+pub(super) fn authorize(builder: RequestBuilder, endpoint: &Endpoint) -> Result<RequestBuilder, LlmError> {
+    let key = header_value(required_key(endpoint)?)?;
+    Ok(builder.header("x-api-key", key).header("anthropic-version", API_VERSION))
 }
 
 /// The JSON body. Tool results go in a `user` turn; consecutive turns of the same role
 /// are merged, as the API expects alternating roles.
 pub fn body(request: &LlmRequest) -> Value {
     let mut messages: Vec<Value> = Vec::new();
-    for m in &request.messages {
-        let role = match m.role {
-            Role::Assistant => "assistant",
-            Role::User | Role::Tool => "user",
-        };
-        let blocks: Vec<Value> = m
-            .content
-            .iter()
-            .map(|p| match p {
-                Part::Text(t) => json!({"type": "text", "text": t}),
-                Part::ToolCall { id, name, arguments } => {
-                    json!({"type": "tool_use", "id": id, "name": name, "input": arguments})
-                }
-                Part::ToolResult { id, content } => {
-                    json!({"type": "tool_result", "tool_use_id": id, "content": content})
-                }
-            })
-            .collect();
+    for (role, blocks) in turns(&request.messages, "assistant", block) {
         match messages.last_mut() {
             Some(last) if last["role"] == role => {
                 if let Some(content) = last["content"].as_array_mut() {
@@ -84,6 +71,18 @@ pub fn body(request: &LlmRequest) -> Value {
     body
 }
 
+fn block(part: &Part) -> Value {
+    match part {
+        Part::Text(t) => json!({"type": "text", "text": t}),
+        Part::ToolCall { id, name, arguments } => {
+            json!({"type": "tool_use", "id": id, "name": name, "input": arguments})
+        }
+        Part::ToolResult { id, content } => {
+            json!({"type": "tool_result", "tool_use_id": id, "content": content})
+        }
+    }
+}
+
 /// Decodes a Messages SSE stream.
 pub fn decode<S>(bytes: S) -> impl Stream<Item = Result<StreamEvent, LlmError>> + Send
 where
@@ -103,32 +102,21 @@ struct State {
     tools: BTreeMap<u64, ToolBlock>,
     input_tokens: u64,
     stop_reason: Option<String>,
-    produced: bool,
-    done: bool,
 }
 
 impl Decoder for State {
-    type Item = eventsource_stream::Event;
+    type Item = Event;
 
-    fn feed(
-        &mut self,
-        event: eventsource_stream::Event,
-        out: &mut VecDeque<StreamEvent>,
-    ) -> Result<(), LlmError> {
-        if event.data.trim().is_empty() {
+    fn feed(&mut self, event: Event, out: &mut Out) -> Result<(), LlmError> {
+        let Some(data) = json_frame(&event.data, "event data")? else {
             return Ok(());
-        }
-        let data: Value = serde_json::from_str(&event.data).map_err(|e| malformed("event data", e))?;
+        };
         let kind = data.get("type").and_then(Value::as_str).unwrap_or("");
         let kind =
             if event.event.is_empty() || event.event == "message" { kind } else { event.event.as_str() };
         let index = data.get("index").and_then(Value::as_u64).unwrap_or(0);
         match kind {
-            "error" => {
-                return Err(LlmError::InBand(
-                    in_band_message(&data).unwrap_or_else(|| "unknown error".into()),
-                ))
-            }
+            "error" => return Err(in_band(&data)),
             "message_start" => {
                 self.input_tokens =
                     data.pointer("/message/usage/input_tokens").and_then(Value::as_u64).unwrap_or(0);
@@ -143,10 +131,7 @@ impl Decoder for State {
                     }
                     Some("text") => {
                         if let Some(t) = block.get("text").and_then(Value::as_str) {
-                            if !t.is_empty() {
-                                self.produced = true;
-                                out.push_back(StreamEvent::TextDelta(t.to_string()));
-                            }
+                            out.text(t);
                         }
                     }
                     _ => {}
@@ -157,10 +142,7 @@ impl Decoder for State {
                 match delta.get("type").and_then(Value::as_str) {
                     Some("text_delta") => {
                         if let Some(t) = delta.get("text").and_then(Value::as_str) {
-                            if !t.is_empty() {
-                                self.produced = true;
-                                out.push_back(StreamEvent::TextDelta(t.to_string()));
-                            }
+                            out.text(t);
                         }
                     }
                     Some("input_json_delta") => {
@@ -180,14 +162,8 @@ impl Decoder for State {
             }
             "content_block_stop" => {
                 if let Some(tool) = self.tools.remove(&index) {
-                    let arguments = if tool.json.trim().is_empty() {
-                        json!({})
-                    } else {
-                        serde_json::from_str(&tool.json)
-                            .map_err(|e| malformed("tool input is not JSON", e))?
-                    };
-                    self.produced = true;
-                    out.push_back(StreamEvent::ToolCall { id: tool.id, name: tool.name, arguments });
+                    let arguments = arguments(&tool.json, "tool input is not JSON")?;
+                    out.tool_call(tool.id, tool.name, arguments);
                 }
             }
             "message_delta" => {
@@ -197,32 +173,15 @@ impl Decoder for State {
                 if let Some(usage) = data.get("usage").filter(|u| u.is_object()) {
                     let input =
                         usage.get("input_tokens").and_then(Value::as_u64).unwrap_or(self.input_tokens);
-                    out.push_back(StreamEvent::Usage {
-                        input_tokens: input,
-                        output_tokens: usage.get("output_tokens").and_then(Value::as_u64).unwrap_or(0),
-                    });
+                    out.usage(input, usage.get("output_tokens").and_then(Value::as_u64).unwrap_or(0));
                 }
             }
             "message_stop" => {
-                self.done = true;
-                if !self.produced {
-                    return Err(LlmError::EmptyReply);
-                }
-                out.push_back(StreamEvent::Done {
-                    stop_reason: self.stop_reason.take().unwrap_or_else(|| "end_turn".into()),
-                });
+                out.done(self.stop_reason.take().unwrap_or_else(|| "end_turn".into()))?;
             }
             // ping and event types added later.
             _ => {}
         }
         Ok(())
-    }
-
-    fn ended(&self) -> bool {
-        self.done
-    }
-
-    fn finish(&mut self, _out: &mut VecDeque<StreamEvent>) -> Result<(), LlmError> {
-        Err(LlmError::Truncated)
     }
 }

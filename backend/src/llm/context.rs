@@ -115,7 +115,8 @@ mod tests {
         let f = fit(&mut r, 700);
         assert_eq!(f.dropped, 2);
         assert!(f.tokens <= 700, "{f:?}");
-        let first: Vec<_> = r.messages.iter().map(|m| openai_text(m).chars().next()).collect();
+        let first: Vec<_> =
+            r.messages.iter().map(|m| super::super::text_of(&m.content).chars().next()).collect();
         assert_eq!(first, vec![Some('3'), Some('4'), Some('5')]);
         // A budget nothing fits in keeps the last message.
         let f = fit(&mut r, 10);
@@ -142,10 +143,6 @@ mod tests {
         fit(&mut r, 900);
         assert_eq!(r.messages.len(), 1);
         assert_eq!(r.messages[0].role, Role::User);
-    }
-
-    fn openai_text(m: &LlmMessage) -> String {
-        super::super::openai::text_of(&m.content)
     }
 
     #[test]

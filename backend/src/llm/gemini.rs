@@ -9,54 +9,46 @@
 //! chunk is an in-band error; `finishReason` `SAFETY`, `RECITATION`… is passed on as
 //! the stop reason.
 
-use std::collections::VecDeque;
-
 use bytes::Bytes;
+use eventsource_stream::Event;
 use futures::Stream;
+use reqwest::RequestBuilder;
 use serde_json::{json, Value};
 
+use super::decode::{call_id, drive, json_frame, sse, Decoder, Out};
 use super::{
-    drive, header_value, in_band_message, json_body, required_key, sse, tool_name_for, Decoder, Endpoint,
-    LlmError, LlmRequest, Part, Role, StreamEvent,
+    header_value, in_band, required_key, sse_request, tool_name_for, turns, Endpoint, LlmError, LlmRequest,
+    Part, StreamEvent,
 };
 
 pub fn request(
     client: &reqwest::Client,
     endpoint: &Endpoint,
     request: &LlmRequest,
-) -> Result<reqwest::RequestBuilder, LlmError> {
-    let key = required_key(endpoint)?;
+) -> Result<RequestBuilder, LlmError> {
     let url = endpoint.url(&format!("/v1beta/models/{}:streamGenerateContent?alt=sse", request.model));
-    let builder = client
-        .post(url)
-        .header("x-goog-api-key", header_value(key)?)
-        .header(reqwest::header::ACCEPT, "text/event-stream");
-    json_body(builder, &body(request))
+    let builder = authorize(client.post(url), endpoint)?;
+    sse_request(builder, &body(request))
+}
+
+/// `x-goog-api-key` with the key, which is required.
+pub(super) fn authorize(builder: RequestBuilder, endpoint: &Endpoint) -> Result<RequestBuilder, LlmError> {
+    Ok(builder.header("x-goog-api-key", header_value(required_key(endpoint)?)?))
 }
 
 pub fn body(request: &LlmRequest) -> Value {
-    let mut contents: Vec<Value> = Vec::new();
-    for m in &request.messages {
-        let role = match m.role {
-            Role::Assistant => "model",
-            Role::User | Role::Tool => "user",
-        };
-        let parts: Vec<Value> = m
-            .content
-            .iter()
-            .map(|p| match p {
-                Part::Text(t) => json!({"text": t}),
-                Part::ToolCall { name, arguments, .. } => {
-                    json!({"functionCall": {"name": name, "args": arguments}})
-                }
-                Part::ToolResult { id, content } => {
-                    let name = tool_name_for(&request.messages, id).unwrap_or_default();
-                    json!({"functionResponse": {"name": name, "response": {"content": content}}})
-                }
-            })
-            .collect();
-        contents.push(json!({"role": role, "parts": parts}));
-    }
+    let part = |p: &Part| match p {
+        Part::Text(t) => json!({"text": t}),
+        Part::ToolCall { name, arguments, .. } => json!({"functionCall": {"name": name, "args": arguments}}),
+        Part::ToolResult { id, content } => {
+            let name = tool_name_for(&request.messages, id).unwrap_or_default();
+            json!({"functionResponse": {"name": name, "response": {"content": content}}})
+        }
+    };
+    let contents: Vec<Value> = turns(&request.messages, "model", part)
+        .into_iter()
+        .map(|(role, parts)| json!({"role": role, "parts": parts}))
+        .collect();
     let mut body = json!({
         "contents": contents,
         "generationConfig": {"maxOutputTokens": request.max_tokens},
@@ -87,47 +79,31 @@ struct State {
     calls: usize,
     usage: Option<(u64, u64)>,
     stop_reason: Option<String>,
-    produced: bool,
 }
 
 impl Decoder for State {
-    type Item = eventsource_stream::Event;
+    type Item = Event;
 
-    fn feed(
-        &mut self,
-        event: eventsource_stream::Event,
-        out: &mut VecDeque<StreamEvent>,
-    ) -> Result<(), LlmError> {
-        if event.data.trim().is_empty() {
+    fn feed(&mut self, event: Event, out: &mut Out) -> Result<(), LlmError> {
+        let Some(v) = json_frame(&event.data, "chunk")? else {
             return Ok(());
-        }
-        let v: Value = serde_json::from_str(&event.data).map_err(|e| super::malformed("chunk", e))?;
+        };
         if v.get("error").is_some() {
-            return Err(LlmError::InBand(in_band_message(&v).unwrap_or_else(|| "unknown error".into())));
+            return Err(in_band(&v));
         }
         if let Some(candidate) = v.pointer("/candidates/0") {
             for part in candidate.pointer("/content/parts").and_then(Value::as_array).into_iter().flatten() {
                 if let Some(t) = part.get("text").and_then(Value::as_str) {
                     // Thought summaries are not the answer.
-                    if !t.is_empty() && part.get("thought").and_then(Value::as_bool) != Some(true) {
-                        self.produced = true;
-                        out.push_back(StreamEvent::TextDelta(t.to_string()));
+                    if part.get("thought").and_then(Value::as_bool) != Some(true) {
+                        out.text(t);
                     }
                 }
                 if let Some(call) = part.get("functionCall") {
                     self.calls += 1;
                     let name = call.get("name").and_then(Value::as_str).unwrap_or("");
-                    let id = call
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                        .unwrap_or_else(|| format!("call_{}", self.calls));
-                    self.produced = true;
-                    out.push_back(StreamEvent::ToolCall {
-                        id,
-                        name: name.to_string(),
-                        arguments: call.get("args").cloned().unwrap_or_else(|| json!({})),
-                    });
+                    let arguments = call.get("args").cloned().unwrap_or_else(|| json!({}));
+                    out.tool_call(call_id(call, self.calls), name.to_string(), arguments);
                 }
             }
             if let Some(r) = candidate.get("finishReason").and_then(Value::as_str) {
@@ -141,21 +117,14 @@ impl Decoder for State {
         Ok(())
     }
 
-    fn ended(&self) -> bool {
-        false
-    }
-
-    fn finish(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<(), LlmError> {
+    /// The stream closes after the chunk with `finishReason`: that is the end marker.
+    fn finish(&mut self, out: &mut Out) -> Result<(), LlmError> {
         let Some(stop_reason) = self.stop_reason.take() else {
             return Err(LlmError::Truncated);
         };
-        if !self.produced {
-            return Err(LlmError::EmptyReply);
-        }
         if let Some((input_tokens, output_tokens)) = self.usage {
-            out.push_back(StreamEvent::Usage { input_tokens, output_tokens });
+            out.usage(input_tokens, output_tokens);
         }
-        out.push_back(StreamEvent::Done { stop_reason });
-        Ok(())
+        out.done(stop_reason)
     }
 }

@@ -1,14 +1,17 @@
 //! The LLM layer's groundwork: one request type and one stream-event type for every
 //! provider, the error classification of seed 001, and one adapter per wire format.
 //!
-//! Each adapter has two halves: `request` builds the HTTP request (URL from a
-//! configurable base URL, headers, JSON body in the provider's format) and `decode`
-//! turns the response's bytes into [`StreamEvent`]s. [`stream`] sends a request and
-//! decodes it; HTTP failures are classified by [`classify_status`].
+//! Each adapter (`openai`, `anthropic`, `gemini`, `ollama`) has two halves: `request`
+//! builds the HTTP request (URL from a configurable base URL, its authentication
+//! headers, JSON body in the provider's format) and `decode` turns the response's bytes
+//! into [`StreamEvent`]s, with the framing and the decoder driver of `decode.rs`.
+//! [`stream`] sends a request and decodes it; HTTP failures are classified by
+//! [`classify_status`].
 //!
 //! [`retry`] adds the retry policy (backoff honouring `retry-after`, retries only before
-//! the first forwarded token). Not wired into the chat pipeline yet: the guardian and the
-//! tool loop sit on top of this.
+//! the first forwarded token); [`model`] is how the rest of Sou calls a model, with the
+//! context budget of [`context`] and that retry policy; [`catalog`] names the providers
+//! and their default models and prices.
 //!
 //! Secrets: keys are [`SecretString`]s, exposed only to set a header; every text that
 //! goes into an [`LlmError`] passes through [`redact`] first.
@@ -16,16 +19,15 @@
 pub mod anthropic;
 pub mod catalog;
 pub mod context;
+mod decode;
 pub mod gemini;
 pub mod model;
 pub mod ollama;
 pub mod openai;
 pub mod retry;
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
-use bytes::Bytes;
 use futures::{Stream, StreamExt};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
@@ -186,14 +188,7 @@ pub async fn stream(
     endpoint: &Endpoint,
     request: &LlmRequest,
 ) -> Result<impl Stream<Item = Result<StreamEvent, LlmError>> + Send + use<>, LlmError> {
-    let builder = build_request(wire, client, endpoint, request)?;
-    let response = builder.send().await.map_err(|e| transport_error(e, endpoint))?;
-    let status = response.status();
-    if !status.is_success() {
-        let headers = response.headers().clone();
-        let body = response.text().await.unwrap_or_default();
-        return Err(classify_status(status.as_u16(), &headers, &body, endpoint.key()));
-    }
+    let response = send(build_request(wire, client, endpoint, request)?, endpoint).await?;
     let key = endpoint.api_key.clone();
     let bytes = response.bytes_stream().map(move |r| r.map_err(|e| transport_error_key(e, key.as_ref())));
     let events: std::pin::Pin<Box<dyn Stream<Item = Result<StreamEvent, LlmError>> + Send>> = match wire {
@@ -209,30 +204,23 @@ pub async fn stream(
 /// A cheap authenticated call — listing the provider's models — to check a key before
 /// it is saved. `Ok` on any 2xx; 401/403 give [`LlmError::KeyRejected`].
 pub async fn check_key(wire: Wire, client: &reqwest::Client, endpoint: &Endpoint) -> Result<(), LlmError> {
+    let models = |path: &str| client.get(endpoint.url(path));
     let builder = match wire {
-        Wire::OpenAi => client.get(endpoint.url("/models")).header(
-            reqwest::header::AUTHORIZATION,
-            header_value(&format!("Bearer {}", required_key(endpoint)?))?,
-        ),
-        Wire::Anthropic => client
-            .get(endpoint.url("/v1/models"))
-            .header("x-api-key", header_value(required_key(endpoint)?)?)
-            .header("anthropic-version", anthropic::API_VERSION),
-        Wire::Gemini => client
-            .get(endpoint.url("/v1beta/models"))
-            .header("x-goog-api-key", header_value(required_key(endpoint)?)?),
-        Wire::Ollama => {
-            let mut b = client.get(endpoint.url("/api/tags"));
-            if let Some(key) = endpoint.key() {
-                b = b.header(reqwest::header::AUTHORIZATION, header_value(&format!("Bearer {key}"))?);
-            }
-            b
-        }
+        Wire::OpenAi => openai::authorize(models("/models"), endpoint)?,
+        Wire::Anthropic => anthropic::authorize(models("/v1/models"), endpoint)?,
+        Wire::Gemini => gemini::authorize(models("/v1beta/models"), endpoint)?,
+        Wire::Ollama => ollama::authorize(models("/api/tags"), endpoint)?,
     };
+    send(builder, endpoint).await?;
+    Ok(())
+}
+
+/// Sends a request; a non-2xx answer comes back classified by [`classify_status`].
+async fn send(builder: reqwest::RequestBuilder, endpoint: &Endpoint) -> Result<reqwest::Response, LlmError> {
     let response = builder.send().await.map_err(|e| transport_error(e, endpoint))?;
     let status = response.status();
     if status.is_success() {
-        return Ok(());
+        return Ok(response);
     }
     let headers = response.headers().clone();
     let body = response.text().await.unwrap_or_default();
@@ -319,6 +307,11 @@ fn error_message(body: &str) -> String {
     cut(&text, 300)
 }
 
+/// An error a provider reported inside its stream.
+fn in_band(v: &Value) -> LlmError {
+    LlmError::InBand(in_band_message(v).unwrap_or_else(|| "unknown error".into()))
+}
+
 /// The message of an error object as providers send them: `{"error": {"type", "message"}}`,
 /// `{"error": "text"}`, or `{"message": ...}`.
 fn in_band_message(v: &Value) -> Option<String> {
@@ -372,76 +365,49 @@ fn malformed(what: &str, e: impl std::fmt::Display) -> LlmError {
     LlmError::Malformed(cut(&format!("{what}: {e}"), 300))
 }
 
-/// A provider's stream state machine: fed one framed item at a time (an SSE event or an
-/// NDJSON line), it returns the events it completes.
-trait Decoder {
-    type Item;
-    fn feed(&mut self, item: Self::Item, out: &mut VecDeque<StreamEvent>) -> Result<(), LlmError>;
-    /// The provider's end marker was seen: read no further.
-    fn ended(&self) -> bool;
-    /// The bytes ran out. `Err(Truncated)` unless the format ends by closing.
-    fn finish(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<(), LlmError>;
+/// The text parts of a message, joined.
+fn text_of(parts: &[Part]) -> String {
+    parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("")
 }
 
-struct Drive<S, D> {
-    inner: S,
-    decoder: D,
-    pending: VecDeque<StreamEvent>,
-    finished: bool,
-}
-
-/// Runs a decoder over a stream of framed items. After the first error, or once the end
-/// marker is seen, nothing more is read.
-fn drive<S, D>(inner: S, decoder: D) -> impl Stream<Item = Result<StreamEvent, LlmError>> + Send
-where
-    S: Stream<Item = Result<D::Item, LlmError>> + Unpin + Send,
-    D: Decoder + Send,
-{
-    let state = Drive { inner, decoder, pending: VecDeque::new(), finished: false };
-    futures::stream::unfold(state, |mut st| async move {
-        loop {
-            if let Some(ev) = st.pending.pop_front() {
-                return Some((Ok(ev), st));
-            }
-            if st.finished {
-                return None;
-            }
-            let result = match st.inner.next().await {
-                None => {
-                    st.finished = true;
-                    st.decoder.finish(&mut st.pending)
-                }
-                Some(Err(e)) => Err(e),
-                Some(Ok(item)) => {
-                    let r = st.decoder.feed(item, &mut st.pending);
-                    if st.decoder.ended() {
-                        st.finished = true;
-                    }
-                    r
-                }
-            };
-            if let Err(e) = result {
-                st.finished = true;
-                st.pending.clear();
-                return Some((Err(e), st));
-            }
-        }
+/// The tool calls among a message's parts: `(id, name, arguments)`.
+fn tool_calls(parts: &[Part]) -> impl Iterator<Item = (&str, &str, &Value)> {
+    parts.iter().filter_map(|p| match p {
+        Part::ToolCall { id, name, arguments } => Some((id.as_str(), name.as_str(), arguments)),
+        _ => None,
     })
 }
 
-/// SSE framing by `eventsource-stream`, transport errors passed through.
-fn sse<S>(bytes: S) -> impl Stream<Item = Result<eventsource_stream::Event, LlmError>> + Unpin + Send
-where
-    S: Stream<Item = Result<Bytes, LlmError>> + Send + 'static,
-{
-    use eventsource_stream::{EventStreamError, Eventsource};
-    Box::pin(bytes.eventsource().map(|r| {
-        r.map_err(|e| match e {
-            EventStreamError::Transport(e) => e,
-            EventStreamError::Utf8(e) => malformed("invalid UTF-8 in the stream", e),
-            EventStreamError::Parser(e) => malformed("invalid SSE framing", e),
+/// The tool results among a message's parts: `(id, content)`.
+fn tool_results(parts: &[Part]) -> impl Iterator<Item = (&str, &str)> {
+    parts.iter().filter_map(|p| match p {
+        Part::ToolResult { id, content } => Some((id.as_str(), content.as_str())),
+        _ => None,
+    })
+}
+
+/// The conversation as `(role, parts)` turns, for the formats that put tool results in
+/// a `user` turn (Anthropic, Gemini): `assistant` is the format's name for the model's
+/// role, and `part` renders one part.
+fn turns(
+    messages: &[LlmMessage],
+    assistant: &'static str,
+    part: impl Fn(&Part) -> Value,
+) -> Vec<(&'static str, Vec<Value>)> {
+    messages
+        .iter()
+        .map(|m| {
+            let role = if m.role == Role::Assistant { assistant } else { "user" };
+            (role, m.content.iter().map(&part).collect())
         })
-    }))
+        .collect()
 }
 
 /// Tool results need the name of the call they answer in some formats (Gemini).
@@ -450,6 +416,11 @@ fn tool_name_for(messages: &[LlmMessage], id: &str) -> Option<String> {
         Part::ToolCall { id: i, name, .. } if i == id => Some(name.clone()),
         _ => None,
     })
+}
+
+/// Asks for an SSE stream, with `body` as the JSON request body.
+fn sse_request(builder: reqwest::RequestBuilder, body: &Value) -> Result<reqwest::RequestBuilder, LlmError> {
+    json_body(builder.header(reqwest::header::ACCEPT, "text/event-stream"), body)
 }
 
 fn json_body(builder: reqwest::RequestBuilder, body: &Value) -> Result<reqwest::RequestBuilder, LlmError> {
@@ -462,6 +433,11 @@ fn header_value(value: &str) -> Result<reqwest::header::HeaderValue, LlmError> {
         .map_err(|_| LlmError::Config("the API key is not a valid header value".into()))?;
     v.set_sensitive(true);
     Ok(v)
+}
+
+/// `Authorization: Bearer {key}`, as OpenAI's API and proxies in front of Ollama take it.
+fn bearer(builder: reqwest::RequestBuilder, key: &str) -> Result<reqwest::RequestBuilder, LlmError> {
+    Ok(builder.header(reqwest::header::AUTHORIZATION, header_value(&format!("Bearer {key}"))?))
 }
 
 fn required_key(endpoint: &Endpoint) -> Result<&str, LlmError> {

@@ -7,15 +7,18 @@
 //! `stream_options.include_usage` a last chunk with empty `choices` carries `usage`; the
 //! end marker is `data: [DONE]`. An in-band error is a chunk with an `error` object.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 use bytes::Bytes;
+use eventsource_stream::Event;
 use futures::Stream;
+use reqwest::RequestBuilder;
 use serde_json::{json, Value};
 
+use super::decode::{arguments, drive, json_frame, sse, Decoder, Out};
 use super::{
-    drive, header_value, in_band_message, json_body, malformed, required_key, sse, Decoder, Endpoint,
-    LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec,
+    bearer, in_band, required_key, sse_request, text_of, tool_calls, tool_results, Endpoint, LlmError,
+    LlmMessage, LlmRequest, Role, StreamEvent, ToolSpec,
 };
 
 /// Differences between compatible APIs.
@@ -37,27 +40,21 @@ pub fn request(
     endpoint: &Endpoint,
     request: &LlmRequest,
     options: &Options,
-) -> Result<reqwest::RequestBuilder, LlmError> {
-    let key = required_key(endpoint)?;
-    let builder = client
-        .post(endpoint.url("/chat/completions"))
-        .header(reqwest::header::AUTHORIZATION, header_value(&format!("Bearer {key}"))?)
-        .header(reqwest::header::ACCEPT, "text/event-stream");
-    json_body(builder, &body(request, options))
+) -> Result<RequestBuilder, LlmError> {
+    let builder = authorize(client.post(endpoint.url("/chat/completions")), endpoint)?;
+    sse_request(builder, &body(request, options))
+}
+
+/// `Authorization: Bearer` with the key, which is required.
+pub(super) fn authorize(builder: RequestBuilder, endpoint: &Endpoint) -> Result<RequestBuilder, LlmError> {
+    bearer(builder, required_key(endpoint)?)
 }
 
 /// The JSON body, separate so tests can compare it.
 pub fn body(request: &LlmRequest, options: &Options) -> Value {
-    let mut messages = Vec::new();
-    if !request.system.is_empty() {
-        messages.push(json!({"role": "system", "content": request.system}));
-    }
-    for m in &request.messages {
-        messages.extend(message(m));
-    }
     let mut body = json!({
         "model": request.model,
-        "messages": messages,
+        "messages": chat_messages(request, message),
         "max_tokens": request.max_tokens,
         "stream": true,
     });
@@ -68,6 +65,23 @@ pub fn body(request: &LlmRequest, options: &Options) -> Value {
         body["tools"] = function_tools(&request.tools);
     }
     body
+}
+
+/// The `messages` of the chat format, which Ollama shares: the system prompt as a
+/// `system` message, then every message as `message` renders it (a tool turn may give
+/// several).
+pub(super) fn chat_messages(request: &LlmRequest, message: fn(&LlmMessage) -> Vec<Value>) -> Vec<Value> {
+    let system = (!request.system.is_empty()).then(|| json!({"role": "system", "content": request.system}));
+    system.into_iter().chain(request.messages.iter().flat_map(message)).collect()
+}
+
+/// An assistant message of the chat format, with its `tool_calls` when it made any.
+pub(super) fn assistant_message(content: Value, calls: Vec<Value>) -> Value {
+    let mut msg = json!({"role": "assistant", "content": content});
+    if !calls.is_empty() {
+        msg["tool_calls"] = Value::Array(calls);
+    }
+    msg
 }
 
 /// Tools in the `{"type": "function", "function": {...}}` form, which Ollama shares.
@@ -82,53 +96,25 @@ pub(super) fn function_tools(tools: &[ToolSpec]) -> Value {
         .collect()
 }
 
-/// The text parts of a message, joined.
-pub(super) fn text_of(parts: &[Part]) -> String {
-    parts
-        .iter()
-        .filter_map(|p| match p {
-            Part::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("")
-}
-
 fn message(m: &LlmMessage) -> Vec<Value> {
     match m.role {
         Role::User => vec![json!({"role": "user", "content": text_of(&m.content)})],
         Role::Assistant => {
             let text = text_of(&m.content);
-            let calls: Vec<Value> = m
-                .content
-                .iter()
-                .filter_map(|p| match p {
-                    Part::ToolCall { id, name, arguments } => {
-                        Some(json!({"id": id, "type": "function", "function": {
-                            "name": name, "arguments": arguments.to_string(),
-                        }}))
-                    }
-                    _ => None,
+            let calls: Vec<Value> = tool_calls(&m.content)
+                .map(|(id, name, arguments)| {
+                    json!({"id": id, "type": "function", "function": {
+                        "name": name, "arguments": arguments.to_string(),
+                    }})
                 })
                 .collect();
-            let mut msg = json!({
-                "role": "assistant",
-                "content": if text.is_empty() && !calls.is_empty() { Value::Null } else { Value::String(text) },
-            });
-            if !calls.is_empty() {
-                msg["tool_calls"] = Value::Array(calls);
-            }
-            vec![msg]
+            // Only tool calls: `content` is null rather than empty.
+            let content =
+                if text.is_empty() && !calls.is_empty() { Value::Null } else { Value::String(text) };
+            vec![assistant_message(content, calls)]
         }
-        Role::Tool => m
-            .content
-            .iter()
-            .filter_map(|p| match p {
-                Part::ToolResult { id, content } => {
-                    Some(json!({"role": "tool", "tool_call_id": id, "content": content}))
-                }
-                _ => None,
-            })
+        Role::Tool => tool_results(&m.content)
+            .map(|(id, content)| json!({"role": "tool", "tool_call_id": id, "content": content}))
             .collect(),
     }
 }
@@ -152,60 +138,37 @@ struct PendingCall {
 struct State {
     calls: BTreeMap<u64, PendingCall>,
     stop_reason: Option<String>,
-    produced: bool,
-    done: bool,
 }
 
 impl State {
-    fn flush_calls(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<(), LlmError> {
+    fn flush_calls(&mut self, out: &mut Out) -> Result<(), LlmError> {
         for (_, call) in std::mem::take(&mut self.calls) {
-            let arguments = if call.arguments.trim().is_empty() {
-                json!({})
-            } else {
-                serde_json::from_str(&call.arguments)
-                    .map_err(|e| malformed("tool call arguments are not JSON", e))?
-            };
-            self.produced = true;
-            out.push_back(StreamEvent::ToolCall { id: call.id, name: call.name, arguments });
+            let arguments = arguments(&call.arguments, "tool call arguments are not JSON")?;
+            out.tool_call(call.id, call.name, arguments);
         }
         Ok(())
     }
 }
 
 impl Decoder for State {
-    type Item = eventsource_stream::Event;
+    type Item = Event;
 
-    fn feed(
-        &mut self,
-        event: eventsource_stream::Event,
-        out: &mut VecDeque<StreamEvent>,
-    ) -> Result<(), LlmError> {
+    fn feed(&mut self, event: Event, out: &mut Out) -> Result<(), LlmError> {
         let data = event.data.trim();
         if data == "[DONE]" {
             self.flush_calls(out)?;
-            self.done = true;
-            if !self.produced {
-                return Err(LlmError::EmptyReply);
-            }
-            out.push_back(StreamEvent::Done {
-                stop_reason: self.stop_reason.take().unwrap_or_else(|| "stop".into()),
-            });
-            return Ok(());
+            return out.done(self.stop_reason.take().unwrap_or_else(|| "stop".into()));
         }
-        if data.is_empty() {
+        let Some(chunk) = json_frame(data, "chunk")? else {
             return Ok(());
-        }
-        let chunk: Value = serde_json::from_str(data).map_err(|e| malformed("chunk", e))?;
+        };
         if event.event == "error" || chunk.get("error").is_some() {
-            return Err(LlmError::InBand(in_band_message(&chunk).unwrap_or_else(|| "unknown error".into())));
+            return Err(in_band(&chunk));
         }
         for choice in chunk.get("choices").and_then(Value::as_array).into_iter().flatten() {
             let delta = choice.get("delta").unwrap_or(&Value::Null);
             if let Some(text) = delta.get("content").and_then(Value::as_str) {
-                if !text.is_empty() {
-                    self.produced = true;
-                    out.push_back(StreamEvent::TextDelta(text.to_string()));
-                }
+                out.text(text);
             }
             for tc in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
                 let index = tc.get("index").and_then(Value::as_u64).unwrap_or(0);
@@ -228,19 +191,8 @@ impl Decoder for State {
         }
         if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
             let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
-            out.push_back(StreamEvent::Usage {
-                input_tokens: n("prompt_tokens"),
-                output_tokens: n("completion_tokens"),
-            });
+            out.usage(n("prompt_tokens"), n("completion_tokens"));
         }
         Ok(())
-    }
-
-    fn ended(&self) -> bool {
-        self.done
-    }
-
-    fn finish(&mut self, _out: &mut VecDeque<StreamEvent>) -> Result<(), LlmError> {
-        Err(LlmError::Truncated)
     }
 }
