@@ -8,23 +8,14 @@
 #
 #   bash scripts/fuzz-import.sh [SECONDS_PER_TARGET [TARGET...]]     (default 300 s, all four)
 #
-# As scripts/fuzz-parser.sh: RUSTC_BOOTSTRAP=1 for cargo-fuzz's nightly flags on the
-# pinned stable toolchain, no sanitizer (the parsers have no unsafe code), debug
-# assertions on (`-a`), so an integer overflow panics.
+# cargo-fuzz and its flags: scripts/fuzz-common.sh.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-# shellcheck source=versions.env
-source scripts/versions.env
-export PATH="$HOME/.cargo/bin:$PATH" CARGO_INCREMENTAL=0 RUSTC_BOOTSTRAP=1
+# shellcheck source=fuzz-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/fuzz-common.sh"
 seconds=${1:-300}
 shift $(($# > 0 ? 1 : 0))
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(csv ofx qif camt)
-
-if ! cargo fuzz --version 2>/dev/null | grep -q " $CARGO_FUZZ_VERSION\$"; then
-  echo "== installing cargo-fuzz $CARGO_FUZZ_VERSION"
-  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
-fi
 
 fixtures=backend/tests/fixtures/import
 for target in "${targets[@]}"; do

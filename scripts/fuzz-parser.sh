@@ -10,22 +10,12 @@
 # libFuzzer lengthens inputs gradually (10 minutes reach about 300 bytes); add
 # -len_control=0 to try long inputs at once (messages over 500 characters are refused).
 #
-# cargo-fuzz needs nightly flags; RUSTC_BOOTSTRAP=1 lets the pinned stable toolchain
-# accept them. No sanitizer (`-s none`): `agent` forbids unsafe code, and without
-# AddressSanitizer the target runs more inputs per second. `-a` keeps debug
-# assertions, so integer overflow panics as it does in tests.
+# cargo-fuzz and its flags (`agent` forbids unsafe code): scripts/fuzz-common.sh.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-# shellcheck source=versions.env
-source scripts/versions.env
-export PATH="$HOME/.cargo/bin:$PATH" CARGO_INCREMENTAL=0 RUSTC_BOOTSTRAP=1
+# shellcheck source=fuzz-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/fuzz-common.sh"
 seconds=${1:-600}
 shift $(($# > 0 ? 1 : 0))
-
-if ! cargo fuzz --version 2>/dev/null | grep -q " $CARGO_FUZZ_VERSION\$"; then
-  echo "== installing cargo-fuzz $CARGO_FUZZ_VERSION"
-  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
-fi
 
 seeds=agent/fuzz/corpus/parse
 mkdir -p "$seeds"
