@@ -1,4 +1,4 @@
-//! The six providers of seed 001: who they are, how to reach them, which models Sou
+//! The six providers Sou can call: who they are, how to reach them, which models Sou
 //! uses for simple and complex work, and what a token costs.
 //!
 //! Everything here is a default: base URLs and models are configurable per provider
@@ -75,7 +75,7 @@ impl ProviderId {
         }
     }
 
-    /// `(simple, complex)`: the router's two tiers (seed 003).
+    /// `(simple, complex)`: the router's two tiers.
     pub fn default_models(self) -> (&'static str, &'static str) {
         match self {
             ProviderId::Anthropic => ("claude-haiku-4-5", "claude-sonnet-4-5"),

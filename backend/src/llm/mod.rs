@@ -1,5 +1,6 @@
 //! The LLM layer's groundwork: one request type and one stream-event type for every
-//! provider, the error classification of seed 001, and one adapter per wire format.
+//! provider, errors classified the way the retry policy needs them, and one adapter per
+//! wire format.
 //!
 //! Each adapter (`openai`, `anthropic`, `gemini`, `ollama`) has two halves: `request`
 //! builds the HTTP request (URL from a configurable base URL, its authentication

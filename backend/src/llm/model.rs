@@ -64,7 +64,7 @@ impl Caller {
         &self.client
     }
 
-    /// Sends `request` to `model`: fitted to the budget, retried per seed 001, and on a
+    /// Sends `request` to `model`: fitted to the budget, retried by the [`retry`] policy, and on a
     /// context overflow truncated to half the budget and sent again (twice at most).
     pub async fn stream(
         &self,

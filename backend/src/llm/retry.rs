@@ -1,4 +1,4 @@
-//! The retry policy of seed 001 on top of [`super::stream`].
+//! The retry policy on top of [`super::stream`].
 //!
 //! - `RateLimited` (429): up to [`RetryPolicy::max_retries`] retries (2 by default),
 //!   waiting `retry-after` when the provider gave one (capped by `max_delay`), else
@@ -30,7 +30,7 @@ use super::{Endpoint, LlmError, LlmRequest, StreamEvent, Wire};
 /// How hard to retry a rate-limited call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
-    /// Retries after a 429 (seed 001: at most 2).
+    /// Retries after a 429 (2 by default).
     pub max_retries: u32,
     /// The first backoff; each further one doubles it.
     pub base_delay: Duration,
@@ -140,7 +140,7 @@ impl Budget {
     }
 }
 
-/// Sends `request` with the retries of seed 001 (see the module documentation).
+/// Sends `request` with the retries of the module documentation.
 ///
 /// `Ok` once a content event arrived or the stream ended cleanly: the events held back
 /// so far come first, then the rest of that attempt's stream, with no further retries.
