@@ -26,6 +26,7 @@ use sha2::{Digest, Sha256};
 use sqlx::Row;
 use thiserror::Error;
 
+use crate::error::{ErrorKind, UserError};
 use crate::ids::{name_key, Dialect, UserId};
 use crate::store::{timestamp, Store};
 
@@ -94,6 +95,46 @@ impl AuthError {
                 Some(*retry_after)
             }
             _ => None,
+        }
+    }
+}
+
+impl UserError for AuthError {
+    fn code(&self) -> &'static str {
+        AuthError::code(self)
+    }
+
+    /// The sign-in pages translate the code themselves; elsewhere a refusal is shown
+    /// as its own (English) text, but for the token label's length.
+    fn message(&self, locale: agent::Locale) -> String {
+        let fr = locale == agent::Locale::Fr;
+        match self {
+            AuthError::TokenLabel => if fr {
+                "Donnez au jeton un nom de 1 à 100 caractères."
+            } else {
+                "Give the token a name of 1 to 100 characters."
+            }
+            .into(),
+            AuthError::Hash | AuthError::Seed | AuthError::Db(_) => if fr {
+                "Une erreur est survenue sur le serveur. Réessayez."
+            } else {
+                "Something went wrong on the server. Try again."
+            }
+            .into(),
+            other => other.to_string(),
+        }
+    }
+
+    fn kind(&self) -> ErrorKind {
+        match self {
+            AuthError::InvalidCredentials => ErrorKind::Unauthenticated,
+            AuthError::Closed => ErrorKind::Forbidden,
+            AuthError::NameTaken => ErrorKind::Conflict,
+            AuthError::RateLimited { .. } | AuthError::DemoLimited { .. } | AuthError::DemoFull => {
+                ErrorKind::Limited
+            }
+            AuthError::Hash | AuthError::Seed | AuthError::Db(_) => ErrorKind::Internal,
+            _ => ErrorKind::Invalid,
         }
     }
 }

@@ -17,6 +17,7 @@ use agent::{Currency, Locale, Money};
 use sha2::{Digest, Sha256};
 use sqlx::{AnyConnection, Row as _};
 
+use crate::error::{ErrorKind, UserError};
 use crate::ids::UserId;
 use crate::import::merchant::{self, Known};
 use crate::import::{self, dedupe_hashes, File, ReadError, Row};
@@ -65,7 +66,7 @@ pub enum ImportError {
 impl ImportError {
     /// Whether the user can do something about it (else it is logged and hidden).
     pub fn is_users(&self) -> bool {
-        !matches!(self, ImportError::Db(_) | ImportError::Corrupt(_))
+        self.kind() != ErrorKind::Internal
     }
 
     /// What to tell the user, in their language.
@@ -110,6 +111,38 @@ impl ImportError {
                     s + "."
                 }
             },
+        }
+    }
+}
+
+impl UserError for ImportError {
+    fn code(&self) -> &'static str {
+        match self {
+            ImportError::Empty => "empty",
+            ImportError::TooLarge => "too_large",
+            ImportError::Read(_) => "unreadable",
+            ImportError::NoRows => "no_rows",
+            ImportError::Currency { .. } => "currency",
+            ImportError::AccountName => "account_name",
+            ImportError::AccountNameCharacters => "account_name_characters",
+            ImportError::NoAccount(_) => "no_account",
+            ImportError::AlreadyImported => "already_imported",
+            ImportError::Running => "running",
+            ImportError::NotFound => "not_found",
+            ImportError::Db(_) | ImportError::Corrupt(_) => "internal",
+        }
+    }
+
+    fn message(&self, locale: Locale) -> String {
+        ImportError::message(self, locale)
+    }
+
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ImportError::NotFound => ErrorKind::NotFound,
+            ImportError::AlreadyImported | ImportError::Running => ErrorKind::Conflict,
+            ImportError::Db(_) | ImportError::Corrupt(_) => ErrorKind::Internal,
+            _ => ErrorKind::Invalid,
         }
     }
 }

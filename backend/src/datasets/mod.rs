@@ -20,6 +20,7 @@ use agent::{Aggregate, DatasetOrder, DateBucket, FilterOp, QueryDatasetArgs};
 use futures::TryStreamExt;
 use sqlx::{AnyConnection, Column as _, Row as _, TypeInfo as _, ValueRef as _};
 
+use crate::error::{ErrorKind, UserError};
 use crate::ids::{Dialect, UserId};
 use crate::import::{self, fold};
 use crate::store::{timestamp, Sandbox, Store};
@@ -80,11 +81,49 @@ pub enum DatasetError {
     Db(#[from] sqlx::Error),
 }
 
+impl UserError for DatasetError {
+    fn code(&self) -> &'static str {
+        use DatasetError as E;
+        match self {
+            E::Empty => "empty",
+            E::FileName => "file_name",
+            E::TooLarge => "too_large",
+            E::TooManyColumns => "too_many_columns",
+            E::TooManyRows => "too_many_rows",
+            E::TooMany => "too_many",
+            E::Ragged { .. } => "ragged",
+            E::LongValue { .. } => "long_value",
+            E::NotFound(_) => "not_found",
+            E::NoColumn { .. } => "no_column",
+            E::NotNumeric(_) => "not_numeric",
+            E::BadFilter { .. } => "bad_filter",
+            E::NotDate(_) => "not_date",
+            E::Refused(_) => "refused",
+            E::Timeout => "timeout",
+            E::ResultTooLarge => "result_too_large",
+            E::Query(_) => "query",
+            E::Db(_) => "internal",
+        }
+    }
+
+    fn message(&self, locale: agent::Locale) -> String {
+        DatasetError::message(self, locale)
+    }
+
+    fn kind(&self) -> ErrorKind {
+        match self {
+            DatasetError::NotFound(_) => ErrorKind::NotFound,
+            DatasetError::Db(_) => ErrorKind::Internal,
+            _ => ErrorKind::Invalid,
+        }
+    }
+}
+
 impl DatasetError {
     /// Whether it is about what the user (or model) sent, and may be shown; the rest
     /// is logged.
     pub fn is_users(&self) -> bool {
-        !matches!(self, DatasetError::Db(_))
+        self.kind() != ErrorKind::Internal
     }
 
     /// What to tell a person, in their language. A refused or failed query keeps the

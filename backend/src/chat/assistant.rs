@@ -11,13 +11,13 @@ use agent::{Date, Locale};
 use futures::StreamExt;
 use serde_json::json;
 
-use crate::emitter::Emitter;
+use super::emitter::Emitter;
+use super::router::{Complexity, Route};
 use crate::ids::UserId;
 use crate::llm::model::{elapsed_ms, Model, Spent};
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};
 use crate::providers::Providers;
 use crate::registry::Registry;
-use crate::router::{Complexity, Route};
 use crate::store::Store;
 use crate::tools;
 
