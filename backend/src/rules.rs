@@ -71,11 +71,8 @@ pub async fn categories(
         writer.commit().await?;
         db = store.tenant_read(user).await?;
     }
-    let rows = sqlx::query("SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id")
-        .bind(user.0)
-        .fetch_all(&mut *db)
-        .await?;
-    db.commit().await?;
+    let sql = "SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id";
+    let rows = crate::store::rows_then_commit(db, sql, user).await?;
     Ok(rows
         .into_iter()
         .map(|r| CategoryOption { key: r.get(0), name: category_name(locale, r.get(1), r.get(2)) })

@@ -5,6 +5,12 @@
 //! background, in one database transaction — all rows or none — and reports its
 //! progress; a transaction already in the account (same bank id, or same date, amount
 //! and label) is skipped, so importing an overlapping file twice adds nothing.
+//!
+//! This is the import service (uploads, previews in `preview.rs`, the import itself
+//! in `commit.rs`); reading the bank files' formats is `crate::import`'s.
+
+mod commit;
+mod preview;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -311,136 +317,6 @@ impl Imports {
         })
     }
 
-    /// An upload's preview with `mapping` (CSV; else the detected layout) into
-    /// `account` (a key; else a new account), or its progress, or its report.
-    pub async fn view(
-        &self,
-        store: &Store,
-        user: UserId,
-        id: &str,
-        layout: Layout<'_>,
-        account: Option<&str>,
-        locale: Locale,
-    ) -> Result<ImportView, ImportError> {
-        // The import's live state before the stored one: a running import is forgotten
-        // only after its report is stored, so read the other way round a page could find
-        // neither (no report yet, no longer running) and show the file as pending.
-        let live = self.get(user, id);
-        // Only reads (the upload gave the user the default categories), so it never
-        // waits for an import writing.
-        let mut db = store.tenant_read(user).await?;
-        let upload = Self::load(&mut db, user, id).await?;
-        let accounts = accounts(&mut db, user, locale).await?;
-        let base = |encoding, state| ImportView {
-            id: id.to_string(),
-            file_name: upload.file_name.clone(),
-            format: upload.format,
-            encoding,
-            currency: None,
-            mapping: None,
-            columns: Vec::new(),
-            mapping_error: None,
-            rows: Vec::new(),
-            total_rows: 0,
-            duplicates: 0,
-            rejected: Vec::new(),
-            accounts: accounts.clone(),
-            account: None,
-            new_account_name: String::new(),
-            state,
-        };
-        if let Some(report) = &upload.report {
-            db.commit().await?;
-            return Ok(base(agent::imports::Encoding::Utf8, ImportState::Done(parse_report(report)?)));
-        }
-        let content =
-            upload.content.as_deref().ok_or(ImportError::Corrupt("an upload without content".into()))?;
-        // A layout the file cannot be read with is reported, and the detected one shown.
-        let read = |mapping| import::read(upload.format, content, mapping);
-        let (file, mapping_error) = match layout {
-            Layout::Detected => (read(None)?, None),
-            Layout::Given(mapping) => match read(Some(mapping)) {
-                Ok(file) => (file, None),
-                Err(e) => (read(None)?, Some(e.to_string())),
-            },
-            Layout::Edited(edit) => {
-                let detected = read(None)?;
-                match detected
-                    .mapping
-                    .as_ref()
-                    .filter(|_| !edit.is_empty())
-                    .map(|m| read(Some(edit.apply(m))))
-                {
-                    Some(Ok(file)) => (file, None),
-                    Some(Err(e)) => (detected, Some(e.to_string())),
-                    None => (detected, None),
-                }
-            }
-        };
-        let state = live.map_or(ImportState::Pending, |l| l.state(locale));
-        let chosen = account.and_then(|k| accounts.iter().find(|a| a.key == k)).map(|a| a.key.clone());
-        let target = match &chosen {
-            Some(key) => account_row(&mut db, user, key).await?,
-            None => None,
-        };
-        let currency = match (&target, &file.currency) {
-            (Some((_, _, c)), _) | (None, Some(c)) => c.clone(),
-            (None, None) => user_currency(&mut db, user).await?,
-        };
-        let currency = Currency::new(&currency).ok_or_else(|| ImportError::Corrupt(currency.clone()))?;
-        // Which rows the account has already: counted over the file, flagged in the preview.
-        let already = match &target {
-            Some((account_id, _, _)) => present(&mut db, user, &hashes(&file.rows, *account_id)).await?,
-            None => Vec::new(),
-        };
-        let duplicates = already.iter().filter(|&&p| p).count() as u64;
-        let context = Context::load(&mut db, user).await?;
-        db.commit().await?;
-        let rows = file
-            .rows
-            .iter()
-            .take(PREVIEW_ROWS)
-            .enumerate()
-            .map(|(i, r)| {
-                let m = context.matcher.recognise(&r.label);
-                let category =
-                    rules::category_for(&context.rules, &r.label, m.as_ref().map(|m| m.name.as_str()))
-                        .and_then(|id| context.category_names.get(&id))
-                        .or_else(|| {
-                            m.as_ref()
-                                .and_then(|m| m.category.as_ref())
-                                .and_then(|k| context.category_by_key(k))
-                        })
-                        .map(|(fr, en)| if locale == Locale::Fr { fr.clone() } else { en.clone() });
-                PreviewRow {
-                    line: r.line,
-                    date: r.date,
-                    label: r.label.clone(),
-                    amount: Money::new(r.amount_minor, currency),
-                    merchant: m.map(|m| m.name),
-                    category,
-                    duplicate: already.get(i).copied().unwrap_or(false),
-                }
-            })
-            .collect();
-        let columns = columns(content, file.mapping.as_ref());
-        let encoding = file.encoding;
-        let stem = upload.file_name.rsplit_once('.').map_or(upload.file_name.as_str(), |(s, _)| s);
-        Ok(ImportView {
-            currency: file.currency.clone(),
-            mapping: file.mapping.clone(),
-            columns,
-            mapping_error,
-            total_rows: file.rows.len() as u64,
-            duplicates,
-            rejected: file.rejected.clone(),
-            account: chosen,
-            new_account_name: stem.chars().take(60).collect(),
-            rows,
-            ..base(encoding, state)
-        })
-    }
-
     /// Where upload `id` stands: running or failed (in memory), else done or pending.
     pub async fn state(
         &self,
@@ -487,180 +363,6 @@ impl Imports {
         }
     }
 
-    /// Starts importing upload `id` into `target`; [`Imports::view`] shows the progress.
-    /// The checks a user can act on are made before it returns; what they find is also
-    /// shown by the upload's page, as a failed import.
-    pub async fn start(
-        &self,
-        store: &Store,
-        user: UserId,
-        id: &str,
-        mapping: Option<Mapping>,
-        target: Target,
-    ) -> Result<(), ImportError> {
-        let started = self.spawn(store, user, id, mapping, target).await;
-        if let Err(e) = &started {
-            if e.is_users() && !matches!(e, ImportError::NotFound | ImportError::Running) {
-                self.set(user, id, Some(Live::failed(e)));
-            }
-        }
-        started
-    }
-
-    async fn spawn(
-        &self,
-        store: &Store,
-        user: UserId,
-        id: &str,
-        mapping: Option<Mapping>,
-        target: Target,
-    ) -> Result<(), ImportError> {
-        if matches!(self.get(user, id), Some(Live::Running { .. })) {
-            return Err(ImportError::Running);
-        }
-        let mut db = store.tenant_read(user).await?;
-        let upload = Self::load(&mut db, user, id).await?;
-        db.commit().await?;
-        if upload.report.is_some() {
-            return Err(ImportError::AlreadyImported);
-        }
-        let content = upload.content.ok_or(ImportError::Corrupt("an upload without content".into()))?;
-        let file = import::read(upload.format, &content, mapping)?;
-        if file.rows.is_empty() {
-            return Err(ImportError::NoRows);
-        }
-        if let Target::New(name) = &target {
-            account_name(name)?;
-        }
-        self.set(user, id, Some(Live::Running { done: 0, total: file.rows.len() as u64 }));
-        let (imports, store, id) = (self.clone(), store.clone(), id.to_string());
-        tokio::spawn(async move {
-            let state = match imports.run(&store, user, &id, file, target).await {
-                Ok(report) => {
-                    tracing::info!(added = report.added, duplicates = report.duplicates, "file imported");
-                    None
-                }
-                Err(e) => {
-                    if e.is_users() {
-                        tracing::info!(error = %e, "an import was refused");
-                    } else {
-                        tracing::error!(error = %e, "an import failed");
-                    }
-                    Some(Live::failed(&e))
-                }
-            };
-            imports.set(user, &id, state);
-        });
-        Ok(())
-    }
-
-    /// Imports `file` in one transaction; nothing stays if anything fails.
-    pub async fn run(
-        &self,
-        store: &Store,
-        user: UserId,
-        id: &str,
-        file: File,
-        target: Target,
-    ) -> Result<ImportReport, ImportError> {
-        let mut db = store.tenant(user).await?;
-        // A write first: on SQLite it waits for another writer to finish instead of
-        // failing later, and it claims the upload against a second run at once.
-        let claimed = sqlx::query(
-            "UPDATE imports SET status = 'pending' WHERE user_id = $1 AND id = $2 AND status = 'pending'",
-        )
-        .bind(user.0)
-        .bind(id)
-        .execute(&mut *db)
-        .await?;
-        if claimed.rows_affected() == 0 {
-            let upload = Self::load(&mut db, user, id).await?;
-            if upload.report.is_some() {
-                return Err(ImportError::AlreadyImported);
-            }
-        }
-        let currency = match &file.currency {
-            Some(c) => c.clone(),
-            None => user_currency(&mut db, user).await?,
-        };
-        let (account_id, account_name, account_currency) =
-            target_account(&mut db, user, &target, &currency).await?;
-        if let Some(file_currency) = &file.currency {
-            if *file_currency != account_currency {
-                return Err(ImportError::Currency {
-                    file: file_currency.clone(),
-                    account: account_name,
-                    account_currency,
-                });
-            }
-        }
-        let mut context = Context::load(&mut db, user).await?;
-        let hashes = hashes(&file.rows, account_id);
-        let total = file.rows.len();
-        let (mut added, mut duplicates) = (0u64, 0u64);
-        for (i, (row, hash)) in file.rows.iter().zip(&hashes).enumerate() {
-            let m = context.matcher.recognise(&row.label);
-            let merchant_id = match &m {
-                Some(m) => Some(context.merchant_id(&mut db, user, m).await?),
-                None => None,
-            };
-            let category =
-                rules::category_for(&context.rules, &row.label, m.as_ref().map(|m| m.name.as_str())).or_else(
-                    || merchant_id.and_then(|id| context.merchant_category.get(&id).copied().flatten()),
-                );
-            let done = sqlx::query(
-                "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
-                                           merchant_id, category_id, import_batch, dedupe_hash)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                 ON CONFLICT (user_id, dedupe_hash) DO NOTHING",
-            )
-            .bind(user.0)
-            .bind(account_id)
-            .bind(row.date.to_string())
-            .bind(row.amount_minor)
-            .bind(&account_currency)
-            .bind(&row.label)
-            .bind(merchant_id)
-            .bind(category)
-            .bind(id)
-            .bind(hash)
-            .execute(&mut *db)
-            .await?;
-            if done.rows_affected() == 0 {
-                duplicates += 1;
-            } else {
-                added += 1;
-            }
-            if (i + 1) % PROGRESS_EVERY == 0 {
-                self.set(user, id, Some(Live::Running { done: i as u64 + 1, total: total as u64 }));
-            }
-        }
-        let report = ImportReport {
-            account: account_name,
-            read: total as u64,
-            added,
-            duplicates,
-            rejected: file.rejected,
-            first: file.rows.iter().map(|r| r.date).min(),
-            last: file.rows.iter().map(|r| r.date).max(),
-            imported_at: timestamp(chrono::Utc::now()),
-        };
-        let json = serde_json::to_string(&report).map_err(|e| ImportError::Corrupt(e.to_string()))?;
-        sqlx::query(
-            "UPDATE imports SET status = 'done', content = NULL, account_id = $1, report = $2, imported_at = $3
-             WHERE user_id = $4 AND id = $5",
-        )
-        .bind(account_id)
-        .bind(json)
-        .bind(&report.imported_at)
-        .bind(user.0)
-        .bind(id)
-        .execute(&mut *db)
-        .await?;
-        db.commit().await?;
-        Ok(report)
-    }
-
     /// Deletes a pending upload (an import done stays: its transactions are in the ledger).
     pub async fn discard(&self, store: &Store, user: UserId, id: &str) -> Result<(), ImportError> {
         let query = sqlx::query("DELETE FROM imports WHERE user_id = $1 AND id = $2 AND status = 'pending'");
@@ -689,54 +391,6 @@ fn hashes(rows: &[Row], account_id: i64) -> Vec<String> {
         .collect()
 }
 
-/// Which of `hashes` are already stored, in order.
-async fn present(db: &mut AnyConnection, user: UserId, hashes: &[String]) -> Result<Vec<bool>, sqlx::Error> {
-    let mut found = std::collections::HashSet::new();
-    for chunk in hashes.chunks(500) {
-        let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
-        let sql = format!(
-            "SELECT dedupe_hash FROM transactions WHERE user_id = $1 AND dedupe_hash IN ({})",
-            placeholders.join(", ")
-        );
-        let mut q = sqlx::query_scalar::<_, String>(&sql).bind(user.0);
-        for h in chunk {
-            q = q.bind(h);
-        }
-        found.extend(q.fetch_all(&mut *db).await?);
-    }
-    Ok(hashes.iter().map(|h| found.contains(h)).collect())
-}
-
-async fn user_currency(db: &mut AnyConnection, user: UserId) -> Result<String, ImportError> {
-    sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
-        .bind(user.0)
-        .fetch_optional(&mut *db)
-        .await?
-        .ok_or(ImportError::NotFound)
-}
-
-async fn accounts(
-    db: &mut AnyConnection,
-    user: UserId,
-    locale: Locale,
-) -> Result<Vec<AccountOption>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT key, name, COALESCE(name_en, name), currency FROM accounts WHERE user_id = $1 AND key IS NOT NULL
-         ORDER BY id",
-    )
-    .bind(user.0)
-    .fetch_all(&mut *db)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| AccountOption {
-            key: r.get(0),
-            name: if locale == Locale::Fr { r.get(1) } else { r.get(2) },
-            currency: r.get(3),
-        })
-        .collect())
-}
-
 /// (id, name, currency) of the account with `key`.
 async fn account_row(
     db: &mut AnyConnection,
@@ -751,70 +405,12 @@ async fn account_row(
     Ok(row.map(|r| (r.get(0), r.get(1), r.get(2))))
 }
 
-/// A new account's name, spaces collapsed: 1 to 60 characters.
-fn account_name(name: &str) -> Result<String, ImportError> {
-    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-    if name.is_empty() || name.chars().count() > 60 {
-        return Err(ImportError::AccountName);
-    }
-    if agent::text::hidden_control(&name).is_some() {
-        return Err(ImportError::AccountNameCharacters);
-    }
-    Ok(name)
-}
-
-/// The account a file goes to — created, for a new name, in `currency` — as (id, name,
-/// currency).
-async fn target_account(
-    db: &mut AnyConnection,
-    user: UserId,
-    target: &Target,
-    currency: &str,
-) -> Result<(i64, String, String), ImportError> {
-    match target {
-        Target::Existing(key) => {
-            account_row(db, user, key).await?.ok_or_else(|| ImportError::NoAccount(key.clone()))
-        }
-        Target::New(name) => {
-            let name = account_name(name)?;
-            let same: Option<(i64, String)> =
-                sqlx::query_as("SELECT id, currency FROM accounts WHERE user_id = $1 AND name = $2")
-                    .bind(user.0)
-                    .bind(&name)
-                    .fetch_optional(&mut *db)
-                    .await?;
-            if let Some((id, currency)) = same {
-                return Ok((id, name, currency));
-            }
-            // A vocabulary key from the name; a number is added if it is taken.
-            let base = import::fold(&name).replace(' ', "_");
-            let base = if base.is_empty() { "compte".to_string() } else { base };
-            let mut key = base.clone();
-            for n in 2.. {
-                let taken: Option<i64> =
-                    sqlx::query_scalar("SELECT id FROM accounts WHERE user_id = $1 AND key = $2")
-                        .bind(user.0)
-                        .bind(&key)
-                        .fetch_optional(&mut *db)
-                        .await?;
-                if taken.is_none() {
-                    break;
-                }
-                key = format!("{base}_{n}");
-            }
-            let id: i64 = sqlx::query_scalar(
-                "INSERT INTO accounts (user_id, key, name, aliases, kind, currency) VALUES ($1, $2, $3, '[]', 'checking', $4)
-                 RETURNING id",
-            )
-            .bind(user.0)
-            .bind(&key)
-            .bind(&name)
-            .bind(currency)
-            .fetch_one(&mut *db)
-            .await?;
-            Ok((id, name, currency.to_string()))
-        }
-    }
+async fn user_currency(db: &mut AnyConnection, user: UserId) -> Result<String, ImportError> {
+    sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
+        .bind(user.0)
+        .fetch_optional(&mut *db)
+        .await?
+        .ok_or(ImportError::NotFound)
 }
 
 /// What rows are matched against: the user's merchants, categories and rules.
@@ -895,23 +491,4 @@ impl Context {
         self.merchant_category.insert(id, category);
         Ok(id)
     }
-}
-
-/// A name and a sample value per column of a CSV file (the first data row's).
-fn columns(content: &[u8], mapping: Option<&Mapping>) -> Vec<(String, String)> {
-    let Some(mapping) = mapping else { return Vec::new() };
-    let sample = import::csv::sample_row(content, mapping);
-    let width = sample.len().max(mapping.header.as_ref().map_or(0, Vec::len));
-    (0..width)
-        .map(|i| {
-            let name = mapping
-                .header
-                .as_ref()
-                .and_then(|h| h.get(i))
-                .filter(|h| !h.is_empty())
-                .cloned()
-                .unwrap_or_else(|| (i + 1).to_string());
-            (name, sample.get(i).cloned().unwrap_or_default())
-        })
-        .collect()
 }
