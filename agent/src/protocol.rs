@@ -152,7 +152,7 @@ pub struct DetectedEntity {
     pub kind: String,
     pub key: String,
     pub name: String,
-    /// 0..=1; only exact names (1.0) are reported today, above seed 001's 0.6 floor.
+    /// 0..=1; only exact names (1.0) are reported today, above the 0.6 floor.
     pub confidence: f32,
     pub suggestion: crate::Suggestion,
 }

@@ -188,8 +188,9 @@ impl Sou {
     }
 
     /// Decides what to do with a message and emits the events: the parser's plan runs
-    /// at once when sure; otherwise the guardian (with a model) or the rules of
-    /// design.md (without) decide; questions no plan covers go to the tool loop.
+    /// at once when sure; otherwise the guardian decides (with a model), or without one
+    /// a low-confidence plan is asked about and a medium one runs; questions no plan
+    /// covers go to the tool loop.
     async fn answer(
         &self,
         q: Asked<'_>,
