@@ -1,9 +1,39 @@
-//! The chat stream: `event: chunk` frames whose `data` is one JSON [`ChatEvent`], and a
-//! decoder for it that does not assume chunk boundaries are frame boundaries.
+//! What the browser and the server say to each other about a chat: the requests
+//! ([`PlanRequest`], [`ChatRequest`]), the stream of `event: chunk` frames whose `data`
+//! is one JSON [`ChatEvent`] with a decoder that does not assume chunk boundaries are
+//! frame boundaries, and stored conversations as pages show them.
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Clarification, Confidence, ToolCallPlan, ToolOutput};
+use crate::{Clarification, Confidence, Date, ToolCallPlan, ToolOutput};
+
+/// `POST /api/v1/plan`: what the parser makes of a message.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanRequest {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+    /// The previous plan of the conversation, for follow-ups.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub today: Option<Date>,
+}
+
+/// `POST /api/v1/chat`: a message to answer, in a conversation or a new one.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+    /// A plan the client proposes (its own parse, or a suggestion the user clicked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -122,7 +152,7 @@ pub struct DetectedEntity {
     pub kind: String,
     pub key: String,
     pub name: String,
-    /// 0..=1; only exact names (1.0) are reported today, above seed 001's 0.6 floor.
+    /// 0..=1; only exact names (1.0) are reported today, above the 0.6 floor.
     pub confidence: f32,
     pub suggestion: crate::Suggestion,
 }

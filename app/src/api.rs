@@ -1,4 +1,5 @@
-//! Server functions: who is asking, call `backend`, map the error. Nothing else.
+//! Server functions: who is asking, call `backend`, map the error (once, by `?`: see
+//! `AppError`'s `From` in `error.rs`). Nothing else.
 
 use agent::protocol::{ConversationSummary, ConversationView};
 use agent::{Date, Locale, Vocabulary};
@@ -187,8 +188,7 @@ pub async fn load_settings(reveal: Option<i64>) -> Result<SettingsData, AppError
         let tokens: Vec<TokenView> = sou
             .auth()
             .tokens(user)
-            .await
-            .map_err(ssr::auth_error)?
+            .await?
             .into_iter()
             .map(|t| TokenView {
                 id: t.id,
@@ -296,7 +296,7 @@ pub async fn create_token(label: String) -> Result<Option<NewToken>, AppError> {
     ssr::answer(async move {
         use secrecy::ExposeSecret;
         let (sou, user) = ssr::session()?;
-        let (info, token) = sou.auth().create_token(user, &label).await.map_err(ssr::auth_error)?;
+        let (info, token) = sou.auth().create_token(user, &label).await?;
         if ssr::is_form_post() {
             sou.auth().hold_for_reveal(user, info.id, token);
             leptos_axum::redirect(&format!("/settings?token={}#tokens", info.id));
@@ -312,7 +312,7 @@ pub async fn create_token(label: String) -> Result<Option<NewToken>, AppError> {
 pub async fn revoke_token(id: i64) -> Result<(), AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
-        if sou.auth().revoke_token(user, id).await.map_err(ssr::auth_error)? {
+        if sou.auth().revoke_token(user, id).await? {
             Ok(())
         } else {
             Err(AppError::NotFound)
@@ -337,8 +337,7 @@ pub async fn load_imports(refused: Option<String>) -> Result<ImportsData, AppErr
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
-        let imports =
-            sou.imports().list(sou.store(), user).await.map_err(|e| ssr::import_error(e, locale))?;
+        let imports = sou.imports().list(sou.store(), user).await?;
         let refused = refused.and_then(|id| sou.imports().refusal(user, &id, locale));
         Ok(ImportsData {
             account: ssr::account_view()?,
@@ -373,11 +372,9 @@ pub async fn load_import(
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
         let imports = sou.imports();
-        let error = |e| ssr::import_error(e, locale);
         let into = into.filter(|a| !a.is_empty());
         let layout = backend::imports::Layout::Edited(&edit);
-        let view =
-            imports.view(sou.store(), user, &id, layout, into.as_deref(), locale).await.map_err(error)?;
+        let view = imports.view(sou.store(), user, &id, layout, into.as_deref(), locale).await?;
         Ok(ImportData { account: ssr::account_view()?, locale, view })
     })
     .await
@@ -389,7 +386,7 @@ pub async fn import_state(id: String) -> Result<agent::imports::ImportState, App
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
-        sou.imports().state(sou.store(), user, &id, locale).await.map_err(|e| ssr::import_error(e, locale))
+        Ok(sou.imports().state(sou.store(), user, &id, locale).await?)
     })
     .await
 }
@@ -452,19 +449,16 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
         let store = sou.store();
-        let failed = |e: backend::datasets::DatasetError| {
-            tracing::error!(error = %e, "datasets could not be listed");
-            AppError::Internal
-        };
-        let datasets = backend::datasets::list(store, user).await.map_err(failed)?;
+        let datasets = backend::datasets::list(store, user).await?;
         let sql = sql.unwrap_or_default();
         let (result, query_error) = if sql.trim().is_empty() {
             (None, None)
         } else {
             match backend::datasets::query(store, user, &sql).await {
                 Ok(r) => (Some(r), None),
+                // A query's error is the user's to read, in the page.
                 Err(e) if e.is_users() => (None, Some(e.message(locale))),
-                Err(e) => return Err(failed(e)),
+                Err(e) => return Err(e.into()),
             }
         };
         Ok(DatasetsData {
@@ -518,26 +512,6 @@ pub mod ssr {
         })
     }
 
-    /// An account error as the browser may see it; storage failures are logged.
-    pub fn auth_error(e: backend::auth::AuthError) -> AppError {
-        use backend::auth::AuthError as A;
-        match e {
-            A::Hash | A::Seed | A::Db(_) => {
-                tracing::error!(error = %e, "an account operation failed");
-                AppError::Internal
-            }
-            A::TokenLabel => AppError::BadRequest(
-                crate::i18n::tr(
-                    accept_language(),
-                    "Donnez au jeton un nom de 1 à 100 caractères.",
-                    "Give the token a name of 1 to 100 characters.",
-                )
-                .to_string(),
-            ),
-            other => AppError::BadRequest(other.to_string()),
-        }
-    }
-
     /// The backend and the signed-in user this request is for. The server's gate put
     /// the account in the request; without one the answer is "sign in".
     pub fn session() -> Result<(Sou, UserId), AppError> {
@@ -568,20 +542,6 @@ pub mod ssr {
 
     pub fn provider_id(s: &str) -> Result<backend::llm::catalog::ProviderId, AppError> {
         s.parse().map_err(AppError::BadRequest)
-    }
-
-    /// An import error as the browser may see it: the user's in their words, the rest
-    /// logged.
-    pub fn import_error(e: backend::imports::ImportError, locale: Locale) -> AppError {
-        use backend::imports::ImportError as E;
-        match e {
-            E::NotFound => AppError::NotFound,
-            e if e.is_users() => AppError::BadRequest(e.message(locale)),
-            e => {
-                tracing::error!(error = %e, "an import operation failed");
-                AppError::Internal
-            }
-        }
     }
 
     /// The first supported language of the request's Accept-Language, else French.

@@ -49,22 +49,24 @@ impl FromServerFnError for AppError {
     }
 }
 
+/// The one mapping of a backend error for the browser: "not found" as such, the
+/// server's own failures logged and hidden, anything else in the user's words (the
+/// request's Accept-Language).
 #[cfg(feature = "ssr")]
-impl From<backend::BackendError> for AppError {
-    fn from(e: backend::BackendError) -> Self {
-        use backend::BackendError as B;
-        match e {
-            B::NotFound => AppError::NotFound,
-            B::BadRequest(m) => AppError::BadRequest(m),
-            B::InvalidPlan(p) => AppError::BadRequest(p.to_string()),
-            B::Llm { provider, error } => {
-                tracing::warn!(%provider, error = %error, "provider call from a server function failed");
-                let locale = crate::api::ssr::accept_language();
-                AppError::BadRequest(backend::chat::llm_message(provider, &error, locale).1)
-            }
-            other => {
-                tracing::error!(error = %other, "server function failed");
+impl<E: backend::UserError> From<E> for AppError {
+    fn from(e: E) -> Self {
+        use backend::ErrorKind as K;
+        match e.kind() {
+            K::NotFound => AppError::NotFound,
+            K::Internal => {
+                tracing::error!(error = %e, "server function failed");
                 AppError::Internal
+            }
+            kind => {
+                if kind == K::Provider {
+                    tracing::warn!(error = %e, "provider call from a server function failed");
+                }
+                AppError::BadRequest(e.message(crate::api::ssr::accept_language()))
             }
         }
     }

@@ -1,29 +1,31 @@
-//! Sou's server side: the SQLite store, the demo ledger, the tool registry and tools,
-//! and the chat pipeline every surface (API, chat page, plain form) goes through.
-//! It knows nothing of Leptos or HTTP.
+//! Sou's server side: the store (SQLite or PostgreSQL), the demo ledger, accounts, the
+//! tool registry and tools, bank imports, datasets, the language-model providers, and
+//! the chat pipeline every surface (API, chat page, plain form) goes through. It knows
+//! nothing of Leptos or HTTP.
 
-pub mod assistant;
 pub mod auth;
 pub mod chat;
+pub mod conversations;
 pub mod datasets;
 pub mod demo;
-mod emitter;
 mod error;
-pub mod guardian;
 pub mod ids;
 pub mod import;
 pub mod imports;
 pub mod llm;
 pub mod providers;
 pub mod registry;
-pub mod router;
 pub mod rules;
+pub mod sou;
 pub mod store;
 pub mod tools;
 pub mod trace;
 pub mod vault;
 
-pub use chat::{ChatRequest, ChatStream, PlanRequest, Sou};
-pub use error::{BackendError, StoreError};
+// The chat pipeline's parts, at the paths they had before they moved into `chat/`.
+pub use chat::{assistant, guardian, router};
+pub use chat::{ChatRequest, ChatStream, PlanRequest};
+pub use error::{BackendError, ErrorKind, StoreError, UserError};
 pub use ids::{Dialect, UserId};
+pub use sou::Sou;
 pub use store::Store;

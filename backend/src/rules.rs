@@ -8,7 +8,7 @@ use agent::imports::{CategoryOption, RuleProposal, RuleView};
 use agent::{Currency, Date, Locale, Money};
 use sqlx::{AnyConnection, Row};
 
-use crate::error::BackendError;
+use crate::error::{BackendError, ErrorKind, UserError};
 use crate::ids::UserId;
 use crate::import::fold;
 use crate::store::{timestamp, Store};
@@ -71,11 +71,8 @@ pub async fn categories(
         writer.commit().await?;
         db = store.tenant_read(user).await?;
     }
-    let rows = sqlx::query("SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id")
-        .bind(user.0)
-        .fetch_all(&mut *db)
-        .await?;
-    db.commit().await?;
+    let sql = "SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id";
+    let rows = crate::store::rows_then_commit(db, sql, user).await?;
     Ok(rows
         .into_iter()
         .map(|r| CategoryOption { key: r.get(0), name: category_name(locale, r.get(1), r.get(2)) })
@@ -133,7 +130,7 @@ impl RuleError {
             RuleError::Pattern => "pattern",
             RuleError::PatternCharacters => "pattern_characters",
             RuleError::Category => "category",
-            RuleError::Backend(_) => "internal",
+            RuleError::Backend(e) => e.code(),
         }
     }
 
@@ -156,6 +153,26 @@ impl RuleError {
             ("category", Locale::En) => "This category does not exist.",
             (_, Locale::Fr) => "Une erreur est survenue sur le serveur ; rien n'a été enregistré, réessayez.",
             (_, Locale::En) => "Something went wrong on the server; nothing was saved, try again.",
+        }
+    }
+}
+
+impl UserError for RuleError {
+    fn code(&self) -> &'static str {
+        RuleError::code(self)
+    }
+
+    fn message(&self, locale: Locale) -> String {
+        match self {
+            RuleError::Backend(e) => e.message(locale),
+            refused => RuleError::message(refused.code(), locale).to_string(),
+        }
+    }
+
+    fn kind(&self) -> ErrorKind {
+        match self {
+            RuleError::Backend(e) => e.kind(),
+            _ => ErrorKind::Invalid,
         }
     }
 }

@@ -229,15 +229,12 @@ impl Store {
     /// The user's categories, merchants, accounts and datasets, for the parser.
     pub async fn vocabulary(&self, user: UserId) -> Result<Vocabulary, BackendError> {
         let mut db = self.tenant_read(user).await?;
-        let categories = sqlx::query(
+        let categories = kind_terms(
+            &mut db,
             "SELECT key, name_fr, name_en, aliases, kind FROM categories WHERE user_id = $1 ORDER BY id",
+            user,
         )
-        .bind(user.0)
-        .fetch_all(&mut *db)
-        .await?
-        .into_iter()
-        .map(|r| kind_term(&r))
-        .collect::<Result<Vec<_>, _>>()?;
+        .await?;
         let merchants =
             sqlx::query("SELECT key, name, name, aliases FROM merchants WHERE user_id = $1 ORDER BY id")
                 .bind(user.0)
@@ -246,16 +243,13 @@ impl Store {
                 .into_iter()
                 .map(|r| term(r.get(0), r.get(1), r.get(2), r.get(3)))
                 .collect::<Result<Vec<_>, _>>()?;
-        let accounts = sqlx::query(
+        let accounts = kind_terms(
+            &mut db,
             "SELECT key, name, COALESCE(name_en, name), aliases, kind FROM accounts
              WHERE user_id = $1 AND key IS NOT NULL ORDER BY id",
+            user,
         )
-        .bind(user.0)
-        .fetch_all(&mut *db)
-        .await?
-        .into_iter()
-        .map(|r| kind_term(&r))
-        .collect::<Result<Vec<_>, _>>()?;
+        .await?;
         let currency = Some(currency(&mut db, user).await?);
         let datasets = sqlx::query("SELECT name, columns FROM datasets WHERE user_id = $1 ORDER BY id")
             .bind(user.0)
@@ -307,6 +301,28 @@ pub async fn currency(db: &mut sqlx::AnyConnection, user: UserId) -> Result<agen
 }
 
 /// A row `key, name_fr, name_en, aliases, kind` (categories, accounts).
+/// Every row `sql` selects for `user` (bound as `$1`) in `db`, which is then
+/// committed: a page's one read.
+pub(crate) async fn rows_then_commit(
+    mut db: Tenant,
+    sql: &str,
+    user: UserId,
+) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> {
+    let rows = sqlx::query(sql).bind(user.0).fetch_all(&mut *db).await?;
+    db.commit().await?;
+    Ok(rows)
+}
+
+/// The user's categories or accounts as terms: `sql` selects a key, the French and
+/// English names, the aliases and the kind, of the user `$1`.
+async fn kind_terms(
+    db: &mut sqlx::AnyConnection,
+    sql: &str,
+    user: UserId,
+) -> Result<Vec<Term>, BackendError> {
+    sqlx::query(sql).bind(user.0).fetch_all(&mut *db).await?.iter().map(kind_term).collect()
+}
+
 fn kind_term(r: &sqlx::any::AnyRow) -> Result<Term, BackendError> {
     term(r.get(0), r.get(1), r.get(2), r.get(3)).map(|t| Term { kind: Some(r.get(4)), ..t })
 }

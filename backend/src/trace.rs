@@ -1,4 +1,4 @@
-//! What logs may say about a user (seed 003, trace sanitization): ids are replaced by
+//! What logs may say about a user (trace sanitisation): ids are replaced by
 //! keyed hashes that correlate lines within a run of the server but cannot be turned
 //! back into ids, and amounts by coarse buckets. Messages, labels and exact amounts are
 //! never logged.

@@ -13,6 +13,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Extension, Form};
 use backend::auth::{Account, AuthError, NewSession};
+use backend::{ErrorKind, UserError};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 
@@ -67,7 +68,7 @@ pub async fn gate(State(state): State<AppState>, mut req: Request, next: Next) -
                 )
                 .into_response()
             }
-            Err(e) => return ApiError::from_auth(e).into_response(),
+            Err(e) => return ApiError::from_user(e).into_response(),
         }
     } else {
         if !safe(req.method()) && !same_origin(req.headers()) {
@@ -86,7 +87,7 @@ pub async fn gate(State(state): State<AppState>, mut req: Request, next: Next) -
                     stale_cookie = true;
                     None
                 }
-                Err(e) => return ApiError::from_auth(e).into_response(),
+                Err(e) => return ApiError::from_user(e).into_response(),
             },
             None => None,
         }
@@ -210,7 +211,7 @@ fn signed_in(session: NewSession, headers: &HeaderMap, next: &str) -> Response {
 
 /// Back to the form with the reason, and what was typed (never the password).
 fn form_failed(page: &str, e: &AuthError, name: &str, next: &str) -> Response {
-    if matches!(e, AuthError::Db(_) | AuthError::Hash | AuthError::Seed) {
+    if e.kind() == ErrorKind::Internal {
         tracing::error!(error = %e, "signing in failed");
     }
     let retry = e.retry_after().map(|r| r.as_secs().max(1).to_string()).unwrap_or_default();
@@ -291,7 +292,7 @@ pub async fn demo(
 pub async fn log_out(State(state): State<AppState>, headers: HeaderMap) -> Response {
     if let Some(token) = session_cookie(&headers) {
         if let Err(e) = state.sou.auth().log_out(token).await {
-            return ApiError::from_auth(e).into_response();
+            return ApiError::from_user(e).into_response();
         }
     }
     let mut response = Redirect::to("/login").into_response();

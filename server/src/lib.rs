@@ -1,28 +1,31 @@
-//! Sou's HTTP server: the public API under `/api/v1`, the no-JavaScript chat form, the
-//! Leptos pages and server functions, and static files. Handlers are thin: parse the
-//! request, call `backend`, map the error to one user-safe JSON shape.
+//! Sou's HTTP server: the router, the public API under `/api/v1`, the Leptos pages and
+//! server functions, and static files. Handlers are thin: parse the request, call
+//! `backend`, map the error to one user-safe JSON shape (`error.rs`). The plain form
+//! posts are in `forms.rs`, the sign-in forms and the gate in `auth.rs`.
 
 pub mod auth;
 pub mod config;
-pub mod imports;
+mod error;
+pub mod forms;
 pub mod security;
+
+pub use error::ApiError;
 
 use std::convert::Infallible;
 use std::time::Duration;
 
 use app::{shell, App};
-use axum::extract::rejection::{FormRejection, JsonRejection};
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRef, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue};
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Form, Json, Router};
-use backend::{BackendError, ChatRequest, PlanRequest, Sou};
+use axum::{Json, Router};
+use backend::{ChatRequest, PlanRequest, Sou};
 use futures::StreamExt;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
-use serde::Deserialize;
 use serde_json::json;
 
 use crate::auth::SignedIn;
@@ -62,22 +65,22 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/plan", post(api_plan))
         .route("/api/v1/chat", post(api_chat))
         .route("/api/v1/tools", get(api_tools))
-        .route("/chat", post(form_chat))
+        .route("/chat", post(forms::chat))
         .route(
             "/import",
-            post(imports::upload).layer(axum::extract::DefaultBodyLimit::max(imports::UPLOAD_BODY_LIMIT)),
+            post(forms::upload).layer(axum::extract::DefaultBodyLimit::max(forms::UPLOAD_BODY_LIMIT)),
         )
-        .route("/import/{id}/run", post(imports::run))
-        .route("/import/{id}/discard", post(imports::discard))
+        .route("/import/{id}/run", post(forms::run))
+        .route("/import/{id}/discard", post(forms::discard))
         .route(
             "/datasets",
-            post(imports::upload_dataset)
-                .layer(axum::extract::DefaultBodyLimit::max(imports::DATASET_BODY_LIMIT)),
+            post(forms::upload_dataset)
+                .layer(axum::extract::DefaultBodyLimit::max(forms::DATASET_BODY_LIMIT)),
         )
-        .route("/datasets/{name}/delete", post(imports::delete_dataset))
-        .route("/rules", post(imports::create_rule))
-        .route("/rules/{id}/apply", post(imports::apply_rule))
-        .route("/rules/{id}/delete", post(imports::delete_rule))
+        .route("/datasets/{name}/delete", post(forms::delete_dataset))
+        .route("/rules", post(forms::create_rule))
+        .route("/rules/{id}/apply", post(forms::apply_rule))
+        .route("/rules/{id}/delete", post(forms::delete_rule))
         .route("/healthz", get(|| async { "ok" }))
         .leptos_routes_with_context(&state, routes, page_context(sou.clone()), {
             let options = state.leptos_options.clone();
@@ -125,100 +128,6 @@ pub(crate) fn route_of<B>(req: &axum::http::Request<B>) -> String {
     )
 }
 
-/// The API's one error shape: `{"error": {"code", "message"}}`. Details are logged.
-pub struct ApiError {
-    status: StatusCode,
-    code: &'static str,
-    message: String,
-}
-
-impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into() }
-    }
-
-    fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
-    }
-
-    pub fn unauthorized() -> ApiError {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "sign in first: a session cookie or an Authorization: Bearer API token",
-        )
-    }
-
-    pub fn internal() -> ApiError {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "something went wrong on the server; nothing was lost, try again",
-        )
-    }
-
-    pub fn from_auth(e: backend::auth::AuthError) -> ApiError {
-        use backend::auth::AuthError as A;
-        let status = match &e {
-            A::RateLimited { .. } | A::DemoLimited { .. } | A::DemoFull => StatusCode::TOO_MANY_REQUESTS,
-            A::InvalidCredentials => StatusCode::UNAUTHORIZED,
-            A::Closed => StatusCode::FORBIDDEN,
-            A::NameTaken => StatusCode::CONFLICT,
-            A::Hash | A::Seed | A::Db(_) => {
-                tracing::error!(error = %e, "an account operation failed");
-                return ApiError::internal();
-            }
-            _ => StatusCode::BAD_REQUEST,
-        };
-        ApiError::new(status, e.code(), e.to_string())
-    }
-}
-
-impl From<BackendError> for ApiError {
-    fn from(e: BackendError) -> ApiError {
-        match e {
-            BackendError::BadRequest(m) => ApiError::bad_request(m),
-            BackendError::InvalidPlan(p) => ApiError {
-                status: StatusCode::UNPROCESSABLE_ENTITY,
-                code: "invalid_plan",
-                message: p.to_string(),
-            },
-            BackendError::NotFound => {
-                ApiError { status: StatusCode::NOT_FOUND, code: "not_found", message: "not found".into() }
-            }
-            other => {
-                tracing::error!(error = %other, "request failed");
-                ApiError::internal()
-            }
-        }
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(r: JsonRejection) -> ApiError {
-        let status = r.status();
-        ApiError {
-            status: if status == StatusCode::UNSUPPORTED_MEDIA_TYPE {
-                status
-            } else {
-                StatusCode::BAD_REQUEST
-            },
-            code: if status == StatusCode::UNSUPPORTED_MEDIA_TYPE {
-                "unsupported_media_type"
-            } else {
-                "bad_request"
-            },
-            message: r.body_text(),
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(json!({"error": {"code": self.code, "message": self.message}}))).into_response()
-    }
-}
-
 async fn api_plan(
     State(state): State<AppState>,
     SignedIn(account): SignedIn,
@@ -246,79 +155,4 @@ async fn api_chat(
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
     Ok(response)
-}
-
-#[derive(Deserialize)]
-struct ChatForm {
-    message: String,
-    #[serde(default)]
-    conversation_id: Option<String>,
-    #[serde(default)]
-    plan: Option<String>,
-}
-
-/// The chat without JavaScript: a plain form post, answered server-side, then a
-/// redirect to the conversation page (post/redirect/get, so reload does not resend).
-async fn form_chat(
-    State(state): State<AppState>,
-    SignedIn(account): SignedIn,
-    form: Result<Form<ChatForm>, FormRejection>,
-) -> Response {
-    let Ok(Form(form)) = form else {
-        return form_error(StatusCode::BAD_REQUEST, "The form could not be read.", "", None);
-    };
-    let conversation_id = form.conversation_id.filter(|c| !c.is_empty());
-    let plan = match form.plan.as_deref().filter(|p| !p.is_empty()).map(serde_json::from_str) {
-        None => None,
-        Some(Ok(v)) => Some(v),
-        Some(Err(_)) => {
-            return form_error(
-                StatusCode::BAD_REQUEST,
-                "The chosen plan is not valid JSON.",
-                &form.message,
-                conversation_id,
-            )
-        }
-    };
-    let req = ChatRequest {
-        message: form.message.clone(),
-        conversation_id: conversation_id.clone(),
-        plan,
-        locale: None,
-    };
-    match state.sou.chat(account.user, req).await {
-        Ok(stream) => {
-            let id = stream.conversation_id.clone();
-            // Run the answer to its end (it is stored) before showing the page.
-            stream.events.for_each(|_| async {}).await;
-            Redirect::to(&format!("/c/{id}#end")).into_response()
-        }
-        Err(e) => {
-            let api = ApiError::from(e);
-            // A conversation that is not the user's is not offered again: resent, the
-            // message starts a new one.
-            let keep = conversation_id.filter(|_| api.status != StatusCode::NOT_FOUND);
-            form_error(api.status, &api.message, &form.message, keep)
-        }
-    }
-}
-
-/// A small page that says what went wrong and gives the message back to resend.
-fn form_error(status: StatusCode, message: &str, draft: &str, conversation_id: Option<String>) -> Response {
-    let esc =
-        |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
-    let conversation = conversation_id.map(|c| esc(&c)).unwrap_or_default();
-    let body = format!(
-        "<!DOCTYPE html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>Sou</title>\
-         <link rel=\"stylesheet\" href=\"/pkg/sou.css\"></head><body><main class=\"chat notfound\">\
-         <h1>Sou</h1><p class=\"error\" role=\"alert\">{}</p>\
-         <form method=\"post\" action=\"/chat\" class=\"composer-inline\">\
-         <input type=\"hidden\" name=\"conversation_id\" value=\"{conversation}\">\
-         <textarea name=\"message\" required maxlength=\"4000\">{}</textarea>\
-         <button type=\"submit\">Envoyer / Send</button></form>\
-         <p><a href=\"/\">↩</a></p></main></body></html>",
-        esc(message),
-        esc(draft)
-    );
-    (status, Html(body)).into_response()
 }

@@ -1,73 +1,43 @@
-//! One message in, a stream of events out: parse, validate, decide, run, answer.
-//! The HTTP API, the hydrated chat page and the no-JavaScript form all come here.
+//! One message in, a stream of events out: parse, validate, decide, run, answer. The
+//! HTTP API, the hydrated chat page and the no-JavaScript form all come here. A plan the
+//! parser is sure of runs at once; an unsure one goes to the [`guardian`] (with a
+//! model) or is asked about ([`clarify`]); a question no plan covers goes through the
+//! [`router`] to the [`assistant`]'s tool loop. Every event goes out through the
+//! [`emitter`], which keeps them for the stored answer.
+
+pub mod assistant;
+mod clarify;
+pub(crate) mod emitter;
+pub mod guardian;
+pub mod router;
 
 use std::time::Instant;
 
-use agent::protocol::{
-    ChatEvent, ConversationSummary, ConversationView, Role, StoredMessage, StreamStatus, Uncertainty, Usage,
-};
-use agent::{
-    Clarification, Confidence, Context, Date, Locale, ParseOutcome, Parser, Reason, ReasonCode, Suggestion,
-    ToolCallPlan,
-};
+use agent::protocol::{ChatEvent, Role, StreamStatus, Uncertainty, Usage};
+pub use agent::protocol::{ChatRequest, PlanRequest};
+use agent::{Confidence, Context, Locale, ParseOutcome, Parser, Reason, ReasonCode, ToolCallPlan};
 use futures::Stream;
-use serde::Deserialize;
 use serde_json::Value;
-use sqlx::Row;
 use tokio::sync::mpsc;
 
-use crate::auth::{Auth, AuthConfig};
-use crate::emitter::Emitter;
 use crate::error::BackendError;
-use crate::guardian::{self, Verdict};
-use crate::ids::{Dialect, UserId};
-use crate::llm::catalog::ProviderId;
+// Where these were before the chat module was split.
+pub use crate::conversations::MAX_TITLE_CHARS;
+pub use crate::error::{llm_message, user_safe};
+use crate::ids::UserId;
 use crate::llm::model::Spent;
-use crate::llm::{self, LlmError, LlmMessage};
-use crate::providers::{Providers, Resolved};
+use crate::llm::{self, LlmMessage};
+use crate::providers::Resolved;
 use crate::registry::Registry;
-use crate::router::{self, Complexity};
-use crate::store::Store;
-use crate::{assistant, tools};
+pub use crate::sou::Sou;
+use crate::tools;
+use clarify::{is_free_form, low_confidence_question};
+use emitter::Emitter;
+use guardian::Verdict;
+use router::Complexity;
 
 /// Longest message accepted, in characters.
 pub const MAX_MESSAGE_CHARS: usize = 4000;
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlanRequest {
-    pub message: String,
-    #[serde(default)]
-    pub locale: Option<String>,
-    /// The previous plan of the conversation, for follow-ups.
-    #[serde(default)]
-    pub context: Option<Value>,
-    #[serde(default)]
-    pub today: Option<Date>,
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChatRequest {
-    pub message: String,
-    #[serde(default)]
-    pub conversation_id: Option<String>,
-    /// A plan the client proposes (its own parse, or a suggestion the user clicked).
-    #[serde(default)]
-    pub plan: Option<Value>,
-    #[serde(default)]
-    pub locale: Option<String>,
-}
-
-/// Sou's server-side core, shared by every surface.
-#[derive(Clone)]
-pub struct Sou {
-    store: Store,
-    timezone: chrono_tz::Tz,
-    providers: Option<Providers>,
-    auth: Auth,
-    imports: crate::imports::Imports,
-}
 
 /// One message to answer, with what it is answered in the light of.
 struct Asked<'a> {
@@ -113,52 +83,6 @@ pub struct ChatStream {
 }
 
 impl Sou {
-    pub fn new(store: Store, timezone: chrono_tz::Tz) -> Sou {
-        let auth = Auth::new(store.clone(), AuthConfig::default());
-        Sou { store, timezone, providers: None, auth, imports: crate::imports::Imports::default() }
-    }
-
-    /// The same, with these session lifetimes and sign-in limits.
-    pub fn with_auth(mut self, config: AuthConfig) -> Sou {
-        self.auth = Auth::new(self.store.clone(), config);
-        self
-    }
-
-    /// Accounts, sessions and API tokens.
-    pub fn auth(&self) -> &Auth {
-        &self.auth
-    }
-
-    /// Bank file uploads and imports.
-    pub fn imports(&self) -> &crate::imports::Imports {
-        &self.imports
-    }
-
-    /// The same, answering with language models too.
-    pub fn with_providers(mut self, providers: Providers) -> Sou {
-        self.providers = Some(providers);
-        self
-    }
-
-    pub fn providers(&self) -> Option<&Providers> {
-        self.providers.as_ref()
-    }
-
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
-    /// Today in the configured time zone.
-    pub fn today(&self) -> Date {
-        use chrono::Datelike;
-        let now = chrono::Utc::now().with_timezone(&self.timezone);
-        Date::new(now.year(), now.month(), now.day()).unwrap_or_else(|| Date::from_days(0))
-    }
-
-    pub async fn parser(&self, user: UserId) -> Result<Parser, BackendError> {
-        Ok(Parser::new(self.store.vocabulary(user).await?))
-    }
-
     /// `POST /api/v1/plan`: what the parser makes of a message.
     pub async fn plan(&self, user: UserId, req: PlanRequest) -> Result<ParseOutcome, BackendError> {
         check_message(&req.message)?;
@@ -264,8 +188,9 @@ impl Sou {
     }
 
     /// Decides what to do with a message and emits the events: the parser's plan runs
-    /// at once when sure; otherwise the guardian (with a model) or the rules of
-    /// design.md (without) decide; questions no plan covers go to the tool loop.
+    /// at once when sure; otherwise the guardian decides (with a model), or without one
+    /// a low-confidence plan is asked about and a medium one runs; questions no plan
+    /// covers go to the tool loop.
     async fn answer(
         &self,
         q: Asked<'_>,
@@ -543,26 +468,18 @@ impl Sou {
         }
     }
 
-    /// The conversation before the message being answered (stored last), as a model
-    /// reads it: the texts of the last turns. Read only when a model answers.
+    /// The conversation before the message being answered, as a model reads it: the
+    /// texts of the last turns, starting with the user's. Read only when a model answers.
     async fn history(&self, user: UserId, conversation: &str) -> Result<Vec<LlmMessage>, BackendError> {
-        let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
-            "SELECT role, content FROM messages WHERE conversation_id = $1 AND user_id = $2
-             ORDER BY id DESC LIMIT 20 OFFSET 1",
-        )
-        .bind(conversation)
-        .bind(user.0)
-        .fetch_all(&mut *db)
-        .await?;
-        db.commit().await?;
-        let mut out: Vec<LlmMessage> = rows
-            .iter()
-            .rev()
-            .filter_map(|r| {
-                let role: String = r.get(0);
-                let content: String = r.get(1);
-                let role = if role == "user" { llm::Role::User } else { llm::Role::Assistant };
+        let mut out: Vec<LlmMessage> = self
+            .earlier_turns(user, conversation)
+            .await?
+            .into_iter()
+            .filter_map(|(role, content)| {
+                let role = match role {
+                    Role::User => llm::Role::User,
+                    Role::Assistant => llm::Role::Assistant,
+                };
                 assistant::history_message(role, &content)
             })
             .collect();
@@ -572,216 +489,7 @@ impl Sou {
         }
         Ok(out)
     }
-
-    async fn check_owner(&self, user: UserId, id: &str) -> Result<(), BackendError> {
-        let mut db = self.store.tenant_read(user).await?;
-        let mine: Option<i64> =
-            sqlx::query_scalar("SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2")
-                .bind(id)
-                .bind(user.0)
-                .fetch_optional(&mut *db)
-                .await?;
-        db.commit().await?;
-        mine.map(|_| ()).ok_or(BackendError::NotFound)
-    }
-
-    async fn create_conversation(&self, user: UserId, first_message: &str) -> Result<String, BackendError> {
-        let id = uuid::Uuid::new_v4().simple().to_string();
-        let title = agent::protocol::conversation_title(first_message);
-        let now = crate::store::timestamp(chrono::Utc::now());
-        let mut db = self.store.tenant(user).await?;
-        sqlx::query(
-            "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)",
-        )
-        .bind(&id)
-        .bind(user.0)
-        .bind(title)
-        .bind(now)
-        .execute(&mut *db)
-        .await?;
-        db.commit().await?;
-        Ok(id)
-    }
-
-    async fn insert_message(
-        &self,
-        user: UserId,
-        conversation: &str,
-        role: Role,
-        content: &str,
-        plan: Option<&ToolCallPlan>,
-        events: &[ChatEvent],
-    ) -> Result<(), BackendError> {
-        let role = match role {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        };
-        let plan =
-            plan.map(serde_json::to_string).transpose().map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        let events = if events.is_empty() {
-            None
-        } else {
-            Some(serde_json::to_string(events).map_err(|e| BackendError::Corrupt(e.to_string()))?)
-        };
-        let now = crate::store::timestamp(chrono::Utc::now());
-        let mut tx = self.store.tenant(user).await?;
-        sqlx::query(
-            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(conversation)
-        .bind(user.0)
-        .bind(role)
-        .bind(content)
-        .bind(plan)
-        .bind(events)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
-            .bind(conversation)
-            .bind(&now)
-            .bind(user.0)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// The plan of the last answer that had one: the context for follow-ups.
-    async fn last_plan(
-        &self,
-        user: UserId,
-        conversation: &str,
-    ) -> Result<Option<ToolCallPlan>, BackendError> {
-        let mut db = self.store.tenant_read(user).await?;
-        let plan: Option<String> = sqlx::query_scalar(
-            "SELECT plan FROM messages WHERE conversation_id = $1 AND user_id = $2 AND plan IS NOT NULL
-             ORDER BY id DESC LIMIT 1",
-        )
-        .bind(conversation)
-        .bind(user.0)
-        .fetch_optional(&mut *db)
-        .await?;
-        db.commit().await?;
-        plan.map(|p| serde_json::from_str(&p).map_err(|e| BackendError::Corrupt(format!("stored plan: {e}"))))
-            .transpose()
-    }
-
-    /// A conversation with its messages, for its owner only.
-    pub async fn conversation(&self, user: UserId, id: &str) -> Result<ConversationView, BackendError> {
-        let mut db = self.store.tenant_read(user).await?;
-        let row = sqlx::query("SELECT title FROM conversations WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(user.0)
-            .fetch_optional(&mut *db)
-            .await?
-            .ok_or(BackendError::NotFound)?;
-        let title: String = row.get(0);
-        let rows = sqlx::query(
-            "SELECT role, content, events FROM messages WHERE conversation_id = $1 AND user_id = $2 ORDER BY id",
-        )
-        .bind(id)
-        .bind(user.0)
-        .fetch_all(&mut *db)
-        .await?;
-        db.commit().await?;
-        let mut messages = Vec::with_capacity(rows.len());
-        for r in rows {
-            let role: String = r.get(0);
-            let events: Option<String> = r.get(2);
-            let events = match events {
-                Some(e) => serde_json::from_str(&e)
-                    .map_err(|e| BackendError::Corrupt(format!("stored events: {e}")))?,
-                None => Vec::new(),
-            };
-            messages.push(StoredMessage {
-                role: if role == "user" { Role::User } else { Role::Assistant },
-                content: r.get(1),
-                events,
-            });
-        }
-        Ok(ConversationView { id: id.to_string(), title, messages })
-    }
-
-    /// The user's conversations, most recently active first (at most `limit`).
-    pub async fn conversations(
-        &self,
-        user: UserId,
-        limit: u32,
-    ) -> Result<Vec<ConversationSummary>, BackendError> {
-        let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
-            "SELECT id, title, updated_at FROM conversations WHERE user_id = $1
-             ORDER BY updated_at DESC, created_at DESC, id LIMIT $2",
-        )
-        .bind(user.0)
-        .bind(i64::from(limit))
-        .fetch_all(&mut *db)
-        .await?;
-        db.commit().await?;
-        Ok(rows
-            .into_iter()
-            .map(|r| ConversationSummary { id: r.get(0), title: r.get(1), updated_at: r.get(2) })
-            .collect())
-    }
-
-    /// Renames one of the user's conversations; anyone else's is `NotFound`.
-    pub async fn rename_conversation(&self, user: UserId, id: &str, title: &str) -> Result<(), BackendError> {
-        let title = title.trim();
-        let n = title.chars().count();
-        if n == 0 || n > MAX_TITLE_CHARS {
-            return Err(BackendError::BadRequest(format!("a title has 1 to {MAX_TITLE_CHARS} characters")));
-        }
-        if agent::text::hidden_control(title).is_some() {
-            return Err(BackendError::BadRequest(
-                "a title may not contain control or text-direction characters".into(),
-            ));
-        }
-        let query = sqlx::query("UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(user.0);
-        if !self.store.change(user, query.bind(title)).await? {
-            return Err(BackendError::NotFound);
-        }
-        Ok(())
-    }
-
-    /// Deletes one of the user's conversations with its messages; anyone else's is
-    /// `NotFound`.
-    pub async fn delete_conversation(&self, user: UserId, id: &str) -> Result<(), BackendError> {
-        let query =
-            sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2").bind(id).bind(user.0);
-        if !self.store.change(user, query).await? {
-            return Err(BackendError::NotFound);
-        }
-        Ok(())
-    }
-
-    /// Deletes every conversation not active for `days` days (the retention period),
-    /// messages included. Returns how many went.
-    pub async fn purge_conversations(&self, days: u32) -> Result<u64, BackendError> {
-        let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(i64::from(days)));
-        match self.store.dialect() {
-            Dialect::Sqlite => Ok(sqlx::query("DELETE FROM conversations WHERE updated_at < $1")
-                .bind(cutoff)
-                .execute(self.store.pool())
-                .await?
-                .rows_affected()),
-            // Every user's rows: only the owner's function may delete them.
-            Dialect::Postgres => {
-                let n: i64 = sqlx::query_scalar("SELECT sou_purge_conversations($1)")
-                    .bind(cutoff)
-                    .fetch_one(self.store.pool())
-                    .await?;
-                Ok(u64::try_from(n).unwrap_or(0))
-            }
-        }
-    }
 }
-
-/// Longest conversation title, in characters.
-pub const MAX_TITLE_CHARS: usize = 120;
 
 fn check_message(message: &str) -> Result<(), BackendError> {
     if message.trim().is_empty() {
@@ -811,167 +519,9 @@ fn typed_plan(v: &Value) -> Result<ToolCallPlan, BackendError> {
     serde_json::from_value(v.clone()).map_err(|e| BackendError::BadRequest(format!("context: {e}")))
 }
 
-/// A question about a plan Sou will not run as is, offering it and neighbours; the
-/// guardian's own question when it asked one.
-fn low_confidence_question(parser: &Parser, plan: &ToolCallPlan, asked: Option<String>) -> Clarification {
-    let locale = plan.meta.locale;
-    let question = asked.filter(|q| !q.trim().is_empty()).unwrap_or_else(|| {
-        match locale {
-            Locale::Fr => "Je ne suis pas sûr d'avoir bien compris. Voulez-vous :",
-            Locale::En => "I am not sure I understood. Did you mean:",
-        }
-        .to_string()
-    });
-    let chosen = |call: agent::ToolCall| {
-        let label = parser.describe(&call, locale);
-        let reasons = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
-        Suggestion {
-            label,
-            plan: ToolCallPlan {
-                call,
-                meta: agent::PlanMeta {
-                    confidence: Confidence::High,
-                    confidence_reasons: reasons,
-                    locale,
-                    today: plan.meta.today,
-                },
-            },
-        }
-    };
-    let mut suggestions = vec![chosen(plan.call.clone())];
-    // The same question without its filters, for when the filter was the misunderstanding.
-    if plan.call.category().is_some() || plan.call.merchant().is_some() {
-        let mut broader = plan.call.clone();
-        broader.set_filters(None, None);
-        suggestions.push(chosen(broader));
-    }
-    // The same question over the previous month.
-    let mut earlier = plan.call.clone();
-    if let Some(p) = earlier.period_mut() {
-        *p = agent::period::month(p.start.first_of_month().add_months(-1), locale);
-    }
-    if earlier != plan.call {
-        suggestions.push(chosen(earlier));
-    }
-    Clarification {
-        question,
-        reasons: plan
-            .meta
-            .confidence_reasons
-            .iter()
-            .filter(|r| r.code.cap() < Confidence::High)
-            .cloned()
-            .collect(),
-        suggestions,
-        locale,
-    }
-}
-
-/// Questions no plan covers, which a model may answer: advice, no recognisable
-/// calculation, or a message too long to plan.
-fn is_free_form(c: &Clarification) -> bool {
-    c.reasons
-        .iter()
-        .any(|r| matches!(r.code, ReasonCode::OutOfScope | ReasonCode::NoIntent | ReasonCode::TooLong))
-}
-
 fn stopped_text(locale: Locale) -> &'static str {
     match locale {
         Locale::Fr => "Réponse arrêtée.",
         Locale::En => "Answer stopped.",
-    }
-}
-
-/// What a model's failure means for the user, and what to do next. Never a key, never
-/// the provider's raw text beyond its own short message.
-pub fn llm_message(provider: ProviderId, e: &LlmError, locale: Locale) -> (String, String) {
-    let name = provider.display_name();
-    let fr = locale == Locale::Fr;
-    let (code, message) = match e {
-        LlmError::KeyRejected => (
-            "key_rejected",
-            if fr {
-                format!("{name} a refusé la clé d'API. Vérifiez-la ou remplacez-la dans Réglages.")
-            } else {
-                format!("{name} rejected the API key. Check or replace it in Settings.")
-            },
-        ),
-        LlmError::RateLimited { .. } => (
-            "rate_limited",
-            if fr {
-                format!("{name} limite le nombre de requêtes. Réessayez dans une minute.")
-            } else {
-                format!("{name} is rate limiting requests. Try again in a minute.")
-            },
-        ),
-        LlmError::Timeout => (
-            "timeout",
-            if fr {
-                format!("{name} n'a pas répondu à temps (deux essais). Réessayez, ou choisissez un autre fournisseur dans Réglages.")
-            } else {
-                format!("{name} did not answer in time (tried twice). Try again, or choose another provider in Settings.")
-            },
-        ),
-        LlmError::ContextOverflow => (
-            "context_overflow",
-            if fr {
-                "La conversation est trop longue pour le modèle, même raccourcie. Commencez une nouvelle conversation.".to_string()
-            } else {
-                "The conversation is too long for the model, even shortened. Start a new conversation."
-                    .to_string()
-            },
-        ),
-        LlmError::EmptyReply => (
-            "empty_reply",
-            if fr {
-                format!("{name} a renvoyé une réponse vide (deux essais). Reformulez ou réessayez.")
-            } else {
-                format!("{name} returned an empty reply (tried twice). Rephrase or try again.")
-            },
-        ),
-        LlmError::Config(_) => {
-            (
-                "provider_config",
-                if fr {
-                    format!("{name} n'est pas configuré correctement. Vérifiez la clé et l'adresse dans Réglages.")
-                } else {
-                    format!("{name} is not configured correctly. Check its key and address in Settings.")
-                },
-            )
-        }
-        LlmError::InBand(_)
-        | LlmError::Truncated
-        | LlmError::Malformed(_)
-        | LlmError::Status(..)
-        | LlmError::Network(_) => (
-            "provider_unavailable",
-            if fr {
-                format!("{name} est indisponible ou a interrompu sa réponse. Réessayez, ou choisissez un autre fournisseur dans Réglages.")
-            } else {
-                format!("{name} is unavailable or cut its answer short. Try again, or choose another provider in Settings.")
-            },
-        ),
-    };
-    (code.to_string(), message)
-}
-
-/// A code and a message safe to show; details stay in the log.
-pub fn user_safe(e: &BackendError, locale: Option<Locale>) -> (String, String) {
-    let fr = locale == Some(Locale::Fr);
-    match e {
-        BackendError::Llm { provider, error } => llm_message(*provider, error, locale.unwrap_or(Locale::En)),
-        BackendError::BadRequest(m) => ("bad_request".into(), m.clone()),
-        BackendError::InvalidPlan(p) => ("invalid_plan".into(), p.to_string()),
-        BackendError::NotFound => {
-            ("not_found".into(), if fr { "Introuvable.".into() } else { "Not found.".into() })
-        }
-        BackendError::Db(_) | BackendError::Corrupt(_) | BackendError::Vault(_) => (
-            "internal".into(),
-            if fr {
-                "Une erreur interne est survenue ; rien n'a été perdu. Réessayez dans un instant.".into()
-            } else {
-                "Something went wrong on the server; nothing was lost. Try again in a moment.".into()
-            },
-        ),
     }
 }

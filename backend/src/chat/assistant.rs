@@ -1,4 +1,4 @@
-//! The free-form route (seed 001): a question no plan covers goes to a model with the
+//! The free-form route: a question no plan covers goes to a model with the
 //! tool catalogue (the registry's read tools and their JSON Schemas). Each tool call is
 //! validated by the registry and run against the user's data; its result streams as
 //! `tool_result`, the model's text as `token`. At most [`MAX_TOOL_ITERATIONS`] rounds of
@@ -11,17 +11,17 @@ use agent::{Date, Locale};
 use futures::StreamExt;
 use serde_json::json;
 
-use crate::emitter::Emitter;
+use super::emitter::Emitter;
+use super::router::{Complexity, Route};
 use crate::ids::UserId;
 use crate::llm::model::{elapsed_ms, Model, Spent};
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};
 use crate::providers::Providers;
 use crate::registry::Registry;
-use crate::router::{Complexity, Route};
 use crate::store::Store;
 use crate::tools;
 
-/// Rounds of tool calls per message (seed 001: never more than 5).
+/// Rounds of tool calls per message (never more than 5).
 pub const MAX_TOOL_ITERATIONS: usize = 5;
 
 /// Reply length for each tier.
@@ -130,7 +130,7 @@ pub(crate) async fn answer(
     let mut messages = q.history;
     messages.push(LlmMessage { role: Role::User, content: vec![Part::Text(q.message.to_string())] });
     let tools = catalogue(&route.tools);
-    // What the model must know to write SQL: the datasets' tables and columns (seed 004).
+    // What the model must know to write SQL: the datasets' tables and columns.
     let datasets = match crate::datasets::list(store, q.user).await {
         Ok(list) if !list.is_empty() => Some(crate::datasets::describe(&list, store.dialect())),
         Ok(_) => None,

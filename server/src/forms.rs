@@ -1,12 +1,18 @@
-//! The import and rule forms: plain posts answered with a redirect (303) to the page
-//! that shows what happened, the same with and without JavaScript. The pages
-//! themselves are Leptos routes (`/import`, `/import/{id}`, `/rules`).
+//! The plain form posts (the sign-in forms aside, in `auth.rs`): the chat without
+//! JavaScript, bank imports, datasets and rules. Each is answered with a redirect (303)
+//! to the page that shows what happened, the same with and without JavaScript; an
+//! error the page cannot show is answered by [`ApiError::from_user`]. The pages
+//! themselves are Leptos routes (`/c/{id}`, `/import`, `/import/{id}`, `/datasets`,
+//! `/rules`).
 
+use axum::extract::rejection::FormRejection;
 use axum::extract::{Multipart, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
 use backend::imports::{ImportError, Target, MAX_FILE_BYTES};
+use backend::{ChatRequest, ErrorKind, UserError};
+use futures::StreamExt;
 use serde::Deserialize;
 
 use crate::auth::SignedIn;
@@ -45,7 +51,7 @@ pub async fn upload(
     match result {
         Ok(id) => see_other(&format!("/import/{id}")),
         Err(e) => {
-            if !e.is_users() {
+            if e.kind() == ErrorKind::Internal {
                 tracing::error!(error = %e, "an upload failed");
             }
             let refused = imports.refused(account.user, &e);
@@ -72,7 +78,7 @@ pub async fn upload_dataset(
             see_other(&format!("/datasets?{q}"))
         }
         Err(e) => {
-            if !e.is_users() {
+            if e.kind() == ErrorKind::Internal {
                 tracing::error!(error = %e, "a dataset upload failed");
             }
             let refused = state.sou.imports().refused_with(
@@ -93,11 +99,7 @@ pub async fn delete_dataset(
 ) -> Response {
     match backend::datasets::delete(state.sou.store(), account.user, &name).await {
         Ok(()) => see_other("/datasets"),
-        Err(backend::datasets::DatasetError::NotFound(_)) => not_found(),
-        Err(e) => {
-            tracing::error!(error = %e, "a dataset could not be deleted");
-            ApiError::internal().into_response()
-        }
+        Err(e) => ApiError::from_user(e).into_response(),
     }
 }
 
@@ -162,13 +164,12 @@ pub async fn run(
         key => Target::Existing(key.to_string()),
     };
     match state.sou.imports().start(state.sou.store(), account.user, &id, mapping, target).await {
-        Ok(()) | Err(ImportError::Running) => see_other(&format!("/import/{id}")),
-        Err(ImportError::NotFound) => not_found(),
-        Err(e) if e.is_users() => see_other(&format!("/import/{id}")),
-        Err(e) => {
-            tracing::error!(error = %e, "an import could not start");
-            ApiError::internal().into_response()
+        // The upload's page says why an import did not start.
+        Ok(()) => see_other(&format!("/import/{id}")),
+        Err(e) if !matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Internal) => {
+            see_other(&format!("/import/{id}"))
         }
+        Err(e) => ApiError::from_user(e).into_response(),
     }
 }
 
@@ -180,16 +181,8 @@ pub async fn discard(
 ) -> Response {
     match state.sou.imports().discard(state.sou.store(), account.user, &id).await {
         Ok(()) => see_other("/import"),
-        Err(ImportError::NotFound) => not_found(),
-        Err(e) => {
-            tracing::error!(error = %e, "an upload could not be discarded");
-            ApiError::internal().into_response()
-        }
+        Err(e) => ApiError::from_user(e).into_response(),
     }
-}
-
-fn not_found() -> Response {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", "not found").into_response()
 }
 
 #[derive(Deserialize)]
@@ -209,7 +202,7 @@ pub async fn create_rule(
     match backend::rules::create(state.sou.store(), account.user, &form.pattern, &form.category, locale).await
     {
         Ok(p) => see_other(&format!("/rules?rule={}", p.rule.id)),
-        Err(backend::rules::RuleError::Backend(e)) => ApiError::from(e).into_response(),
+        Err(e) if e.kind() != ErrorKind::Invalid => ApiError::from_user(e).into_response(),
         Err(e) => {
             let q = form_urlencoded::Serializer::new(String::new())
                 .append_pair("pattern", &form.pattern)
@@ -229,7 +222,7 @@ pub async fn apply_rule(
 ) -> Response {
     match backend::rules::apply(state.sou.store(), account.user, id).await {
         Ok(n) => see_other(&format!("/rules?applied={n}")),
-        Err(e) => ApiError::from(e).into_response(),
+        Err(e) => ApiError::from_user(e).into_response(),
     }
 }
 
@@ -241,6 +234,81 @@ pub async fn delete_rule(
 ) -> Response {
     match backend::rules::delete(state.sou.store(), account.user, id).await {
         Ok(()) => see_other("/rules"),
-        Err(e) => ApiError::from(e).into_response(),
+        Err(e) => ApiError::from_user(e).into_response(),
     }
+}
+
+#[derive(Deserialize)]
+pub struct ChatForm {
+    message: String,
+    #[serde(default)]
+    conversation_id: Option<String>,
+    #[serde(default)]
+    plan: Option<String>,
+}
+
+/// The chat without JavaScript: a plain form post, answered server-side, then a
+/// redirect to the conversation page (post/redirect/get, so reload does not resend).
+pub async fn chat(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    form: Result<Form<ChatForm>, FormRejection>,
+) -> Response {
+    let Ok(Form(form)) = form else {
+        return form_error(StatusCode::BAD_REQUEST, "The form could not be read.", "", None);
+    };
+    let conversation_id = form.conversation_id.filter(|c| !c.is_empty());
+    let plan = match form.plan.as_deref().filter(|p| !p.is_empty()).map(serde_json::from_str) {
+        None => None,
+        Some(Ok(v)) => Some(v),
+        Some(Err(_)) => {
+            return form_error(
+                StatusCode::BAD_REQUEST,
+                "The chosen plan is not valid JSON.",
+                &form.message,
+                conversation_id,
+            )
+        }
+    };
+    let req = ChatRequest {
+        message: form.message.clone(),
+        conversation_id: conversation_id.clone(),
+        plan,
+        locale: None,
+    };
+    match state.sou.chat(account.user, req).await {
+        Ok(stream) => {
+            let id = stream.conversation_id.clone();
+            // Run the answer to its end (it is stored) before showing the page.
+            stream.events.for_each(|_| async {}).await;
+            Redirect::to(&format!("/c/{id}#end")).into_response()
+        }
+        Err(e) => {
+            let api = ApiError::from_user(e);
+            // A conversation that is not the user's is not offered again: resent, the
+            // message starts a new one.
+            let keep = conversation_id.filter(|_| api.status != StatusCode::NOT_FOUND);
+            form_error(api.status, &api.message, &form.message, keep)
+        }
+    }
+}
+
+/// A small page that says what went wrong and gives the message back to resend.
+fn form_error(status: StatusCode, message: &str, draft: &str, conversation_id: Option<String>) -> Response {
+    let esc =
+        |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    let conversation = conversation_id.map(|c| esc(&c)).unwrap_or_default();
+    let body = format!(
+        "<!DOCTYPE html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>Sou</title>\
+         <link rel=\"stylesheet\" href=\"/pkg/sou.css\"></head><body><main class=\"chat notfound\">\
+         <h1>Sou</h1><p class=\"error\" role=\"alert\">{}</p>\
+         <form method=\"post\" action=\"/chat\" class=\"composer-inline\">\
+         <input type=\"hidden\" name=\"conversation_id\" value=\"{conversation}\">\
+         <textarea name=\"message\" required maxlength=\"4000\">{}</textarea>\
+         <button type=\"submit\">Envoyer / Send</button></form>\
+         <p><a href=\"/\">↩</a></p></main></body></html>",
+        esc(message),
+        esc(draft)
+    );
+    (status, Html(body)).into_response()
 }

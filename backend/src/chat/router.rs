@@ -1,4 +1,4 @@
-//! The router of seed 003. The parser is tier 0 (no model at all); a question it cannot
+//! The router. The parser is tier 0 (no model at all); a question it cannot
 //! plan goes to a provider's simple or complex model. Keyword overrides ("should I",
 //! "compare", "devrais-je") force the complex model; otherwise the simple model
 //! classifies the question from the tool catalogue's names and one-liners; more than one

@@ -1,4 +1,4 @@
-//! The guardian (seed 000): one structured call that approves, repairs or questions a
+//! The guardian: one structured call that approves, repairs or questions a
 //! plan the parser is not sure of. A repair is a plan like any other: the registry
 //! validates it against the tool's schema, and an invalid one becomes a question.
 

@@ -11,6 +11,10 @@
 //! stopped, and one address may create only a few demo accounts an hour. The limits are
 //! in memory (one server process).
 
+mod error;
+
+pub use error::AuthError;
+
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -24,79 +28,9 @@ use chrono::{DateTime, Utc};
 use secrecy::{ExposeSecret, SecretString};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
-use thiserror::Error;
 
 use crate::ids::{name_key, Dialect, UserId};
 use crate::store::{timestamp, Store};
-
-/// Why an account operation was refused. Texts are safe to show.
-#[derive(Debug, Error)]
-pub enum AuthError {
-    #[error("wrong name or password")]
-    InvalidCredentials,
-    #[error("this name is already taken")]
-    NameTaken,
-    #[error("a name has 3 to 64 characters")]
-    NameLength,
-    #[error("a name uses letters, digits and . _ - @ + only")]
-    NameCharacters,
-    #[error("this name is reserved")]
-    NameReserved,
-    #[error("a password has at least 10 characters")]
-    PasswordShort,
-    #[error("a password has at most 1024 bytes")]
-    PasswordLong,
-    #[error("a token needs a label of 1 to 100 characters")]
-    TokenLabel,
-    #[error("a token label may not contain control or text-direction characters")]
-    TokenLabelCharacters,
-    #[error("too many failed attempts; try again in {} s", .retry_after.as_secs().max(1))]
-    RateLimited { retry_after: Duration },
-    #[error("too many demos were started from this address; try again in {} s", .retry_after.as_secs().max(1))]
-    DemoLimited { retry_after: Duration },
-    #[error("this server does not accept new accounts")]
-    Closed,
-    #[error("too many demos are running; try again later")]
-    DemoFull,
-    #[error("password hashing failed")]
-    Hash,
-    #[error("the demo ledger could not be created")]
-    Seed,
-    #[error("database: {0}")]
-    Db(#[from] sqlx::Error),
-}
-
-impl AuthError {
-    /// A stable code for the error, which clients (and the sign-in page) translate.
-    pub fn code(&self) -> &'static str {
-        match self {
-            AuthError::InvalidCredentials => "invalid_credentials",
-            AuthError::NameTaken => "name_taken",
-            AuthError::NameLength => "name_length",
-            AuthError::NameCharacters => "name_characters",
-            AuthError::NameReserved => "name_reserved",
-            AuthError::PasswordShort => "password_short",
-            AuthError::PasswordLong => "password_long",
-            AuthError::TokenLabel => "token_label",
-            AuthError::TokenLabelCharacters => "token_label_characters",
-            AuthError::RateLimited { .. } => "rate_limited",
-            AuthError::DemoLimited { .. } => "demo_limited",
-            AuthError::Closed => "closed",
-            AuthError::DemoFull => "demo_full",
-            AuthError::Hash | AuthError::Seed | AuthError::Db(_) => "internal",
-        }
-    }
-
-    /// How long to wait before trying again, for a refusal that passes with time.
-    pub fn retry_after(&self) -> Option<Duration> {
-        match self {
-            AuthError::RateLimited { retry_after } | AuthError::DemoLimited { retry_after } => {
-                Some(*retry_after)
-            }
-            _ => None,
-        }
-    }
-}
 
 /// Lifetimes and limits.
 #[derive(Clone, Debug)]
@@ -417,14 +351,13 @@ impl Auth {
     }
 
     pub async fn tokens(&self, user: UserId) -> Result<Vec<TokenInfo>, AuthError> {
-        let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
+        let db = self.store.tenant_read(user).await?;
+        let rows = crate::store::rows_then_commit(
+            db,
             "SELECT id, label, prefix, created_at, last_used_at FROM api_tokens WHERE user_id = $1 ORDER BY id",
+            user,
         )
-        .bind(user.0)
-        .fetch_all(&mut *db)
         .await?;
-        db.commit().await?;
         Ok(rows
             .into_iter()
             .map(|r| TokenInfo {

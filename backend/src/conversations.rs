@@ -1,0 +1,251 @@
+//! Conversations as they are stored: created with the first message, each message kept
+//! with its plan and the events it streamed, listed and read back for the history
+//! sidebar and the chat page, renamed, deleted, and purged after the retention period.
+//! Every query is scoped to the owner; anyone else's conversation is `NotFound`.
+
+use agent::protocol::{ChatEvent, ConversationSummary, ConversationView, Role, StoredMessage};
+use agent::ToolCallPlan;
+use sqlx::Row;
+
+use crate::error::BackendError;
+use crate::ids::{Dialect, UserId};
+use crate::sou::Sou;
+
+/// Longest conversation title, in characters.
+pub const MAX_TITLE_CHARS: usize = 120;
+
+fn role(stored: &str) -> Role {
+    if stored == "user" {
+        Role::User
+    } else {
+        Role::Assistant
+    }
+}
+
+impl Sou {
+    /// The turns before the message being answered (stored last), oldest first: at
+    /// most the last 20, as a model reads the conversation.
+    pub(crate) async fn earlier_turns(
+        &self,
+        user: UserId,
+        conversation: &str,
+    ) -> Result<Vec<(Role, String)>, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let rows = sqlx::query(
+            "SELECT role, content FROM messages WHERE conversation_id = $1 AND user_id = $2
+             ORDER BY id DESC LIMIT 20 OFFSET 1",
+        )
+        .bind(conversation)
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        Ok(rows.iter().rev().map(|r| (role(&r.get::<String, _>(0)), r.get(1))).collect())
+    }
+
+    pub(crate) async fn check_owner(&self, user: UserId, id: &str) -> Result<(), BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let mine: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2")
+                .bind(id)
+                .bind(user.0)
+                .fetch_optional(&mut *db)
+                .await?;
+        db.commit().await?;
+        mine.map(|_| ()).ok_or(BackendError::NotFound)
+    }
+
+    pub(crate) async fn create_conversation(
+        &self,
+        user: UserId,
+        first_message: &str,
+    ) -> Result<String, BackendError> {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let title = agent::protocol::conversation_title(first_message);
+        let now = crate::store::timestamp(chrono::Utc::now());
+        let mut db = self.store.tenant(user).await?;
+        sqlx::query(
+            "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)",
+        )
+        .bind(&id)
+        .bind(user.0)
+        .bind(title)
+        .bind(now)
+        .execute(&mut *db)
+        .await?;
+        db.commit().await?;
+        Ok(id)
+    }
+
+    pub(crate) async fn insert_message(
+        &self,
+        user: UserId,
+        conversation: &str,
+        role: Role,
+        content: &str,
+        plan: Option<&ToolCallPlan>,
+        events: &[ChatEvent],
+    ) -> Result<(), BackendError> {
+        let role = match role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        };
+        let plan =
+            plan.map(serde_json::to_string).transpose().map_err(|e| BackendError::Corrupt(e.to_string()))?;
+        let events = if events.is_empty() {
+            None
+        } else {
+            Some(serde_json::to_string(events).map_err(|e| BackendError::Corrupt(e.to_string()))?)
+        };
+        let now = crate::store::timestamp(chrono::Utc::now());
+        let mut tx = self.store.tenant(user).await?;
+        sqlx::query(
+            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(conversation)
+        .bind(user.0)
+        .bind(role)
+        .bind(content)
+        .bind(plan)
+        .bind(events)
+        .bind(&now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
+            .bind(conversation)
+            .bind(&now)
+            .bind(user.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The plan of the last answer that had one: the context for follow-ups.
+    pub(crate) async fn last_plan(
+        &self,
+        user: UserId,
+        conversation: &str,
+    ) -> Result<Option<ToolCallPlan>, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let plan: Option<String> = sqlx::query_scalar(
+            "SELECT plan FROM messages WHERE conversation_id = $1 AND user_id = $2 AND plan IS NOT NULL
+             ORDER BY id DESC LIMIT 1",
+        )
+        .bind(conversation)
+        .bind(user.0)
+        .fetch_optional(&mut *db)
+        .await?;
+        db.commit().await?;
+        plan.map(|p| serde_json::from_str(&p).map_err(|e| BackendError::Corrupt(format!("stored plan: {e}"))))
+            .transpose()
+    }
+
+    /// A conversation with its messages, for its owner only.
+    pub async fn conversation(&self, user: UserId, id: &str) -> Result<ConversationView, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let row = sqlx::query("SELECT title FROM conversations WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user.0)
+            .fetch_optional(&mut *db)
+            .await?
+            .ok_or(BackendError::NotFound)?;
+        let title: String = row.get(0);
+        let rows = sqlx::query(
+            "SELECT role, content, events FROM messages WHERE conversation_id = $1 AND user_id = $2 ORDER BY id",
+        )
+        .bind(id)
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        let mut messages = Vec::with_capacity(rows.len());
+        for r in rows {
+            let stored_role: String = r.get(0);
+            let events: Option<String> = r.get(2);
+            let events = match events {
+                Some(e) => serde_json::from_str(&e)
+                    .map_err(|e| BackendError::Corrupt(format!("stored events: {e}")))?,
+                None => Vec::new(),
+            };
+            messages.push(StoredMessage { role: role(&stored_role), content: r.get(1), events });
+        }
+        Ok(ConversationView { id: id.to_string(), title, messages })
+    }
+
+    /// The user's conversations, most recently active first (at most `limit`).
+    pub async fn conversations(
+        &self,
+        user: UserId,
+        limit: u32,
+    ) -> Result<Vec<ConversationSummary>, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let rows = sqlx::query(
+            "SELECT id, title, updated_at FROM conversations WHERE user_id = $1
+             ORDER BY updated_at DESC, created_at DESC, id LIMIT $2",
+        )
+        .bind(user.0)
+        .bind(i64::from(limit))
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| ConversationSummary { id: r.get(0), title: r.get(1), updated_at: r.get(2) })
+            .collect())
+    }
+
+    /// Renames one of the user's conversations; anyone else's is `NotFound`.
+    pub async fn rename_conversation(&self, user: UserId, id: &str, title: &str) -> Result<(), BackendError> {
+        let title = title.trim();
+        let n = title.chars().count();
+        if n == 0 || n > MAX_TITLE_CHARS {
+            return Err(BackendError::BadRequest(format!("a title has 1 to {MAX_TITLE_CHARS} characters")));
+        }
+        if agent::text::hidden_control(title).is_some() {
+            return Err(BackendError::BadRequest(
+                "a title may not contain control or text-direction characters".into(),
+            ));
+        }
+        let query = sqlx::query("UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user.0);
+        if !self.store.change(user, query.bind(title)).await? {
+            return Err(BackendError::NotFound);
+        }
+        Ok(())
+    }
+
+    /// Deletes one of the user's conversations with its messages; anyone else's is
+    /// `NotFound`.
+    pub async fn delete_conversation(&self, user: UserId, id: &str) -> Result<(), BackendError> {
+        let query =
+            sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2").bind(id).bind(user.0);
+        if !self.store.change(user, query).await? {
+            return Err(BackendError::NotFound);
+        }
+        Ok(())
+    }
+
+    /// Deletes every conversation not active for `days` days (the retention period),
+    /// messages included. Returns how many went.
+    pub async fn purge_conversations(&self, days: u32) -> Result<u64, BackendError> {
+        let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(i64::from(days)));
+        match self.store.dialect() {
+            Dialect::Sqlite => Ok(sqlx::query("DELETE FROM conversations WHERE updated_at < $1")
+                .bind(cutoff)
+                .execute(self.store.pool())
+                .await?
+                .rows_affected()),
+            // Every user's rows: only the owner's function may delete them.
+            Dialect::Postgres => {
+                let n: i64 = sqlx::query_scalar("SELECT sou_purge_conversations($1)")
+                    .bind(cutoff)
+                    .fetch_one(self.store.pool())
+                    .await?;
+                Ok(u64::try_from(n).unwrap_or(0))
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! An import itself: the checks a user can act on, then the rows written in the
+//! background in one database transaction — all or none — with its progress reported,
+//! into an existing account or a new one.
+
+use super::*;
+
+impl Imports {
+    /// Starts importing upload `id` into `target`; [`Imports::view`] shows the progress.
+    /// The checks a user can act on are made before it returns; what they find is also
+    /// shown by the upload's page, as a failed import.
+    pub async fn start(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        mapping: Option<Mapping>,
+        target: Target,
+    ) -> Result<(), ImportError> {
+        // The checks, then the import in the background.
+        let started: Result<(), ImportError> = async move {
+            if matches!(self.get(user, id), Some(Live::Running { .. })) {
+                return Err(ImportError::Running);
+            }
+            let mut db = store.tenant_read(user).await?;
+            let upload = Self::load(&mut db, user, id).await?;
+            db.commit().await?;
+            if upload.report.is_some() {
+                return Err(ImportError::AlreadyImported);
+            }
+            let content = upload.content.ok_or(ImportError::Corrupt("an upload without content".into()))?;
+            let file = import::read(upload.format, &content, mapping)?;
+            if file.rows.is_empty() {
+                return Err(ImportError::NoRows);
+            }
+            if let Target::New(name) = &target {
+                account_name(name)?;
+            }
+            self.set(user, id, Some(Live::Running { done: 0, total: file.rows.len() as u64 }));
+            let (imports, store, id) = (self.clone(), store.clone(), id.to_string());
+            tokio::spawn(async move {
+                let state = match imports.run(&store, user, &id, file, target).await {
+                    Ok(report) => {
+                        tracing::info!(added = report.added, duplicates = report.duplicates, "file imported");
+                        None
+                    }
+                    Err(e) => {
+                        if e.is_users() {
+                            tracing::info!(error = %e, "an import was refused");
+                        } else {
+                            tracing::error!(error = %e, "an import failed");
+                        }
+                        Some(Live::failed(&e))
+                    }
+                };
+                imports.set(user, &id, state);
+            });
+            Ok(())
+        }
+        .await;
+        if let Err(e) = &started {
+            if e.is_users() && !matches!(e, ImportError::NotFound | ImportError::Running) {
+                self.set(user, id, Some(Live::failed(e)));
+            }
+        }
+        started
+    }
+
+    /// Imports `file` in one transaction; nothing stays if anything fails.
+    pub async fn run(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        file: File,
+        target: Target,
+    ) -> Result<ImportReport, ImportError> {
+        let mut db = store.tenant(user).await?;
+        // A write first: on SQLite it waits for another writer to finish instead of
+        // failing later, and it claims the upload against a second run at once.
+        let claimed = sqlx::query(
+            "UPDATE imports SET status = 'pending' WHERE user_id = $1 AND id = $2 AND status = 'pending'",
+        )
+        .bind(user.0)
+        .bind(id)
+        .execute(&mut *db)
+        .await?;
+        if claimed.rows_affected() == 0 {
+            let upload = Self::load(&mut db, user, id).await?;
+            if upload.report.is_some() {
+                return Err(ImportError::AlreadyImported);
+            }
+        }
+        let currency = match &file.currency {
+            Some(c) => c.clone(),
+            None => user_currency(&mut db, user).await?,
+        };
+        let (account_id, account_name, account_currency) =
+            target_account(&mut db, user, &target, &currency).await?;
+        if let Some(file_currency) = &file.currency {
+            if *file_currency != account_currency {
+                return Err(ImportError::Currency {
+                    file: file_currency.clone(),
+                    account: account_name,
+                    account_currency,
+                });
+            }
+        }
+        let mut context = Context::load(&mut db, user).await?;
+        let hashes = hashes(&file.rows, account_id);
+        let total = file.rows.len();
+        let (mut added, mut duplicates) = (0u64, 0u64);
+        for (i, (row, hash)) in file.rows.iter().zip(&hashes).enumerate() {
+            let m = context.matcher.recognise(&row.label);
+            let merchant_id = match &m {
+                Some(m) => Some(context.merchant_id(&mut db, user, m).await?),
+                None => None,
+            };
+            let category =
+                rules::category_for(&context.rules, &row.label, m.as_ref().map(|m| m.name.as_str())).or_else(
+                    || merchant_id.and_then(|id| context.merchant_category.get(&id).copied().flatten()),
+                );
+            let done = sqlx::query(
+                "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
+                                           merchant_id, category_id, import_batch, dedupe_hash)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                 ON CONFLICT (user_id, dedupe_hash) DO NOTHING",
+            )
+            .bind(user.0)
+            .bind(account_id)
+            .bind(row.date.to_string())
+            .bind(row.amount_minor)
+            .bind(&account_currency)
+            .bind(&row.label)
+            .bind(merchant_id)
+            .bind(category)
+            .bind(id)
+            .bind(hash)
+            .execute(&mut *db)
+            .await?;
+            if done.rows_affected() == 0 {
+                duplicates += 1;
+            } else {
+                added += 1;
+            }
+            if (i + 1) % PROGRESS_EVERY == 0 {
+                self.set(user, id, Some(Live::Running { done: i as u64 + 1, total: total as u64 }));
+            }
+        }
+        let report = ImportReport {
+            account: account_name,
+            read: total as u64,
+            added,
+            duplicates,
+            rejected: file.rejected,
+            first: file.rows.iter().map(|r| r.date).min(),
+            last: file.rows.iter().map(|r| r.date).max(),
+            imported_at: timestamp(chrono::Utc::now()),
+        };
+        let json = serde_json::to_string(&report).map_err(|e| ImportError::Corrupt(e.to_string()))?;
+        sqlx::query(
+            "UPDATE imports SET status = 'done', content = NULL, account_id = $1, report = $2, imported_at = $3
+             WHERE user_id = $4 AND id = $5",
+        )
+        .bind(account_id)
+        .bind(json)
+        .bind(&report.imported_at)
+        .bind(user.0)
+        .bind(id)
+        .execute(&mut *db)
+        .await?;
+        db.commit().await?;
+        Ok(report)
+    }
+}
+
+/// A new account's name, spaces collapsed: 1 to 60 characters.
+pub(super) fn account_name(name: &str) -> Result<String, ImportError> {
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() || name.chars().count() > 60 {
+        return Err(ImportError::AccountName);
+    }
+    if agent::text::hidden_control(&name).is_some() {
+        return Err(ImportError::AccountNameCharacters);
+    }
+    Ok(name)
+}
+
+/// The account a file goes to — created, for a new name, in `currency` — as (id, name,
+/// currency).
+pub(super) async fn target_account(
+    db: &mut AnyConnection,
+    user: UserId,
+    target: &Target,
+    currency: &str,
+) -> Result<(i64, String, String), ImportError> {
+    match target {
+        Target::Existing(key) => {
+            account_row(db, user, key).await?.ok_or_else(|| ImportError::NoAccount(key.clone()))
+        }
+        Target::New(name) => {
+            let name = account_name(name)?;
+            let same: Option<(i64, String)> =
+                sqlx::query_as("SELECT id, currency FROM accounts WHERE user_id = $1 AND name = $2")
+                    .bind(user.0)
+                    .bind(&name)
+                    .fetch_optional(&mut *db)
+                    .await?;
+            if let Some((id, currency)) = same {
+                return Ok((id, name, currency));
+            }
+            // A vocabulary key from the name; a number is added if it is taken.
+            let base = import::fold(&name).replace(' ', "_");
+            let base = if base.is_empty() { "compte".to_string() } else { base };
+            let mut key = base.clone();
+            for n in 2.. {
+                let taken: Option<i64> =
+                    sqlx::query_scalar("SELECT id FROM accounts WHERE user_id = $1 AND key = $2")
+                        .bind(user.0)
+                        .bind(&key)
+                        .fetch_optional(&mut *db)
+                        .await?;
+                if taken.is_none() {
+                    break;
+                }
+                key = format!("{base}_{n}");
+            }
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO accounts (user_id, key, name, aliases, kind, currency) VALUES ($1, $2, $3, '[]', 'checking', $4)
+                 RETURNING id",
+            )
+            .bind(user.0)
+            .bind(&key)
+            .bind(&name)
+            .bind(currency)
+            .fetch_one(&mut *db)
+            .await?;
+            Ok((id, name, currency.to_string()))
+        }
+    }
+}

@@ -1,0 +1,494 @@
+//! Bank files into the ledger. An upload is read at once (a file Sou cannot read is
+//! refused with the reason) and kept until it is imported; its preview shows the
+//! detected layout, the first rows with the merchant and category they will get, the
+//! rejected lines and the rows already in the account. The import itself runs in the
+//! background, in one database transaction — all rows or none — and reports its
+//! progress; a transaction already in the account (same bank id, or same date, amount
+//! and label) is skipped, so importing an overlapping file twice adds nothing.
+//!
+//! This is the import service (uploads, previews in `preview.rs`, the import itself
+//! in `commit.rs`); reading the bank files' formats is `crate::import`'s.
+
+mod commit;
+mod preview;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use agent::imports::{
+    AccountOption, Format, ImportReport, ImportState, ImportSummary, ImportView, LayoutEdit, Mapping,
+    PreviewRow,
+};
+use agent::{Currency, Locale, Money};
+use sha2::{Digest, Sha256};
+use sqlx::{AnyConnection, Row as _};
+
+use crate::error::{ErrorKind, UserError};
+use crate::ids::UserId;
+use crate::import::merchant::{self, Known};
+use crate::import::{self, dedupe_hashes, File, ReadError, Row};
+use crate::rules::{self, Compiled};
+use crate::store::{timestamp, Store};
+
+/// Uploaded files not imported are deleted after this many days.
+pub const UPLOAD_DAYS: i64 = 7;
+/// The largest file accepted.
+pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
+/// Rows a preview shows.
+pub const PREVIEW_ROWS: usize = 50;
+/// Rows written between two progress reports.
+const PROGRESS_EVERY: usize = 25;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("the file is empty")]
+    Empty,
+    #[error("the file is larger than {} MB", MAX_FILE_BYTES / 1024 / 1024)]
+    TooLarge,
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    #[error("the file holds no transaction Sou could read")]
+    NoRows,
+    #[error("the file is in {file}, the account {account:?} in {account_currency}")]
+    Currency { file: String, account: String, account_currency: String },
+    #[error("an account name must be 1 to 60 characters")]
+    AccountName,
+    #[error("an account name may not contain control or text-direction characters")]
+    AccountNameCharacters,
+    #[error("the account {0:?} does not exist")]
+    NoAccount(String),
+    #[error("this file was already imported")]
+    AlreadyImported,
+    #[error("this file is being imported")]
+    Running,
+    #[error("not found")]
+    NotFound,
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+impl ImportError {
+    /// Whether the user can do something about it (else it is logged and hidden).
+    pub fn is_users(&self) -> bool {
+        self.kind() != ErrorKind::Internal
+    }
+
+    /// What to tell the user, in their language.
+    pub fn message(&self, locale: Locale) -> String {
+        use ImportError as E;
+        let fr = match self {
+            E::Empty => "Le fichier est vide.".to_string(),
+            E::TooLarge => format!("Le fichier dépasse {} Mo.", MAX_FILE_BYTES / 1024 / 1024),
+            E::Read(e) => format!("Sou n'a pas pu lire ce fichier : {e}."),
+            E::NoRows => "Le fichier ne contient aucune opération lisible.".into(),
+            E::Currency { file, account, account_currency } => {
+                format!("Le fichier est en {file} et le compte « {account} » en {account_currency} : choisissez un autre compte.")
+            }
+            E::AccountName => "Le nom du compte doit compter de 1 à 60 caractères.".into(),
+            E::AccountNameCharacters => {
+                "Le nom du compte ne peut pas contenir de caractères de contrôle ni de changement de sens d'écriture."
+                    .into()
+            }
+            E::NoAccount(_) => "Ce compte n'existe pas.".into(),
+            E::AlreadyImported => "Ce fichier a déjà été importé.".into(),
+            E::Running => "L'import de ce fichier est en cours.".into(),
+            E::NotFound => "Import introuvable.".into(),
+            E::Db(_) | E::Corrupt(_) => {
+                "Une erreur est survenue sur le serveur ; rien n'a été importé, réessayez.".into()
+            }
+        };
+        match locale {
+            Locale::Fr => fr,
+            Locale::En => match self {
+                E::Read(e) => format!("Sou could not read this file: {e}."),
+                E::Currency { file, account, account_currency } => format!(
+                    "The file is in {file} and the account “{account}” in {account_currency}: choose another account."
+                ),
+                E::Db(_) | E::Corrupt(_) => {
+                    "Something went wrong on the server; nothing was imported, try again.".into()
+                }
+                other => {
+                    let mut s = other.to_string();
+                    if let Some(first) = s.get(..1) {
+                        s = first.to_uppercase() + &s[1..];
+                    }
+                    s + "."
+                }
+            },
+        }
+    }
+}
+
+impl UserError for ImportError {
+    fn code(&self) -> &'static str {
+        match self {
+            ImportError::Empty => "empty",
+            ImportError::TooLarge => "too_large",
+            ImportError::Read(_) => "unreadable",
+            ImportError::NoRows => "no_rows",
+            ImportError::Currency { .. } => "currency",
+            ImportError::AccountName => "account_name",
+            ImportError::AccountNameCharacters => "account_name_characters",
+            ImportError::NoAccount(_) => "no_account",
+            ImportError::AlreadyImported => "already_imported",
+            ImportError::Running => "running",
+            ImportError::NotFound => "not_found",
+            ImportError::Db(_) | ImportError::Corrupt(_) => "internal",
+        }
+    }
+
+    fn message(&self, locale: Locale) -> String {
+        ImportError::message(self, locale)
+    }
+
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ImportError::NotFound => ErrorKind::NotFound,
+            ImportError::AlreadyImported | ImportError::Running => ErrorKind::Conflict,
+            ImportError::Db(_) | ImportError::Corrupt(_) => ErrorKind::Internal,
+            _ => ErrorKind::Invalid,
+        }
+    }
+}
+
+/// How to read a CSV upload for its preview.
+pub enum Layout<'a> {
+    /// As detected.
+    Detected,
+    /// With this layout (the detected one is shown, and the error said, if it does not fit).
+    Given(Mapping),
+    /// The detected layout with these changes (likewise).
+    Edited(&'a LayoutEdit),
+}
+
+/// Which account a file goes to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// One of the user's accounts, by key.
+    Existing(String),
+    /// A new account with this name (or the one of that name, if there is one).
+    New(String),
+}
+
+/// Imports under way or failed, by (user, import id). Finished imports are read from
+/// the store.
+#[derive(Clone, Default)]
+pub struct Imports {
+    running: Arc<Mutex<HashMap<(i64, String), Live>>>,
+}
+
+/// An import in memory: running, or failed with what to tell the user (French, English).
+#[derive(Clone, Debug)]
+enum Live {
+    Running { done: u64, total: u64 },
+    Failed { fr: String, en: String },
+}
+
+impl Live {
+    fn failed(e: &ImportError) -> Live {
+        Live::Failed { fr: e.message(Locale::Fr), en: e.message(Locale::En) }
+    }
+
+    fn state(self, locale: Locale) -> ImportState {
+        match self {
+            Live::Running { done, total } => ImportState::Running { done, total },
+            Live::Failed { fr, en } => {
+                ImportState::Failed { message: if locale == Locale::Fr { fr } else { en } }
+            }
+        }
+    }
+}
+
+/// A stored upload.
+struct Upload {
+    file_name: String,
+    format: Format,
+    content: Option<Vec<u8>>,
+    report: Option<String>,
+}
+
+impl Imports {
+    fn set(&self, user: UserId, id: &str, state: Option<Live>) {
+        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        match state {
+            Some(s) => running.insert((user.0, id.to_string()), s),
+            None => running.remove(&(user.0, id.to_string())),
+        };
+    }
+
+    fn get(&self, user: UserId, id: &str) -> Option<Live> {
+        self.running.lock().unwrap_or_else(|p| p.into_inner()).get(&(user.0, id.to_string())).cloned()
+    }
+
+    /// Reads an uploaded file and keeps it for preview and import. Returns its id.
+    pub async fn upload(
+        &self,
+        store: &Store,
+        user: UserId,
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> Result<String, ImportError> {
+        if bytes.is_empty() {
+            return Err(ImportError::Empty);
+        }
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(ImportError::TooLarge);
+        }
+        let format = import::sniff(file_name, &bytes);
+        let file = import::read(format, &bytes, None)?;
+        if file.rows.is_empty() && file.rejected.is_empty() {
+            return Err(ImportError::NoRows);
+        }
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let name: String =
+            file_name.trim().chars().filter(|&c| !agent::text::is_hidden_control(c)).take(200).collect();
+        let name = if name.is_empty() { format!("import.{}", format.as_str()) } else { name };
+        let mut db = store.tenant(user).await?;
+        sqlx::query(
+            "INSERT INTO imports (id, user_id, file_name, format, content, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&id)
+        .bind(user.0)
+        .bind(&name)
+        .bind(format.as_str())
+        .bind(bytes)
+        .bind(timestamp(chrono::Utc::now()))
+        .execute(&mut *db)
+        .await?;
+        // The categories the preview and the import give rows (accounts older than
+        // default categories get them here, in a transaction that writes anyway).
+        crate::demo::seed_categories(&mut db, user).await?;
+        db.commit().await?;
+        tracing::info!(
+            format = format.as_str(),
+            rows = file.rows.len(),
+            rejected = file.rejected.len(),
+            "file uploaded"
+        );
+        Ok(id)
+    }
+
+    /// The user's imports, newest first.
+    pub async fn list(&self, store: &Store, user: UserId) -> Result<Vec<ImportSummary>, ImportError> {
+        let mut db = store.tenant_read(user).await?;
+        let rows = sqlx::query(
+            "SELECT id, file_name, format, created_at, report FROM imports WHERE user_id = $1
+             ORDER BY created_at DESC, id LIMIT 100",
+        )
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        rows.into_iter()
+            .map(|r| {
+                let format: String = r.get(2);
+                let report: Option<String> = r.get(4);
+                let report = report.map(|s| parse_report(&s)).transpose()?;
+                Ok(ImportSummary {
+                    id: r.get(0),
+                    file_name: r.get(1),
+                    format: Format::parse(&format).ok_or_else(|| ImportError::Corrupt(format.clone()))?,
+                    created_at: r.get(3),
+                    added: report.as_ref().map(|r| r.added),
+                    duplicates: report.as_ref().map(|r| r.duplicates),
+                    rejected: report.as_ref().map(|r| r.rejected.len() as u64),
+                })
+            })
+            .collect()
+    }
+
+    async fn load(db: &mut AnyConnection, user: UserId, id: &str) -> Result<Upload, ImportError> {
+        let row = sqlx::query(
+            "SELECT file_name, format, content, report FROM imports WHERE user_id = $1 AND id = $2",
+        )
+        .bind(user.0)
+        .bind(id)
+        .fetch_optional(&mut *db)
+        .await?
+        .ok_or(ImportError::NotFound)?;
+        let format: String = row.get(1);
+        Ok(Upload {
+            file_name: row.get(0),
+            format: Format::parse(&format).ok_or(ImportError::Corrupt(format))?,
+            content: row.get(2),
+            report: row.get(3),
+        })
+    }
+
+    /// Where upload `id` stands: running or failed (in memory), else done or pending.
+    pub async fn state(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        locale: Locale,
+    ) -> Result<ImportState, ImportError> {
+        if let Some(live) = self.get(user, id) {
+            return Ok(live.state(locale));
+        }
+        let mut db = store.tenant_read(user).await?;
+        let upload = Self::load(&mut db, user, id).await?;
+        db.commit().await?;
+        Ok(match upload.report {
+            Some(report) => ImportState::Done(parse_report(&report)?),
+            None => ImportState::Pending,
+        })
+    }
+
+    /// Remembers why an upload was refused, for the page the form goes back to, under
+    /// a new id it returns; [`Imports::refusal`] reads it once.
+    pub fn refused(&self, user: UserId, error: &ImportError) -> String {
+        self.refused_with(user, error.message(Locale::Fr), error.message(Locale::En))
+    }
+
+    /// The same for any refusal, said in French and in English (a dataset upload's).
+    pub fn refused_with(&self, user: UserId, fr: String, en: String) -> String {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        self.set(user, &id, Some(Live::Failed { fr, en }));
+        id
+    }
+
+    /// Why upload `id` was refused (said once: it is forgotten when read).
+    pub fn refusal(&self, user: UserId, id: &str, locale: Locale) -> Option<String> {
+        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        let key = (user.0, id.to_string());
+        match running.get(&key) {
+            Some(Live::Failed { .. }) => match running.remove(&key)?.state(locale) {
+                ImportState::Failed { message } => Some(message),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Deletes a pending upload (an import done stays: its transactions are in the ledger).
+    pub async fn discard(&self, store: &Store, user: UserId, id: &str) -> Result<(), ImportError> {
+        let query = sqlx::query("DELETE FROM imports WHERE user_id = $1 AND id = $2 AND status = 'pending'");
+        if !store.change(user, query.bind(user.0).bind(id)).await? {
+            return Err(ImportError::NotFound);
+        }
+        Ok(())
+    }
+}
+
+fn parse_report(json: &str) -> Result<ImportReport, ImportError> {
+    serde_json::from_str(json).map_err(|e| ImportError::Corrupt(format!("import report: {e}")))
+}
+
+/// Each row's identity in the account: the file's own (see [`dedupe_hashes`]) bound to
+/// the account, so the same line in two accounts is two transactions.
+fn hashes(rows: &[Row], account_id: i64) -> Vec<String> {
+    dedupe_hashes(rows)
+        .into_iter()
+        .map(|h| {
+            Sha256::digest(format!("{account_id}|{h}").as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        })
+        .collect()
+}
+
+/// (id, name, currency) of the account with `key`.
+async fn account_row(
+    db: &mut AnyConnection,
+    user: UserId,
+    key: &str,
+) -> Result<Option<(i64, String, String)>, sqlx::Error> {
+    let row = sqlx::query("SELECT id, name, currency FROM accounts WHERE user_id = $1 AND key = $2")
+        .bind(user.0)
+        .bind(key)
+        .fetch_optional(&mut *db)
+        .await?;
+    Ok(row.map(|r| (r.get(0), r.get(1), r.get(2))))
+}
+
+async fn user_currency(db: &mut AnyConnection, user: UserId) -> Result<String, ImportError> {
+    sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
+        .bind(user.0)
+        .fetch_optional(&mut *db)
+        .await?
+        .ok_or(ImportError::NotFound)
+}
+
+/// What rows are matched against: the user's merchants, categories and rules.
+struct Context {
+    matcher: merchant::Matcher,
+    merchant_ids: HashMap<String, i64>,
+    merchant_category: HashMap<i64, Option<i64>>,
+    category_ids: HashMap<String, i64>,
+    category_names: HashMap<i64, (String, String)>,
+    rules: Vec<Compiled>,
+}
+
+impl Context {
+    async fn load(db: &mut AnyConnection, user: UserId) -> Result<Context, ImportError> {
+        let category_ids = crate::demo::seed_categories(db, user).await?;
+        let names = sqlx::query("SELECT id, name_fr, name_en FROM categories WHERE user_id = $1")
+            .bind(user.0)
+            .fetch_all(&mut *db)
+            .await?;
+        let category_names = names.into_iter().map(|r| (r.get(0), (r.get(1), r.get(2)))).collect();
+        let rows = sqlx::query(
+            "SELECT m.id, m.key, m.name, m.aliases, m.category_id, c.key FROM merchants m
+             LEFT JOIN categories c ON c.id = m.category_id AND c.user_id = m.user_id
+             WHERE m.user_id = $1",
+        )
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+        let mut known = Vec::new();
+        let mut merchant_ids = HashMap::new();
+        let mut merchant_category = HashMap::new();
+        for r in rows {
+            let id: i64 = r.get(0);
+            let aliases: String = r.get(3);
+            let aliases: Vec<String> = serde_json::from_str(&aliases)
+                .map_err(|e| ImportError::Corrupt(format!("merchant aliases: {e}")))?;
+            let key: String = r.get(1);
+            merchant_ids.insert(key.clone(), id);
+            merchant_category.insert(id, r.get::<Option<i64>, _>(4));
+            known.push(Known { key, name: r.get(2), aliases, category: r.get(5) });
+        }
+        Ok(Context {
+            matcher: merchant::Matcher::new(&known),
+            merchant_ids,
+            merchant_category,
+            category_ids,
+            category_names,
+            rules: rules::compiled(db, user).await?,
+        })
+    }
+
+    fn category_by_key(&self, key: &str) -> Option<&(String, String)> {
+        self.category_ids.get(key).and_then(|id| self.category_names.get(id))
+    }
+
+    /// The id of merchant `m`, created (with its brand's category) the first time.
+    async fn merchant_id(
+        &mut self,
+        db: &mut AnyConnection,
+        user: UserId,
+        m: &merchant::Recognised,
+    ) -> Result<i64, sqlx::Error> {
+        if let Some(id) = self.merchant_ids.get(&m.key) {
+            return Ok(*id);
+        }
+        let category = m.category.as_ref().and_then(|k| self.category_ids.get(k).copied());
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO merchants (user_id, key, name, aliases, category_id) VALUES ($1, $2, $3, '[]', $4)
+             RETURNING id",
+        )
+        .bind(user.0)
+        .bind(&m.key)
+        .bind(&m.name)
+        .bind(category)
+        .fetch_one(&mut *db)
+        .await?;
+        self.merchant_ids.insert(m.key.clone(), id);
+        self.merchant_category.insert(id, category);
+        Ok(id)
+    }
+}

@@ -1,0 +1,200 @@
+//! An upload's preview: the detected (or edited) layout, the first rows with the
+//! merchant and category they will get, the rejected lines, the rows already in the
+//! account, and the accounts it may go into.
+
+use super::*;
+
+impl Imports {
+    /// An upload's preview with `mapping` (CSV; else the detected layout) into
+    /// `account` (a key; else a new account), or its progress, or its report.
+    pub async fn view(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        layout: Layout<'_>,
+        account: Option<&str>,
+        locale: Locale,
+    ) -> Result<ImportView, ImportError> {
+        // The import's live state before the stored one: a running import is forgotten
+        // only after its report is stored, so read the other way round a page could find
+        // neither (no report yet, no longer running) and show the file as pending.
+        let live = self.get(user, id);
+        // Only reads (the upload gave the user the default categories), so it never
+        // waits for an import writing.
+        let mut db = store.tenant_read(user).await?;
+        let upload = Self::load(&mut db, user, id).await?;
+        let accounts = accounts(&mut db, user, locale).await?;
+        let base = |encoding, state| ImportView {
+            id: id.to_string(),
+            file_name: upload.file_name.clone(),
+            format: upload.format,
+            encoding,
+            currency: None,
+            mapping: None,
+            columns: Vec::new(),
+            mapping_error: None,
+            rows: Vec::new(),
+            total_rows: 0,
+            duplicates: 0,
+            rejected: Vec::new(),
+            accounts: accounts.clone(),
+            account: None,
+            new_account_name: String::new(),
+            state,
+        };
+        if let Some(report) = &upload.report {
+            db.commit().await?;
+            return Ok(base(agent::imports::Encoding::Utf8, ImportState::Done(parse_report(report)?)));
+        }
+        let content =
+            upload.content.as_deref().ok_or(ImportError::Corrupt("an upload without content".into()))?;
+        // A layout the file cannot be read with is reported, and the detected one shown.
+        let read = |mapping| import::read(upload.format, content, mapping);
+        let (file, mapping_error) = match layout {
+            Layout::Detected => (read(None)?, None),
+            Layout::Given(mapping) => match read(Some(mapping)) {
+                Ok(file) => (file, None),
+                Err(e) => (read(None)?, Some(e.to_string())),
+            },
+            Layout::Edited(edit) => {
+                let detected = read(None)?;
+                match detected
+                    .mapping
+                    .as_ref()
+                    .filter(|_| !edit.is_empty())
+                    .map(|m| read(Some(edit.apply(m))))
+                {
+                    Some(Ok(file)) => (file, None),
+                    Some(Err(e)) => (detected, Some(e.to_string())),
+                    None => (detected, None),
+                }
+            }
+        };
+        let state = live.map_or(ImportState::Pending, |l| l.state(locale));
+        let chosen = account.and_then(|k| accounts.iter().find(|a| a.key == k)).map(|a| a.key.clone());
+        let target = match &chosen {
+            Some(key) => account_row(&mut db, user, key).await?,
+            None => None,
+        };
+        let currency = match (&target, &file.currency) {
+            (Some((_, _, c)), _) | (None, Some(c)) => c.clone(),
+            (None, None) => user_currency(&mut db, user).await?,
+        };
+        let currency = Currency::new(&currency).ok_or_else(|| ImportError::Corrupt(currency.clone()))?;
+        // Which rows the account has already: counted over the file, flagged in the preview.
+        let already = match &target {
+            Some((account_id, _, _)) => present(&mut db, user, &hashes(&file.rows, *account_id)).await?,
+            None => Vec::new(),
+        };
+        let duplicates = already.iter().filter(|&&p| p).count() as u64;
+        let context = Context::load(&mut db, user).await?;
+        db.commit().await?;
+        let rows = file
+            .rows
+            .iter()
+            .take(PREVIEW_ROWS)
+            .enumerate()
+            .map(|(i, r)| {
+                let m = context.matcher.recognise(&r.label);
+                let category =
+                    rules::category_for(&context.rules, &r.label, m.as_ref().map(|m| m.name.as_str()))
+                        .and_then(|id| context.category_names.get(&id))
+                        .or_else(|| {
+                            m.as_ref()
+                                .and_then(|m| m.category.as_ref())
+                                .and_then(|k| context.category_by_key(k))
+                        })
+                        .map(|(fr, en)| if locale == Locale::Fr { fr.clone() } else { en.clone() });
+                PreviewRow {
+                    line: r.line,
+                    date: r.date,
+                    label: r.label.clone(),
+                    amount: Money::new(r.amount_minor, currency),
+                    merchant: m.map(|m| m.name),
+                    category,
+                    duplicate: already.get(i).copied().unwrap_or(false),
+                }
+            })
+            .collect();
+        let columns = columns(content, file.mapping.as_ref());
+        let encoding = file.encoding;
+        let stem = upload.file_name.rsplit_once('.').map_or(upload.file_name.as_str(), |(s, _)| s);
+        Ok(ImportView {
+            currency: file.currency.clone(),
+            mapping: file.mapping.clone(),
+            columns,
+            mapping_error,
+            total_rows: file.rows.len() as u64,
+            duplicates,
+            rejected: file.rejected.clone(),
+            account: chosen,
+            new_account_name: stem.chars().take(60).collect(),
+            rows,
+            ..base(encoding, state)
+        })
+    }
+}
+
+/// Which of `hashes` are already stored, in order.
+pub(super) async fn present(
+    db: &mut AnyConnection,
+    user: UserId,
+    hashes: &[String],
+) -> Result<Vec<bool>, sqlx::Error> {
+    let mut found = std::collections::HashSet::new();
+    for chunk in hashes.chunks(500) {
+        let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT dedupe_hash FROM transactions WHERE user_id = $1 AND dedupe_hash IN ({})",
+            placeholders.join(", ")
+        );
+        let mut q = sqlx::query_scalar::<_, String>(&sql).bind(user.0);
+        for h in chunk {
+            q = q.bind(h);
+        }
+        found.extend(q.fetch_all(&mut *db).await?);
+    }
+    Ok(hashes.iter().map(|h| found.contains(h)).collect())
+}
+
+pub(super) async fn accounts(
+    db: &mut AnyConnection,
+    user: UserId,
+    locale: Locale,
+) -> Result<Vec<AccountOption>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT key, name, COALESCE(name_en, name), currency FROM accounts WHERE user_id = $1 AND key IS NOT NULL
+         ORDER BY id",
+    )
+    .bind(user.0)
+    .fetch_all(&mut *db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| AccountOption {
+            key: r.get(0),
+            name: if locale == Locale::Fr { r.get(1) } else { r.get(2) },
+            currency: r.get(3),
+        })
+        .collect())
+}
+
+/// A name and a sample value per column of a CSV file (the first data row's).
+pub(super) fn columns(content: &[u8], mapping: Option<&Mapping>) -> Vec<(String, String)> {
+    let Some(mapping) = mapping else { return Vec::new() };
+    let sample = import::csv::sample_row(content, mapping);
+    let width = sample.len().max(mapping.header.as_ref().map_or(0, Vec::len));
+    (0..width)
+        .map(|i| {
+            let name = mapping
+                .header
+                .as_ref()
+                .and_then(|h| h.get(i))
+                .filter(|h| !h.is_empty())
+                .cloned()
+                .unwrap_or_else(|| (i + 1).to_string());
+            (name, sample.get(i).cloned().unwrap_or_default())
+        })
+        .collect()
+}

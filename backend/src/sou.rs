@@ -1,0 +1,71 @@
+//! [`Sou`], the bag of services every surface (API, chat page, plain forms) holds: the
+//! store, the time zone, accounts, bank imports and, when configured, the language
+//! models. What it does with them lives elsewhere: the chat pipeline in `chat/`,
+//! conversation storage in `conversations.rs`.
+
+use agent::{Date, Parser};
+
+use crate::auth::{Auth, AuthConfig};
+use crate::error::BackendError;
+use crate::ids::UserId;
+use crate::imports::Imports;
+use crate::providers::Providers;
+use crate::store::Store;
+
+/// Sou's server-side core, shared by every surface.
+#[derive(Clone)]
+pub struct Sou {
+    pub(crate) store: Store,
+    timezone: chrono_tz::Tz,
+    pub(crate) providers: Option<Providers>,
+    auth: Auth,
+    imports: Imports,
+}
+
+impl Sou {
+    pub fn new(store: Store, timezone: chrono_tz::Tz) -> Sou {
+        let auth = Auth::new(store.clone(), AuthConfig::default());
+        Sou { store, timezone, providers: None, auth, imports: Imports::default() }
+    }
+
+    /// The same, with these session lifetimes and sign-in limits.
+    pub fn with_auth(mut self, config: AuthConfig) -> Sou {
+        self.auth = Auth::new(self.store.clone(), config);
+        self
+    }
+
+    /// Accounts, sessions and API tokens.
+    pub fn auth(&self) -> &Auth {
+        &self.auth
+    }
+
+    /// Bank file uploads and imports.
+    pub fn imports(&self) -> &Imports {
+        &self.imports
+    }
+
+    /// The same, answering with language models too.
+    pub fn with_providers(mut self, providers: Providers) -> Sou {
+        self.providers = Some(providers);
+        self
+    }
+
+    pub fn providers(&self) -> Option<&Providers> {
+        self.providers.as_ref()
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Today in the configured time zone.
+    pub fn today(&self) -> Date {
+        use chrono::Datelike;
+        let now = chrono::Utc::now().with_timezone(&self.timezone);
+        Date::new(now.year(), now.month(), now.day()).unwrap_or_else(|| Date::from_days(0))
+    }
+
+    pub async fn parser(&self, user: UserId) -> Result<Parser, BackendError> {
+        Ok(Parser::new(self.store.vocabulary(user).await?))
+    }
+}

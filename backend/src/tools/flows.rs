@@ -1,0 +1,214 @@
+//! The ledger as a whole: money in and out over a period, account balances, and
+//! monthly budgets against what their categories cost.
+
+use std::collections::BTreeMap;
+
+use agent::{
+    AccountBalance, BalancesArgs, BalancesResult, BudgetArgs, BudgetLine, BudgetState, BudgetStatusResult,
+    CashFlowArgs, CashFlowResult, CashFlowRow, Currency, Date, EntityRef, Locale, Money,
+};
+use sqlx::{AnyConnection, Row};
+
+use crate::error::BackendError;
+use crate::ids::UserId;
+
+use super::ledger::*;
+
+/// Money in and out over a period, transfers between the user's own accounts left out.
+///
+/// Income is every amount booked in an income category (a reversed salary line
+/// lowers it) plus uncategorised credits; spending is minus every amount booked in an
+/// expense category — so a refund lowers it — plus uncategorised debits. Hence
+/// `net = income − spending` is the sum of every non-transfer line, and spending is
+/// `spending_summary`'s total minus the refunds of the period. Only lines in the
+/// ledger's main currency count.
+pub(super) async fn cash_flow(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &CashFlowArgs,
+    locale: Locale,
+) -> Result<CashFlowResult, BackendError> {
+    let Scope { account, currency, .. } = scope(db, user, None, None, a.account.as_deref(), locale).await?;
+    let sql = format!("{SELECT} AND (c.kind IS NULL OR c.kind <> 'transfer') ORDER BY t.date, t.id");
+    let filters = Filters { account: a.account.as_deref(), ..Filters::new(&a.period) };
+    let rows = filters.fetch(db, &sql, user, currency, locale).await?;
+    let mut income = 0i64;
+    let mut spending = 0i64;
+    let mut buckets: BTreeMap<Date, (String, i64, i64)> = BTreeMap::new();
+    let mut source_ids = Vec::new();
+    for r in rows.iter().filter(|r| r.row.amount.currency == currency) {
+        let amount = r.row.amount.minor;
+        let is_income = match r.category_kind.as_deref() {
+            Some("income") => true,
+            Some(_) => false,
+            None => amount > 0,
+        };
+        let (money_in, money_out) = if is_income { (amount, 0) } else { (0, -amount) };
+        income = income.saturating_add(money_in);
+        spending = spending.saturating_add(money_out);
+        source_ids.push(r.row.id);
+        if let Some((start, label)) = time_bucket(r.row.date, a.group_by, locale) {
+            let b = buckets.entry(start).or_insert_with(|| (label, 0, 0));
+            b.1 = b.1.saturating_add(money_in);
+            b.2 = b.2.saturating_add(money_out);
+        }
+    }
+    let net = income.saturating_sub(spending);
+    let rows = buckets
+        .into_iter()
+        .map(|(start, (label, income, spending))| CashFlowRow {
+            key: start.to_string(),
+            label,
+            income: Money::new(income, currency),
+            spending: Money::new(spending, currency),
+            net: Money::new(income.saturating_sub(spending), currency),
+        })
+        .collect();
+    Ok(CashFlowResult {
+        period: a.period.clone(),
+        account,
+        group_by: a.group_by,
+        income: Money::new(income, currency),
+        spending: Money::new(spending, currency),
+        net: Money::new(net, currency),
+        savings_rate_basis_points: basis_points(net, income),
+        rows,
+        source_ids,
+    })
+}
+
+/// Each account's balance at the close of `min(period.end − 1 day, today)`: its
+/// opening balance plus every line from its opening date to that day. Accounts opened
+/// after that day are left out; the total adds the accounts kept in the main currency.
+pub(super) async fn balances(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &BalancesArgs,
+    locale: Locale,
+    today: Date,
+) -> Result<BalancesResult, BackendError> {
+    let Scope { currency, .. } = scope(db, user, None, None, a.account.as_deref(), locale).await?;
+    let date = a.period.end.add_days(-1).min(today);
+    let rows = sqlx::query(
+        "SELECT a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency, a.opening_balance_minor,
+                CAST(COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
+                          WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date <= $2
+                            AND (a.opening_date IS NULL OR t.date >= a.opening_date)), 0) AS BIGINT)
+         FROM accounts a
+         WHERE a.user_id = $1 AND a.key IS NOT NULL AND ($3 IS NULL OR a.key = $3)
+           AND (a.opening_date IS NULL OR a.opening_date <= $2)
+         ORDER BY a.id",
+    )
+    .bind(user.0)
+    .bind(date.to_string())
+    .bind(a.account.as_deref())
+    .fetch_all(&mut *db)
+    .await?;
+    let mut accounts = Vec::with_capacity(rows.len());
+    let mut total = 0i64;
+    for r in rows {
+        let code: String = r.get(4);
+        let account_currency = Currency::new(&code)
+            .ok_or_else(|| BackendError::Corrupt(format!("account currency {code:?}")))?;
+        let opening: i64 = r.get(5);
+        let moved: i64 = r.get(6);
+        let balance = opening.saturating_add(moved);
+        if account_currency == currency {
+            total = total.saturating_add(balance);
+        }
+        accounts.push(AccountBalance {
+            key: r.get(0),
+            label: match locale {
+                Locale::Fr => r.get(1),
+                Locale::En => r.get(2),
+            },
+            kind: r.get(3),
+            balance: Money::new(balance, account_currency),
+        });
+    }
+    Ok(BalancesResult { period: a.period.clone(), date, accounts, total: Money::new(total, currency) })
+}
+
+/// Calendar months a period touches: January 15 to March 2 touches three.
+pub(super) fn months_touched(p: &agent::Period) -> u32 {
+    let last = p.end.add_days(-1);
+    let index = |d: Date| i64::from(d.year()) * 12 + i64::from(d.month());
+    u32::try_from(index(last) - index(p.start) + 1).unwrap_or(0)
+}
+
+/// Each monthly budget (in the main currency) against what its category cost over the
+/// period: every line of the category counts, so a refund lowers what was spent; a
+/// category refunded more than it cost has spent nothing.
+pub(super) async fn budget_status(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &BudgetArgs,
+    locale: Locale,
+    today: Date,
+) -> Result<BudgetStatusResult, BackendError> {
+    let Scope { currency, .. } = scope(db, user, a.category.as_deref(), None, None, locale).await?;
+    let months = months_touched(&a.period);
+    let rows = sqlx::query(
+        "SELECT c.key, c.name_fr, c.name_en, b.amount_minor,
+                CAST(COALESCE((SELECT -SUM(t.amount_minor) FROM transactions t
+                          WHERE t.user_id = b.user_id AND t.category_id = b.category_id
+                            AND t.currency = b.currency AND t.date >= $2 AND t.date < $3), 0) AS BIGINT)
+         FROM budgets b
+         JOIN categories c ON c.id = b.category_id AND c.user_id = b.user_id
+         WHERE b.user_id = $1 AND b.period = 'month' AND b.currency = $4 AND ($5 IS NULL OR c.key = $5)",
+    )
+    .bind(user.0)
+    .bind(a.period.start.to_string())
+    .bind(a.period.end.to_string())
+    .bind(currency.as_str())
+    .bind(a.category.as_deref())
+    .fetch_all(&mut *db)
+    .await?;
+    let mut lines = Vec::with_capacity(rows.len());
+    let (mut total_budget, mut total_spent) = (0i64, 0i64);
+    for r in rows {
+        let monthly: i64 = r.get(3);
+        let budget = monthly.saturating_mul(i64::from(months));
+        let spent = r.get::<i64, _>(4).max(0);
+        // Exact comparisons decide the state; the rounded percentage is for display.
+        let state = if i128::from(spent) * 10 < i128::from(budget) * 8 {
+            BudgetState::Ok
+        } else if spent <= budget {
+            BudgetState::Warning
+        } else {
+            BudgetState::Over
+        };
+        total_budget = total_budget.saturating_add(budget);
+        total_spent = total_spent.saturating_add(spent);
+        lines.push(BudgetLine {
+            category: EntityRef {
+                key: r.get(0),
+                label: match locale {
+                    Locale::Fr => r.get(1),
+                    Locale::En => r.get(2),
+                },
+            },
+            budget: Money::new(budget, currency),
+            spent: Money::new(spent, currency),
+            remaining: Money::new(budget.saturating_sub(spent), currency),
+            used_basis_points: basis_points(spent, budget).unwrap_or(0),
+            state,
+        });
+    }
+    lines.sort_by(|x, y| {
+        y.used_basis_points.cmp(&x.used_basis_points).then_with(|| x.category.label.cmp(&y.category.label))
+    });
+    let elapsed_basis_points = (a.period.start <= today && today < a.period.end).then(|| {
+        let elapsed = today.to_days() - a.period.start.to_days() + 1;
+        let length = a.period.end.to_days() - a.period.start.to_days();
+        basis_points(elapsed, length).unwrap_or(0)
+    });
+    Ok(BudgetStatusResult {
+        period: a.period.clone(),
+        months,
+        lines,
+        budget: Money::new(total_budget, currency),
+        spent: Money::new(total_spent, currency),
+        elapsed_basis_points,
+    })
+}

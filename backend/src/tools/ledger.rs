@@ -1,0 +1,243 @@
+//! What every ledger tool shares: the one transaction query ([`SELECT`]) and its
+//! filters, the user's keys resolved to names, a row decoded, and the arithmetic and
+//! time buckets of the answers.
+
+use agent::{Currency, Date, EntityRef, GroupBy, Locale, Money, TransactionRow};
+use sqlx::{AnyConnection, Row};
+
+use crate::error::BackendError;
+use crate::ids::UserId;
+
+pub(super) struct Row_ {
+    pub(super) row: TransactionRow,
+    pub(super) merchant_key: Option<String>,
+    pub(super) category_key: Option<String>,
+    /// `expense`, `income` or `transfer`; `None` for an uncategorised line.
+    pub(super) category_kind: Option<String>,
+    pub(super) account_key: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Entity {
+    Category,
+    Merchant,
+    Account,
+}
+
+/// A category, merchant or account key the user does not have is an error the user
+/// can act on.
+pub(super) async fn entity(
+    db: &mut AnyConnection,
+    user: UserId,
+    kind: Entity,
+    key: Option<&str>,
+    locale: Locale,
+) -> Result<Option<EntityRef>, BackendError> {
+    let Some(key) = key else { return Ok(None) };
+    let (sql, what) = match kind {
+        Entity::Category => {
+            ("SELECT name_fr, name_en FROM categories WHERE user_id = $1 AND key = $2", "category")
+        }
+        Entity::Merchant => ("SELECT name, name FROM merchants WHERE user_id = $1 AND key = $2", "merchant"),
+        Entity::Account => {
+            ("SELECT name, COALESCE(name_en, name) FROM accounts WHERE user_id = $1 AND key = $2", "account")
+        }
+    };
+    let row = sqlx::query(sql).bind(user.0).bind(key).fetch_optional(&mut *db).await?;
+    let Some(row) = row else {
+        return Err(BackendError::BadRequest(format!("unknown {what} {key:?}")));
+    };
+    let label: String = match locale {
+        Locale::Fr => row.get(0),
+        Locale::En => row.get(1),
+    };
+    Ok(Some(EntityRef { key: key.to_string(), label }))
+}
+
+/// The resolved filters of a call and the user's main currency.
+pub(super) struct Scope {
+    pub(super) category: Option<EntityRef>,
+    pub(super) merchant: Option<EntityRef>,
+    pub(super) account: Option<EntityRef>,
+    pub(super) currency: Currency,
+}
+
+pub(super) async fn scope(
+    db: &mut AnyConnection,
+    user: UserId,
+    category: Option<&str>,
+    merchant: Option<&str>,
+    account: Option<&str>,
+    locale: Locale,
+) -> Result<Scope, BackendError> {
+    Ok(Scope {
+        category: entity(db, user, Entity::Category, category, locale).await?,
+        merchant: entity(db, user, Entity::Merchant, merchant, locale).await?,
+        account: entity(db, user, Entity::Account, account, locale).await?,
+        currency: crate::store::currency(&mut *db, user).await?,
+    })
+}
+
+/// Every transaction query starts here. The joins repeat the user scope so that a row
+/// pointing at someone else's account, merchant or category shows nothing of it.
+pub(super) const SELECT: &str = "
+    SELECT t.id, t.date, t.raw_label, t.amount_minor, t.currency,
+           a.name, COALESCE(a.name_en, a.name), a.key,
+           m.key, m.name, c.key, c.name_fr, c.name_en, c.kind
+    FROM transactions t
+    JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
+    LEFT JOIN merchants m ON m.id = t.merchant_id AND m.user_id = t.user_id
+    LEFT JOIN categories c ON c.id = t.category_id AND c.user_id = t.user_id
+    WHERE t.user_id = $1 AND t.date >= $2 AND t.date < $3
+      AND ($4 IS NULL OR c.key = $4)
+      AND ($5 IS NULL OR m.key = $5)
+      AND ($6 IS NULL OR abs(t.amount_minor) >= $6)
+      AND ($7 IS NULL OR abs(t.amount_minor) <= $7)
+      AND ($8 IS NULL OR a.key = $8)";
+
+/// The filters every transaction query shares: parameters $1 to $8 of [`SELECT`].
+pub(super) struct Filters<'a> {
+    pub(super) period: &'a agent::Period,
+    pub(super) category: Option<&'a str>,
+    pub(super) merchant: Option<&'a str>,
+    pub(super) account: Option<&'a str>,
+    pub(super) amount_min: Option<Money>,
+    pub(super) amount_max: Option<Money>,
+}
+
+pub(super) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+impl<'a> Filters<'a> {
+    pub(super) fn new(period: &'a agent::Period) -> Filters<'a> {
+        Filters { period, category: None, merchant: None, account: None, amount_min: None, amount_max: None }
+    }
+
+    /// Every filter a call may have: its period, the keys it names, its amount bounds.
+    pub(super) fn of(
+        period: &'a agent::Period,
+        [category, merchant, account]: [&'a Option<String>; 3],
+        amount_min: Option<Money>,
+        amount_max: Option<Money>,
+    ) -> Filters<'a> {
+        Filters {
+            period,
+            category: category.as_deref(),
+            merchant: merchant.as_deref(),
+            account: account.as_deref(),
+            amount_min,
+            amount_max,
+        }
+    }
+
+    pub(super) fn bind<'q>(
+        &self,
+        sql: &'q str,
+        user: UserId,
+        currency: Currency,
+    ) -> Result<AnyQuery<'q>, BackendError>
+    where
+        'a: 'q,
+    {
+        Ok(sqlx::query(sql)
+            .bind(user.0)
+            .bind(self.period.start.to_string())
+            .bind(self.period.end.to_string())
+            .bind(self.category)
+            .bind(self.merchant)
+            .bind(bound(self.amount_min, currency)?)
+            .bind(bound(self.amount_max, currency)?)
+            .bind(self.account))
+    }
+
+    pub(super) async fn fetch(
+        &self,
+        db: &mut AnyConnection,
+        sql: &str,
+        user: UserId,
+        currency: Currency,
+        locale: Locale,
+    ) -> Result<Vec<Row_>, BackendError> {
+        let rows = self.bind(sql, user, currency)?.fetch_all(&mut *db).await?;
+        rows.iter().map(|r| decode(r, locale)).collect()
+    }
+}
+
+/// An amount bound in the ledger's currency; another currency is the user's mistake
+/// to hear about, not something to convert silently.
+pub(super) fn bound(m: Option<Money>, currency: Currency) -> Result<Option<i64>, BackendError> {
+    match m {
+        None => Ok(None),
+        Some(m) if m.currency == currency => Ok(Some(m.minor)),
+        Some(m) => Err(BackendError::BadRequest(format!(
+            "amounts in {} cannot filter a ledger kept in {currency}",
+            m.currency
+        ))),
+    }
+}
+
+pub(super) fn decode(r: &sqlx::any::AnyRow, locale: Locale) -> Result<Row_, BackendError> {
+    let date: String = r.get(1);
+    let currency: String = r.get(4);
+    let (account, category_label): (String, Option<String>) = match locale {
+        Locale::Fr => (r.get(5), r.get(11)),
+        Locale::En => (r.get(6), r.get(12)),
+    };
+    Ok(Row_ {
+        row: TransactionRow {
+            id: r.get(0),
+            date: Date::parse_iso(&date)
+                .ok_or_else(|| BackendError::Corrupt(format!("transaction date {date:?}")))?,
+            label: r.get(2),
+            amount: Money::new(
+                r.get(3),
+                Currency::new(&currency)
+                    .ok_or_else(|| BackendError::Corrupt(format!("currency {currency:?}")))?,
+            ),
+            account,
+            merchant: r.get(9),
+            category: category_label,
+        },
+        account_key: r.get(7),
+        merchant_key: r.get(8),
+        category_key: r.get(10),
+        category_kind: r.get(13),
+    })
+}
+
+/// `n / d` rounded half away from zero; `d` must be positive.
+pub(super) fn div_round(n: i128, d: i128) -> i128 {
+    let (q, r) = (n / d, n % d);
+    if 2 * r.abs() >= d {
+        q + n.signum()
+    } else {
+        q
+    }
+}
+
+/// `part / whole` in hundredths of a percent, rounded half away from zero.
+pub(super) fn basis_points(part: i64, whole: i64) -> Option<i64> {
+    (whole > 0).then(|| {
+        let bp = div_round(i128::from(part) * 10_000, i128::from(whole));
+        i64::try_from(bp).unwrap_or(if bp < 0 { i64::MIN } else { i64::MAX })
+    })
+}
+
+/// The time bucket of a date: its first day and how people name it.
+pub(super) fn time_bucket(d: Date, group_by: GroupBy, locale: Locale) -> Option<(Date, String)> {
+    match group_by {
+        GroupBy::Month => {
+            let m = d.first_of_month();
+            Some((m, agent::period::month_label(m, locale)))
+        }
+        GroupBy::Week => {
+            let monday = d.add_days(-i64::from(d.weekday()));
+            let label = match locale {
+                Locale::Fr => format!("semaine du {}", agent::period::day_label(monday, locale)),
+                Locale::En => format!("week of {}", agent::period::day_label(monday, locale)),
+            };
+            Some((monday, label))
+        }
+        GroupBy::Day => Some((d, agent::period::day_label(d, locale))),
+        GroupBy::None | GroupBy::Category | GroupBy::Merchant | GroupBy::Account => None,
+    }
+}

@@ -1,0 +1,206 @@
+//! The tools: each takes a validated call and the user it runs for; every query is
+//! scoped by `user_id`. Money is integer minor units throughout. The ledger's tools
+//! are grouped by family (`spending.rs`, `flows.rs`, `recurring.rs`) on the shared
+//! query of `ledger.rs`; the analyst tools read datasets through the SQL sandbox.
+
+mod flows;
+mod ledger;
+pub mod recurring;
+mod spending;
+
+use agent::{DatasetInfoResult, DatasetResult, Date, Locale, ToolCall, ToolOutput};
+
+use crate::datasets;
+use crate::error::BackendError;
+use crate::ids::UserId;
+use crate::store::Store;
+use flows::{balances, budget_status, cash_flow};
+use recurring::recurring_payments;
+use spending::{compare, list_transactions, summary, Flow};
+
+/// Rows returned inside a spending summary; the total always covers every row.
+pub const SUMMARY_ROWS: usize = 100;
+
+/// Runs a validated call. `today` is the date the plan was made against (the plan's
+/// `meta.today`): balances never look past it and budgets say how much of a current
+/// period has elapsed.
+pub async fn run(
+    store: &Store,
+    user: UserId,
+    call: &ToolCall,
+    locale: Locale,
+    today: Date,
+) -> Result<ToolOutput, BackendError> {
+    if call.is_dataset() {
+        return dataset_tool(store, user, call, locale).await;
+    }
+    let mut tx = store.tenant_read(user).await?;
+    let db = &mut *tx;
+    let output = match call {
+        ToolCall::SpendingSummary(a) => {
+            summary(db, user, a, Flow::Out, locale).await.map(ToolOutput::SpendingSummary)
+        }
+        ToolCall::IncomeSummary(a) => {
+            summary(db, user, a, Flow::In, locale).await.map(ToolOutput::IncomeSummary)
+        }
+        ToolCall::ComparePeriods(a) => compare(db, user, a, locale).await.map(ToolOutput::ComparePeriods),
+        ToolCall::ListTransactions(a) => {
+            list_transactions(db, user, a, locale).await.map(ToolOutput::ListTransactions)
+        }
+        ToolCall::CashFlow(a) => cash_flow(db, user, a, locale).await.map(ToolOutput::CashFlow),
+        ToolCall::Balances(a) => balances(db, user, a, locale, today).await.map(ToolOutput::Balances),
+        ToolCall::BudgetStatus(a) => {
+            budget_status(db, user, a, locale, today).await.map(ToolOutput::BudgetStatus)
+        }
+        ToolCall::RecurringPayments(a) => {
+            recurring_payments(db, user, a, locale).await.map(ToolOutput::RecurringPayments)
+        }
+        ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => {
+            return dataset_tool(store, user, call, locale).await;
+        }
+    }?;
+    tx.commit().await?;
+    Ok(output)
+}
+
+/// The analyst tools: they read datasets through the SQL sandbox, not the ledger.
+async fn dataset_tool(
+    store: &Store,
+    user: UserId,
+    call: &ToolCall,
+    locale: Locale,
+) -> Result<ToolOutput, BackendError> {
+    let shown = |e: datasets::DatasetError| match e {
+        datasets::DatasetError::Db(e) => BackendError::Db(e),
+        e => BackendError::BadRequest(e.message(locale)),
+    };
+    match call {
+        ToolCall::QueryDataset(a) => {
+            let result = datasets::query_plan(store, user, a, locale).await.map_err(shown)?;
+            let title = agent::analyst::title(a, locale);
+            let chart = agent::chart::shaped(&result, &title, a.chart);
+            Ok(ToolOutput::QueryDataset(DatasetResult {
+                dataset: Some(a.dataset.clone()),
+                title,
+                result,
+                chart,
+            }))
+        }
+        ToolCall::RunSql(a) => {
+            let result = datasets::query(store, user, &a.sql).await.map_err(shown)?;
+            let title = match locale {
+                Locale::Fr => "Requête SQL",
+                Locale::En => "SQL query",
+            }
+            .to_string();
+            let chart = agent::chart::suggest(&result, &title);
+            Ok(ToolOutput::RunSql(DatasetResult { dataset: None, title, result, chart }))
+        }
+        _ => {
+            let list = datasets::list(store, user).await.map_err(shown)?;
+            let dialect = match store.dialect() {
+                crate::ids::Dialect::Sqlite => "sqlite",
+                crate::ids::Dialect::Postgres => "postgresql",
+            };
+            Ok(ToolOutput::DatasetInfo(DatasetInfoResult { datasets: list, dialect: dialect.to_string() }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flows::months_touched;
+    use super::ledger::{basis_points, div_round};
+    use super::recurring::{detect, median, normalise_label, regular_amounts};
+    use super::*;
+    use agent::Cadence;
+
+    fn d(s: &str) -> Date {
+        Date::parse_iso(s).unwrap()
+    }
+
+    #[test]
+    fn rounding_is_half_away_from_zero() {
+        assert_eq!(div_round(5, 2), 3);
+        assert_eq!(div_round(-5, 2), -3);
+        assert_eq!(div_round(4, 3), 1);
+        assert_eq!(div_round(-4, 3), -1);
+        // 0.10 € of net on 2 000 € of income is half a basis point.
+        assert_eq!(basis_points(10, 200_000), Some(1));
+        assert_eq!(basis_points(-10, 200_000), Some(-1));
+        assert_eq!(basis_points(9, 200_000), Some(0));
+        assert_eq!(basis_points(1, 0), None);
+        assert_eq!(basis_points(1, 3), Some(3333));
+        assert_eq!(basis_points(2, 3), Some(6667));
+    }
+
+    #[test]
+    fn months_touched_counts_calendar_months() {
+        let p = |a: &str, b: &str| agent::Period {
+            start: d(a),
+            end: d(b),
+            label: String::new(),
+            words: String::new(),
+        };
+        assert_eq!(months_touched(&p("2026-11-01", "2026-12-01")), 1);
+        assert_eq!(months_touched(&p("2026-11-30", "2026-12-01")), 1);
+        assert_eq!(months_touched(&p("2026-01-15", "2026-03-03")), 3);
+        assert_eq!(months_touched(&p("2026-01-15", "2026-03-01")), 2);
+        assert_eq!(months_touched(&p("2025-12-31", "2026-01-02")), 2);
+        assert_eq!(months_touched(&p("2026-01-01", "2027-01-01")), 12);
+    }
+
+    #[test]
+    fn medians_and_stable_amounts() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[3, 1, 2]), Some(2));
+        assert_eq!(median(&[1, 2, 3, 4]), Some(3));
+        assert_eq!(median(&[1349, 1349, 1499, 1499]), Some(1424));
+        // Every amount within 20 %: all kept.
+        assert_eq!(regular_amounts(&[1349, 1349, 1499]), Some(vec![true, true, true]));
+        // Fixed instalments and one adjustment: the adjustment is dropped.
+        let edf = [8900, 8900, 8900, 4200, 8900, 9400, 9400];
+        assert_eq!(regular_amounts(&edf), Some(vec![true, true, true, false, true, true, true]));
+        // Shopping-like amounts are not a series.
+        assert_eq!(regular_amounts(&[850, 6500, 2300, 4100, 1200, 5600]), None);
+        assert_eq!(regular_amounts(&[2000, 4000, 6000, 4000, 2000, 6000]), None);
+    }
+
+    #[test]
+    fn cadences_need_regular_intervals_and_enough_payments() {
+        let dates = |v: &[&str]| v.iter().map(|s| d(s)).collect::<Vec<_>>();
+        let monthly = dates(&["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30"]);
+        assert_eq!(detect(&monthly, false), Some(Cadence::Monthly));
+        assert_eq!(detect(&monthly[..2], true), None, "two monthly payments are not enough");
+        let weekly = dates(&["2026-01-05", "2026-01-12", "2026-01-19", "2026-01-27"]);
+        assert_eq!(detect(&weekly, false), Some(Cadence::Weekly));
+        let quarterly = dates(&["2025-01-10", "2025-04-10", "2025-07-10", "2025-10-10"]);
+        assert_eq!(detect(&quarterly, false), Some(Cadence::Quarterly));
+        let yearly = dates(&["2024-11-08", "2025-11-08"]);
+        assert_eq!(detect(&yearly, true), Some(Cadence::Yearly));
+        assert_eq!(detect(&yearly, false), None, "two payments need a 13-month lookback");
+        // A median that fits but intervals all over the place: 3 of 6 fit.
+        let erratic = dates(&[
+            "2026-01-01",
+            "2026-01-31",
+            "2026-03-02",
+            "2026-03-05",
+            "2026-04-04",
+            "2026-04-06",
+            "2026-06-20",
+        ]);
+        assert_eq!(detect(&erratic, false), None);
+        // Shopping several times a week.
+        let groceries =
+            dates(&["2026-01-02", "2026-01-03", "2026-01-07", "2026-01-09", "2026-01-14", "2026-01-15"]);
+        assert_eq!(detect(&groceries, false), None);
+    }
+
+    #[test]
+    fn labels_lose_dates_and_payment_words() {
+        assert_eq!(normalise_label("PRLV SEPA MAIF ASSURANCE HABITATION"), "MAIF ASSURANCE HABITATION");
+        assert_eq!(normalise_label("CB NETFLIX.COM 15/01"), "NETFLIX.COM");
+        assert_eq!(normalise_label("RETRAIT DAB 12/03 PARIS 11"), "RETRAIT DAB PARIS");
+        assert_eq!(normalise_label("VIR SEPA"), "VIR SEPA");
+    }
+}
