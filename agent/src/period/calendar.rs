@@ -166,3 +166,17 @@ pub fn against(current: &Period, reference: &Period, locale: Locale) -> Period {
     }
     reference.clone()
 }
+
+/// The same period named in another language (its words stay the user's).
+pub fn relabel(p: Period, locale: Locale) -> Period {
+    let is_month = p.start.day() == 1 && p.start.add_months(1) == p.end;
+    let is_year = p.start.day() == 1 && p.start.month() == 1 && p.start.add_months(12) == p.end;
+    let label = if is_month {
+        wording::month_label(p.start, locale)
+    } else if is_year {
+        year(p.start.year(), locale).map(|y| y.label).unwrap_or(p.label.clone())
+    } else {
+        p.label.clone()
+    };
+    Period { label, ..p }
+}

@@ -6,7 +6,9 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
-pub use calendar::{against, default_period, last_months, month, preceding, range, step, today, year, Unit};
+pub use calendar::{
+    against, default_period, last_months, month, preceding, range, relabel, step, today, year, Unit,
+};
 // moved to wording (issue 17): callers switch after merge
 pub use crate::wording::{day_label, month_label};
 
