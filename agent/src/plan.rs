@@ -6,31 +6,35 @@ use serde::{Deserialize, Serialize};
 use crate::{Date, Locale, Money, Reason};
 
 /// Declares the arguments of a tool over the ledger: a struct that refuses unknown
-/// fields and, with the `schema` feature, has a JSON Schema. In its body, `[keys]` stands
-/// for the optional category, merchant and account keys, and `[amounts]` for the
-/// optional bounds on amounts — the fields several tools share.
+/// fields and, with the `schema` feature, has a JSON Schema. In its body, `name?: T` is
+/// an optional field left out of the JSON when absent; `[keys]` stands for the optional
+/// category, merchant and account keys, and `[amounts]` for the optional bounds on
+/// amounts — the fields several tools share.
 macro_rules! ledger_args {
     ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
         ledger_args!(@fields [$(#[$attr])*] $name [] $($body)*);
     };
-    (@fields $attrs:tt $name:ident [$($done:tt)*] [keys] $($rest:tt)*) => {
-        ledger_args!(@fields $attrs $name [$($done)*
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub category: Option<String>,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub merchant: Option<String>,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub account: Option<String>,
-        ] $($rest)*);
+    (@fields $attrs:tt $name:ident $done:tt [keys] $($rest:tt)*) => {
+        ledger_args!(@fields $attrs $name $done
+            pub category?: String,
+            pub merchant?: String,
+            pub account?: String,
+            $($rest)*);
     };
-    (@fields $attrs:tt $name:ident [$($done:tt)*] [amounts] $($rest:tt)*) => {
-        ledger_args!(@fields $attrs $name [$($done)*
+    (@fields $attrs:tt $name:ident $done:tt [amounts] $($rest:tt)*) => {
+        ledger_args!(@fields $attrs $name $done
             /// Only transactions at least this large (absolute amount, inclusive).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub amount_min: Option<Money>,
+            pub amount_min?: Money,
             /// Only transactions at most this large (absolute amount, inclusive).
+            pub amount_max?: Money,
+            $($rest)*);
+    };
+    // `name?: T`: an `Option<T>`, left out of the JSON when `None`.
+    (@fields $attrs:tt $name:ident [$($done:tt)*] $(#[$f:meta])* pub $field:ident?: $ty:ty, $($rest:tt)*) => {
+        ledger_args!(@fields $attrs $name [$($done)*
+            $(#[$f])*
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub amount_max: Option<Money>,
+            pub $field: Option<$ty>,
         ] $($rest)*);
     };
     (@fields $attrs:tt $name:ident [$($done:tt)*] $(#[$f:meta])* pub $field:ident: $ty:ty, $($rest:tt)*) => {
@@ -89,20 +93,16 @@ ledger_args! {
     pub struct SummaryArgs {
         pub period: Period,
         /// A category key of the user's vocabulary ("groceries").
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub category: Option<String>,
+        pub category?: String,
         /// A merchant key of the user's vocabulary ("carrefour").
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub merchant: Option<String>,
+        pub merchant?: String,
         /// An account key of the user's vocabulary ("compte_courant").
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub account: Option<String>,
+        pub account?: String,
         [amounts]
         #[serde(default)]
         pub group_by: GroupBy,
         /// With `group_by`: keep only the N largest groups ("top 5 merchants").
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub top: Option<u32>,
+        pub top?: u32,
     }
 }
 
@@ -112,12 +112,10 @@ ledger_args! {
         pub period: Period,
         [keys]
         /// Only money going out (`debit`) or coming in (`credit`: refunds, salary…).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub direction: Option<Direction>,
+        pub direction?: Direction,
         [amounts]
         /// Case- and accent-insensitive substring of the bank label.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub text: Option<String>,
+        pub text?: String,
         /// `newest` first (the default) or `largest` amounts first ("my biggest expenses").
         #[serde(default, skip_serializing_if = "ListOrder::is_newest")]
         pub order: ListOrder,
@@ -184,8 +182,7 @@ ledger_args! {
     /// accounts count as neither.
     pub struct CashFlowArgs {
         pub period: Period,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub account: Option<String>,
+        pub account?: String,
         /// `none`, `month`, `week` or `day`.
         #[serde(default)]
         pub group_by: GroupBy,
@@ -197,8 +194,7 @@ ledger_args! {
     /// day (`end - 1`). "What is my balance" is today's period.
     pub struct BalancesArgs {
         pub period: Period,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub account: Option<String>,
+        pub account?: String,
     }
 }
 
@@ -207,8 +203,7 @@ ledger_args! {
     /// category over the period (whole months; a budget counts once per month).
     pub struct BudgetArgs {
         pub period: Period,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub category: Option<String>,
+        pub category?: String,
     }
 }
 
@@ -217,10 +212,8 @@ ledger_args! {
     /// a stable amount (subscriptions, rent, bills), detected over the period.
     pub struct RecurringArgs {
         pub period: Period,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub category: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub merchant: Option<String>,
+        pub category?: String,
+        pub merchant?: String,
     }
 }
 
