@@ -28,7 +28,7 @@ mkdir -p target
 step "cargo test (agent corpus, backend on SQLite, server routes)"
 cargo test --workspace --locked 2>&1 | tee target/cargo-test.log
 # The parser's two numbers, printed: coverage and precision at high confidence.
-cargo test -p agent --locked --test corpus corpus -- --nocapture 2>/dev/null | grep '^corpus:'
+cargo test -p agent --locked --test it corpus::corpus -- --exact --nocapture 2>/dev/null | grep '^corpus:'
 
 step "clippy: server build (ssr), browser build (hydrate, wasm32), agent and its browser bench on wasm32"
 cargo clippy --workspace --all-targets --locked -- -D warnings

@@ -22,6 +22,7 @@ mod reason;
 pub mod text;
 mod tools;
 mod vocab;
+pub mod wording;
 
 use serde::{Deserialize, Serialize};
 

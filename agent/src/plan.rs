@@ -5,6 +5,50 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Date, Locale, Money, Reason};
 
+/// Declares the arguments of a tool over the ledger: a struct that refuses unknown
+/// fields and, with the `schema` feature, has a JSON Schema. In its body, `name?: T` is
+/// an optional field left out of the JSON when absent; `[keys]` stands for the optional
+/// category, merchant and account keys, and `[amounts]` for the optional bounds on
+/// amounts — the fields several tools share.
+macro_rules! ledger_args {
+    ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        ledger_args!(@fields [$(#[$attr])*] $name [] $($body)*);
+    };
+    (@fields $attrs:tt $name:ident $done:tt [keys] $($rest:tt)*) => {
+        ledger_args!(@fields $attrs $name $done
+            pub category?: String,
+            pub merchant?: String,
+            pub account?: String,
+            $($rest)*);
+    };
+    (@fields $attrs:tt $name:ident $done:tt [amounts] $($rest:tt)*) => {
+        ledger_args!(@fields $attrs $name $done
+            /// Only transactions at least this large (absolute amount, inclusive).
+            pub amount_min?: Money,
+            /// Only transactions at most this large (absolute amount, inclusive).
+            pub amount_max?: Money,
+            $($rest)*);
+    };
+    // `name?: T`: an `Option<T>`, left out of the JSON when `None`.
+    (@fields $attrs:tt $name:ident [$($done:tt)*] $(#[$f:meta])* pub $field:ident?: $ty:ty, $($rest:tt)*) => {
+        ledger_args!(@fields $attrs $name [$($done)*
+            $(#[$f])*
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub $field: Option<$ty>,
+        ] $($rest)*);
+    };
+    (@fields $attrs:tt $name:ident [$($done:tt)*] $(#[$f:meta])* pub $field:ident: $ty:ty, $($rest:tt)*) => {
+        ledger_args!(@fields $attrs $name [$($done)* $(#[$f])* pub $field: $ty,] $($rest)*);
+    };
+    (@fields [$($attr:tt)*] $name:ident [$($done:tt)*]) => {
+        $($attr)*
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name { $($done)* }
+    };
+}
+
 /// A resolved, half-open date range `[start, end)` with the user's words and a label.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,65 +86,42 @@ impl GroupBy {
     }
 }
 
-/// Arguments of `spending_summary` (money going out) and `income_summary` (money
-/// coming in) over a period, optionally filtered by category or merchant, optionally
-/// broken down.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SummaryArgs {
-    pub period: Period,
-    /// A category key of the user's vocabulary ("groceries").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
-    /// A merchant key of the user's vocabulary ("carrefour").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub merchant: Option<String>,
-    /// An account key of the user's vocabulary ("compte_courant").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub account: Option<String>,
-    /// Only transactions at least this large (absolute amount, inclusive).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub amount_min: Option<Money>,
-    /// Only transactions at most this large (absolute amount, inclusive).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub amount_max: Option<Money>,
-    #[serde(default)]
-    pub group_by: GroupBy,
-    /// With `group_by`: keep only the N largest groups ("top 5 merchants").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub top: Option<u32>,
+ledger_args! {
+    /// Arguments of `spending_summary` (money going out) and `income_summary` (money
+    /// coming in) over a period, optionally filtered by category or merchant, optionally
+    /// broken down.
+    pub struct SummaryArgs {
+        pub period: Period,
+        /// A category key of the user's vocabulary ("groceries").
+        pub category?: String,
+        /// A merchant key of the user's vocabulary ("carrefour").
+        pub merchant?: String,
+        /// An account key of the user's vocabulary ("compte_courant").
+        pub account?: String,
+        [amounts]
+        #[serde(default)]
+        pub group_by: GroupBy,
+        /// With `group_by`: keep only the N largest groups ("top 5 merchants").
+        pub top?: u32,
+    }
 }
 
-/// Arguments of `list_transactions`: the transactions of a period, newest first.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListTransactionsArgs {
-    pub period: Period,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub merchant: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub account: Option<String>,
-    /// Only money going out (`debit`) or coming in (`credit`: refunds, salary…).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub direction: Option<Direction>,
-    /// Only transactions at least this large (absolute amount, inclusive).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub amount_min: Option<Money>,
-    /// Only transactions at most this large (absolute amount, inclusive).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub amount_max: Option<Money>,
-    /// Case- and accent-insensitive substring of the bank label.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    /// `newest` first (the default) or `largest` amounts first ("my biggest expenses").
-    #[serde(default, skip_serializing_if = "ListOrder::is_newest")]
-    pub order: ListOrder,
-    #[serde(default = "default_limit")]
-    pub limit: u32,
+ledger_args! {
+    /// Arguments of `list_transactions`: the transactions of a period, newest first.
+    pub struct ListTransactionsArgs {
+        pub period: Period,
+        [keys]
+        /// Only money going out (`debit`) or coming in (`credit`: refunds, salary…).
+        pub direction?: Direction,
+        [amounts]
+        /// Case- and accent-insensitive substring of the bank label.
+        pub text?: String,
+        /// `newest` first (the default) or `largest` amounts first ("my biggest expenses").
+        #[serde(default, skip_serializing_if = "ListOrder::is_newest")]
+        pub order: ListOrder,
+        #[serde(default = "default_limit")]
+        pub limit: u32,
+    }
 }
 
 /// The order of a transaction list.
@@ -131,23 +152,17 @@ pub enum Flow {
     Income,
 }
 
-/// Arguments of `compare_periods`: the same total over two periods.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CompareArgs {
-    #[serde(default)]
-    pub flow: Flow,
-    /// The period asked about.
-    pub current: Period,
-    /// The period it is compared with.
-    pub reference: Period,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub merchant: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub account: Option<String>,
+ledger_args! {
+    /// Arguments of `compare_periods`: the same total over two periods.
+    pub struct CompareArgs {
+        #[serde(default)]
+        pub flow: Flow,
+        /// The period asked about.
+        pub current: Period,
+        /// The period it is compared with.
+        pub reference: Period,
+        [keys]
+    }
 }
 
 /// Which side of the ledger a transaction is on.
@@ -161,54 +176,45 @@ pub enum Direction {
     Credit,
 }
 
-/// Arguments of `cash_flow`: money in, money out, the net and the savings rate over a
-/// period, optionally per month, week or day. Transfers between the user's own
-/// accounts count as neither.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CashFlowArgs {
-    pub period: Period,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub account: Option<String>,
-    /// `none`, `month`, `week` or `day`.
-    #[serde(default)]
-    pub group_by: GroupBy,
+ledger_args! {
+    /// Arguments of `cash_flow`: money in, money out, the net and the savings rate over a
+    /// period, optionally per month, week or day. Transfers between the user's own
+    /// accounts count as neither.
+    pub struct CashFlowArgs {
+        pub period: Period,
+        pub account?: String,
+        /// `none`, `month`, `week` or `day`.
+        #[serde(default)]
+        pub group_by: GroupBy,
+    }
 }
 
-/// Arguments of `balances`: each account's balance at the close of the period's last
-/// day (`end - 1`). "What is my balance" is today's period.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BalancesArgs {
-    pub period: Period,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub account: Option<String>,
+ledger_args! {
+    /// Arguments of `balances`: each account's balance at the close of the period's last
+    /// day (`end - 1`). "What is my balance" is today's period.
+    pub struct BalancesArgs {
+        pub period: Period,
+        pub account?: String,
+    }
 }
 
-/// Arguments of `budget_status`: each monthly budget against what was spent in its
-/// category over the period (whole months; a budget counts once per month).
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BudgetArgs {
-    pub period: Period,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
+ledger_args! {
+    /// Arguments of `budget_status`: each monthly budget against what was spent in its
+    /// category over the period (whole months; a budget counts once per month).
+    pub struct BudgetArgs {
+        pub period: Period,
+        pub category?: String,
+    }
 }
 
-/// Arguments of `recurring_payments`: payments that repeat at a regular interval with
-/// a stable amount (subscriptions, rent, bills), detected over the period.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RecurringArgs {
-    pub period: Period,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub merchant: Option<String>,
+ledger_args! {
+    /// Arguments of `recurring_payments`: payments that repeat at a regular interval with
+    /// a stable amount (subscriptions, rent, bills), detected over the period.
+    pub struct RecurringArgs {
+        pub period: Period,
+        pub category?: String,
+        pub merchant?: String,
+    }
 }
 
 /// How `query_dataset` combines a column's values.

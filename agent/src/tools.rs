@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::chart::spec::ChartSpec;
 use crate::{Date, GroupBy, Money, Period};
 
 /// A category or merchant as shown to the user.
@@ -54,7 +55,7 @@ pub struct SummaryResult {
     pub groups: Vec<Group>,
     /// For months, weeks or days (two or more): the groups as a line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chart: Option<crate::chart::ChartSpec>,
+    pub chart: Option<ChartSpec>,
     /// The matching transactions, newest first, at most `transactions_limit`.
     pub transactions: Vec<TransactionRow>,
     pub transactions_truncated: bool,
@@ -247,7 +248,7 @@ pub struct DatasetResult {
     pub title: String,
     pub result: crate::datasets::QueryResult,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chart: Option<crate::chart::ChartSpec>,
+    pub chart: Option<ChartSpec>,
 }
 
 /// What `dataset_info` returns: the user's datasets and the SQL dialect to write.

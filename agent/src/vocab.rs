@@ -23,6 +23,27 @@ pub struct Vocabulary {
     pub datasets: Vec<crate::datasets::DatasetShape>,
 }
 
+impl Vocabulary {
+    /// The term an entity id points at.
+    pub(crate) fn term(&self, id: EntityId) -> Option<&crate::Term> {
+        match id.kind {
+            EntityKind::Category => self.categories.get(id.index),
+            EntityKind::Merchant => self.merchants.get(id.index),
+            EntityKind::Account => self.accounts.get(id.index),
+        }
+    }
+
+    /// The name of the category, merchant or account `key`, or the key when none has it.
+    pub(crate) fn label_of(&self, key: &str, locale: Locale) -> String {
+        self.categories
+            .iter()
+            .chain(&self.merchants)
+            .chain(&self.accounts)
+            .find(|t| t.key == key)
+            .map_or_else(|| key.to_string(), |t| t.label(locale).to_string())
+    }
+}
+
 /// A category or a merchant: a stable key, display names and the words people use.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Term {

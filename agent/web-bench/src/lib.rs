@@ -3,7 +3,7 @@
 //! same run — `agent::text::tokenize`, one pass of lower-casing and accent folding — makes
 //! the figures comparable across machines and browsers.
 //!
-//! Each message is parsed the way `agent/tests/corpus.rs` parses it: `today` lines set
+//! Each message is parsed the way `agent/tests/it/corpus.rs` parses it: `today` lines set
 //! the date, a `+ ` line is a follow-up whose context is the previous line's plan.
 //!
 //! Browsers coarsen `performance.now()` (Chromium: 100 µs unless the page is
@@ -22,7 +22,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// The date relative words resolve against until a `today` line says otherwise, as in
-/// `agent/tests/corpus.rs`.
+/// `agent/tests/it/corpus.rs`.
 const DEFAULT_TODAY: (i32, u32, u32) = (2026, 11, 21);
 
 /// One corpus message with the context the corpus test parses it in.
@@ -43,7 +43,7 @@ impl Case {
     }
 }
 
-/// Reads the corpus as `agent/tests/corpus.rs` does; the parser supplies each
+/// Reads the corpus as `agent/tests/it/corpus.rs` does; the parser supplies each
 /// follow-up's previous plan.
 pub fn cases(corpus: &str, parser: &Parser) -> Result<Vec<Case>, String> {
     let mut today = default_today()?;

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Arbitrary input never panics and always yields a plan or a clarification.
 
 use agent::{Context, Date, Parser, Vocabulary};
@@ -7,7 +6,7 @@ use proptest::prelude::*;
 /// The demo vocabulary and two datasets, so the analyst reading runs too.
 fn parser() -> Parser {
     let mut vocab: Vocabulary =
-        serde_json::from_str(include_str!("../../backend/demo/vocabulary.json")).unwrap();
+        serde_json::from_str(include_str!("../../../backend/demo/vocabulary.json")).unwrap();
     vocab.datasets = serde_json::from_value(serde_json::json!([
         {"name": "ventes", "columns": [{"name": "region", "type": "text"}, {"name": "montant", "type": "number"},
                                        {"name": "mois", "type": "text"}, {"name": "quantite", "type": "integer"}]},

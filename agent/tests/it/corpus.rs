@@ -1,6 +1,9 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The parser's data-driven test: every line of `corpus.txt` is a message and the plan
 //! (or clarification) expected for it. Adding a case is adding a line.
+//!
+//! `UPDATE_CORPUS=1 cargo test -p agent --test it corpus::corpus` writes the plans the
+//! parser gives now into `corpus.txt` instead of failing: only the expectations that
+//! differ change, comments and order stay, and `git diff` shows what moved.
 //!
 //! Line format (see the header of corpus.txt):
 //! `MESSAGE => TOOL@LOCALE START..END [category=K] [merchant=K] [account=K] [direction=D] [group=G] | LEVEL CODE…`
@@ -11,8 +14,9 @@ use std::collections::BTreeSet;
 
 use agent::{Context, Date, GroupBy, Locale, ParseOutcome, Parser, ToolCall, ToolCallPlan, Vocabulary};
 
-const CORPUS: &str = include_str!("corpus.txt");
-const VOCABULARY: &str = include_str!("../../backend/demo/vocabulary.json");
+const CORPUS: &str = include_str!("../corpus.txt");
+const CORPUS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus.txt");
+const VOCABULARY: &str = include_str!("../../../backend/demo/vocabulary.json");
 
 fn describe(outcome: &ParseOutcome) -> String {
     match outcome {
@@ -135,9 +139,13 @@ fn corpus() {
     let (mut total, mut high, mut high_wrong) = (0, 0, 0);
     let mut by_locale = std::collections::BTreeMap::<String, usize>::new();
     let mut seen = BTreeSet::new();
+    let update = std::env::var_os("UPDATE_CORPUS").is_some_and(|v| v == "1");
+    // The corpus as it will be rewritten: every line, with the expectations that differ replaced.
+    let mut rewritten: Vec<String> = Vec::new();
 
-    for (n, line) in CORPUS.lines().enumerate() {
-        let line = line.trim();
+    for (n, raw) in CORPUS.lines().enumerate() {
+        rewritten.push(raw.to_string());
+        let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
@@ -175,6 +183,9 @@ fn corpus() {
             }
         }
         if got != want {
+            if let Some((before, _)) = raw.rsplit_once("=>") {
+                rewritten[n] = format!("{before}=> {got}");
+            }
             failures.push(format!("line {}: {message}\n   want {want}\n   got  {got}", n + 1));
         }
         previous = outcome.plan().cloned();
@@ -187,6 +198,17 @@ fn corpus() {
         precision,
     );
     assert!(total >= 400, "the corpus must keep at least 400 cases, has {total}");
+    if update {
+        if !failures.is_empty() {
+            let mut text = rewritten.join("\n");
+            if CORPUS.ends_with('\n') {
+                text.push('\n');
+            }
+            std::fs::write(CORPUS_PATH, text).unwrap();
+        }
+        println!("corpus: rewrote {} expectations in {CORPUS_PATH}", failures.len());
+        return;
+    }
     assert!(failures.is_empty(), "{} of {total} cases differ:\n{}", failures.len(), failures.join("\n"));
 }
 

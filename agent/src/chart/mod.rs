@@ -1,42 +1,15 @@
 //! Declarative charts: what a tool (or the page) asks to draw, never code. The same
-//! spec is drawn as SVG on the server and in the browser (`app::chart`).
+//! spec is drawn as SVG on the server and in the browser (`app::chart`). Here, the
+//! charts made from data — a query's rows, a summary's groups over time; the spec
+//! itself is in `spec`.
 
-use serde::{Deserialize, Serialize};
+pub(crate) mod spec;
+
+pub use spec::{ChartKind, ChartSpec, Point};
 
 use crate::datasets::QueryResult;
 use crate::tools::Group;
 use crate::{Currency, Money};
-
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ChartKind {
-    Bar,
-    Line,
-    Pie,
-}
-
-/// One labelled value. Values are for drawing (geometry), not money.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Point {
-    pub label: String,
-    pub value: f64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ChartSpec {
-    pub kind: ChartKind,
-    pub title: String,
-    /// What the labels are (a column's name).
-    pub x: String,
-    /// What the values are.
-    pub y: String,
-    pub points: Vec<Point>,
-    /// Set when the values are money in this currency (major units), so that they are
-    /// written as money ("1 234,56 €").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub currency: Option<Currency>,
-}
 
 /// The most points a chart draws; a longer result is shown as a table only.
 pub const MAX_POINTS: usize = 60;

@@ -1,36 +1,11 @@
-//! Periods: the words people use for a time range, resolved against `today`.
+//! Reading periods out of a message's tokens: months, seasons, quarters, dates,
+//! spans ("de janvier à mars"), rolling windows ("the last 90 days") and relative
+//! words ("le mois dernier"), resolved against `today`.
 
+use super::calendar::{day, month, quarter, range, week, year};
 use crate::text::{Token, TokenKind};
+use crate::wording;
 use crate::{Date, Locale, Period};
-
-const MONTHS_FR: [&str; 12] = [
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "août",
-    "septembre",
-    "octobre",
-    "novembre",
-    "décembre",
-];
-const MONTHS_EN: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 /// A month word: (month number, whether it is only a month when a year or a
 /// preposition vouches for it — "may", "sept", "mar").
@@ -66,121 +41,6 @@ fn year_number(t: &Token) -> Option<i32> {
 
 const PREPOSITIONS: &[&str] =
     &["en", "in", "for", "de", "d", "du", "since", "depuis", "pour", "during", "pendant", "of", "au", "on"];
-
-pub fn month_label(start: Date, locale: Locale) -> String {
-    let i = (start.month() as usize).saturating_sub(1).min(11);
-    match locale {
-        Locale::Fr => format!("{} {}", MONTHS_FR[i], start.year()),
-        Locale::En => format!("{} {}", MONTHS_EN[i], start.year()),
-    }
-}
-
-pub fn day_label(d: Date, locale: Locale) -> String {
-    let i = (d.month() as usize).saturating_sub(1).min(11);
-    match locale {
-        Locale::Fr => format!("{} {} {}", d.day(), MONTHS_FR[i], d.year()),
-        Locale::En => format!("{} {} {}", d.day(), MONTHS_EN[i], d.year()),
-    }
-}
-
-pub fn month(start: Date, locale: Locale) -> Period {
-    let start = start.first_of_month();
-    Period { start, end: start.add_months(1), label: month_label(start, locale), words: String::new() }
-}
-
-pub fn year(y: i32, locale: Locale) -> Option<Period> {
-    let start = Date::new(y, 1, 1)?;
-    Some(Period {
-        start,
-        end: start.add_months(12),
-        label: match locale {
-            Locale::Fr => format!("année {y}"),
-            Locale::En => format!("year {y}"),
-        },
-        words: String::new(),
-    })
-}
-
-fn week(monday: Date, locale: Locale) -> Period {
-    Period {
-        start: monday,
-        end: monday.add_days(7),
-        label: match locale {
-            Locale::Fr => format!("semaine du {}", day_label(monday, locale)),
-            Locale::En => format!("week of {}", day_label(monday, locale)),
-        },
-        words: String::new(),
-    }
-}
-
-fn day(d: Date, locale: Locale) -> Period {
-    Period { start: d, end: d.add_days(1), label: day_label(d, locale), words: String::new() }
-}
-
-/// The period Sou uses when the message names none.
-pub fn default_period(today: Date, locale: Locale) -> Period {
-    month(today, locale)
-}
-
-/// Today, as a one-day period: what "my balance" means.
-pub fn today(today: Date, locale: Locale) -> Period {
-    let mut p = day(today, locale);
-    p.label = match locale {
-        Locale::Fr => format!("aujourd'hui ({})", p.label),
-        Locale::En => format!("today ({})", p.label),
-    };
-    p
-}
-
-/// The last `n` months up to and including today: the look-back for recurring payments.
-pub fn last_months(today: Date, n: u32, locale: Locale) -> Period {
-    let end = today.add_days(1);
-    let start = today.add_months_keep_day(-(n as i32)).add_days(1);
-    let mut p = range(start, end, locale);
-    p.label = match locale {
-        Locale::Fr => format!("{n} derniers mois ({})", p.label),
-        Locale::En => format!("last {n} months ({})", p.label),
-    };
-    p
-}
-
-/// A unit a follow-up can step by: "le mois précédent", "the year after".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    Day,
-    Week,
-    Month,
-    Quarter,
-    Year,
-}
-
-/// The `unit` that contains `p.start`, moved by `n` units: "the month before" a plan on
-/// January 2026 is December 2025, whatever today is.
-pub fn step(p: &Period, unit: Unit, n: i32, locale: Locale) -> Period {
-    match unit {
-        Unit::Day => day(p.start.add_days(i64::from(n)), locale),
-        Unit::Week => {
-            let monday = p.start.add_days(-i64::from(p.start.weekday()));
-            week(monday.add_days(7 * i64::from(n)), locale)
-        }
-        Unit::Month => month(p.start.first_of_month().add_months(n), locale),
-        Unit::Quarter => {
-            let first = p.start.first_of_month().add_months(-(((p.start.month() - 1) % 3) as i32));
-            let start = first.add_months(3 * n);
-            quarter(start.year(), (start.month() - 1) / 3 + 1, locale)
-                .unwrap_or_else(|| range(start, start.add_months(3), locale))
-        }
-        // A year before a whole year is the previous year; before January 2026 it is
-        // January 2025, the same stretch of days a year earlier.
-        Unit::Year => {
-            let whole_year = p.start.day() == 1 && p.start.month() == 1 && p.start.add_months(12) == p.end;
-            match year(p.start.year() + n, locale) {
-                Some(y) if whole_year => y,
-                _ => range(p.start.add_months_keep_day(12 * n), p.end.add_months_keep_day(12 * n), locale),
-            }
-        }
-    }
-}
 
 /// Relative phrases, as normalised words, and what they resolve to.
 #[derive(Clone, Copy)]
@@ -314,80 +174,19 @@ fn resolve(rel: Relative, today: Date, locale: Locale) -> Period {
         Relative::YearToDate => {
             let start = Date::new(today.year(), 1, 1).unwrap_or(today);
             let mut p = range(start, today.add_days(1), locale);
-            p.label = match locale {
-                Locale::Fr => format!("depuis le début de l'année ({})", p.label),
-                Locale::En => format!("year to date ({})", p.label),
-            };
+            p.label = wording::year_to_date_label(&p.label, locale);
             p
         }
     }
 }
 
-/// A period found in the message and the tokens it used.
-pub struct Found {
-    pub period: Period,
-    pub first: usize,
-    pub last: usize,
-}
-
 /// Reads periods out of tokens. Every matcher looks at position `i` and returns the
 /// period and the index of the last token it used.
-struct Scanner<'a> {
-    tokens: &'a [Token],
-    used: &'a [bool],
-    today: Date,
-    locale: Locale,
-}
-
-const QUARTER_FR: [&str; 4] = ["1er trimestre", "2e trimestre", "3e trimestre", "4e trimestre"];
-
-fn quarter(year: i32, q: u32, locale: Locale) -> Option<Period> {
-    let start = Date::new(year, (q - 1) * 3 + 1, 1)?;
-    let i = (q as usize).saturating_sub(1).min(3);
-    Some(Period {
-        start,
-        end: start.add_months(3),
-        label: match locale {
-            Locale::Fr => format!("{} {year}", QUARTER_FR[i]),
-            Locale::En => format!("Q{q} {year}"),
-        },
-        words: String::new(),
-    })
-}
-
-/// A period named the way Sou names it: a month, a quarter, a year, or a range of days.
-pub fn range(start: Date, end: Date, locale: Locale) -> Period {
-    let last = end.add_days(-1);
-    let whole_year = start.day() == 1 && start.month() == 1 && start.add_months(12) == end;
-    let whole_quarter =
-        start.day() == 1 && (start.month() - 1).is_multiple_of(3) && start.add_months(3) == end;
-    if whole_year {
-        if let Some(p) = year(start.year(), locale) {
-            return p;
-        }
-    }
-    if whole_quarter {
-        if let Some(p) = quarter(start.year(), (start.month() - 1) / 3 + 1, locale) {
-            return p;
-        }
-    }
-    let label = if start.add_months(1) == end && start.day() == 1 {
-        month_label(start, locale)
-    } else if start.day() == 1 && end.day() == 1 {
-        let last_month = end.add_months(-1);
-        match locale {
-            Locale::Fr => format!("{} – {}", month_label(start, locale), month_label(last_month, locale)),
-            Locale::En => format!("{} – {}", month_label(start, locale), month_label(last_month, locale)),
-        }
-    } else if start == last {
-        day_label(start, locale)
-    } else {
-        match locale {
-            Locale::Fr => format!("du {} au {}", day_label(start, locale), day_label(last, locale)),
-            Locale::En => format!("{} to {}", day_label(start, locale), day_label(last, locale)),
-        }
-    };
-    Period { start, end, label, words: String::new() }
+pub(super) struct Scanner<'a> {
+    pub tokens: &'a [Token],
+    pub used: &'a [bool],
+    pub today: Date,
+    pub locale: Locale,
 }
 
 /// The latest month `m` (first day) that has begun by `today`.
@@ -593,17 +392,7 @@ impl Scanner<'_> {
             _ => self.today.add_months_keep_day(-12 * n as i32).add_days(1),
         };
         let mut p = range(start, end, self.locale);
-        let what = match (self.locale, unit) {
-            (Locale::Fr, 'd') => format!("{n} derniers jours"),
-            (Locale::Fr, 'w') => format!("{n} dernières semaines"),
-            (Locale::Fr, 'm') => format!("{n} derniers mois"),
-            (Locale::Fr, _) => format!("{n} dernières années"),
-            (Locale::En, 'd') => format!("last {n} days"),
-            (Locale::En, 'w') => format!("last {n} weeks"),
-            (Locale::En, 'm') => format!("last {n} months"),
-            (Locale::En, _) => format!("last {n} years"),
-        };
-        p.label = format!("{what} ({})", p.label);
+        p.label = wording::rolling_label(n, unit, &p.label, self.locale);
         Some((p, last))
     }
 
@@ -798,14 +587,11 @@ impl Scanner<'_> {
         };
         let end = start.add_months(3);
         let label_year = end.add_days(-1).year();
-        let label = match self.locale {
-            Locale::Fr => format!("{fr} {label_year}"),
-            Locale::En => format!("{en} {label_year}"),
-        };
+        let label = wording::season_label(fr, en, label_year, self.locale);
         Some((Period { start, end, label, words: String::new() }, last))
     }
 
-    fn at(&self, i: usize) -> Option<(Period, usize)> {
+    pub(super) fn at(&self, i: usize) -> Option<(Period, usize)> {
         if !self.free(i) {
             return None;
         }
@@ -817,127 +603,5 @@ impl Scanner<'_> {
             .or_else(|| self.date(i).map(|(d, last)| (day(d, self.locale), last)))
             .or_else(|| self.month(i))
             .or_else(|| Some((year(self.year(i)?, self.locale)?, i)))
-    }
-}
-
-/// The period of the same length just before `p`: the previous month, quarter or year,
-/// or as many days before.
-pub fn preceding(p: &Period, locale: Locale) -> Period {
-    let months = months_between(p.start, p.end);
-    match months {
-        Some(n) => range(p.start.add_months(-n), p.start, locale),
-        None => {
-            let days = p.end.to_days() - p.start.to_days();
-            range(p.start.add_days(-days), p.start, locale)
-        }
-    }
-}
-
-/// Whole months from `a` to `b` when both are first days of a month.
-fn months_between(a: Date, b: Date) -> Option<i32> {
-    if a.day() != 1 || b.day() != 1 {
-        return None;
-    }
-    let n = (b.year() - a.year()) * 12 + b.month() as i32 - a.month() as i32;
-    (n > 0).then_some(n)
-}
-
-/// What "compared with `reference`" means for `current`: "janvier 2026 vs 2025" is
-/// January 2025 — a whole year as reference for a shorter period shifts the period
-/// into that year. Otherwise the reference is taken as said.
-pub fn against(current: &Period, reference: &Period, locale: Locale) -> Period {
-    let whole_year = reference.start.day() == 1
-        && reference.start.month() == 1
-        && reference.start.add_months(12) == reference.end;
-    let within_a_year = current.end.to_days() - current.start.to_days() < 365;
-    if whole_year && within_a_year {
-        let years = reference.start.year() - current.start.year();
-        let start = current.start.add_months_keep_day(12 * years);
-        let end = current.end.add_months_keep_day(12 * years);
-        if start < end {
-            return range(start, end, locale);
-        }
-    }
-    reference.clone()
-}
-
-/// Every period named in `tokens`, in order, skipping tokens already `used`.
-pub fn find_all(tokens: &[Token], used: &[bool], message: &str, today: Date, locale: Locale) -> Vec<Found> {
-    let scanner = Scanner { tokens, used, today, locale };
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < tokens.len() {
-        match scanner.at(i) {
-            Some((mut period, last)) => {
-                period.words = message.get(tokens[i].start..tokens[last].end).unwrap_or_default().to_string();
-                found.push(Found { period, first: i, last });
-                i = last + 1;
-            }
-            None => i += 1,
-        }
-    }
-    found
-}
-
-/// The first period named in `tokens`.
-pub fn find(tokens: &[Token], used: &[bool], message: &str, today: Date, locale: Locale) -> Option<Found> {
-    find_all(tokens, used, message, today, locale).into_iter().next()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::text::tokenize;
-
-    fn find_in(msg: &str) -> Option<(String, String, String)> {
-        let today = Date::new(2026, 11, 21)?;
-        let tokens = tokenize(msg);
-        let used = vec![false; tokens.len()];
-        find(&tokens, &used, msg, today, Locale::Fr)
-            .map(|f| (f.period.start.to_string(), f.period.end.to_string(), f.period.words))
-    }
-
-    #[test]
-    fn months_years_relative() {
-        let p = |a: &str, b: &str, w: &str| Some((a.to_string(), b.to_string(), w.to_string()));
-        assert_eq!(find_in("en janvier 2026"), p("2026-01-01", "2026-02-01", "janvier 2026"));
-        assert_eq!(find_in("in December"), p("2025-12-01", "2026-01-01", "December"));
-        assert_eq!(find_in("en novembre"), p("2026-11-01", "2026-12-01", "novembre"));
-        assert_eq!(find_in("le mois dernier"), p("2026-10-01", "2026-11-01", "le mois dernier"));
-        assert_eq!(find_in("in 2025"), p("2025-01-01", "2026-01-01", "2025"));
-        assert_eq!(find_in("cette semaine"), p("2026-11-16", "2026-11-23", "cette semaine"));
-        assert_eq!(find_in("aujourd'hui"), p("2026-11-21", "2026-11-22", "aujourd'hui"));
-        assert_eq!(find_in("may I ask"), None);
-        assert_eq!(find_in("in may"), p("2026-05-01", "2026-06-01", "may"));
-        assert_eq!(find_in("sept euros"), None);
-        assert_eq!(find_in("année 9999"), None);
-    }
-
-    #[test]
-    fn seasons() {
-        let p = |a: &str, b: &str, w: &str| Some((a.to_string(), b.to_string(), w.to_string()));
-        assert_eq!(find_in("l'été dernier"), p("2026-06-01", "2026-09-01", "l'été dernier"));
-        assert_eq!(find_in("cet hiver"), p("2025-12-01", "2026-03-01", "cet hiver"));
-        assert_eq!(find_in("summer 2025"), p("2025-06-01", "2025-09-01", "summer 2025"));
-        assert_eq!(find_in("last winter"), p("2025-12-01", "2026-03-01", "last winter"));
-        assert_eq!(find_in("hiver 2026"), p("2025-12-01", "2026-03-01", "hiver 2026"));
-        assert_eq!(find_in("j'ai été payé"), None);
-    }
-
-    #[test]
-    fn steps_from_a_period() {
-        let jan = month(Date::new(2026, 1, 1).unwrap(), Locale::Fr);
-        let prev = step(&jan, Unit::Month, -1, Locale::Fr);
-        assert_eq!(
-            (prev.start.to_string(), prev.end.to_string()),
-            ("2025-12-01".into(), "2026-01-01".into())
-        );
-        let a_year_before = step(&jan, Unit::Year, -1, Locale::Fr);
-        assert_eq!(a_year_before.start.to_string(), "2025-01-01");
-        assert_eq!(a_year_before.end.to_string(), "2025-02-01");
-        let y2025 = year(2025, Locale::En).unwrap();
-        assert_eq!(step(&y2025, Unit::Year, -1, Locale::En).label, "year 2024");
-        let q = step(&jan, Unit::Quarter, 1, Locale::En);
-        assert_eq!((q.start.to_string(), q.end.to_string()), ("2026-04-01".into(), "2026-07-01".into()));
     }
 }

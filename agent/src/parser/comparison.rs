@@ -1,0 +1,115 @@
+//! Comparisons: "mars 2026 vs mars 2025", "courses en janvier par rapport à l'an
+//! dernier", "compare with 2024" after a question — the same total over two periods.
+
+use super::build::{plan, push_unrecognized};
+use super::entities::Entities;
+use super::followup::context_step;
+use super::intent::{self, Kind};
+use super::{Context, Parser};
+use crate::period;
+use crate::reason::{Reason, ReasonCode};
+use crate::text::Token;
+use crate::vocab::EntityKind;
+use crate::{Locale, ParseOutcome, ToolCall};
+
+impl Parser {
+    /// "mars 2026 vs mars 2025", "courses en janvier par rapport à l'an dernier",
+    /// "compare with 2024" (a follow-up): the same total over two periods.
+    pub(super) fn comparison(
+        &self,
+        message: &str,
+        tokens: &[Token],
+        used: &mut [bool],
+        locale: Locale,
+        cx: &Context<'_>,
+        words: &str,
+    ) -> ParseOutcome {
+        let found = period::find_all(tokens, used, message, cx.today, locale);
+        for f in &found {
+            used[f.first..=f.last].iter_mut().for_each(|u| *u = true);
+        }
+        let intent = intent::read(tokens, used, message);
+        let Entities { categories, merchants, accounts, unrecognized } =
+            self.finder().entities(tokens, used, message);
+        let previous = cx.ledger_previous();
+        let mut reasons = vec![Reason::new(ReasonCode::ExplicitIntent, locale, words)];
+        let mut borrowed = Vec::new();
+
+        let flow = match (intent.kind, previous.map(|(p, _)| &p.call)) {
+            (Some(Kind::Income), _) | (None, Some(ToolCall::IncomeSummary(_))) => crate::Flow::Income,
+            _ => crate::Flow::Spending,
+        };
+        let (category, merchant) = if categories.is_empty() && merchants.is_empty() {
+            match previous {
+                Some((p, _)) if p.call.category().is_some() || p.call.merchant().is_some() => {
+                    let keys = (p.call.category().map(str::to_string), p.call.merchant().map(str::to_string));
+                    borrowed
+                        .extend(keys.0.iter().chain(keys.1.iter()).map(|k| self.vocab.label_of(k, locale)));
+                    keys
+                }
+                _ => (None, None),
+            }
+        } else {
+            (
+                self.finder().pick(&categories, locale, &mut reasons, EntityKind::Category),
+                self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant),
+            )
+        };
+        let (current, reference) = match (found.as_slice(), previous) {
+            ([a, b, ..], _) => {
+                let reference = period::against(&a.period, &b.period, locale);
+                reasons.push(Reason::new(
+                    ReasonCode::ExplicitPeriod,
+                    locale,
+                    &format!("{} / {}", a.period.label, reference.label),
+                ));
+                (a.period.clone(), reference)
+            }
+            ([b], Some((_, prev_period))) => {
+                let current = period::relabel(prev_period.clone(), locale);
+                borrowed.push(current.label.clone());
+                // "par rapport au mois précédent": the month before the one asked about.
+                let reference = match context_step(&b.period.words) {
+                    Some((unit, n)) => period::step(&current, unit, n, locale),
+                    None => period::against(&current, &b.period, locale),
+                };
+                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &reference.label));
+                (current, reference)
+            }
+            ([a], None) => {
+                let reference = period::preceding(&a.period, locale);
+                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &a.period.label));
+                (a.period.clone(), reference)
+            }
+            ([], Some((_, prev_period))) => {
+                let current = period::relabel(prev_period.clone(), locale);
+                borrowed.push(current.label.clone());
+                let reference = period::preceding(&current, locale);
+                (current, reference)
+            }
+            ([], None) => {
+                let current = period::default_period(cx.today, locale);
+                reasons.push(Reason::new(ReasonCode::ImplicitPeriod, locale, &current.label));
+                let reference = period::preceding(&current, locale);
+                (current, reference)
+            }
+        };
+        if !borrowed.is_empty() {
+            reasons.push(Reason::new(ReasonCode::FollowupUsesContext, locale, &borrowed.join(", ")));
+        }
+        push_unrecognized(&mut reasons, &unrecognized, locale);
+        let account = match self.finder().pick(&accounts, locale, &mut reasons, EntityKind::Account) {
+            Some(a) => Some(a),
+            None => previous.and_then(|(p, _)| p.call.account()).map(str::to_string),
+        };
+        let call = ToolCall::ComparePeriods(crate::CompareArgs {
+            flow,
+            current,
+            reference,
+            category,
+            merchant,
+            account,
+        });
+        ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
+    }
+}

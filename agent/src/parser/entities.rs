@@ -1,0 +1,197 @@
+//! The user's categories, merchants and accounts in a message: exact phrases first,
+//! then single words one typo or an abbreviation away; and which one a plan filters on.
+
+use super::lexicon::STOPWORDS;
+use crate::reason::{Reason, ReasonCode};
+use crate::text::{edit_distance, singular, Token, TokenKind};
+use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
+use crate::Locale;
+
+pub(crate) struct EntityMatch {
+    pub(crate) ids: Vec<EntityId>,
+    pub(crate) fuzzy: bool,
+    pub(crate) words: String,
+}
+
+/// What the vocabulary recognised in a message, and the content words it did not.
+#[derive(Default)]
+pub(crate) struct Entities {
+    pub(crate) categories: Vec<EntityMatch>,
+    pub(crate) merchants: Vec<EntityMatch>,
+    pub(crate) accounts: Vec<EntityMatch>,
+    pub(crate) unrecognized: Vec<String>,
+}
+
+/// Finds the user's names in a message: the vocabulary and its index of phrases.
+#[derive(Clone, Copy)]
+pub(crate) struct Finder<'a> {
+    pub vocab: &'a Vocabulary,
+    pub index: &'a Index,
+}
+
+impl Finder<'_> {
+    /// Category and merchant matches, and the content words nothing matched.
+    pub(crate) fn entities(&self, tokens: &[Token], used: &mut [bool], message: &str) -> Entities {
+        let mut found = self.exact_matches(tokens, used, message);
+        // Then approximate single words: typos, plurals, abbreviations.
+        let mut unrecognized = Vec::new();
+        for (i, t) in tokens.iter().enumerate() {
+            if used[i] || STOPWORDS.contains(&t.norm.as_str()) || t.kind == TokenKind::Currency {
+                continue;
+            }
+            let words = message.get(t.start..t.end).unwrap_or_default().to_string();
+            let ids = if t.kind == TokenKind::Word { self.fuzzy(&t.norm) } else { Vec::new() };
+            if ids.is_empty() {
+                unrecognized.push(words);
+            } else {
+                found.push(EntityMatch { ids, fuzzy: true, words });
+                used[i] = true;
+            }
+        }
+        let mut out = Entities { unrecognized, ..Entities::default() };
+        for m in found {
+            let of = |kind| m.ids.iter().copied().filter(|id| id.kind == kind).collect::<Vec<EntityId>>();
+            let (cats, mers, accts) =
+                (of(EntityKind::Category), of(EntityKind::Merchant), of(EntityKind::Account));
+            // A word that is both a merchant and a category alias ("uber") reads as
+            // the merchant: the narrower filter is the one the user can see in labels.
+            if !mers.is_empty() {
+                out.merchants.push(EntityMatch { ids: mers, ..m });
+            } else if !accts.is_empty() {
+                out.accounts.push(EntityMatch { ids: accts, ..m });
+            } else if !cats.is_empty() {
+                out.categories.push(EntityMatch { ids: cats, ..m });
+            }
+        }
+        out
+    }
+
+    /// Longest exact phrases naming an entity, marked as used.
+    pub(crate) fn exact_matches(
+        &self,
+        tokens: &[Token],
+        used: &mut [bool],
+        message: &str,
+    ) -> Vec<EntityMatch> {
+        let mut found: Vec<EntityMatch> = Vec::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            let mut matched = false;
+            let longest = self.index.max_words.min(tokens.len() - i);
+            for n in (1..=longest).rev() {
+                if (i..i + n).any(|j| used[j]) || tokens[i].kind != TokenKind::Word {
+                    continue;
+                }
+                let phrase = tokens[i..i + n].iter().map(|t| t.norm.as_str()).collect::<Vec<_>>().join(" ");
+                if n == 1 && STOPWORDS.contains(&phrase.as_str()) {
+                    continue;
+                }
+                if let Some(ids) = self.index.exact(&phrase) {
+                    let words = message.get(tokens[i].start..tokens[i + n - 1].end).unwrap_or_default();
+                    found.push(EntityMatch {
+                        ids: self.prefer_names(ids, &phrase),
+                        fuzzy: false,
+                        words: words.to_string(),
+                    });
+                    used[i..i + n].iter_mut().for_each(|u| *u = true);
+                    i += n;
+                    matched = true;
+                    break;
+                }
+            }
+            if !matched {
+                i += 1;
+            }
+        }
+        found
+    }
+
+    /// Of several entities sharing a surface, those whose own name it is.
+    fn prefer_names(&self, ids: &[EntityId], phrase: &str) -> Vec<EntityId> {
+        let named: Vec<EntityId> = ids
+            .iter()
+            .copied()
+            .filter(|id| {
+                self.vocab.term(*id).is_some_and(|t| {
+                    [&t.key, &t.name_fr, &t.name_en].iter().any(|n| {
+                        let n = crate::text::normalize(n);
+                        n == phrase || singular(&n) == singular(phrase)
+                    })
+                })
+            })
+            .collect();
+        if named.len() == 1 {
+            named
+        } else {
+            ids.to_vec()
+        }
+    }
+
+    fn fuzzy(&self, word: &str) -> Vec<EntityId> {
+        let len = word.chars().count();
+        if len < 4 {
+            return Vec::new();
+        }
+        let limit = if len >= 8 { 2 } else { 1 };
+        let mut ids: Vec<EntityId> = Vec::new();
+        for (surface, id) in &self.index.words {
+            let same_start = surface.chars().next() == word.chars().next();
+            // Four-letter words only match as abbreviations: "suis" is not "subs".
+            let close = same_start
+                && len >= 5
+                && (edit_distance(word, surface, limit) <= limit
+                    || edit_distance(singular(word), singular(surface), limit) <= limit);
+            let abbreviation = len >= 4 && surface.starts_with(word);
+            if (close || abbreviation) && !ids.contains(id) {
+                ids.push(*id);
+            }
+        }
+        ids.sort();
+        ids
+    }
+
+    /// The key to filter on for one kind of entity, with the reasons it was chosen.
+    pub(crate) fn pick(
+        &self,
+        matches: &[EntityMatch],
+        locale: Locale,
+        reasons: &mut Vec<Reason>,
+        kind: EntityKind,
+    ) -> Option<String> {
+        let first = matches.first()?;
+        let id = *first.ids.first()?;
+        let term = self.vocab.term(id)?;
+        let label = term.label(locale);
+        let candidates: Vec<&str> = matches
+            .iter()
+            .flat_map(|m| m.ids.iter())
+            .filter_map(|i| self.vocab.term(*i))
+            .map(|t| t.label(locale))
+            .collect();
+        if candidates.len() > 1 {
+            let mut unique = candidates.clone();
+            unique.dedup();
+            if unique.len() > 1 {
+                let words = matches.iter().map(|m| m.words.as_str()).collect::<Vec<_>>().join(", ");
+                reasons.push(Reason::new(
+                    ReasonCode::AmbiguousEntity,
+                    locale,
+                    &format!("« {words} » → {}", unique.join(", ")),
+                ));
+                return Some(term.key.clone());
+            }
+        }
+        let code = match (kind, first.fuzzy) {
+            (EntityKind::Category, false) => ReasonCode::ExactCategory,
+            (EntityKind::Category, true) => ReasonCode::FuzzyCategory,
+            (EntityKind::Merchant, false) => ReasonCode::ExactMerchant,
+            (EntityKind::Merchant, true) => ReasonCode::FuzzyMerchant,
+            (EntityKind::Account, false) => ReasonCode::ExactAccount,
+            (EntityKind::Account, true) => ReasonCode::FuzzyAccount,
+        };
+        let detail =
+            if first.fuzzy { format!("« {} » → {label}", first.words) } else { label.to_string() };
+        reasons.push(Reason::new(code, locale, &detail));
+        Some(term.key.clone())
+    }
+}

@@ -1,0 +1,327 @@
+//! What a message asks to compute — spending, income, a list, cash flow, balances,
+//! budgets, recurring payments — and how: a breakdown, the top N, the largest or the
+//! latest, one side of the ledger. Read from the words, before periods and filters.
+
+use super::lexicon::{
+    cash_flow_phrase, direction_words, group_word, is_advice, is_balance_word, is_breakdown_word,
+    is_budget_word, is_cash_flow_word, is_income_word, is_largest_word, is_latest_word, is_list_word,
+    is_recurring_word, is_spend_word, is_subscription_word, largest_marker, saves_before, time_group_word,
+    STOPWORDS,
+};
+use crate::text::{edit_distance, Token, TokenKind};
+use crate::{Direction, GroupBy};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    Spending,
+    Income,
+    List,
+    CashFlow,
+    Balance,
+    Budget,
+    Recurring,
+}
+
+/// What the message asks for, before the period and filters.
+pub(crate) struct Intent {
+    pub(crate) kind: Option<Kind>,
+    pub(crate) explicit: bool,
+    pub(crate) group_by: Option<GroupBy>,
+    /// The user's words that carried the intent.
+    pub(crate) words: Vec<String>,
+    /// "combien", "how much", "total": a quantity is asked, but of what is unsaid.
+    pub(crate) asks_amount: bool,
+    /// "top 5 merchants": keep the N largest groups.
+    pub(crate) top: Option<u32>,
+    /// "remboursements", "credits", "débits": one side of the ledger.
+    pub(crate) direction: Option<Direction>,
+    /// "should I", "devrais-je", "conseil": advice, which no tool gives.
+    pub(crate) advice: bool,
+    /// Only a breakdown was asked ("by month"): in a follow-up, the tool stays.
+    pub(crate) group_only: bool,
+    /// The intent word was misspelt: "« budjet » → budget".
+    pub(crate) fuzzy: Option<String>,
+    /// "my biggest expenses", "ma plus grosse dépense": largest amounts first.
+    pub(crate) largest: bool,
+    /// "my last 10 transactions": the newest ones, whatever the period.
+    pub(crate) latest: bool,
+    /// How many transactions: "les 5 dernières opérations", "my 3 biggest expenses".
+    pub(crate) limit: Option<u32>,
+}
+
+/// Groups shown for "top merchants" when the message gives no number.
+pub const DEFAULT_TOP: u32 = 5;
+/// Transactions shown for "my biggest expenses" when the message gives no number.
+pub const DEFAULT_LARGEST: u32 = 5;
+/// Transactions shown for "my latest transactions" when the message gives no number.
+pub const DEFAULT_LATEST: u32 = 10;
+
+/// The words that say what to compute, for one-letter typos ("budjet", "depnses").
+const INTENT_KEYWORDS: &[(&str, Kind)] = &[
+    ("solde", Kind::Balance),
+    ("soldes", Kind::Balance),
+    ("balance", Kind::Balance),
+    ("budget", Kind::Budget),
+    ("budgets", Kind::Budget),
+    ("prelevements", Kind::Recurring),
+    ("recurrents", Kind::Recurring),
+    ("recurring", Kind::Recurring),
+    ("tresorerie", Kind::CashFlow),
+    ("depenses", Kind::Spending),
+    ("depense", Kind::Spending),
+    ("spending", Kind::Spending),
+    ("expenses", Kind::Spending),
+    ("revenus", Kind::Income),
+    ("income", Kind::Income),
+    ("transactions", Kind::List),
+    ("operations", Kind::List),
+];
+
+/// A word one typo away from an intent keyword (same first letter, five letters or more).
+fn fuzzy_intent_word(w: &str) -> Option<(Kind, &'static str)> {
+    if w.chars().count() < 5 || STOPWORDS.contains(&w) {
+        return None;
+    }
+    INTENT_KEYWORDS
+        .iter()
+        .find(|(k, _)| k.chars().next() == w.chars().next() && edit_distance(w, k, 1) <= 1)
+        .map(|(k, kind)| (*kind, *k))
+}
+
+/// "top 5 marchands", "mes 3 principales catégories", "biggest merchants": the group,
+/// how many, and the tokens used.
+fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(GroupBy, u32, usize, usize)> {
+    let free = |j: usize| j < tokens.len() && !used[j];
+    let word = |j: usize| free(j).then(|| tokens[j].norm.as_str());
+    let number = |j: usize| {
+        word(j)
+            .filter(|_| tokens[j].kind == TokenKind::Number)
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (1..=50).contains(n))
+    };
+    let w = word(i)?;
+    // The word after the marker: "top [5] merchants", "plus gros marchands".
+    let mut j = i + 1;
+    if w == "plus" {
+        if !matches!(word(j), Some("gros" | "grosses" | "grands" | "grandes" | "importants" | "importantes"))
+        {
+            return None;
+        }
+        j += 1;
+    } else if !matches!(w, "top" | "principaux" | "principales" | "main" | "biggest" | "largest" | "major") {
+        return None;
+    }
+    let mut first = i;
+    let mut n = None;
+    if let Some(k) = number(j) {
+        n = Some(k);
+        j += 1;
+    } else if i > 0 {
+        // "mes 3 principaux marchands"
+        if let Some(k) = number(i - 1) {
+            n = Some(k);
+            first = i - 1;
+        }
+    }
+    if matches!(word(j), Some("des" | "de" | "d" | "of")) {
+        j += 1;
+    }
+    let g = group_word(word(j)?)?;
+    if g.is_time() {
+        return None;
+    }
+    Some((g, n.unwrap_or(DEFAULT_TOP), first, j))
+}
+
+pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent {
+    let mut intent = Intent {
+        kind: None,
+        explicit: false,
+        group_by: None,
+        words: Vec::new(),
+        asks_amount: false,
+        top: None,
+        direction: None,
+        advice: false,
+        group_only: false,
+        fuzzy: None,
+        largest: false,
+        latest: false,
+        limit: None,
+    };
+    let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
+    let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
+    // "abonnements" asks for the subscriptions themselves unless an amount is asked.
+    let mut subscription_words = Vec::new();
+    let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    for i in 0..tokens.len() {
+        if used[i] {
+            continue;
+        }
+        let w = tokens[i].norm.as_str();
+        let span = |a: usize, b: usize| message.get(tokens[a].start..tokens[b].end).unwrap_or(w).to_string();
+        if is_advice(tokens, i) {
+            intent.advice = true;
+            continue;
+        }
+        // Two-word markers first: "cash flow", "taux d'épargne", "savings rate".
+        if let Some(n) = cash_flow_phrase(tokens, used, i) {
+            cash = true;
+            intent.words.push(span(i, i + n - 1));
+            used[i..i + n].iter_mut().for_each(|u| *u = true);
+            continue;
+        }
+        if w == "direct" && matches!(norm(i + 1), "debit" | "debits") && !used[i + 1] {
+            recurring = true;
+            intent.words.push(span(i, i + 1));
+            used[i] = true;
+            used[i + 1] = true;
+            continue;
+        }
+        if let Some((dir, n)) = direction_words(tokens, used, i) {
+            intent.direction = Some(dir);
+            intent.words.push(span(i, i + n - 1));
+            used[i..i + n].iter_mut().for_each(|u| *u = true);
+            continue;
+        }
+        let mark = |flag: &mut bool, intent: &mut Intent, used: &mut [bool]| {
+            *flag = true;
+            intent.words.push(span(i, i));
+            used[i] = true;
+        };
+        if is_balance_word(w) && !matches!(norm(i + 1), "net" | "nette") {
+            mark(&mut balance, &mut intent, used);
+        } else if is_budget_word(w) {
+            mark(&mut budget, &mut intent, used);
+        } else if is_recurring_word(w) {
+            mark(&mut recurring, &mut intent, used);
+        } else if is_subscription_word(w) {
+            subscription_words.push(i);
+        } else if is_cash_flow_word(w) || (w == "epargne" && saves_before(tokens, i)) {
+            mark(&mut cash, &mut intent, used);
+        } else if is_spend_word(w) {
+            mark(&mut spend, &mut intent, used);
+        } else if is_income_word(w) {
+            mark(&mut income, &mut intent, used);
+        } else if is_list_word(w) {
+            mark(&mut list, &mut intent, used);
+        } else if is_breakdown_word(w) {
+            mark(&mut breakdown, &mut intent, used);
+        } else if matches!(w, "combien" | "total" | "totale" | "montant" | "somme")
+            || (w == "much" && i > 0 && tokens[i - 1].norm == "how")
+        {
+            intent.asks_amount = true;
+        } else if matches!(w, "par" | "by" | "per") {
+            if let Some(g) = tokens
+                .get(i + 1)
+                .filter(|_| !used.get(i + 1).copied().unwrap_or(true))
+                .and_then(|t| group_word(&t.norm))
+            {
+                intent.group_by = Some(g);
+                intent.words.push(span(i, i + 1));
+                used[i] = true;
+                used[i + 1] = true;
+            }
+        } else if let Some((g, n, first, last)) = top_groups(tokens, used, i) {
+            intent.group_by = Some(g);
+            intent.top = Some(n);
+            intent.words.push(span(first, last));
+            used[first..=last].iter_mut().for_each(|u| *u = true);
+        } else if let Some(g) = time_group_word(w) {
+            intent.group_by = Some(g);
+            intent.words.push(span(i, i));
+            used[i] = true;
+        } else if let Some(n) = largest_marker(tokens, used, i) {
+            intent.largest = true;
+            intent.words.push(span(i, i + n - 1));
+            used[i..i + n].iter_mut().for_each(|u| *u = true);
+        } else if is_latest_word(w) && !used[i] {
+            intent.latest = true;
+            intent.words.push(span(i, i));
+            used[i] = true;
+        } else if let Some((kind, word)) = fuzzy_intent_word(w) {
+            let flag = match kind {
+                Kind::Balance => &mut balance,
+                Kind::Budget => &mut budget,
+                Kind::Recurring => &mut recurring,
+                Kind::CashFlow => &mut cash,
+                Kind::Income => &mut income,
+                Kind::List => &mut list,
+                Kind::Spending => &mut spend,
+            };
+            *flag = true;
+            intent.fuzzy = Some(format!("« {} » → {word}", span(i, i)));
+            used[i] = true;
+        }
+    }
+    if !subscription_words.is_empty() && !spend && !income && !intent.asks_amount && !cash {
+        recurring = true;
+        for i in subscription_words {
+            intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+            used[i] = true;
+        }
+    }
+    // "where did my money go", "où passe mon argent": a breakdown by category.
+    let asks_where = tokens.iter().any(|t| matches!(t.norm.as_str(), "where" | "ou"));
+    if asks_where {
+        if let Some(i) = (0..tokens.len()).find(|&i| {
+            !used[i]
+                && matches!(norm(i), "go" | "goes" | "went" | "gone" | "passe" | "part" | "partent" | "file")
+        }) {
+            breakdown = true;
+            intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+            used[i] = true;
+        }
+    }
+    if breakdown && intent.group_by.is_none() {
+        intent.group_by = Some(GroupBy::Category);
+    }
+    // "les 5 dernières opérations", "my 3 biggest expenses": a number next to the
+    // marker says how many.
+    if intent.largest || intent.latest {
+        intent.limit = (0..tokens.len()).find_map(|j| {
+            let t = &tokens[j];
+            let near_marker = (j + 1..(j + 3).min(tokens.len()))
+                .any(|k| used[k] && (is_latest_word(&tokens[k].norm) || is_largest_word(&tokens[k].norm)))
+                || (j > 0 && used[j - 1] && is_latest_word(&tokens[j - 1].norm));
+            let n = (t.kind == TokenKind::Number && !used[j] && near_marker)
+                .then(|| t.norm.parse::<u32>().ok())
+                .flatten()
+                .filter(|n| (1..=crate::MAX_LIST_LIMIT).contains(n))?;
+            used[j] = true;
+            Some(n)
+        });
+        if intent.group_by.is_none() && (intent.largest || list) {
+            // "biggest expenses" are debits; "largest transactions" are either.
+            if intent.largest && spend {
+                intent.direction = Some(Direction::Debit);
+            }
+            spend = false;
+            list = true;
+        } else {
+            intent.largest = false;
+            intent.latest = false;
+            intent.limit = None;
+        }
+    }
+    intent.kind = if balance {
+        Some(Kind::Balance)
+    } else if budget {
+        Some(Kind::Budget)
+    } else if recurring {
+        Some(Kind::Recurring)
+    } else if cash || (spend && income) {
+        Some(Kind::CashFlow)
+    } else if list || intent.direction.is_some() {
+        Some(Kind::List)
+    } else if income {
+        Some(Kind::Income)
+    } else if spend || intent.group_by.is_some() {
+        intent.group_only = !spend;
+        Some(Kind::Spending)
+    } else {
+        None
+    };
+    intent.explicit = intent.kind.is_some();
+    intent
+}

@@ -1,0 +1,483 @@
+//! The parser's words: what says spending, income, a list, a balance, a budget,
+//! recurring payments or cash flow; breakdowns, follow-ups, comparisons, advice; and
+//! the small readers of phrases made of them. Word lists only — no plans.
+
+mod locale;
+mod stopwords;
+
+pub(crate) use locale::detect_locale;
+pub(crate) use stopwords::STOPWORDS;
+
+use crate::text::{Token, TokenKind};
+use crate::{Direction, GroupBy};
+
+/// Words that say "money going out".
+pub(crate) fn is_spend_word(w: &str) -> bool {
+    w.starts_with("depens")
+        || matches!(
+            w,
+            "spend"
+                | "spent"
+                | "spending"
+                | "spends"
+                | "expense"
+                | "expenses"
+                | "expenditure"
+                | "expenditures"
+                | "cost"
+                | "costs"
+                | "coute"
+                | "coutent"
+                | "paye"
+                | "payes"
+                | "payee"
+                | "payer"
+                | "paid"
+                | "pay"
+                | "claque"
+                | "claquer"
+                | "claques"
+                | "withdraw"
+                | "withdrew"
+                | "withdrawn"
+                | "retire"
+                | "retires"
+        )
+}
+
+/// Words that say "money coming in".
+pub(crate) fn is_income_word(w: &str) -> bool {
+    matches!(
+        w,
+        "gagne"
+            | "gagnee"
+            | "gagner"
+            | "revenus"
+            | "revenu"
+            | "rentrees"
+            | "recu"
+            | "recus"
+            | "percu"
+            | "percus"
+            | "touche"
+            | "earn"
+            | "earned"
+            | "earnings"
+            | "income"
+            | "received"
+            | "receive"
+            | "incoming"
+    )
+}
+
+pub(crate) fn is_list_word(w: &str) -> bool {
+    matches!(
+        w,
+        "transactions"
+            | "transaction"
+            | "operations"
+            | "operation"
+            | "liste"
+            | "lister"
+            | "list"
+            | "listing"
+            | "paiements"
+            | "paiement"
+            | "payments"
+            | "payment"
+            | "mouvements"
+            | "releve"
+            | "cherche"
+            | "chercher"
+            | "recherche"
+            | "search"
+            | "find"
+            | "buy"
+            | "bought"
+            | "achete"
+            | "achetes"
+            | "achetee"
+    )
+}
+
+/// "plus gros", "plus grosse", "biggest", "largest", "most expensive": the tokens used.
+pub(crate) fn largest_marker(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
+    let free = |j: usize| j < tokens.len() && !used[j];
+    let w = tokens.get(i).filter(|_| free(i))?.norm.as_str();
+    let next = tokens.get(i + 1).filter(|_| free(i + 1)).map_or("", |t| t.norm.as_str());
+    match (w, next) {
+        ("plus", n) if is_largest_word(n) => Some(2),
+        ("most", "expensive") => Some(2),
+        (w, _) if is_largest_word(w) && matches!(w, "biggest" | "largest" | "highest") => Some(1),
+        _ => None,
+    }
+}
+
+pub(crate) fn is_largest_word(w: &str) -> bool {
+    matches!(
+        w,
+        "gros"
+            | "grosse"
+            | "grosses"
+            | "grand"
+            | "grande"
+            | "grandes"
+            | "grands"
+            | "importante"
+            | "importantes"
+            | "cher"
+            | "chere"
+            | "cheres"
+            | "chers"
+            | "biggest"
+            | "largest"
+            | "highest"
+    )
+}
+
+/// "dernières opérations", "latest transactions", "recent payments".
+pub(crate) fn is_latest_word(w: &str) -> bool {
+    matches!(w, "dernieres" | "derniers" | "derniere" | "last" | "latest" | "recent" | "recentes" | "recents")
+}
+
+/// "solde", "balance": what an account holds.
+pub(crate) fn is_balance_word(w: &str) -> bool {
+    matches!(w, "solde" | "soldes" | "balance" | "balances")
+}
+
+pub(crate) fn is_budget_word(w: &str) -> bool {
+    matches!(
+        w,
+        "budget"
+            | "budgets"
+            | "budgete"
+            | "budgetes"
+            | "budgeted"
+            | "enveloppe"
+            | "enveloppes"
+            | "budgetaire"
+    )
+}
+
+/// Payments that repeat: "prélèvements", "récurrents", "recurring".
+pub(crate) fn is_recurring_word(w: &str) -> bool {
+    matches!(
+        w,
+        "recurrent"
+            | "recurrents"
+            | "recurrente"
+            | "recurrentes"
+            | "recurring"
+            | "recurrence"
+            | "recurrences"
+            | "prelevements"
+            | "prelevement"
+            | "mensualites"
+            | "reguliers"
+            | "regulieres"
+            | "regular"
+            | "repeating"
+    )
+}
+
+pub(crate) fn is_subscription_word(w: &str) -> bool {
+    matches!(w, "abonnements" | "abonnement" | "abos" | "abo" | "subscriptions" | "subscription" | "subs")
+}
+
+/// Money in against money out, in one word.
+pub(crate) fn is_cash_flow_word(w: &str) -> bool {
+    matches!(
+        w,
+        "tresorerie"
+            | "cashflow"
+            | "bilan"
+            | "surplus"
+            | "deficit"
+            | "economise"
+            | "economises"
+            | "economisee"
+            | "economiser"
+            | "economies"
+            | "saved"
+            | "save"
+            | "epargnes"
+            | "epargnee"
+            | "epargner"
+    )
+}
+
+/// "épargné" folds to "epargne", the savings category's name: after "ai", "as",
+/// "avons", "taux d'" it is the verb (or the rate), a cash-flow question.
+pub(crate) fn saves_before(tokens: &[Token], i: usize) -> bool {
+    let before = |k: usize| i.checked_sub(k).and_then(|j| tokens.get(j)).map_or("", |t| t.norm.as_str());
+    matches!(before(1), "ai" | "as" | "avons" | "avez" | "jai" | "capacite" | "j" | "je" | "on" | "nous")
+        || (before(1) == "d" && matches!(before(2), "taux" | "capacite"))
+}
+
+/// "cash flow", "taux d'épargne", "savings rate", "entrées et sorties", "in and out":
+/// the number of tokens the phrase uses.
+pub(crate) fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
+    const PHRASES: &[&[&str]] = &[
+        &["cash", "flow"],
+        &["taux", "d", "epargne"],
+        &["savings", "rate"],
+        &["saving", "rate"],
+        &["net", "savings"],
+        &["entrees", "et", "sorties"],
+        &["entrees", "sorties"],
+        &["in", "and", "out"],
+        &["money", "in", "and", "out"],
+        &["inflows", "and", "outflows"],
+        &["solde", "net"],
+        &["net", "income"],
+        &["revenus", "et", "depenses"],
+        &["revenus", "depenses"],
+        &["income", "and", "expenses"],
+        &["income", "vs", "expenses"],
+        &["mis", "de", "cote"],
+        &["put", "aside"],
+    ];
+    PHRASES.iter().find_map(|p| {
+        let fits = p.iter().enumerate().all(|(k, w)| {
+            tokens.get(i + k).is_some_and(|t| t.norm == *w) && !used.get(i + k).copied().unwrap_or(true)
+        });
+        fits.then_some(p.len())
+    })
+}
+
+/// "remboursements", "refunds", "crédits", "débits", "virements reçus", "money in".
+pub(crate) fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Option<(Direction, usize)> {
+    let free = |j: usize| !used.get(j).copied().unwrap_or(true);
+    let w = tokens.get(i).filter(|_| free(i))?.norm.as_str();
+    let next = tokens.get(i + 1).filter(|_| free(i + 1)).map_or("", |t| t.norm.as_str());
+    match (w, next) {
+        ("virements" | "virement" | "transfers" | "transfer", "recus" | "recu" | "received" | "entrants") => {
+            Some((Direction::Credit, 2))
+        }
+        ("money", "in") => Some((Direction::Credit, 2)),
+        ("money", "out") => Some((Direction::Debit, 2)),
+        (
+            "remboursements" | "remboursement" | "rembourse" | "remboursee" | "rembourses" | "refunds"
+            | "refund" | "refunded" | "credits" | "credit" | "crediteurs" | "entrees",
+            _,
+        ) => Some((Direction::Credit, 1)),
+        ("debits" | "debit" | "sorties" | "outgoings", _) => Some((Direction::Debit, 1)),
+        _ => None,
+    }
+}
+
+/// Advice or an opinion: "should I", "devrais-je", "est-ce que je peux me permettre",
+/// "conseil", "why", "pourquoi". No tool answers these; a model may.
+pub(crate) fn is_advice(tokens: &[Token], i: usize) -> bool {
+    let w = tokens[i].norm.as_str();
+    let next = tokens.get(i + 1).map_or("", |t| t.norm.as_str());
+    matches!(
+        w,
+        "should"
+            | "shall"
+            | "devrais"
+            | "devrait"
+            | "devrions"
+            | "faudrait"
+            | "conseil"
+            | "conseils"
+            | "conseille"
+            | "conseiller"
+            | "conseilles"
+            | "advice"
+            | "advise"
+            | "recommend"
+            | "recommande"
+            | "recommandes"
+            | "suggere"
+            | "suggest"
+            | "afford"
+            | "permettre"
+            | "why"
+            | "pourquoi"
+            | "astuces"
+            | "tips"
+            | "idees"
+            | "ideas"
+            | "optimiser"
+            | "optimize"
+            | "invest"
+            | "investir"
+            | "investment"
+            | "investments"
+            | "investissement"
+            | "investissements"
+            | "placement"
+            | "placements"
+            | "placer"
+            | "cancel"
+            | "resilier"
+            | "arreter"
+            | "cook"
+            | "cuisiner"
+            | "recette"
+            | "recipe"
+            | "weather"
+            | "meteo"
+    ) || matches!((w, next), ("dois", "je") | ("how", "do") | ("how", "can") | ("comment", "faire"))
+        || matches!((w, next), ("worth", _) | ("vaut", "le"))
+}
+
+/// "monthly", "hebdomadaire", "daily"…: a breakdown over time in one word.
+pub(crate) fn time_group_word(w: &str) -> Option<GroupBy> {
+    match w {
+        "monthly" | "mensuel" | "mensuelle" | "mensuelles" | "mensuels" => Some(GroupBy::Month),
+        "weekly" | "hebdomadaire" | "hebdomadaires" | "hebdo" => Some(GroupBy::Week),
+        "daily" | "quotidien" | "quotidienne" | "quotidiennes" | "quotidiens" | "journalier" => {
+            Some(GroupBy::Day)
+        }
+        _ => None,
+    }
+}
+
+pub(crate) fn is_breakdown_word(w: &str) -> bool {
+    matches!(w, "repartition" | "breakdown" | "ventilation" | "split" | "reparti" | "repartis")
+}
+
+pub(crate) fn group_word(w: &str) -> Option<GroupBy> {
+    match w {
+        "categorie" | "categories" | "category" | "categories_" | "cat" | "poste" | "postes" => {
+            Some(GroupBy::Category)
+        }
+        "marchand" | "marchands" | "commercant" | "commercants" | "enseigne" | "enseignes" | "magasin"
+        | "magasins" | "merchant" | "merchants" | "store" | "stores" | "shop" | "shops" | "vendor"
+        | "vendors" | "boutique" | "boutiques" => Some(GroupBy::Merchant),
+        "compte" | "comptes" | "account" | "accounts" => Some(GroupBy::Account),
+        "mois" | "month" | "months" => Some(GroupBy::Month),
+        "semaine" | "semaines" | "week" | "weeks" => Some(GroupBy::Week),
+        "jour" | "jours" | "day" | "days" => Some(GroupBy::Day),
+        _ => None,
+    }
+}
+
+/// Words that ask for a comparison, consumed; the user's words for the badge.
+pub(crate) fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) -> Option<String> {
+    let mut words = Vec::new();
+    for i in 0..tokens.len() {
+        let w = tokens[i].norm.as_str();
+        let single = matches!(
+            w,
+            "vs" | "versus"
+                | "contre"
+                | "compare"
+                | "compared"
+                | "comparer"
+                | "comparez"
+                | "comparee"
+                | "comparees"
+                | "compares"
+                | "comparaison"
+                | "comparing"
+                | "comparison"
+                | "against"
+        );
+        let pair = matches!(
+            (w, tokens.get(i + 1).map(|t| t.norm.as_str())),
+            ("par", Some("rapport")) | ("relative", Some("to"))
+        );
+        if single {
+            used[i] = true;
+            words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or(w).to_string());
+        } else if pair && !used[i] {
+            used[i] = true;
+            used[i + 1] = true;
+            words.push(message.get(tokens[i].start..tokens[i + 1].end).unwrap_or(w).to_string());
+        }
+    }
+    // "more in October than in September", "plus en octobre qu'en septembre".
+    let find = |pred: &dyn Fn(usize) -> bool| (0..tokens.len()).find(|&j| !used[j] && pred(j));
+    let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let not_amount = |j: usize| {
+        tokens.get(j + 1).is_some_and(|t| t.kind == TokenKind::Word && !matches!(t.norm.as_str(), "de" | "d"))
+    };
+    let more = find(&|j| matches!(norm(j), "more" | "less" | "plus" | "moins") && not_amount(j));
+    if let Some(m) = more {
+        let than = find(&|j| {
+            j > m
+                && (norm(j) == "than"
+                    || (matches!(norm(j), "qu" | "que")
+                        && matches!(norm(j + 1), "en" | "au" | "l" | "le" | "la" | "pendant" | "durant")))
+                && tokens.get(j + 1).is_some_and(|t| t.kind == TokenKind::Word)
+        });
+        if let Some(t) = than {
+            used[m] = true;
+            used[t] = true;
+            words.push(format!("{} … {}", norm(m), norm(t)));
+        }
+    }
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// Text the user wants found in bank labels: between quotes ("NAVIGO", « PAUL »,
+/// “SNCF”), or the word after "contenant", "containing", "libellé"… Its tokens are used.
+fn is_text_marker(w: &str) -> bool {
+    matches!(
+        w,
+        "contenant"
+            | "containing"
+            | "contains"
+            | "contient"
+            | "libelle"
+            | "label"
+            | "labelled"
+            | "mentioning"
+    )
+}
+
+pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> Option<String> {
+    const QUOTES: [(char, char); 3] = [('"', '"'), ('«', '»'), ('“', '”')];
+    for (open, close) in QUOTES {
+        let Some(start) = message.find(open) else { continue };
+        let inner_start = start + open.len_utf8();
+        let Some(len) = message[inner_start..].find(close) else { continue };
+        let inner = message[inner_start..inner_start + len].trim();
+        if inner.is_empty() || inner.chars().count() > 60 {
+            continue;
+        }
+        for (i, t) in tokens.iter().enumerate() {
+            if (t.start >= inner_start && t.end <= inner_start + len) || is_text_marker(&t.norm) {
+                used[i] = true;
+            }
+        }
+        return Some(inner.to_string());
+    }
+    for i in 0..tokens.len() {
+        if is_text_marker(&tokens[i].norm) && !used[i] {
+            let next = tokens.get(i + 1).filter(|_| !used.get(i + 1).copied().unwrap_or(true))?;
+            let word = message.get(next.start..next.end)?.to_string();
+            used[i] = true;
+            used[i + 1] = true;
+            return Some(word);
+        }
+    }
+    None
+}
+
+pub(crate) fn is_followup(tokens: &[Token]) -> bool {
+    let first = tokens.first().map(|t| t.norm.as_str());
+    let second = tokens.get(1).map(|t| t.norm.as_str());
+    matches!(
+        first,
+        Some(
+            "et" | "and"
+                | "pareil"
+                | "idem"
+                | "same"
+                | "meme"
+                | "aussi"
+                | "also"
+                | "puis"
+                | "then"
+                | "only"
+                | "seulement"
+                | "uniquement"
+                | "juste"
+                | "just"
+        )
+    ) || matches!((first, second), (Some("what" | "how"), Some("about")) | (Some("and"), _))
+}

@@ -1,0 +1,237 @@
+//! Message -> plan. Deterministic: the same message, vocabulary, `today` and previous
+//! plan always give the same outcome. Never panics, never fails: a plan or a question.
+//!
+//! `parse` reads a message once — its language, amounts, a period, what it asks, the
+//! names it holds — and hands the reading on: to the analyst when it is about a
+//! dataset (`datasets`), else to a comparison, a follow-up of the previous plan, a new
+//! question (`question`), or a clarifying question (`clarify`).
+
+mod build;
+mod clarify;
+mod comparison;
+mod datasets;
+pub(crate) mod entities;
+mod followup;
+pub(crate) mod intent;
+pub(crate) mod lexicon;
+mod question;
+
+pub use build::LOOKBACK_MONTHS;
+pub use intent::{DEFAULT_LARGEST, DEFAULT_LATEST, DEFAULT_TOP};
+// moved to wording (issue 17): callers switch after merge
+pub use crate::wording::group_label;
+
+use self::build::{call_for, plan, Slots};
+use self::entities::{Entities, Finder};
+use self::intent::{Intent, Kind};
+use self::lexicon::{compare_words, detect_locale, is_budget_word, is_followup, label_text};
+use crate::amount::{self, AmountFilter};
+use crate::analyst;
+use crate::period::{self, Found};
+use crate::protocol::DetectedEntity;
+use crate::reason::{Reason, ReasonCode};
+use crate::text::{tokenize, MAX_MESSAGE_CHARS};
+use crate::vocab::{EntityKind, Index, Vocabulary};
+use crate::{wording, Date, Locale, ParseOutcome, Period, Suggestion, ToolCall, ToolCallPlan};
+
+/// What the parser knows besides the message.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// Today in the user's time zone; relative words resolve against it.
+    pub today: Date,
+    /// The interface language, used when the message itself does not tell.
+    pub locale: Option<Locale>,
+    /// The previous plan of the conversation, for follow-ups.
+    pub previous: Option<&'a ToolCallPlan>,
+}
+
+impl<'a> Context<'a> {
+    /// The previous plan when it has a period to carry over (a question on the ledger):
+    /// a previous question about a dataset has no period or filters to carry over.
+    fn ledger_previous(&self) -> Option<(&'a ToolCallPlan, &'a Period)> {
+        self.previous.and_then(|p| Some((p, p.call.period()?)))
+    }
+}
+
+pub struct Parser {
+    vocab: Vocabulary,
+    index: Index,
+    /// The datasets' and their columns' names, for analyst questions.
+    dataset_names: analyst::Names,
+}
+
+/// What a message says about the ledger, read once; a follow-up or a new question
+/// makes it a plan.
+struct Reading<'m> {
+    message: &'m str,
+    locale: Locale,
+    intent: Intent,
+    entities: Entities,
+    amounts: Option<AmountFilter>,
+    text: Option<String>,
+    period: Option<Period>,
+    /// Anything to compute or filter on: an intent, a breakdown, amounts, text, a
+    /// period or a name.
+    has_content: bool,
+}
+
+impl Parser {
+    pub fn new(vocab: Vocabulary) -> Parser {
+        let index = Index::build(&vocab);
+        let dataset_names = analyst::Names::build(&vocab.datasets);
+        Parser { vocab, index, dataset_names }
+    }
+
+    pub fn vocabulary(&self) -> &Vocabulary {
+        &self.vocab
+    }
+
+    /// The user's names, to find in a message.
+    fn finder(&self) -> Finder<'_> {
+        Finder { vocab: &self.vocab, index: &self.index }
+    }
+
+    pub fn parse(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
+        let char_count = message.chars().count();
+        if char_count > MAX_MESSAGE_CHARS {
+            let locale = cx.locale.unwrap_or(Locale::En);
+            return ParseOutcome::Clarification(self.clarify(
+                locale,
+                cx,
+                vec![Reason::new(ReasonCode::TooLong, locale, &char_count.to_string())],
+                None,
+                None,
+            ));
+        }
+        let tokens = tokenize(message);
+        let locale =
+            detect_locale(&tokens).or(cx.previous.map(|p| p.meta.locale)).or(cx.locale).unwrap_or(Locale::En);
+        if let Some(outcome) = self.dataset_question(&tokens, message, locale, cx) {
+            return outcome;
+        }
+        let mut used = vec![false; tokens.len()];
+
+        // "compared to my budget" asks for the budget, not two periods.
+        let about_budget = tokens.iter().any(|t| is_budget_word(&t.norm));
+        if let Some(words) = compare_words(&tokens, &mut used, message).filter(|_| !about_budget) {
+            return self.comparison(message, &tokens, &mut used, locale, cx, &words);
+        }
+        // Text to find in bank labels: quoted, or after "contenant"/"containing".
+        let text = label_text(message, &tokens, &mut used);
+        // Amounts first: "plus de 2000 €" is not the year 2000.
+        let currency = self.vocab.currency.unwrap_or(crate::Currency::EUR);
+        let amounts = amount::find(&tokens, &used, locale, currency);
+        if let Some(a) = &amounts {
+            used[a.first..=a.last].iter_mut().for_each(|u| *u = true);
+        }
+        let found = period::find(&tokens, &used, message, cx.today, locale);
+        if let Some(Found { first, last, .. }) = &found {
+            used[*first..=*last].iter_mut().for_each(|u| *u = true);
+        }
+        let intent = intent::read(&tokens, &mut used, message);
+        let Entities { categories, merchants, accounts, unrecognized } =
+            self.finder().entities(&tokens, &mut used, message);
+        let period = found.map(|f| f.period);
+
+        if intent.advice {
+            let reasons = vec![Reason::new(ReasonCode::OutOfScope, locale, "")];
+            let entity = merchants.first().or(categories.first());
+            return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, period, entity));
+        }
+
+        let has_content = intent.kind.is_some()
+            || intent.group_by.is_some()
+            || amounts.is_some()
+            || text.is_some()
+            || period.is_some()
+            || !categories.is_empty()
+            || !merchants.is_empty()
+            || !accounts.is_empty();
+        let followup_marker = is_followup(&tokens);
+
+        // A previous question about a dataset has no period or filters to carry over.
+        let previous = cx.ledger_previous();
+
+        // A follow-up: something to change in the last plan ("et en février ?").
+        let followup = has_content
+            && match previous {
+                Some(_) => followup_marker || !intent.explicit || intent.group_only,
+                None => followup_marker && !intent.explicit,
+            };
+        let reading = Reading {
+            message,
+            locale,
+            intent,
+            entities: Entities { categories, merchants, accounts, unrecognized },
+            amounts,
+            text,
+            period,
+            has_content,
+        };
+        if followup {
+            return self.followup(reading, cx, previous);
+        }
+        self.question(reading, cx, previous)
+    }
+
+    /// The user's categories, merchants and accounts a text names exactly (a model's
+    /// answer), in order of first mention, at most `max`, each with a one-click plan:
+    /// the spending on it over the default period, or an account's balance today.
+    pub fn mentions(&self, text: &str, cx: &Context<'_>, max: usize) -> Vec<DetectedEntity> {
+        let text: String = text.chars().take(MAX_MESSAGE_CHARS * 4).collect();
+        let tokens = tokenize(&text);
+        let mut used = vec![false; tokens.len()];
+        let locale = cx.locale.unwrap_or(Locale::Fr);
+        let mut out: Vec<DetectedEntity> = Vec::new();
+        for m in self.finder().exact_matches(&tokens, &mut used, &text) {
+            let Some(id) = m.ids.first().copied().filter(|_| m.ids.len() == 1) else { continue };
+            let Some(term) = self.vocab.term(id) else { continue };
+            if out.iter().any(|e| e.key == term.key) {
+                continue;
+            }
+            let period = period::default_period(cx.today, locale);
+            let slots = |category: Option<String>, merchant: Option<String>| Slots {
+                category,
+                merchant,
+                ..Slots::over(period.clone())
+            };
+            let (kind, call) = match id.kind {
+                EntityKind::Category => {
+                    ("category", call_for(Kind::Spending, slots(Some(term.key.clone()), None)))
+                }
+                EntityKind::Merchant => {
+                    ("merchant", call_for(Kind::Spending, slots(None, Some(term.key.clone()))))
+                }
+                EntityKind::Account => (
+                    "account",
+                    call_for(
+                        Kind::Balance,
+                        Slots {
+                            period: period::today(cx.today, locale),
+                            account: Some(term.key.clone()),
+                            ..slots(None, None)
+                        },
+                    ),
+                ),
+            };
+            let label = self.describe(&call, locale);
+            let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
+            out.push(DetectedEntity {
+                kind: kind.to_string(),
+                key: term.key.clone(),
+                name: term.label(locale).to_string(),
+                confidence: 1.0,
+                suggestion: Suggestion { label, plan: plan(call, picked, locale, cx.today) },
+            });
+            if out.len() == max {
+                break;
+            }
+        }
+        out
+    }
+
+    /// One line saying what a call computes: "Dépenses en Courses — janvier 2026".
+    pub fn describe(&self, call: &ToolCall, locale: Locale) -> String {
+        wording::describe(&self.vocab, call, locale)
+    }
+}

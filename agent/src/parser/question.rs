@@ -1,0 +1,142 @@
+//! A new question on the ledger — neither a follow-up nor a comparison: the tool
+//! that answers it, the period it means and the filters it names, with the reasons.
+
+use super::build::{call_for, current_period, plan, push_unrecognized, Slots, LOOKBACK_MONTHS};
+use super::entities::Entities;
+use super::intent::{Kind, DEFAULT_LARGEST, DEFAULT_LATEST};
+use super::{Context, Parser, Reading};
+use crate::amount;
+use crate::period;
+use crate::reason::{Reason, ReasonCode};
+use crate::vocab::EntityKind;
+use crate::{wording, ParseOutcome, Period, ToolCall, ToolCallPlan};
+
+impl Parser {
+    /// The plan for what the message asks, or a question when it asks nothing.
+    pub(super) fn question(
+        &self,
+        reading: Reading<'_>,
+        cx: &Context<'_>,
+        previous: Option<(&ToolCallPlan, &Period)>,
+    ) -> ParseOutcome {
+        let Reading { message: _, locale, intent, entities, amounts, text, period, has_content } = reading;
+        let Entities { categories, merchants, accounts, unrecognized } = entities;
+        let currency = self.vocab.currency.unwrap_or(crate::Currency::EUR);
+        let mut reasons = Vec::new();
+        let income_category = categories
+            .first()
+            .and_then(|m| m.ids.first())
+            .and_then(|id| self.vocab.term(*id))
+            .is_some_and(|t| t.kind.as_deref() == Some("income"));
+        let only_account = !accounts.is_empty()
+            && categories.is_empty()
+            && merchants.is_empty()
+            && amounts.is_none()
+            && text.is_none();
+        let mut explicit = intent.explicit;
+        let mut words = intent.words.clone();
+        let kind = match intent.kind {
+            // Label text is searched in transactions.
+            _ if text.is_some() => Kind::List,
+            Some(k) => k,
+            None if income_category => Kind::Income,
+            // "combien sur mon Livret A ?": what the account holds.
+            None if only_account && intent.asks_amount => {
+                explicit = true;
+                words.push(accounts.first().map_or_else(String::new, |a| a.words.clone()));
+                Kind::Balance
+            }
+            None if only_account => Kind::Balance,
+            // "plus de 100 € chez Carrefour": a search for transactions.
+            None if amounts.is_some() && !intent.asks_amount => Kind::List,
+            None if has_content || intent.asks_amount => Kind::Spending,
+            None => {
+                let reasons = vec![Reason::new(ReasonCode::NoIntent, locale, "")];
+                return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, None, None));
+            }
+        };
+        if let Some(detail) = &intent.fuzzy {
+            reasons.push(Reason::new(ReasonCode::FuzzyIntent, locale, detail));
+            if !intent.words.is_empty() {
+                reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
+            }
+        } else if explicit {
+            reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
+        } else {
+            reasons.push(Reason::new(ReasonCode::InferredIntent, locale, wording::kind_label(kind, locale)));
+        }
+        let period = match (period, previous) {
+            (Some(p), _) => {
+                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &p.label));
+                p
+            }
+            // "my last 10 transactions": the newest, from the last 12 months.
+            (None, _) if kind == Kind::List && intent.latest => {
+                let p = period::last_months(cx.today, LOOKBACK_MONTHS, locale);
+                reasons.push(Reason::new(ReasonCode::CurrentPeriod, locale, &p.label));
+                p
+            }
+            // A point-in-time question means now, conversation or not.
+            (None, _) if kind.is_current() => {
+                let p = current_period(kind, cx.today, locale);
+                reasons.push(Reason::new(ReasonCode::CurrentPeriod, locale, &p.label));
+                p
+            }
+            // A new question without a period, in a conversation that had one.
+            (None, Some((_, prev_period))) => {
+                let p = period::relabel(prev_period.clone(), locale);
+                reasons.push(Reason::new(ReasonCode::FollowupUsesContext, locale, &p.label));
+                p
+            }
+            (None, None) => {
+                let p = period::default_period(cx.today, locale);
+                reasons.push(Reason::new(ReasonCode::ImplicitPeriod, locale, &p.label));
+                p
+            }
+        };
+        let category = self.finder().pick(&categories, locale, &mut reasons, EntityKind::Category);
+        let merchant = self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
+        let account = self.finder().pick(&accounts, locale, &mut reasons, EntityKind::Account);
+        let (amount_min, amount_max) = amounts.as_ref().map_or((None, None), |a| (a.min, a.max));
+        if amounts.is_some() {
+            reasons.push(Reason::new(
+                ReasonCode::ExplicitAmount,
+                locale,
+                &amount::describe(amount_min, amount_max, locale),
+            ));
+            let foreign = [amount_min, amount_max].into_iter().flatten().find(|m| m.currency != currency);
+            if let Some(m) = foreign {
+                let detail = format!("{} ≠ {}", m.currency.as_str(), currency.as_str());
+                reasons.push(Reason::new(ReasonCode::ForeignCurrency, locale, &detail));
+            }
+        }
+        if let Some(t) = &text {
+            reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &format!("« {t} »")));
+        }
+        push_unrecognized(&mut reasons, &unrecognized, locale);
+        let mut call = call_for(
+            kind,
+            Slots {
+                period,
+                category,
+                merchant,
+                account,
+                amount_min,
+                amount_max,
+                group_by: intent.group_by.unwrap_or_default(),
+                top: intent.top,
+                direction: intent.direction,
+            },
+        );
+        if let ToolCall::ListTransactions(a) = &mut call {
+            a.text = text;
+            if intent.largest {
+                a.order = crate::ListOrder::Largest;
+                a.limit = intent.limit.unwrap_or(DEFAULT_LARGEST);
+            } else if intent.latest {
+                a.limit = intent.limit.unwrap_or(DEFAULT_LATEST);
+            }
+        }
+        ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
+    }
+}

@@ -1,0 +1,47 @@
+//! Periods: the words people use for a time range, resolved against `today`. This
+//! module finds them in a message; `calendar` makes and moves them, `scan` reads them.
+
+mod calendar;
+mod scan;
+#[cfg(test)]
+mod tests;
+
+pub use calendar::{
+    against, default_period, last_months, month, preceding, range, relabel, step, today, year, Unit,
+};
+// moved to wording (issue 17): callers switch after merge
+pub use crate::wording::{day_label, month_label};
+
+use crate::text::Token;
+use crate::{Date, Locale, Period};
+use scan::Scanner;
+
+/// A period found in the message and the tokens it used.
+pub struct Found {
+    pub period: Period,
+    pub first: usize,
+    pub last: usize,
+}
+
+/// Every period named in `tokens`, in order, skipping tokens already `used`.
+pub fn find_all(tokens: &[Token], used: &[bool], message: &str, today: Date, locale: Locale) -> Vec<Found> {
+    let scanner = Scanner { tokens, used, today, locale };
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        match scanner.at(i) {
+            Some((mut period, last)) => {
+                period.words = message.get(tokens[i].start..tokens[last].end).unwrap_or_default().to_string();
+                found.push(Found { period, first: i, last });
+                i = last + 1;
+            }
+            None => i += 1,
+        }
+    }
+    found
+}
+
+/// The first period named in `tokens`.
+pub fn find(tokens: &[Token], used: &[bool], message: &str, today: Date, locale: Locale) -> Option<Found> {
+    find_all(tokens, used, message, today, locale).into_iter().next()
+}

@@ -1,0 +1,53 @@
+//! The period finder's own tests: words to periods, seasons, steps.
+
+use super::*;
+use crate::text::tokenize;
+
+fn find_in(msg: &str) -> Option<(String, String, String)> {
+    let today = Date::new(2026, 11, 21)?;
+    let tokens = tokenize(msg);
+    let used = vec![false; tokens.len()];
+    find(&tokens, &used, msg, today, Locale::Fr)
+        .map(|f| (f.period.start.to_string(), f.period.end.to_string(), f.period.words))
+}
+
+#[test]
+fn months_years_relative() {
+    let p = |a: &str, b: &str, w: &str| Some((a.to_string(), b.to_string(), w.to_string()));
+    assert_eq!(find_in("en janvier 2026"), p("2026-01-01", "2026-02-01", "janvier 2026"));
+    assert_eq!(find_in("in December"), p("2025-12-01", "2026-01-01", "December"));
+    assert_eq!(find_in("en novembre"), p("2026-11-01", "2026-12-01", "novembre"));
+    assert_eq!(find_in("le mois dernier"), p("2026-10-01", "2026-11-01", "le mois dernier"));
+    assert_eq!(find_in("in 2025"), p("2025-01-01", "2026-01-01", "2025"));
+    assert_eq!(find_in("cette semaine"), p("2026-11-16", "2026-11-23", "cette semaine"));
+    assert_eq!(find_in("aujourd'hui"), p("2026-11-21", "2026-11-22", "aujourd'hui"));
+    assert_eq!(find_in("may I ask"), None);
+    assert_eq!(find_in("in may"), p("2026-05-01", "2026-06-01", "may"));
+    assert_eq!(find_in("sept euros"), None);
+    assert_eq!(find_in("année 9999"), None);
+}
+
+#[test]
+fn seasons() {
+    let p = |a: &str, b: &str, w: &str| Some((a.to_string(), b.to_string(), w.to_string()));
+    assert_eq!(find_in("l'été dernier"), p("2026-06-01", "2026-09-01", "l'été dernier"));
+    assert_eq!(find_in("cet hiver"), p("2025-12-01", "2026-03-01", "cet hiver"));
+    assert_eq!(find_in("summer 2025"), p("2025-06-01", "2025-09-01", "summer 2025"));
+    assert_eq!(find_in("last winter"), p("2025-12-01", "2026-03-01", "last winter"));
+    assert_eq!(find_in("hiver 2026"), p("2025-12-01", "2026-03-01", "hiver 2026"));
+    assert_eq!(find_in("j'ai été payé"), None);
+}
+
+#[test]
+fn steps_from_a_period() {
+    let jan = month(Date::new(2026, 1, 1).unwrap(), Locale::Fr);
+    let prev = step(&jan, Unit::Month, -1, Locale::Fr);
+    assert_eq!((prev.start.to_string(), prev.end.to_string()), ("2025-12-01".into(), "2026-01-01".into()));
+    let a_year_before = step(&jan, Unit::Year, -1, Locale::Fr);
+    assert_eq!(a_year_before.start.to_string(), "2025-01-01");
+    assert_eq!(a_year_before.end.to_string(), "2025-02-01");
+    let y2025 = year(2025, Locale::En).unwrap();
+    assert_eq!(step(&y2025, Unit::Year, -1, Locale::En).label, "year 2024");
+    let q = step(&jan, Unit::Quarter, 1, Locale::En);
+    assert_eq!((q.start.to_string(), q.end.to_string()), ("2026-04-01".into(), "2026-07-01".into()));
+}

@@ -1,0 +1,413 @@
+//! Every label Sou shows the user, in French or English: the names of periods,
+//! breakdowns, question kinds and dataset aggregates, and the one-line titles of
+//! plans. Only words: no parsing, no arithmetic on dates.
+
+use crate::amount;
+use crate::parser::intent::{Kind, DEFAULT_TOP};
+use crate::vocab::Vocabulary;
+use crate::{
+    Aggregate, DatasetOrder, Date, DateBucket, Direction, GroupBy, Locale, QueryDatasetArgs, ToolCall,
+};
+
+const MONTHS_FR: [&str; 12] = [
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+];
+const MONTHS_EN: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+const QUARTER_FR: [&str; 4] = ["1er trimestre", "2e trimestre", "3e trimestre", "4e trimestre"];
+
+/// "janvier 2026", "January 2026".
+pub fn month_label(start: Date, locale: Locale) -> String {
+    let i = (start.month() as usize).saturating_sub(1).min(11);
+    match locale {
+        Locale::Fr => format!("{} {}", MONTHS_FR[i], start.year()),
+        Locale::En => format!("{} {}", MONTHS_EN[i], start.year()),
+    }
+}
+
+/// "3 janvier 2026", "3 January 2026".
+pub fn day_label(d: Date, locale: Locale) -> String {
+    let i = (d.month() as usize).saturating_sub(1).min(11);
+    match locale {
+        Locale::Fr => format!("{} {} {}", d.day(), MONTHS_FR[i], d.year()),
+        Locale::En => format!("{} {} {}", d.day(), MONTHS_EN[i], d.year()),
+    }
+}
+
+/// "année 2026", "year 2026".
+pub fn year_label(y: i32, locale: Locale) -> String {
+    match locale {
+        Locale::Fr => format!("année {y}"),
+        Locale::En => format!("year {y}"),
+    }
+}
+
+/// "semaine du 5 janvier 2026", "week of 5 January 2026".
+pub fn week_label(monday: Date, locale: Locale) -> String {
+    match locale {
+        Locale::Fr => format!("semaine du {}", day_label(monday, locale)),
+        Locale::En => format!("week of {}", day_label(monday, locale)),
+    }
+}
+
+/// "1er trimestre 2026", "Q1 2026".
+pub fn quarter_label(year: i32, q: u32, locale: Locale) -> String {
+    let i = (q as usize).saturating_sub(1).min(3);
+    match locale {
+        Locale::Fr => format!("{} {year}", QUARTER_FR[i]),
+        Locale::En => format!("Q{q} {year}"),
+    }
+}
+
+/// Today, around its day's label: "aujourd'hui (3 janvier 2026)".
+pub fn today_label(day: &str, locale: Locale) -> String {
+    match locale {
+        Locale::Fr => format!("aujourd'hui ({day})"),
+        Locale::En => format!("today ({day})"),
+    }
+}
+
+/// The look-back of `n` months, around its range's label: "12 derniers mois (…)".
+pub fn last_months_label(n: u32, range: &str, locale: Locale) -> String {
+    match locale {
+        Locale::Fr => format!("{n} derniers mois ({range})"),
+        Locale::En => format!("last {n} months ({range})"),
+    }
+}
+
+/// The year so far, around its range's label: "depuis le début de l'année (…)".
+pub fn year_to_date_label(range: &str, locale: Locale) -> String {
+    match locale {
+        Locale::Fr => format!("depuis le début de l'année ({range})"),
+        Locale::En => format!("year to date ({range})"),
+    }
+}
+
+/// A rolling window of `n` days (`'d'`), weeks (`'w'`), months (`'m'`) or years,
+/// around its range's label: "3 derniers mois (…)", "last 90 days (…)".
+pub fn rolling_label(n: u32, unit: char, range: &str, locale: Locale) -> String {
+    let what = match (locale, unit) {
+        (Locale::Fr, 'd') => format!("{n} derniers jours"),
+        (Locale::Fr, 'w') => format!("{n} dernières semaines"),
+        (Locale::Fr, 'm') => format!("{n} derniers mois"),
+        (Locale::Fr, _) => format!("{n} dernières années"),
+        (Locale::En, 'd') => format!("last {n} days"),
+        (Locale::En, 'w') => format!("last {n} weeks"),
+        (Locale::En, 'm') => format!("last {n} months"),
+        (Locale::En, _) => format!("last {n} years"),
+    };
+    format!("{what} ({range})")
+}
+
+/// A season by its French and English names and the year it ends in: "été 2025".
+pub fn season_label(fr: &str, en: &str, year: i32, locale: Locale) -> String {
+    match locale {
+        Locale::Fr => format!("{fr} {year}"),
+        Locale::En => format!("{en} {year}"),
+    }
+}
+
+/// The days `[start, end)` as Sou names them: a month, months ("janvier 2026 – mars
+/// 2026"), a day, or a range of days ("du 3 janvier 2026 au 9 janvier 2026").
+pub fn range_label(start: Date, end: Date, locale: Locale) -> String {
+    let last = end.add_days(-1);
+    if start.add_months(1) == end && start.day() == 1 {
+        month_label(start, locale)
+    } else if start.day() == 1 && end.day() == 1 {
+        let last_month = end.add_months(-1);
+        match locale {
+            Locale::Fr => format!("{} – {}", month_label(start, locale), month_label(last_month, locale)),
+            Locale::En => format!("{} – {}", month_label(start, locale), month_label(last_month, locale)),
+        }
+    } else if start == last {
+        day_label(start, locale)
+    } else {
+        match locale {
+            Locale::Fr => format!("du {} au {}", day_label(start, locale), day_label(last, locale)),
+            Locale::En => format!("{} to {}", day_label(start, locale), day_label(last, locale)),
+        }
+    }
+}
+
+/// One line saying what a call computes: "Dépenses en Courses — janvier 2026".
+pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
+    let period = call.period().map_or("", |p| p.label.as_str());
+    let (min, max) = call.amounts();
+    let amounts = amount::describe(min, max, locale);
+    let names: Vec<String> = [call.merchant().or(call.category()), call.account()]
+        .into_iter()
+        .flatten()
+        .map(|k| vocab.label_of(k, locale))
+        .collect();
+    let name = (!names.is_empty()).then(|| names.join(", "));
+    let filter = match (name, amounts.is_empty()) {
+        (Some(n), false) => Some(format!("{n}, {amounts}")),
+        (Some(n), true) => Some(n),
+        (None, false) => Some(amounts),
+        (None, true) => None,
+    };
+    let with = |what: &str| match &filter {
+        Some(f) => format!("{what} : {f} — {period}"),
+        None => format!("{what} — {period}"),
+    };
+    let with_en = |what: &str| match &filter {
+        Some(f) => format!("{what}: {f} — {period}"),
+        None => format!("{what} — {period}"),
+    };
+    match (call, locale) {
+        (ToolCall::QueryDataset(a), _) => dataset_title(a, locale),
+        (ToolCall::RunSql(_), Locale::Fr) => "Requête SQL sur vos jeux de données".to_string(),
+        (ToolCall::RunSql(_), Locale::En) => "SQL query over your datasets".to_string(),
+        (ToolCall::DatasetInfo(_), Locale::Fr) => "Vos jeux de données".to_string(),
+        (ToolCall::DatasetInfo(_), Locale::En) => "Your datasets".to_string(),
+        (ToolCall::CashFlow(a), _) => {
+            let base = match locale {
+                Locale::Fr => with("Entrées et sorties"),
+                Locale::En => with_en("Cash flow"),
+            };
+            if a.group_by.is_time() {
+                format!("{base} ({})", group_label(a.group_by, locale))
+            } else {
+                base
+            }
+        }
+        (ToolCall::Balances(_), Locale::Fr) => with("Solde des comptes"),
+        (ToolCall::Balances(_), Locale::En) => with_en("Account balances"),
+        (ToolCall::BudgetStatus(_), Locale::Fr) => with("Suivi des budgets"),
+        (ToolCall::BudgetStatus(_), Locale::En) => with_en("Budget status"),
+        (ToolCall::RecurringPayments(_), Locale::Fr) => with("Paiements récurrents"),
+        (ToolCall::RecurringPayments(_), Locale::En) => with_en("Recurring payments"),
+        (ToolCall::ListTransactions(a), _) if a.direction.is_some() => match (locale, a.direction) {
+            (Locale::Fr, Some(Direction::Credit)) => with("Crédits et remboursements"),
+            (Locale::Fr, _) => with("Débits"),
+            (Locale::En, Some(Direction::Credit)) => with_en("Credits and refunds"),
+            (Locale::En, _) => with_en("Debits"),
+        },
+        (ToolCall::SpendingSummary(a), _) if a.group_by != GroupBy::None && a.top.is_some() => {
+            let n = a.top.unwrap_or(DEFAULT_TOP);
+            let what = match (locale, a.group_by) {
+                (Locale::Fr, GroupBy::Merchant) => format!("Top {n} des marchands"),
+                (Locale::Fr, _) => format!("Top {n} des catégories"),
+                (Locale::En, GroupBy::Merchant) => format!("Top {n} merchants"),
+                (Locale::En, _) => format!("Top {n} categories"),
+            };
+            match filter {
+                Some(f) => format!("{what} ({f}) — {period}"),
+                None => format!("{what} — {period}"),
+            }
+        }
+        (ToolCall::SpendingSummary(a), _) if a.group_by != GroupBy::None => {
+            let base = match (locale, &filter) {
+                (Locale::Fr, Some(f)) => format!("Dépenses {f}"),
+                (Locale::En, Some(f)) => format!("{f} spending"),
+                (Locale::Fr, None) => "Dépenses".to_string(),
+                (Locale::En, None) => "Spending".to_string(),
+            };
+            format!("{base} {} — {period}", group_label(a.group_by, locale))
+        }
+        (ToolCall::SpendingSummary(_), Locale::Fr) => match filter {
+            Some(f) => format!("Dépenses : {f} — {period}"),
+            None => format!("Total des dépenses — {period}"),
+        },
+        (ToolCall::SpendingSummary(_), Locale::En) => match filter {
+            Some(f) => format!("Spending: {f} — {period}"),
+            None => format!("Total spending — {period}"),
+        },
+        (ToolCall::ComparePeriods(a), _) => {
+            let what = match (locale, a.flow) {
+                (Locale::Fr, crate::Flow::Spending) => "Dépenses",
+                (Locale::Fr, crate::Flow::Income) => "Revenus",
+                (Locale::En, crate::Flow::Spending) => "Spending",
+                (Locale::En, crate::Flow::Income) => "Income",
+            };
+            let vs = match locale {
+                Locale::Fr => "comparé à",
+                Locale::En => "compared with",
+            };
+            match filter {
+                Some(f) => format!("{what} : {f} — {period} {vs} {}", a.reference.label),
+                None => format!("{what} — {period} {vs} {}", a.reference.label),
+            }
+        }
+        (ToolCall::IncomeSummary(_), Locale::Fr) => match filter {
+            Some(f) => format!("Revenus : {f} — {period}"),
+            None => format!("Revenus — {period}"),
+        },
+        (ToolCall::IncomeSummary(_), Locale::En) => match filter {
+            Some(f) => format!("Income: {f} — {period}"),
+            None => format!("Income — {period}"),
+        },
+        (ToolCall::ListTransactions(_), Locale::Fr) => match filter {
+            Some(f) => format!("Opérations : {f} — {period}"),
+            None => format!("Toutes les opérations — {period}"),
+        },
+        (ToolCall::ListTransactions(_), Locale::En) => match filter {
+            Some(f) => format!("Transactions: {f} — {period}"),
+            None => format!("All transactions — {period}"),
+        },
+    }
+}
+
+pub fn group_label(g: GroupBy, locale: Locale) -> &'static str {
+    match (g, locale) {
+        (GroupBy::None, _) => "",
+        (GroupBy::Category, Locale::Fr) => "par catégorie",
+        (GroupBy::Category, Locale::En) => "by category",
+        (GroupBy::Merchant, Locale::Fr) => "par marchand",
+        (GroupBy::Merchant, Locale::En) => "by merchant",
+        (GroupBy::Account, Locale::Fr) => "par compte",
+        (GroupBy::Account, Locale::En) => "by account",
+        (GroupBy::Month, Locale::Fr) => "par mois",
+        (GroupBy::Month, Locale::En) => "by month",
+        (GroupBy::Week, Locale::Fr) => "par semaine",
+        (GroupBy::Week, Locale::En) => "by week",
+        (GroupBy::Day, Locale::Fr) => "par jour",
+        (GroupBy::Day, Locale::En) => "by day",
+    }
+}
+
+pub(crate) fn kind_label(kind: Kind, locale: Locale) -> &'static str {
+    match (locale, kind) {
+        (Locale::Fr, Kind::Income) => "total des revenus",
+        (Locale::En, Kind::Income) => "total income",
+        (Locale::Fr, Kind::List) => "liste des opérations",
+        (Locale::En, Kind::List) => "list of transactions",
+        (Locale::Fr, Kind::Spending) => "total des dépenses",
+        (Locale::En, Kind::Spending) => "total spending",
+        (Locale::Fr, Kind::CashFlow) => "entrées et sorties",
+        (Locale::En, Kind::CashFlow) => "cash flow",
+        (Locale::Fr, Kind::Balance) => "solde des comptes",
+        (Locale::En, Kind::Balance) => "account balances",
+        (Locale::Fr, Kind::Budget) => "suivi des budgets",
+        (Locale::En, Kind::Budget) => "budget status",
+        (Locale::Fr, Kind::Recurring) => "paiements récurrents",
+        (Locale::En, Kind::Recurring) => "recurring payments",
+    }
+}
+
+/// "ventes (montant, region; vendeur = Alice)" — the dataset, the columns a plan
+/// reads and its conditions.
+pub fn shape_text(a: &QueryDatasetArgs, locale: Locale) -> String {
+    let columns: Vec<&str> = a.measure.iter().chain(a.group_by.iter()).map(String::as_str).collect();
+    let conditions = conditions_text(a, locale);
+    match (columns.is_empty(), conditions.is_empty()) {
+        (true, true) => a.dataset.clone(),
+        (false, true) => format!("{} ({})", a.dataset, columns.join(", ")),
+        (true, false) => format!("{} ({conditions})", a.dataset),
+        (false, false) => format!("{} ({}; {conditions})", a.dataset, columns.join(", ")),
+    }
+}
+
+/// A plan's conditions in words: "vendeur = Alice, quantite > 10, day : 2025".
+fn conditions_text(a: &QueryDatasetArgs, locale: Locale) -> String {
+    let mut parts: Vec<String> =
+        a.filters.iter().map(|f| format!("{} {} {}", f.column, f.op.symbol(), f.value)).collect();
+    if let Some(p) = &a.period {
+        let label = if p.label.is_empty() { format!("{} → {}", p.start, p.end) } else { p.label.clone() };
+        let colon = if locale == Locale::Fr { " :" } else { ":" };
+        parts.push(format!("{}{colon} {label}", p.column));
+    }
+    parts.join(", ")
+}
+
+/// The aggregate in words: "somme", "average", "nombre de lignes".
+pub fn aggregate_label(a: Aggregate, locale: Locale) -> &'static str {
+    match (a, locale) {
+        (Aggregate::Sum, Locale::Fr) => "somme",
+        (Aggregate::Sum, Locale::En) => "sum",
+        (Aggregate::Avg, Locale::Fr) => "moyenne",
+        (Aggregate::Avg, Locale::En) => "average",
+        (Aggregate::Count, Locale::Fr) => "nombre de lignes",
+        (Aggregate::Count, Locale::En) => "number of rows",
+        (Aggregate::Min, _) => "minimum",
+        (Aggregate::Max, _) => "maximum",
+    }
+}
+
+/// The column name of the aggregate in the result: `somme_montant`, `average_amount`,
+/// `maximum_amount`, `nombre`, `count`.
+pub fn value_column(a: &QueryDatasetArgs, locale: Locale) -> String {
+    match (&a.measure, a.aggregate, locale) {
+        (_, Aggregate::Count, Locale::Fr) => "nombre".into(),
+        (_, Aggregate::Count, Locale::En) => "count".into(),
+        (Some(m), agg, _) => format!("{}_{m}", aggregate_label(agg, locale)),
+        (None, agg, _) => aggregate_label(agg, locale).into(),
+    }
+}
+
+/// What a plan asks, in words: "Somme de montant par region — ventes",
+/// "Top 5 region : somme de montant — ventes".
+pub fn dataset_title(a: &QueryDatasetArgs, locale: Locale) -> String {
+    let what = match (&a.measure, a.aggregate) {
+        (Some(m), agg) if agg != Aggregate::Count => match locale {
+            Locale::Fr => format!("{} de {m}", aggregate_label(agg, locale)),
+            Locale::En => format!("{} of {m}", aggregate_label(agg, locale)),
+        },
+        (_, agg) => aggregate_label(agg, locale).to_string(),
+    };
+    let group = match (&a.group_by, a.bucket) {
+        (Some(g), Some(b)) => Some(format!("{} ({g})", bucket_label(b, locale))),
+        (g, _) => g.clone(),
+    };
+    let body = match (&group, a.limit, locale) {
+        (Some(g), Some(n), Locale::Fr) => format!("Top {n} {g} : {what}"),
+        (Some(g), Some(n), Locale::En) => format!("Top {n} {g} by {what}"),
+        (Some(g), None, Locale::Fr) => format!("{} par {g}", capitalise(&what)),
+        (Some(g), None, Locale::En) => format!("{} by {g}", capitalise(&what)),
+        (None, _, _) => capitalise(&what),
+    };
+    let body = match (a.order, a.limit, locale) {
+        (DatasetOrder::ValueAsc, Some(_), Locale::Fr) => {
+            body.replacen("Top", "Les", 1) + " (les plus faibles)"
+        }
+        (DatasetOrder::ValueAsc, Some(_), Locale::En) => body.replacen("Top", "Bottom", 1),
+        _ => body,
+    };
+    let conditions = conditions_text(a, locale);
+    if conditions.is_empty() {
+        format!("{body} — {}", a.dataset)
+    } else {
+        format!("{body} — {}, {conditions}", a.dataset)
+    }
+}
+
+/// What a bucket is called in a result's header: "mois", "quarter".
+pub fn bucket_label(b: DateBucket, locale: Locale) -> &'static str {
+    match (b, locale) {
+        (DateBucket::Month, Locale::Fr) => "mois",
+        (DateBucket::Month, Locale::En) => "month",
+        (DateBucket::Quarter, Locale::Fr) => "trimestre",
+        (DateBucket::Quarter, Locale::En) => "quarter",
+        (DateBucket::Year, Locale::Fr) => "année",
+        (DateBucket::Year, Locale::En) => "year",
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}

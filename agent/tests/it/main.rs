@@ -1,0 +1,6 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The agent's integration tests, one binary (`cargo test -p agent --test it`): the
+//! labelled corpus of messages and their plans, and property tests on arbitrary input.
+
+mod corpus;
+mod robustness;
