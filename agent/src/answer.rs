@@ -166,7 +166,7 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
         }
         ToolOutput::Balances(r) => {
             let total = r.total.format(locale);
-            let date = crate::period::day_label(r.date, locale);
+            let date = crate::wording::day_label(r.date, locale);
             match (locale, r.accounts.as_slice()) {
                 (Locale::Fr, [one]) => {
                     format!("Solde de {} au {date} : {}.", one.label, one.balance.format(locale))

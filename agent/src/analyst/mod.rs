@@ -18,8 +18,6 @@ mod words;
 
 pub(crate) use names::Names;
 pub use words::{DEFAULT_TOP, MAX_TOP};
-// moved to wording (issue 17): callers switch after merge
-pub use crate::wording::{aggregate_label, bucket_label, dataset_title as title, value_column};
 
 use self::conditions::{conditions, filter_on, Condition};
 use self::names::{

@@ -18,8 +18,6 @@ mod question;
 
 pub use build::LOOKBACK_MONTHS;
 pub use intent::{DEFAULT_LARGEST, DEFAULT_LATEST, DEFAULT_TOP};
-// moved to wording (issue 17): callers switch after merge
-pub use crate::wording::group_label;
 
 use self::build::{call_for, plan, Slots};
 use self::entities::{Entities, Finder};

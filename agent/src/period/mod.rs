@@ -9,8 +9,6 @@ mod tests;
 pub use calendar::{
     against, default_period, last_months, month, preceding, range, relabel, step, today, year, Unit,
 };
-// moved to wording (issue 17): callers switch after merge
-pub use crate::wording::{day_label, month_label};
 
 use crate::text::Token;
 use crate::{Date, Locale, Period};

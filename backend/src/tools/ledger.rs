@@ -227,17 +227,17 @@ pub(super) fn time_bucket(d: Date, group_by: GroupBy, locale: Locale) -> Option<
     match group_by {
         GroupBy::Month => {
             let m = d.first_of_month();
-            Some((m, agent::period::month_label(m, locale)))
+            Some((m, agent::wording::month_label(m, locale)))
         }
         GroupBy::Week => {
             let monday = d.add_days(-i64::from(d.weekday()));
             let label = match locale {
-                Locale::Fr => format!("semaine du {}", agent::period::day_label(monday, locale)),
-                Locale::En => format!("week of {}", agent::period::day_label(monday, locale)),
+                Locale::Fr => format!("semaine du {}", agent::wording::day_label(monday, locale)),
+                Locale::En => format!("week of {}", agent::wording::day_label(monday, locale)),
             };
             Some((monday, label))
         }
-        GroupBy::Day => Some((d, agent::period::day_label(d, locale))),
+        GroupBy::Day => Some((d, agent::wording::day_label(d, locale))),
         GroupBy::None | GroupBy::Category | GroupBy::Merchant | GroupBy::Account => None,
     }
 }

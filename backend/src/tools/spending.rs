@@ -143,7 +143,7 @@ pub(super) fn summary_chart(
         (Flow::In, Locale::En) => "Income",
     };
     // "par mois" names the line; "mois", its axis.
-    let by = agent::parser::group_label(a.group_by, locale);
+    let by = agent::wording::group_label(a.group_by, locale);
     let unit = by.split_once(' ').map_or(by, |(_, unit)| unit);
     let scope = merchant.as_ref().or(category.as_ref()).map(|e| format!("{}, ", e.label)).unwrap_or_default();
     let title = format!("{what} {by} — {scope}{}", a.period.label);
