@@ -1,5 +1,4 @@
-//! Signing in: the log-in and sign-up pages, "Try the demo", and the account menu in
-//! the header. The forms post to the server's `/auth/…` handlers, which answer with a
+//! Signing in: the log-in and sign-up pages, and "Try the demo". The forms post to the server's `/auth/…` handlers, which answer with a
 //! redirect: they work the same with and without JavaScript. A failed attempt comes
 //! back here with a code in the URL (and the name typed, never the password).
 
@@ -7,8 +6,9 @@ use agent::Locale;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use crate::api::{load_auth_page, AccountView, AuthPage};
+use crate::api::{load_auth_page, AuthPage};
 use crate::i18n::tr;
+use crate::layout::{Frame, Loaded};
 
 /// The reason a sign-in form came back, in the page's language.
 fn error_text(code: &str, retry_secs: Option<u64>, locale: Locale) -> String {
@@ -93,16 +93,9 @@ pub fn SignInPage(signup: bool) -> impl IntoView {
     };
     let page = Resource::new_blocking(|| (), |_| load_auth_page());
     view! {
-        <Suspense fallback=|| view! { <main class="auth"><p class="thinking">"…"</p></main> }>
-            {move || {
-                let back = back.clone();
-                Suspend::new(async move {
-                match page.await {
-                    Ok(page) => view! { <SignIn page signup back/> }.into_any(),
-                    Err(e) => view! { <main class="auth"><p class="error" role="alert">{e.to_string()}</p></main> }.into_any(),
-                }
-            })}}
-        </Suspense>
+        <Loaded data=page frame=Frame::Inline("auth") let:page>
+            <SignIn page signup back=back.clone()/>
+        </Loaded>
     }
 }
 
@@ -185,26 +178,5 @@ fn SignIn(page: AuthPage, signup: bool, back: Back) -> impl IntoView {
                 </section>
             })}
         </main>
-    }
-}
-
-/// The header's account corner: who is signed in (and, for a demo, when it goes)
-/// and the sign-out button.
-#[component]
-pub fn AccountMenu(account: AccountView, locale: Locale) -> impl IntoView {
-    let label = match account.demo_hours_left {
-        Some(h) => match locale {
-            Locale::Fr => format!("Démo · supprimée dans {h} h"),
-            Locale::En => format!("Demo · deleted in {h} h"),
-        },
-        None => account.name.clone(),
-    };
-    view! {
-        <div class="account" data-testid="account">
-            <span class="account-name" title=account.name>{label}</span>
-            <form method="post" action="/auth/logout">
-                <button type="submit" class="link">{tr(locale, "Se déconnecter", "Sign out")}</button>
-            </form>
-        </div>
     }
 }

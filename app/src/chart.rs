@@ -6,6 +6,8 @@ use agent::chart::{ChartKind, ChartSpec, Point};
 use agent::{Currency, Locale};
 use leptos::prelude::*;
 
+use crate::i18n::tr;
+
 const WIDTH: f64 = 640.0;
 const LABELS: f64 = 150.0;
 const ROW: f64 = 26.0;
@@ -49,13 +51,10 @@ fn listing(points: &[Point], values: Values) -> String {
 
 #[component]
 pub fn Chart(spec: ChartSpec, locale: Locale) -> impl IntoView {
-    let kind_name = match (spec.kind, locale) {
-        (ChartKind::Bar, Locale::Fr) => "Diagramme en barres",
-        (ChartKind::Bar, Locale::En) => "Bar chart",
-        (ChartKind::Line, Locale::Fr) => "Courbe",
-        (ChartKind::Line, Locale::En) => "Line chart",
-        (ChartKind::Pie, Locale::Fr) => "Camembert",
-        (ChartKind::Pie, Locale::En) => "Pie chart",
+    let kind_name = match spec.kind {
+        ChartKind::Bar => tr(locale, "Diagramme en barres", "Bar chart"),
+        ChartKind::Line => tr(locale, "Courbe", "Line chart"),
+        ChartKind::Pie => tr(locale, "Camembert", "Pie chart"),
     };
     let values = Values { locale, currency: spec.currency };
     let desc = format!("{kind_name} — {} / {} — {}", spec.y, spec.x, listing(&spec.points, values));

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::api::{load_datasets, DatasetsData};
 use crate::fields::TextArea;
 use crate::i18n::{count, tr};
-use crate::layout::TopBar;
+use crate::layout::{Frame, Loaded, TopBar};
 use crate::table::{columns_text, result_table};
 
 #[component]
@@ -20,17 +20,9 @@ pub fn DatasetsPage() -> impl IntoView {
         .with_untracked(|q| (q.get("refused"), q.get("sql"), q.get("added")));
     let data = Resource::new_blocking(|| (), move |_| load_datasets(refused.clone(), sql.clone()));
     view! {
-        <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
-            {move || {
-                let added = added.clone();
-                Suspend::new(async move {
-                    match data.await {
-                        Ok(d) => view! { <Datasets data=d added/> }.into_any(),
-                        Err(e) => crate::layout::failed_page(e),
-                    }
-                })
-            }}
-        </Suspense>
+        <Loaded data frame=Frame::Page("settings") let:data>
+            <Datasets data added=added.clone()/>
+        </Loaded>
     }
 }
 

@@ -13,7 +13,8 @@ use leptos::prelude::*;
 
 use crate::api::{import_state, load_import, load_imports, ImportData, ImportsData, LayoutEdit};
 use crate::i18n::{self, count, tr};
-use crate::layout::TopBar;
+use crate::layout::{Frame, Loaded, TopBar};
+use crate::table::column_heads;
 
 #[component]
 pub fn ImportsPage() -> impl IntoView {
@@ -21,14 +22,9 @@ pub fn ImportsPage() -> impl IntoView {
     let refused = leptos_router::hooks::use_query_map().with_untracked(|q| q.get("refused"));
     let data = Resource::new_blocking(|| (), move |_| load_imports(refused.clone()));
     view! {
-        <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
-            {move || Suspend::new(async move {
-                match data.await {
-                    Ok(d) => view! { <Imports data=d/> }.into_any(),
-                    Err(e) => crate::layout::failed_page(e),
-                }
-            })}
-        </Suspense>
+        <Loaded data frame=Frame::Page("settings") let:data>
+            <Imports data/>
+        </Loaded>
     }
 }
 
@@ -78,10 +74,10 @@ fn past_imports(imports: Vec<ImportSummary>, locale: Locale) -> AnyView {
         <table class="rows" data-testid="past-imports">
             <thead>
                 <tr>
-                    <th scope="col">{tr(locale, "Fichier", "File")}</th>
-                    <th scope="col">{tr(locale, "Format", "Format")}</th>
-                    <th scope="col">{tr(locale, "Envoyé le", "Uploaded")}</th>
-                    <th scope="col">{tr(locale, "Résultat", "Result")}</th>
+                    {column_heads([
+                        (tr(locale, "Fichier", "File"), ""), (tr(locale, "Format", "Format"), ""),
+                        (tr(locale, "Envoyé le", "Uploaded"), ""), (tr(locale, "Résultat", "Result"), ""),
+                    ])}
                 </tr>
             </thead>
             <tbody>
@@ -148,14 +144,9 @@ pub fn ImportPage() -> impl IntoView {
         move |_| load_import(id.clone(), edit.clone(), into.clone()),
     );
     view! {
-        <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
-            {move || Suspend::new(async move {
-                match data.await {
-                    Ok(d) => view! { <Import data=d reload/> }.into_any(),
-                    Err(e) => crate::layout::failed_page(e),
-                }
-            })}
-        </Suspense>
+        <Loaded data frame=Frame::Page("settings") let:data>
+            <Import data reload/>
+        </Loaded>
     }
 }
 
@@ -320,13 +311,10 @@ fn delimiter_name(d: char, locale: Locale) -> String {
 }
 
 fn order_name(o: DateOrder, locale: Locale) -> &'static str {
-    match (o, locale) {
-        (DateOrder::Dmy, Locale::Fr) => "JJ/MM/AAAA",
-        (DateOrder::Dmy, Locale::En) => "DD/MM/YYYY",
-        (DateOrder::Mdy, Locale::Fr) => "MM/JJ/AAAA",
-        (DateOrder::Mdy, Locale::En) => "MM/DD/YYYY",
-        (DateOrder::Ymd, Locale::Fr) => "AAAA-MM-JJ",
-        (DateOrder::Ymd, Locale::En) => "YYYY-MM-DD",
+    match o {
+        DateOrder::Dmy => tr(locale, "JJ/MM/AAAA", "DD/MM/YYYY"),
+        DateOrder::Mdy => tr(locale, "MM/JJ/AAAA", "MM/DD/YYYY"),
+        DateOrder::Ymd => tr(locale, "AAAA-MM-JJ", "YYYY-MM-DD"),
     }
 }
 
@@ -429,11 +417,11 @@ fn preview_table(rows: Vec<PreviewRow>, locale: Locale) -> AnyView {
         <table class="rows preview" data-testid="preview">
             <thead>
                 <tr>
-                    <th scope="col" class="num">{tr(locale, "Ligne", "Line")}</th>
-                    <th scope="col">{tr(locale, "Date", "Date")}</th>
-                    <th scope="col">{tr(locale, "Libellé", "Label")}</th>
-                    <th scope="col">{tr(locale, "Catégorie", "Category")}</th>
-                    <th scope="col" class="num">{tr(locale, "Montant", "Amount")}</th>
+                    {column_heads([
+                        (tr(locale, "Ligne", "Line"), "num"), (tr(locale, "Date", "Date"), ""),
+                        (tr(locale, "Libellé", "Label"), ""), (tr(locale, "Catégorie", "Category"), ""),
+                        (tr(locale, "Montant", "Amount"), "num"),
+                    ])}
                 </tr>
             </thead>
             <tbody>

@@ -1,14 +1,99 @@
-//! What every page shares around its content: the header of the settings-like pages,
-//! and the pages shown instead of one whose data could not be loaded (not found, the
-//! session ended, an error). Feature pages import this module, never each other.
+//! What every page shares around its content: the page's language, the loading of its
+//! data ([`Loaded`]), the header and its account menu, and the pages shown instead of
+//! one whose data could not be loaded (not found, the session ended, an error).
+//! Feature pages import this module, never each other.
 
 use agent::Locale;
 use leptos::prelude::*;
 
-use crate::account::AccountMenu;
 use crate::api::AccountView;
+use crate::error::AppError;
 use crate::i18n::{t, tr, T};
-use crate::AppError;
+
+/// The language of the page being shown, as [`App`](crate::App) provides it.
+#[derive(Clone, Copy, Debug)]
+pub struct PageLocale(pub Locale);
+
+/// The interface's language for this request: its `Accept-Language`, as the server
+/// functions read it, read once on the server and carried into the page, so that the
+/// hydrated page says the same.
+pub fn request_locale() -> Locale {
+    SharedValue::new(accept_language).into_inner()
+}
+
+#[cfg(feature = "ssr")]
+fn accept_language() -> Locale {
+    crate::api::ssr::accept_language()
+}
+
+/// Only for a page the server did not render: French, the server's default too.
+#[cfg(not(feature = "ssr"))]
+fn accept_language() -> Locale {
+    Locale::Fr
+}
+
+/// The page's language, for views that have no data of their own to carry it.
+pub fn page_locale() -> Locale {
+    use_context::<PageLocale>().map_or(Locale::Fr, |l| l.0)
+}
+
+/// How [`Loaded`] shows its data loading, and a failure to load it.
+#[derive(Clone, Copy, Debug)]
+pub enum Frame {
+    /// A whole page in `<main class=…>`: "…" while loading; a failure is the
+    /// not-found, signed-out or error page, with its HTTP status.
+    Page(&'static str),
+    /// A whole page that tells a failure in its own `<main class=…>`, except an
+    /// ended session, which is the signed-out page.
+    Inline(&'static str),
+    /// Part of a page: nothing while loading, the last content while reloading, a
+    /// failure in one line.
+    Part,
+}
+
+impl Frame {
+    fn failed(self, error: AppError) -> AnyView {
+        match (self, error) {
+            (Frame::Page(_), e) => failed_page(e),
+            (Frame::Inline(_), AppError::Unauthorized) => view! { <SignInAgain/> }.into_any(),
+            (Frame::Inline(class), e) => {
+                view! { <main class=class><p class="error" role="alert">{e.to_string()}</p></main> }
+                    .into_any()
+            }
+            (Frame::Part, e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
+        }
+    }
+}
+
+/// `children` drawn from `data` once it has loaded, framed as `frame` says while it
+/// loads and when it fails: under a `<Suspense>` for a page, so the server sends the
+/// page whole (and with its status), or a `<Transition>` for a part of one.
+#[component]
+pub fn Loaded<T, F, V>(data: Resource<Result<T, AppError>>, frame: Frame, children: F) -> impl IntoView
+where
+    T: Clone + Send + Sync + 'static,
+    F: Fn(T) -> V + Clone + Send + Sync + 'static,
+    V: IntoView + 'static,
+{
+    let content = move || {
+        let children = children.clone();
+        Suspend::new(async move {
+            match data.await {
+                Ok(d) => children(d).into_any(),
+                Err(e) => frame.failed(e),
+            }
+        })
+    };
+    match frame {
+        Frame::Page(class) | Frame::Inline(class) => view! {
+            <Suspense fallback=move || view! { <main class=class><p class="thinking">"…"</p></main> }>
+                {content}
+            </Suspense>
+        }
+        .into_any(),
+        Frame::Part => view! { <Transition fallback=|| ()>{content}</Transition> }.into_any(),
+    }
+}
 
 /// The header of the import, rules and data pages.
 #[component]
@@ -29,11 +114,33 @@ pub fn TopBar(account: AccountView, locale: Locale, title: &'static str) -> impl
     }
 }
 
+/// The header's account corner: who is signed in (and, for a demo, when it goes)
+/// and the sign-out button.
+#[component]
+pub fn AccountMenu(account: AccountView, locale: Locale) -> impl IntoView {
+    let label = match account.demo_hours_left {
+        Some(h) => match locale {
+            Locale::Fr => format!("Démo · supprimée dans {h} h"),
+            Locale::En => format!("Demo · deleted in {h} h"),
+        },
+        None => account.name.clone(),
+    };
+    view! {
+        <div class="account" data-testid="account">
+            <span class="account-name" title=account.name>{label}</span>
+            <form method="post" action="/auth/logout">
+                <button type="submit" class="link">{tr(locale, "Se déconnecter", "Sign out")}</button>
+            </form>
+        </div>
+    }
+}
+
+/// A page that does not exist (or is not the user's), in the page's language.
 #[component]
 pub fn NotFound() -> impl IntoView {
     #[cfg(feature = "ssr")]
     set_status(http::StatusCode::NOT_FOUND);
-    let locale = Locale::Fr;
+    let locale = page_locale();
     view! {
         <main class="chat notfound">
             <h1>{t(locale, T::NotFound)}</h1>
@@ -87,5 +194,25 @@ fn ErrorPage(error: AppError) -> impl IntoView {
 fn set_status(status: http::StatusCode) {
     if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
         r.set_status(status);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_found_speaks_the_page_s_language() {
+        let owner = Owner::new();
+        owner.with(|| {
+            provide_context(PageLocale(Locale::En));
+            let html = view! { <NotFound/> }.to_html();
+            assert!(html.contains("Page not found") && html.contains("Back to the chat"), "{html}");
+        });
+        let owner = Owner::new();
+        owner.with(|| {
+            let html = view! { <NotFound/> }.to_html();
+            assert!(html.contains("Page introuvable"), "French without a language: {html}");
+        });
     }
 }

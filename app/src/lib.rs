@@ -20,7 +20,6 @@ mod chat;
 mod datasets;
 mod error;
 mod fields;
-mod history;
 mod i18n;
 mod imports;
 mod layout;
@@ -33,7 +32,7 @@ mod stream;
 mod table;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
+use leptos_meta::{provide_meta_context, Html, Link, Meta, MetaTags, Stylesheet, Title};
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
@@ -42,7 +41,8 @@ pub use error::AppError;
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     view! {
         <!DOCTYPE html>
-        <html lang="fr">
+        // `lang` is the page's language, set by `App` (see `layout::request_locale`).
+        <html>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
@@ -60,7 +60,10 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    let locale = layout::request_locale();
+    provide_context(layout::PageLocale(locale));
     view! {
+        <Html {..} lang=locale.as_str()/>
         <Stylesheet id="leptos" href="/pkg/sou.css"/>
         <Title text="Sou"/>
         <Meta name="description" content="Sou — your money, answered."/>

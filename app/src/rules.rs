@@ -8,7 +8,8 @@ use leptos::prelude::*;
 
 use crate::api::{load_rules, RulesData};
 use crate::i18n::{self, count, tr};
-use crate::layout::TopBar;
+use crate::layout::{Frame, Loaded, TopBar};
+use crate::table::column_heads;
 
 #[component]
 pub fn RulesPage() -> impl IntoView {
@@ -25,17 +26,9 @@ pub fn RulesPage() -> impl IntoView {
         });
     let data = Resource::new_blocking(|| (), move |_| load_rules(rule, error.clone()));
     view! {
-        <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
-            {move || {
-                let (pattern, category) = (pattern.clone(), category.clone());
-                Suspend::new(async move {
-                    match data.await {
-                        Ok(d) => view! { <Rules data=d applied pattern category/> }.into_any(),
-                        Err(e) => crate::layout::failed_page(e),
-                    }
-                })
-            }}
-        </Suspense>
+        <Loaded data frame=Frame::Page("settings") let:data>
+            <Rules data applied pattern=pattern.clone() category=category.clone()/>
+        </Loaded>
     }
 }
 
@@ -130,10 +123,11 @@ fn proposal_view(p: RuleProposal, locale: Locale) -> AnyView {
                 <table class="rows">
                     <thead>
                         <tr>
-                            <th scope="col">{tr(locale, "Date", "Date")}</th>
-                            <th scope="col">{tr(locale, "Libellé", "Label")}</th>
-                            <th scope="col">{tr(locale, "Catégorie actuelle", "Category now")}</th>
-                            <th scope="col" class="num">{tr(locale, "Montant", "Amount")}</th>
+                            {column_heads([
+                                (tr(locale, "Date", "Date"), ""), (tr(locale, "Libellé", "Label"), ""),
+                                (tr(locale, "Catégorie actuelle", "Category now"), ""),
+                                (tr(locale, "Montant", "Amount"), "num"),
+                            ])}
                         </tr>
                     </thead>
                     <tbody>

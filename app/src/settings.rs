@@ -7,13 +7,13 @@ use agent::Locale;
 use leptos::form::ActionForm;
 use leptos::prelude::*;
 
-use crate::account::AccountMenu;
 use crate::api::{
     load_settings, ChooseModel, CreateToken, DeleteKey, NewToken, ProviderInfo, RevokeToken, SaveKey,
     SettingsData,
 };
+use crate::error::AppError;
 use crate::i18n::tr;
-use crate::AppError;
+use crate::layout::{AccountMenu, Frame, Loaded};
 
 fn key_text(p: &ProviderInfo, locale: Locale) -> String {
     let last4 = p.last4.clone().map(|l| format!(" ••••{l}")).unwrap_or_default();
@@ -75,15 +75,9 @@ pub fn SettingsPage() -> impl IntoView {
         |(_, reveal)| load_settings(reveal),
     );
     view! {
-        <Suspense fallback=|| view! { <main class="settings"><p class="thinking">"…"</p></main> }>
-            {move || Suspend::new(async move {
-                match data.await {
-                    Ok(d) => view! { <Settings data=d save delete choose last create revoke/> }.into_any(),
-                    Err(crate::AppError::Unauthorized) => view! { <crate::layout::SignInAgain/> }.into_any(),
-                    Err(e) => view! { <main class="settings"><p class="error" role="alert">{e.to_string()}</p></main> }.into_any(),
-                }
-            })}
-        </Suspense>
+        <Loaded data frame=Frame::Inline("settings") let:data>
+            <Settings data save delete choose last create revoke/>
+        </Loaded>
     }
 }
 

@@ -1,11 +1,26 @@
-//! A dataset and a query's result as the Data page and the chat both show them.
+//! Tables as pages and answers share them: column headers, a dataset's columns, and a
+//! query's result as the Data page and the chat both show it.
 
 use agent::chart::ChartSpec;
 use agent::datasets::{Cell, DatasetInfo, QueryResult};
 use agent::Locale;
+use leptos::either::Either;
 use leptos::prelude::*;
 
 use crate::i18n::count;
+
+/// A table's column headers: each a title and its class, "" for none ("num" for the
+/// columns of numbers, aligned right).
+pub fn column_heads<const N: usize>(columns: [(&'static str, &'static str); N]) -> [impl IntoView; N] {
+    // Two views rather than an empty class, which would still be written as `class=""`.
+    columns.map(|(title, class)| {
+        if class.is_empty() {
+            Either::Left(view! { <th scope="col">{title}</th> })
+        } else {
+            Either::Right(view! { <th scope="col" class=class>{title}</th> })
+        }
+    })
+}
 
 /// "region (text), montant (number)".
 pub fn columns_text(d: &DatasetInfo) -> String {

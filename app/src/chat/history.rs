@@ -9,6 +9,7 @@ use leptos::prelude::*;
 
 use crate::api::{load_history, DeleteConversation, RenameConversation};
 use crate::i18n::tr;
+use crate::layout::{Frame, Loaded};
 
 /// `current`: the conversation on screen.
 #[component]
@@ -29,21 +30,19 @@ pub fn History(current: Signal<Option<String>>, locale: Locale) -> impl IntoView
         <nav class="history" aria-label=tr(locale, "Conversations", "Conversations") data-testid="history">
             <h2>{tr(locale, "Conversations", "Conversations")}</h2>
             {failure}
-            <Transition fallback=|| ()>
-                {move || Suspend::new(async move {
-                    match list.await {
-                        Ok(items) if items.is_empty() => view! {
-                            <p class="hint">{tr(locale, "Aucune conversation pour l'instant.", "No conversations yet.")}</p>
-                        }.into_any(),
-                        Ok(items) => view! {
-                            <ul>
-                                {items.into_iter().map(|c| view! { <Item c current locale rename delete/> }).collect_view()}
-                            </ul>
-                        }.into_any(),
-                        Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded data=list frame=Frame::Part let:items>
+                {if items.is_empty() {
+                    view! {
+                        <p class="hint">{tr(locale, "Aucune conversation pour l'instant.", "No conversations yet.")}</p>
+                    }.into_any()
+                } else {
+                    view! {
+                        <ul>
+                            {items.into_iter().map(|c| view! { <Item c current locale rename delete/> }).collect_view()}
+                        </ul>
+                    }.into_any()
+                }}
+            </Loaded>
         </nav>
     }
 }

@@ -1,15 +1,18 @@
-//! The chat page: the conversation, the composer and the live plan badge.
+//! The chat page: the conversation, the composer and the live plan badge, with the
+//! history of conversations beside them.
+
+mod history;
 
 use agent::protocol::{ChatEvent, ConversationView, Role};
 use agent::{Context, Locale, ParseOutcome, Parser, ToolCallPlan};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
-use crate::account::AccountMenu;
 use crate::api::{load_page, PageData};
-use crate::history::History;
-use crate::i18n::{self, t, T};
+use crate::i18n::{self, t, tr, T};
+use crate::layout::{AccountMenu, Frame, Loaded};
 use crate::render;
+use history::History;
 
 /// One exchange: what the user wrote and the events of the answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,14 +52,9 @@ pub fn ChatPage() -> impl IntoView {
     let id = move || params.read().get("id");
     let page = Resource::new_blocking(id, load_page);
     view! {
-        <Suspense fallback=|| view! { <main class="chat"><p class="thinking">"…"</p></main> }>
-            {move || Suspend::new(async move {
-                match page.await {
-                    Ok(data) => view! { <Chat data/> }.into_any(),
-                    Err(e) => crate::layout::failed_page(e),
-                }
-            })}
-        </Suspense>
+        <Loaded data=page frame=Frame::Page("chat") let:data>
+            <Chat data/>
+        </Loaded>
     }
 }
 
@@ -104,7 +102,7 @@ fn Chat(data: PageData) -> impl IntoView {
                 <a class="brand" href="/" rel="external">"Sou"</a>
                 <span class="tagline">{t(locale, T::Tagline)}</span>
                 <a class="new-chat" href="/" rel="external">{t(locale, T::NewChat)}</a>
-                <a class="settings-link" href="/import" rel="external">{crate::i18n::tr(locale, "Importer", "Import")}</a>
+                <a class="settings-link" href="/import" rel="external">{tr(locale, "Importer", "Import")}</a>
                 <a class="settings-link" href="/settings" rel="external">{t(locale, T::Settings)}</a>
                 <AccountMenu account=data.account locale/>
             </header>

@@ -1,0 +1,45 @@
+//! Pieces the result views share: amounts, money cells, headings, bar widths, and a
+//! table that may be empty.
+
+use agent::{EntityRef, Locale, Money, Period};
+use leptos::either::Either;
+use leptos::prelude::*;
+
+/// An amount, marked when negative.
+pub fn money(m: Money, locale: Locale) -> impl IntoView {
+    let class = if m.minor < 0 { "money neg" } else { "money" };
+    view! { <span class=class>{m.format(locale)}</span> }
+}
+
+/// "Courses · Compte courant · janvier 2026": the filters that apply, then the period.
+pub fn heading(filters: &[Option<&EntityRef>], period: &Period) -> String {
+    let mut parts: Vec<&str> = filters.iter().flatten().map(|f| f.label.as_str()).collect();
+    parts.push(period.label.as_str());
+    parts.join(" · ")
+}
+
+/// Integer width in percent of `part` against `max`, for a CSS bar.
+pub fn width(part: i64, max: i64) -> i64 {
+    if max <= 0 {
+        return 0;
+    }
+    i64::try_from((i128::from(part.max(0)) * 100 / i128::from(max)).clamp(0, 100)).unwrap_or(0)
+}
+
+/// A money cell that tests and scripts can read exactly.
+pub fn money_cell(m: Money, locale: Locale, testid: &'static str) -> impl IntoView {
+    view! {
+        <td class="num" data-testid=testid data-minor=m.minor data-currency=m.currency.to_string()>
+            {money(m, locale)}
+        </td>
+    }
+}
+
+/// A result's table, or the line that says it has nothing to list.
+pub fn table_or<V: IntoView>(empty: bool, nothing: &'static str, table: impl FnOnce() -> V) -> impl IntoView {
+    if empty {
+        Either::Left(view! { <p class="empty">{nothing}</p> })
+    } else {
+        Either::Right(table())
+    }
+}

@@ -1,0 +1,185 @@
+//! Ledger results: a spending or income summary, a list of transactions, and two
+//! periods compared.
+
+use agent::{
+    CompareResult, Direction, GroupBy, Locale, SummaryResult, TransactionListResult, TransactionRow,
+};
+use leptos::either::Either;
+use leptos::prelude::*;
+
+use super::cells::{heading, money};
+use crate::i18n::{self, t, T};
+use crate::table::column_heads;
+
+fn rows_table(rows: Vec<TransactionRow>, locale: Locale) -> AnyView {
+    view! {
+        <table class="rows" data-testid="transactions">
+            <thead>
+                <tr>
+                    {column_heads([
+                        (t(locale, T::Date), ""), (t(locale, T::Label), ""), (t(locale, T::Category), ""),
+                        (t(locale, T::Amount), "num"),
+                    ])}
+                </tr>
+            </thead>
+            <tbody>
+                {rows
+                    .into_iter()
+                    .map(|r| {
+                        view! {
+                            <tr data-id=r.id>
+                                <td class="date">{i18n::date(r.date, locale)}</td>
+                                <td>
+                                    <span class="label">{r.label}</span>
+                                    {r.merchant.map(|m| view! { <span class="merchant">{m}</span> })}
+                                </td>
+                                <td>{r.category.unwrap_or_default()}</td>
+                                <td class="num">{money(r.amount, locale)}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+/// Rows shown before "show all".
+const FIRST_ROWS: usize = 8;
+
+fn transactions_block(
+    mut rows: Vec<TransactionRow>,
+    count: u32,
+    truncated: bool,
+    locale: Locale,
+) -> impl IntoView {
+    if rows.is_empty() {
+        return Either::Left(view! { <p class="empty">{t(locale, T::Empty)}</p> });
+    }
+    let rest = rows.split_off(rows.len().min(FIRST_ROWS));
+    let more = (!rest.is_empty()).then(|| {
+        let summary = match locale {
+            Locale::Fr => format!("Voir les {} autres", rest.len()),
+            Locale::En => format!("Show {} more", rest.len()),
+        };
+        view! {
+            <details class="rows-block">
+                <summary>{summary}</summary>
+                {rows_table(rest, locale)}
+                {truncated.then(|| view! { <p class="note">{t(locale, T::ShowingFirst)}</p> })}
+            </details>
+        }
+    });
+    Either::Right(view! {
+        <div class="rows-wrap">
+            <p class="rows-title">{format!("{} — {count}", t(locale, T::Transactions))}</p>
+            {rows_table(rows, locale)}
+            {more}
+        </div>
+    })
+}
+
+pub fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl IntoView {
+    let heading = heading(&[r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()], &r.period);
+    let max = r.groups.iter().map(|g| g.total.minor).max().unwrap_or(0).max(1);
+    // Months, weeks or days: the line first, then the values beside their labels.
+    let chart = r.chart.map(|spec| view! { <crate::chart::Chart spec locale/> });
+    let groups = (r.group_by != GroupBy::None && !r.groups.is_empty()).then(|| {
+        view! {
+            <figure class="bars" data-testid="groups">
+                <figcaption>{t(locale, T::Breakdown)}</figcaption>
+                <ul>
+                    {r.groups
+                        .iter()
+                        .map(|g| {
+                            // Integer percentage of the largest group, for the bar width.
+                            let pct = (g.total.minor.max(0) * 100 / max).clamp(0, 100);
+                            view! {
+                                <li>
+                                    <span class="bar-label">{g.label.clone()}</span>
+                                    <span class="bar" style=format!("--w:{pct}%")></span>
+                                    <span class="bar-value">{g.total.format(locale)}</span>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+            </figure>
+        }
+    });
+    view! {
+        <section class="result" data-testid="result" data-tool=tool>
+            <p class="result-heading">{heading}</p>
+            <p class="total" data-testid="total" data-minor=r.total.minor data-currency=r.total.currency.to_string()>
+                {r.total.format(locale)}
+            </p>
+            {chart}
+            {groups}
+            {transactions_block(r.transactions, r.count, r.transactions_truncated, locale)}
+        </section>
+    }
+}
+
+pub fn listing(r: TransactionListResult, locale: Locale) -> impl IntoView {
+    let mut heading = heading(&[r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()], &r.period);
+    if let Some(d) = r.direction {
+        let side = match d {
+            Direction::Debit => t(locale, T::Debits),
+            Direction::Credit => t(locale, T::Credits),
+        };
+        heading = format!("{side} · {heading}");
+    }
+    view! {
+        <section class="result" data-testid="result" data-tool="list_transactions">
+            <p class="result-heading">{heading}</p>
+            <p class="result-sub">
+                {t(locale, T::Net)} " " {money(r.net, locale)}
+            </p>
+            {transactions_block(r.transactions, r.count, r.truncated, locale)}
+        </section>
+    }
+}
+
+pub fn comparison(r: CompareResult, locale: Locale) -> impl IntoView {
+    let heading =
+        heading(&[r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()], &r.current.period);
+    let change = r.change_basis_points.map(|bp| agent::answer::percent(bp, locale));
+    let diff = if r.difference.minor > 0 {
+        format!("+{}", r.difference.format(locale))
+    } else {
+        r.difference.format(locale)
+    };
+    let trend = match r.difference.minor.signum() {
+        1 => "trend up",
+        -1 => "trend down",
+        _ => "trend",
+    };
+    view! {
+        <section class="result" data-testid="result" data-tool="compare_periods">
+            <p class="result-heading">{heading}</p>
+            <table class="compare">
+                <tbody>
+                    <tr>
+                        <th scope="row">{r.current.period.label.clone()}</th>
+                        <td class="num total-cell" data-testid="total" data-minor=r.current.total.minor>
+                            {r.current.total.format(locale)}
+                        </td>
+                    </tr>
+                    <tr>
+                        <th scope="row">{r.reference.period.label.clone()}</th>
+                        <td class="num" data-testid="reference-total" data-minor=r.reference.total.minor>
+                            {r.reference.total.format(locale)}
+                        </td>
+                    </tr>
+                    <tr class=trend>
+                        <th scope="row">"Δ"</th>
+                        <td class="num" data-testid="difference" data-minor=r.difference.minor>
+                            {diff} {change.map(|c| format!(" ({c})"))}
+                        </td>
+                    </tr>
+                </tbody>
+            </table>
+        </section>
+    }
+}
