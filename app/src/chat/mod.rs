@@ -195,13 +195,14 @@ fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
     let index = turns.with_untracked(Vec::len);
     turns.update(|t| t.push(Turn { user: message.clone(), events: Vec::new(), pending: true }));
     request_animation_frame(scroll_to_end);
-    let body = serde_json::json!({
-        "message": message,
-        "conversation_id": conversation_id.get_untracked(),
-        "plan": plan,
-        "locale": locale.as_str(),
-    })
-    .to_string();
+    let request = agent::protocol::ChatRequest {
+        message,
+        conversation_id: conversation_id.get_untracked(),
+        // A plan is plain data: turning it into JSON cannot fail.
+        plan: plan.and_then(|p| serde_json::to_value(p).ok()),
+        locale: Some(locale.as_str().to_string()),
+    };
+    let body = serde_json::to_string(&request).unwrap_or_default();
     leptos::task::spawn_local(async move {
         let result = crate::stream::chat(body, move |event| {
             if let ChatEvent::Status { conversation_id: Some(id), .. } = &event {
