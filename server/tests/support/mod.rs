@@ -1,6 +1,5 @@
 //! What the server's tests share: a router over a temporary store, accounts signed in
 //! through the real sign-up, and a `send` that carries the session cookie.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderValue, Request, StatusCode};
@@ -28,7 +27,6 @@ pub fn app_router(sou: Sou, site: &std::path::Path) -> Router {
 
 /// Two tests running `scenario(store, site)`: on a SQLite store in a temporary
 /// directory, and on a fresh PostgreSQL database (see [`postgres`]).
-#[macro_export]
 macro_rules! on_both_databases {
     ($sqlite:ident, $postgres:ident, $scenario:ident) => {
         #[tokio::test]
@@ -39,7 +37,7 @@ macro_rules! on_both_databases {
 
         #[tokio::test]
         async fn $postgres() {
-            let (store, fresh) = support::postgres().await;
+            let (store, fresh) = $crate::support::postgres().await;
             let dir = tempfile::tempdir().unwrap();
             $scenario(store, dir.path()).await;
             fresh.drop().await;

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Signing in over HTTP: the forms, the cookie's attributes, where each kind of
 //! anonymous request is sent, the demo and its limit per address, the log-in rate
 //! limit as a browser sees it, and names refused at sign-up.
@@ -11,8 +10,8 @@ use axum::http::{header, HeaderMap, Request, StatusCode};
 use axum::Router;
 use backend::{Sou, Store};
 
-mod support;
-use support::{send, Signed};
+use crate::support;
+use crate::support::{send, Signed};
 
 async fn app() -> (Router, Sou, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();

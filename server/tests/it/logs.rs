@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Trace sanitization (seed 003): a conversation through the HTTP routes, every log
 //! line captured at TRACE level, and none of them carries the user's id, the
 //! conversation's id, the message, or an exact amount — only hashed ids and buckets.
@@ -9,7 +8,7 @@ use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use backend::{Sou, Store};
 
-mod support;
+use crate::support;
 
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);

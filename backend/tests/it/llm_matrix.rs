@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Every provider through the whole chat pipeline, in its own wire format: a free-form
 //! question answered with a tool call then text (and the tool result sent back in the
 //! provider's shape), then the fault matrix of seed 001 — 429 with `retry-after`,

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Sou on PostgreSQL, as the server runs it: connected as a role that owns nothing,
 //! the migrations run by the owner. What happens before the user is known (a session
 //! or token lookup, signing out) and for every user at once (the purges) goes through
@@ -12,7 +11,7 @@ use backend::{ChatRequest, Sou, Store};
 use futures::StreamExt;
 use secrecy::{ExposeSecret, SecretString};
 
-mod support;
+use crate::support;
 
 #[tokio::test]
 async fn accounts_sessions_and_purges_through_the_owner_functions() {

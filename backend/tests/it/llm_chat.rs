@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The chat pipeline with a model: the guardian (approve, repair, invalid repair,
 //! clarify), the free-form tool loop and its 5-round cap, context overflow answered by
 //! truncation, stop (the client going away drops the upstream call), and a canary key

@@ -1,13 +1,10 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Imports and rules at the HTTP edge, on SQLite and PostgreSQL: a multipart upload,
 //! the preview page (detected layout, rows, rejected lines), a corrected layout, the
 //! import form, the report, a second import that adds nothing, a refused file said
 //! once, rules proposed then applied on approval — and nothing of it reachable by
 //! another user or by no one.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
@@ -16,7 +13,7 @@ use agent::Locale;
 use axum::http::StatusCode;
 use axum::Router;
 use backend::{Sou, Store};
-use support::{french_page as page, location, same_site_form as form, send, upload, Signed};
+use crate::support::{french_page as page, location, same_site_form as form, send, upload, Signed};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../backend/tests/fixtures/import/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()

@@ -1,12 +1,9 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Sou's own answer, written without a model, quotes what a bank sent: whoever sends
 //! a transfer chooses its label. A label written as a Markdown link or as HTML is
 //! imported through the upload form, asked about in the chat form (no JavaScript, no
 //! model), and the conversation page shows it as text — no link, no element.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
@@ -15,7 +12,7 @@ use agent::Locale;
 use axum::http::StatusCode;
 use backend::{Sou, Store};
 use secrecy::{ExposeSecret, SecretString};
-use support::{location, same_site_form as form, send, upload, Signed};
+use crate::support::{location, same_site_form as form, send, upload, Signed};
 
 const LINK: &str = "[Confirmez votre compte](https://evil.example/login)";
 const TAG: &str = "<img src=x onerror=alert(1)>";

@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Bank files into the ledger (SQLite; the HTTP tests run the same on PostgreSQL):
 //! upload, preview, import in one transaction, duplicates skipped on a second import,
 //! merchants and categories given, rules proposed then applied on approval, one

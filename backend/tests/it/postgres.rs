@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The PostgreSQL schema on the local server (127.0.0.1:5432, or `SOU_TEST_POSTGRES_URL`),
 //! in a fresh database per run: every table with a `user_id` has row-level security
 //! enabled and forced, and a role that owns nothing sees and writes only the rows of

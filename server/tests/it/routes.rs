@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The server's routes driven in-process with `tower::ServiceExt::oneshot`.
 
 use agent::protocol::{ChatEvent, SseDecoder};
@@ -9,8 +8,8 @@ use axum::Router;
 use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 
-mod support;
-use support::post_json;
+use crate::support;
+use crate::support::post_json;
 
 struct TestApp {
     _dir: tempfile::TempDir,

@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The dataset SQL sandbox under attack, on SQLite and on PostgreSQL (row-level
 //! security, Sou's role owning nothing). Alice and Bob each have a `sales` dataset;
 //! Bob also has the demo ledger. As Alice, every attempt below — other statements,

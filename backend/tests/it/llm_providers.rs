@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The LLM adapters against each provider's streaming format.
 //!
 //! Recordings in `tests/recordings/<provider>/` were written by hand from each

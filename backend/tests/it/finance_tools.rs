@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Accounts, directions, cash flow, balances, budgets and recurring payments, on SQLite:
 //! against the demo ledger with expected values from plain SQL, and against small
 //! ledgers built here by hand with expected values worked out on paper.

@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The retry policy of seed 001 (`llm::retry`) against a mock provider on 127.0.0.1
 //! whose answers are scripted per attempt. Time is injected: the recorded sleeps are
 //! checked, nothing sleeps for real (the stall cases wait out a 300 ms read timeout).
