@@ -19,6 +19,8 @@ pub mod registry;
 pub mod router;
 pub mod rules;
 pub mod store;
+#[cfg(feature = "test-support")]
+pub mod testing;
 pub mod tools;
 pub mod trace;
 pub mod vault;

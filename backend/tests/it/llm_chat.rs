@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use agent::protocol::ChatEvent;
@@ -28,6 +28,8 @@ use backend::{demo, ChatRequest, Sou, Store, UserId};
 use futures::StreamExt;
 use secrecy::SecretString;
 use serde_json::{json, Value};
+
+use crate::support::logs;
 
 const CANARY: &str = "sk-canary-7f3a9c1e5b2d4f60";
 
@@ -253,37 +255,7 @@ async fn call_of(s: &Setup, message: &str) -> Value {
 }
 
 // ---------------------------------------------------------------------------------
-// Logs, captured for the canary check.
-
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-fn logs() -> Captured {
-    static LOGS: OnceLock<Captured> = OnceLock::new();
-    LOGS.get_or_init(|| {
-        let c = Captured::default();
-        let writer = c.clone();
-        let _ = tracing_subscriber::fmt()
-            .with_max_level(tracing::Level::TRACE)
-            .with_writer(move || writer.clone())
-            .with_ansi(false)
-            .try_init();
-        c
-    })
-    .clone()
-}
-
-// ---------------------------------------------------------------------------------
+// Logs are captured for the canary check by `support::logs`.
 
 #[tokio::test]
 async fn guardian_approves_and_the_plan_runs() {

@@ -11,6 +11,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../support/mod.rs"]
+mod support;
+
 mod auth;
 mod concurrent_writes;
 mod conversations;

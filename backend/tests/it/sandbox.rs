@@ -15,51 +15,13 @@ use backend::datasets::{self, sandbox::Refused, DatasetError};
 use backend::ids::Dialect;
 use backend::{Store, UserId};
 
+use crate::support::postgres;
+
 const ALICE_SALES: &str = "region;amount;month;note\nNord;1200,50;2026-01-01;alice-1\nSud;800;2026-01-01;alice-2\nNord;300,25;2026-02-01;alice-3\nEst;50;2026-02-01;alice-4\n";
 const BOB_SALES: &str = "region,amount,month,note\nOuest,999,2026-01-01,BOB-SECRET\n";
 
 /// What must never appear in Alice's results.
 const FOREIGN: &[&str] = &["BOB-SECRET", "CARREFOUR", "argon2", "bob", "Ouest"];
-
-struct Pg {
-    admin: sqlx::PgPool,
-    database: String,
-    role: String,
-}
-
-async fn postgres() -> (Store, Pg) {
-    let server = std::env::var("SOU_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
-    let admin =
-        sqlx::PgPool::connect(&format!("{server}/postgres")).await.expect("PostgreSQL at 127.0.0.1:5432");
-    let suffix = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
-    let (database, role) = (format!("sou_test_{suffix}"), format!("sou_app_{suffix}"));
-    let password = uuid::Uuid::new_v4().simple().to_string();
-    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.unwrap();
-    sqlx::query(&format!("CREATE ROLE {role} LOGIN NOBYPASSRLS PASSWORD '{password}'"))
-        .execute(&admin)
-        .await
-        .unwrap();
-    let host =
-        server.split_once("://").map_or(server.as_str(), |(_, r)| r).rsplit('@').next().unwrap().to_string();
-    let store = Store::open_postgres(
-        &format!("postgres://{role}:{password}@{host}/{database}"),
-        Some(&format!("{server}/{database}")),
-    )
-    .await
-    .unwrap();
-    (store, Pg { admin, database, role })
-}
-
-impl Pg {
-    async fn drop(self) {
-        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.database))
-            .execute(&self.admin)
-            .await
-            .unwrap();
-        sqlx::query(&format!("DROP ROLE {}", self.role)).execute(&self.admin).await.unwrap();
-    }
-}
 
 async fn world(store: &Store) -> (UserId, UserId) {
     let alice = store.ensure_user("alice").await.unwrap();

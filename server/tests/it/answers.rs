@@ -7,12 +7,12 @@ use crate::support;
 
 use std::time::Duration;
 
+use crate::support::{location, same_site_form as form, send, upload, Signed};
 use agent::imports::ImportState;
 use agent::Locale;
 use axum::http::StatusCode;
 use backend::{Sou, Store};
 use secrecy::{ExposeSecret, SecretString};
-use crate::support::{location, same_site_form as form, send, upload, Signed};
 
 const LINK: &str = "[Confirmez votre compte](https://evil.example/login)";
 const TAG: &str = "<img src=x onerror=alert(1)>";

@@ -5,10 +5,10 @@
 
 use crate::support;
 
+use crate::support::{french_page as page, location, send, upload};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use backend::{Sou, Store};
-use crate::support::{french_page as page, location, send, upload};
 
 fn sql(q: &str) -> String {
     format!("/datasets?{}", form_urlencoded::Serializer::new(String::new()).append_pair("sql", q).finish())

@@ -8,12 +8,12 @@ use crate::support;
 
 use std::time::Duration;
 
+use crate::support::{french_page as page, location, same_site_form as form, send, upload, Signed};
 use agent::imports::ImportState;
 use agent::Locale;
 use axum::http::StatusCode;
 use axum::Router;
 use backend::{Sou, Store};
-use crate::support::{french_page as page, location, same_site_form as form, send, upload, Signed};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../backend/tests/fixtures/import/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
