@@ -114,3 +114,37 @@ impl io::Write for Captured {
         Ok(())
     }
 }
+
+/// Two `#[tokio::test]`s running one scenario: `$sqlite` on a SQLite store in a
+/// temporary directory, `$postgres` on a [`FreshDatabase`] (dropped afterwards). The
+/// scenario is written as a closure over the store and, if it needs one, a temporary
+/// directory (the site's files, for the server):
+///
+/// ```text
+/// backend::on_both_databases!(works_on_sqlite, works_on_postgres, |store| works(store));
+/// backend::on_both_databases!(serves_on_sqlite, serves_on_postgres, |store, site| serves(store, site));
+/// ```
+///
+/// The calling crate needs `tokio` (its `macros`) and `tempfile`.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($sqlite:ident, $postgres:ident, |$store:ident $(, $dir:ident)?| $scenario:expr) => {
+        #[tokio::test]
+        async fn $sqlite() {
+            let dir = tempfile::tempdir().unwrap();
+            let $store = $crate::Store::open_in(dir.path()).await.unwrap();
+            $(let $dir = dir.path();)?
+            $scenario.await;
+        }
+
+        #[tokio::test]
+        async fn $postgres() {
+            let fresh = $crate::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+            let $store = fresh.open_store().await.unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            $(let $dir = dir.path();)?
+            $scenario.await;
+            fresh.drop().await;
+        }
+    };
+}

@@ -10,8 +10,6 @@
 //! `cargo test -p backend --test llm_matrix -- --nocapture` prints the matrix.
 
 use std::collections::VecDeque;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -21,14 +19,13 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use backend::llm::catalog::ProviderId;
-use backend::llm::model::Caller;
-use backend::llm::retry::{Pause, RetryPolicy};
-use backend::providers::{LlmConfig, Providers};
-use backend::vault::Vault;
-use backend::{demo, ChatRequest, Sou, Store, UserId};
+use backend::providers::LlmConfig;
+use backend::{ChatRequest, Sou, UserId};
 use futures::StreamExt;
 use secrecy::SecretString;
 use serde_json::{json, Value};
+
+use crate::support::{self, Waits};
 
 const CANARY: &str = "sk-canary-matrix-5e1d7a3c9b";
 const QUESTION: &str = "Should I cancel Netflix?";
@@ -344,24 +341,8 @@ async fn handle(State(mock): State<Shared>, req: Request) -> Response {
 async fn serve(format: Format) -> (String, Shared) {
     let mock: Shared = Arc::new(Mutex::new(Mock { format: Some(format), ..Mock::default() }));
     let app = axum::Router::new().fallback(handle).with_state(mock.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let addr = support::serve(app).await;
     (format!("http://{addr}"), mock)
-}
-
-/// Records the waits the retry policy asks for; never sleeps.
-#[derive(Default)]
-struct Waits(Mutex<Vec<Duration>>);
-
-impl Pause for Waits {
-    fn sleep(&self, d: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(d);
-        Box::pin(async {})
-    }
-    fn jitter(&self, _: Duration) -> Duration {
-        Duration::ZERO
-    }
 }
 
 // ---------------------------------------------------------------------------------
@@ -377,9 +358,7 @@ struct Setup {
 
 async fn setup(provider: ProviderId, script: Vec<Reply>) -> Setup {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_in(&dir.path().join("data")).await.unwrap();
-    let user = store.ensure_user("local").await.unwrap();
-    assert!(demo::seed(&store, user).await.unwrap());
+    let (store, user) = support::demo_store(&dir.path().join("data")).await;
     let (root, mock) = serve(format_of(provider)).await;
     lock(&mock).script = script.into();
     let mut config = LlmConfig { default_provider: Some(provider), ..LlmConfig::default() };
@@ -392,11 +371,8 @@ async fn setup(provider: ProviderId, script: Vec<Reply>) -> Setup {
     }
     let waits = Arc::new(Waits::default());
     // A 400 ms read timeout makes the stall case quick.
-    let caller = Caller::new(Duration::from_secs(2), Duration::from_millis(400), config.context_tokens)
-        .unwrap()
-        .with_retry(RetryPolicy::default(), waits.clone());
-    let providers = Providers::new(config, Vault::from_key([3; 32])).unwrap().with_caller(caller);
-    let sou = Sou::new(store, chrono_tz::UTC).with_providers(providers);
+    let timeouts = (Duration::from_secs(2), Duration::from_millis(400));
+    let sou = support::sou_with_providers(store, config, timeouts, waits.clone(), [3; 32]);
     Setup { sou, user, mock, waits, _dir: dir }
 }
 

@@ -22,6 +22,8 @@ use futures::{Stream, StreamExt};
 use secrecy::SecretString;
 use serde_json::{json, Value};
 
+use crate::support;
+
 const CANARY: &str = "sk-canary-7f3a9c1e5b2d4f6a8c0e";
 
 type Outcome = Vec<Result<StreamEvent, LlmError>>;
@@ -282,9 +284,7 @@ async fn handle(State(mock): State<Shared>, req: Request) -> Response {
 async fn serve() -> (String, Shared) {
     let mock: Shared = Arc::default();
     let app = axum::Router::new().fallback(handle).with_state(mock.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let addr = support::serve(app).await;
     (format!("http://{addr}"), mock)
 }
 

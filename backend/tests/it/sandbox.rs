@@ -15,8 +15,6 @@ use backend::datasets::{self, sandbox::Refused, DatasetError};
 use backend::ids::Dialect;
 use backend::{Store, UserId};
 
-use crate::support::postgres;
-
 const ALICE_SALES: &str = "region;amount;month;note\nNord;1200,50;2026-01-01;alice-1\nSud;800;2026-01-01;alice-2\nNord;300,25;2026-02-01;alice-3\nEst;50;2026-02-01;alice-4\n";
 const BOB_SALES: &str = "region,amount,month,note\nOuest,999,2026-01-01,BOB-SECRET\n";
 
@@ -224,19 +222,9 @@ fn attempts(bob_table: &str, alice_table: &str, dialect: Dialect) -> Vec<(&'stat
     v
 }
 
-#[tokio::test]
-async fn bypasses_fail_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_in(dir.path()).await.unwrap();
-    bypasses_fail(&store).await;
-}
-
-#[tokio::test]
-async fn bypasses_fail_on_postgres() {
-    let (store, pg) = postgres().await;
-    bypasses_fail(&store).await;
-    pg.drop().await;
-}
+backend::on_both_databases!(bypasses_fail_on_sqlite, bypasses_fail_on_postgres, |store| bypasses_fail(
+    &store
+));
 
 async fn bypasses_fail(store: &Store) {
     let (alice, bob) = world(store).await;
@@ -478,18 +466,11 @@ async fn datasets_go_with_their_user(store: Store) {
     assert_eq!(r.rows[0][0].text(), "1");
 }
 
-#[tokio::test]
-async fn datasets_go_with_their_user_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    datasets_go_with_their_user(Store::open_in(dir.path()).await.unwrap()).await;
-}
-
-#[tokio::test]
-async fn datasets_go_with_their_user_on_postgres() {
-    let (store, pg) = postgres().await;
-    datasets_go_with_their_user(store).await;
-    pg.drop().await;
-}
+backend::on_both_databases!(
+    datasets_go_with_their_user_on_sqlite,
+    datasets_go_with_their_user_on_postgres,
+    |store| datasets_go_with_their_user(store)
+);
 
 /// Questions about a dataset, read by the parser (no model), validated by the
 /// registry and answered through the sandbox: a table and a chart; Bob's same-named
@@ -660,15 +641,8 @@ async fn questions_about_a_dataset(store: Store) {
     assert_eq!(r.result.rows[0][0].text(), "Ouest");
 }
 
-#[tokio::test]
-async fn questions_about_a_dataset_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    questions_about_a_dataset(Store::open_in(dir.path()).await.unwrap()).await;
-}
-
-#[tokio::test]
-async fn questions_about_a_dataset_on_postgres() {
-    let (store, pg) = postgres().await;
-    questions_about_a_dataset(store).await;
-    pg.drop().await;
-}
+backend::on_both_databases!(
+    questions_about_a_dataset_on_sqlite,
+    questions_about_a_dataset_on_postgres,
+    |store| questions_about_a_dataset(store)
+);

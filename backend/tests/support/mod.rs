@@ -1,17 +1,70 @@
 //! What the backend's test modules share. What the server's tests share too is in
 //! `backend::testing` (the `test-support` feature).
 
-use std::sync::OnceLock;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
-use backend::testing::{Captured, FreshDatabase};
-use backend::Store;
+use backend::llm::model::Caller;
+use backend::llm::retry::{Pause, RetryPolicy};
+use backend::providers::{LlmConfig, Providers};
+use backend::testing::Captured;
+use backend::vault::Vault;
+use backend::{demo, Sou, Store, UserId};
 
-/// A fresh PostgreSQL database and Sou's store on it, as Sou's role (see
-/// [`FreshDatabase`]); [`FreshDatabase::drop`] removes them.
-pub async fn postgres() -> (Store, FreshDatabase) {
-    let fresh = FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
-    let store = fresh.open_store().await.unwrap();
-    (store, fresh)
+/// A store in `dir` with the user `local` and the demo ledger.
+pub async fn demo_store(dir: &Path) -> (Store, UserId) {
+    let store = Store::open_in(dir).await.unwrap();
+    let user = store.ensure_user("local").await.unwrap();
+    assert!(demo::seed(&store, user).await.unwrap());
+    (store, user)
+}
+
+/// Serves `app` on a free port of 127.0.0.1 (a mock provider) while the test runs.
+pub async fn serve(app: axum::Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+/// Injected time for the retry policy: the waits it asks for are recorded, nothing
+/// sleeps, jitter is zero.
+#[derive(Default)]
+pub struct Waits(pub Mutex<Vec<Duration>>);
+
+impl Pause for Waits {
+    fn sleep(&self, d: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(d);
+        Box::pin(async {})
+    }
+    fn jitter(&self, _: Duration) -> Duration {
+        Duration::ZERO
+    }
+}
+
+impl Waits {
+    pub fn sleeps(&self) -> Vec<Duration> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+/// Sou on `store` with the providers of `config`: connect and read timeouts, the default
+/// retry policy waiting through `pause`, keys sealed with `vault_key`.
+pub fn sou_with_providers(
+    store: Store,
+    config: LlmConfig,
+    (connect, read): (Duration, Duration),
+    pause: Arc<dyn Pause>,
+    vault_key: [u8; 32],
+) -> Sou {
+    let caller =
+        Caller::new(connect, read, config.context_tokens).unwrap().with_retry(RetryPolicy::default(), pause);
+    let providers = Providers::new(config, Vault::from_key(vault_key)).unwrap().with_caller(caller);
+    Sou::new(store, chrono_tz::UTC).with_providers(providers)
 }
 
 /// Every log line at TRACE level of this process since the first call: the one global

@@ -17,7 +17,11 @@ use secrecy::{ExposeSecret, SecretString};
 const LINK: &str = "[Confirmez votre compte](https://evil.example/login)";
 const TAG: &str = "<img src=x onerror=alert(1)>";
 
-on_both_databases!(bank_labels_stay_text_on_sqlite, bank_labels_stay_text_on_postgres, scenario);
+backend::on_both_databases!(
+    bank_labels_stay_text_on_sqlite,
+    bank_labels_stay_text_on_postgres,
+    |store, site| scenario(store, site)
+);
 
 async fn scenario(store: Store, site: &std::path::Path) {
     let sou = Sou::new(store, chrono_tz::Europe::Paris);

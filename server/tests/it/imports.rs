@@ -29,7 +29,11 @@ async fn finished(sou: &Sou, who: &Signed, id: &str) {
     panic!("the import did not end");
 }
 
-on_both_databases!(import_and_rules_over_http_on_sqlite, import_and_rules_over_http_on_postgres, scenario);
+backend::on_both_databases!(
+    import_and_rules_over_http_on_sqlite,
+    import_and_rules_over_http_on_postgres,
+    |store, site| scenario(store, site)
+);
 
 async fn scenario(store: Store, site: &std::path::Path) {
     let sou = Sou::new(store, chrono_tz::Europe::Paris);

@@ -217,18 +217,11 @@ enum Want {
     Own,
 }
 
-#[tokio::test]
-async fn no_one_reaches_what_is_not_theirs_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    no_one_reaches_what_is_not_theirs(Store::open_in(dir.path()).await.unwrap()).await;
-}
-
-#[tokio::test]
-async fn no_one_reaches_what_is_not_theirs_on_postgres() {
-    let (store, fresh) = support::postgres().await;
-    no_one_reaches_what_is_not_theirs(store).await;
-    fresh.drop().await;
-}
+backend::on_both_databases!(
+    no_one_reaches_what_is_not_theirs_on_sqlite,
+    no_one_reaches_what_is_not_theirs_on_postgres,
+    |store| no_one_reaches_what_is_not_theirs(store)
+);
 
 async fn no_one_reaches_what_is_not_theirs(store: Store) {
     let dialect = store.dialect();

@@ -11,7 +11,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[macro_use]
 #[path = "../support/mod.rs"]
 mod support;
 

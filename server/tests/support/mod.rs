@@ -32,26 +32,6 @@ pub fn app_router(sou: Sou, site: &std::path::Path) -> Router {
     router(AppState { leptos_options, sou, trust_proxy: false })
 }
 
-/// Two tests running `scenario(store, site)`: on a SQLite store in a temporary
-/// directory, and on a fresh PostgreSQL database (see [`postgres()`]).
-macro_rules! on_both_databases {
-    ($sqlite:ident, $postgres:ident, $scenario:ident) => {
-        #[tokio::test]
-        async fn $sqlite() {
-            let dir = tempfile::tempdir().unwrap();
-            $scenario(backend::Store::open_in(dir.path()).await.unwrap(), dir.path()).await;
-        }
-
-        #[tokio::test]
-        async fn $postgres() {
-            let (store, fresh) = $crate::support::postgres().await;
-            let dir = tempfile::tempdir().unwrap();
-            $scenario(store, dir.path()).await;
-            fresh.drop().await;
-        }
-    };
-}
-
 /// Creates the account `name` with the demo ledger and signs it in.
 pub async fn sign_up(sou: &Sou, name: &str) -> Signed {
     let (account, session) =

@@ -596,4 +596,3 @@ async fn chat_runs_each_new_tool_from_a_chosen_plan() {
         .any(|e| matches!(e, ChatEvent::Error { message, .. } if message.contains("offshore"))));
     assert!(events.last().is_some_and(ChatEvent::is_terminal));
 }
-

@@ -354,4 +354,3 @@ async fn recurring_by_hand() {
     assert_eq!(r.items[0].category.as_ref().map(|c| c.key.as_str()), Some("groceries"));
     assert_eq!((r.yearly_total.minor, r.monthly_total.minor), (202_200, 16_850));
 }
-

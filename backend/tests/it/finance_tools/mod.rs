@@ -6,7 +6,7 @@ mod demo_ledger;
 mod hand_built;
 
 use agent::{Date, ToolCall, ToolOutput};
-use backend::{demo, tools, BackendError, Store, UserId};
+use backend::{tools, BackendError, Store, UserId};
 use serde_json::{json, Value};
 
 pub(super) fn d(s: &str) -> Date {
@@ -26,15 +26,18 @@ pub(super) fn call(tool: &str, args: Value) -> ToolCall {
     serde_json::from_value(json!({"tool": tool, "args": args})).unwrap()
 }
 
-pub(super) async fn run_at(store: &Store, user: UserId, c: &ToolCall, today: Date) -> Result<ToolOutput, BackendError> {
+pub(super) async fn run_at(
+    store: &Store,
+    user: UserId,
+    c: &ToolCall,
+    today: Date,
+) -> Result<ToolOutput, BackendError> {
     tools::run(store, user, c, agent::Locale::En, today).await
 }
 
 pub(super) async fn demo_store() -> (tempfile::TempDir, Store, UserId) {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_in(dir.path()).await.unwrap();
-    let user = store.ensure_user("local").await.unwrap();
-    assert!(demo::seed(&store, user).await.unwrap());
+    let (store, user) = crate::support::demo_store(dir.path()).await;
     (dir, store, user)
 }
 
