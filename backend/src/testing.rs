@@ -123,11 +123,16 @@ impl io::Write for Captured {
 /// ```text
 /// backend::on_both_databases!(works_on_sqlite, works_on_postgres, |store| works(store));
 /// backend::on_both_databases!(serves_on_sqlite, serves_on_postgres, |store, site| serves(store, site));
+/// // The same as the line above:
+/// backend::on_both_databases!(serves_on_sqlite, serves_on_postgres, serves);
 /// ```
 ///
 /// The calling crate needs `tokio` (its `macros`) and `tempfile`.
 #[macro_export]
 macro_rules! on_both_databases {
+    ($sqlite:ident, $postgres:ident, $scenario:ident) => {
+        $crate::on_both_databases!($sqlite, $postgres, |store, dir| $scenario(store, dir));
+    };
     ($sqlite:ident, $postgres:ident, |$store:ident $(, $dir:ident)?| $scenario:expr) => {
         #[tokio::test]
         async fn $sqlite() {

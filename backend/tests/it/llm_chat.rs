@@ -24,7 +24,7 @@ use futures::StreamExt;
 use secrecy::SecretString;
 use serde_json::{json, Value};
 
-use crate::support::{self, logs, Waits};
+use crate::support::{self, lock, logs, Waits};
 
 const CANARY: &str = "sk-canary-7f3a9c1e5b2d4f60";
 
@@ -48,10 +48,6 @@ struct Mock {
 }
 
 type Shared = Arc<Mutex<Mock>>;
-
-fn lock(m: &Shared) -> std::sync::MutexGuard<'_, Mock> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// Sets `dropped_at` when the response body is dropped (the connection closed).
 struct DropFlag(Shared, Arc<AtomicBool>);

@@ -25,7 +25,7 @@ use futures::StreamExt;
 use secrecy::SecretString;
 use serde_json::{json, Value};
 
-use crate::support::{self, Waits};
+use crate::support::{self, lock, Waits};
 
 const CANARY: &str = "sk-canary-matrix-5e1d7a3c9b";
 const QUESTION: &str = "Should I cancel Netflix?";
@@ -133,23 +133,14 @@ fn ol_done() -> String {
 /// A complete text answer.
 fn text(f: Format, pieces: &[&str]) -> String {
     match f {
-        Format::OpenAi => {
-            let mut s = oa_chunk(json!({"role": "assistant", "content": ""}), None);
-            for p in pieces {
-                s += &oa_chunk(json!({"content": p}), None);
-            }
-            s + &oa_chunk(json!({}), Some("stop")) + &oa_end()
-        }
-        Format::Anthropic => an_text(pieces) + &an_stop("end_turn"),
+        Format::OpenAi => text_start(f, pieces) + &oa_chunk(json!({}), Some("stop")) + &oa_end(),
+        Format::Anthropic => text_start(f, pieces) + &an_stop("end_turn"),
         Format::Gemini => {
             let (last, rest) = pieces.split_last().unwrap();
             let s: String = rest.iter().map(|p| gm(json!([{"text": p}]), None)).collect();
             s + &gm(json!([{"text": last}]), Some("STOP"))
         }
-        Format::Ollama => {
-            let s: String = pieces.iter().map(|p| ol(json!({"role": "assistant", "content": p}))).collect();
-            s + &ol_done()
-        }
+        Format::Ollama => text_start(f, pieces) + &ol_done(),
     }
 }
 
@@ -294,10 +285,6 @@ struct Mock {
 }
 
 type Shared = Arc<Mutex<Mock>>;
-
-fn lock(m: &Shared) -> std::sync::MutexGuard<'_, Mock> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 async fn handle(State(mock): State<Shared>, req: Request) -> Response {
     let path = req.uri().path_and_query().map(ToString::to_string).unwrap_or_default();

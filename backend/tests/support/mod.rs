@@ -5,7 +5,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
 
 use backend::llm::model::Caller;
@@ -31,6 +31,11 @@ pub async fn serve(app: axum::Router) -> SocketAddr {
     addr
 }
 
+/// A mock's state, even after a panic in another of its handlers.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Injected time for the retry policy: the waits it asks for are recorded, nothing
 /// sleeps, jitter is zero.
 #[derive(Default)]
@@ -38,7 +43,7 @@ pub struct Waits(pub Mutex<Vec<Duration>>);
 
 impl Pause for Waits {
     fn sleep(&self, d: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(d);
+        lock(&self.0).push(d);
         Box::pin(async {})
     }
     fn jitter(&self, _: Duration) -> Duration {

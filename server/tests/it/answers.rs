@@ -17,11 +17,7 @@ use secrecy::{ExposeSecret, SecretString};
 const LINK: &str = "[Confirmez votre compte](https://evil.example/login)";
 const TAG: &str = "<img src=x onerror=alert(1)>";
 
-backend::on_both_databases!(
-    bank_labels_stay_text_on_sqlite,
-    bank_labels_stay_text_on_postgres,
-    |store, site| scenario(store, site)
-);
+backend::on_both_databases!(bank_labels_stay_text_on_sqlite, bank_labels_stay_text_on_postgres, scenario);
 
 async fn scenario(store: Store, site: &std::path::Path) {
     let sou = Sou::new(store, chrono_tz::Europe::Paris);

@@ -14,9 +14,7 @@ fn sql(q: &str) -> String {
     format!("/datasets?{}", form_urlencoded::Serializer::new(String::new()).append_pair("sql", q).finish())
 }
 
-backend::on_both_databases!(datasets_over_http_on_sqlite, datasets_over_http_on_postgres, |store, site| {
-    scenario(store, site)
-});
+backend::on_both_databases!(datasets_over_http_on_sqlite, datasets_over_http_on_postgres, scenario);
 
 async fn scenario(store: Store, site: &std::path::Path) {
     let sou = Sou::new(store, chrono_tz::Europe::Paris);

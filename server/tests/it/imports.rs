@@ -32,7 +32,7 @@ async fn finished(sou: &Sou, who: &Signed, id: &str) {
 backend::on_both_databases!(
     import_and_rules_over_http_on_sqlite,
     import_and_rules_over_http_on_postgres,
-    |store, site| scenario(store, site)
+    scenario
 );
 
 async fn scenario(store: Store, site: &std::path::Path) {
