@@ -7,7 +7,7 @@
 //! documented number of upstream requests, with the canary key in no frame.
 //!
 //! The mock provider on 127.0.0.1 answers from a script and records every request.
-//! `cargo test -p backend --test llm_matrix -- --nocapture` prints the matrix.
+//! `cargo test -p backend --test it llm_matrix -- --nocapture` prints the matrix.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};

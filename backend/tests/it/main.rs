@@ -7,7 +7,7 @@
 //! of its own (environment variables, a global `tracing` subscriber, fixed ports, paths
 //! or database names). The one global subscriber is `support::logs`'s.
 //!
-//! `cargo test -p backend --test it MODULE::` runs one module.
+//! `cargo test -p backend --test it MODULE::` runs one module's tests.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -7,7 +7,7 @@
 //! of its own (environment variables, a global `tracing` subscriber, fixed ports, paths
 //! or database names). Logs are captured per test (`support::capture_logs`).
 //!
-//! `cargo test -p server --test it MODULE::` runs one module.
+//! `cargo test -p server --test it MODULE::` runs one module's tests.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
