@@ -18,6 +18,8 @@ pub mod registry;
 pub mod rules;
 pub mod sou;
 pub mod store;
+#[cfg(feature = "test-support")]
+pub mod testing;
 pub mod tools;
 pub mod trace;
 pub mod vault;

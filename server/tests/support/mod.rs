@@ -1,16 +1,22 @@
 //! What the server's tests share: a router over a temporary store, accounts signed in
 //! through the real sign-up, and a `send` that carries the session cookie.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::cell::RefCell;
+use std::sync::OnceLock;
 
 use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderValue, Request, StatusCode};
 use axum::Router;
+use backend::testing::{Captured, FreshDatabase};
 use backend::{demo, Sou, UserId};
 use http_body_util::BodyExt;
 use leptos::prelude::LeptosOptions;
 use secrecy::{ExposeSecret, SecretString};
 use server::{router, AppState};
 use tower::ServiceExt;
+use tracing_subscriber::filter::dynamic_filter_fn;
+use tracing_subscriber::fmt::writer::OptionalWriter;
+use tracing_subscriber::prelude::*;
 
 /// Someone signed in: their id and the `Cookie` header value that says so.
 #[derive(Clone, Debug)]
@@ -24,27 +30,6 @@ pub fn app_router(sou: Sou, site: &std::path::Path) -> Router {
     let leptos_options =
         LeptosOptions::builder().output_name("sou").site_root(site.to_string_lossy().to_string()).build();
     router(AppState { leptos_options, sou, trust_proxy: false })
-}
-
-/// Two tests running `scenario(store, site)`: on a SQLite store in a temporary
-/// directory, and on a fresh PostgreSQL database (see [`postgres`]).
-#[macro_export]
-macro_rules! on_both_databases {
-    ($sqlite:ident, $postgres:ident, $scenario:ident) => {
-        #[tokio::test]
-        async fn $sqlite() {
-            let dir = tempfile::tempdir().unwrap();
-            $scenario(backend::Store::open_in(dir.path()).await.unwrap(), dir.path()).await;
-        }
-
-        #[tokio::test]
-        async fn $postgres() {
-            let (store, fresh) = support::postgres().await;
-            let dir = tempfile::tempdir().unwrap();
-            $scenario(store, dir.path()).await;
-            fresh.drop().await;
-        }
-    };
 }
 
 /// Creates the account `name` with the demo ledger and signs it in.
@@ -115,45 +100,48 @@ pub async fn send(
     (status, headers, String::from_utf8_lossy(&body).into_owned())
 }
 
-/// A fresh PostgreSQL database on the local server (127.0.0.1:5432, or
-/// `SOU_TEST_POSTGRES_URL`), migrated by the server's admin role, and a role for Sou
-/// that owns nothing and cannot bypass row-level security. [`Fresh::drop`] removes both.
-pub struct Fresh {
-    admin: sqlx::PgPool,
-    database: String,
-    role: String,
+/// A fresh PostgreSQL database and Sou's store on it, as Sou's role (see
+/// [`FreshDatabase`]); [`FreshDatabase::drop`] removes them.
+pub async fn postgres() -> (backend::Store, FreshDatabase) {
+    let fresh = FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let store = fresh.open_store().await.unwrap();
+    (store, fresh)
 }
 
-pub async fn postgres() -> (backend::Store, Fresh) {
-    let server = std::env::var("SOU_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
-    let admin =
-        sqlx::PgPool::connect(&format!("{server}/postgres")).await.expect("PostgreSQL at 127.0.0.1:5432");
-    let suffix = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
-    let (database, role) = (format!("sou_test_{suffix}"), format!("sou_app_{suffix}"));
-    let password = uuid::Uuid::new_v4().simple().to_string();
-    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.unwrap();
-    sqlx::query(&format!("CREATE ROLE {role} LOGIN NOBYPASSRLS PASSWORD '{password}'"))
-        .execute(&admin)
-        .await
-        .unwrap();
-    let authority = server.split_once("://").map_or(server.as_str(), |(_, rest)| rest);
-    let host = authority.rsplit('@').next().unwrap().to_string();
-    let app_url = format!("postgres://{role}:{password}@{host}/{database}");
-    let store = backend::Store::open_postgres(&app_url, Some(&format!("{server}/{database}"))).await.unwrap();
-    (store, Fresh { admin, database, role })
+thread_local! {
+    /// Where the log lines of the test on this thread go, while it captures them.
+    static CAPTURE: RefCell<Option<Captured>> = const { RefCell::new(None) };
 }
 
-impl Fresh {
-    pub fn database(&self) -> &str {
-        &self.database
-    }
+/// Every log line of the calling test at TRACE level, without timestamps, until the
+/// guard is dropped. The tests share the process, and so the one global subscriber
+/// (installed by the first call): it writes only the lines emitted on a thread that
+/// captures, each into that thread's buffer. A `#[tokio::test]` runtime runs all its
+/// tasks on the test's thread (the routes, the chat pipeline); the SQLite connections'
+/// worker threads are not captured; another test's lines are never in the buffer.
+pub fn capture_logs() -> (Captured, CaptureGuard) {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let capturing = || CAPTURE.with(|c| c.borrow().is_some());
+        let layer = tracing_subscriber::fmt::layer()
+            .with_writer(|| OptionalWriter::<Captured>::from(CAPTURE.with(|c| c.borrow().clone())))
+            .with_ansi(false)
+            // No timestamps: their microsecond digits could contain an amount by chance.
+            .without_time()
+            // Asked at every line (a `filter_fn` would decide once per call site, for all threads).
+            .with_filter(dynamic_filter_fn(move |_, _| capturing()));
+        tracing_subscriber::registry().with(layer).try_init().unwrap();
+    });
+    let logs = Captured::default();
+    CAPTURE.with(|c| *c.borrow_mut() = Some(logs.clone()));
+    (logs, CaptureGuard(()))
+}
 
-    pub async fn drop(self) {
-        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.database))
-            .execute(&self.admin)
-            .await
-            .unwrap();
-        sqlx::query(&format!("DROP ROLE {}", self.role)).execute(&self.admin).await.unwrap();
+/// Ends the capture of [`capture_logs`] when dropped.
+pub struct CaptureGuard(());
+
+impl Drop for CaptureGuard {
+    fn drop(&mut self) {
+        CAPTURE.with(|c| c.borrow_mut().take());
     }
 }

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The same features on both databases: the demo ledger seeded in SQLite and in a
 //! fresh PostgreSQL database, then every tool — each grouping, filter and order —
 //! must answer exactly the same, errors included.
@@ -8,7 +7,7 @@ use backend::registry::Registry;
 use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 
-mod support;
+use crate::support;
 
 fn p(start: &str, end: &str) -> Value {
     json!({"start": start, "end": end, "label": format!("{start}..{end}")})

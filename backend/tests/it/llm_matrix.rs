@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Every provider through the whole chat pipeline, in its own wire format: a free-form
 //! question answered with a tool call then text (and the tool result sent back in the
 //! provider's shape), then the fault matrix of seed 001 — 429 with `retry-after`,
@@ -9,11 +7,9 @@
 //! documented number of upstream requests, with the canary key in no frame.
 //!
 //! The mock provider on 127.0.0.1 answers from a script and records every request.
-//! `cargo test -p backend --test llm_matrix -- --nocapture` prints the matrix.
+//! `cargo test -p backend --test it llm_matrix -- --nocapture` prints the matrix.
 
 use std::collections::VecDeque;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,14 +19,13 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use backend::llm::catalog::ProviderId;
-use backend::llm::model::Caller;
-use backend::llm::retry::{Pause, RetryPolicy};
-use backend::providers::{LlmConfig, Providers};
-use backend::vault::Vault;
-use backend::{demo, ChatRequest, Sou, Store, UserId};
+use backend::providers::LlmConfig;
+use backend::{ChatRequest, Sou, UserId};
 use futures::StreamExt;
 use secrecy::SecretString;
 use serde_json::{json, Value};
+
+use crate::support::{self, lock, Waits};
 
 const CANARY: &str = "sk-canary-matrix-5e1d7a3c9b";
 const QUESTION: &str = "Should I cancel Netflix?";
@@ -138,23 +133,14 @@ fn ol_done() -> String {
 /// A complete text answer.
 fn text(f: Format, pieces: &[&str]) -> String {
     match f {
-        Format::OpenAi => {
-            let mut s = oa_chunk(json!({"role": "assistant", "content": ""}), None);
-            for p in pieces {
-                s += &oa_chunk(json!({"content": p}), None);
-            }
-            s + &oa_chunk(json!({}), Some("stop")) + &oa_end()
-        }
-        Format::Anthropic => an_text(pieces) + &an_stop("end_turn"),
+        Format::OpenAi => text_start(f, pieces) + &oa_chunk(json!({}), Some("stop")) + &oa_end(),
+        Format::Anthropic => text_start(f, pieces) + &an_stop("end_turn"),
         Format::Gemini => {
             let (last, rest) = pieces.split_last().unwrap();
             let s: String = rest.iter().map(|p| gm(json!([{"text": p}]), None)).collect();
             s + &gm(json!([{"text": last}]), Some("STOP"))
         }
-        Format::Ollama => {
-            let s: String = pieces.iter().map(|p| ol(json!({"role": "assistant", "content": p}))).collect();
-            s + &ol_done()
-        }
+        Format::Ollama => text_start(f, pieces) + &ol_done(),
     }
 }
 
@@ -300,10 +286,6 @@ struct Mock {
 
 type Shared = Arc<Mutex<Mock>>;
 
-fn lock(m: &Shared) -> std::sync::MutexGuard<'_, Mock> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 async fn handle(State(mock): State<Shared>, req: Request) -> Response {
     let path = req.uri().path_and_query().map(ToString::to_string).unwrap_or_default();
     let headers =
@@ -346,24 +328,8 @@ async fn handle(State(mock): State<Shared>, req: Request) -> Response {
 async fn serve(format: Format) -> (String, Shared) {
     let mock: Shared = Arc::new(Mutex::new(Mock { format: Some(format), ..Mock::default() }));
     let app = axum::Router::new().fallback(handle).with_state(mock.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let addr = support::serve(app).await;
     (format!("http://{addr}"), mock)
-}
-
-/// Records the waits the retry policy asks for; never sleeps.
-#[derive(Default)]
-struct Waits(Mutex<Vec<Duration>>);
-
-impl Pause for Waits {
-    fn sleep(&self, d: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(d);
-        Box::pin(async {})
-    }
-    fn jitter(&self, _: Duration) -> Duration {
-        Duration::ZERO
-    }
 }
 
 // ---------------------------------------------------------------------------------
@@ -379,9 +345,7 @@ struct Setup {
 
 async fn setup(provider: ProviderId, script: Vec<Reply>) -> Setup {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_in(&dir.path().join("data")).await.unwrap();
-    let user = store.ensure_user("local").await.unwrap();
-    assert!(demo::seed(&store, user).await.unwrap());
+    let (store, user) = support::demo_store(&dir.path().join("data")).await;
     let (root, mock) = serve(format_of(provider)).await;
     lock(&mock).script = script.into();
     let mut config = LlmConfig { default_provider: Some(provider), ..LlmConfig::default() };
@@ -394,11 +358,8 @@ async fn setup(provider: ProviderId, script: Vec<Reply>) -> Setup {
     }
     let waits = Arc::new(Waits::default());
     // A 400 ms read timeout makes the stall case quick.
-    let caller = Caller::new(Duration::from_secs(2), Duration::from_millis(400), config.context_tokens)
-        .unwrap()
-        .with_retry(RetryPolicy::default(), waits.clone());
-    let providers = Providers::new(config, Vault::from_key([3; 32])).unwrap().with_caller(caller);
-    let sou = Sou::new(store, chrono_tz::UTC).with_providers(providers);
+    let timeouts = (Duration::from_secs(2), Duration::from_millis(400));
+    let sou = support::sou_with_providers(store, config, timeouts, waits.clone(), [3; 32]);
     Setup { sou, user, mock, waits, _dir: dir }
 }
 

@@ -1,22 +1,19 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Imports and rules at the HTTP edge, on SQLite and PostgreSQL: a multipart upload,
 //! the preview page (detected layout, rows, rejected lines), a corrected layout, the
 //! import form, the report, a second import that adds nothing, a refused file said
 //! once, rules proposed then applied on approval — and nothing of it reachable by
 //! another user or by no one.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
+use crate::support::{french_page as page, location, same_site_form as form, send, upload, Signed};
 use agent::imports::ImportState;
 use agent::Locale;
 use axum::http::StatusCode;
 use axum::Router;
 use backend::{Sou, Store};
-use support::{french_page as page, location, same_site_form as form, send, upload, Signed};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../backend/tests/fixtures/import/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -32,7 +29,11 @@ async fn finished(sou: &Sou, who: &Signed, id: &str) {
     panic!("the import did not end");
 }
 
-on_both_databases!(import_and_rules_over_http_on_sqlite, import_and_rules_over_http_on_postgres, scenario);
+backend::on_both_databases!(
+    import_and_rules_over_http_on_sqlite,
+    import_and_rules_over_http_on_postgres,
+    scenario
+);
 
 async fn scenario(store: Store, site: &std::path::Path) {
     let sou = Sou::new(store, chrono_tz::Europe::Paris);

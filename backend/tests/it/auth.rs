@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Accounts against a real store: sign-up, log-in, sessions, log-out, API tokens and
 //! their ownership, demo accounts and their expiry and limits, the log-in rate limit,
 //! names compared after normalisation, control and bidi characters refused.

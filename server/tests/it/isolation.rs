@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Tenant isolation through the HTTP edge: identities (the owner, another user, no one)
 //! × every object a user owns (conversation, its messages and stream, provider key,
 //! model choice, API token, settings, the ledger through the tools) × every operation
@@ -18,8 +17,8 @@ use backend::vault::Vault;
 use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 
-mod support;
-use support::{post_json, send, Signed};
+use crate::support;
+use crate::support::{post_json, send, Signed};
 
 /// What identifies the owner's data: none of it may reach anyone else.
 struct Secrets {
@@ -218,18 +217,11 @@ enum Want {
     Own,
 }
 
-#[tokio::test]
-async fn no_one_reaches_what_is_not_theirs_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    no_one_reaches_what_is_not_theirs(Store::open_in(dir.path()).await.unwrap()).await;
-}
-
-#[tokio::test]
-async fn no_one_reaches_what_is_not_theirs_on_postgres() {
-    let (store, fresh) = support::postgres().await;
-    no_one_reaches_what_is_not_theirs(store).await;
-    fresh.drop().await;
-}
+backend::on_both_databases!(
+    no_one_reaches_what_is_not_theirs_on_sqlite,
+    no_one_reaches_what_is_not_theirs_on_postgres,
+    |store| no_one_reaches_what_is_not_theirs(store)
+);
 
 async fn no_one_reaches_what_is_not_theirs(store: Store) {
     let dialect = store.dialect();

@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Bank files into the ledger (SQLite; the HTTP tests run the same on PostgreSQL):
 //! upload, preview, import in one transaction, duplicates skipped on a second import,
 //! merchants and categories given, rules proposed then applied on approval, one
@@ -33,13 +31,18 @@ async fn finished(imports: &Imports, store: &Store, user: UserId, id: &str) -> I
     panic!("the import did not end in 5 s");
 }
 
+/// Starts the upload `id`'s import into `target` and waits for its report.
+async fn started(imports: &Imports, store: &Store, user: UserId, id: &str, target: Target) -> ImportReport {
+    imports.start(store, user, id, None, target).await.unwrap();
+    match finished(imports, store, user, id).await {
+        ImportState::Done(report) => report,
+        other => panic!("{id}: {other:?}"),
+    }
+}
+
 async fn import(imports: &Imports, store: &Store, user: UserId, file: &str, target: Target) -> ImportReport {
     let id = imports.upload(store, user, file, fixture(file)).await.unwrap();
-    imports.start(store, user, &id, None, target).await.unwrap();
-    match finished(imports, store, user, &id).await {
-        ImportState::Done(report) => report,
-        other => panic!("{file}: {other:?}"),
-    }
+    started(imports, store, user, &id, target).await
 }
 
 async fn count(store: &Store, user: UserId, sql_where: &str) -> i64 {
@@ -107,8 +110,7 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
     assert_eq!((v.duplicates, v.account.as_deref()), (4, Some("compte_bnp")));
     assert!(v.rows.iter().all(|r| r.duplicate));
     assert_eq!(v.rows[0].category.as_deref(), Some("Groceries"));
-    imports.start(&store, alice, &again, None, Target::Existing("compte_bnp".into())).await.unwrap();
-    let ImportState::Done(r) = finished(&imports, &store, alice, &again).await else { panic!() };
+    let r = started(&imports, &store, alice, &again, Target::Existing("compte_bnp".into())).await;
     assert_eq!((r.added, r.duplicates), (0, 4));
     assert_eq!(count(&store, alice, "").await, 4);
 }
@@ -127,8 +129,7 @@ async fn an_overlapping_file_adds_only_what_is_new() {
         lines[0], lines[3]
     );
     let id = imports.upload(&store, alice, "february.csv", next.into_bytes()).await.unwrap();
-    imports.start(&store, alice, &id, None, Target::Existing("checking".into())).await.unwrap();
-    let ImportState::Done(r) = finished(&imports, &store, alice, &id).await else { panic!() };
+    let r = started(&imports, &store, alice, &id, Target::Existing("checking".into())).await;
     assert_eq!((r.read, r.added, r.duplicates), (3, 2, 1), "two identical lines the same day are two");
     assert_eq!(count(&store, alice, "").await, 5);
 }
@@ -162,8 +163,7 @@ async fn ofx_and_camt_statements_with_their_currency() {
     );
     assert_eq!(count(&store, alice, &format!("AND import_batch = '{id}'")).await, 0);
     // Into a new account it goes, in dollars.
-    imports.start(&store, alice, &id, None, Target::New("Visa".into())).await.unwrap();
-    let ImportState::Done(r) = finished(&imports, &store, alice, &id).await else { panic!() };
+    let r = started(&imports, &store, alice, &id, Target::New("Visa".into())).await;
     assert!(r.added > 0);
     assert_eq!(count(&store, alice, "AND currency = 'USD'").await, r.added as i64);
     let r = import(&imports, &store, alice, "fr-bank.qif", Target::New("Livret".into())).await;

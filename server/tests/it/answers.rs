@@ -1,26 +1,23 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Sou's own answer, written without a model, quotes what a bank sent: whoever sends
 //! a transfer chooses its label. A label written as a Markdown link or as HTML is
 //! imported through the upload form, asked about in the chat form (no JavaScript, no
 //! model), and the conversation page shows it as text — no link, no element.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
+use crate::support::{location, same_site_form as form, send, upload, Signed};
 use agent::imports::ImportState;
 use agent::Locale;
 use axum::http::StatusCode;
 use backend::{Sou, Store};
 use secrecy::{ExposeSecret, SecretString};
-use support::{location, same_site_form as form, send, upload, Signed};
 
 const LINK: &str = "[Confirmez votre compte](https://evil.example/login)";
 const TAG: &str = "<img src=x onerror=alert(1)>";
 
-on_both_databases!(bank_labels_stay_text_on_sqlite, bank_labels_stay_text_on_postgres, scenario);
+backend::on_both_databases!(bank_labels_stay_text_on_sqlite, bank_labels_stay_text_on_postgres, scenario);
 
 async fn scenario(store: Store, site: &std::path::Path) {
     let sou = Sou::new(store, chrono_tz::Europe::Paris);

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Sou on PostgreSQL, as the server runs it: connected as a role that owns nothing,
 //! the migrations run by the owner. What happens before the user is known (a session
 //! or token lookup, signing out) and for every user at once (the purges) goes through
@@ -12,7 +11,7 @@ use backend::{ChatRequest, Sou, Store};
 use futures::StreamExt;
 use secrecy::{ExposeSecret, SecretString};
 
-mod support;
+use crate::support;
 
 #[tokio::test]
 async fn accounts_sessions_and_purges_through_the_owner_functions() {
@@ -98,8 +97,7 @@ async fn accounts_sessions_and_purges_through_the_owner_functions() {
 async fn a_role_that_owns_the_tables_is_refused() {
     let (_store, fresh) = support::postgres().await;
     // The admin owns the tables: connecting as it must fail with the reason.
-    let owner = std::env::var("SOU_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
+    let owner = backend::testing::postgres_server();
     let error = Store::open(&format!("{owner}/{}", fresh.database())).await.expect_err("refused").to_string();
     assert!(error.contains("must not be a superuser"), "{error}");
     fresh.drop().await;

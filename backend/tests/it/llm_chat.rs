@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The chat pipeline with a model: the guardian (approve, repair, invalid repair,
 //! clarify), the free-form tool loop and its 5-round cap, context overflow answered by
 //! truncation, stop (the client going away drops the upstream call), and a canary key
@@ -9,10 +7,8 @@
 //! streaming format, answering from a script and recording every request.
 
 use std::collections::VecDeque;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use agent::protocol::ChatEvent;
@@ -22,14 +18,13 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use backend::llm::catalog::ProviderId;
-use backend::llm::model::Caller;
-use backend::llm::retry::{Pause, RetryPolicy};
-use backend::providers::{LlmConfig, Providers};
-use backend::vault::Vault;
-use backend::{demo, ChatRequest, Sou, Store, UserId};
+use backend::providers::LlmConfig;
+use backend::{ChatRequest, Sou, UserId};
 use futures::StreamExt;
 use secrecy::SecretString;
 use serde_json::{json, Value};
+
+use crate::support::{self, lock, logs, Waits};
 
 const CANARY: &str = "sk-canary-7f3a9c1e5b2d4f60";
 
@@ -53,10 +48,6 @@ struct Mock {
 }
 
 type Shared = Arc<Mutex<Mock>>;
-
-fn lock(m: &Shared) -> std::sync::MutexGuard<'_, Mock> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// Sets `dropped_at` when the response body is dropped (the connection closed).
 struct DropFlag(Shared, Arc<AtomicBool>);
@@ -101,9 +92,7 @@ async fn handle(State(mock): State<Shared>, req: Request) -> Response {
 async fn serve(script: Vec<Reply>) -> (String, Shared) {
     let mock: Shared = Arc::new(Mutex::new(Mock { script: script.into(), ..Mock::default() }));
     let app = axum::Router::new().fallback(handle).with_state(mock.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let addr = support::serve(app).await;
     (format!("http://{addr}/v1"), mock)
 }
 
@@ -155,17 +144,6 @@ fn verdict(v: Value) -> Reply {
 // ---------------------------------------------------------------------------------
 // Sou with the mock as its OpenAI provider.
 
-struct NoWait;
-
-impl Pause for NoWait {
-    fn sleep(&self, _: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        Box::pin(async {})
-    }
-    fn jitter(&self, _: Duration) -> Duration {
-        Duration::ZERO
-    }
-}
-
 struct Setup {
     sou: Sou,
     user: UserId,
@@ -176,20 +154,15 @@ struct Setup {
 async fn setup(script: Vec<Reply>) -> Setup {
     logs();
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_in(&dir.path().join("data")).await.unwrap();
-    let user = store.ensure_user("local").await.unwrap();
-    assert!(demo::seed(&store, user).await.unwrap());
+    let (store, user) = support::demo_store(&dir.path().join("data")).await;
     let (base, mock) = serve(script).await;
     let mut config = LlmConfig { default_provider: Some(ProviderId::Openai), ..LlmConfig::default() };
     if let Some(p) = config.providers.get_mut(&ProviderId::Openai) {
         p.base_url = base;
         p.env_key = Some(SecretString::from(CANARY));
     }
-    let caller = Caller::new(Duration::from_secs(5), Duration::from_secs(5), config.context_tokens)
-        .unwrap()
-        .with_retry(RetryPolicy::default(), Arc::new(NoWait));
-    let providers = Providers::new(config, Vault::from_key([9; 32])).unwrap().with_caller(caller);
-    let sou = Sou::new(store, chrono_tz::UTC).with_providers(providers);
+    let timeouts = (Duration::from_secs(5), Duration::from_secs(5));
+    let sou = support::sou_with_providers(store, config, timeouts, Arc::new(Waits::default()), [9; 32]);
     Setup { sou, user, mock, _dir: dir }
 }
 
@@ -255,37 +228,7 @@ async fn call_of(s: &Setup, message: &str) -> Value {
 }
 
 // ---------------------------------------------------------------------------------
-// Logs, captured for the canary check.
-
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-fn logs() -> Captured {
-    static LOGS: OnceLock<Captured> = OnceLock::new();
-    LOGS.get_or_init(|| {
-        let c = Captured::default();
-        let writer = c.clone();
-        let _ = tracing_subscriber::fmt()
-            .with_max_level(tracing::Level::TRACE)
-            .with_writer(move || writer.clone())
-            .with_ansi(false)
-            .try_init();
-        c
-    })
-    .clone()
-}
-
-// ---------------------------------------------------------------------------------
+// Logs are captured for the canary check by `support::logs`.
 
 #[tokio::test]
 async fn guardian_approves_and_the_plan_runs() {

@@ -1,23 +1,20 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Datasets at the HTTP edge, on SQLite and PostgreSQL: a CSV uploaded as a table,
 //! listed with its typed columns and as the model is told; SQL typed in the page runs
 //! in the sandbox (a result, a refusal in words); delete; nothing of it reachable by
 //! another user.
 
-#[macro_use]
-mod support;
+use crate::support;
 
+use crate::support::{french_page as page, location, send, upload};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use backend::{Sou, Store};
-use support::{french_page as page, location, send, upload};
 
 fn sql(q: &str) -> String {
     format!("/datasets?{}", form_urlencoded::Serializer::new(String::new()).append_pair("sql", q).finish())
 }
 
-on_both_databases!(datasets_over_http_on_sqlite, datasets_over_http_on_postgres, scenario);
+backend::on_both_databases!(datasets_over_http_on_sqlite, datasets_over_http_on_postgres, scenario);
 
 async fn scenario(store: Store, site: &std::path::Path) {
     let sou = Sou::new(store, chrono_tz::Europe::Paris);

@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The LLM adapters against each provider's streaming format.
 //!
 //! Recordings in `tests/recordings/<provider>/` were written by hand from each
@@ -23,6 +21,8 @@ use backend::llm::{
 use futures::{Stream, StreamExt};
 use secrecy::SecretString;
 use serde_json::{json, Value};
+
+use crate::support;
 
 const CANARY: &str = "sk-canary-7f3a9c1e5b2d4f6a8c0e";
 
@@ -107,11 +107,13 @@ struct Case {
 fn cases() -> Vec<Case> {
     use LlmError::{InBand, Truncated};
     let c = |wire, provider, name, expected| Case { wire, provider, name, expected };
+    let openai = |name, expected| c(Wire::OpenAi, "openai", name, expected);
+    let anthropic = |name, expected| c(Wire::Anthropic, "anthropic", name, expected);
+    let ollama = |name, expected| c(Wire::Ollama, "ollama", name, expected);
+    let gemini = |name, expected| c(Wire::Gemini, "gemini", name, expected);
     vec![
         // OpenAI Chat Completions (also Mistral, xAI).
-        c(
-            Wire::OpenAi,
-            "openai",
+        openai(
             "text",
             vec![
                 text("Vous avez dépensé"),
@@ -121,9 +123,7 @@ fn cases() -> Vec<Case> {
                 done("stop"),
             ],
         ),
-        c(
-            Wire::OpenAi,
-            "openai",
+        openai(
             "tool_call",
             vec![
                 call("call_Ab12", "spending_total", courses()),
@@ -132,9 +132,7 @@ fn cases() -> Vec<Case> {
                 done("tool_calls"),
             ],
         ),
-        c(
-            Wire::OpenAi,
-            "openai",
+        openai(
             "error",
             vec![
                 text("Votre solde"),
@@ -144,17 +142,13 @@ fn cases() -> Vec<Case> {
                 )),
             ],
         ),
-        c(Wire::OpenAi, "openai", "truncated", vec![text("Votre solde"), text(" est de"), Err(Truncated)]),
+        openai("truncated", vec![text("Votre solde"), text(" est de"), Err(Truncated)]),
         // Anthropic Messages.
-        c(
-            Wire::Anthropic,
-            "anthropic",
+        anthropic(
             "text",
             vec![text("Vous avez dépensé"), text(" 412,30 € en courses ✓"), usage(47, 12), done("end_turn")],
         ),
-        c(
-            Wire::Anthropic,
-            "anthropic",
+        anthropic(
             "tool_call",
             vec![
                 text("Je regarde vos dépenses."),
@@ -163,59 +157,36 @@ fn cases() -> Vec<Case> {
                 done("tool_use"),
             ],
         ),
-        c(
-            Wire::Anthropic,
-            "anthropic",
-            "error",
-            vec![text("Votre solde"), Err(InBand("overloaded_error: Overloaded".into()))],
-        ),
-        c(Wire::Anthropic, "anthropic", "truncated", vec![text("Votre solde"), usage(47, 3), Err(Truncated)]),
+        anthropic("error", vec![text("Votre solde"), Err(InBand("overloaded_error: Overloaded".into()))]),
+        anthropic("truncated", vec![text("Votre solde"), usage(47, 3), Err(Truncated)]),
         // Ollama /api/chat (NDJSON).
-        c(
-            Wire::Ollama,
-            "ollama",
+        ollama(
             "text",
             vec![text("Vous avez dépensé"), text(" 412,30 € en courses ✓"), usage(26, 11), done("stop")],
         ),
-        c(
-            Wire::Ollama,
-            "ollama",
-            "tool_call",
-            vec![call("call_1", "spending_total", courses()), usage(212, 25), done("stop")],
-        ),
-        c(
-            Wire::Ollama,
-            "ollama",
+        ollama("tool_call", vec![call("call_1", "spending_total", courses()), usage(212, 25), done("stop")]),
+        ollama(
             "error",
             vec![
                 text("Votre solde"),
                 Err(InBand("an error was encountered while running the model: unexpected EOF".into())),
             ],
         ),
-        c(Wire::Ollama, "ollama", "truncated", vec![text("Votre solde"), text(" est de"), Err(Truncated)]),
+        ollama("truncated", vec![text("Votre solde"), text(" est de"), Err(Truncated)]),
         // Gemini streamGenerateContent?alt=sse.
-        c(
-            Wire::Gemini,
-            "gemini",
+        gemini(
             "text",
             vec![text("Vous avez dépensé"), text(" 412,30 € en courses ✓"), usage(31, 10), done("STOP")],
         ),
-        c(
-            Wire::Gemini,
-            "gemini",
-            "tool_call",
-            vec![call("call_1", "spending_total", courses()), usage(140, 18), done("STOP")],
-        ),
-        c(
-            Wire::Gemini,
-            "gemini",
+        gemini("tool_call", vec![call("call_1", "spending_total", courses()), usage(140, 18), done("STOP")]),
+        gemini(
             "error",
             vec![
                 text("Votre solde"),
                 Err(InBand("UNAVAILABLE: The model is overloaded. Please try again later.".into())),
             ],
         ),
-        c(Wire::Gemini, "gemini", "truncated", vec![text("Votre solde"), text(" est de"), Err(Truncated)]),
+        gemini("truncated", vec![text("Votre solde"), text(" est de"), Err(Truncated)]),
     ]
 }
 
@@ -284,9 +255,7 @@ async fn handle(State(mock): State<Shared>, req: Request) -> Response {
 async fn serve() -> (String, Shared) {
     let mock: Shared = Arc::default();
     let app = axum::Router::new().fallback(handle).with_state(mock.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let addr = support::serve(app).await;
     (format!("http://{addr}"), mock)
 }
 

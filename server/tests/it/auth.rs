@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Signing in over HTTP: the forms, the cookie's attributes, where each kind of
 //! anonymous request is sent, the demo and its limit per address, the log-in rate
 //! limit as a browser sees it, and names refused at sign-up.
@@ -11,8 +10,8 @@ use axum::http::{header, HeaderMap, Request, StatusCode};
 use axum::Router;
 use backend::{Sou, Store};
 
-mod support;
-use support::{send, Signed};
+use crate::support;
+use crate::support::{send, Signed};
 
 async fn app() -> (Router, Sou, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
@@ -27,6 +26,11 @@ fn form(uri: &str, body: &str) -> Request<Body> {
         .header(header::ACCEPT_LANGUAGE, "en")
         .body(Body::from(body.to_string()))
         .unwrap()
+}
+
+/// A page as an English browser asks for it.
+fn english_page(uri: &str) -> Request<Body> {
+    Request::get(uri).header(header::ACCEPT_LANGUAGE, "en").body(Body::empty()).unwrap()
 }
 
 fn location(headers: &HeaderMap) -> &str {
@@ -48,12 +52,7 @@ async fn sign_up_then_in_and_out_through_the_forms() {
     let (router, _sou, _dir) = app().await;
 
     // The sign-in page is public and English for an English browser.
-    let (status, _, html) = send(
-        &router,
-        None,
-        Request::get("/login").header(header::ACCEPT_LANGUAGE, "en").body(Body::empty()).unwrap(),
-    )
-    .await;
+    let (status, _, html) = send(&router, None, english_page("/login")).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("action=\"/auth/login\"") && html.contains("Try the demo"), "{html}");
 
@@ -69,12 +68,7 @@ async fn sign_up_then_in_and_out_through_the_forms() {
     let (_, headers, _) =
         send(&router, None, form("/auth/signup", "name=Alice&password=short&confirm=short")).await;
     assert_eq!(location(&headers), "/signup?error=password_short&name=Alice");
-    let (status, _, html) = send(
-        &router,
-        None,
-        Request::get(location(&headers)).header(header::ACCEPT_LANGUAGE, "en").body(Body::empty()).unwrap(),
-    )
-    .await;
+    let (status, _, html) = send(&router, None, english_page(location(&headers))).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         html.contains("The password needs at least 10 characters.") && html.contains("value=\"Alice\""),
@@ -174,12 +168,7 @@ async fn the_demo_is_one_click_and_secure_behind_https() {
     let cookie = headers[header::SET_COOKIE].to_str().unwrap();
     assert!(cookie.contains("; Secure") && max_age(cookie) > 2_591_990, "{cookie}");
     let demo = signed_from(&headers);
-    let (status, _, html) = send(
-        &router,
-        Some(&demo),
-        Request::get("/").header(header::ACCEPT_LANGUAGE, "en").body(Body::empty()).unwrap(),
-    )
-    .await;
+    let (status, _, html) = send(&router, Some(&demo), english_page("/")).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("Demo · deleted in 24 h"), "{html}");
     assert!(html.contains("Monoprix"), "the demo ledger's vocabulary is in the page");
@@ -250,12 +239,7 @@ async fn one_address_starts_only_a_few_demos() {
     let to = location(&headers).to_string();
     assert!(to.starts_with("/login?error=demo_limited&retry="), "{to}");
     assert!(headers.get(header::SET_COOKIE).is_none(), "no account, no session");
-    let (_, _, html) = send(
-        &router,
-        None,
-        Request::get(&to).header(header::ACCEPT_LANGUAGE, "en").body(Body::empty()).unwrap(),
-    )
-    .await;
+    let (_, _, html) = send(&router, None, english_page(&to)).await;
     assert!(html.contains("Too many demos were started from your address. Try again in 60 min."), "{html}");
     // Another address still may.
     let (_, headers, _) = send(&router, None, demo([198, 51, 100, 20])).await;

@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The conversation history: listing, renaming and deleting — only one's own — and the
 //! retention purge.
 

@@ -1,42 +1,19 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Trace sanitization (seed 003): a conversation through the HTTP routes, every log
-//! line captured at TRACE level, and none of them carries the user's id, the
-//! conversation's id, the message, or an exact amount — only hashed ids and buckets.
-
-use std::sync::{Arc, Mutex};
+//! line of it captured at TRACE level (`support::capture_logs`), and none of them
+//! carries the user's id, the conversation's id, the message, or an exact amount — only
+//! hashed ids and buckets.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use backend::{Sou, Store};
 
-mod support;
-
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+use crate::support;
 
 const QUESTION: &str = "Combien j'ai dépensé en courses en janvier 2026 ?";
 
 #[tokio::test]
 async fn logs_carry_hashed_ids_and_bucketed_amounts_only() {
-    let logs = Captured::default();
-    let writer = logs.clone();
-    tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        // No timestamps: their microsecond digits could contain the total by chance.
-        .without_time()
-        .init();
+    let (logs, _logging) = support::capture_logs();
 
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_in(dir.path()).await.unwrap();

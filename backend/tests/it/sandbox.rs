@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The dataset SQL sandbox under attack, on SQLite and on PostgreSQL (row-level
 //! security, Sou's role owning nothing). Alice and Bob each have a `sales` dataset;
 //! Bob also has the demo ledger. As Alice, every attempt below — other statements,
@@ -22,46 +20,6 @@ const BOB_SALES: &str = "region,amount,month,note\nOuest,999,2026-01-01,BOB-SECR
 
 /// What must never appear in Alice's results.
 const FOREIGN: &[&str] = &["BOB-SECRET", "CARREFOUR", "argon2", "bob", "Ouest"];
-
-struct Pg {
-    admin: sqlx::PgPool,
-    database: String,
-    role: String,
-}
-
-async fn postgres() -> (Store, Pg) {
-    let server = std::env::var("SOU_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
-    let admin =
-        sqlx::PgPool::connect(&format!("{server}/postgres")).await.expect("PostgreSQL at 127.0.0.1:5432");
-    let suffix = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
-    let (database, role) = (format!("sou_test_{suffix}"), format!("sou_app_{suffix}"));
-    let password = uuid::Uuid::new_v4().simple().to_string();
-    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.unwrap();
-    sqlx::query(&format!("CREATE ROLE {role} LOGIN NOBYPASSRLS PASSWORD '{password}'"))
-        .execute(&admin)
-        .await
-        .unwrap();
-    let host =
-        server.split_once("://").map_or(server.as_str(), |(_, r)| r).rsplit('@').next().unwrap().to_string();
-    let store = Store::open_postgres(
-        &format!("postgres://{role}:{password}@{host}/{database}"),
-        Some(&format!("{server}/{database}")),
-    )
-    .await
-    .unwrap();
-    (store, Pg { admin, database, role })
-}
-
-impl Pg {
-    async fn drop(self) {
-        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.database))
-            .execute(&self.admin)
-            .await
-            .unwrap();
-        sqlx::query(&format!("DROP ROLE {}", self.role)).execute(&self.admin).await.unwrap();
-    }
-}
 
 async fn world(store: &Store) -> (UserId, UserId) {
     let alice = store.ensure_user("alice").await.unwrap();
@@ -264,19 +222,9 @@ fn attempts(bob_table: &str, alice_table: &str, dialect: Dialect) -> Vec<(&'stat
     v
 }
 
-#[tokio::test]
-async fn bypasses_fail_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_in(dir.path()).await.unwrap();
-    bypasses_fail(&store).await;
-}
-
-#[tokio::test]
-async fn bypasses_fail_on_postgres() {
-    let (store, pg) = postgres().await;
-    bypasses_fail(&store).await;
-    pg.drop().await;
-}
+backend::on_both_databases!(bypasses_fail_on_sqlite, bypasses_fail_on_postgres, |store| bypasses_fail(
+    &store
+));
 
 async fn bypasses_fail(store: &Store) {
     let (alice, bob) = world(store).await;
@@ -518,18 +466,11 @@ async fn datasets_go_with_their_user(store: Store) {
     assert_eq!(r.rows[0][0].text(), "1");
 }
 
-#[tokio::test]
-async fn datasets_go_with_their_user_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    datasets_go_with_their_user(Store::open_in(dir.path()).await.unwrap()).await;
-}
-
-#[tokio::test]
-async fn datasets_go_with_their_user_on_postgres() {
-    let (store, pg) = postgres().await;
-    datasets_go_with_their_user(store).await;
-    pg.drop().await;
-}
+backend::on_both_databases!(
+    datasets_go_with_their_user_on_sqlite,
+    datasets_go_with_their_user_on_postgres,
+    |store| datasets_go_with_their_user(store)
+);
 
 /// Questions about a dataset, read by the parser (no model), validated by the
 /// registry and answered through the sandbox: a table and a chart; Bob's same-named
@@ -700,15 +641,8 @@ async fn questions_about_a_dataset(store: Store) {
     assert_eq!(r.result.rows[0][0].text(), "Ouest");
 }
 
-#[tokio::test]
-async fn questions_about_a_dataset_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    questions_about_a_dataset(Store::open_in(dir.path()).await.unwrap()).await;
-}
-
-#[tokio::test]
-async fn questions_about_a_dataset_on_postgres() {
-    let (store, pg) = postgres().await;
-    questions_about_a_dataset(store).await;
-    pg.drop().await;
-}
+backend::on_both_databases!(
+    questions_about_a_dataset_on_sqlite,
+    questions_about_a_dataset_on_postgres,
+    |store| questions_about_a_dataset(store)
+);

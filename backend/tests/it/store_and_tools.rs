@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Backend against a real SQLite file: migrations, the demo ledger, tools, the chat pipeline.
 
 use agent::protocol::{ChatEvent, Role};

@@ -1,12 +1,8 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The retry policy of seed 001 (`llm::retry`) against a mock provider on 127.0.0.1
 //! whose answers are scripted per attempt. Time is injected: the recorded sleeps are
 //! checked, nothing sleeps for real (the stall cases wait out a 300 ms read timeout).
 
 use std::collections::VecDeque;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -14,10 +10,12 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use backend::llm::retry::{self, Pause, RetryPolicy};
+use backend::llm::retry::{self, RetryPolicy};
 use backend::llm::{self, Endpoint, LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, Wire};
 use futures::StreamExt;
 use secrecy::SecretString;
+
+use crate::support::{self, Waits};
 
 type Outcome = Vec<Result<StreamEvent, LlmError>>;
 
@@ -70,9 +68,7 @@ async fn handle(State(mock): State<Shared>, _req: Request) -> Response {
 async fn serve(script: Vec<Reply>) -> (Endpoint, Shared) {
     let mock: Shared = Arc::new(Mutex::new(Mock { script: script.into(), requests: 0 }));
     let app = axum::Router::new().fallback(handle).with_state(mock.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let addr = support::serve(app).await;
     let endpoint =
         Endpoint::new(format!("http://{addr}/v1"), Some(SecretString::from("sk-test-key".to_string())));
     (endpoint, mock)
@@ -83,26 +79,7 @@ fn requests(mock: &Shared) -> u32 {
 }
 
 // ---------------------------------------------------------------------------------
-// Injected time: sleeps are recorded, jitter is zero.
-
-#[derive(Default)]
-struct Recorder(Mutex<Vec<Duration>>);
-
-impl Pause for Recorder {
-    fn sleep(&self, d: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        self.0.lock().unwrap().push(d);
-        Box::pin(async {})
-    }
-    fn jitter(&self, _max: Duration) -> Duration {
-        Duration::ZERO
-    }
-}
-
-impl Recorder {
-    fn sleeps(&self) -> Vec<Duration> {
-        self.0.lock().unwrap().clone()
-    }
-}
+// Injected time: sleeps are recorded, jitter is zero (`support::Waits`).
 
 const POLICY: RetryPolicy =
     RetryPolicy { max_retries: 2, base_delay: Duration::from_millis(200), max_delay: Duration::from_secs(5) };
@@ -157,7 +134,7 @@ fn request() -> LlmRequest {
 /// error as the only item) and the recorded sleeps.
 async fn run(endpoint: &Endpoint, read_timeout: Duration) -> (u32, Outcome, Vec<Duration>) {
     let client = llm::http_client(Duration::from_secs(5), read_timeout).expect("client");
-    let pause = Recorder::default();
+    let pause = Waits::default();
     let attempted = retry::stream(&POLICY, &pause, Wire::OpenAi, &client, endpoint, &request()).await;
     let outcome = match attempted.result {
         Ok(events) => events.collect().await,

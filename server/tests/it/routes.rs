@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The server's routes driven in-process with `tower::ServiceExt::oneshot`.
 
 use agent::protocol::{ChatEvent, SseDecoder};
@@ -9,8 +8,8 @@ use axum::Router;
 use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 
-mod support;
-use support::post_json;
+use crate::support;
+use crate::support::post_json;
 
 struct TestApp {
     _dir: tempfile::TempDir,
@@ -158,10 +157,7 @@ async fn chat_streams_until_done_with_the_ledger_total() {
 async fn the_form_works_without_javascript() {
     let app = app().await;
     let form = "message=Combien+j%27ai+d%C3%A9pens%C3%A9+en+courses+en+janvier+2026+%3F&conversation_id=";
-    let req = Request::post("/chat")
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(Body::from(form))
-        .unwrap();
+    let req = chat_form(form);
     let (status, headers, _) = send(&app, req).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     let location = headers[header::LOCATION].to_str().unwrap().to_string();
@@ -177,10 +173,7 @@ async fn the_form_works_without_javascript() {
 
     // A follow-up in the same conversation, still without JavaScript.
     let id = path.trim_start_matches("/c/");
-    let req = Request::post("/chat")
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(Body::from(format!("message=et+en+f%C3%A9vrier+%3F&conversation_id={id}")))
-        .unwrap();
+    let req = chat_form(format!("message=et+en+f%C3%A9vrier+%3F&conversation_id={id}"));
     let (status, headers, _) = send(&app, req).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     assert!(headers[header::LOCATION].to_str().unwrap().starts_with(path));
@@ -195,10 +188,7 @@ async fn unknown_conversation_is_404_and_bad_forms_keep_the_text() {
     let (status, _, html) = send(&app, get("/c/does-not-exist")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(html.contains("Page"));
-    let req = Request::post("/chat")
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(Body::from("message=mon+texte&plan=%7Bbroken"))
-        .unwrap();
+    let req = chat_form("message=mon+texte&plan=%7Bbroken");
     let (status, _, html) = send(&app, req).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(html.contains("mon texte"), "the user's text is given back");
@@ -241,9 +231,14 @@ async fn tool_catalogue_lists_schemas() {
 fn form(message: &str, plan: &Value) -> Request<Body> {
     let body =
         format!("message={}&plan={}&conversation_id=", urlencode(message), urlencode(&plan.to_string()));
+    chat_form(body)
+}
+
+/// The chat form as a browser without JavaScript posts it.
+fn chat_form(body: impl Into<Body>) -> Request<Body> {
     Request::post("/chat")
         .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(Body::from(body))
+        .body(body.into())
         .unwrap()
 }
 

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! What every response says to the browser (security headers, the page's nonce), where
 //! a sign-in may send it back to, and how the server answers malformed input: each
 //! test here failed before the fix it names.
@@ -10,8 +9,8 @@ use backend::{Sou, Store};
 use leptos::prelude::LeptosOptions;
 use serde_json::json;
 
-mod support;
-use support::{location, send, Signed};
+use crate::support;
+use crate::support::{location, send, Signed};
 
 struct TestApp {
     _dir: tempfile::TempDir,

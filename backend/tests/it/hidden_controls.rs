@@ -1,10 +1,8 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Every name, title, label and pattern a person gives Sou refuses control characters
 //! (NUL, ESC, C0, C1, DEL) and bidirectional controls (U+202A–U+202E, U+2066–U+2069,
 //! U+200E, U+200F, U+061C) with an error the person can read, and stores nothing: the
 //! conversation title, the rule pattern, the new account of an import, the dataset's
-//! file. (Account names and API token labels: `tests/auth.rs`.)
+//! file. (Account names and API token labels: the `auth` module.)
 
 use agent::protocol::ChatEvent;
 use agent::Locale;

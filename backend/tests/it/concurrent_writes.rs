@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Several users writing at once on one SQLite file: every write waits its turn
 //! (`BEGIN IMMEDIATE` and the busy timeout) instead of failing with "database is
 //! locked". Each rule creation reads (the user's categories) before it writes, the

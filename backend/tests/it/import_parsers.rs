@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Bank files written for these tests from what banks export and from the formats'
 //! specifications (fixtures in `tests/fixtures/import/`): CSV (French and English
 //! banks, with and without header), OFX 1 (SGML) and 2 (XML)/QFX, QIF, CAMT.053. The

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Provider keys never leave the server: with an OpenAI key in the environment (a
 //! canary) and a provider that rejects keys and echoes them in its errors, the key
 //! appears in no page, no server-function response and no SSE frame, and a rejected
@@ -15,7 +14,7 @@ use backend::vault::Vault;
 use backend::{Sou, Store};
 use secrecy::SecretString;
 
-mod support;
+use crate::support;
 
 const CANARY: &str = "sk-canary-routes-3b8e1f0a7c";
 const TYPED: &str = "mk-canary-typed-6d2c9e4f11";

@@ -1,5 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! The PostgreSQL schema on the local server (127.0.0.1:5432, or `SOU_TEST_POSTGRES_URL`),
 //! in a fresh database per run: every table with a `user_id` has row-level security
 //! enabled and forced, and a role that owns nothing sees and writes only the rows of
@@ -9,28 +7,20 @@
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::Row;
 
+use backend::testing::FreshDatabase;
+
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations_pg");
 
-fn server_url() -> String {
-    std::env::var("SOU_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into())
-}
-
 struct Fresh {
-    admin: PgPool,
-    name: String,
+    db: FreshDatabase,
     role: String,
     pool: PgPool,
 }
 
 async fn fresh() -> Fresh {
-    let admin =
-        PgPool::connect(&format!("{}/postgres", server_url())).await.expect("PostgreSQL at 127.0.0.1:5432");
-    let suffix = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
-    let (name, role) = (format!("sou_test_{suffix}"), format!("sou_app_{suffix}"));
-    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&admin).await.unwrap();
-    sqlx::query(&format!("CREATE ROLE {role} NOLOGIN NOBYPASSRLS")).execute(&admin).await.unwrap();
-    let pool =
-        PgPoolOptions::new().max_connections(1).connect(&format!("{}/{name}", server_url())).await.unwrap();
+    let db = FreshDatabase::create_nologin().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let role = db.role().to_string();
+    let pool = PgPoolOptions::new().max_connections(1).connect(&db.owner_url()).await.unwrap();
     MIGRATOR.run(&pool).await.unwrap();
     for grant in [
         format!("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}"),
@@ -38,14 +28,13 @@ async fn fresh() -> Fresh {
     ] {
         sqlx::query(&grant).execute(&pool).await.unwrap();
     }
-    Fresh { admin, name, role, pool }
+    Fresh { db, role, pool }
 }
 
 impl Fresh {
     async fn drop(self) {
         self.pool.close().await;
-        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.name)).execute(&self.admin).await.unwrap();
-        sqlx::query(&format!("DROP ROLE {}", self.role)).execute(&self.admin).await.unwrap();
+        self.db.drop().await;
     }
 
     /// A transaction as the app role, for `user` (none: no user set), as Sou will open them.

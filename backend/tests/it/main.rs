@@ -1,0 +1,30 @@
+//! The backend's integration tests, in one binary: linking the backend (and its
+//! dependencies) once instead of once per test file. Each module is one subject; what
+//! they share is in `tests/support` (and `backend::testing`, with the crate's
+//! `test-support` feature, for what the server's tests share too).
+//!
+//! The modules run in one process, in parallel: no test may rely on process-wide state
+//! of its own (environment variables, a global `tracing` subscriber, fixed ports, paths
+//! or database names). The one global subscriber is `support::logs`'s.
+//!
+//! `cargo test -p backend --test it MODULE::` runs one module's tests.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod auth;
+mod concurrent_writes;
+mod conversations;
+mod finance_tools;
+mod hidden_controls;
+mod import_into_ledger;
+mod import_parsers;
+mod llm_chat;
+mod llm_matrix;
+mod llm_providers;
+mod llm_retry;
+mod postgres;
+mod sandbox;
+mod store_and_tools;

@@ -1,0 +1,91 @@
+//! What the backend's test modules share. What the server's tests share too is in
+//! `backend::testing` (the `test-support` feature).
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::Duration;
+
+use backend::llm::model::Caller;
+use backend::llm::retry::{Pause, RetryPolicy};
+use backend::providers::{LlmConfig, Providers};
+use backend::testing::Captured;
+use backend::vault::Vault;
+use backend::{demo, Sou, Store, UserId};
+
+/// A store in `dir` with the user `local` and the demo ledger.
+pub async fn demo_store(dir: &Path) -> (Store, UserId) {
+    let store = Store::open_in(dir).await.unwrap();
+    let user = store.ensure_user("local").await.unwrap();
+    assert!(demo::seed(&store, user).await.unwrap());
+    (store, user)
+}
+
+/// Serves `app` on a free port of 127.0.0.1 (a mock provider) while the test runs.
+pub async fn serve(app: axum::Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+/// A mock's state, even after a panic in another of its handlers.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Injected time for the retry policy: the waits it asks for are recorded, nothing
+/// sleeps, jitter is zero.
+#[derive(Default)]
+pub struct Waits(pub Mutex<Vec<Duration>>);
+
+impl Pause for Waits {
+    fn sleep(&self, d: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        lock(&self.0).push(d);
+        Box::pin(async {})
+    }
+    fn jitter(&self, _: Duration) -> Duration {
+        Duration::ZERO
+    }
+}
+
+impl Waits {
+    pub fn sleeps(&self) -> Vec<Duration> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+/// Sou on `store` with the providers of `config`: connect and read timeouts, the default
+/// retry policy waiting through `pause`, keys sealed with `vault_key`.
+pub fn sou_with_providers(
+    store: Store,
+    config: LlmConfig,
+    (connect, read): (Duration, Duration),
+    pause: Arc<dyn Pause>,
+    vault_key: [u8; 32],
+) -> Sou {
+    let caller =
+        Caller::new(connect, read, config.context_tokens).unwrap().with_retry(RetryPolicy::default(), pause);
+    let providers = Providers::new(config, Vault::from_key(vault_key)).unwrap().with_caller(caller);
+    Sou::new(store, chrono_tz::UTC).with_providers(providers)
+}
+
+/// Every log line at TRACE level of this process since the first call: the one global
+/// subscriber of the tests' binary, installed once. Whatever any test logs meanwhile is
+/// in it too, so it serves checks that no line may fail (a key in no line).
+pub fn logs() -> Captured {
+    static LOGS: OnceLock<Captured> = OnceLock::new();
+    LOGS.get_or_init(|| {
+        let c = Captured::default();
+        let writer = c.clone();
+        let _ = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .try_init();
+        c
+    })
+    .clone()
+}

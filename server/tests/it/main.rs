@@ -1,0 +1,27 @@
+//! The server's integration tests, in one binary: linking the server, the app and the
+//! backend once instead of once per test file. Each module is one subject; what they
+//! share is in `tests/support` (and `backend::testing`, for what the backend's tests
+//! share too).
+//!
+//! The modules run in one process, in parallel: no test may rely on process-wide state
+//! of its own (environment variables, a global `tracing` subscriber, fixed ports, paths
+//! or database names). Logs are captured per test (`support::capture_logs`).
+//!
+//! `cargo test -p server --test it MODULE::` runs one module's tests.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod answers;
+mod auth;
+mod datasets;
+mod dialects;
+mod imports;
+mod isolation;
+mod keys;
+mod logs;
+mod postgres;
+mod routes;
+mod security;
