@@ -24,8 +24,6 @@ pub mod tools;
 pub mod trace;
 pub mod vault;
 
-// The chat pipeline's parts, at the paths they had before they moved into `chat/`.
-pub use chat::{assistant, guardian, router};
 pub use chat::{ChatRequest, ChatStream, PlanRequest};
 pub use error::{BackendError, ErrorKind, StoreError, UserError};
 pub use ids::{Dialect, UserId};

@@ -20,16 +20,13 @@ use futures::Stream;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::error::BackendError;
-// Where these were before the chat module was split.
-pub use crate::conversations::MAX_TITLE_CHARS;
-pub use crate::error::{llm_message, user_safe};
+use crate::error::{llm_message, user_safe, BackendError};
 use crate::ids::UserId;
 use crate::llm::model::Spent;
 use crate::llm::{self, LlmMessage};
 use crate::providers::Resolved;
 use crate::registry::Registry;
-pub use crate::sou::Sou;
+use crate::sou::Sou;
 use crate::tools;
 use clarify::{is_free_form, low_confidence_question};
 use emitter::Emitter;
