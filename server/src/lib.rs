@@ -45,6 +45,33 @@ impl FromRef<AppState> for LeptosOptions {
     }
 }
 
+/// Serves `state` on `listener` until `shutdown` completes. Every accepted connection
+/// sends each write at once (`TCP_NODELAY`): a response written in pieces (a streamed
+/// answer, a compressed file) otherwise waited for the client's delayed ACK, about
+/// 40 ms per response on a kept-alive connection.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(no_delay_listener(listener), app).with_graceful_shutdown(shutdown).await
+}
+
+/// `listener`, with Nagle's algorithm off on every connection it accepts.
+pub fn no_delay_listener(
+    listener: tokio::net::TcpListener,
+) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
+    use axum::serve::ListenerExt;
+    listener.tap_io(no_delay as fn(&mut tokio::net::TcpStream))
+}
+
+fn no_delay(tcp: &mut tokio::net::TcpStream) {
+    if let Err(e) = tcp.set_nodelay(true) {
+        tracing::warn!(error = %e, "could not set TCP_NODELAY on a connection");
+    }
+}
+
 /// The app's routes, listed once per process. Listing them runs the app with resource
 /// loading suspended for the whole process (leptos_router's `SuppressResourceLoad`): a
 /// page whose data started loading meanwhile, on another thread, would never finish.

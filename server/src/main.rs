@@ -9,7 +9,7 @@ use backend::vault::Vault;
 use backend::{Sou, Store};
 use leptos::prelude::get_configuration;
 use server::config::Config;
-use server::{router, AppState};
+use server::AppState;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -60,12 +60,10 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     tracing::info!("Sou listening on http://{}", config.addr);
-    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    server::serve(listener, state, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(())
 }
 

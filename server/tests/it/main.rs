@@ -20,6 +20,7 @@ mod datasets;
 mod dialects;
 mod imports;
 mod isolation;
+mod keep_alive;
 mod keys;
 mod logs;
 mod postgres;
