@@ -150,10 +150,14 @@ impl Parser {
         // A previous question about a dataset has no period or filters to carry over.
         let previous = cx.ledger_previous();
 
+        // A question with its own intent and its own period starts afresh, whatever came
+        // before ("top 5 merchants last quarter" after a question on groceries); a
+        // breakdown alone ("by merchant in 2025") still changes the last plan.
+        let complete = intent.explicit && period.is_some() && (!intent.group_only || intent.top.is_some());
         // A follow-up: something to change in the last plan ("et en février ?").
         let followup = has_content
             && match previous {
-                Some(_) => followup_marker || !intent.explicit || intent.group_only,
+                Some(_) => followup_marker || (!complete && (!intent.explicit || intent.group_only)),
                 None => followup_marker && !intent.explicit,
             };
         let reading = Reading {
