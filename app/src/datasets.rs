@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::api::{load_datasets, DatasetsData};
 use crate::fields::TextArea;
 use crate::i18n::{count, tr};
-use crate::layout::{Frame, Loaded, TopBar};
+use crate::layout::{Frame, Here, Loaded, TopBar};
 use crate::table::{columns_text, result_table};
 
 #[component]
@@ -53,7 +53,7 @@ fn Datasets(data: DatasetsData, added: Option<String>) -> impl IntoView {
     let has_any = !data.datasets.is_empty();
     view! {
         <div class="app">
-            <TopBar account=data.account locale title=tr(locale, "Données", "Data")/>
+            <TopBar account=data.account locale title=tr(locale, "Données", "Data") here=Here::Data/>
             <main class="settings datasets" data-testid="datasets">
                 <section class="card">
                     <h2>{tr(locale, "Ajouter un jeu de données", "Add a dataset")}</h2>

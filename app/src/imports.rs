@@ -13,7 +13,7 @@ use leptos::prelude::*;
 
 use crate::api::{import_state, load_import, load_imports, ImportData, ImportsData, LayoutEdit};
 use crate::i18n::{self, count, tr};
-use crate::layout::{Frame, Loaded, TopBar};
+use crate::layout::{Frame, Here, Loaded, TopBar};
 use crate::table::column_heads;
 
 #[component]
@@ -43,7 +43,7 @@ fn Imports(data: ImportsData) -> impl IntoView {
     };
     view! {
         <div class="app">
-            <TopBar account=data.account locale title=tr(locale, "Importer", "Import")/>
+            <TopBar account=data.account locale title=tr(locale, "Importer", "Import") here=Here::Import/>
             <main class="settings imports" data-testid="imports">
                 <section class="card">
                     <h2>{tr(locale, "Importer un relevé bancaire", "Import a bank statement")}</h2>
@@ -162,7 +162,7 @@ fn Import(data: ImportData, reload: RwSignal<u32>) -> impl IntoView {
     };
     view! {
         <div class="app">
-            <TopBar account=data.account locale title=tr(locale, "Importer", "Import")/>
+            <TopBar account=data.account locale title=tr(locale, "Importer", "Import") here=Here::Import/>
             <main class="settings imports" data-testid="import">{body}</main>
         </div>
     }

@@ -95,23 +95,40 @@ where
     }
 }
 
-/// The header of the import, rules and data pages.
+/// The one header of every signed-in page: the brand, what the page is, the same
+/// links everywhere (the current page marked) and the account corner. On a phone the
+/// links sit on a row of their own that scrolls sideways, never the page.
 #[component]
-pub fn TopBar(account: AccountView, locale: Locale, title: &'static str) -> impl IntoView {
+pub fn TopBar(account: AccountView, locale: Locale, title: &'static str, here: Here) -> impl IntoView {
+    let link = move |to: Here, href: &'static str, text: &'static str| {
+        // "New chat" is an action, never the page one is on.
+        let current = (to == here && to != Here::Chat).then_some("page");
+        view! { <a href=href rel="external" aria-current=current>{text}</a> }
+    };
     view! {
         <header class="top">
             <a class="brand" href="/" rel="external">"Sou"</a>
             <span class="tagline">{title}</span>
-            <nav class="top-links">
-                <a href="/" rel="external">{tr(locale, "Chat", "Chat")}</a>
-                <a href="/import" rel="external">{tr(locale, "Importer", "Import")}</a>
-                <a href="/rules" rel="external">{tr(locale, "Règles", "Rules")}</a>
-                <a href="/datasets" rel="external">{tr(locale, "Données", "Data")}</a>
-                <a href="/settings" rel="external">{tr(locale, "Réglages", "Settings")}</a>
+            <nav class="top-links" aria-label=tr(locale, "Navigation", "Navigation")>
+                {link(Here::Chat, "/", t(locale, T::NewChat))}
+                {link(Here::Import, "/import", tr(locale, "Importer", "Import"))}
+                {link(Here::Rules, "/rules", tr(locale, "Règles", "Rules"))}
+                {link(Here::Data, "/datasets", tr(locale, "Données", "Data"))}
+                {link(Here::Settings, "/settings", t(locale, T::Settings))}
             </nav>
             <AccountMenu account locale/>
         </header>
     }
+}
+
+/// Which page the header is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Here {
+    Chat,
+    Import,
+    Rules,
+    Data,
+    Settings,
 }
 
 /// The header's account corner: who is signed in (and, for a demo, when it goes)

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::api::{load_rules, RulesData};
 use crate::i18n::{self, count, tr};
-use crate::layout::{Frame, Loaded, TopBar};
+use crate::layout::{Frame, Here, Loaded, TopBar};
 use crate::table::column_heads;
 
 #[component]
@@ -37,7 +37,7 @@ fn Rules(data: RulesData, applied: Option<u64>, pattern: String, category: Optio
     let locale = data.locale;
     view! {
         <div class="app">
-            <TopBar account=data.account locale title=tr(locale, "Règles", "Rules")/>
+            <TopBar account=data.account locale title=tr(locale, "Règles", "Rules") here=Here::Rules/>
             <main class="settings rules" data-testid="rules">
                 {applied.map(|n| view! {
                     <p class="saved" role="status" data-testid="applied">{match locale {

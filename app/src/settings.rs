@@ -13,7 +13,7 @@ use crate::api::{
 };
 use crate::error::AppError;
 use crate::i18n::tr;
-use crate::layout::{AccountMenu, Frame, Loaded};
+use crate::layout::{Frame, Here, Loaded, TopBar};
 
 fn key_text(p: &ProviderInfo, locale: Locale) -> String {
     let last4 = p.last4.clone().map(|l| format!(" ••••{l}")).unwrap_or_default();
@@ -99,12 +99,7 @@ fn Settings(
         move |id: &str, used: Used| last.with(|l| l.as_ref().is_some_and(|(i, u)| i == id && *u == used));
     view! {
         <div class="app">
-            <header class="top">
-                <a class="brand" href="/" rel="external">"Sou"</a>
-                <span class="tagline">{tr(locale, "Réglages", "Settings")}</span>
-                <a class="new-chat" href="/" rel="external">{tr(locale, "Retour au chat", "Back to chat")}</a>
-                <AccountMenu account=data.account.clone() locale/>
-            </header>
+            <TopBar account=data.account.clone() locale title=tr(locale, "Réglages", "Settings") here=Here::Settings/>
             <main class="settings" data-testid="settings">
                 <section class="card">
                     <h2>{tr(locale, "Modèle de langage", "Language model")}</h2>

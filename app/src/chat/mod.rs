@@ -9,8 +9,8 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::{load_page, PageData};
-use crate::i18n::{self, t, tr, T};
-use crate::layout::{AccountMenu, Frame, Loaded};
+use crate::i18n::{self, t, T};
+use crate::layout::{Frame, Here, Loaded, TopBar};
 use crate::render;
 use history::History;
 
@@ -97,15 +97,8 @@ fn Chat(data: PageData) -> impl IntoView {
     let conversation_signal: Signal<Option<String>> = conversation_id.into();
 
     view! {
-        <div class="app" class:empty=move || turns.with(Vec::is_empty)>
-            <header class="top">
-                <a class="brand" href="/" rel="external">"Sou"</a>
-                <span class="tagline">{t(locale, T::Tagline)}</span>
-                <a class="new-chat" href="/" rel="external">{t(locale, T::NewChat)}</a>
-                <a class="settings-link" href="/import" rel="external">{tr(locale, "Importer", "Import")}</a>
-                <a class="settings-link" href="/settings" rel="external">{t(locale, T::Settings)}</a>
-                <AccountMenu account=data.account locale/>
-            </header>
+        <div class="app" class:start=move || turns.with(Vec::is_empty)>
+            <TopBar account=data.account locale title=t(locale, T::Tagline) here=Here::Chat/>
             <main class="chat" data-testid="chat">
                 <Show when=move || turns.with(Vec::is_empty)>
                     <section class="welcome">
