@@ -2,7 +2,7 @@
 // personal API tokens in Settings (shown once, usable, revoked) — with JavaScript and
 // without.
 import { test, expect } from '@playwright/test';
-import { hydrated, watchConsole, expectNoConsoleErrors, open } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, snap } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
@@ -15,7 +15,7 @@ test('sign up, sign out, a wrong password, sign in again', async ({ page }, test
   await page.goto('/settings');
   await expect(page).toHaveURL(/\/login\?next=%2Fsettings$/);
   await expect(page.getByRole('heading', { name: 'Se connecter' })).toBeVisible();
-  await page.screenshot({ path: `test-results/login-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/login-${testInfo.project.name}.png`, fullPage: true });
 
   await page.getByRole('link', { name: 'Créer un compte' }).click();
   await expect(page).toHaveURL(/\/signup$/);
@@ -27,7 +27,7 @@ test('sign up, sign out, a wrong password, sign in again', async ({ page }, test
   await expect(page.getByTestId('auth-error')).toHaveText('Les deux mots de passe ne sont pas identiques.');
   await expect(page.getByLabel("Nom d'utilisateur")).toHaveValue(name);
   await expect(page.getByLabel('Le même, encore')).toHaveValue('');
-  await page.screenshot({ path: `test-results/signup-error-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/signup-error-${testInfo.project.name}.png`, fullPage: true });
   await page.getByLabel('Mot de passe (10 caractères au moins)').fill(password);
   await page.getByLabel('Le même, encore').fill(password);
   await page.getByRole('button', { name: 'Créer le compte' }).click();
@@ -67,7 +67,7 @@ test('an API token is shown once, works, and is revoked', async ({ page, playwri
   await expect(tokens.getByTestId('token')).toHaveCount(1);
   await expect(tokens.getByTestId('token')).toContainText(`script ${testInfo.project.name}`);
   await expect(tokens.getByTestId('token')).toContainText(token.slice(0, 12));
-  await page.screenshot({ path: `test-results/token-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/token-${testInfo.project.name}.png`, fullPage: true });
   // Once: a reload shows the list, not the token.
   await page.reload();
   await expect(page.getByTestId('tokens').getByTestId('token')).toHaveCount(1);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { llmPort, mockPort } from './model-env.mjs';
-import { watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
+import { watchConsole, expectNoConsoleErrors, open, ask, signIn, snap } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
@@ -77,7 +77,7 @@ test('a question about a dataset: a table and a chart, no model', async ({ page 
   const quarters = page.getByTestId('result').last();
   await expect(quarters.locator('.result-heading')).toHaveText('Sum of units by quarter (day) — orders, day: year 2026');
   await expect(quarters.getByTestId('query-result').locator('tbody tr')).toHaveText([/2026-Q1\s*6/, /2026-Q2\s*5/]);
-  await page.screenshot({ path: `test-results/analyst-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/analyst-${testInfo.project.name}.png`, fullPage: true });
 });
 
 test.describe('with a model', () => {

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { spent, euros, balance, net, used } from './ledger.mjs';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn, snap } from './support.mjs';
 
 // Console errors and uncaught exceptions fail the test.
 test.beforeEach(async ({ page }, testInfo) => {
@@ -23,7 +23,7 @@ test('French question: the total is the ledger sum', async ({ page }, testInfo) 
     await expect(badge).toHaveAttribute('data-confidence', 'high');
     await expect(badge).toContainText('Courses');
     await expect(badge).toContainText('janvier 2026');
-    await page.screenshot({ path: `test-results/badge-${testInfo.project.name}.png` });
+    await snap(page, { path: `test-results/badge-${testInfo.project.name}.png` });
     await page.getByRole('textbox').press('Enter');
   } else {
     await ask(page, question);
@@ -35,7 +35,7 @@ test('French question: the total is the ledger sum', async ({ page }, testInfo) 
   await expect(rows).toHaveCount(8);
   await expect(rows.first()).toBeVisible();
   await expect(page).toHaveURL(/\/c\/[0-9a-f]{32}/);
-  await page.screenshot({ path: `test-results/answer-fr-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/answer-fr-${testInfo.project.name}.png`, fullPage: true });
 });
 
 test('English question: the total is the ledger sum', async ({ page }, testInfo) => {
@@ -45,7 +45,7 @@ test('English question: the total is the ledger sum', async ({ page }, testInfo)
   await expect(total).toHaveAttribute('data-minor', String(expected));
   await expect(total).toHaveText(euros(expected, 'en'));
   await expect(page.getByTestId('answer').last()).toContainText('You spent');
-  await page.screenshot({ path: `test-results/answer-en-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/answer-en-${testInfo.project.name}.png`, fullPage: true });
 });
 
 test('a follow-up asks first, then one click runs it', async ({ page }, testInfo) => {
@@ -54,7 +54,7 @@ test('a follow-up asks first, then one click runs it', async ({ page }, testInfo
   await ask(page, 'et en février ?');
   const card = page.getByTestId('clarify').last();
   await expect(card).toBeVisible();
-  await page.screenshot({ path: `test-results/clarify-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/clarify-${testInfo.project.name}.png`, fullPage: true });
   await card.getByRole('button').first().click();
   const expected = spent('groceries', '2026-02-01', '2026-03-01');
   await expect(page.getByTestId('total')).toHaveCount(2);
@@ -70,7 +70,7 @@ test('a comparison shows both totals and the change', async ({ page }, testInfo)
   await expect(result.getByTestId('total')).toHaveAttribute('data-minor', String(current));
   await expect(result.getByTestId('reference-total')).toHaveAttribute('data-minor', String(reference));
   await expect(result.getByTestId('difference')).toHaveAttribute('data-minor', String(current - reference));
-  await page.screenshot({ path: `test-results/compare-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/compare-${testInfo.project.name}.png`, fullPage: true });
 });
 
 // The server resolves "today" itself; the tests read it the same way (UTC date).
@@ -96,7 +96,7 @@ test('spending per month is drawn as a line, every value written out', async ({ 
   await expect(chart.locator('svg desc')).toContainText(`décembre 2025 : ${euros(december, 'fr')}`);
   // The values stay listed beside their months.
   await expect(result.getByTestId('groups').locator('li')).toHaveCount(12);
-  await page.screenshot({ path: `test-results/per-month-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/per-month-${testInfo.project.name}.png`, fullPage: true });
 });
 
 test('a balance is the opening balances plus every line', async ({ page }, testInfo) => {
@@ -114,7 +114,7 @@ test('a balance is the opening balances plus every line', async ({ page }, testI
   await expect(result).toHaveAttribute('data-tool', 'balances');
   await expect(result.getByTestId('total')).toHaveAttribute('data-minor', String(expected));
   await expect(result.getByTestId('balances').locator('tbody tr')).toHaveCount(2);
-  await page.screenshot({ path: `test-results/balances-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/balances-${testInfo.project.name}.png`, fullPage: true });
 });
 
 test('budget status, recurring payments and cash flow', async ({ page }, testInfo) => {
@@ -124,20 +124,20 @@ test('budget status, recurring payments and cash flow', async ({ page }, testInf
   const row = result.locator('tr[data-key="groceries"]');
   await expect(row).toHaveAttribute('data-state', /^(ok|warning|over)$/);
   await expect(result.getByTestId('total')).toHaveAttribute('data-minor', String(used('groceries', monthStart, nextMonth)));
-  await page.screenshot({ path: `test-results/budget-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/budget-${testInfo.project.name}.png`, fullPage: true });
 
   await ask(page, 'Quels sont mes abonnements ?');
   result = page.getByTestId('result').last();
   await expect(result).toHaveAttribute('data-tool', 'recurring_payments');
   await expect(result.getByTestId('recurring')).toContainText('Netflix');
   await expect(result.getByTestId('recurring')).not.toContainText('Carrefour');
-  await page.screenshot({ path: `test-results/recurring-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/recurring-${testInfo.project.name}.png`, fullPage: true });
 
   await ask(page, 'How much did I save in October 2026?');
   result = page.getByTestId('result').last();
   await expect(result).toHaveAttribute('data-tool', 'cash_flow');
   await expect(result.getByTestId('total')).toHaveAttribute('data-minor', String(net('2026-10-01', '2026-11-01')));
-  await page.screenshot({ path: `test-results/cashflow-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/cashflow-${testInfo.project.name}.png`, fullPage: true });
 });
 
 test('advice is not planned: Sou offers what it can compute', async ({ page }, testInfo) => {
@@ -146,5 +146,5 @@ test('advice is not planned: Sou offers what it can compute', async ({ page }, t
   await expect(card).toBeVisible();
   await expect(card).toContainText('Netflix');
   await expect(page.getByTestId('result')).toHaveCount(0);
-  await page.screenshot({ path: `test-results/advice-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/advice-${testInfo.project.name}.png`, fullPage: true });
 });

@@ -5,7 +5,7 @@ import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { watchConsole, expectNoConsoleErrors, open, signIn } from './support.mjs';
+import { watchConsole, expectNoConsoleErrors, open, signIn, snap } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
@@ -37,7 +37,7 @@ test('a CSV becomes a table; SQL over it gives a table and a chart', async ({ pa
   await expect(chart.locator('svg[role="img"] rect.chart-bar')).toHaveCount(3);
   await expect(chart.locator('svg desc')).toHaveText(
     'Diagramme en barres — total / region — Nord : 1500,75; Sud : 800; Est : 50');
-  await page.screenshot({ path: `test-results/datasets-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/datasets-${testInfo.project.name}.png`, fullPage: true });
 
   await page.getByLabel('SQL').fill('DELETE FROM ventes_par_region');
   await page.getByRole('button', { name: 'Exécuter' }).click();

@@ -1,7 +1,7 @@
 // The conversation history sidebar: conversations listed newest first, the one on
 // screen marked, renamed and deleted from its menu — with JavaScript and without.
 import { test, expect } from '@playwright/test';
-import { watchConsole, expectNoConsoleErrors, open, ask as send, signIn } from './support.mjs';
+import { watchConsole, expectNoConsoleErrors, open, ask as send, signIn, snap } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => {
   watchConsole(page, testInfo);
@@ -31,7 +31,7 @@ test('conversations are listed, renamed and deleted from the sidebar', async ({ 
   await expect(items.nth(1)).toHaveAttribute('data-conversation', first);
   await expect(history.locator('li.current')).toHaveAttribute('data-conversation', second);
   await expect(history.locator('[aria-current="page"]')).toHaveText(`Mes abonnements ${tag} deux`);
-  await page.screenshot({ path: `test-results/history-${tag}.png` });
+  await snap(page, { path: `test-results/history-${tag}.png` });
 
   // Rename the first one from its menu.
   const item = history.locator(`li[data-conversation="${first}"]`);
@@ -39,7 +39,7 @@ test('conversations are listed, renamed and deleted from the sidebar', async ({ 
   await item.getByLabel('Titre').fill(`Mon solde (${tag})`);
   await item.getByRole('button', { name: 'Renommer' }).click();
   await expect(history.locator(`li[data-conversation="${first}"] > a`)).toHaveText(`Mon solde (${tag})`);
-  await page.screenshot({ path: `test-results/history-renamed-${tag}.png` });
+  await snap(page, { path: `test-results/history-renamed-${tag}.png` });
   await expect(page).toHaveURL(new RegExp(`/c/${second}`));
 
   // Open it, then delete it while it is on screen: back to the start page, gone.

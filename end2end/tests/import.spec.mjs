@@ -6,7 +6,7 @@
 // data can answer. With JavaScript and without.
 import { test, expect } from '@playwright/test';
 import path from 'node:path';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, ask } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, snap } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
@@ -33,7 +33,7 @@ async function uploadFile(page, testInfo, file) {
 }
 
 test('import a French CSV, an OFX and a CAMT.053 file, then ask about them', async ({ page }, testInfo) => {
-  const shot = (name) => page.screenshot({ path: `test-results/import-${name}-${testInfo.project.name}.png`, fullPage: true });
+  const shot = (name) => snap(page, { path: `test-results/import-${name}-${testInfo.project.name}.png`, fullPage: true });
   await signUp(page, testInfo);
 
   // The French CSV: what Sou detected, the preview, the rejected lines.

@@ -3,7 +3,7 @@
 // a transaction list whose amounts are shown whole, and fields large enough that a
 // phone does not zoom on them. With JavaScript and without.
 import { test, expect } from '@playwright/test';
-import { watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
+import { watchConsole, expectNoConsoleErrors, open, ask, signIn, snap } from './support.mjs';
 
 const PAGES = ['/', '/import', '/rules', '/datasets', '/settings'];
 const LINKS = ['/', '/import', '/rules', '/datasets', '/settings'];
@@ -83,7 +83,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
         expect(box.x + box.width, `amount ${i} ends right of the screen`).toBeLessThanOrEqual(width);
         await expect(cell).toHaveText(/\d,\d\d\s€/);
       }
-      await page.screenshot({ path: `test-results/layout-${width}-${testInfo.project.name}.png`, fullPage: false });
+      await snap(page, { path: `test-results/layout-${width}-${testInfo.project.name}.png`, fullPage: false });
     });
   });
 }

@@ -6,7 +6,7 @@ import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { llmPort, mockPort, canary, mistralKey, rejectedKey } from './model-env.mjs';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn, snap } from './support.mjs';
 
 test.use({ baseURL: `http://127.0.0.1:${llmPort}` });
 
@@ -75,7 +75,7 @@ test('a free-form question: tool result, then a Markdown answer from the model',
   expect(Number(await usage.getAttribute('data-cost-micros'))).toBeGreaterThan(0);
   await expect(page.getByTestId('entities').last()).toContainText('Netflix');
   await expect(page).toHaveURL(/\/c\/[0-9a-f]{32}/);
-  await page.screenshot({ path: `test-results/model-answer-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/model-answer-${testInfo.project.name}.png`, fullPage: true });
 
   // Stored: the conversation reloads with the same answer.
   await page.reload();
@@ -94,7 +94,7 @@ test('the answer streams and the stop button ends it, upstream too', async ({ pa
   await expect(page.locator('.thinking')).toBeVisible();
   const stop = page.getByTestId('stop');
   await expect(stop).toBeVisible();
-  await page.screenshot({ path: `test-results/model-streaming-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/model-streaming-${testInfo.project.name}.png`, fullPage: true });
   const clicked = Date.now();
   await stop.click();
 
@@ -116,7 +116,7 @@ test('the answer streams and the stop button ends it, upstream too', async ({ pa
   const after = streams[1].closedAt - clicked;
   console.log(`upstream closed ${after} ms after the stop click`);
   expect(after).toBeLessThan(1000);
-  await page.screenshot({ path: `test-results/model-stopped-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/model-stopped-${testInfo.project.name}.png`, fullPage: true });
 });
 
 test('a key is checked by the provider before it is saved, and never shown', async ({ page }, testInfo) => {
@@ -133,7 +133,7 @@ test('a key is checked by the provider before it is saved, and never shown', asy
   // list without (the redirect back to the page carries it).
   const alert = (hydrated(testInfo) ? mistral : page.locator('.card').nth(1)).getByRole('alert');
   await expect(alert).toContainText('Mistral a refusé la clé');
-  await page.screenshot({ path: `test-results/model-key-rejected-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/model-key-rejected-${testInfo.project.name}.png`, fullPage: true });
   await page.goto('/settings');
   await expect(page.locator('li[data-provider="mistral"]')).toHaveAttribute('data-key-source', 'missing');
 
@@ -145,7 +145,7 @@ test('a key is checked by the provider before it is saved, and never shown', asy
     await expect(page.locator('li[data-provider="mistral"]').getByRole('status')).toHaveText('Clé vérifiée et enregistrée.');
     await expect(page.locator('li[data-provider="mistral"] input[name="key"]')).toHaveValue('');
   }
-  await page.screenshot({ path: `test-results/model-settings-${testInfo.project.name}.png`, fullPage: true });
+  await snap(page, { path: `test-results/model-settings-${testInfo.project.name}.png`, fullPage: true });
   // The mock saw both checks, with the key typed.
   const checks = (await mockState()).requests.filter((r) => r.path === '/v1/models');
   expect(checks.slice(-2).map((r) => r.keyAccepted)).toEqual([false, true]);

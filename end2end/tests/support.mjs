@@ -45,3 +45,15 @@ export async function ask(page, question) {
   await input.fill(question);
   await input.press('Enter');
 }
+
+// A screenshot for people to look at, not an assertion: headless Chromium sometimes
+// answers "Unable to capture screenshot" under load, so it is taken again once.
+export async function snap(page, options) {
+  try {
+    return await page.screenshot(options);
+  } catch (error) {
+    if (!String(error).includes('Unable to capture screenshot')) throw error;
+    await page.waitForTimeout(250);
+    return page.screenshot(options);
+  }
+}
