@@ -64,9 +64,19 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
       await inViewport(page, page.locator('#message'), 'the message box');
       await inViewport(page, page.locator('.composer button[type=submit]'), 'the Send button');
 
-      await ask(page, "Combien j'ai dépensé en courses en janvier 2026 ?");
+      // Each answer is shown from its first line: its headline figure on screen, not
+      // under the sticky header — the second after a long first one too.
+      for (const question of ['Mes dépenses par catégorie en 2025', "Combien j'ai dépensé en courses en janvier 2026 ?"]) {
+        await ask(page, question);
+        const total = page.getByTestId('turn').last().getByTestId('total');
+        await expect(total).toBeVisible();
+        await expect.poll(async () => {
+          const header = await page.locator('header.top').boundingBox();
+          const box = await total.boundingBox();
+          return box !== null && box.y >= header.y + header.height && box.y + box.height <= height;
+        }, { message: `${question}: the headline figure is on screen, under the header` }).toBe(true);
+      }
       const turn = page.getByTestId('turn').last();
-      await expect(turn.getByTestId('total')).toBeVisible();
       await noSidewaysScroll(page, 'an answer');
       await inViewport(page, page.locator('#message'), 'the message box after an answer');
       await inViewport(page, page.locator('.composer button[type=submit]'), 'the Send button after an answer');

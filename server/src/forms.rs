@@ -281,7 +281,7 @@ pub async fn chat(
             let id = stream.conversation_id.clone();
             // Run the answer to its end (it is stored) before showing the page.
             stream.events.for_each(|_| async {}).await;
-            Redirect::to(&format!("/c/{id}#end")).into_response()
+            Redirect::to(&format!("/c/{id}#latest")).into_response()
         }
         Err(e) => {
             let api = ApiError::from_user(e);

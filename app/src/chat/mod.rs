@@ -122,9 +122,15 @@ fn Chat(data: PageData) -> impl IntoView {
                     <For
                         each=move || turns.get().into_iter().enumerate()
                         key=|(i, turn)| (*i, turn.events.len(), turn.pending)
-                        children=move |(_, turn)| {
+                        children=move |(i, turn)| {
+                            // Without JavaScript, the form's redirect lands on the newest
+                            // turn's first line (`#latest`); the hydrated page scrolls there
+                            // itself and adds no id, so no two turns ever share it.
+                            let latest = (cfg!(not(feature = "hydrate"))
+                                && i + 1 == turns.with_untracked(Vec::len))
+                                .then_some("latest");
                             view! {
-                                <li class="turn" data-testid="turn">
+                                <li class="turn" data-testid="turn" id=latest>
                                     <p class="bubble user">{turn.user}</p>
                                     <div class="bubble assistant">
                                         {render::events_view(
@@ -142,7 +148,6 @@ fn Chat(data: PageData) -> impl IntoView {
                     />
                 </ol>
                 <History current=conversation_signal locale/>
-                <div id="end"></div>
             </main>
             <footer class="composer">
                 <form method="post" action="/chat" on:submit=on_submit data-testid="composer">
@@ -234,11 +239,15 @@ fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
     });
 }
 
-/// Keeps the newest answer in view.
+/// Shows the newest turn from its first line: the question, the plan badge and the
+/// headline figure, just under the sticky header (`scroll-margin-top` in the style).
 #[cfg(feature = "hydrate")]
 fn scroll_to_end() {
-    if let Some(end) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("end")) {
-        end.scroll_into_view();
+    let latest = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".turns > li:last-child").ok().flatten());
+    if let Some(turn) = latest {
+        turn.scroll_into_view();
     }
 }
 
