@@ -16,9 +16,6 @@ pub(crate) mod intent;
 pub(crate) mod lexicon;
 mod question;
 
-pub use build::LOOKBACK_MONTHS;
-pub use intent::{DEFAULT_LARGEST, DEFAULT_LATEST, DEFAULT_TOP};
-
 use self::build::{call_for, plan, Slots};
 use self::entities::{Entities, Finder};
 use self::intent::{Intent, Kind};
@@ -150,14 +147,13 @@ impl Parser {
         // A previous question about a dataset has no period or filters to carry over.
         let previous = cx.ledger_previous();
 
-        // A question with its own intent and its own period starts afresh, whatever came
-        // before ("top 5 merchants last quarter" after a question on groceries); a
-        // breakdown alone ("by merchant in 2025") still changes the last plan.
-        let complete = intent.explicit && period.is_some() && (!intent.group_only || intent.top.is_some());
-        // A follow-up: something to change in the last plan ("et en février ?").
+        // A follow-up: something to change in the last plan ("et en février ?", "by
+        // merchant"). A ranking with its own period ("top 5 merchants last quarter") is a
+        // new question, though it names only a breakdown.
+        let ranking = intent.top.is_some() && period.is_some();
         let followup = has_content
             && match previous {
-                Some(_) => followup_marker || (!complete && (!intent.explicit || intent.group_only)),
+                Some(_) => followup_marker || !intent.explicit || (intent.group_only && !ranking),
                 None => followup_marker && !intent.explicit,
             };
         let reading = Reading {

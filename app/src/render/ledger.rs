@@ -13,7 +13,7 @@ use crate::table::column_heads;
 
 fn rows_table(rows: Vec<TransactionRow>, locale: Locale) -> AnyView {
     view! {
-        <table class="rows" data-testid="transactions">
+        <table class="rows ledger" data-testid="transactions">
             <thead>
                 <tr>
                     {column_heads([
