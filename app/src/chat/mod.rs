@@ -241,12 +241,15 @@ fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
 
 /// Shows the newest turn from its first line: the question, the plan badge and the
 /// headline figure, just under the sticky header (`scroll-margin-top` in the style).
+/// Called as the answer grows, it scrolls only while that line is still below the
+/// header: once there, or once the reader scrolled on, the view is theirs.
 #[cfg(feature = "hydrate")]
 fn scroll_to_end() {
-    let latest = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(".turns > li:last-child").ok().flatten());
-    if let Some(turn) = latest {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(turn) = document.query_selector(".turns > li:last-child").ok().flatten() else { return };
+    let header = document.query_selector("header.top").ok().flatten();
+    let under_header = header.map_or(0.0, |h| h.get_bounding_client_rect().bottom());
+    if turn.get_bounding_client_rect().top() > under_header + 1.0 {
         turn.scroll_into_view();
     }
 }
