@@ -44,6 +44,11 @@ impl ApiError {
     /// Any error a user may see, as the API says it (in English). A provider's failure
     /// or the server's own is logged and answered as [`ApiError::internal`].
     pub fn from_user<E: UserError>(e: E) -> ApiError {
+        ApiError::from_user_in(e, agent::Locale::En)
+    }
+
+    /// As [`ApiError::from_user`], its sentence in `locale` (for a page, not the API).
+    pub fn from_user_in<E: UserError>(e: E, locale: agent::Locale) -> ApiError {
         let status = match e.kind() {
             ErrorKind::Invalid => StatusCode::BAD_REQUEST,
             ErrorKind::InvalidPlan => StatusCode::UNPROCESSABLE_ENTITY,
@@ -57,7 +62,7 @@ impl ApiError {
                 return ApiError::internal();
             }
         };
-        ApiError::new(status, e.code(), e.message(agent::Locale::En))
+        ApiError::new(status, e.code(), e.message(locale))
     }
 }
 

@@ -31,6 +31,13 @@ fn locale(headers: &HeaderMap) -> agent::Locale {
         .unwrap_or(agent::Locale::Fr)
 }
 
+fn tr(locale: agent::Locale, fr: &'static str, en: &'static str) -> &'static str {
+    match locale {
+        agent::Locale::Fr => fr,
+        agent::Locale::En => en,
+    }
+}
+
 fn see_other(to: &str) -> Response {
     Redirect::to(to).into_response()
 }
@@ -252,10 +259,14 @@ pub struct ChatForm {
 pub async fn chat(
     State(state): State<AppState>,
     SignedIn(account): SignedIn,
+    headers: HeaderMap,
     form: Result<Form<ChatForm>, FormRejection>,
 ) -> Response {
+    // The page's language, as the hydrated chat sends it: answers and errors in it.
+    let locale = locale(&headers);
     let Ok(Form(form)) = form else {
-        return form_error(StatusCode::BAD_REQUEST, "The form could not be read.", "", None);
+        let message = tr(locale, "Le formulaire n'a pas pu être lu.", "The form could not be read.");
+        return form_error(locale, StatusCode::BAD_REQUEST, message, "", None);
     };
     let conversation_id = form.conversation_id.filter(|c| !c.is_empty());
     let plan = match form.plan.as_deref().filter(|p| !p.is_empty()).map(serde_json::from_str) {
@@ -263,8 +274,9 @@ pub async fn chat(
         Some(Ok(v)) => Some(v),
         Some(Err(_)) => {
             return form_error(
+                locale,
                 StatusCode::BAD_REQUEST,
-                "The chosen plan is not valid JSON.",
+                tr(locale, "Le plan choisi n'est pas du JSON valide.", "The chosen plan is not valid JSON."),
                 &form.message,
                 conversation_id,
             )
@@ -274,7 +286,7 @@ pub async fn chat(
         message: form.message.clone(),
         conversation_id: conversation_id.clone(),
         plan,
-        locale: None,
+        locale: Some(locale.as_str().to_string()),
     };
     match state.sou.chat(account.user, req).await {
         Ok(stream) => {
@@ -284,31 +296,55 @@ pub async fn chat(
             Redirect::to(&format!("/c/{id}#latest")).into_response()
         }
         Err(e) => {
-            let api = ApiError::from_user(e);
+            let api = ApiError::from_user_in(e, locale);
+            let message: &str = match api.status {
+                StatusCode::NOT_FOUND => {
+                    tr(locale, "Cette conversation n'existe pas.", "This conversation does not exist.")
+                }
+                StatusCode::INTERNAL_SERVER_ERROR => tr(
+                    locale,
+                    "Un problème est survenu sur le serveur ; rien n'est perdu, réessayez.",
+                    "Something went wrong on the server; nothing was lost, try again.",
+                ),
+                _ => api.message.as_str(),
+            };
             // A conversation that is not the user's is not offered again: resent, the
             // message starts a new one.
             let keep = conversation_id.filter(|_| api.status != StatusCode::NOT_FOUND);
-            form_error(api.status, &api.message, &form.message, keep)
+            form_error(locale, api.status, message, &form.message, keep)
         }
     }
 }
 
 /// A small page that says what went wrong and gives the message back to resend.
-fn form_error(status: StatusCode, message: &str, draft: &str, conversation_id: Option<String>) -> Response {
+fn form_error(
+    locale: agent::Locale,
+    status: StatusCode,
+    message: &str,
+    draft: &str,
+    conversation_id: Option<String>,
+) -> Response {
     let esc =
         |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
     let conversation = conversation_id.map(|c| esc(&c)).unwrap_or_default();
     let body = format!(
-        "<!DOCTYPE html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>Sou</title>\
+        "<!DOCTYPE html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title} · Sou</title>\
          <link rel=\"stylesheet\" href=\"/pkg/sou.css\"></head><body><main class=\"chat notfound\">\
-         <h1>Sou</h1><p class=\"error\" role=\"alert\">{}</p>\
+         <h1>{title}</h1><p class=\"error\" role=\"alert\">{}</p>\
          <form method=\"post\" action=\"/chat\" class=\"composer-inline\">\
          <input type=\"hidden\" name=\"conversation_id\" value=\"{conversation}\">\
-         <textarea name=\"message\" required maxlength=\"4000\">{}</textarea>\
-         <button type=\"submit\">Envoyer / Send</button></form>\
-         <p><a href=\"/\">↩</a></p></main></body></html>",
+         <label for=\"message\">{label}</label>\
+         <textarea id=\"message\" name=\"message\" required maxlength=\"4000\">{}</textarea>\
+         <button type=\"submit\">{send}</button></form>\
+         <p><a href=\"/\">{back}</a></p></main></body></html>",
         esc(message),
-        esc(draft)
+        esc(draft),
+        lang = locale.as_str(),
+        title = tr(locale, "Message non envoyé", "Message not sent"),
+        label = tr(locale, "Votre message", "Your message"),
+        send = tr(locale, "Envoyer", "Send"),
+        back = tr(locale, "Retour au chat", "Back to the chat"),
     );
     (status, Html(body)).into_response()
 }

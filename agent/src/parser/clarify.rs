@@ -1,6 +1,8 @@
 //! Clarifying questions: when a message asks nothing Sou can compute, asks advice,
-//! or continues a conversation that has no previous question — the question, and
-//! the nearest plans to pick from.
+//! is too long to read quickly, or continues a conversation that has no previous
+//! question — the question, and the nearest plans to pick from: first the tool the
+//! message's words point at ("abonnements" → the recurring payments), then about what
+//! it named, else the usual overview.
 
 use super::build::{call_for, current_period, plan, Slots};
 use super::entities::EntityMatch;
@@ -8,8 +10,21 @@ use super::intent::Kind;
 use super::{Context, Parser};
 use crate::period;
 use crate::reason::{Reason, ReasonCode};
+use crate::text::MAX_MESSAGE_CHARS;
 use crate::vocab::EntityKind;
-use crate::{Clarification, GroupBy, Locale, Period, Suggestion};
+use crate::{Clarification, GroupBy, Locale, Period, Suggestion, ToolCall};
+
+/// How many plans a clarification offers.
+const MAX_SUGGESTIONS: usize = 4;
+
+/// What a clarification knows of the message: its period, the first name it holds,
+/// and the tool its words point at.
+#[derive(Default)]
+pub(super) struct Near<'a> {
+    pub(super) period: Option<Period>,
+    pub(super) entity: Option<&'a EntityMatch>,
+    pub(super) kind: Option<Kind>,
+}
 
 impl Parser {
     pub(super) fn clarify(
@@ -17,12 +32,11 @@ impl Parser {
         locale: Locale,
         cx: &Context<'_>,
         reasons: Vec<Reason>,
-        period: Option<Period>,
-        entity: Option<&EntityMatch>,
+        near: Near<'_>,
     ) -> Clarification {
-        let stated = period.is_some();
-        let period = period.unwrap_or_else(|| period::default_period(cx.today, locale));
-        let (category, merchant) = match entity.and_then(|e| e.ids.first().copied()) {
+        let stated = near.period.is_some();
+        let period = near.period.unwrap_or_else(|| period::default_period(cx.today, locale));
+        let (category, merchant) = match near.entity.and_then(|e| e.ids.first().copied()) {
             Some(id) => {
                 let key = self.vocab.term(id).map(|t| t.key.clone());
                 match id.kind {
@@ -33,37 +47,60 @@ impl Parser {
             }
             None => (None, None),
         };
+        let named = category.is_some() || merchant.is_some();
         let slots = |group_by: GroupBy| Slots {
             category: category.clone(),
             merchant: merchant.clone(),
             group_by,
             ..Slots::over(period.clone())
         };
-        // The nearest plans: about what the message named, else the usual overview.
-        let calls = if category.is_some() || merchant.is_some() {
-            let recurring_period =
-                if stated { period.clone() } else { current_period(Kind::Recurring, cx.today, locale) };
+        // The period a tool reads when the message gives none: balances today,
+        // recurring payments over the last year, the rest over the default period.
+        let period_for = |kind: Kind| match kind {
+            Kind::Balance => period::today(cx.today, locale),
+            _ if stated => period.clone(),
+            Kind::Recurring => current_period(kind, cx.today, locale),
+            _ => period.clone(),
+        };
+        let over = |kind: Kind, group_by: GroupBy| {
+            (kind, call_for(kind, Slots { period: period_for(kind), ..slots(group_by) }))
+        };
+        let mut calls: Vec<(Kind, ToolCall)> = if named {
             vec![
-                call_for(Kind::Spending, slots(GroupBy::None)),
+                over(Kind::Spending, GroupBy::None),
                 // Its trend: month by month over the last year.
-                call_for(Kind::Spending, Slots { period: recurring_period.clone(), ..slots(GroupBy::Month) }),
-                call_for(Kind::List, slots(GroupBy::None)),
-                call_for(Kind::Recurring, Slots { period: recurring_period, ..slots(GroupBy::None) }),
+                (
+                    Kind::Spending,
+                    call_for(
+                        Kind::Spending,
+                        Slots { period: period_for(Kind::Recurring), ..slots(GroupBy::Month) },
+                    ),
+                ),
+                over(Kind::List, GroupBy::None),
+                over(Kind::Recurring, GroupBy::None),
             ]
         } else {
             vec![
-                call_for(Kind::Spending, slots(GroupBy::Category)),
-                call_for(Kind::CashFlow, slots(GroupBy::None)),
-                call_for(
-                    Kind::Balance,
-                    Slots { period: period::today(cx.today, locale), ..slots(GroupBy::None) },
-                ),
-                call_for(Kind::List, slots(GroupBy::None)),
+                over(Kind::Spending, GroupBy::Category),
+                over(Kind::CashFlow, GroupBy::None),
+                over(Kind::Balance, GroupBy::None),
+                over(Kind::List, GroupBy::None),
             ]
         };
+        // The tool the words point at comes first.
+        if let Some(kind) = near.kind {
+            if calls.iter().any(|(k, _)| *k == kind) {
+                calls.sort_by_key(|(k, _)| *k != kind);
+            } else {
+                let group_by =
+                    if kind == Kind::Spending && !named { GroupBy::Category } else { GroupBy::None };
+                calls.insert(0, over(kind, group_by));
+            }
+        }
         let suggestions = calls
             .into_iter()
-            .map(|call| {
+            .take(MAX_SUGGESTIONS)
+            .map(|(_, call)| {
                 let label = call.period().map(|p| p.label.as_str()).unwrap_or_default();
                 let picked = vec![Reason::new(ReasonCode::UserSelected, locale, label)];
                 Suggestion { label: self.describe(&call, locale), plan: plan(call, picked, locale, cx.today) }
@@ -71,20 +108,30 @@ impl Parser {
             .collect();
         let question = match (locale, reasons.first().map(|r| r.code)) {
             (Locale::Fr, Some(ReasonCode::MissingContext)) => {
-                "Je n'ai pas de question précédente à compléter. Que voulez-vous savoir ?"
+                "Je n'ai pas de question précédente à compléter. Que voulez-vous savoir ?".to_string()
             }
             (Locale::En, Some(ReasonCode::MissingContext)) => {
-                "There is no previous question to continue. What would you like to know?"
+                "There is no previous question to continue. What would you like to know?".to_string()
             }
             (Locale::Fr, Some(ReasonCode::OutOfScope)) => {
                 "Je ne donne pas de conseil sans modèle de langage, mais je peux calculer avec vos comptes :"
+                    .to_string()
             }
             (Locale::En, Some(ReasonCode::OutOfScope)) => {
                 "I don't give advice without a language model, but I can work out from your accounts:"
+                    .to_string()
             }
-            (Locale::Fr, _) => "Je n'ai pas compris la demande. Voulez-vous plutôt :",
-            (Locale::En, _) => "I did not understand the request. Did you mean:",
+            (Locale::Fr, Some(ReasonCode::TooLong)) => format!(
+                "Ce message est trop long pour que je le calcule : {MAX_MESSAGE_CHARS} caractères au plus. \
+                 Posez une question plus courte, ou choisissez :"
+            ),
+            (Locale::En, Some(ReasonCode::TooLong)) => format!(
+                "This message is too long for me to work out: {MAX_MESSAGE_CHARS} characters at most. \
+                 Ask a shorter question, or pick one:"
+            ),
+            (Locale::Fr, _) => "Je n'ai pas compris la demande. Voulez-vous plutôt :".to_string(),
+            (Locale::En, _) => "I did not understand the request. Did you mean:".to_string(),
         };
-        Clarification { question: question.to_string(), reasons, suggestions, locale }
+        Clarification { question, reasons, suggestions, locale }
     }
 }

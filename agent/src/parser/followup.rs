@@ -2,6 +2,7 @@
 //! merchant", "le mois précédent") — its period, filters, breakdown or tool.
 
 use super::build::{convert, plan, push_unrecognized};
+use super::clarify::Near;
 use super::entities::Entities;
 use super::{Context, Parser, Reading};
 use crate::amount;
@@ -18,19 +19,19 @@ impl Parser {
         cx: &Context<'_>,
         previous: Option<(&ToolCallPlan, &Period)>,
     ) -> ParseOutcome {
-        let Reading { message, locale, intent, entities, amounts, text: _, period, has_content: _ } = reading;
+        let Reading { message, locale, intent, entities, amounts, text: _, period, has_content: _, topic } =
+            reading;
         let Entities { categories, merchants, accounts, unrecognized } = entities;
         let mut reasons = Vec::new();
         let Some((prev, prev_period)) = previous else {
             let detail = quote(message);
             let reasons = vec![Reason::new(ReasonCode::MissingContext, locale, &detail)];
-            return ParseOutcome::Clarification(self.clarify(
-                locale,
-                cx,
-                reasons,
+            let near = Near {
                 period,
-                categories.first().or(merchants.first()),
-            ));
+                entity: categories.first().or(merchants.first()),
+                kind: intent.kind.or(topic),
+            };
+            return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, near));
         };
         let mut call = prev.call.clone();
         let mut changed = Vec::new();

@@ -325,3 +325,36 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     intent.explicit = intent.kind.is_some();
     intent
 }
+
+/// The tool a message's words point at when it asks nothing Sou can compute, so that a
+/// clarification offers it first: "comment réduire mes abonnements ?" → the recurring
+/// payments, "est-ce que je suis à découvert" → the balances, "mes économies" → cash
+/// flow. Only orders suggestions; it never makes a plan.
+pub(crate) fn topic(tokens: &[Token]) -> Option<Kind> {
+    tokens.iter().find_map(|t| {
+        let w = t.norm.as_str();
+        if is_subscription_word(w)
+            || is_recurring_word(w)
+            || matches!(w, "resilier" | "cancel" | "unsubscribe")
+        {
+            Some(Kind::Recurring)
+        } else if is_budget_word(w) {
+            Some(Kind::Budget)
+        } else if is_balance_word(w) || matches!(w, "decouvert" | "overdraft" | "overdrawn") {
+            Some(Kind::Balance)
+        } else if is_cash_flow_word(w)
+            || matches!(
+                w,
+                "epargne" | "epargner" | "economies" | "economiser" | "savings" | "save" | "saving"
+            )
+        {
+            Some(Kind::CashFlow)
+        } else if is_income_word(w) {
+            Some(Kind::Income)
+        } else if is_spend_word(w) {
+            Some(Kind::Spending)
+        } else {
+            None
+        }
+    })
+}

@@ -17,6 +17,7 @@ pub(crate) mod lexicon;
 mod question;
 
 use self::build::{call_for, plan, Slots};
+use self::clarify::Near;
 use self::entities::{Entities, Finder};
 use self::intent::{Intent, Kind};
 use self::lexicon::{compare_words, detect_locale, is_budget_word, is_followup, label_text};
@@ -68,6 +69,8 @@ struct Reading<'m> {
     /// Anything to compute or filter on: an intent, a breakdown, amounts, text, a
     /// period or a name.
     has_content: bool,
+    /// The tool the words point at, for a clarification's first suggestion.
+    topic: Option<Kind>,
 }
 
 impl Parser {
@@ -89,13 +92,17 @@ impl Parser {
     pub fn parse(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
         let char_count = message.chars().count();
         if char_count > MAX_MESSAGE_CHARS {
-            let locale = cx.locale.unwrap_or(Locale::En);
+            // The language of its beginning, as for any message.
+            let head: String = message.chars().take(MAX_MESSAGE_CHARS).collect();
+            let locale = detect_locale(&tokenize(&head))
+                .or(cx.previous.map(|p| p.meta.locale))
+                .or(cx.locale)
+                .unwrap_or(Locale::En);
             return ParseOutcome::Clarification(self.clarify(
                 locale,
                 cx,
                 vec![Reason::new(ReasonCode::TooLong, locale, &char_count.to_string())],
-                None,
-                None,
+                Near::default(),
             ));
         }
         let tokens = tokenize(message);
@@ -130,8 +137,12 @@ impl Parser {
 
         if intent.advice {
             let reasons = vec![Reason::new(ReasonCode::OutOfScope, locale, "")];
-            let entity = merchants.first().or(categories.first());
-            return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, period, entity));
+            let near = Near {
+                period,
+                entity: merchants.first().or(categories.first()),
+                kind: intent.kind.or(intent::topic(&tokens)),
+            };
+            return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, near));
         }
 
         let has_content = intent.kind.is_some()
@@ -165,6 +176,7 @@ impl Parser {
             text,
             period,
             has_content,
+            topic: intent::topic(&tokens),
         };
         if followup {
             return self.followup(reading, cx, previous);

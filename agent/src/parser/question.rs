@@ -2,6 +2,7 @@
 //! that answers it, the period it means and the filters it names, with the reasons.
 
 use super::build::{call_for, current_period, plan, push_unrecognized, Slots, LOOKBACK_MONTHS};
+use super::clarify::Near;
 use super::entities::Entities;
 use super::intent::{Kind, DEFAULT_LARGEST, DEFAULT_LATEST};
 use super::{Context, Parser, Reading};
@@ -19,7 +20,8 @@ impl Parser {
         cx: &Context<'_>,
         previous: Option<(&ToolCallPlan, &Period)>,
     ) -> ParseOutcome {
-        let Reading { message: _, locale, intent, entities, amounts, text, period, has_content } = reading;
+        let Reading { message: _, locale, intent, entities, amounts, text, period, has_content, topic } =
+            reading;
         let Entities { categories, merchants, accounts, unrecognized } = entities;
         let currency = self.vocab.currency.unwrap_or(crate::Currency::EUR);
         let mut reasons = Vec::new();
@@ -52,7 +54,8 @@ impl Parser {
             None if has_content || intent.asks_amount => Kind::Spending,
             None => {
                 let reasons = vec![Reason::new(ReasonCode::NoIntent, locale, "")];
-                return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, None, None));
+                let near = Near { kind: topic, ..Near::default() };
+                return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, near));
             }
         };
         if let Some(detail) = &intent.fuzzy {

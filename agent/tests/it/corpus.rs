@@ -7,7 +7,7 @@
 //!
 //! Line format (see the header of corpus.txt):
 //! `MESSAGE => TOOL@LOCALE START..END [category=K] [merchant=K] [account=K] [direction=D] [group=G] | LEVEL CODE…`
-//! `MESSAGE => clarify@LOCALE | CODE…`
+//! `MESSAGE => clarify@LOCALE first=TOOL | CODE…` (TOOL: the first suggestion's)
 //! A line starting with `+ ` is a follow-up: the previous line's plan is its context.
 
 use std::collections::BTreeSet;
@@ -22,7 +22,9 @@ fn describe(outcome: &ParseOutcome) -> String {
     match outcome {
         ParseOutcome::Clarification(c) => {
             let codes: Vec<&str> = c.reasons.iter().map(|r| r.code.as_str()).collect();
-            format!("clarify@{} | {}", c.locale.as_str(), codes.join(" "))
+            // The first plan offered: the nearest to what was asked.
+            let first = c.suggestions.first().map_or("none", |s| s.plan.call.name());
+            format!("clarify@{} first={first} | {}", c.locale.as_str(), codes.join(" "))
         }
         ParseOutcome::Plan(p) => {
             let c = &p.call;

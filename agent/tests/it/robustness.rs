@@ -1,6 +1,6 @@
 //! Arbitrary input never panics and always yields a plan or a clarification.
 
-use agent::{Context, Date, Parser, Vocabulary};
+use agent::{Context, Date, Locale, ParseOutcome, Parser, ReasonCode, Vocabulary};
 use proptest::prelude::*;
 
 /// The demo vocabulary and two datasets, so the analyst reading runs too.
@@ -46,5 +46,30 @@ proptest! {
         let p = parser();
         let first = p.parse(&msg, &Context { today, locale: None, previous: None });
         let _ = p.parse(&msg, &Context { today, locale: None, previous: first.plan() });
+    }
+}
+
+/// A message over the parser's limit is told it is too long, in its own language
+/// (whatever the interface's), and still offered plans to pick.
+#[test]
+fn a_long_message_is_told_too_long_in_its_language() {
+    let p = parser();
+    let today = Date::new(2026, 11, 21).unwrap();
+    let fr = "Combien j'ai dépensé en courses et en restaurants depuis le début de l'année ? ".repeat(40);
+    let en = "How much did I spend on groceries and restaurants since the start of the year? ".repeat(40);
+    for (message, interface, want, words) in [
+        (&fr, Some(Locale::En), Locale::Fr, "trop long"),
+        (&en, Some(Locale::Fr), Locale::En, "too long"),
+        (&fr, None, Locale::Fr, "500 caractères"),
+    ] {
+        assert!(message.chars().count() > 3000);
+        let outcome = p.parse(message, &Context { today, locale: interface, previous: None });
+        let ParseOutcome::Clarification(c) = outcome else {
+            panic!("a plan for a long message: {outcome:?}")
+        };
+        assert_eq!(c.locale, want);
+        assert!(c.question.contains(words), "{}", c.question);
+        assert_eq!(c.reasons.iter().map(|r| r.code).collect::<Vec<_>>(), [ReasonCode::TooLong]);
+        assert!(!c.suggestions.is_empty());
     }
 }

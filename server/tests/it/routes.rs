@@ -182,6 +182,36 @@ async fn the_form_works_without_javascript() {
     assert!(html.contains("name=\"plan\""), "suggestions are forms");
 }
 
+/// Without JavaScript the answer speaks the page's language (Accept-Language) when the
+/// message's words do not tell, and a message too long to plan is told so.
+#[tokio::test]
+async fn the_form_answers_in_the_pages_language() {
+    let app = app().await;
+    let long = "🙂 ".repeat(1500);
+    for (lang, message, want) in [
+        ("en-GB,en;q=0.9", "🙂🙂🙂", "did not understand"),
+        ("fr-FR,fr;q=0.9", "🙂🙂🙂", "pas compris"),
+        ("en-GB,en;q=0.9", long.as_str(), "too long"),
+        ("fr-FR,fr;q=0.9", long.as_str(), "trop long"),
+    ] {
+        let mut req = chat_form(format!("message={}&conversation_id=", urlencode(message)));
+        req.headers_mut().insert(header::ACCEPT_LANGUAGE, lang.parse().unwrap());
+        let (status, headers, _) = send(&app, req).await;
+        assert_eq!(status, StatusCode::SEE_OTHER, "{lang}");
+        let location = headers[header::LOCATION].to_str().unwrap();
+        let mut page = get(location.split('#').next().unwrap());
+        page.headers_mut().insert(header::ACCEPT_LANGUAGE, lang.parse().unwrap());
+        let (_, _, html) = send(&app, page).await;
+        assert!(html.contains(want), "{lang}: {want:?} not in the answer");
+    }
+    // A form that cannot be read is answered in the page's language too.
+    let mut req = chat_form("message=mon+texte&plan=%7Bbroken");
+    req.headers_mut().insert(header::ACCEPT_LANGUAGE, "en".parse().unwrap());
+    let (status, _, html) = send(&app, req).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(html.contains("lang=\"en\"") && html.contains("not valid JSON"), "{html}");
+}
+
 #[tokio::test]
 async fn unknown_conversation_is_404_and_bad_forms_keep_the_text() {
     let app = app().await;
