@@ -21,6 +21,10 @@ pub struct PlanRequest {
     pub today: Option<Date>,
 }
 
+/// The longest chat message the server takes, in characters (the parser itself reads
+/// at most [`crate::text::MAX_MESSAGE_CHARS`]; longer ones go to the model).
+pub const MAX_CHAT_MESSAGE_CHARS: usize = 4000;
+
 /// `POST /api/v1/chat`: a message to answer, in a conversation or a new one.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::{load_auth_page, AuthPage};
+use crate::fields::PageTitle;
 use crate::i18n::tr;
 use crate::layout::{Frame, Loaded};
 
@@ -120,6 +121,7 @@ fn SignIn(page: AuthPage, signup: bool, back: Back) -> impl IntoView {
         tr(locale, "Se connecter", "Sign in")
     };
     view! {
+        <PageTitle text=title.to_string()/>
         <main class="auth" data-testid="sign-in">
             <header class="auth-brand">
                 <h1>"Sou"</h1>

@@ -8,9 +8,24 @@ use leptos::prelude::*;
 
 use crate::i18n::tr;
 
-const WIDTH: f64 = 640.0;
-const LABELS: f64 = 150.0;
 const ROW: f64 = 26.0;
+
+/// A chart's drawing area. A chart is drawn twice, wide and narrow, and its figure
+/// shows the one that fits its width (a container query in the style), so that on a
+/// 360 px phone its 13 px labels stay about 13 px rather than shrinking with a wide
+/// drawing to 6 px.
+#[derive(Clone, Copy)]
+struct Geometry {
+    width: f64,
+    /// Room left of the bars for their labels, and how many characters fit there.
+    labels: f64,
+    label_chars: usize,
+    /// A pie's legend under it rather than beside it.
+    legend_below: bool,
+}
+
+const WIDE: Geometry = Geometry { width: 640.0, labels: 150.0, label_chars: 22, legend_below: false };
+const NARROW: Geometry = Geometry { width: 340.0, labels: 100.0, label_chars: 13, legend_below: true };
 
 /// How the chart's values are written: plain numbers, or money in a currency.
 #[derive(Clone, Copy)]
@@ -58,10 +73,20 @@ pub fn Chart(spec: ChartSpec, locale: Locale) -> impl IntoView {
     };
     let values = Values { locale, currency: spec.currency };
     let desc = format!("{kind_name} — {} / {} — {}", spec.y, spec.x, listing(&spec.points, values));
-    let (height, marks) = match spec.kind {
-        ChartKind::Bar => bars(&spec.points, values),
-        ChartKind::Line => line(&spec.points, values),
-        ChartKind::Pie => pie(&spec.points, values),
+    let drawing = move |g: Geometry, class: &'static str| {
+        let (height, marks) = match spec.kind {
+            ChartKind::Bar => bars(&spec.points, values, g),
+            ChartKind::Line => line(&spec.points, values, g),
+            ChartKind::Pie => pie(&spec.points, values, g),
+        };
+        view! {
+            <svg class=class viewBox=format!("0 0 {} {height}", g.width) role="img"
+                xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMinYMin meet">
+                <title>{spec.title.clone()}</title>
+                <desc>{desc.clone()}</desc>
+                {marks}
+            </svg>
+        }
     };
     let kind = match spec.kind {
         ChartKind::Bar => "bar",
@@ -70,23 +95,21 @@ pub fn Chart(spec: ChartSpec, locale: Locale) -> impl IntoView {
     };
     view! {
         <figure class="chart" data-testid="chart" data-kind=kind>
-            <svg viewBox=format!("0 0 {WIDTH} {height}") role="img" xmlns="http://www.w3.org/2000/svg"
-                preserveAspectRatio="xMinYMin meet">
-                <title>{spec.title.clone()}</title>
-                <desc>{desc}</desc>
-                {marks}
-            </svg>
+            {drawing(WIDE, "chart-wide")}
+            {drawing(NARROW, "chart-narrow")}
         </figure>
     }
 }
 
 /// Horizontal bars from a zero line (negative values go left).
-fn bars(points: &[Point], values: Values) -> (f64, AnyView) {
+fn bars(points: &[Point], values: Values, g: Geometry) -> (f64, AnyView) {
     let max = points.iter().map(|p| p.value).fold(0.0_f64, f64::max);
     let min = points.iter().map(|p| p.value).fold(0.0_f64, f64::min);
     let span = (max - min).max(f64::EPSILON);
-    let area = WIDTH - LABELS - 90.0;
-    let zero = LABELS + area * (-min / span);
+    // Room right of the bars for the longest value (12 px digits are about 7 px wide).
+    let widest = points.iter().map(|p| values.text(p.value).chars().count()).max().unwrap_or(0) as f64;
+    let area = g.width - g.labels - (widest * 7.0 + 12.0).max(60.0);
+    let zero = g.labels + area * (-min / span);
     let height = ROW * points.len() as f64 + 8.0;
     let marks = points
         .iter()
@@ -99,7 +122,7 @@ fn bars(points: &[Point], values: Values) -> (f64, AnyView) {
             view! {
                 <g class="mark">
                     <title>{format!("{} : {value}", p.label)}</title>
-                    <text x=LABELS - 8.0 y=y + 16.0 text-anchor="end" class="chart-label">{short(&p.label, 22)}</text>
+                    <text x=g.labels - 8.0 y=y + 16.0 text-anchor="end" class="chart-label">{short(&p.label, g.label_chars)}</text>
                     <rect x=x y=y + 4.0 width=w.max(1.0) height=ROW - 8.0 rx="3" class="chart-bar"></rect>
                     <text x=zero.max(x + w) + 6.0 y=y + 16.0 class="chart-value">{value}</text>
                 </g>
@@ -110,14 +133,14 @@ fn bars(points: &[Point], values: Values) -> (f64, AnyView) {
 }
 
 /// A line through the points in order, with the first and last labels under it.
-fn line(points: &[Point], values: Values) -> (f64, AnyView) {
+fn line(points: &[Point], values: Values, g: Geometry) -> (f64, AnyView) {
     let height = 240.0;
     let max = points.iter().map(|p| p.value).fold(f64::MIN, f64::max).max(0.0);
     let min = points.iter().map(|p| p.value).fold(f64::MAX, f64::min).min(0.0);
     let (max_text, min_text) = (values.text(max), values.text(min));
     // Room for the longer of the two axis values (12px digits are about 7px wide).
     let widest = max_text.chars().count().max(min_text.chars().count()) as f64;
-    let (top, bottom, left, right) = (16.0, 200.0, (widest * 7.0 + 12.0).max(56.0), WIDTH - 16.0);
+    let (top, bottom, left, right) = (16.0, 200.0, (widest * 7.0 + 12.0).max(56.0), g.width - 16.0);
     let span = (max - min).max(f64::EPSILON);
     let step = if points.len() > 1 { (right - left) / (points.len() - 1) as f64 } else { 0.0 };
     let at = |i: usize, v: f64| (left + step * i as f64, bottom - (bottom - top) * (v - min) / span);
@@ -158,9 +181,11 @@ fn line(points: &[Point], values: Values) -> (f64, AnyView) {
 }
 
 /// Slices of the total of the positive values.
-fn pie(points: &[Point], values: Values) -> (f64, AnyView) {
+fn pie(points: &[Point], values: Values, g: Geometry) -> (f64, AnyView) {
     let height: f64 = 240.0;
-    let (cx, cy, r) = (120.0, 120.0, 100.0);
+    let (cx, cy, r) = if g.legend_below { (g.width / 2.0, 110.0, 100.0) } else { (120.0, 120.0, 100.0) };
+    // The legend: beside the pie, or under it.
+    let (legend_x, legend_top) = if g.legend_below { (8.0, 240.0) } else { (260.0, 24.0) };
     let total: f64 = points.iter().map(|p| p.value.max(0.0)).sum::<f64>().max(f64::EPSILON);
     let mut angle = -std::f64::consts::FRAC_PI_2;
     let slices = points
@@ -178,7 +203,7 @@ fn pie(points: &[Point], values: Values) -> (f64, AnyView) {
             } else {
                 format!("M {cx} {cy} L {x1:.2} {y1:.2} A {r} {r} 0 {large} 1 {x2:.2} {y2:.2} Z")
             };
-            let legend_y = 24.0 + 22.0 * i as f64;
+            let legend_y = legend_top + 22.0 * i as f64;
             let percent = match values.locale {
                 Locale::Fr => format!("{:.0}\u{a0}%", share * 100.0),
                 Locale::En => format!("{:.0}%", share * 100.0),
@@ -187,13 +212,14 @@ fn pie(points: &[Point], values: Values) -> (f64, AnyView) {
                 <g class="mark">
                     <title>{format!("{} : {} ({percent})", p.label, values.text(p.value))}</title>
                     <path d=d class=format!("chart-slice slice-{}", i % 6)></path>
-                    <rect x="260" y=legend_y - 11.0 width="12" height="12" class=format!("chart-slice slice-{}", i % 6)></rect>
-                    <text x="280" y=legend_y class="chart-label">
-                        {format!("{} — {} ({percent})", short(&p.label, 30), values.text(p.value))}
+                    <rect x=legend_x y=legend_y - 11.0 width="12" height="12" class=format!("chart-slice slice-{}", i % 6)></rect>
+                    <text x=legend_x + 20.0 y=legend_y class="chart-label">
+                        {format!("{} — {} ({percent})", short(&p.label, g.label_chars + 8), values.text(p.value))}
                     </text>
                 </g>
             }
         })
         .collect_view();
-    (height.max(24.0 + 22.0 * points.len() as f64), slices.into_any())
+    let legend_end = legend_top + 22.0 * points.len() as f64;
+    (if g.legend_below { legend_end } else { height.max(legend_end) }, slices.into_any())
 }

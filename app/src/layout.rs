@@ -8,6 +8,7 @@ use leptos::prelude::*;
 
 use crate::api::AccountView;
 use crate::error::AppError;
+use crate::fields::PageTitle;
 use crate::i18n::{t, tr, T};
 
 /// The language of the page being shown, as [`App`](crate::App) provides it.
@@ -95,11 +96,21 @@ where
     }
 }
 
-/// The one header of every signed-in page: the brand, what the page is, the same
+/// The one header of every signed-in page: the brand, what the page is (its `<h1>`
+/// and its title, except on the chat, which names its conversation itself), the same
 /// links everywhere (the current page marked) and the account corner. On a phone the
 /// links sit on a row of their own that scrolls sideways, never the page.
 #[component]
 pub fn TopBar(account: AccountView, locale: Locale, title: &'static str, here: Here) -> impl IntoView {
+    let what = if here == Here::Chat {
+        view! { <span class="tagline">{title}</span> }.into_any()
+    } else {
+        view! {
+            <PageTitle text=title.to_string()/>
+            <h1 class="tagline">{title}</h1>
+        }
+        .into_any()
+    };
     let link = move |to: Here, href: &'static str, text: &'static str| {
         // "New chat" is an action, never the page one is on.
         let current = (to == here && to != Here::Chat).then_some("page");
@@ -108,7 +119,7 @@ pub fn TopBar(account: AccountView, locale: Locale, title: &'static str, here: H
     view! {
         <header class="top">
             <a class="brand" href="/" rel="external">"Sou"</a>
-            <span class="tagline">{title}</span>
+            {what}
             <nav class="top-links" aria-label=tr(locale, "Navigation", "Navigation")>
                 {link(Here::Chat, "/", t(locale, T::NewChat))}
                 {link(Here::Import, "/import", tr(locale, "Importer", "Import"))}
@@ -159,7 +170,8 @@ pub fn NotFound() -> impl IntoView {
     set_status(http::StatusCode::NOT_FOUND);
     let locale = page_locale();
     view! {
-        <main class="chat notfound">
+        <PageTitle text=t(locale, T::NotFound).to_string()/>
+        <main class="notfound">
             <h1>{t(locale, T::NotFound)}</h1>
             <p>{t(locale, T::NotFoundBody)}</p>
             <p><a href="/" rel="external">{t(locale, T::BackHome)}</a></p>
@@ -173,7 +185,7 @@ pub fn SignInAgain() -> impl IntoView {
     #[cfg(feature = "ssr")]
     set_status(http::StatusCode::UNAUTHORIZED);
     view! {
-        <main class="chat notfound">
+        <main class="notfound">
             <h1>"Sou"</h1>
             <p class="error" role="alert">"Votre session a pris fin. · Your session has ended."</p>
             <p><a href="/login" rel="external">"Se reconnecter · Sign in again"</a></p>
@@ -197,11 +209,12 @@ fn ErrorPage(error: AppError) -> impl IntoView {
         AppError::BadRequest(_) => http::StatusCode::BAD_REQUEST,
         _ => http::StatusCode::INTERNAL_SERVER_ERROR,
     });
+    let locale = page_locale();
     view! {
-        <main class="chat notfound">
+        <main class="notfound">
             <h1>"Sou"</h1>
             <p class="error" role="alert">{error.to_string()}</p>
-            <p><a href="/" rel="external">"↩"</a></p>
+            <p><a href="/" rel="external">{t(locale, T::BackHome)}</a></p>
         </main>
     }
 }

@@ -45,7 +45,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
         <html>
             <head>
                 <meta charset="utf-8"/>
-                <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1, interactive-widget=resizes-content"/>
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options/>
                 <MetaTags/>

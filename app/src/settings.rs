@@ -111,21 +111,24 @@ fn Settings(
                             "Aucun fournisseur n'a de clé : ajoutez-en une ci-dessous.",
                             "No provider has a key yet: add one below.")}</p>
                     })}
-                    <ActionForm action=choose attr:data-testid="choose-form">
-                        <label for="choice-provider">{tr(locale, "Fournisseur", "Provider")}</label>
-                        <select id="choice-provider" name="provider" required>
-                            {usable.into_iter().map(|p| {
-                                let selected = p.id == chosen;
-                                view! { <option value=p.id.clone() selected=selected>{p.name.clone()}</option> }
-                            }).collect_view()}
-                        </select>
-                        <label for="choice-model">{tr(locale, "Modèle (vide : automatique)", "Model (empty: automatic)")}</label>
-                        <input id="choice-model" name="model" type="text" maxlength="100"
-                            value=data.choice_model.clone().unwrap_or_default()
-                            placeholder=tr(locale, "automatique", "automatic")
-                            title=tr(locale, "Vide : le modèle simple ou complexe selon la question", "Empty: the simple or complex model, per question")/>
-                        <button type="submit" disabled=none_usable>{tr(locale, "Enregistrer", "Save")}</button>
-                    </ActionForm>
+                    // With no provider to choose from, no form: the hint above says what to do.
+                    {(!none_usable).then(|| view! {
+                        <ActionForm action=choose attr:data-testid="choose-form">
+                            <label for="choice-provider">{tr(locale, "Fournisseur", "Provider")}</label>
+                            <select id="choice-provider" name="provider" required>
+                                {usable.into_iter().map(|p| {
+                                    let selected = p.id == chosen;
+                                    view! { <option value=p.id.clone() selected=selected>{p.name.clone()}</option> }
+                                }).collect_view()}
+                            </select>
+                            <label for="choice-model">{tr(locale, "Modèle (vide : automatique)", "Model (empty: automatic)")}</label>
+                            <input id="choice-model" name="model" type="text" maxlength="100"
+                                value=data.choice_model.clone().unwrap_or_default()
+                                placeholder=tr(locale, "automatique", "automatic")
+                                title=tr(locale, "Vide : le modèle simple ou complexe selon la question", "Empty: the simple or complex model, per question")/>
+                            <button type="submit">{tr(locale, "Enregistrer", "Save")}</button>
+                        </ActionForm>
+                    })}
                     {outcome(choose.value(), tr(locale, "Choix enregistré.", "Choice saved."))}
                 </section>
                 <section class="card">

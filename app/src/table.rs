@@ -22,6 +22,10 @@ pub fn column_heads<const N: usize>(columns: [(&'static str, &'static str); N]) 
     })
 }
 
+fn is_number(cell: &Cell) -> bool {
+    matches!(cell, Cell::Int(_) | Cell::Num(_))
+}
+
 /// "region (text), montant (number)".
 pub fn columns_text(d: &DatasetInfo) -> String {
     d.columns.iter().map(|c| format!("{} ({})", c.name, c.kind.as_str())).collect::<Vec<_>>().join(", ")
@@ -39,19 +43,37 @@ pub fn result_table(r: QueryResult, chart: Option<ChartSpec>, locale: Locale) ->
     } else {
         count(locale, shown, ("ligne", "lignes"), ("row", "rows"))
     };
+    // A column of numbers (nulls aside) is aligned right, its header with it.
+    let numeric: Vec<bool> = (0..r.columns.len())
+        .map(|i| {
+            let mut cells = r.rows.iter().filter_map(|row| row.get(i)).filter(|c| !matches!(c, Cell::Null));
+            let first = cells.next();
+            first.is_some_and(is_number) && cells.all(is_number)
+        })
+        .collect();
+    let class = move |i: usize| if numeric.get(i).copied().unwrap_or(false) { "num" } else { "" };
+    let heads = r
+        .columns
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| match class(i) {
+            "" => Either::Left(view! { <th scope="col">{c}</th> }),
+            class => Either::Right(view! { <th scope="col" class=class>{c}</th> }),
+        })
+        .collect_view();
     view! {
         {chart}
         <p class="hint" data-testid="result-count">{note}</p>
         <div class="table-scroll">
             <table class="rows" data-testid="query-result">
                 <thead>
-                    <tr>{r.columns.into_iter().map(|c| view! { <th scope="col">{c}</th> }).collect_view()}</tr>
+                    <tr>{heads}</tr>
                 </thead>
                 <tbody>
                     {r.rows.into_iter().map(|row| view! {
-                        <tr>{row.into_iter().map(|cell| {
-                            let class = if matches!(cell, Cell::Int(_) | Cell::Num(_)) { "num" } else { "" };
-                            view! { <td class=class>{cell.display(locale)}</td> }
+                        <tr>{row.into_iter().enumerate().map(|(i, cell)| match class(i) {
+                            "" => Either::Left(view! { <td>{cell.display(locale)}</td> }),
+                            class => Either::Right(view! { <td class=class>{cell.display(locale)}</td> }),
                         }).collect_view()}</tr>
                     }).collect_view()}
                 </tbody>

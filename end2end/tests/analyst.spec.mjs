@@ -43,15 +43,15 @@ test('a question about a dataset: a table and a chart, no model', async ({ page 
   await expect(rows.nth(2)).toHaveText(/Est\s*50/);
   const chart = result.getByTestId('chart');
   await expect(chart).toHaveAttribute('data-kind', 'bar');
-  await expect(chart.locator('svg[role="img"] rect.chart-bar')).toHaveCount(3);
-  await expect(chart.locator('svg desc')).toContainText('Sud: 1750; Nord: 1500.75; Est: 50');
+  await expect(chart.locator('svg.chart-wide[role="img"] rect.chart-bar')).toHaveCount(3);
+  await expect(chart.locator('svg.chart-wide desc')).toContainText('Sud: 1750; Nord: 1500.75; Est: 50');
   await expect(page.getByTestId('answer').last()).toContainText('3 row(s); first, Sud (1750)');
 
   // Shares of a whole, asked for: a pie.
   await ask(page, 'share of amount by region');
   const shares = page.getByTestId('result').last().getByTestId('chart');
   await expect(shares).toHaveAttribute('data-kind', 'pie');
-  await expect(shares.locator('svg desc')).toContainText('Sud: 1750');
+  await expect(shares.locator('svg.chart-wide desc')).toContainText('Sud: 1750');
 
   // A follow-up reuses the dataset; without a model Sou asks, one click away.
   await ask(page, 'and by month?');

@@ -88,12 +88,12 @@ test('spending per month is drawn as a line, every value written out', async ({ 
   await expect(result).toHaveAttribute('data-tool', 'spending_summary');
   const chart = result.getByTestId('chart');
   await expect(chart).toHaveAttribute('data-kind', 'line');
-  await expect(chart.locator('svg[role="img"] > title')).toHaveText('Dépenses par mois — Courses, année 2025');
-  await expect(chart.locator('circle.chart-dot')).toHaveCount(12);
+  await expect(chart.locator('svg.chart-wide[role="img"] > title')).toHaveText('Dépenses par mois — Courses, année 2025');
+  await expect(chart.locator('svg.chart-wide circle.chart-dot')).toHaveCount(12);
   const january = spent('groceries', '2025-01-01', '2025-02-01');
   const december = spent('groceries', '2025-12-01', '2026-01-01');
-  await expect(chart.locator('svg desc')).toContainText(`janvier 2025 : ${euros(january, 'fr')}`);
-  await expect(chart.locator('svg desc')).toContainText(`décembre 2025 : ${euros(december, 'fr')}`);
+  await expect(chart.locator('svg.chart-wide desc')).toContainText(`janvier 2025 : ${euros(january, 'fr')}`);
+  await expect(chart.locator('svg.chart-wide desc')).toContainText(`décembre 2025 : ${euros(december, 'fr')}`);
   // The values stay listed beside their months.
   await expect(result.getByTestId('groups').locator('li')).toHaveCount(12);
   await snap(page, { path: `test-results/per-month-${testInfo.project.name}.png`, fullPage: true });

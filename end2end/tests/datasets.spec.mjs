@@ -34,8 +34,8 @@ test('a CSV becomes a table; SQL over it gives a table and a chart', async ({ pa
   await expect(rows.first()).toContainText('1500,75');
   const chart = page.getByTestId('chart');
   await expect(chart).toHaveAttribute('data-kind', 'bar');
-  await expect(chart.locator('svg[role="img"] rect.chart-bar')).toHaveCount(3);
-  await expect(chart.locator('svg desc')).toHaveText(
+  await expect(chart.locator('svg.chart-wide[role="img"] rect.chart-bar')).toHaveCount(3);
+  await expect(chart.locator('svg.chart-wide desc')).toHaveText(
     'Diagramme en barres — total / region — Nord : 1500,75; Sud : 800; Est : 50');
   await snap(page, { path: `test-results/datasets-${testInfo.project.name}.png`, fullPage: true });
 

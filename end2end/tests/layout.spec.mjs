@@ -3,7 +3,7 @@
 // a transaction list whose amounts are shown whole, and fields large enough that a
 // phone does not zoom on them. With JavaScript and without.
 import { test, expect } from '@playwright/test';
-import { watchConsole, expectNoConsoleErrors, open, ask, signIn, snap } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn, snap } from './support.mjs';
 
 const PAGES = ['/', '/import', '/rules', '/datasets', '/settings'];
 const LINKS = ['/', '/import', '/rules', '/datasets', '/settings'];
@@ -37,6 +37,9 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
       for (const path of PAGES) {
         await open(page, testInfo, path);
         await noSidewaysScroll(page, path);
+        // Each page says what it is: one <h1>, and a title of its own.
+        await expect(page.locator('h1'), `${path}: one heading`).toHaveCount(1);
+        expect(await page.title(), `${path}: its own title`).toMatch(/^.+ · Sou$/);
         const nav = page.locator('header.top nav.top-links');
         await expect(nav, `${path}: one navigation`).toHaveCount(1);
         const hrefs = await nav.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
@@ -94,6 +97,82 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
         await expect(cell).toHaveText(/\d,\d\d\s€/);
       }
       await snap(page, { path: `test-results/layout-${width}-${testInfo.project.name}.png`, fullPage: false });
+    });
+
+    test('focus: the message box on arrival, after a suggestion, after an example', async ({ page }, testInfo) => {
+      await open(page, testInfo, '/');
+      await expect(page.locator('#message'), 'focused on arrival').toBeFocused();
+      // A suggestion of a clarification sends its plan; the caret is back in the box.
+      await ask(page, 'bonjour');
+      const suggestion = page.getByTestId('turn').last().locator('.suggestion button').first();
+      await suggestion.click();
+      await expect(page.getByTestId('turn')).toHaveCount(2);
+      await expect(page.getByTestId('turn').last().getByTestId('result')).toBeVisible();
+      await expect(page.locator('#message'), 'focused after a suggestion').toBeFocused();
+
+      // An example of the start page fills the box (a link without JavaScript).
+      await open(page, testInfo, '/');
+      const example = page.locator('.examples a.example').first();
+      const text = await example.textContent();
+      await example.click();
+      await expect(page.locator('#message')).toHaveValue(text);
+      await expect(page.locator('#message'), 'focused after an example').toBeFocused();
+      if (!hydrated(testInfo)) await expect(page).toHaveURL(/\/\?q=/);
+      await page.locator('#message').press('Enter');
+      await expect(page.getByTestId('turn').last().getByTestId('total')).toBeVisible();
+      // The page is named after what the answer computed.
+      expect(await page.title()).toMatch(/janvier 2026 · Sou$/);
+    });
+
+    test('the live plan does not move the message box', async ({ page }, testInfo) => {
+      test.skip(!hydrated(testInfo), 'the live plan is computed in the browser');
+      await open(page, testInfo, '/');
+      const input = page.locator('#message');
+      const before = await input.boundingBox();
+      await input.pressSequentially('Mes dépenses par catégorie le mois dernier', { delay: 5 });
+      await expect(page.getByTestId('draft-plan')).toBeVisible();
+      expect(await input.boundingBox(), 'with the live plan shown').toEqual(before);
+      await inViewport(page, page.getByTestId('draft-plan'), 'the live plan');
+      await input.fill('');
+      await expect(page.getByTestId('draft-plan')).toHaveCount(0);
+      expect(await input.boundingBox(), 'after the live plan went').toEqual(before);
+    });
+
+    test('a long list says how many it shows, and they add up', async ({ page }, testInfo) => {
+      await open(page, testInfo, '/');
+      await ask(page, 'toutes mes opérations en 2025');
+      const turn = page.getByTestId('turn').last();
+      const title = await turn.getByTestId('rows-title').textContent();
+      const rows = await turn.getByTestId('transactions').locator('tbody tr').count();
+      // "Opérations — 100 affichées sur 154" or "Opérations — 42": the first number is
+      // how many rows the page holds, "show N more" included.
+      const [shown, of] = (title.match(/\d[\d\s\u202f]*/g) || []).map((n) => Number(n.replace(/\D/g, '')));
+      expect(rows, title).toBe(shown);
+      if (of !== undefined) expect(of, title).toBeGreaterThan(shown);
+      const more = turn.locator('.rows-block summary');
+      if (await more.count()) {
+        const n = Number((await more.textContent()).replace(/\D/g, ''));
+        expect(8 + n, 'the first rows and "show N more" add up to the count').toBe(shown);
+      }
+    });
+
+    test('charts keep their labels legible', async ({ page }, testInfo) => {
+      await open(page, testInfo, '/');
+      for (const question of ['Mes dépenses par mois en 2025', 'Mes dépenses par catégorie en 2025']) {
+        await ask(page, question);
+        const chart = page.getByTestId('turn').last().getByTestId('chart');
+        await expect(chart).toBeVisible();
+        // The drawing shown, and the size its 13 px labels end up at on screen.
+        const sizes = await chart.evaluate((figure) => [...figure.querySelectorAll('svg')]
+          .filter((svg) => svg.getBoundingClientRect().width > 0)
+          .map((svg) => {
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            const label = svg.querySelector('.chart-label');
+            return parseFloat(getComputedStyle(label).fontSize) * scale;
+          }));
+        expect(sizes.length, `${question}: one drawing shown`).toBe(1);
+        expect(sizes[0], `${question}: labels on screen, in px`).toBeGreaterThanOrEqual(11);
+      }
     });
   });
 }

@@ -101,6 +101,8 @@ test('the answer streams and the stop button ends it, upstream too', async ({ pa
   await expect(page.locator('[data-code="stopped"]').last()).toBeVisible();
   await expect(stop).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Envoyer' })).toBeEnabled();
+  // The stop button is gone: the caret is back in the message box, not at the top.
+  await expect(page.locator('#message')).toBeFocused();
   // What had arrived stays on the page.
   await expect(answer).toContainText('mot1');
 

@@ -330,7 +330,7 @@ fn form_error(
     let body = format!(
         "<!DOCTYPE html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title} · Sou</title>\
-         <link rel=\"stylesheet\" href=\"/pkg/sou.css\"></head><body><main class=\"chat notfound\">\
+         <link rel=\"stylesheet\" href=\"/pkg/sou.css\"></head><body><main class=\"notfound\">\
          <h1>{title}</h1><p class=\"error\" role=\"alert\">{}</p>\
          <form method=\"post\" action=\"/chat\" class=\"composer-inline\">\
          <input type=\"hidden\" name=\"conversation_id\" value=\"{conversation}\">\

@@ -3,12 +3,13 @@
 
 mod history;
 
-use agent::protocol::{ChatEvent, ConversationView, Role};
+use agent::protocol::{ChatEvent, ConversationView, Role, MAX_CHAT_MESSAGE_CHARS as MAX_MESSAGE_CHARS};
 use agent::{Context, Locale, ParseOutcome, Parser, ToolCallPlan};
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::{load_page, PageData};
+use crate::fields::PageTitle;
 use crate::i18n::{self, t, T};
 use crate::layout::{Frame, Here, Loaded, TopBar};
 use crate::render;
@@ -64,8 +65,11 @@ fn Chat(data: PageData) -> impl IntoView {
     let today = data.today;
     let parser = StoredValue::new(Parser::new(data.vocabulary));
     let conversation_id = RwSignal::new(data.conversation.as_ref().map(|c| c.id.clone()));
+    let stored_title = data.conversation.as_ref().map(|c| c.title.clone()).filter(|t| !t.trim().is_empty());
     let turns = RwSignal::new(turns_of(data.conversation));
-    let draft = RwSignal::new(String::new());
+    // An example chosen without JavaScript comes back as `/?q=…`, ready to send.
+    let example = use_query_map().with_untracked(|q| q.get("q")).unwrap_or_default();
+    let draft = RwSignal::new(example.chars().take(MAX_MESSAGE_CHARS).collect::<String>());
     let busy = RwSignal::new(false);
 
     let previous = Memo::new(move |_| turns.with(|t| last_plan(t)));
@@ -81,12 +85,23 @@ fn Chat(data: PageData) -> impl IntoView {
         }))
     });
     let describe = move |plan: &ToolCallPlan| parser.with_value(|p| p.describe(&plan.call, plan.meta.locale));
+    // The page's name: what the latest answer computed ("Dépenses en Courses — janvier
+    // 2026"), else the conversation's title, else "new conversation".
+    let heading = Memo::new(move |_| match previous.get() {
+        Some(plan) => describe(&plan),
+        None if turns.with(Vec::is_empty) => t(locale, T::NewChat).to_string(),
+        None => stored_title
+            .clone()
+            .unwrap_or_else(|| turns.with(|t| t.first().map(|t| t.user.clone()).unwrap_or_default())),
+    });
 
     let send = Callback::new(move |(message, plan): (String, Option<ToolCallPlan>)| {
         if busy.get_untracked() || message.trim().is_empty() {
             return;
         }
         start(message, plan, Live { turns, busy, draft, conversation_id, locale });
+        // After a suggestion as after Enter: the caret is back in the message box.
+        focus_message();
     });
 
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
@@ -99,7 +114,11 @@ fn Chat(data: PageData) -> impl IntoView {
     view! {
         <div class="app" class:start=move || turns.with(Vec::is_empty)>
             <TopBar account=data.account locale title=t(locale, T::Tagline) here=Here::Chat/>
+            <PageTitle text=heading/>
             <main class="chat" data-testid="chat">
+                <Show when=move || !turns.with(Vec::is_empty)>
+                    <h1 class="visually-hidden">{move || heading.get()}</h1>
+                </Show>
                 <Show when=move || turns.with(Vec::is_empty)>
                     <section class="welcome">
                         <h1>"Sou"</h1>
@@ -109,9 +128,15 @@ fn Chat(data: PageData) -> impl IntoView {
                             {i18n::examples(locale)
                                 .into_iter()
                                 .map(|ex| view! {
+                                    // A link, so it works without JavaScript: the page
+                                    // comes back with the example in the message box.
                                     <li>
-                                        <button type="button" class="example"
-                                            on:click=move |_| draft.set(ex.to_string())>{ex}</button>
+                                        <a class="example" href=format!("/?q={}", query_escape(ex))
+                                            on:click=move |ev| {
+                                                ev.prevent_default();
+                                                draft.set(ex.to_string());
+                                                focus_message();
+                                            }>{ex}</a>
                                     </li>
                                 })
                                 .collect_view()}
@@ -154,13 +179,19 @@ fn Chat(data: PageData) -> impl IntoView {
                     <input type="hidden" name="conversation_id"
                         value=move || conversation_id.get().unwrap_or_default()/>
                     <label class="visually-hidden" for="message">{t(locale, T::Placeholder)}</label>
-                    <input id="message" name="message" type="text" autocomplete="off" required
-                        maxlength="4000" placeholder=t(locale, T::Placeholder)
+                    <input id="message" name="message" type="text" autocomplete="off" required autofocus
+                        maxlength=MAX_MESSAGE_CHARS placeholder=t(locale, T::Placeholder)
+                        value=draft.get_untracked()
                         prop:value=move || draft.get()
                         on:input=move |ev| draft.set(event_target_value(&ev))/>
                     <button type="submit" disabled=move || busy.get()>{t(locale, T::Send)}</button>
                     <Show when=move || busy.get()>
-                        <button type="button" class="stop" data-testid="stop" on:click=move |_| stop_answer()>
+                        <button type="button" class="stop" data-testid="stop"
+                            on:click=move |_| {
+                                stop_answer();
+                                // The button goes with the answer: the caret goes back to the box.
+                                focus_message();
+                            }>
                             {t(locale, T::Stop)}
                         </button>
                     </Show>
@@ -256,6 +287,33 @@ fn scroll_to_end() {
 
 #[cfg(not(feature = "hydrate"))]
 fn start(_message: String, _plan: Option<ToolCallPlan>, _live: Live) {}
+
+/// Puts the caret in the message box, without scrolling (it is fixed at the bottom).
+fn focus_message() {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        let input = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("message"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(input) = input {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = input.focus_with_options(&options);
+        }
+    }
+}
+
+/// `text` as a URL query value: every byte but the unreserved ones percent-encoded.
+fn query_escape(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
 
 /// The stop button: aborts the request; the server sees the client go and drops its
 /// call to the model.

@@ -57,6 +57,15 @@ fn transactions_block(
     if rows.is_empty() {
         return Either::Left(view! { <p class="empty">{t(locale, T::Empty)}</p> });
     }
+    // "Opérations — 154", or, when only the newest are sent, how many of them:
+    // "Opérations — 100 affichées sur 154", so that the count and "show N more" agree.
+    let title = match (truncated && (rows.len() as u64) < u64::from(count), locale) {
+        (true, Locale::Fr) => {
+            format!("{} — {} affichées sur {count}", t(locale, T::Transactions), rows.len())
+        }
+        (true, Locale::En) => format!("{} — {} shown of {count}", t(locale, T::Transactions), rows.len()),
+        (false, _) => format!("{} — {count}", t(locale, T::Transactions)),
+    };
     let rest = rows.split_off(rows.len().min(FIRST_ROWS));
     let more = (!rest.is_empty()).then(|| {
         let summary = match locale {
@@ -73,7 +82,7 @@ fn transactions_block(
     });
     Either::Right(view! {
         <div class="rows-wrap">
-            <p class="rows-title">{format!("{} — {count}", t(locale, T::Transactions))}</p>
+            <p class="rows-title" data-testid="rows-title">{title}</p>
             {rows_table(rows, locale)}
             {more}
         </div>

@@ -34,7 +34,7 @@ use guardian::Verdict;
 use router::Complexity;
 
 /// Longest message accepted, in characters.
-pub const MAX_MESSAGE_CHARS: usize = 4000;
+pub const MAX_MESSAGE_CHARS: usize = agent::protocol::MAX_CHAT_MESSAGE_CHARS;
 
 /// One message to answer, with what it is answered in the light of.
 struct Asked<'a> {

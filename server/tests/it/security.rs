@@ -194,6 +194,47 @@ async fn a_query_in_the_address_is_text_in_the_page() {
     );
 }
 
+/// A conversation's title (the user's text) names the page: in `<title>` it is text,
+/// and so is the example a `?q=` puts in the message box.
+#[tokio::test]
+async fn a_title_and_an_example_are_text_in_the_page() {
+    let app = app(false).await;
+    let attack = "</title><script>window.pwned=1</script><img src=x onerror=alert(1)>";
+    // A conversation without a plan (a clarification) is named after its title.
+    let (status, _, sse) =
+        send(&app.router, Some(&app.who), support::post_json("/api/v1/chat", json!({"message": "bonjour"})))
+            .await;
+    assert_eq!(status, StatusCode::OK, "{sse}");
+    let id = sse.split("\"conversation_id\":\"").nth(1).unwrap()[..32].to_string();
+    let form = form_urlencoded::Serializer::new(String::new())
+        .append_pair("id", &id)
+        .append_pair("title", attack)
+        .finish();
+    let (status, _, body) = send(&app.router, Some(&app.who), server_fn("rename_conversation", form)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _, body) = send(&app.router, Some(&app.who), get(&format!("/c/{id}"))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        !body.contains("<script>window.pwned") && !body.contains("<img src=x"),
+        "the title became markup"
+    );
+    assert!(
+        body.contains("<title>&lt;/title&gt;&lt;script&gt;window.pwned=1&lt;/script&gt;"),
+        "the title is the page's title, as text: {}",
+        body.split("<title>").nth(1).unwrap_or_default().split("</title>").next().unwrap_or_default()
+    );
+
+    let uri =
+        format!("/?{}", form_urlencoded::Serializer::new(String::new()).append_pair("q", attack).finish());
+    let (status, _, body) = send(&app.router, Some(&app.who), get(&uri)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        !body.contains("<script>window.pwned") && !body.contains("<img src=x"),
+        "the example became markup"
+    );
+    assert!(body.contains("value=\"&lt;/title&gt;"), "the example is the message box's value");
+}
+
 /// After signing in, and after deleting a conversation, the browser goes to a page of
 /// this site whatever `next` or `back` says, and a header-breaking `next` is no 500.
 #[tokio::test]

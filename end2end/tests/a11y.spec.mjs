@@ -1,0 +1,56 @@
+// axe-core with the WCAG 2.0, 2.1 and 2.2 A and AA rules on every page: a phone and
+// a desktop, light and dark, French and English, with JavaScript and without. No
+// serious or critical violation is allowed. axe is run through Playwright's evaluate,
+// which the page's Content-Security-Policy does not govern and which works with the
+// page's own scripts off.
+import { test, expect } from '@playwright/test';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function violations(page) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } }), TAGS);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+for (const [width, height] of [[390, 844], [1280, 800]]) {
+  for (const scheme of ['light', 'dark']) {
+    for (const lang of ['fr-FR', 'en-GB']) {
+      test.describe(`${width} px, ${scheme}, ${lang}`, () => {
+        test.use({ viewport: { width, height }, colorScheme: scheme, locale: lang });
+        // The not-found page is a 404 on purpose.
+        test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo, (m) => m.text().includes('404')));
+        test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
+
+        test('no serious or critical axe violation on any page', async ({ page }, testInfo) => {
+          const found = [];
+          const check = async (what) => found.push(...(await violations(page)).map((v) => `${what}: ${v}`));
+
+          await open(page, testInfo, '/login');
+          await check('/login');
+          await open(page, testInfo, '/signup');
+          await check('/signup');
+          await signIn(page, testInfo);
+          await check('/ (start)');
+          // An answer with a total, a chart and a transaction list; a clarification.
+          await ask(page, 'Mes dépenses par mois en 2025');
+          await expect(page.getByTestId('turn').last().getByTestId('result')).toBeVisible();
+          await ask(page, 'bonjour');
+          await expect(page.getByTestId('turn').last().getByTestId('clarify')).toBeVisible();
+          await check('conversation');
+          for (const path of ['/import', '/rules', '/datasets', '/settings', '/nowhere']) {
+            await open(page, testInfo, path);
+            await check(path);
+          }
+          expect(found, 'axe: serious and critical violations').toEqual([]);
+        });
+      });
+    }
+  }
+}
