@@ -1,12 +1,13 @@
 // axe-core with the WCAG 2.0, 2.1 and 2.2 A and AA rules on every page: a phone and
 // a desktop, light and dark, French and English, with JavaScript and without. No
 // serious or critical violation is allowed. axe is run through Playwright's evaluate,
-// which the page's Content-Security-Policy does not govern and which works with the
-// page's own scripts off.
+// which the page's Content-Security-Policy does not govern. axe needs the page's event
+// loop, so "without JavaScript" here is the page with Sou's own scripts refused: the
+// server-rendered page, never hydrated.
 import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -14,6 +15,7 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 async function violations(page) {
   await page.evaluate(axeSource);
   const result = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } }), TAGS);
+  expect(result.passes.length, 'axe checked the page').toBeGreaterThan(0);
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
@@ -24,11 +26,19 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
     for (const lang of ['fr-FR', 'en-GB']) {
       test.describe(`${width} px, ${scheme}, ${lang}`, () => {
         test.use({ viewport: { width, height }, colorScheme: scheme, locale: lang });
-        // The not-found page is a 404 on purpose.
-        test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo, (m) => m.text().includes('404')));
         test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
 
-        test('no serious or critical axe violation on any page', async ({ page }, testInfo) => {
+        test('no serious or critical axe violation on any page', async ({ browser, page: given }, testInfo) => {
+          let page = given;
+          if (!hydrated(testInfo)) {
+            const context = await browser.newContext({
+              viewport: { width, height }, colorScheme: scheme, locale: lang, javaScriptEnabled: true,
+            });
+            await context.route(/\/pkg\/.*\.(js|wasm)$/, (route) => route.abort());
+            page = await context.newPage();
+          }
+          // The not-found page is a 404 on purpose; refused scripts are refused on purpose.
+          await watchConsole(page, testInfo, (m) => /404|ERR_FAILED|module script|dynamically imported module/.test(m.text()));
           const found = [];
           const check = async (what) => found.push(...(await violations(page)).map((v) => `${what}: ${v}`));
 

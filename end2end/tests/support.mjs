@@ -15,7 +15,9 @@ export function watchConsole(page, testInfo, expected = () => false) {
   page.on('console', (m) => {
     if ((m.type() === 'error' && !expected(m)) || csp(m.text())) problems.push(m.text());
   });
-  page.on('pageerror', (e) => problems.push(String(e)));
+  page.on('pageerror', (e) => {
+    if (!expected({ type: () => 'pageerror', text: () => String(e) })) problems.push(String(e));
+  });
   testInfo.problems = problems;
   return page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
     console.error(`securitypolicyviolation: ${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`)));

@@ -118,7 +118,7 @@ pub fn balances(r: BalancesResult, locale: Locale) -> impl IntoView {
                                 <tr data-key=a.key.clone()>
                                     <th scope="row">{a.label}</th>
                                     <td>{account_kind(&a.kind, locale)}</td>
-                                    {money_cell(a.balance, locale, "balance")}
+                                    {money_cell(a.balance, locale, "balance", t(locale, T::Balance))}
                                 </tr>
                             }
                         })

@@ -69,9 +69,9 @@ pub fn budget_status(r: BudgetStatusResult, locale: Locale) -> impl IntoView {
                                         </span>
                                         <span class="meter-text" aria-hidden="true">{share(l.used_basis_points, locale)}</span>
                                     </td>
-                                    {money_cell(l.spent, locale, "spent")}
-                                    {money_cell(l.budget, locale, "budget")}
-                                    {money_cell(l.remaining, locale, "remaining")}
+                                    {money_cell(l.spent, locale, "spent", t(locale, T::Spent))}
+                                    {money_cell(l.budget, locale, "budget", t(locale, T::Budget))}
+                                    {money_cell(l.remaining, locale, "remaining", t(locale, T::Remaining))}
                                     <td>
                                         <span class=format!("state state-{state}")>
                                             <span aria-hidden="true">{icon}</span> " " {text}

@@ -26,10 +26,11 @@ pub fn width(part: i64, max: i64) -> i64 {
     i64::try_from((i128::from(part.max(0)) * 100 / i128::from(max)).clamp(0, 100)).unwrap_or(0)
 }
 
-/// A money cell that tests and scripts can read exactly.
-pub fn money_cell(m: Money, locale: Locale, testid: &'static str) -> impl IntoView {
+/// A money cell that tests and scripts can read exactly, with its column's name
+/// (`data-label`) for the phone layout, where a row is a card without headers.
+pub fn money_cell(m: Money, locale: Locale, testid: &'static str, label: &'static str) -> impl IntoView {
     view! {
-        <td class="num" data-testid=testid data-minor=m.minor data-currency=m.currency.to_string()>
+        <td class="num" data-testid=testid data-label=label data-minor=m.minor data-currency=m.currency.to_string()>
             {money(m, locale)}
         </td>
     }

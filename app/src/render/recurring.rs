@@ -42,11 +42,11 @@ pub fn recurring(r: RecurringResult, locale: Locale) -> impl IntoView {
                                         <span class="label">{i.label}</span>
                                         {i.category.map(|c| view! { <span class="merchant">{c.label}</span> })}
                                     </th>
-                                    <td>{cadence(i.cadence, locale)} <span class="count">{format!(" ×{}", i.count)}</span></td>
-                                    {money_cell(i.amount, locale, "amount")}
+                                    <td data-label=t(locale, T::Cadence)>{cadence(i.cadence, locale)} <span class="count">{format!(" ×{}", i.count)}</span></td>
+                                    {money_cell(i.amount, locale, "amount", t(locale, T::TypicalAmount))}
                                     <td class="date">{i18n::date(i.last_date, locale)}</td>
-                                    <td class="date">{i18n::date(i.next_date, locale)}</td>
-                                    {money_cell(i.yearly_cost, locale, "yearly-cost")}
+                                    <td class="date" data-label=t(locale, T::Next)>{i18n::date(i.next_date, locale)}</td>
+                                    {money_cell(i.yearly_cost, locale, "yearly-cost", t(locale, T::PerYear))}
                                 </tr>
                             }
                         })
