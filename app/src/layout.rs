@@ -112,16 +112,24 @@ pub fn TopBar(account: AccountView, locale: Locale, title: &'static str, here: H
         .into_any()
     };
     let link = move |to: Here, href: &'static str, text: &'static str| {
-        // "New chat" is an action, never the page one is on.
-        let current = (to == here && to != Here::Chat).then_some("page");
+        let current = (to == here).then_some("page");
         view! { <a href=href rel="external" aria-current=current>{text}</a> }
+    };
+    // "New chat" is an action, never the page one is on. On a phone "Nouvelle conversation" is "Nouveau", so that the five links fit on one
+    // row of a 390 px screen (narrower ones scroll the row, never the page). One of the
+    // two texts is `display: none`, so a screen reader reads one.
+    let new_chat = view! {
+        <a href="/" rel="external">
+            <span class="wide-only">{t(locale, T::NewChat)}</span>
+            <span class="phone-only">{tr(locale, "Nouveau", "New")}</span>
+        </a>
     };
     view! {
         <header class="top">
             <a class="brand" href="/" rel="external">"Sou"</a>
             {what}
             <nav class="top-links" aria-label=tr(locale, "Navigation", "Navigation")>
-                {link(Here::Chat, "/", t(locale, T::NewChat))}
+                {new_chat}
                 {link(Here::Import, "/import", tr(locale, "Importer", "Import"))}
                 {link(Here::Rules, "/rules", tr(locale, "Règles", "Rules"))}
                 {link(Here::Data, "/datasets", tr(locale, "Données", "Data"))}
