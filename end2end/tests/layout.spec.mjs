@@ -23,9 +23,24 @@ async function inViewport(page, locator, what) {
   expect(box.y + box.height, `${what} ends below the screen`).toBeLessThanOrEqual(size.height);
 }
 
-for (const [width, height] of [[390, 844], [1280, 800]]) {
-  test.describe(`${width} px`, () => {
-    test.use({ viewport: { width, height } });
+// What the tests ask and how amounts read, per interface language.
+const WORDS = {
+  'fr-FR': {
+    answers: ['Mes dépenses par catégorie en 2025', "Combien j'ai dépensé en courses en janvier 2026 ?"],
+    tables: [['Mes budgets ce mois-ci', 'budgets'], ['mes abonnements', 'recurring']],
+    amount: /\d,\d\d\s€/,
+  },
+  'en-GB': {
+    answers: ['Spending by category in 2025', 'How much did I spend on groceries in January 2026?'],
+    tables: [['my budgets this month', 'budgets'], ['my subscriptions', 'recurring']],
+    amount: /€[\d,]+\.\d\d/,
+  },
+};
+
+for (const [width, height] of [[390, 844], [1280, 800]]) for (const lang of ['fr-FR', 'en-GB']) {
+  test.describe(`${width} px, ${lang}`, () => {
+    test.use({ viewport: { width, height }, locale: lang });
+    const words = WORDS[lang];
 
     test.beforeEach(async ({ page }, testInfo) => {
       watchConsole(page, testInfo);
@@ -44,6 +59,9 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
         await expect(nav, `${path}: one navigation`).toHaveCount(1);
         const hrefs = await nav.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
         expect(hrefs, `${path}: the same links`).toEqual(LINKS);
+        // All five on screen at once: the row does not even need to scroll.
+        const [inner, outer] = await nav.evaluate((n) => [n.scrollWidth, n.clientWidth]);
+        expect(inner, `${path}: every link of the header in view`).toBeLessThanOrEqual(outer);
         if (path !== '/') {
           await expect(nav.locator('a[aria-current="page"]'), `${path}: marked as the current page`)
             .toHaveAttribute('href', path);
@@ -69,7 +87,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
 
       // Each answer is shown from its first line: its headline figure on screen, not
       // under the sticky header — the second after a long first one too.
-      for (const question of ['Mes dépenses par catégorie en 2025', "Combien j'ai dépensé en courses en janvier 2026 ?"]) {
+      for (const question of words.answers) {
         await ask(page, question);
         const total = page.getByTestId('turn').last().getByTestId('total');
         await expect(total).toBeVisible();
@@ -94,12 +112,12 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
         expect(clipped, `amount ${i} is cut`).toBe(false);
         const box = await cell.boundingBox();
         expect(box.x + box.width, `amount ${i} ends right of the screen`).toBeLessThanOrEqual(width);
-        await expect(cell).toHaveText(/\d,\d\d\s€/);
+        await expect(cell).toHaveText(words.amount);
       }
-      await snap(page, { path: `test-results/layout-${width}-${testInfo.project.name}.png`, fullPage: false });
+      await snap(page, { path: `test-results/layout-${width}-${lang}-${testInfo.project.name}.png`, fullPage: false });
 
       // Budgets and recurring payments: the page never scrolls sideways, every amount whole.
-      for (const [question, table] of [['Mes budgets ce mois-ci', 'budgets'], ['mes abonnements', 'recurring']]) {
+      for (const [question, table] of words.tables) {
         await ask(page, question);
         const cells = page.getByTestId('turn').last().getByTestId(table).locator('tbody td.num');
         await expect(cells.first()).toBeVisible();
@@ -110,6 +128,9 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
         expect(cut, `${question}: amounts cut or off screen`).toEqual([]);
       }
     });
+
+    // The tests below read French labels and answers: once per width is enough.
+    if (lang !== 'fr-FR') return;
 
     test('focus: the message box on arrival, after a suggestion, after an example', async ({ page }, testInfo) => {
       await open(page, testInfo, '/');
