@@ -43,6 +43,10 @@ pub enum ReasonCode {
     AmbiguousEntity,
     /// Words that look like a filter but match nothing the user has.
     UnrecognizedWords,
+    /// Words the parser could not place that would change the calculation (an
+    /// exclusion, an average, a second period, a write, the world outside the ledger):
+    /// the plan does not run as is.
+    UnplacedMeaning,
     /// A short follow-up that reuses the previous question.
     FollowupUsesContext,
     /// A follow-up with no previous question to complete.
@@ -72,9 +76,8 @@ impl ReasonCode {
             | GuardianApproved => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
             | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired => Confidence::Medium,
-            ImplicitPeriod | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong => {
-                Confidence::Low
-            }
+            ImplicitPeriod | UnplacedMeaning | FollowupUsesContext | MissingContext | NoIntent
+            | OutOfScope | TooLong => Confidence::Low,
         }
     }
 
@@ -100,6 +103,7 @@ impl ReasonCode {
             ForeignCurrency => "foreign_currency",
             AmbiguousEntity => "ambiguous_entity",
             UnrecognizedWords => "unrecognized_words",
+            UnplacedMeaning => "unplaced_meaning",
             FollowupUsesContext => "followup_uses_context",
             MissingContext => "missing_context",
             NoIntent => "no_intent",
@@ -171,6 +175,12 @@ impl ReasonCode {
                 format!("Mots non reconnus, ignorés : {detail}")
             }
             (Locale::En, UnrecognizedWords) => format!("Words not recognised, ignored: {detail}"),
+            (Locale::Fr, UnplacedMeaning) => {
+                format!("Mots qui changeraient le calcul, que je ne sais pas lire : {detail}")
+            }
+            (Locale::En, UnplacedMeaning) => {
+                format!("Words that would change the calculation, which I cannot read: {detail}")
+            }
             (Locale::Fr, FollowupUsesContext) => {
                 format!("Suite de la question précédente : {detail}")
             }

@@ -2,8 +2,10 @@
 //! and the period a question about now means when it names none.
 
 use super::intent::Kind;
+use super::lexicon::changes_meaning;
 use crate::period;
 use crate::reason::{confidence_of, Reason, ReasonCode};
+use crate::text::tokenize;
 use crate::{
     BalancesArgs, BudgetArgs, CashFlowArgs, Date, Direction, GroupBy, ListTransactionsArgs, Locale, Period,
     PlanMeta, RecurringArgs, SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT,
@@ -141,8 +143,15 @@ pub(crate) fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>, per
 }
 
 pub(crate) fn push_unrecognized(reasons: &mut Vec<Reason>, words: &[String], locale: Locale) {
-    if !words.is_empty() {
-        let quoted = words.iter().map(|w| format!("« {w} »")).collect::<Vec<_>>().join(", ");
-        reasons.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &quoted));
+    // A word that would change the calculation stops the run; any other is harmless.
+    let (meaning, harmless): (Vec<&String>, Vec<&String>) = words
+        .iter()
+        .partition(|w| tokenize(w).iter().any(|t| changes_meaning(&t.norm) || period::is_time_word(t)));
+    let quote = |words: &[&String]| words.iter().map(|w| format!("« {w} »")).collect::<Vec<_>>().join(", ");
+    if !meaning.is_empty() {
+        reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(&meaning)));
+    }
+    if !harmless.is_empty() {
+        reasons.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &quote(&harmless)));
     }
 }

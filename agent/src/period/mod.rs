@@ -39,6 +39,14 @@ pub fn find_all(tokens: &[Token], used: &[bool], message: &str, today: Date, loc
     found
 }
 
+/// A word that names a time (a month, a year, a half) on its own: left over after the
+/// period was read, it is a second period the plan would leave out.
+pub fn is_time_word(t: &Token) -> bool {
+    scan::month_word(&t.norm).is_some_and(|(_, ambiguous)| !ambiguous)
+        || scan::year_number(t).is_some()
+        || matches!(t.norm.as_str(), "semestre" | "semestres" | "semester" | "half" | "moitie" | "trimestre")
+}
+
 /// The first period named in `tokens`.
 pub fn find(tokens: &[Token], used: &[bool], message: &str, today: Date, locale: Locale) -> Option<Found> {
     find_all(tokens, used, message, today, locale).into_iter().next()

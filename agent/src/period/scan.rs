@@ -8,14 +8,16 @@ use crate::wording;
 use crate::{Date, Locale, Period};
 
 /// A month word: (month number, whether it is only a month when a year or a
-/// preposition vouches for it — "may", "sept", "mar").
-fn month_word(w: &str) -> Option<(u32, bool)> {
+/// preposition vouches for it — "may", "sept", "mar", "apr").
+pub(super) fn month_word(w: &str) -> Option<(u32, bool)> {
     let m = match w {
         "janvier" | "january" | "janv" | "jan" => (1, false),
         "fevrier" | "february" | "fevr" | "fev" | "feb" | "febuary" => (2, false),
         "mars" | "march" => (3, false),
         "mar" => (3, true),
-        "avril" | "april" | "avr" | "apr" => (4, false),
+        "avril" | "april" | "avr" => (4, false),
+        // Also an interest rate ("my card's APR").
+        "apr" => (4, true),
         "mai" => (5, false),
         "may" => (5, true),
         "juin" | "june" | "jun" => (6, false),
@@ -31,7 +33,7 @@ fn month_word(w: &str) -> Option<(u32, bool)> {
     Some(m)
 }
 
-fn year_number(t: &Token) -> Option<i32> {
+pub(super) fn year_number(t: &Token) -> Option<i32> {
     if t.kind != TokenKind::Number || t.norm.len() != 4 {
         return None;
     }

@@ -139,6 +139,7 @@ fn corpus() {
     let mut previous: Option<ToolCallPlan> = None;
     let mut failures = Vec::new();
     let (mut total, mut high, mut high_wrong) = (0, 0, 0);
+    let (mut medium, mut medium_wrong) = (0, 0);
     let mut by_locale = std::collections::BTreeMap::<String, usize>::new();
     let mut seen = BTreeSet::new();
     let update = std::env::var_os("UPDATE_CORPUS").is_some_and(|v| v == "1");
@@ -183,6 +184,13 @@ fn corpus() {
                     high_wrong += 1;
                 }
             }
+            // Without a model a medium plan runs too: it must be as right as a high one.
+            if p.meta.confidence == agent::Confidence::Medium {
+                medium += 1;
+                if got != want {
+                    medium_wrong += 1;
+                }
+            }
         }
         if got != want {
             if let Some((before, _)) = raw.rsplit_once("=>") {
@@ -193,11 +201,14 @@ fn corpus() {
         previous = outcome.plan().cloned();
     }
     let precision = if high == 0 { 100.0 } else { 100.0 * (high - high_wrong) as f64 / high as f64 };
+    let medium_precision =
+        if medium == 0 { 100.0 } else { 100.0 * (medium - medium_wrong) as f64 / medium as f64 };
     println!(
-        "corpus: {total} messages ({}); coverage {high} planned high ({:.1}%); precision at high {:.1}% ({high_wrong} wrong)",
+        "corpus: {total} messages ({}); coverage {high} planned high ({:.1}%); precision at high {:.1}% ({high_wrong} wrong); {medium} planned medium, precision {:.1}% ({medium_wrong} wrong)",
         by_locale.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "),
         100.0 * high as f64 / total.max(1) as f64,
         precision,
+        medium_precision,
     );
     assert!(total >= 400, "the corpus must keep at least 400 cases, has {total}");
     if update {

@@ -13,13 +13,11 @@ pub(super) fn low_confidence_question(
     asked: Option<String>,
 ) -> Clarification {
     let locale = plan.meta.locale;
-    let question = asked.filter(|q| !q.trim().is_empty()).unwrap_or_else(|| {
-        match locale {
-            Locale::Fr => "Je ne suis pas sûr d'avoir bien compris. Voulez-vous :",
-            Locale::En => "I am not sure I understood. Did you mean:",
-        }
-        .to_string()
-    });
+    // Words that would change the calculation were not read: the plan as parsed is
+    // not offered (it could be the opposite of what was asked, "hors Picard" read as
+    // Picard), only the same question without one filter or without any.
+    let unread = plan.meta.confidence_reasons.iter().any(|r| r.code == ReasonCode::UnplacedMeaning);
+
     let chosen = |call: agent::ToolCall| {
         let label = parser.describe(&call, locale);
         let reasons = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
@@ -36,9 +34,20 @@ pub(super) fn low_confidence_question(
             },
         }
     };
-    let mut suggestions = vec![chosen(plan.call.clone())];
+    let mut suggestions = Vec::new();
+    if !unread {
+        suggestions.push(chosen(plan.call.clone()));
+    }
+    let (category, merchant) =
+        (plan.call.category().map(str::to_string), plan.call.merchant().map(str::to_string));
+    // With a category and a merchant, each alone: "courses hors Picard" → the groceries.
+    if unread && category.is_some() && merchant.is_some() {
+        let mut only_category = plan.call.clone();
+        only_category.set_filters(category.clone(), None);
+        suggestions.push(chosen(only_category));
+    }
     // The same question without its filters, for when the filter was the misunderstanding.
-    if plan.call.category().is_some() || plan.call.merchant().is_some() {
+    if category.is_some() || merchant.is_some() {
         let mut broader = plan.call.clone();
         broader.set_filters(None, None);
         suggestions.push(chosen(broader));
@@ -48,9 +57,28 @@ pub(super) fn low_confidence_question(
     if let Some(p) = earlier.period_mut() {
         *p = agent::period::month(p.start.first_of_month().add_months(-1), locale);
     }
-    if earlier != plan.call {
+    if earlier != plan.call && !unread {
         suggestions.push(chosen(earlier));
     }
+    let question = asked.filter(|q| !q.trim().is_empty()).unwrap_or_else(|| {
+        match (locale, unread, suggestions.is_empty()) {
+            (Locale::Fr, false, _) => "Je ne suis pas sûr d'avoir bien compris. Voulez-vous :",
+            (Locale::En, false, _) => "I am not sure I understood. Did you mean:",
+            (Locale::Fr, true, false) => {
+                "Je ne sais pas encore calculer tout ce que demande ce message, et je préfère ne pas deviner. Voulez-vous plutôt :"
+            }
+            (Locale::En, true, false) => {
+                "I cannot yet work out everything this message asks, and I would rather not guess. Would one of these help:"
+            }
+            (Locale::Fr, true, true) => {
+                "Je ne sais pas encore calculer tout ce que demande ce message, et je préfère ne pas deviner."
+            }
+            (Locale::En, true, true) => {
+                "I cannot yet work out everything this message asks, and I would rather not guess."
+            }
+        }
+        .to_string()
+    });
     Clarification {
         question,
         reasons: plan

@@ -379,6 +379,30 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
     assert!(matches!(err, Some(BackendError::NotFound)));
 }
 
+/// A word that would change the calculation and that the parser cannot read stops the
+/// run: no figure, a question — and the plan as parsed (here the opposite of what was
+/// asked: Picard's total) is not among the one-click answers.
+#[tokio::test]
+async fn an_unread_exclusion_asks_instead_of_answering_the_opposite() {
+    let (_dir, store, user) = demo_store().await;
+    let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
+    for message in ["courses hors Picard en 2025", "restaurants excluding Deliveroo in 2025"] {
+        let (_, events) =
+            collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
+        assert!(!events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))), "{message}: ran {events:?}");
+        let ChatEvent::Plan { plan } = &events[0] else { panic!("{events:?}") };
+        assert_eq!(plan.meta.confidence, Confidence::Low, "{message}");
+        let ChatEvent::Clarify { clarification } = &events[1] else { panic!("{events:?}") };
+        assert!(!clarification.suggestions.is_empty(), "{message}");
+        for s in &clarification.suggestions {
+            assert_eq!(s.plan.call.merchant(), None, "{message}: offers {}", s.label);
+        }
+        // The category alone is offered first.
+        assert!(clarification.suggestions[0].plan.call.category().is_some(), "{message}");
+        assert!(events.last().is_some_and(ChatEvent::is_terminal));
+    }
+}
+
 #[tokio::test]
 async fn chat_rejects_bad_input_before_streaming() {
     let (_dir, store, user) = demo_store().await;

@@ -485,3 +485,32 @@ pub(crate) fn is_followup(tokens: &[Token]) -> bool {
         )
     ) || matches!((first, second), (Some("what" | "how"), Some("about")) | (Some("and"), _))
 }
+
+/// A word that would change what a plan computes if it were read: an exclusion, an
+/// aggregate other than a total, a write, a question about the world. Left unplaced by
+/// the parser, it stops the run (a `low` plan, so a question) rather than be dropped.
+/// A second period is the other such kind ([`crate::period::is_time_word`]).
+pub(crate) fn changes_meaning(w: &str) -> bool {
+    matches!(
+        w,
+        // Exclusion and negation.
+        "hors" | "sauf" | "excepte" | "exceptee" | "exceptes" | "exceptees" | "exclu" | "exclus" | "exclue"
+            | "exclues" | "exclure" | "excluant" | "excluding" | "exclude" | "excluded" | "except"
+            | "excepting" | "without" | "sans" | "besides"
+            // Aggregates other than a sum.
+            | "moyenne" | "moyennes" | "moyen" | "moyens" | "average" | "averages" | "avg" | "mean"
+            | "median" | "mediane" | "maximum" | "minimum" | "max" | "min"
+            // Writes.
+            | "set" | "fixe" | "fixer" | "definis" | "definir" | "modifie" | "modifier" | "change"
+            | "changer" | "vire" | "virer" | "transfere" | "transferer" | "transfer" | "move" | "cree"
+            | "creer" | "create" | "ajoute" | "ajouter" | "add" | "supprime" | "supprimer" | "delete"
+            | "remove" | "recategorise" | "recategoriser" | "recategorize" | "bloque" | "bloquer"
+            | "block" | "paye" | "payer" | "envoie" | "envoyer" | "send" | "book" | "reserve"
+            | "reserver" | "schedule" | "annule" | "annuler" | "rembourse" | "rembourser"
+            // The world outside the ledger.
+            | "meteo" | "weather" | "hotel" | "flight" | "meeting" | "meetings" | "reunion"
+            | "appointment" | "rdv" | "agenda" | "calendar" | "cac" | "bourse" | "stock" | "stocks"
+            | "bitcoin" | "crypto" | "pin" | "apr" | "taux" | "rate" | "interet" | "interets"
+            | "interest" | "equation" | "solve" | "resoudre"
+    )
+}
