@@ -148,3 +148,19 @@ test('advice is not planned: Sou offers what it can compute', async ({ page }, t
   await expect(page.getByTestId('result')).toHaveCount(0);
   await snap(page, { path: `test-results/advice-${testInfo.project.name}.png`, fullPage: true });
 });
+
+test('a word Sou cannot read yet stops the run: no figure, no opposite answer offered', async ({ page }, testInfo) => {
+  await ask(page, 'courses hors Picard en 2025');
+  const turn = page.getByTestId('turn').last();
+  const card = turn.getByTestId('clarify');
+  await expect(card).toBeVisible();
+  await expect(turn.getByTestId('result')).toHaveCount(0);
+  await expect(turn).toContainText('« hors »');
+  // Offered: the groceries without the merchant, never Picard's own total.
+  const offers = card.locator('.suggestion button');
+  await expect(offers.first()).toContainText('Courses');
+  expect(await offers.allTextContents()).not.toContainEqual(expect.stringContaining('Picard'));
+  // Advice about subscriptions offers the recurring payments first.
+  await ask(page, 'Comment réduire mes abonnements ?');
+  await expect(page.getByTestId('turn').last().locator('.suggestion button').first()).toContainText(/récurrents|Paiements/i);
+});
