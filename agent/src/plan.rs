@@ -596,6 +596,14 @@ pub struct ToolCallPlan {
     pub meta: PlanMeta,
 }
 
+impl ToolCallPlan {
+    /// Whether a follow-up may continue from this plan: not when words that would
+    /// change it went unread (its filters may be the opposite of what was asked).
+    pub fn carries_context(&self) -> bool {
+        !self.meta.confidence_reasons.iter().any(|r| r.code == crate::ReasonCode::UnplacedMeaning)
+    }
+}
+
 /// What Sou asks when it will not guess: a question, why, and plans one click away.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clarification {

@@ -21,8 +21,9 @@ pub struct PlanRequest {
     pub today: Option<Date>,
 }
 
-/// The longest chat message the server takes, in characters (the parser itself reads
-/// at most [`crate::text::MAX_MESSAGE_CHARS`]; longer ones go to the model).
+/// The longest chat message the server takes, in characters (the parser itself plans
+/// at most [`crate::text::MAX_MESSAGE_CHARS`]; a longer one goes to the model when one
+/// is configured, and is otherwise told it is too long).
 pub const MAX_CHAT_MESSAGE_CHARS: usize = 4000;
 
 /// `POST /api/v1/chat`: a message to answer, in a conversation or a new one.

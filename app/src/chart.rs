@@ -108,7 +108,7 @@ fn bars(points: &[Point], values: Values, g: Geometry) -> (f64, AnyView) {
     let span = (max - min).max(f64::EPSILON);
     // Room right of the bars for the longest value (12 px digits are about 7 px wide).
     let widest = points.iter().map(|p| values.text(p.value).chars().count()).max().unwrap_or(0) as f64;
-    let area = g.width - g.labels - (widest * 7.0 + 12.0).max(60.0);
+    let area = (g.width - g.labels - (widest * 7.0 + 12.0).max(60.0)).max(40.0);
     let zero = g.labels + area * (-min / span);
     let height = ROW * points.len() as f64 + 8.0;
     let marks = points

@@ -335,7 +335,7 @@ fn form_error(
          <form method=\"post\" action=\"/chat\" class=\"composer-inline\">\
          <input type=\"hidden\" name=\"conversation_id\" value=\"{conversation}\">\
          <label for=\"message\">{label}</label>\
-         <textarea id=\"message\" name=\"message\" required maxlength=\"4000\">{}</textarea>\
+         <textarea id=\"message\" name=\"message\" required maxlength=\"{max}\">{}</textarea>\
          <button type=\"submit\">{send}</button></form>\
          <p><a href=\"/\">{back}</a></p></main></body></html>",
         esc(message),
@@ -345,6 +345,7 @@ fn form_error(
         label = tr(locale, "Votre message", "Your message"),
         send = tr(locale, "Envoyer", "Send"),
         back = tr(locale, "Retour au chat", "Back to the chat"),
+        max = agent::protocol::MAX_CHAT_MESSAGE_CHARS,
     );
     (status, Html(body)).into_response()
 }

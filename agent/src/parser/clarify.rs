@@ -56,11 +56,12 @@ impl Parser {
         };
         // The period a tool reads when the message gives none: balances today,
         // recurring payments over the last year, the rest over the default period.
-        let period_for = |kind: Kind| match kind {
-            Kind::Balance => period::today(cx.today, locale),
-            _ if stated => period.clone(),
-            Kind::Recurring => current_period(kind, cx.today, locale),
-            _ => period.clone(),
+        let period_for = |kind: Kind| {
+            if kind == Kind::Balance || (kind == Kind::Recurring && !stated) {
+                current_period(kind, cx.today, locale)
+            } else {
+                period.clone()
+            }
         };
         let over = |kind: Kind, group_by: GroupBy| {
             (kind, call_for(kind, Slots { period: period_for(kind), ..slots(group_by) }))

@@ -1,7 +1,7 @@
 //! The user's categories, merchants and accounts in a message: exact phrases first,
 //! then single words one typo or an abbreviation away; and which one a plan filters on.
 
-use super::lexicon::STOPWORDS;
+use super::lexicon::{changes_meaning, STOPWORDS};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{edit_distance, singular, Token, TokenKind};
 use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
@@ -40,7 +40,10 @@ impl Finder<'_> {
                 continue;
             }
             let words = message.get(t.start..t.end).unwrap_or_default().to_string();
-            let ids = if t.kind == TokenKind::Word { self.fuzzy(&t.norm) } else { Vec::new() };
+            // A word that would change the plan is never read as a near-miss name
+            // ("interest" is not "internet"): left unplaced, it stops the run.
+            let meaning = changes_meaning(&t.norm) || crate::period::is_time_word(t);
+            let ids = if t.kind == TokenKind::Word && !meaning { self.fuzzy(&t.norm) } else { Vec::new() };
             if ids.is_empty() {
                 unrecognized.push(words);
             } else {

@@ -44,7 +44,18 @@ pub fn find_all(tokens: &[Token], used: &[bool], message: &str, today: Date, loc
 pub fn is_time_word(t: &Token) -> bool {
     scan::month_word(&t.norm).is_some_and(|(_, ambiguous)| !ambiguous)
         || scan::year_number(t).is_some()
-        || matches!(t.norm.as_str(), "semestre" | "semestres" | "semester" | "half" | "moitie" | "trimestre")
+        || matches!(
+            t.norm.as_str(),
+            "semestre"
+                | "semestres"
+                | "semester"
+                | "half"
+                | "moitie"
+                | "trimestre"
+                | "trimestres"
+                | "quarter"
+                | "quarters"
+        )
 }
 
 /// The first period named in `tokens`.

@@ -3,7 +3,7 @@
 
 mod history;
 
-use agent::protocol::{ChatEvent, ConversationView, Role, MAX_CHAT_MESSAGE_CHARS as MAX_MESSAGE_CHARS};
+use agent::protocol::{ChatEvent, ConversationView, Role, MAX_CHAT_MESSAGE_CHARS};
 use agent::{Context, Locale, ParseOutcome, Parser, ToolCallPlan};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -38,13 +38,26 @@ fn turns_of(conversation: Option<ConversationView>) -> Vec<Turn> {
     turns
 }
 
+/// The last turn's plan, as the context of a follow-up (as the server reads it): none
+/// when words that would change it went unread.
 fn last_plan(turns: &[Turn]) -> Option<ToolCallPlan> {
-    turns.iter().rev().find_map(|t| {
-        t.events.iter().find_map(|e| match e {
-            ChatEvent::Plan { plan } => Some(plan.clone()),
-            _ => None,
-        })
+    turns.iter().rev().find_map(plan_of).filter(ToolCallPlan::carries_context)
+}
+
+fn plan_of(turn: &Turn) -> Option<ToolCallPlan> {
+    turn.events.iter().find_map(|e| match e {
+        ChatEvent::Plan { plan } => Some(plan.clone()),
+        _ => None,
     })
+}
+
+/// The plan of the last answer that ran (it has a result), which names the page.
+fn last_answered(turns: &[Turn]) -> Option<ToolCallPlan> {
+    turns
+        .iter()
+        .rev()
+        .filter(|t| t.events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))))
+        .find_map(plan_of)
 }
 
 #[component]
@@ -69,7 +82,7 @@ fn Chat(data: PageData) -> impl IntoView {
     let turns = RwSignal::new(turns_of(data.conversation));
     // An example chosen without JavaScript comes back as `/?q=…`, ready to send.
     let example = use_query_map().with_untracked(|q| q.get("q")).unwrap_or_default();
-    let draft = RwSignal::new(example.chars().take(MAX_MESSAGE_CHARS).collect::<String>());
+    let draft = RwSignal::new(example.chars().take(MAX_CHAT_MESSAGE_CHARS).collect::<String>());
     let busy = RwSignal::new(false);
 
     let previous = Memo::new(move |_| turns.with(|t| last_plan(t)));
@@ -87,7 +100,7 @@ fn Chat(data: PageData) -> impl IntoView {
     let describe = move |plan: &ToolCallPlan| parser.with_value(|p| p.describe(&plan.call, plan.meta.locale));
     // The page's name: what the latest answer computed ("Dépenses en Courses — janvier
     // 2026"), else the conversation's title, else "new conversation".
-    let heading = Memo::new(move |_| match previous.get() {
+    let heading = Memo::new(move |_| match turns.with(|t| last_answered(t)) {
         Some(plan) => describe(&plan),
         None if turns.with(Vec::is_empty) => t(locale, T::NewChat).to_string(),
         None => stored_title
@@ -180,7 +193,7 @@ fn Chat(data: PageData) -> impl IntoView {
                         value=move || conversation_id.get().unwrap_or_default()/>
                     <label class="visually-hidden" for="message">{t(locale, T::Placeholder)}</label>
                     <input id="message" name="message" type="text" autocomplete="off" required autofocus
-                        maxlength=MAX_MESSAGE_CHARS placeholder=t(locale, T::Placeholder)
+                        maxlength=MAX_CHAT_MESSAGE_CHARS placeholder=t(locale, T::Placeholder)
                         value=draft.get_untracked()
                         prop:value=move || draft.get()
                         on:input=move |ev| draft.set(event_target_value(&ev))/>
@@ -289,10 +302,17 @@ fn scroll_to_end() {
 fn start(_message: String, _plan: Option<ToolCallPlan>, _live: Live) {}
 
 /// Puts the caret in the message box, without scrolling (it is fixed at the bottom).
+/// Not on a touch screen, where focus opens the keyboard over the answer.
 fn focus_message() {
     #[cfg(feature = "hydrate")]
     {
         use wasm_bindgen::JsCast;
+        let touch = web_sys::window()
+            .and_then(|w| w.match_media("(pointer: coarse)").ok().flatten())
+            .is_some_and(|m| m.matches());
+        if touch {
+            return;
+        }
         let input = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id("message"))

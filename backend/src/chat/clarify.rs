@@ -9,14 +9,16 @@ use agent::{Clarification, Confidence, Locale, Parser, Reason, ReasonCode, Sugge
 /// guardian's own question when it asked one.
 pub(super) fn low_confidence_question(
     parser: &Parser,
+    message: &str,
     plan: &ToolCallPlan,
     asked: Option<String>,
 ) -> Clarification {
     let locale = plan.meta.locale;
-    // Words that would change the calculation were not read: the plan as parsed is
-    // not offered (it could be the opposite of what was asked, "hors Picard" read as
-    // Picard), only the same question without one filter or without any.
-    let unread = plan.meta.confidence_reasons.iter().any(|r| r.code == ReasonCode::UnplacedMeaning);
+    // Words that would change the calculation were not read. After an exclusion the
+    // plan as parsed may be the opposite of what was asked ("hors Picard" read as
+    // Picard): it is not offered, only the question without the excluded filter.
+    let unread = !plan.carries_context();
+    let excludes = unread && agent::text::tokenize(message).iter().any(|t| agent::is_exclusion_word(&t.norm));
 
     let chosen = |call: agent::ToolCall| {
         let label = parser.describe(&call, locale);
@@ -35,13 +37,13 @@ pub(super) fn low_confidence_question(
         }
     };
     let mut suggestions = Vec::new();
-    if !unread {
+    if !excludes {
         suggestions.push(chosen(plan.call.clone()));
     }
     let (category, merchant) =
         (plan.call.category().map(str::to_string), plan.call.merchant().map(str::to_string));
-    // With a category and a merchant, each alone: "courses hors Picard" → the groceries.
-    if unread && category.is_some() && merchant.is_some() {
+    // With a category and a merchant, the category alone: "courses hors Picard" → the groceries.
+    if excludes && category.is_some() && merchant.is_some() {
         let mut only_category = plan.call.clone();
         only_category.set_filters(category.clone(), None);
         suggestions.push(chosen(only_category));

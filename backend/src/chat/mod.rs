@@ -113,7 +113,7 @@ impl Sou {
         };
         // The user's words are stored before anything runs.
         self.insert_message(user, &conversation_id, Role::User, &req.message, None, &[]).await?;
-        let previous = self.last_plan(user, &conversation_id).await?;
+        let previous = self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context);
 
         let (tx, rx) = mpsc::channel::<ChatEvent>(32);
         let sou = self.clone();
@@ -241,7 +241,7 @@ impl Sou {
         let Some(models) = models.filter(|_| plan.meta.confidence != Confidence::High) else {
             if plan.meta.confidence == Confidence::Low {
                 // No model to check a fragile plan: ask rather than run it.
-                let clarification = low_confidence_question(&parser, &plan, None);
+                let clarification = low_confidence_question(&parser, q.message, &plan, None);
                 out.emit(ChatEvent::Clarify { clarification }).await;
                 let mut u = no_answer(warnings);
                 u.plan_confidence = Some(Confidence::Low);
@@ -296,13 +296,13 @@ impl Sou {
                 Ok(guarded(p, u))
             }
             Ok(Verdict::Clarify(question)) => {
-                let clarification = low_confidence_question(&parser, &plan, Some(question));
+                let clarification = low_confidence_question(&parser, q.message, &plan, Some(question));
                 out.emit(ChatEvent::Clarify { clarification }).await;
                 Ok(guarded(Some(plan), no_answer(warnings)))
             }
             Ok(Verdict::InvalidRepair(why)) => {
                 tracing::warn!(why = %why, "the guardian's repair was refused by the registry");
-                let clarification = low_confidence_question(&parser, &plan, None);
+                let clarification = low_confidence_question(&parser, q.message, &plan, None);
                 out.emit(ChatEvent::Clarify { clarification }).await;
                 Ok(guarded(Some(plan), no_answer(warnings)))
             }
@@ -311,7 +311,7 @@ impl Sou {
                 tracing::warn!(error = %e, "the guardian failed; applying the rules without a model");
                 warnings.push(llm_message(models.provider, &e, locale).1);
                 if plan.meta.confidence == Confidence::Low {
-                    let clarification = low_confidence_question(&parser, &plan, None);
+                    let clarification = low_confidence_question(&parser, q.message, &plan, None);
                     out.emit(ChatEvent::Clarify { clarification }).await;
                     return Ok(guarded(Some(plan), no_answer(warnings)));
                 }

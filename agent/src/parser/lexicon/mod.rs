@@ -316,7 +316,6 @@ pub(crate) fn is_advice(tokens: &[Token], i: usize) -> bool {
             | "reduire"
             | "diminuer"
             | "reduce"
-            | "cut"
             | "cook"
             | "cuisiner"
             | "recette"
@@ -324,6 +323,7 @@ pub(crate) fn is_advice(tokens: &[Token], i: usize) -> bool {
             | "weather"
             | "meteo"
     ) || matches!((w, next), ("dois", "je") | ("how", "do") | ("how", "can") | ("comment", "faire"))
+        || matches!((w, next), ("cut", "back" | "down"))
         || matches!((w, next), ("worth", _) | ("vaut", "le"))
 }
 
@@ -486,31 +486,57 @@ pub(crate) fn is_followup(tokens: &[Token]) -> bool {
     ) || matches!((first, second), (Some("what" | "how"), Some("about")) | (Some("and"), _))
 }
 
-/// A word that would change what a plan computes if it were read: an exclusion, an
-/// aggregate other than a total, a write, a question about the world. Left unplaced by
-/// the parser, it stops the run (a `low` plan, so a question) rather than be dropped.
-/// A second period is the other such kind ([`crate::period::is_time_word`]).
-pub(crate) fn changes_meaning(w: &str) -> bool {
+/// An exclusion or a negation: "hors Picard", "excluding Deliveroo", "sans le loyer".
+pub fn is_exclusion_word(w: &str) -> bool {
     matches!(
         w,
-        // Exclusion and negation.
-        "hors" | "sauf" | "excepte" | "exceptee" | "exceptes" | "exceptees" | "exclu" | "exclus" | "exclue"
-            | "exclues" | "exclure" | "excluant" | "excluding" | "exclude" | "excluded" | "except"
-            | "excepting" | "without" | "sans" | "besides"
-            // Aggregates other than a sum.
-            | "moyenne" | "moyennes" | "moyen" | "moyens" | "average" | "averages" | "avg" | "mean"
-            | "median" | "mediane" | "maximum" | "minimum" | "max" | "min"
-            // Writes.
-            | "set" | "fixe" | "fixer" | "definis" | "definir" | "modifie" | "modifier" | "change"
-            | "changer" | "vire" | "virer" | "transfere" | "transferer" | "transfer" | "move" | "cree"
-            | "creer" | "create" | "ajoute" | "ajouter" | "add" | "supprime" | "supprimer" | "delete"
-            | "remove" | "recategorise" | "recategoriser" | "recategorize" | "bloque" | "bloquer"
-            | "block" | "paye" | "payer" | "envoie" | "envoyer" | "send" | "book" | "reserve"
-            | "reserver" | "schedule" | "annule" | "annuler" | "rembourse" | "rembourser"
-            // The world outside the ledger.
-            | "meteo" | "weather" | "hotel" | "flight" | "meeting" | "meetings" | "reunion"
-            | "appointment" | "rdv" | "agenda" | "calendar" | "cac" | "bourse" | "stock" | "stocks"
-            | "bitcoin" | "crypto" | "pin" | "apr" | "taux" | "rate" | "interet" | "interets"
-            | "interest" | "equation" | "solve" | "resoudre"
+        "hors"
+            | "sauf"
+            | "excepte"
+            | "exceptee"
+            | "exceptes"
+            | "exceptees"
+            | "exclu"
+            | "exclus"
+            | "exclue"
+            | "exclues"
+            | "exclure"
+            | "excluant"
+            | "excluding"
+            | "exclude"
+            | "excluded"
+            | "except"
+            | "excepting"
+            | "without"
+            | "sans"
+            | "besides"
     )
+}
+
+/// A word that would change what a plan computes if it were read: an exclusion, an
+/// aggregate other than a total, a write, a question about the world. Left unplaced by
+/// the parser, it stops the run (a `low` plan) rather than be dropped. A second period
+/// is the other such kind ([`crate::period::is_time_word`]). Words that also occur in
+/// plain reads ("send me", "add up", "my last transfer", "payé") are not here; "change"
+/// is ("frais de change" is not the category "charges": better asked than guessed).
+pub(crate) fn changes_meaning(w: &str) -> bool {
+    is_exclusion_word(w)
+        || matches!(
+            w,
+            // Aggregates other than a sum.
+            "moyenne" | "moyennes" | "moyen" | "moyens" | "average" | "averages" | "avg" | "mean"
+                | "median" | "mediane" | "maximum" | "minimum" | "max" | "min"
+                // Writes.
+                | "set" | "fixe" | "fixer" | "definis" | "definir" | "modifie" | "modifier" | "change" | "changer"
+                | "vire" | "virer" | "transfere" | "transferer" | "move" | "cree" | "creer" | "create"
+                | "ajoute" | "ajouter" | "supprime" | "supprimer" | "delete" | "remove" | "recategorise"
+                | "recategoriser" | "recategorize" | "bloque" | "bloquer" | "block" | "schedule" | "book"
+                | "reserve" | "reserver"
+                | "annule" | "annuler"
+                // The world outside the ledger.
+                | "meteo" | "weather" | "hotel" | "flight" | "meeting" | "meetings" | "reunion"
+                | "appointment" | "rdv" | "agenda" | "calendar" | "cac" | "bourse" | "stock" | "stocks"
+                | "bitcoin" | "crypto" | "pin" | "apr" | "taux" | "rate" | "interet" | "interets"
+                | "interest" | "equation" | "solve" | "resoudre"
+        )
 }
