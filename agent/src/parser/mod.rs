@@ -14,7 +14,7 @@ pub(crate) mod entities;
 mod followup;
 pub(crate) mod intent;
 pub(crate) mod lexicon;
-pub use self::lexicon::is_exclusion_word;
+pub use self::lexicon::{is_exclusion_word, is_write_word};
 mod question;
 
 use self::build::{call_for, plan, Slots};

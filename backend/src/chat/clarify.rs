@@ -18,7 +18,11 @@ pub(super) fn low_confidence_question(
     // plan as parsed may be the opposite of what was asked ("hors Picard" read as
     // Picard): it is not offered, only the question without the excluded filter.
     let unread = !plan.carries_context();
-    let excludes = unread && agent::text::tokenize(message).iter().any(|t| agent::is_exclusion_word(&t.norm));
+    let words = agent::text::tokenize(message);
+    let excludes = unread && words.iter().any(|t| agent::is_exclusion_word(&t.norm));
+    // A write (set a budget, transfer, create a rule): Sou says it only reads, and
+    // offers the read nearest to it ("set my restaurant budget" → that budget's status).
+    let writes = unread && words.iter().any(|t| agent::is_write_word(&t.norm));
 
     let chosen = |call: agent::ToolCall| {
         let label = parser.describe(&call, locale);
@@ -63,19 +67,25 @@ pub(super) fn low_confidence_question(
         suggestions.push(chosen(earlier));
     }
     let question = asked.filter(|q| !q.trim().is_empty()).unwrap_or_else(|| {
-        match (locale, unread, suggestions.is_empty()) {
-            (Locale::Fr, false, _) => "Je ne suis pas sûr d'avoir bien compris. Voulez-vous :",
-            (Locale::En, false, _) => "I am not sure I understood. Did you mean:",
-            (Locale::Fr, true, false) => {
+        match (locale, unread, writes, suggestions.is_empty()) {
+            (Locale::Fr, false, _, _) => "Je ne suis pas sûr d'avoir bien compris. Voulez-vous :",
+            (Locale::En, false, _, _) => "I am not sure I understood. Did you mean:",
+            (Locale::Fr, true, true, _) => {
+                "Sou ne modifie encore rien — ni budget, ni virement, ni règle : il lit vos comptes. Voulez-vous plutôt voir :"
+            }
+            (Locale::En, true, true, _) => {
+                "Sou does not change anything yet — no budget, transfer or rule: it reads your accounts. Would you like to see:"
+            }
+            (Locale::Fr, true, false, false) => {
                 "Je ne sais pas encore calculer tout ce que demande ce message, et je préfère ne pas deviner. Voulez-vous plutôt :"
             }
-            (Locale::En, true, false) => {
+            (Locale::En, true, false, false) => {
                 "I cannot yet work out everything this message asks, and I would rather not guess. Would one of these help:"
             }
-            (Locale::Fr, true, true) => {
+            (Locale::Fr, true, false, true) => {
                 "Je ne sais pas encore calculer tout ce que demande ce message, et je préfère ne pas deviner."
             }
-            (Locale::En, true, true) => {
+            (Locale::En, true, false, true) => {
                 "I cannot yet work out everything this message asks, and I would rather not guess."
             }
         }

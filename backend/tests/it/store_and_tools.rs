@@ -403,6 +403,34 @@ async fn an_unread_exclusion_asks_instead_of_answering_the_opposite() {
     }
 }
 
+/// A write is not a read: nothing runs, Sou says it only reads, and offers the read
+/// nearest to the request (the budget it was asked to set).
+#[tokio::test]
+async fn a_write_request_is_told_sou_only_reads() {
+    let (_dir, store, user) = demo_store().await;
+    let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
+    for (message, words) in [
+        ("set my restaurant budget to 300 €", "does not change anything"),
+        ("vire 100 € sur le livret", "ne modifie encore rien"),
+    ] {
+        let (_, events) =
+            collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
+        assert!(!events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))), "{message}: ran {events:?}");
+        let ChatEvent::Clarify { clarification } = &events[1] else { panic!("{events:?}") };
+        assert!(clarification.question.contains(words), "{message}: {}", clarification.question);
+        assert!(!clarification.suggestions.is_empty(), "{message}");
+    }
+    let (_, events) = collect(
+        &sou,
+        user,
+        ChatRequest { message: "set my restaurant budget to 300 €".into(), ..Default::default() },
+    )
+    .await;
+    let ChatEvent::Clarify { clarification } = &events[1] else { panic!("{events:?}") };
+    let first = &clarification.suggestions[0].plan.call;
+    assert_eq!((first.name(), first.category()), ("budget_status", Some("restaurants")));
+}
+
 #[tokio::test]
 async fn chat_rejects_bad_input_before_streaming() {
     let (_dir, store, user) = demo_store().await;

@@ -513,6 +513,43 @@ pub fn is_exclusion_word(w: &str) -> bool {
     )
 }
 
+/// A verb asking Sou to change something it keeps: a budget ("set", "fixe"), money
+/// ("vire", "transfère", "move"), a rule or a category ("crée", "supprime",
+/// "recatégorise"), a card ("bloque"). Sou only reads, for now.
+pub fn is_write_word(w: &str) -> bool {
+    matches!(
+        w,
+        "set"
+            | "fixe"
+            | "fixer"
+            | "definis"
+            | "definir"
+            | "modifie"
+            | "modifier"
+            | "changer"
+            | "vire"
+            | "virer"
+            | "transfere"
+            | "transferer"
+            | "move"
+            | "cree"
+            | "creer"
+            | "create"
+            | "ajoute"
+            | "ajouter"
+            | "supprime"
+            | "supprimer"
+            | "delete"
+            | "remove"
+            | "recategorise"
+            | "recategoriser"
+            | "recategorize"
+            | "bloque"
+            | "bloquer"
+            | "block"
+    )
+}
+
 /// A word that would change what a plan computes if it were read: an exclusion, an
 /// aggregate other than a total, a write, a question about the world. Left unplaced by
 /// the parser, it stops the run (a `low` plan) rather than be dropped. A second period
@@ -521,18 +558,14 @@ pub fn is_exclusion_word(w: &str) -> bool {
 /// is ("frais de change" is not the category "charges": better asked than guessed).
 pub(crate) fn changes_meaning(w: &str) -> bool {
     is_exclusion_word(w)
+        || is_write_word(w)
         || matches!(
             w,
             // Aggregates other than a sum.
             "moyenne" | "moyennes" | "moyen" | "moyens" | "average" | "averages" | "avg" | "mean"
                 | "median" | "mediane" | "maximum" | "minimum" | "max" | "min"
-                // Writes.
-                | "set" | "fixe" | "fixer" | "definis" | "definir" | "modifie" | "modifier" | "change" | "changer"
-                | "vire" | "virer" | "transfere" | "transferer" | "move" | "cree" | "creer" | "create"
-                | "ajoute" | "ajouter" | "supprime" | "supprimer" | "delete" | "remove" | "recategorise"
-                | "recategoriser" | "recategorize" | "bloque" | "bloquer" | "block" | "schedule" | "book"
-                | "reserve" | "reserver"
-                | "annule" | "annuler"
+                // Acts in the world, and "change", which is also money changed.
+                | "change" | "schedule" | "book" | "reserve" | "reserver" | "annule" | "annuler"
                 // The world outside the ledger.
                 | "meteo" | "weather" | "hotel" | "flight" | "meeting" | "meetings" | "reunion"
                 | "appointment" | "rdv" | "agenda" | "calendar" | "cac" | "bourse" | "stock" | "stocks"
