@@ -1,11 +1,10 @@
 //! The plan builder: a tool call from the slots a message filled, the plan around it,
 //! and the period a question about now means when it names none.
 
+use super::entities::Unplaced;
 use super::intent::Kind;
-use super::lexicon::changes_meaning;
 use crate::period;
 use crate::reason::{confidence_of, Reason, ReasonCode};
-use crate::text::tokenize;
 use crate::{
     BalancesArgs, BudgetArgs, CashFlowArgs, Date, Direction, GroupBy, ListTransactionsArgs, Locale, Period,
     PlanMeta, RecurringArgs, SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT,
@@ -142,12 +141,11 @@ pub(crate) fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>, per
     )
 }
 
-pub(crate) fn push_unrecognized(reasons: &mut Vec<Reason>, words: &[String], locale: Locale) {
+pub(crate) fn push_unrecognized(reasons: &mut Vec<Reason>, words: &[Unplaced], locale: Locale) {
     // A word that would change the calculation stops the run; any other is harmless.
-    let (meaning, harmless): (Vec<&String>, Vec<&String>) = words
-        .iter()
-        .partition(|w| tokenize(w).iter().any(|t| changes_meaning(&t.norm) || period::is_time_word(t)));
-    let quote = |words: &[&String]| words.iter().map(|w| format!("« {w} »")).collect::<Vec<_>>().join(", ");
+    let (meaning, harmless): (Vec<&Unplaced>, Vec<&Unplaced>) = words.iter().partition(|w| w.changes_meaning);
+    let quote =
+        |words: &[&Unplaced]| words.iter().map(|w| format!("« {} »", w.words)).collect::<Vec<_>>().join(", ");
     if !meaning.is_empty() {
         reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(&meaning)));
     }

@@ -19,7 +19,14 @@ pub(crate) struct Entities {
     pub(crate) categories: Vec<EntityMatch>,
     pub(crate) merchants: Vec<EntityMatch>,
     pub(crate) accounts: Vec<EntityMatch>,
-    pub(crate) unrecognized: Vec<String>,
+    pub(crate) unrecognized: Vec<Unplaced>,
+}
+
+/// A content word nothing matched, as the user wrote it, and whether reading it would
+/// change the plan (`lexicon::changes_meaning`, `period::is_time_word`).
+pub(crate) struct Unplaced {
+    pub(crate) words: String,
+    pub(crate) changes_meaning: bool,
 }
 
 /// Finds the user's names in a message: the vocabulary and its index of phrases.
@@ -45,7 +52,7 @@ impl Finder<'_> {
             let meaning = changes_meaning(&t.norm) || crate::period::is_time_word(t);
             let ids = if t.kind == TokenKind::Word && !meaning { self.fuzzy(&t.norm) } else { Vec::new() };
             if ids.is_empty() {
-                unrecognized.push(words);
+                unrecognized.push(Unplaced { words, changes_meaning: meaning });
             } else {
                 found.push(EntityMatch { ids, fuzzy: true, words });
                 used[i] = true;

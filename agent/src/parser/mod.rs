@@ -95,10 +95,7 @@ impl Parser {
         if char_count > MAX_MESSAGE_CHARS {
             // The language of its beginning, as for any message.
             let head: String = message.chars().take(MAX_MESSAGE_CHARS).collect();
-            let locale = detect_locale(&tokenize(&head))
-                .or(cx.previous.map(|p| p.meta.locale))
-                .or(cx.locale)
-                .unwrap_or(Locale::En);
+            let locale = message_locale(&tokenize(&head), cx);
             return ParseOutcome::Clarification(self.clarify(
                 locale,
                 cx,
@@ -107,8 +104,7 @@ impl Parser {
             ));
         }
         let tokens = tokenize(message);
-        let locale =
-            detect_locale(&tokens).or(cx.previous.map(|p| p.meta.locale)).or(cx.locale).unwrap_or(Locale::En);
+        let locale = message_locale(&tokens, cx);
         if let Some(outcome) = self.dataset_question(&tokens, message, locale, cx) {
             return outcome;
         }
@@ -245,4 +241,10 @@ impl Parser {
     pub fn describe(&self, call: &ToolCall, locale: Locale) -> String {
         wording::describe(&self.vocab, call, locale)
     }
+}
+
+/// The language a message is read in: its own words', else the conversation's, else the
+/// interface's, else English.
+fn message_locale(tokens: &[crate::text::Token], cx: &Context<'_>) -> Locale {
+    detect_locale(tokens).or(cx.previous.map(|p| p.meta.locale)).or(cx.locale).unwrap_or(Locale::En)
 }
