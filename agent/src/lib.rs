@@ -52,6 +52,14 @@ pub enum Locale {
 }
 
 impl Locale {
+    /// The French or the English of two texts.
+    pub fn pick<T>(self, fr: T, en: T) -> T {
+        match self {
+            Locale::Fr => fr,
+            Locale::En => en,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Locale::Fr => "fr",

@@ -95,10 +95,7 @@ pub fn count(locale: Locale, n: u64, fr: (&str, &str), en: (&str, &str)) -> Stri
 }
 
 pub fn tr(locale: Locale, fr: &'static str, en: &'static str) -> &'static str {
-    match locale {
-        Locale::Fr => fr,
-        Locale::En => en,
-    }
+    locale.pick(fr, en)
 }
 
 pub fn t(locale: Locale, key: T) -> &'static str {

@@ -31,13 +31,6 @@ fn locale(headers: &HeaderMap) -> agent::Locale {
         .unwrap_or(agent::Locale::Fr)
 }
 
-fn tr(locale: agent::Locale, fr: &'static str, en: &'static str) -> &'static str {
-    match locale {
-        agent::Locale::Fr => fr,
-        agent::Locale::En => en,
-    }
-}
-
 fn see_other(to: &str) -> Response {
     Redirect::to(to).into_response()
 }
@@ -265,7 +258,7 @@ pub async fn chat(
     // The page's language, as the hydrated chat sends it: answers and errors in it.
     let locale = locale(&headers);
     let Ok(Form(form)) = form else {
-        let message = tr(locale, "Le formulaire n'a pas pu être lu.", "The form could not be read.");
+        let message = locale.pick("Le formulaire n'a pas pu être lu.", "The form could not be read.");
         return form_error(locale, StatusCode::BAD_REQUEST, message, "", None);
     };
     let conversation_id = form.conversation_id.filter(|c| !c.is_empty());
@@ -276,7 +269,7 @@ pub async fn chat(
             return form_error(
                 locale,
                 StatusCode::BAD_REQUEST,
-                tr(locale, "Le plan choisi n'est pas du JSON valide.", "The chosen plan is not valid JSON."),
+                locale.pick("Le plan choisi n'est pas du JSON valide.", "The chosen plan is not valid JSON."),
                 &form.message,
                 conversation_id,
             )
@@ -299,10 +292,9 @@ pub async fn chat(
             let api = ApiError::from_user_in(e, locale);
             let message: &str = match api.status {
                 StatusCode::NOT_FOUND => {
-                    tr(locale, "Cette conversation n'existe pas.", "This conversation does not exist.")
+                    locale.pick("Cette conversation n'existe pas.", "This conversation does not exist.")
                 }
-                StatusCode::INTERNAL_SERVER_ERROR => tr(
-                    locale,
+                StatusCode::INTERNAL_SERVER_ERROR => locale.pick(
                     "Un problème est survenu sur le serveur ; rien n'est perdu, réessayez.",
                     "Something went wrong on the server; nothing was lost, try again.",
                 ),
@@ -341,10 +333,10 @@ fn form_error(
         esc(message),
         esc(draft),
         lang = locale.as_str(),
-        title = tr(locale, "Message non envoyé", "Message not sent"),
-        label = tr(locale, "Votre message", "Your message"),
-        send = tr(locale, "Envoyer", "Send"),
-        back = tr(locale, "Retour au chat", "Back to the chat"),
+        title = locale.pick("Message non envoyé", "Message not sent"),
+        label = locale.pick("Votre message", "Your message"),
+        send = locale.pick("Envoyer", "Send"),
+        back = locale.pick("Retour au chat", "Back to the chat"),
         max = agent::protocol::MAX_CHAT_MESSAGE_CHARS,
     );
     (status, Html(body)).into_response()
