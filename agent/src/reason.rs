@@ -11,6 +11,9 @@ pub enum ReasonCode {
     ExplicitIntent,
     /// The intent was guessed from a filter or a period alone.
     InferredIntent,
+    /// A category or merchant and a period, and no other word ("courses janvier 2026",
+    /// "Carrefour last month"): the one thing such a message asks is that name's total.
+    NameAndPeriod,
     /// The word that says what to compute is misspelt ("budjet", "depnses").
     FuzzyIntent,
     /// The message names a period.
@@ -47,6 +50,9 @@ pub enum ReasonCode {
     /// exclusion, an average, a second period, a write, the world outside the ledger):
     /// the plan does not run as is.
     UnplacedMeaning,
+    /// Months named apart ("janvier et mars", "June or July"): which one is meant, or
+    /// each in turn, is the user's choice.
+    SeparatePeriods,
     /// A short follow-up that reuses the previous question.
     FollowupUsesContext,
     /// A follow-up with no previous question to complete.
@@ -71,13 +77,13 @@ impl ReasonCode {
     pub fn cap(self) -> Confidence {
         use ReasonCode::*;
         match self {
-            ExplicitIntent | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
-            | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | UserSelected
+            ExplicitIntent | NameAndPeriod | ExplicitPeriod | CurrentPeriod | ExactCategory
+            | ExactMerchant | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | UserSelected
             | GuardianApproved => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
             | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired => Confidence::Medium,
-            ImplicitPeriod | UnplacedMeaning | FollowupUsesContext | MissingContext | NoIntent
-            | OutOfScope | TooLong => Confidence::Low,
+            ImplicitPeriod | UnplacedMeaning | SeparatePeriods | FollowupUsesContext | MissingContext
+            | NoIntent | OutOfScope | TooLong => Confidence::Low,
         }
     }
 
@@ -86,6 +92,7 @@ impl ReasonCode {
         match self {
             ExplicitIntent => "explicit_intent",
             InferredIntent => "inferred_intent",
+            NameAndPeriod => "name_and_period",
             FuzzyIntent => "fuzzy_intent",
             ExplicitPeriod => "explicit_period",
             ImplicitPeriod => "implicit_period",
@@ -104,6 +111,7 @@ impl ReasonCode {
             AmbiguousEntity => "ambiguous_entity",
             UnrecognizedWords => "unrecognized_words",
             UnplacedMeaning => "unplaced_meaning",
+            SeparatePeriods => "separate_periods",
             FollowupUsesContext => "followup_uses_context",
             MissingContext => "missing_context",
             NoIntent => "no_intent",
@@ -127,6 +135,8 @@ impl ReasonCode {
             (Locale::En, InferredIntent) => {
                 format!("Calculation guessed ({detail}): no word like “spent”")
             }
+            (Locale::Fr, NameAndPeriod) => format!("Un nom et une période, sans autre mot : {detail}"),
+            (Locale::En, NameAndPeriod) => format!("A name and a period, nothing else: {detail}"),
             (Locale::Fr, FuzzyIntent) => format!("Demande approchée : {detail}"),
             (Locale::En, FuzzyIntent) => format!("Approximate request: {detail}"),
             (Locale::Fr, ExplicitPeriod) => format!("Période donnée : {detail}"),
@@ -181,6 +191,8 @@ impl ReasonCode {
             (Locale::En, UnplacedMeaning) => {
                 format!("Words that would change the calculation, which I cannot read: {detail}")
             }
+            (Locale::Fr, SeparatePeriods) => format!("Périodes séparées : {detail}"),
+            (Locale::En, SeparatePeriods) => format!("Separate periods: {detail}"),
             (Locale::Fr, FollowupUsesContext) => {
                 format!("Suite de la question précédente : {detail}")
             }

@@ -83,6 +83,15 @@ pub fn quarter_label(year: i32, q: u32, locale: Locale) -> String {
     }
 }
 
+/// "1er semestre 2025", "H1 2025".
+pub fn half_label(year: i32, h: u32, locale: Locale) -> String {
+    match (locale, h) {
+        (Locale::Fr, 1) => format!("1er semestre {year}"),
+        (Locale::Fr, _) => format!("2e semestre {year}"),
+        (Locale::En, _) => format!("H{h} {year}"),
+    }
+}
+
 /// Today, around its day's label: "aujourd'hui (3 janvier 2026)".
 pub fn today_label(day: &str, locale: Locale) -> String {
     match locale {

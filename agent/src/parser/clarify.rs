@@ -15,7 +15,7 @@ use crate::vocab::EntityKind;
 use crate::{Clarification, GroupBy, Locale, Period, Suggestion, ToolCall};
 
 /// How many plans a clarification offers.
-const MAX_SUGGESTIONS: usize = 4;
+pub(super) const MAX_SUGGESTIONS: usize = 4;
 
 /// What a clarification knows of the message: its period, the first name it holds,
 /// and the tool its words point at.

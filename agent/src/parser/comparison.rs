@@ -28,6 +28,8 @@ impl Parser {
         for f in &found {
             used[f.first..=f.last].iter_mut().for_each(|u| *u = true);
         }
+        // "compare juin et juillet": the months of a list are the two periods.
+        let found: Vec<period::Found> = found.into_iter().flat_map(period::Found::each).collect();
         let intent = intent::read(tokens, used, message);
         let Entities { categories, merchants, accounts, unrecognized } =
             self.finder().entities(tokens, used, message);

@@ -29,6 +29,27 @@ pub(crate) struct Unplaced {
     pub(crate) changes_meaning: bool,
 }
 
+/// Whether the word at `i` stands where a name to filter on goes: after "on", "en",
+/// "chez", "at", "pour"… and an optional article ("spent on unicorns", "dépensé chez le
+/// coiffeur"). Unknown there, it is a filter the plan would leave out.
+fn names_a_filter(tokens: &[Token], i: usize) -> bool {
+    let mut j = i;
+    for _ in 0..2 {
+        let Some(before) = j.checked_sub(1) else { return false };
+        let w = tokens[before].norm.as_str();
+        if matches!(
+            w,
+            "the" | "a" | "an" | "my" | "le" | "la" | "les" | "l" | "mes" | "mon" | "ma" | "un" | "une"
+        ) {
+            j = before;
+            continue;
+        }
+        return tokens[i].kind == TokenKind::Word
+            && matches!(w, "on" | "at" | "chez" | "en" | "aux" | "au" | "pour" | "for" | "dans" | "in");
+    }
+    false
+}
+
 /// Finds the user's names in a message: the vocabulary and its index of phrases.
 #[derive(Clone, Copy)]
 pub(crate) struct Finder<'a> {
@@ -52,7 +73,8 @@ impl Finder<'_> {
             let meaning = changes_meaning(&t.norm) || crate::period::is_time_word(t);
             let ids = if t.kind == TokenKind::Word && !meaning { self.fuzzy(&t.norm) } else { Vec::new() };
             if ids.is_empty() {
-                unrecognized.push(Unplaced { words, changes_meaning: meaning });
+                let changes_meaning = meaning || names_a_filter(tokens, i);
+                unrecognized.push(Unplaced { words, changes_meaning });
             } else {
                 found.push(EntityMatch { ids, fuzzy: true, words });
                 used[i] = true;
@@ -178,6 +200,16 @@ impl Finder<'_> {
             .filter_map(|i| self.vocab.term(*i))
             .map(|t| t.label(locale))
             .collect();
+        // Two names of one kind ("courses et restaurants"): the plan filters on one, so
+        // the others are left out — which changes the figure.
+        let others: Vec<String> = matches[1..]
+            .iter()
+            .filter(|m| m.ids.iter().any(|id| !first.ids.contains(id)))
+            .map(|m| format!("« {} »", m.words))
+            .collect();
+        if !others.is_empty() {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &others.join(", ")));
+        }
         if candidates.len() > 1 {
             let mut unique = candidates.clone();
             unique.dedup();

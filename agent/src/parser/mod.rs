@@ -130,7 +130,11 @@ impl Parser {
         let intent = intent::read(&tokens, &mut used, message);
         let Entities { categories, merchants, accounts, unrecognized } =
             self.finder().entities(&tokens, &mut used, message);
-        let period = found.map(|f| f.period);
+        let (period, apart) = match found {
+            Some(f) if f.apart => (Some(f.period), f.parts),
+            Some(f) => (Some(f.period), Vec::new()),
+            None => (None, Vec::new()),
+        };
 
         if intent.advice {
             let reasons = vec![Reason::new(ReasonCode::OutOfScope, locale, "")];
@@ -175,10 +179,51 @@ impl Parser {
             has_content,
             topic: intent::topic(&tokens),
         };
-        if followup {
-            return self.followup(reading, cx, previous);
+        let outcome = if followup {
+            self.followup(reading, cx, previous)
+        } else {
+            self.question(reading, cx, previous)
+        };
+        if apart.is_empty() {
+            return outcome;
         }
-        self.question(reading, cx, previous)
+        self.each_period(outcome, &apart, locale, cx)
+    }
+
+    /// Months named apart ("courses en janvier et mars", "June or July"): the plan is
+    /// offered for each month; no sum over the range between them runs.
+    fn each_period(
+        &self,
+        outcome: ParseOutcome,
+        parts: &[Period],
+        locale: Locale,
+        cx: &Context<'_>,
+    ) -> ParseOutcome {
+        let ParseOutcome::Plan(p) = outcome else { return outcome };
+        let labels: Vec<&str> = parts.iter().map(|p| p.label.as_str()).collect();
+        let suggestions = parts
+            .iter()
+            .take(clarify::MAX_SUGGESTIONS)
+            .filter_map(|part| {
+                let mut call = p.call.clone();
+                *call.period_mut()? = part.clone();
+                let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &part.label)];
+                Some(Suggestion {
+                    label: self.describe(&call, locale),
+                    plan: plan(call, picked, locale, cx.today),
+                })
+            })
+            .collect();
+        let question = match locale {
+            Locale::Fr => {
+                format!("Vous nommez des mois séparés ({}). Lequel voulez-vous voir ?", labels.join(", "))
+            }
+            Locale::En => {
+                format!("You named separate months ({}). Which one would you like?", labels.join(", "))
+            }
+        };
+        let reasons = vec![Reason::new(ReasonCode::SeparatePeriods, locale, &labels.join(", "))];
+        ParseOutcome::Clarification(crate::Clarification { question, reasons, suggestions, locale })
     }
 
     /// The user's categories, merchants and accounts a text names exactly (a model's

@@ -58,6 +58,17 @@ impl Parser {
                 return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, near));
             }
         };
+        // "courses janvier 2026", "Carrefour last month", "combien pour le loyer en
+        // mars": one name, a period, nothing else — that name's total is all it can ask.
+        let name_and_period = matches!(kind, Kind::Spending | Kind::Income)
+            && period.is_some()
+            && categories.len() + merchants.len() == 1
+            && accounts.is_empty()
+            && amounts.is_none()
+            && text.is_none()
+            && unrecognized.is_empty()
+            && intent.group_by.is_none()
+            && intent.direction.is_none();
         if let Some(detail) = &intent.fuzzy {
             reasons.push(Reason::new(ReasonCode::FuzzyIntent, locale, detail));
             if !intent.words.is_empty() {
@@ -65,6 +76,8 @@ impl Parser {
             }
         } else if explicit {
             reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
+        } else if name_and_period {
+            reasons.push(Reason::new(ReasonCode::NameAndPeriod, locale, wording::kind_label(kind, locale)));
         } else {
             reasons.push(Reason::new(ReasonCode::InferredIntent, locale, wording::kind_label(kind, locale)));
         }
@@ -115,6 +128,12 @@ impl Parser {
         }
         if let Some(t) = &text {
             reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &format!("« {t} »")));
+        }
+        // With the calculation guessed from a name or a period alone, a word left over
+        // may be what the message is about ("any meetings today?"): it stops the run.
+        let mut unrecognized = unrecognized;
+        if !explicit {
+            unrecognized.iter_mut().for_each(|u| u.changes_meaning = true);
         }
         push_unrecognized(&mut reasons, &unrecognized, locale);
         let mut call = call_for(

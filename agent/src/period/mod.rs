@@ -19,6 +19,25 @@ pub struct Found {
     pub period: Period,
     pub first: usize,
     pub last: usize,
+    /// The months of a list ("juin et juillet", "janvier et mars"); empty for one period.
+    pub parts: Vec<Period>,
+    /// The list's months are not one stretch ("janvier et mars") or are alternatives
+    /// ("June or July"): the message asks about each, not the range that spans them.
+    pub apart: bool,
+}
+
+impl Found {
+    /// The periods a comparison reads here: each month of a list, else the period.
+    pub fn each(self) -> Vec<Found> {
+        if self.parts.is_empty() {
+            return vec![self];
+        }
+        let (first, last) = (self.first, self.last);
+        self.parts
+            .into_iter()
+            .map(|period| Found { period, first, last, parts: vec![], apart: false })
+            .collect()
+    }
 }
 
 /// Every period named in `tokens`, in order, skipping tokens already `used`.
@@ -28,9 +47,9 @@ pub fn find_all(tokens: &[Token], used: &[bool], message: &str, today: Date, loc
     let mut i = 0;
     while i < tokens.len() {
         match scanner.at(i) {
-            Some((mut period, last)) => {
+            Some(scan::Hit { mut period, last, parts, apart }) => {
                 period.words = message.get(tokens[i].start..tokens[last].end).unwrap_or_default().to_string();
-                found.push(Found { period, first: i, last });
+                found.push(Found { period, first: i, last, parts, apart });
                 i = last + 1;
             }
             None => i += 1,

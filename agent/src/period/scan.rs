@@ -398,6 +398,155 @@ impl Scanner<'_> {
         Some((p, last))
     }
 
+    /// The year a quarter or a half ending at `last` belongs to: "2025", "de 2025",
+    /// "of last year", "de l'an dernier", "of the year" (this one), with the last token
+    /// used; `None` when the message names none.
+    fn year_after(&self, last: usize) -> Option<(i32, usize)> {
+        if let Some(y) = self.year(last + 1) {
+            return Some((y, last + 1));
+        }
+        let of = self.is(last + 1, &["de", "of", "du", "d"]);
+        let j = if of { last + 2 } else { last + 1 };
+        if of {
+            if let Some(y) = self.year(j) {
+                return Some((y, j));
+            }
+            // "of the year", "de l'année": this one.
+            let article = usize::from(self.is(j, &["the", "l", "cette", "this"]));
+            if self.is(j + article, &["year", "annee"]) && !self.is(j + article + 1, &["derniere", "passee"])
+            {
+                return Some((self.today.year(), j + article));
+            }
+        }
+        // "last year", "de l'an dernier": a relative whole year.
+        let (p, l) = self.relative(j)?;
+        let whole_year = p.start.day() == 1 && p.start.month() == 1 && p.start.add_months(12) == p.end;
+        whole_year.then(|| (p.start.year(), l))
+    }
+
+    /// "premier semestre 2026", "the first half of 2025", "H1 2025", "S2",
+    /// "second half of last year", "la première moitié de l'année".
+    fn half(&self, i: usize) -> Option<(Period, usize)> {
+        let j = i + usize::from(self.is(i, &["le", "la", "the"]));
+        let (h, last) = if self.is(j, &["h", "s"]) {
+            let h = self.number(j + 1)?;
+            let adjacent = self.tokens.get(j + 1).is_some_and(|n| n.start == self.tokens[j].end);
+            if !adjacent {
+                return None;
+            }
+            (h, j + 1)
+        } else {
+            let (h, after) = match self.number(j) {
+                Some(n) => {
+                    let suffix = self
+                        .word(j + 1)
+                        .is_some_and(|w| matches!(w, "er" | "e" | "eme" | "st" | "nd" | "re" | "ere"));
+                    (n, if suffix { j + 2 } else { j + 1 })
+                }
+                None => (
+                    match self.word(j)? {
+                        "premier" | "premiere" | "first" | "1er" | "1st" => 1,
+                        "deuxieme" | "second" | "seconde" | "2e" | "2eme" | "2nd" | "last" | "dernier"
+                        | "derniere" => 2,
+                        _ => return None,
+                    },
+                    j + 1,
+                ),
+            };
+            if !self.is(after, &["semestre", "half", "moitie"]) {
+                return None;
+            }
+            (h, after)
+        };
+        if !(1..=2).contains(&h) {
+            return None;
+        }
+        let (year, last) = match self.year_after(last) {
+            Some(found) => found,
+            // The latest such half that has begun.
+            None if h == 2 && self.today.month() < 7 => (self.today.year() - 1, last),
+            None => (self.today.year(), last),
+        };
+        let start = Date::new(year, (h - 1) * 6 + 1, 1)?;
+        let label = wording::half_label(year, h, self.locale);
+        Some((Period { start, end: start.add_months(6), label, words: String::new() }, last))
+    }
+
+    /// Months joined by "and"/"et"/"ou" or by "to"/"à"/"through": "juin et juillet 2025",
+    /// "January to March", "décembre 2025 et janvier 2026", "janvier ou mars". A year
+    /// names the months before it that have none ("June and July 2025"). A range
+    /// ("to") is one period; a list is one period when its months follow each other,
+    /// else its months are the `parts` the message names apart.
+    fn months(&self, i: usize) -> Option<Hit> {
+        let (m, y, mut last) = self.month_year(i, true)?;
+        let mut named = vec![(m, y)];
+        let (mut through, mut either) = (false, false);
+        loop {
+            let j = last + 1;
+            let to = self.is(j, &["to", "through", "thru", "until", "till", "a", "au", "jusqu"]);
+            let and = self.is(j, &["and", "et", "or", "ou"]);
+            let k = if self.is(j, &["jusqu"]) && self.is(j + 1, &["a", "en"]) {
+                j + 2
+            } else if to || and {
+                j + 1
+            } else {
+                j
+            };
+            let Some((m, y, l)) = self.month_year(k, true) else { break };
+            either |= self.is(j, &["or", "ou"]);
+            through |= to;
+            named.push((m, y));
+            last = l;
+            if to {
+                break;
+            }
+        }
+        if named.len() < 2 || (through && named.len() > 2) {
+            return None;
+        }
+        // Years: a stated year carries forward to the months after it, then back to
+        // the months before it; with none, the last month is the latest such month.
+        // Going back, a later month number means the year before.
+        let mut years: Vec<Option<i32>> = named.iter().map(|(_, y)| *y).collect();
+        for k in 1..named.len() {
+            if years[k].is_none() {
+                if let Some(prev) = years[k - 1] {
+                    years[k] = Some(if named[k].0 < named[k - 1].0 { prev + 1 } else { prev });
+                }
+            }
+        }
+        let n = named.len();
+        if years[n - 1].is_none() {
+            years[n - 1] = Some(latest_month(named[n - 1].0, self.today)?.year());
+        }
+        for k in (0..n - 1).rev() {
+            if years[k].is_none() {
+                let next = years[k + 1]?;
+                years[k] = Some(if named[k].0 > named[k + 1].0 { next - 1 } else { next });
+            }
+        }
+        let mut starts: Vec<Date> = Vec::with_capacity(n);
+        for (k, (m, _)) in named.iter().enumerate() {
+            starts.push(Date::new(years[k]?, *m, 1)?);
+        }
+        if through {
+            let (a, b) = (starts[0], starts[1]);
+            return (a <= b).then(|| Hit {
+                period: range(a, b.add_months(1), self.locale),
+                last,
+                parts: vec![],
+                apart: false,
+            });
+        }
+        let mut sorted = starts.clone();
+        sorted.sort();
+        sorted.dedup();
+        let (first, end) = (*sorted.first()?, sorted.last()?.add_months(1));
+        let contiguous = sorted.windows(2).all(|w| w[0].add_months(1) == w[1]);
+        let parts = sorted.iter().map(|d| month(*d, self.locale)).collect();
+        Some(Hit { period: range(first, end, self.locale), last, parts, apart: either || !contiguous })
+    }
+
     /// "Q1 2026", "T2", "1er trimestre 2026", "the third quarter of 2025".
     fn quarter(&self, i: usize) -> Option<(Period, usize)> {
         let (q, mut last) = if self.is(i, &["q", "t"]) {
@@ -425,15 +574,10 @@ impl Scanner<'_> {
         if !(1..=4).contains(&q) {
             return None;
         }
-        let year = if let Some(y) = self.year(last + 1) {
-            last += 1;
-            Some(y)
-        } else if self.is(last + 1, &["de", "of", "du"]) && self.year(last + 2).is_some() {
-            last += 2;
-            self.year(last)
-        } else {
-            None
-        };
+        let year = self.year_after(last).map(|(y, l)| {
+            last = l;
+            y
+        });
         let year = match year {
             Some(y) => y,
             // The latest such quarter that has begun.
@@ -593,17 +737,30 @@ impl Scanner<'_> {
         Some((Period { start, end, label, words: String::new() }, last))
     }
 
-    pub(super) fn at(&self, i: usize) -> Option<(Period, usize)> {
+    pub(super) fn at(&self, i: usize) -> Option<Hit> {
         if !self.free(i) {
             return None;
         }
+        let one = |(period, last): (Period, usize)| Hit { period, last, parts: vec![], apart: false };
         self.relative(i)
             .or_else(|| self.season(i))
             .or_else(|| self.rolling(i))
             .or_else(|| self.span(i))
             .or_else(|| self.quarter(i))
-            .or_else(|| self.date(i).map(|(d, last)| (day(d, self.locale), last)))
-            .or_else(|| self.month(i))
-            .or_else(|| Some((year(self.year(i)?, self.locale)?, i)))
+            .or_else(|| self.half(i))
+            .map(one)
+            .or_else(|| self.months(i))
+            .or_else(|| self.date(i).map(|(d, last)| one((day(d, self.locale), last))))
+            .or_else(|| self.month(i).map(one))
+            .or_else(|| Some(one((year(self.year(i)?, self.locale)?, i))))
     }
+}
+
+/// A period read at one position: the range, its last token, and the months a list
+/// named ("juin et juillet", "janvier ou mars"), `apart` when they are not one stretch.
+pub(super) struct Hit {
+    pub period: Period,
+    pub last: usize,
+    pub parts: Vec<Period>,
+    pub apart: bool,
 }

@@ -119,6 +119,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "an",
     "and",
     "any",
+    "anything",
     "are",
     "at",
     "be",
