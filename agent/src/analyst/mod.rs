@@ -29,9 +29,9 @@ use self::words::{
 };
 use crate::chart::ChartKind;
 use crate::datasets::{ColumnType, DatasetShape};
-use crate::parser::entities::Finder;
+use crate::parser::entities::{names_a_filter, Finder};
 use crate::parser::intent;
-use crate::parser::lexicon::{group_word, is_advice, time_group_word, STOPWORDS};
+use crate::parser::lexicon::{changes_meaning, group_word, is_advice, time_group_word, STOPWORDS};
 use crate::period::{self, Found};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{Token, TokenKind};
@@ -338,7 +338,7 @@ fn options_for(
                 args.filters.retain(|g| g.column != f.column || g.op != f.op);
                 args.filters.push(f);
             }
-            None => notes.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &cond.words)),
+            None => notes.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &cond.words)),
         }
     }
     let dates: Vec<usize> =
@@ -362,7 +362,7 @@ fn options_for(
                 Some(set.columns[c].name.clone())
             }
             None => {
-                notes.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &p.period.words));
+                notes.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &p.period.words));
                 None
             }
         };
@@ -405,7 +405,7 @@ fn options_for(
                     notes.push(Reason::new(ReasonCode::InferredColumn, locale, &set.columns[dates[0]].name));
                 }
             }
-            _ => notes.push(Reason::new(ReasonCode::UnrecognizedWords, locale, word)),
+            _ => notes.push(Reason::new(ReasonCode::UnplacedMeaning, locale, word)),
         }
     }
     if let Some(c) = group_col {
@@ -490,7 +490,7 @@ fn conclude(
         reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
     }
     // Content the plan does not use.
-    let unrecognized: Vec<&str> = tokens
+    let unrecognized: Vec<(usize, &str)> = tokens
         .iter()
         .enumerate()
         .filter(|(i, t)| {
@@ -501,10 +501,22 @@ fn conclude(
                 && !NEUTRAL.contains(&t.norm.as_str())
                 && !STOPWORDS.contains(&t.norm.as_str())
         })
-        .map(|(_, t)| q.message.get(t.start..t.end).unwrap_or_default())
+        .map(|(i, t)| (i, q.message.get(t.start..t.end).unwrap_or_default()))
         .collect();
-    if !unrecognized.is_empty() {
-        reasons.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &unrecognized.join(", ")));
+    // A word left over that would change the figure — an unknown value where a filter
+    // goes ("salaire moyen d'un infirmier"), an exclusion, a period — stops the run.
+    let (meaning, harmless): (Vec<(usize, &str)>, Vec<(usize, &str)>) =
+        unrecognized.into_iter().partition(|(i, _)| {
+            changes_meaning(&tokens[*i].norm)
+                || period::is_time_word(&tokens[*i])
+                || names_a_filter(tokens, *i)
+        });
+    let words = |w: &[(usize, &str)]| w.iter().map(|(_, w)| *w).collect::<Vec<_>>().join(", ");
+    if !meaning.is_empty() {
+        reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words(&meaning)));
+    }
+    if !harmless.is_empty() {
+        reasons.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &words(&harmless)));
     }
     if options.len() > 1 {
         let detail = if candidates.len() > 1 {

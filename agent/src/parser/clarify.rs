@@ -115,11 +115,13 @@ impl Parser {
                 "There is no previous question to continue. What would you like to know?".to_string()
             }
             (Locale::Fr, Some(ReasonCode::OutOfScope)) => {
-                "Je ne donne pas de conseil sans modèle de langage, mais je peux calculer avec vos comptes :"
+                "Sans modèle de langage, je ne donne ni conseil ni réponse sur ce qui sort de vos comptes, \
+                 mais je peux calculer :"
                     .to_string()
             }
             (Locale::En, Some(ReasonCode::OutOfScope)) => {
-                "I don't give advice without a language model, but I can work out from your accounts:"
+                "Without a language model I give no advice and no answers beyond your accounts, \
+                 but I can work out:"
                     .to_string()
             }
             (Locale::Fr, Some(ReasonCode::TooLong)) => format!(

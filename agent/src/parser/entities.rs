@@ -31,21 +31,47 @@ pub(crate) struct Unplaced {
 
 /// Whether the word at `i` stands where a name to filter on goes: after "on", "en",
 /// "chez", "at", "pour"… and an optional article ("spent on unicorns", "dépensé chez le
-/// coiffeur"). Unknown there, it is a filter the plan would leave out.
-fn names_a_filter(tokens: &[Token], i: usize) -> bool {
+/// coiffeur"), or right after "my"/"mon" ("what did my employer pay me"). Unknown
+/// there, it is a filter the plan would leave out.
+pub(crate) fn names_a_filter(tokens: &[Token], i: usize) -> bool {
+    if tokens[i].kind != TokenKind::Word {
+        return false;
+    }
     let mut j = i;
     for _ in 0..2 {
         let Some(before) = j.checked_sub(1) else { return false };
         let w = tokens[before].norm.as_str();
-        if matches!(
-            w,
-            "the" | "a" | "an" | "my" | "le" | "la" | "les" | "l" | "mes" | "mon" | "ma" | "un" | "une"
-        ) {
+        if matches!(w, "my" | "mon" | "ma" | "mes" | "our" | "notre" | "nos") {
+            return true;
+        }
+        if matches!(w, "the" | "a" | "an" | "le" | "la" | "les" | "l" | "un" | "une") {
             j = before;
             continue;
         }
-        return tokens[i].kind == TokenKind::Word
-            && matches!(w, "on" | "at" | "chez" | "en" | "aux" | "au" | "pour" | "for" | "dans" | "in");
+        // "nombre d'embauches", "number of hires": the rows counted, not a filter.
+        if matches!(w, "d" | "de" | "of")
+            && before > 0
+            && matches!(tokens[before - 1].norm.as_str(), "nombre" | "number")
+        {
+            return false;
+        }
+        return matches!(
+            w,
+            "on" | "at"
+                | "chez"
+                | "en"
+                | "aux"
+                | "au"
+                | "pour"
+                | "for"
+                | "dans"
+                | "in"
+                | "de"
+                | "d"
+                | "du"
+                | "des"
+                | "of"
+        );
     }
     false
 }

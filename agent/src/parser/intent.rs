@@ -3,10 +3,10 @@
 //! latest, one side of the ledger. Read from the words, before periods and filters.
 
 use super::lexicon::{
-    cash_flow_phrase, direction_words, group_word, is_advice, is_balance_word, is_breakdown_word,
-    is_budget_word, is_cash_flow_word, is_income_word, is_largest_word, is_latest_word, is_list_word,
-    is_recurring_word, is_spend_word, is_subscription_word, largest_marker, saves_before, time_group_word,
-    STOPWORDS,
+    asks_where_most, cash_flow_phrase, changes_meaning, direction_words, group_word, income_phrase,
+    is_advice, is_balance_word, is_breakdown_word, is_budget_word, is_cash_flow_word, is_income_word,
+    is_largest_word, is_latest_word, is_list_word, is_payment_method, is_recurring_word, is_spend_word,
+    is_subscription_word, largest_marker, saves_before, time_group_word, STOPWORDS,
 };
 use crate::text::{edit_distance, Token, TokenKind};
 use crate::{Direction, GroupBy};
@@ -79,7 +79,8 @@ const INTENT_KEYWORDS: &[(&str, Kind)] = &[
 
 /// A word one typo away from an intent keyword (same first letter, five letters or more).
 fn fuzzy_intent_word(w: &str) -> Option<(Kind, &'static str)> {
-    if w.chars().count() < 5 || STOPWORDS.contains(&w) {
+    // "solve" is not "solde".
+    if w.chars().count() < 5 || STOPWORDS.contains(&w) || changes_meaning(w) {
         return None;
     }
     INTENT_KEYWORDS
@@ -171,6 +172,21 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i..i + n].iter_mut().for_each(|u| *u = true);
             continue;
         }
+        if let Some(n) = income_phrase(tokens, used, i) {
+            income = true;
+            intent.words.push(span(i, i + n - 1));
+            used[i..i + n].iter_mut().for_each(|u| *u = true);
+            continue;
+        }
+        // "paid by card", "payé par carte": how, which changes nothing.
+        if matches!(w, "by" | "par")
+            && !used.get(i + 1).copied().unwrap_or(true)
+            && is_payment_method(norm(i + 1))
+        {
+            used[i] = true;
+            used[i + 1] = true;
+            continue;
+        }
         if w == "direct" && matches!(norm(i + 1), "debit" | "debits") && !used[i + 1] {
             recurring = true;
             intent.words.push(span(i, i + 1));
@@ -189,6 +205,14 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.words.push(span(i, i));
             used[i] = true;
         };
+        // "les soldes d'hiver" are the sales.
+        let sales = w == "soldes" && norm(i + 1) == "d" && matches!(norm(i + 2), "hiver" | "ete");
+        // "impôt sur le revenu", "income tax": a tax, not money coming in.
+        let tax = (is_income_word(w) && matches!(norm(i + 1), "tax" | "taxes"))
+            || (is_income_word(w) && i >= 3 && norm(i - 3) == "impot" && norm(i - 2) == "sur");
+        if tax || sales {
+            continue;
+        }
         if is_balance_word(w) && !matches!(norm(i + 1), "net" | "nette") {
             mark(&mut balance, &mut intent, used);
         } else if is_budget_word(w) {
@@ -272,6 +296,19 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
             used[i] = true;
         }
+    }
+    // "where did I shop most for groceries": the spending by merchant.
+    if intent.group_by.is_none() && !income && asks_where_most(tokens) {
+        for i in 0..tokens.len() {
+            if !used[i] && matches!(norm(i), "where" | "ou" | "most" | "shop" | "shopped") {
+                intent
+                    .words
+                    .push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+                used[i] = true;
+            }
+        }
+        spend = true;
+        intent.group_by = Some(GroupBy::Merchant);
     }
     if breakdown && intent.group_by.is_none() {
         intent.group_by = Some(GroupBy::Category);

@@ -136,7 +136,7 @@ impl Parser {
             None => (None, Vec::new()),
         };
 
-        if intent.advice {
+        if intent.advice || lexicon::asks_about_world(&tokens) {
             let reasons = vec![Reason::new(ReasonCode::OutOfScope, locale, "")];
             let near = Near {
                 period,

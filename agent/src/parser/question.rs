@@ -3,7 +3,7 @@
 
 use super::build::{call_for, current_period, plan, push_unrecognized, Slots, LOOKBACK_MONTHS};
 use super::clarify::Near;
-use super::entities::Entities;
+use super::entities::{Entities, Unplaced};
 use super::intent::{Kind, DEFAULT_LARGEST, DEFAULT_LATEST};
 use super::{Context, Parser, Reading};
 use crate::amount;
@@ -132,8 +132,30 @@ impl Parser {
         // With the calculation guessed from a name or a period alone, a word left over
         // may be what the message is about ("any meetings today?"): it stops the run.
         let mut unrecognized = unrecognized;
-        if !explicit {
-            unrecognized.iter_mut().for_each(|u| u.changes_meaning = true);
+        // Budgets, balances and recurring payments take few filters: a word left over
+        // is what the message is about ("wedding budget checklist").
+        if !explicit || matches!(kind, Kind::Budget | Kind::Balance | Kind::Recurring) {
+            // What one asks of a budget: "did I stay within", "am I over".
+            let about_budget = |u: &Unplaced| {
+                kind == Kind::Budget
+                    && matches!(
+                        crate::text::normalize(&u.words).as_str(),
+                        "stay"
+                            | "stayed"
+                            | "within"
+                            | "over"
+                            | "under"
+                            | "exceed"
+                            | "exceeded"
+                            | "respecte"
+                            | "depasse"
+                            | "left"
+                            | "remaining"
+                            | "restant"
+                            | "reste"
+                    )
+            };
+            unrecognized.iter_mut().filter(|u| !about_budget(u)).for_each(|u| u.changes_meaning = true);
         }
         push_unrecognized(&mut reasons, &unrecognized, locale);
         let mut call = call_for(
@@ -150,6 +172,20 @@ impl Parser {
                 direction: intent.direction,
             },
         );
+        // A name the tool has no filter for ("budget Carrefour", "solde des courses")
+        // would be dropped: it stops the run.
+        let dropped: Vec<String> = [
+            (call_has(&call, EntityKind::Category), &categories),
+            (call_has(&call, EntityKind::Merchant), &merchants),
+            (call_has(&call, EntityKind::Account), &accounts),
+        ]
+        .into_iter()
+        .filter(|(kept, matches)| !kept && !matches.is_empty())
+        .flat_map(|(_, matches)| matches.iter().map(|m| format!("« {} »", m.words)))
+        .collect();
+        if !dropped.is_empty() {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &dropped.join(", ")));
+        }
         if let ToolCall::ListTransactions(a) = &mut call {
             a.text = text;
             if intent.largest {
@@ -160,5 +196,14 @@ impl Parser {
             }
         }
         ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
+    }
+}
+
+/// Whether `call` filters on this kind of name.
+fn call_has(call: &ToolCall, kind: EntityKind) -> bool {
+    match kind {
+        EntityKind::Category => call.category().is_some(),
+        EntityKind::Merchant => call.merchant().is_some(),
+        EntityKind::Account => call.account().is_some(),
     }
 }

@@ -3,4 +3,5 @@
 //! labelled corpus of messages and their plans, and property tests on arbitrary input.
 
 mod corpus;
+mod out_of_domain;
 mod robustness;

@@ -214,6 +214,84 @@ pub(crate) fn saves_before(tokens: &[Token], i: usize) -> bool {
         || (before(1) == "d" && matches!(before(2), "taux" | "capacite"))
 }
 
+/// Money coming in said with a verb: "came in", "paid me", "m'a versé", "paid by my
+/// employer", "payé par la CAF" — but "paid by card" is spending. The number of tokens
+/// the phrase uses.
+pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
+    let word = |j: usize| {
+        tokens.get(j).filter(|_| !used.get(j).copied().unwrap_or(true)).map_or("", |t| t.norm.as_str())
+    };
+    let paid = |w: &str| {
+        matches!(
+            w,
+            "pay" | "pays" | "paid" | "payed" | "paye" | "payee" | "payes" | "verse" | "versee" | "verses"
+        )
+    };
+    let (w, next) = (word(i), word(i + 1));
+    if matches!(w, "came" | "come" | "comes" | "coming") && next == "in" {
+        return Some(2);
+    }
+    if paid(w) && matches!(next, "me" | "us") {
+        return Some(2);
+    }
+    // "m'a payé", "m'ont versé".
+    if w == "m" && matches!(next, "a" | "ont") && paid(word(i + 2)) {
+        return Some(3);
+    }
+    if paid(w) && matches!(next, "by" | "par") {
+        let mut j = i + 2;
+        while matches!(word(j), "my" | "mon" | "ma" | "mes" | "le" | "la" | "l" | "the" | "a" | "une" | "un")
+        {
+            j += 1;
+        }
+        return (!is_payment_method(word(j)) && !word(j).is_empty()).then_some(2);
+    }
+    None
+}
+
+/// How a payment was made: "by card", "par chèque", "par virement".
+pub(crate) fn is_payment_method(w: &str) -> bool {
+    matches!(
+        w,
+        "card"
+            | "carte"
+            | "cb"
+            | "cheque"
+            | "cheques"
+            | "check"
+            | "virement"
+            | "transfer"
+            | "prelevement"
+            | "direct"
+            | "cash"
+            | "especes"
+            | "liquide"
+            | "apple"
+            | "google"
+            | "paypal"
+            | "phone"
+            | "contactless"
+            | "sans"
+            | "credit"
+            | "debit"
+            | "visa"
+            | "mastercard"
+            | "amex"
+    )
+}
+
+/// "where did I shop most", "où ai-je le plus dépensé": where the money went, by
+/// merchant. French "ou" is also "or": it counts first, or before a verb.
+pub(crate) fn asks_where_most(tokens: &[Token]) -> bool {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let where_ = (0..tokens.len()).any(|j| {
+        w(j) == "where"
+            || (w(j) == "ou" && (j == 0 || matches!(w(j + 1), "est" | "ai" | "j" | "as" | "avons" | "ont")))
+    });
+    let most = (0..tokens.len()).any(|j| w(j) == "most" || (w(j) == "le" && w(j + 1) == "plus"));
+    where_ && most
+}
+
 /// "cash flow", "taux d'épargne", "savings rate", "entrées et sorties", "in and out":
 /// the number of tokens the phrase uses.
 pub(crate) fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
@@ -325,6 +403,58 @@ pub(crate) fn is_advice(tokens: &[Token], i: usize) -> bool {
     ) || matches!((w, next), ("dois", "je") | ("how", "do") | ("how", "can") | ("comment", "faire"))
         || matches!((w, next), ("cut", "back" | "down"))
         || matches!((w, next), ("worth", _) | ("vaut", "le"))
+}
+
+/// A question about the world, not the user's money: "qui a gagné…", "who won…",
+/// "comment contester un prélèvement", "how to…", "qu'est-ce que le prélèvement à la
+/// source", "c'est quoi un PEA", "what is an ETF". No tool answers these; a model may.
+pub(crate) fn asks_about_world(tokens: &[Token]) -> bool {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let article = |x: &str| matches!(x, "le" | "la" | "les" | "l" | "un" | "une" | "a" | "an");
+    // "qui a gagné", "who won": someone else's doing.
+    let someone = matches!(w(0), "qui" | "who")
+        && matches!(
+            w(1),
+            "a" | "est"
+                | "doit"
+                | "va"
+                | "etait"
+                | "sont"
+                | "won"
+                | "is"
+                | "was"
+                | "will"
+                | "has"
+                | "were"
+                | "invented"
+                | "wrote"
+                | "owns"
+                | "pays"
+        );
+    let how_to = (0..tokens.len()).any(|j| match (w(j), w(j + 1)) {
+        ("how", "to" | "does" | "long" | "many" | "far" | "old") => true,
+        ("how", "do") => w(j + 2) == "you",
+        // "comment contester", "comment ça marche", "comment on fait".
+        ("comment", next) => {
+            matches!(next, "ca" | "on" | "se" | "s" | "faire" | "fonctionne" | "marche")
+                || (next.len() > 4 && ["er", "ir", "re", "oir"].iter().any(|e| next.ends_with(e)))
+        }
+        _ => false,
+    });
+    let what_is = (0..tokens.len()).any(|j| {
+        (w(j) == "qu"
+            && w(j + 1) == "est"
+            && w(j + 2) == "ce"
+            && matches!(w(j + 3), "que" | "qu")
+            && article(w(j + 4)))
+            || (w(j) == "c" && w(j + 1) == "est" && w(j + 2) == "quoi" && article(w(j + 3)))
+            || (w(j) == "what" && matches!(w(j + 1), "is" | "s" | "are") && matches!(w(j + 2), "a" | "an"))
+            || matches!(
+                w(j),
+                "define" | "definition" | "definir" | "signifie" | "meaning" | "explain" | "explique"
+            )
+    });
+    someone || how_to || what_is
 }
 
 /// "monthly", "hebdomadaire", "daily"…: a breakdown over time in one word.
