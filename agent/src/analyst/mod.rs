@@ -505,18 +505,18 @@ fn conclude(
         .collect();
     // A word left over that would change the figure — an unknown value where a filter
     // goes ("salaire moyen d'un infirmier"), an exclusion, a period — stops the run.
-    let (meaning, harmless): (Vec<(usize, &str)>, Vec<(usize, &str)>) =
-        unrecognized.into_iter().partition(|(i, _)| {
-            changes_meaning(&tokens[*i].norm)
-                || period::is_time_word(&tokens[*i])
-                || names_a_filter(tokens, *i)
-        });
-    let words = |w: &[(usize, &str)]| w.iter().map(|(_, w)| *w).collect::<Vec<_>>().join(", ");
+    let stops = |i: usize| {
+        changes_meaning(&tokens[i].norm) || period::is_time_word(&tokens[i]) || names_a_filter(tokens, i)
+    };
+    let words = |keep: bool| {
+        unrecognized.iter().filter(|(i, _)| stops(*i) == keep).map(|(_, w)| *w).collect::<Vec<_>>().join(", ")
+    };
+    let (meaning, harmless) = (words(true), words(false));
     if !meaning.is_empty() {
-        reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words(&meaning)));
+        reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &meaning));
     }
     if !harmless.is_empty() {
-        reasons.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &words(&harmless)));
+        reasons.push(Reason::new(ReasonCode::UnrecognizedWords, locale, &harmless));
     }
     if options.len() > 1 {
         let detail = if candidates.len() > 1 {
