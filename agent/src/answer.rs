@@ -94,7 +94,7 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
         ToolOutput::IncomeSummary(r) => {
             let total = r.total.format(locale);
             let filter = r.merchant.as_ref().or(r.category.as_ref()).map(|e| e.label.as_str());
-            let period = &r.period.label;
+            let period = &format!("{}{}", r.period.label, left_out(&r.excluded, locale));
             let n = r.count;
             match (locale, filter) {
                 (Locale::Fr, Some(f)) => {
@@ -108,7 +108,7 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
         ToolOutput::SpendingSummary(r) => {
             let total = r.total.format(locale);
             let filter = r.merchant.as_ref().or(r.category.as_ref()).map(|e| e.label.as_str());
-            let period = &r.period.label;
+            let period = &format!("{}{}", r.period.label, left_out(&r.excluded, locale));
             let mut s = match (locale, filter, r.merchant.is_some()) {
                 (Locale::Fr, Some(f), true) => format!("Vous avez dépensé {total} chez {f} — {period}"),
                 (Locale::Fr, Some(f), false) => format!("Vous avez dépensé {total} en {f} — {period}"),
@@ -263,21 +263,30 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
         ToolOutput::ListTransactions(r) => {
             let shown = r.transactions.len();
             let net = r.net.format(locale);
+            let (n, period) = (r.count, format!("{}{}", r.period.label, left_out(&r.excluded, locale)));
             match (locale, r.truncated) {
-                (Locale::Fr, false) => {
-                    format!("{} opération(s) — {}, solde net {net}.", r.count, r.period.label)
-                }
+                (Locale::Fr, false) => format!("{n} opération(s) — {period}, solde net {net}."),
                 (Locale::Fr, true) => format!(
-                    "{} opérations — {} ; les {shown} plus récentes sont affichées. Solde net {net}.",
-                    r.count, r.period.label
+                    "{n} opérations — {period} ; les {shown} plus récentes sont affichées. Solde net {net}."
                 ),
-                (Locale::En, false) => format!("{} transaction(s) — {}, net {net}.", r.count, r.period.label),
-                (Locale::En, true) => format!(
-                    "{} transactions — {}; showing the {shown} most recent. Net {net}.",
-                    r.count, r.period.label
-                ),
+                (Locale::En, false) => format!("{n} transaction(s) — {period}, net {net}."),
+                (Locale::En, true) => {
+                    format!("{n} transactions — {period}; showing the {shown} most recent. Net {net}.")
+                }
             }
         }
+    }
+}
+
+/// " (hors Deliveroo)", " (excluding Rent)": what a figure leaves out, or nothing.
+fn left_out(excluded: &[crate::EntityRef], locale: Locale) -> String {
+    if excluded.is_empty() {
+        return String::new();
+    }
+    let names = excluded.iter().map(|e| e.label.as_str()).collect::<Vec<_>>().join(", ");
+    match locale {
+        Locale::Fr => format!(" (hors {names})"),
+        Locale::En => format!(" (excluding {names})"),
     }
 }
 
@@ -299,6 +308,7 @@ mod tests {
             category: None,
             merchant: None,
             account: None,
+            excluded: Vec::new(),
             group_by,
             total: Money::new(groups.iter().map(|g| g.1).sum(), eur),
             count: 3,
@@ -372,6 +382,7 @@ mod tests {
                 category: None,
                 merchant: None,
                 account: None,
+                excluded: Vec::new(),
                 direction: None,
                 order: crate::ListOrder::Largest,
                 text: None,

@@ -8,8 +8,9 @@ use crate::{Date, Locale, Money, Reason};
 /// Declares the arguments of a tool over the ledger: a struct that refuses unknown
 /// fields and, with the `schema` feature, has a JSON Schema. In its body, `name?: T` is
 /// an optional field left out of the JSON when absent; `[keys]` stands for the optional
-/// category, merchant and account keys, and `[amounts]` for the optional bounds on
-/// amounts — the fields several tools share.
+/// category, merchant and account keys, `[amounts]` for the optional bounds on
+/// amounts, and `[exclude]` for a category and a merchant to leave out — the fields
+/// several tools share.
 macro_rules! ledger_args {
     ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
         ledger_args!(@fields [$(#[$attr])*] $name [] $($body)*);
@@ -27,6 +28,16 @@ macro_rules! ledger_args {
             pub amount_min?: Money,
             /// Only transactions at most this large (absolute amount, inclusive).
             pub amount_max?: Money,
+            $($rest)*);
+    };
+    (@fields $attrs:tt $name:ident $done:tt [exclude] $($rest:tt)*) => {
+        ledger_args!(@fields $attrs $name $done
+            /// Leave out this category (a key of the user's vocabulary): "everything
+            /// but rent". Uncategorised transactions stay in.
+            pub exclude_category?: String,
+            /// Leave out this merchant (a key): "restaurants excluding Deliveroo".
+            /// Transactions with no merchant stay in.
+            pub exclude_merchant?: String,
             $($rest)*);
     };
     // `name?: T`: an `Option<T>`, left out of the JSON when `None`.
@@ -99,6 +110,7 @@ ledger_args! {
         /// An account key of the user's vocabulary ("compte_courant").
         pub account?: String,
         [amounts]
+        [exclude]
         #[serde(default)]
         pub group_by: GroupBy,
         /// With `group_by`: keep only the N largest groups ("top 5 merchants").
@@ -114,6 +126,7 @@ ledger_args! {
         /// Only money going out (`debit`) or coming in (`credit`: refunds, salary…).
         pub direction?: Direction,
         [amounts]
+        [exclude]
         /// Case- and accent-insensitive substring of the bank label.
         pub text?: String,
         /// `newest` first (the default) or `largest` amounts first ("my biggest expenses").
@@ -501,6 +514,17 @@ impl ToolCall {
         }
     }
 
+    /// The category and the merchant the call leaves out, where the tool has them.
+    pub fn excluded(&self) -> (Option<&str>, Option<&str>) {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
+                (a.exclude_category.as_deref(), a.exclude_merchant.as_deref())
+            }
+            ToolCall::ListTransactions(a) => (a.exclude_category.as_deref(), a.exclude_merchant.as_deref()),
+            _ => (None, None),
+        }
+    }
+
     pub fn amounts(&self) -> (Option<Money>, Option<Money>) {
         match self {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => (a.amount_min, a.amount_max),
@@ -545,6 +569,24 @@ impl ToolCall {
             }
             ToolCall::BudgetStatus(a) => a.category = category,
             _ => {}
+        }
+    }
+
+    /// Sets the category and merchant to leave out where the tool has them; returns
+    /// whether it has them.
+    pub fn set_excluded(&mut self, category: Option<String>, merchant: Option<String>) -> bool {
+        match self {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
+                a.exclude_category = category;
+                a.exclude_merchant = merchant;
+                true
+            }
+            ToolCall::ListTransactions(a) => {
+                a.exclude_category = category;
+                a.exclude_merchant = merchant;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -621,6 +663,8 @@ pub struct Suggestion {
 }
 
 /// Parsing never fails: it returns a plan or a clarification.
+// One per message, moved a handful of times: a box would cost more than the bytes.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ParseOutcome {

@@ -36,6 +36,8 @@ pub enum ReasonCode {
     ExplicitAmount,
     /// The message gives text to find in bank labels (quoted, or after "contenant").
     ExplicitText,
+    /// The message leaves a category or a merchant out ("hors Picard", "excluding rent").
+    Excluded,
     /// A category matched only approximately (typo, abbreviation).
     FuzzyCategory,
     FuzzyMerchant,
@@ -78,8 +80,8 @@ impl ReasonCode {
         use ReasonCode::*;
         match self {
             ExplicitIntent | NameAndPeriod | ExplicitPeriod | CurrentPeriod | ExactCategory
-            | ExactMerchant | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | UserSelected
-            | GuardianApproved => Confidence::High,
+            | ExactMerchant | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded
+            | UserSelected | GuardianApproved => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
             | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired => Confidence::Medium,
             ImplicitPeriod | UnplacedMeaning | SeparatePeriods | FollowupUsesContext | MissingContext
@@ -104,6 +106,7 @@ impl ReasonCode {
             InferredColumn => "inferred_column",
             ExplicitAmount => "explicit_amount",
             ExplicitText => "explicit_text",
+            Excluded => "excluded",
             FuzzyCategory => "fuzzy_category",
             FuzzyMerchant => "fuzzy_merchant",
             FuzzyAccount => "fuzzy_account",
@@ -173,6 +176,8 @@ impl ReasonCode {
             (Locale::En, ExactMerchant) => format!("Merchant recognised: {detail}"),
             (Locale::Fr, ExplicitText) => format!("Texte recherché dans les libellés : {detail}"),
             (Locale::En, ExplicitText) => format!("Text searched in labels: {detail}"),
+            (Locale::Fr, Excluded) => format!("Exclu du calcul : {detail}"),
+            (Locale::En, Excluded) => format!("Left out: {detail}"),
             (Locale::Fr, ExplicitAmount) => format!("Montant : {detail}"),
             (Locale::En, ExplicitAmount) => format!("Amount: {detail}"),
             (Locale::Fr, FuzzyCategory) => format!("Catégorie approchée : {detail}"),

@@ -42,6 +42,9 @@ pub struct SummaryResult {
     pub merchant: Option<EntityRef>,
     #[serde(default)]
     pub account: Option<EntityRef>,
+    /// The merchant and the category left out ("hors Deliveroo").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<EntityRef>,
     pub group_by: GroupBy,
     /// Money spent (spending_summary) or received (income_summary), as a positive
     /// amount in the ledger's main currency.
@@ -70,6 +73,9 @@ pub struct TransactionListResult {
     pub merchant: Option<EntityRef>,
     #[serde(default)]
     pub account: Option<EntityRef>,
+    /// The merchant and the category left out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<EntityRef>,
     #[serde(default)]
     pub direction: Option<crate::Direction>,
     /// Newest first, or largest amounts first.

@@ -179,6 +179,21 @@ pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
         (None, false) => Some(amounts),
         (None, true) => None,
     };
+    // "Restaurants hors Deliveroo", "excluding Rent".
+    let (ex_category, ex_merchant) = call.excluded();
+    let left_out: Vec<String> =
+        [ex_merchant, ex_category].into_iter().flatten().map(|k| vocab.label_of(k, locale)).collect();
+    let filter = match (filter, left_out.is_empty()) {
+        (f, true) => f,
+        (f, false) => {
+            let but = match locale {
+                Locale::Fr => "hors",
+                Locale::En => "excluding",
+            };
+            let left_out = format!("{but} {}", left_out.join(", "));
+            Some(f.map_or(left_out.clone(), |f| format!("{f} {left_out}")))
+        }
+    };
     let with = |what: &str| match &filter {
         Some(f) => format!("{what} : {f} — {period}"),
         None => format!("{what} — {period}"),

@@ -26,6 +26,8 @@ pub(crate) struct Slots {
     pub(crate) group_by: GroupBy,
     pub(crate) top: Option<u32>,
     pub(crate) direction: Option<Direction>,
+    /// A category and a merchant to leave out ("hors Picard").
+    pub(crate) exclude: (Option<String>, Option<String>),
 }
 
 impl Slots {
@@ -41,6 +43,7 @@ impl Slots {
             group_by: GroupBy::None,
             top: None,
             direction: None,
+            exclude: (None, None),
         }
     }
 }
@@ -78,6 +81,8 @@ pub(crate) fn call_for(kind: Kind, s: Slots) -> ToolCall {
         amount_max: s.amount_max,
         group_by: s.group_by,
         top: s.top,
+        exclude_category: s.exclude.0.clone(),
+        exclude_merchant: s.exclude.1.clone(),
     };
     match kind {
         Kind::Spending => ToolCall::SpendingSummary(summary()),
@@ -90,6 +95,8 @@ pub(crate) fn call_for(kind: Kind, s: Slots) -> ToolCall {
             direction: s.direction,
             amount_min: s.amount_min,
             amount_max: s.amount_max,
+            exclude_category: s.exclude.0,
+            exclude_merchant: s.exclude.1,
             text: None,
             order: crate::ListOrder::Newest,
             limit: DEFAULT_LIST_LIMIT,
@@ -125,6 +132,8 @@ pub(crate) fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>, per
         return call;
     }
     let (amount_min, amount_max) = call.amounts();
+    let (c, m) = call.excluded();
+    let excluded = (c.map(str::to_string), m.map(str::to_string));
     call_for(
         kind,
         Slots {
@@ -137,6 +146,7 @@ pub(crate) fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>, per
             group_by: group_by.unwrap_or_default(),
             top: None,
             direction: None,
+            exclude: excluded,
         },
     )
 }

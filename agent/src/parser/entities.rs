@@ -1,7 +1,7 @@
 //! The user's categories, merchants and accounts in a message: exact phrases first,
 //! then single words one typo or an abbreviation away; and which one a plan filters on.
 
-use super::lexicon::{changes_meaning, STOPWORDS};
+use super::lexicon::{changes_meaning, is_exclusion_word, STOPWORDS};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{edit_distance, singular, Token, TokenKind};
 use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
@@ -76,6 +76,34 @@ pub(crate) fn names_a_filter(tokens: &[Token], i: usize) -> bool {
     false
 }
 
+/// Articles and prepositions between an exclusion word and the name it leaves out:
+/// "sauf chez", "excluding the", "hors de mes".
+fn is_glue(w: &str) -> bool {
+    matches!(
+        w,
+        "le" | "la"
+            | "les"
+            | "l"
+            | "the"
+            | "my"
+            | "mes"
+            | "mon"
+            | "ma"
+            | "des"
+            | "du"
+            | "de"
+            | "d"
+            | "chez"
+            | "at"
+            | "for"
+            | "on"
+            | "en"
+            | "au"
+            | "aux"
+            | "a"
+    )
+}
+
 /// Finds the user's names in a message: the vocabulary and its index of phrases.
 #[derive(Clone, Copy)]
 pub(crate) struct Finder<'a> {
@@ -124,6 +152,41 @@ impl Finder<'_> {
         out
     }
 
+    /// The names an exclusion word leaves out: "hors Picard", "sauf chez Lidl",
+    /// "excluding the rent", "sans les restos". Only exact names: an exclusion word with
+    /// no name after it stays unplaced, and stops the run.
+    pub(crate) fn excluded(&self, tokens: &[Token], used: &mut [bool], message: &str) -> Vec<EntityMatch> {
+        let mut out = Vec::new();
+        for i in 0..tokens.len() {
+            if used[i] || !is_exclusion_word(&tokens[i].norm) {
+                continue;
+            }
+            let mut j = i + 1;
+            while j < tokens.len() && !used[j] && is_glue(&tokens[j].norm) {
+                j += 1;
+            }
+            let Some((m, n)) = self.match_at(tokens, used, j, message) else { continue };
+            used[i..j + n].iter_mut().for_each(|u| *u = true);
+            out.push(m);
+            // "except at Carrefour and Lidl": the names joined to it are left out too.
+            let mut k = j + n;
+            while k < tokens.len()
+                && !used[k]
+                && matches!(tokens[k].norm.as_str(), "and" | "et" | "ni" | "or" | "ou")
+            {
+                let mut l = k + 1;
+                while l < tokens.len() && !used[l] && is_glue(&tokens[l].norm) {
+                    l += 1;
+                }
+                let Some((m, n)) = self.match_at(tokens, used, l, message) else { break };
+                used[k..l + n].iter_mut().for_each(|u| *u = true);
+                out.push(m);
+                k = l + n;
+            }
+        }
+        out
+    }
+
     /// Longest exact phrases naming an entity, marked as used.
     pub(crate) fn exact_matches(
         &self,
@@ -134,34 +197,50 @@ impl Finder<'_> {
         let mut found: Vec<EntityMatch> = Vec::new();
         let mut i = 0;
         while i < tokens.len() {
-            let mut matched = false;
-            let longest = self.index.max_words.min(tokens.len() - i);
-            for n in (1..=longest).rev() {
-                if (i..i + n).any(|j| used[j]) || tokens[i].kind != TokenKind::Word {
-                    continue;
-                }
-                let phrase = tokens[i..i + n].iter().map(|t| t.norm.as_str()).collect::<Vec<_>>().join(" ");
-                if n == 1 && STOPWORDS.contains(&phrase.as_str()) {
-                    continue;
-                }
-                if let Some(ids) = self.index.exact(&phrase) {
-                    let words = message.get(tokens[i].start..tokens[i + n - 1].end).unwrap_or_default();
-                    found.push(EntityMatch {
-                        ids: self.prefer_names(ids, &phrase),
-                        fuzzy: false,
-                        words: words.to_string(),
-                    });
+            match self.match_at(tokens, used, i, message) {
+                Some((m, n)) => {
                     used[i..i + n].iter_mut().for_each(|u| *u = true);
+                    found.push(m);
                     i += n;
-                    matched = true;
-                    break;
                 }
-            }
-            if !matched {
-                i += 1;
+                None => i += 1,
             }
         }
         found
+    }
+
+    /// The longest exact phrase naming an entity that starts at token `i` among free
+    /// tokens, and how many tokens it spans.
+    fn match_at(
+        &self,
+        tokens: &[Token],
+        used: &[bool],
+        i: usize,
+        message: &str,
+    ) -> Option<(EntityMatch, usize)> {
+        if i >= tokens.len() || tokens[i].kind != TokenKind::Word {
+            return None;
+        }
+        let longest = self.index.max_words.min(tokens.len() - i);
+        for n in (1..=longest).rev() {
+            if (i..i + n).any(|j| used[j]) {
+                continue;
+            }
+            let phrase = tokens[i..i + n].iter().map(|t| t.norm.as_str()).collect::<Vec<_>>().join(" ");
+            if n == 1 && STOPWORDS.contains(&phrase.as_str()) {
+                continue;
+            }
+            if let Some(ids) = self.index.exact(&phrase) {
+                let words = message.get(tokens[i].start..tokens[i + n - 1].end).unwrap_or_default();
+                let m = EntityMatch {
+                    ids: self.prefer_names(ids, &phrase),
+                    fuzzy: false,
+                    words: words.to_string(),
+                };
+                return Some((m, n));
+            }
+        }
+        None
     }
 
     /// Of several entities sharing a surface, those whose own name it is.

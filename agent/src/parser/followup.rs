@@ -19,8 +19,18 @@ impl Parser {
         cx: &Context<'_>,
         previous: Option<(&ToolCallPlan, &Period)>,
     ) -> ParseOutcome {
-        let Reading { message, locale, intent, entities, amounts, text: _, period, has_content: _, topic } =
-            reading;
+        let Reading {
+            message,
+            locale,
+            intent,
+            entities,
+            excluded,
+            amounts,
+            text: _,
+            period,
+            has_content: _,
+            topic,
+        } = reading;
         let Entities { categories, merchants, accounts, unrecognized } = entities;
         let mut reasons = Vec::new();
         let Some((prev, prev_period)) = previous else {
@@ -64,6 +74,18 @@ impl Parser {
         }
         if let Some(kind) = intent.kind.filter(|_| !intent.group_only) {
             call = convert(call, kind, intent.group_by, period);
+        }
+        // "et sans Deliveroo ?": what to leave out from now on.
+        if !excluded.is_empty() {
+            let (c, m) = self.exclusions(&excluded, locale, &mut reasons);
+            let names: Vec<String> =
+                c.iter().chain(m.iter()).map(|k| self.vocab.label_of(k, locale)).collect();
+            if call.set_excluded(c, m) {
+                changed.extend(names);
+            } else {
+                let words: Vec<String> = excluded.iter().map(|m| format!("« {} »", m.words)).collect();
+                reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(", ")));
+            }
         }
         if let Some(g) = intent.group_by {
             let applied = match &mut call {

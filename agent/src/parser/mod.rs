@@ -64,6 +64,8 @@ struct Reading<'m> {
     locale: Locale,
     intent: Intent,
     entities: Entities,
+    /// The names left out: "hors Picard", "excluding rent".
+    excluded: Vec<entities::EntityMatch>,
     amounts: Option<AmountFilter>,
     text: Option<String>,
     period: Option<Period>,
@@ -128,6 +130,7 @@ impl Parser {
             used[*first..=*last].iter_mut().for_each(|u| *u = true);
         }
         let intent = intent::read(&tokens, &mut used, message);
+        let excluded = self.finder().excluded(&tokens, &mut used, message);
         let Entities { categories, merchants, accounts, unrecognized } =
             self.finder().entities(&tokens, &mut used, message);
         let (period, apart) = match found {
@@ -153,7 +156,8 @@ impl Parser {
             || period.is_some()
             || !categories.is_empty()
             || !merchants.is_empty()
-            || !accounts.is_empty();
+            || !accounts.is_empty()
+            || !excluded.is_empty();
         let followup_marker = is_followup(&tokens);
 
         // A previous question about a dataset has no period or filters to carry over.
@@ -173,6 +177,7 @@ impl Parser {
             locale,
             intent,
             entities: Entities { categories, merchants, accounts, unrecognized },
+            excluded,
             amounts,
             text,
             period,

@@ -3,7 +3,7 @@
 
 use super::build::{call_for, current_period, plan, push_unrecognized, Slots, LOOKBACK_MONTHS};
 use super::clarify::Near;
-use super::entities::{Entities, Unplaced};
+use super::entities::{Entities, EntityMatch, Unplaced};
 use super::intent::{Kind, DEFAULT_LARGEST, DEFAULT_LATEST};
 use super::{Context, Parser, Reading};
 use crate::amount;
@@ -20,8 +20,18 @@ impl Parser {
         cx: &Context<'_>,
         previous: Option<(&ToolCallPlan, &Period)>,
     ) -> ParseOutcome {
-        let Reading { message: _, locale, intent, entities, amounts, text, period, has_content, topic } =
-            reading;
+        let Reading {
+            message: _,
+            locale,
+            intent,
+            entities,
+            excluded,
+            amounts,
+            text,
+            period,
+            has_content,
+            topic,
+        } = reading;
         let Entities { categories, merchants, accounts, unrecognized } = entities;
         let currency = self.vocab.currency.unwrap_or(crate::Currency::EUR);
         let mut reasons = Vec::new();
@@ -170,8 +180,16 @@ impl Parser {
                 group_by: intent.group_by.unwrap_or_default(),
                 top: intent.top,
                 direction: intent.direction,
+                exclude: self.exclusions(&excluded, locale, &mut reasons),
             },
         );
+        let (ex_category, ex_merchant) = call.excluded();
+        if !excluded.is_empty() && ex_category.is_none() && ex_merchant.is_none() {
+            // "mes budgets hors loyer": the tool cannot leave anything out.
+            let words: Vec<String> = excluded.iter().map(|m| format!("« {} »", m.words)).collect();
+            reasons.retain(|r| r.code != ReasonCode::Excluded);
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(", ")));
+        }
         // A name the tool has no filter for ("budget Carrefour", "solde des courses")
         // would be dropped: it stops the run.
         let dropped: Vec<String> = [
@@ -205,5 +223,47 @@ fn call_has(call: &ToolCall, kind: EntityKind) -> bool {
         EntityKind::Category => call.category().is_some(),
         EntityKind::Merchant => call.merchant().is_some(),
         EntityKind::Account => call.account().is_some(),
+    }
+}
+
+impl Parser {
+    /// The category and the merchant a message leaves out ("hors Picard", "excluding
+    /// rent"), with the reason saying so. An account, or a second name of one kind,
+    /// cannot be left out: it stops the run.
+    pub(super) fn exclusions(
+        &self,
+        excluded: &[EntityMatch],
+        locale: crate::Locale,
+        reasons: &mut Vec<Reason>,
+    ) -> (Option<String>, Option<String>) {
+        let (mut category, mut merchant) = (None, None);
+        let mut named = Vec::new();
+        for m in excluded {
+            let term = m.ids.first().and_then(|id| self.vocab.term(*id).map(|t| (id.kind, t)));
+            let slot = match term {
+                Some((EntityKind::Category, _)) if m.ids.len() == 1 => &mut category,
+                Some((EntityKind::Merchant, _)) if m.ids.len() == 1 => &mut merchant,
+                _ => {
+                    reasons.push(Reason::new(
+                        ReasonCode::UnplacedMeaning,
+                        locale,
+                        &format!("« {} »", m.words),
+                    ));
+                    continue;
+                }
+            };
+            if slot.is_some() {
+                reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &format!("« {} »", m.words)));
+                continue;
+            }
+            if let Some((_, t)) = term {
+                *slot = Some(t.key.clone());
+                named.push(t.label(locale).to_string());
+            }
+        }
+        if !named.is_empty() {
+            reasons.push(Reason::new(ReasonCode::Excluded, locale, &named.join(", ")));
+        }
+        (category, merchant)
     }
 }

@@ -79,6 +79,13 @@ fn describe(outcome: &ParseOutcome) -> String {
             if let Some(k) = c.account() {
                 s.push_str(&format!(" account={k}"));
             }
+            let (ex_category, ex_merchant) = c.excluded();
+            if let Some(k) = ex_category {
+                s.push_str(&format!(" exclude_category={k}"));
+            }
+            if let Some(k) = ex_merchant {
+                s.push_str(&format!(" exclude_merchant={k}"));
+            }
             if let ToolCall::ListTransactions(a) = c {
                 if let Some(t) = &a.text {
                     s.push_str(&format!(" text={t}"));

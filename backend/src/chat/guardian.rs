@@ -14,7 +14,7 @@ use crate::registry::Registry;
 pub enum Verdict {
     Approve,
     /// A corrected call, valid for the registry.
-    Repair(ToolCall),
+    Repair(Box<ToolCall>),
     /// A question for the user, in their language.
     Clarify(String),
     /// The model proposed a plan the registry refused (the reason is for logs).
@@ -123,7 +123,7 @@ pub fn read(reply: &Reply, original: &ToolCall) -> Result<Verdict, LlmError> {
             };
             match Registry::get().validate(plan) {
                 Ok(call) if &call == original => Ok(Verdict::Approve),
-                Ok(call) => Ok(Verdict::Repair(call)),
+                Ok(call) => Ok(Verdict::Repair(Box::new(call))),
                 Err(e) => Ok(Verdict::InvalidRepair(e.to_string())),
             }
         }

@@ -283,7 +283,7 @@ impl Sou {
             Ok(Verdict::Repair(call)) => {
                 let detail = parser.describe(&call, locale);
                 let repaired = ToolCallPlan {
-                    call,
+                    call: *call,
                     meta: agent::PlanMeta {
                         confidence: Confidence::Medium,
                         confidence_reasons: vec![Reason::new(ReasonCode::GuardianRepaired, locale, &detail)],

@@ -54,6 +54,27 @@ pub(super) async fn entity(
     Ok(Some(EntityRef { key: key.to_string(), label }))
 }
 
+/// The category and the merchant a call leaves out, resolved to names; leaving out
+/// what the call filters on leaves nothing, which is a mistake to hear about.
+pub(super) async fn excluded(
+    db: &mut AnyConnection,
+    user: UserId,
+    [category, merchant]: [&Option<String>; 2],
+    [kept_category, kept_merchant]: [&Option<String>; 2],
+    locale: Locale,
+) -> Result<Vec<EntityRef>, BackendError> {
+    let (category, merchant) = (category.as_deref(), merchant.as_deref());
+    if category.is_some() && category == kept_category.as_deref()
+        || merchant.is_some() && merchant == kept_merchant.as_deref()
+    {
+        return Err(BackendError::BadRequest("a filter cannot also be left out".into()));
+    }
+    let mut out = Vec::new();
+    out.extend(entity(db, user, Entity::Merchant, merchant, locale).await?);
+    out.extend(entity(db, user, Entity::Category, category, locale).await?);
+    Ok(out)
+}
+
 /// The resolved filters of a call and the user's main currency.
 pub(super) struct Scope {
     pub(super) category: Option<EntityRef>,
@@ -93,9 +114,11 @@ pub(super) const SELECT: &str = "
       AND ($5 IS NULL OR m.key = $5)
       AND ($6 IS NULL OR abs(t.amount_minor) >= $6)
       AND ($7 IS NULL OR abs(t.amount_minor) <= $7)
-      AND ($8 IS NULL OR a.key = $8)";
+      AND ($8 IS NULL OR a.key = $8)
+      AND ($9 IS NULL OR c.key IS NULL OR c.key <> $9)
+      AND ($10 IS NULL OR m.key IS NULL OR m.key <> $10)";
 
-/// The filters every transaction query shares: parameters $1 to $8 of [`SELECT`].
+/// The filters every transaction query shares: parameters $1 to $10 of [`SELECT`].
 pub(super) struct Filters<'a> {
     pub(super) period: &'a agent::Period,
     pub(super) category: Option<&'a str>,
@@ -103,13 +126,25 @@ pub(super) struct Filters<'a> {
     pub(super) account: Option<&'a str>,
     pub(super) amount_min: Option<Money>,
     pub(super) amount_max: Option<Money>,
+    /// A category and a merchant left out; lines with none stay in.
+    pub(super) exclude_category: Option<&'a str>,
+    pub(super) exclude_merchant: Option<&'a str>,
 }
 
 pub(super) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 
 impl<'a> Filters<'a> {
     pub(super) fn new(period: &'a agent::Period) -> Filters<'a> {
-        Filters { period, category: None, merchant: None, account: None, amount_min: None, amount_max: None }
+        Filters {
+            period,
+            category: None,
+            merchant: None,
+            account: None,
+            amount_min: None,
+            amount_max: None,
+            exclude_category: None,
+            exclude_merchant: None,
+        }
     }
 
     /// Every filter a call may have: its period, the keys it names, its amount bounds.
@@ -126,7 +161,14 @@ impl<'a> Filters<'a> {
             account: account.as_deref(),
             amount_min,
             amount_max,
+            exclude_category: None,
+            exclude_merchant: None,
         }
+    }
+
+    /// The same filters, leaving out a category and a merchant.
+    pub(super) fn excluding(self, category: Option<&'a str>, merchant: Option<&'a str>) -> Filters<'a> {
+        Filters { exclude_category: category, exclude_merchant: merchant, ..self }
     }
 
     pub(super) fn bind<'q>(
@@ -146,7 +188,9 @@ impl<'a> Filters<'a> {
             .bind(self.merchant)
             .bind(bound(self.amount_min, currency)?)
             .bind(bound(self.amount_max, currency)?)
-            .bind(self.account))
+            .bind(self.account)
+            .bind(self.exclude_category)
+            .bind(self.exclude_merchant))
     }
 
     pub(super) async fn fetch(

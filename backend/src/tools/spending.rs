@@ -44,8 +44,12 @@ pub(super) async fn summary(
         "{SELECT} AND {sign} AND ($4 IS NOT NULL OR c.kind IS NULL OR c.kind = '{kind}')
          ORDER BY t.date DESC, t.id DESC"
     );
+    let excluded =
+        excluded(db, user, [&a.exclude_category, &a.exclude_merchant], [&a.category, &a.merchant], locale)
+            .await?;
     let keys = [&a.category, &a.merchant, &a.account];
-    let filters = Filters::of(&a.period, keys, a.amount_min, a.amount_max);
+    let filters = Filters::of(&a.period, keys, a.amount_min, a.amount_max)
+        .excluding(a.exclude_category.as_deref(), a.exclude_merchant.as_deref());
     let rows = filters.fetch(db, &sql, user, currency, locale).await?;
 
     let mut total = 0i64;
@@ -115,6 +119,7 @@ pub(super) async fn summary(
         category,
         merchant,
         account,
+        excluded,
         group_by: a.group_by,
         total: Money::new(total, currency),
         count,
@@ -168,6 +173,8 @@ pub(super) async fn compare(
         account: a.account.clone(),
         amount_min: None,
         amount_max: None,
+        exclude_category: None,
+        exclude_merchant: None,
         group_by: GroupBy::None,
         top: None,
     };
@@ -215,10 +222,15 @@ pub(super) async fn list_transactions(
         ListOrder::Newest => "t.date DESC, t.id DESC",
         ListOrder::Largest => "ABS(t.amount_minor) DESC, t.date DESC, t.id DESC",
     };
-    let sql =
-        format!("{SELECT} {direction} AND ($9 IS NULL OR LOWER(t.raw_label) LIKE LOWER($9) ESCAPE '\\') ORDER BY {order}");
+    let sql = format!(
+        "{SELECT} {direction} AND ($11 IS NULL OR LOWER(t.raw_label) LIKE LOWER($11) ESCAPE '\\') ORDER BY {order}"
+    );
+    let excluded =
+        excluded(db, user, [&a.exclude_category, &a.exclude_merchant], [&a.category, &a.merchant], locale)
+            .await?;
     let keys = [&a.category, &a.merchant, &a.account];
-    let filters = Filters::of(&a.period, keys, a.amount_min, a.amount_max);
+    let filters = Filters::of(&a.period, keys, a.amount_min, a.amount_max)
+        .excluding(a.exclude_category.as_deref(), a.exclude_merchant.as_deref());
     let rows = filters.bind(&sql, user, currency)?.bind(pattern).fetch_all(&mut *db).await?;
     let rows = rows.iter().map(|r| decode(r, locale)).collect::<Result<Vec<_>, _>>()?;
     let net = rows
@@ -232,6 +244,7 @@ pub(super) async fn list_transactions(
         category,
         merchant,
         account,
+        excluded,
         direction: a.direction,
         order: a.order,
         text: a.text.clone(),

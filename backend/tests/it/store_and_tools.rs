@@ -56,6 +56,8 @@ fn january(group_by: GroupBy, category: Option<&str>) -> ToolCall {
         account: None,
         amount_min: None,
         amount_max: None,
+        exclude_category: None,
+        exclude_merchant: None,
         group_by,
         top: None,
     })
@@ -379,14 +381,65 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
     assert!(matches!(err, Some(BackendError::NotFound)));
 }
 
+/// "courses hors Picard", "restaurants excluding Deliveroo": the category's total
+/// without the merchant, equal to a plain SQL sum written apart from the tool, and the
+/// answer says what it left out.
+#[tokio::test]
+async fn an_exclusion_leaves_the_merchant_out() {
+    let (_dir, store, user) = demo_store().await;
+    let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
+    for (message, category, merchant, words) in [
+        ("courses hors Picard en 2025", "groceries", "picard", "(hors Picard)"),
+        ("restaurants excluding Deliveroo in 2025", "restaurants", "deliveroo", "(excluding Deliveroo)"),
+    ] {
+        let all = sql_spent(&store, user, category, "2025-01-01", "2026-01-01").await;
+        let left_out: i64 = sqlx::query_scalar(
+            "SELECT -COALESCE(SUM(t.amount_minor), 0) FROM transactions t
+             JOIN categories c ON c.id = t.category_id JOIN merchants m ON m.id = t.merchant_id
+             WHERE t.user_id = $1 AND c.key = $2 AND m.key = $3 AND t.amount_minor < 0
+               AND t.date >= '2025-01-01' AND t.date < '2026-01-01'",
+        )
+        .bind(user.0)
+        .bind(category)
+        .bind(merchant)
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+        assert!(left_out > 0 && all > left_out, "{message}: the demo must have both");
+        let (_, events) =
+            collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
+        let ChatEvent::Plan { plan } = &events[0] else { panic!("{events:?}") };
+        assert_eq!(plan.meta.confidence, Confidence::High, "{message}");
+        let Some(ChatEvent::ToolResult(ToolOutput::SpendingSummary(r))) =
+            events.iter().find(|e| matches!(e, ChatEvent::ToolResult(_)))
+        else {
+            panic!("{message}: nothing ran {events:?}")
+        };
+        assert_eq!(r.total.minor, all - left_out, "{message}");
+        let text: String = events
+            .iter()
+            .filter_map(|e| match e {
+                ChatEvent::Token { content, .. } => Some(content.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(text.contains(words), "{message}: {text}");
+    }
+    // Leaving out what the call filters on is a mistake, not an empty answer.
+    let mut call = january(GroupBy::None, Some("groceries"));
+    call.set_excluded(Some("groceries".into()), None);
+    let err = run(&store, user, &call, agent::Locale::En).await.unwrap_err();
+    assert!(matches!(err, BackendError::BadRequest(_)), "{err}");
+}
+
 /// A word that would change the calculation and that the parser cannot read stops the
-/// run: no figure, a question — and the plan as parsed (here the opposite of what was
-/// asked: Picard's total) is not among the one-click answers.
+/// run: no figure, a question — and the plan as parsed (a misspelt exclusion read as
+/// the merchant itself: Picard's total, the opposite) is not among the one-click answers.
 #[tokio::test]
 async fn an_unread_exclusion_asks_instead_of_answering_the_opposite() {
     let (_dir, store, user) = demo_store().await;
     let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
-    for message in ["courses hors Picard en 2025", "restaurants excluding Deliveroo in 2025"] {
+    for message in ["courses 2025 sans picrd", "groceries in 2025 without picrd"] {
         let (_, events) =
             collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
         assert!(!events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))), "{message}: ran {events:?}");
