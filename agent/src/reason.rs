@@ -11,9 +11,11 @@ pub enum ReasonCode {
     ExplicitIntent,
     /// The intent was guessed from a filter or a period alone.
     InferredIntent,
-    /// A category or merchant and a period, and no other word ("courses janvier 2026",
-    /// "Carrefour last month"): the one thing such a message asks is that name's total.
-    NameAndPeriod,
+    /// Filters and nothing else, from which what to compute follows: a name and a
+    /// period ("courses janvier 2026": that name's total), amounts or label text and a
+    /// period ("plus de 2000 € en 2025": those transactions), an account ("my livret a":
+    /// its balance).
+    FiltersOnly,
     /// The word that says what to compute is misspelt ("budjet", "depnses").
     FuzzyIntent,
     /// The message names a period.
@@ -79,9 +81,9 @@ impl ReasonCode {
     pub fn cap(self) -> Confidence {
         use ReasonCode::*;
         match self {
-            ExplicitIntent | NameAndPeriod | ExplicitPeriod | CurrentPeriod | ExactCategory
-            | ExactMerchant | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded
-            | UserSelected | GuardianApproved => Confidence::High,
+            ExplicitIntent | FiltersOnly | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
+            | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded | UserSelected
+            | GuardianApproved => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
             | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired => Confidence::Medium,
             ImplicitPeriod | UnplacedMeaning | SeparatePeriods | FollowupUsesContext | MissingContext
@@ -94,7 +96,7 @@ impl ReasonCode {
         match self {
             ExplicitIntent => "explicit_intent",
             InferredIntent => "inferred_intent",
-            NameAndPeriod => "name_and_period",
+            FiltersOnly => "filters_only",
             FuzzyIntent => "fuzzy_intent",
             ExplicitPeriod => "explicit_period",
             ImplicitPeriod => "implicit_period",
@@ -138,8 +140,8 @@ impl ReasonCode {
             (Locale::En, InferredIntent) => {
                 format!("Calculation guessed ({detail}): no word like “spent”")
             }
-            (Locale::Fr, NameAndPeriod) => format!("Un nom et une période, sans autre mot : {detail}"),
-            (Locale::En, NameAndPeriod) => format!("A name and a period, nothing else: {detail}"),
+            (Locale::Fr, FiltersOnly) => format!("Rien que des filtres, donc : {detail}"),
+            (Locale::En, FiltersOnly) => format!("Only filters, hence: {detail}"),
             (Locale::Fr, FuzzyIntent) => format!("Demande approchée : {detail}"),
             (Locale::En, FuzzyIntent) => format!("Approximate request: {detail}"),
             (Locale::Fr, ExplicitPeriod) => format!("Période donnée : {detail}"),

@@ -235,6 +235,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             || (w == "much" && i > 0 && tokens[i - 1].norm == "how")
         {
             intent.asks_amount = true;
+        } else if w == "add" && norm(i + 1) == "up" && !used[i + 1] {
+            // "add up my restaurant spending": a total.
+            intent.asks_amount = true;
+            used[i] = true;
+            used[i + 1] = true;
         } else if matches!(w, "par" | "by" | "per") {
             if let Some(g) = tokens
                 .get(i + 1)

@@ -68,17 +68,31 @@ impl Parser {
                 return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, near));
             }
         };
-        // "courses janvier 2026", "Carrefour last month", "combien pour le loyer en
-        // mars": one name, a period, nothing else — that name's total is all it can ask.
-        let name_and_period = matches!(kind, Kind::Spending | Kind::Income)
-            && period.is_some()
-            && categories.len() + merchants.len() == 1
-            && accounts.is_empty()
-            && amounts.is_none()
-            && text.is_none()
-            && unrecognized.is_empty()
+        // Only filters and nothing else: what the message asks follows from them.
+        // "courses janvier 2026", "Carrefour last month" → that name's total over the
+        // period; "plus de 2000 € en 2025", "« RETRAIT DAB » en mars" → the transactions
+        // they select; "my livret a" → its balance.
+        let names = categories.len() + merchants.len();
+        let filters_only = unrecognized.is_empty()
             && intent.group_by.is_none()
-            && intent.direction.is_none();
+            && intent.direction.is_none()
+            && match kind {
+                Kind::Spending | Kind::Income => {
+                    period.is_some()
+                        && names == 1
+                        && accounts.is_empty()
+                        && amounts.is_none()
+                        && text.is_none()
+                }
+                Kind::List => {
+                    period.is_some()
+                        && (amounts.is_some() || text.is_some())
+                        && names <= 1
+                        && accounts.len() <= 1
+                }
+                Kind::Balance => only_account && accounts.len() == 1 && period.is_none(),
+                _ => false,
+            };
         if let Some(detail) = &intent.fuzzy {
             reasons.push(Reason::new(ReasonCode::FuzzyIntent, locale, detail));
             if !intent.words.is_empty() {
@@ -86,8 +100,8 @@ impl Parser {
             }
         } else if explicit {
             reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
-        } else if name_and_period {
-            reasons.push(Reason::new(ReasonCode::NameAndPeriod, locale, wording::kind_label(kind, locale)));
+        } else if filters_only {
+            reasons.push(Reason::new(ReasonCode::FiltersOnly, locale, wording::kind_label(kind, locale)));
         } else {
             reasons.push(Reason::new(ReasonCode::InferredIntent, locale, wording::kind_label(kind, locale)));
         }
@@ -203,6 +217,12 @@ impl Parser {
         .collect();
         if !dropped.is_empty() {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &dropped.join(", ")));
+        }
+        // Amounts the tool cannot bound on ("set my budget to 300 €", "solde de 500 €").
+        if amounts.is_some() && call.amounts() == (None, None) {
+            reasons.retain(|r| r.code != ReasonCode::ExplicitAmount);
+            let detail = amount::describe(amount_min, amount_max, locale);
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
         }
         if let ToolCall::ListTransactions(a) = &mut call {
             a.text = text;

@@ -166,6 +166,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "re",
     "s",
     "see",
+    "send",
     "show",
     "so",
     "sum",
