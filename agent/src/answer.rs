@@ -96,14 +96,19 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
             let filter = r.merchant.as_ref().or(r.category.as_ref()).map(|e| e.label.as_str());
             let period = &format!("{}{}", r.period.label, left_out(&r.excluded, locale));
             let n = r.count;
-            match (locale, filter) {
+            let mut s = match (locale, filter) {
                 (Locale::Fr, Some(f)) => {
                     format!("Vous avez reçu {total} ({f}) — {period}, en {n} versement(s).")
                 }
                 (Locale::Fr, None) => format!("Vous avez reçu {total} — {period}, en {n} versement(s)."),
                 (Locale::En, Some(f)) => format!("You received {total} ({f}) — {period}, in {n} payment(s)."),
                 (Locale::En, None) => format!("You received {total} — {period}, in {n} payment(s)."),
+            };
+            if let Some(a) = &r.average {
+                s.push(' ');
+                s.push_str(&average_sentence(a, locale));
             }
+            s
         }
         ToolOutput::SpendingSummary(r) => {
             let total = r.total.format(locale);
@@ -143,6 +148,10 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
                     Locale::Fr => format!(" Non inclus (autres devises) : {others}."),
                     Locale::En => format!(" Not included (other currencies): {others}."),
                 });
+            }
+            if let Some(a) = &r.average {
+                s.push(' ');
+                s.push_str(&average_sentence(a, locale));
             }
             s
         }
@@ -278,6 +287,43 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
     }
 }
 
+/// "En moyenne : 123,45 € par mois, sur 12 mois (un mois sans opération compte pour
+/// zéro)."
+pub fn average_sentence(a: &crate::Average, locale: Locale) -> String {
+    use crate::AveragePer as P;
+    let amount = a.amount.format(locale);
+    let per = crate::wording::per_label(a.per, locale);
+    let over = hundredths(a.over_hundredths, locale);
+    match (locale, a.per) {
+        (Locale::Fr, P::Month) => {
+            format!("En moyenne : {amount} {per}, sur {over} mois (un mois sans opération compte pour zéro).")
+        }
+        (Locale::Fr, P::Week) => format!("En moyenne : {amount} {per}, sur {over} semaines."),
+        (Locale::Fr, P::Day) => format!("En moyenne : {amount} {per}, sur {over} jours."),
+        (Locale::Fr, P::Transaction) => format!("En moyenne : {amount} {per}, sur {over} opérations."),
+        (Locale::En, P::Month) => {
+            format!("On average: {amount} {per}, over {over} months (a month with none counts as zero).")
+        }
+        (Locale::En, P::Week) => format!("On average: {amount} {per}, over {over} weeks."),
+        (Locale::En, P::Day) => format!("On average: {amount} {per}, over {over} days."),
+        (Locale::En, P::Transaction) => format!("On average: {amount} {per}, over {over} transactions."),
+    }
+}
+
+/// 1200 → "12", 1070 → "10,7" (French) or "10.7".
+fn hundredths(n: u64, locale: Locale) -> String {
+    let (whole, cents) = (n / 100, n % 100);
+    let sep = match locale {
+        Locale::Fr => ',',
+        Locale::En => '.',
+    };
+    match cents {
+        0 => whole.to_string(),
+        c if c % 10 == 0 => format!("{whole}{sep}{}", c / 10),
+        c => format!("{whole}{sep}{c:02}"),
+    }
+}
+
 /// " (hors Deliveroo)", " (excluding Rent)": what a figure leaves out, or nothing.
 fn left_out(excluded: &[crate::EntityRef], locale: Locale) -> String {
     if excluded.is_empty() {
@@ -309,6 +355,7 @@ mod tests {
             merchant: None,
             account: None,
             excluded: Vec::new(),
+            average: None,
             group_by,
             total: Money::new(groups.iter().map(|g| g.1).sum(), eur),
             count: 3,

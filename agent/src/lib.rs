@@ -9,6 +9,7 @@
 pub mod amount;
 pub mod analyst;
 pub mod answer;
+pub mod average;
 pub mod chart;
 pub mod datasets;
 mod date;
@@ -30,16 +31,18 @@ pub use date::{days_in_month, Date};
 pub use money::{Currency, Money};
 pub use parser::{is_exclusion_word, is_write_word, Context, Parser};
 pub use plan::{
-    Aggregate, BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence, DatasetFilter,
-    DatasetInfoArgs, DatasetOrder, DatasetPeriod, DateBucket, Direction, FilterOp, Flow, GroupBy, ListOrder,
-    ListTransactionsArgs, ParseOutcome, Period, PlanMeta, QueryDatasetArgs, RecurringArgs, RunSqlArgs,
-    Suggestion, SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+    Aggregate, AveragePer, BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence,
+    DatasetFilter, DatasetInfoArgs, DatasetOrder, DatasetPeriod, DateBucket, Direction, FilterOp, Flow,
+    GroupBy, ListOrder, ListTransactionsArgs, ParseOutcome, Period, PlanMeta, QueryDatasetArgs,
+    RecurringArgs, RunSqlArgs, Suggestion, SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT,
+    MAX_LIST_LIMIT,
 };
 pub use reason::{confidence_of, Reason, ReasonCode};
 pub use tools::{
-    AccountBalance, BalancesResult, BudgetLine, BudgetState, BudgetStatusResult, Cadence, CashFlowResult,
-    CashFlowRow, CompareResult, DatasetInfoResult, DatasetResult, EntityRef, Group, PeriodTotal,
-    RecurringItem, RecurringResult, SummaryResult, ToolOutput, TransactionListResult, TransactionRow,
+    AccountBalance, Average, BalancesResult, BudgetLine, BudgetState, BudgetStatusResult, Cadence,
+    CashFlowResult, CashFlowRow, CompareResult, DatasetInfoResult, DatasetResult, EntityRef, Group,
+    PeriodTotal, RecurringItem, RecurringResult, SummaryResult, ToolOutput, TransactionListResult,
+    TransactionRow,
 };
 pub use vocab::{Term, Vocabulary};
 

@@ -97,6 +97,22 @@ impl GroupBy {
     }
 }
 
+/// What an average divides a total by.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AveragePer {
+    /// The months of the period: whole months count 1, a part of one its share of
+    /// days; a month with no transaction counts as zero.
+    Month,
+    /// The period's days ÷ 7.
+    Week,
+    /// The period's days.
+    Day,
+    /// The transactions counted.
+    Transaction,
+}
+
 ledger_args! {
     /// Arguments of `spending_summary` (money going out) and `income_summary` (money
     /// coming in) over a period, optionally filtered by category or merchant, optionally
@@ -115,6 +131,9 @@ ledger_args! {
         pub group_by: GroupBy,
         /// With `group_by`: keep only the N largest groups ("top 5 merchants").
         pub top?: u32,
+        /// Also the average per month, week, day or transaction ("average monthly
+        /// spend on transport", "panier moyen chez Carrefour").
+        pub average?: AveragePer,
     }
 }
 

@@ -54,6 +54,9 @@ pub enum ReasonCode {
     /// exclusion, an average, a second period, a write, the world outside the ledger):
     /// the plan does not run as is.
     UnplacedMeaning,
+    /// An average with nothing to say what it divides by ("mes dépenses moyennes"):
+    /// per month or per transaction is the user's choice.
+    AverageUnit,
     /// Months named apart ("janvier et mars", "June or July"): which one is meant, or
     /// each in turn, is the user's choice.
     SeparatePeriods,
@@ -86,8 +89,8 @@ impl ReasonCode {
             | GuardianApproved => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
             | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired => Confidence::Medium,
-            ImplicitPeriod | UnplacedMeaning | SeparatePeriods | FollowupUsesContext | MissingContext
-            | NoIntent | OutOfScope | TooLong => Confidence::Low,
+            ImplicitPeriod | UnplacedMeaning | SeparatePeriods | AverageUnit | FollowupUsesContext
+            | MissingContext | NoIntent | OutOfScope | TooLong => Confidence::Low,
         }
     }
 
@@ -117,6 +120,7 @@ impl ReasonCode {
             UnrecognizedWords => "unrecognized_words",
             UnplacedMeaning => "unplaced_meaning",
             SeparatePeriods => "separate_periods",
+            AverageUnit => "average_unit",
             FollowupUsesContext => "followup_uses_context",
             MissingContext => "missing_context",
             NoIntent => "no_intent",
@@ -198,6 +202,8 @@ impl ReasonCode {
             (Locale::En, UnplacedMeaning) => {
                 format!("Words that would change the calculation, which I cannot read: {detail}")
             }
+            (Locale::Fr, AverageUnit) => "Une moyenne, mais par mois ou par opération ?".to_string(),
+            (Locale::En, AverageUnit) => "An average, but per month or per transaction?".to_string(),
             (Locale::Fr, SeparatePeriods) => format!("Périodes séparées : {detail}"),
             (Locale::En, SeparatePeriods) => format!("Separate periods: {detail}"),
             (Locale::Fr, FollowupUsesContext) => {

@@ -56,6 +56,9 @@ pub struct SummaryResult {
     /// Largest first, or in date order for months, weeks and days; empty unless
     /// `group_by` is set.
     pub groups: Vec<Group>,
+    /// The average asked for (`average` in the arguments).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average: Option<Average>,
     /// For months, weeks or days (two or more): the groups as a line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chart: Option<ChartSpec>,
@@ -64,6 +67,16 @@ pub struct SummaryResult {
     pub transactions_truncated: bool,
     /// Ids of every transaction counted, for audit and drill-down.
     pub source_ids: Vec<i64>,
+}
+
+/// A total divided by months, weeks, days or transactions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Average {
+    pub per: crate::AveragePer,
+    /// The total ÷ `over`, rounded half away from zero to the minor unit.
+    pub amount: Money,
+    /// What the total was divided by, in hundredths: 1200 is 12 months, 1070 is 10.7.
+    pub over_hundredths: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

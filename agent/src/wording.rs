@@ -231,6 +231,21 @@ pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
             (Locale::En, Some(Direction::Credit)) => with_en("Credits and refunds"),
             (Locale::En, _) => with_en("Debits"),
         },
+        (ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a), _) if a.average.is_some() => {
+            let spending = matches!(call, ToolCall::SpendingSummary(_));
+            let what = match (locale, spending) {
+                (Locale::Fr, true) => "Dépense moyenne",
+                (Locale::Fr, false) => "Revenu moyen",
+                (Locale::En, true) => "Average spending",
+                (Locale::En, false) => "Average income",
+            };
+            let per = a.average.map_or("", |p| per_label(p, locale));
+            match (locale, &filter) {
+                (Locale::Fr, Some(f)) => format!("{what} {per} : {f} — {period}"),
+                (Locale::En, Some(f)) => format!("{what} {per}: {f} — {period}"),
+                (_, None) => format!("{what} {per} — {period}"),
+            }
+        }
         (ToolCall::SpendingSummary(a), _) if a.group_by != GroupBy::None && a.top.is_some() => {
             let n = a.top.unwrap_or(DEFAULT_TOP);
             let what = match (locale, a.group_by) {
@@ -293,6 +308,21 @@ pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
             Some(f) => format!("Transactions: {f} — {period}"),
             None => format!("All transactions — {period}"),
         },
+    }
+}
+
+/// "par mois", "per transaction".
+pub fn per_label(per: crate::AveragePer, locale: Locale) -> &'static str {
+    use crate::AveragePer as P;
+    match (locale, per) {
+        (Locale::Fr, P::Month) => "par mois",
+        (Locale::Fr, P::Week) => "par semaine",
+        (Locale::Fr, P::Day) => "par jour",
+        (Locale::Fr, P::Transaction) => "par opération",
+        (Locale::En, P::Month) => "per month",
+        (Locale::En, P::Week) => "per week",
+        (Locale::En, P::Day) => "per day",
+        (Locale::En, P::Transaction) => "per transaction",
     }
 }
 

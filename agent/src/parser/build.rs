@@ -28,6 +28,8 @@ pub(crate) struct Slots {
     pub(crate) direction: Option<Direction>,
     /// A category and a merchant to leave out ("hors Picard").
     pub(crate) exclude: (Option<String>, Option<String>),
+    /// "average monthly spend": what a summary's average divides by.
+    pub(crate) average: Option<crate::AveragePer>,
 }
 
 impl Slots {
@@ -44,6 +46,7 @@ impl Slots {
             top: None,
             direction: None,
             exclude: (None, None),
+            average: None,
         }
     }
 }
@@ -83,6 +86,7 @@ pub(crate) fn call_for(kind: Kind, s: Slots) -> ToolCall {
         top: s.top,
         exclude_category: s.exclude.0.clone(),
         exclude_merchant: s.exclude.1.clone(),
+        average: s.average,
     };
     match kind {
         Kind::Spending => ToolCall::SpendingSummary(summary()),
@@ -147,6 +151,7 @@ pub(crate) fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>, per
             top: None,
             direction: None,
             exclude: excluded,
+            average: None,
         },
     )
 }

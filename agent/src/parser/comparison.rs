@@ -35,6 +35,10 @@ impl Parser {
             self.finder().entities(tokens, used, message);
         let previous = cx.ledger_previous();
         let mut reasons = vec![Reason::new(ReasonCode::ExplicitIntent, locale, words)];
+        // A comparison of averages is not a comparison of totals.
+        if intent.average {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" ")));
+        }
         let mut borrowed = Vec::new();
 
         let flow = match (intent.kind, previous.map(|(p, _)| &p.call)) {

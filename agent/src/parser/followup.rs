@@ -104,6 +104,16 @@ impl Parser {
                 changed.push(wording::group_label(g, locale).to_string());
             }
         }
+        // "et en moyenne par mois ?".
+        if intent.average {
+            match (&mut call, intent.average_per) {
+                (ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a), Some(per)) => {
+                    a.average = Some(per);
+                    changed.push(wording::per_label(per, locale).to_string());
+                }
+                _ => reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" "))),
+            }
+        }
         if let Some(a) = &amounts {
             call.set_amounts(a.min, a.max);
             changed.push(amount::describe(a.min, a.max, locale));

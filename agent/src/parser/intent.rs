@@ -4,12 +4,13 @@
 
 use super::lexicon::{
     asks_where_most, cash_flow_phrase, changes_meaning, direction_words, group_word, income_phrase,
-    is_advice, is_balance_word, is_breakdown_word, is_budget_word, is_cash_flow_word, is_income_word,
-    is_largest_word, is_latest_word, is_list_word, is_payment_method, is_recurring_word, is_spend_word,
-    is_subscription_word, largest_marker, saves_before, time_group_word, STOPWORDS,
+    is_advice, is_average_word, is_balance_word, is_breakdown_word, is_budget_word, is_cash_flow_word,
+    is_income_word, is_largest_word, is_latest_word, is_list_word, is_payment_method, is_recurring_word,
+    is_spend_word, is_subscription_word, is_transaction_word, largest_marker, saves_before, time_group_word,
+    STOPWORDS,
 };
 use crate::text::{edit_distance, Token, TokenKind};
-use crate::{Direction, GroupBy};
+use crate::{AveragePer, Direction, GroupBy};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
@@ -47,6 +48,10 @@ pub(crate) struct Intent {
     pub(crate) latest: bool,
     /// How many transactions: "les 5 dernières opérations", "my 3 biggest expenses".
     pub(crate) limit: Option<u32>,
+    /// "moyenne", "average", "panier moyen": an average is asked…
+    pub(crate) average: bool,
+    /// …per month, week, day or transaction, when the message says.
+    pub(crate) average_per: Option<AveragePer>,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -149,6 +154,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         largest: false,
         latest: false,
         limit: None,
+        average: false,
+        average_per: None,
     };
     let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
     let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -170,6 +177,25 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             cash = true;
             intent.words.push(span(i, i + n - 1));
             used[i..i + n].iter_mut().for_each(|u| *u = true);
+            continue;
+        }
+        if is_average_word(w) {
+            intent.average = true;
+            intent.words.push(span(i, i));
+            used[i] = true;
+            // "panier moyen": per purchase.
+            if i > 0 && norm(i - 1) == "panier" && !used[i - 1] {
+                intent.average_per = Some(AveragePer::Transaction);
+                used[i - 1] = true;
+            }
+            continue;
+        }
+        // "par opération", "per transaction", "each purchase": what an average divides by.
+        if matches!(w, "par" | "per" | "each" | "a") && is_transaction_word(norm(i + 1)) && !used[i + 1] {
+            intent.average_per = Some(AveragePer::Transaction);
+            intent.words.push(span(i, i + 1));
+            used[i] = true;
+            used[i + 1] = true;
             continue;
         }
         if let Some(n) = income_phrase(tokens, used, i) {
@@ -345,6 +371,19 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.latest = false;
             intent.limit = None;
         }
+    }
+    // "average monthly spend", "moyenne par semaine": the breakdown's unit is the
+    // average's. Without "average", "par opération" asked nothing.
+    if intent.average && intent.average_per.is_none() {
+        intent.average_per = match intent.group_by {
+            Some(GroupBy::Month) => Some(AveragePer::Month),
+            Some(GroupBy::Week) => Some(AveragePer::Week),
+            Some(GroupBy::Day) => Some(AveragePer::Day),
+            _ => None,
+        };
+    }
+    if intent.average && !balance && !budget && !recurring && !cash && !income && !list {
+        spend = true;
     }
     intent.kind = if balance {
         Some(Kind::Balance)

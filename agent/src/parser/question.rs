@@ -195,8 +195,18 @@ impl Parser {
                 top: intent.top,
                 direction: intent.direction,
                 exclude: self.exclusions(&excluded, locale, &mut reasons),
+                average: intent.average_per.filter(|_| intent.average),
             },
         );
+        if intent.average {
+            let summary = matches!(call, ToolCall::SpendingSummary(_) | ToolCall::IncomeSummary(_));
+            if !summary {
+                // "solde moyen", "average budget": no tool averages these.
+                reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
+            } else if intent.average_per.is_none() {
+                return ParseOutcome::Clarification(self.average_per(call, locale, cx));
+            }
+        }
         let (ex_category, ex_merchant) = call.excluded();
         if !excluded.is_empty() && ex_category.is_none() && ex_merchant.is_none() {
             // "mes budgets hors loyer": the tool cannot leave anything out.
@@ -285,5 +295,34 @@ impl Parser {
             reasons.push(Reason::new(ReasonCode::Excluded, locale, &named.join(", ")));
         }
         (category, merchant)
+    }
+}
+
+impl Parser {
+    /// "mes dépenses moyennes en courses en 2025": an average, but per what? Per month
+    /// (with the months) or per transaction — the user picks.
+    fn average_per(&self, call: ToolCall, locale: crate::Locale, cx: &Context<'_>) -> crate::Clarification {
+        let per = |per: crate::AveragePer, group_by: Option<crate::GroupBy>| {
+            let mut call = call.clone();
+            if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = &mut call {
+                a.average = Some(per);
+                if let Some(g) = group_by {
+                    a.group_by = g;
+                }
+            }
+            let label = self.describe(&call, locale);
+            let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
+            crate::Suggestion { label, plan: plan(call, picked, locale, cx.today) }
+        };
+        let suggestions = vec![
+            per(crate::AveragePer::Month, Some(crate::GroupBy::Month)),
+            per(crate::AveragePer::Transaction, None),
+        ];
+        let question = match locale {
+            crate::Locale::Fr => "Une moyenne par mois, ou par opération ?",
+            crate::Locale::En => "An average per month, or per transaction?",
+        };
+        let reasons = vec![Reason::new(ReasonCode::AverageUnit, locale, "")];
+        crate::Clarification { question: question.to_string(), reasons, suggestions, locale }
     }
 }

@@ -120,6 +120,12 @@ fn describe(outcome: &ParseOutcome) -> String {
             if let Some(n) = top {
                 s.push_str(&format!(" top={n}"));
             }
+            if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = c {
+                if let Some(per) = a.average {
+                    let per = serde_json::to_value(per).unwrap();
+                    s.push_str(&format!(" average={}", per.as_str().unwrap()));
+                }
+            }
             let mut codes: Vec<&str> = p.meta.confidence_reasons.iter().map(|r| r.code.as_str()).collect();
             codes.sort();
             format!("{s} | {} {}", p.meta.confidence.as_str(), codes.join(" "))

@@ -18,6 +18,21 @@ pub fn heading(filters: &[Option<&EntityRef>], period: &Period) -> String {
     parts.join(" · ")
 }
 
+/// The heading of a result that leaves names out: "Restaurants · 2025 · hors Deliveroo".
+pub fn heading_excluding(
+    filters: &[Option<&EntityRef>],
+    period: &Period,
+    excluded: &[EntityRef],
+    locale: agent::Locale,
+) -> String {
+    let base = heading(filters, period);
+    if excluded.is_empty() {
+        return base;
+    }
+    let names = excluded.iter().map(|e| e.label.as_str()).collect::<Vec<_>>().join(", ");
+    format!("{base} · {} {names}", crate::i18n::t(locale, crate::i18n::T::Excluding))
+}
+
 /// Integer width in percent of `part` against `max`, for a CSS bar.
 pub fn width(part: i64, max: i64) -> i64 {
     if max <= 0 {

@@ -7,7 +7,7 @@ use agent::{
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use super::cells::{heading, money};
+use super::cells::{heading, heading_excluding, money};
 use crate::i18n::{self, t, T};
 use crate::table::column_heads;
 
@@ -90,7 +90,8 @@ fn transactions_block(
 }
 
 pub fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl IntoView {
-    let heading = heading(&[r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()], &r.period);
+    let filters = [r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()];
+    let heading = heading_excluding(&filters, &r.period, &r.excluded, locale);
     let max = r.groups.iter().map(|g| g.total.minor).max().unwrap_or(0).max(1);
     // Months, weeks or days: the line first, then the values beside their labels.
     let chart = r.chart.map(|spec| view! { <crate::chart::Chart spec locale/> });
@@ -117,12 +118,28 @@ pub fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl Int
             </figure>
         }
     });
+    let total = r.total;
+    let total_view = move || {
+        view! {
+            <span data-testid="total" data-minor=total.minor data-currency=total.currency.to_string()>
+                {total.format(locale)}
+            </span>
+        }
+    };
+    // An average asked for is the figure; the total it divides stays beside it.
+    let figure = match r.average {
+        Some(a) => Either::Left(view! {
+            <p class="total" data-testid="average" data-minor=a.amount.minor data-currency=a.amount.currency.to_string()>
+                {a.amount.format(locale)} " " <span class="per">{agent::wording::per_label(a.per, locale)}</span>
+            </p>
+            <p class="result-sub">{t(locale, T::Total)} " " {total_view()}</p>
+        }),
+        None => Either::Right(view! { <p class="total">{total_view()}</p> }),
+    };
     view! {
         <section class="result" data-testid="result" data-tool=tool>
             <p class="result-heading">{heading}</p>
-            <p class="total" data-testid="total" data-minor=r.total.minor data-currency=r.total.currency.to_string()>
-                {r.total.format(locale)}
-            </p>
+            {figure}
             {chart}
             {groups}
             {transactions_block(r.transactions, r.count, r.transactions_truncated, locale)}
@@ -131,7 +148,8 @@ pub fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl Int
 }
 
 pub fn listing(r: TransactionListResult, locale: Locale) -> impl IntoView {
-    let mut heading = heading(&[r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()], &r.period);
+    let filters = [r.merchant.as_ref().or(r.category.as_ref()), r.account.as_ref()];
+    let mut heading = heading_excluding(&filters, &r.period, &r.excluded, locale);
     if let Some(d) = r.direction {
         let side = match d {
             Direction::Debit => t(locale, T::Debits),

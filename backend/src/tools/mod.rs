@@ -38,12 +38,14 @@ pub async fn run(
     let db = &mut *tx;
     let output = match call {
         ToolCall::SpendingSummary(a) => {
-            summary(db, user, a, Flow::Out, locale).await.map(ToolOutput::SpendingSummary)
+            summary(db, user, a, Flow::Out, locale, today).await.map(ToolOutput::SpendingSummary)
         }
         ToolCall::IncomeSummary(a) => {
-            summary(db, user, a, Flow::In, locale).await.map(ToolOutput::IncomeSummary)
+            summary(db, user, a, Flow::In, locale, today).await.map(ToolOutput::IncomeSummary)
         }
-        ToolCall::ComparePeriods(a) => compare(db, user, a, locale).await.map(ToolOutput::ComparePeriods),
+        ToolCall::ComparePeriods(a) => {
+            compare(db, user, a, locale, today).await.map(ToolOutput::ComparePeriods)
+        }
         ToolCall::ListTransactions(a) => {
             list_transactions(db, user, a, locale).await.map(ToolOutput::ListTransactions)
         }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use agent::{
-    Currency, Direction, EntityRef, Group, GroupBy, ListOrder, ListTransactionsArgs, Locale, Money,
+    Currency, Date, Direction, EntityRef, Group, GroupBy, ListOrder, ListTransactionsArgs, Locale, Money,
     SummaryArgs, SummaryResult, TransactionListResult,
 };
 use sqlx::AnyConnection;
@@ -30,6 +30,7 @@ pub(super) async fn summary(
     a: &SummaryArgs,
     flow: Flow,
     locale: Locale,
+    today: Date,
 ) -> Result<SummaryResult, BackendError> {
     let Scope { category, merchant, account, currency } =
         scope(db, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale).await?;
@@ -111,6 +112,12 @@ pub(super) async fn summary(
     }
     let chart =
         a.group_by.is_time().then(|| summary_chart(&groups, a, flow, &category, &merchant, locale)).flatten();
+    // An average divides by the part of the period that has happened: "this year" in
+    // November is ten months and a bit, not twelve.
+    let average = a.average.and_then(|per| {
+        let elapsed = agent::Period { end: a.period.end.min(today.add_days(1)), ..a.period.clone() };
+        agent::average::average(Money::new(total, currency), count, &elapsed, per)
+    });
     let source_ids = rows.iter().map(|r| r.row.id).collect();
     let truncated = rows.len() > SUMMARY_ROWS;
     let transactions = rows.into_iter().take(SUMMARY_ROWS).map(|r| r.row).collect();
@@ -120,6 +127,7 @@ pub(super) async fn summary(
         merchant,
         account,
         excluded,
+        average,
         group_by: a.group_by,
         total: Money::new(total, currency),
         count,
@@ -161,6 +169,7 @@ pub(super) async fn compare(
     user: UserId,
     a: &agent::CompareArgs,
     locale: Locale,
+    today: Date,
 ) -> Result<agent::CompareResult, BackendError> {
     let flow = match a.flow {
         agent::Flow::Spending => Flow::Out,
@@ -177,9 +186,10 @@ pub(super) async fn compare(
         exclude_merchant: None,
         group_by: GroupBy::None,
         top: None,
+        average: None,
     };
-    let current = summary(db, user, &args(&a.current), flow, locale).await?;
-    let reference = summary(db, user, &args(&a.reference), flow, locale).await?;
+    let current = summary(db, user, &args(&a.current), flow, locale, today).await?;
+    let reference = summary(db, user, &args(&a.reference), flow, locale, today).await?;
     let difference = current.total.minor.saturating_sub(reference.total.minor);
     let change_basis_points = (reference.total.minor != 0).then(|| {
         i64::try_from(i128::from(difference) * 10_000 / i128::from(reference.total.minor)).unwrap_or(i64::MAX)

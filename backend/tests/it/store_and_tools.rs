@@ -60,6 +60,7 @@ fn january(group_by: GroupBy, category: Option<&str>) -> ToolCall {
         exclude_merchant: None,
         group_by,
         top: None,
+        average: None,
     })
 }
 
@@ -430,6 +431,61 @@ async fn an_exclusion_leaves_the_merchant_out() {
     call.set_excluded(Some("groceries".into()), None);
     let err = run(&store, user, &call, agent::Locale::En).await.unwrap_err();
     assert!(matches!(err, BackendError::BadRequest(_)), "{err}");
+}
+
+/// "average monthly spend on transport in 2025": the year's total over 12 months; per
+/// transaction, over the transactions; "this year" divides by the months so far.
+#[tokio::test]
+async fn averages_divide_the_total_the_sql_gives() {
+    let (_dir, store, user) = demo_store().await;
+    let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
+    let total = sql_spent(&store, user, "transport", "2025-01-01", "2026-01-01").await;
+    let count: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM transactions t JOIN categories c ON c.id = t.category_id
+         WHERE t.user_id = $1 AND c.key = 'transport' AND t.amount_minor < 0
+           AND t.date >= '2025-01-01' AND t.date < '2026-01-01'",
+    )
+    .bind(user.0)
+    .fetch_one(store.pool())
+    .await
+    .unwrap();
+    assert!(total > 0 && count > 1);
+    let rounded = |n: i64, d: i64| (2 * n + d) / (2 * d);
+    for (message, expected, over, words) in [
+        ("average monthly spend on transport in 2025", rounded(total, 12), 1200, "over 12 months"),
+        ("panier moyen en transports en 2025", rounded(total, count), count as u64 * 100, "opérations"),
+    ] {
+        let (_, events) =
+            collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
+        let ChatEvent::Plan { plan } = &events[0] else { panic!("{events:?}") };
+        assert_eq!(plan.meta.confidence, Confidence::High, "{message}");
+        let Some(ChatEvent::ToolResult(ToolOutput::SpendingSummary(r))) =
+            events.iter().find(|e| matches!(e, ChatEvent::ToolResult(_)))
+        else {
+            panic!("{message}: nothing ran {events:?}")
+        };
+        assert_eq!(r.total.minor, total, "{message}");
+        let a = r.average.expect("an average");
+        assert_eq!((a.amount.minor, a.over_hundredths), (expected, over), "{message}");
+        let text: String = events
+            .iter()
+            .filter_map(|e| match e {
+                ChatEvent::Token { content, .. } => Some(content.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(text.contains(words), "{message}: {text}");
+    }
+    // The demo's today is 22 November 2026: this year so far is 10 months and 22/30.
+    let mut call = january(GroupBy::None, Some("transport"));
+    if let ToolCall::SpendingSummary(a) = &mut call {
+        a.period = agent::period::year(2026, agent::Locale::En).unwrap();
+        a.average = Some(agent::AveragePer::Month);
+    }
+    let ToolOutput::SpendingSummary(r) = run(&store, user, &call, agent::Locale::En).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(r.average.unwrap().over_hundredths, 1073);
 }
 
 /// A word that would change the calculation and that the parser cannot read stops the

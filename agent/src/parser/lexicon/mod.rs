@@ -249,6 +249,36 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
     None
 }
 
+/// "moyenne", "average": an average is asked.
+pub(crate) fn is_average_word(w: &str) -> bool {
+    matches!(w, "moyenne" | "moyennes" | "moyen" | "moyens" | "average" | "averages" | "avg" | "mean")
+}
+
+/// What an average per transaction counts: "par opération", "per purchase".
+pub(crate) fn is_transaction_word(w: &str) -> bool {
+    matches!(
+        w,
+        "operation"
+            | "operations"
+            | "transaction"
+            | "transactions"
+            | "achat"
+            | "achats"
+            | "paiement"
+            | "paiements"
+            | "purchase"
+            | "purchases"
+            | "visite"
+            | "visites"
+            | "visit"
+            | "visits"
+            | "passage"
+            | "passages"
+            | "payment"
+            | "payments"
+    )
+}
+
 /// How a payment was made: "by card", "par chèque", "par virement".
 pub(crate) fn is_payment_method(w: &str) -> bool {
     matches!(
