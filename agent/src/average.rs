@@ -74,9 +74,9 @@ mod tests {
         let a = average(eur(120_000), 3, &y, AveragePer::Month).unwrap();
         assert_eq!((a.amount.minor, a.over_hundredths), (10_000, 1200));
         // 365 days is 52.14 weeks.
-        let w = average(eur(365_00), 3, &y, AveragePer::Week).unwrap();
+        let w = average(eur(36_500), 3, &y, AveragePer::Week).unwrap();
         assert_eq!((w.amount.minor, w.over_hundredths), (700, 5214));
-        let d = average(eur(365_00), 3, &y, AveragePer::Day).unwrap();
+        let d = average(eur(36_500), 3, &y, AveragePer::Day).unwrap();
         assert_eq!((d.amount.minor, d.over_hundredths), (100, 36500));
         let t = average(eur(100), 3, &y, AveragePer::Transaction).unwrap();
         assert_eq!((t.amount.minor, t.over_hundredths), (33, 300));
