@@ -179,6 +179,16 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i..i + n].iter_mut().for_each(|u| *u = true);
             continue;
         }
+        // "break my spending down by merchant".
+        if w == "break" && (i + 1..(i + 4).min(tokens.len())).any(|j| norm(j) == "down" && !used[j]) {
+            breakdown = true;
+            intent.words.push(span(i, i));
+            used[i] = true;
+            if let Some(j) = (i + 1..(i + 4).min(tokens.len())).find(|&j| norm(j) == "down") {
+                used[j] = true;
+            }
+            continue;
+        }
         if is_average_word(w) {
             intent.average = true;
             intent.words.push(span(i, i));
@@ -257,7 +267,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             mark(&mut list, &mut intent, used);
         } else if is_breakdown_word(w) {
             mark(&mut breakdown, &mut intent, used);
-        } else if matches!(w, "combien" | "total" | "totale" | "montant" | "somme")
+        } else if matches!(w, "combien" | "total" | "totale" | "totales" | "totaux" | "montant" | "somme")
             || (w == "much" && i > 0 && tokens[i - 1].norm == "how")
         {
             intent.asks_amount = true;

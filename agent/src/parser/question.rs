@@ -77,9 +77,13 @@ impl Parser {
             && intent.group_by.is_none()
             && intent.direction.is_none()
             && match kind {
+                // One category, one merchant, or one of each ("pharmacy at Pharmacie du
+                // Centre in 2024").
                 Kind::Spending | Kind::Income => {
                     period.is_some()
-                        && names == 1
+                        && names >= 1
+                        && categories.len() <= 1
+                        && merchants.len() <= 1
                         && accounts.is_empty()
                         && amounts.is_none()
                         && text.is_none()

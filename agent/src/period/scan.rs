@@ -93,6 +93,8 @@ const RELATIVE: &[(&[&str], Relative)] = &[
     (&["cette", "annee"], Relative::ThisYear),
     (&["annee", "en", "cours"], Relative::ThisYear),
     (&["this", "year"], Relative::ThisYear),
+    (&["this", "yr"], Relative::ThisYear),
+    (&["last", "yr"], Relative::LastYear),
     (&["current", "year"], Relative::ThisYear),
     (&["l", "an", "dernier"], Relative::LastYear),
     (&["an", "dernier"], Relative::LastYear),

@@ -95,6 +95,16 @@ const FR_MARKERS: &[&str] = &[
     "retraits",
     "entrees",
     "sorties",
+    "trimestre",
+    "semestre",
+    "loyer",
+    "resto",
+    "restos",
+    "salaire",
+    "moyenne",
+    "moyen",
+    "hors",
+    "sauf",
 ];
 
 const EN_MARKERS: &[&str] = &[

@@ -234,9 +234,12 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
     if paid(w) && matches!(next, "me" | "us") {
         return Some(2);
     }
-    // "m'a payé", "m'ont versé".
+    // "m'a payé", "m'ont versé", and "ma versé" typed without the apostrophe.
     if w == "m" && matches!(next, "a" | "ont") && paid(word(i + 2)) {
         return Some(3);
+    }
+    if w == "ma" && paid(next) {
+        return Some(2);
     }
     if paid(w) && matches!(next, "by" | "par") {
         let mut j = i + 2;
@@ -717,6 +720,21 @@ pub fn is_write_word(w: &str) -> bool {
 /// plain reads ("send me", "add up", "my last transfer", "payé") are not here; "change"
 /// is ("frais de change" is not the category "charges": better asked than guessed).
 pub(crate) fn changes_meaning(w: &str) -> bool {
+    is_exclusion_word(w) || is_average_word(w) || misspells_meaning(w) || changes_meaning_exactly(w)
+}
+
+/// One typo away from a word that changes the plan ("averge", "exluding", "moyene"):
+/// misspelt, it still must not be dropped.
+fn misspells_meaning(w: &str) -> bool {
+    const LONG: &[&str] =
+        &["average", "moyenne", "excluding", "except", "without", "exclude", "excepte", "median", "mediane"];
+    w.chars().count() >= 5
+        && LONG
+            .iter()
+            .any(|k| k.chars().next() == w.chars().next() && crate::text::edit_distance(w, k, 1) <= 1)
+}
+
+fn changes_meaning_exactly(w: &str) -> bool {
     is_exclusion_word(w)
         || is_write_word(w)
         || matches!(
