@@ -52,3 +52,23 @@ export function used(category, start, end) {
     JOIN categories c ON c.id = t.category_id JOIN users u ON u.id = t.user_id
     WHERE ${ME} AND c.key = '${category}' AND t.date >= '${start}' AND t.date < '${end}';`);
 }
+
+// A category's spending without one merchant's: "courses hors Picard".
+export function spentExcept(category, merchant, start, end) {
+  return scalar(`SELECT -COALESCE(SUM(t.amount_minor), 0) FROM transactions t
+    JOIN categories c ON c.id = t.category_id JOIN users u ON u.id = t.user_id
+    LEFT JOIN merchants m ON m.id = t.merchant_id
+    WHERE ${ME} AND c.key = '${category}' AND t.amount_minor < 0
+      AND (m.key IS NULL OR m.key <> '${merchant}')
+      AND t.date >= '${start}' AND t.date < '${end}';`);
+}
+
+// Income from one payer: its credits in income categories (or uncategorised).
+export function receivedFrom(merchant, start, end) {
+  return scalar(`SELECT COALESCE(SUM(t.amount_minor), 0) FROM transactions t
+    JOIN users u ON u.id = t.user_id JOIN merchants m ON m.id = t.merchant_id
+    LEFT JOIN categories c ON c.id = t.category_id
+    WHERE ${ME} AND m.key = '${merchant}' AND t.amount_minor > 0
+      AND (c.kind IS NULL OR c.kind = 'income')
+      AND t.date >= '${start}' AND t.date < '${end}';`);
+}

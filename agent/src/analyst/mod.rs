@@ -141,6 +141,12 @@ pub(crate) fn read(q: &Question<'_>) -> Read {
     // ("par mois", "le mois dernier", with `ventes.mois`).
     let named_set = named.first().and_then(|m| m.datasets().next());
     let previous_set = q.previous.and_then(|p| q.datasets.iter().position(|s| s.name == p.dataset));
+    // With no dataset in question, a column's name inside a period's words ("annee" in
+    // "cette année", "mois" in "le mois dernier") is the period's, not the column's.
+    if named_set.or(previous_set).is_none() {
+        let periods = period::find_all(tokens, &vec![false; tokens.len()], q.message, q.today, q.locale);
+        columns.retain(|m| !periods.iter().any(|p| p.first <= m.first && m.last <= p.last));
+    }
     let (time, period) = time_and_period(q, named_set.or(previous_set), &mut columns, &mut used);
     let (aggregate, chart, agg_words) = computation(q, &mut used);
     let ranked = ranking(tokens, &mut used);

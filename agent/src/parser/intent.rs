@@ -5,9 +5,9 @@
 use super::lexicon::{
     asks_where_most, cash_flow_phrase, changes_meaning, direction_words, group_word, income_phrase,
     is_advice, is_average_word, is_balance_word, is_breakdown_word, is_budget_word, is_cash_flow_word,
-    is_income_word, is_largest_word, is_latest_word, is_list_word, is_payment_method, is_recurring_word,
-    is_spend_word, is_subscription_word, is_transaction_word, largest_marker, saves_before, time_group_word,
-    STOPWORDS,
+    is_income_word, is_largest_word, is_latest_word, is_list_word, is_payment_method, is_purchase_word,
+    is_recurring_word, is_spend_word, is_subscription_word, is_transaction_word, largest_marker,
+    saves_before, time_group_word, STOPWORDS,
 };
 use crate::text::{edit_distance, Token, TokenKind};
 use crate::{AveragePer, Direction, GroupBy};
@@ -208,6 +208,26 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i + 1] = true;
             continue;
         }
+        // "how much went to rent": money going out.
+        if matches!(w, "went" | "goes") && matches!(norm(i + 1), "to" | "on") && !used[i + 1] {
+            spend = true;
+            intent.words.push(span(i, i + 1));
+            used[i] = true;
+            used[i + 1] = true;
+            continue;
+        }
+        // "how much did I transfer to savings", "combien j'ai viré": money moved, in the
+        // past — a read of what went out, not a request to move it.
+        let past = (i >= 2
+            && matches!((norm(i - 2), norm(i - 1)), ("did" | "have", "i") | ("j", "ai") | ("i", "ve")))
+            || (i >= 1 && norm(i - 1) == "jai");
+        if past && matches!(w, "transfer" | "transferred" | "moved" | "move" | "vire" | "transfere" | "sent")
+        {
+            spend = true;
+            intent.words.push(span(i, i));
+            used[i] = true;
+            continue;
+        }
         if let Some(n) = income_phrase(tokens, used, i) {
             income = true;
             intent.words.push(span(i, i + n - 1));
@@ -286,6 +306,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 intent.words.push(span(i, i + 1));
                 used[i] = true;
                 used[i + 1] = true;
+                // "semaine par semaine", "mois par mois".
+                if i > 0 && !used[i - 1] && group_word(norm(i - 1)) == Some(g) {
+                    used[i - 1] = true;
+                }
             }
         } else if let Some((g, n, first, last)) = top_groups(tokens, used, i) {
             intent.group_by = Some(g);
@@ -338,6 +362,23 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i] = true;
         }
     }
+    // "quelles catégories m'ont coûté le plus", "which merchants cost me most": the
+    // groups ranked, though no "par"/"by" says so.
+    let ranks = tokens.iter().any(|t| matches!(t.norm.as_str(), "most" | "quelles" | "quels" | "which"))
+        || tokens.windows(2).any(|w| w[0].norm == "le" && w[1].norm == "plus");
+    if intent.group_by.is_none() && ranks {
+        if let Some(i) = (0..tokens.len()).find(|&i| {
+            !used[i]
+                && matches!(
+                    norm(i),
+                    "categories" | "marchands" | "commercants" | "merchants" | "comptes" | "accounts"
+                )
+        }) {
+            intent.group_by = group_word(norm(i));
+            intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+            used[i] = true;
+        }
+    }
     // "where did I shop most for groceries": the spending by merchant.
     if intent.group_by.is_none() && !income && asks_where_most(tokens) {
         for i in 0..tokens.len() {
@@ -371,7 +412,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         });
         if intent.group_by.is_none() && (intent.largest || list) {
             // "biggest expenses" are debits; "largest transactions" are either.
-            if intent.largest && spend {
+            let purchase = tokens.iter().any(|t| is_purchase_word(&t.norm));
+            if intent.largest && (spend || purchase) {
                 intent.direction = Some(Direction::Debit);
             }
             spend = false;

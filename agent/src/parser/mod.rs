@@ -114,7 +114,10 @@ impl Parser {
 
         // "compared to my budget" asks for the budget, not two periods.
         let about_budget = tokens.iter().any(|t| is_budget_word(&t.norm));
-        if let Some(words) = compare_words(&tokens, &mut used, message).filter(|_| !about_budget) {
+        // "entrées vs sorties" is cash flow, not two periods.
+        let in_vs_out = lexicon::in_against_out(&tokens);
+        let compared = if in_vs_out { None } else { compare_words(&tokens, &mut used, message) };
+        if let Some(words) = compared.filter(|_| !about_budget) {
             return self.comparison(message, &tokens, &mut used, locale, cx, &words);
         }
         // Text to find in bank labels: quoted, or after "contenant"/"containing".
@@ -139,11 +142,14 @@ impl Parser {
             None => (None, Vec::new()),
         };
 
-        if intent.advice || lexicon::asks_about_world(&tokens) {
+        let world = lexicon::asks_about_world(&tokens);
+        if intent.advice || world {
             let reasons = vec![Reason::new(ReasonCode::OutOfScope, locale, "")];
+            // A question about the world ("who won the world cup in 1998") lends its
+            // period to nothing; advice about the user's money does.
             let near = Near {
-                period,
-                entity: merchants.first().or(categories.first()),
+                period: period.filter(|_| !world),
+                entity: merchants.first().or(categories.first()).filter(|_| !world),
                 kind: intent.kind.or(intent::topic(&tokens)),
             };
             return ParseOutcome::Clarification(self.clarify(locale, cx, reasons, near));

@@ -163,7 +163,8 @@ impl Parser {
         // Budgets, balances and recurring payments take few filters: a word left over
         // is what the message is about ("wedding budget checklist").
         if !explicit || matches!(kind, Kind::Budget | Kind::Balance | Kind::Recurring) {
-            // What one asks of a budget: "did I stay within", "am I over".
+            // What one asks of a budget — "did I stay within", "am I over", "how's it
+            // looking" — is what the tool answers: those words are read, not left over.
             let about_budget = |u: &Unplaced| {
                 kind == Kind::Budget
                     && matches!(
@@ -181,9 +182,17 @@ impl Parser {
                             | "remaining"
                             | "restant"
                             | "reste"
+                            | "looking"
+                            | "look"
+                            | "going"
+                            | "doing"
+                            | "track"
+                            | "respecter"
+                            | "depasser"
                     )
             };
-            unrecognized.iter_mut().filter(|u| !about_budget(u)).for_each(|u| u.changes_meaning = true);
+            unrecognized.retain(|u| !about_budget(u));
+            unrecognized.iter_mut().for_each(|u| u.changes_meaning = true);
         }
         push_unrecognized(&mut reasons, &unrecognized, locale);
         let mut call = call_for(

@@ -754,7 +754,20 @@ impl Scanner<'_> {
             .or_else(|| self.months(i))
             .or_else(|| self.date(i).map(|(d, last)| one((day(d, self.locale), last))))
             .or_else(|| self.month(i).map(one))
+            .or_else(|| self.year_so_far(i).map(one))
             .or_else(|| Some(one((year(self.year(i)?, self.locale)?, i))))
+    }
+
+    /// "2026 so far", "2026 jusqu'ici", "2026 to date": this year up to today.
+    fn year_so_far(&self, i: usize) -> Option<(Period, usize)> {
+        let y = self.year(i)?;
+        let n = match (self.word(i + 1), self.word(i + 2)) {
+            (Some("so"), Some("far")) | (Some("to"), Some("date")) => 2,
+            (Some("jusqu"), Some("ici")) => 2,
+            (Some("jusqu"), Some("a")) if self.is(i + 3, &["present", "maintenant"]) => 3,
+            _ => return None,
+        };
+        (y == self.today.year()).then(|| (resolve(Relative::YearToDate, self.today, self.locale), i + n))
     }
 }
 

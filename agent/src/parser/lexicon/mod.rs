@@ -234,6 +234,10 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
     if paid(w) && matches!(next, "me" | "us") {
         return Some(2);
     }
+    // "did I get paid", "I got paid", "have I been paid".
+    if matches!(w, "get" | "got" | "been" | "getting") && paid(next) {
+        return Some(2);
+    }
     // "m'a payé", "m'ont versé", and "ma versé" typed without the apostrophe.
     if w == "m" && matches!(next, "a" | "ont") && paid(word(i + 2)) {
         return Some(3);
@@ -250,6 +254,21 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
         return (!is_payment_method(word(j)) && !word(j).is_empty()).then_some(2);
     }
     None
+}
+
+/// What was bought: "my biggest purchase" is a debit.
+pub(crate) fn is_purchase_word(w: &str) -> bool {
+    matches!(w, "purchase" | "purchases" | "achat" | "achats" | "buy" | "bought")
+}
+
+/// "in vs out", "entrées vs sorties": money in against money out, which is cash flow —
+/// not two periods compared.
+pub(crate) fn in_against_out(tokens: &[Token]) -> bool {
+    tokens.windows(3).any(|w| {
+        matches!(w[0].norm.as_str(), "entrees" | "in" | "income" | "revenus")
+            && matches!(w[1].norm.as_str(), "vs" | "versus" | "contre")
+            && matches!(w[2].norm.as_str(), "sorties" | "out" | "expenses" | "depenses" | "spending")
+    })
 }
 
 /// "moyenne", "average": an average is asked.
@@ -334,7 +353,13 @@ pub(crate) fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Opt
         &["savings", "rate"],
         &["saving", "rate"],
         &["net", "savings"],
+        &["flux", "de", "tresorerie"],
         &["entrees", "et", "sorties"],
+        &["entrees", "vs", "sorties"],
+        &["entrees", "contre", "sorties"],
+        &["in", "vs", "out"],
+        &["income", "versus", "expenses"],
+        &["revenus", "vs", "depenses"],
         &["entrees", "sorties"],
         &["in", "and", "out"],
         &["money", "in", "and", "out"],
