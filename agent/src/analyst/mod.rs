@@ -511,8 +511,14 @@ fn conclude(
         .collect();
     // A word left over that would change the figure — an unknown value where a filter
     // goes ("salaire moyen d'un infirmier"), an exclusion, a period — stops the run.
+    // A breakdown left over ("by week" where no column takes it) changes the figure too.
     let stops = |i: usize| {
-        changes_meaning(&tokens[i].norm) || period::is_time_word(&tokens[i]) || names_a_filter(tokens, i)
+        let w = tokens[i].norm.as_str();
+        changes_meaning(w)
+            || period::is_time_word(&tokens[i])
+            || names_a_filter(tokens, i)
+            || group_word(w).is_some()
+            || time_group_word(w).is_some()
     };
     let words = |keep: bool| {
         unrecognized.iter().filter(|(i, _)| stops(*i) == keep).map(|(_, w)| *w).collect::<Vec<_>>().join(", ")

@@ -379,6 +379,17 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i] = true;
         }
     }
+    // "l'évolution de mes dépenses", "my spending trend": month by month, unless a
+    // breakdown is said.
+    if let Some(i) = (0..tokens.len())
+        .find(|&i| !used[i] && matches!(norm(i), "evolution" | "trend" | "trends" | "tendance" | "tendances"))
+    {
+        used[i] = true;
+        intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+        if intent.group_by.is_none() {
+            intent.group_by = Some(GroupBy::Month);
+        }
+    }
     // "where did I shop most for groceries": the spending by merchant.
     if intent.group_by.is_none() && !income && asks_where_most(tokens) {
         for i in 0..tokens.len() {
