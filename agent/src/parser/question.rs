@@ -227,6 +227,16 @@ impl Parser {
             reasons.retain(|r| r.code != ReasonCode::Excluded);
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(", ")));
         }
+        // "combien j'ai mis de côté sur le livret A": what was put aside is the transfers
+        // to it, which cash flow leaves out by definition — asked, not guessed.
+        let put_aside = words.iter().any(|w| {
+            let w = crate::text::normalize(w);
+            w.contains("cote") || w.contains("aside") || w.contains("epargne") || w.contains("sav")
+        });
+        if matches!(call, ToolCall::CashFlow(_)) && call.account().is_some() && put_aside {
+            let detail = accounts.iter().map(|m| format!("« {} »", m.words)).collect::<Vec<_>>().join(", ");
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
+        }
         // A name the tool has no filter for ("budget Carrefour", "solde des courses")
         // would be dropped: it stops the run.
         let dropped: Vec<String> = [

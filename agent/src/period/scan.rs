@@ -41,8 +41,10 @@ pub(super) fn year_number(t: &Token) -> Option<i32> {
     (1970..=2100).contains(&y).then_some(y)
 }
 
-const PREPOSITIONS: &[&str] =
-    &["en", "in", "for", "de", "d", "du", "since", "depuis", "pour", "during", "pendant", "of", "au", "on"];
+const PREPOSITIONS: &[&str] = &[
+    "en", "in", "for", "de", "d", "du", "since", "depuis", "pour", "during", "pendant", "of", "au", "on",
+    "vs", "versus", "than", "contre",
+];
 
 /// Relative phrases, as normalised words, and what they resolve to.
 #[derive(Clone, Copy)]

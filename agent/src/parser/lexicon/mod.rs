@@ -86,6 +86,8 @@ pub(crate) fn is_list_word(w: &str) -> bool {
             | "payments"
             | "payment"
             | "mouvements"
+            | "orders"
+            | "commandes"
             | "releve"
             | "cherche"
             | "chercher"

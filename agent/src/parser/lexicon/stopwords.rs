@@ -268,6 +268,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "currently",
     "right",
     "now",
+    "rn",
     "maintenant",
     "every",
     "each",
