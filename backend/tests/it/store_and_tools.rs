@@ -382,6 +382,17 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
     assert!(matches!(err, Some(BackendError::NotFound)));
 }
 
+/// Sou's sentence: the text tokens of a stream, joined.
+fn answer_text(events: &[ChatEvent]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::Token { content, .. } => Some(content.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// "courses hors Picard", "restaurants excluding Deliveroo": the category's total
 /// without the merchant, equal to a plain SQL sum written apart from the tool, and the
 /// answer says what it left out.
@@ -417,13 +428,7 @@ async fn an_exclusion_leaves_the_merchant_out() {
             panic!("{message}: nothing ran {events:?}")
         };
         assert_eq!(r.total.minor, all - left_out, "{message}");
-        let text: String = events
-            .iter()
-            .filter_map(|e| match e {
-                ChatEvent::Token { content, .. } => Some(content.as_str()),
-                _ => None,
-            })
-            .collect();
+        let text = answer_text(&events);
         assert!(text.contains(words), "{message}: {text}");
     }
     // Leaving out what the call filters on is a mistake, not an empty answer.
@@ -467,13 +472,7 @@ async fn averages_divide_the_total_the_sql_gives() {
         assert_eq!(r.total.minor, total, "{message}");
         let a = r.average.expect("an average");
         assert_eq!((a.amount.minor, a.over_hundredths), (expected, over), "{message}");
-        let text: String = events
-            .iter()
-            .filter_map(|e| match e {
-                ChatEvent::Token { content, .. } => Some(content.as_str()),
-                _ => None,
-            })
-            .collect();
+        let text = answer_text(&events);
         assert!(text.contains(words), "{message}: {text}");
     }
     // The demo's today is 22 November 2026: this year so far is 10 months and 22/30.
