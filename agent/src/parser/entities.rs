@@ -7,6 +7,7 @@ use crate::text::{edit_distance, singular, Token, TokenKind};
 use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
 use crate::Locale;
 
+#[derive(Clone)]
 pub(crate) struct EntityMatch {
     pub(crate) ids: Vec<EntityId>,
     pub(crate) fuzzy: bool,
@@ -14,7 +15,7 @@ pub(crate) struct EntityMatch {
 }
 
 /// What the vocabulary recognised in a message, and the content words it did not.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Entities {
     pub(crate) categories: Vec<EntityMatch>,
     pub(crate) merchants: Vec<EntityMatch>,
@@ -24,6 +25,7 @@ pub(crate) struct Entities {
 
 /// A content word nothing matched, as the user wrote it, and whether reading it would
 /// change the plan (`lexicon::changes_meaning`, `period::is_time_word`).
+#[derive(Clone)]
 pub(crate) struct Unplaced {
     pub(crate) words: String,
     pub(crate) changes_meaning: bool,

@@ -24,6 +24,7 @@ pub(crate) enum Kind {
 }
 
 /// What the message asks for, before the period and filters.
+#[derive(Clone)]
 pub(crate) struct Intent {
     pub(crate) kind: Option<Kind>,
     pub(crate) explicit: bool,

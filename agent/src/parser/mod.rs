@@ -59,6 +59,7 @@ pub struct Parser {
 
 /// What a message says about the ledger, read once; a follow-up or a new question
 /// makes it a plan.
+#[derive(Clone)]
 struct Reading<'m> {
     message: &'m str,
     locale: Locale,
@@ -190,7 +191,21 @@ impl Parser {
             has_content,
             topic: intent::topic(&tokens),
         };
-        let outcome = if followup {
+        let outcome = if followup && !followup_marker {
+            // A message that says all a plan needs ("factures au premier semestre 2025")
+            // means the same in a conversation: when the previous plan would change
+            // nothing, it is a new question, not a follow-up that must be confirmed.
+            let alone = self.question(reading.clone(), cx, None);
+            let continued = self.followup(reading, cx, previous);
+            match (&alone, &continued) {
+                (ParseOutcome::Plan(a), ParseOutcome::Plan(c))
+                    if a.meta.confidence == crate::Confidence::High && a.call == c.call =>
+                {
+                    alone
+                }
+                _ => continued,
+            }
+        } else if followup {
             self.followup(reading, cx, previous)
         } else {
             self.question(reading, cx, previous)
