@@ -28,13 +28,26 @@ impl Parser {
         for f in &found {
             used[f.first..=f.last].iter_mut().for_each(|u| *u = true);
         }
-        // "compare juin et juillet": the months of a list are the two periods.
-        let found: Vec<period::Found> = found.into_iter().flat_map(period::Found::each).collect();
+        // "compare juin et juillet": a list of two months, alone, is the two periods, in
+        // the order typed. A list on one side ("June and July 2026 vs June and July
+        // 2025") or a third period is more than two totals compared: it is asked.
+        let lists = found.iter().filter(|f| !f.parts.is_empty()).count();
+        let list_of_two = matches!(found.as_slice(), [one] if one.parts.len() == 2 && !one.wrapped);
+        let unread: Vec<String> = if (lists > 0 && !list_of_two) || found.len() > 2 {
+            found.iter().map(|f| format!("« {} »", f.period.words)).collect()
+        } else {
+            Vec::new()
+        };
+        let found: Vec<period::Found> =
+            if list_of_two { found.into_iter().flat_map(period::Found::each).collect() } else { found };
         let intent = intent::read(tokens, used, message);
         let Entities { categories, merchants, accounts, unrecognized } =
             self.finder().entities(tokens, used, message);
         let previous = cx.ledger_previous();
         let mut reasons = vec![Reason::new(ReasonCode::ExplicitIntent, locale, words)];
+        if !unread.is_empty() {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &unread.join(", ")));
+        }
         // A comparison of averages is not a comparison of totals.
         if intent.average {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" ")));

@@ -73,6 +73,8 @@ pub(crate) fn names_a_filter(tokens: &[Token], i: usize) -> bool {
                 | "du"
                 | "des"
                 | "of"
+                | "par"
+                | "by"
         );
     }
     false

@@ -80,6 +80,14 @@ impl Parser {
             let (c, m) = self.exclusions(&excluded, locale, &mut reasons);
             let names: Vec<String> =
                 c.iter().chain(m.iter()).map(|k| self.vocab.label_of(k, locale)).collect();
+            // Added to what the previous plan left out; one of each kind at most.
+            let (c0, m0) = call.excluded();
+            let (c0, m0) = (c0.map(str::to_string), m0.map(str::to_string));
+            let clash = (c.is_some() && c0.is_some() && c != c0) || (m.is_some() && m0.is_some() && m != m0);
+            if clash {
+                reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &names.join(", ")));
+            }
+            let (c, m) = (c.or(c0), m.or(m0));
             if call.set_excluded(c, m) {
                 changed.extend(names);
             } else {

@@ -4,8 +4,8 @@
 
 use super::lexicon::{
     asks_where_most, cash_flow_phrase, changes_meaning, direction_words, group_word, income_phrase,
-    is_advice, is_average_word, is_balance_word, is_breakdown_word, is_budget_word, is_cash_flow_word,
-    is_income_word, is_largest_word, is_latest_word, is_list_word, is_payment_method, is_purchase_word,
+    is_advice, is_average_word, is_balance_word, is_breakdown_word, is_budget_word, is_card,
+    is_cash_flow_word, is_income_word, is_largest_word, is_latest_word, is_list_word, is_purchase_word,
     is_recurring_word, is_spend_word, is_subscription_word, is_transaction_word, largest_marker,
     saves_before, time_group_word, STOPWORDS,
 };
@@ -53,6 +53,8 @@ pub(crate) struct Intent {
     pub(crate) average: bool,
     /// …per month, week, day or transaction, when the message says.
     pub(crate) average_per: Option<AveragePer>,
+    /// "did I transfer", "j'ai viré": money moved between accounts, asked in the past.
+    pub(crate) moved: bool,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -157,6 +159,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         limit: None,
         average: false,
         average_per: None,
+        moved: false,
     };
     let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
     let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -201,8 +204,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             }
             continue;
         }
-        // "par opération", "per transaction", "each purchase": what an average divides by.
+        // "par opération", "per visit", "each purchase": an average, per transaction.
         if matches!(w, "par" | "per" | "each" | "a") && is_transaction_word(norm(i + 1)) && !used[i + 1] {
+            intent.average = true;
             intent.average_per = Some(AveragePer::Transaction);
             intent.words.push(span(i, i + 1));
             used[i] = true;
@@ -222,9 +226,14 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         let past = (i >= 2
             && matches!((norm(i - 2), norm(i - 1)), ("did" | "have", "i") | ("j", "ai") | ("i", "ve")))
             || (i >= 1 && norm(i - 1) == "jai");
-        if past && matches!(w, "transfer" | "transferred" | "moved" | "move" | "vire" | "transfere" | "sent")
+        if past
+            && matches!(
+                w,
+                "transfer" | "transferred" | "moved" | "move" | "vire" | "transfere" | "sent" | "verse"
+            )
         {
             spend = true;
+            intent.moved = true;
             intent.words.push(span(i, i));
             used[i] = true;
             continue;
@@ -235,13 +244,16 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i..i + n].iter_mut().for_each(|u| *u = true);
             continue;
         }
-        // "paid by card", "payé par carte": how, which changes nothing.
-        if matches!(w, "by" | "par")
-            && !used.get(i + 1).copied().unwrap_or(true)
-            && is_payment_method(norm(i + 1))
-        {
+        // "paid by card", "payé par carte": the usual way, which changes nothing. Other
+        // ways (cheque, transfer, cash) are filters no tool has: left unread.
+        if matches!(w, "by" | "par") && !used.get(i + 1).copied().unwrap_or(true) && is_card(norm(i + 1)) {
             used[i] = true;
             used[i + 1] = true;
+            continue;
+        }
+        // "send me my spending": the answer is the message.
+        if w == "send" && matches!(norm(i + 1), "me" | "us") {
+            used[i] = true;
             continue;
         }
         if w == "direct" && matches!(norm(i + 1), "debit" | "debits") && !used[i + 1] {

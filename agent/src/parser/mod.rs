@@ -225,8 +225,19 @@ impl Parser {
         locale: Locale,
         cx: &Context<'_>,
     ) -> ParseOutcome {
-        let ParseOutcome::Plan(p) = outcome else { return outcome };
+        let ParseOutcome::Plan(mut p) = outcome else { return outcome };
         let labels: Vec<&str> = parts.iter().map(|p| p.label.as_str()).collect();
+        // A plan that would not run for other reasons is not offered per month either:
+        // each month would carry the same unread words.
+        if p.meta.confidence_reasons.iter().any(|r| r.code == ReasonCode::UnplacedMeaning) {
+            p.meta.confidence_reasons.push(Reason::new(
+                ReasonCode::SeparatePeriods,
+                locale,
+                &labels.join(", "),
+            ));
+            p.meta.confidence = crate::confidence_of(&p.meta.confidence_reasons);
+            return ParseOutcome::Plan(p);
+        }
         let suggestions = parts
             .iter()
             .take(clarify::MAX_SUGGESTIONS)

@@ -72,7 +72,14 @@ impl Parser {
         // "courses janvier 2026", "Carrefour last month" → that name's total over the
         // period; "plus de 2000 € en 2025", "« RETRAIT DAB » en mars" → the transactions
         // they select; "my livret a" → its balance.
-        let names = categories.len() + merchants.len();
+        // Distinct names: "retraits d'espèces" names the cash category twice.
+        let distinct = |ms: &[EntityMatch]| {
+            let mut ids: Vec<_> = ms.iter().filter_map(|m| m.ids.first().copied()).collect();
+            ids.sort();
+            ids.dedup();
+            ids.len()
+        };
+        let names = distinct(&categories) + distinct(&merchants);
         let filters_only = unrecognized.is_empty()
             && intent.group_by.is_none()
             && intent.direction.is_none()
@@ -82,8 +89,8 @@ impl Parser {
                 Kind::Spending | Kind::Income => {
                     period.is_some()
                         && names >= 1
-                        && categories.len() <= 1
-                        && merchants.len() <= 1
+                        && distinct(&categories) <= 1
+                        && distinct(&merchants) <= 1
                         && accounts.is_empty()
                         && amounts.is_none()
                         && text.is_none()
@@ -229,11 +236,17 @@ impl Parser {
         }
         // "combien j'ai mis de côté sur le livret A": what was put aside is the transfers
         // to it, which cash flow leaves out by definition — asked, not guessed.
+        // So is money moved to or from an account ("did I transfer to my savings
+        // account"): a summary filtered on the account counts what left it.
         let put_aside = words.iter().any(|w| {
             let w = crate::text::normalize(w);
-            w.contains("cote") || w.contains("aside") || w.contains("epargne") || w.contains("sav")
+            matches!(w.as_str(), "mis de cote" | "put aside" | "epargne" | "saved" | "save" | "economise")
         });
-        if matches!(call, ToolCall::CashFlow(_)) && call.account().is_some() && put_aside {
+        // Money put aside or moved to or from an account ("mis de côté sur le livret A",
+        // "did I transfer to my savings account") is transfers, which cash flow leaves out
+        // and an account's credits or debits mix with other lines: asked, not guessed.
+        let moved = (matches!(call, ToolCall::CashFlow(_)) && put_aside) || intent.moved;
+        if moved && call.account().is_some() {
             let detail = accounts.iter().map(|m| format!("« {} »", m.words)).collect::<Vec<_>>().join(", ");
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
         }

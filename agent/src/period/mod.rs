@@ -24,6 +24,9 @@ pub struct Found {
     /// The list's months are not one stretch ("janvier et mars") or are alternatives
     /// ("June or July"): the message asks about each, not the range that spans them.
     pub apart: bool,
+    /// A month's year was carried over a turn of the year ("décembre et janvier 2026"):
+    /// right for a list read in date order, a guess for two months compared.
+    pub wrapped: bool,
 }
 
 impl Found {
@@ -35,7 +38,7 @@ impl Found {
         let (first, last) = (self.first, self.last);
         self.parts
             .into_iter()
-            .map(|period| Found { period, first, last, parts: vec![], apart: false })
+            .map(|period| Found { period, first, last, parts: vec![], apart: false, wrapped: false })
             .collect()
     }
 }
@@ -47,9 +50,9 @@ pub fn find_all(tokens: &[Token], used: &[bool], message: &str, today: Date, loc
     let mut i = 0;
     while i < tokens.len() {
         match scanner.at(i) {
-            Some(scan::Hit { mut period, last, parts, apart }) => {
+            Some(scan::Hit { mut period, last, parts, apart, wrapped }) => {
                 period.words = message.get(tokens[i].start..tokens[last].end).unwrap_or_default().to_string();
-                found.push(Found { period, first: i, last, parts, apart });
+                found.push(Found { period, first: i, last, parts, apart, wrapped });
                 i = last + 1;
             }
             None => i += 1,

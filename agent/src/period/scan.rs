@@ -433,14 +433,14 @@ impl Scanner<'_> {
     fn half(&self, i: usize) -> Option<(Period, usize)> {
         let j = i + usize::from(self.is(i, &["le", "la", "the"]));
         let (h, last) = if self.is(j, &["h", "s"]) {
-            let h = self.number(j + 1)?;
+            let h = self.number(j + 1).filter(|h| (1..=2).contains(h))?;
             let adjacent = self.tokens.get(j + 1).is_some_and(|n| n.start == self.tokens[j].end);
             if !adjacent {
                 return None;
             }
             (h, j + 1)
         } else {
-            let (h, after) = match self.number(j) {
+            let (h, after) = match self.number(j).filter(|n| (1..=2).contains(n)) {
                 Some(n) => {
                     let suffix = self
                         .word(j + 1)
@@ -450,8 +450,10 @@ impl Scanner<'_> {
                 None => (
                     match self.word(j)? {
                         "premier" | "premiere" | "first" | "1er" | "1st" => 1,
-                        "deuxieme" | "second" | "seconde" | "2e" | "2eme" | "2nd" | "last" | "dernier"
-                        | "derniere" => 2,
+                        "deuxieme" | "second" | "seconde" | "2e" | "2eme" | "2nd" => 2,
+                        // "le dernier semestre", "the last half": the last one that ended,
+                        // unless a year says which ("le dernier semestre 2025").
+                        "last" | "dernier" | "derniere" => 0,
                         _ => return None,
                     },
                     j + 1,
@@ -462,25 +464,37 @@ impl Scanner<'_> {
             }
             (h, after)
         };
-        if !(1..=2).contains(&h) {
+        if h > 2 {
             return None;
         }
+        let (h, last) = match (h, self.year_after(last)) {
+            (0, Some((y, l))) => return self.half_period(y, 2, l),
+            (0, None) if self.today.month() >= 7 => return self.half_period(self.today.year(), 1, last),
+            (0, None) => return self.half_period(self.today.year() - 1, 2, last),
+            (h, _) => (h, last),
+        };
         let (year, last) = match self.year_after(last) {
             Some(found) => found,
             // The latest such half that has begun.
             None if h == 2 && self.today.month() < 7 => (self.today.year() - 1, last),
             None => (self.today.year(), last),
         };
+        self.half_period(year, h, last)
+    }
+
+    fn half_period(&self, year: i32, h: u32, last: usize) -> Option<(Period, usize)> {
         let start = Date::new(year, (h - 1) * 6 + 1, 1)?;
         let label = wording::half_label(year, h, self.locale);
         Some((Period { start, end: start.add_months(6), label, words: String::new() }, last))
     }
 
-    /// Months joined by "and"/"et"/"ou" or by "to"/"à"/"through": "juin et juillet 2025",
+    /// Months joined by "and"/"et"/"or"/"ou", by a comma or nothing ("janvier, février
+    /// et mars"), or by "to"/"à"/"au"/"through"/"until"/"jusqu'à": "juin et juillet 2025",
     /// "January to March", "décembre 2025 et janvier 2026", "janvier ou mars". A year
     /// names the months before it that have none ("June and July 2025"). A range
-    /// ("to") is one period; a list is one period when its months follow each other,
-    /// else its months are the `parts` the message names apart.
+    /// ("to") is one period; a list is one period when its months follow each other
+    /// (`apart` otherwise, or with "or"), and its months, in the order typed, are its
+    /// `parts`.
     fn months(&self, i: usize) -> Option<Hit> {
         let (m, y, mut last) = self.month_year(i, true)?;
         let mut named = vec![(m, y)];
@@ -512,9 +526,14 @@ impl Scanner<'_> {
         // the months before it; with none, the last month is the latest such month.
         // Going back, a later month number means the year before.
         let mut years: Vec<Option<i32>> = named.iter().map(|(_, y)| *y).collect();
+        // Whether a year was carried over a turn of the year ("décembre et janvier 2026"):
+        // the months are then read as written in date order, which a comparison cannot
+        // assume ("compare mars et janvier 2026").
+        let mut wrapped = false;
         for k in 1..named.len() {
             if years[k].is_none() {
                 if let Some(prev) = years[k - 1] {
+                    wrapped |= named[k].0 < named[k - 1].0;
                     years[k] = Some(if named[k].0 < named[k - 1].0 { prev + 1 } else { prev });
                 }
             }
@@ -526,6 +545,7 @@ impl Scanner<'_> {
         for k in (0..n - 1).rev() {
             if years[k].is_none() {
                 let next = years[k + 1]?;
+                wrapped |= named[k].0 > named[k + 1].0;
                 years[k] = Some(if named[k].0 > named[k + 1].0 { next - 1 } else { next });
             }
         }
@@ -540,6 +560,7 @@ impl Scanner<'_> {
                 last,
                 parts: vec![],
                 apart: false,
+                wrapped: false,
             });
         }
         let mut sorted = starts.clone();
@@ -547,8 +568,19 @@ impl Scanner<'_> {
         sorted.dedup();
         let (first, end) = (*sorted.first()?, sorted.last()?.add_months(1));
         let contiguous = sorted.windows(2).all(|w| w[0].add_months(1) == w[1]);
-        let parts = sorted.iter().map(|d| month(*d, self.locale)).collect();
-        Some(Hit { period: range(first, end, self.locale), last, parts, apart: either || !contiguous })
+        let mut parts: Vec<Period> = Vec::new();
+        for d in &starts {
+            if !parts.iter().any(|p| p.start == *d) {
+                parts.push(month(*d, self.locale));
+            }
+        }
+        Some(Hit {
+            period: range(first, end, self.locale),
+            last,
+            parts,
+            apart: either || !contiguous,
+            wrapped,
+        })
     }
 
     /// "Q1 2026", "T2", "1er trimestre 2026", "the third quarter of 2025".
@@ -745,7 +777,13 @@ impl Scanner<'_> {
         if !self.free(i) {
             return None;
         }
-        let one = |(period, last): (Period, usize)| Hit { period, last, parts: vec![], apart: false };
+        let one = |(period, last): (Period, usize)| Hit {
+            period,
+            last,
+            parts: vec![],
+            apart: false,
+            wrapped: false,
+        };
         self.relative(i)
             .or_else(|| self.season(i))
             .or_else(|| self.rolling(i))
@@ -780,4 +818,5 @@ pub(super) struct Hit {
     pub last: usize,
     pub parts: Vec<Period>,
     pub apart: bool,
+    pub wrapped: bool,
 }

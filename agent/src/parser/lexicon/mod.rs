@@ -236,8 +236,9 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
     if paid(w) && matches!(next, "me" | "us") {
         return Some(2);
     }
-    // "did I get paid", "I got paid", "have I been paid".
-    if matches!(w, "get" | "got" | "been" | "getting") && paid(next) {
+    // "did I get paid", "I got paid", "have I been paid" — not "have my bills been paid".
+    let subject = i > 0 && matches!(tokens[i - 1].norm.as_str(), "i" | "we" | "je" | "j" | "on");
+    if matches!(w, "get" | "got" | "been" | "getting") && paid(next) && subject {
         return Some(2);
     }
     // "m'a payé", "m'ont versé", and "ma versé" typed without the apostrophe.
@@ -253,7 +254,9 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
         {
             j += 1;
         }
-        return (!is_payment_method(word(j)) && !word(j).is_empty()).then_some(2);
+        // "payé par le compte joint" is paid from an account: spending.
+        let account = matches!(word(j), "compte" | "account" | "livret" | "checking" | "savings");
+        return (!is_payment_method(word(j)) && !account && !word(j).is_empty()).then_some(2);
     }
     None
 }
@@ -301,6 +304,11 @@ pub(crate) fn is_transaction_word(w: &str) -> bool {
             | "payment"
             | "payments"
     )
+}
+
+/// A card, the usual way to pay: "by card", "par carte", "par CB".
+pub(crate) fn is_card(w: &str) -> bool {
+    matches!(w, "card" | "carte" | "cb")
 }
 
 /// How a payment was made: "by card", "par chèque", "par virement".
@@ -492,28 +500,34 @@ pub(crate) fn asks_about_world(tokens: &[Token]) -> bool {
                 | "pays"
         );
     let how_to = (0..tokens.len()).any(|j| match (w(j), w(j + 1)) {
-        ("how", "to" | "does" | "long" | "many" | "far" | "old") => true,
+        ("how", "to" | "does" | "long" | "far" | "old") => true,
         ("how", "do") => w(j + 2) == "you",
         // "comment contester", "comment ça marche", "comment on fait".
         ("comment", next) => {
-            matches!(next, "ca" | "on" | "se" | "s" | "faire" | "fonctionne" | "marche")
+            matches!(next, "ca" | "on" | "faire" | "fonctionne" | "marche")
                 || (next.len() > 4 && ["er", "ir", "re", "oir"].iter().any(|e| next.ends_with(e)))
         }
         _ => false,
     });
-    let what_is = (0..tokens.len()).any(|j| {
-        (w(j) == "qu"
-            && w(j + 1) == "est"
-            && w(j + 2) == "ce"
-            && matches!(w(j + 3), "que" | "qu")
-            && article(w(j + 4)))
-            || (w(j) == "c" && w(j + 1) == "est" && w(j + 2) == "quoi" && article(w(j + 3)))
-            || (w(j) == "what" && matches!(w(j + 1), "is" | "s" | "are") && matches!(w(j + 2), "a" | "an"))
-            || matches!(
-                w(j),
-                "define" | "definition" | "definir" | "signifie" | "meaning" | "explain" | "explique"
-            )
-    });
+    // "c'est quoi le total de mes courses" is about the user's money.
+    let mine =
+        tokens.iter().any(|t| matches!(t.norm.as_str(), "my" | "mes" | "mon" | "ma" | "i" | "j" | "je"));
+    let what_is = !mine
+        && (0..tokens.len()).any(|j| {
+            (w(j) == "qu"
+                && w(j + 1) == "est"
+                && w(j + 2) == "ce"
+                && matches!(w(j + 3), "que" | "qu")
+                && article(w(j + 4)))
+                || (w(j) == "c" && w(j + 1) == "est" && w(j + 2) == "quoi" && article(w(j + 3)))
+                || (w(j) == "what"
+                    && matches!(w(j + 1), "is" | "s" | "are")
+                    && matches!(w(j + 2), "a" | "an"))
+                || matches!(
+                    w(j),
+                    "define" | "definition" | "definir" | "signifie" | "meaning" | "explain" | "explique"
+                )
+        });
     someone || how_to || what_is
 }
 
@@ -530,7 +544,19 @@ pub(crate) fn time_group_word(w: &str) -> Option<GroupBy> {
 }
 
 pub(crate) fn is_breakdown_word(w: &str) -> bool {
-    matches!(w, "repartition" | "breakdown" | "ventilation" | "split" | "reparti" | "repartis")
+    matches!(
+        w,
+        "repartition"
+            | "breakdown"
+            | "ventilation"
+            | "split"
+            | "reparti"
+            | "repartis"
+            | "repartie"
+            | "reparties"
+            | "repartit"
+            | "repartissent"
+    )
 }
 
 pub(crate) fn group_word(w: &str) -> Option<GroupBy> {
@@ -737,6 +763,9 @@ pub fn is_write_word(w: &str) -> bool {
             | "bloque"
             | "bloquer"
             | "block"
+            | "send"
+            | "envoie"
+            | "envoyer"
     )
 }
 
@@ -762,13 +791,11 @@ fn misspells_meaning(w: &str) -> bool {
 }
 
 fn changes_meaning_exactly(w: &str) -> bool {
-    is_exclusion_word(w)
-        || is_write_word(w)
+    is_write_word(w)
         || matches!(
             w,
-            // Aggregates other than a sum.
-            "moyenne" | "moyennes" | "moyen" | "moyens" | "average" | "averages" | "avg" | "mean"
-                | "median" | "mediane" | "maximum" | "minimum" | "max" | "min"
+            // Aggregates other than a sum or an average.
+            "median" | "mediane" | "maximum" | "minimum" | "max" | "min"
                 // Acts in the world, and "change", which is also money changed.
                 | "change" | "schedule" | "book" | "reserve" | "reserver" | "annule" | "annuler"
                 // The world outside the ledger.
