@@ -290,23 +290,34 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
 /// "En moyenne : 123,45 € par mois, sur 12 mois (un mois sans opération compte pour
 /// zéro)."
 pub fn average_sentence(a: &crate::Average, locale: Locale) -> String {
-    use crate::AveragePer as P;
     let amount = a.amount.format(locale);
     let per = crate::wording::per_label(a.per, locale);
+    let over = average_over(a, locale);
+    match (locale, a.per) {
+        (Locale::Fr, crate::AveragePer::Month) => {
+            format!("En moyenne : {amount} {per}, {over} (un mois sans opération compte pour zéro).")
+        }
+        (Locale::Fr, _) => format!("En moyenne : {amount} {per}, {over}."),
+        (Locale::En, crate::AveragePer::Month) => {
+            format!("On average: {amount} {per}, {over} (a month with none counts as zero).")
+        }
+        (Locale::En, _) => format!("On average: {amount} {per}, {over}."),
+    }
+}
+
+/// What an average divided by: "sur 10,7 mois", "over 84 transactions".
+pub fn average_over(a: &crate::Average, locale: Locale) -> String {
+    use crate::AveragePer as P;
     let over = hundredths(a.over_hundredths, locale);
     match (locale, a.per) {
-        (Locale::Fr, P::Month) => {
-            format!("En moyenne : {amount} {per}, sur {over} mois (un mois sans opération compte pour zéro).")
-        }
-        (Locale::Fr, P::Week) => format!("En moyenne : {amount} {per}, sur {over} semaines."),
-        (Locale::Fr, P::Day) => format!("En moyenne : {amount} {per}, sur {over} jours."),
-        (Locale::Fr, P::Transaction) => format!("En moyenne : {amount} {per}, sur {over} opérations."),
-        (Locale::En, P::Month) => {
-            format!("On average: {amount} {per}, over {over} months (a month with none counts as zero).")
-        }
-        (Locale::En, P::Week) => format!("On average: {amount} {per}, over {over} weeks."),
-        (Locale::En, P::Day) => format!("On average: {amount} {per}, over {over} days."),
-        (Locale::En, P::Transaction) => format!("On average: {amount} {per}, over {over} transactions."),
+        (Locale::Fr, P::Month) => format!("sur {over} mois"),
+        (Locale::Fr, P::Week) => format!("sur {over} semaines"),
+        (Locale::Fr, P::Day) => format!("sur {over} jours"),
+        (Locale::Fr, P::Transaction) => format!("sur {over} opérations"),
+        (Locale::En, P::Month) => format!("over {over} months"),
+        (Locale::En, P::Week) => format!("over {over} weeks"),
+        (Locale::En, P::Day) => format!("over {over} days"),
+        (Locale::En, P::Transaction) => format!("over {over} transactions"),
     }
 }
 

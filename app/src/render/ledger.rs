@@ -132,7 +132,9 @@ pub fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl Int
             <p class="total" data-testid="average" data-minor=a.amount.minor data-currency=a.amount.currency.to_string()>
                 {a.amount.format(locale)} " " <span class="per">{agent::wording::per_label(a.per, locale)}</span>
             </p>
-            <p class="result-sub">{t(locale, T::Total)} " " {total_view()}</p>
+            <p class="result-sub">
+                {t(locale, T::Total)} " " {total_view()} " · " {agent::answer::average_over(&a, locale)}
+            </p>
         }),
         None => Either::Right(view! { <p class="total">{total_view()}</p> }),
     };
