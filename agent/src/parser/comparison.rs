@@ -116,6 +116,11 @@ impl Parser {
         if !borrowed.is_empty() {
             reasons.push(Reason::new(ReasonCode::FollowupUsesContext, locale, &borrowed.join(", ")));
         }
+        // A period compared with itself ("this October vs last October", read in
+        // November) is never what was meant: the words were misread.
+        if current.start == reference.start && current.end == reference.end {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &current.label));
+        }
         push_unrecognized(&mut reasons, &unrecognized, locale);
         let account = match self.finder().pick(&accounts, locale, &mut reasons, EntityKind::Account) {
             Some(a) => Some(a),

@@ -50,6 +50,13 @@ pub(crate) fn names_a_filter(tokens: &[Token], i: usize) -> bool {
             j = before;
             continue;
         }
+        // "I'd like": an English contraction, not the French "d'".
+        if w == "d"
+            && before > 0
+            && matches!(tokens[before - 1].norm.as_str(), "i" | "you" | "we" | "they" | "he" | "she")
+        {
+            return false;
+        }
         // "nombre d'embauches", "number of hires": the rows counted, not a filter.
         if matches!(w, "d" | "de" | "of")
             && before > 0

@@ -211,6 +211,25 @@ fn ordinal_word(w: &str) -> Option<u32> {
     }
 }
 
+/// A small number written in words: "six", "trois", "twelve".
+fn number_word(w: &str) -> Option<u32> {
+    let n = match w {
+        "two" | "deux" => 2,
+        "three" | "trois" => 3,
+        "four" | "quatre" => 4,
+        "five" | "cinq" => 5,
+        "six" => 6,
+        "seven" | "sept" => 7,
+        "eight" | "huit" => 8,
+        "nine" | "neuf" => 9,
+        "ten" | "dix" => 10,
+        "eleven" | "onze" => 11,
+        "twelve" | "douze" => 12,
+        _ => return None,
+    };
+    Some(n)
+}
+
 fn unit_word(w: &str) -> Option<char> {
     match w {
         "jour" | "jours" | "day" | "days" => Some('d'),
@@ -376,7 +395,8 @@ impl Scanner<'_> {
         if lead {
             j += 1;
         }
-        let n = self.number(j)?;
+        // "the past 6 months", "the past six months", "les trois derniers mois".
+        let n = self.number(j).or_else(|| self.word(j).and_then(number_word))?;
         let mut k = j + 1;
         if !lead && self.is(k, &["derniers", "dernieres"]) {
             k += 1;
@@ -634,7 +654,14 @@ impl Scanner<'_> {
     fn span(&self, i: usize) -> Option<(Period, usize)> {
         let w = self.word(i)?;
         if matches!(w, "depuis" | "since") {
-            let j = if self.is(i + 1, &["le", "the"]) { i + 2 } else { i + 1 };
+            let mut j = if self.is(i + 1, &["le", "the"]) { i + 2 } else { i + 1 };
+            // "depuis (le) début (de) septembre", "since the start of June", "since early June".
+            if self.is(j, &["debut", "start", "beginning", "early"]) {
+                j += 1;
+                if self.is(j, &["de", "d", "of"]) {
+                    j += 1;
+                }
+            }
             let end = self.today.add_days(1);
             if let Some((d, last)) = self.date(j) {
                 return (d < end).then(|| (range(d, end, self.locale), last));
@@ -655,7 +682,13 @@ impl Scanner<'_> {
         if !matches!(w, "de" | "du" | "from" | "between" | "entre") {
             return None;
         }
-        let joiners: &[&str] = &["a", "au", "to", "until", "till", "through", "et", "and", "jusqu"];
+        // "entre janvier et mars", "between … and …"; "de janvier à mars", "from … to …":
+        // "de novembre 2025 et novembre 2026" is two months, not the year between.
+        let joiners: &[&str] = if matches!(w, "between" | "entre") {
+            &["et", "and", "a", "au", "to"]
+        } else {
+            &["a", "au", "to", "until", "till", "through", "jusqu"]
+        };
         // "entre le 1er et le 15 mars", "between the 1st and the 15th".
         let first = i + 1 + usize::from(self.is(i + 1, &["le", "the"]));
         let second = |l1: usize| l1 + 2 + usize::from(self.is(l1 + 2, &["au", "a", "le", "the"]));
