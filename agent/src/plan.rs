@@ -32,11 +32,9 @@ macro_rules! ledger_args {
     };
     (@fields $attrs:tt $name:ident $done:tt [exclude] $($rest:tt)*) => {
         ledger_args!(@fields $attrs $name $done
-            /// Leave out this category (a key of the user's vocabulary): "everything
-            /// but rent". Uncategorised transactions stay in.
+            /// A category key to leave out.
             pub exclude_category?: String,
-            /// Leave out this merchant (a key): "restaurants excluding Deliveroo".
-            /// Transactions with no merchant stay in.
+            /// A merchant key to leave out.
             pub exclude_merchant?: String,
             $($rest)*);
     };
@@ -98,18 +96,20 @@ impl GroupBy {
 }
 
 /// What an average divides a total by.
+// Plain comments on the variants: the schema goes to models in every request, and the
+// rules are in docs/tools.md.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AveragePer {
-    /// The months of the period: whole months count 1, a part of one its share of
-    /// days; a month with no transaction counts as zero.
+    // The months of the period: whole months count 1, a part of one its share of days;
+    // a month with no transaction counts as zero.
     Month,
-    /// The period's days ÷ 7.
+    // The period's days ÷ 7.
     Week,
-    /// The period's days.
+    // The period's days.
     Day,
-    /// The transactions counted.
+    // The transactions counted.
     Transaction,
 }
 
@@ -131,8 +131,7 @@ ledger_args! {
         pub group_by: GroupBy,
         /// With `group_by`: keep only the N largest groups ("top 5 merchants").
         pub top?: u32,
-        /// Also the average per month, week, day or transaction ("average monthly
-        /// spend on transport", "panier moyen chez Carrefour").
+        /// Also the average per month, week, day or transaction.
         pub average?: AveragePer,
     }
 }
