@@ -202,15 +202,36 @@ impl Rejected {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum Why {
-    NoDate { fields: Vec<String> },
-    BadDate { value: String, format: Option<String> },
-    NoAmount { fields: Vec<String> },
-    BadAmount { value: String },
+    NoDate {
+        fields: Vec<String>,
+    },
+    BadDate {
+        value: String,
+        format: Option<String>,
+    },
+    NoAmount {
+        fields: Vec<String>,
+    },
+    BadAmount {
+        value: String,
+    },
+    /// More than two decimals that are not zeros ("-3.14159"): cents are kept, never
+    /// rounded.
+    TooPrecise {
+        value: String,
+    },
     DebitAndCredit,
-    NoLabel { fields: Vec<String> },
-    OtherCurrency { currency: String, account: String },
+    NoLabel {
+        fields: Vec<String>,
+    },
+    OtherCurrency {
+        currency: String,
+        account: String,
+    },
     NoDirection,
-    BadDirection { value: String },
+    BadDirection {
+        value: String,
+    },
 }
 
 impl Why {
@@ -243,6 +264,12 @@ impl Why {
             (Why::NoAmount { fields: f }, Fr) => format!("pas de montant{}", fields(f, " ou ")),
             (Why::BadAmount { value }, En) => format!("the amount {value:?} is not a number"),
             (Why::BadAmount { value }, Fr) => format!("le montant « {value} » n'est pas un nombre"),
+            (Why::TooPrecise { value }, En) => {
+                format!("the amount {value:?} has more than two decimals; Sou keeps cents and does not round")
+            }
+            (Why::TooPrecise { value }, Fr) => format!(
+                "le montant « {value} » a plus de deux décimales ; Sou garde les centimes et n'arrondit pas"
+            ),
             (Why::DebitAndCredit, En) => "both a debit and a credit".into(),
             (Why::DebitAndCredit, Fr) => "un débit et un crédit à la fois".into(),
             (Why::NoLabel { fields: f }, En) => format!("no label{}", fields(f, " or ")),

@@ -52,7 +52,7 @@ fn Imports(data: ImportsData) -> impl IntoView {
                     <form method="post" action="/import" enctype="multipart/form-data" data-testid="upload-form">
                         <label for="import-file">{tr(locale, "Fichier", "File")}</label>
                         <input id="import-file" type="file" name="file" required
-                            accept=".csv,.txt,.ofx,.qfx,.qif,.xml"/>
+                            accept=".csv,.txt,.ofx,.qfx,.ofc,.qif,.xml"/>
                         <button type="submit">{tr(locale, "Lire le fichier", "Read the file")}</button>
                     </form>
                 </section>

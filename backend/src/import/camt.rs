@@ -9,7 +9,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use super::csv::{parse_date, DateOrder};
-use super::{decode, fields, parse_amount, Rejected, Row, Statement, Why};
+use super::{decode, fields, Rejected, Row, Statement, Why};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CamtError {
@@ -31,6 +31,8 @@ struct Entry {
     info: Option<String>,
     creditor: Option<String>,
     debtor: Option<String>,
+    ultimate_creditor: Option<String>,
+    ultimate_debtor: Option<String>,
     remittance: Vec<String>,
 }
 
@@ -115,12 +117,16 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
                             (Some("Refs"), "AcctSvcrRef") => keep(&mut en.reference),
                             (Some("Ntry"), "AddtlNtryInf") => keep(&mut en.info),
                             (_, "Nm") => {
-                                // The nearest party above: `Cdtr/Nm` or `Cdtr/Pty/Nm`.
-                                let party =
-                                    path.iter().rev().skip(1).take(2).find(|p| *p == "Cdtr" || *p == "Dbtr");
+                                // The nearest party above: `Cdtr/Nm` or `Cdtr/Pty/Nm`; the
+                                // ultimate parties when the statement names no other.
+                                let party = path.iter().rev().skip(1).take(2).find(|p| {
+                                    matches!(p.as_str(), "Cdtr" | "Dbtr" | "UltmtCdtr" | "UltmtDbtr")
+                                });
                                 match party.map(String::as_str) {
                                     Some("Cdtr") => keep(&mut en.creditor),
                                     Some("Dbtr") => keep(&mut en.debtor),
+                                    Some("UltmtCdtr") => keep(&mut en.ultimate_creditor),
+                                    Some("UltmtDbtr") => keep(&mut en.ultimate_debtor),
                                     _ => {}
                                 }
                             }
@@ -148,16 +154,27 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     Ok(Statement { encoding, currency, rows, rejected })
 }
 
+/// An ISO date, alone or followed by a time or a time-zone offset: `2026-01-05`,
+/// `2026-01-28T09:30:00+01:00`, `2017-04-01+02:00`. The day is the one written.
+fn camt_date(raw: &str) -> Option<Date> {
+    let day = raw.get(..10)?;
+    let rest = &raw[10..];
+    if !(rest.is_empty() || rest.starts_with(['T', '+', '-', 'Z', ' '])) {
+        return None;
+    }
+    parse_date(day, DateOrder::Ymd)
+}
+
 fn row(en: &Entry, account_currency: Option<&str>) -> Result<Row, Why> {
     let raw_date = en
         .booked
         .as_deref()
         .or(en.value.as_deref())
         .ok_or_else(|| Why::NoDate { fields: fields(&["BookgDt", "ValDt"]) })?;
-    let date: Date = parse_date(raw_date, DateOrder::Ymd)
-        .ok_or_else(|| Why::BadDate { value: raw_date.to_string(), format: None })?;
+    let date: Date =
+        camt_date(raw_date).ok_or_else(|| Why::BadDate { value: raw_date.to_string(), format: None })?;
     let raw = en.amount.as_deref().ok_or_else(|| Why::NoAmount { fields: fields(&["Amt"]) })?;
-    let amount = parse_amount(raw, '.').ok_or_else(|| Why::BadAmount { value: raw.to_string() })?;
+    let amount = super::amount(raw, '.')?;
     if let (Some(c), Some(account)) = (en.currency.as_deref(), account_currency) {
         if c != account {
             return Err(Why::OtherCurrency { currency: c.to_string(), account: account.to_string() });
@@ -169,8 +186,13 @@ fn row(en: &Entry, account_currency: Option<&str>) -> Result<Row, Why> {
         Some(other) => return Err(Why::BadDirection { value: other.to_string() }),
         None => return Err(Why::NoDirection),
     };
-    // The other side: whom money went to, or came from.
-    let party = if amount_minor < 0 { &en.creditor } else { &en.debtor };
+    // The other side: whom money went to, or came from (the ultimate party when the
+    // statement names only that one).
+    let party = if amount_minor < 0 {
+        en.creditor.as_ref().or(en.ultimate_creditor.as_ref())
+    } else {
+        en.debtor.as_ref().or(en.ultimate_debtor.as_ref())
+    };
     let label = match (&en.info, party) {
         (Some(info), _) => info.clone(),
         (None, Some(party)) => {

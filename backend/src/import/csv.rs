@@ -422,7 +422,7 @@ fn row(r: &[String], m: &Mapping) -> Result<(Date, i64, String), Why> {
         if v.is_empty() {
             return Ok(None);
         }
-        parse_amount(v, m.decimal).map(Some).ok_or_else(|| Why::BadAmount { value: v.to_string() })
+        super::amount(v, m.decimal).map(Some)
     };
     let amount_minor = match m.amounts {
         AmountColumns::Signed { amount: i } => amount(i)?.ok_or(Why::NoAmount { fields: Vec::new() })?,

@@ -50,19 +50,20 @@ pub fn label(first: Option<&str>, second: Option<&str>) -> Option<String> {
 }
 
 /// Which format a file is in: from its first bytes when they say (OFX and QFX name
-/// `OFXHEADER` or `<OFX>`, QIF starts with `!Type:`), else from its name's extension
-/// (`.ofx`, `.qfx`, `.qif`, `.xml`), else any other XML is taken for CAMT.053 and the
-/// rest for CSV. A wrong guess fails in that format's parser with a readable message.
+/// `OFXHEADER` or `<OFX>`, Microsoft Money's OFC `<OFC>`, QIF starts with `!Type:`),
+/// else from its name's extension (`.ofx`, `.qfx`, `.ofc`, `.qif`, `.xml`), else any
+/// other XML is taken for CAMT.053 and the rest for CSV. A wrong guess fails in that
+/// format's parser with a readable message.
 pub fn sniff(file_name: &str, bytes: &[u8]) -> Format {
     let head = &bytes[..bytes.len().min(4096)];
     let (text, _) = decode(head);
     let text = text.trim_start().to_ascii_uppercase();
     let extension = file_name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-    if text.starts_with("OFXHEADER") || text.contains("<OFX>") {
+    if text.starts_with("OFXHEADER") || text.contains("<OFX>") || text.contains("<OFC>") {
         Format::Ofx
     } else if text.starts_with("!TYPE:") || text.starts_with("!OPTION") || text.starts_with("!ACCOUNT") {
         Format::Qif
-    } else if matches!(extension.as_str(), "ofx" | "qfx") {
+    } else if matches!(extension.as_str(), "ofx" | "qfx" | "ofc") {
         Format::Ofx
     } else if extension == "qif" {
         Format::Qif
@@ -199,6 +200,20 @@ fn windows_1252(b: u8) -> char {
 /// (the other mark, spaces, `'`), currency signs and codes, a leading or trailing sign
 /// and accounting parentheses are understood. At most two decimals.
 pub fn parse_amount(text: &str, decimal: char) -> Option<i64> {
+    read_amount(text, decimal).ok()
+}
+
+/// An amount as [`parse_amount`] reads it, or why not: not a number, or a number with
+/// more than two decimals that are not zeros ("-3.14159"), which is never rounded.
+pub fn amount(text: &str, decimal: char) -> Result<i64, Why> {
+    read_amount(text, decimal).map_err(|precise| match precise {
+        true => Why::TooPrecise { value: text.to_string() },
+        false => Why::BadAmount { value: text.to_string() },
+    })
+}
+
+/// `Err(true)`: a number with more than two significant decimals; `Err(false)`: not a number.
+fn read_amount(text: &str, decimal: char) -> Result<i64, bool> {
     let mut s: String = text
         .chars()
         .filter(|c| !c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{202f}' | '\'' | '€' | '$' | '£'))
@@ -224,40 +239,54 @@ pub fn parse_amount(text: &str, decimal: char) -> Option<i64> {
         None => (s.as_str(), ""),
     };
     if units.is_empty() && cents.is_empty() {
-        return None;
+        return Err(false);
     }
     if !units.bytes().all(|b| b.is_ascii_digit()) || !cents.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+        return Err(false);
     }
     let cents = cents.trim_end_matches('0');
     if cents.len() > 2 {
-        return None;
+        return Err(true);
     }
-    let units: i64 = if units.is_empty() { 0 } else { units.parse().ok()? };
-    let cents: i64 = format!("{cents:0<2}").parse().ok()?;
-    let minor = units.checked_mul(100)?.checked_add(cents)?;
-    Some(if negative { -minor } else { minor })
+    let units: i64 = if units.is_empty() { 0 } else { units.parse().map_err(|_| false)? };
+    let cents: i64 = format!("{cents:0<2}").parse().map_err(|_| false)?;
+    let minor = units.checked_mul(100).and_then(|u| u.checked_add(cents)).ok_or(false)?;
+    Ok(if negative { -minor } else { minor })
 }
 
 /// A stable identity per transaction, so that importing an overlapping file again adds
-/// nothing: the bank's id when there is one; else date, amount and label (case and
-/// spacing ignored), and for identical transactions on the same day, their rank among
-/// them in the file.
+/// nothing and no distinct transaction is taken for another: the bank's id when there
+/// is one; else date, amount and label (case and spacing ignored), and for identical
+/// transactions on the same day, their rank among them in the file.
+///
+/// Banks reuse ids inside one file (a CIC export gives five card payments one `FITID`;
+/// a statement gives a deposit and a payment the date as id): the first line with an id
+/// keeps the id alone, as every import always has, and each later line with the same id
+/// adds its content and rank — so the same file imported again still adds nothing.
 pub fn dedupe_hashes(rows: &[Row]) -> Vec<String> {
     let mut seen: std::collections::HashMap<(Date, i64, String), u32> = std::collections::HashMap::new();
+    let mut ids: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let hex = |key: String| -> String {
+        Sha256::digest(key.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    };
     rows.iter()
         .map(|r| {
-            if let Some(id) = &r.external_id {
-                return Sha256::digest(format!("id|{id}").as_bytes())
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect();
-            }
             let label = r.label.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
             let rank = seen.entry((r.date, r.amount_minor, label.clone())).or_insert(0);
             *rank += 1;
-            let key = format!("{}|{}|{}|{}", r.date, r.amount_minor, label, rank);
-            Sha256::digest(key.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+            let content = format!("{}|{}|{}|{}", r.date, r.amount_minor, label, rank);
+            match &r.external_id {
+                Some(id) => {
+                    let uses = ids.entry(id.as_str()).or_insert(0);
+                    *uses += 1;
+                    if *uses == 1 {
+                        hex(format!("id|{id}"))
+                    } else {
+                        hex(format!("id|{id}|{content}"))
+                    }
+                }
+                None => hex(content),
+            }
         })
         .collect()
 }
@@ -280,6 +309,7 @@ mod tests {
             ("1'000.05 CHF", '.', Some(100_005)),
             ("0.5", '.', Some(50)),
             ("12.345", '.', None),
+            ("-18.5000", '.', Some(-1850)),
             ("abc", '.', None),
             ("", ',', None),
             ("-", ',', None),
@@ -288,6 +318,13 @@ mod tests {
         ] {
             assert_eq!(parse_amount(text, decimal), want, "{text:?}");
         }
+    }
+
+    #[test]
+    fn more_than_two_decimals_is_said_not_rounded() {
+        assert_eq!(amount("-3.14159", '.'), Err(Why::TooPrecise { value: "-3.14159".into() }));
+        assert_eq!(amount("abc", '.'), Err(Why::BadAmount { value: "abc".into() }));
+        assert_eq!(amount("-18,5000", ','), Ok(-1850));
     }
 
     #[test]
@@ -312,5 +349,29 @@ mod tests {
         assert_ne!(h[0], h[1], "two coffees the same day are two transactions");
         assert_eq!(dedupe_hashes(&[row("CB CAFE")])[0], h[0], "stable across files");
         assert_eq!(h.len(), 3);
+    }
+
+    #[test]
+    fn a_bank_id_used_twice_in_a_file_keeps_both_lines() {
+        let d = Date::new(2026, 2, 2).unwrap();
+        let row = |amount: i64, label: &str, id: &str| Row {
+            line: 1,
+            date: d,
+            amount_minor: amount,
+            label: label.into(),
+            external_id: Some(id.into()),
+        };
+        let file = [
+            row(15_000, "REMISE CHEQUE", "20260202"),
+            row(-2_340, "CB PHARMACIE", "20260202"),
+            row(-320, "CB PAUL", "CB0210"),
+            row(-320, "CB PAUL", "CB0210"),
+        ];
+        let h = dedupe_hashes(&file);
+        let distinct: std::collections::HashSet<&String> = h.iter().collect();
+        assert_eq!(distinct.len(), 4, "four lines, four transactions: {h:?}");
+        // The first line of an id keeps the key every earlier import gave it.
+        assert_eq!(h[0], dedupe_hashes(&[row(15_000, "REMISE CHEQUE", "20260202")])[0]);
+        assert_eq!(dedupe_hashes(&file), h, "the same file again: the same keys");
     }
 }

@@ -1,14 +1,19 @@
 //! OFX and QFX statements, version 1 (SGML: leaf elements are not closed) and version
-//! 2 (XML). One tolerant reader serves both: the text after an opening tag, up to the
-//! next tag, is that element's value. Transactions are the `<STMTTRN>` blocks.
+//! 2 (XML), and Microsoft Money's OFC. One tolerant reader serves all: the text after an
+//! opening tag, up to the next tag (or a `<![CDATA[…]]>` section), is that element's
+//! value. Transactions are the `<STMTTRN>` blocks. A status of severity `ERROR` (a
+//! refused sign-on) is the bank's message, passed on.
 
-use super::{decode, fields, label, parse_amount, Rejected, Row, Statement, Why};
+use super::{amount, decode, fields, label, Rejected, Row, Statement, Why};
 use agent::Date;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OfxError {
     #[error("this is not an OFX file: there is no <OFX> element")]
     NotOfx,
+    /// The file is the bank's answer to a failed request, not a statement.
+    #[error("the bank refused the request (code {code}): {message}")]
+    Refused { code: String, message: String },
 }
 
 /// One transaction's elements as read.
@@ -20,17 +25,30 @@ struct Block {
     id: Option<String>,
     name: Option<String>,
     memo: Option<String>,
+    kind: Option<String>,
+    check: Option<String>,
+}
+
+/// A `<STATUS>` aggregate as read.
+#[derive(Default)]
+struct Status {
+    code: Option<String>,
+    severity: Option<String>,
+    message: Option<String>,
 }
 
 /// The statement's transactions; its currency is `<CURDEF>`.
 pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
     let (text, encoding) = decode(bytes);
-    if !text.to_ascii_uppercase().contains("<OFX>") {
+    let upper = text.to_ascii_uppercase();
+    if !upper.contains("<OFX>") && !upper.contains("<OFC>") {
         return Err(OfxError::NotOfx);
     }
     let mut currency = None;
+    let mut language = None;
     let mut blocks: Vec<Block> = Vec::new();
     let mut current: Option<Block> = None;
+    let mut status: Option<Status> = None;
     let mut line: u64 = 1;
     let mut rest = text.as_str();
     while let Some(open) = rest.find('<') {
@@ -39,13 +57,35 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
         let Some(close) = after.find('>') else { break };
         let tag = after[..close].trim().to_ascii_uppercase();
         let body = &after[close + 1..];
-        let value_end = body.find('<').unwrap_or(body.len());
-        let value = unescape(body[..value_end].trim());
+        let (value, consumed) = element_value(body);
+        let value = value.trim().to_string();
         line += after[..close + 1].matches('\n').count() as u64;
         match tag.as_str() {
             "STMTTRN" => current = Some(Block { line, ..Block::default() }),
             "/STMTTRN" => blocks.extend(current.take()),
             "CURDEF" if !value.is_empty() => currency = Some(value),
+            "LANGUAGE" if !value.is_empty() => language = Some(value.to_ascii_uppercase()),
+            "STATUS" => status = Some(Status::default()),
+            "/STATUS" => {
+                if let Some(st) = status.take() {
+                    if st.severity.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("ERROR")) {
+                        return Err(OfxError::Refused {
+                            code: st.code.unwrap_or_default(),
+                            message: st.message.unwrap_or_default(),
+                        });
+                    }
+                }
+            }
+            "CODE" | "SEVERITY" | "MESSAGE" if status.is_some() => {
+                if let Some(st) = status.as_mut() {
+                    let slot = match tag.as_str() {
+                        "CODE" => &mut st.code,
+                        "SEVERITY" => &mut st.severity,
+                        _ => &mut st.message,
+                    };
+                    *slot = Some(value);
+                }
+            }
             _ => {
                 if let Some(b) = current.as_mut() {
                     let slot = match tag.as_str() {
@@ -54,6 +94,8 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
                         "FITID" => Some(&mut b.id),
                         "NAME" | "PAYEE" => Some(&mut b.name),
                         "MEMO" => Some(&mut b.memo),
+                        "TRNTYPE" => Some(&mut b.kind),
+                        "CHECKNUM" => Some(&mut b.check),
                         _ => None,
                     };
                     if let Some(slot) = slot.filter(|_| !value.is_empty()) {
@@ -62,15 +104,22 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
                 }
             }
         }
-        rest = body;
+        line += body[..consumed].matches('\n').count() as u64;
+        rest = &body[consumed..];
     }
     // SGML files may leave the last block open at the end of the list.
     blocks.extend(current.take());
 
+    // Labels Sou writes itself (a cheque, a cash withdrawal) are in the file's language:
+    // French when it says so, or when it says nothing and counts in euros.
+    let french = match language.as_deref() {
+        Some(l) => l == "FRA" || l == "FR",
+        None => currency.as_deref() == Some("EUR"),
+    };
     let mut rows = Vec::new();
     let mut rejected = Vec::new();
     for b in blocks {
-        match row(&b) {
+        match row(&b, french) {
             Ok(row) => rows.push(row),
             Err(why) => rejected.push(Rejected { line: b.line, why }),
         }
@@ -78,16 +127,59 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
     Ok(Statement { encoding, currency, rows, rejected })
 }
 
-fn row(b: &Block) -> Result<Row, Why> {
+/// An element's text right after its opening tag, unescaped, and how many bytes of
+/// `body` it took: up to the next tag, or the inside of a `<![CDATA[…]]>` section.
+fn element_value(body: &str) -> (String, usize) {
+    let lead = body.len() - body.trim_start().len();
+    if let Some(inner) = body[lead..].strip_prefix("<![CDATA[") {
+        if let Some(end) = inner.find("]]>") {
+            return (inner[..end].to_string(), lead + "<![CDATA[".len() + end + "]]>".len());
+        }
+    }
+    let end = body.find('<').unwrap_or(body.len());
+    (unescape(&body[..end]), end)
+}
+
+/// A label for a line that names no payee, from what it is: "Chèque 1234567", "Retrait
+/// DAB", "Check 1234567", "ATM withdrawal".
+fn fallback_label(b: &Block, french: bool) -> Option<String> {
+    let kind = b.kind.as_deref().map(str::to_ascii_uppercase);
+    let words = match (kind.as_deref(), french) {
+        (_, true) if b.check.is_some() => "Chèque",
+        (_, false) if b.check.is_some() => "Check",
+        (Some("CHECK"), true) => "Chèque",
+        (Some("CHECK"), false) => "Check",
+        (Some("ATM" | "CASH"), true) => "Retrait DAB",
+        (Some("ATM" | "CASH"), false) => "ATM withdrawal",
+        (Some("DEP"), true) => "Dépôt",
+        (Some("DEP"), false) => "Deposit",
+        (Some("FEE" | "SRVCHG"), true) => "Frais bancaires",
+        (Some("FEE" | "SRVCHG"), false) => "Bank fee",
+        (Some("INT" | "DIV"), true) => "Intérêts",
+        (Some("INT" | "DIV"), false) => "Interest",
+        (Some("XFER"), true) => "Virement",
+        (Some("XFER"), false) => "Transfer",
+        (Some("DIRECTDEBIT"), true) => "Prélèvement",
+        (Some("DIRECTDEBIT"), false) => "Direct debit",
+        _ => return None,
+    };
+    Some(match &b.check {
+        Some(n) => format!("{words} {n}"),
+        None => words.to_string(),
+    })
+}
+
+fn row(b: &Block, french: bool) -> Result<Row, Why> {
     let posted = b.posted.as_deref().ok_or_else(|| Why::NoDate { fields: fields(&["DTPOSTED"]) })?;
     let date = ofx_date(posted)
         .ok_or_else(|| Why::BadDate { value: posted.to_string(), format: Some("YYYYMMDD".into()) })?;
     let raw = b.amount.as_deref().ok_or_else(|| Why::NoAmount { fields: fields(&["TRNAMT"]) })?;
     // The standard writes `.`; some French banks write `,`.
     let decimal = if raw.contains(',') && !raw.contains('.') { ',' } else { '.' };
-    let amount_minor = parse_amount(raw, decimal).ok_or_else(|| Why::BadAmount { value: raw.to_string() })?;
+    let amount_minor = amount(raw, decimal)?;
     let label = label(b.name.as_deref(), b.memo.as_deref())
-        .ok_or_else(|| Why::NoLabel { fields: fields(&["NAME", "MEMO"]) })?;
+        .or_else(|| fallback_label(b, french))
+        .ok_or_else(|| Why::NoLabel { fields: fields(&["NAME", "MEMO", "CHECKNUM", "TRNTYPE"]) })?;
     Ok(Row { line: b.line, date, amount_minor, label, external_id: b.id.clone() })
 }
 

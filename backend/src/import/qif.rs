@@ -1,10 +1,17 @@
 //! QIF (Quicken Interchange Format) bank accounts: `!Type:Bank` (or `CCard`, `Cash`),
 //! then one transaction per block of lines ending in `^` — `D` date, `T` or `U` amount,
-//! `P` payee, `M` memo. Dates come month first or day first, with `/`, `-`, `.` or an
-//! apostrophe before a two-digit year; the order is the one that reads every date.
+//! `P` payee, `M` memo, `N` number (a cheque's). Dates come month first or day first,
+//! with `/`, `-`, `.` or an apostrophe before a two-digit year; the order is the one that
+//! reads every date.
+//!
+//! What exporters put around the transactions is skipped: comment lines before the
+//! first section (`;`, `#`), `!Option` and `!Clear` lines, `!Account` blocks, and
+//! sections that are lists, not transactions (`!Type:Cat`, `!Type:Class`, memorised
+//! transactions). A file with no `!Type:` line at all whose lines are transactions (older
+//! BNP exports) is read as a bank account.
 
 use super::csv::{parse_date, DateOrder};
-use super::{decode, fields, label, parse_amount, Encoding, Rejected, Row, Why};
+use super::{decode, fields, label, Encoding, Rejected, Row, Why};
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Parsed {
@@ -29,24 +36,73 @@ struct Block {
     amount: Option<String>,
     payee: Option<String>,
     memo: Option<String>,
+    number: Option<String>,
+}
+
+/// What the lines being read belong to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// Before any `!` line: comments, or transactions when the file has no header.
+    Start,
+    Transactions,
+    /// An `!Account` block, a category or class list, memorised transactions.
+    Other,
+}
+
+/// The account types whose blocks are transactions.
+fn is_account_type(kind: &str) -> bool {
+    ["bank", "ccard", "cash", "oth a", "oth l"].contains(&kind.trim().to_ascii_lowercase().as_str())
+}
+
+/// The types that are lists Sou has no use for; any other type is refused by name.
+fn is_list_type(kind: &str) -> bool {
+    ["cat", "class", "memorized", "prices", "security"].contains(&kind.trim().to_ascii_lowercase().as_str())
 }
 
 pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     let (text, encoding) = decode(bytes);
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i as u64 + 1, l.trim()));
-    let kind = lines.by_ref().find(|(_, l)| !l.is_empty()).map(|(_, l)| l.to_string()).unwrap_or_default();
-    let Some(kind) = kind.strip_prefix("!Type:").or_else(|| kind.strip_prefix("!type:")) else {
-        return Err(QifError::NotQif);
-    };
-    let kind = kind.trim();
-    if !["bank", "ccard", "cash", "oth a", "oth l"].contains(&kind.to_ascii_lowercase().as_str()) {
-        return Err(QifError::UnsupportedType(kind.to_string()));
-    }
     let mut blocks = Vec::new();
     let mut current = Block::default();
-    for (n, l) in lines {
+    let mut section = Section::Start;
+    let mut refused: Option<String> = None;
+    let mut saw_transactions_section = false;
+    let mut headerless_ok = true;
+    for (i, raw) in text.lines().enumerate() {
+        let n = i as u64 + 1;
+        let l = raw.trim();
         if l.is_empty() {
             continue;
+        }
+        if let Some(header) = l.strip_prefix('!') {
+            let lower = header.to_ascii_lowercase();
+            if let Some(kind) = lower.strip_prefix("type:") {
+                if is_account_type(kind) {
+                    section = Section::Transactions;
+                    saw_transactions_section = true;
+                } else {
+                    section = Section::Other;
+                    if !is_list_type(kind) && refused.is_none() {
+                        refused = header.get(5..).map(|k| k.trim().to_string());
+                    }
+                }
+            } else if lower.starts_with("account") {
+                section = Section::Other;
+            }
+            // `!Option:AutoSwitch`, `!Clear:AutoSwitch`: switches, nothing to read.
+            current = Block::default();
+            continue;
+        }
+        if section == Section::Start && (l.starts_with(';') || l.starts_with('#')) {
+            continue;
+        }
+        if section == Section::Other {
+            continue;
+        }
+        // Without a header, every line must look like QIF for the file to be read as one.
+        if section == Section::Start
+            && !l.starts_with(['D', 'T', 'U', 'P', 'M', 'N', 'L', 'C', 'A', 'S', 'E', '$', '^'])
+        {
+            headerless_ok = false;
         }
         if current.line == 0 {
             current.line = n;
@@ -59,21 +115,37 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
             "T" | "U" => current.amount = Some(value),
             "P" => current.payee = Some(value),
             "M" => current.memo = Some(value),
+            "N" => current.number = Some(value),
             _ => {}
         }
     }
     if current.line != 0 && (current.date.is_some() || current.amount.is_some()) {
         blocks.push(current);
     }
+    // Nothing read and no account section: another kind of list, or not QIF at all.
+    let transactions = blocks.iter().any(|b| b.date.is_some() || b.amount.is_some());
+    let headerless = headerless_ok && text.lines().any(|l| l.trim() == "^");
+    let readable = saw_transactions_section || (transactions && headerless);
+    if !readable {
+        return Err(refused.map_or(QifError::NotQif, QifError::UnsupportedType));
+    }
 
     // QIF writes `'` before a two-digit year (1/5'26) and may pad with spaces.
     let clean = |d: &str| d.replace('\'', "/").replace(' ', "");
     let dates: Vec<String> = blocks.iter().filter_map(|b| b.date.as_deref().map(clean)).collect();
+    // When every date reads both ways (05/01/2026), amounts with a decimal comma say the
+    // file is French, so day first; otherwise Quicken's own month first.
+    let comma =
+        blocks.iter().any(|b| b.amount.as_deref().is_some_and(|a| a.contains(',') && !a.contains('.')));
+    let usual = if comma { DateOrder::Dmy } else { DateOrder::Mdy };
     let order = [DateOrder::Mdy, DateOrder::Dmy, DateOrder::Ymd]
         .into_iter()
-        .max_by_key(|&o| (dates.iter().filter(|d| parse_date(d, o).is_some()).count(), o == DateOrder::Mdy))
-        .unwrap_or(DateOrder::Mdy);
+        .max_by_key(|&o| (dates.iter().filter(|d| parse_date(d, o).is_some()).count(), o == usual))
+        .unwrap_or(usual);
 
+    // Labels Sou writes itself ("Chèque 1234567") follow the file: French when its dates
+    // are day first or its amounts have a decimal comma.
+    let french = order == DateOrder::Dmy || comma;
     let mut rows = Vec::new();
     let mut rejected = Vec::new();
     for b in blocks {
@@ -83,10 +155,17 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
                 .ok_or_else(|| Why::BadDate { value: raw.to_string(), format: None })?;
             let amount = b.amount.as_deref().ok_or_else(|| Why::NoAmount { fields: fields(&["T line"]) })?;
             let decimal = if amount.contains(',') && !amount.contains('.') { ',' } else { '.' };
-            let amount_minor =
-                parse_amount(amount, decimal).ok_or_else(|| Why::BadAmount { value: amount.to_string() })?;
+            let amount_minor = super::amount(amount, decimal)?;
+            // A line with only a number is a cheque ("N1234567"), or says what it is ("NATM").
+            let numbered =
+                b.number.as_deref().map(|n| match (n.bytes().all(|c| c.is_ascii_digit()), french) {
+                    (true, true) => format!("Chèque {n}"),
+                    (true, false) => format!("Check {n}"),
+                    (false, _) => n.to_string(),
+                });
             let label = label(b.payee.as_deref(), b.memo.as_deref())
-                .ok_or_else(|| Why::NoLabel { fields: fields(&["P line", "M line"]) })?;
+                .or(numbered)
+                .ok_or_else(|| Why::NoLabel { fields: fields(&["P line", "M line", "N line"]) })?;
             Ok(Row { line: b.line, date, amount_minor, label, external_id: None })
         })();
         match result {

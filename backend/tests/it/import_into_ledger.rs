@@ -134,6 +134,27 @@ async fn an_overlapping_file_adds_only_what_is_new() {
     assert_eq!(count(&store, alice, "").await, 5);
 }
 
+/// A bank id used twice inside one file (a deposit and a payment; two identical card
+/// payments): the preview promises five new lines, the import adds five into a new
+/// account, and the same file again adds none.
+#[tokio::test]
+async fn a_bank_id_used_twice_in_one_file_loses_no_line() {
+    let (_dir, store, alice, _) = store().await;
+    let imports = Imports::default();
+    let id = imports.upload(&store, alice, "cic.ofx", fixture("ofx-fitid-repete.ofx")).await.unwrap();
+    let view = imports.view(&store, alice, &id, Layout::Detected, None, Locale::Fr).await.unwrap();
+    assert_eq!((view.total_rows, view.duplicates), (5, 0));
+    let r = started(&imports, &store, alice, &id, Target::New("CIC".into())).await;
+    assert_eq!((r.read, r.added, r.duplicates), (5, 5, 0), "the preview's count is the import's");
+    assert_eq!(count(&store, alice, "").await, 5);
+    let again = imports.upload(&store, alice, "cic bis.ofx", fixture("ofx-fitid-repete.ofx")).await.unwrap();
+    let v = imports.view(&store, alice, &again, Layout::Detected, Some("cic"), Locale::Fr).await.unwrap();
+    assert_eq!(v.duplicates, 5);
+    let r = started(&imports, &store, alice, &again, Target::Existing("cic".into())).await;
+    assert_eq!((r.added, r.duplicates), (0, 5));
+    assert_eq!(count(&store, alice, "").await, 5);
+}
+
 #[tokio::test]
 async fn ofx_and_camt_statements_with_their_currency() {
     let (_dir, store, alice, _) = store().await;

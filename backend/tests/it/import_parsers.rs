@@ -240,6 +240,104 @@ fn qif_day_first_with_comma_decimals() {
     assert!(p.rejected.is_empty());
 }
 
+/// A bank id used twice inside one file, for a deposit and a payment (CIC's date-as-id),
+/// and two identical card payments sharing one id: every line is kept, each with its
+/// own dedupe key, and the same file again gives the same keys.
+#[test]
+fn a_bank_id_used_twice_in_one_file_drops_nothing() {
+    let p = ofx::parse(&fixture("ofx-fitid-repete.ofx")).unwrap();
+    assert_eq!(
+        rows_of(&p.rows),
+        [
+            (18, d(2026, 2, 2), 15_000, "REMISE CHEQUE", Some("20260202")),
+            (25, d(2026, 2, 2), -2_340, "CB PHARMACIE DU CENTRE", Some("20260202")),
+            (32, d(2026, 2, 10), -320, "CB BOULANGERIE PAUL", Some("CB0210")),
+            (39, d(2026, 2, 10), -320, "CB BOULANGERIE PAUL", Some("CB0210")),
+            (46, d(2026, 2, 14), -6_190, "CB FNAC", Some("CB0214")),
+        ]
+    );
+    let keys = dedupe_hashes(&p.rows);
+    let distinct: std::collections::HashSet<&String> = keys.iter().collect();
+    assert_eq!(distinct.len(), 5);
+    assert_eq!(dedupe_hashes(&ofx::parse(&fixture("ofx-fitid-repete.ofx")).unwrap().rows), keys);
+}
+
+/// Lines with no payee: a cheque with only its number, a cash withdrawal with only its
+/// type — labelled in the file's language; a name in CDATA with a raw `&`; four
+/// decimals of zeros; four that are not, refused without rounding.
+#[test]
+fn cheques_and_withdrawals_without_payee_are_kept() {
+    let p = ofx::parse(&fixture("ofx-cheques-retraits.ofx")).unwrap();
+    assert_eq!(
+        rows_of(&p.rows),
+        [
+            (18, d(2026, 2, 3), -25_000, "Chèque 1234567", Some("CHQ1234567")),
+            (25, d(2026, 2, 5), -6_000, "Retrait DAB", Some("DAB0205")),
+            (31, d(2026, 2, 7), -1_850, "BOULANGERIE & CO", Some("CB0207")),
+        ]
+    );
+    assert_eq!(
+        rejected_of(&p.rejected),
+        pairs(&[(
+            38,
+            "the amount \"-3.14159\" has more than two decimals; Sou keeps cents and does not round"
+        )])
+    );
+}
+
+/// The bank's answer to a refused sign-on is its message, not "no transaction".
+#[test]
+fn a_refused_sign_on_passes_the_banks_message_on() {
+    assert_eq!(
+        ofx::parse(&fixture("ofx-erreur-banque.ofx")),
+        Err(ofx::OfxError::Refused {
+            code: "15500".into(),
+            message: "Identifiant ou mot de passe incorrect".into()
+        })
+    );
+}
+
+/// Microsoft Money's `.ofc`: an `<OFC>` root, the same transactions.
+#[test]
+fn microsoft_money_ofc_is_read_as_ofx() {
+    let bytes = fixture("releve-money.ofc");
+    assert_eq!(backend::import::sniff("releve.ofc", &bytes), agent::imports::Format::Ofx);
+    let p = ofx::parse(&bytes).unwrap();
+    assert_eq!(p.currency.as_deref(), Some("EUR"));
+    assert_eq!(
+        rows_of(&p.rows),
+        [
+            (14, d(2026, 1, 12), -4_250, "CB CARREFOUR MARKET", Some("OFC0112A")),
+            (21, d(2026, 1, 28), 185_000, "VIR SALAIRE ACME", Some("OFC0128B")),
+        ]
+    );
+}
+
+/// QIF as exporters write it besides the textbook: comment lines first and a cheque
+/// with only its number; no `!Type:` line at all (older BNP exports); a category list
+/// before the bank section.
+#[test]
+fn qif_with_comments_without_header_or_with_a_category_list_first() {
+    let p = qif::parse(&fixture("qif-commentaires.qif")).unwrap();
+    let rows: Vec<(Date, i64, &str)> =
+        p.rows.iter().map(|r| (r.date, r.amount_minor, r.label.as_str())).collect();
+    assert_eq!(rows, [(d(2026, 1, 5), -4_250, "CB CARREFOUR"), (d(2026, 1, 6), -15_000, "Chèque 1234567")]);
+    assert!(p.rejected.is_empty());
+    for name in ["qif-sans-entete.qif", "qif-categories-avant.qif"] {
+        let p = qif::parse(&fixture(name)).unwrap();
+        let rows: Vec<(Date, i64, &str)> =
+            p.rows.iter().map(|r| (r.date, r.amount_minor, r.label.as_str())).collect();
+        assert_eq!(
+            rows,
+            [(d(2026, 1, 5), -4_250, "CB CARREFOUR"), (d(2026, 1, 28), 185_000, "VIR SALAIRE ACME")],
+            "{name}"
+        );
+        assert!(p.rejected.is_empty(), "{name}: {:?}", p.rejected);
+    }
+    // A text that only looks like lines is still not QIF.
+    assert_eq!(qif::parse(b"Date;Libelle;Montant\n05/01/2026;CB;-4,50\n"), Err(qif::QifError::NotQif));
+}
+
 #[test]
 fn not_a_bank_qif_is_said() {
     assert_eq!(qif::parse(&fixture("faux.qif")), Err(qif::QifError::UnsupportedType("Invst".into())));
@@ -248,6 +346,21 @@ fn not_a_bank_qif_is_said() {
 }
 
 // CAMT.053.
+
+/// A Swiss bank's camt.053.001.04: dates with a time-zone offset (`2017-04-01+02:00`),
+/// and entries whose only name is the ultimate creditor's or debtor's.
+#[test]
+fn camt_dates_with_an_offset_and_ultimate_parties() {
+    let p = camt::parse(&fixture("camt-fuseau-ultime.xml")).unwrap();
+    assert_eq!(p.currency.as_deref(), Some("CHF"));
+    let rows: Vec<(Date, i64, &str)> =
+        p.rows.iter().map(|r| (r.date, r.amount_minor, r.label.as_str())).collect();
+    assert_eq!(
+        rows,
+        [(d(2017, 4, 1), -12_000, "Genossenschaft Migros Zuerich"), (d(2017, 4, 25), 250_000, "Muster AG")]
+    );
+    assert!(p.rejected.is_empty(), "{:?}", p.rejected);
+}
 
 /// A French bank's camt.053.001.02: the bank's own text, a salary with the payer's
 /// name and remittance text, a direct debit whose parties are wrapped in `<Pty>`, an
@@ -296,8 +409,16 @@ fn garbage_never_panics() {
         "us-bank.qif",
         "fr-bank.qif",
         "releve-camt053.xml",
+        "ofx-fitid-repete.ofx",
+        "ofx-cheques-retraits.ofx",
+        "ofx-erreur-banque.ofx",
+        "releve-money.ofc",
+        "qif-commentaires.qif",
+        "qif-sans-entete.qif",
+        "qif-categories-avant.qif",
+        "camt-fuseau-ultime.xml",
     ];
-    for bytes in mangled(&fixtures, b"0123456789;,.-/\"\n\r $()<>&^DTPMNtryAmCRDBIT'\xc3\xa9\xff", 1500) {
+    for bytes in mangled(&fixtures, b"0123456789;,.-/\"\n\r $()<>&^!DTPMNtryAmCRDBIT[]'\xc3\xa9\xff", 2500) {
         let n = lines(&bytes);
         let within = |rows: &[Row]| rows.iter().all(|r| (1..=n).contains(&r.line));
         if let Ok(p) = csv::parse(&bytes) {
