@@ -162,14 +162,44 @@ enum Role {
     Amount,
     Debit,
     Credit,
+    /// The account's running balance: a check on the amounts, never an amount.
+    Balance,
+}
+
+/// "dateOp" → "date Op", "accountBalance" → "account Balance": camelCase headers read
+/// as words.
+fn split_camel(cell: &str) -> String {
+    let mut out = String::with_capacity(cell.len() + 4);
+    let mut previous_lower = false;
+    for c in cell.chars() {
+        if c.is_uppercase() && previous_lower {
+            out.push(' ');
+        }
+        previous_lower = c.is_lowercase();
+        out.push(c);
+    }
+    out
 }
 
 /// What a header cell names, if anything Sou reads.
 fn role(cell: &str) -> Option<Role> {
-    let n = super::fold(cell);
+    let n = super::fold(&split_camel(cell));
     let has = |words: &[&str]| words.iter().any(|w| n == *w || n.starts_with(&format!("{w} ")));
-    if n.contains("valeur") || n.contains("value date") {
+    if n.contains("valeur") || n.contains("value date") || n == "date val" {
         return Some(Role::ValueDate);
+    }
+    // Before the amounts: "accountbalance", "Balance", "Solde" are never one.
+    if has(&[
+        "balance",
+        "solde",
+        "accountbalance",
+        "account balance",
+        "running balance",
+        "solde apres operation",
+    ]) || n.ends_with(" balance")
+        || n.ends_with("balance")
+    {
+        return Some(Role::Balance);
     }
     if has(&[
         "date",
@@ -180,6 +210,8 @@ fn role(cell: &str) -> Option<Role> {
         "posting date",
         "booking date",
         "date comptable",
+        "started date",
+        "completed date",
     ]) {
         return Some(Role::Date);
     }
@@ -311,6 +343,7 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         let h = sample.get(header?)?;
         h.iter().position(|c| role(c) == Some(want))
     };
+    let named_as = |i: usize| -> Option<Role> { sample.get(header?)?.get(i).and_then(|c| role(c)) };
 
     // Date: the named column, else the one where most values read as dates.
     let date = named(Role::Date).or_else(|| named(Role::ValueDate)).or_else(|| {
@@ -339,15 +372,27 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         (_, Some(debit), Some(credit)) => AmountColumns::DebitCredit { debit, credit },
         (Some(amount), _, _) => AmountColumns::Signed { amount },
         _ => {
-            // No header: the rightmost column of amounts that is not the date.
-            let amount = (0..width)
-                .rev()
-                .filter(|&i| i != date)
-                .find(|&i| {
-                    let values: Vec<&str> = column(i).into_iter().filter(|v| !v.is_empty()).collect();
+            // No header: the columns of amounts that are not the date, nor a column the
+            // header calls a balance, nor a running balance of another of them (each
+            // line's amount is the change of the balance); the rightmost of the rest.
+            let numbers: Vec<(usize, Vec<Option<i64>>)> = (0..width)
+                .filter(|&i| i != date && named_as(i) != Some(Role::Balance))
+                .filter_map(|i| {
+                    let cells = column(i);
+                    let values: Vec<&str> = cells.iter().copied().filter(|v| !v.is_empty()).collect();
                     let mark = decimal_mark(&values, delimiter);
-                    !values.is_empty() && values.iter().all(|v| parse_amount(v, mark).is_some())
+                    (!values.is_empty() && values.iter().all(|v| parse_amount(v, mark).is_some()))
+                        .then(|| (i, cells.iter().map(|v| parse_amount(v, mark)).collect()))
                 })
+                .collect();
+            let balance = |i: usize, values: &[Option<i64>]| {
+                numbers.iter().any(|(j, amounts)| *j != i && is_running_balance(values, amounts))
+            };
+            let amount = numbers
+                .iter()
+                .rev()
+                .find(|(i, values)| !balance(*i, values))
+                .map(|(i, _)| *i)
                 .ok_or(CsvError::NoAmountColumn)?;
             AmountColumns::Signed { amount }
         }
@@ -382,6 +427,21 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         amounts,
         decimal,
     })
+}
+
+/// Whether `balance` is a running balance of `amounts`, line by line: each line's
+/// balance is the previous one plus its amount (oldest first), or the next one plus
+/// the next amount (newest first), on at least four in five pairs of lines, and two.
+fn is_running_balance(balance: &[Option<i64>], amounts: &[Option<i64>]) -> bool {
+    let pairs: Vec<(i64, i64, i64, i64)> = (1..balance.len().min(amounts.len()))
+        .filter_map(|k| Some((balance[k - 1]?, balance[k]?, amounts[k - 1]?, amounts[k]?)))
+        .collect();
+    if pairs.len() < 2 {
+        return false;
+    }
+    let oldest_first = pairs.iter().filter(|(b0, b1, _, a1)| b1.checked_sub(*b0) == Some(*a1)).count();
+    let newest_first = pairs.iter().filter(|(b0, b1, a0, _)| b0.checked_sub(*b1) == Some(*a0)).count();
+    oldest_first.max(newest_first) * 5 >= pairs.len() * 4
 }
 
 fn order_hint(order: DateOrder) -> &'static str {

@@ -154,6 +154,40 @@ fn a_file_without_header() {
     assert_eq!(hashes, dedupe_hashes(&csv::parse(&fixture("sans-entete.csv")).unwrap().rows));
 }
 
+/// Exports whose headers name a running balance beside the amount: BoursoBank's
+/// camelCase header (`dateOp;…;amount;…;accountbalance`) and Revolut's (`Started Date`,
+/// `Amount`, `Balance`); and a file without a header whose last column is the balance.
+/// The balance is never the amount.
+#[test]
+fn a_running_balance_is_never_the_amount() {
+    let p = csv::parse(&fixture("boursobank.csv")).unwrap();
+    assert_eq!(
+        (p.mapping.date, p.mapping.label, p.mapping.amounts),
+        (0, 2, AmountColumns::Signed { amount: 6 })
+    );
+    let rows: Vec<(Date, i64)> = p.rows.iter().map(|r| (r.date, r.amount_minor)).collect();
+    assert_eq!(rows, [(d(2026, 1, 5), -4_567), (d(2026, 1, 28), 234_500), (d(2026, 1, 30), -8_990)]);
+    assert_eq!(p.rows[0].label, "CARTE 04/01/26 CARREFOUR CITY CB*1234");
+
+    let p = csv::parse(&fixture("revolut.csv")).unwrap();
+    assert_eq!((p.mapping.label, p.mapping.amounts), (4, AmountColumns::Signed { amount: 5 }));
+    let rows: Vec<(Date, i64, &str)> =
+        p.rows.iter().map(|r| (r.date, r.amount_minor, r.label.as_str())).collect();
+    assert_eq!(
+        rows,
+        [
+            (d(2026, 1, 5), -2_340, "Monoprix"),
+            (d(2026, 1, 10), 50_000, "Top-up by *1234"),
+            (d(2026, 1, 12), -1_425, "Uber")
+        ]
+    );
+
+    let p = csv::parse(&fixture("sans-entete-solde.csv")).unwrap();
+    assert_eq!(p.mapping.amounts, AmountColumns::Signed { amount: 2 }, "the last column is the balance");
+    let amounts: Vec<i64> = p.rows.iter().map(|r| r.amount_minor).collect();
+    assert_eq!(amounts, [-4_567, -320, 234_500, -8_990]);
+}
+
 #[test]
 fn what_is_not_a_statement_says_so() {
     assert_eq!(csv::parse(&fixture("pas-un-releve.txt")), Err(CsvError::NoDateColumn));
@@ -417,6 +451,9 @@ fn garbage_never_panics() {
         "qif-sans-entete.qif",
         "qif-categories-avant.qif",
         "camt-fuseau-ultime.xml",
+        "boursobank.csv",
+        "revolut.csv",
+        "sans-entete-solde.csv",
     ];
     for bytes in mangled(&fixtures, b"0123456789;,.-/\"\n\r $()<>&^!DTPMNtryAmCRDBIT[]'\xc3\xa9\xff", 2500) {
         let n = lines(&bytes);
