@@ -120,6 +120,18 @@ pub struct Mapping {
     pub amounts: AmountColumns,
     /// `,` or `.`
     pub decimal: char,
+    /// Detection was not sure which column holds the amounts (no header names one, and
+    /// several columns of numbers could): these columns, the chosen one first. The
+    /// import waits until the user confirms the layout, which clears it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsure_amount: Vec<usize>,
+}
+
+impl Mapping {
+    /// Whether the layout can be imported without asking the user.
+    pub fn is_sure(&self) -> bool {
+        self.unsure_amount.is_empty()
+    }
 }
 
 /// Changes to the detected CSV layout, as the preview form sends them (columns count
@@ -179,6 +191,8 @@ impl LayoutEdit {
                 Some(".") => '.',
                 _ => base.decimal,
             },
+            // The user looked at the layout and sent it: it is theirs now.
+            unsure_amount: Vec::new(),
         }
     }
 }

@@ -369,6 +369,28 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
         }
     };
     let mapping_json = v.mapping.as_ref().and_then(|m| serde_json::to_string(m).ok()).unwrap_or_default();
+    // Several columns could hold the amounts: the user says which before importing.
+    let sure = v.mapping.as_ref().is_none_or(|m| m.is_sure());
+    let unsure = v.mapping.as_ref().filter(|m| !m.is_sure()).map(|m| {
+        let names: Vec<String> = m
+            .unsure_amount
+            .iter()
+            .map(|&i| match v.columns.get(i) {
+                Some((name, sample)) if !sample.is_empty() => format!("{} — {name}, {sample}", i + 1),
+                _ => (i + 1).to_string(),
+            })
+            .collect();
+        match locale {
+            Locale::Fr => format!(
+                "Sou n'est pas sûr de la colonne des montants : {}. Vérifiez-la dans la disposition ci-dessous, puis mettez à jour l'aperçu ; l'import attend.",
+                names.join(" ou ")
+            ),
+            Locale::En => format!(
+                "Sou is not sure which column holds the amounts: {}. Check it in the layout below, then update the preview; the import waits.",
+                names.join(" or ")
+            ),
+        }
+    });
     let id = v.id.clone();
     let shown = v.rows.len() as u64;
     let more = (v.total_rows > shown).then(|| match locale {
@@ -386,6 +408,7 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
                     Locale::En => format!("That layout does not fit ({m}): here is the one Sou detected."),
                 }}</p>
             })}
+            {unsure.map(|m| view! { <p class="warning" role="alert" data-testid="layout-unsure">{m}</p> })}
             {layout_form(&v, locale)}
         </section>
         <section class="card">
@@ -402,7 +425,7 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
                     <input id="new-account" type="text" name="new_account" required maxlength="60"
                         value=v.new_account_name.clone()/>
                 })}
-                <button type="submit" disabled=v.total_rows == 0>{button}</button>
+                <button type="submit" disabled=v.total_rows == 0 || !sure>{button}</button>
             </form>
             <form method="post" action=format!("/import/{id}/discard") class="discard">
                 <button type="submit" class="secondary">{tr(locale, "Abandonner ce fichier", "Discard this file")}</button>

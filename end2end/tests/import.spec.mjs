@@ -139,3 +139,24 @@ test('a file Sou cannot read is refused with the reason', async ({ page }, testI
   await expect(page.getByTestId('refused')).toContainText("Sou n'a pas pu lire ce fichier");
   await expect(page.getByTestId('refused')).toContainText('line 24');
 });
+
+test('a column of amounts Sou is not sure of waits for the user', async ({ page }, testInfo) => {
+  await signUp(page, testInfo);
+  // No header, and two columns of money (euros, then francs): which is the amount?
+  await uploadFile(page, testInfo, 'sans-entete-deux-montants.csv');
+  const unsure = page.getByTestId('layout-unsure');
+  await expect(unsure).toContainText("Sou n'est pas sûr de la colonne des montants");
+  await expect(unsure).toContainText('3');
+  await expect(unsure).toContainText('4');
+  const run = page.getByTestId('run-form').getByRole('button');
+  await expect(run).toBeDisabled();
+  await snap(page, { path: `test-results/import-unsure-${testInfo.project.name}.png`, fullPage: true });
+  // The user chooses column 3 and updates the preview: the import can run.
+  await page.getByLabel('Montant (colonne signée)').selectOption('3');
+  await page.getByRole('button', { name: "Mettre à jour l'aperçu" }).click();
+  await expect(page.getByTestId('layout-unsure')).toHaveCount(0);
+  await expect(page.getByTestId('preview').locator('tbody tr').first()).toContainText('-45,67');
+  await expect(run).toBeEnabled();
+  await run.click();
+  await expect(page.getByTestId('added')).toContainText('3 opérations ajoutées');
+});

@@ -368,6 +368,7 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
     let column =
         |i: usize| -> Vec<&str> { data.iter().filter_map(|r| r.get(i).map(String::as_str)).collect() };
 
+    let mut unsure_amount = Vec::new();
     let amounts = match (named(Role::Amount), named(Role::Debit), named(Role::Credit)) {
         (_, Some(debit), Some(credit)) => AmountColumns::DebitCredit { debit, credit },
         (Some(amount), _, _) => AmountColumns::Signed { amount },
@@ -388,12 +389,13 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
             let balance = |i: usize, values: &[Option<i64>]| {
                 numbers.iter().any(|(j, amounts)| *j != i && is_running_balance(values, amounts))
             };
-            let amount = numbers
-                .iter()
-                .rev()
-                .find(|(i, values)| !balance(*i, values))
-                .map(|(i, _)| *i)
-                .ok_or(CsvError::NoAmountColumn)?;
+            let candidates: Vec<usize> =
+                numbers.iter().rev().filter(|(i, values)| !balance(*i, values)).map(|(i, _)| *i).collect();
+            let amount = *candidates.first().ok_or(CsvError::NoAmountColumn)?;
+            // Several columns could be the amount: the user is asked before importing.
+            if candidates.len() > 1 {
+                unsure_amount = candidates;
+            }
             AmountColumns::Signed { amount }
         }
     };
@@ -426,6 +428,7 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         label,
         amounts,
         decimal,
+        unsure_amount,
     })
 }
 

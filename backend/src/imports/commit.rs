@@ -32,6 +32,10 @@ impl Imports {
             if file.rows.is_empty() {
                 return Err(ImportError::NoRows);
             }
+            // A layout Sou was not sure of is imported once the user has confirmed it.
+            if file.mapping.as_ref().is_some_and(|m| !m.is_sure()) {
+                return Err(ImportError::LayoutUnsure);
+            }
             if let Target::New(name) = &target {
                 account_name(name)?;
             }

@@ -49,6 +49,11 @@ pub enum ImportError {
     Read(#[from] ReadError),
     #[error("the file holds no transaction Sou could read")]
     NoRows,
+    /// Several columns could be the amounts; the user has not said which.
+    #[error(
+        "Sou is not sure which column holds the amounts: choose it in the layout, then update the preview"
+    )]
+    LayoutUnsure,
     #[error("the file is in {file}, the account {account:?} in {account_currency}")]
     Currency { file: String, account: String, account_currency: String },
     #[error("an account name must be 1 to 60 characters")]
@@ -83,6 +88,7 @@ impl ImportError {
             E::TooLarge => format!("Le fichier dépasse {} Mo.", MAX_FILE_BYTES / 1024 / 1024),
             E::Read(e) => format!("Sou n'a pas pu lire ce fichier : {e}."),
             E::NoRows => "Le fichier ne contient aucune opération lisible.".into(),
+            E::LayoutUnsure => "Sou n'est pas sûr de la colonne des montants : choisissez-la dans la disposition, puis mettez à jour l'aperçu.".into(),
             E::Currency { file, account, account_currency } => {
                 format!("Le fichier est en {file} et le compte « {account} » en {account_currency} : choisissez un autre compte.")
             }
@@ -132,6 +138,7 @@ impl UserError for ImportError {
             ImportError::AccountName => "account_name",
             ImportError::AccountNameCharacters => "account_name_characters",
             ImportError::NoAccount(_) => "no_account",
+            ImportError::LayoutUnsure => "layout_unsure",
             ImportError::AlreadyImported => "already_imported",
             ImportError::Running => "running",
             ImportError::NotFound => "not_found",

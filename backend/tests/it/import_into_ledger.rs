@@ -155,6 +155,40 @@ async fn a_bank_id_used_twice_in_one_file_loses_no_line() {
     assert_eq!(count(&store, alice, "").await, 5);
 }
 
+/// A file without a header and two columns of money (euros and francs, as old exports
+/// gave): Sou does not pick one silently — the preview names both, the import waits,
+/// and the layout the user sends back is imported.
+#[tokio::test]
+async fn an_unsure_amount_column_waits_for_the_user() {
+    let (_dir, store, alice, _) = store().await;
+    let imports = Imports::default();
+    let id =
+        imports.upload(&store, alice, "ancien.csv", fixture("sans-entete-deux-montants.csv")).await.unwrap();
+    let view = imports.view(&store, alice, &id, Layout::Detected, None, Locale::Fr).await.unwrap();
+    let m = view.mapping.clone().unwrap();
+    assert_eq!(m.unsure_amount, [3, 2]);
+    assert!(matches!(
+        imports.start(&store, alice, &id, Some(m.clone()), Target::New("Ancien".into())).await,
+        Err(ImportError::LayoutUnsure)
+    ));
+    assert!(matches!(
+        imports.start(&store, alice, &id, None, Target::New("Ancien".into())).await,
+        Err(ImportError::LayoutUnsure)
+    ));
+    assert_eq!(count(&store, alice, "").await, 0, "nothing imported while unsure");
+    // The user says the euros are in column 3 (counting from 1).
+    let edit =
+        agent::imports::LayoutEdit { amounts: Some("signed".into()), amount: Some(3), ..Default::default() };
+    let v = imports.view(&store, alice, &id, Layout::Edited(&edit), None, Locale::Fr).await.unwrap();
+    let chosen = v.mapping.clone().unwrap();
+    assert!(chosen.is_sure());
+    assert_eq!(v.rows[0].amount.minor, -4_567);
+    imports.start(&store, alice, &id, Some(chosen), Target::New("Ancien".into())).await.unwrap();
+    let ImportState::Done(report) = finished(&imports, &store, alice, &id).await else { panic!() };
+    assert_eq!((report.read, report.added), (3, 3));
+    assert_eq!(count(&store, alice, "AND amount_minor = -4567").await, 1);
+}
+
 #[tokio::test]
 async fn ofx_and_camt_statements_with_their_currency() {
     let (_dir, store, alice, _) = store().await;
