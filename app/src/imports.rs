@@ -372,12 +372,18 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
     // Several columns could hold the amounts: the user says which before importing.
     let sure = v.mapping.as_ref().is_none_or(|m| m.is_sure());
     let unsure = v.mapping.as_ref().filter(|m| !m.is_sure()).map(|m| {
+        let column = tr(locale, "colonne", "column");
         let names: Vec<String> = m
             .unsure_amount
             .iter()
-            .map(|&i| match v.columns.get(i) {
-                Some((name, sample)) if !sample.is_empty() => format!("{} — {name}, {sample}", i + 1),
-                _ => (i + 1).to_string(),
+            .map(|&i| {
+                let n = i + 1;
+                match v.columns.get(i) {
+                    // Without a header a column's name is its number.
+                    Some((name, sample)) if *name == n.to_string() => format!("{column} {n} ({sample})"),
+                    Some((name, sample)) => format!("{column} {n} « {name} » ({sample})"),
+                    None => format!("{column} {n}"),
+                }
             })
             .collect();
         match locale {

@@ -382,15 +382,25 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
     assert!(matches!(err, Some(BackendError::NotFound)));
 }
 
-/// Sou's sentence: the text tokens of a stream, joined.
-fn answer_text(events: &[ChatEvent]) -> String {
-    events
+/// `message` asked in the chat: its plan is high, and what ran is a spending summary —
+/// returned with Sou's sentence (the stream's text tokens, joined).
+async fn answered_high(sou: &Sou, user: UserId, message: &str) -> (agent::SummaryResult, String) {
+    let (_, events) = collect(sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
+    let ChatEvent::Plan { plan } = &events[0] else { panic!("{events:?}") };
+    assert_eq!(plan.meta.confidence, Confidence::High, "{message}");
+    let Some(ChatEvent::ToolResult(ToolOutput::SpendingSummary(r))) =
+        events.iter().find(|e| matches!(e, ChatEvent::ToolResult(_)))
+    else {
+        panic!("{message}: nothing ran {events:?}")
+    };
+    let text = events
         .iter()
         .filter_map(|e| match e {
             ChatEvent::Token { content, .. } => Some(content.as_str()),
             _ => None,
         })
-        .collect()
+        .collect();
+    (r.clone(), text)
 }
 
 /// "courses hors Picard", "restaurants excluding Deliveroo": the category's total
@@ -418,17 +428,8 @@ async fn an_exclusion_leaves_the_merchant_out() {
         .await
         .unwrap();
         assert!(left_out > 0 && all > left_out, "{message}: the demo must have both");
-        let (_, events) =
-            collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
-        let ChatEvent::Plan { plan } = &events[0] else { panic!("{events:?}") };
-        assert_eq!(plan.meta.confidence, Confidence::High, "{message}");
-        let Some(ChatEvent::ToolResult(ToolOutput::SpendingSummary(r))) =
-            events.iter().find(|e| matches!(e, ChatEvent::ToolResult(_)))
-        else {
-            panic!("{message}: nothing ran {events:?}")
-        };
+        let (r, text) = answered_high(&sou, user, message).await;
         assert_eq!(r.total.minor, all - left_out, "{message}");
-        let text = answer_text(&events);
         assert!(text.contains(words), "{message}: {text}");
     }
     // Leaving out what the call filters on is a mistake, not an empty answer.
@@ -460,19 +461,10 @@ async fn averages_divide_the_total_the_sql_gives() {
         ("average monthly spend on transport in 2025", rounded(total, 12), 1200, "over 12 months"),
         ("panier moyen en transports en 2025", rounded(total, count), count as u64 * 100, "opérations"),
     ] {
-        let (_, events) =
-            collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
-        let ChatEvent::Plan { plan } = &events[0] else { panic!("{events:?}") };
-        assert_eq!(plan.meta.confidence, Confidence::High, "{message}");
-        let Some(ChatEvent::ToolResult(ToolOutput::SpendingSummary(r))) =
-            events.iter().find(|e| matches!(e, ChatEvent::ToolResult(_)))
-        else {
-            panic!("{message}: nothing ran {events:?}")
-        };
+        let (r, text) = answered_high(&sou, user, message).await;
         assert_eq!(r.total.minor, total, "{message}");
         let a = r.average.expect("an average");
         assert_eq!((a.amount.minor, a.over_hundredths), (expected, over), "{message}");
-        let text = answer_text(&events);
         assert!(text.contains(words), "{message}: {text}");
     }
     // The demo's today is 22 November 2026: this year so far is 10 months and 22/30.
