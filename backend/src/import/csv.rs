@@ -532,6 +532,13 @@ mod tests {
         assert_eq!(role("Débit euros"), Some(Role::Debit));
         assert_eq!(role("Crédit euros"), Some(Role::Credit));
         assert_eq!(role("Amount (USD)"), Some(Role::Amount));
-        assert_eq!(role("Balance"), None);
+        // A balance is read as one, so that it is never taken for the amount.
+        assert_eq!(role("Balance"), Some(Role::Balance));
+        assert_eq!(role("Solde"), Some(Role::Balance));
+        assert_eq!(role("accountbalance"), Some(Role::Balance));
+        // camelCase headers (BoursoBank) and Revolut's dates.
+        assert_eq!(role("dateOp"), Some(Role::Date));
+        assert_eq!(role("dateVal"), Some(Role::ValueDate));
+        assert_eq!(role("Started Date"), Some(Role::Date));
     }
 }
