@@ -156,6 +156,14 @@ impl LayoutEdit {
         *self == LayoutEdit::default()
     }
 
+    /// Whether the edit names the amount column (or the debit and credit ones).
+    fn says_amount(&self) -> bool {
+        match self.amounts.as_deref() {
+            Some("debit_credit") => self.debit.is_some() && self.credit.is_some(),
+            _ => self.amount.is_some(),
+        }
+    }
+
     /// `base` with these changes.
     pub fn apply(&self, base: &Mapping) -> Mapping {
         let col = |c: Option<usize>, default: usize| c.map_or(default, |c| c.saturating_sub(1));
@@ -191,8 +199,9 @@ impl LayoutEdit {
                 Some(".") => '.',
                 _ => base.decimal,
             },
-            // The user looked at the layout and sent it: it is theirs now.
-            unsure_amount: Vec::new(),
+            // Sure once the user has said which column holds the amounts; any other
+            // change (the account, the decimal mark) leaves the question open.
+            unsure_amount: if self.says_amount() { Vec::new() } else { base.unsure_amount.clone() },
         }
     }
 }

@@ -482,7 +482,12 @@ fn preview_table(rows: Vec<PreviewRow>, locale: Locale) -> AnyView {
 /// The layout (CSV) and the account, sent back as a GET to redraw the preview.
 fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
     let columns = v.columns.clone();
-    let column_select = move |name: &'static str, id: &'static str, chosen: usize| {
+    // `chosen: None` (the amount column Sou is not sure of): a first, empty option the
+    // user must change.
+    let column_select = move |name: &'static str, id: &'static str, chosen: Option<usize>| {
+        let unset = chosen.is_none().then(|| {
+            view! { <option value="" selected=true>{tr(locale, "— à choisir —", "— choose —")}</option> }
+        });
         let options = columns
             .iter()
             .enumerate()
@@ -493,10 +498,10 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
                     let sample: String = sample.chars().take(24).collect();
                     format!("{} · {title} ({sample})", i + 1)
                 };
-                view! { <option value=(i + 1).to_string() selected=i == chosen>{text}</option> }
+                view! { <option value=(i + 1).to_string() selected=chosen == Some(i)>{text}</option> }
             })
             .collect_view();
-        view! { <select id=id name=name>{options}</select> }
+        view! { <select id=id name=name>{unset}{options}</select> }
     };
     let csv = v.mapping.clone().map(|m: Mapping| {
         let (signed, amount, debit, credit) = match m.amounts {
@@ -516,7 +521,7 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
                 <label for="l-skip">{tr(locale, "Lignes avant les données", "Lines before the data")}</label>
                 <input id="l-skip" type="number" name="skip" min="0" max="1000" value=m.skip.to_string()/>
                 <label for="l-date">{tr(locale, "Date", "Date")}</label>
-                {column_select("date", "l-date", m.date)}
+                {column_select("date", "l-date", Some(m.date))}
                 <label for="l-order">{tr(locale, "Ordre des dates", "Date order")}</label>
                 <select id="l-order" name="order">
                     {DateOrder::ALL.into_iter().map(|o| view! {
@@ -524,18 +529,18 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
                     }).collect_view()}
                 </select>
                 <label for="l-label">{tr(locale, "Libellé", "Label")}</label>
-                {column_select("label", "l-label", m.label)}
+                {column_select("label", "l-label", Some(m.label))}
                 <label for="l-amounts">{tr(locale, "Montants", "Amounts")}</label>
                 <select id="l-amounts" name="amounts">
                     <option value="signed" selected=signed>{tr(locale, "Une colonne signée", "One signed column")}</option>
                     <option value="debit_credit" selected=!signed>{tr(locale, "Débit et crédit séparés", "Separate debit and credit")}</option>
                 </select>
                 <label for="l-amount">{tr(locale, "Montant (colonne signée)", "Amount (signed column)")}</label>
-                {column_select("amount", "l-amount", amount)}
+                {column_select("amount", "l-amount", m.is_sure().then_some(amount))}
                 <label for="l-debit">{tr(locale, "Débit", "Debit")}</label>
-                {column_select("debit", "l-debit", debit)}
+                {column_select("debit", "l-debit", Some(debit))}
                 <label for="l-credit">{tr(locale, "Crédit", "Credit")}</label>
-                {column_select("credit", "l-credit", credit)}
+                {column_select("credit", "l-credit", Some(credit))}
                 <label for="l-decimal">{tr(locale, "Décimale", "Decimal mark")}</label>
                 <select id="l-decimal" name="decimal">
                     <option value="," selected=m.decimal == ','>"« , » (1 234,56)"</option>

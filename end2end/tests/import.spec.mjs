@@ -146,8 +146,8 @@ test('a column of amounts Sou is not sure of waits for the user', async ({ page 
   await uploadFile(page, testInfo, 'sans-entete-deux-montants.csv');
   const unsure = page.getByTestId('layout-unsure');
   await expect(unsure).toContainText("Sou n'est pas sûr de la colonne des montants");
-  await expect(unsure).toContainText('3');
-  await expect(unsure).toContainText('4');
+  await expect(unsure).toContainText('colonne 3');
+  await expect(unsure).toContainText('colonne 4');
   const run = page.getByTestId('run-form').getByRole('button');
   await expect(run).toBeDisabled();
   await snap(page, { path: `test-results/import-unsure-${testInfo.project.name}.png`, fullPage: true });

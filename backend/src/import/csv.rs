@@ -189,16 +189,7 @@ fn role(cell: &str) -> Option<Role> {
         return Some(Role::ValueDate);
     }
     // Before the amounts: "accountbalance", "Balance", "Solde" are never one.
-    if has(&[
-        "balance",
-        "solde",
-        "accountbalance",
-        "account balance",
-        "running balance",
-        "solde apres operation",
-    ]) || n.ends_with(" balance")
-        || n.ends_with("balance")
-    {
+    if has(&["balance", "solde"]) || n.ends_with("balance") {
         return Some(Role::Balance);
     }
     if has(&[
@@ -373,7 +364,7 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         (_, Some(debit), Some(credit)) => AmountColumns::DebitCredit { debit, credit },
         (Some(amount), _, _) => AmountColumns::Signed { amount },
         _ => {
-            // No header: the columns of amounts that are not the date, nor a column the
+            // No header names the amount: the columns of amounts that are not the date, nor a column the
             // header calls a balance, nor a running balance of another of them (each
             // line's amount is the change of the balance); the rightmost of the rest.
             let numbers: Vec<(usize, Vec<Option<i64>>)> = (0..width)
@@ -436,8 +427,11 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
 /// balance is the previous one plus its amount (oldest first), or the next one plus
 /// the next amount (newest first), on at least four in five pairs of lines, and two.
 fn is_running_balance(balance: &[Option<i64>], amounts: &[Option<i64>]) -> bool {
+    // Lines whose balance does not move say nothing (a column of zeros "follows" any
+    // amounts of zero).
     let pairs: Vec<(i64, i64, i64, i64)> = (1..balance.len().min(amounts.len()))
         .filter_map(|k| Some((balance[k - 1]?, balance[k]?, amounts[k - 1]?, amounts[k]?)))
+        .filter(|(b0, b1, _, _)| b0 != b1)
         .collect();
     if pairs.len() < 2 {
         return false;
@@ -522,6 +516,14 @@ mod tests {
         assert_eq!(date_order(&["03/04/2026", "13/04/2026"]).map(|o| o.0), Some(DateOrder::Dmy));
         assert_eq!(date_order(&["03/04/2026", "04/13/2026"]).map(|o| o.0), Some(DateOrder::Mdy));
         assert_eq!(date_order(&["03/04/2026"]).map(|o| o.0), Some(DateOrder::Dmy), "a tie reads French");
+    }
+
+    #[test]
+    fn a_column_of_zeros_is_no_running_balance() {
+        let amounts = [Some(-500), Some(-500), Some(-500), Some(-500)];
+        assert!(!is_running_balance(&[Some(0), Some(0), Some(0), Some(0)], &amounts));
+        let balance = [Some(10_000), Some(9_500), Some(9_000), Some(8_500)];
+        assert!(is_running_balance(&balance, &amounts));
     }
 
     #[test]

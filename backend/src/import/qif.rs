@@ -8,7 +8,8 @@
 //! first section (`;`, `#`), `!Option` and `!Clear` lines, `!Account` blocks, and
 //! sections that are lists, not transactions (`!Type:Cat`, `!Type:Class`, memorised
 //! transactions). A file with no `!Type:` line at all whose lines are transactions (older
-//! BNP exports) is read as a bank account.
+//! BNP exports) is read as a bank account; it is taken for QIF by its `.qif` name. A file
+//! holding several accounts is refused: each account goes to its own file.
 
 use super::csv::{parse_date, DateOrder};
 use super::{decode, fields, label, Encoding, Rejected, Row, Why};
@@ -27,6 +28,9 @@ pub enum QifError {
     NotQif,
     #[error("this QIF file holds {0:?}, not a bank, card or cash account")]
     UnsupportedType(String),
+    /// Quicken's "all accounts" export: one file, several accounts' transactions.
+    #[error("this QIF file holds {0} accounts: export each account to its own file")]
+    SeveralAccounts(usize),
 }
 
 #[derive(Default)]
@@ -67,6 +71,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     let mut refused: Option<String> = None;
     let mut saw_transactions_section = false;
     let mut headerless_ok = true;
+    let (mut accounts, mut after_account) = (0usize, false);
     for (i, raw) in text.lines().enumerate() {
         let n = i as u64 + 1;
         let l = raw.trim();
@@ -74,9 +79,19 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
             continue;
         }
         if let Some(header) = l.strip_prefix('!') {
+            // A transaction the exporter did not close with `^` still counts.
+            if current.line != 0 && (current.date.is_some() || current.amount.is_some()) {
+                blocks.push(std::mem::take(&mut current));
+            }
             let lower = header.to_ascii_lowercase();
             if let Some(kind) = lower.strip_prefix("type:") {
                 if is_account_type(kind) {
+                    // A section of transactions after an `!Account` block is that
+                    // account's; a second such account is another account.
+                    if after_account {
+                        accounts += 1;
+                        after_account = false;
+                    }
                     section = Section::Transactions;
                     saw_transactions_section = true;
                 } else {
@@ -87,6 +102,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
                 }
             } else if lower.starts_with("account") {
                 section = Section::Other;
+                after_account = true;
             }
             // `!Option:AutoSwitch`, `!Clear:AutoSwitch`: switches, nothing to read.
             current = Block::default();
@@ -125,6 +141,9 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     // Nothing read and no account section: another kind of list, or not QIF at all.
     let transactions = blocks.iter().any(|b| b.date.is_some() || b.amount.is_some());
     let headerless = headerless_ok && text.lines().any(|l| l.trim() == "^");
+    if accounts > 1 {
+        return Err(QifError::SeveralAccounts(accounts));
+    }
     let readable = saw_transactions_section || (transactions && headerless);
     if !readable {
         return Err(refused.map_or(QifError::NotQif, QifError::UnsupportedType));

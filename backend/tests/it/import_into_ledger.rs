@@ -176,6 +176,10 @@ async fn an_unsure_amount_column_waits_for_the_user() {
         Err(ImportError::LayoutUnsure)
     ));
     assert_eq!(count(&store, alice, "").await, 0, "nothing imported while unsure");
+    // Choosing the account or the decimal mark does not answer the question.
+    let other = agent::imports::LayoutEdit { decimal: Some(",".into()), ..Default::default() };
+    let v = imports.view(&store, alice, &id, Layout::Edited(&other), None, Locale::Fr).await.unwrap();
+    assert!(!v.mapping.unwrap().is_sure());
     // The user says the euros are in column 3 (counting from 1).
     let edit =
         agent::imports::LayoutEdit { amounts: Some("signed".into()), amount: Some(3), ..Default::default() };

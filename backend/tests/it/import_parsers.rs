@@ -368,6 +368,12 @@ fn qif_with_comments_without_header_or_with_a_category_list_first() {
         );
         assert!(p.rejected.is_empty(), "{name}: {:?}", p.rejected);
     }
+    // Quicken's "all accounts" export is refused, not merged into one account.
+    assert_eq!(qif::parse(&fixture("qif-plusieurs-comptes.qif")), Err(qif::QifError::SeveralAccounts(2)));
+    // A transaction not closed by `^` before the next section still counts.
+    let p = qif::parse(b"!Type:Bank\nD05/01/2026\nT-42,50\nPCB CARREFOUR\n!Type:Cat\nNAlimentation\n^\n")
+        .unwrap();
+    assert_eq!(p.rows.len(), 1);
     // A text that only looks like lines is still not QIF.
     assert_eq!(qif::parse(b"Date;Libelle;Montant\n05/01/2026;CB;-4,50\n"), Err(qif::QifError::NotQif));
 }
