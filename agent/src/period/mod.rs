@@ -1,7 +1,9 @@
 //! Periods: the words people use for a time range, resolved against `today`. This
-//! module finds them in a message; `calendar` makes and moves them, `scan` reads them.
+//! module finds them in a message; `calendar` makes and moves them, `scan` reads them,
+//! `relative` names the relative phrases ("le mois dernier") and what they resolve to.
 
 mod calendar;
+mod relative;
 mod scan;
 #[cfg(test)]
 mod tests;

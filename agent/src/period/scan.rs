@@ -2,7 +2,8 @@
 //! spans ("de janvier à mars"), rolling windows ("the last 90 days") and relative
 //! words ("le mois dernier"), resolved against `today`.
 
-use super::calendar::{day, month, quarter, range, week, year};
+use super::calendar::{day, month, quarter, range, year};
+use super::relative::{resolve, Relative, RELATIVE};
 use crate::text::{Token, TokenKind};
 use crate::wording;
 use crate::{Date, Locale, Period};
@@ -45,146 +46,6 @@ const PREPOSITIONS: &[&str] = &[
     "en", "in", "for", "de", "d", "du", "since", "depuis", "pour", "during", "pendant", "of", "au", "on",
     "vs", "versus", "than", "contre",
 ];
-
-/// Relative phrases, as normalised words, and what they resolve to.
-#[derive(Clone, Copy)]
-enum Relative {
-    ThisMonth,
-    LastMonth,
-    NextMonth,
-    NextYear,
-    ThisYear,
-    LastYear,
-    ThisWeek,
-    LastWeek,
-    Today,
-    Yesterday,
-    DayBeforeYesterday,
-    ThisQuarter,
-    LastQuarter,
-    YearToDate,
-}
-
-const RELATIVE: &[(&[&str], Relative)] = &[
-    (&["le", "mois", "dernier"], Relative::LastMonth),
-    (&["mois", "dernier"], Relative::LastMonth),
-    (&["le", "mois", "precedent"], Relative::LastMonth),
-    (&["mois", "precedent"], Relative::LastMonth),
-    (&["le", "mois", "passe"], Relative::LastMonth),
-    (&["mois", "passe"], Relative::LastMonth),
-    (&["last", "month"], Relative::LastMonth),
-    (&["previous", "month"], Relative::LastMonth),
-    (&["le", "mois", "d", "avant"], Relative::LastMonth),
-    (&["mois", "d", "avant"], Relative::LastMonth),
-    (&["the", "month", "before"], Relative::LastMonth),
-    (&["the", "previous", "month"], Relative::LastMonth),
-    (&["le", "mois", "suivant"], Relative::NextMonth),
-    (&["mois", "suivant"], Relative::NextMonth),
-    (&["le", "mois", "d", "apres"], Relative::NextMonth),
-    (&["the", "following", "month"], Relative::NextMonth),
-    (&["the", "month", "after"], Relative::NextMonth),
-    (&["next", "month"], Relative::NextMonth),
-    (&["le", "mois", "prochain"], Relative::NextMonth),
-    (&["mois", "prochain"], Relative::NextMonth),
-    (&["ce", "mois", "ci"], Relative::ThisMonth),
-    (&["ce", "mois"], Relative::ThisMonth),
-    (&["mois", "en", "cours"], Relative::ThisMonth),
-    (&["du", "mois"], Relative::ThisMonth),
-    (&["this", "month"], Relative::ThisMonth),
-    (&["current", "month"], Relative::ThisMonth),
-    (&["cette", "annee"], Relative::ThisYear),
-    (&["annee", "en", "cours"], Relative::ThisYear),
-    (&["this", "year"], Relative::ThisYear),
-    (&["this", "yr"], Relative::ThisYear),
-    (&["last", "yr"], Relative::LastYear),
-    (&["current", "year"], Relative::ThisYear),
-    (&["l", "an", "dernier"], Relative::LastYear),
-    (&["an", "dernier"], Relative::LastYear),
-    (&["l", "annee", "derniere"], Relative::LastYear),
-    (&["annee", "derniere"], Relative::LastYear),
-    (&["l", "an", "passe"], Relative::LastYear),
-    (&["an", "passe"], Relative::LastYear),
-    (&["l", "annee", "passee"], Relative::LastYear),
-    (&["annee", "passee"], Relative::LastYear),
-    (&["last", "year"], Relative::LastYear),
-    (&["previous", "year"], Relative::LastYear),
-    (&["l", "annee", "precedente"], Relative::LastYear),
-    (&["annee", "precedente"], Relative::LastYear),
-    (&["l", "annee", "d", "avant"], Relative::LastYear),
-    (&["the", "year", "before"], Relative::LastYear),
-    (&["the", "previous", "year"], Relative::LastYear),
-    (&["l", "annee", "suivante"], Relative::NextYear),
-    (&["annee", "suivante"], Relative::NextYear),
-    (&["the", "following", "year"], Relative::NextYear),
-    (&["the", "year", "after"], Relative::NextYear),
-    (&["cette", "semaine"], Relative::ThisWeek),
-    (&["this", "week"], Relative::ThisWeek),
-    (&["la", "semaine", "derniere"], Relative::LastWeek),
-    (&["semaine", "derniere"], Relative::LastWeek),
-    (&["la", "semaine", "passee"], Relative::LastWeek),
-    (&["semaine", "passee"], Relative::LastWeek),
-    (&["last", "week"], Relative::LastWeek),
-    (&["la", "semaine", "precedente"], Relative::LastWeek),
-    (&["semaine", "precedente"], Relative::LastWeek),
-    (&["la", "semaine", "d", "avant"], Relative::LastWeek),
-    (&["the", "week", "before"], Relative::LastWeek),
-    (&["previous", "week"], Relative::LastWeek),
-    (&["ce", "trimestre", "ci"], Relative::ThisQuarter),
-    (&["ce", "trimestre"], Relative::ThisQuarter),
-    (&["this", "quarter"], Relative::ThisQuarter),
-    (&["le", "trimestre", "dernier"], Relative::LastQuarter),
-    (&["trimestre", "dernier"], Relative::LastQuarter),
-    (&["le", "trimestre", "precedent"], Relative::LastQuarter),
-    (&["trimestre", "precedent"], Relative::LastQuarter),
-    (&["last", "quarter"], Relative::LastQuarter),
-    (&["previous", "quarter"], Relative::LastQuarter),
-    (&["depuis", "le", "debut", "de", "l", "annee"], Relative::YearToDate),
-    (&["depuis", "le", "debut", "de", "cette", "annee"], Relative::YearToDate),
-    (&["depuis", "debut", "annee"], Relative::YearToDate),
-    (&["depuis", "janvier", "dernier"], Relative::YearToDate),
-    (&["year", "to", "date"], Relative::YearToDate),
-    (&["ytd"], Relative::YearToDate),
-    (&["since", "the", "start", "of", "the", "year"], Relative::YearToDate),
-    (&["since", "the", "beginning", "of", "the", "year"], Relative::YearToDate),
-    (&["so", "far", "this", "year"], Relative::YearToDate),
-    (&["this", "year", "so", "far"], Relative::YearToDate),
-    (&["avant", "hier"], Relative::DayBeforeYesterday),
-    (&["aujourd", "hui"], Relative::Today),
-    (&["today"], Relative::Today),
-    (&["hier"], Relative::Yesterday),
-    (&["yesterday"], Relative::Yesterday),
-];
-
-fn resolve(rel: Relative, today: Date, locale: Locale) -> Period {
-    match rel {
-        Relative::ThisMonth => month(today, locale),
-        Relative::LastMonth => month(today.add_months(-1), locale),
-        Relative::NextMonth => month(today.add_months(1), locale),
-        Relative::NextYear => year(today.year() + 1, locale).unwrap_or_else(|| month(today, locale)),
-        Relative::ThisYear => year(today.year(), locale).unwrap_or_else(|| month(today, locale)),
-        Relative::LastYear => year(today.year() - 1, locale).unwrap_or_else(|| month(today, locale)),
-        Relative::ThisWeek => week(today.add_days(-i64::from(today.weekday())), locale),
-        Relative::LastWeek => week(today.add_days(-i64::from(today.weekday()) - 7), locale),
-        Relative::Today => day(today, locale),
-        Relative::Yesterday => day(today.add_days(-1), locale),
-        Relative::DayBeforeYesterday => day(today.add_days(-2), locale),
-        Relative::ThisQuarter => {
-            let q = (today.month() - 1) / 3 + 1;
-            quarter(today.year(), q, locale).unwrap_or_else(|| month(today, locale))
-        }
-        Relative::LastQuarter => {
-            let start = Date::new(today.year(), ((today.month() - 1) / 3) * 3 + 1, 1)
-                .map_or(today, |d| d.add_months(-3));
-            quarter(start.year(), (start.month() - 1) / 3 + 1, locale).unwrap_or_else(|| month(today, locale))
-        }
-        Relative::YearToDate => {
-            let start = Date::new(today.year(), 1, 1).unwrap_or(today);
-            let mut p = range(start, today.add_days(1), locale);
-            p.label = wording::year_to_date_label(&p.label, locale);
-            p
-        }
-    }
-}
 
 /// Reads periods out of tokens. Every matcher looks at position `i` and returns the
 /// period and the index of the last token it used.

@@ -3,9 +3,12 @@
 //! the small readers of phrases made of them. Word lists only — no plans.
 
 mod locale;
+mod meaning;
 mod stopwords;
 
 pub(crate) use locale::detect_locale;
+pub(crate) use meaning::{asks_about_world, changes_meaning};
+pub use meaning::{is_exclusion_word, is_write_word};
 pub(crate) use stopwords::STOPWORDS;
 
 use crate::text::{Token, TokenKind};
@@ -476,64 +479,6 @@ pub(crate) fn is_advice(tokens: &[Token], i: usize) -> bool {
         || matches!((w, next), ("worth", _) | ("vaut", "le"))
 }
 
-/// A question about the world, not the user's money: "qui a gagné…", "who won…",
-/// "comment contester un prélèvement", "how to…", "qu'est-ce que le prélèvement à la
-/// source", "c'est quoi un PEA", "what is an ETF". No tool answers these; a model may.
-pub(crate) fn asks_about_world(tokens: &[Token]) -> bool {
-    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
-    let article = |x: &str| matches!(x, "le" | "la" | "les" | "l" | "un" | "une" | "a" | "an");
-    // "qui a gagné", "who won": someone else's doing.
-    let someone = matches!(w(0), "qui" | "who")
-        && matches!(
-            w(1),
-            "a" | "est"
-                | "doit"
-                | "va"
-                | "etait"
-                | "sont"
-                | "won"
-                | "is"
-                | "was"
-                | "will"
-                | "has"
-                | "were"
-                | "invented"
-                | "wrote"
-                | "owns"
-                | "pays"
-        );
-    let how_to = (0..tokens.len()).any(|j| match (w(j), w(j + 1)) {
-        ("how", "to" | "does" | "long" | "far" | "old") => true,
-        ("how", "do") => w(j + 2) == "you",
-        // "comment contester", "comment ça marche", "comment on fait".
-        ("comment", next) => {
-            matches!(next, "ca" | "on" | "faire" | "fonctionne" | "marche")
-                || (next.len() > 4 && ["er", "ir", "re", "oir"].iter().any(|e| next.ends_with(e)))
-        }
-        _ => false,
-    });
-    // "c'est quoi le total de mes courses" is about the user's money.
-    let mine =
-        tokens.iter().any(|t| matches!(t.norm.as_str(), "my" | "mes" | "mon" | "ma" | "i" | "j" | "je"));
-    let what_is = !mine
-        && (0..tokens.len()).any(|j| {
-            (w(j) == "qu"
-                && w(j + 1) == "est"
-                && w(j + 2) == "ce"
-                && matches!(w(j + 3), "que" | "qu")
-                && article(w(j + 4)))
-                || (w(j) == "c" && w(j + 1) == "est" && w(j + 2) == "quoi" && article(w(j + 3)))
-                || (w(j) == "what"
-                    && matches!(w(j + 1), "is" | "s" | "are")
-                    && matches!(w(j + 2), "a" | "an"))
-                || matches!(
-                    w(j),
-                    "define" | "definition" | "definir" | "signifie" | "meaning" | "explain" | "explique"
-                )
-        });
-    someone || how_to || what_is
-}
-
 /// "monthly", "hebdomadaire", "daily"…: a breakdown over time in one word.
 pub(crate) fn time_group_word(w: &str) -> Option<GroupBy> {
     match w {
@@ -703,108 +648,4 @@ pub(crate) fn is_followup(tokens: &[Token]) -> bool {
                 | "just"
         )
     ) || matches!((first, second), (Some("what" | "how"), Some("about")) | (Some("and"), _))
-}
-
-/// An exclusion or a negation: "hors Picard", "excluding Deliveroo", "sans le loyer".
-pub fn is_exclusion_word(w: &str) -> bool {
-    matches!(
-        w,
-        "hors"
-            | "sauf"
-            | "excepte"
-            | "exceptee"
-            | "exceptes"
-            | "exceptees"
-            | "exclu"
-            | "exclus"
-            | "exclue"
-            | "exclues"
-            | "exclure"
-            | "excluant"
-            | "excluding"
-            | "exclude"
-            | "excluded"
-            | "except"
-            | "excepting"
-            | "without"
-            | "sans"
-            | "besides"
-    )
-}
-
-/// A verb asking Sou to change something it keeps: a budget ("set", "fixe"), money
-/// ("vire", "transfère", "move"), a rule or a category ("crée", "supprime",
-/// "recatégorise"), a card ("bloque"). Sou only reads, for now.
-pub fn is_write_word(w: &str) -> bool {
-    matches!(
-        w,
-        "set"
-            | "fixe"
-            | "fixer"
-            | "definis"
-            | "definir"
-            | "modifie"
-            | "modifier"
-            | "changer"
-            | "vire"
-            | "virer"
-            | "transfere"
-            | "transferer"
-            | "move"
-            | "cree"
-            | "creer"
-            | "create"
-            | "ajoute"
-            | "ajouter"
-            | "supprime"
-            | "supprimer"
-            | "delete"
-            | "remove"
-            | "recategorise"
-            | "recategoriser"
-            | "recategorize"
-            | "bloque"
-            | "bloquer"
-            | "block"
-            | "send"
-            | "envoie"
-            | "envoyer"
-    )
-}
-
-/// A word that would change what a plan computes if it were read: an exclusion, an
-/// aggregate other than a total, a write, a question about the world. Left unplaced by
-/// the parser, it stops the run (a `low` plan) rather than be dropped. A second period
-/// is the other such kind ([`crate::period::is_time_word`]). Words that also occur in
-/// plain reads ("send me", "add up", "my last transfer", "payé") are not here; "change"
-/// is ("frais de change" is not the category "charges": better asked than guessed).
-pub(crate) fn changes_meaning(w: &str) -> bool {
-    is_exclusion_word(w) || is_average_word(w) || misspells_meaning(w) || changes_meaning_exactly(w)
-}
-
-/// One typo away from a word that changes the plan ("averge", "exluding", "moyene"):
-/// misspelt, it still must not be dropped.
-fn misspells_meaning(w: &str) -> bool {
-    const LONG: &[&str] =
-        &["average", "moyenne", "excluding", "except", "without", "exclude", "excepte", "median", "mediane"];
-    w.chars().count() >= 5
-        && LONG
-            .iter()
-            .any(|k| k.chars().next() == w.chars().next() && crate::text::edit_distance(w, k, 1) <= 1)
-}
-
-fn changes_meaning_exactly(w: &str) -> bool {
-    is_write_word(w)
-        || matches!(
-            w,
-            // Aggregates other than a sum or an average.
-            "median" | "mediane" | "maximum" | "minimum" | "max" | "min"
-                // Acts in the world, and "change", which is also money changed.
-                | "change" | "schedule" | "book" | "reserve" | "reserver" | "annule" | "annuler"
-                // The world outside the ledger.
-                | "meteo" | "weather" | "hotel" | "flight" | "meeting" | "meetings" | "reunion"
-                | "appointment" | "rdv" | "agenda" | "calendar" | "cac" | "bourse" | "stock" | "stocks"
-                | "bitcoin" | "crypto" | "pin" | "apr" | "taux" | "rate" | "interet" | "interets"
-                | "interest" | "equation" | "solve" | "resoudre"
-        )
 }
