@@ -337,14 +337,8 @@ fn hundredths(n: u64, locale: Locale) -> String {
 
 /// " (hors Deliveroo)", " (excluding Rent)": what a figure leaves out, or nothing.
 fn left_out(excluded: &[crate::EntityRef], locale: Locale) -> String {
-    if excluded.is_empty() {
-        return String::new();
-    }
-    let names = excluded.iter().map(|e| e.label.as_str()).collect::<Vec<_>>().join(", ");
-    match locale {
-        Locale::Fr => format!(" (hors {names})"),
-        Locale::En => format!(" (excluding {names})"),
-    }
+    let names: Vec<&str> = excluded.iter().map(|e| e.label.as_str()).collect();
+    crate::wording::excluding(&names, locale).map(|but| format!(" ({but})")).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -183,16 +183,10 @@ pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
     let (ex_category, ex_merchant) = call.excluded();
     let left_out: Vec<String> =
         [ex_merchant, ex_category].into_iter().flatten().map(|k| vocab.label_of(k, locale)).collect();
-    let filter = match (filter, left_out.is_empty()) {
-        (f, true) => f,
-        (f, false) => {
-            let but = match locale {
-                Locale::Fr => "hors",
-                Locale::En => "excluding",
-            };
-            let left_out = format!("{but} {}", left_out.join(", "));
-            Some(f.map_or(left_out.clone(), |f| format!("{f} {left_out}")))
-        }
+    let filter = match (filter, excluding(&left_out, locale)) {
+        (f, None) => f,
+        (None, Some(but)) => Some(but),
+        (Some(f), Some(but)) => Some(format!("{f} {but}")),
     };
     let with = |what: &str| match &filter {
         Some(f) => format!("{what} : {f} — {period}"),
@@ -309,6 +303,19 @@ pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
             None => format!("All transactions — {period}"),
         },
     }
+}
+
+/// "hors Deliveroo, Loyer", "excluding Deliveroo": what a figure leaves out; `None`
+/// when nothing is.
+pub fn excluding<S: AsRef<str>>(names: &[S], locale: Locale) -> Option<String> {
+    if names.is_empty() {
+        return None;
+    }
+    let names = names.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", ");
+    Some(match locale {
+        Locale::Fr => format!("hors {names}"),
+        Locale::En => format!("excluding {names}"),
+    })
 }
 
 /// "par mois", "per transaction".

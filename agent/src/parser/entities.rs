@@ -115,6 +115,14 @@ fn is_glue(w: &str) -> bool {
     )
 }
 
+/// The first token from `j` on that is not glue (or is used).
+fn past_glue(tokens: &[Token], used: &[bool], mut j: usize) -> usize {
+    while j < tokens.len() && !used[j] && is_glue(&tokens[j].norm) {
+        j += 1;
+    }
+    j
+}
+
 /// Finds the user's names in a message: the vocabulary and its index of phrases.
 #[derive(Clone, Copy)]
 pub(crate) struct Finder<'a> {
@@ -172,10 +180,7 @@ impl Finder<'_> {
             if used[i] || !is_exclusion_word(&tokens[i].norm) {
                 continue;
             }
-            let mut j = i + 1;
-            while j < tokens.len() && !used[j] && is_glue(&tokens[j].norm) {
-                j += 1;
-            }
+            let j = past_glue(tokens, used, i + 1);
             let Some((m, n)) = self.match_at(tokens, used, j, message) else { continue };
             used[i..j + n].iter_mut().for_each(|u| *u = true);
             out.push(m);
@@ -185,10 +190,7 @@ impl Finder<'_> {
                 && !used[k]
                 && matches!(tokens[k].norm.as_str(), "and" | "et" | "ni" | "or" | "ou")
             {
-                let mut l = k + 1;
-                while l < tokens.len() && !used[l] && is_glue(&tokens[l].norm) {
-                    l += 1;
-                }
+                let l = past_glue(tokens, used, k + 1);
                 let Some((m, n)) = self.match_at(tokens, used, l, message) else { break };
                 used[k..l + n].iter_mut().for_each(|u| *u = true);
                 out.push(m);

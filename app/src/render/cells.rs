@@ -26,11 +26,11 @@ pub fn heading_excluding(
     locale: agent::Locale,
 ) -> String {
     let base = heading(filters, period);
-    if excluded.is_empty() {
-        return base;
+    let names: Vec<&str> = excluded.iter().map(|e| e.label.as_str()).collect();
+    match agent::wording::excluding(&names, locale) {
+        Some(but) => format!("{base} · {but}"),
+        None => base,
     }
-    let names = excluded.iter().map(|e| e.label.as_str()).collect::<Vec<_>>().join(", ");
-    format!("{base} · {} {names}", crate::i18n::t(locale, crate::i18n::T::Excluding))
 }
 
 /// Integer width in percent of `part` against `max`, for a CSS bar.
