@@ -105,6 +105,35 @@ pub enum AmountColumns {
     DebitCredit { debit: usize, credit: usize },
 }
 
+/// Where a part of a CSV layout was found, from the surest: a known bank layout, a
+/// header cell naming it, the values alone (a guess), or the user said so.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Found {
+    Layout,
+    Header,
+    #[default]
+    Values,
+    User,
+}
+
+/// How each part of a CSV layout was found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Confidence {
+    pub date: Found,
+    pub label: Found,
+    pub amount: Found,
+}
+
+/// A fee column's amounts: rows of their own, or taken off each row's amount.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fees {
+    #[default]
+    Separate,
+    Netted,
+}
+
 /// How to read a CSV file: what detection chose, editable by the user. Columns count
 /// from 0.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,13 +154,59 @@ pub struct Mapping {
     /// import waits until the user confirms the layout, which clears it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unsure_amount: Vec<usize>,
+    /// Most rows read with this layout were rejected for their date or amount, and the
+    /// user has not chosen those columns: the import waits. Set on each read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mostly_unreadable: bool,
+    /// The known bank layout recognised by its header ("BoursoBank", "Revolut").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
+    #[serde(default)]
+    pub found: Confidence,
+    /// Each row's currency (a row in another currency than the file's is not imported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<usize>,
+    /// A fee charged on the row, read as a positive charge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee: Option<usize>,
+    #[serde(default)]
+    pub fees: Fees,
+    /// The row's state: pending, reverted, declined rows are not imported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<usize>,
+    /// The account's running balance: checked against the amounts, never one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<usize>,
 }
 
 impl Mapping {
     /// Whether the layout can be imported without asking the user.
     pub fn is_sure(&self) -> bool {
-        self.unsure_amount.is_empty()
+        self.unsure_amount.is_empty() && !self.mostly_unreadable
     }
+}
+
+/// A row state that means the bank has not booked it (or undid it): Revolut's and
+/// N26's `PENDING`, `REVERTED`, `DECLINED`, `FAILED`, `CANCELLED`, in English or French.
+pub fn is_unbooked_state(state: &str) -> bool {
+    let s = state.trim().to_ascii_uppercase();
+    [
+        "PENDING",
+        "REVERTED",
+        "REVERSED",
+        "DECLINED",
+        "FAILED",
+        "CANCELLED",
+        "CANCELED",
+        "EN ATTENTE",
+        "ANNULÉ",
+        "ANNULE",
+        "ANNULEE",
+        "REFUSÉ",
+        "REFUSE",
+        "REFUSEE",
+    ]
+    .contains(&s.as_str())
 }
 
 /// Changes to the detected CSV layout, as the preview form sends them (columns count
@@ -149,6 +224,12 @@ pub struct LayoutEdit {
     pub debit: Option<usize>,
     pub credit: Option<usize>,
     pub decimal: Option<String>,
+    /// Optional columns: 0 is none.
+    pub currency: Option<usize>,
+    pub fee: Option<usize>,
+    pub state: Option<usize>,
+    /// `separate` or `netted`
+    pub fees: Option<String>,
 }
 
 impl LayoutEdit {
@@ -167,6 +248,21 @@ impl LayoutEdit {
     /// `base` with these changes.
     pub fn apply(&self, base: &Mapping) -> Mapping {
         let col = |c: Option<usize>, default: usize| c.map_or(default, |c| c.saturating_sub(1));
+        let optional = |c: Option<usize>, default: Option<usize>| match c {
+            None => default,
+            Some(0) => None,
+            Some(c) => Some(c - 1),
+        };
+        let mut found = base.found;
+        if self.date.is_some() {
+            found.date = Found::User;
+        }
+        if self.label.is_some() {
+            found.label = Found::User;
+        }
+        if self.says_amount() {
+            found.amount = Found::User;
+        }
         let delimiter = match self.delimiter.as_deref() {
             Some("tab") => '\t',
             Some(d) => d.chars().next().filter(|c| [';', ',', '|'].contains(c)).unwrap_or(base.delimiter),
@@ -202,6 +298,19 @@ impl LayoutEdit {
             // Sure once the user has said which column holds the amounts; any other
             // change (the account, the decimal mark) leaves the question open.
             unsure_amount: if self.says_amount() { Vec::new() } else { base.unsure_amount.clone() },
+            // Read again with the new layout.
+            mostly_unreadable: false,
+            layout: base.layout.clone(),
+            found,
+            currency: optional(self.currency, base.currency),
+            fee: optional(self.fee, base.fee),
+            fees: match self.fees.as_deref() {
+                Some("netted") => Fees::Netted,
+                Some("separate") => Fees::Separate,
+                _ => base.fees,
+            },
+            state: optional(self.state, base.state),
+            balance: base.balance,
         }
     }
 }
@@ -255,6 +364,10 @@ pub enum Why {
     BadDirection {
         value: String,
     },
+    /// The bank says the line is not booked (pending, reverted, declined).
+    NotBooked {
+        state: String,
+    },
 }
 
 impl Why {
@@ -307,6 +420,12 @@ impl Why {
             (Why::NoDirection, Fr) => "pas de sens (CdtDbtInd)".into(),
             (Why::BadDirection { value }, En) => format!("the direction {value:?} is neither CRDT nor DBIT"),
             (Why::BadDirection { value }, Fr) => format!("le sens « {value} » n'est ni CRDT ni DBIT"),
+            (Why::NotBooked { state }, En) => {
+                format!("the bank marks it {state}: not booked, so not imported")
+            }
+            (Why::NotBooked { state }, Fr) => {
+                format!("la banque l'indique « {state} » : pas comptabilisée, donc pas importée")
+            }
         }
     }
 }
@@ -324,6 +443,40 @@ pub struct PreviewRow {
     pub category: Option<String>,
     /// Already in the account: the import will skip it.
     pub duplicate: bool,
+}
+
+/// What a file says of the account's balance, and whether its rows agree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BalanceCheck {
+    /// Where the file states balances: `LEDGERBAL`, `OPBD/CLBD`, a column's name, a
+    /// QIF "Opening Balance" line.
+    pub source: String,
+    /// The balance before the file's first row, and the day it applies from.
+    pub opening: Option<(Date, Money)>,
+    /// Stated by the file (else derived: the closing balance less the rows).
+    pub opening_stated: bool,
+    /// The balance the file states at its end.
+    pub closing: Option<(Date, Money)>,
+    /// The balance at the closing date the rows give: from the opening, or from the
+    /// account's balance in Sou plus the rows not yet there.
+    pub computed: Option<Money>,
+    /// Lines where a running balance does not follow from the amounts (a row missing).
+    pub breaks: Vec<u64>,
+    /// The import sets the account's opening balance to `opening` (a new account, or
+    /// one without transactions before the file).
+    pub sets_opening: bool,
+}
+
+impl BalanceCheck {
+    /// The stated closing balance less the computed one, when both are known.
+    pub fn gap(&self) -> Option<i64> {
+        Some(self.closing?.1.minor - self.computed?.minor)
+    }
+
+    /// Whether the rows agree with every balance the file states.
+    pub fn adds_up(&self) -> bool {
+        self.gap().unwrap_or(0) == 0 && self.breaks.is_empty()
+    }
 }
 
 /// An account a file can be imported into.
@@ -366,6 +519,9 @@ pub struct ImportReport {
     pub first: Option<Date>,
     pub last: Option<Date>,
     pub imported_at: String,
+    /// The account's opening balance the file gave it, and from which day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<(Date, Money)>,
 }
 
 /// An uploaded file: its layout, preview and state.
@@ -393,6 +549,15 @@ pub struct ImportView {
     /// The account chosen for this preview, else the name a new one would get.
     pub account: Option<String>,
     pub new_account_name: String,
+    /// The file states no currency (or `XXX`, none): a new account's is asked for.
+    #[serde(default)]
+    pub asks_currency: bool,
+    /// The currencies a new account may be opened in, the user's first.
+    #[serde(default)]
+    pub currencies: Vec<String>,
+    /// The balances the file states, checked against its rows.
+    #[serde(default)]
+    pub balances: Option<BalanceCheck>,
     pub state: ImportState,
 }
 

@@ -5,8 +5,8 @@
 //! without reloading the page.
 
 use agent::imports::{
-    AmountColumns, DateOrder, ImportReport, ImportState, ImportSummary, ImportView, Mapping, PreviewRow,
-    Rejected,
+    AmountColumns, BalanceCheck, DateOrder, Fees, Found, ImportReport, ImportState, ImportSummary,
+    ImportView, Mapping, PreviewRow, Rejected,
 };
 use agent::Locale;
 use leptos::prelude::*;
@@ -129,6 +129,10 @@ fn edit_from_query(q: &leptos_router::params::ParamsMap) -> LayoutEdit {
         debit: n("debit"),
         credit: n("credit"),
         decimal: q.get("decimal"),
+        currency: n("currency"),
+        fee: n("fee"),
+        state: n("state"),
+        fees: q.get("fees"),
     }
 }
 
@@ -266,6 +270,12 @@ fn report_view(v: &ImportView, r: ImportReport, locale: Locale) -> AnyView {
             <p data-testid="added">{added}</p>
             <p data-testid="skipped">{others}</p>
             {period.map(|p| view! { <p class="hint">{p}</p> })}
+            {r.opening.map(|(day, m)| view! {
+                <p data-testid="opening-set">{match locale {
+                    Locale::Fr => format!("Solde d'ouverture du compte : {} au {}.", m.format(locale), i18n::date(day, locale)),
+                    Locale::En => format!("The account's opening balance: {} on {}.", m.format(locale), i18n::date(day, locale)),
+                }}</p>
+            })}
             {rejected_list(r.rejected, locale)}
             <p class="next-steps">
                 <a href="/" rel="external" data-testid="ask">{tr(locale, "Poser une question sur ces opérations", "Ask about these transactions")}</a>
@@ -321,6 +331,9 @@ fn order_name(o: DateOrder, locale: Locale) -> &'static str {
 /// What Sou detected, in one line.
 fn detected(v: &ImportView, locale: Locale) -> String {
     let mut parts = vec![v.format.name().to_string(), v.encoding.name().to_string()];
+    if let Some(name) = v.mapping.as_ref().and_then(|m| m.layout.clone()) {
+        parts.insert(0, format!("{} {name}", tr(locale, "relevé", "statement")));
+    }
     if let Some(m) = &v.mapping {
         parts.push(format!(
             "{} {}",
@@ -342,7 +355,64 @@ fn detected(v: &ImportView, locale: Locale) -> String {
     if let Some(c) = &v.currency {
         parts.push(c.clone());
     }
+    if let Some(m) = v.mapping.as_ref().filter(|m| m.fee.is_some()) {
+        parts.push(
+            match m.fees {
+                Fees::Separate => tr(locale, "frais en lignes à part", "fees as rows of their own"),
+                Fees::Netted => tr(locale, "frais déduits des montants", "fees taken off the amounts"),
+            }
+            .to_string(),
+        );
+    }
     parts.join(" · ")
+}
+
+/// What the file's balances say of its rows: they add up, or where they do not.
+fn balances_view(b: BalanceCheck, locale: Locale) -> AnyView {
+    let day = |d| i18n::date(d, locale);
+    let mut lines: Vec<(bool, String)> = Vec::new();
+    if let (Some((d, stated)), Some(computed), Some(gap)) = (b.closing, b.computed, b.gap()) {
+        let gap = agent::Money::new(gap, stated.currency);
+        lines.push(match (gap.minor == 0, locale) {
+            (true, Locale::Fr) => (true, format!("Les opérations mènent au solde indiqué par le fichier ({}) : {} au {}.", b.source, stated.format(locale), day(d))),
+            (true, Locale::En) => (true, format!("The rows lead to the balance the file states ({}): {} on {}.", b.source, stated.format(locale), day(d))),
+            (false, Locale::Fr) => (false, format!("Les opérations ne mènent pas au solde indiqué par le fichier ({}) : {} au {}, contre {} calculés (écart {}). Une opération manque peut-être.", b.source, stated.format(locale), day(d), computed.format(locale), gap.format(locale))),
+            (false, Locale::En) => (false, format!("The rows do not lead to the balance the file states ({}): {} on {}, against {} computed (a gap of {}). A transaction may be missing.", b.source, stated.format(locale), day(d), computed.format(locale), gap.format(locale))),
+        });
+    }
+    if !b.breaks.is_empty() {
+        let at: Vec<String> = b.breaks.iter().take(10).map(u64::to_string).collect();
+        lines.push((false, match locale {
+            Locale::Fr => format!("Le solde (« {} ») ne suit pas les montants ligne {} : une opération manque peut-être juste avant.", b.source, at.join(", ")),
+            Locale::En => format!("The balance (“{}”) does not follow the amounts at line {}: a transaction may be missing just before.", b.source, at.join(", ")),
+        }));
+    }
+    if let (true, Some((d, m))) = (b.sets_opening, b.opening) {
+        lines.push((
+            true,
+            match locale {
+                Locale::Fr => format!(
+                    "Le solde d'ouverture du compte sera {} au {}{}.",
+                    m.format(locale),
+                    day(d),
+                    if b.opening_stated { "" } else { ", d'après le solde de fin du fichier" }
+                ),
+                Locale::En => format!(
+                    "The account's opening balance will be {} on {}{}.",
+                    m.format(locale),
+                    day(d),
+                    if b.opening_stated { "" } else { ", from the file's closing balance" }
+                ),
+            },
+        ));
+    }
+    let ok = lines.iter().all(|(ok, _)| *ok);
+    view! {
+        <div class=if ok { "balances" } else { "balances warning" } role=(!ok).then_some("alert") data-testid="balances" data-adds-up=ok.to_string()>
+            {lines.into_iter().map(|(_, l)| view! { <p>{l}</p> }).collect_view()}
+        </div>
+    }
+    .into_any()
 }
 
 fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyView {
@@ -397,6 +467,10 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
             ),
         }
     });
+    let unreadable = v.mapping.as_ref().filter(|m| m.mostly_unreadable).map(|_| match locale {
+        Locale::Fr => "La plupart des lignes n'ont pas pu être lues avec cette disposition (dates ou montants illisibles) : choisissez les colonnes de la date et du montant, puis mettez à jour l'aperçu ; l'import attend.",
+        Locale::En => "Most lines could not be read with this layout (unreadable dates or amounts): choose the date and amount columns, then update the preview; the import waits.",
+    });
     let id = v.id.clone();
     let shown = v.rows.len() as u64;
     let more = (v.total_rows > shown).then(|| match locale {
@@ -414,7 +488,8 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
                     Locale::En => format!("That layout does not fit ({m}): here is the one Sou detected."),
                 }}</p>
             })}
-            {unsure.map(|m| view! { <p class="warning" role="alert" data-testid="layout-unsure">{m}</p> })}
+            {unsure.filter(|_| unreadable.is_none()).map(|m| view! { <p class="warning" role="alert" data-testid="layout-unsure">{m}</p> })}
+            {unreadable.map(|m| view! { <p class="warning" role="alert" data-testid="layout-unreadable">{m}</p> })}
             {layout_form(&v, locale)}
         </section>
         <section class="card">
@@ -422,6 +497,7 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
             <p data-testid="summary">{summary}</p>
             {preview_table(v.rows.clone(), locale)}
             {more.map(|m| view! { <p class="hint">{m}</p> })}
+            {v.balances.clone().map(|b| balances_view(b, locale))}
             {rejected_list(v.rejected.clone(), locale)}
             <form method="post" action=format!("/import/{id}/run") class="run" data-testid="run-form">
                 <input type="hidden" name="mapping" value=mapping_json/>
@@ -430,6 +506,12 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
                     <label for="new-account">{tr(locale, "Nom du nouveau compte", "New account's name")}</label>
                     <input id="new-account" type="text" name="new_account" required maxlength="60"
                         value=v.new_account_name.clone()/>
+                })}
+                {v.asks_currency.then(|| view! {
+                    <label for="new-currency">{tr(locale, "Devise du compte (le fichier ne la dit pas)", "The account's currency (the file does not say)")}</label>
+                    <select id="new-currency" name="currency" data-testid="currency">
+                        {v.currencies.iter().enumerate().map(|(i, c)| view! { <option value=c.clone() selected=i == 0>{c.clone()}</option> }).collect_view()}
+                    </select>
                 })}
                 <button type="submit" disabled=v.total_rows == 0 || !sure>{button}</button>
             </form>
@@ -503,6 +585,40 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
             .collect_view();
         view! { <select id=id name=name>{unset}{options}</select> }
     };
+    // An optional column (currency, fee, state): "none" is 0.
+    let columns = v.columns.clone();
+    let optional_select = move |name: &'static str, id: &'static str, chosen: Option<usize>| {
+        let options = columns
+            .iter()
+            .enumerate()
+            .map(|(i, (title, _))| {
+                view! { <option value=(i + 1).to_string() selected=chosen == Some(i)>{format!("{} · {title}", i + 1)}</option> }
+            })
+            .collect_view();
+        view! {
+            <select id=id name=name>
+                <option value="0" selected=chosen.is_none()>{tr(locale, "— aucune —", "— none —")}</option>
+                {options}
+            </select>
+        }
+    };
+    let layout_name = v.mapping.as_ref().and_then(|m| m.layout.clone()).unwrap_or_default();
+    // How sure Sou is of a part, said next to it.
+    let how = move |found: Found| {
+        let (class, text) = match (found, locale) {
+            (Found::Layout, Locale::Fr) => ("found sure", format!("format {layout_name}")),
+            (Found::Layout, Locale::En) => ("found sure", format!("{layout_name} layout")),
+            (Found::Header, _) => {
+                ("found sure", tr(locale, "nommée par l'en-tête", "named by the header").to_string())
+            }
+            (Found::Values, _) => (
+                "found guess",
+                tr(locale, "devinée d'après les valeurs", "guessed from the values").to_string(),
+            ),
+            (Found::User, _) => ("found sure", tr(locale, "choisie par vous", "chosen by you").to_string()),
+        };
+        view! { <span class=class data-testid="found">{text}</span> }
+    };
     let csv = v.mapping.clone().map(|m: Mapping| {
         let (signed, amount, debit, credit) = match m.amounts {
             AmountColumns::Signed { amount } => (true, amount, amount, amount),
@@ -520,23 +636,23 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
                 </select>
                 <label for="l-skip">{tr(locale, "Lignes avant les données", "Lines before the data")}</label>
                 <input id="l-skip" type="number" name="skip" min="0" max="1000" value=m.skip.to_string()/>
-                <label for="l-date">{tr(locale, "Date", "Date")}</label>
-                {column_select("date", "l-date", Some(m.date))}
+                <label for="l-date">{tr(locale, "Date", "Date")} {how(m.found.date)}</label>
+                {column_select("date", "l-date", (!m.mostly_unreadable).then_some(m.date))}
                 <label for="l-order">{tr(locale, "Ordre des dates", "Date order")}</label>
                 <select id="l-order" name="order">
                     {DateOrder::ALL.into_iter().map(|o| view! {
                         <option value=o.as_str() selected=o == m.order>{format!("{} ({})", order_name(o, locale), o.example())}</option>
                     }).collect_view()}
                 </select>
-                <label for="l-label">{tr(locale, "Libellé", "Label")}</label>
+                <label for="l-label">{tr(locale, "Libellé", "Label")} {how(m.found.label)}</label>
                 {column_select("label", "l-label", Some(m.label))}
-                <label for="l-amounts">{tr(locale, "Montants", "Amounts")}</label>
+                <label for="l-amounts">{tr(locale, "Montants", "Amounts")} {how(m.found.amount)}</label>
                 <select id="l-amounts" name="amounts">
                     <option value="signed" selected=signed>{tr(locale, "Une colonne signée", "One signed column")}</option>
                     <option value="debit_credit" selected=!signed>{tr(locale, "Débit et crédit séparés", "Separate debit and credit")}</option>
                 </select>
                 <label for="l-amount">{tr(locale, "Montant (colonne signée)", "Amount (signed column)")}</label>
-                {column_select("amount", "l-amount", m.is_sure().then_some(amount))}
+                {column_select("amount", "l-amount", m.unsure_amount.is_empty().then_some(amount).filter(|_| !m.mostly_unreadable))}
                 <label for="l-debit">{tr(locale, "Débit", "Debit")}</label>
                 {column_select("debit", "l-debit", Some(debit))}
                 <label for="l-credit">{tr(locale, "Crédit", "Credit")}</label>
@@ -545,6 +661,17 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
                 <select id="l-decimal" name="decimal">
                     <option value="," selected=m.decimal == ','>"« , » (1 234,56)"</option>
                     <option value="." selected=m.decimal == '.'>"« . » (1,234.56)"</option>
+                </select>
+                <label for="l-currency">{tr(locale, "Devise de chaque ligne", "Each row's currency")}</label>
+                {optional_select("currency", "l-currency", m.currency)}
+                <label for="l-state">{tr(locale, "État (en attente, annulée…)", "State (pending, reverted…)")}</label>
+                {optional_select("state", "l-state", m.state)}
+                <label for="l-fee">{tr(locale, "Frais", "Fee")}</label>
+                {optional_select("fee", "l-fee", m.fee)}
+                <label for="l-fees">{tr(locale, "Les frais", "Fees")}</label>
+                <select id="l-fees" name="fees">
+                    <option value="separate" selected=m.fees == Fees::Separate>{tr(locale, "en lignes à part", "as rows of their own")}</option>
+                    <option value="netted" selected=m.fees == Fees::Netted>{tr(locale, "déduits du montant", "taken off the amount")}</option>
                 </select>
             </fieldset>
         }

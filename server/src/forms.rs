@@ -135,6 +135,9 @@ pub struct RunForm {
     account: String,
     #[serde(default)]
     new_account: String,
+    /// A new account's currency, asked when the file states none; empty: the user's.
+    #[serde(default)]
+    currency: String,
 }
 
 /// `POST /import/{id}/run`: starts the import and goes to its page (progress, report,
@@ -160,7 +163,10 @@ pub async fn run(
         },
     };
     let target = match form.account.trim() {
-        "" => Target::New(form.new_account),
+        "" => match form.currency.trim() {
+            "" => Target::New(form.new_account),
+            currency => Target::NewIn(form.new_account, currency.to_string()),
+        },
         key => Target::Existing(key.to_string()),
     };
     match state.sou.imports().start(state.sou.store(), account.user, &id, mapping, target).await {

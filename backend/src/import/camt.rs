@@ -51,6 +51,8 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     let mut statement = false;
     let mut currency = None;
     let mut entries: Vec<Entry> = Vec::new();
+    // `<Bal>` elements: (type code, amount, direction, day) each.
+    let mut balances: Vec<[Option<String>; 4]> = Vec::new();
     let mut entry: Option<Entry> = None;
     loop {
         let position = reader.buffer_position();
@@ -62,6 +64,9 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
                 let name = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
                 if name == "BkToCstmrStmt" {
                     statement = true;
+                }
+                if name == "Bal" && entry.is_none() {
+                    balances.push(Default::default());
                 }
                 if name == "Ntry" && entry.is_none() {
                     // The line where this start tag ends (the reader is just past it).
@@ -98,7 +103,21 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
                 match entry.as_mut() {
                     None => {
                         if parent == "Ccy" && grandparent == Some("Acct") {
-                            currency = Some(value);
+                            currency = super::currency_code(&value);
+                        }
+                        if path.iter().any(|p| p == "Bal") {
+                            if let Some(bal) = balances.last_mut() {
+                                let slot = match (grandparent, parent) {
+                                    (Some("CdOrPrtry"), "Cd") => Some(0),
+                                    (Some("Bal"), "Amt") => Some(1),
+                                    (Some("Bal"), "CdtDbtInd") => Some(2),
+                                    (Some("Dt"), "Dt" | "DtTm") => Some(3),
+                                    _ => None,
+                                };
+                                if let Some(i) = slot {
+                                    bal[i].get_or_insert(value.clone());
+                                }
+                            }
                         }
                     }
                     Some(en) => {
@@ -151,7 +170,32 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
             Err(why) => rejected.push(Rejected { line: en.line, why }),
         }
     }
-    Ok(Statement { encoding, currency, rows, rejected })
+    Ok(Statement { encoding, currency, rows, rejected, stated: stated(&balances) })
+}
+
+/// The opening (`OPBD`, else the previous closing `PRCD`) and closing (`CLBD`) booked
+/// balances a statement states.
+fn stated(balances: &[[Option<String>; 4]]) -> Option<super::Stated> {
+    let find = |codes: &[&str]| {
+        codes.iter().find_map(|code| {
+            balances.iter().find(|b| b[0].as_deref() == Some(code)).and_then(|b| {
+                let amount = super::amount(b[1].as_deref()?, '.').ok()?;
+                let date = camt_date(b[3].as_deref()?)?;
+                match b[2].as_deref() {
+                    Some("DBIT") => Some((date, -amount.abs())),
+                    Some("CRDT") => Some((date, amount.abs())),
+                    _ => None,
+                }
+            })
+        })
+    };
+    let (opening, closing) = (find(&["OPBD", "PRCD"]), find(&["CLBD"]));
+    (opening.is_some() || closing.is_some()).then(|| super::Stated {
+        source: "OPBD/CLBD".into(),
+        opening,
+        closing,
+        breaks: Vec::new(),
+    })
 }
 
 /// An ISO date, alone or followed by a time or a time-zone offset: `2026-01-05`,

@@ -6,17 +6,21 @@
 use agent::Date;
 use serde::Serialize;
 
-pub use agent::imports::{AmountColumns, DateOrder, Mapping};
+pub use agent::imports::{AmountColumns, Confidence, DateOrder, Fees, Found, Mapping};
 
-use super::{decode, parse_amount, Encoding, Rejected, Row, Why};
+use super::{decode, parse_amount, Encoding, Rejected, Row, Stated, Why};
 
 /// What a file held, read with a mapping.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Parsed {
     pub encoding: Encoding,
     pub mapping: Mapping,
+    /// The currency of the rows, when a column says.
+    pub currency: Option<String>,
     pub rows: Vec<Row>,
     pub rejected: Vec<Rejected>,
+    /// What a balance column says, checked against the amounts.
+    pub stated: Option<Stated>,
 }
 
 /// Why a file could not be read at all.
@@ -164,11 +168,14 @@ enum Role {
     Credit,
     /// The account's running balance: a check on the amounts, never an amount.
     Balance,
+    Currency,
+    Fee,
+    State,
 }
 
 /// "dateOp" → "date Op", "accountBalance" → "account Balance": camelCase headers read
 /// as words.
-fn split_camel(cell: &str) -> String {
+pub(super) fn split_camel(cell: &str) -> String {
     let mut out = String::with_capacity(cell.len() + 4);
     let mut previous_lower = false;
     for c in cell.chars() {
@@ -191,6 +198,15 @@ fn role(cell: &str) -> Option<Role> {
     // Before the amounts: "accountbalance", "Balance", "Solde" are never one.
     if has(&["balance", "solde"]) || n.ends_with("balance") {
         return Some(Role::Balance);
+    }
+    if has(&["currency", "devise", "monnaie"]) {
+        return Some(Role::Currency);
+    }
+    if has(&["fee", "fees", "frais", "commission"]) {
+        return Some(Role::Fee);
+    }
+    if has(&["state", "status", "statut", "etat"]) {
+        return Some(Role::State);
     }
     if has(&[
         "date",
@@ -315,6 +331,10 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         return Err(CsvError::Empty);
     }
     let sample: Vec<&Vec<String>> = all.iter().take(SAMPLE).map(|(_, r)| r).collect();
+    // A known bank's header: its layout is the bank's.
+    if let Some(mapping) = sample.iter().enumerate().find_map(|(h, r)| known(&all, delimiter, h, r)) {
+        return Ok(mapping);
+    }
     // The header: the first record naming a date and an amount (or debit/credit).
     let header = sample.iter().position(|r| {
         let roles: Vec<Role> = r.iter().filter_map(|c| role(c)).collect();
@@ -368,7 +388,9 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
             // header calls a balance, nor a running balance of another of them (each
             // line's amount is the change of the balance); the rightmost of the rest.
             let numbers: Vec<(usize, Vec<Option<i64>>)> = (0..width)
-                .filter(|&i| i != date && named_as(i) != Some(Role::Balance))
+                .filter(|&i| {
+                    i != date && !matches!(named_as(i), Some(Role::Balance | Role::Fee | Role::Currency))
+                })
                 .filter_map(|i| {
                     let cells = column(i);
                     let values: Vec<&str> = cells.iter().copied().filter(|v| !v.is_empty()).collect();
@@ -410,6 +432,12 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         })
         .ok_or(CsvError::NoLabelColumn)?;
 
+    let by_header = |named: bool| if named { Found::Header } else { Found::Values };
+    let found = Confidence {
+        date: by_header(named(Role::Date).or_else(|| named(Role::ValueDate)) == Some(date)),
+        label: by_header(named(Role::Label) == Some(label)),
+        amount: by_header(matches!(named_as(amount_columns[0]), Some(Role::Amount | Role::Debit))),
+    };
     Ok(Mapping {
         delimiter,
         skip,
@@ -420,6 +448,60 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         amounts,
         decimal,
         unsure_amount,
+        mostly_unreadable: false,
+        layout: None,
+        found,
+        currency: named(Role::Currency),
+        fee: named(Role::Fee),
+        fees: Fees::Separate,
+        state: named(Role::State),
+        balance: named(Role::Balance),
+    })
+}
+
+/// The mapping of a known bank's layout, when record `h` is its header.
+fn known(all: &[Record], delimiter: char, h: usize, header: &[String]) -> Option<Mapping> {
+    let (k, column) = super::layouts::recognise(header)?;
+    let data: Vec<&Vec<String>> = all.iter().skip(h + 1).take(SAMPLE).map(|(_, r)| r).collect();
+    let values = |i: usize| -> Vec<&str> {
+        data.iter().filter_map(|r| r.get(i).map(String::as_str)).filter(|v| !v.is_empty()).collect()
+    };
+    let date = column(&k.date)?;
+    let amounts = match (&k.amount, &k.debit, &k.credit) {
+        (Some(a), _, _) => AmountColumns::Signed { amount: column(a)? },
+        (None, Some(d), Some(c)) => AmountColumns::DebitCredit { debit: column(d)?, credit: column(c)? },
+        _ => return None,
+    };
+    let order = match k.order.as_deref().and_then(DateOrder::parse) {
+        Some(o) => o,
+        None => date_order(&values(date)).map_or(DateOrder::Dmy, |(o, _)| o),
+    };
+    let decimal = k.decimal.unwrap_or_else(|| {
+        let money: Vec<&str> = match amounts {
+            AmountColumns::Signed { amount } => values(amount),
+            AmountColumns::DebitCredit { debit, credit } => [values(debit), values(credit)].concat(),
+        };
+        decimal_mark(&money, delimiter)
+    });
+    let optional = |name: &Option<String>| name.as_deref().and_then(&column);
+    Some(Mapping {
+        delimiter,
+        skip: h + 1,
+        header: Some(header.to_vec()),
+        date,
+        order,
+        label: column(&k.label)?,
+        amounts,
+        decimal,
+        unsure_amount: Vec::new(),
+        mostly_unreadable: false,
+        layout: Some(k.name.clone()),
+        found: Confidence { date: Found::Layout, label: Found::Layout, amount: Found::Layout },
+        currency: optional(&k.currency),
+        fee: optional(&k.fee),
+        fees: Fees::Separate,
+        state: optional(&k.state),
+        balance: optional(&k.balance),
     })
 }
 
@@ -449,23 +531,150 @@ fn order_hint(order: DateOrder) -> &'static str {
     }
 }
 
-/// Reads every data record with `mapping`: a row, or a rejected line with its reason.
-fn read(text: &str, encoding: Encoding, mapping: Mapping) -> Parsed {
-    let mut rows = Vec::new();
+/// A record read with a mapping, before the file's currency and balance are known.
+struct Line {
+    line: u64,
+    date: Date,
+    amount: i64,
+    /// A fee charged, as a positive number.
+    fee: i64,
+    label: String,
+    currency: Option<String>,
+    balance: Option<i64>,
+}
+
+/// Reads every data record with `mapping`: a row (and, for a fee the user keeps apart,
+/// a second one), or a rejected line with its reason. Rows in another currency than
+/// most rows are rejected; a balance column is checked against the amounts.
+fn read(text: &str, encoding: Encoding, mut mapping: Mapping) -> Parsed {
+    let mut lines = Vec::new();
     let mut rejected = Vec::new();
     for (line, r) in records(text, mapping.delimiter).into_iter().skip(mapping.skip) {
         match row(&r, &mapping) {
-            Ok((date, amount_minor, label)) => {
-                rows.push(Row { line, date, amount_minor, label, external_id: None })
+            Ok((date, amount, fee, label)) => {
+                let cell = |i: Option<usize>| i.and_then(|i| r.get(i)).filter(|c| !c.is_empty());
+                let currency = cell(mapping.currency).and_then(|c| super::currency_code(c));
+                // A balance may be written with another mark than the amounts (BoursoBank).
+                let balance =
+                    cell(mapping.balance).and_then(|b| parse_amount(b, mark_of(b, mapping.decimal)));
+                lines.push(Line { line, date, amount, fee, label, currency, balance });
             }
             Err(why) => rejected.push(Rejected { line, why }),
         }
     }
-    Parsed { encoding, mapping, rows, rejected }
+    // Dates or amounts unreadable on most lines: the layout is probably wrong.
+    let unreadable = rejected
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.why,
+                Why::NoDate { .. } | Why::BadDate { .. } | Why::NoAmount { .. } | Why::BadAmount { .. }
+            )
+        })
+        .count();
+    let chosen = mapping.found.date == Found::User && mapping.found.amount == Found::User;
+    mapping.mostly_unreadable = unreadable > lines.len() && !chosen;
+
+    // The file's currency is most rows'; a row in another one is not stored as if it were.
+    let currency = mapping.currency.and_then(|_| {
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for c in lines.iter().filter_map(|l| l.currency.as_deref()) {
+            match counts.iter_mut().find(|(k, _)| *k == c) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((c, 1)),
+            }
+        }
+        counts.into_iter().max_by_key(|&(_, n)| n).map(|(c, _)| c.to_string())
+    });
+    if let Some(account) = &currency {
+        lines.retain(|l| match &l.currency {
+            Some(c) if c != account => {
+                rejected.push(Rejected {
+                    line: l.line,
+                    why: Why::OtherCurrency { currency: c.clone(), account: account.clone() },
+                });
+                false
+            }
+            _ => true,
+        });
+        rejected.sort_by_key(|r| r.line);
+    }
+    let stated = mapping.balance.and_then(|b| {
+        let name = mapping.header.as_ref().and_then(|h| h.get(b)).cloned();
+        running_balance(&lines, name.unwrap_or_else(|| (b + 1).to_string()))
+    });
+
+    let fee_name = mapping
+        .fee
+        .and_then(|f| mapping.header.as_ref().and_then(|h| h.get(f)))
+        .cloned()
+        .unwrap_or_else(|| "Frais".into());
+    let mut rows = Vec::with_capacity(lines.len());
+    for l in lines {
+        let netted = mapping.fees == Fees::Netted;
+        let amount = if netted { l.amount.saturating_sub(l.fee) } else { l.amount };
+        rows.push(Row {
+            line: l.line,
+            date: l.date,
+            amount_minor: amount,
+            label: l.label.clone(),
+            external_id: None,
+        });
+        if l.fee != 0 && !netted {
+            let label = format!("{fee_name}: {}", l.label);
+            rows.push(Row { line: l.line, date: l.date, amount_minor: -l.fee, label, external_id: None });
+        }
+    }
+    Parsed { encoding, mapping, currency, rows, rejected, stated }
 }
 
-fn row(r: &[String], m: &Mapping) -> Result<(Date, i64, String), Why> {
+/// The decimal mark of one value: the last `,` or `.` when one or two digits follow it
+/// to the end, else `usual`.
+fn mark_of(value: &str, usual: char) -> char {
+    let v = value.trim_end_matches(|c: char| !c.is_ascii_digit());
+    match v.rfind([',', '.']) {
+        Some(i) if (2..=3).contains(&(v.len() - i)) => {
+            if v[i..].starts_with(',') {
+                ','
+            } else {
+                '.'
+            }
+        }
+        _ => usual,
+    }
+}
+
+/// What a running-balance column says: the balance before the first line and after the
+/// last, and the lines where it does not follow from the amounts (net of fees). `None`
+/// when it is no running balance in either order.
+fn running_balance(lines: &[Line], source: String) -> Option<Stated> {
+    let with: Vec<(&Line, i64)> = lines.iter().filter_map(|l| Some((l, l.balance?))).collect();
+    let net = |l: &Line| l.amount.saturating_sub(l.fee);
+    let pairs: Vec<(&(&Line, i64), &(&Line, i64))> = with.windows(2).map(|w| (&w[0], &w[1])).collect();
+    let oldest_first: Vec<bool> = pairs.iter().map(|(a, b)| a.1.checked_add(net(b.0)) == Some(b.1)).collect();
+    let newest_first: Vec<bool> = pairs.iter().map(|(a, b)| b.1.checked_add(net(a.0)) == Some(a.1)).collect();
+    let count = |v: &[bool]| v.iter().filter(|&&ok| ok).count();
+    let (first, last) = (with.first()?, with.last()?);
+    let (follows, opening, closing) = if count(&oldest_first) >= count(&newest_first) {
+        (oldest_first, (first.0.date, first.1.saturating_sub(net(first.0))), (last.0.date, last.1))
+    } else {
+        (newest_first, (last.0.date, last.1.saturating_sub(net(last.0))), (first.0.date, first.1))
+    };
+    // Mostly not following: a column of something else; it says nothing.
+    if count(&follows) * 2 < pairs.len() {
+        return None;
+    }
+    let breaks = pairs.iter().zip(&follows).filter(|(_, ok)| !**ok).map(|((_, b), _)| b.0.line).collect();
+    Some(Stated { source, opening: Some(opening), closing: Some(closing), breaks })
+}
+
+/// A record's date, amount, fee (a positive charge) and label.
+fn row(r: &[String], m: &Mapping) -> Result<(Date, i64, i64, String), Why> {
     let cell = |i: usize| r.get(i).map(String::as_str).unwrap_or("");
+    // What the bank has not booked is not imported, whatever else the line holds.
+    if let Some(state) = m.state.map(cell).filter(|s| agent::imports::is_unbooked_state(s)) {
+        return Err(Why::NotBooked { state: state.to_string() });
+    }
     let raw_date = cell(m.date);
     if raw_date.is_empty() {
         return Err(Why::NoDate { fields: Vec::new() });
@@ -490,11 +699,15 @@ fn row(r: &[String], m: &Mapping) -> Result<(Date, i64, String), Why> {
             (None, None) => return Err(Why::NoAmount { fields: Vec::new() }),
         },
     };
+    let fee = match m.fee {
+        Some(f) => amount(f)?.map_or(0, i64::abs),
+        None => 0,
+    };
     let label = cell(m.label).split_whitespace().collect::<Vec<_>>().join(" ");
     if label.is_empty() {
         return Err(Why::NoLabel { fields: Vec::new() });
     }
-    Ok((date, amount_minor, label))
+    Ok((date, amount_minor, fee, label))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 pub mod camt;
 pub mod csv;
+pub mod layouts;
 pub mod merchant;
 pub mod ofx;
 pub mod qif;
@@ -35,6 +36,27 @@ pub struct Statement {
     pub currency: Option<String>,
     pub rows: Vec<Row>,
     pub rejected: Vec<Rejected>,
+    pub stated: Option<Stated>,
+}
+
+/// The balances a file states (amounts in minor units of the file's currency).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stated {
+    /// Where: `LEDGERBAL`, `OPBD/CLBD`, a balance column's name, `Opening Balance`.
+    pub source: String,
+    /// The balance before the first row, and the day it applies from.
+    pub opening: Option<(Date, i64)>,
+    /// The balance at the end, and its day.
+    pub closing: Option<(Date, i64)>,
+    /// Lines where a running balance does not follow from the amounts.
+    pub breaks: Vec<u64>,
+}
+
+/// A currency code as a file writes it, if it names one: three letters, and not ISO
+/// 4217's `XXX` ("no currency"), which the user is asked about instead.
+pub fn currency_code(code: &str) -> Option<String> {
+    let code = code.trim().to_ascii_uppercase();
+    (code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) && code != "XXX").then_some(code)
 }
 
 /// A transaction's label from its two texts (payee or name, and memo): both, unless the
@@ -85,6 +107,8 @@ pub struct File {
     pub mapping: Option<csv::Mapping>,
     pub rows: Vec<Row>,
     pub rejected: Vec<Rejected>,
+    /// The balances the file states, if it does.
+    pub stated: Option<Stated>,
 }
 
 /// Why a file could not be read at all.
@@ -112,10 +136,11 @@ pub fn read(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Resu
             File {
                 format,
                 encoding: p.encoding,
-                currency: None,
+                currency: p.currency,
                 mapping: Some(p.mapping),
                 rows: p.rows,
                 rejected: p.rejected,
+                stated: p.stated,
             }
         }
         Format::Qif => {
@@ -127,6 +152,11 @@ pub fn read(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Resu
                 mapping: None,
                 rows: p.rows,
                 rejected: p.rejected,
+                stated: p.opening.map(|(date, minor, source)| Stated {
+                    source,
+                    opening: Some((date, minor)),
+                    ..Stated::default()
+                }),
             }
         }
         Format::Ofx => statement(format, ofx::parse(bytes)?),
@@ -142,6 +172,7 @@ fn statement(format: Format, s: Statement) -> File {
         mapping: None,
         rows: s.rows,
         rejected: s.rejected,
+        stated: s.stated,
     }
 }
 

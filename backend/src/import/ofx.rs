@@ -46,6 +46,8 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
     }
     let mut currency = None;
     let mut language = None;
+    // `<LEDGERBAL>`: the balance at the end of the statement (amount, day).
+    let (mut in_ledger, mut ledger) = (false, (None::<String>, None::<String>));
     let mut blocks: Vec<Block> = Vec::new();
     let mut current: Option<Block> = None;
     let mut status: Option<Status> = None;
@@ -63,7 +65,11 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
         match tag.as_str() {
             "STMTTRN" => current = Some(Block { line, ..Block::default() }),
             "/STMTTRN" => blocks.extend(current.take()),
-            "CURDEF" if !value.is_empty() => currency = Some(value),
+            "CURDEF" => currency = super::currency_code(&value),
+            "LEDGERBAL" => in_ledger = true,
+            "/LEDGERBAL" | "AVAILBAL" | "BANKTRANLIST" => in_ledger = false,
+            "BALAMT" if in_ledger && ledger.0.is_none() => ledger.0 = Some(value),
+            "DTASOF" if in_ledger && ledger.1.is_none() => ledger.1 = Some(value),
             "LANGUAGE" if !value.is_empty() => language = Some(value.to_ascii_uppercase()),
             "STATUS" => status = Some(Status::default()),
             "/STATUS" => {
@@ -124,7 +130,20 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
             Err(why) => rejected.push(Rejected { line: b.line, why }),
         }
     }
-    Ok(Statement { encoding, currency, rows, rejected })
+    // SGML leaves leaves unclosed: the balance's are the first inside `<LEDGERBAL>`.
+    let closing = match ledger {
+        (Some(amt), Some(day)) => {
+            let decimal = if amt.contains(',') && !amt.contains('.') { ',' } else { '.' };
+            ofx_date(&day).zip(amount(&amt, decimal).ok())
+        }
+        _ => None,
+    };
+    let stated = closing.map(|c| super::Stated {
+        source: "LEDGERBAL".into(),
+        closing: Some(c),
+        ..super::Stated::default()
+    });
+    Ok(Statement { encoding, currency, rows, rejected, stated })
 }
 
 /// An element's text right after its opening tag, unescaped, and how many bytes of

@@ -20,6 +20,17 @@ pub struct Parsed {
     pub order: DateOrder,
     pub rows: Vec<Row>,
     pub rejected: Vec<Rejected>,
+    /// The account's opening balance (its day, minor units, the payee that said so):
+    /// Quicken's first "Opening Balance" line, which is no transaction.
+    pub opening: Option<(agent::Date, i64, String)>,
+}
+
+/// Whether a payee names the account's opening balance, as Quicken, Money and French
+/// exporters write it.
+fn is_opening_balance(payee: &str) -> bool {
+    let p = super::fold(payee);
+    ["opening balance", "solde initial", "solde d ouverture", "solde ouverture", "solde de depart"]
+        .contains(&p.as_str())
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -167,7 +178,21 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     let french = order == DateOrder::Dmy || comma;
     let mut rows = Vec::new();
     let mut rejected = Vec::new();
-    for b in blocks {
+    let mut opening = None;
+    for (i, b) in blocks.into_iter().enumerate() {
+        // The opening balance is the first block; later, a payee of that name is a transaction.
+        if i == 0 && opening.is_none() {
+            if let Some(payee) = b.payee.as_deref().filter(|p| is_opening_balance(p)) {
+                let date = b.date.as_deref().and_then(|d| parse_date(&clean(d), order));
+                let minor = b.amount.as_deref().and_then(|a| {
+                    super::amount(a, if a.contains(',') && !a.contains('.') { ',' } else { '.' }).ok()
+                });
+                if let (Some(date), Some(minor)) = (date, minor) {
+                    opening = Some((date, minor, payee.to_string()));
+                    continue;
+                }
+            }
+        }
         let result = (|| -> Result<Row, Why> {
             let raw = b.date.as_deref().ok_or_else(|| Why::NoDate { fields: fields(&["D line"]) })?;
             let date = parse_date(&clean(raw), order)
@@ -192,5 +217,5 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
             Err(why) => rejected.push(Rejected { line: b.line, why }),
         }
     }
-    Ok(Parsed { encoding, order, rows, rejected })
+    Ok(Parsed { encoding, order, rows, rejected, opening })
 }

@@ -36,8 +36,13 @@ impl Imports {
             if file.mapping.as_ref().is_some_and(|m| !m.is_sure()) {
                 return Err(ImportError::LayoutUnsure);
             }
-            if let Target::New(name) = &target {
+            if let Target::New(name) | Target::NewIn(name, _) = &target {
                 account_name(name)?;
+            }
+            if let Target::NewIn(_, currency) = &target {
+                if Currency::new(currency).is_none() {
+                    return Err(ImportError::BadCurrency(currency.clone()));
+                }
             }
             self.set(user, id, Some(Live::Running { done: 0, total: file.rows.len() as u64 }));
             let (imports, store, id) = (self.clone(), store.clone(), id.to_string());
@@ -94,12 +99,14 @@ impl Imports {
                 return Err(ImportError::AlreadyImported);
             }
         }
-        let currency = match &file.currency {
-            Some(c) => c.clone(),
-            None => user_currency(&mut db, user).await?,
+        let currency = match (&file.currency, &target) {
+            (Some(c), _) | (None, Target::NewIn(_, c)) => c.clone(),
+            (None, _) => user_currency(&mut db, user).await?,
         };
         let (account_id, account_name, account_currency) =
             target_account(&mut db, user, &target, &currency).await?;
+        // Before any row goes in: may the file's opening balance become the account's?
+        let fresh = is_fresh(&account_start(&mut db, user, account_id).await?);
         if let Some(file_currency) = &file.currency {
             if *file_currency != account_currency {
                 return Err(ImportError::Currency {
@@ -150,7 +157,23 @@ impl Imports {
                 self.set(user, id, Some(Live::Running { done: i as u64 + 1, total: total as u64 }));
             }
         }
+        let opening = match file.stated.as_ref().and_then(|st| opening_of(st, &file.rows)) {
+            Some((day, minor)) if fresh => {
+                sqlx::query(
+                    "UPDATE accounts SET opening_balance_minor = $1, opening_date = $2 WHERE user_id = $3 AND id = $4",
+                )
+                .bind(minor)
+                .bind(day.to_string())
+                .bind(user.0)
+                .bind(account_id)
+                .execute(&mut *db)
+                .await?;
+                Currency::new(&account_currency).map(|c| (day, Money::new(minor, c)))
+            }
+            _ => None,
+        };
         let report = ImportReport {
+            opening,
             account: account_name,
             read: total as u64,
             added,
@@ -201,7 +224,7 @@ pub(super) async fn target_account(
         Target::Existing(key) => {
             account_row(db, user, key).await?.ok_or_else(|| ImportError::NoAccount(key.clone()))
         }
-        Target::New(name) => {
+        Target::New(name) | Target::NewIn(name, _) => {
             let name = account_name(name)?;
             let same: Option<(i64, String)> =
                 sqlx::query_as("SELECT id, currency FROM accounts WHERE user_id = $1 AND name = $2")

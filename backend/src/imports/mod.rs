@@ -56,6 +56,8 @@ pub enum ImportError {
     LayoutUnsure,
     #[error("the file is in {file}, the account {account:?} in {account_currency}")]
     Currency { file: String, account: String, account_currency: String },
+    #[error("{0:?} is not a currency code (three letters, such as EUR)")]
+    BadCurrency(String),
     #[error("an account name must be 1 to 60 characters")]
     AccountName,
     #[error("an account name may not contain control or text-direction characters")]
@@ -92,6 +94,7 @@ impl ImportError {
             E::Currency { file, account, account_currency } => {
                 format!("Le fichier est en {file} et le compte « {account} » en {account_currency} : choisissez un autre compte.")
             }
+            E::BadCurrency(c) => format!("« {c} » n'est pas un code de devise (trois lettres, comme EUR)."),
             E::AccountName => "Le nom du compte doit compter de 1 à 60 caractères.".into(),
             E::AccountNameCharacters => {
                 "Le nom du compte ne peut pas contenir de caractères de contrôle ni de changement de sens d'écriture."
@@ -135,6 +138,7 @@ impl UserError for ImportError {
             ImportError::Read(_) => "unreadable",
             ImportError::NoRows => "no_rows",
             ImportError::Currency { .. } => "currency",
+            ImportError::BadCurrency(_) => "bad_currency",
             ImportError::AccountName => "account_name",
             ImportError::AccountNameCharacters => "account_name_characters",
             ImportError::NoAccount(_) => "no_account",
@@ -175,8 +179,72 @@ pub enum Layout<'a> {
 pub enum Target {
     /// One of the user's accounts, by key.
     Existing(String),
-    /// A new account with this name (or the one of that name, if there is one).
+    /// A new account with this name (or the one of that name, if there is one), in the
+    /// file's currency, else the user's.
     New(String),
+    /// A new account with this name in this currency: the user's answer when the file
+    /// states none. A file that states one must agree.
+    NewIn(String, String),
+}
+
+/// Currencies offered for a new account when the file states none: the user's first.
+const CURRENCIES: [&str; 8] = ["EUR", "USD", "GBP", "CHF", "CAD", "JPY", "SEK", "PLN"];
+
+/// The balance before a file's first row, and its day: the one the file states, else
+/// its closing balance less the rows up to that day. `None` when it states neither.
+fn opening_of(stated: &import::Stated, rows: &[Row]) -> Option<(agent::Date, i64)> {
+    let first = rows.iter().map(|r| r.date).min();
+    if let Some((day, minor)) = stated.opening {
+        return Some((first.map_or(day, |f| f.min(day)), minor));
+    }
+    let (day, closing) = stated.closing?;
+    let moved = rows.iter().filter(|r| r.date <= day).fold(0i64, |sum, r| sum.saturating_add(r.amount_minor));
+    Some((first.map_or(day, |f| f.min(day)), closing.saturating_sub(moved)))
+}
+
+/// (opening balance, opening day, transactions) of an account, to tell whether an
+/// import may set its opening balance: only when it has none and no transaction.
+async fn account_start(
+    db: &mut AnyConnection,
+    user: UserId,
+    account_id: i64,
+) -> Result<(i64, Option<String>, i64), sqlx::Error> {
+    sqlx::query_as(
+        "SELECT a.opening_balance_minor, a.opening_date,
+                CAST((SELECT COUNT(*) FROM transactions t WHERE t.user_id = a.user_id AND t.account_id = a.id) AS BIGINT)
+         FROM accounts a WHERE a.user_id = $1 AND a.id = $2",
+    )
+    .bind(user.0)
+    .bind(account_id)
+    .fetch_one(&mut *db)
+    .await
+}
+
+/// Whether an account may get the file's opening balance: it has no opening balance of
+/// its own and no transaction.
+fn is_fresh(start: &(i64, Option<String>, i64)) -> bool {
+    start.0 == 0 && start.1.is_none() && start.2 == 0
+}
+
+/// An account's balance in Sou at the end of `day` (before its opening day, none).
+async fn balance_on(
+    db: &mut AnyConnection,
+    user: UserId,
+    account_id: i64,
+    day: agent::Date,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT CAST(CASE WHEN a.opening_date IS NULL OR a.opening_date <= $3 THEN a.opening_balance_minor ELSE 0 END
+                + COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
+                 WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date <= $3
+                   AND (a.opening_date IS NULL OR t.date >= a.opening_date)), 0) AS BIGINT)
+         FROM accounts a WHERE a.user_id = $1 AND a.id = $2",
+    )
+    .bind(user.0)
+    .bind(account_id)
+    .bind(day.to_string())
+    .fetch_one(&mut *db)
+    .await
 }
 
 /// Imports under way or failed, by (user, import id). Finished imports are read from

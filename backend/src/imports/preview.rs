@@ -41,6 +41,9 @@ impl Imports {
             accounts: accounts.clone(),
             account: None,
             new_account_name: String::new(),
+            asks_currency: false,
+            currencies: Vec::new(),
+            balances: None,
             state,
         };
         if let Some(report) = &upload.report {
@@ -88,6 +91,18 @@ impl Imports {
             None => Vec::new(),
         };
         let duplicates = already.iter().filter(|&&p| p).count() as u64;
+        let balances = match &file.stated {
+            Some(stated) => {
+                let account = target.as_ref().map(|t| t.0);
+                Some(balance_check(&mut db, user, stated, &file.rows, &already, account, currency).await?)
+            }
+            None => None,
+        };
+        // A file that states no currency: a new account's is asked, the user's first.
+        let asks_currency = file.currency.is_none() && target.is_none();
+        let own = user_currency(&mut db, user).await?;
+        let others = CURRENCIES.iter().map(|c| c.to_string()).filter(|c| *c != own);
+        let currencies: Vec<String> = std::iter::once(own.clone()).chain(others).collect();
         let context = Context::load(&mut db, user).await?;
         db.commit().await?;
         let rows = file
@@ -130,10 +145,57 @@ impl Imports {
             rejected: file.rejected.clone(),
             account: chosen,
             new_account_name: stem.chars().take(60).collect(),
+            asks_currency,
+            currencies: if asks_currency { currencies } else { Vec::new() },
+            balances,
             rows,
             ..base(encoding, state)
         })
     }
+}
+
+/// The balances `stated` checked against `rows` going into `account` (`None`: a new
+/// one), of which `already` are there.
+async fn balance_check(
+    db: &mut AnyConnection,
+    user: UserId,
+    stated: &import::Stated,
+    rows: &[Row],
+    already: &[bool],
+    account: Option<i64>,
+    currency: Currency,
+) -> Result<agent::imports::BalanceCheck, sqlx::Error> {
+    let money = |minor| Money::new(minor, currency);
+    let fresh = match account {
+        Some(id) => is_fresh(&account_start(db, user, id).await?),
+        None => true,
+    };
+    let opening = opening_of(stated, rows);
+    let sum = |upto: agent::Date, new_only: bool| {
+        rows.iter()
+            .enumerate()
+            .filter(|(i, r)| r.date <= upto && !(new_only && already.get(*i).copied().unwrap_or(false)))
+            .fold(0i64, |s, (_, r)| s.saturating_add(r.amount_minor))
+    };
+    let computed = match (stated.opening, stated.closing, account) {
+        // The file's own rows from its opening to its closing balance.
+        (Some(_), Some((day, _)), _) => opening.map(|(_, o)| o.saturating_add(sum(day, false))),
+        // Only a closing balance, into an account with a history: Sou's balance then,
+        // with the rows not there yet.
+        (None, Some((day, _)), Some(id)) if !fresh => {
+            Some(balance_on(db, user, id, day).await?.saturating_add(sum(day, true)))
+        }
+        _ => None,
+    };
+    Ok(agent::imports::BalanceCheck {
+        source: stated.source.clone(),
+        opening: opening.map(|(d, m)| (d, money(m))),
+        opening_stated: stated.opening.is_some(),
+        closing: stated.closing.map(|(d, m)| (d, money(m))),
+        computed: computed.map(money),
+        breaks: stated.breaks.clone(),
+        sets_opening: fresh && opening.is_some(),
+    })
 }
 
 /// Which of `hashes` are already stored, in order.

@@ -20,6 +20,7 @@ mod conversations;
 mod finance_tools;
 mod hidden_controls;
 mod import_into_ledger;
+mod import_layouts;
 mod import_parsers;
 mod llm_chat;
 mod llm_matrix;
