@@ -1,12 +1,14 @@
 //! Sou's HTTP server: the router, the public API under `/api/v1`, the Leptos pages and
 //! server functions, and static files. Handlers are thin: parse the request, call
 //! `backend`, map the error to one user-safe JSON shape (`error.rs`). The plain form
-//! posts are in `forms.rs`, the sign-in forms and the gate in `auth.rs`.
+//! posts are in `forms.rs`, the import API in `imports_api.rs`, the sign-in forms and
+//! the gate in `auth.rs`.
 
 pub mod auth;
 pub mod config;
 mod error;
 pub mod forms;
+mod imports_api;
 pub mod security;
 
 pub use error::ApiError;
@@ -92,6 +94,14 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/plan", post(api_plan))
         .route("/api/v1/chat", post(api_chat))
         .route("/api/v1/tools", get(api_tools))
+        .route(
+            "/api/v1/imports",
+            post(imports_api::create)
+                .get(imports_api::list)
+                .layer(axum::extract::DefaultBodyLimit::max(forms::UPLOAD_BODY_LIMIT)),
+        )
+        .route("/api/v1/imports/{id}", get(imports_api::show).delete(imports_api::discard))
+        .route("/api/v1/imports/{id}/run", post(imports_api::run))
         .route("/chat", post(forms::chat))
         .route(
             "/import",

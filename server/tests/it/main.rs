@@ -19,6 +19,7 @@ mod auth;
 mod datasets;
 mod dialects;
 mod imports;
+mod imports_api;
 mod isolation;
 mod keep_alive;
 mod keys;

@@ -1,0 +1,231 @@
+//! The import API for scripts (`/api/v1/imports`): upload a bank file as the request
+//! body, read its preview (the layout Sou detected, the rows, what is rejected and why,
+//! the balances checked), correct the layout if asked, then run it. The same service
+//! as the `/import` pages, with the same checks: a layout Sou is unsure of waits for
+//! one the caller names, and what is refused says why (`docs/api.md`).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use agent::imports::{ImportState, LayoutEdit, Mapping};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use backend::imports::{ImportError, Layout, Target};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::auth::SignedIn;
+use crate::{ApiError, AppState};
+
+/// How long `"wait": true` waits for an import to end before answering with its progress.
+const WAIT: Duration = Duration::from_secs(60);
+
+fn locale(headers: &HeaderMap) -> agent::Locale {
+    headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(agent::Locale::from_accept_language)
+        .unwrap_or(agent::Locale::En)
+}
+
+/// The preview's query: `account` (a key) and the layout fields of the `/import/{id}`
+/// page (columns from 1).
+fn edit_of(q: &HashMap<String, String>) -> Result<LayoutEdit, ApiError> {
+    let n = |k: &str| -> Result<Option<usize>, ApiError> {
+        q.get(k)
+            .filter(|v| !v.is_empty())
+            .map(|v| {
+                v.parse::<usize>().map_err(|_| {
+                    ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        "bad_request",
+                        format!("{k} must be a column number"),
+                    )
+                })
+            })
+            .transpose()
+    };
+    let s = |k: &str| q.get(k).filter(|v| !v.is_empty()).cloned();
+    const KNOWN: [&str; 15] = [
+        "account",
+        "delimiter",
+        "skip",
+        "date",
+        "order",
+        "label",
+        "amounts",
+        "amount",
+        "debit",
+        "credit",
+        "decimal",
+        "currency",
+        "fee",
+        "state",
+        "fees",
+    ];
+    if let Some(k) = q.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("unknown parameter {k}")));
+    }
+    Ok(LayoutEdit {
+        delimiter: s("delimiter"),
+        skip: n("skip")?,
+        date: n("date")?,
+        order: s("order"),
+        label: n("label")?,
+        amounts: s("amounts"),
+        amount: n("amount")?,
+        debit: n("debit")?,
+        credit: n("credit")?,
+        decimal: s("decimal"),
+        currency: n("currency")?,
+        fee: n("fee")?,
+        state: n("state")?,
+        fees: s("fees"),
+    })
+}
+
+/// `POST /api/v1/imports?name=releve.csv`: the file is the body. Answers `201` with the
+/// preview (detected layout, into a new account unless `account` names one).
+pub async fn create(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if content_type.starts_with("multipart/") || content_type.starts_with("application/x-www-form-urlencoded")
+    {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "send the file itself as the body (application/octet-stream, text/csv…), its name in ?name=",
+        ));
+    }
+    let bytes = match body {
+        Ok(bytes) => bytes,
+        Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            let e = ImportError::TooLarge;
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                e.message(agent::Locale::En),
+            ));
+        }
+        Err(r) => return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_request", r.body_text())),
+    };
+    let name = q.get("name").cloned().unwrap_or_default();
+    let into = q.get("account").filter(|a| !a.is_empty()).cloned();
+    let imports = state.sou.imports();
+    let store = state.sou.store();
+    let id = imports.upload(store, account.user, &name, bytes.to_vec()).await.map_err(ApiError::from_user)?;
+    let view = imports
+        .view(store, account.user, &id, Layout::Detected, into.as_deref(), locale(&headers))
+        .await
+        .map_err(ApiError::from_user)?;
+    let mut response = (StatusCode::CREATED, Json(view)).into_response();
+    if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/imports/{id}")) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    Ok(response)
+}
+
+/// `GET /api/v1/imports`: the caller's imports, newest first.
+pub async fn list(State(state): State<AppState>, SignedIn(account): SignedIn) -> Result<Response, ApiError> {
+    let imports =
+        state.sou.imports().list(state.sou.store(), account.user).await.map_err(ApiError::from_user)?;
+    Ok(Json(json!({ "imports": imports })).into_response())
+}
+
+/// `GET /api/v1/imports/{id}`: the preview (with the layout fields and `account` of the
+/// query), the progress, or the report.
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let edit = edit_of(&q)?;
+    let into = q.get("account").filter(|a| !a.is_empty()).cloned();
+    let view = state
+        .sou
+        .imports()
+        .view(state.sou.store(), account.user, &id, Layout::Edited(&edit), into.as_deref(), locale(&headers))
+        .await
+        .map_err(ApiError::from_user)?;
+    Ok(Json(view).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunRequest {
+    /// The layout to read a CSV file with (as the preview's `mapping`, edited); none:
+    /// the detected one.
+    #[serde(default)]
+    mapping: Option<Mapping>,
+    /// An account key; none: a new account named `new_account`.
+    #[serde(default)]
+    account: Option<String>,
+    #[serde(default)]
+    new_account: Option<String>,
+    /// A new account's currency, for a file that states none; none: the user's.
+    #[serde(default)]
+    currency: Option<String>,
+    /// Answer when the import has ended (up to 60 s) rather than at once.
+    #[serde(default)]
+    wait: bool,
+}
+
+/// `POST /api/v1/imports/{id}/run`: starts the import. `202` with its progress, or with
+/// `"wait": true` `200` with its report once done.
+pub async fn run(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+    body: Result<Json<RunRequest>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(req) = body?;
+    let target = match req.account.filter(|a| !a.is_empty()) {
+        Some(key) => Target::Existing(key),
+        None => {
+            let name = req.new_account.unwrap_or_default();
+            match req.currency.filter(|c| !c.is_empty()) {
+                Some(currency) => Target::NewIn(name, currency),
+                None => Target::New(name),
+            }
+        }
+    };
+    let imports = state.sou.imports();
+    let store = state.sou.store();
+    imports.start(store, account.user, &id, req.mapping, target).await.map_err(ApiError::from_user)?;
+    let deadline = tokio::time::Instant::now() + if req.wait { WAIT } else { Duration::ZERO };
+    loop {
+        let now =
+            imports.state(store, account.user, &id, agent::Locale::En).await.map_err(ApiError::from_user)?;
+        match now {
+            ImportState::Running { .. } if tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            ImportState::Running { .. } => return Ok((StatusCode::ACCEPTED, Json(now)).into_response()),
+            ImportState::Failed { message } => {
+                return Err(ApiError::new(StatusCode::CONFLICT, "import_failed", message));
+            }
+            done => return Ok(Json(done).into_response()),
+        }
+    }
+}
+
+/// `DELETE /api/v1/imports/{id}`: forgets an upload not imported.
+pub async fn discard(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    state.sou.imports().discard(state.sou.store(), account.user, &id).await.map_err(ApiError::from_user)?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
