@@ -650,9 +650,10 @@ fn mark_of(value: &str, usual: char) -> char {
 fn running_balance(lines: &[Line], source: String) -> Option<Stated> {
     let with: Vec<(&Line, i64)> = lines.iter().filter_map(|l| Some((l, l.balance?))).collect();
     let net = |l: &Line| l.amount.saturating_sub(l.fee);
-    let pairs: Vec<(&(&Line, i64), &(&Line, i64))> = with.windows(2).map(|w| (&w[0], &w[1])).collect();
-    let oldest_first: Vec<bool> = pairs.iter().map(|(a, b)| a.1.checked_add(net(b.0)) == Some(b.1)).collect();
-    let newest_first: Vec<bool> = pairs.iter().map(|(a, b)| b.1.checked_add(net(a.0)) == Some(a.1)).collect();
+    // Each pair of neighbouring lines: (earlier in the file, later).
+    let pairs = || with.windows(2).map(|w| (w[0], w[1]));
+    let oldest_first: Vec<bool> = pairs().map(|(a, b)| a.1.checked_add(net(b.0)) == Some(b.1)).collect();
+    let newest_first: Vec<bool> = pairs().map(|(a, b)| b.1.checked_add(net(a.0)) == Some(a.1)).collect();
     let count = |v: &[bool]| v.iter().filter(|&&ok| ok).count();
     let (first, last) = (with.first()?, with.last()?);
     let (follows, opening, closing) = if count(&oldest_first) >= count(&newest_first) {
@@ -661,10 +662,10 @@ fn running_balance(lines: &[Line], source: String) -> Option<Stated> {
         (newest_first, (last.0.date, last.1.saturating_sub(net(last.0))), (first.0.date, first.1))
     };
     // Mostly not following: a column of something else; it says nothing.
-    if count(&follows) * 2 < pairs.len() {
+    if count(&follows) * 2 < follows.len() {
         return None;
     }
-    let breaks = pairs.iter().zip(&follows).filter(|(_, ok)| !**ok).map(|((_, b), _)| b.0.line).collect();
+    let breaks = pairs().zip(&follows).filter(|(_, ok)| !**ok).map(|((_, b), _)| b.0.line).collect();
     Some(Stated { source, opening: Some(opening), closing: Some(closing), breaks })
 }
 

@@ -22,6 +22,7 @@ mod hidden_controls;
 mod import_into_ledger;
 mod import_layouts;
 mod import_parsers;
+mod import_roundtrip;
 mod llm_chat;
 mod llm_matrix;
 mod llm_providers;
