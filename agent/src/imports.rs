@@ -177,6 +177,10 @@ pub struct Mapping {
     /// The account's running balance: checked against the amounts, never one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<usize>,
+    /// Which of the user's accounts each row is of (a file holding several: BoursoBank's
+    /// `accountNum`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<usize>,
 }
 
 impl Mapping {
@@ -311,6 +315,7 @@ impl LayoutEdit {
             },
             state: optional(self.state, base.state),
             balance: base.balance,
+            account: base.account,
         }
     }
 }
@@ -479,6 +484,20 @@ impl BalanceCheck {
     }
 }
 
+/// One of the accounts a file names, and where its rows go.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartView {
+    /// As the file names it (a QIF account's name, an OFX `ACCTID`, an IBAN).
+    pub name: String,
+    pub rows: u64,
+    /// The currency the file states for it.
+    pub currency: Option<String>,
+    /// The account chosen for it (a key); else a new account of its name.
+    pub account: Option<String>,
+    /// Its rows already in the chosen account.
+    pub duplicates: u64,
+}
+
 /// An account a file can be imported into.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AccountOption {
@@ -549,6 +568,9 @@ pub struct ImportView {
     /// The account chosen for this preview, else the name a new one would get.
     pub account: Option<String>,
     pub new_account_name: String,
+    /// A file naming several accounts: each one, with its target.
+    #[serde(default)]
+    pub parts: Vec<PartView>,
     /// The file states no currency (or `XXX`, none): a new account's is asked for.
     #[serde(default)]
     pub asks_currency: bool,

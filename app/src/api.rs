@@ -360,13 +360,16 @@ pub struct ImportData {
 }
 
 /// An upload's page: its preview (with `edit` applied to the detected layout, into
-/// `into`, an account key), its progress, or its report. `edit` defaults to no change:
-/// the browser's URL encoding sends nothing at all for an empty one.
+/// `into`, an account key; for a file naming several accounts, `parts`: an account key
+/// per account, comma-separated, empty for a new one), its progress, or its report.
+/// `edit` defaults to no change: the browser's URL encoding sends nothing at all for an
+/// empty one.
 #[server(endpoint = "import")]
 pub async fn load_import(
     id: String,
     #[server(default)] edit: LayoutEdit,
     into: Option<String>,
+    #[server(default)] parts: String,
 ) -> Result<ImportData, AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
@@ -374,7 +377,8 @@ pub async fn load_import(
         let imports = sou.imports();
         let into = into.filter(|a| !a.is_empty());
         let layout = backend::imports::Layout::Edited(&edit);
-        let view = imports.view(sou.store(), user, &id, layout, into.as_deref(), locale).await?;
+        let parts: Vec<String> = parts.split(',').map(str::to_string).collect();
+        let view = imports.view(sou.store(), user, &id, layout, into.as_deref(), &parts, locale).await?;
         Ok(ImportData { account: ssr::account_view()?, locale, view })
     })
     .await

@@ -136,16 +136,21 @@ fn edit_from_query(q: &leptos_router::params::ParamsMap) -> LayoutEdit {
     }
 }
 
+/// The accounts chosen for a file naming several (`part1`, `part2`…), comma-separated.
+fn parts_from_query(q: &leptos_router::params::ParamsMap) -> String {
+    (1..=100).map_while(|n| q.get(&format!("part{n}"))).collect::<Vec<_>>().join(",")
+}
+
 #[component]
 pub fn ImportPage() -> impl IntoView {
     let id = leptos_router::hooks::use_params_map().with_untracked(|p| p.get("id")).unwrap_or_default();
-    let (edit, into) =
-        leptos_router::hooks::use_query_map().with_untracked(|q| (edit_from_query(q), q.get("account")));
+    let (edit, into, parts) = leptos_router::hooks::use_query_map()
+        .with_untracked(|q| (edit_from_query(q), q.get("account"), parts_from_query(q)));
     // Bumped when a running import ends, to load its report.
     let reload = RwSignal::new(0u32);
     let data = Resource::new_blocking(
         move || reload.get(),
-        move |_| load_import(id.clone(), edit.clone(), into.clone()),
+        move |_| load_import(id.clone(), edit.clone(), into.clone(), parts.clone()),
     );
     view! {
         <Loaded data frame=Frame::Page("settings") let:data>
@@ -502,7 +507,14 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
             <form method="post" action=format!("/import/{id}/run") class="run" data-testid="run-form">
                 <input type="hidden" name="mapping" value=mapping_json/>
                 <input type="hidden" name="account" value=v.account.clone().unwrap_or_default()/>
-                {v.account.is_none().then(|| view! {
+                {v.parts.iter().enumerate().map(|(i, p)| {
+                    let name: String = p.name.chars().take(60).collect();
+                    view! {
+                        <input type="hidden" name=format!("part{}", i + 1) value=p.account.clone().unwrap_or_default()/>
+                        <input type="hidden" name=format!("part_name{}", i + 1) value=name/>
+                    }
+                }).collect_view()}
+                {(v.account.is_none() && v.parts.is_empty()).then(|| view! {
                     <label for="new-account">{tr(locale, "Nom du nouveau compte", "New account's name")}</label>
                     <input id="new-account" type="text" name="new_account" required maxlength="60"
                         value=v.new_account_name.clone()/>
@@ -546,6 +558,8 @@ fn preview_table(rows: Vec<PreviewRow>, locale: Locale) -> AnyView {
                             <td>
                                 <span class="label">{r.label}</span>
                                 {r.merchant.map(|m| view! { <span class="merchant">{m}</span> })}
+                                // On a phone the category column is folded under the label.
+                                {r.category.clone().map(|c| view! { <span class="category-inline">{c}</span> })}
                                 {r.duplicate.then(|| view! {
                                     <span class="badge">{tr(locale, "déjà importée", "already imported")}</span>
                                 })}
@@ -677,17 +691,55 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
         }
     });
     let chosen = v.account.clone();
+    let account_options = |chosen: Option<&str>, new: String| {
+        view! {
+            <option value="" selected=chosen.is_none()>{new}</option>
+            {v.accounts.iter().map(|a| {
+                let selected = chosen == Some(a.key.as_str());
+                view! { <option value=a.key.clone() selected=selected>{format!("{} ({})", a.name, a.currency)}</option> }
+            }).collect_view()}
+        }
+    };
+    // A file naming several accounts: where each one's rows go.
+    let targets = if v.parts.is_empty() {
+        view! {
+            <label for="l-account">{tr(locale, "Compte", "Account")}</label>
+            <select id="l-account" name="account">
+                {account_options(chosen.as_deref(), tr(locale, "Nouveau compte", "New account").to_string())}
+            </select>
+        }
+        .into_any()
+    } else {
+        view! {
+            <fieldset class="layout parts" data-testid="parts">
+                <legend>{match locale {
+                    Locale::Fr => format!("Ce fichier contient {} comptes : où va chacun ?", v.parts.len()),
+                    Locale::En => format!("This file holds {} accounts: where does each go?", v.parts.len()),
+                }}</legend>
+                {v.parts.iter().enumerate().map(|(i, p)| {
+                    let id = format!("l-part{}", i + 1);
+                    let rows = match locale {
+                        Locale::Fr => count(locale, p.rows, ("opération", "opérations"), ("", "")),
+                        Locale::En => count(locale, p.rows, ("", ""), ("transaction", "transactions")),
+                    };
+                    let currency = p.currency.clone().map(|c| format!(" · {c}")).unwrap_or_default();
+                    let new = match locale {
+                        Locale::Fr => format!("Nouveau compte « {} »", p.name),
+                        Locale::En => format!("New account “{}”", p.name),
+                    };
+                    view! {
+                        <label for=id.clone()>{format!("{} · {rows}{currency}", p.name)}</label>
+                        <select id=id name=format!("part{}", i + 1)>{account_options(p.account.as_deref(), new)}</select>
+                    }
+                }).collect_view()}
+            </fieldset>
+        }
+        .into_any()
+    };
     view! {
         <form method="get" action=format!("/import/{}", v.id) class="layout-form" data-testid="layout-form">
             {csv}
-            <label for="l-account">{tr(locale, "Compte", "Account")}</label>
-            <select id="l-account" name="account">
-                <option value="" selected=chosen.is_none()>{tr(locale, "Nouveau compte", "New account")}</option>
-                {v.accounts.iter().map(|a| {
-                    let selected = chosen.as_deref() == Some(a.key.as_str());
-                    view! { <option value=a.key.clone() selected=selected>{format!("{} ({})", a.name, a.currency)}</option> }
-                }).collect_view()}
-            </select>
+            {targets}
             <button type="submit" class="secondary-action">{tr(locale, "Mettre à jour l'aperçu", "Update the preview")}</button>
         </form>
     }

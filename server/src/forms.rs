@@ -138,6 +138,28 @@ pub struct RunForm {
     /// A new account's currency, asked when the file states none; empty: the user's.
     #[serde(default)]
     currency: String,
+    /// A file naming several accounts: `part1`, `part2`… (an account key, empty for a
+    /// new account) and `part_name1`… (the new account's name).
+    #[serde(flatten)]
+    parts: std::collections::HashMap<String, String>,
+}
+
+/// The targets of a file naming several accounts, from `part<n>` and `part_name<n>`
+/// (`None` when the form has no `part1`).
+fn split(form: &RunForm) -> Option<Target> {
+    let currency = form.currency.trim();
+    let targets: Vec<Target> = (1..)
+        .map_while(|n| {
+            let key = form.parts.get(&format!("part{n}"))?.trim().to_string();
+            let name = form.parts.get(&format!("part_name{n}")).cloned().unwrap_or_default();
+            Some(match (key.is_empty(), currency.is_empty()) {
+                (false, _) => Target::Existing(key),
+                (true, true) => Target::New(name),
+                (true, false) => Target::NewIn(name, currency.to_string()),
+            })
+        })
+        .collect();
+    (!targets.is_empty()).then_some(Target::Split(targets))
 }
 
 /// `POST /import/{id}/run`: starts the import and goes to its page (progress, report,
@@ -162,12 +184,13 @@ pub async fn run(
             }
         },
     };
-    let target = match form.account.trim() {
-        "" => match form.currency.trim() {
-            "" => Target::New(form.new_account),
-            currency => Target::NewIn(form.new_account, currency.to_string()),
+    let target = match split(&form) {
+        Some(split) => split,
+        None => match (form.account.trim(), form.currency.trim()) {
+            ("", "") => Target::New(form.new_account.clone()),
+            ("", currency) => Target::NewIn(form.new_account.clone(), currency.to_string()),
+            (key, _) => Target::Existing(key.to_string()),
         },
-        key => Target::Existing(key.to_string()),
     };
     match state.sou.imports().start(state.sou.store(), account.user, &id, mapping, target).await {
         // The upload's page says why an import did not start.

@@ -50,8 +50,9 @@ fn edit_of(q: &HashMap<String, String>) -> Result<LayoutEdit, ApiError> {
             .transpose()
     };
     let s = |k: &str| q.get(k).filter(|v| !v.is_empty()).cloned();
-    const KNOWN: [&str; 15] = [
+    const KNOWN: [&str; 16] = [
         "account",
+        "parts",
         "delimiter",
         "skip",
         "date",
@@ -124,7 +125,7 @@ pub async fn create(
     let store = state.sou.store();
     let id = imports.upload(store, account.user, &name, bytes.to_vec()).await.map_err(ApiError::from_user)?;
     let view = imports
-        .view(store, account.user, &id, Layout::Detected, into.as_deref(), locale(&headers))
+        .view(store, account.user, &id, Layout::Detected, into.as_deref(), &[], locale(&headers))
         .await
         .map_err(ApiError::from_user)?;
     let mut response = (StatusCode::CREATED, Json(view)).into_response();
@@ -152,10 +153,20 @@ pub async fn show(
 ) -> Result<Response, ApiError> {
     let edit = edit_of(&q)?;
     let into = q.get("account").filter(|a| !a.is_empty()).cloned();
+    let parts: Vec<String> =
+        q.get("parts").map(|p| p.split(',').map(str::to_string).collect()).unwrap_or_default();
     let view = state
         .sou
         .imports()
-        .view(state.sou.store(), account.user, &id, Layout::Edited(&edit), into.as_deref(), locale(&headers))
+        .view(
+            state.sou.store(),
+            account.user,
+            &id,
+            Layout::Edited(&edit),
+            into.as_deref(),
+            &parts,
+            locale(&headers),
+        )
         .await
         .map_err(ApiError::from_user)?;
     Ok(Json(view).into_response())
@@ -176,9 +187,34 @@ pub struct RunRequest {
     /// A new account's currency, for a file that states none; none: the user's.
     #[serde(default)]
     currency: Option<String>,
+    /// A file naming several accounts: where each goes, in the preview's `parts` order.
+    #[serde(default)]
+    parts: Option<Vec<PartTarget>>,
     /// Answer when the import has ended (up to 60 s) rather than at once.
     #[serde(default)]
     wait: bool,
+}
+
+/// Where one of a file's accounts goes: an account key, or a new account (named as the
+/// file names it unless `new_account` says), in `currency` when the file states none.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartTarget {
+    #[serde(default)]
+    account: Option<String>,
+    #[serde(default)]
+    new_account: Option<String>,
+    #[serde(default)]
+    currency: Option<String>,
+}
+
+/// A key, else a new account named `name`, in `currency` if given.
+fn target(account: Option<String>, name: String, currency: Option<String>) -> Target {
+    match (account.filter(|a| !a.is_empty()), currency.filter(|c| !c.is_empty())) {
+        (Some(key), _) => Target::Existing(key),
+        (None, Some(currency)) => Target::NewIn(name, currency),
+        (None, None) => Target::New(name),
+    }
 }
 
 /// `POST /api/v1/imports/{id}/run`: starts the import. `202` with its progress, or with
@@ -190,18 +226,35 @@ pub async fn run(
     body: Result<Json<RunRequest>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
-    let target = match req.account.filter(|a| !a.is_empty()) {
-        Some(key) => Target::Existing(key),
-        None => {
-            let name = req.new_account.unwrap_or_default();
-            match req.currency.filter(|c| !c.is_empty()) {
-                Some(currency) => Target::NewIn(name, currency),
-                None => Target::New(name),
-            }
-        }
-    };
     let imports = state.sou.imports();
     let store = state.sou.store();
+    let target = match req.parts {
+        Some(parts) => {
+            // New accounts are named as the file names its accounts.
+            let view = imports
+                .view(store, account.user, &id, Layout::Detected, None, &[], agent::Locale::En)
+                .await
+                .map_err(ApiError::from_user)?;
+            let names = view.parts.iter().map(|p| p.name.chars().take(60).collect::<String>());
+            let names: Vec<String> =
+                names.chain(std::iter::repeat(String::new())).take(parts.len()).collect();
+            let currency = req.currency;
+            Target::Split(
+                parts
+                    .into_iter()
+                    .zip(names)
+                    .map(|(p, name)| {
+                        target(
+                            p.account,
+                            p.new_account.unwrap_or(name),
+                            p.currency.or_else(|| currency.clone()),
+                        )
+                    })
+                    .collect(),
+            )
+        }
+        None => target(req.account, req.new_account.unwrap_or_default(), req.currency),
+    };
     imports.start(store, account.user, &id, req.mapping, target).await.map_err(ApiError::from_user)?;
     let deadline = tokio::time::Instant::now() + if req.wait { WAIT } else { Duration::ZERO };
     loop {

@@ -22,6 +22,8 @@ pub enum CamtError {
 #[derive(Default)]
 struct Entry {
     line: u64,
+    /// The statement it is in (an index of `stmts`).
+    stmt: usize,
     amount: Option<String>,
     currency: Option<String>,
     sign: Option<String>,
@@ -49,10 +51,8 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     reader.config_mut().trim_text(true);
     let mut path: Vec<String> = Vec::new();
     let mut statement = false;
-    let mut currency = None;
+    let mut stmts: Vec<Stmt> = Vec::new();
     let mut entries: Vec<Entry> = Vec::new();
-    // `<Bal>` elements: (type code, amount, direction, day) each.
-    let mut balances: Vec<[Option<String>; 4]> = Vec::new();
     let mut entry: Option<Entry> = None;
     loop {
         let position = reader.buffer_position();
@@ -65,14 +65,19 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
                 if name == "BkToCstmrStmt" {
                     statement = true;
                 }
+                if matches!(name.as_str(), "Stmt" | "Rpt") && entry.is_none() {
+                    stmts.push(Stmt::default());
+                }
                 if name == "Bal" && entry.is_none() {
-                    balances.push(Default::default());
+                    if let Some(st) = stmts.last_mut() {
+                        st.balances.push(Default::default());
+                    }
                 }
                 if name == "Ntry" && entry.is_none() {
                     // The line where this start tag ends (the reader is just past it).
                     let end = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX).min(text.len());
                     let line = text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-                    entry = Some(Entry { line, ..Entry::default() });
+                    entry = Some(Entry { line, stmt: stmts.len().saturating_sub(1), ..Entry::default() });
                 }
                 if name == "Amt" {
                     if let Some(en) = entry.as_mut().filter(|en| en.amount.is_none()) {
@@ -102,11 +107,19 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
                 let grandparent = path.len().checked_sub(2).and_then(|i| path.get(i)).map(String::as_str);
                 match entry.as_mut() {
                     None => {
+                        let Some(st) = stmts.last_mut() else { continue };
+                        let in_account = path.iter().any(|p| p == "Acct");
                         if parent == "Ccy" && grandparent == Some("Acct") {
-                            currency = super::currency_code(&value);
+                            st.currency = super::currency_code(&value);
+                        }
+                        if in_account
+                            && st.account.is_none()
+                            && (parent == "IBAN" || grandparent == Some("Othr"))
+                        {
+                            st.account = Some(value.clone());
                         }
                         if path.iter().any(|p| p == "Bal") {
-                            if let Some(bal) = balances.last_mut() {
+                            if let Some(bal) = st.balances.last_mut() {
                                 let slot = match (grandparent, parent) {
                                     (Some("CdOrPrtry"), "Cd") => Some(0),
                                     (Some("Bal"), "Amt") => Some(1),
@@ -165,12 +178,35 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     let mut rows = Vec::new();
     let mut rejected = Vec::new();
     for en in entries {
-        match row(&en, currency.as_deref()) {
-            Ok(r) => rows.push(r),
+        let st = stmts.get(en.stmt);
+        let account = st.and_then(|s| s.account.clone());
+        match row(&en, st.and_then(|s| s.currency.as_deref())) {
+            Ok(r) => rows.push(Row { account, ..r }),
             Err(why) => rejected.push(Rejected { line: en.line, why }),
         }
     }
-    Ok(Statement { encoding, currency, rows, rejected, stated: stated(&balances) })
+    let accounts = stmts
+        .iter()
+        .filter_map(|st| {
+            Some(super::FileAccount {
+                name: st.account.clone()?,
+                currency: st.currency.clone(),
+                stated: stated(&st.balances),
+            })
+        })
+        .collect();
+    let currency = stmts.iter().find_map(|s| s.currency.clone());
+    let stated = stmts.first().and_then(|st| stated(&st.balances));
+    Ok(Statement { encoding, currency, rows, rejected, stated, accounts })
+}
+
+/// One `<Stmt>`: its account (IBAN, or other id), currency and `<Bal>` elements, each
+/// (type code, amount, direction, day).
+#[derive(Default)]
+struct Stmt {
+    account: Option<String>,
+    currency: Option<String>,
+    balances: Vec<[Option<String>; 4]>,
 }
 
 /// The opening (`OPBD`, else the previous closing `PRCD`) and closing (`CLBD`) booked
@@ -246,5 +282,5 @@ fn row(en: &Entry, account_currency: Option<&str>) -> Result<Row, Why> {
         (None, None) => return Err(Why::NoLabel { fields: fields(&["AddtlNtryInf", "Nm", "Ustrd"]) }),
     };
     let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
-    Ok(Row { line: en.line, date, amount_minor, label, external_id: en.reference.clone() })
+    Ok(Row { line: en.line, date, amount_minor, label, external_id: en.reference.clone(), account: None })
 }

@@ -456,6 +456,7 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         fees: Fees::Separate,
         state: named(Role::State),
         balance: named(Role::Balance),
+        account: None,
     })
 }
 
@@ -502,6 +503,7 @@ fn known(all: &[Record], delimiter: char, h: usize, header: &[String]) -> Option
         fees: Fees::Separate,
         state: optional(&k.state),
         balance: optional(&k.balance),
+        account: optional(&k.account),
     })
 }
 
@@ -541,6 +543,7 @@ struct Line {
     label: String,
     currency: Option<String>,
     balance: Option<i64>,
+    account: Option<String>,
 }
 
 /// Reads every data record with `mapping`: a row (and, for a fee the user keeps apart,
@@ -557,7 +560,8 @@ fn read(text: &str, encoding: Encoding, mut mapping: Mapping) -> Parsed {
                 // A balance may be written with another mark than the amounts (BoursoBank).
                 let balance =
                     cell(mapping.balance).and_then(|b| parse_amount(b, mark_of(b, mapping.decimal)));
-                lines.push(Line { line, date, amount, fee, label, currency, balance });
+                let account = cell(mapping.account).cloned();
+                lines.push(Line { line, date, amount, fee, label, currency, balance, account });
             }
             Err(why) => rejected.push(Rejected { line, why }),
         }
@@ -619,10 +623,19 @@ fn read(text: &str, encoding: Encoding, mut mapping: Mapping) -> Parsed {
             amount_minor: amount,
             label: l.label.clone(),
             external_id: None,
+            account: l.account.clone(),
         });
         if l.fee != 0 && !netted {
             let label = format!("{fee_name}: {}", l.label);
-            rows.push(Row { line: l.line, date: l.date, amount_minor: -l.fee, label, external_id: None });
+            let account = l.account.clone();
+            rows.push(Row {
+                line: l.line,
+                date: l.date,
+                amount_minor: -l.fee,
+                label,
+                external_id: None,
+                account,
+            });
         }
     }
     Parsed { encoding, mapping, currency, rows, rejected, stated }

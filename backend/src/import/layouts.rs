@@ -16,8 +16,11 @@ pub struct Known {
     pub name: String,
     /// Where the header was taken from.
     pub source: String,
-    /// Every cell of the header: a file is this layout when its header has them all.
+    /// Every cell of the header: a file is this layout when its header has them all,
+    /// and no other but `optional` ones (cells some versions of the export add).
     pub header: Vec<String>,
+    #[serde(default)]
+    pub optional: Vec<String>,
     pub date: String,
     pub label: String,
     pub amount: Option<String>,
@@ -27,6 +30,8 @@ pub struct Known {
     pub currency: Option<String>,
     pub fee: Option<String>,
     pub state: Option<String>,
+    /// The account a row is of, in an export of several accounts.
+    pub account: Option<String>,
     /// `dmy`, `mdy` or `ymd`, when the bank's documentation says.
     pub order: Option<String>,
     /// `,` or `.`, when the bank's documentation says.
@@ -61,13 +66,17 @@ pub fn key(cell: &str) -> String {
     fold(&super::csv::split_camel(cell))
 }
 
-/// The known layout whose every header cell `header` has (the one naming most cells,
-/// if several do), and the column of a cell of it.
+/// The known layout whose header is `header`'s cells (empty ones aside), give or take
+/// its optional ones, and the column of a cell of it.
 pub fn recognise(header: &[String]) -> Option<(&'static Known, impl Fn(&str) -> Option<usize> + '_)> {
     let cells: Vec<String> = header.iter().map(|c| key(c)).collect();
     let known = all()
         .iter()
-        .filter(|k| k.header.iter().all(|h| cells.contains(&key(h))))
+        .filter(|k| {
+            let has = |c: &String| k.header.iter().chain(&k.optional).any(|h| key(h) == *c);
+            k.header.iter().all(|h| cells.contains(&key(h)))
+                && cells.iter().filter(|c| !c.is_empty()).all(has)
+        })
         .max_by_key(|k| k.header.len())?;
     let column = move |name: &str| {
         let name = key(name);
@@ -89,7 +98,7 @@ mod tests {
             let roles = [Some(&k.date), Some(&k.label)]
                 .into_iter()
                 .chain(
-                    [&k.amount, &k.debit, &k.credit, &k.balance, &k.currency, &k.fee, &k.state]
+                    [&k.amount, &k.debit, &k.credit, &k.balance, &k.currency, &k.fee, &k.state, &k.account]
                         .map(Option::as_ref),
                 )
                 .flatten();
@@ -100,6 +109,25 @@ mod tests {
             assert!(k.order.as_deref().is_none_or(|o| ["dmy", "mdy", "ymd"].contains(&o)), "{}", k.name);
             assert!(k.source.starts_with("http") || k.source.contains('/'), "{}: a source", k.name);
         }
+        // A header with a cell the layout does not have is not that layout.
+        let cells = |c: &[&str]| c.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let other = cells(&["Date", "Date de valeur", "Libellé", "Débit euros", "Crédit euros"]);
+        assert!(all().is_empty() || recognise(&other).is_none());
+        let bourso = cells(&[
+            "dateOp",
+            "dateVal",
+            "label",
+            "category",
+            "categoryParent",
+            "supplierFound",
+            "amount",
+            "comment",
+            "accountNum",
+            "accountLabel",
+            "accountBalance",
+            "",
+        ]);
+        assert_eq!(recognise(&bourso).map(|(k, _)| k.name.as_str()), Some("BoursoBank"));
         // No layout is another's header with nothing more: recognition would be ambiguous.
         for a in &known {
             for b in &known {

@@ -26,6 +26,20 @@ pub struct Row {
     /// The bank's own id for the transaction (OFX `FITID`), when the format has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
+    /// The account the file says the row is of (QIF `!Account` name, OFX `ACCTID`, CAMT
+    /// IBAN, a CSV account column), when it names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+}
+
+/// An account a file names, with what it states of it; a file naming several is
+/// imported into one target per account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileAccount {
+    /// As the file names it: a QIF account's name, an OFX `ACCTID`, an IBAN.
+    pub name: String,
+    pub currency: Option<String>,
+    pub stated: Option<Stated>,
 }
 
 /// What a statement file (OFX, CAMT.053) held.
@@ -37,6 +51,8 @@ pub struct Statement {
     pub rows: Vec<Row>,
     pub rejected: Vec<Rejected>,
     pub stated: Option<Stated>,
+    /// The accounts the file names, in order (rows say which is theirs).
+    pub accounts: Vec<FileAccount>,
 }
 
 /// The balances a file states (amounts in minor units of the file's currency).
@@ -107,8 +123,36 @@ pub struct File {
     pub mapping: Option<csv::Mapping>,
     pub rows: Vec<Row>,
     pub rejected: Vec<Rejected>,
-    /// The balances the file states, if it does.
+    /// The balances the file states, if it does (one account).
     pub stated: Option<Stated>,
+    /// The accounts the file names: with two or more, each goes to its own target, its
+    /// rows those whose `account` is its name, its currency and balances its own.
+    pub accounts: Vec<FileAccount>,
+}
+
+impl File {
+    /// Whether the file holds several accounts' rows.
+    pub fn is_split(&self) -> bool {
+        self.accounts.len() > 1
+    }
+}
+
+/// The accounts named by `rows`, in order of first use, each with the currency and
+/// balances `known` gives it (a statement's own).
+pub fn accounts_of(rows: &[Row], known: &[FileAccount]) -> Vec<FileAccount> {
+    let mut out: Vec<FileAccount> = Vec::new();
+    for name in known.iter().map(|a| a.name.as_str()).chain(rows.iter().filter_map(|r| r.account.as_deref()))
+    {
+        if !out.iter().any(|a| a.name == name) {
+            let own = known.iter().find(|a| a.name == name);
+            out.push(FileAccount {
+                name: name.to_string(),
+                currency: own.and_then(|a| a.currency.clone()),
+                stated: own.and_then(|a| a.stated.clone()),
+            });
+        }
+    }
+    out
 }
 
 /// Why a file could not be read at all.
@@ -138,6 +182,7 @@ pub fn read(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Resu
                 encoding: p.encoding,
                 currency: p.currency,
                 mapping: Some(p.mapping),
+                accounts: accounts_of(&p.rows, &[]),
                 rows: p.rows,
                 rejected: p.rejected,
                 stated: p.stated,
@@ -150,6 +195,7 @@ pub fn read(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Resu
                 encoding: p.encoding,
                 currency: None,
                 mapping: None,
+                accounts: accounts_of(&p.rows, &p.accounts),
                 rows: p.rows,
                 rejected: p.rejected,
                 stated: p.opening.map(|(date, minor, source)| Stated {
@@ -170,6 +216,7 @@ fn statement(format: Format, s: Statement) -> File {
         encoding: s.encoding,
         currency: s.currency,
         mapping: None,
+        accounts: accounts_of(&s.rows, &s.accounts),
         rows: s.rows,
         rejected: s.rejected,
         stated: s.stated,
@@ -375,6 +422,7 @@ mod tests {
             amount_minor: -350,
             label: label.into(),
             external_id: None,
+            account: None,
         };
         let h = dedupe_hashes(&[row("CB CAFE"), row("cb  cafe"), row("CB BOULANGERIE")]);
         assert_ne!(h[0], h[1], "two coffees the same day are two transactions");
@@ -391,6 +439,7 @@ mod tests {
             amount_minor: amount,
             label: label.into(),
             external_id: Some(id.into()),
+            account: None,
         };
         let file = [
             row(15_000, "REMISE CHEQUE", "20260202"),

@@ -27,6 +27,17 @@ struct Block {
     memo: Option<String>,
     kind: Option<String>,
     check: Option<String>,
+    /// The `ACCTID` of the statement the block is in.
+    account: Option<String>,
+}
+
+/// One `<STMTRS>` (or `<CCSTMTRS>`): an account's statement.
+#[derive(Default)]
+struct Stmt {
+    account: Option<String>,
+    currency: Option<String>,
+    /// `<LEDGERBAL>`: the balance at the end of the statement (amount, day).
+    ledger: (Option<String>, Option<String>),
 }
 
 /// A `<STATUS>` aggregate as read.
@@ -44,10 +55,9 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
     if !upper.contains("<OFX>") && !upper.contains("<OFC>") {
         return Err(OfxError::NotOfx);
     }
-    let mut currency = None;
     let mut language = None;
-    // `<LEDGERBAL>`: the balance at the end of the statement (amount, day).
-    let (mut in_ledger, mut ledger) = (false, (None::<String>, None::<String>));
+    let mut stmts: Vec<Stmt> = Vec::new();
+    let mut in_ledger = false;
     let mut blocks: Vec<Block> = Vec::new();
     let mut current: Option<Block> = None;
     let mut status: Option<Status> = None;
@@ -63,13 +73,33 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
         let value = value.trim().to_string();
         line += after[..close + 1].matches('\n').count() as u64;
         match tag.as_str() {
-            "STMTTRN" => current = Some(Block { line, ..Block::default() }),
+            "STMTTRN" => {
+                let account = stmts.last().and_then(|s| s.account.clone());
+                current = Some(Block { line, account, ..Block::default() })
+            }
             "/STMTTRN" => blocks.extend(current.take()),
-            "CURDEF" => currency = super::currency_code(&value),
+            "STMTRS" | "CCSTMTRS" => stmts.push(Stmt::default()),
+            "ACCTID" if !value.is_empty() => {
+                if let Some(st) = stmts.last_mut().filter(|s| s.account.is_none()) {
+                    st.account = Some(value);
+                }
+            }
+            "CURDEF" => {
+                if stmts.is_empty() {
+                    stmts.push(Stmt::default());
+                }
+                if let Some(st) = stmts.last_mut() {
+                    st.currency = super::currency_code(&value);
+                }
+            }
             "LEDGERBAL" => in_ledger = true,
             "/LEDGERBAL" | "AVAILBAL" | "BANKTRANLIST" => in_ledger = false,
-            "BALAMT" if in_ledger && ledger.0.is_none() => ledger.0 = Some(value),
-            "DTASOF" if in_ledger && ledger.1.is_none() => ledger.1 = Some(value),
+            "BALAMT" | "DTASOF" if in_ledger => {
+                if let Some(st) = stmts.last_mut() {
+                    let slot = if tag == "BALAMT" { &mut st.ledger.0 } else { &mut st.ledger.1 };
+                    slot.get_or_insert(value);
+                }
+            }
             "LANGUAGE" if !value.is_empty() => language = Some(value.to_ascii_uppercase()),
             "STATUS" => status = Some(Status::default()),
             "/STATUS" => {
@@ -116,6 +146,7 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
     // SGML files may leave the last block open at the end of the list.
     blocks.extend(current.take());
 
+    let currency = stmts.iter().find_map(|s| s.currency.clone());
     // Labels Sou writes itself (a cheque, a cash withdrawal) are in the file's language:
     // French when it says so, or when it says nothing and counts in euros.
     let french = match language.as_deref() {
@@ -131,19 +162,32 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
         }
     }
     // SGML leaves leaves unclosed: the balance's are the first inside `<LEDGERBAL>`.
-    let closing = match ledger {
-        (Some(amt), Some(day)) => {
-            let decimal = if amt.contains(',') && !amt.contains('.') { ',' } else { '.' };
-            ofx_date(&day).zip(amount(&amt, decimal).ok())
-        }
-        _ => None,
+    let stated = |st: &Stmt| {
+        let closing = match &st.ledger {
+            (Some(amt), Some(day)) => {
+                let decimal = if amt.contains(',') && !amt.contains('.') { ',' } else { '.' };
+                ofx_date(day).zip(amount(amt, decimal).ok())
+            }
+            _ => None,
+        };
+        closing.map(|c| super::Stated {
+            source: "LEDGERBAL".into(),
+            closing: Some(c),
+            ..super::Stated::default()
+        })
     };
-    let stated = closing.map(|c| super::Stated {
-        source: "LEDGERBAL".into(),
-        closing: Some(c),
-        ..super::Stated::default()
-    });
-    Ok(Statement { encoding, currency, rows, rejected, stated })
+    let accounts = stmts
+        .iter()
+        .filter_map(|st| {
+            Some(super::FileAccount {
+                name: st.account.clone()?,
+                currency: st.currency.clone(),
+                stated: stated(st),
+            })
+        })
+        .collect();
+    let stated = stmts.first().and_then(stated);
+    Ok(Statement { encoding, currency, rows, rejected, stated, accounts })
 }
 
 /// An element's text right after its opening tag, unescaped, and how many bytes of
@@ -199,7 +243,7 @@ fn row(b: &Block, french: bool) -> Result<Row, Why> {
     let label = label(b.name.as_deref(), b.memo.as_deref())
         .or_else(|| fallback_label(b, french))
         .ok_or_else(|| Why::NoLabel { fields: fields(&["NAME", "MEMO", "CHECKNUM", "TRNTYPE"]) })?;
-    Ok(Row { line: b.line, date, amount_minor, label, external_id: b.id.clone() })
+    Ok(Row { line: b.line, date, amount_minor, label, external_id: b.id.clone(), account: b.account.clone() })
 }
 
 /// `YYYYMMDD`, possibly followed by a time and a zone (`20260105120000.000[-5:EST]`).

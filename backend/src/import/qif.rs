@@ -9,10 +9,12 @@
 //! sections that are lists, not transactions (`!Type:Cat`, `!Type:Class`, memorised
 //! transactions). A file with no `!Type:` line at all whose lines are transactions (older
 //! BNP exports) is read as a bank account; it is taken for QIF by its `.qif` name. A file
-//! holding several accounts is refused: each account goes to its own file.
+//! holding several accounts (Quicken's "all accounts" export: an `!Account` block, `N` its
+//! name, before each account's section) gives each row its account, and each account its
+//! own opening balance.
 
 use super::csv::{parse_date, DateOrder};
-use super::{decode, fields, label, Encoding, Rejected, Row, Why};
+use super::{decode, fields, label, Encoding, FileAccount, Rejected, Row, Stated, Why};
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Parsed {
@@ -21,8 +23,11 @@ pub struct Parsed {
     pub rows: Vec<Row>,
     pub rejected: Vec<Rejected>,
     /// The account's opening balance (its day, minor units, the payee that said so):
-    /// Quicken's first "Opening Balance" line, which is no transaction.
+    /// Quicken's first "Opening Balance" line, which is no transaction. With several
+    /// accounts, the first's; each account's is in `accounts`.
     pub opening: Option<(agent::Date, i64, String)>,
+    /// The accounts the file names (`!Account` blocks), with their opening balances.
+    pub accounts: Vec<FileAccount>,
 }
 
 /// Whether a payee names the account's opening balance, as Quicken, Money and French
@@ -39,9 +44,6 @@ pub enum QifError {
     NotQif,
     #[error("this QIF file holds {0:?}, not a bank, card or cash account")]
     UnsupportedType(String),
-    /// Quicken's "all accounts" export: one file, several accounts' transactions.
-    #[error("this QIF file holds {0} accounts: export each account to its own file")]
-    SeveralAccounts(usize),
 }
 
 #[derive(Default)]
@@ -52,6 +54,8 @@ struct Block {
     payee: Option<String>,
     memo: Option<String>,
     number: Option<String>,
+    /// The `!Account` the block belongs to.
+    account: Option<String>,
 }
 
 /// What the lines being read belong to.
@@ -60,7 +64,9 @@ enum Section {
     /// Before any `!` line: comments, or transactions when the file has no header.
     Start,
     Transactions,
-    /// An `!Account` block, a category or class list, memorised transactions.
+    /// An `!Account` block: its `N` line names the account of the next section.
+    Account,
+    /// A category or class list, memorised transactions.
     Other,
 }
 
@@ -82,7 +88,8 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     let mut refused: Option<String> = None;
     let mut saw_transactions_section = false;
     let mut headerless_ok = true;
-    let (mut accounts, mut after_account) = (0usize, false);
+    // The account being described (`!Account`'s `N`), and the one the rows are of.
+    let (mut described, mut account): (Option<String>, Option<String>) = (None, None);
     for (i, raw) in text.lines().enumerate() {
         let n = i as u64 + 1;
         let l = raw.trim();
@@ -97,11 +104,9 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
             let lower = header.to_ascii_lowercase();
             if let Some(kind) = lower.strip_prefix("type:") {
                 if is_account_type(kind) {
-                    // A section of transactions after an `!Account` block is that
-                    // account's; a second such account is another account.
-                    if after_account {
-                        accounts += 1;
-                        after_account = false;
+                    // A section of transactions after an `!Account` block is that account's.
+                    if let Some(name) = described.take() {
+                        account = Some(name);
                     }
                     section = Section::Transactions;
                     saw_transactions_section = true;
@@ -112,14 +117,19 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
                     }
                 }
             } else if lower.starts_with("account") {
-                section = Section::Other;
-                after_account = true;
+                section = Section::Account;
             }
             // `!Option:AutoSwitch`, `!Clear:AutoSwitch`: switches, nothing to read.
             current = Block::default();
             continue;
         }
         if section == Section::Start && (l.starts_with(';') || l.starts_with('#')) {
+            continue;
+        }
+        if section == Section::Account {
+            if let Some(name) = l.strip_prefix('N').map(str::trim).filter(|n| !n.is_empty()) {
+                described = Some(name.to_string());
+            }
             continue;
         }
         if section == Section::Other {
@@ -133,6 +143,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
         }
         if current.line == 0 {
             current.line = n;
+            current.account = account.clone();
         }
         let (code, value) = l.split_at(l.chars().next().map_or(0, char::len_utf8));
         let value = value.trim().to_string();
@@ -152,9 +163,6 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     // Nothing read and no account section: another kind of list, or not QIF at all.
     let transactions = blocks.iter().any(|b| b.date.is_some() || b.amount.is_some());
     let headerless = headerless_ok && text.lines().any(|l| l.trim() == "^");
-    if accounts > 1 {
-        return Err(QifError::SeveralAccounts(accounts));
-    }
     let readable = saw_transactions_section || (transactions && headerless);
     if !readable {
         return Err(refused.map_or(QifError::NotQif, QifError::UnsupportedType));
@@ -178,17 +186,22 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     let french = order == DateOrder::Dmy || comma;
     let mut rows = Vec::new();
     let mut rejected = Vec::new();
-    let mut opening = None;
-    for (i, b) in blocks.into_iter().enumerate() {
-        // The opening balance is the first block; later, a payee of that name is a transaction.
-        if i == 0 && opening.is_none() {
+    // Each account's opening balance, by account (`None`: a file naming none).
+    let mut openings: Vec<(Option<String>, agent::Date, i64, String)> = Vec::new();
+    let mut started: Vec<Option<String>> = Vec::new();
+    for b in blocks {
+        // An account's opening balance is its first block; later, a payee of that name
+        // is a transaction.
+        let first = !started.contains(&b.account);
+        if first {
+            started.push(b.account.clone());
             if let Some(payee) = b.payee.as_deref().filter(|p| is_opening_balance(p)) {
                 let date = b.date.as_deref().and_then(|d| parse_date(&clean(d), order));
                 let minor = b.amount.as_deref().and_then(|a| {
                     super::amount(a, if a.contains(',') && !a.contains('.') { ',' } else { '.' }).ok()
                 });
                 if let (Some(date), Some(minor)) = (date, minor) {
-                    opening = Some((date, minor, payee.to_string()));
+                    openings.push((b.account.clone(), date, minor, payee.to_string()));
                     continue;
                 }
             }
@@ -210,12 +223,27 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
             let label = label(b.payee.as_deref(), b.memo.as_deref())
                 .or(numbered)
                 .ok_or_else(|| Why::NoLabel { fields: fields(&["P line", "M line", "N line"]) })?;
-            Ok(Row { line: b.line, date, amount_minor, label, external_id: None })
+            Ok(Row { line: b.line, date, amount_minor, label, external_id: None, account: b.account.clone() })
         })();
         match result {
             Ok(r) => rows.push(r),
             Err(why) => rejected.push(Rejected { line: b.line, why }),
         }
     }
-    Ok(Parsed { encoding, order, rows, rejected, opening })
+    let accounts = openings
+        .iter()
+        .filter_map(|(account, date, minor, payee)| {
+            Some(FileAccount {
+                name: account.clone()?,
+                currency: None,
+                stated: Some(Stated {
+                    source: payee.clone(),
+                    opening: Some((*date, *minor)),
+                    ..Stated::default()
+                }),
+            })
+        })
+        .collect();
+    let opening = openings.into_iter().next().map(|(_, date, minor, payee)| (date, minor, payee));
+    Ok(Parsed { encoding, order, rows, rejected, opening, accounts })
 }

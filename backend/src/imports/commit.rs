@@ -36,12 +36,15 @@ impl Imports {
             if file.mapping.as_ref().is_some_and(|m| !m.is_sure()) {
                 return Err(ImportError::LayoutUnsure);
             }
-            if let Target::New(name) | Target::NewIn(name, _) = &target {
-                account_name(name)?;
-            }
-            if let Target::NewIn(_, currency) = &target {
-                if Currency::new(currency).is_none() {
-                    return Err(ImportError::BadCurrency(currency.clone()));
+            // Checked here, so that a bad name or currency is said before anything runs.
+            for part in parts(&file, target.clone())? {
+                if let Target::New(name) | Target::NewIn(name, _) = &part.target {
+                    account_name(name)?;
+                }
+                if let Target::NewIn(_, currency) = &part.target {
+                    if Currency::new(currency).is_none() {
+                        return Err(ImportError::BadCurrency(currency.clone()));
+                    }
                 }
             }
             self.set(user, id, Some(Live::Running { done: 0, total: file.rows.len() as u64 }));
@@ -99,66 +102,72 @@ impl Imports {
                 return Err(ImportError::AlreadyImported);
             }
         }
-        let currency = match (&file.currency, &target) {
-            (Some(c), _) | (None, Target::NewIn(_, c)) => c.clone(),
-            (None, _) => user_currency(&mut db, user).await?,
-        };
-        let (account_id, account_name, account_currency) =
-            target_account(&mut db, user, &target, &currency).await?;
-        // Before any row goes in: may the file's opening balance become the account's?
-        let fresh = is_fresh(&account_start(&mut db, user, account_id).await?);
-        if let Some(file_currency) = &file.currency {
-            if *file_currency != account_currency {
-                return Err(ImportError::Currency {
-                    file: file_currency.clone(),
-                    account: account_name,
-                    account_currency,
-                });
-            }
-        }
+        let groups = parts(&file, target)?;
         let mut context = Context::load(&mut db, user).await?;
-        let hashes = hashes(&file.rows, account_id);
         let total = file.rows.len();
-        let (mut added, mut duplicates) = (0u64, 0u64);
-        for (i, (row, hash)) in file.rows.iter().zip(&hashes).enumerate() {
-            let m = context.matcher.recognise(&row.label);
-            let merchant_id = match &m {
-                Some(m) => Some(context.merchant_id(&mut db, user, m).await?),
-                None => None,
+        let (mut added, mut duplicates, mut done) = (0u64, 0u64, 0usize);
+        let (mut names, mut opening, mut first_account) = (Vec::new(), None, None);
+        for part in groups {
+            let currency = match (&part.currency, &part.target) {
+                (Some(c), _) | (None, Target::NewIn(_, c)) => c.clone(),
+                (None, _) => user_currency(&mut db, user).await?,
             };
-            let category =
-                rules::category_for(&context.rules, &row.label, m.as_ref().map(|m| m.name.as_str())).or_else(
-                    || merchant_id.and_then(|id| context.merchant_category.get(&id).copied().flatten()),
-                );
-            let done = sqlx::query(
-                "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
-                                           merchant_id, category_id, import_batch, dedupe_hash)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                 ON CONFLICT (user_id, dedupe_hash) DO NOTHING",
-            )
-            .bind(user.0)
-            .bind(account_id)
-            .bind(row.date.to_string())
-            .bind(row.amount_minor)
-            .bind(&account_currency)
-            .bind(&row.label)
-            .bind(merchant_id)
-            .bind(category)
-            .bind(id)
-            .bind(hash)
-            .execute(&mut *db)
-            .await?;
-            if done.rows_affected() == 0 {
-                duplicates += 1;
-            } else {
-                added += 1;
+            let (account_id, account_name, account_currency) =
+                target_account(&mut db, user, &part.target, &currency).await?;
+            // Before any row goes in: may the file's opening balance become the account's?
+            let fresh = is_fresh(&account_start(&mut db, user, account_id).await?);
+            if let Some(file_currency) = &part.currency {
+                if *file_currency != account_currency {
+                    return Err(ImportError::Currency {
+                        file: file_currency.clone(),
+                        account: account_name,
+                        account_currency,
+                    });
+                }
             }
-            if (i + 1) % PROGRESS_EVERY == 0 {
-                self.set(user, id, Some(Live::Running { done: i as u64 + 1, total: total as u64 }));
+            let rows: Vec<Row> = part.rows.iter().map(|&i| file.rows[i].clone()).collect();
+            let hashes = hashes(&rows, account_id);
+            for (row, hash) in rows.iter().zip(&hashes) {
+                let m = context.matcher.recognise(&row.label);
+                let merchant_id = match &m {
+                    Some(m) => Some(context.merchant_id(&mut db, user, m).await?),
+                    None => None,
+                };
+                let category =
+                    rules::category_for(&context.rules, &row.label, m.as_ref().map(|m| m.name.as_str()))
+                        .or_else(|| {
+                            merchant_id.and_then(|id| context.merchant_category.get(&id).copied().flatten())
+                        });
+                let written = sqlx::query(
+                    "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
+                                               merchant_id, category_id, import_batch, dedupe_hash)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                     ON CONFLICT (user_id, dedupe_hash) DO NOTHING",
+                )
+                .bind(user.0)
+                .bind(account_id)
+                .bind(row.date.to_string())
+                .bind(row.amount_minor)
+                .bind(&account_currency)
+                .bind(&row.label)
+                .bind(merchant_id)
+                .bind(category)
+                .bind(id)
+                .bind(hash)
+                .execute(&mut *db)
+                .await?;
+                if written.rows_affected() == 0 {
+                    duplicates += 1;
+                } else {
+                    added += 1;
+                }
+                done += 1;
+                if done % PROGRESS_EVERY == 0 {
+                    self.set(user, id, Some(Live::Running { done: done as u64, total: total as u64 }));
+                }
             }
-        }
-        let opening = match file.stated.as_ref().and_then(|st| opening_of(st, &file.rows)) {
-            Some((day, minor)) if fresh => {
+            let start = part.stated.as_ref().and_then(|st| opening_of(st, &rows));
+            if let (Some((day, minor)), true) = (start, fresh) {
                 sqlx::query(
                     "UPDATE accounts SET opening_balance_minor = $1, opening_date = $2 WHERE user_id = $3 AND id = $4",
                 )
@@ -168,13 +177,19 @@ impl Imports {
                 .bind(account_id)
                 .execute(&mut *db)
                 .await?;
-                Currency::new(&account_currency).map(|c| (day, Money::new(minor, c)))
+                // The report says the first account's (one account: its own).
+                if opening.is_none() {
+                    opening = Currency::new(&account_currency).map(|c| (day, Money::new(minor, c)));
+                }
             }
-            _ => None,
-        };
+            if !names.contains(&account_name) {
+                names.push(account_name);
+            }
+            first_account.get_or_insert(account_id);
+        }
         let report = ImportReport {
             opening,
-            account: account_name,
+            account: names.join(", "),
             read: total as u64,
             added,
             duplicates,
@@ -188,7 +203,7 @@ impl Imports {
             "UPDATE imports SET status = 'done', content = NULL, account_id = $1, report = $2, imported_at = $3
              WHERE user_id = $4 AND id = $5",
         )
-        .bind(account_id)
+        .bind(first_account)
         .bind(json)
         .bind(&report.imported_at)
         .bind(user.0)
@@ -198,6 +213,47 @@ impl Imports {
         db.commit().await?;
         Ok(report)
     }
+}
+
+/// Rows of a file going to one account.
+struct Part {
+    target: Target,
+    /// Indices into the file's rows.
+    rows: Vec<usize>,
+    currency: Option<String>,
+    stated: Option<import::Stated>,
+}
+
+/// The file's rows by the account they go to: all to `target`, or, for a file naming
+/// several accounts, each account's rows to its own target of a [`Target::Split`].
+fn parts(file: &File, target: Target) -> Result<Vec<Part>, ImportError> {
+    if !file.is_split() {
+        let target = match target {
+            // One account: a split of one is its target.
+            Target::Split(mut targets) if targets.len() == 1 => targets.remove(0),
+            Target::Split(_) => return Err(ImportError::Parts(file.accounts.len())),
+            other => other,
+        };
+        let rows = (0..file.rows.len()).collect();
+        return Ok(vec![Part { target, rows, currency: file.currency.clone(), stated: file.stated.clone() }]);
+    }
+    let Target::Split(targets) = target else { return Err(ImportError::Parts(file.accounts.len())) };
+    if targets.len() != file.accounts.len() {
+        return Err(ImportError::Parts(file.accounts.len()));
+    }
+    Ok(file
+        .accounts
+        .iter()
+        .zip(targets)
+        .map(|(account, target)| Part {
+            target,
+            rows: (0..file.rows.len())
+                .filter(|&i| file.rows[i].account.as_deref() == Some(&account.name))
+                .collect(),
+            currency: account.currency.clone().or_else(|| file.currency.clone()),
+            stated: account.stated.clone(),
+        })
+        .collect())
 }
 
 /// A new account's name, spaces collapsed: 1 to 60 characters.
@@ -224,6 +280,7 @@ pub(super) async fn target_account(
         Target::Existing(key) => {
             account_row(db, user, key).await?.ok_or_else(|| ImportError::NoAccount(key.clone()))
         }
+        Target::Split(_) => Err(ImportError::Parts(0)),
         Target::New(name) | Target::NewIn(name, _) => {
             let name = account_name(name)?;
             let same: Option<(i64, String)> =

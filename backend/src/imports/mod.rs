@@ -56,6 +56,8 @@ pub enum ImportError {
     LayoutUnsure,
     #[error("the file is in {file}, the account {account:?} in {account_currency}")]
     Currency { file: String, account: String, account_currency: String },
+    #[error("this file holds {0} accounts: choose where each goes")]
+    Parts(usize),
     #[error("{0:?} is not a currency code (three letters, such as EUR)")]
     BadCurrency(String),
     #[error("an account name must be 1 to 60 characters")]
@@ -94,6 +96,7 @@ impl ImportError {
             E::Currency { file, account, account_currency } => {
                 format!("Le fichier est en {file} et le compte « {account} » en {account_currency} : choisissez un autre compte.")
             }
+            E::Parts(n) => format!("Ce fichier contient {n} comptes : choisissez où va chacun."),
             E::BadCurrency(c) => format!("« {c} » n'est pas un code de devise (trois lettres, comme EUR)."),
             E::AccountName => "Le nom du compte doit compter de 1 à 60 caractères.".into(),
             E::AccountNameCharacters => {
@@ -138,6 +141,7 @@ impl UserError for ImportError {
             ImportError::Read(_) => "unreadable",
             ImportError::NoRows => "no_rows",
             ImportError::Currency { .. } => "currency",
+            ImportError::Parts(_) => "parts",
             ImportError::BadCurrency(_) => "bad_currency",
             ImportError::AccountName => "account_name",
             ImportError::AccountNameCharacters => "account_name_characters",
@@ -185,6 +189,8 @@ pub enum Target {
     /// A new account with this name in this currency: the user's answer when the file
     /// states none. A file that states one must agree.
     NewIn(String, String),
+    /// A file naming several accounts: a target for each, in the file's order.
+    Split(Vec<Target>),
 }
 
 /// Currencies offered for a new account when the file states none: the user's first.

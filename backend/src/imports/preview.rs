@@ -14,6 +14,7 @@ impl Imports {
         id: &str,
         layout: Layout<'_>,
         account: Option<&str>,
+        parts: &[String],
         locale: Locale,
     ) -> Result<ImportView, ImportError> {
         // The import's live state before the stored one: a running import is forgotten
@@ -41,6 +42,7 @@ impl Imports {
             accounts: accounts.clone(),
             account: None,
             new_account_name: String::new(),
+            parts: Vec::new(),
             asks_currency: false,
             currencies: Vec::new(),
             balances: None,
@@ -75,7 +77,11 @@ impl Imports {
             }
         };
         let state = live.map_or(ImportState::Pending, |l| l.state(locale));
-        let chosen = account.and_then(|k| accounts.iter().find(|a| a.key == k)).map(|a| a.key.clone());
+        let split = file.is_split();
+        let chosen = account
+            .filter(|_| !split)
+            .and_then(|k| accounts.iter().find(|a| a.key == k))
+            .map(|a| a.key.clone());
         let target = match &chosen {
             Some(key) => account_row(&mut db, user, key).await?,
             None => None,
@@ -86,12 +92,46 @@ impl Imports {
         };
         let currency = Currency::new(&currency).ok_or_else(|| ImportError::Corrupt(currency.clone()))?;
         // Which rows the account has already: counted over the file, flagged in the preview.
-        let already = match &target {
+        let mut already = match &target {
             Some((account_id, _, _)) => present(&mut db, user, &hashes(&file.rows, *account_id)).await?,
-            None => Vec::new(),
+            None => vec![false; file.rows.len()],
         };
+        // A file naming several accounts: each one's target, rows already there and currency.
+        let mut part_views = Vec::new();
+        let mut row_currency: Vec<Option<Currency>> = vec![None; file.rows.len()];
+        for (i, named) in file.accounts.iter().enumerate().filter(|_| split) {
+            let key = parts.get(i).and_then(|k| accounts.iter().find(|a| a.key == *k)).map(|a| a.key.clone());
+            let target = match &key {
+                Some(k) => account_row(&mut db, user, k).await?,
+                None => None,
+            };
+            let own: Vec<usize> = (0..file.rows.len())
+                .filter(|&j| file.rows[j].account.as_deref() == Some(&named.name))
+                .collect();
+            let mut duplicates = 0;
+            if let Some((account_id, _, _)) = &target {
+                let rows: Vec<Row> = own.iter().map(|&j| file.rows[j].clone()).collect();
+                for (&j, there) in own.iter().zip(present(&mut db, user, &hashes(&rows, *account_id)).await?)
+                {
+                    already[j] = there;
+                    duplicates += u64::from(there);
+                }
+            }
+            let stated = named.currency.clone().or_else(|| file.currency.clone());
+            let shown = target.map(|t| t.2).or_else(|| stated.clone()).and_then(|c| Currency::new(&c));
+            for &j in &own {
+                row_currency[j] = shown;
+            }
+            part_views.push(agent::imports::PartView {
+                name: named.name.clone(),
+                rows: own.len() as u64,
+                currency: stated,
+                account: key,
+                duplicates,
+            });
+        }
         let duplicates = already.iter().filter(|&&p| p).count() as u64;
-        let balances = match &file.stated {
+        let balances = match file.stated.as_ref().filter(|_| !split) {
             Some(stated) => {
                 let account = target.as_ref().map(|t| t.0);
                 Some(balance_check(&mut db, user, stated, &file.rows, &already, account, currency).await?)
@@ -99,7 +139,10 @@ impl Imports {
             None => None,
         };
         // A file that states no currency: a new account's is asked, the user's first.
-        let asks_currency = file.currency.is_none() && target.is_none();
+        let asks_currency = match split {
+            false => file.currency.is_none() && target.is_none(),
+            true => part_views.iter().any(|p| p.currency.is_none() && p.account.is_none()),
+        };
         let own = user_currency(&mut db, user).await?;
         let others = CURRENCIES.iter().map(|c| c.to_string()).filter(|c| *c != own);
         let currencies: Vec<String> = std::iter::once(own.clone()).chain(others).collect();
@@ -125,7 +168,7 @@ impl Imports {
                     line: r.line,
                     date: r.date,
                     label: r.label.clone(),
-                    amount: Money::new(r.amount_minor, currency),
+                    amount: Money::new(r.amount_minor, row_currency[i].unwrap_or(currency)),
                     merchant: m.map(|m| m.name),
                     category,
                     duplicate: already.get(i).copied().unwrap_or(false),
@@ -145,6 +188,7 @@ impl Imports {
             rejected: file.rejected.clone(),
             account: chosen,
             new_account_name: stem.chars().take(60).collect(),
+            parts: part_views,
             asks_currency,
             currencies: if asks_currency { currencies } else { Vec::new() },
             balances,

@@ -1,7 +1,8 @@
-//! Known bank layouts, per-row states, currencies and fees, and the balances a file
-//! states: each known layout is recognised from its header and read with it; what the
-//! bank has not booked, rows in another currency and fees are said, never folded in
-//! silently; balances are checked against the rows and set a new account's opening.
+//! Known bank layouts, per-row states, currencies and fees, the balances a file states
+//! and the accounts it names: each known layout is recognised from its header and read
+//! with it; what the bank has not booked, rows in another currency and fees are said,
+//! never folded in silently; balances are checked against the rows and set a new
+//! account's opening; a file of several accounts has a target for each.
 
 use agent::imports::{Fees, Found, ImportState, LayoutEdit, Why};
 use agent::{Date, Locale};
@@ -224,7 +225,7 @@ async fn balances_are_checked_in_the_preview_and_open_a_new_account() {
     let imports = Imports::default();
     // CAMT: 1,000 + 154.33 is not the 1,100 stated: a gap of -54.33.
     let id = imports.upload(&store, alice, "mars.xml", fixture("camt-solde-ecart.xml")).await.unwrap();
-    let v = imports.view(&store, alice, &id, Layout::Detected, None, Locale::Fr).await.unwrap();
+    let v = imports.view(&store, alice, &id, Layout::Detected, None, &[], Locale::Fr).await.unwrap();
     let b = v.balances.clone().unwrap();
     assert_eq!((b.gap(), b.adds_up(), b.sets_opening), (Some(-5_433), false, true));
     let r = run(&imports, &store, alice, &id, Target::New("Courant".into())).await;
@@ -233,7 +234,7 @@ async fn balances_are_checked_in_the_preview_and_open_a_new_account() {
 
     // QIF: the opening balance line opens the account; its two rows are imported.
     let id = imports.upload(&store, alice, "q.qif", fixture("qif-solde-initial.qif")).await.unwrap();
-    let v = imports.view(&store, alice, &id, Layout::Detected, None, Locale::Fr).await.unwrap();
+    let v = imports.view(&store, alice, &id, Layout::Detected, None, &[], Locale::Fr).await.unwrap();
     assert!(v.asks_currency, "a QIF file states no currency");
     assert_eq!(v.currencies[0], "EUR");
     let r = run(&imports, &store, alice, &id, Target::NewIn("Chèques".into(), "CHF".into())).await;
@@ -247,7 +248,8 @@ async fn balances_are_checked_in_the_preview_and_open_a_new_account() {
     // OFX with only a closing balance, into an account that has a history: Sou's
     // balance then, with the new rows, against the bank's.
     let id = imports.upload(&store, alice, "f.ofx", fixture("ofx-sans-devise.ofx")).await.unwrap();
-    let v = imports.view(&store, alice, &id, Layout::Detected, Some("courant"), Locale::Fr).await.unwrap();
+    let v =
+        imports.view(&store, alice, &id, Layout::Detected, Some("courant"), &[], Locale::Fr).await.unwrap();
     let b = v.balances.unwrap();
     assert!(!b.sets_opening, "the account has its own history");
     // 1,000 − 45.67 + 200 (March: after 28 Feb, not counted) … Sou's balance on 28 Feb
@@ -263,11 +265,74 @@ async fn revolut_imports_what_the_preview_counts() {
     let (_dir, store, alice) = store().await;
     let imports = Imports::default();
     let id = imports.upload(&store, alice, "r.csv", fixture("revolut-devises-frais.csv")).await.unwrap();
-    let v = imports.view(&store, alice, &id, Layout::Detected, None, Locale::En).await.unwrap();
+    let v = imports.view(&store, alice, &id, Layout::Detected, None, &[], Locale::En).await.unwrap();
     assert_eq!((v.total_rows, v.rejected.len(), v.currency.as_deref()), (4, 4, Some("EUR")));
     assert!(!v.asks_currency);
     assert!(v.balances.as_ref().unwrap().adds_up());
     let r = run(&imports, &store, alice, &id, Target::New("Revolut".into())).await;
     assert_eq!((r.read, r.added, r.rejected.len()), (4, 4, 4));
     assert_eq!(r.opening.map(|(_, m)| m.minor), Some(100_000));
+}
+
+/// A file naming several accounts (Quicken's "all accounts" QIF, an OFX with a bank and
+/// a card statement) goes to one target per account, each with its own rows, currency
+/// and opening balance; a single target for it is refused with the reason.
+#[tokio::test]
+async fn a_file_of_several_accounts_has_a_target_for_each() {
+    let (_dir, store, alice) = store().await;
+    let imports = Imports::default();
+    let id = imports.upload(&store, alice, "tous.qif", fixture("qif-tous-comptes.qif")).await.unwrap();
+    let v = imports.view(&store, alice, &id, Layout::Detected, None, &[], Locale::Fr).await.unwrap();
+    let parts: Vec<(&str, u64)> = v.parts.iter().map(|p| (p.name.as_str(), p.rows)).collect();
+    assert_eq!(parts, [("Compte chèque", 2), ("Carte Visa", 1)]);
+    assert_eq!(v.total_rows, 3, "the opening balances are no rows");
+    assert!(matches!(
+        imports.start(&store, alice, &id, None, Target::New("Tout".into())).await,
+        Err(backend::imports::ImportError::Parts(2))
+    ));
+    let split = Target::Split(vec![Target::New("Compte chèque".into()), Target::New("Carte Visa".into())]);
+    let r = run(&imports, &store, alice, &id, split).await;
+    assert_eq!((r.read, r.added), (3, 3));
+    assert_eq!(r.account, "Compte chèque, Carte Visa");
+    assert_eq!(opening(&store, alice, "compte_cheque").await, (200_000, Some("2026-03-01".into())));
+    assert_eq!(opening(&store, alice, "carte_visa").await, (-12_000, Some("2026-03-01".into())));
+    let mut db = store.tenant(alice).await.unwrap();
+    let visa: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT t.raw_label, t.amount_minor FROM transactions t JOIN accounts a ON a.id = t.account_id
+         WHERE t.user_id = $1 AND a.key = 'carte_visa'",
+    )
+    .bind(alice.0)
+    .fetch_all(&mut *db)
+    .await
+    .unwrap();
+    db.commit().await.unwrap();
+    assert_eq!(visa, [("FNAC".to_string(), -1_990)]);
+
+    // OFX: a checking account in dollars and a card in euros; the card's rows go into
+    // the euro account the user already has, where they are already there the second time.
+    let id = imports.upload(&store, alice, "deux.ofx", fixture("ofx-deux-comptes.ofx")).await.unwrap();
+    let parts = ["".to_string(), "compte_cheque".to_string()];
+    let v = imports.view(&store, alice, &id, Layout::Detected, None, &parts, Locale::En).await.unwrap();
+    let seen: Vec<(&str, Option<&str>, Option<&str>)> =
+        v.parts.iter().map(|p| (p.name.as_str(), p.currency.as_deref(), p.account.as_deref())).collect();
+    assert_eq!(
+        seen,
+        [("1111222233", Some("USD"), None), ("4111000044445555", Some("EUR"), Some("compte_cheque"))]
+    );
+    assert_eq!(v.rows[0].amount.currency.to_string(), "USD");
+    assert_eq!(v.rows[2].amount.currency.to_string(), "EUR");
+    let split = Target::Split(vec![Target::New("Checking".into()), Target::Existing("compte_cheque".into())]);
+    let r = run(&imports, &store, alice, &id, split).await;
+    assert_eq!((r.read, r.added), (3, 3));
+    let mut db = store.tenant(alice).await.unwrap();
+    let usd: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM transactions WHERE user_id = $1 AND currency = 'USD'")
+            .bind(alice.0)
+            .fetch_one(&mut *db)
+            .await
+            .unwrap();
+    db.commit().await.unwrap();
+    assert_eq!(usd, 2);
+    // The checking account opens at its statement's closing balance less its rows.
+    assert_eq!(opening(&store, alice, "checking").await, (100_000, Some("2026-03-05".into())));
 }

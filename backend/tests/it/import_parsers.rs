@@ -368,8 +368,11 @@ fn qif_with_comments_without_header_or_with_a_category_list_first() {
         );
         assert!(p.rejected.is_empty(), "{name}: {:?}", p.rejected);
     }
-    // Quicken's "all accounts" export is refused, not merged into one account.
-    assert_eq!(qif::parse(&fixture("qif-plusieurs-comptes.qif")), Err(qif::QifError::SeveralAccounts(2)));
+    // Quicken's "all accounts" export: each row says its account, never merged into one.
+    let p = qif::parse(&fixture("qif-plusieurs-comptes.qif")).unwrap();
+    let rows: Vec<(&str, Option<&str>)> =
+        p.rows.iter().map(|r| (r.label.as_str(), r.account.as_deref())).collect();
+    assert_eq!(rows, [("CB CARREFOUR", Some("Compte courant")), ("FNAC", Some("Carte Visa"))]);
     // A transaction not closed by `^` before the next section still counts.
     let p = qif::parse(b"!Type:Bank\nD05/01/2026\nT-42,50\nPCB CARREFOUR\n!Type:Cat\nNAlimentation\n^\n")
         .unwrap();

@@ -127,6 +127,31 @@ async fn scenario(store: Store, site: &std::path::Path) {
     let (status, v) = call(&router, run(json!({"new_account": "Ancien"}))).await;
     assert_eq!((status, v["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("already_imported")));
 
+    // A file of several accounts: a target for each, else a 400 that says so.
+    let (status, v) = call(
+        &router,
+        with(&token, "POST", "/api/v1/imports?name=tous.qif", csv, fixture("qif-tous-comptes.qif")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(v["parts"][1]["name"], "Carte Visa");
+    let qif = v["id"].as_str().unwrap().to_string();
+    let run_qif = |body: Value| {
+        with(
+            &token,
+            "POST",
+            &format!("/api/v1/imports/{qif}/run"),
+            "application/json",
+            body.to_string().into_bytes(),
+        )
+    };
+    let (status, e) = call(&router, run_qif(json!({"new_account": "Tout"}))).await;
+    assert_eq!((status, e["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("parts")), "{e}");
+    let (status, v) =
+        call(&router, run_qif(json!({"parts": [{}, {"new_account": "Visa"}], "wait": true}))).await;
+    assert_eq!((status, v["added"].as_u64()), (StatusCode::OK, Some(3)), "{v}");
+    assert_eq!(v["account"], "Compte chèque, Visa");
+
     // Bad requests say why, and keep nothing.
     for (req, want, code) in [
         (
@@ -183,7 +208,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
     }
     let (status, v) = call(&router, with(&token, "GET", "/api/v1/imports", csv, Vec::new())).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(v["imports"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(v["imports"].as_array().unwrap().len(), 3, "{v}");
     let (status, v) = call(&router, with(&bobs, "GET", "/api/v1/imports", csv, Vec::new())).await;
     assert_eq!((status, v["imports"].as_array().map(Vec::len)), (StatusCode::OK, Some(0)));
 }
