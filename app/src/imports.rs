@@ -520,7 +520,11 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
                         value=v.new_account_name.clone()/>
                 })}
                 {v.asks_currency.then(|| view! {
-                    <label for="new-currency">{tr(locale, "Devise du compte (le fichier ne la dit pas)", "The account's currency (the file does not say)")}</label>
+                    <label for="new-currency">{if v.parts.is_empty() {
+                        tr(locale, "Devise du compte (le fichier ne la dit pas)", "The account's currency (the file does not say)")
+                    } else {
+                        tr(locale, "Devise des nouveaux comptes (le fichier ne la dit pas)", "The new accounts' currency (the file does not say)")
+                    }}</label>
                     <select id="new-currency" name="currency" data-testid="currency">
                         {v.currencies.iter().enumerate().map(|(i, c)| view! { <option value=c.clone() selected=i == 0>{c.clone()}</option> }).collect_view()}
                     </select>

@@ -2,7 +2,8 @@
 // header, the rows its bank did not book and the row in dollars listed with the reason,
 // the fee as a row of its own (or taken off, as the user chooses), the balances checked;
 // a Crédit Mutuel export whose balance jumps, warned; a QIF file that states no currency
-// asks the new account's, and its opening balance opens the account. At 390 px and
+// asks the new account's, and its opening balance opens the account; a QIF file of two
+// accounts has a target for each. At 390 px and
 // 1280 px, with JavaScript and without; the page never scrolls sideways.
 import { test, expect } from '@playwright/test';
 import path from 'node:path';
@@ -103,6 +104,28 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
       await expect(page.getByTestId('opening-set')).toContainText('1 500,00');
       await expect(page.getByTestId('opening-set')).toContainText('CHF');
       await shot(page, testInfo, 'qif-report');
+    });
+
+    test('a QIF file of two accounts: a target for each', async ({ page }, testInfo) => {
+      await signUp(page, testInfo);
+      await uploadFile(page, testInfo, 'qif-tous-comptes.qif');
+      const parts = page.getByTestId('parts');
+      await expect(parts).toContainText('Ce fichier contient 2 comptes');
+      await expect(parts).toContainText('Compte chèque · 2 opérations');
+      await expect(parts).toContainText('Carte Visa · 1 opération');
+      await expect(page.getByTestId('summary')).toContainText('3 opérations lues');
+      await noSidewaysScroll(page, 'the two-account preview');
+      await shot(page, testInfo, 'parts');
+      await page.getByTestId('run-form').getByRole('button').click();
+      await expect(page.getByTestId('added')).toContainText('3 opérations ajoutées au compte « Compte chèque, Carte Visa »');
+      // A second file goes into the accounts the first made: the card's row is already there.
+      await uploadFile(page, testInfo, 'qif-tous-comptes.qif');
+      await page.locator('#l-part2').selectOption({ label: 'Carte Visa (EUR)' });
+      await page.locator('#l-part1').selectOption({ label: 'Compte chèque (EUR)' });
+      await page.getByRole('button', { name: "Mettre à jour l'aperçu" }).click();
+      await expect(page.getByTestId('summary')).toContainText('3 déjà dans ce compte');
+      await page.getByTestId('run-form').getByRole('button').click();
+      await expect(page.getByTestId('added')).toContainText('0 opération ajoutée');
     });
   });
 }
