@@ -6,32 +6,11 @@
 // accounts has a target for each. At 390 px and
 // 1280 px, with JavaScript and without; the page never scrolls sideways.
 import { test, expect } from '@playwright/test';
-import path from 'node:path';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, snap } from './support.mjs';
+import { watchConsole, expectNoConsoleErrors, snap, signUp, uploadFile } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
 
-const fixture = (name) => path.resolve(import.meta.dirname, '../../backend/tests/fixtures/import', name);
-
-async function signUp(page, testInfo) {
-  const name = `checks-${testInfo.project.name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const password = 'une phrase de passe assez longue';
-  await open(page, testInfo, '/signup');
-  await page.getByLabel("Nom d'utilisateur").fill(name);
-  await page.getByLabel('Mot de passe (10 caractères au moins)').fill(password);
-  await page.getByLabel('Le même, encore').fill(password);
-  await page.getByRole('button', { name: 'Créer le compte' }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
-
-async function uploadFile(page, testInfo, file) {
-  await open(page, testInfo, '/import');
-  await page.getByLabel('Fichier').setInputFiles(fixture(file));
-  await page.getByRole('button', { name: 'Lire le fichier' }).click();
-  await expect(page).toHaveURL(/\/import\/[0-9a-f]{32}$/);
-  await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) ? 1 : 0);
-}
 
 async function noSidewaysScroll(page, where) {
   const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
@@ -45,7 +24,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
       snap(page, { path: `test-results/import-checks-${name}-${width}-${testInfo.project.name}.png`, fullPage: true });
 
     test('a Revolut export: states, currencies, fees and balances said before importing', async ({ page }, testInfo) => {
-      await signUp(page, testInfo);
+      await signUp(page, testInfo, 'checks');
       await uploadFile(page, testInfo, 'revolut-devises-frais.csv');
       await expect(page.getByTestId('detected')).toContainText('relevé Revolut');
       await expect(page.getByTestId('detected')).toContainText('frais en lignes à part');
@@ -82,7 +61,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
     });
 
     test('a balance that jumps is warned; a QIF file asks its currency and opens the account', async ({ page }, testInfo) => {
-      await signUp(page, testInfo);
+      await signUp(page, testInfo, 'checks');
       await uploadFile(page, testInfo, 'credit-mutuel-trou.csv');
       await expect(page.getByTestId('detected')).toContainText('relevé Crédit Mutuel / CIC');
       const balances = page.getByTestId('balances');
@@ -107,7 +86,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
     });
 
     test('a QIF file of two accounts: a target for each', async ({ page }, testInfo) => {
-      await signUp(page, testInfo);
+      await signUp(page, testInfo, 'checks');
       await uploadFile(page, testInfo, 'qif-tous-comptes.qif');
       const parts = page.getByTestId('parts');
       await expect(parts).toContainText('Ce fichier contient 2 comptes');

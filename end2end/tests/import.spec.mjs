@@ -5,36 +5,16 @@
 // a rule and approves it for the past — then asks questions that only the imported
 // data can answer. With JavaScript and without.
 import { test, expect } from '@playwright/test';
-import path from 'node:path';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, snap } from './support.mjs';
+import { watchConsole, expectNoConsoleErrors, open, ask, snap, signUp, uploadFile, importFixture } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
 
-const fixture = (name) => path.resolve(import.meta.dirname, '../../backend/tests/fixtures/import', name);
-
-async function signUp(page, testInfo) {
-  const name = `import-${testInfo.project.name}-${Date.now()}`;
-  const password = 'une phrase de passe assez longue';
-  await open(page, testInfo, '/signup');
-  await page.getByLabel("Nom d'utilisateur").fill(name);
-  await page.getByLabel('Mot de passe (10 caractères au moins)').fill(password);
-  await page.getByLabel('Le même, encore').fill(password);
-  await page.getByRole('button', { name: 'Créer le compte' }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
-
-async function uploadFile(page, testInfo, file) {
-  await open(page, testInfo, '/import');
-  await page.getByLabel('Fichier').setInputFiles(fixture(file));
-  await page.getByRole('button', { name: 'Lire le fichier' }).click();
-  await expect(page).toHaveURL(/\/import\/[0-9a-f]{32}$/);
-  await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) ? 1 : 0);
-}
+const fixture = importFixture;
 
 test('import a French CSV, an OFX and a CAMT.053 file, then ask about them', async ({ page }, testInfo) => {
   const shot = (name) => snap(page, { path: `test-results/import-${name}-${testInfo.project.name}.png`, fullPage: true });
-  await signUp(page, testInfo);
+  await signUp(page, testInfo, 'import');
 
   // The French CSV: what Sou detected, the preview, the rejected lines.
   await uploadFile(page, testInfo, 'fr-banque-latin1.csv');
@@ -131,7 +111,7 @@ test('import a French CSV, an OFX and a CAMT.053 file, then ask about them', asy
 });
 
 test('a file Sou cannot read is refused with the reason', async ({ page }, testInfo) => {
-  await signUp(page, testInfo);
+  await signUp(page, testInfo, 'import');
   await open(page, testInfo, '/import');
   await page.getByLabel('Fichier').setInputFiles(fixture('camt-casse.xml'));
   await page.getByRole('button', { name: 'Lire le fichier' }).click();
@@ -141,7 +121,7 @@ test('a file Sou cannot read is refused with the reason', async ({ page }, testI
 });
 
 test('a column of amounts Sou is not sure of waits for the user', async ({ page }, testInfo) => {
-  await signUp(page, testInfo);
+  await signUp(page, testInfo, 'import');
   // No header, and two columns of money (euros, then francs): which is the amount?
   await uploadFile(page, testInfo, 'sans-entete-deux-montants.csv');
   const unsure = page.getByTestId('layout-unsure');

@@ -1,6 +1,8 @@
 // Helpers shared by the specs: which project runs, console errors as failures,
-// opening a page (checking it hydrated or not), asking a question.
+// opening a page (checking it hydrated or not), asking a question, a new account and
+// a bank file uploaded.
 import { expect } from '@playwright/test';
+import path from 'node:path';
 
 export const hydrated = (testInfo) => testInfo.project.name === 'hydrated';
 
@@ -59,3 +61,28 @@ export async function snap(page, options) {
     return page.screenshot(options);
   }
 }
+
+// A new account of its own (no demo ledger), signed in: what importing one's own data
+// starts from. `prefix` names the test that made it.
+export async function signUp(page, testInfo, prefix) {
+  const name = `${prefix}-${testInfo.project.name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const password = 'une phrase de passe assez longue';
+  await open(page, testInfo, '/signup');
+  await page.getByLabel("Nom d'utilisateur").fill(name);
+  await page.getByLabel('Mot de passe (10 caractères au moins)').fill(password);
+  await page.getByLabel('Le même, encore').fill(password);
+  await page.getByRole('button', { name: 'Créer le compte' }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+// Uploads a fixture of backend/tests/fixtures/import through the import form: on its
+// preview page after.
+export async function uploadFile(page, testInfo, file) {
+  await open(page, testInfo, '/import');
+  await page.getByLabel('Fichier').setInputFiles(importFixture(file));
+  await page.getByRole('button', { name: 'Lire le fichier' }).click();
+  await expect(page).toHaveURL(/\/import\/[0-9a-f]{32}$/);
+  await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) ? 1 : 0);
+}
+
+export const importFixture = (name) => path.resolve(import.meta.dirname, '../../backend/tests/fixtures/import', name);

@@ -175,7 +175,7 @@ enum Role {
 
 /// "dateOp" → "date Op", "accountBalance" → "account Balance": camelCase headers read
 /// as words.
-pub(super) fn split_camel(cell: &str) -> String {
+fn split_camel(cell: &str) -> String {
     let mut out = String::with_capacity(cell.len() + 4);
     let mut previous_lower = false;
     for c in cell.chars() {

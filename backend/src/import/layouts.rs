@@ -61,9 +61,11 @@ pub fn all() -> &'static [Known] {
     &KNOWN
 }
 
-/// A header cell as compared: camelCase split, folded ("dateOp" → "date op").
+/// A header cell as compared: folded, without spaces, so that case, accents,
+/// punctuation and camelCase do not count ("accountBalance", "accountbalance" and
+/// "Account balance" are one cell).
 pub fn key(cell: &str) -> String {
-    fold(&super::csv::split_camel(cell))
+    fold(cell).replace(' ', "")
 }
 
 /// The known layout whose header is `header`'s cells (empty ones aside), give or take
