@@ -193,7 +193,16 @@ impl Mapping {
 /// A row state that means the bank has not booked it (or undid it): Revolut's and
 /// N26's `PENDING`, `REVERTED`, `DECLINED`, `FAILED`, `CANCELLED`, in English or French.
 pub fn is_unbooked_state(state: &str) -> bool {
-    let s = state.trim().to_ascii_uppercase();
+    // Upper case with the accents of French states off: "Annulée" → "ANNULEE".
+    let s: String = state
+        .trim()
+        .to_uppercase()
+        .chars()
+        .map(|c| match c {
+            'É' | 'È' | 'Ê' => 'E',
+            c => c,
+        })
+        .collect();
     [
         "PENDING",
         "REVERTED",
@@ -203,12 +212,12 @@ pub fn is_unbooked_state(state: &str) -> bool {
         "CANCELLED",
         "CANCELED",
         "EN ATTENTE",
-        "ANNULÉ",
         "ANNULE",
         "ANNULEE",
-        "REFUSÉ",
         "REFUSE",
         "REFUSEE",
+        "REJETE",
+        "REJETEE",
     ]
     .contains(&s.as_str())
 }
@@ -373,6 +382,8 @@ pub enum Why {
     NotBooked {
         state: String,
     },
+    /// A file naming the account of each line names none for this one.
+    NoAccount,
 }
 
 impl Why {
@@ -431,6 +442,8 @@ impl Why {
             (Why::NotBooked { state }, Fr) => {
                 format!("la banque l'indique « {state} » : pas comptabilisée, donc pas importée")
             }
+            (Why::NoAccount, En) => "the file names an account for its other lines, none for this one".into(),
+            (Why::NoAccount, Fr) => "le fichier nomme le compte de ses autres lignes, pas de celle-ci".into(),
         }
     }
 }
@@ -468,14 +481,14 @@ pub struct BalanceCheck {
     /// Lines where a running balance does not follow from the amounts (a row missing).
     pub breaks: Vec<u64>,
     /// The import sets the account's opening balance to `opening` (a new account, or
-    /// one without transactions before the file).
+    /// one without transactions, and the rows agree with the balances).
     pub sets_opening: bool,
 }
 
 impl BalanceCheck {
     /// The stated closing balance less the computed one, when both are known.
     pub fn gap(&self) -> Option<i64> {
-        Some(self.closing?.1.minor - self.computed?.minor)
+        Some(self.closing?.1.minor.saturating_sub(self.computed?.minor))
     }
 
     /// Whether the rows agree with every balance the file states.
@@ -623,4 +636,17 @@ pub struct RuleProposal {
 pub struct CategoryOption {
     pub key: String,
     pub name: String,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unbooked_states_in_english_and_french() {
+        for s in ["PENDING", "Reverted", "declined", "Annulée", "REFUSÉE", "en attente", "Rejeté"] {
+            assert!(super::is_unbooked_state(s), "{s}");
+        }
+        for s in ["COMPLETED", "settled", "Exécutée", "", "ANNULÉES"] {
+            assert!(!super::is_unbooked_state(s), "{s}");
+        }
+    }
 }

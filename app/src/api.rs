@@ -378,7 +378,8 @@ pub async fn load_import(
         let into = into.filter(|a| !a.is_empty());
         let layout = backend::imports::Layout::Edited(&edit);
         let parts: Vec<String> = parts.split(',').map(str::to_string).collect();
-        let view = imports.view(sou.store(), user, &id, layout, into.as_deref(), &parts, locale).await?;
+        let chosen = backend::imports::Chosen { account: into.as_deref(), parts: &parts };
+        let view = imports.view(sou.store(), user, &id, layout, chosen, locale).await?;
         Ok(ImportData { account: ssr::account_view()?, locale, view })
     })
     .await

@@ -392,6 +392,17 @@ fn balances_view(b: BalanceCheck, locale: Locale) -> AnyView {
             Locale::En => format!("The balance (“{}”) does not follow the amounts at line {}: a transaction may be missing just before.", b.source, at.join(", ")),
         }));
     }
+    if !b.sets_opening && !b.adds_up() && b.opening.is_some() {
+        lines.push((
+            false,
+            tr(
+                locale,
+                "Le solde d'ouverture du compte ne sera pas fixé d'après ce fichier.",
+                "The account's opening balance will not be set from this file.",
+            )
+            .to_string(),
+        ));
+    }
     if let (true, Some((d, m))) = (b.sets_opening, b.opening) {
         lines.push((
             true,

@@ -14,7 +14,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use backend::imports::{ImportError, Layout, Target};
+use backend::imports::{Chosen, ImportError, Layout, Target};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -123,9 +123,27 @@ pub async fn create(
     let into = q.get("account").filter(|a| !a.is_empty()).cloned();
     let imports = state.sou.imports();
     let store = state.sou.store();
-    let id = imports.upload(store, account.user, &name, bytes.to_vec()).await.map_err(ApiError::from_user)?;
+    let id = match imports.upload(store, account.user, &name, bytes.to_vec()).await {
+        Ok(id) => id,
+        // Over the limit by less than the form's margin: still too large.
+        Err(e @ ImportError::TooLarge) => {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                e.message(agent::Locale::En),
+            ))
+        }
+        Err(e) => return Err(ApiError::from_user(e)),
+    };
     let view = imports
-        .view(store, account.user, &id, Layout::Detected, into.as_deref(), &[], locale(&headers))
+        .view(
+            store,
+            account.user,
+            &id,
+            Layout::Detected,
+            Chosen { account: into.as_deref(), parts: &[] },
+            locale(&headers),
+        )
         .await
         .map_err(ApiError::from_user)?;
     let mut response = (StatusCode::CREATED, Json(view)).into_response();
@@ -163,8 +181,7 @@ pub async fn show(
             account.user,
             &id,
             Layout::Edited(&edit),
-            into.as_deref(),
-            &parts,
+            Chosen { account: into.as_deref(), parts: &parts },
             locale(&headers),
         )
         .await
@@ -230,9 +247,13 @@ pub async fn run(
     let store = state.sou.store();
     let target = match req.parts {
         Some(parts) => {
-            // New accounts are named as the file names its accounts.
+            // New accounts are named as the file names its accounts, read with the layout given.
+            let layout = match &req.mapping {
+                Some(m) => Layout::Given(Box::new(m.clone())),
+                None => Layout::Detected,
+            };
             let view = imports
-                .view(store, account.user, &id, Layout::Detected, None, &[], agent::Locale::En)
+                .view(store, account.user, &id, layout, Chosen::default(), agent::Locale::En)
                 .await
                 .map_err(ApiError::from_user)?;
             let names = view.parts.iter().map(|p| p.name.chars().take(60).collect::<String>());

@@ -175,27 +175,58 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     if !statement {
         return Err(CamtError::NotCamt);
     }
+    // A statement without `<Acct><Ccy>` counts in its entries' currency (the most used).
+    for (i, st) in stmts.iter_mut().enumerate() {
+        if st.currency.is_none() {
+            let mut counts: Vec<(String, usize)> = Vec::new();
+            for c in entries.iter().filter(|e| e.stmt == i).filter_map(|e| e.currency.as_deref()) {
+                match counts.iter_mut().find(|(k, _)| k == c) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((c.to_string(), 1)),
+                }
+            }
+            st.currency =
+                counts.into_iter().max_by_key(|&(_, n)| n).and_then(|(c, _)| super::currency_code(&c));
+        }
+    }
+    // One IBAN in several currencies (a multi-currency account) is one account per currency.
+    let names: Vec<Option<String>> = stmts
+        .iter()
+        .map(|st| {
+            let id = st.account.clone()?;
+            let several =
+                stmts.iter().any(|o| o.account.as_deref() == Some(&id) && o.currency != st.currency);
+            Some(match (several, &st.currency) {
+                (true, Some(c)) => format!("{id} {c}"),
+                _ => id,
+            })
+        })
+        .collect();
+    let currency = stmts.iter().find_map(|s| s.currency.clone());
     let mut rows = Vec::new();
     let mut rejected = Vec::new();
     for en in entries {
         let st = stmts.get(en.stmt);
-        let account = st.and_then(|s| s.account.clone());
-        match row(&en, st.and_then(|s| s.currency.as_deref())) {
+        let account = names.get(en.stmt).cloned().flatten();
+        // A statement naming no account is the file's: in the file's currency.
+        let own = st.and_then(|s| s.currency.as_deref());
+        let checked = if account.is_none() { currency.as_deref().or(own) } else { own };
+        match row(&en, checked) {
             Ok(r) => rows.push(Row { account, ..r }),
             Err(why) => rejected.push(Rejected { line: en.line, why }),
         }
     }
     let accounts = stmts
         .iter()
-        .filter_map(|st| {
+        .zip(&names)
+        .filter_map(|(st, name)| {
             Some(super::FileAccount {
-                name: st.account.clone()?,
+                name: name.clone()?,
                 currency: st.currency.clone(),
                 stated: stated(&st.balances),
             })
         })
         .collect();
-    let currency = stmts.iter().find_map(|s| s.currency.clone());
     let stated = stmts.first().and_then(|st| stated(&st.balances));
     Ok(Statement { encoding, currency, rows, rejected, stated, accounts })
 }

@@ -69,7 +69,7 @@ pub fn parse_with(bytes: &[u8], mapping: Mapping) -> Result<Parsed, CsvError> {
     .max(mapping.date)
     .max(mapping.label);
     if needed >= widest {
-        return Err(CsvError::NoSuchColumn(needed + 1));
+        return Err(CsvError::NoSuchColumn(needed.saturating_add(1)));
     }
     Ok(read(&text, encoding, mapping))
 }
@@ -452,7 +452,9 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         layout: None,
         found,
         currency: named(Role::Currency),
-        fee: named(Role::Fee),
+        // A fee column is read only when the user or a known layout says how: whether an
+        // amount already counts its fee is not written in a header.
+        fee: None,
         fees: Fees::Separate,
         state: named(Role::State),
         balance: named(Role::Balance),
@@ -658,27 +660,54 @@ fn mark_of(value: &str, usual: char) -> char {
 }
 
 /// What a running-balance column says: the balance before the first line and after the
-/// last, and the lines where it does not follow from the amounts (net of fees). `None`
-/// when it is no running balance in either order.
+/// last, and the lines where it does not follow from the amounts (net of fees; lines
+/// without a balance counted in the next). `None` when it is no running balance in
+/// either order: fewer than two changes of it, or most not following.
 fn running_balance(lines: &[Line], source: String) -> Option<Stated> {
-    let with: Vec<(&Line, i64)> = lines.iter().filter_map(|l| Some((l, l.balance?))).collect();
     let net = |l: &Line| l.amount.saturating_sub(l.fee);
-    // Each pair of neighbouring lines: (earlier in the file, later).
-    let pairs = || with.windows(2).map(|w| (w[0], w[1]));
-    let oldest_first: Vec<bool> = pairs().map(|(a, b)| a.1.checked_add(net(b.0)) == Some(b.1)).collect();
-    let newest_first: Vec<bool> = pairs().map(|(a, b)| b.1.checked_add(net(a.0)) == Some(a.1)).collect();
+    let at: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].balance.is_some()).collect();
+    // Each pair of neighbouring balances: (earlier line, later line) in the file.
+    let pairs: Vec<(usize, usize)> = at.windows(2).map(|w| (w[0], w[1])).collect();
+    let balance = |i: usize| lines[i].balance.unwrap_or(0);
+    let moved = |from: usize, to: usize| lines[from..to].iter().fold(0i64, |s, l| s.saturating_add(net(l)));
+    // Oldest first: the later balance is the earlier plus the lines after it; newest
+    // first: the earlier is the later plus the lines from the earlier on.
+    let oldest_first: Vec<bool> =
+        pairs.iter().map(|&(a, b)| balance(a).checked_add(moved(a + 1, b + 1)) == Some(balance(b))).collect();
+    let newest_first: Vec<bool> =
+        pairs.iter().map(|&(a, b)| balance(b).checked_add(moved(a, b)) == Some(balance(a))).collect();
+    if pairs.iter().filter(|&&(a, b)| balance(a) != balance(b)).count() < 2 {
+        return None;
+    }
     let count = |v: &[bool]| v.iter().filter(|&&ok| ok).count();
-    let (first, last) = (with.first()?, with.last()?);
-    let (follows, opening, closing) = if count(&oldest_first) >= count(&newest_first) {
-        (oldest_first, (first.0.date, first.1.saturating_sub(net(first.0))), (last.0.date, last.1))
+    let (first, last) = (*at.first()?, *at.last()?);
+    // A tie is broken by the dates: a file whose dates go down is newest first.
+    let newest = match count(&newest_first).cmp(&count(&oldest_first)) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => lines[last].date < lines[first].date,
+    };
+    // The opening is the balance before every line: it applies from the earliest day.
+    let since = lines.iter().map(|l| l.date).min()?;
+    let (follows, opening, closing) = if newest {
+        (
+            newest_first,
+            (since, balance(last).saturating_sub(moved(last, lines.len()))),
+            (lines[first].date, balance(first)),
+        )
     } else {
-        (newest_first, (last.0.date, last.1.saturating_sub(net(last.0))), (first.0.date, first.1))
+        (
+            oldest_first,
+            (since, balance(first).saturating_sub(moved(0, first + 1))),
+            (lines[last].date, balance(last)),
+        )
     };
     // Mostly not following: a column of something else; it says nothing.
     if count(&follows) * 2 < follows.len() {
         return None;
     }
-    let breaks = pairs().zip(&follows).filter(|(_, ok)| !**ok).map(|((_, b), _)| b.0.line).collect();
+    let breaks =
+        pairs.iter().zip(&follows).filter(|(_, ok)| !**ok).map(|(&(_, b), _)| lines[b].line).collect();
     Some(Stated { source, opening: Some(opening), closing: Some(closing), breaks })
 }
 

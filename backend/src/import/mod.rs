@@ -138,21 +138,75 @@ impl File {
 }
 
 /// The accounts named by `rows`, in order of first use, each with the currency and
-/// balances `known` gives it (a statement's own).
+/// balances `known` gives it (a statement's own; several statements of one account:
+/// the earliest opening and the latest closing).
 pub fn accounts_of(rows: &[Row], known: &[FileAccount]) -> Vec<FileAccount> {
     let mut out: Vec<FileAccount> = Vec::new();
     for name in known.iter().map(|a| a.name.as_str()).chain(rows.iter().filter_map(|r| r.account.as_deref()))
     {
         if !out.iter().any(|a| a.name == name) {
-            let own = known.iter().find(|a| a.name == name);
+            let own: Vec<&FileAccount> = known.iter().filter(|a| a.name == name).collect();
             out.push(FileAccount {
                 name: name.to_string(),
-                currency: own.and_then(|a| a.currency.clone()),
-                stated: own.and_then(|a| a.stated.clone()),
+                currency: own.iter().find_map(|a| a.currency.clone()),
+                stated: own.iter().filter_map(|a| a.stated.clone()).reduce(Stated::merge),
             });
         }
     }
     out
+}
+
+impl Stated {
+    /// Two statements' balances of one account as one: the earlier opening, the later
+    /// closing, every break.
+    fn merge(self, other: Stated) -> Stated {
+        let earlier = |a: Option<(Date, i64)>, b: Option<(Date, i64)>| match (a, b) {
+            (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+            (x, y) => x.or(y),
+        };
+        let later = |a: Option<(Date, i64)>, b: Option<(Date, i64)>| match (a, b) {
+            (Some(x), Some(y)) => Some(if y.0 > x.0 { y } else { x }),
+            (x, y) => x.or(y),
+        };
+        Stated {
+            source: self.source,
+            opening: earlier(self.opening, other.opening),
+            closing: later(self.closing, other.closing),
+            breaks: [self.breaks, other.breaks].concat(),
+        }
+    }
+}
+
+/// The balance before a file's first row, and its day: the one the file states (less
+/// the rows dated before its day), else its closing balance less the rows up to that
+/// day. `None` when it states neither.
+pub fn opening_of(stated: &Stated, rows: &[Row]) -> Option<(Date, i64)> {
+    let first = rows.iter().map(|r| r.date).min();
+    let sum = |keep: &dyn Fn(Date) -> bool| {
+        rows.iter().filter(|r| keep(r.date)).fold(0i64, |s, r| s.saturating_add(r.amount_minor))
+    };
+    if let Some((day, minor)) = stated.opening {
+        return Some((first.map_or(day, |f| f.min(day)), minor.saturating_sub(sum(&|d| d < day))));
+    }
+    let (day, closing) = stated.closing?;
+    Some((first.map_or(day, |f| f.min(day)), closing.saturating_sub(sum(&|d| d <= day))))
+}
+
+/// The opening balance an import may give a fresh account: [`opening_of`], when the
+/// rows agree with every balance the file states — no running balance that breaks, and
+/// the opening plus the rows is the closing balance.
+pub fn opening_to_set(stated: &Stated, rows: &[Row]) -> Option<(Date, i64)> {
+    let (day, opening) = opening_of(stated, rows)?;
+    if !stated.breaks.is_empty() {
+        return None;
+    }
+    if let (Some(_), Some((end, closing))) = (stated.opening, stated.closing) {
+        let moved = rows.iter().filter(|r| r.date <= end).fold(0i64, |s, r| s.saturating_add(r.amount_minor));
+        if opening.saturating_add(moved) != closing {
+            return None;
+        }
+    }
+    Some((day, opening))
 }
 
 /// Why a file could not be read at all.
@@ -171,6 +225,24 @@ pub enum ReadError {
 /// Reads `bytes` as `format`; a CSV file with `mapping` when given, else with the
 /// layout detected.
 pub fn read(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Result<File, ReadError> {
+    let mut file = read_format(format, bytes, mapping)?;
+    // A file naming the account of some rows: a row naming none is no one's.
+    if file.rows.iter().any(|r| r.account.is_some()) {
+        let (named, unnamed): (Vec<Row>, Vec<Row>) = file.rows.drain(..).partition(|r| r.account.is_some());
+        file.rows = named;
+        if !unnamed.is_empty() {
+            file.rejected.extend(unnamed.into_iter().map(|r| Rejected { line: r.line, why: Why::NoAccount }));
+            file.rejected.sort_by_key(|r| r.line);
+        }
+    }
+    // One account: its balances, all its statements' together.
+    if let [only] = file.accounts.as_slice() {
+        file.stated = only.stated.clone().or(file.stated.take());
+    }
+    Ok(file)
+}
+
+fn read_format(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Result<File, ReadError> {
     Ok(match format {
         Format::Csv => {
             let p = match mapping {

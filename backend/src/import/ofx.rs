@@ -38,6 +38,8 @@ struct Stmt {
     currency: Option<String>,
     /// `<LEDGERBAL>`: the balance at the end of the statement (amount, day).
     ledger: (Option<String>, Option<String>),
+    /// Opened by an OFC `<ACCTFROM>`, its `<STMTRS>` still to come.
+    announced: bool,
 }
 
 /// A `<STATUS>` aggregate as read.
@@ -74,11 +76,24 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
         line += after[..close + 1].matches('\n').count() as u64;
         match tag.as_str() {
             "STMTTRN" => {
+                // SGML may leave a transaction unclosed: the next one closes it.
+                blocks.extend(current.take());
                 let account = stmts.last().and_then(|s| s.account.clone());
                 current = Some(Block { line, account, ..Block::default() })
             }
             "/STMTTRN" => blocks.extend(current.take()),
-            "STMTRS" | "CCSTMTRS" => stmts.push(Stmt::default()),
+            "STMTRS" | "CCSTMTRS" | "INVSTMTRS" => {
+                blocks.extend(current.take());
+                // Microsoft Money's OFC names the account (`<ACCTFROM>`) before its statement.
+                if !stmts.last().is_some_and(|s| s.announced) {
+                    stmts.push(Stmt::default());
+                }
+                if let Some(st) = stmts.last_mut() {
+                    st.announced = false;
+                }
+            }
+            "ACCTFROM" => stmts.push(Stmt { announced: true, ..Stmt::default() }),
+            "/BANKTRANLIST" | "/STMTRS" | "/CCSTMTRS" | "/INVSTMTRS" => blocks.extend(current.take()),
             "ACCTID" if !value.is_empty() => {
                 if let Some(st) = stmts.last_mut().filter(|s| s.account.is_none()) {
                     st.account = Some(value);

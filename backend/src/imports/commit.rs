@@ -42,7 +42,7 @@ impl Imports {
                     account_name(name)?;
                 }
                 if let Target::NewIn(_, currency) = &part.target {
-                    if Currency::new(currency).is_none() {
+                    if Currency::new(currency).is_none_or(|c| c.exponent() != 2) {
                         return Err(ImportError::BadCurrency(currency.clone()));
                     }
                 }
@@ -114,6 +114,10 @@ impl Imports {
             };
             let (account_id, account_name, account_currency) =
                 target_account(&mut db, user, &part.target, &currency).await?;
+            // Amounts are read in hundredths: an account counting otherwise is not imported into.
+            if Currency::new(&account_currency).is_none_or(|c| c.exponent() != 2) {
+                return Err(ImportError::BadCurrency(account_currency));
+            }
             // Before any row goes in: may the file's opening balance become the account's?
             let fresh = is_fresh(&account_start(&mut db, user, account_id).await?);
             if let Some(file_currency) = &part.currency {
@@ -166,7 +170,8 @@ impl Imports {
                     self.set(user, id, Some(Live::Running { done: done as u64, total: total as u64 }));
                 }
             }
-            let start = part.stated.as_ref().and_then(|st| opening_of(st, &rows));
+            // Only when the rows agree with the balances the file states.
+            let start = part.stated.as_ref().and_then(|st| opening_to_set(st, &rows));
             if let (Some((day, minor)), true) = (start, fresh) {
                 sqlx::query(
                     "UPDATE accounts SET opening_balance_minor = $1, opening_date = $2 WHERE user_id = $3 AND id = $4",
@@ -241,19 +246,28 @@ fn parts(file: &File, target: Target) -> Result<Vec<Part>, ImportError> {
     if targets.len() != file.accounts.len() {
         return Err(ImportError::Parts(file.accounts.len()));
     }
-    Ok(file
-        .accounts
-        .iter()
-        .zip(targets)
-        .map(|(account, target)| Part {
-            target,
-            rows: (0..file.rows.len())
-                .filter(|&i| file.rows[i].account.as_deref() == Some(&account.name))
-                .collect(),
-            currency: account.currency.clone().or_else(|| file.currency.clone()),
-            stated: account.stated.clone(),
-        })
-        .collect())
+    let mut parts: Vec<Part> = Vec::new();
+    for (account, target) in file.accounts.iter().zip(targets) {
+        let rows = (0..file.rows.len()).filter(|&i| file.rows[i].account.as_deref() == Some(&account.name));
+        // A statement's currency is its own; a CSV file's is its rows'.
+        let currency = account.currency.clone().or_else(|| file.mapping.as_ref().and(file.currency.clone()));
+        match parts.iter_mut().find(|p| p.target == target) {
+            // Two of the file's accounts into one: one part, its rows in the file's order
+            // (so that the same line in both is two transactions), no balances.
+            Some(same) => {
+                same.rows.extend(rows);
+                same.rows.sort_unstable();
+                same.stated = None;
+                if same.currency != currency {
+                    same.currency = None;
+                }
+            }
+            None => {
+                parts.push(Part { target, rows: rows.collect(), currency, stated: account.stated.clone() })
+            }
+        }
+    }
+    Ok(parts)
 }
 
 /// A new account's name, spaces collapsed: 1 to 60 characters.
@@ -289,8 +303,18 @@ pub(super) async fn target_account(
                     .bind(&name)
                     .fetch_optional(&mut *db)
                     .await?;
-            if let Some((id, currency)) = same {
-                return Ok((id, name, currency));
+            if let Some((id, account_currency)) = same {
+                // The account of that name: in the currency the user asked for, or not at all.
+                if let Target::NewIn(_, asked) = target {
+                    if *asked != account_currency {
+                        return Err(ImportError::Currency {
+                            file: asked.clone(),
+                            account: name,
+                            account_currency,
+                        });
+                    }
+                }
+                return Ok((id, name, account_currency));
             }
             // A vocabulary key from the name; a number is added if it is taken.
             let base = import::fold(&name).replace(' ', "_");

@@ -26,7 +26,7 @@ use sqlx::{AnyConnection, Row as _};
 use crate::error::{ErrorKind, UserError};
 use crate::ids::UserId;
 use crate::import::merchant::{self, Known};
-use crate::import::{self, dedupe_hashes, File, ReadError, Row};
+use crate::import::{self, dedupe_hashes, opening_of, opening_to_set, File, ReadError, Row};
 use crate::rules::{self, Compiled};
 use crate::store::{timestamp, Store};
 
@@ -58,7 +58,7 @@ pub enum ImportError {
     Currency { file: String, account: String, account_currency: String },
     #[error("this file holds {0} accounts: choose where each goes")]
     Parts(usize),
-    #[error("{0:?} is not a currency code (three letters, such as EUR)")]
+    #[error("{0:?} is not a currency Sou imports into (three letters, with cents, such as EUR)")]
     BadCurrency(String),
     #[error("an account name must be 1 to 60 characters")]
     AccountName,
@@ -97,7 +97,9 @@ impl ImportError {
                 format!("Le fichier est en {file} et le compte « {account} » en {account_currency} : choisissez un autre compte.")
             }
             E::Parts(n) => format!("Ce fichier contient {n} comptes : choisissez où va chacun."),
-            E::BadCurrency(c) => format!("« {c} » n'est pas un code de devise (trois lettres, comme EUR)."),
+            E::BadCurrency(c) => {
+                format!("Sou n'importe pas dans la devise « {c} » (trois lettres, avec des centimes, comme EUR).")
+            }
             E::AccountName => "Le nom du compte doit compter de 1 à 60 caractères.".into(),
             E::AccountNameCharacters => {
                 "Le nom du compte ne peut pas contenir de caractères de contrôle ni de changement de sens d'écriture."
@@ -173,9 +175,24 @@ pub enum Layout<'a> {
     /// As detected.
     Detected,
     /// With this layout (the detected one is shown, and the error said, if it does not fit).
-    Given(Mapping),
+    Given(Box<Mapping>),
     /// The detected layout with these changes (likewise).
     Edited(&'a LayoutEdit),
+}
+
+/// Where a preview's rows would go: an account (a key; none: a new account), or, for a
+/// file naming several accounts, a key per account (empty: a new one).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Chosen<'a> {
+    pub account: Option<&'a str>,
+    pub parts: &'a [String],
+}
+
+impl<'a> Chosen<'a> {
+    /// Into the account with this key.
+    pub fn account(key: &'a str) -> Chosen<'a> {
+        Chosen { account: Some(key), parts: &[] }
+    }
 }
 
 /// Which account a file goes to.
@@ -194,19 +211,7 @@ pub enum Target {
 }
 
 /// Currencies offered for a new account when the file states none: the user's first.
-const CURRENCIES: [&str; 8] = ["EUR", "USD", "GBP", "CHF", "CAD", "JPY", "SEK", "PLN"];
-
-/// The balance before a file's first row, and its day: the one the file states, else
-/// its closing balance less the rows up to that day. `None` when it states neither.
-fn opening_of(stated: &import::Stated, rows: &[Row]) -> Option<(agent::Date, i64)> {
-    let first = rows.iter().map(|r| r.date).min();
-    if let Some((day, minor)) = stated.opening {
-        return Some((first.map_or(day, |f| f.min(day)), minor));
-    }
-    let (day, closing) = stated.closing?;
-    let moved = rows.iter().filter(|r| r.date <= day).fold(0i64, |sum, r| sum.saturating_add(r.amount_minor));
-    Some((first.map_or(day, |f| f.min(day)), closing.saturating_sub(moved)))
-}
+const CURRENCIES: [&str; 8] = ["EUR", "USD", "GBP", "CHF", "CAD", "SEK", "NOK", "PLN"];
 
 /// (opening balance, opening day, transactions) of an account, to tell whether an
 /// import may set its opening balance: only when it has none and no transaction.

@@ -13,8 +13,7 @@ impl Imports {
         user: UserId,
         id: &str,
         layout: Layout<'_>,
-        account: Option<&str>,
-        parts: &[String],
+        chosen: Chosen<'_>,
         locale: Locale,
     ) -> Result<ImportView, ImportError> {
         // The import's live state before the stored one: a running import is forgotten
@@ -58,7 +57,7 @@ impl Imports {
         let read = |mapping| import::read(upload.format, content, mapping);
         let (file, mapping_error) = match layout {
             Layout::Detected => (read(None)?, None),
-            Layout::Given(mapping) => match read(Some(mapping)) {
+            Layout::Given(mapping) => match read(Some(*mapping)) {
                 Ok(file) => (file, None),
                 Err(e) => (read(None)?, Some(e.to_string())),
             },
@@ -77,6 +76,7 @@ impl Imports {
             }
         };
         let state = live.map_or(ImportState::Pending, |l| l.state(locale));
+        let (account, parts) = (chosen.account, chosen.parts);
         let split = file.is_split();
         let chosen = account
             .filter(|_| !split)
@@ -99,25 +99,42 @@ impl Imports {
         // A file naming several accounts: each one's target, rows already there and currency.
         let mut part_views = Vec::new();
         let mut row_currency: Vec<Option<Currency>> = vec![None; file.rows.len()];
+        // (key, rows) of each of the file's accounts; rows going to one account are
+        // matched against it together, as the import writes them.
+        let mut chosen_parts: Vec<(Option<String>, Vec<usize>)> = Vec::new();
         for (i, named) in file.accounts.iter().enumerate().filter(|_| split) {
             let key = parts.get(i).and_then(|k| accounts.iter().find(|a| a.key == *k)).map(|a| a.key.clone());
-            let target = match &key {
-                Some(k) => account_row(&mut db, user, k).await?,
-                None => None,
-            };
             let own: Vec<usize> = (0..file.rows.len())
                 .filter(|&j| file.rows[j].account.as_deref() == Some(&named.name))
                 .collect();
-            let mut duplicates = 0;
+            chosen_parts.push((key, own));
+        }
+        let mut targets: HashMap<String, Option<(i64, String, String)>> = HashMap::new();
+        for key in chosen_parts.iter().filter_map(|(k, _)| k.clone()) {
+            if targets.contains_key(&key) {
+                continue;
+            }
+            let target = account_row(&mut db, user, &key).await?;
             if let Some((account_id, _, _)) = &target {
-                let rows: Vec<Row> = own.iter().map(|&j| file.rows[j].clone()).collect();
-                for (&j, there) in own.iter().zip(present(&mut db, user, &hashes(&rows, *account_id)).await?)
+                let mut together: Vec<usize> = chosen_parts
+                    .iter()
+                    .filter(|(k, _)| k.as_deref() == Some(key.as_str()))
+                    .flat_map(|(_, own)| own.iter().copied())
+                    .collect();
+                together.sort_unstable();
+                let rows: Vec<Row> = together.iter().map(|&j| file.rows[j].clone()).collect();
+                for (&j, there) in
+                    together.iter().zip(present(&mut db, user, &hashes(&rows, *account_id)).await?)
                 {
                     already[j] = there;
-                    duplicates += u64::from(there);
                 }
             }
-            let stated = named.currency.clone().or_else(|| file.currency.clone());
+            targets.insert(key, target);
+        }
+        for ((key, own), named) in chosen_parts.into_iter().zip(&file.accounts) {
+            let target = key.as_ref().and_then(|k| targets.get(k).cloned().flatten());
+            // A statement's currency is its own; a CSV file's is its rows'.
+            let stated = named.currency.clone().or_else(|| file.mapping.as_ref().and(file.currency.clone()));
             let shown = target.map(|t| t.2).or_else(|| stated.clone()).and_then(|c| Currency::new(&c));
             for &j in &own {
                 row_currency[j] = shown;
@@ -127,7 +144,7 @@ impl Imports {
                 rows: own.len() as u64,
                 currency: stated,
                 account: key,
-                duplicates,
+                duplicates: own.iter().filter(|&&j| already[j]).count() as u64,
             });
         }
         let duplicates = already.iter().filter(|&&p| p).count() as u64;
@@ -215,6 +232,8 @@ async fn balance_check(
         None => true,
     };
     let opening = opening_of(stated, rows);
+    // What the import will set: only when the rows agree with the balances.
+    let settable = import::opening_to_set(stated, rows);
     let sum = |upto: agent::Date, new_only: bool| {
         rows.iter()
             .enumerate()
@@ -238,7 +257,7 @@ async fn balance_check(
         closing: stated.closing.map(|(d, m)| (d, money(m))),
         computed: computed.map(money),
         breaks: stated.breaks.clone(),
-        sets_opening: fresh && opening.is_some(),
+        sets_opening: fresh && settable.is_some(),
     })
 }
 

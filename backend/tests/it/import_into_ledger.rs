@@ -5,7 +5,7 @@
 
 use agent::imports::{AmountColumns, DateOrder, Encoding, Format, ImportReport, ImportState};
 use agent::Locale;
-use backend::imports::{ImportError, Imports, Layout, Target};
+use backend::imports::{Chosen, ImportError, Imports, Layout, Target};
 use backend::{Store, UserId};
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -64,7 +64,8 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
     let id =
         imports.upload(&store, alice, "releve janvier.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
 
-    let view = imports.view(&store, alice, &id, Layout::Detected, None, &[], Locale::Fr).await.unwrap();
+    let view =
+        imports.view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
     assert_eq!((view.format, view.encoding), (Format::Csv, Encoding::Windows1252));
     let m = view.mapping.clone().unwrap();
     assert_eq!((m.delimiter, m.order, m.decimal), (';', DateOrder::Dmy, ','));
@@ -82,7 +83,10 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
 
     // A wrong layout is said, and the detected one shown instead.
     let bad = agent::imports::Mapping { date: 9, ..m.clone() };
-    let v = imports.view(&store, alice, &id, Layout::Given(bad), None, &[], Locale::Fr).await.unwrap();
+    let v = imports
+        .view(&store, alice, &id, Layout::Given(Box::new(bad)), Chosen::default(), Locale::Fr)
+        .await
+        .unwrap();
     assert!(v.mapping_error.unwrap().contains("column 10"));
     assert_eq!(v.total_rows, 4);
 
@@ -106,7 +110,7 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
     // The same file again, into the same account: every row is already there.
     let again = imports.upload(&store, alice, "copie.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
     let v = imports
-        .view(&store, alice, &again, Layout::Detected, Some("compte_bnp"), &[], Locale::En)
+        .view(&store, alice, &again, Layout::Detected, Chosen::account("compte_bnp"), Locale::En)
         .await
         .unwrap();
     assert_eq!((v.duplicates, v.account.as_deref()), (4, Some("compte_bnp")));
@@ -144,14 +148,17 @@ async fn a_bank_id_used_twice_in_one_file_loses_no_line() {
     let (_dir, store, alice, _) = store().await;
     let imports = Imports::default();
     let id = imports.upload(&store, alice, "cic.ofx", fixture("ofx-fitid-repete.ofx")).await.unwrap();
-    let view = imports.view(&store, alice, &id, Layout::Detected, None, &[], Locale::Fr).await.unwrap();
+    let view =
+        imports.view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
     assert_eq!((view.total_rows, view.duplicates), (5, 0));
     let r = started(&imports, &store, alice, &id, Target::New("CIC".into())).await;
     assert_eq!((r.read, r.added, r.duplicates), (5, 5, 0), "the preview's count is the import's");
     assert_eq!(count(&store, alice, "").await, 5);
     let again = imports.upload(&store, alice, "cic bis.ofx", fixture("ofx-fitid-repete.ofx")).await.unwrap();
-    let v =
-        imports.view(&store, alice, &again, Layout::Detected, Some("cic"), &[], Locale::Fr).await.unwrap();
+    let v = imports
+        .view(&store, alice, &again, Layout::Detected, Chosen::account("cic"), Locale::Fr)
+        .await
+        .unwrap();
     assert_eq!(v.duplicates, 5);
     let r = started(&imports, &store, alice, &again, Target::Existing("cic".into())).await;
     assert_eq!((r.added, r.duplicates), (0, 5));
@@ -167,7 +174,8 @@ async fn an_unsure_amount_column_waits_for_the_user() {
     let imports = Imports::default();
     let id =
         imports.upload(&store, alice, "ancien.csv", fixture("sans-entete-deux-montants.csv")).await.unwrap();
-    let view = imports.view(&store, alice, &id, Layout::Detected, None, &[], Locale::Fr).await.unwrap();
+    let view =
+        imports.view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
     let m = view.mapping.clone().unwrap();
     assert_eq!(m.unsure_amount, [3, 2]);
     assert!(matches!(
@@ -181,12 +189,16 @@ async fn an_unsure_amount_column_waits_for_the_user() {
     assert_eq!(count(&store, alice, "").await, 0, "nothing imported while unsure");
     // Choosing the account or the decimal mark does not answer the question.
     let other = agent::imports::LayoutEdit { decimal: Some(",".into()), ..Default::default() };
-    let v = imports.view(&store, alice, &id, Layout::Edited(&other), None, &[], Locale::Fr).await.unwrap();
+    let v = imports
+        .view(&store, alice, &id, Layout::Edited(&other), Chosen::default(), Locale::Fr)
+        .await
+        .unwrap();
     assert!(!v.mapping.unwrap().is_sure());
     // The user says the euros are in column 3 (counting from 1).
     let edit =
         agent::imports::LayoutEdit { amounts: Some("signed".into()), amount: Some(3), ..Default::default() };
-    let v = imports.view(&store, alice, &id, Layout::Edited(&edit), None, &[], Locale::Fr).await.unwrap();
+    let v =
+        imports.view(&store, alice, &id, Layout::Edited(&edit), Chosen::default(), Locale::Fr).await.unwrap();
     let chosen = v.mapping.clone().unwrap();
     assert!(chosen.is_sure());
     assert_eq!(v.rows[0].amount.minor, -4_567);
@@ -210,7 +222,7 @@ async fn ofx_and_camt_statements_with_their_currency() {
     let id = imports.upload(&store, alice, "card.qfx", fixture("card-ofx2.qfx")).await.unwrap();
     assert_eq!(
         imports
-            .view(&store, alice, &id, Layout::Detected, None, &[], Locale::En)
+            .view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::En)
             .await
             .unwrap()
             .currency
@@ -320,7 +332,7 @@ async fn one_users_uploads_are_not_anothers() {
     let imports = Imports::default();
     let id = imports.upload(&store, alice, "a.csv", fixture("en-bank.csv")).await.unwrap();
     assert!(matches!(
-        imports.view(&store, bob, &id, Layout::Detected, None, &[], Locale::En).await,
+        imports.view(&store, bob, &id, Layout::Detected, Chosen::default(), Locale::En).await,
         Err(ImportError::NotFound)
     ));
     assert!(matches!(
@@ -347,7 +359,8 @@ async fn pages_load_while_an_import_writes() {
         .await
         .unwrap();
     let started = std::time::Instant::now();
-    let view = imports.view(&store, alice, &id, Layout::Detected, None, &[], Locale::Fr).await.unwrap();
+    let view =
+        imports.view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
     assert_eq!(view.rows[0].category.as_deref(), Some("Courses"));
     imports.list(&store, alice).await.unwrap();
     imports.state(&store, alice, &id, Locale::Fr).await.unwrap();
