@@ -3,28 +3,13 @@
 //! debit and credit columns), the date order and the decimal mark — and returned as a
 //! [`Mapping`] the user can correct before the rows are read again with it.
 
-use agent::Date;
-use serde::Serialize;
-
 pub use agent::imports::{AmountColumns, Confidence, DateOrder, Fees, Found, Mapping};
 
-use super::{decode, parse_amount, Encoding, Rejected, Row, Stated, Why};
+use super::{decode, parse_amount};
 
 mod rows;
-use rows::read;
-
-/// What a file held, read with a mapping.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Parsed {
-    pub encoding: Encoding,
-    pub mapping: Mapping,
-    /// The currency of the rows, when a column says.
-    pub currency: Option<String>,
-    pub rows: Vec<Row>,
-    pub rejected: Vec<Rejected>,
-    /// What a balance column says, checked against the amounts.
-    pub stated: Option<Stated>,
-}
+pub use rows::{parse_date, Parsed};
+use rows::{read, records};
 
 /// Why a file could not be read at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -94,44 +79,6 @@ pub fn table(bytes: &[u8]) -> Result<(Vec<String>, Vec<Record>), CsvError> {
 pub fn sample_row(bytes: &[u8], mapping: &Mapping) -> Vec<String> {
     let (text, _) = decode(bytes);
     records(head(&text), mapping.delimiter).into_iter().nth(mapping.skip).map(|(_, r)| r).unwrap_or_default()
-}
-
-/// Every record of `text` with the line it starts on; unreadable bytes never stop it.
-fn records(text: &str, delimiter: char) -> Vec<(u64, Vec<String>)> {
-    let mut reader = ::csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(u8::try_from(delimiter).unwrap_or(b';'))
-        .from_reader(text.as_bytes());
-    // Line numbers from byte offsets: the reader's own count is one short after a
-    // CRLF line end (it places a record before the `\n` of the previous one).
-    let newlines: Vec<usize> =
-        text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect();
-    let line_at = |byte: usize| {
-        let start = text.as_bytes()[byte.min(text.len())..]
-            .iter()
-            .position(|&b| b != b'\r' && b != b'\n')
-            .map_or(text.len(), |skip| byte + skip);
-        newlines.partition_point(|&n| n < start) as u64 + 1
-    };
-    let mut out = Vec::new();
-    let mut record = ::csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(true) => {
-                let line =
-                    record.position().map_or(0, |p| line_at(usize::try_from(p.byte()).unwrap_or(usize::MAX)));
-                let cells: Vec<String> = record.iter().map(|c| c.trim().to_string()).collect();
-                if cells.iter().any(|c| !c.is_empty()) {
-                    out.push((line, cells));
-                }
-            }
-            Ok(false) => break,
-            // Only I/O or UTF-8 errors, which a &str cannot have; stop rather than loop.
-            Err(_) => break,
-        }
-    }
-    out
 }
 
 /// The delimiter that splits the first lines into the same number (> 1) of cells most
@@ -252,42 +199,6 @@ fn role(cell: &str) -> Option<Role> {
         return Some(Role::Label);
     }
     None
-}
-
-/// The date in `s` in the given order, or `None`. A time after the date is ignored
-/// ("31/01/2026 14:05", "2026-01-31T14:05:00").
-pub fn parse_date(s: &str, order: DateOrder) -> Option<Date> {
-    let s = s.trim();
-    let s = s.split([' ', 'T']).next().unwrap_or(s);
-    let parts: Vec<&str> = s.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).collect();
-    let (a, b, c) = match parts.as_slice() {
-        [a, b, c] => (*a, *b, *c),
-        // 20260131, only in year-first order.
-        [compact] if compact.len() == 8 && order == DateOrder::Ymd => {
-            (compact.get(..4)?, compact.get(4..6)?, compact.get(6..)?)
-        }
-        _ => return None,
-    };
-    let year = |y: &str| -> Option<i32> {
-        match y.len() {
-            4 => y.parse().ok(),
-            2 => y.parse::<i32>().ok().map(|y| 2000 + y),
-            _ => None,
-        }
-    };
-    let num = |x: &str| -> Option<u32> {
-        if x.len() <= 2 {
-            x.parse().ok()
-        } else {
-            None
-        }
-    };
-    match order {
-        DateOrder::Dmy => Date::new(year(c)?, num(b)?, num(a)?),
-        DateOrder::Mdy => Date::new(year(c)?, num(a)?, num(b)?),
-        DateOrder::Ymd if a.len() == 4 => Date::new(year(a)?, num(b)?, num(c)?),
-        DateOrder::Ymd => None,
-    }
 }
 
 /// The order that reads every value of a column (and how many it reads), DMY first on
@@ -533,6 +444,7 @@ fn is_running_balance(balance: &[Option<i64>], amounts: &[Option<i64>]) -> bool 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agent::Date;
 
     #[test]
     fn dates_in_each_order() {
