@@ -181,6 +181,9 @@ pub struct Mapping {
     /// `accountNum`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<usize>,
+    /// The label when the label column is empty (N26's payment reference for a fee).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_else: Option<usize>,
 }
 
 impl Mapping {
@@ -325,6 +328,7 @@ impl LayoutEdit {
             state: optional(self.state, base.state),
             balance: base.balance,
             account: base.account,
+            label_else: base.label_else,
         }
     }
 }

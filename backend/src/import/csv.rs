@@ -373,6 +373,7 @@ pub fn detect(text: &str) -> Result<Mapping, CsvError> {
         state: named(Role::State),
         balance: named(Role::Balance),
         account: None,
+        label_else: None,
     })
 }
 
@@ -420,6 +421,7 @@ fn known(all: &[Record], delimiter: char, h: usize, header: &[String]) -> Option
         state: optional(&k.state),
         balance: optional(&k.balance),
         account: optional(&k.account),
+        label_else: optional(&k.label_else),
     })
 }
 

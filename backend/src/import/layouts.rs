@@ -23,6 +23,8 @@ pub struct Known {
     pub optional: Vec<String>,
     pub date: String,
     pub label: String,
+    /// The label of a line whose `label` cell is empty.
+    pub label_else: Option<String>,
     pub amount: Option<String>,
     pub debit: Option<String>,
     pub credit: Option<String>,
@@ -100,8 +102,18 @@ mod tests {
             let roles = [Some(&k.date), Some(&k.label)]
                 .into_iter()
                 .chain(
-                    [&k.amount, &k.debit, &k.credit, &k.balance, &k.currency, &k.fee, &k.state, &k.account]
-                        .map(Option::as_ref),
+                    [
+                        &k.amount,
+                        &k.debit,
+                        &k.credit,
+                        &k.balance,
+                        &k.currency,
+                        &k.fee,
+                        &k.state,
+                        &k.account,
+                        &k.label_else,
+                    ]
+                    .map(Option::as_ref),
                 )
                 .flatten();
             for role in roles {

@@ -405,3 +405,15 @@ async fn review_cases_import_exactly() {
     let r = run(&imports, &store, alice, &id, both).await;
     assert_eq!((r.read, r.added, r.duplicates), (2, 2, 0));
 }
+
+/// N26's 2024 export: a fee names no partner; its label is its payment reference.
+#[test]
+fn a_line_without_its_label_takes_the_other_one() {
+    let text = "\"Booking Date\",\"Value Date\",\"Partner Name\",\"Partner Iban\",Type,\"Payment Reference\",\"Account Name\",\"Amount (EUR)\",\"Original Amount\",\"Original Currency\",\"Exchange Rate\"\n\
+        2025-01-05,,\"SP HYPERX DE\",,Presentment,,\"Main Account\",-42.90,,,\n\
+        2025-01-31,,,,Fee,\"Monthly fee Metal\",\"Main Account\",-16.90,,,\n";
+    let p = csv::parse(text.as_bytes()).unwrap();
+    assert_eq!(p.mapping.layout.as_deref(), Some("N26 (2024)"));
+    let rows: Vec<(&str, i64)> = p.rows.iter().map(|r| (r.label.as_str(), r.amount_minor)).collect();
+    assert_eq!(rows, [("SP HYPERX DE", -4_290), ("Monthly fee Metal", -1_690)]);
+}

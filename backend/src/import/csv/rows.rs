@@ -315,7 +315,11 @@ fn row(r: &[String], m: &Mapping) -> Result<(Date, i64, i64, String), Why> {
         Some(f) => amount(f)?.map_or(0, i64::abs),
         None => 0,
     };
-    let label = cell(m.label).split_whitespace().collect::<Vec<_>>().join(" ");
+    let label = match cell(m.label) {
+        "" => m.label_else.map(cell).unwrap_or(""),
+        label => label,
+    };
+    let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
     if label.is_empty() {
         return Err(Why::NoLabel { fields: Vec::new() });
     }
