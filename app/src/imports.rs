@@ -638,13 +638,13 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
             (Found::Layout, Locale::Fr) => ("found sure", format!("format {layout_name}")),
             (Found::Layout, Locale::En) => ("found sure", format!("{layout_name} layout")),
             (Found::Header, _) => {
-                ("found sure", tr(locale, "nommée par l'en-tête", "named by the header").to_string())
+                ("found sure", tr(locale, "d'après l'en-tête", "from the header").to_string())
             }
             (Found::Values, _) => (
                 "found guess",
-                tr(locale, "devinée d'après les valeurs", "guessed from the values").to_string(),
+                tr(locale, "supposition d'après les valeurs", "a guess from the values").to_string(),
             ),
-            (Found::User, _) => ("found sure", tr(locale, "choisie par vous", "chosen by you").to_string()),
+            (Found::User, _) => ("found sure", tr(locale, "votre choix", "your choice").to_string()),
         };
         view! { <span class=class data-testid="found">{text}</span> }
     };
