@@ -249,6 +249,35 @@ pub struct LayoutEdit {
 }
 
 impl LayoutEdit {
+    /// The preview form's fields that are numbers (columns from 1, lines to skip).
+    pub const NUMBERS: [&'static str; 9] =
+        ["skip", "date", "label", "amount", "debit", "credit", "currency", "fee", "state"];
+    /// Its fields that are words.
+    pub const WORDS: [&'static str; 5] = ["delimiter", "order", "amounts", "decimal", "fees"];
+
+    /// The edit a query says, `get` giving a field's value: an empty field, or a number
+    /// that does not read, says nothing.
+    pub fn from_query(get: impl Fn(&str) -> Option<String>) -> LayoutEdit {
+        let s = |k: &str| get(k).filter(|v| !v.is_empty());
+        let n = |k: &str| s(k).and_then(|v| v.parse::<usize>().ok());
+        LayoutEdit {
+            delimiter: s("delimiter"),
+            skip: n("skip"),
+            date: n("date"),
+            order: s("order"),
+            label: n("label"),
+            amounts: s("amounts"),
+            amount: n("amount"),
+            debit: n("debit"),
+            credit: n("credit"),
+            decimal: s("decimal"),
+            currency: n("currency"),
+            fee: n("fee"),
+            state: n("state"),
+            fees: s("fees"),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         *self == LayoutEdit::default()
     }

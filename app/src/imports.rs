@@ -117,23 +117,7 @@ fn counts(locale: Locale, added: u64, duplicates: u64, rejected: u64) -> String 
 
 /// The preview form's fields, from the page's query.
 fn edit_from_query(q: &leptos_router::params::ParamsMap) -> LayoutEdit {
-    let n = |k: &str| q.get(k).and_then(|v| v.parse::<usize>().ok());
-    LayoutEdit {
-        delimiter: q.get("delimiter"),
-        skip: n("skip"),
-        date: n("date"),
-        order: q.get("order"),
-        label: n("label"),
-        amounts: q.get("amounts"),
-        amount: n("amount"),
-        debit: n("debit"),
-        credit: n("credit"),
-        decimal: q.get("decimal"),
-        currency: n("currency"),
-        fee: n("fee"),
-        state: n("state"),
-        fees: q.get("fees"),
-    }
+    LayoutEdit::from_query(|k| q.get(k))
 }
 
 /// The accounts chosen for a file naming several (`part1`, `part2`…), comma-separated.
@@ -518,12 +502,8 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
             <form method="post" action=format!("/import/{id}/run") class="run" data-testid="run-form">
                 <input type="hidden" name="mapping" value=mapping_json/>
                 <input type="hidden" name="account" value=v.account.clone().unwrap_or_default()/>
-                {v.parts.iter().enumerate().map(|(i, p)| {
-                    let name: String = p.name.chars().take(60).collect();
-                    view! {
-                        <input type="hidden" name=format!("part{}", i + 1) value=p.account.clone().unwrap_or_default()/>
-                        <input type="hidden" name=format!("part_name{}", i + 1) value=name/>
-                    }
+                {v.parts.iter().enumerate().map(|(i, p)| view! {
+                    <input type="hidden" name=format!("part{}", i + 1) value=p.account.clone().unwrap_or_default()/>
                 }).collect_view()}
                 {(v.account.is_none() && v.parts.is_empty()).then(|| view! {
                     <label for="new-account">{tr(locale, "Nom du nouveau compte", "New account's name")}</label>

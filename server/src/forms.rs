@@ -23,12 +23,17 @@ pub const UPLOAD_BODY_LIMIT: usize = MAX_FILE_BYTES + 64 * 1024;
 /// The same for a dataset.
 pub const DATASET_BODY_LIMIT: usize = backend::datasets::MAX_FILE_BYTES + 64 * 1024;
 
-fn locale(headers: &HeaderMap) -> agent::Locale {
+/// The language a request's `Accept-Language` asks for, if Sou speaks it.
+pub(crate) fn accept_language(headers: &HeaderMap) -> Option<agent::Locale> {
     headers
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|v| v.to_str().ok())
         .and_then(agent::Locale::from_accept_language)
-        .unwrap_or(agent::Locale::Fr)
+}
+
+/// A page's language: the request's, else French.
+fn locale(headers: &HeaderMap) -> agent::Locale {
+    accept_language(headers).unwrap_or(agent::Locale::Fr)
 }
 
 fn see_other(to: &str) -> Response {
@@ -139,23 +144,22 @@ pub struct RunForm {
     #[serde(default)]
     currency: String,
     /// A file naming several accounts: `part1`, `part2`… (an account key, empty for a
-    /// new account) and `part_name1`… (the new account's name).
+    /// new account named as the file names that account).
     #[serde(flatten)]
     parts: std::collections::HashMap<String, String>,
 }
 
-/// The targets of a file naming several accounts, from `part<n>` and `part_name<n>`
-/// (`None` when the form has no `part1`).
+/// The targets of a file naming several accounts, from `part<n>` (`None` when the form
+/// has no `part1`).
 fn split(form: &RunForm) -> Option<Target> {
     let currency = form.currency.trim();
     let targets: Vec<Target> = (1..)
         .map_while(|n| {
             let key = form.parts.get(&format!("part{n}"))?.trim().to_string();
-            let name = form.parts.get(&format!("part_name{n}")).cloned().unwrap_or_default();
             Some(match (key.is_empty(), currency.is_empty()) {
                 (false, _) => Target::Existing(key),
-                (true, true) => Target::New(name),
-                (true, false) => Target::NewIn(name, currency.to_string()),
+                (true, true) => Target::New(String::new()),
+                (true, false) => Target::NewIn(String::new(), currency.to_string()),
             })
         })
         .collect();

@@ -24,69 +24,25 @@ use crate::{ApiError, AppState};
 /// How long `"wait": true` waits for an import to end before answering with its progress.
 const WAIT: Duration = Duration::from_secs(60);
 
+/// The API's language: the request's, else English.
 fn locale(headers: &HeaderMap) -> agent::Locale {
-    headers
-        .get(header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(agent::Locale::from_accept_language)
-        .unwrap_or(agent::Locale::En)
+    crate::forms::accept_language(headers).unwrap_or(agent::Locale::En)
 }
 
 /// The preview's query: `account` (a key) and the layout fields of the `/import/{id}`
 /// page (columns from 1).
 fn edit_of(q: &HashMap<String, String>) -> Result<LayoutEdit, ApiError> {
-    let n = |k: &str| -> Result<Option<usize>, ApiError> {
-        q.get(k)
-            .filter(|v| !v.is_empty())
-            .map(|v| {
-                v.parse::<usize>().map_err(|_| {
-                    ApiError::new(
-                        StatusCode::BAD_REQUEST,
-                        "bad_request",
-                        format!("{k} must be a column number"),
-                    )
-                })
-            })
-            .transpose()
-    };
-    let s = |k: &str| q.get(k).filter(|v| !v.is_empty()).cloned();
-    const KNOWN: [&str; 16] = [
-        "account",
-        "parts",
-        "delimiter",
-        "skip",
-        "date",
-        "order",
-        "label",
-        "amounts",
-        "amount",
-        "debit",
-        "credit",
-        "decimal",
-        "currency",
-        "fee",
-        "state",
-        "fees",
-    ];
-    if let Some(k) = q.keys().find(|k| !KNOWN.contains(&k.as_str())) {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("unknown parameter {k}")));
+    let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message);
+    for (k, v) in q {
+        if LayoutEdit::NUMBERS.contains(&k.as_str()) {
+            if !v.is_empty() && v.parse::<usize>().is_err() {
+                return Err(bad(format!("{k} must be a column number")));
+            }
+        } else if !LayoutEdit::WORDS.contains(&k.as_str()) && k != "account" && k != "parts" {
+            return Err(bad(format!("unknown parameter {k}")));
+        }
     }
-    Ok(LayoutEdit {
-        delimiter: s("delimiter"),
-        skip: n("skip")?,
-        date: n("date")?,
-        order: s("order"),
-        label: n("label")?,
-        amounts: s("amounts"),
-        amount: n("amount")?,
-        debit: n("debit")?,
-        credit: n("credit")?,
-        decimal: s("decimal"),
-        currency: n("currency")?,
-        fee: n("fee")?,
-        state: n("state")?,
-        fees: s("fees"),
-    })
+    Ok(LayoutEdit::from_query(|k| q.get(k).cloned()))
 }
 
 /// `POST /api/v1/imports?name=releve.csv`: the file is the body. Answers `201` with the
@@ -246,34 +202,16 @@ pub async fn run(
     let imports = state.sou.imports();
     let store = state.sou.store();
     let target = match req.parts {
-        Some(parts) => {
-            // New accounts are named as the file names its accounts, read with the layout given.
-            let layout = match &req.mapping {
-                Some(m) => Layout::Given(Box::new(m.clone())),
-                None => Layout::Detected,
-            };
-            let view = imports
-                .view(store, account.user, &id, layout, Chosen::default(), agent::Locale::En)
-                .await
-                .map_err(ApiError::from_user)?;
-            let names = view.parts.iter().map(|p| p.name.chars().take(60).collect::<String>());
-            let names: Vec<String> =
-                names.chain(std::iter::repeat(String::new())).take(parts.len()).collect();
-            let currency = req.currency;
-            Target::Split(
-                parts
-                    .into_iter()
-                    .zip(names)
-                    .map(|(p, name)| {
-                        target(
-                            p.account,
-                            p.new_account.unwrap_or(name),
-                            p.currency.or_else(|| currency.clone()),
-                        )
-                    })
-                    .collect(),
-            )
-        }
+        // A new account without a name is named as the file names that account.
+        Some(parts) => Target::Split(
+            parts
+                .into_iter()
+                .map(|p| {
+                    let currency = p.currency.or_else(|| req.currency.clone());
+                    target(p.account, p.new_account.unwrap_or_default(), currency)
+                })
+                .collect(),
+        ),
         None => target(req.account, req.new_account.unwrap_or_default(), req.currency),
     };
     imports.start(store, account.user, &id, req.mapping, target).await.map_err(ApiError::from_user)?;

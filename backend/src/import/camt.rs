@@ -178,15 +178,8 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     // A statement without `<Acct><Ccy>` counts in its entries' currency (the most used).
     for (i, st) in stmts.iter_mut().enumerate() {
         if st.currency.is_none() {
-            let mut counts: Vec<(String, usize)> = Vec::new();
-            for c in entries.iter().filter(|e| e.stmt == i).filter_map(|e| e.currency.as_deref()) {
-                match counts.iter_mut().find(|(k, _)| k == c) {
-                    Some((_, n)) => *n += 1,
-                    None => counts.push((c.to_string(), 1)),
-                }
-            }
-            st.currency =
-                counts.into_iter().max_by_key(|&(_, n)| n).and_then(|(c, _)| super::currency_code(&c));
+            let used = entries.iter().filter(|e| e.stmt == i).filter_map(|e| e.currency.as_deref());
+            st.currency = super::most_common(used).and_then(|c| super::currency_code(&c));
         }
     }
     // One IBAN in several currencies (a multi-currency account) is one account per currency.

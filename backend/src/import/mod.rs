@@ -68,6 +68,18 @@ pub struct Stated {
     pub breaks: Vec<u64>,
 }
 
+/// The value most of `values` are (on a tie, the one of them that first appeared last).
+pub(crate) fn most_common<'a>(values: impl Iterator<Item = &'a str>) -> Option<String> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for v in values {
+        match counts.iter_mut().find(|(k, _)| *k == v) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((v, 1)),
+        }
+    }
+    counts.into_iter().max_by_key(|&(_, n)| n).map(|(v, _)| v.to_string())
+}
+
 /// A currency code as a file writes it, if it names one: three letters, and not ISO
 /// 4217's `XXX` ("no currency"), which the user is asked about instead.
 pub fn currency_code(code: &str) -> Option<String> {
@@ -134,6 +146,16 @@ impl File {
     /// Whether the file holds several accounts' rows.
     pub fn is_split(&self) -> bool {
         self.accounts.len() > 1
+    }
+
+    /// The indices of `account`'s rows.
+    pub fn rows_of(&self, account: &FileAccount) -> Vec<usize> {
+        (0..self.rows.len()).filter(|&i| self.rows[i].account.as_deref() == Some(&account.name)).collect()
+    }
+
+    /// `account`'s currency: a statement's own; a CSV file's is its rows'.
+    pub fn currency_of(&self, account: &FileAccount) -> Option<String> {
+        account.currency.clone().or_else(|| self.mapping.as_ref().and(self.currency.clone()))
     }
 }
 

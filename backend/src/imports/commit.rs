@@ -220,56 +220,6 @@ impl Imports {
     }
 }
 
-/// Rows of a file going to one account.
-struct Part {
-    target: Target,
-    /// Indices into the file's rows.
-    rows: Vec<usize>,
-    currency: Option<String>,
-    stated: Option<import::Stated>,
-}
-
-/// The file's rows by the account they go to: all to `target`, or, for a file naming
-/// several accounts, each account's rows to its own target of a [`Target::Split`].
-fn parts(file: &File, target: Target) -> Result<Vec<Part>, ImportError> {
-    if !file.is_split() {
-        let target = match target {
-            // One account: a split of one is its target.
-            Target::Split(mut targets) if targets.len() == 1 => targets.remove(0),
-            Target::Split(_) => return Err(ImportError::Parts(file.accounts.len())),
-            other => other,
-        };
-        let rows = (0..file.rows.len()).collect();
-        return Ok(vec![Part { target, rows, currency: file.currency.clone(), stated: file.stated.clone() }]);
-    }
-    let Target::Split(targets) = target else { return Err(ImportError::Parts(file.accounts.len())) };
-    if targets.len() != file.accounts.len() {
-        return Err(ImportError::Parts(file.accounts.len()));
-    }
-    let mut parts: Vec<Part> = Vec::new();
-    for (account, target) in file.accounts.iter().zip(targets) {
-        let rows = (0..file.rows.len()).filter(|&i| file.rows[i].account.as_deref() == Some(&account.name));
-        // A statement's currency is its own; a CSV file's is its rows'.
-        let currency = account.currency.clone().or_else(|| file.mapping.as_ref().and(file.currency.clone()));
-        match parts.iter_mut().find(|p| p.target == target) {
-            // Two of the file's accounts into one: one part, its rows in the file's order
-            // (so that the same line in both is two transactions), no balances.
-            Some(same) => {
-                same.rows.extend(rows);
-                same.rows.sort_unstable();
-                same.stated = None;
-                if same.currency != currency {
-                    same.currency = None;
-                }
-            }
-            None => {
-                parts.push(Part { target, rows: rows.collect(), currency, stated: account.stated.clone() })
-            }
-        }
-    }
-    Ok(parts)
-}
-
 /// A new account's name, spaces collapsed: 1 to 60 characters.
 pub(super) fn account_name(name: &str) -> Result<String, ImportError> {
     let name = name.split_whitespace().collect::<Vec<_>>().join(" ");

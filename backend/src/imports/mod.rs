@@ -210,6 +210,62 @@ pub enum Target {
     Split(Vec<Target>),
 }
 
+/// Rows of a file going to one account.
+struct Part {
+    target: Target,
+    /// Indices into the file's rows.
+    rows: Vec<usize>,
+    currency: Option<String>,
+    stated: Option<import::Stated>,
+}
+
+/// The file's rows by the account they go to: all to `target`, or, for a file naming
+/// several accounts, each account's rows to its own target of a [`Target::Split`] (a new
+/// account without a name gets the one the file gives it). The preview and the import
+/// both group rows here, so that what the preview counts is what is written.
+fn parts(file: &File, target: Target) -> Result<Vec<Part>, ImportError> {
+    if !file.is_split() {
+        let target = match target {
+            // One account: a split of one is its target.
+            Target::Split(mut targets) if targets.len() == 1 => targets.remove(0),
+            Target::Split(_) => return Err(ImportError::Parts(file.accounts.len())),
+            other => other,
+        };
+        let rows = (0..file.rows.len()).collect();
+        return Ok(vec![Part { target, rows, currency: file.currency.clone(), stated: file.stated.clone() }]);
+    }
+    let Target::Split(targets) = target else { return Err(ImportError::Parts(file.accounts.len())) };
+    if targets.len() != file.accounts.len() {
+        return Err(ImportError::Parts(file.accounts.len()));
+    }
+    let mut parts: Vec<Part> = Vec::new();
+    for (account, target) in file.accounts.iter().zip(targets) {
+        let named =
+            |name: String| if name.is_empty() { account.name.chars().take(60).collect() } else { name };
+        let target = match target {
+            Target::New(name) => Target::New(named(name)),
+            Target::NewIn(name, currency) => Target::NewIn(named(name), currency),
+            other => other,
+        };
+        let rows = file.rows_of(account);
+        let currency = file.currency_of(account);
+        match parts.iter_mut().find(|p| p.target == target) {
+            // Two of the file's accounts into one: one part, its rows in the file's order
+            // (so that the same line in both is two transactions), no balances.
+            Some(same) => {
+                same.rows.extend(rows);
+                same.rows.sort_unstable();
+                same.stated = None;
+                if same.currency != currency {
+                    same.currency = None;
+                }
+            }
+            None => parts.push(Part { target, rows, currency, stated: account.stated.clone() }),
+        }
+    }
+    Ok(parts)
+}
+
 /// Currencies offered for a new account when the file states none: the user's first.
 const CURRENCIES: [&str; 8] = ["EUR", "USD", "GBP", "CHF", "CAD", "SEK", "NOK", "PLN"];
 

@@ -96,56 +96,51 @@ impl Imports {
             Some((account_id, _, _)) => present(&mut db, user, &hashes(&file.rows, *account_id)).await?,
             None => vec![false; file.rows.len()],
         };
-        // A file naming several accounts: each one's target, rows already there and currency.
+        // A file naming several accounts: each one's target, rows already there and
+        // currency; rows going to one account are matched against it together, grouped
+        // as the import groups them.
         let mut part_views = Vec::new();
         let mut row_currency: Vec<Option<Currency>> = vec![None; file.rows.len()];
-        // (key, rows) of each of the file's accounts; rows going to one account are
-        // matched against it together, as the import writes them.
-        let mut chosen_parts: Vec<(Option<String>, Vec<usize>)> = Vec::new();
-        for (i, named) in file.accounts.iter().enumerate().filter(|_| split) {
-            let key = parts.get(i).and_then(|k| accounts.iter().find(|a| a.key == *k)).map(|a| a.key.clone());
-            let own: Vec<usize> = (0..file.rows.len())
-                .filter(|&j| file.rows[j].account.as_deref() == Some(&named.name))
+        if split {
+            let keys: Vec<Option<String>> = (0..file.accounts.len())
+                .map(|i| {
+                    parts.get(i).and_then(|k| accounts.iter().find(|a| a.key == *k)).map(|a| a.key.clone())
+                })
                 .collect();
-            chosen_parts.push((key, own));
-        }
-        let mut targets: HashMap<String, Option<(i64, String, String)>> = HashMap::new();
-        for key in chosen_parts.iter().filter_map(|(k, _)| k.clone()) {
-            if targets.contains_key(&key) {
-                continue;
-            }
-            let target = account_row(&mut db, user, &key).await?;
-            if let Some((account_id, _, _)) = &target {
-                let mut together: Vec<usize> = chosen_parts
-                    .iter()
-                    .filter(|(k, _)| k.as_deref() == Some(key.as_str()))
-                    .flat_map(|(_, own)| own.iter().copied())
-                    .collect();
-                together.sort_unstable();
-                let rows: Vec<Row> = together.iter().map(|&j| file.rows[j].clone()).collect();
+            let split_target = Target::Split(
+                keys.iter().map(|k| k.clone().map_or(Target::New(String::new()), Target::Existing)).collect(),
+            );
+            // The currency of each account chosen, by key.
+            let mut currencies: HashMap<String, String> = HashMap::new();
+            for group in super::parts(&file, split_target)? {
+                let Target::Existing(key) = &group.target else { continue };
+                let Some((account_id, _, currency)) = account_row(&mut db, user, key).await? else {
+                    continue;
+                };
+                let rows: Vec<Row> = group.rows.iter().map(|&j| file.rows[j].clone()).collect();
                 for (&j, there) in
-                    together.iter().zip(present(&mut db, user, &hashes(&rows, *account_id)).await?)
+                    group.rows.iter().zip(present(&mut db, user, &hashes(&rows, account_id)).await?)
                 {
                     already[j] = there;
                 }
+                currencies.insert(key.clone(), currency);
             }
-            targets.insert(key, target);
-        }
-        for ((key, own), named) in chosen_parts.into_iter().zip(&file.accounts) {
-            let target = key.as_ref().and_then(|k| targets.get(k).cloned().flatten());
-            // A statement's currency is its own; a CSV file's is its rows'.
-            let stated = named.currency.clone().or_else(|| file.mapping.as_ref().and(file.currency.clone()));
-            let shown = target.map(|t| t.2).or_else(|| stated.clone()).and_then(|c| Currency::new(&c));
-            for &j in &own {
-                row_currency[j] = shown;
+            for (named, key) in file.accounts.iter().zip(keys) {
+                let own = file.rows_of(named);
+                let stated = file.currency_of(named);
+                let chosen = key.as_ref().and_then(|k| currencies.get(k).cloned());
+                let shown = chosen.or_else(|| stated.clone()).and_then(|c| Currency::new(&c));
+                for &j in &own {
+                    row_currency[j] = shown;
+                }
+                part_views.push(agent::imports::PartView {
+                    name: named.name.clone(),
+                    rows: own.len() as u64,
+                    currency: stated,
+                    account: key,
+                    duplicates: own.iter().filter(|&&j| already[j]).count() as u64,
+                });
             }
-            part_views.push(agent::imports::PartView {
-                name: named.name.clone(),
-                rows: own.len() as u64,
-                currency: stated,
-                account: key,
-                duplicates: own.iter().filter(|&&j| already[j]).count() as u64,
-            });
         }
         let duplicates = already.iter().filter(|&&p| p).count() as u64;
         let balances = match file.stated.as_ref().filter(|_| !split) {

@@ -151,16 +151,9 @@ pub(super) fn read(text: &str, encoding: Encoding, mut mapping: Mapping) -> Pars
     mapping.mostly_unreadable = unreadable > lines.len() && !chosen;
 
     // The file's currency is most rows'; a row in another one is not stored as if it were.
-    let currency = mapping.currency.and_then(|_| {
-        let mut counts: Vec<(&str, usize)> = Vec::new();
-        for c in lines.iter().filter_map(|l| l.currency.as_deref()) {
-            match counts.iter_mut().find(|(k, _)| *k == c) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((c, 1)),
-            }
-        }
-        counts.into_iter().max_by_key(|&(_, n)| n).map(|(c, _)| c.to_string())
-    });
+    let currency = mapping
+        .currency
+        .and_then(|_| crate::import::most_common(lines.iter().filter_map(|l| l.currency.as_deref())));
     if let Some(account) = &currency {
         lines.retain(|l| match &l.currency {
             Some(c) if c != account => {
