@@ -19,6 +19,7 @@ pub mod parser;
 pub mod period;
 mod plan;
 pub mod protocol;
+pub mod reports;
 mod reason;
 pub mod text;
 mod tools;

@@ -80,6 +80,9 @@ pub enum ChatEvent {
         uncertainty: Uncertainty,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         conversation_id: Option<String>,
+        /// The stored answer's id, to share it (`POST /api/v1/reports`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
     },
 }
 
@@ -330,6 +333,9 @@ pub struct ConversationView {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredMessage {
+    /// An answer's public id (what a report is made from); none for a question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     pub role: Role,
     pub content: String,
     /// For the assistant: every event it streamed, in order (the final status included).

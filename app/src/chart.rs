@@ -32,6 +32,7 @@ const NARROW: Geometry = Geometry { width: 340.0, labels: 100.0, label_chars: 13
 struct Values {
     locale: Locale,
     currency: Option<Currency>,
+    percent: bool,
 }
 
 impl Values {
@@ -42,10 +43,11 @@ impl Values {
         }
         let s = format!("{v:.2}");
         let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
-        if self.locale == Locale::Fr {
-            s.replace('.', ",")
-        } else {
-            s
+        match (self.locale, self.percent) {
+            (Locale::Fr, false) => s.replace('.', ","),
+            (Locale::Fr, true) => format!("{}\u{a0}%", s.replace('.', ",")),
+            (Locale::En, false) => s,
+            (Locale::En, true) => format!("{s}%"),
         }
     }
 }
@@ -71,7 +73,7 @@ pub fn Chart(spec: ChartSpec, locale: Locale) -> impl IntoView {
         ChartKind::Line => tr(locale, "Courbe", "Line chart"),
         ChartKind::Pie => tr(locale, "Camembert", "Pie chart"),
     };
-    let values = Values { locale, currency: spec.currency };
+    let values = Values { locale, currency: spec.currency, percent: spec.percent };
     let desc = format!("{kind_name} — {} / {} — {}", spec.y, spec.x, listing(&spec.points, values));
     let drawing = move |g: Geometry, class: &'static str| {
         let (height, marks) = match spec.kind {

@@ -25,6 +25,8 @@ mod imports;
 mod layout;
 mod markdown;
 mod render;
+#[cfg(feature = "ssr")]
+pub mod report;
 mod rules;
 mod settings;
 #[cfg(feature = "hydrate")]

@@ -77,19 +77,40 @@ impl Sou {
         Ok(id)
     }
 
-    pub(crate) async fn insert_message(
+    /// Stores the user's question.
+    pub(crate) async fn insert_question(
         &self,
         user: UserId,
         conversation: &str,
-        role: Role,
+        content: &str,
+    ) -> Result<(), BackendError> {
+        self.insert_message(user, conversation, None, content, None, &[]).await
+    }
+
+    /// Stores an answer under its public id, with the plan it ran and every event it sent.
+    pub(crate) async fn insert_answer(
+        &self,
+        user: UserId,
+        conversation: &str,
+        public_id: &str,
         content: &str,
         plan: Option<&ToolCallPlan>,
         events: &[ChatEvent],
     ) -> Result<(), BackendError> {
-        let role = match role {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        };
+        self.insert_message(user, conversation, Some(public_id), content, plan, events).await
+    }
+
+    /// A question (no public id) or an answer (one).
+    async fn insert_message(
+        &self,
+        user: UserId,
+        conversation: &str,
+        public_id: Option<&str>,
+        content: &str,
+        plan: Option<&ToolCallPlan>,
+        events: &[ChatEvent],
+    ) -> Result<(), BackendError> {
+        let role = if public_id.is_some() { "assistant" } else { "user" };
         let plan =
             plan.map(serde_json::to_string).transpose().map_err(|e| BackendError::Corrupt(e.to_string()))?;
         let events = if events.is_empty() {
@@ -100,8 +121,8 @@ impl Sou {
         let now = crate::store::timestamp(chrono::Utc::now());
         let mut tx = self.store.tenant(user).await?;
         sqlx::query(
-            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at, public_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(conversation)
         .bind(user.0)
@@ -110,6 +131,7 @@ impl Sou {
         .bind(plan)
         .bind(events)
         .bind(&now)
+        .bind(public_id)
         .execute(&mut *tx)
         .await?;
         sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
@@ -153,7 +175,8 @@ impl Sou {
             .ok_or(BackendError::NotFound)?;
         let title: String = row.get(0);
         let rows = sqlx::query(
-            "SELECT role, content, events FROM messages WHERE conversation_id = $1 AND user_id = $2 ORDER BY id",
+            "SELECT role, content, events, public_id FROM messages WHERE conversation_id = $1 AND user_id = $2
+             ORDER BY id",
         )
         .bind(id)
         .bind(user.0)
@@ -169,7 +192,7 @@ impl Sou {
                     .map_err(|e| BackendError::Corrupt(format!("stored events: {e}")))?,
                 None => Vec::new(),
             };
-            messages.push(StoredMessage { role: role(&stored_role), content: r.get(1), events });
+            messages.push(StoredMessage { id: r.get(3), role: role(&stored_role), content: r.get(1), events });
         }
         Ok(ConversationView { id: id.to_string(), title, messages })
     }

@@ -15,6 +15,7 @@ pub mod imports;
 pub mod llm;
 pub mod providers;
 pub mod registry;
+pub mod reports;
 pub mod rules;
 pub mod sou;
 pub mod store;

@@ -58,6 +58,11 @@ impl Sou {
         &self.store
     }
 
+    /// The configured time zone.
+    pub fn timezone(&self) -> chrono_tz::Tz {
+        self.timezone
+    }
+
     /// Today in the configured time zone.
     pub fn today(&self) -> Date {
         use chrono::Datelike;

@@ -46,6 +46,8 @@ fn public(path: &str) -> bool {
     matches!(path, "/login" | "/signup" | "/healthz" | "/favicon.svg")
         || path.starts_with("/auth/")
         || path.starts_with("/pkg/")
+        // Shared reports: whoever has the link.
+        || path.starts_with("/r/")
 }
 
 pub async fn gate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {

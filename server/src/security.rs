@@ -61,7 +61,10 @@ fn set(h: &mut HeaderMap, nonce: &str, https: bool) {
         h.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     }
     h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    // A shared report sends no referrer at all; every other page, its origin only.
+    if !h.contains_key(REFERRER_POLICY) {
+        h.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    }
     if https {
         h.insert(STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
     }

@@ -72,6 +72,7 @@ pub fn shaped(result: &QueryResult, title: &str, wanted: Option<ChartKind>) -> O
         y: result.columns[1].clone(),
         points,
         currency: None,
+        percent: false,
     })
 }
 
@@ -107,6 +108,31 @@ pub fn over_time(groups: &[Group], title: &str, x: &str, y: &str) -> Option<Char
         y: y.to_string(),
         points,
         currency: Some(currency),
+        percent: false,
+    })
+}
+
+/// Bars of groups as given (largest first), at most [`MAX_POINTS`], all in one
+/// currency: money in major units, or with `whole` (minor units) each group's share of
+/// it in percent, so that the chart shows no money.
+pub fn bars(groups: &[Group], whole: Option<i64>, title: &str, x: &str, y: &str) -> Option<ChartSpec> {
+    let currency = groups.first()?.total.currency;
+    if groups.iter().any(|g| g.total.currency != currency) {
+        return None;
+    }
+    let value = |g: &Group| match whole {
+        Some(w) => crate::reports::share_bp(g.total.minor, w).unwrap_or(0) as f64 / 100.0,
+        None => major(g.total),
+    };
+    let points = groups.iter().take(MAX_POINTS).map(|g| Point { label: g.label.clone(), value: value(g) }).collect();
+    Some(ChartSpec {
+        kind: ChartKind::Bar,
+        title: title.to_string(),
+        x: x.to_string(),
+        y: y.to_string(),
+        points,
+        currency: whole.is_none().then_some(currency),
+        percent: whole.is_some(),
     })
 }
 

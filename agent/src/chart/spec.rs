@@ -34,4 +34,7 @@ pub struct ChartSpec {
     /// written as money ("1 234,56 €").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<Currency>,
+    /// Set when the values are percentages (a report that shares shares only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub percent: bool,
 }

@@ -11,7 +11,7 @@ use super::{accounts, budgets, ledger, recurring, tables};
 use crate::i18n::{t, T};
 
 /// A tool's result as the answer shows it.
-fn tool_output(output: ToolOutput, locale: Locale) -> AnyView {
+pub fn tool_output(output: ToolOutput, locale: Locale) -> AnyView {
     match output {
         ToolOutput::SpendingSummary(r) => ledger::summary(r, "spending_summary", locale).into_any(),
         ToolOutput::IncomeSummary(r) => ledger::summary(r, "income_summary", locale).into_any(),
@@ -133,6 +133,7 @@ mod tests {
                 usage: Usage { route: "parser".into(), ..Usage::default() },
                 uncertainty: Uncertainty { plan_confidence: None, answer_confidence: 1.0, warnings: vec![] },
                 conversation_id: None,
+                message_id: None,
             });
             let view = events_view(
                 events,

@@ -27,7 +27,7 @@ fn rows_table(rows: Vec<TransactionRow>, locale: Locale) -> AnyView {
                     .into_iter()
                     .map(|r| {
                         view! {
-                            <tr data-id=r.id>
+                            <tr data-id=(r.id != 0).then_some(r.id)>
                                 <td class="date">{i18n::date(r.date, locale)}</td>
                                 <td>
                                     <span class="label">{r.label}</span>

@@ -2,15 +2,16 @@
 //! drawn. Pure functions of the data, so the server-rendered page and the hydrated one
 //! are the same.
 
-mod accounts;
+pub mod accounts;
 mod answer;
-mod budgets;
-mod cells;
+pub mod budgets;
+pub mod cells;
 mod events;
 mod ledger;
 mod plan;
-mod recurring;
+pub mod recurring;
 mod tables;
 
-pub use events::events_view;
+pub use answer::answer_text;
+pub use events::{events_view, tool_output};
 pub use plan::draft_badge;

@@ -7,7 +7,7 @@ use super::cells::{heading, money, money_cell, table_or};
 use crate::i18n::{self, t, T};
 use crate::table::column_heads;
 
-fn cadence(c: Cadence, locale: Locale) -> &'static str {
+pub fn cadence(c: Cadence, locale: Locale) -> &'static str {
     match c {
         Cadence::Weekly => t(locale, T::Weekly),
         Cadence::Monthly => t(locale, T::Monthly),

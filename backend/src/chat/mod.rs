@@ -112,7 +112,7 @@ impl Sou {
             None => self.create_conversation(user, &req.message).await?,
         };
         // The user's words are stored before anything runs.
-        self.insert_message(user, &conversation_id, Role::User, &req.message, None, &[]).await?;
+        self.insert_question(user, &conversation_id, &req.message).await?;
         let previous = self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context);
 
         let (tx, rx) = mpsc::channel::<ChatEvent>(32);
@@ -158,11 +158,13 @@ impl Sou {
                 first_event_ms: out.first_event_ms.unwrap_or_default(),
                 first_token_ms: done.first_token_ms,
             };
+            let message_id = uuid::Uuid::new_v4().simple().to_string();
             let status = ChatEvent::Status {
                 content: StreamStatus::Done,
                 usage,
                 uncertainty,
                 conversation_id: Some(id.clone()),
+                message_id: Some(message_id.clone()),
             };
             out.sent.push(status.clone());
             let text: String = out
@@ -174,7 +176,7 @@ impl Sou {
                 })
                 .collect();
             if let Err(e) =
-                sou.insert_message(user, &id, Role::Assistant, &text, plan.as_ref(), &out.sent).await
+                sou.insert_answer(user, &id, &message_id, &text, plan.as_ref(), &out.sent).await
             {
                 tracing::error!(error = %e, "storing the answer failed");
             }

@@ -1,0 +1,720 @@
+//! Shared reports: made from an answer or composed for a month, listed, changed and
+//! revoked by their owner only, and read by anyone with the link.
+//!
+//! A report keeps plans (never SQL) and, as a snapshot, the results they gave when it
+//! was made: its page is rendered from what was stored, however the ledger changes. A
+//! live report runs its plans again, as its owner, on each view. Either way the
+//! results go through `agent::reports::redact` before they leave this module, so no
+//! internal id reaches a page, nor a merchant when the owner shares categories only.
+
+use agent::protocol::{ChatEvent, TextFormat};
+use agent::reports::{
+    parse_period, redact, Block, BlockKind, Figures, Freshness, Names, ReportContent, ReportKind, ReportPage,
+    ReportSummary,
+};
+use agent::{Confidence, Date, Locale, PlanMeta, ToolCallPlan};
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use base64::Engine as _;
+use serde::Deserialize;
+use serde_json::json;
+use sqlx::Row;
+
+use crate::error::BackendError;
+use crate::ids::{Dialect, UserId};
+use crate::registry::Registry;
+use crate::sou::Sou;
+
+/// Longest title, in characters.
+pub const MAX_TITLE_CHARS: usize = 120;
+/// Answers pinned to one monthly report, at most.
+pub const MAX_PINS: usize = 10;
+/// Reports one user keeps, at most.
+pub const MAX_REPORTS: i64 = 200;
+
+/// What the owner chooses when sharing (all optional: a snapshot with amounts and
+/// merchant names, titled by Sou, until revoked).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportOptions {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub mode: Freshness,
+    #[serde(default)]
+    pub figures: Figures,
+    #[serde(default)]
+    pub names: Names,
+    /// The last day the link works.
+    #[serde(default)]
+    pub expires_on: Option<Date>,
+}
+
+/// `POST /api/v1/reports`: what to share, then the options.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum NewReport {
+    Answer {
+        message_id: String,
+        #[serde(flatten)]
+        options: ReportOptions,
+    },
+    Monthly {
+        /// `2026-10`, `2026` or `2026-01-01..2026-03-31`.
+        period: String,
+        /// Answers (their `message_id`) added after the report's own blocks.
+        #[serde(default)]
+        pins: Vec<String>,
+        #[serde(flatten)]
+        options: ReportOptions,
+    },
+}
+
+/// `PATCH /api/v1/reports/{id}`: each field present is changed; `expires_on: null`
+/// removes the expiry.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportChange {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub mode: Option<Freshness>,
+    #[serde(default)]
+    pub figures: Option<Figures>,
+    #[serde(default)]
+    pub names: Option<Names>,
+    #[serde(default, deserialize_with = "some_or_null")]
+    pub expires_on: Option<Option<Date>>,
+}
+
+/// A field that may be absent (`None`), `null` (`Some(None)`) or set.
+fn some_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Date>>, D::Error> {
+    Option::<Date>::deserialize(d).map(Some)
+}
+
+/// The link's id: 128 random bits, base64url (22 characters).
+fn new_id() -> String {
+    let mut bytes = [0u8; 16];
+    OsRng.fill_bytes(&mut bytes);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Whether `id` could be a link's id at all (checked before any query).
+pub fn well_formed(id: &str) -> bool {
+    id.len() == 22 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Why a report cannot be made or changed as asked: the user can fix each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The answer asked a question or failed: no figure to share.
+    NoResult,
+    /// A model's words cannot be redacted into shares or categories.
+    ModelWords,
+    /// A model's answer keeps no plan to run again.
+    LiveNeedsPlan,
+    Period,
+    TooManyPins,
+    Title,
+    ExpiryPast,
+    TooMany,
+}
+
+impl Refusal {
+    pub const ALL: [Refusal; 8] = [
+        Refusal::NoResult,
+        Refusal::ModelWords,
+        Refusal::LiveNeedsPlan,
+        Refusal::Period,
+        Refusal::TooManyPins,
+        Refusal::Title,
+        Refusal::ExpiryPast,
+        Refusal::TooMany,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Refusal::NoResult => "no_result",
+            Refusal::ModelWords => "model_words",
+            Refusal::LiveNeedsPlan => "live_needs_plan",
+            Refusal::Period => "bad_period",
+            Refusal::TooManyPins => "too_many_pins",
+            Refusal::Title => "bad_title",
+            Refusal::ExpiryPast => "expiry_past",
+            Refusal::TooMany => "too_many_reports",
+        }
+    }
+
+    /// The refusal a form carried back in its URL.
+    pub fn from_code(code: &str) -> Option<Refusal> {
+        Refusal::ALL.into_iter().find(|r| r.code() == code)
+    }
+
+    pub fn message(self, locale: Locale) -> &'static str {
+        match self {
+            Refusal::NoResult => locale.pick(
+                "Cette réponse n'a pas de résultat à partager.",
+                "This answer has no result to share.",
+            ),
+            Refusal::ModelWords => locale.pick(
+                "La réponse d'un modèle se partage avec ses montants et ses noms, telle qu'elle a été écrite.",
+                "A model's answer can only be shared with its amounts and names, as it was written.",
+            ),
+            Refusal::LiveNeedsPlan => locale.pick(
+                "Seule une réponse de Sou (sans modèle) peut être recalculée à chaque lecture : partagez-la figée.",
+                "Only Sou's own answers (no model) can be recomputed on each view: share it as a snapshot.",
+            ),
+            Refusal::Period => locale.pick(
+                "Une période s'écrit 2026-10 (un mois), 2026 (une année) ou 2026-01-01..2026-03-31.",
+                "A period reads 2026-10 (a month), 2026 (a year) or 2026-01-01..2026-03-31.",
+            ),
+            Refusal::TooManyPins => locale.pick("10 réponses épinglées au plus.", "At most 10 pinned answers."),
+            Refusal::Title => locale.pick(
+                "Un titre a de 1 à 120 caractères, sans caractère de contrôle ni de sens d'écriture.",
+                "A title has 1 to 120 characters, without control or text-direction characters.",
+            ),
+            Refusal::ExpiryPast => locale.pick("La date d'expiration est passée.", "The expiry date is in the past."),
+            Refusal::TooMany => locale.pick(
+                "200 partages au plus : révoquez-en d'abord.",
+                "At most 200 shared reports: revoke some first.",
+            ),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("refused: {0:?}")]
+    Refused(Refusal),
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+}
+
+impl From<sqlx::Error> for ReportError {
+    fn from(e: sqlx::Error) -> Self {
+        ReportError::Backend(e.into())
+    }
+}
+
+impl From<crate::registry::PlanError> for ReportError {
+    fn from(e: crate::registry::PlanError) -> Self {
+        ReportError::Backend(e.into())
+    }
+}
+
+impl crate::error::UserError for ReportError {
+    fn code(&self) -> &'static str {
+        match self {
+            ReportError::Refused(r) => r.code(),
+            ReportError::Backend(e) => e.code(),
+        }
+    }
+    fn message(&self, locale: Locale) -> String {
+        match self {
+            ReportError::Refused(r) => r.message(locale).to_string(),
+            ReportError::Backend(e) => e.message(locale),
+        }
+    }
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            ReportError::Refused(_) => crate::error::ErrorKind::Invalid,
+            ReportError::Backend(e) => e.kind(),
+        }
+    }
+}
+
+fn refuse(r: Refusal) -> ReportError {
+    ReportError::Refused(r)
+}
+
+fn check_title(title: &str) -> Result<String, ReportError> {
+    let title = title.trim();
+    let n = title.chars().count();
+    if n == 0 || n > MAX_TITLE_CHARS {
+        return Err(refuse(Refusal::Title));
+    }
+    if agent::text::hidden_control(title).is_some() {
+        return Err(refuse(Refusal::Title));
+    }
+    Ok(title.to_string())
+}
+
+/// The first moment the link no longer works: the day after `last`, at midnight in the
+/// server's time zone, as a stored timestamp.
+fn expiry(last: Date, tz: chrono_tz::Tz) -> Option<String> {
+    use chrono::TimeZone as _;
+    let next = last.add_days(1);
+    let day = chrono::NaiveDate::from_ymd_opt(next.year(), next.month(), next.day())?;
+    let local = tz.from_local_datetime(&day.and_hms_opt(0, 0, 0)?).earliest()?;
+    Some(crate::store::timestamp(local.with_timezone(&chrono::Utc)))
+}
+
+/// A plan Sou composes for a monthly report, checked by the registry like any other.
+fn plan(tool: &str, args: serde_json::Value, locale: Locale, today: Date) -> Result<ToolCallPlan, ReportError> {
+    let call = Registry::get().validate(&json!({"tool": tool, "args": args}))?;
+    Ok(ToolCallPlan {
+        call,
+        meta: PlanMeta { confidence: Confidence::High, confidence_reasons: Vec::new(), locale, today },
+    })
+}
+
+/// The answer a message holds, as a block: its plan, the results it showed, a model's
+/// words. Sou's own sentence is not kept: the page writes it again from the results.
+struct StoredAnswer {
+    block: Block,
+    /// What the plan computes, in words ("Dépenses chez Carrefour — janvier 2026").
+    title: String,
+    /// The same without names ("Réponse de Sou — janvier 2026").
+    generic_title: String,
+}
+
+impl Sou {
+    async fn stored_answer(&self, user: UserId, public_id: &str, locale: Locale) -> Result<StoredAnswer, ReportError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let row = sqlx::query(
+            "SELECT plan, events FROM messages WHERE public_id = $1 AND user_id = $2 AND role = 'assistant'",
+        )
+        .bind(public_id)
+        .bind(user.0)
+        .fetch_optional(&mut *db)
+        .await?
+        .ok_or(BackendError::NotFound)?;
+        db.commit().await?;
+        let plan: Option<String> = row.get(0);
+        let events: Option<String> = row.get(1);
+        let plan: Option<ToolCallPlan> = plan
+            .map(|p| serde_json::from_str(&p))
+            .transpose()
+            .map_err(|e| BackendError::Corrupt(format!("stored plan: {e}")))?;
+        let events: Vec<ChatEvent> = events
+            .map(|e| serde_json::from_str(&e))
+            .transpose()
+            .map_err(|e| BackendError::Corrupt(format!("stored events: {e}")))?
+            .unwrap_or_default();
+        let mut outputs = Vec::new();
+        let mut markdown = String::new();
+        for e in events {
+            match e {
+                ChatEvent::ToolResult(output) => outputs.push(output),
+                ChatEvent::Token { content, format: TextFormat::Markdown } => markdown.push_str(&content),
+                _ => {}
+            }
+        }
+        if outputs.is_empty() && markdown.trim().is_empty() {
+            return Err(refuse(Refusal::NoResult));
+        }
+        // A parser's answer is one plan and its one result; a model's may have run
+        // several tools whose plans are not kept, so it can only be frozen.
+        let plans = match &plan {
+            Some(p) if outputs.len() == 1 && markdown.is_empty() => vec![p.clone()],
+            _ => Vec::new(),
+        };
+        let generic = locale.pick("Réponse de Sou", "Sou's answer");
+        let generic_title = match plan.as_ref().and_then(|p| p.call.period()) {
+            Some(period) => format!("{generic} — {}", period.label),
+            None => generic.to_string(),
+        };
+        let title = match plans.first() {
+            Some(p) => self.parser(user).await?.describe(&p.call, locale),
+            None => generic_title.clone(),
+        };
+        let title: String = title.chars().take(MAX_TITLE_CHARS).collect();
+        let generic_title: String = generic_title.chars().take(MAX_TITLE_CHARS).collect();
+        let markdown = (!markdown.trim().is_empty()).then_some(markdown);
+        let block = Block { kind: BlockKind::Answer, plans, outputs, markdown };
+        Ok(StoredAnswer { block, title, generic_title })
+    }
+
+    /// Checks that an answer block can be shared with these options.
+    fn shareable(block: &Block, options: &ReportOptions) -> Result<(), ReportError> {
+        if block.markdown.is_some() && (options.figures == Figures::Shares || options.names == Names::Categories) {
+            return Err(refuse(Refusal::ModelWords));
+        }
+        if options.mode == Freshness::Live && block.plans.is_empty() {
+            return Err(refuse(Refusal::LiveNeedsPlan));
+        }
+        Ok(())
+    }
+
+    /// The blocks of a monthly report: spending by category against the period before,
+    /// cash flow, budgets, the top merchants and the recurring payments of the last
+    /// twelve months.
+    fn monthly_blocks(period: &agent::Period, locale: Locale, today: Date) -> Result<Vec<Block>, ReportError> {
+        let previous = agent::reports::previous(period, locale);
+        let months = {
+            let (a, b) = (period.start, period.end);
+            (b.year() - a.year()) * 12 + b.month() as i32 - a.month() as i32
+        };
+        let by_month = if months > 1 && period.start.day() == 1 && period.end.day() == 1 { "month" } else { "none" };
+        let year_before = agent::period::range(period.end.add_months(-12), period.end, locale);
+        let block = |kind, plans| Block { kind, plans, outputs: Vec::new(), markdown: None };
+        Ok(vec![
+            block(
+                BlockKind::Categories,
+                vec![
+                    plan("spending_summary", json!({"period": period, "group_by": "category"}), locale, today)?,
+                    plan("spending_summary", json!({"period": previous, "group_by": "category"}), locale, today)?,
+                ],
+            ),
+            block(
+                BlockKind::CashFlow,
+                vec![plan("cash_flow", json!({"period": period, "group_by": by_month}), locale, today)?],
+            ),
+            block(BlockKind::Budgets, vec![plan("budget_status", json!({"period": period}), locale, today)?]),
+            block(
+                BlockKind::Merchants,
+                vec![plan(
+                    "spending_summary",
+                    json!({"period": period, "group_by": "merchant", "top": 5}),
+                    locale,
+                    today,
+                )?],
+            ),
+            block(
+                BlockKind::Recurring,
+                vec![plan("recurring_payments", json!({"period": year_before}), locale, today)?],
+            ),
+        ])
+    }
+
+    /// Runs a block's plans as `owner` (a live report's view, or a snapshot being made).
+    async fn run_block(&self, owner: UserId, block: &mut Block, locale: Locale) -> Result<(), BackendError> {
+        let mut outputs = Vec::with_capacity(block.plans.len());
+        for p in &block.plans {
+            outputs.push(crate::tools::run(&self.store, owner, &p.call, locale, self.today()).await?);
+        }
+        block.outputs = outputs;
+        Ok(())
+    }
+
+    /// Shares an answer or a month. Answers the new report as its owner lists it.
+    pub async fn create_report(
+        &self,
+        user: UserId,
+        new: NewReport,
+        locale: Locale,
+    ) -> Result<ReportSummary, ReportError> {
+        let today = self.today();
+        let (kind, options, content, default_title) = match new {
+            NewReport::Answer { message_id, options } => {
+                let answer = self.stored_answer(user, &message_id, locale).await?;
+                Self::shareable(&answer.block, &options)?;
+                let title = match options.names {
+                    Names::Merchants => answer.title,
+                    Names::Categories => answer.generic_title,
+                };
+                let content = ReportContent { period: None, blocks: vec![answer.block] };
+                (ReportKind::Answer, options, content, title)
+            }
+            NewReport::Monthly { period, pins, options } => {
+                let period = parse_period(&period, locale).ok_or_else(|| {
+                    refuse(Refusal::Period)
+                })?;
+                if pins.len() > MAX_PINS {
+                    return Err(refuse(Refusal::TooManyPins));
+                }
+                let mut blocks = Self::monthly_blocks(&period, locale, today)?;
+                for pin in &pins {
+                    let answer = self.stored_answer(user, pin, locale).await?;
+                    Self::shareable(&answer.block, &options)?;
+                    blocks.push(answer.block);
+                }
+                let title = format!("{} — {}", locale.pick("Bilan", "Report"), period.label);
+                (ReportKind::Monthly, options, ReportContent { period: Some(period), blocks }, title)
+            }
+        };
+        let title = match &options.title {
+            Some(t) => check_title(t)?,
+            None => default_title,
+        };
+        if options.expires_on.is_some_and(|d| d < today) {
+            return Err(refuse(Refusal::ExpiryPast));
+        }
+        let mut content = content;
+        // A snapshot's figures are the ones computed now (monthly) or the ones the answer
+        // showed; a live report keeps only its plans.
+        for block in content.blocks.iter_mut() {
+            match options.mode {
+                Freshness::Snapshot if block.outputs.is_empty() => self.run_block(user, block, locale).await?,
+                Freshness::Snapshot => {}
+                Freshness::Live => block.outputs.clear(),
+            }
+        }
+        let json = serde_json::to_string(&content).map_err(|e| BackendError::Corrupt(e.to_string()))?;
+        let id = new_id();
+        let now = crate::store::timestamp(chrono::Utc::now());
+        let expires_at = options.expires_on.and_then(|d| expiry(d, self.timezone()));
+        let mut tx = self.store.tenant(user).await?;
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reports WHERE user_id = $1")
+            .bind(user.0)
+            .fetch_one(&mut *tx)
+            .await?;
+        if count >= MAX_REPORTS {
+            return Err(refuse(Refusal::TooMany));
+        }
+        sqlx::query(
+            "INSERT INTO reports (id, user_id, kind, title, mode, figures, names, locale, content, as_of,
+                                  created_at, expires_on, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        )
+        .bind(&id)
+        .bind(user.0)
+        .bind(kind.as_str())
+        .bind(&title)
+        .bind(options.mode.as_str())
+        .bind(options.figures.as_str())
+        .bind(options.names.as_str())
+        .bind(locale.as_str())
+        .bind(json)
+        .bind(today.to_string())
+        .bind(&now)
+        .bind(options.expires_on.map(|d| d.to_string()))
+        .bind(expires_at)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        tracing::info!(user = %crate::trace::user(user), kind = kind.as_str(), mode = options.mode.as_str(), "report shared");
+        Ok(ReportSummary {
+            url: format!("/r/{id}"),
+            id,
+            title,
+            kind,
+            mode: options.mode,
+            figures: options.figures,
+            names: options.names,
+            created_at: now,
+            expires_on: options.expires_on,
+            views: 0,
+        })
+    }
+
+    /// The user's shared reports, newest first.
+    pub async fn reports(&self, user: UserId) -> Result<Vec<ReportSummary>, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let rows = sqlx::query(
+            "SELECT id, title, kind, mode, figures, names, created_at, expires_on, views
+             FROM reports WHERE user_id = $1 ORDER BY created_at DESC, id",
+        )
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        rows.iter().map(summary_of).collect()
+    }
+
+    /// Changes one of the user's reports; anyone else's is `NotFound`. Turning a live
+    /// report into a snapshot freezes its figures as they are now.
+    pub async fn change_report(
+        &self,
+        user: UserId,
+        id: &str,
+        change: ReportChange,
+    ) -> Result<ReportSummary, ReportError> {
+        if !well_formed(id) {
+            return Err(BackendError::NotFound.into());
+        }
+        let mut db = self.store.tenant_read(user).await?;
+        let row = sqlx::query(
+            "SELECT content, mode, locale, figures, names FROM reports WHERE id = $1 AND user_id = $2",
+        )
+        .bind(id)
+        .bind(user.0)
+        .fetch_optional(&mut *db)
+        .await?
+        .ok_or(BackendError::NotFound)?;
+        db.commit().await?;
+        let mut content: ReportContent = serde_json::from_str(&row.get::<String, _>(0))
+            .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
+        let was = Freshness::parse(&row.get::<String, _>(1)).unwrap_or_default();
+        let owner_locale = Locale::from_tag(&row.get::<String, _>(2)).unwrap_or_default();
+        let title = change.title.as_deref().map(|t| check_title(t)).transpose()?;
+        if let Some(Some(d)) = change.expires_on {
+            if d < self.today() {
+                return Err(refuse(Refusal::ExpiryPast));
+            }
+        }
+        // What the report will be once changed: every block must still be shareable so.
+        let options = ReportOptions {
+            title: None,
+            mode: change.mode.unwrap_or(was),
+            figures: change.figures.unwrap_or(Figures::parse(&row.get::<String, _>(3)).unwrap_or_default()),
+            names: change.names.unwrap_or(Names::parse(&row.get::<String, _>(4)).unwrap_or_default()),
+            expires_on: None,
+        };
+        for block in &content.blocks {
+            Self::shareable(block, &options)?;
+        }
+        let mut as_of = None;
+        match (was, change.mode) {
+            (Freshness::Live, Some(Freshness::Snapshot)) => {
+                for block in content.blocks.iter_mut() {
+                    self.run_block(user, block, owner_locale).await?;
+                }
+                as_of = Some(self.today().to_string());
+            }
+            (Freshness::Snapshot, Some(Freshness::Live)) => {
+                for block in content.blocks.iter_mut() {
+                    block.outputs.clear();
+                }
+            }
+            _ => {}
+        }
+        let json = serde_json::to_string(&content).map_err(|e| BackendError::Corrupt(e.to_string()))?;
+        let expires = change.expires_on.map(|d| (d.map(|d| d.to_string()), d.and_then(|d| expiry(d, self.timezone()))));
+        let mut tx = self.store.tenant(user).await?;
+        let q = sqlx::query(
+            "UPDATE reports SET title = COALESCE($3, title), mode = COALESCE($4, mode),
+                    figures = COALESCE($5, figures), names = COALESCE($6, names), content = $7,
+                    as_of = COALESCE($8, as_of),
+                    expires_on = CASE WHEN $9 = 1 THEN $10 ELSE expires_on END,
+                    expires_at = CASE WHEN $9 = 1 THEN $11 ELSE expires_at END
+             WHERE id = $1 AND user_id = $2",
+        )
+        .bind(id)
+        .bind(user.0)
+        .bind(title)
+        .bind(change.mode.map(Freshness::as_str))
+        .bind(change.figures.map(Figures::as_str))
+        .bind(change.names.map(Names::as_str))
+        .bind(json)
+        .bind(as_of)
+        .bind(i64::from(expires.is_some()))
+        .bind(expires.as_ref().and_then(|e| e.0.clone()))
+        .bind(expires.and_then(|e| e.1));
+        let changed = q.execute(&mut *tx).await?.rows_affected();
+        tx.commit().await?;
+        if changed == 0 {
+            return Err(BackendError::NotFound.into());
+        }
+        self.reports(user).await?.into_iter().find(|r| r.id == id).ok_or(BackendError::NotFound.into())
+    }
+
+    /// Revokes one of the user's reports: its link answers 404 from now on, as if it
+    /// had never existed. Anyone else's is `NotFound`.
+    pub async fn revoke_report(&self, user: UserId, id: &str) -> Result<(), BackendError> {
+        if !well_formed(id) {
+            return Err(BackendError::NotFound);
+        }
+        let query = sqlx::query("DELETE FROM reports WHERE id = $1 AND user_id = $2").bind(id).bind(user.0);
+        if !self.store.change(user, query).await? {
+            return Err(BackendError::NotFound);
+        }
+        tracing::info!(user = %crate::trace::user(user), "report revoked");
+        Ok(())
+    }
+
+    /// The page behind a link, for anyone: `None` when the id is unknown, revoked or
+    /// expired (all alike). `count` records a view (the page, not its preview image).
+    /// A live report runs its plans as its owner, in `viewer`'s language if given.
+    pub async fn report_page(
+        &self,
+        id: &str,
+        count: bool,
+        viewer: Option<Locale>,
+    ) -> Result<Option<ReportPage>, BackendError> {
+        if !well_formed(id) {
+            return Ok(None);
+        }
+        let now = crate::store::timestamp(chrono::Utc::now());
+        const COLUMNS: &str = "user_id, kind, title, mode, figures, names, locale, content, as_of";
+        let row = match (self.store.dialect(), count) {
+            (Dialect::Sqlite, true) => {
+                sqlx::query(&format!(
+                    "UPDATE reports SET views = views + 1
+                     WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2) RETURNING {COLUMNS}"
+                ))
+                .bind(id)
+                .bind(&now)
+                .fetch_optional(self.store.pool())
+                .await?
+            }
+            (Dialect::Sqlite, false) => {
+                sqlx::query(&format!(
+                    "SELECT {COLUMNS} FROM reports WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)"
+                ))
+                .bind(id)
+                .bind(&now)
+                .fetch_optional(self.store.pool())
+                .await?
+            }
+            // No user is known yet: only the owner's functions may read the row.
+            (Dialect::Postgres, count) => {
+                let f = if count { "sou_view_report" } else { "sou_peek_report" };
+                sqlx::query(&format!("SELECT {COLUMNS} FROM {f}($1, $2)"))
+                    .bind(id)
+                    .bind(&now)
+                    .fetch_optional(self.store.pool())
+                    .await?
+            }
+        };
+        let Some(row) = row else { return Ok(None) };
+        let owner = UserId(row.get(0));
+        let kind = ReportKind::parse(&row.get::<String, _>(1)).unwrap_or(ReportKind::Answer);
+        let title: String = row.get(2);
+        let mode = Freshness::parse(&row.get::<String, _>(3)).unwrap_or_default();
+        let figures = Figures::parse(&row.get::<String, _>(4)).unwrap_or_default();
+        let names = Names::parse(&row.get::<String, _>(5)).unwrap_or_default();
+        let owner_locale = Locale::from_tag(&row.get::<String, _>(6)).unwrap_or_default();
+        let mut content: ReportContent = serde_json::from_str(&row.get::<String, _>(7))
+            .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
+        let as_of = Date::parse_iso(&row.get::<String, _>(8)).unwrap_or_else(|| self.today());
+        let (locale, as_of) = match mode {
+            Freshness::Snapshot => (owner_locale, as_of),
+            Freshness::Live => {
+                let locale = viewer.unwrap_or(owner_locale);
+                for block in content.blocks.iter_mut() {
+                    if locale != owner_locale {
+                        for p in block.plans.iter_mut() {
+                            if let Some(period) = p.call.period_mut() {
+                                *period = agent::period::relabel(period.clone(), locale);
+                            }
+                        }
+                    }
+                    self.run_block(owner, block, locale).await?;
+                }
+                if let Some(p) = content.period.take() {
+                    content.period = Some(agent::period::relabel(p, locale));
+                }
+                (locale, self.today())
+            }
+        };
+        for block in content.blocks.iter_mut() {
+            let outputs = std::mem::take(&mut block.outputs);
+            block.outputs = outputs
+                .into_iter()
+                .enumerate()
+                .map(|(i, o)| redact(o, block.plans.get(i).map(|p| &p.call), names, locale))
+                .collect();
+        }
+        let summary = agent::reports::summary_line(kind, &content, figures, locale);
+        Ok(Some(ReportPage {
+            title,
+            summary,
+            kind,
+            mode,
+            figures,
+            names,
+            locale,
+            as_of,
+            period: content.period,
+            blocks: content.blocks,
+        }))
+    }
+}
+
+fn summary_of(r: &sqlx::any::AnyRow) -> Result<ReportSummary, BackendError> {
+    let id: String = r.get(0);
+    let corrupt = |what: &str| BackendError::Corrupt(format!("stored report {what}"));
+    Ok(ReportSummary {
+        url: format!("/r/{id}"),
+        id,
+        title: r.get(1),
+        kind: ReportKind::parse(&r.get::<String, _>(2)).ok_or_else(|| corrupt("kind"))?,
+        mode: Freshness::parse(&r.get::<String, _>(3)).ok_or_else(|| corrupt("mode"))?,
+        figures: Figures::parse(&r.get::<String, _>(4)).ok_or_else(|| corrupt("figures"))?,
+        names: Names::parse(&r.get::<String, _>(5)).ok_or_else(|| corrupt("names"))?,
+        created_at: r.get(6),
+        expires_on: r.get::<Option<String>, _>(7).and_then(|d| Date::parse_iso(&d)),
+        views: u64::try_from(r.get::<i64, _>(8)).unwrap_or(0),
+    })
+}
+

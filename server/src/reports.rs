@@ -1,0 +1,328 @@
+//! Shared reports over HTTP: the page anyone with the link reads (`/r/{id}`), its link
+//! preview picture (`/r/{id}/og.png`), the owner's API (`/api/v1/reports`) and the
+//! forms of the chat and Settings pages.
+//!
+//! The page is a whole document rendered by `app::report`, outside the Leptos routes:
+//! those add hydration and resource scripts to every page, and this one carries none.
+//! Its policy allows no script at all, only this site's stylesheet and images.
+
+use std::collections::HashMap;
+use std::hash::{Hash as _, Hasher as _};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use agent::reports::{Freshness, ReportPage, ReportSummary};
+use agent::Locale;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, REFERRER_POLICY, X_FRAME_OPTIONS,
+};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Form, Json};
+use backend::reports::{NewReport, ReportChange, ReportError, ReportOptions};
+use backend::UserError as _;
+use serde_json::json;
+
+use crate::auth::SignedIn;
+use crate::{ApiError, AppState};
+
+/// A shared page's policy: this site's stylesheet and images, nothing else — no
+/// script, no frame, no form, no `<base>`.
+pub const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; \
+                               form-action 'none'; frame-ancestors 'none'";
+
+/// `https://host` as the request reached Sou, for absolute links.
+fn origin(headers: &HeaderMap) -> String {
+    let host = headers.get("host").and_then(|h| h.to_str().ok()).filter(|h| !h.is_empty()).unwrap_or("localhost");
+    let scheme = if crate::auth::https(headers) { "https" } else { "http" };
+    format!("{scheme}://{host}")
+}
+
+fn absolute(mut r: ReportSummary, headers: &HeaderMap) -> ReportSummary {
+    r.url = format!("{}{}", origin(headers), r.url);
+    r
+}
+
+/// The headers of a shared page and of its "not found": never indexed, never framed,
+/// never kept by a cache (a revoked link must stop working at once), no referrer.
+fn page_headers(h: &mut HeaderMap) {
+    h.insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    h.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static(PAGE_POLICY));
+    h.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert("x-robots-tag", HeaderValue::from_static("noindex, nofollow"));
+    h.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+}
+
+fn html(status: StatusCode, body: String) -> Response {
+    let mut response = (status, body).into_response();
+    page_headers(response.headers_mut());
+    response
+}
+
+/// The reader's language (a live report speaks it; a snapshot speaks its owner's).
+fn viewer(headers: &HeaderMap) -> Option<Locale> {
+    crate::forms::accept_language(headers)
+}
+
+/// `GET /r/{id}`: the report, or the same 404 for an unknown, revoked or expired link.
+pub async fn page(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let locale = viewer(&headers);
+    match state.sou.report_page(&id, true, locale).await {
+        Ok(Some(page)) => {
+            let base = origin(&headers);
+            let links = app::report::Links {
+                page: format!("{base}/r/{id}"),
+                image: format!("{base}/r/{id}/og.png"),
+            };
+            html(StatusCode::OK, app::report::html(page, &links))
+        }
+        Ok(None) => html(StatusCode::NOT_FOUND, app::report::not_found_html(locale.unwrap_or_default())),
+        Err(e) => {
+            tracing::error!(error = %e, "a shared report could not be shown");
+            html(StatusCode::INTERNAL_SERVER_ERROR, app::report::not_found_html(locale.unwrap_or_default()))
+        }
+    }
+}
+
+/// Rendered pictures kept for a while: a snapshot's never changes, a live one's may.
+struct Pictures {
+    entries: HashMap<String, (u64, Instant, Arc<Vec<u8>>)>,
+}
+
+const PICTURES_KEPT: usize = 256;
+const LIVE_PICTURE_FOR: Duration = Duration::from_secs(600);
+
+fn pictures() -> &'static Mutex<Pictures> {
+    static CACHE: OnceLock<Mutex<Pictures>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(Pictures { entries: HashMap::new() }))
+}
+
+/// What a picture depends on: the report's title, options and figures.
+fn fingerprint(page: &ReportPage, svg: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    svg.hash(&mut h);
+    page.title.hash(&mut h);
+    h.finish()
+}
+
+/// The picture's SVG drawn to PNG, with the embedded font.
+pub fn rasterise(svg: &str) -> Option<Vec<u8>> {
+    use resvg::{tiny_skia, usvg};
+    static OPTIONS: OnceLock<usvg::Options<'static>> = OnceLock::new();
+    let options = OPTIONS.get_or_init(|| {
+        let mut o = usvg::Options { font_family: app::report::og::FONT.into(), ..usvg::Options::default() };
+        let db = o.fontdb_mut();
+        db.load_font_data(notosans::REGULAR_TTF.to_vec());
+        db.load_font_data(notosans::BOLD_TTF.to_vec());
+        db.set_sans_serif_family(app::report::og::FONT);
+        o
+    });
+    let tree = usvg::Tree::from_str(svg, options).map_err(|e| tracing::error!(error = %e, "preview SVG")).ok()?;
+    let mut pixmap = tiny_skia::Pixmap::new(app::report::og::WIDTH, app::report::og::HEIGHT)?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(|e| tracing::error!(error = %e, "preview PNG")).ok()
+}
+
+/// `GET /r/{id}/og.png`: the link preview's picture (not counted as a view).
+pub async fn image(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let not_found = || StatusCode::NOT_FOUND.into_response();
+    let page = match state.sou.report_page(&id, false, None).await {
+        Ok(Some(page)) => page,
+        Ok(None) => return not_found(),
+        Err(e) => {
+            tracing::error!(error = %e, "a report's picture could not be made");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    let svg = app::report::og::svg(&page);
+    let key = fingerprint(&page, &svg);
+    let etag = format!("\"{key:016x}\"");
+    if headers.get(IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
+        return (StatusCode::NOT_MODIFIED, [(ETAG, etag)]).into_response();
+    }
+    let live = page.mode == Freshness::Live;
+    let cached = pictures().lock().ok().and_then(|c| {
+        c.entries
+            .get(&id)
+            .filter(|(k, at, _)| *k == key && (!live || at.elapsed() < LIVE_PICTURE_FOR))
+            .map(|(_, _, png)| png.clone())
+    });
+    let png = match cached {
+        Some(png) => png,
+        None => {
+            let Some(png) = tokio::task::spawn_blocking(move || rasterise(&svg)).await.ok().flatten() else {
+                return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+            };
+            let png = Arc::new(png);
+            if let Ok(mut c) = pictures().lock() {
+                if c.entries.len() >= PICTURES_KEPT {
+                    let oldest = c.entries.iter().min_by_key(|(_, (_, at, _))| *at).map(|(k, _)| k.clone());
+                    if let Some(k) = oldest {
+                        c.entries.remove(&k);
+                    }
+                }
+                c.entries.insert(id, (key, Instant::now(), png.clone()));
+            }
+            png
+        }
+    };
+    let mut response = (StatusCode::OK, png.as_ref().clone()).into_response();
+    let h = response.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static("image/png"));
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert("x-robots-tag", HeaderValue::from_static("noindex"));
+    if let Ok(v) = HeaderValue::from_str(&etag) {
+        h.insert(ETAG, v);
+    }
+    response
+}
+
+/// The API's language: the request's, else English.
+fn api_locale(headers: &HeaderMap) -> Locale {
+    crate::forms::accept_language(headers).unwrap_or(Locale::En)
+}
+
+/// `POST /api/v1/reports`: `201` with the report and its absolute `url`.
+pub async fn create(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    headers: HeaderMap,
+    body: Result<Json<NewReport>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(new) = body?;
+    let locale = api_locale(&headers);
+    let report = state.sou.create_report(account.user, new, locale).await.map_err(|e| ApiError::from_user_in(e, locale))?;
+    Ok((StatusCode::CREATED, Json(absolute(report, &headers))).into_response())
+}
+
+/// `GET /api/v1/reports`: the caller's reports, newest first.
+pub async fn list(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    headers: HeaderMap,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let reports: Vec<_> =
+        state.sou.reports(account.user).await?.into_iter().map(|r| absolute(r, &headers)).collect();
+    Ok(Json(json!({ "reports": reports })))
+}
+
+/// `PATCH /api/v1/reports/{id}`: title, mode, figures, names, `expires_on`.
+pub async fn change(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<ReportChange>, JsonRejection>,
+) -> Result<Json<ReportSummary>, ApiError> {
+    let Json(change) = body?;
+    let locale = api_locale(&headers);
+    let report =
+        state.sou.change_report(account.user, &id, change).await.map_err(|e| ApiError::from_user_in(e, locale))?;
+    Ok(Json(absolute(report, &headers)))
+}
+
+/// `DELETE /api/v1/reports/{id}`: revoked at once; `204`.
+pub async fn revoke(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state.sou.revoke_report(account.user, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The share forms (an answer's "Share", Settings' monthly report): every field is text.
+#[derive(serde::Deserialize)]
+pub struct ShareForm {
+    kind: String,
+    #[serde(default)]
+    message_id: String,
+    #[serde(default)]
+    period: String,
+    #[serde(default)]
+    pins: Option<String>,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    mode: String,
+    #[serde(default)]
+    figures: String,
+    #[serde(default)]
+    names: String,
+    /// Days the link works (empty: until revoked).
+    #[serde(default)]
+    days: String,
+}
+
+/// Where a form goes back to with a sentence.
+fn back(params: &[(&str, &str)]) -> Response {
+    let query: String = form_urlencoded::Serializer::new(String::new()).extend_pairs(params).finish();
+    Redirect::to(&format!("/settings/reports?{query}")).into_response()
+}
+
+/// `POST /reports`: shares an answer or a month from a form; back to the list of shares,
+/// which shows the new link (or says what was wrong).
+pub async fn create_form(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    headers: HeaderMap,
+    Form(f): Form<ShareForm>,
+) -> Response {
+    let locale = crate::forms::accept_language(&headers).unwrap_or(Locale::Fr);
+    let today = state.sou.today();
+    let bad = |en: &str| back(&[("error", en)]);
+    let days = match f.days.trim() {
+        "" => None,
+        d => match d.parse::<u32>() {
+            Ok(n) if (1..=3660).contains(&n) => Some(today.add_days(i64::from(n) - 1)),
+            _ => return bad("days"),
+        },
+    };
+    let (Some(mode), Some(figures), Some(names)) = (
+        agent::reports::Freshness::parse(if f.mode.is_empty() { "snapshot" } else { &f.mode }),
+        agent::reports::Figures::parse(if f.figures.is_empty() { "amounts" } else { &f.figures }),
+        agent::reports::Names::parse(if f.names.is_empty() { "merchants" } else { &f.names }),
+    ) else {
+        return bad("options");
+    };
+    let title = f.title.trim();
+    let options =
+        ReportOptions { title: (!title.is_empty()).then(|| title.to_string()), mode, figures, names, expires_on: days };
+    let new = match f.kind.as_str() {
+        "answer" => NewReport::Answer { message_id: f.message_id, options },
+        "monthly" => NewReport::Monthly {
+            period: f.period,
+            pins: f.pins.map(|p| p.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect()).unwrap_or_default(),
+            options,
+        },
+        _ => return bad("kind"),
+    };
+    match state.sou.create_report(account.user, new, locale).await {
+        Ok(r) => back(&[("created", &r.id)]),
+        Err(ReportError::Refused(r)) => bad(r.code()),
+        Err(e) if e.code() == "not_found" => bad("not_found"),
+        Err(e) => {
+            tracing::error!(error = %e, "sharing a report failed");
+            bad("internal")
+        }
+    }
+}
+
+/// `POST /reports/{id}/revoke`.
+pub async fn revoke_form(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+) -> Response {
+    match state.sou.revoke_report(account.user, &id).await {
+        Ok(()) => back(&[("revoked", "1")]),
+        Err(e) if e.code() == "not_found" => back(&[("error", "not_found")]),
+        Err(e) => {
+            tracing::error!(error = %e, "revoking a report failed");
+            back(&[("error", "internal")])
+        }
+    }
+}
