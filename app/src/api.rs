@@ -431,6 +431,57 @@ pub async fn load_rules(rule: Option<i64>, error: Option<String>) -> Result<Rule
     .await
 }
 
+/// The shared reports page: the user's shares, and what a new monthly report may pin.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportsData {
+    pub account: AccountView,
+    pub locale: Locale,
+    pub reports: Vec<agent::reports::ReportSummary>,
+    /// Recent answers (id, question) a monthly report may pin.
+    pub answers: Vec<(String, String)>,
+    /// Last month, `2026-10`: the monthly form's default.
+    pub last_month: String,
+    /// Why the last form was refused, in words.
+    pub error: Option<String>,
+}
+
+#[server(endpoint = "reports")]
+pub async fn load_reports(error: Option<String>) -> Result<ReportsData, AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let locale = ssr::accept_language();
+        let origin = ssr::origin();
+        let reports = sou
+            .reports(user)
+            .await?
+            .into_iter()
+            .map(|mut r| {
+                r.url = format!("{origin}{}", r.url);
+                r
+            })
+            .collect();
+        let answers =
+            sou.pinnable_answers(user, 20).await?.into_iter().map(|a| (a.message_id, a.question)).collect();
+        let last = sou.today().first_of_month().add_months(-1);
+        let error = error.map(|code| match backend::reports::Refusal::from_code(&code) {
+            Some(r) => r.message(locale).to_string(),
+            None if code == "not_found" => {
+                locale.pick("Ce partage ou cette réponse n'existe plus.", "This share or answer no longer exists.").into()
+            }
+            None => locale.pick("Le partage n'a pas pu être fait. Réessayez.", "Sharing failed. Try again.").into(),
+        });
+        Ok(ReportsData {
+            account: ssr::account_view()?,
+            locale,
+            reports,
+            answers,
+            last_month: format!("{:04}-{:02}", last.year(), last.month()),
+            error,
+        })
+    })
+    .await
+}
+
 /// The datasets page: the user's datasets, how the model sees them, and the result of
 /// the SQL typed in the page, if any.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -547,6 +598,20 @@ pub mod ssr {
 
     pub fn provider_id(s: &str) -> Result<backend::llm::catalog::ProviderId, AppError> {
         s.parse().map_err(AppError::BadRequest)
+    }
+
+    /// `https://host` as this request reached Sou, for the links it shows.
+    pub fn origin() -> String {
+        use_context::<http::request::Parts>()
+            .map(|p| {
+                let text = |name: &str| p.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+                let https = text("x-forwarded-proto").eq_ignore_ascii_case("https")
+                    || text("forwarded").to_ascii_lowercase().contains("proto=https");
+                let host = text("host");
+                let host = if host.is_empty() { "localhost".to_string() } else { host };
+                format!("{}://{host}", if https { "https" } else { "http" })
+            })
+            .unwrap_or_default()
     }
 
     /// The first supported language of the request's Accept-Language, else French.

@@ -25,6 +25,7 @@ mod imports;
 mod layout;
 mod markdown;
 mod render;
+mod reports;
 #[cfg(feature = "ssr")]
 pub mod report;
 mod rules;
@@ -76,6 +77,7 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("") view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("c"), ParamSegment("id")) view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("settings"), StaticSegment("reports")) view=reports::ReportsPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("import") view=imports::ImportsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("import"), ParamSegment("id")) view=imports::ImportPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("rules") view=rules::RulesPage ssr=SsrMode::Async/>

@@ -718,3 +718,38 @@ fn summary_of(r: &sqlx::any::AnyRow) -> Result<ReportSummary, BackendError> {
     })
 }
 
+
+/// An answer the owner may pin to a monthly report: its id and the question it answered.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Pinnable {
+    pub message_id: String,
+    pub question: String,
+}
+
+impl Sou {
+    /// The user's latest answers that ran a plan (at most `limit`), newest first, with
+    /// the question each answered.
+    pub async fn pinnable_answers(&self, user: UserId, limit: u32) -> Result<Vec<Pinnable>, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let rows = sqlx::query(
+            "SELECT a.public_id,
+                    (SELECT q.content FROM messages q WHERE q.conversation_id = a.conversation_id
+                       AND q.user_id = a.user_id AND q.role = 'user' AND q.id < a.id ORDER BY q.id DESC LIMIT 1)
+             FROM messages a
+             WHERE a.user_id = $1 AND a.role = 'assistant' AND a.public_id IS NOT NULL AND a.plan IS NOT NULL
+             ORDER BY a.id DESC LIMIT $2",
+        )
+        .bind(user.0)
+        .bind(i64::from(limit))
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        Ok(rows
+            .iter()
+            .map(|r| Pinnable {
+                message_id: r.get(0),
+                question: r.get::<Option<String>, _>(1).unwrap_or_default().chars().take(120).collect(),
+            })
+            .collect())
+    }
+}

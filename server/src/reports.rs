@@ -234,27 +234,19 @@ pub async fn revoke(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The share forms (an answer's "Share", Settings' monthly report): every field is text.
-#[derive(serde::Deserialize)]
-pub struct ShareForm {
-    kind: String,
-    #[serde(default)]
-    message_id: String,
-    #[serde(default)]
-    period: String,
-    #[serde(default)]
-    pins: Option<String>,
-    #[serde(default)]
-    title: String,
-    #[serde(default)]
-    mode: String,
-    #[serde(default)]
-    figures: String,
-    #[serde(default)]
-    names: String,
-    /// Days the link works (empty: until revoked).
-    #[serde(default)]
-    days: String,
+/// A share form's fields (an answer's "Share", Settings' monthly report): `pins` may
+/// repeat, one per pinned answer.
+struct ShareForm {
+    fields: Vec<(String, String)>,
+}
+
+impl ShareForm {
+    fn get(&self, name: &str) -> &str {
+        self.fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim()).unwrap_or("")
+    }
+    fn all(&self, name: &str) -> Vec<String> {
+        self.fields.iter().filter(|(k, v)| k == name && !v.is_empty()).map(|(_, v)| v.clone()).collect()
+    }
 }
 
 /// Where a form goes back to with a sentence.
@@ -269,12 +261,13 @@ pub async fn create_form(
     State(state): State<AppState>,
     SignedIn(account): SignedIn,
     headers: HeaderMap,
-    Form(f): Form<ShareForm>,
+    Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
+    let f = ShareForm { fields };
     let locale = crate::forms::accept_language(&headers).unwrap_or(Locale::Fr);
     let today = state.sou.today();
     let bad = |en: &str| back(&[("error", en)]);
-    let days = match f.days.trim() {
+    let days = match f.get("days") {
         "" => None,
         d => match d.parse::<u32>() {
             Ok(n) if (1..=3660).contains(&n) => Some(today.add_days(i64::from(n) - 1)),
@@ -282,22 +275,18 @@ pub async fn create_form(
         },
     };
     let (Some(mode), Some(figures), Some(names)) = (
-        agent::reports::Freshness::parse(if f.mode.is_empty() { "snapshot" } else { &f.mode }),
-        agent::reports::Figures::parse(if f.figures.is_empty() { "amounts" } else { &f.figures }),
-        agent::reports::Names::parse(if f.names.is_empty() { "merchants" } else { &f.names }),
+        agent::reports::Freshness::parse(match f.get("mode") { "" => "snapshot", m => m }),
+        agent::reports::Figures::parse(match f.get("figures") { "" => "amounts", m => m }),
+        agent::reports::Names::parse(match f.get("names") { "" => "merchants", m => m }),
     ) else {
         return bad("options");
     };
-    let title = f.title.trim();
+    let title = f.get("title");
     let options =
         ReportOptions { title: (!title.is_empty()).then(|| title.to_string()), mode, figures, names, expires_on: days };
-    let new = match f.kind.as_str() {
-        "answer" => NewReport::Answer { message_id: f.message_id, options },
-        "monthly" => NewReport::Monthly {
-            period: f.period,
-            pins: f.pins.map(|p| p.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect()).unwrap_or_default(),
-            options,
-        },
+    let new = match f.get("kind") {
+        "answer" => NewReport::Answer { message_id: f.get("message_id").to_string(), options },
+        "monthly" => NewReport::Monthly { period: f.get("period").to_string(), pins: f.all("pins"), options },
         _ => return bad("kind"),
     };
     match state.sou.create_report(account.user, new, locale).await {

@@ -31,6 +31,12 @@ fn turns_of(conversation: Option<ConversationView>) -> Vec<Turn> {
             Role::Assistant => {
                 if let Some(last) = turns.last_mut() {
                     last.events = m.events;
+                    // Answers stored before they carried their id: it is the message's.
+                    for e in last.events.iter_mut() {
+                        if let ChatEvent::Status { message_id: id @ None, .. } = e {
+                            id.clone_from(&m.id);
+                        }
+                    }
                 }
             }
         }

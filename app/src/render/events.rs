@@ -45,6 +45,7 @@ pub fn events_view(
     let mut text = String::new();
     let mut format = TextFormat::Markdown;
     let mut stopped = false;
+    let mut had_result = false;
     for e in events {
         if let ChatEvent::Token { content, format: f } = &e {
             if *f != format && !text.is_empty() {
@@ -67,7 +68,10 @@ pub fn events_view(
             ChatEvent::Clarify { clarification } => {
                 view! { <ClarifyCard clarification conversation_id send show_reasons=!had_plan/> }.into_any()
             }
-            ChatEvent::ToolResult(output) => tool_output(output, locale),
+            ChatEvent::ToolResult(output) => {
+                had_result = true;
+                tool_output(output, locale)
+            }
             ChatEvent::Token { .. } => ().into_any(),
             ChatEvent::EntitiesDetected { entities } => {
                 let clarification = Clarification {
@@ -87,8 +91,9 @@ pub fn events_view(
                 stopped |= code == "stopped";
                 view! { <p class="error" role="alert" data-code=code>{message}</p> }.into_any()
             }
-            ChatEvent::Status { uncertainty, usage, .. } => {
+            ChatEvent::Status { uncertainty, usage, message_id, .. } => {
                 ended = true;
+                let share = message_id.filter(|_| had_result).map(|id| super::share::answer_share(id, locale));
                 let by_model = usage.route != "parser";
                 let warn = (uncertainty.answer_confidence > 0.0 && uncertainty.answer_confidence < 0.8)
                     || (by_model && !uncertainty.warnings.is_empty());
@@ -100,7 +105,7 @@ pub fn events_view(
                         </div>
                     }
                 });
-                view! { {warning} {usage_line(&usage, locale)} }.into_any()
+                view! { {warning} {usage_line(&usage, locale)} {share} }.into_any()
             }
         };
         out.push(v);

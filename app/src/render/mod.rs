@@ -10,8 +10,12 @@ mod events;
 mod ledger;
 mod plan;
 pub mod recurring;
+pub mod share;
 mod tables;
 
+#[cfg(feature = "ssr")]
 pub use answer::answer_text;
-pub use events::{events_view, tool_output};
+pub use events::events_view;
+#[cfg(feature = "ssr")]
+pub use events::tool_output;
 pub use plan::draft_badge;
