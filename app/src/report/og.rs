@@ -43,7 +43,9 @@ pub fn svg(page: &ReportPage) -> String {
     let owner = Owner::new();
     let svg = owner.with(|| drawing(page).to_html());
     owner.unset();
-    svg
+    // The renderer marks an empty optional part with `<!>`, which is not XML. Text
+    // cannot contain it: every `<` of a text is escaped.
+    svg.replace("<!>", "")
 }
 
 fn drawing(page: &ReportPage) -> impl IntoView {

@@ -25,5 +25,6 @@ mod keep_alive;
 mod keys;
 mod logs;
 mod postgres;
+mod reports;
 mod routes;
 mod security;
