@@ -121,7 +121,11 @@ pub fn bars(groups: &[Group], whole: Option<i64>, title: &str, x: &str, y: &str)
         return None;
     }
     let value = |g: &Group| match whole {
-        Some(w) => crate::reports::share_bp(g.total.minor, w).unwrap_or(0) as f64 / 100.0,
+        // Tenths of a percent, as tables write shares.
+        Some(w) => {
+            let bp = crate::reports::share_bp(g.total.minor, w).unwrap_or(0);
+            ((bp + 5 * bp.signum()) / 10) as f64 / 10.0
+        }
         None => major(g.total),
     };
     let points = groups.iter().take(MAX_POINTS).map(|g| Point { label: g.label.clone(), value: value(g) }).collect();

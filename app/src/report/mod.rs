@@ -8,6 +8,8 @@
 //! report that shares shares only is drawn by [`shares`], which writes no money.
 
 mod blocks;
+#[cfg(test)]
+mod golden;
 pub mod og;
 mod shares;
 
