@@ -526,7 +526,7 @@ impl Sou {
             .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
         let was = Freshness::parse(&row.get::<String, _>(1)).unwrap_or_default();
         let owner_locale = Locale::from_tag(&row.get::<String, _>(2)).unwrap_or_default();
-        let title = change.title.as_deref().map(|t| check_title(t)).transpose()?;
+        let title = change.title.as_deref().map(check_title).transpose()?;
         if let Some(Some(d)) = change.expires_on {
             if d < self.today() {
                 return Err(refuse(Refusal::ExpiryPast));

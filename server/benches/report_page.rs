@@ -4,6 +4,8 @@
 //! the ratio is what reading the row and rendering it cost. Prints numbers and ratios;
 //! asserts nothing. `cargo bench -p server --bench report_page`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::{Duration, Instant};
 
 use axum::routing::get;
