@@ -162,6 +162,10 @@ pub struct Block {
     /// merchant names (its words cannot be redacted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub markdown: Option<String>,
+    /// What the chat warned of under the answer (a plan Sou was not sure of): the page
+    /// says it too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// What a report keeps: its period (monthly reports) and its blocks.

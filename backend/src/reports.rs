@@ -292,10 +292,18 @@ impl Sou {
             .unwrap_or_default();
         let mut outputs = Vec::new();
         let mut markdown = String::new();
+        let mut notes = Vec::new();
         for e in events {
             match e {
                 ChatEvent::ToolResult(output) => outputs.push(output),
                 ChatEvent::Token { content, format: TextFormat::Markdown } => markdown.push_str(&content),
+                // The warning the chat showed under the answer (see app/src/render/events.rs).
+                ChatEvent::Status { uncertainty, usage, .. } => {
+                    let unsure = uncertainty.answer_confidence > 0.0 && uncertainty.answer_confidence < 0.8;
+                    if unsure || (usage.route != "parser" && !uncertainty.warnings.is_empty()) {
+                        notes = uncertainty.warnings;
+                    }
+                }
                 _ => {}
             }
         }
@@ -320,7 +328,7 @@ impl Sou {
         let title: String = title.chars().take(MAX_TITLE_CHARS).collect();
         let generic_title: String = generic_title.chars().take(MAX_TITLE_CHARS).collect();
         let markdown = (!markdown.trim().is_empty()).then_some(markdown);
-        let block = Block { kind: BlockKind::Answer, plans, outputs, markdown };
+        let block = Block { kind: BlockKind::Answer, plans, outputs, markdown, notes };
         Ok(StoredAnswer { block, title, generic_title })
     }
 
@@ -346,7 +354,7 @@ impl Sou {
         };
         let by_month = if months > 1 && period.start.day() == 1 && period.end.day() == 1 { "month" } else { "none" };
         let year_before = agent::period::range(period.end.add_months(-12), period.end, locale);
-        let block = |kind, plans| Block { kind, plans, outputs: Vec::new(), markdown: None };
+        let block = |kind, plans| Block { kind, plans, outputs: Vec::new(), markdown: None, notes: Vec::new() };
         Ok(vec![
             block(
                 BlockKind::Categories,
@@ -678,6 +686,15 @@ impl Sou {
             }
         };
         for block in content.blocks.iter_mut() {
+            // A warning may quote the words Sou was unsure of, names included.
+            if names == Names::Categories && !block.notes.is_empty() {
+                block.notes = vec![locale
+                    .pick(
+                        "Sou n'était pas tout à fait sûr de la façon de lire cette question.",
+                        "Sou was not entirely sure how to read this question.",
+                    )
+                    .to_string()];
+            }
             let outputs = std::mem::take(&mut block.outputs);
             block.outputs = outputs
                 .into_iter()

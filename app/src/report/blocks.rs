@@ -16,10 +16,13 @@ pub const MAX_GROUPS: usize = 12;
 
 pub fn blocks(page: ReportPage) -> impl IntoView {
     let (locale, figures, names) = (page.locale, page.figures, page.names);
+    // A shared answer's sentence is the page's summary already: not said twice.
+    let said = page.kind == agent::reports::ReportKind::Answer;
     page.blocks
         .into_iter()
-        .filter(|b| !(b.kind == BlockKind::Merchants && names == Names::Categories))
-        .map(|b| block(b, figures, locale))
+        .enumerate()
+        .filter(|(_, b)| !(b.kind == BlockKind::Merchants && names == Names::Categories))
+        .map(|(i, b)| block(b, figures, locale, said && i == 0))
         .collect_view()
 }
 
@@ -34,7 +37,7 @@ fn section_title(kind: &BlockKind, locale: Locale) -> Option<&'static str> {
     })
 }
 
-fn block(b: Block, figures: Figures, locale: Locale) -> AnyView {
+fn block(b: Block, figures: Figures, locale: Locale, said: bool) -> AnyView {
     let title = section_title(&b.kind, locale).map(|t| view! { <h2>{t}</h2> });
     let kind = match b.kind {
         BlockKind::Answer => "answer",
@@ -44,25 +47,36 @@ fn block(b: Block, figures: Figures, locale: Locale) -> AnyView {
         BlockKind::Merchants => "merchants",
         BlockKind::Recurring => "recurring",
     };
+    let notes = (!b.notes.is_empty()).then(|| {
+        let notes = b.notes.clone();
+        view! {
+            <div class="warning" role="note" data-testid="warning">
+                <strong>{tr(locale, "Attention", "Note")}</strong>
+                <ul>{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+            </div>
+        }
+    });
     let body = match figures {
-        Figures::Amounts => amounts(b, locale),
+        Figures::Amounts => amounts(b, locale, said),
         Figures::Shares => shares::block(b, locale),
     };
     view! {
         <section class="report-block" data-testid="report-block" data-block=kind>
             {title}
+            {notes}
             {body}
         </section>
     }
     .into_any()
 }
 
-fn amounts(b: Block, locale: Locale) -> AnyView {
+fn amounts(b: Block, locale: Locale, said: bool) -> AnyView {
     match b.kind {
         BlockKind::Answer => {
             let sentence = match (&b.markdown, b.outputs.first()) {
                 (Some(md), _) => Some(answer_text(md.clone(), TextFormat::Markdown)),
-                (None, Some(o)) => Some(answer_text(agent::answer::summarize(o, locale), TextFormat::Text)),
+                (None, Some(o)) if !said => Some(answer_text(agent::answer::summarize(o, locale), TextFormat::Text)),
+                (None, Some(_)) => None,
                 (None, None) => None,
             };
             let results = b.outputs.into_iter().map(|o| tool_output(o, locale)).collect_view();

@@ -102,6 +102,7 @@ fn the_link_preview_draws_the_categories() {
             plans: Vec::new(),
             outputs: vec![ToolOutput::SpendingSummary(now()), ToolOutput::SpendingSummary(before())],
             markdown: None,
+            notes: Vec::new(),
         }],
     };
     assert!(super::og::has_chart(&page));
