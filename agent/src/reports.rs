@@ -440,6 +440,61 @@ mod tests {
         assert_eq!(share_bp(i64::MAX, 1), None);
     }
 
+    fn row(id: i64, label: &str, merchant: Option<&str>, category: Option<&str>) -> TransactionRow {
+        TransactionRow {
+            id,
+            date: Date::new(2026, 1, 12).unwrap(),
+            label: label.into(),
+            merchant: merchant.map(Into::into),
+            category: category.map(Into::into),
+            account: "Compte courant".into(),
+            amount: crate::Money::new(-1234, crate::Currency::new("EUR").unwrap()),
+        }
+    }
+
+    #[test]
+    fn redaction_removes_ids_and_with_categories_only_every_merchant() {
+        let eur = crate::Currency::new("EUR").unwrap();
+        let entity = |key: &str, label: &str| EntityRef { key: key.into(), label: label.into() };
+        let summary = SummaryResult {
+            period: parse_period("2026-01", Locale::Fr).unwrap(),
+            category: None,
+            merchant: Some(entity("carrefour", "Carrefour")),
+            account: None,
+            excluded: vec![entity("lidl", "Lidl"), entity("restaurants", "Restaurants")],
+            group_by: GroupBy::Merchant,
+            total: crate::Money::new(5000, eur),
+            count: 2,
+            other_currencies: Vec::new(),
+            groups: vec![crate::tools::Group { key: "monoprix".into(), label: "Monoprix".into(), total: crate::Money::new(5000, eur), count: 2 }],
+            average: None,
+            chart: None,
+            transactions: vec![row(41, "CB CARREFOUR CITY", Some("Carrefour"), Some("Courses")), row(42, "CB X", None, None)],
+            transactions_truncated: false,
+            source_ids: vec![41, 42],
+        };
+        let call: ToolCall = serde_json::from_value(serde_json::json!({
+            "tool": "spending_summary",
+            "args": {"period": summary.period, "merchant": "carrefour", "exclude_merchant": "lidl",
+                     "exclude_category": "restaurants", "group_by": "merchant"}
+        }))
+        .unwrap();
+        let kept = redact(ToolOutput::SpendingSummary(summary.clone()), Some(&call), Names::Merchants, Locale::Fr);
+        let ToolOutput::SpendingSummary(kept) = kept else { panic!() };
+        assert!(kept.source_ids.is_empty() && kept.transactions.iter().all(|t| t.id == 0));
+        assert_eq!(kept.transactions[0].label, "CB CARREFOUR CITY");
+
+        let hidden = redact(ToolOutput::SpendingSummary(summary), Some(&call), Names::Categories, Locale::Fr);
+        let text = serde_json::to_string(&hidden).unwrap().to_lowercase();
+        for name in ["carrefour", "lidl", "monoprix"] {
+            assert!(!text.contains(name), "{name} in {text}");
+        }
+        let ToolOutput::SpendingSummary(hidden) = hidden else { panic!() };
+        assert_eq!(hidden.excluded[1].label, "Restaurants", "an excluded category stays");
+        assert_eq!(hidden.groups[0].label, "Commerçant 1");
+        assert_eq!((hidden.transactions[0].label.as_str(), hidden.transactions[1].label.as_str()), ("Courses", "Sans catégorie"));
+    }
+
     #[test]
     fn periods_read_as_months_years_and_ranges() {
         let p = parse_period("2026-10", Locale::Fr).unwrap();

@@ -265,13 +265,16 @@ struct StoredAnswer {
     title: String,
     /// The same without names ("Réponse de Sou — janvier 2026").
     generic_title: String,
+    /// The day the answer was given, in the server's time zone: its figures' date.
+    answered_on: Option<Date>,
 }
 
 impl Sou {
     async fn stored_answer(&self, user: UserId, public_id: &str, locale: Locale) -> Result<StoredAnswer, ReportError> {
         let mut db = self.store.tenant_read(user).await?;
         let row = sqlx::query(
-            "SELECT plan, events FROM messages WHERE public_id = $1 AND user_id = $2 AND role = 'assistant'",
+            "SELECT plan, events, created_at FROM messages
+             WHERE public_id = $1 AND user_id = $2 AND role = 'assistant'",
         )
         .bind(public_id)
         .bind(user.0)
@@ -281,6 +284,11 @@ impl Sou {
         db.commit().await?;
         let plan: Option<String> = row.get(0);
         let events: Option<String> = row.get(1);
+        let answered_on = chrono::DateTime::parse_from_rfc3339(&row.get::<String, _>(2)).ok().and_then(|t| {
+            use chrono::Datelike as _;
+            let local = t.with_timezone(&self.timezone());
+            Date::new(local.year(), local.month(), local.day())
+        });
         let plan: Option<ToolCallPlan> = plan
             .map(|p| serde_json::from_str(&p))
             .transpose()
@@ -329,7 +337,7 @@ impl Sou {
         let generic_title: String = generic_title.chars().take(MAX_TITLE_CHARS).collect();
         let markdown = (!markdown.trim().is_empty()).then_some(markdown);
         let block = Block { kind: BlockKind::Answer, plans, outputs, markdown, notes };
-        Ok(StoredAnswer { block, title, generic_title })
+        Ok(StoredAnswer { block, title, generic_title, answered_on })
     }
 
     /// Checks that an answer block can be shared with these options.
@@ -402,10 +410,15 @@ impl Sou {
         locale: Locale,
     ) -> Result<ReportSummary, ReportError> {
         let today = self.today();
+        // A shared answer's figures are those it showed, on the day it was given.
+        let mut as_of = today;
         let (kind, options, content, default_title) = match new {
             NewReport::Answer { message_id, options } => {
                 let answer = self.stored_answer(user, &message_id, locale).await?;
                 Self::shareable(&answer.block, &options)?;
+                if options.mode == Freshness::Snapshot {
+                    as_of = answer.answered_on.unwrap_or(today);
+                }
                 let title = match options.names {
                     Names::Merchants => answer.title,
                     Names::Categories => answer.generic_title,
@@ -473,7 +486,7 @@ impl Sou {
         .bind(options.names.as_str())
         .bind(locale.as_str())
         .bind(json)
-        .bind(today.to_string())
+        .bind(as_of.to_string())
         .bind(&now)
         .bind(options.expires_on.map(|d| d.to_string()))
         .bind(expires_at)
@@ -665,6 +678,18 @@ impl Sou {
         let mut content: ReportContent = serde_json::from_str(&row.get::<String, _>(7))
             .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
         let as_of = Date::parse_iso(&row.get::<String, _>(8)).unwrap_or_else(|| self.today());
+        // A warning may quote the words Sou was unsure of, names included.
+        if names == Names::Categories {
+            let locale = viewer.filter(|_| mode == Freshness::Live).unwrap_or(owner_locale);
+            for block in content.blocks.iter_mut().filter(|b| !b.notes.is_empty()) {
+                block.notes = vec![locale
+                    .pick(
+                        "Sou n'était pas tout à fait sûr de la façon de lire cette question.",
+                        "Sou was not entirely sure how to read this question.",
+                    )
+                    .to_string()];
+            }
+        }
         let (locale, as_of) = match mode {
             Freshness::Snapshot => (owner_locale, as_of),
             Freshness::Live => {
@@ -677,7 +702,18 @@ impl Sou {
                             }
                         }
                     }
-                    self.run_block(owner, block, locale).await?;
+                    // A part that cannot be computed any more (a category deleted since)
+                    // says so; the rest of the page stands.
+                    if let Err(e) = self.run_block(owner, block, locale).await {
+                        tracing::warn!(error = %e, "a live report's part could not be computed");
+                        block.outputs.clear();
+                        block.notes = vec![locale
+                            .pick(
+                                "Cette partie n'a pas pu être recalculée.",
+                                "This part could not be computed again.",
+                            )
+                            .to_string()];
+                    }
                 }
                 if let Some(p) = content.period.take() {
                     content.period = Some(agent::period::relabel(p, locale));
@@ -686,15 +722,6 @@ impl Sou {
             }
         };
         for block in content.blocks.iter_mut() {
-            // A warning may quote the words Sou was unsure of, names included.
-            if names == Names::Categories && !block.notes.is_empty() {
-                block.notes = vec![locale
-                    .pick(
-                        "Sou n'était pas tout à fait sûr de la façon de lire cette question.",
-                        "Sou was not entirely sure how to read this question.",
-                    )
-                    .to_string()];
-            }
             let outputs = std::mem::take(&mut block.outputs);
             block.outputs = outputs
                 .into_iter()
