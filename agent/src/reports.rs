@@ -174,6 +174,30 @@ pub struct ReportContent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period: Option<Period>,
     pub blocks: Vec<Block>,
+    /// The titles Sou gave a report its owner did not title: changing the options picks
+    /// again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_title: Option<AutoTitle>,
+}
+
+/// Sou's title for a report, with names and amounts or without.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutoTitle {
+    /// What the plan computes, in words: "Dépenses chez Carrefour, plus de 50 € — 2025".
+    pub named: String,
+    /// The same without a name or an amount: "Réponse de Sou — 2025".
+    pub plain: String,
+}
+
+impl AutoTitle {
+    /// The title a report with these options may show: the named one only when the
+    /// report shows both amounts and merchants.
+    pub fn pick(&self, figures: Figures, names: Names) -> &str {
+        match (figures, names) {
+            (Figures::Amounts, Names::Merchants) => &self.named,
+            _ => &self.plain,
+        }
+    }
 }
 
 /// A report as its page shows it: results already redacted for its options.
@@ -327,6 +351,10 @@ impl Hide {
         self.rows(&mut r.transactions);
         self.merchant(&mut r.merchant);
         self.excluded(&mut r.excluded);
+        // A line's title names what it is of ("Dépenses par mois — Carrefour, 2025").
+        if let (true, true, Some(chart)) = (self.categories, r.merchant.is_some(), r.chart.as_mut()) {
+            chart.title = format!("{} — {}, {}", chart.y, self.someone().label, r.period.label);
+        }
         if self.categories && r.group_by == GroupBy::Merchant {
             for (i, g) in r.groups.iter_mut().enumerate() {
                 g.key = format!("{}", i + 1);
@@ -348,8 +376,8 @@ pub fn summary_line(kind: ReportKind, content: &ReportContent, figures: Figures,
             None => content.blocks.first().and_then(|b| b.markdown.as_deref()).map(first_line).unwrap_or_default(),
         },
         (ReportKind::Answer, Figures::Shares) => match first {
-            Some(ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r)) => largest_share(r, locale)
-                .unwrap_or_else(|| r.period.label.clone()),
+            Some(ToolOutput::SpendingSummary(r)) => largest_share(r, false, locale).unwrap_or_else(|| r.period.label.clone()),
+            Some(ToolOutput::IncomeSummary(r)) => largest_share(r, true, locale).unwrap_or_else(|| r.period.label.clone()),
             Some(o) => o_period(o).unwrap_or_default(),
             None => String::new(),
         },
@@ -374,7 +402,7 @@ pub fn summary_line(kind: ReportKind, content: &ReportContent, figures: Figures,
                         }
                     }
                     (BlockKind::Categories, Some(ToolOutput::SpendingSummary(r)), _) => {
-                        if let Some(s) = largest_share(r, locale) {
+                        if let Some(s) = largest_share(r, false, locale) {
                             parts.push(s);
                         }
                     }
@@ -391,13 +419,19 @@ pub fn summary_line(kind: ReportKind, content: &ReportContent, figures: Figures,
     }
 }
 
-/// "Logement : 42,1 % des dépenses" for the largest group.
-fn largest_share(r: &SummaryResult, locale: Locale) -> Option<String> {
+/// "Logement : 42,1 % des dépenses" for the largest group (of income, for income).
+fn largest_share(r: &SummaryResult, income: bool, locale: Locale) -> Option<String> {
     let g = r.groups.iter().max_by_key(|g| g.total.minor)?;
     let bp = share_bp(g.total.minor, r.total.minor)?;
+    let of = match (income, locale) {
+        (false, Locale::Fr) => "des dépenses",
+        (true, Locale::Fr) => "des revenus",
+        (false, Locale::En) => "of spending",
+        (true, Locale::En) => "of income",
+    };
     Some(match locale {
-        Locale::Fr => format!("{} : {} des dépenses", g.label, crate::answer::share(bp, locale)),
-        Locale::En => format!("{}: {} of spending", g.label, crate::answer::share(bp, locale)),
+        Locale::Fr => format!("{} : {} {of}", g.label, crate::answer::share(bp, locale)),
+        Locale::En => format!("{}: {} {of}", g.label, crate::answer::share(bp, locale)),
     })
 }
 
@@ -468,7 +502,15 @@ mod tests {
             other_currencies: Vec::new(),
             groups: vec![crate::tools::Group { key: "monoprix".into(), label: "Monoprix".into(), total: crate::Money::new(5000, eur), count: 2 }],
             average: None,
-            chart: None,
+            chart: Some(crate::chart::ChartSpec {
+                kind: crate::chart::ChartKind::Line,
+                title: "Dépenses par mois — Carrefour, janvier 2026".into(),
+                x: "mois".into(),
+                y: "dépenses".into(),
+                points: Vec::new(),
+                currency: Some(eur),
+                percent: false,
+            }),
             transactions: vec![row(41, "CB CARREFOUR CITY", Some("Carrefour"), Some("Courses")), row(42, "CB X", None, None)],
             transactions_truncated: false,
             source_ids: vec![41, 42],

@@ -9,10 +9,10 @@
 
 use agent::protocol::{ChatEvent, TextFormat};
 use agent::reports::{
-    parse_period, redact, Block, BlockKind, Figures, Freshness, Names, ReportContent, ReportKind, ReportPage,
-    ReportSummary,
+    parse_period, redact, AutoTitle, Block, BlockKind, Figures, Freshness, Names, ReportContent, ReportKind,
+    ReportPage, ReportSummary,
 };
-use agent::{Confidence, Date, Locale, PlanMeta, ToolCallPlan};
+use agent::{Confidence, Date, Locale, PlanMeta, ToolCallPlan, ToolOutput};
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use base64::Engine as _;
 use serde::Deserialize;
@@ -117,10 +117,14 @@ pub enum Refusal {
     Title,
     ExpiryPast,
     TooMany,
+    /// An answer computed by SQL cannot be run again on each view.
+    LiveSql,
+    /// A dataset's cells cannot be told apart into merchants and the rest.
+    DatasetNames,
 }
 
 impl Refusal {
-    pub const ALL: [Refusal; 8] = [
+    pub const ALL: [Refusal; 10] = [
         Refusal::NoResult,
         Refusal::ModelWords,
         Refusal::LiveNeedsPlan,
@@ -129,6 +133,8 @@ impl Refusal {
         Refusal::Title,
         Refusal::ExpiryPast,
         Refusal::TooMany,
+        Refusal::LiveSql,
+        Refusal::DatasetNames,
     ];
 
     pub fn code(self) -> &'static str {
@@ -141,6 +147,8 @@ impl Refusal {
             Refusal::Title => "bad_title",
             Refusal::ExpiryPast => "expiry_past",
             Refusal::TooMany => "too_many_reports",
+            Refusal::LiveSql => "live_sql",
+            Refusal::DatasetNames => "dataset_names",
         }
     }
 
@@ -173,6 +181,14 @@ impl Refusal {
                 "A title has 1 to 120 characters, without control or text-direction characters.",
             ),
             Refusal::ExpiryPast => locale.pick("La date d'expiration est passée.", "The expiry date is in the past."),
+            Refusal::LiveSql => locale.pick(
+                "Une réponse calculée par SQL se partage figée : seuls les plans de Sou sont recalculés.",
+                "An answer computed by SQL is shared as a snapshot: only Sou's plans are recomputed.",
+            ),
+            Refusal::DatasetNames => locale.pick(
+                "Les lignes d'un jeu de données se montrent telles quelles : partagez-les avec leurs noms.",
+                "A dataset's rows are shown as they are: share them with their names.",
+            ),
             Refusal::TooMany => locale.pick(
                 "200 partages au plus : révoquez-en d'abord.",
                 "At most 200 shared reports: revoke some first.",
@@ -226,6 +242,12 @@ fn refuse(r: Refusal) -> ReportError {
     ReportError::Refused(r)
 }
 
+/// A title Sou made from the user's words and names: without control or text-direction
+/// characters, at most [`MAX_TITLE_CHARS`].
+fn clean_title(title: &str) -> String {
+    title.chars().filter(|c| !agent::text::is_hidden_control(*c)).take(MAX_TITLE_CHARS).collect()
+}
+
 fn check_title(title: &str) -> Result<String, ReportError> {
     let title = title.trim();
     let n = title.chars().count();
@@ -244,8 +266,13 @@ fn expiry(last: Date, tz: chrono_tz::Tz) -> Option<String> {
     use chrono::TimeZone as _;
     let next = last.add_days(1);
     let day = chrono::NaiveDate::from_ymd_opt(next.year(), next.month(), next.day())?;
-    let local = tz.from_local_datetime(&day.and_hms_opt(0, 0, 0)?).earliest()?;
-    Some(crate::store::timestamp(local.with_timezone(&chrono::Utc)))
+    // Midnight may not exist (a clock moved forward then): the first hour that does.
+    let local = (0..3).find_map(|h| tz.from_local_datetime(&day.and_hms_opt(h, 0, 0)?).earliest());
+    let utc = match local {
+        Some(t) => t.with_timezone(&chrono::Utc),
+        None => day.and_hms_opt(0, 0, 0)?.and_utc(),
+    };
+    Some(crate::store::timestamp(utc))
 }
 
 /// A plan Sou composes for a monthly report, checked by the registry like any other.
@@ -333,8 +360,7 @@ impl Sou {
             Some(p) => self.parser(user).await?.describe(&p.call, locale),
             None => generic_title.clone(),
         };
-        let title: String = title.chars().take(MAX_TITLE_CHARS).collect();
-        let generic_title: String = generic_title.chars().take(MAX_TITLE_CHARS).collect();
+        let (title, generic_title) = (clean_title(&title), clean_title(&generic_title));
         let markdown = (!markdown.trim().is_empty()).then_some(markdown);
         let block = Block { kind: BlockKind::Answer, plans, outputs, markdown, notes };
         Ok(StoredAnswer { block, title, generic_title, answered_on })
@@ -347,6 +373,19 @@ impl Sou {
         }
         if options.mode == Freshness::Live && block.plans.is_empty() {
             return Err(refuse(Refusal::LiveNeedsPlan));
+        }
+        // A live report keeps plans, never SQL: an answer computed by SQL is frozen.
+        let sql = block.plans.iter().any(|p| matches!(p.call, agent::ToolCall::RunSql(_)));
+        if options.mode == Freshness::Live && sql {
+            return Err(refuse(Refusal::LiveSql));
+        }
+        // A dataset's rows are the user's own columns: Sou cannot tell a merchant in them.
+        let dataset = block.plans.iter().any(|p| p.call.is_dataset())
+            || block.outputs.iter().any(|o| {
+                matches!(o, ToolOutput::QueryDataset(_) | ToolOutput::RunSql(_) | ToolOutput::DatasetInfo(_))
+            });
+        if options.names == Names::Categories && dataset {
+            return Err(refuse(Refusal::DatasetNames));
         }
         Ok(())
     }
@@ -419,11 +458,9 @@ impl Sou {
                 if options.mode == Freshness::Snapshot {
                     as_of = answer.answered_on.unwrap_or(today);
                 }
-                let title = match options.names {
-                    Names::Merchants => answer.title,
-                    Names::Categories => answer.generic_title,
-                };
-                let content = ReportContent { period: None, blocks: vec![answer.block] };
+                let auto = AutoTitle { named: answer.title, plain: answer.generic_title };
+                let title = auto.pick(options.figures, options.names).to_string();
+                let content = ReportContent { period: None, blocks: vec![answer.block], auto_title: Some(auto) };
                 (ReportKind::Answer, options, content, title)
             }
             NewReport::Monthly { period, pins, options } => {
@@ -440,17 +477,21 @@ impl Sou {
                     blocks.push(answer.block);
                 }
                 let title = format!("{} — {}", locale.pick("Bilan", "Report"), period.label);
-                (ReportKind::Monthly, options, ReportContent { period: Some(period), blocks }, title)
+                let content = ReportContent { period: Some(period), blocks, auto_title: None };
+                (ReportKind::Monthly, options, content, title)
             }
         };
+        let mut content = content;
         let title = match &options.title {
-            Some(t) => check_title(t)?,
+            Some(t) => {
+                content.auto_title = None;
+                check_title(t)?
+            }
             None => default_title,
         };
         if options.expires_on.is_some_and(|d| d < today) {
             return Err(refuse(Refusal::ExpiryPast));
         }
-        let mut content = content;
         // A snapshot's figures are the ones computed now (monthly) or the ones the answer
         // showed; a live report keeps only its plans.
         for block in content.blocks.iter_mut() {
@@ -547,7 +588,7 @@ impl Sou {
             .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
         let was = Freshness::parse(&row.get::<String, _>(1)).unwrap_or_default();
         let owner_locale = Locale::from_tag(&row.get::<String, _>(2)).unwrap_or_default();
-        let title = change.title.as_deref().map(check_title).transpose()?;
+        let mut title = change.title.as_deref().map(check_title).transpose()?;
         if let Some(Some(d)) = change.expires_on {
             if d < self.today() {
                 return Err(refuse(Refusal::ExpiryPast));
@@ -563,6 +604,12 @@ impl Sou {
         };
         for block in &content.blocks {
             Self::shareable(block, &options)?;
+        }
+        // A title the owner writes stays; Sou's own follows the options.
+        if title.is_some() {
+            content.auto_title = None;
+        } else if let Some(auto) = &content.auto_title {
+            title = Some(auto.pick(options.figures, options.names).to_string());
         }
         let mut as_of = None;
         match (was, change.mode) {
@@ -623,6 +670,27 @@ impl Sou {
         Ok(())
     }
 
+    /// What a report's preview picture depends on (its title, options and date), read
+    /// without counting a view or running a live report's plans: `None` when the link
+    /// does not work.
+    pub async fn report_stamp(&self, id: &str) -> Result<Option<String>, BackendError> {
+        if !well_formed(id) {
+            return Ok(None);
+        }
+        let now = crate::store::timestamp(chrono::Utc::now());
+        let sql = match self.store.dialect() {
+            Dialect::Sqlite => {
+                "SELECT title, mode, figures, names, as_of FROM reports
+                 WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)"
+            }
+            Dialect::Postgres => "SELECT title, mode, figures, names, as_of FROM sou_peek_report($1, $2)",
+        };
+        let row = sqlx::query(sql).bind(id).bind(&now).fetch_optional(self.store.pool()).await?;
+        Ok(row.map(|r| {
+            (0..5).map(|i| r.get::<String, _>(i)).collect::<Vec<_>>().join("\u{1f}")
+        }))
+    }
+
     /// The page behind a link, for anyone: `None` when the id is unknown, revoked or
     /// expired (all alike). `count` records a view (the page, not its preview image).
     /// A live report runs its plans as its owner, in `viewer`'s language if given.
@@ -678,8 +746,8 @@ impl Sou {
         let mut content: ReportContent = serde_json::from_str(&row.get::<String, _>(7))
             .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
         let as_of = Date::parse_iso(&row.get::<String, _>(8)).unwrap_or_else(|| self.today());
-        // A warning may quote the words Sou was unsure of, names included.
-        if names == Names::Categories {
+        // A warning may quote the user's words: names, amounts.
+        if names == Names::Categories || figures == Figures::Shares {
             let locale = viewer.filter(|_| mode == Freshness::Live).unwrap_or(owner_locale);
             for block in content.blocks.iter_mut().filter(|b| !b.notes.is_empty()) {
                 block.notes = vec![locale

@@ -95,6 +95,16 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
       await expect(view.getByTestId('report')).not.toContainText('€');
       await expect(view.getByTestId('chart').first()).toBeVisible();
       await shot(view, 'month');
+      // Printed: A4, without the page's chrome; the PDF is kept to look at.
+      await view.emulateMedia({ media: 'print' });
+      await expect(view.locator('.report-kind')).toBeHidden();
+      await expect(view.getByTestId('report-block').first()).toHaveCSS('box-shadow', 'none');
+      if (width === 1280) {
+        const pdf = await view.pdf({ format: 'A4' });
+        expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+        fs.writeFileSync(testInfo.outputPath('month.pdf'), pdf);
+      }
+      await view.emulateMedia({ media: 'screen' });
       if (hydrated(testInfo)) {
         for (const link of [answerLink, monthLink]) {
           await view.goto(link);

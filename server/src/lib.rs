@@ -104,7 +104,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/imports/{id}", get(imports_api::show).delete(imports_api::discard))
         .route("/api/v1/imports/{id}/run", post(imports_api::run))
         .route("/api/v1/reports", post(reports::create).get(reports::list))
-        .route("/api/v1/reports/{id}", axum::routing::patch(reports::change).delete(reports::revoke))
+        .route("/api/v1/reports/{id}", get(reports::show).patch(reports::change).delete(reports::revoke))
         .route("/r/{id}", get(reports::page))
         .route("/r/{id}/og.png", get(reports::image))
         .route("/reports", post(reports::create_form))

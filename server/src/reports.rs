@@ -11,7 +11,7 @@ use std::hash::{Hash as _, Hasher as _};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use agent::reports::{Freshness, ReportPage, ReportSummary};
+use agent::reports::ReportSummary;
 use agent::Locale;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -87,9 +87,18 @@ pub async fn page(State(state): State<AppState>, Path(id): Path<String>, headers
     }
 }
 
-/// Rendered pictures kept for a while: a snapshot's never changes, a live one's may.
+/// Rendered pictures kept for a while, by report: the stamp they were drawn for
+/// (`Sou::report_stamp`), when, their `ETag` and the PNG. A snapshot's picture holds
+/// while its stamp does; a live one's for [`LIVE_PICTURE_FOR`].
 struct Pictures {
-    entries: HashMap<String, (u64, Instant, Arc<Vec<u8>>)>,
+    entries: HashMap<String, Picture>,
+}
+
+struct Picture {
+    stamp: String,
+    made: Instant,
+    etag: String,
+    png: Arc<Vec<u8>>,
 }
 
 const PICTURES_KEPT: usize = 256;
@@ -100,11 +109,11 @@ fn pictures() -> &'static Mutex<Pictures> {
     CACHE.get_or_init(|| Mutex::new(Pictures { entries: HashMap::new() }))
 }
 
-/// What a picture depends on: the report's title, options and figures.
-fn fingerprint(page: &ReportPage, svg: &str) -> u64 {
+/// The picture's `ETag`: what it was drawn for and how.
+fn fingerprint(stamp: &str, svg: &str) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
+    stamp.hash(&mut h);
     svg.hash(&mut h);
-    page.title.hash(&mut h);
     h.finish()
 }
 
@@ -126,49 +135,56 @@ pub fn rasterise(svg: &str) -> Option<Vec<u8>> {
     pixmap.encode_png().map_err(|e| tracing::error!(error = %e, "preview PNG")).ok()
 }
 
-/// `GET /r/{id}/og.png`: the link preview's picture (not counted as a view).
+/// `GET /r/{id}/og.png`: the link preview's picture (not counted as a view). A live
+/// report's plans run at most once per [`LIVE_PICTURE_FOR`] for it.
 pub async fn image(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Response {
-    let not_found = || StatusCode::NOT_FOUND.into_response();
-    let page = match state.sou.report_page(&id, false, None).await {
-        Ok(Some(page)) => page,
-        Ok(None) => return not_found(),
-        Err(e) => {
-            tracing::error!(error = %e, "a report's picture could not be made");
-            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-        }
+    let failed = |e: backend::BackendError| {
+        tracing::error!(error = %e, "a report's picture could not be made");
+        StatusCode::INTERNAL_SERVER_ERROR.into_response()
     };
-    let svg = app::report::og::svg(&page);
-    let key = fingerprint(&page, &svg);
-    let etag = format!("\"{key:016x}\"");
-    if headers.get(IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
-        return (StatusCode::NOT_MODIFIED, [(ETAG, etag)]).into_response();
-    }
-    let live = page.mode == Freshness::Live;
+    // Checked on every request: a revoked or expired report's picture is gone at once.
+    let stamp = match state.sou.report_stamp(&id).await {
+        Ok(Some(stamp)) => stamp,
+        Ok(None) => return StatusCode::NOT_FOUND.into_response(),
+        Err(e) => return failed(e),
+    };
+    let live = stamp.contains("\u{1f}live\u{1f}");
     let cached = pictures().lock().ok().and_then(|c| {
         c.entries
             .get(&id)
-            .filter(|(k, at, _)| *k == key && (!live || at.elapsed() < LIVE_PICTURE_FOR))
-            .map(|(_, _, png)| png.clone())
+            .filter(|p| p.stamp == stamp && (!live || p.made.elapsed() < LIVE_PICTURE_FOR))
+            .map(|p| (p.etag.clone(), p.png.clone()))
     });
-    let png = match cached {
-        Some(png) => png,
+    let (etag, png) = match cached {
+        Some(hit) => hit,
         None => {
+            let page = match state.sou.report_page(&id, false, None).await {
+                Ok(Some(page)) => page,
+                Ok(None) => return StatusCode::NOT_FOUND.into_response(),
+                Err(e) => return failed(e),
+            };
+            let svg = app::report::og::svg(&page);
+            let etag = format!("\"{:016x}\"", fingerprint(&stamp, &svg));
             let Some(png) = tokio::task::spawn_blocking(move || rasterise(&svg)).await.ok().flatten() else {
                 return StatusCode::INTERNAL_SERVER_ERROR.into_response();
             };
             let png = Arc::new(png);
             if let Ok(mut c) = pictures().lock() {
                 if c.entries.len() >= PICTURES_KEPT {
-                    let oldest = c.entries.iter().min_by_key(|(_, (_, at, _))| *at).map(|(k, _)| k.clone());
+                    let oldest = c.entries.iter().min_by_key(|(_, p)| p.made).map(|(k, _)| k.clone());
                     if let Some(k) = oldest {
                         c.entries.remove(&k);
                     }
                 }
-                c.entries.insert(id, (key, Instant::now(), png.clone()));
+                let picture = Picture { stamp, made: Instant::now(), etag: etag.clone(), png: png.clone() };
+                c.entries.insert(id, picture);
             }
-            png
+            (etag, png)
         }
     };
+    if headers.get(IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
+        return (StatusCode::NOT_MODIFIED, [(ETAG, etag)]).into_response();
+    }
     let mut response = (StatusCode::OK, png.as_ref().clone()).into_response();
     let h = response.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static("image/png"));
@@ -207,6 +223,17 @@ pub async fn list(
     let reports: Vec<_> =
         state.sou.reports(account.user).await?.into_iter().map(|r| absolute(r, &headers)).collect();
     Ok(Json(json!({ "reports": reports })))
+}
+
+/// `GET /api/v1/reports/{id}`: one of the caller's reports.
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<ReportSummary>, ApiError> {
+    let report = state.sou.reports(account.user).await?.into_iter().find(|r| r.id == id);
+    Ok(Json(absolute(report.ok_or_else(ApiError::not_found)?, &headers)))
 }
 
 /// `PATCH /api/v1/reports/{id}`: title, mode, figures, names, `expires_on`.

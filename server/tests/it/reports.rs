@@ -127,6 +127,9 @@ async fn scenario(store: Store, site: &std::path::Path) {
             .unwrap();
         http_body_util::BodyExt::collect(res.into_body()).await.unwrap().to_bytes()
     };
+    let etag = headers[header::ETAG].to_str().unwrap().to_string();
+    let again = Request::get(format!("/r/{answer_id}/og.png")).header(header::IF_NONE_MATCH, &etag).body(Body::empty()).unwrap();
+    assert_eq!(support::send(&router, None, again).await.0, StatusCode::NOT_MODIFIED);
     let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
     assert_eq!((pixmap.width(), pixmap.height()), (1200, 630));
     let background = pixmap.pixel(600, 600).unwrap();
@@ -179,6 +182,16 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert!(!hidden["title"].as_str().unwrap().to_lowercase().contains("carrefour"), "{hidden}");
     let (_, _, hidden_page) = read(&router, &format!("/r/{}", hidden["id"].as_str().unwrap())).await;
     assert!(!hidden_page.to_lowercase().contains("carrefour"), "{hidden_page}");
+    // Sou's own title follows the options; the owner's stays.
+    let (_, named) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": carrefour})).await;
+    let named_id = named["id"].as_str().unwrap().to_string();
+    assert!(named["title"].as_str().unwrap().contains("Carrefour"), "{named}");
+    let (_, changed) = api(&router, &alice, "PATCH", &format!("/api/v1/reports/{named_id}"), json!({"names": "categories"})).await;
+    assert!(!changed["title"].as_str().unwrap().contains("Carrefour"), "{changed}");
+    let (_, _, named_page) = read(&router, &format!("/r/{named_id}")).await;
+    assert!(!named_page.to_lowercase().contains("carrefour"), "{named_page}");
+    let (status, _) = api(&router, &alice, "DELETE", &format!("/api/v1/reports/{named_id}"), Value::Null).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
 
     // Bad requests say why; someone else's answer is not found.
     let (status, e) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "monthly", "period": "janvier"})).await;
@@ -196,7 +209,9 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert_eq!(views(&answer_id), 2, "two reads; the preview image is not a view");
     let (_, list) = api(&router, &bob, "GET", "/api/v1/reports", Value::Null).await;
     assert_eq!(list["reports"], json!([]));
-    for (method, body) in [("PATCH", json!({"title": "mine"})), ("DELETE", Value::Null)] {
+    let (status, one) = api(&router, &alice, "GET", &format!("/api/v1/reports/{answer_id}"), Value::Null).await;
+    assert_eq!((status, one["views"].as_u64()), (StatusCode::OK, Some(2)));
+    for (method, body) in [("GET", Value::Null), ("PATCH", json!({"title": "mine"})), ("DELETE", Value::Null)] {
         let (status, _) = api(&router, &bob, method, &format!("/api/v1/reports/{answer_id}"), body).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{method}");
     }
