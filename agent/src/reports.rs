@@ -373,11 +373,17 @@ pub fn summary_line(kind: ReportKind, content: &ReportContent, figures: Figures,
     match (kind, figures) {
         (ReportKind::Answer, Figures::Amounts) => match first {
             Some(o) => crate::answer::summarize(o, locale),
-            None => content.blocks.first().and_then(|b| b.markdown.as_deref()).map(first_line).unwrap_or_default(),
+            None => {
+                content.blocks.first().and_then(|b| b.markdown.as_deref()).map(first_line).unwrap_or_default()
+            }
         },
         (ReportKind::Answer, Figures::Shares) => match first {
-            Some(ToolOutput::SpendingSummary(r)) => largest_share(r, false, locale).unwrap_or_else(|| r.period.label.clone()),
-            Some(ToolOutput::IncomeSummary(r)) => largest_share(r, true, locale).unwrap_or_else(|| r.period.label.clone()),
+            Some(ToolOutput::SpendingSummary(r)) => {
+                largest_share(r, false, locale).unwrap_or_else(|| r.period.label.clone())
+            }
+            Some(ToolOutput::IncomeSummary(r)) => {
+                largest_share(r, true, locale).unwrap_or_else(|| r.period.label.clone())
+            }
             Some(o) => o_period(o).unwrap_or_default(),
             None => String::new(),
         },
@@ -386,10 +392,22 @@ pub fn summary_line(kind: ReportKind, content: &ReportContent, figures: Figures,
             for b in &content.blocks {
                 match (&b.kind, b.outputs.first(), figures) {
                     (BlockKind::CashFlow, Some(ToolOutput::CashFlow(r)), Figures::Amounts) => {
-                        parts.push(format!("{} {}", locale.pick("Dépenses", "Spending"), r.spending.format(locale)));
-                        parts.push(format!("{} {}", locale.pick("revenus", "income"), r.income.format(locale)));
+                        parts.push(format!(
+                            "{} {}",
+                            locale.pick("Dépenses", "Spending"),
+                            r.spending.format(locale)
+                        ));
+                        parts.push(format!(
+                            "{} {}",
+                            locale.pick("revenus", "income"),
+                            r.income.format(locale)
+                        ));
                         if let Some(bp) = r.savings_rate_basis_points {
-                            parts.push(format!("{} {}", locale.pick("épargne", "savings"), crate::answer::share(bp, locale)));
+                            parts.push(format!(
+                                "{} {}",
+                                locale.pick("épargne", "savings"),
+                                crate::answer::share(bp, locale)
+                            ));
                         }
                     }
                     (BlockKind::CashFlow, Some(ToolOutput::CashFlow(r)), Figures::Shares) => {
@@ -500,7 +518,12 @@ mod tests {
             total: crate::Money::new(5000, eur),
             count: 2,
             other_currencies: Vec::new(),
-            groups: vec![crate::tools::Group { key: "monoprix".into(), label: "Monoprix".into(), total: crate::Money::new(5000, eur), count: 2 }],
+            groups: vec![crate::tools::Group {
+                key: "monoprix".into(),
+                label: "Monoprix".into(),
+                total: crate::Money::new(5000, eur),
+                count: 2,
+            }],
             average: None,
             chart: Some(crate::chart::ChartSpec {
                 kind: crate::chart::ChartKind::Line,
@@ -511,7 +534,10 @@ mod tests {
                 currency: Some(eur),
                 percent: false,
             }),
-            transactions: vec![row(41, "CB CARREFOUR CITY", Some("Carrefour"), Some("Courses")), row(42, "CB X", None, None)],
+            transactions: vec![
+                row(41, "CB CARREFOUR CITY", Some("Carrefour"), Some("Courses")),
+                row(42, "CB X", None, None),
+            ],
             transactions_truncated: false,
             source_ids: vec![41, 42],
         };
@@ -521,7 +547,8 @@ mod tests {
                      "exclude_category": "restaurants", "group_by": "merchant"}
         }))
         .unwrap();
-        let kept = redact(ToolOutput::SpendingSummary(summary.clone()), Some(&call), Names::Merchants, Locale::Fr);
+        let kept =
+            redact(ToolOutput::SpendingSummary(summary.clone()), Some(&call), Names::Merchants, Locale::Fr);
         let ToolOutput::SpendingSummary(kept) = kept else { panic!() };
         assert!(kept.source_ids.is_empty() && kept.transactions.iter().all(|t| t.id == 0));
         assert_eq!(kept.transactions[0].label, "CB CARREFOUR CITY");
@@ -534,7 +561,10 @@ mod tests {
         let ToolOutput::SpendingSummary(hidden) = hidden else { panic!() };
         assert_eq!(hidden.excluded[1].label, "Restaurants", "an excluded category stays");
         assert_eq!(hidden.groups[0].label, "Commerçant 1");
-        assert_eq!((hidden.transactions[0].label.as_str(), hidden.transactions[1].label.as_str()), ("Courses", "Sans catégorie"));
+        assert_eq!(
+            (hidden.transactions[0].label.as_str(), hidden.transactions[1].label.as_str()),
+            ("Courses", "Sans catégorie")
+        );
     }
 
     #[test]
@@ -549,6 +579,9 @@ mod tests {
         for bad in ["", "2026-13", "26-10", "2026-1", "2026-03-31..2026-01-01", "octobre", "2026-10-01"] {
             assert!(parse_period(bad, Locale::Fr).is_none(), "{bad}");
         }
-        assert_eq!(previous(&parse_period("2026-01", Locale::Fr).unwrap(), Locale::Fr).label, "décembre 2025");
+        assert_eq!(
+            previous(&parse_period("2026-01", Locale::Fr).unwrap(), Locale::Fr).label,
+            "décembre 2025"
+        );
     }
 }

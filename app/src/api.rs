@@ -465,10 +465,12 @@ pub async fn load_reports(error: Option<String>) -> Result<ReportsData, AppError
         let last = sou.today().first_of_month().add_months(-1);
         let error = error.map(|code| match backend::reports::Refusal::from_code(&code) {
             Some(r) => r.message(locale).to_string(),
-            None if code == "not_found" => {
-                locale.pick("Ce partage ou cette réponse n'existe plus.", "This share or answer no longer exists.").into()
-            }
-            None => locale.pick("Le partage n'a pas pu être fait. Réessayez.", "Sharing failed. Try again.").into(),
+            None if code == "not_found" => locale
+                .pick("Ce partage ou cette réponse n'existe plus.", "This share or answer no longer exists.")
+                .into(),
+            None => locale
+                .pick("Le partage n'a pas pu être fait. Réessayez.", "Sharing failed. Try again.")
+                .into(),
         });
         Ok(ReportsData {
             account: ssr::account_view()?,
@@ -604,7 +606,8 @@ pub mod ssr {
     pub fn origin() -> String {
         use_context::<http::request::Parts>()
             .map(|p| {
-                let text = |name: &str| p.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+                let text =
+                    |name: &str| p.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
                 let https = text("x-forwarded-proto").eq_ignore_ascii_case("https")
                     || text("forwarded").to_ascii_lowercase().contains("proto=https");
                 let host = text("host");

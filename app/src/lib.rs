@@ -25,9 +25,9 @@ mod imports;
 mod layout;
 mod markdown;
 mod render;
-mod reports;
 #[cfg(feature = "ssr")]
 pub mod report;
+mod reports;
 mod rules;
 mod settings;
 #[cfg(feature = "hydrate")]

@@ -14,9 +14,8 @@ use crate::render::share::share_options;
 #[component]
 pub fn ReportsPage() -> impl IntoView {
     // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
-    let (error, created, revoked) = leptos_router::hooks::use_query_map().with_untracked(|q| {
-        (q.get("error"), q.get("created"), q.get("revoked").is_some())
-    });
+    let (error, created, revoked) = leptos_router::hooks::use_query_map()
+        .with_untracked(|q| (q.get("error"), q.get("created"), q.get("revoked").is_some()));
     let data = Resource::new_blocking(|| (), move |_| load_reports(error.clone()));
     view! {
         <Loaded data frame=Frame::Page("settings") let:data>
@@ -73,7 +72,8 @@ fn Reports(data: ReportsData, created: Option<String>, revoked: bool) -> impl In
             </p>
         }
     });
-    let error = data.error.map(|e| view! { <p class="error" role="alert" data-testid="report-error">{e}</p> });
+    let error =
+        data.error.map(|e| view! { <p class="error" role="alert" data-testid="report-error">{e}</p> });
     let pins = (!data.answers.is_empty()).then(|| {
         let boxes = data
             .answers

@@ -192,7 +192,12 @@ impl Sou {
                     .map_err(|e| BackendError::Corrupt(format!("stored events: {e}")))?,
                 None => Vec::new(),
             };
-            messages.push(StoredMessage { id: r.get(3), role: role(&stored_role), content: r.get(1), events });
+            messages.push(StoredMessage {
+                id: r.get(3),
+                role: role(&stored_role),
+                content: r.get(1),
+                events,
+            });
         }
         Ok(ConversationView { id: id.to_string(), title, messages })
     }

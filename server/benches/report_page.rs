@@ -49,9 +49,14 @@ async fn main() {
         options: ReportOptions { mode, ..ReportOptions::default() },
     };
     let snapshot = sou.create_report(user, month(Default::default()), agent::Locale::Fr).await.unwrap();
-    let live = sou.create_report(user, month(agent::reports::Freshness::Live), agent::Locale::Fr).await.unwrap();
-    let options = LeptosOptions::builder().output_name("sou").site_root(dir.path().to_string_lossy().to_string()).build();
-    let sou_base = listen(server::router(server::AppState { leptos_options: options, sou, trust_proxy: false })).await;
+    let live =
+        sou.create_report(user, month(agent::reports::Freshness::Live), agent::Locale::Fr).await.unwrap();
+    let options = LeptosOptions::builder()
+        .output_name("sou")
+        .site_root(dir.path().to_string_lossy().to_string())
+        .build();
+    let sou_base =
+        listen(server::router(server::AppState { leptos_options: options, sou, trust_proxy: false })).await;
 
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let page = client.get(format!("{sou_base}{}", snapshot.url)).send().await.unwrap().bytes().await.unwrap();
@@ -74,5 +79,8 @@ async fn main() {
         "  Sou, snapshot               p50 {snap_p50:>10.1?}  p99 {snap_p99:>10.1?}  {snap_bytes} bytes  {:.1}× static",
         ratio(snap_p50)
     );
-    println!("  Sou, live (runs its plans)  p50 {live_p50:>10.1?}  p99 {live_p99:>10.1?}  {:.1}× static", ratio(live_p50));
+    println!(
+        "  Sou, live (runs its plans)  p50 {live_p50:>10.1?}  p99 {live_p99:>10.1?}  {:.1}× static",
+        ratio(live_p50)
+    );
 }

@@ -16,7 +16,8 @@ use agent::Locale;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, REFERRER_POLICY, X_FRAME_OPTIONS,
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, REFERRER_POLICY,
+    X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -35,7 +36,8 @@ pub const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'se
 
 /// `https://host` as the request reached Sou, for absolute links.
 fn origin(headers: &HeaderMap) -> String {
-    let host = headers.get("host").and_then(|h| h.to_str().ok()).filter(|h| !h.is_empty()).unwrap_or("localhost");
+    let host =
+        headers.get("host").and_then(|h| h.to_str().ok()).filter(|h| !h.is_empty()).unwrap_or("localhost");
     let scheme = if crate::auth::https(headers) { "https" } else { "http" };
     format!("{scheme}://{host}")
 }
@@ -73,10 +75,8 @@ pub async fn page(State(state): State<AppState>, Path(id): Path<String>, headers
     match state.sou.report_page(&id, true, locale).await {
         Ok(Some(page)) => {
             let base = origin(&headers);
-            let links = app::report::Links {
-                page: format!("{base}/r/{id}"),
-                image: format!("{base}/r/{id}/og.png"),
-            };
+            let links =
+                app::report::Links { page: format!("{base}/r/{id}"), image: format!("{base}/r/{id}/og.png") };
             html(StatusCode::OK, app::report::html(page, &links))
         }
         Ok(None) => html(StatusCode::NOT_FOUND, app::report::not_found_html(locale.unwrap_or_default())),
@@ -129,7 +129,8 @@ pub fn rasterise(svg: &str) -> Option<Vec<u8>> {
         db.set_sans_serif_family(app::report::og::FONT);
         o
     });
-    let tree = usvg::Tree::from_str(svg, options).map_err(|e| tracing::error!(error = %e, "preview SVG")).ok()?;
+    let tree =
+        usvg::Tree::from_str(svg, options).map_err(|e| tracing::error!(error = %e, "preview SVG")).ok()?;
     let mut pixmap = tiny_skia::Pixmap::new(app::report::og::WIDTH, app::report::og::HEIGHT)?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| tracing::error!(error = %e, "preview PNG")).ok()
@@ -210,7 +211,11 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let Json(new) = body?;
     let locale = api_locale(&headers);
-    let report = state.sou.create_report(account.user, new, locale).await.map_err(|e| ApiError::from_user_in(e, locale))?;
+    let report = state
+        .sou
+        .create_report(account.user, new, locale)
+        .await
+        .map_err(|e| ApiError::from_user_in(e, locale))?;
     Ok((StatusCode::CREATED, Json(absolute(report, &headers))).into_response())
 }
 
@@ -246,8 +251,11 @@ pub async fn change(
 ) -> Result<Json<ReportSummary>, ApiError> {
     let Json(change) = body?;
     let locale = api_locale(&headers);
-    let report =
-        state.sou.change_report(account.user, &id, change).await.map_err(|e| ApiError::from_user_in(e, locale))?;
+    let report = state
+        .sou
+        .change_report(account.user, &id, change)
+        .await
+        .map_err(|e| ApiError::from_user_in(e, locale))?;
     Ok(Json(absolute(report, &headers)))
 }
 
@@ -302,15 +310,29 @@ pub async fn create_form(
         },
     };
     let (Some(mode), Some(figures), Some(names)) = (
-        agent::reports::Freshness::parse(match f.get("mode") { "" => "snapshot", m => m }),
-        agent::reports::Figures::parse(match f.get("figures") { "" => "amounts", m => m }),
-        agent::reports::Names::parse(match f.get("names") { "" => "merchants", m => m }),
+        agent::reports::Freshness::parse(match f.get("mode") {
+            "" => "snapshot",
+            m => m,
+        }),
+        agent::reports::Figures::parse(match f.get("figures") {
+            "" => "amounts",
+            m => m,
+        }),
+        agent::reports::Names::parse(match f.get("names") {
+            "" => "merchants",
+            m => m,
+        }),
     ) else {
         return bad("options");
     };
     let title = f.get("title");
-    let options =
-        ReportOptions { title: (!title.is_empty()).then(|| title.to_string()), mode, figures, names, expires_on: days };
+    let options = ReportOptions {
+        title: (!title.is_empty()).then(|| title.to_string()),
+        mode,
+        figures,
+        names,
+        expires_on: days,
+    };
     let new = match f.get("kind") {
         "answer" => NewReport::Answer { message_id: f.get("message_id").to_string(), options },
         "monthly" => NewReport::Monthly { period: f.get("period").to_string(), pins: f.all("pins"), options },

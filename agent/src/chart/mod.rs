@@ -128,7 +128,8 @@ pub fn bars(groups: &[Group], whole: Option<i64>, title: &str, x: &str, y: &str)
         }
         None => major(g.total),
     };
-    let points = groups.iter().take(MAX_POINTS).map(|g| Point { label: g.label.clone(), value: value(g) }).collect();
+    let points =
+        groups.iter().take(MAX_POINTS).map(|g| Point { label: g.label.clone(), value: value(g) }).collect();
     Some(ChartSpec {
         kind: ChartKind::Bar,
         title: title.to_string(),

@@ -93,7 +93,8 @@ pub fn events_view(
             }
             ChatEvent::Status { uncertainty, usage, message_id, .. } => {
                 ended = true;
-                let share = message_id.filter(|_| had_result).map(|id| super::share::answer_share(id, locale));
+                let share =
+                    message_id.filter(|_| had_result).map(|id| super::share::answer_share(id, locale));
                 let by_model = usage.route != "parser";
                 let warn = (uncertainty.answer_confidence > 0.0 && uncertainty.answer_confidence < 0.8)
                     || (by_model && !uncertainty.warnings.is_empty());

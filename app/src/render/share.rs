@@ -8,7 +8,12 @@ use leptos::prelude::*;
 use crate::i18n::tr;
 
 /// A group of radio buttons: `(value, label)`, the first checked.
-fn choice(name: &'static str, legend: &'static str, options: [(&'static str, &'static str); 2], prefix: &str) -> impl IntoView {
+fn choice(
+    name: &'static str,
+    legend: &'static str,
+    options: [(&'static str, &'static str); 2],
+    prefix: &str,
+) -> impl IntoView {
     let buttons = options
         .into_iter()
         .enumerate()

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use agent::reports::{Block, BlockKind, Figures, Freshness, Names, ReportKind, ReportPage};
-use agent::{Currency, Date, GroupBy, Group, Locale, Money, Period, SummaryResult, ToolOutput};
+use agent::{Currency, Date, Group, GroupBy, Locale, Money, Period, SummaryResult, ToolOutput};
 use leptos::prelude::*;
 
 fn eur(minor: i64) -> Money {
@@ -30,7 +30,12 @@ fn spending(period: Period, groups: &[(&str, i64)]) -> SummaryResult {
         other_currencies: Vec::new(),
         groups: groups
             .iter()
-            .map(|(label, minor)| Group { key: label.to_lowercase(), label: label.to_string(), total: eur(*minor), count: 3 })
+            .map(|(label, minor)| Group {
+                key: label.to_lowercase(),
+                label: label.to_string(),
+                total: eur(*minor),
+                count: 3,
+            })
             .collect(),
         average: None,
         chart: None,
@@ -41,7 +46,10 @@ fn spending(period: Period, groups: &[(&str, i64)]) -> SummaryResult {
 }
 
 fn now() -> SummaryResult {
-    spending(month(10), &[("Logement", 95_000), ("Courses", 41_230), ("Restaurants", 12_850), ("Transports <&>", 6_420)])
+    spending(
+        month(10),
+        &[("Logement", 95_000), ("Courses", 41_230), ("Restaurants", 12_850), ("Transports <&>", 6_420)],
+    )
 }
 
 fn before() -> SummaryResult {
@@ -59,13 +67,14 @@ fn check(name: &str, actual: &str) {
         std::fs::write(&path, actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{path}: run with UPDATE_GOLDEN=1"));
+    let expected =
+        std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{path}: run with UPDATE_GOLDEN=1"));
     assert_eq!(actual, expected, "{name} changed: UPDATE_GOLDEN=1 rewrites it, then review the diff");
 }
 
 fn categories_svg(figures: Figures) -> String {
     let owner = Owner::new();
-    let html = owner.with(|| super::blocks::categories(now(), before(), figures, Locale::Fr).to_html());
+    let html = owner.with(|| super::parts::categories(now(), before(), figures, Locale::Fr).to_html());
     owner.unset();
     svgs(&html)
 }

@@ -11,6 +11,7 @@ mod blocks;
 #[cfg(test)]
 mod golden;
 pub mod og;
+mod parts;
 mod shares;
 
 use agent::reports::{Figures, Freshness, ReportPage};

@@ -22,9 +22,10 @@ fn groups(page: &ReportPage) -> Option<(Vec<Group>, i64, bool)> {
     for b in &page.blocks {
         let first = b.outputs.first();
         match (&b.kind, first) {
-            (BlockKind::Categories | BlockKind::Answer, Some(ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r)))
-                if !r.groups.is_empty() =>
-            {
+            (
+                BlockKind::Categories | BlockKind::Answer,
+                Some(ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r)),
+            ) if !r.groups.is_empty() => {
                 let time = r.group_by.is_time();
                 let n = if time { COLUMNS } else { BARS };
                 return Some((r.groups.iter().take(n).cloned().collect(), r.total.minor, time));
@@ -42,7 +43,9 @@ fn figure(page: &ReportPage) -> Option<String> {
     let output = page.blocks.first()?.outputs.first()?;
     let amounts = page.figures == Figures::Amounts;
     match output {
-        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) if amounts => Some(r.total.format(locale)),
+        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) if amounts => {
+            Some(r.total.format(locale))
+        }
         ToolOutput::ListTransactions(r) if amounts => Some(r.net.format(locale)),
         ToolOutput::Balances(r) if amounts => Some(r.total.format(locale)),
         ToolOutput::ComparePeriods(r) => r.change_basis_points.map(|bp| agent::answer::percent(bp, locale)),

@@ -6,7 +6,7 @@ use agent::reports::{share_bp, Block, BlockKind, Figures};
 use agent::{BudgetStatusResult, CashFlowResult, Locale, RecurringResult, SummaryResult, ToolOutput};
 use leptos::prelude::*;
 
-use super::blocks::{categories, merchants, nothing, MAX_GROUPS};
+use super::parts::{categories, merchants, nothing, MAX_GROUPS};
 use crate::i18n::tr;
 use crate::render::recurring::cadence;
 

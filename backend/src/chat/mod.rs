@@ -175,9 +175,7 @@ impl Sou {
                     _ => None,
                 })
                 .collect();
-            if let Err(e) =
-                sou.insert_answer(user, &id, &message_id, &text, plan.as_ref(), &out.sent).await
-            {
+            if let Err(e) = sou.insert_answer(user, &id, &message_id, &text, plan.as_ref(), &out.sent).await {
                 tracing::error!(error = %e, "storing the answer failed");
             }
             let _ = out.tx.send(status).await;

@@ -37,7 +37,13 @@ async fn answer(sou: &Sou, user: UserId, message: &str) -> (String, ToolOutput) 
     (id, output)
 }
 
-async fn api(router: &Router, who: &support::Signed, method: &str, uri: &str, body: Value) -> (StatusCode, Value) {
+async fn api(
+    router: &Router,
+    who: &support::Signed,
+    method: &str,
+    uri: &str,
+    body: Value,
+) -> (StatusCode, Value) {
     let req = Request::builder()
         .method(method)
         .uri(uri)
@@ -94,12 +100,17 @@ async fn scenario(store: Store, site: &std::path::Path) {
     let ToolOutput::SpendingSummary(summary) = output else { panic!("a spending summary") };
     let spent = january_spending(&store, alice.user).await;
     assert_eq!(summary.total.minor, spent);
-    let (status, made) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": message})).await;
+    let (status, made) =
+        api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": message}))
+            .await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
     let answer_id = made["id"].as_str().unwrap().to_string();
     assert_eq!(answer_id.len(), 22);
     assert_eq!(made["url"], format!("http://sou.example/r/{answer_id}"));
-    assert_eq!((made["mode"].as_str(), made["figures"].as_str(), made["views"].as_u64()), (Some("snapshot"), Some("amounts"), Some(0)));
+    assert_eq!(
+        (made["mode"].as_str(), made["figures"].as_str(), made["views"].as_u64()),
+        (Some("snapshot"), Some("amounts"), Some(0))
+    );
 
     let (status, headers, page) = read(&router, &format!("/r/{answer_id}")).await;
     assert_eq!(status, StatusCode::OK, "{page}");
@@ -122,13 +133,19 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers[header::CONTENT_TYPE], "image/png");
     let png = {
-        let res = tower::ServiceExt::oneshot(router.clone(), Request::get(format!("/r/{answer_id}/og.png")).body(Body::empty()).unwrap())
-            .await
-            .unwrap();
+        let res = tower::ServiceExt::oneshot(
+            router.clone(),
+            Request::get(format!("/r/{answer_id}/og.png")).body(Body::empty()).unwrap(),
+        )
+        .await
+        .unwrap();
         http_body_util::BodyExt::collect(res.into_body()).await.unwrap().to_bytes()
     };
     let etag = headers[header::ETAG].to_str().unwrap().to_string();
-    let again = Request::get(format!("/r/{answer_id}/og.png")).header(header::IF_NONE_MATCH, &etag).body(Body::empty()).unwrap();
+    let again = Request::get(format!("/r/{answer_id}/og.png"))
+        .header(header::IF_NONE_MATCH, &etag)
+        .body(Body::empty())
+        .unwrap();
     assert_eq!(support::send(&router, None, again).await.0, StatusCode::NOT_MODIFIED);
     let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
     assert_eq!((pixmap.width(), pixmap.height()), (1200, 630));
@@ -137,16 +154,27 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert!(drawn > 20_000, "the title, summary and bars are drawn: {drawn} pixels");
 
     // A month, live and as a snapshot.
-    let (status, live) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "monthly", "period": "2026-01", "mode": "live"})).await;
+    let (status, live) = api(
+        &router,
+        &alice,
+        "POST",
+        "/api/v1/reports",
+        json!({"kind": "monthly", "period": "2026-01", "mode": "live"}),
+    )
+    .await;
     assert_eq!(status, StatusCode::CREATED, "{live}");
     let live = live["id"].as_str().unwrap().to_string();
-    let (_, frozen) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "monthly", "period": "2026-01"})).await;
+    let (_, frozen) =
+        api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "monthly", "period": "2026-01"}))
+            .await;
     let frozen = frozen["id"].as_str().unwrap().to_string();
     let (_, _, live_page) = read(&router, &format!("/r/{live}")).await;
     let (_, _, frozen_page) = read(&router, &format!("/r/{frozen}")).await;
     assert_eq!(minor(&live_page, "total"), spent, "{live_page}");
     assert_eq!(minor(&frozen_page, "total"), spent);
-    assert!(frozen_page.contains("data-block=\"budgets\"") && frozen_page.contains("data-block=\"recurring\""));
+    assert!(
+        frozen_page.contains("data-block=\"budgets\"") && frozen_page.contains("data-block=\"recurring\"")
+    );
     assert!(frozen_page.contains("<title>") && frozen_page.contains("<desc>"), "charts are described");
 
     // New spending in January: the snapshots stay, the live report follows.
@@ -170,33 +198,55 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert_eq!(minor(&again, "total"), spent + 4242, "a live report recomputes");
 
     // Shares only: no money anywhere on the page.
-    let (_, shares) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "monthly", "period": "2026-01", "figures": "shares"})).await;
+    let (_, shares) = api(
+        &router,
+        &alice,
+        "POST",
+        "/api/v1/reports",
+        json!({"kind": "monthly", "period": "2026-01", "figures": "shares"}),
+    )
+    .await;
     let (_, _, shares_page) = read(&router, &format!("/r/{}", shares["id"].as_str().unwrap())).await;
     assert!(!shares_page.contains('€') && !shares_page.contains("data-minor"), "{shares_page}");
     assert!(shares_page.contains('%'), "{shares_page}");
 
     // Categories only: a merchant's answer names no merchant.
     let (carrefour, _) = answer(&sou, alice.user, "combien chez Carrefour en janvier 2026 ?").await;
-    let (status, hidden) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": carrefour, "names": "categories"})).await;
+    let (status, hidden) = api(
+        &router,
+        &alice,
+        "POST",
+        "/api/v1/reports",
+        json!({"kind": "answer", "message_id": carrefour, "names": "categories"}),
+    )
+    .await;
     assert_eq!(status, StatusCode::CREATED, "{hidden}");
     assert!(!hidden["title"].as_str().unwrap().to_lowercase().contains("carrefour"), "{hidden}");
     let (_, _, hidden_page) = read(&router, &format!("/r/{}", hidden["id"].as_str().unwrap())).await;
     assert!(!hidden_page.to_lowercase().contains("carrefour"), "{hidden_page}");
     // Sou's own title follows the options; the owner's stays.
-    let (_, named) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": carrefour})).await;
+    let (_, named) =
+        api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": carrefour}))
+            .await;
     let named_id = named["id"].as_str().unwrap().to_string();
     assert!(named["title"].as_str().unwrap().contains("Carrefour"), "{named}");
-    let (_, changed) = api(&router, &alice, "PATCH", &format!("/api/v1/reports/{named_id}"), json!({"names": "categories"})).await;
+    let (_, changed) =
+        api(&router, &alice, "PATCH", &format!("/api/v1/reports/{named_id}"), json!({"names": "categories"}))
+            .await;
     assert!(!changed["title"].as_str().unwrap().contains("Carrefour"), "{changed}");
     let (_, _, named_page) = read(&router, &format!("/r/{named_id}")).await;
     assert!(!named_page.to_lowercase().contains("carrefour"), "{named_page}");
-    let (status, _) = api(&router, &alice, "DELETE", &format!("/api/v1/reports/{named_id}"), Value::Null).await;
+    let (status, _) =
+        api(&router, &alice, "DELETE", &format!("/api/v1/reports/{named_id}"), Value::Null).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
 
     // Bad requests say why; someone else's answer is not found.
-    let (status, e) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "monthly", "period": "janvier"})).await;
+    let (status, e) =
+        api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "monthly", "period": "janvier"}))
+            .await;
     assert_eq!((status, e["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_period")), "{e}");
-    let (status, _) = api(&router, &bob, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": message})).await;
+    let (status, _) =
+        api(&router, &bob, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": message})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, _) = api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "weekly"})).await;
     assert!(status.is_client_error());
@@ -209,21 +259,41 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert_eq!(views(&answer_id), 2, "two reads; the preview image is not a view");
     let (_, list) = api(&router, &bob, "GET", "/api/v1/reports", Value::Null).await;
     assert_eq!(list["reports"], json!([]));
-    let (status, one) = api(&router, &alice, "GET", &format!("/api/v1/reports/{answer_id}"), Value::Null).await;
+    let (status, one) =
+        api(&router, &alice, "GET", &format!("/api/v1/reports/{answer_id}"), Value::Null).await;
     assert_eq!((status, one["views"].as_u64()), (StatusCode::OK, Some(2)));
-    for (method, body) in [("GET", Value::Null), ("PATCH", json!({"title": "mine"})), ("DELETE", Value::Null)] {
+    for (method, body) in [("GET", Value::Null), ("PATCH", json!({"title": "mine"})), ("DELETE", Value::Null)]
+    {
         let (status, _) = api(&router, &bob, method, &format!("/api/v1/reports/{answer_id}"), body).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{method}");
     }
-    let (status, changed) = api(&router, &alice, "PATCH", &format!("/api/v1/reports/{answer_id}"), json!({"title": "Nos courses", "expires_on": "2099-12-31"})).await;
+    let (status, changed) = api(
+        &router,
+        &alice,
+        "PATCH",
+        &format!("/api/v1/reports/{answer_id}"),
+        json!({"title": "Nos courses", "expires_on": "2099-12-31"}),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{changed}");
-    assert_eq!((changed["title"].as_str(), changed["expires_on"].as_str()), (Some("Nos courses"), Some("2099-12-31")));
-    let (status, _) = api(&router, &alice, "PATCH", &format!("/api/v1/reports/{answer_id}"), json!({"expires_on": "2001-01-01"})).await;
+    assert_eq!(
+        (changed["title"].as_str(), changed["expires_on"].as_str()),
+        (Some("Nos courses"), Some("2099-12-31"))
+    );
+    let (status, _) = api(
+        &router,
+        &alice,
+        "PATCH",
+        &format!("/api/v1/reports/{answer_id}"),
+        json!({"expires_on": "2001-01-01"}),
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 
     // Revoked, expired and never made: the same 404.
     let (_, _, never) = read(&router, "/r/AAAAAAAAAAAAAAAAAAAAAA").await;
-    let (status, _) = api(&router, &alice, "DELETE", &format!("/api/v1/reports/{answer_id}"), Value::Null).await;
+    let (status, _) =
+        api(&router, &alice, "DELETE", &format!("/api/v1/reports/{answer_id}"), Value::Null).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, headers, revoked) = read(&router, &format!("/r/{answer_id}")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);

@@ -9,8 +9,8 @@
 
 use agent::protocol::{ChatEvent, TextFormat};
 use agent::reports::{
-    parse_period, redact, AutoTitle, Block, BlockKind, Figures, Freshness, Names, ReportContent, ReportKind,
-    ReportPage, ReportSummary,
+    parse_period, AutoTitle, Block, BlockKind, Figures, Freshness, Names, ReportContent, ReportKind,
+    ReportSummary,
 };
 use agent::{Confidence, Date, Locale, PlanMeta, ToolCallPlan, ToolOutput};
 use argon2::password_hash::rand_core::{OsRng, RngCore};
@@ -20,9 +20,15 @@ use serde_json::json;
 use sqlx::Row;
 
 use crate::error::BackendError;
-use crate::ids::{Dialect, UserId};
+use crate::ids::UserId;
 use crate::registry::Registry;
 use crate::sou::Sou;
+
+mod page;
+mod refusal;
+
+use refusal::refuse;
+pub use refusal::{Refusal, ReportError};
 
 /// Longest title, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -103,145 +109,6 @@ pub fn well_formed(id: &str) -> bool {
     id.len() == 22 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// Why a report cannot be made or changed as asked: the user can fix each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// The answer asked a question or failed: no figure to share.
-    NoResult,
-    /// A model's words cannot be redacted into shares or categories.
-    ModelWords,
-    /// A model's answer keeps no plan to run again.
-    LiveNeedsPlan,
-    Period,
-    TooManyPins,
-    Title,
-    ExpiryPast,
-    TooMany,
-    /// An answer computed by SQL cannot be run again on each view.
-    LiveSql,
-    /// A dataset's cells cannot be told apart into merchants and the rest.
-    DatasetNames,
-}
-
-impl Refusal {
-    pub const ALL: [Refusal; 10] = [
-        Refusal::NoResult,
-        Refusal::ModelWords,
-        Refusal::LiveNeedsPlan,
-        Refusal::Period,
-        Refusal::TooManyPins,
-        Refusal::Title,
-        Refusal::ExpiryPast,
-        Refusal::TooMany,
-        Refusal::LiveSql,
-        Refusal::DatasetNames,
-    ];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Refusal::NoResult => "no_result",
-            Refusal::ModelWords => "model_words",
-            Refusal::LiveNeedsPlan => "live_needs_plan",
-            Refusal::Period => "bad_period",
-            Refusal::TooManyPins => "too_many_pins",
-            Refusal::Title => "bad_title",
-            Refusal::ExpiryPast => "expiry_past",
-            Refusal::TooMany => "too_many_reports",
-            Refusal::LiveSql => "live_sql",
-            Refusal::DatasetNames => "dataset_names",
-        }
-    }
-
-    /// The refusal a form carried back in its URL.
-    pub fn from_code(code: &str) -> Option<Refusal> {
-        Refusal::ALL.into_iter().find(|r| r.code() == code)
-    }
-
-    pub fn message(self, locale: Locale) -> &'static str {
-        match self {
-            Refusal::NoResult => locale.pick(
-                "Cette réponse n'a pas de résultat à partager.",
-                "This answer has no result to share.",
-            ),
-            Refusal::ModelWords => locale.pick(
-                "La réponse d'un modèle se partage avec ses montants et ses noms, telle qu'elle a été écrite.",
-                "A model's answer can only be shared with its amounts and names, as it was written.",
-            ),
-            Refusal::LiveNeedsPlan => locale.pick(
-                "Seule une réponse de Sou (sans modèle) peut être recalculée à chaque lecture : partagez-la figée.",
-                "Only Sou's own answers (no model) can be recomputed on each view: share it as a snapshot.",
-            ),
-            Refusal::Period => locale.pick(
-                "Une période s'écrit 2026-10 (un mois), 2026 (une année) ou 2026-01-01..2026-03-31.",
-                "A period reads 2026-10 (a month), 2026 (a year) or 2026-01-01..2026-03-31.",
-            ),
-            Refusal::TooManyPins => locale.pick("10 réponses épinglées au plus.", "At most 10 pinned answers."),
-            Refusal::Title => locale.pick(
-                "Un titre a de 1 à 120 caractères, sans caractère de contrôle ni de sens d'écriture.",
-                "A title has 1 to 120 characters, without control or text-direction characters.",
-            ),
-            Refusal::ExpiryPast => locale.pick("La date d'expiration est passée.", "The expiry date is in the past."),
-            Refusal::LiveSql => locale.pick(
-                "Une réponse calculée par SQL se partage figée : seuls les plans de Sou sont recalculés.",
-                "An answer computed by SQL is shared as a snapshot: only Sou's plans are recomputed.",
-            ),
-            Refusal::DatasetNames => locale.pick(
-                "Les lignes d'un jeu de données se montrent telles quelles : partagez-les avec leurs noms.",
-                "A dataset's rows are shown as they are: share them with their names.",
-            ),
-            Refusal::TooMany => locale.pick(
-                "200 partages au plus : révoquez-en d'abord.",
-                "At most 200 shared reports: revoke some first.",
-            ),
-        }
-    }
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ReportError {
-    #[error("refused: {0:?}")]
-    Refused(Refusal),
-    #[error(transparent)]
-    Backend(#[from] BackendError),
-}
-
-impl From<sqlx::Error> for ReportError {
-    fn from(e: sqlx::Error) -> Self {
-        ReportError::Backend(e.into())
-    }
-}
-
-impl From<crate::registry::PlanError> for ReportError {
-    fn from(e: crate::registry::PlanError) -> Self {
-        ReportError::Backend(e.into())
-    }
-}
-
-impl crate::error::UserError for ReportError {
-    fn code(&self) -> &'static str {
-        match self {
-            ReportError::Refused(r) => r.code(),
-            ReportError::Backend(e) => e.code(),
-        }
-    }
-    fn message(&self, locale: Locale) -> String {
-        match self {
-            ReportError::Refused(r) => r.message(locale).to_string(),
-            ReportError::Backend(e) => e.message(locale),
-        }
-    }
-    fn kind(&self) -> crate::error::ErrorKind {
-        match self {
-            ReportError::Refused(_) => crate::error::ErrorKind::Invalid,
-            ReportError::Backend(e) => e.kind(),
-        }
-    }
-}
-
-fn refuse(r: Refusal) -> ReportError {
-    ReportError::Refused(r)
-}
-
 /// A title Sou made from the user's words and names: without control or text-direction
 /// characters, at most [`MAX_TITLE_CHARS`].
 fn clean_title(title: &str) -> String {
@@ -276,7 +143,12 @@ fn expiry(last: Date, tz: chrono_tz::Tz) -> Option<String> {
 }
 
 /// A plan Sou composes for a monthly report, checked by the registry like any other.
-fn plan(tool: &str, args: serde_json::Value, locale: Locale, today: Date) -> Result<ToolCallPlan, ReportError> {
+fn plan(
+    tool: &str,
+    args: serde_json::Value,
+    locale: Locale,
+    today: Date,
+) -> Result<ToolCallPlan, ReportError> {
     let call = Registry::get().validate(&json!({"tool": tool, "args": args}))?;
     Ok(ToolCallPlan {
         call,
@@ -297,7 +169,12 @@ struct StoredAnswer {
 }
 
 impl Sou {
-    async fn stored_answer(&self, user: UserId, public_id: &str, locale: Locale) -> Result<StoredAnswer, ReportError> {
+    async fn stored_answer(
+        &self,
+        user: UserId,
+        public_id: &str,
+        locale: Locale,
+    ) -> Result<StoredAnswer, ReportError> {
         let mut db = self.store.tenant_read(user).await?;
         let row = sqlx::query(
             "SELECT plan, events, created_at FROM messages
@@ -368,7 +245,9 @@ impl Sou {
 
     /// Checks that an answer block can be shared with these options.
     fn shareable(block: &Block, options: &ReportOptions) -> Result<(), ReportError> {
-        if block.markdown.is_some() && (options.figures == Figures::Shares || options.names == Names::Categories) {
+        if block.markdown.is_some()
+            && (options.figures == Figures::Shares || options.names == Names::Categories)
+        {
             return Err(refuse(Refusal::ModelWords));
         }
         if options.mode == Freshness::Live && block.plans.is_empty() {
@@ -393,21 +272,37 @@ impl Sou {
     /// The blocks of a monthly report: spending by category against the period before,
     /// cash flow, budgets, the top merchants and the recurring payments of the last
     /// twelve months.
-    fn monthly_blocks(period: &agent::Period, locale: Locale, today: Date) -> Result<Vec<Block>, ReportError> {
+    fn monthly_blocks(
+        period: &agent::Period,
+        locale: Locale,
+        today: Date,
+    ) -> Result<Vec<Block>, ReportError> {
         let previous = agent::reports::previous(period, locale);
         let months = {
             let (a, b) = (period.start, period.end);
             (b.year() - a.year()) * 12 + b.month() as i32 - a.month() as i32
         };
-        let by_month = if months > 1 && period.start.day() == 1 && period.end.day() == 1 { "month" } else { "none" };
+        let by_month =
+            if months > 1 && period.start.day() == 1 && period.end.day() == 1 { "month" } else { "none" };
         let year_before = agent::period::range(period.end.add_months(-12), period.end, locale);
-        let block = |kind, plans| Block { kind, plans, outputs: Vec::new(), markdown: None, notes: Vec::new() };
+        let block =
+            |kind, plans| Block { kind, plans, outputs: Vec::new(), markdown: None, notes: Vec::new() };
         Ok(vec![
             block(
                 BlockKind::Categories,
                 vec![
-                    plan("spending_summary", json!({"period": period, "group_by": "category"}), locale, today)?,
-                    plan("spending_summary", json!({"period": previous, "group_by": "category"}), locale, today)?,
+                    plan(
+                        "spending_summary",
+                        json!({"period": period, "group_by": "category"}),
+                        locale,
+                        today,
+                    )?,
+                    plan(
+                        "spending_summary",
+                        json!({"period": previous, "group_by": "category"}),
+                        locale,
+                        today,
+                    )?,
                 ],
             ),
             block(
@@ -432,7 +327,12 @@ impl Sou {
     }
 
     /// Runs a block's plans as `owner` (a live report's view, or a snapshot being made).
-    async fn run_block(&self, owner: UserId, block: &mut Block, locale: Locale) -> Result<(), BackendError> {
+    pub(super) async fn run_block(
+        &self,
+        owner: UserId,
+        block: &mut Block,
+        locale: Locale,
+    ) -> Result<(), BackendError> {
         let mut outputs = Vec::with_capacity(block.plans.len());
         for p in &block.plans {
             outputs.push(crate::tools::run(&self.store, owner, &p.call, locale, self.today()).await?);
@@ -460,13 +360,12 @@ impl Sou {
                 }
                 let auto = AutoTitle { named: answer.title, plain: answer.generic_title };
                 let title = auto.pick(options.figures, options.names).to_string();
-                let content = ReportContent { period: None, blocks: vec![answer.block], auto_title: Some(auto) };
+                let content =
+                    ReportContent { period: None, blocks: vec![answer.block], auto_title: Some(auto) };
                 (ReportKind::Answer, options, content, title)
             }
             NewReport::Monthly { period, pins, options } => {
-                let period = parse_period(&period, locale).ok_or_else(|| {
-                    refuse(Refusal::Period)
-                })?;
+                let period = parse_period(&period, locale).ok_or_else(|| refuse(Refusal::Period))?;
                 if pins.len() > MAX_PINS {
                     return Err(refuse(Refusal::TooManyPins));
                 }
@@ -496,7 +395,9 @@ impl Sou {
         // showed; a live report keeps only its plans.
         for block in content.blocks.iter_mut() {
             match options.mode {
-                Freshness::Snapshot if block.outputs.is_empty() => self.run_block(user, block, locale).await?,
+                Freshness::Snapshot if block.outputs.is_empty() => {
+                    self.run_block(user, block, locale).await?
+                }
                 Freshness::Snapshot => {}
                 Freshness::Live => block.outputs.clear(),
             }
@@ -627,7 +528,8 @@ impl Sou {
             _ => {}
         }
         let json = serde_json::to_string(&content).map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        let expires = change.expires_on.map(|d| (d.map(|d| d.to_string()), d.and_then(|d| expiry(d, self.timezone()))));
+        let expires =
+            change.expires_on.map(|d| (d.map(|d| d.to_string()), d.and_then(|d| expiry(d, self.timezone()))));
         let mut tx = self.store.tenant(user).await?;
         let q = sqlx::query(
             "UPDATE reports SET title = COALESCE($3, title), mode = COALESCE($4, mode),
@@ -669,148 +571,6 @@ impl Sou {
         tracing::info!(user = %crate::trace::user(user), "report revoked");
         Ok(())
     }
-
-    /// What a report's preview picture depends on (its title, options and date), read
-    /// without counting a view or running a live report's plans: `None` when the link
-    /// does not work.
-    pub async fn report_stamp(&self, id: &str) -> Result<Option<String>, BackendError> {
-        if !well_formed(id) {
-            return Ok(None);
-        }
-        let now = crate::store::timestamp(chrono::Utc::now());
-        let sql = match self.store.dialect() {
-            Dialect::Sqlite => {
-                "SELECT title, mode, figures, names, as_of FROM reports
-                 WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)"
-            }
-            Dialect::Postgres => "SELECT title, mode, figures, names, as_of FROM sou_peek_report($1, $2)",
-        };
-        let row = sqlx::query(sql).bind(id).bind(&now).fetch_optional(self.store.pool()).await?;
-        Ok(row.map(|r| {
-            (0..5).map(|i| r.get::<String, _>(i)).collect::<Vec<_>>().join("\u{1f}")
-        }))
-    }
-
-    /// The page behind a link, for anyone: `None` when the id is unknown, revoked or
-    /// expired (all alike). `count` records a view (the page, not its preview image).
-    /// A live report runs its plans as its owner, in `viewer`'s language if given.
-    pub async fn report_page(
-        &self,
-        id: &str,
-        count: bool,
-        viewer: Option<Locale>,
-    ) -> Result<Option<ReportPage>, BackendError> {
-        if !well_formed(id) {
-            return Ok(None);
-        }
-        let now = crate::store::timestamp(chrono::Utc::now());
-        const COLUMNS: &str = "user_id, kind, title, mode, figures, names, locale, content, as_of";
-        let row = match (self.store.dialect(), count) {
-            (Dialect::Sqlite, true) => {
-                sqlx::query(&format!(
-                    "UPDATE reports SET views = views + 1
-                     WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2) RETURNING {COLUMNS}"
-                ))
-                .bind(id)
-                .bind(&now)
-                .fetch_optional(self.store.pool())
-                .await?
-            }
-            (Dialect::Sqlite, false) => {
-                sqlx::query(&format!(
-                    "SELECT {COLUMNS} FROM reports WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)"
-                ))
-                .bind(id)
-                .bind(&now)
-                .fetch_optional(self.store.pool())
-                .await?
-            }
-            // No user is known yet: only the owner's functions may read the row.
-            (Dialect::Postgres, count) => {
-                let f = if count { "sou_view_report" } else { "sou_peek_report" };
-                sqlx::query(&format!("SELECT {COLUMNS} FROM {f}($1, $2)"))
-                    .bind(id)
-                    .bind(&now)
-                    .fetch_optional(self.store.pool())
-                    .await?
-            }
-        };
-        let Some(row) = row else { return Ok(None) };
-        let owner = UserId(row.get(0));
-        let kind = ReportKind::parse(&row.get::<String, _>(1)).unwrap_or(ReportKind::Answer);
-        let title: String = row.get(2);
-        let mode = Freshness::parse(&row.get::<String, _>(3)).unwrap_or_default();
-        let figures = Figures::parse(&row.get::<String, _>(4)).unwrap_or_default();
-        let names = Names::parse(&row.get::<String, _>(5)).unwrap_or_default();
-        let owner_locale = Locale::from_tag(&row.get::<String, _>(6)).unwrap_or_default();
-        let mut content: ReportContent = serde_json::from_str(&row.get::<String, _>(7))
-            .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
-        let as_of = Date::parse_iso(&row.get::<String, _>(8)).unwrap_or_else(|| self.today());
-        // A warning may quote the user's words: names, amounts.
-        if names == Names::Categories || figures == Figures::Shares {
-            let locale = viewer.filter(|_| mode == Freshness::Live).unwrap_or(owner_locale);
-            for block in content.blocks.iter_mut().filter(|b| !b.notes.is_empty()) {
-                block.notes = vec![locale
-                    .pick(
-                        "Sou n'était pas tout à fait sûr de la façon de lire cette question.",
-                        "Sou was not entirely sure how to read this question.",
-                    )
-                    .to_string()];
-            }
-        }
-        let (locale, as_of) = match mode {
-            Freshness::Snapshot => (owner_locale, as_of),
-            Freshness::Live => {
-                let locale = viewer.unwrap_or(owner_locale);
-                for block in content.blocks.iter_mut() {
-                    if locale != owner_locale {
-                        for p in block.plans.iter_mut() {
-                            if let Some(period) = p.call.period_mut() {
-                                *period = agent::period::relabel(period.clone(), locale);
-                            }
-                        }
-                    }
-                    // A part that cannot be computed any more (a category deleted since)
-                    // says so; the rest of the page stands.
-                    if let Err(e) = self.run_block(owner, block, locale).await {
-                        tracing::warn!(error = %e, "a live report's part could not be computed");
-                        block.outputs.clear();
-                        block.notes = vec![locale
-                            .pick(
-                                "Cette partie n'a pas pu être recalculée.",
-                                "This part could not be computed again.",
-                            )
-                            .to_string()];
-                    }
-                }
-                if let Some(p) = content.period.take() {
-                    content.period = Some(agent::period::relabel(p, locale));
-                }
-                (locale, self.today())
-            }
-        };
-        for block in content.blocks.iter_mut() {
-            let outputs = std::mem::take(&mut block.outputs);
-            block.outputs = outputs
-                .into_iter()
-                .enumerate()
-                .map(|(i, o)| redact(o, block.plans.get(i).map(|p| &p.call), names, locale))
-                .collect();
-        }
-        let summary = agent::reports::summary_line(kind, &content, figures, locale);
-        Ok(Some(ReportPage {
-            title,
-            summary,
-            kind,
-            mode,
-            figures,
-            names,
-            locale,
-            as_of,
-            period: content.period,
-            blocks: content.blocks,
-        }))
-    }
 }
 
 fn summary_of(r: &sqlx::any::AnyRow) -> Result<ReportSummary, BackendError> {
@@ -829,7 +589,6 @@ fn summary_of(r: &sqlx::any::AnyRow) -> Result<ReportSummary, BackendError> {
         views: u64::try_from(r.get::<i64, _>(8)).unwrap_or(0),
     })
 }
-
 
 /// An answer the owner may pin to a monthly report: its id and the question it answered.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

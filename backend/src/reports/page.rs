@@ -1,0 +1,154 @@
+//! A shared report as anyone with its link reads it: found by its id alone (on
+//! PostgreSQL through the owner's functions, as no user is known), a live one's plans
+//! run as its owner, every result redacted for the report's options.
+
+use agent::reports::{redact, Figures, Freshness, Names, ReportContent, ReportKind, ReportPage};
+use agent::{Date, Locale};
+use sqlx::Row;
+
+use super::well_formed;
+use crate::error::BackendError;
+use crate::ids::{Dialect, UserId};
+use crate::sou::Sou;
+
+impl Sou {
+    /// What a report's preview picture depends on (its title, options and date), read
+    /// without counting a view or running a live report's plans: `None` when the link
+    /// does not work.
+    pub async fn report_stamp(&self, id: &str) -> Result<Option<String>, BackendError> {
+        if !well_formed(id) {
+            return Ok(None);
+        }
+        let now = crate::store::timestamp(chrono::Utc::now());
+        let sql = match self.store.dialect() {
+            Dialect::Sqlite => {
+                "SELECT title, mode, figures, names, as_of FROM reports
+                 WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)"
+            }
+            Dialect::Postgres => "SELECT title, mode, figures, names, as_of FROM sou_peek_report($1, $2)",
+        };
+        let row = sqlx::query(sql).bind(id).bind(&now).fetch_optional(self.store.pool()).await?;
+        Ok(row.map(|r| (0..5).map(|i| r.get::<String, _>(i)).collect::<Vec<_>>().join("\u{1f}")))
+    }
+
+    /// The page behind a link, for anyone: `None` when the id is unknown, revoked or
+    /// expired (all alike). `count` records a view (the page, not its preview image).
+    /// A live report runs its plans as its owner, in `viewer`'s language if given.
+    pub async fn report_page(
+        &self,
+        id: &str,
+        count: bool,
+        viewer: Option<Locale>,
+    ) -> Result<Option<ReportPage>, BackendError> {
+        if !well_formed(id) {
+            return Ok(None);
+        }
+        let now = crate::store::timestamp(chrono::Utc::now());
+        const COLUMNS: &str = "user_id, kind, title, mode, figures, names, locale, content, as_of";
+        let row = match (self.store.dialect(), count) {
+            (Dialect::Sqlite, true) => {
+                sqlx::query(&format!(
+                    "UPDATE reports SET views = views + 1
+                     WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2) RETURNING {COLUMNS}"
+                ))
+                .bind(id)
+                .bind(&now)
+                .fetch_optional(self.store.pool())
+                .await?
+            }
+            (Dialect::Sqlite, false) => {
+                sqlx::query(&format!(
+                    "SELECT {COLUMNS} FROM reports WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)"
+                ))
+                .bind(id)
+                .bind(&now)
+                .fetch_optional(self.store.pool())
+                .await?
+            }
+            // No user is known yet: only the owner's functions may read the row.
+            (Dialect::Postgres, count) => {
+                let f = if count { "sou_view_report" } else { "sou_peek_report" };
+                sqlx::query(&format!("SELECT {COLUMNS} FROM {f}($1, $2)"))
+                    .bind(id)
+                    .bind(&now)
+                    .fetch_optional(self.store.pool())
+                    .await?
+            }
+        };
+        let Some(row) = row else { return Ok(None) };
+        let owner = UserId(row.get(0));
+        let kind = ReportKind::parse(&row.get::<String, _>(1)).unwrap_or(ReportKind::Answer);
+        let title: String = row.get(2);
+        let mode = Freshness::parse(&row.get::<String, _>(3)).unwrap_or_default();
+        let figures = Figures::parse(&row.get::<String, _>(4)).unwrap_or_default();
+        let names = Names::parse(&row.get::<String, _>(5)).unwrap_or_default();
+        let owner_locale = Locale::from_tag(&row.get::<String, _>(6)).unwrap_or_default();
+        let mut content: ReportContent = serde_json::from_str(&row.get::<String, _>(7))
+            .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
+        let as_of = Date::parse_iso(&row.get::<String, _>(8)).unwrap_or_else(|| self.today());
+        // A warning may quote the user's words: names, amounts.
+        if names == Names::Categories || figures == Figures::Shares {
+            let locale = viewer.filter(|_| mode == Freshness::Live).unwrap_or(owner_locale);
+            for block in content.blocks.iter_mut().filter(|b| !b.notes.is_empty()) {
+                block.notes = vec![locale
+                    .pick(
+                        "Sou n'était pas tout à fait sûr de la façon de lire cette question.",
+                        "Sou was not entirely sure how to read this question.",
+                    )
+                    .to_string()];
+            }
+        }
+        let (locale, as_of) = match mode {
+            Freshness::Snapshot => (owner_locale, as_of),
+            Freshness::Live => {
+                let locale = viewer.unwrap_or(owner_locale);
+                for block in content.blocks.iter_mut() {
+                    if locale != owner_locale {
+                        for p in block.plans.iter_mut() {
+                            if let Some(period) = p.call.period_mut() {
+                                *period = agent::period::relabel(period.clone(), locale);
+                            }
+                        }
+                    }
+                    // A part that cannot be computed any more (a category deleted since)
+                    // says so; the rest of the page stands.
+                    if let Err(e) = self.run_block(owner, block, locale).await {
+                        tracing::warn!(error = %e, "a live report's part could not be computed");
+                        block.outputs.clear();
+                        block.notes = vec![locale
+                            .pick(
+                                "Cette partie n'a pas pu être recalculée.",
+                                "This part could not be computed again.",
+                            )
+                            .to_string()];
+                    }
+                }
+                if let Some(p) = content.period.take() {
+                    content.period = Some(agent::period::relabel(p, locale));
+                }
+                (locale, self.today())
+            }
+        };
+        for block in content.blocks.iter_mut() {
+            let outputs = std::mem::take(&mut block.outputs);
+            block.outputs = outputs
+                .into_iter()
+                .enumerate()
+                .map(|(i, o)| redact(o, block.plans.get(i).map(|p| &p.call), names, locale))
+                .collect();
+        }
+        let summary = agent::reports::summary_line(kind, &content, figures, locale);
+        Ok(Some(ReportPage {
+            title,
+            summary,
+            kind,
+            mode,
+            figures,
+            names,
+            locale,
+            as_of,
+            period: content.period,
+            blocks: content.blocks,
+        }))
+    }
+}
