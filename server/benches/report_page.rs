@@ -58,6 +58,8 @@ async fn main() {
     let sou_base =
         listen(server::router(server::AppState { leptos_options: options, sou, trust_proxy: false })).await;
 
+    // reqwest is built without a TLS provider of its own (plain HTTP here anyway).
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let page = client.get(format!("{sou_base}{}", snapshot.url)).send().await.unwrap().bytes().await.unwrap();
     let static_base = listen(axum::Router::new().route(
