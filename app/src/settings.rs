@@ -101,13 +101,6 @@ fn Settings(
         <div class="app">
             <TopBar account=data.account.clone() locale title=tr(locale, "Réglages", "Settings") here=Here::Settings/>
             <main class="settings" data-testid="settings">
-                <section class="card" data-testid="shares-card">
-                    <h2>{tr(locale, "Rapports partagés", "Shared reports")}</h2>
-                    <p class="hint">{tr(locale,
-                        "Les liens que vous avez partagés : qui les a lus combien de fois, leur expiration, et les révoquer. Composez aussi un bilan mensuel à partager.",
-                        "The links you shared: how often they were read, when they expire, and revoking them. Compose a monthly report to share, too.")}</p>
-                    <a href="/settings/reports" data-testid="shares-link">{tr(locale, "Gérer les partages", "Manage shares")}</a>
-                </section>
                 <section class="card">
                     <h2>{tr(locale, "Modèle de langage", "Language model")}</h2>
                     <p class="hint">{tr(locale,
@@ -198,6 +191,13 @@ fn Settings(
                     </ul>
                 </section>
                 <Tokens tokens=data.tokens revealed=data.revealed create revoke locale/>
+                <section class="card" data-testid="shares-card">
+                    <h2>{tr(locale, "Rapports partagés", "Shared reports")}</h2>
+                    <p class="hint">{tr(locale,
+                        "Les liens que vous avez partagés : qui les a lus combien de fois, leur expiration, et les révoquer. Composez aussi un bilan mensuel à partager.",
+                        "The links you shared: how often they were read, when they expire, and revoking them. Compose a monthly report to share, too.")}</p>
+                    <a href="/settings/reports" data-testid="shares-link">{tr(locale, "Gérer les partages", "Manage shares")}</a>
+                </section>
             </main>
         </div>
     }

@@ -74,6 +74,17 @@ async fn main() {
     let (static_p50, static_p99, static_bytes) = measure(&client, &format!("{static_base}/page.html")).await;
     let (snap_p50, snap_p99, snap_bytes) = measure(&client, &format!("{sou_base}{}", snapshot.url)).await;
     let (live_p50, live_p99, _) = measure(&client, &format!("{sou_base}{}", live.url)).await;
+    // What a reader downloads: the page as sent compressed (the stylesheet is apart).
+    let gzip = client
+        .get(format!("{sou_base}{}", snapshot.url))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+        .len();
     let ratio = |a: Duration| a.as_secs_f64() / static_p50.as_secs_f64();
     println!("shared monthly report page, {ROUNDS} sequential GETs each, loopback, one client");
     println!("  static bytes (plain axum)   p50 {static_p50:>10.1?}  p99 {static_p99:>10.1?}  {static_bytes} bytes");
@@ -85,4 +96,5 @@ async fn main() {
         "  Sou, live (runs its plans)  p50 {live_p50:>10.1?}  p99 {live_p99:>10.1?}  {:.1}× static",
         ratio(live_p50)
     );
+    println!("  page weight: {snap_bytes} bytes of HTML, {gzip} bytes gzip, no script");
 }
