@@ -32,7 +32,7 @@ pub(crate) fn accept_language(headers: &HeaderMap) -> Option<agent::Locale> {
 }
 
 /// A page's language: the request's, else French.
-fn locale(headers: &HeaderMap) -> agent::Locale {
+pub(crate) fn locale(headers: &HeaderMap) -> agent::Locale {
     accept_language(headers).unwrap_or(agent::Locale::Fr)
 }
 

@@ -25,7 +25,7 @@ use crate::{ApiError, AppState};
 const WAIT: Duration = Duration::from_secs(60);
 
 /// The API's language: the request's, else English.
-fn locale(headers: &HeaderMap) -> agent::Locale {
+pub(crate) fn locale(headers: &HeaderMap) -> agent::Locale {
     crate::forms::accept_language(headers).unwrap_or(agent::Locale::En)
 }
 

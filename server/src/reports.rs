@@ -197,11 +197,6 @@ pub async fn image(State(state): State<AppState>, Path(id): Path<String>, header
     response
 }
 
-/// The API's language: the request's, else English.
-fn api_locale(headers: &HeaderMap) -> Locale {
-    crate::forms::accept_language(headers).unwrap_or(Locale::En)
-}
-
 /// `POST /api/v1/reports`: `201` with the report and its absolute `url`.
 pub async fn create(
     State(state): State<AppState>,
@@ -210,7 +205,7 @@ pub async fn create(
     body: Result<Json<NewReport>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(new) = body?;
-    let locale = api_locale(&headers);
+    let locale = crate::imports_api::locale(&headers);
     let report = state
         .sou
         .create_report(account.user, new, locale)
@@ -237,8 +232,7 @@ pub async fn show(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<ReportSummary>, ApiError> {
-    let report = state.sou.reports(account.user).await?.into_iter().find(|r| r.id == id);
-    Ok(Json(absolute(report.ok_or_else(ApiError::not_found)?, &headers)))
+    Ok(Json(absolute(state.sou.report(account.user, &id).await?, &headers)))
 }
 
 /// `PATCH /api/v1/reports/{id}`: title, mode, figures, names, `expires_on`.
@@ -250,7 +244,7 @@ pub async fn change(
     body: Result<Json<ReportChange>, JsonRejection>,
 ) -> Result<Json<ReportSummary>, ApiError> {
     let Json(change) = body?;
-    let locale = api_locale(&headers);
+    let locale = crate::imports_api::locale(&headers);
     let report = state
         .sou
         .change_report(account.user, &id, change)
@@ -299,7 +293,7 @@ pub async fn create_form(
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
     let f = ShareForm { fields };
-    let locale = crate::forms::accept_language(&headers).unwrap_or(Locale::Fr);
+    let locale = crate::forms::locale(&headers);
     let today = state.sou.today();
     let bad = |en: &str| back(&[("error", en)]);
     let days = match f.get("days") {

@@ -155,6 +155,7 @@ fn drawing(page: &ReportPage) -> impl IntoView {
 }
 
 /// Whether the picture has a chart to draw (else it is the title and summary alone).
+#[cfg(test)]
 pub fn has_chart(page: &ReportPage) -> bool {
     groups(page).is_some()
 }

@@ -450,13 +450,25 @@ impl Sou {
         })
     }
 
+    /// One of the user's shared reports; anyone else's is `NotFound`.
+    pub async fn report(&self, user: UserId, id: &str) -> Result<ReportSummary, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let row =
+            sqlx::query(&format!("SELECT {SUMMARY_COLUMNS} FROM reports WHERE id = $1 AND user_id = $2"))
+                .bind(id)
+                .bind(user.0)
+                .fetch_optional(&mut *db)
+                .await?;
+        db.commit().await?;
+        summary_of(&row.ok_or(BackendError::NotFound)?)
+    }
+
     /// The user's shared reports, newest first.
     pub async fn reports(&self, user: UserId) -> Result<Vec<ReportSummary>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
-            "SELECT id, title, kind, mode, figures, names, created_at, expires_on, views
-             FROM reports WHERE user_id = $1 ORDER BY created_at DESC, id",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM reports WHERE user_id = $1 ORDER BY created_at DESC, id"
+        ))
         .bind(user.0)
         .fetch_all(&mut *db)
         .await?;
@@ -555,7 +567,7 @@ impl Sou {
         if changed == 0 {
             return Err(BackendError::NotFound.into());
         }
-        self.reports(user).await?.into_iter().find(|r| r.id == id).ok_or(BackendError::NotFound.into())
+        Ok(self.report(user, id).await?)
     }
 
     /// Revokes one of the user's reports: its link answers 404 from now on, as if it
@@ -572,6 +584,9 @@ impl Sou {
         Ok(())
     }
 }
+
+/// The columns [`summary_of`] reads, in its order.
+const SUMMARY_COLUMNS: &str = "id, title, kind, mode, figures, names, created_at, expires_on, views";
 
 fn summary_of(r: &sqlx::any::AnyRow) -> Result<ReportSummary, BackendError> {
     let id: String = r.get(0);
