@@ -93,8 +93,8 @@ measure_size() {
   fi
   echo "ok: app (hydrate) does not depend on parser-web-bench"
 
-  step "building the site as serve.sh does (cargo leptos build --release)"
-  cargo leptos build --release
+  step "building the site as serve.sh does (cargo leptos build --release --precompress)"
+  cargo leptos build --release --precompress
 
   local app=target/front/wasm32-unknown-unknown/wasm-release/app.wasm
   local shipped=target/site/pkg/sou.wasm

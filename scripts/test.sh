@@ -38,7 +38,7 @@ cargo clippy -p app --lib --no-default-features --features hydrate --target wasm
 cargo clippy -p agent -p parser-web-bench --lib --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "building the site as serve.sh does (release server, wasm-release bundle)"
-cargo leptos build --release
+cargo leptos build --release --precompress
 
 step "end-to-end tests in Chromium"
 (cd end2end && SOU_E2E_BIN="$PWD/../target/release/sou" npx playwright test) 2>&1 | tee target/e2e.log

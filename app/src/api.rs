@@ -83,6 +83,35 @@ pub async fn load_history() -> Result<Vec<ConversationSummary>, AppError> {
     .await
 }
 
+/// An answer as the chat page draws it, with the history beside it and the page's
+/// name after it: what the composer puts in place of an answer it streamed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerView {
+    /// The answer's HTML, drawn by the page's own views.
+    pub answer: String,
+    /// The history's HTML (inside its `<nav>`), the conversation marked.
+    pub history: String,
+    /// What the answer computed, when it ran a plan: the page's new name.
+    pub heading: Option<String>,
+}
+
+#[server(endpoint = "answer")]
+pub async fn answer_parts(conversation_id: String, message_id: String) -> Result<AnswerView, AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let locale = ssr::accept_language();
+        let parser = agent::Parser::new(sou.store().vocabulary(user).await?);
+        let conversation = sou.conversation(user, &conversation_id).await?;
+        let heading = crate::chat::answer_heading(&conversation, &message_id, &parser);
+        let answer =
+            crate::chat::answer_html(conversation, &message_id, &parser, locale).ok_or(AppError::NotFound)?;
+        let history = sou.conversations(user, HISTORY_LENGTH).await?;
+        let history = crate::chat::history_html(history, Some(conversation_id), locale);
+        Ok(AnswerView { answer, history, heading })
+    })
+    .await
+}
+
 /// `target` if it leads to a page of this site, as the path (and query) a browser
 /// would go to, else the start page: where a form may send the browser back to. It is
 /// read as a browser reads it — a URL relative to this site, with tabs and newlines

@@ -73,8 +73,9 @@ mod tests {
 
     /// The elements whose children Leptos writes unescaped, and `inner_html`, appear
     /// nowhere in the app's views but here (and `inner_html` for model Markdown, in
-    /// `render/answer.rs`, which `markdown.rs` renders without raw HTML). Test code
-    /// (after `#[cfg(test)]`) is not read.
+    /// `render/answer.rs`, which `markdown.rs` renders without raw HTML, and for the
+    /// server's own rendering in `chat/composer.rs`). Test code (after `#[cfg(test)]`)
+    /// is not read.
     #[test]
     fn no_view_writes_unescaped_children() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -122,10 +123,16 @@ mod tests {
             }
         }
         assert!(found.is_empty(), "unescaped markup outside fields.rs: {found:?}");
-        // render/answer.rs' one use: a model's whole answer, as `markdown::to_html` wrote it.
+        // render/answer.rs' one use: a model's whole answer, as `markdown::to_html` wrote
+        // it. chat/composer.rs' two: an answer and the history, as the server drew them
+        // with these same views (`answer_parts`), put in the page after streaming.
+        let (markdown, server): (Vec<_>, Vec<_>) =
+            inner.iter().partition(|at| at.starts_with("render/answer.rs:"));
         assert!(
-            inner.len() == 1 && inner[0].starts_with("render/answer.rs:"),
-            "inner_html outside fields.rs and the model's Markdown: {inner:?}"
+            markdown.len() == 1
+                && server.len() == 2
+                && server.iter().all(|at| at.starts_with("chat/composer.rs:")),
+            "inner_html outside fields.rs, the model's Markdown and the server's own HTML: {inner:?}"
         );
     }
 }

@@ -1,5 +1,8 @@
 //! The interface's own words, in French and English.
 
+// The browser bundle (the composer) says a few of these; the server, all.
+#![cfg_attr(not(feature = "ssr"), allow(dead_code))]
+
 use agent::Locale;
 
 #[derive(Clone, Copy)]

@@ -1,9 +1,11 @@
-//! Sou's user interface: the chat page, rendered on the server and hydrated in the
-//! browser, where the `agent` parser runs on every keystroke.
+//! Sou's user interface, rendered on the server. Pages are server HTML and plain forms;
+//! the chat's composer is the one island the browser runs (`chat/composer.rs`), where
+//! the `agent` parser runs on every keystroke.
 //!
 //! Server functions live in [`api`] and stay thin: who is asking, call `backend`, map
 //! the error. Server-only code is behind the `ssr` feature; `hydrate` builds the
-//! browser bundle, which must not contain `backend`, `sqlx`, `tokio` or `axum`.
+//! browser bundle (the composer and what it draws), which must not contain `backend`,
+//! `sqlx`, `tokio` or `axum`.
 
 // Leptos views are deeply nested types; release builds need more room to lay them out.
 #![recursion_limit = "256"]
@@ -13,35 +15,57 @@ compile_error!(
     "features `ssr` and `hydrate` are exclusive: build the server and the browser bundle separately"
 );
 
+#[cfg(feature = "ssr")]
 mod account;
 pub mod api;
+#[cfg(feature = "ssr")]
 mod chart;
 mod chat;
+#[cfg(feature = "ssr")]
 mod datasets;
 mod error;
+#[cfg(feature = "ssr")]
 mod fields;
 mod i18n;
+#[cfg(feature = "ssr")]
 mod imports;
+#[cfg(feature = "ssr")]
 mod layout;
+#[cfg(feature = "ssr")]
 mod markdown;
 mod render;
 #[cfg(feature = "ssr")]
 pub mod report;
+#[cfg(feature = "ssr")]
 mod reports;
+#[cfg(feature = "ssr")]
 mod rules;
+#[cfg(feature = "ssr")]
 mod settings;
+#[cfg(feature = "ssr")]
+pub mod site;
 #[cfg(feature = "hydrate")]
 mod stream;
+#[cfg(feature = "ssr")]
 mod table;
 
+#[cfg(feature = "ssr")]
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, Html, Link, Meta, MetaTags, Stylesheet, Title};
+#[cfg(feature = "ssr")]
+use leptos_meta::{provide_meta_context, Html, Link, Meta, MetaTags, Title};
+#[cfg(feature = "ssr")]
 use leptos_router::components::{Route, Router, Routes};
+#[cfg(feature = "ssr")]
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 pub use error::AppError;
 
+/// The page around every route. Only the chat pages load the browser bundle: every
+/// other page is server HTML and plain forms, and downloads no WASM at all.
+#[cfg(feature = "ssr")]
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    let scripts = has_island().then(|| view! { <HydrationScripts options=options.clone() islands=true/> });
+    let css = site::files().css;
     view! {
         <!DOCTYPE html>
         // `lang` is the page's language, set by `App` (see `layout::request_locale`).
@@ -49,8 +73,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1, interactive-widget=resizes-content"/>
-                <AutoReload options=options.clone()/>
-                <HydrationScripts options/>
+                <AutoReload options/>
+                {scripts}
+                <link rel="stylesheet" id="leptos" href=css/>
                 <MetaTags/>
             </head>
             <body>
@@ -60,6 +85,14 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
+/// Whether the page asked for holds an island: the chat (`/`, `/c/{id}`).
+#[cfg(feature = "ssr")]
+fn has_island() -> bool {
+    use_context::<http::request::Parts>()
+        .is_some_and(|parts| parts.uri.path() == "/" || parts.uri.path().starts_with("/c/"))
+}
+
+#[cfg(feature = "ssr")]
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
@@ -67,7 +100,6 @@ pub fn App() -> impl IntoView {
     provide_context(layout::PageLocale(locale));
     view! {
         <Html {..} lang=locale.as_str()/>
-        <Stylesheet id="leptos" href="/pkg/sou.css"/>
         <Title text="Sou"/>
         <Meta name="description" content="Sou — your money, answered."/>
         <Meta name="color-scheme" content="light dark"/>
@@ -89,13 +121,11 @@ pub fn App() -> impl IntoView {
     }
 }
 
+/// Called by the page's loader before it wakes the islands (the composer, which marks
+/// the page `data-hydrated` once live).
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(App);
-    // Lets tests (and styles) tell a hydrated page from server HTML alone.
-    if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
-        let _ = body.set_attribute("data-hydrated", "");
-    }
+    leptos::mount::hydrate_islands();
 }

@@ -1,13 +1,17 @@
-//! The browser side of `POST /api/v1/chat`: fetch, read the body as it arrives, decode
-//! server-sent events. Chunk boundaries are not frame boundaries; `SseDecoder` handles it.
+//! The browser side of `POST /api/v1/chat`: post with `gloo-net`, read the body as it
+//! arrives, decode server-sent events. Chunk boundaries are not frame boundaries;
+//! `SseDecoder` handles it.
 
 use std::cell::RefCell;
 
-use agent::protocol::{ChatEvent, SseDecoder};
+use agent::protocol::SseDecoder;
+use gloo_net::http::Request;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+use web_sys::{AbortController, ReadableStreamDefaultReader};
+
+use crate::chat::LiveEvent;
 
 thread_local! {
     /// Aborts the answer being streamed (one at a time: the composer is busy meanwhile).
@@ -44,7 +48,7 @@ fn js_error(e: JsValue) -> String {
 /// Posts `body` and calls `on_event` for each event until the stream ends.
 /// An HTTP error comes back as `Err` with the server's message; [`stop`] ends it with
 /// [`Ended::Stopped`].
-pub async fn chat(body: String, on_event: impl FnMut(ChatEvent)) -> Result<(), Ended> {
+pub async fn chat(body: String, on_event: impl FnMut(LiveEvent)) -> Result<(), Ended> {
     let controller = AbortController::new().map_err(|e| Ended::Failed(js_error(e)))?;
     let signal = controller.signal();
     CURRENT.with(|c| *c.borrow_mut() = Some(controller));
@@ -60,31 +64,26 @@ pub async fn chat(body: String, on_event: impl FnMut(ChatEvent)) -> Result<(), E
 async fn read(
     body: String,
     signal: &web_sys::AbortSignal,
-    mut on_event: impl FnMut(ChatEvent),
+    mut on_event: impl FnMut(LiveEvent),
 ) -> Result<(), String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let headers = Headers::new().map_err(js_error)?;
-    headers.set("content-type", "application/json").map_err(js_error)?;
-    headers.set("accept", "text/event-stream").map_err(js_error)?;
-    let init = RequestInit::new();
-    init.set_method("POST");
-    init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&body));
-    init.set_signal(Some(signal));
-    let response =
-        JsFuture::from(window.fetch_with_str_and_init("/api/v1/chat", &init)).await.map_err(js_error)?;
-    let response: Response = response.dyn_into().map_err(js_error)?;
+    let response = Request::post("/api/v1/chat")
+        .header("content-type", "application/json")
+        .header("accept", "text/event-stream")
+        .abort_signal(Some(signal))
+        .body(body)
+        .map_err(|e| e.to_string())?
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
     if !response.ok() {
-        let text = match response.text() {
-            Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
-            Err(_) => String::new(),
-        };
+        let text = response.text().await.unwrap_or_default();
         let message = serde_json::from_str::<serde_json::Value>(&text)
             .ok()
             .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
             .unwrap_or_else(|| format!("HTTP {}", response.status()));
         return Err(message);
     }
+    // gloo-net reads a body whole; an answer is read as it comes, chunk by chunk.
     let body = response.body().ok_or("empty response")?;
     let reader: ReadableStreamDefaultReader =
         body.get_reader().dyn_into().map_err(|o: js_sys::Object| js_error(o.into()))?;
@@ -99,7 +98,7 @@ async fn read(
         let bytes = Uint8Array::new(&value).to_vec();
         for frame in decoder.feed(&bytes) {
             if frame.event == "chunk" {
-                match serde_json::from_str::<ChatEvent>(&frame.data) {
+                match serde_json::from_str::<LiveEvent>(&frame.data) {
                     Ok(event) => on_event(event),
                     Err(e) => leptos::logging::warn!("unreadable event: {e}"),
                 }

@@ -2,7 +2,7 @@
 // personal API tokens in Settings (shown once, usable, revoked) — with JavaScript and
 // without.
 import { test, expect } from '@playwright/test';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, snap } from './support.mjs';
+import { watchConsole, expectNoConsoleErrors, open, snap } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
@@ -89,5 +89,5 @@ test('an API token is shown once, works, and is revoked', async ({ page, playwri
   const refused = await ask();
   expect(refused.status()).toBe(401);
   await api.dispose();
-  if (!hydrated(testInfo)) await expect(page).toHaveURL(/\/settings/);
+  await expect(page).toHaveURL(/\/settings/);
 });

@@ -7,7 +7,7 @@
 // one does not, a link or a source off this site, an event handler, or runs anything;
 // the policy (CSP) must report nothing. With JavaScript and without.
 import { test, expect } from '@playwright/test';
-import { hydrated, watchConsole, expectNoConsoleErrors, open } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, expectLive } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
@@ -120,9 +120,7 @@ async function visit(page, testInfo, url) {
   page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
   const r = await page.goto(url);
   expect(r.status(), url).toBeLessThan(500);
-  if (hydrated(testInfo)) {
-    await expect(page.locator('body[data-hydrated]'), url).toHaveCount(1);
-  }
+  await expectLive(page, testInfo);
   const a = await anatomy(page);
   expect(dialogs, url).toEqual([]);
   return a;

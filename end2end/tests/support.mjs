@@ -29,10 +29,17 @@ export function expectNoConsoleErrors(testInfo) {
   expect(testInfo.problems, 'browser console errors').toEqual([]);
 }
 
-// Goes to `url` and waits until the page is hydrated (or checks it is not, without JS).
+// Goes to `url` and waits until its browser code runs (or checks there is none).
 export async function open(page, testInfo, url = '/') {
   await page.goto(url);
-  await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) ? 1 : 0);
+  await expectLive(page, testInfo);
+}
+
+// A page with an island (the chat's composer) runs Sou's browser code once loaded,
+// with JavaScript; every other page is server HTML and plain forms, and never does.
+export async function expectLive(page, testInfo) {
+  const island = (await page.locator('leptos-island').count()) > 0;
+  await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) && island ? 1 : 0);
 }
 
 // "Try the demo" on the sign-in page: a new account with the demo ledger, signed in
@@ -82,7 +89,7 @@ export async function uploadFile(page, testInfo, file) {
   await page.getByLabel('Fichier').setInputFiles(importFixture(file));
   await page.getByRole('button', { name: 'Lire le fichier' }).click();
   await expect(page).toHaveURL(/\/import\/[0-9a-f]{32}$/);
-  await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) ? 1 : 0);
+  await expectLive(page, testInfo);
 }
 
 export const importFixture = (name) => path.resolve(import.meta.dirname, '../../backend/tests/fixtures/import', name);

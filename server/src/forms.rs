@@ -355,7 +355,7 @@ fn form_error(
     let body = format!(
         "<!DOCTYPE html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title} · Sou</title>\
-         <link rel=\"stylesheet\" href=\"/pkg/sou.css\"></head><body><main class=\"notfound\">\
+         <link rel=\"stylesheet\" href=\"{css}\"></head><body><main class=\"notfound\">\
          <h1>{title}</h1><p class=\"error\" role=\"alert\">{}</p>\
          <form method=\"post\" action=\"/chat\" class=\"composer-inline\">\
          <input type=\"hidden\" name=\"conversation_id\" value=\"{conversation}\">\
@@ -371,6 +371,7 @@ fn form_error(
         send = locale.pick("Envoyer", "Send"),
         back = locale.pick("Retour au chat", "Back to the chat"),
         max = agent::protocol::MAX_CHAT_MESSAGE_CHARS,
+        css = app::site::files().css,
     );
     (status, Html(body)).into_response()
 }

@@ -84,8 +84,10 @@ fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
     ROUTES.get_or_init(|| generate_route_list(App)).clone()
 }
 
-pub fn router(state: AppState) -> Router {
+pub fn router(mut state: AppState) -> Router {
     let routes = route_list();
+    // Pages link the files of this build: hashed names when it hashed them.
+    state.leptos_options.hash_files = !app::site::init(&state.leptos_options).hashed.is_empty();
     let sou = state.sou.clone();
     Router::new()
         .route("/auth/login", post(auth::log_in))
@@ -132,11 +134,28 @@ pub fn router(state: AppState) -> Router {
         })
         .fallback(leptos_axum::file_and_error_handler_with_context::<AppState, _>(page_context(sou), shell))
         .layer(axum::middleware::from_fn(security::server_fn_input))
+        .layer(axum::middleware::map_response(static_cache))
         .layer(axum::middleware::from_fn_with_state(state.clone(), auth::gate))
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
         .layer(tower_http::compression::CompressionLayer::new())
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(state)
+}
+
+/// How long browsers keep the site's own files: a hashed name (`sou.<hash>.wasm`) never
+/// changes, so for good; any other file is checked each time (`Last-Modified`). Either
+/// way it depends on `Accept-Encoding`, as the files are served precompressed.
+async fn static_cache(uri: axum::http::Uri, mut response: Response) -> Response {
+    let Some(name) = uri.path().strip_prefix("/pkg/") else { return response };
+    let status = response.status();
+    if status.is_success() || status == axum::http::StatusCode::NOT_MODIFIED {
+        let headers = response.headers_mut();
+        let forever = app::site::files().is_hashed(name);
+        let policy = if forever { "public, max-age=31536000, immutable" } else { "no-cache" };
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    response
 }
 
 /// What pages and server functions find in their context: Sou, and the nonce that

@@ -6,7 +6,7 @@ use agent::{Clarification, Locale, ToolCallPlan, ToolOutput};
 use leptos::prelude::*;
 
 use super::answer::{answer_text, usage_line};
-use super::plan::{ClarifyCard, PlanBadge, Send};
+use super::plan::{ClarifyCard, PlanBadge};
 use super::{accounts, budgets, ledger, recurring, tables};
 use crate::i18n::{t, T};
 
@@ -27,14 +27,12 @@ pub fn tool_output(output: ToolOutput, locale: Locale) -> AnyView {
     }
 }
 
-/// One assistant answer, event by event, as it streams or as it was stored.
+/// One stored assistant answer, event by event.
 pub fn events_view(
     events: Vec<ChatEvent>,
-    pending: bool,
     locale: Locale,
     describe: impl Fn(&ToolCallPlan) -> String,
-    conversation_id: Signal<Option<String>>,
-    send: Send,
+    conversation_id: Option<String>,
 ) -> impl IntoView {
     let mut out: Vec<AnyView> = Vec::new();
     let mut ended = false;
@@ -66,7 +64,7 @@ pub fn events_view(
                 view! { <PlanBadge plan description locale/> }.into_any()
             }
             ChatEvent::Clarify { clarification } => {
-                view! { <ClarifyCard clarification conversation_id send show_reasons=!had_plan/> }.into_any()
+                view! { <ClarifyCard clarification conversation_id=conversation_id.clone() show_reasons=!had_plan/> }.into_any()
             }
             ChatEvent::ToolResult(output) => {
                 had_result = true;
@@ -82,7 +80,7 @@ pub fn events_view(
                 };
                 view! {
                     <div class="entities" data-testid="entities">
-                        <ClarifyCard clarification conversation_id send show_reasons=false/>
+                        <ClarifyCard clarification conversation_id=conversation_id.clone() show_reasons=false/>
                     </div>
                 }
                 .into_any()
@@ -114,9 +112,8 @@ pub fn events_view(
     if !text.is_empty() {
         out.push(answer_text(text, format));
     }
-    if pending && !ended {
-        out.push(view! { <p class="thinking" aria-live="polite">{t(locale, T::Thinking)}</p> }.into_any());
-    } else if !pending && !ended && !stopped {
+    // An answer stored without its end: the server stopped while writing it.
+    if !ended && !stopped {
         out.push(view! { <p class="error" role="alert">{t(locale, T::Interrupted)}</p> }.into_any());
     }
     out
@@ -141,14 +138,7 @@ mod tests {
                 conversation_id: None,
                 message_id: None,
             });
-            let view = events_view(
-                events,
-                false,
-                Locale::Fr,
-                |_| String::new(),
-                Signal::stored(None),
-                Callback::new(|_| {}),
-            );
+            let view = events_view(events, Locale::Fr, |_| String::new(), None);
             view.to_html()
         })
     }

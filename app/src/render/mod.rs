@@ -1,21 +1,29 @@
 //! Views of plans, clarifications and tool results, one file for each kind of thing
-//! drawn. Pure functions of the data, so the server-rendered page and the hydrated one
-//! are the same.
+//! drawn. Pure functions of the data, drawn by the server: the page, the answer the
+//! composer puts in after streaming it, shared reports. The browser draws only
+//! [`plan`]: the badge and the clarifying question, while an answer streams.
 
+#[cfg(feature = "ssr")]
 pub mod accounts;
+#[cfg(feature = "ssr")]
 mod answer;
+#[cfg(feature = "ssr")]
 pub mod budgets;
+#[cfg(feature = "ssr")]
 pub mod cells;
+#[cfg(feature = "ssr")]
 mod events;
+#[cfg(feature = "ssr")]
 mod ledger;
-mod plan;
+pub mod plan;
+#[cfg(feature = "ssr")]
 pub mod recurring;
+#[cfg(feature = "ssr")]
 pub mod share;
+#[cfg(feature = "ssr")]
 mod tables;
 
 #[cfg(feature = "ssr")]
 pub use answer::answer_text;
-pub use events::events_view;
 #[cfg(feature = "ssr")]
-pub use events::tool_output;
-pub use plan::draft_badge;
+pub use events::{events_view, tool_output};

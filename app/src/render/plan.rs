@@ -6,9 +6,6 @@ use leptos::prelude::*;
 
 use crate::i18n::{t, tr, T};
 
-/// Sends a message, with the plan the user picked if any.
-pub type Send = Callback<(String, Option<ToolCallPlan>)>;
-
 fn level_class(c: Confidence) -> &'static str {
     match c {
         Confidence::High => "level level-high",
@@ -90,12 +87,11 @@ pub fn draft_badge(
 }
 
 /// A question with one-click plans. Each suggestion is a form, so it works without
-/// JavaScript; hydrated, the click is sent over the stream instead.
+/// JavaScript; the composer catches its submission and sends it over the stream.
 #[component]
 pub fn ClarifyCard(
     clarification: Clarification,
-    conversation_id: Signal<Option<String>>,
-    send: Send,
+    conversation_id: Option<String>,
     /// False when a plan badge above already shows the same reasons.
     show_reasons: bool,
 ) -> impl IntoView {
@@ -109,18 +105,12 @@ pub fn ClarifyCard(
                     .into_iter()
                     .map(|s| {
                         let plan_json = serde_json::to_string(&s.plan).unwrap_or_default();
-                        let label = s.label.clone();
-                        let plan = s.plan.clone();
                         view! {
-                            <form method="post" action="/chat" class="suggestion"
-                                on:submit=move |ev| {
-                                    ev.prevent_default();
-                                    send.run((label.clone(), Some(plan.clone())));
-                                }>
+                            <form method="post" action="/chat" class="suggestion">
                                 <input type="hidden" name="message" value=s.label.clone()/>
                                 <input type="hidden" name="plan" value=plan_json/>
                                 <input type="hidden" name="conversation_id"
-                                    value=move || conversation_id.get().unwrap_or_default()/>
+                                    value=conversation_id.clone().unwrap_or_default()/>
                                 <button type="submit">{s.label}</button>
                             </form>
                         }

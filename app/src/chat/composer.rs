@@ -1,0 +1,540 @@
+//! The chat's one island: the composer. The only code of Sou that runs in the browser.
+//!
+//! It parses the message on every keystroke (the plan badge), sends it, streams the
+//! answer into the conversation's list of turns, and once the answer has ended puts
+//! in its place the server's rendering of it (`answer_parts`): the same views as a
+//! page load, so results, charts and Markdown are drawn by the server only. Links and
+//! forms the server drew (the examples, the one-click suggestions) are caught here by
+//! delegation; without JavaScript they work as they are.
+
+use agent::protocol::MAX_CHAT_MESSAGE_CHARS;
+use agent::{
+    Clarification, Context, Date, Locale, ParseOutcome, Parser, Suggestion, ToolCallPlan, Vocabulary,
+};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::i18n::{t, T};
+use crate::render::plan::{draft_badge, ClarifyCard, PlanBadge};
+
+/// What the server gives the composer: the page's language and day, the user's words
+/// for the parser, the conversation, the plan a follow-up continues, the draft.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComposerData {
+    pub locale: Locale,
+    pub today: Date,
+    pub vocabulary: Vocabulary,
+    pub conversation_id: Option<String>,
+    /// The last stored answer's plan, when a follow-up may continue it.
+    pub previous: Option<ToolCallPlan>,
+    pub draft: String,
+}
+
+/// An event of the answer being streamed, as the composer reads it: what it shows
+/// while the answer comes (the plan, a question, the words, an error) and how the
+/// stream ended. Tool results (and any event newer than this page) are left to the
+/// server's rendering of the answer.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum LiveEvent {
+    Plan {
+        plan: Box<ToolCallPlan>,
+    },
+    Clarify {
+        clarification: Clarification,
+    },
+    Token {
+        content: String,
+    },
+    EntitiesDetected {
+        entities: Vec<Entity>,
+    },
+    Error {
+        code: String,
+        message: String,
+    },
+    Status {
+        #[serde(default)]
+        conversation_id: Option<String>,
+        #[serde(default)]
+        message_id: Option<String>,
+    },
+    #[serde(other)]
+    Other,
+}
+
+/// A category, merchant or account a model's answer named: its one-click plan.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Entity {
+    pub suggestion: Suggestion,
+}
+
+/// One exchange sent from this page.
+#[derive(Clone, Debug, PartialEq)]
+struct LiveTurn {
+    user: String,
+    events: Vec<LiveEvent>,
+    /// Until the answer's stream has ended and its rendering arrived.
+    pending: bool,
+    /// The server's rendering of the stored answer, once it arrived.
+    html: Option<String>,
+}
+
+impl LiveTurn {
+    fn plan(&self) -> Option<ToolCallPlan> {
+        self.events.iter().find_map(|e| match e {
+            LiveEvent::Plan { plan } => Some((**plan).clone()),
+            _ => None,
+        })
+    }
+}
+
+#[island]
+pub fn Composer(props: ComposerData) -> impl IntoView {
+    let ComposerData { locale, today, vocabulary, conversation_id, previous: stored_previous, draft } = props;
+    let parser = StoredValue::new(Parser::new(vocabulary));
+    let conversation_id = RwSignal::new(conversation_id);
+    let turns = RwSignal::new(Vec::<LiveTurn>::new());
+    let draft = RwSignal::new(draft);
+    let busy = RwSignal::new(false);
+
+    // A follow-up continues the last plan, if its words were all read.
+    let previous = Memo::new(move |_| match turns.with(|t| t.iter().rev().find_map(LiveTurn::plan)) {
+        Some(plan) => Some(plan).filter(ToolCallPlan::carries_context),
+        None => stored_previous.clone(),
+    });
+    // Re-parsed on every keystroke, in the browser: microseconds, no request.
+    let outcome = Memo::new(move |_| {
+        let text = draft.get();
+        if text.trim().is_empty() {
+            return None;
+        }
+        let previous = previous.get();
+        Some(parser.with_value(|p| {
+            p.parse(&text, &Context { today, locale: Some(locale), previous: previous.as_ref() })
+        }))
+    });
+    let describe = move |plan: &ToolCallPlan| parser.with_value(|p| p.describe(&plan.call, plan.meta.locale));
+
+    let send = Callback::new(move |(message, plan): (String, Option<ToolCallPlan>)| {
+        if busy.get_untracked() || message.trim().is_empty() {
+            return;
+        }
+        start(message, plan, Live { turns, busy, draft, conversation_id, locale });
+        // After a suggestion as after Enter: the caret is back in the message box.
+        focus_message();
+    });
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        // A typed message goes without a plan: the server parses it itself.
+        send.run((draft.get_untracked(), None));
+    };
+
+    // Once the page is live: new turns go at the end of the page's list, and the
+    // server's links and forms are caught.
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        browser::mount_turns(move || {
+            view! {
+                <For
+                    each=move || turns.get().into_iter().enumerate()
+                    key=|(i, turn)| (*i, turn.events.len(), turn.pending, turn.html.is_some())
+                    children=move |(_, turn)| {
+                        view! {
+                            <li class="turn" data-testid="turn">
+                                <p class="bubble user">{turn.user.clone()}</p>
+                                {live_answer(turn, locale, describe, conversation_id.get_untracked())}
+                            </li>
+                        }
+                    }
+                />
+            }
+        });
+        browser::catch_examples(draft);
+        browser::catch_suggestions(send);
+        browser::mark_hydrated();
+    });
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (turns, describe, conversation_id);
+
+    view! {
+        <footer class="composer">
+            <form method="post" action="/chat" on:submit=on_submit data-testid="composer">
+                <input type="hidden" name="conversation_id"
+                    value=move || conversation_id.get().unwrap_or_default()/>
+                <label class="visually-hidden" for="message">{t(locale, T::Placeholder)}</label>
+                <input id="message" name="message" type="text" autocomplete="off" required autofocus
+                    maxlength=MAX_CHAT_MESSAGE_CHARS placeholder=t(locale, T::Placeholder)
+                    value=draft.get_untracked()
+                    prop:value=move || draft.get()
+                    on:input=move |ev| draft.set(event_target_value(&ev))/>
+                <button type="submit" disabled=move || busy.get()>{t(locale, T::Send)}</button>
+                <Show when=move || busy.get()>
+                    <button type="button" class="stop" data-testid="stop"
+                        on:click=move |_| {
+                            stop_answer();
+                            // The button goes with the answer: the caret goes back to the box.
+                            focus_message();
+                        }>
+                        {t(locale, T::Stop)}
+                    </button>
+                </Show>
+            </form>
+            <div class="draft" data-testid="draft">
+                {move || outcome.with(|o| o.as_ref().map(|o: &ParseOutcome| draft_badge(o, describe, locale)))}
+            </div>
+        </footer>
+    }
+}
+
+/// A turn's answer while it streams: the plan, a question, the words as plain text,
+/// errors. Once the server's rendering of the stored answer has arrived, that.
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+fn live_answer(
+    turn: LiveTurn,
+    locale: Locale,
+    describe: impl Fn(&ToolCallPlan) -> String,
+    conversation_id: Option<String>,
+) -> AnyView {
+    if let Some(html) = turn.html {
+        // Sou's server drew this, from the stored answer, with the page's own views:
+        // every text in it escaped there (see `chat::answer_html`).
+        return view! { <div class="bubble assistant" inner_html=html></div> }.into_any();
+    }
+    let mut out: Vec<AnyView> = Vec::new();
+    // Words and results speak the language of the question, which the plan carries.
+    let mut locale = locale;
+    let (mut had_plan, mut ended, mut stopped) = (false, false, false);
+    let mut text = String::new();
+    let words = |text: String| {
+        view! { <div class="answer streaming" data-testid="answer"><p>{text}</p></div> }.into_any()
+    };
+    for e in turn.events {
+        if let LiveEvent::Token { content } = &e {
+            text.push_str(content);
+            continue;
+        }
+        if !text.is_empty() {
+            out.push(words(std::mem::take(&mut text)));
+        }
+        match e {
+            LiveEvent::Plan { plan } => {
+                let plan = *plan;
+                let description = describe(&plan);
+                locale = plan.meta.locale;
+                had_plan = true;
+                out.push(view! { <PlanBadge plan description locale/> }.into_any());
+            }
+            LiveEvent::Clarify { clarification } => out.push(
+                view! {
+                    <ClarifyCard clarification conversation_id=conversation_id.clone() show_reasons=!had_plan/>
+                }
+                .into_any(),
+            ),
+            LiveEvent::EntitiesDetected { entities } => {
+                let clarification = Clarification {
+                    question: t(locale, T::Mentioned).to_string(),
+                    reasons: Vec::new(),
+                    suggestions: entities.into_iter().map(|e| e.suggestion).collect(),
+                    locale,
+                };
+                out.push(
+                    view! {
+                        <div class="entities" data-testid="entities">
+                            <ClarifyCard clarification conversation_id=conversation_id.clone() show_reasons=false/>
+                        </div>
+                    }
+                    .into_any(),
+                );
+            }
+            LiveEvent::Error { code, message } => {
+                stopped |= code == "stopped";
+                out.push(view! { <p class="error" role="alert" data-code=code>{message}</p> }.into_any());
+            }
+            LiveEvent::Status { .. } => ended = true,
+            LiveEvent::Token { .. } | LiveEvent::Other => {}
+        }
+    }
+    if !text.is_empty() {
+        out.push(words(text));
+    }
+    if turn.pending {
+        out.push(view! { <p class="thinking" aria-live="polite">{t(locale, T::Thinking)}</p> }.into_any());
+    } else if !ended && !stopped {
+        out.push(view! { <p class="error" role="alert">{t(locale, T::Interrupted)}</p> }.into_any());
+    }
+    view! { <div class="bubble assistant">{out}</div> }.into_any()
+}
+
+/// The signals a send updates.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+struct Live {
+    turns: RwSignal<Vec<LiveTurn>>,
+    busy: RwSignal<bool>,
+    draft: RwSignal<String>,
+    conversation_id: RwSignal<Option<String>>,
+    locale: Locale,
+}
+
+/// Streams the answer to `message` into a new turn, then puts the server's rendering
+/// of the stored answer in its place, and the history as it is now beside it.
+#[cfg(feature = "hydrate")]
+fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
+    let Live { turns, busy, draft, conversation_id, locale } = live;
+    busy.set(true);
+    draft.set(String::new());
+    browser::leave_start_page();
+    let index = turns.with_untracked(Vec::len);
+    turns.update(|t| {
+        t.push(LiveTurn { user: message.clone(), events: Vec::new(), pending: true, html: None })
+    });
+    request_animation_frame(browser::scroll_to_end);
+    let request = agent::protocol::ChatRequest {
+        message,
+        conversation_id: conversation_id.get_untracked(),
+        // A plan is plain data: turning it into JSON cannot fail.
+        plan: plan.and_then(|p| serde_json::to_value(p).ok()),
+        locale: Some(locale.as_str().to_string()),
+    };
+    let body = serde_json::to_string(&request).unwrap_or_default();
+    leptos::task::spawn_local(async move {
+        let mut message_id = None;
+        let result = crate::stream::chat(body, |event| {
+            if let LiveEvent::Status { conversation_id: id, message_id: answer, .. } = &event {
+                if let Some(id) =
+                    id.as_ref().filter(|id| conversation_id.get_untracked().as_ref() != Some(*id))
+                {
+                    crate::stream::show_conversation_url(id);
+                    conversation_id.set(Some(id.clone()));
+                }
+                message_id.clone_from(answer);
+            }
+            turns.update(|t| {
+                if let Some(turn) = t.get_mut(index) {
+                    turn.events.push(event);
+                }
+            });
+            request_animation_frame(browser::scroll_to_end);
+        })
+        .await;
+        // The stored answer as the server draws it. Without it (the answer was not
+        // stored, or the request failed) the streamed parts stay, and a reload shows it.
+        let parts = match (conversation_id.get_untracked(), message_id) {
+            (Some(c), Some(m)) => crate::api::answer_parts(c, m).await.ok(),
+            _ => None,
+        };
+        if let Some(parts) = &parts {
+            browser::show_history(&parts.history);
+            if let Some(heading) = &parts.heading {
+                browser::name_page(heading);
+            }
+        }
+        turns.update(|all| {
+            if let Some(turn) = all.get_mut(index) {
+                turn.pending = false;
+                turn.html = parts.map(|p| p.answer);
+                let ended = turn.events.iter().any(|e| matches!(e, LiveEvent::Status { .. }));
+                match result {
+                    Ok(()) => {}
+                    Err(crate::stream::Ended::Stopped) => {
+                        if !ended {
+                            let message = t(locale, T::Stopped).to_string();
+                            turn.events.push(LiveEvent::Error { code: "stopped".into(), message });
+                        }
+                    }
+                    Err(crate::stream::Ended::Failed(message)) => {
+                        turn.events.push(LiveEvent::Error { code: "network".into(), message });
+                    }
+                }
+            }
+        });
+        busy.set(false);
+        request_animation_frame(browser::scroll_to_end);
+    });
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn start(_message: String, _plan: Option<ToolCallPlan>, _live: Live) {}
+
+/// Puts the caret in the message box, without scrolling (it is fixed at the bottom).
+/// Not on a touch screen, where focus opens the keyboard over the answer.
+fn focus_message() {
+    #[cfg(feature = "hydrate")]
+    browser::focus_message();
+}
+
+/// The stop button: aborts the request; the server sees the client go and drops its
+/// call to the model.
+fn stop_answer() {
+    #[cfg(feature = "hydrate")]
+    crate::stream::stop();
+}
+
+/// What the composer does to the page around it.
+#[cfg(feature = "hydrate")]
+mod browser {
+    use leptos::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+    use agent::ToolCallPlan;
+
+    fn document() -> Option<web_sys::Document> {
+        web_sys::window().and_then(|w| w.document())
+    }
+
+    /// Draws `view` at the end of the page's list of turns, for good.
+    pub fn mount_turns<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) {
+        let list = document()
+            .and_then(|d| d.get_element_by_id("turns"))
+            .and_then(|e| e.dyn_into::<HtmlElement>().ok());
+        if let Some(list) = list {
+            leptos::mount::mount_to(list, view).forget();
+        }
+    }
+
+    /// Tells tests (and styles) the page is live.
+    pub fn mark_hydrated() {
+        if let Some(body) = document().and_then(|d| d.body()) {
+            let _ = body.set_attribute("data-hydrated", "");
+        }
+    }
+
+    /// The element `selector` matches that the event happened in, if any.
+    fn closest(ev: &web_sys::Event, selector: &str) -> Option<Element> {
+        ev.target()?.dyn_into::<Element>().ok()?.closest(selector).ok()?
+    }
+
+    /// An example of the start page goes into the message box instead of reloading it.
+    pub fn catch_examples(draft: RwSignal<String>) {
+        let handle = window_event_listener(leptos::ev::click, move |ev| {
+            let Some(link) = closest(&ev, "a.example") else { return };
+            ev.prevent_default();
+            draft.set(link.text_content().unwrap_or_default());
+            focus_message();
+        });
+        drop(handle);
+    }
+
+    /// A one-click suggestion (a form) is sent over the stream, with its plan.
+    pub fn catch_suggestions(send: Callback<(String, Option<ToolCallPlan>)>) {
+        let handle = window_event_listener(leptos::ev::submit, move |ev| {
+            let Some(form) = closest(&ev, "form.suggestion") else { return };
+            ev.prevent_default();
+            let field = |name: &str| {
+                form.query_selector(&format!("input[name={name}]"))
+                    .ok()
+                    .flatten()
+                    .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+                    .map(|i| i.value())
+                    .unwrap_or_default()
+            };
+            let plan = serde_json::from_str::<ToolCallPlan>(&field("plan")).ok();
+            send.run((field("message"), plan));
+        });
+        drop(handle);
+    }
+
+    /// The first message of the start page: the greeting goes, the list shows.
+    pub fn leave_start_page() {
+        if let Some(app) = document().and_then(|d| d.query_selector(".app.start").ok().flatten()) {
+            let _ = app.class_list().remove_1("start");
+        }
+    }
+
+    /// The history as the server draws it now (a new conversation, a new order).
+    pub fn show_history(html: &str) {
+        if let Some(nav) = document().and_then(|d| d.query_selector("nav.history").ok().flatten()) {
+            // Sou's server drew it, with the page's own view (`chat::history_html`).
+            nav.set_inner_html(html);
+        }
+    }
+
+    /// Names the page after the latest answer, as a page load would.
+    pub fn name_page(heading: &str) {
+        let Some(document) = document() else { return };
+        document.set_title(&format!("{heading} · Sou"));
+        // The start page has none yet: its heading was the greeting, gone with it.
+        let h1 = document.get_element_by_id("chat-heading").or_else(|| {
+            let h1 = document.create_element("h1").ok()?;
+            h1.set_id("chat-heading");
+            h1.set_class_name("visually-hidden");
+            let main = document.query_selector("main.chat").ok().flatten()?;
+            main.prepend_with_node_1(&h1).ok()?;
+            Some(h1)
+        });
+        if let Some(h1) = h1 {
+            h1.set_text_content(Some(heading));
+        }
+    }
+
+    /// Shows the newest turn from its first line: the question, the plan badge and the
+    /// headline figure, just under the sticky header (`scroll-margin-top` in the style).
+    /// Called as the answer grows, it scrolls only while that line is still below the
+    /// header: once there, or once the reader scrolled on, the view is theirs.
+    pub fn scroll_to_end() {
+        let Some(document) = document() else { return };
+        let Some(turn) = document.query_selector(".turns > li:last-child").ok().flatten() else { return };
+        let header = document.query_selector("header.top").ok().flatten();
+        let under_header = header.map_or(0.0, |h| h.get_bounding_client_rect().bottom());
+        if turn.get_bounding_client_rect().top() > under_header + 1.0 {
+            turn.scroll_into_view();
+        }
+    }
+
+    pub fn focus_message() {
+        let touch = web_sys::window()
+            .and_then(|w| w.match_media("(pointer: coarse)").ok().flatten())
+            .is_some_and(|m| m.matches());
+        if touch {
+            return;
+        }
+        let input = document()
+            .and_then(|d| d.get_element_by_id("message"))
+            .and_then(|e| e.dyn_into::<HtmlElement>().ok());
+        if let Some(input) = input {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = input.focus_with_options(&options);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use agent::protocol::{ChatEvent, StreamStatus, Uncertainty, Usage};
+
+    /// Every event the server streams reads as one the composer knows, results and
+    /// unknown ones as `Other`: an event newer than the page never breaks the stream.
+    #[test]
+    fn every_streamed_event_reads_as_a_live_event() {
+        let status = ChatEvent::Status {
+            content: StreamStatus::Done,
+            usage: Usage { route: "parser".into(), ..Usage::default() },
+            uncertainty: Uncertainty { plan_confidence: None, answer_confidence: 1.0, warnings: vec![] },
+            conversation_id: Some("c1".into()),
+            message_id: Some("m1".into()),
+        };
+        let read = |json: &str| serde_json::from_str::<LiveEvent>(json).unwrap();
+        assert_eq!(
+            read(&status.to_json()),
+            LiveEvent::Status { conversation_id: Some("c1".into()), message_id: Some("m1".into()) }
+        );
+        assert_eq!(
+            read(&ChatEvent::text("12,00 €").to_json()),
+            LiveEvent::Token { content: "12,00 €".into() }
+        );
+        assert_eq!(
+            read(&ChatEvent::markdown("**a**").to_json()),
+            LiveEvent::Token { content: "**a**".into() }
+        );
+        let error = ChatEvent::Error { code: "rate_limited".into(), message: "Trop de requêtes".into() };
+        assert!(matches!(read(&error.to_json()), LiveEvent::Error { code, .. } if code == "rate_limited"));
+        let result = r#"{"type":"tool_result","tool":"balances","accounts":[{"name":"A","balance":{"minor":1,"currency":"EUR"}}]}"#;
+        assert_eq!(read(result), LiveEvent::Other);
+        assert_eq!(read(r#"{"type":"approval_required","id":"x","effect":{"rows":3}}"#), LiveEvent::Other);
+    }
+}

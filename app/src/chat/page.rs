@@ -1,0 +1,200 @@
+//! The chat page as the server draws it, and an answer drawn alone.
+
+use agent::protocol::{ChatEvent, ConversationView, Role, MAX_CHAT_MESSAGE_CHARS};
+use agent::{Locale, Parser, ToolCallPlan};
+use leptos::prelude::*;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+use super::composer::{Composer, ComposerData};
+use super::history::History;
+use crate::api::{load_page, PageData};
+use crate::fields::PageTitle;
+use crate::i18n::{self, t, T};
+use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::render;
+
+/// One exchange: what the user wrote and the events of the answer.
+#[derive(Clone, Debug, PartialEq)]
+struct Turn {
+    user: String,
+    events: Vec<ChatEvent>,
+}
+
+fn turns_of(conversation: Option<ConversationView>) -> Vec<Turn> {
+    let mut turns: Vec<Turn> = Vec::new();
+    for m in conversation.map(|c| c.messages).unwrap_or_default() {
+        match m.role {
+            Role::User => turns.push(Turn { user: m.content, events: Vec::new() }),
+            Role::Assistant => {
+                if let Some(last) = turns.last_mut() {
+                    last.events = with_message_id(m.events, m.id.as_deref());
+                }
+            }
+        }
+    }
+    turns
+}
+
+/// Answers stored before they carried their id: it is the message's.
+fn with_message_id(mut events: Vec<ChatEvent>, id: Option<&str>) -> Vec<ChatEvent> {
+    for e in events.iter_mut() {
+        if let ChatEvent::Status { message_id: message_id @ None, .. } = e {
+            *message_id = id.map(str::to_string);
+        }
+    }
+    events
+}
+
+/// The last turn's plan, as the context of a follow-up (as the server reads it): none
+/// when words that would change it went unread.
+fn last_plan(turns: &[Turn]) -> Option<ToolCallPlan> {
+    turns.iter().rev().find_map(plan_of).filter(ToolCallPlan::carries_context)
+}
+
+fn plan_of(turn: &Turn) -> Option<ToolCallPlan> {
+    turn.events.iter().find_map(|e| match e {
+        ChatEvent::Plan { plan } => Some(plan.clone()),
+        _ => None,
+    })
+}
+
+/// The plan of the last answer that ran (it has a result), which names the page.
+fn last_answered(turns: &[Turn]) -> Option<ToolCallPlan> {
+    turns
+        .iter()
+        .rev()
+        .filter(|t| t.events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))))
+        .find_map(plan_of)
+}
+
+#[component]
+pub fn ChatPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.read().get("id");
+    let page = Resource::new_blocking(id, load_page);
+    view! {
+        <Loaded data=page frame=Frame::Page("chat") let:data>
+            <Chat data/>
+        </Loaded>
+    }
+}
+
+#[component]
+fn Chat(data: PageData) -> impl IntoView {
+    let locale = data.locale;
+    let parser = std::sync::Arc::new(Parser::new(data.vocabulary.clone()));
+    let describe = |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
+    let conversation_id = data.conversation.as_ref().map(|c| c.id.clone());
+    let stored_title = data.conversation.as_ref().map(|c| c.title.clone()).filter(|t| !t.trim().is_empty());
+    let turns = turns_of(data.conversation);
+    let start = turns.is_empty();
+    // The page's name: what the latest answer computed ("Dépenses en Courses — janvier
+    // 2026"), else the conversation's title, else "new conversation".
+    let heading = match last_answered(&turns) {
+        Some(plan) => describe(&plan),
+        None if start => t(locale, T::NewChat).to_string(),
+        None => stored_title.unwrap_or_else(|| turns.first().map(|t| t.user.clone()).unwrap_or_default()),
+    };
+    // An example chosen without JavaScript comes back as `/?q=…`, ready to send.
+    let example = use_query_map().with_untracked(|q| q.get("q")).unwrap_or_default();
+    let props = ComposerData {
+        locale,
+        today: data.today,
+        vocabulary: data.vocabulary,
+        conversation_id: conversation_id.clone(),
+        previous: last_plan(&turns),
+        draft: example.chars().take(MAX_CHAT_MESSAGE_CHARS).collect(),
+    };
+    let count = turns.len();
+    let turns = turns
+        .into_iter()
+        .enumerate()
+        .map(|(i, turn)| {
+            // A form's redirect lands on the newest turn's first line (`#latest`).
+            let latest = (i + 1 == count).then_some("latest");
+            let parser = parser.clone();
+            let describe = move |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
+            view! {
+                <li class="turn" data-testid="turn" id=latest>
+                    <p class="bubble user">{turn.user}</p>
+                    <div class="bubble assistant">
+                        {render::events_view(turn.events, locale, describe, conversation_id.clone())}
+                    </div>
+                </li>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <div class="app" class:start=start>
+            <TopBar account=data.account locale title=t(locale, T::Tagline) here=Here::Chat/>
+            <PageTitle text=heading.clone()/>
+            <main class="chat" data-testid="chat">
+                // Named for screen readers once there is a conversation (the start page's
+                // heading is the greeting's); the composer renames it as answers come.
+                {(!start).then(|| view! { <h1 class="visually-hidden" id="chat-heading">{heading}</h1> })}
+                {start.then(|| welcome(locale))}
+                <ol class="turns" id="turns" aria-live="polite">{turns}</ol>
+                <History current=conversation_id locale/>
+            </main>
+            <Composer props/>
+        </div>
+    }
+}
+
+/// The start page's greeting and examples. Each example is a link, so it works
+/// without JavaScript (the page comes back with it in the message box); the composer
+/// catches the click and puts it there itself.
+fn welcome(locale: Locale) -> impl IntoView {
+    view! {
+        <section class="welcome">
+            <h1>"Sou"</h1>
+            <p>{t(locale, T::Tagline)}</p>
+            <p class="examples-title">{t(locale, T::Examples)}</p>
+            <ul class="examples">
+                {i18n::examples(locale)
+                    .into_iter()
+                    .map(|ex| view! {
+                        <li><a class="example" href=format!("/?q={}", query_escape(ex))>{ex}</a></li>
+                    })
+                    .collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+/// `text` as a URL query value: every byte but the unreserved ones percent-encoded.
+fn query_escape(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// What the answer `message_id` computed, if it ran a plan: the page's name after it.
+pub fn answer_heading(conversation: &ConversationView, message_id: &str, parser: &Parser) -> Option<String> {
+    let message = conversation.messages.iter().find(|m| m.id.as_deref() == Some(message_id))?;
+    let turn = Turn { user: String::new(), events: message.events.clone() };
+    last_answered(std::slice::from_ref(&turn)).map(|plan| parser.describe(&plan.call, plan.meta.locale))
+}
+
+/// An answer of a conversation as the page draws it, as HTML: what the composer puts
+/// in place of the streamed answer once it has ended. `None` when the conversation
+/// has no such answer.
+pub fn answer_html(
+    conversation: ConversationView,
+    message_id: &str,
+    parser: &Parser,
+    locale: Locale,
+) -> Option<String> {
+    let conversation_id = conversation.id.clone();
+    let message = conversation
+        .messages
+        .into_iter()
+        .find(|m| m.role == Role::Assistant && m.id.as_deref() == Some(message_id))?;
+    let events = with_message_id(message.events, Some(message_id));
+    let describe = |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
+    Some(Owner::new().with(|| render::events_view(events, locale, describe, Some(conversation_id)).to_html()))
+}
