@@ -97,7 +97,9 @@ measure_size() {
   cargo leptos build --release --precompress
 
   local app=target/front/wasm32-unknown-unknown/wasm-release/app.wasm
-  local shipped=target/site/pkg/sou.wasm
+  # The build hashes file names (sou.<hash>.wasm); its hashes are in hash.txt.
+  local shipped
+  shipped=target/site/pkg/sou.$(awk '$1 == "wasm:" { print $2 }' target/release/hash.txt).wasm
   local out=target/parser-size
   rm -rf "$out" && mkdir -p "$out"
 

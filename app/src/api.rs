@@ -95,7 +95,9 @@ pub struct AnswerView {
     pub heading: Option<String>,
 }
 
-#[server(endpoint = "answer")]
+/// A plain GET (`/api/answer?conversation_id=…&message_id=…`): the composer asks with
+/// `gloo-net`, without Leptos' server-function client in the browser bundle.
+#[server(endpoint = "answer", input = leptos::server_fn::codec::GetUrl)]
 pub async fn answer_parts(conversation_id: String, message_id: String) -> Result<AnswerView, AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;

@@ -1,6 +1,6 @@
-//! The browser side of `POST /api/v1/chat`: post with `gloo-net`, read the body as it
-//! arrives, decode server-sent events. Chunk boundaries are not frame boundaries;
-//! `SseDecoder` handles it.
+//! The browser's requests, with `gloo-net`: `POST /api/v1/chat`, its body read as it
+//! arrives and decoded as server-sent events (chunk boundaries are not frame
+//! boundaries; `SseDecoder` handles it), and an answer as the server draws it.
 
 use std::cell::RefCell;
 
@@ -98,13 +98,28 @@ async fn read(
         let bytes = Uint8Array::new(&value).to_vec();
         for frame in decoder.feed(&bytes) {
             if frame.event == "chunk" {
-                match serde_json::from_str::<LiveEvent>(&frame.data) {
+                match LiveEvent::from_json(&frame.data) {
                     Ok(event) => on_event(event),
                     Err(e) => leptos::logging::warn!("unreadable event: {e}"),
                 }
             }
         }
     }
+}
+
+/// The stored answer `message_id` of `conversation_id` as the server draws it
+/// (`GET /api/answer`, the server function `answer_parts`); `None` if it cannot come.
+pub async fn answer(conversation_id: &str, message_id: &str) -> Option<crate::api::AnswerView> {
+    let url = format!(
+        "/api/answer?conversation_id={}&message_id={}",
+        js_sys::encode_uri_component(conversation_id),
+        js_sys::encode_uri_component(message_id)
+    );
+    let response = Request::get(&url).header("accept", "application/json").send().await.ok()?;
+    if !response.ok() {
+        return None;
+    }
+    serde_json::from_str(&response.text().await.ok()?).ok()
 }
 
 /// Shows `/c/<id>` in the address bar without reloading.

@@ -1,5 +1,5 @@
-// What a browser downloads to open Sou's pages, as the server sends it, beside a stock
-// Leptos counter built with the same profile. Run by scripts/bundle.sh, which builds
+// What a browser downloads to open Sou's pages, as the server sends it, beside the stock
+// Leptos app (a counter) built with the same profile. Run by scripts/bundle.sh, which builds
 // both; prints the figures and exits 1 when the chat page is over its budget.
 //
 //   node scripts/bundle/measure.mjs <sou binary> <site root> <counter pkg dir>
@@ -51,7 +51,9 @@ function assetsOf(html) {
     css: links.filter((l) => /rel="stylesheet"/.test(l)).map(href),
     js: links.filter((l) => /rel="modulepreload"/.test(l)).map(href),
     wasm: links.filter((l) => /rel="preload"/.test(l) && /\.wasm"/.test(l)).map(href),
-    scripts: (html.match(/<script\b/g) || []).length,
+    // Scripts that load code: a module, or a file. (Leptos also writes inline data
+    // scripts, which download nothing.)
+    scripts: (html.match(/<script\b[^>]*\b(type="module"|src=)/g) || []).length,
   };
 }
 

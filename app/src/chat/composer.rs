@@ -8,14 +8,12 @@
 //! delegation; without JavaScript they work as they are.
 
 use agent::protocol::MAX_CHAT_MESSAGE_CHARS;
-use agent::{
-    Clarification, Context, Date, Locale, ParseOutcome, Parser, Suggestion, ToolCallPlan, Vocabulary,
-};
+use agent::{Context, Date, Locale, ParseOutcome, Parser, ToolCallPlan, Vocabulary};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::i18n::{t, T};
-use crate::render::plan::{draft_badge, ClarifyCard, PlanBadge};
+use crate::i18n::{t, tr, T};
+use crate::render::plan::{draft_badge, PlanBadge};
 
 /// What the server gives the composer: the page's language and day, the user's words
 /// for the parser, the conversation, the plan a follow-up continues, the draft.
@@ -31,42 +29,63 @@ pub struct ComposerData {
 }
 
 /// An event of the answer being streamed, as the composer reads it: what it shows
-/// while the answer comes (the plan, a question, the words, an error) and how the
-/// stream ended. Tool results (and any event newer than this page) are left to the
-/// server's rendering of the answer.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+/// while the answer comes (the plan, the words, an error) and how the stream ended.
+/// Results, questions and any event newer than this page are left to the server's
+/// rendering of the answer, which replaces these once the stream has ended.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 pub enum LiveEvent {
-    Plan {
-        plan: Box<ToolCallPlan>,
-    },
-    Clarify {
-        clarification: Clarification,
-    },
-    Token {
-        content: String,
-    },
-    EntitiesDetected {
-        entities: Vec<Entity>,
-    },
-    Error {
-        code: String,
-        message: String,
-    },
-    Status {
-        #[serde(default)]
-        conversation_id: Option<String>,
-        #[serde(default)]
-        message_id: Option<String>,
-    },
-    #[serde(other)]
+    Plan(Box<ToolCallPlan>),
+    Token(String),
+    Error { code: String, message: String },
+    Status { conversation_id: Option<String>, message_id: Option<String> },
     Other,
 }
 
-/// A category, merchant or account a model's answer named: its one-click plan.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Entity {
-    pub suggestion: Suggestion,
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+impl LiveEvent {
+    /// Reads one event of the stream (`docs/api.md`): its `type` first, then the fields
+    /// the composer uses. Fields it does not use are skipped unread.
+    pub fn from_json(json: &str) -> Result<LiveEvent, serde_json::Error> {
+        #[derive(Deserialize)]
+        struct Kind<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: std::borrow::Cow<'a, str>,
+        }
+        #[derive(Deserialize)]
+        struct Plan {
+            plan: Box<ToolCallPlan>,
+        }
+        #[derive(Deserialize)]
+        struct Token {
+            content: String,
+        }
+        #[derive(Deserialize)]
+        struct Error {
+            code: String,
+            message: String,
+        }
+        #[derive(Deserialize)]
+        struct Status {
+            #[serde(default)]
+            conversation_id: Option<String>,
+            #[serde(default)]
+            message_id: Option<String>,
+        }
+        Ok(match serde_json::from_str::<Kind>(json)?.kind.as_ref() {
+            "plan" => LiveEvent::Plan(serde_json::from_str::<Plan>(json)?.plan),
+            "token" => LiveEvent::Token(serde_json::from_str::<Token>(json)?.content),
+            "error" => {
+                let Error { code, message } = serde_json::from_str(json)?;
+                LiveEvent::Error { code, message }
+            }
+            "status" => {
+                let Status { conversation_id, message_id } = serde_json::from_str(json)?;
+                LiveEvent::Status { conversation_id, message_id }
+            }
+            _ => LiveEvent::Other,
+        })
+    }
 }
 
 /// One exchange sent from this page.
@@ -83,7 +102,7 @@ struct LiveTurn {
 impl LiveTurn {
     fn plan(&self) -> Option<ToolCallPlan> {
         self.events.iter().find_map(|e| match e {
-            LiveEvent::Plan { plan } => Some((**plan).clone()),
+            LiveEvent::Plan(plan) => Some((**plan).clone()),
             _ => None,
         })
     }
@@ -116,7 +135,8 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
     });
     let describe = move |plan: &ToolCallPlan| parser.with_value(|p| p.describe(&plan.call, plan.meta.locale));
 
-    let send = Callback::new(move |(message, plan): (String, Option<ToolCallPlan>)| {
+    // A suggestion's plan goes as the server wrote it (JSON), never read here.
+    let send = Callback::new(move |(message, plan): (String, Option<String>)| {
         if busy.get_untracked() || message.trim().is_empty() {
             return;
         }
@@ -143,7 +163,7 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
                         view! {
                             <li class="turn" data-testid="turn">
                                 <p class="bubble user">{turn.user.clone()}</p>
-                                {live_answer(turn, locale, describe, conversation_id.get_untracked())}
+                                {live_answer(turn, locale, describe)}
                             </li>
                         }
                     }
@@ -155,7 +175,7 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
         browser::mark_hydrated();
     });
     #[cfg(not(feature = "hydrate"))]
-    let _ = (turns, describe, conversation_id);
+    let _ = turns;
 
     view! {
         <footer class="composer">
@@ -187,30 +207,25 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
     }
 }
 
-/// A turn's answer while it streams: the plan, a question, the words as plain text,
-/// errors. Once the server's rendering of the stored answer has arrived, that.
+/// A turn's answer while it streams: the plan, the words as plain text, errors. Once
+/// the server's rendering of the stored answer has arrived, that.
 #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
-fn live_answer(
-    turn: LiveTurn,
-    locale: Locale,
-    describe: impl Fn(&ToolCallPlan) -> String,
-    conversation_id: Option<String>,
-) -> AnyView {
+fn live_answer(turn: LiveTurn, locale: Locale, describe: impl Fn(&ToolCallPlan) -> String) -> AnyView {
     if let Some(html) = turn.html {
         // Sou's server drew this, from the stored answer, with the page's own views:
         // every text in it escaped there (see `chat::answer_html`).
         return view! { <div class="bubble assistant" inner_html=html></div> }.into_any();
     }
     let mut out: Vec<AnyView> = Vec::new();
-    // Words and results speak the language of the question, which the plan carries.
+    // Words speak the language of the question, which the plan carries.
     let mut locale = locale;
-    let (mut had_plan, mut ended, mut stopped) = (false, false, false);
+    let (mut ended, mut stopped, mut results) = (false, false, false);
     let mut text = String::new();
     let words = |text: String| {
         view! { <div class="answer streaming" data-testid="answer"><p>{text}</p></div> }.into_any()
     };
     for e in turn.events {
-        if let LiveEvent::Token { content } = &e {
+        if let LiveEvent::Token(content) = &e {
             text.push_str(content);
             continue;
         }
@@ -218,41 +233,19 @@ fn live_answer(
             out.push(words(std::mem::take(&mut text)));
         }
         match e {
-            LiveEvent::Plan { plan } => {
+            LiveEvent::Plan(plan) => {
                 let plan = *plan;
                 let description = describe(&plan);
                 locale = plan.meta.locale;
-                had_plan = true;
                 out.push(view! { <PlanBadge plan description locale/> }.into_any());
-            }
-            LiveEvent::Clarify { clarification } => out.push(
-                view! {
-                    <ClarifyCard clarification conversation_id=conversation_id.clone() show_reasons=!had_plan/>
-                }
-                .into_any(),
-            ),
-            LiveEvent::EntitiesDetected { entities } => {
-                let clarification = Clarification {
-                    question: t(locale, T::Mentioned).to_string(),
-                    reasons: Vec::new(),
-                    suggestions: entities.into_iter().map(|e| e.suggestion).collect(),
-                    locale,
-                };
-                out.push(
-                    view! {
-                        <div class="entities" data-testid="entities">
-                            <ClarifyCard clarification conversation_id=conversation_id.clone() show_reasons=false/>
-                        </div>
-                    }
-                    .into_any(),
-                );
             }
             LiveEvent::Error { code, message } => {
                 stopped |= code == "stopped";
                 out.push(view! { <p class="error" role="alert" data-code=code>{message}</p> }.into_any());
             }
             LiveEvent::Status { .. } => ended = true,
-            LiveEvent::Token { .. } | LiveEvent::Other => {}
+            LiveEvent::Other => results = true,
+            LiveEvent::Token(_) => {}
         }
     }
     if !text.is_empty() {
@@ -262,6 +255,16 @@ fn live_answer(
         out.push(view! { <p class="thinking" aria-live="polite">{t(locale, T::Thinking)}</p> }.into_any());
     } else if !ended && !stopped {
         out.push(view! { <p class="error" role="alert">{t(locale, T::Interrupted)}</p> }.into_any());
+    } else if ended && results {
+        // The answer was stored, but its rendering did not come (the network went).
+        out.push(
+            view! {
+                <p class="hint" role="status">
+                    {tr(locale, "Réponse enregistrée : rechargez la page pour la voir.", "Answer saved: reload the page to see it.")}
+                </p>
+            }
+            .into_any(),
+        );
     }
     view! { <div class="bubble assistant">{out}</div> }.into_any()
 }
@@ -280,7 +283,7 @@ struct Live {
 /// Streams the answer to `message` into a new turn, then puts the server's rendering
 /// of the stored answer in its place, and the history as it is now beside it.
 #[cfg(feature = "hydrate")]
-fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
+fn start(message: String, plan: Option<String>, live: Live) {
     let Live { turns, busy, draft, conversation_id, locale } = live;
     busy.set(true);
     draft.set(String::new());
@@ -290,12 +293,22 @@ fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
         t.push(LiveTurn { user: message.clone(), events: Vec::new(), pending: true, html: None })
     });
     request_animation_frame(browser::scroll_to_end);
-    let request = agent::protocol::ChatRequest {
-        message,
+    // `ChatRequest` (docs/api.md), with the plan as the server's form wrote it: the
+    // server reads and checks it, the composer never does.
+    #[derive(Serialize)]
+    struct Request<'a> {
+        message: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        conversation_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        plan: Option<Box<serde_json::value::RawValue>>,
+        locale: &'a str,
+    }
+    let request = Request {
+        message: &message,
         conversation_id: conversation_id.get_untracked(),
-        // A plan is plain data: turning it into JSON cannot fail.
-        plan: plan.and_then(|p| serde_json::to_value(p).ok()),
-        locale: Some(locale.as_str().to_string()),
+        plan: plan.and_then(|p| serde_json::value::RawValue::from_string(p).ok()),
+        locale: locale.as_str(),
     };
     let body = serde_json::to_string(&request).unwrap_or_default();
     leptos::task::spawn_local(async move {
@@ -321,7 +334,7 @@ fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
         // The stored answer as the server draws it. Without it (the answer was not
         // stored, or the request failed) the streamed parts stay, and a reload shows it.
         let parts = match (conversation_id.get_untracked(), message_id) {
-            (Some(c), Some(m)) => crate::api::answer_parts(c, m).await.ok(),
+            (Some(c), Some(m)) => crate::stream::answer(&c, &m).await,
             _ => None,
         };
         if let Some(parts) = &parts {
@@ -355,7 +368,7 @@ fn start(message: String, plan: Option<ToolCallPlan>, live: Live) {
 }
 
 #[cfg(not(feature = "hydrate"))]
-fn start(_message: String, _plan: Option<ToolCallPlan>, _live: Live) {}
+fn start(_message: String, _plan: Option<String>, _live: Live) {}
 
 /// Puts the caret in the message box, without scrolling (it is fixed at the bottom).
 /// Not on a touch screen, where focus opens the keyboard over the answer.
@@ -377,8 +390,6 @@ mod browser {
     use leptos::prelude::*;
     use wasm_bindgen::JsCast;
     use web_sys::{Element, HtmlElement, HtmlInputElement};
-
-    use agent::ToolCallPlan;
 
     fn document() -> Option<web_sys::Document> {
         web_sys::window().and_then(|w| w.document())
@@ -418,7 +429,7 @@ mod browser {
     }
 
     /// A one-click suggestion (a form) is sent over the stream, with its plan.
-    pub fn catch_suggestions(send: Callback<(String, Option<ToolCallPlan>)>) {
+    pub fn catch_suggestions(send: Callback<(String, Option<String>)>) {
         let handle = window_event_listener(leptos::ev::submit, move |ev| {
             let Some(form) = closest(&ev, "form.suggestion") else { return };
             ev.prevent_default();
@@ -430,7 +441,7 @@ mod browser {
                     .map(|i| i.value())
                     .unwrap_or_default()
             };
-            let plan = serde_json::from_str::<ToolCallPlan>(&field("plan")).ok();
+            let plan = Some(field("plan")).filter(|p| !p.is_empty());
             send.run((field("message"), plan));
         });
         drop(handle);
@@ -518,23 +529,32 @@ mod tests {
             conversation_id: Some("c1".into()),
             message_id: Some("m1".into()),
         };
-        let read = |json: &str| serde_json::from_str::<LiveEvent>(json).unwrap();
+        let read = |json: &str| LiveEvent::from_json(json).unwrap();
         assert_eq!(
             read(&status.to_json()),
             LiveEvent::Status { conversation_id: Some("c1".into()), message_id: Some("m1".into()) }
         );
-        assert_eq!(
-            read(&ChatEvent::text("12,00 €").to_json()),
-            LiveEvent::Token { content: "12,00 €".into() }
-        );
-        assert_eq!(
-            read(&ChatEvent::markdown("**a**").to_json()),
-            LiveEvent::Token { content: "**a**".into() }
-        );
+        assert_eq!(read(&ChatEvent::text("12,00 €").to_json()), LiveEvent::Token("12,00 €".into()));
+        assert_eq!(read(&ChatEvent::markdown("**a**").to_json()), LiveEvent::Token("**a**".into()));
         let error = ChatEvent::Error { code: "rate_limited".into(), message: "Trop de requêtes".into() };
         assert!(matches!(read(&error.to_json()), LiveEvent::Error { code, .. } if code == "rate_limited"));
         let result = r#"{"type":"tool_result","tool":"balances","accounts":[{"name":"A","balance":{"minor":1,"currency":"EUR"}}]}"#;
         assert_eq!(read(result), LiveEvent::Other);
         assert_eq!(read(r#"{"type":"approval_required","id":"x","effect":{"rows":3}}"#), LiveEvent::Other);
+        assert!(LiveEvent::from_json(r#"{"content":"no type"}"#).is_err());
+        assert!(LiveEvent::from_json(r#"{"type":"token"}"#).is_err(), "a token without its content");
+    }
+
+    /// A plan the parser made, sent and streamed back, reads as the same plan.
+    #[test]
+    fn a_plan_event_reads_back_whole() {
+        let parser = Parser::new(Vocabulary::default());
+        let today = Date::new(2026, 3, 14).unwrap();
+        let cx = Context { today, locale: Some(Locale::Fr), previous: None };
+        let ParseOutcome::Plan(plan) = parser.parse("combien en courses en janvier 2026 ?", &cx) else {
+            panic!("no plan")
+        };
+        let event = ChatEvent::Plan { plan: plan.clone() };
+        assert_eq!(LiveEvent::from_json(&event.to_json()).unwrap(), LiveEvent::Plan(Box::new(plan)));
     }
 }

@@ -1,7 +1,9 @@
 //! The parser's plan and its clarifying questions: the badge that says what will be
 //! calculated and how sure Sou is, and the one-click suggestions.
 
-use agent::{Clarification, Confidence, Locale, ParseOutcome, Reason, ToolCallPlan};
+#[cfg(feature = "ssr")]
+use agent::Clarification;
+use agent::{Confidence, Locale, ParseOutcome, Reason, ToolCallPlan};
 use leptos::prelude::*;
 
 use crate::i18n::{t, tr, T};
@@ -88,6 +90,7 @@ pub fn draft_badge(
 
 /// A question with one-click plans. Each suggestion is a form, so it works without
 /// JavaScript; the composer catches its submission and sends it over the stream.
+#[cfg(feature = "ssr")]
 #[component]
 pub fn ClarifyCard(
     clarification: Clarification,

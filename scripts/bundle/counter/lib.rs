@@ -1,13 +1,35 @@
-//! A stock Leptos counter, hydrated: the baseline Sou's browser bundle is measured
-//! against (scripts/bundle.sh).
+//! The stock Leptos app, as `cargo leptos new` starts it (leptos-rs/start-axum): the
+//! meta context, a router with one page, and a counter on it, hydrated. The baseline
+//! Sou's browser bundle is measured against (scripts/bundle.sh).
 
 use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, Stylesheet, Title};
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::StaticSegment;
 
 #[component]
 fn App() -> impl IntoView {
-    let (count, set_count) = signal(0);
+    provide_meta_context();
     view! {
-        <button on:click=move |_| *set_count.write() += 1>"Click me: " {count}</button>
+        <Stylesheet id="leptos" href="/pkg/counter.css"/>
+        <Title text="Welcome to Leptos"/>
+        <Router>
+            <main>
+                <Routes fallback=|| "Page not found.".into_view()>
+                    <Route path=StaticSegment("") view=HomePage/>
+                </Routes>
+            </main>
+        </Router>
+    }
+}
+
+#[component]
+fn HomePage() -> impl IntoView {
+    let count = RwSignal::new(0);
+    let on_click = move |_| *count.write() += 1;
+    view! {
+        <h1>"Welcome to Leptos!"</h1>
+        <button on:click=on_click>"Click Me: " {count}</button>
     }
 }
 
