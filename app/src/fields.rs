@@ -44,6 +44,28 @@ pub fn PageTitle(#[prop(into)] text: Signal<String>) -> impl IntoView {
     view! { <leptos_meta::Title text=full/> }
 }
 
+/// Loads the browser bundle once the page is idle, then wakes its islands: Leptos'
+/// islands loader, without its preload links, so that the page's text and style come
+/// first on a slow network. The script's text is made of this build's file names
+/// (checked to be plain hashes by `site.rs`) and nothing else.
+pub fn island_loader() -> impl IntoView {
+    // Non-island components render as plain HTML, with no hydration markers.
+    if let Some(context) = Owner::current_shared_context() {
+        context.set_is_hydrating(false);
+    }
+    let files = crate::site::files();
+    let script = format!(
+        "const load = () => import({js:?}).then(async (m) => {{\
+           await m.default({{ module_or_path: {wasm:?} }}); m.hydrate();\
+           for (const el of document.querySelectorAll('leptos-island')) {{\
+             const island = m[el.dataset.component]; if (island) island(el); }} }});\
+         if ('requestIdleCallback' in window) requestIdleCallback(load); else setTimeout(load);",
+        js = files.js,
+        wasm = files.wasm,
+    );
+    view! { <script type="module" nonce=leptos::nonce::use_nonce()>{script}</script> }
+}
+
 /// `text` as HTML text: `&`, `<` and `>` escaped (enough for element content).
 pub fn escape_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -71,8 +93,8 @@ mod tests {
         assert_eq!(escape_text("SELECT 'a' \"b\""), "SELECT 'a' \"b\"");
     }
 
-    /// The elements whose children Leptos writes unescaped, and `inner_html`, appear
-    /// nowhere in the app's views but here (and `inner_html` for model Markdown, in
+    /// The elements whose children Leptos writes unescaped (the `<textarea>` and the
+    /// islands' loader here), and `inner_html`, appear nowhere in the app's views but here (and `inner_html` for model Markdown, in
     /// `render/answer.rs`, which `markdown.rs` renders without raw HTML, and for the
     /// server's own rendering in `chat/composer.rs`). Test code (after `#[cfg(test)]`)
     /// is not read.
@@ -104,8 +126,8 @@ mod tests {
                     // A <noscript> holding only a static element is the one exception.
                     let static_noscript =
                         tag == "<noscript" && line.contains("<noscript><meta") && !line.contains('{');
-                    if line.contains(tag) && !(name == "fields.rs" && tag == "<textarea") && !static_noscript
-                    {
+                    let here = name == "fields.rs" && (tag == "<textarea" || tag == "<script");
+                    if line.contains(tag) && !here && !static_noscript {
                         found.push(format!("{name}:{}: {tag}", n + 1));
                     }
                 }

@@ -1,8 +1,8 @@
 //! Importing bank files: `/import` (upload, past imports) and `/import/{id}` (the
 //! detected layout, editable for CSV; the preview; the import's progress and report).
 //! Every form is a plain form — a GET for the preview, POSTs answered with a redirect —
-//! so the pages work the same without JavaScript; with it, the progress bar moves
-//! without reloading the page.
+//! with or without JavaScript (the pages load none): a running import's page reloads
+//! itself every second until its report is there.
 
 use agent::imports::{
     AmountColumns, BalanceCheck, DateOrder, Fees, Found, ImportReport, ImportState, ImportSummary,
@@ -11,7 +11,7 @@ use agent::imports::{
 use agent::Locale;
 use leptos::prelude::*;
 
-use crate::api::{import_state, load_import, load_imports, ImportData, ImportsData, LayoutEdit};
+use crate::api::{load_import, load_imports, ImportData, ImportsData, LayoutEdit};
 use crate::i18n::{self, count, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
 use crate::table::column_heads;
@@ -130,26 +130,24 @@ pub fn ImportPage() -> impl IntoView {
     let id = leptos_router::hooks::use_params_map().with_untracked(|p| p.get("id")).unwrap_or_default();
     let (edit, into, parts) = leptos_router::hooks::use_query_map()
         .with_untracked(|q| (edit_from_query(q), q.get("account"), parts_from_query(q)));
-    // Bumped when a running import ends, to load its report.
-    let reload = RwSignal::new(0u32);
     let data = Resource::new_blocking(
-        move || reload.get(),
+        || (),
         move |_| load_import(id.clone(), edit.clone(), into.clone(), parts.clone()),
     );
     view! {
         <Loaded data frame=Frame::Page("settings") let:data>
-            <Import data reload/>
+            <Import data/>
         </Loaded>
     }
 }
 
 #[component]
-fn Import(data: ImportData, reload: RwSignal<u32>) -> impl IntoView {
+fn Import(data: ImportData) -> impl IntoView {
     let locale = data.locale;
     let v = data.view;
     let body = match v.state.clone() {
         ImportState::Done(report) => report_view(&v, report, locale),
-        ImportState::Running { done, total } => progress_view(v.id.clone(), done, total, reload, locale),
+        ImportState::Running { done, total } => progress_view(done, total, locale),
         ImportState::Pending => preview_view(v, None, locale),
         ImportState::Failed { message } => preview_view(v, Some(message), locale),
     };
@@ -161,55 +159,26 @@ fn Import(data: ImportData, reload: RwSignal<u32>) -> impl IntoView {
     }
 }
 
-/// The progress bar; with JavaScript it is refreshed in place, without it the page
-/// reloads itself every second.
-fn progress_view(id: String, done: u64, total: u64, reload: RwSignal<u32>, locale: Locale) -> AnyView {
-    let progress = RwSignal::new((done, total));
-    Effect::new(move |_| {
-        let id = id.clone();
-        let poll = move || {
-            let id = id.clone();
-            leptos::task::spawn_local(async move {
-                match import_state(id).await {
-                    Ok(ImportState::Running { done, total }) => progress.set((done, total)),
-                    // Ended (or failed): the page shows the report or the reason.
-                    _ => reload.update(|n| *n += 1),
-                }
-            });
-        };
-        let handle = set_interval_with_handle(poll, std::time::Duration::from_millis(300)).ok();
-        on_cleanup(move || {
-            if let Some(h) = handle {
-                h.clear();
-            }
-        });
-    });
+/// The progress bar of an import that is running: the page reloads itself every second
+/// until the import has ended, then shows its report.
+fn progress_view(done: u64, total: u64, locale: Locale) -> AnyView {
     view! {
         <section class="card">
             <h2>{tr(locale, "Import en cours…", "Importing…")}</h2>
-            {progress_bar(progress, locale)}
-            <noscript><meta http-equiv="refresh" content="1"/></noscript>
+            {progress_bar(done, total, locale)}
+            <meta http-equiv="refresh" content="1"/>
         </section>
     }
     .into_any()
 }
 
-fn progress_bar(
-    progress: impl Get<Value = (u64, u64)> + Copy + Send + Sync + 'static,
-    locale: Locale,
-) -> impl IntoView {
-    let percent = move || {
-        let (done, total) = progress.get();
-        (done * 100).checked_div(total).unwrap_or(100)
-    };
+fn progress_bar(done: u64, total: u64, locale: Locale) -> impl IntoView {
+    let percent = (done * 100).checked_div(total).unwrap_or(100);
     view! {
         <div class="progress" data-testid="progress">
-            <progress max=move || progress.get().1.max(1) value=move || progress.get().0
+            <progress max=total.max(1) value=done
                 aria-label=tr(locale, "Avancement de l'import", "Import progress")></progress>
-            <span class="progress-text">{move || {
-                let (done, total) = progress.get();
-                format!("{done} / {total} · {} %", percent())
-            }}</span>
+            <span class="progress-text">{format!("{done} / {total} · {percent} %")}</span>
         </div>
     }
 }
@@ -255,7 +224,7 @@ fn report_view(v: &ImportView, r: ImportReport, locale: Locale) -> AnyView {
         <section class="card" data-testid="report">
             <h2>{tr(locale, "Import terminé", "Import done")}</h2>
             <p class="hint">{v.file_name.clone()}</p>
-            {progress_bar(Signal::derive(move || done), locale)}
+            {progress_bar(done.0, done.1, locale)}
             <p data-testid="added">{added}</p>
             <p data-testid="skipped">{others}</p>
             {period.map(|p| view! { <p class="hint">{p}</p> })}

@@ -64,7 +64,7 @@ pub use error::AppError;
 /// other page is server HTML and plain forms, and downloads no WASM at all.
 #[cfg(feature = "ssr")]
 pub fn shell(options: LeptosOptions) -> impl IntoView {
-    let scripts = has_island().then(|| view! { <HydrationScripts options=options.clone() islands=true/> });
+    let scripts = has_island().then(fields::island_loader);
     let css = site::files().css;
     view! {
         <!DOCTYPE html>

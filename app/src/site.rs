@@ -13,16 +13,17 @@ use leptos::prelude::LeptosOptions;
 pub struct SiteFiles {
     /// `/pkg/sou.<hash>.css`, or `/pkg/sou.css` when the build did not hash names.
     pub css: String,
+    /// The browser bundle: its JS module and its WASM, named alike.
+    pub js: String,
+    pub wasm: String,
     /// The hashed names (`sou.<hash>.js`, `.wasm`, `.css`): never change, cached for good.
     pub hashed: Vec<String>,
 }
 
 impl SiteFiles {
     fn plain(options: &LeptosOptions) -> SiteFiles {
-        SiteFiles {
-            css: format!("/{}/{}.css", options.site_pkg_dir, options.output_name),
-            hashed: Vec::new(),
-        }
+        let name = |ext: &str| format!("/{}/{}.{ext}", options.site_pkg_dir, options.output_name);
+        SiteFiles { css: name("css"), js: name("js"), wasm: name("wasm"), hashed: Vec::new() }
     }
 
     /// Whether `name` (a file name under `/pkg/`) is one of this build's hashed files.
@@ -45,8 +46,9 @@ pub fn init(options: &LeptosOptions) -> &'static SiteFiles {
         };
         let pkg = Path::new(&*options.site_root).join(&*options.site_pkg_dir);
         match read_hashes(&text, &options.output_name) {
-            Some((css, hashed)) if hashed.iter().all(|name| pkg.join(name).is_file()) => {
-                SiteFiles { css: format!("/{}/{css}", options.site_pkg_dir), hashed }
+            Some(hashed) if hashed.iter().all(|name| pkg.join(name).is_file()) => {
+                let path = |i: usize| format!("/{}/{}", options.site_pkg_dir, hashed[i]);
+                SiteFiles { js: path(0), wasm: path(1), css: path(2), hashed }
             }
             _ => {
                 tracing::warn!(dir = %pkg.display(), "hash.txt names files that are not there: names not hashed");
@@ -58,20 +60,27 @@ pub fn init(options: &LeptosOptions) -> &'static SiteFiles {
 
 /// The files of this process (after [`init`]; Sou's plain names before).
 pub fn files() -> SiteFiles {
-    FILES.get().cloned().unwrap_or_else(|| SiteFiles { css: "/pkg/sou.css".into(), hashed: Vec::new() })
+    FILES.get().cloned().unwrap_or_else(|| SiteFiles {
+        css: "/pkg/sou.css".into(),
+        js: "/pkg/sou.js".into(),
+        wasm: "/pkg/sou.wasm".into(),
+        hashed: Vec::new(),
+    })
 }
 
-/// `hash.txt`'s lines (`js: <hash>`, `wasm: …`, `css: …`): the CSS file's name and the
-/// three hashed names, or `None` if one is missing.
-fn read_hashes(text: &str, output: &str) -> Option<(String, Vec<String>)> {
+/// `hash.txt`'s lines (`js: <hash>`, `wasm: …`, `css: …`): the three hashed names, in
+/// that order, or `None` if one is missing or is not a hash (letters, digits, `-`, `_`).
+fn read_hashes(text: &str, output: &str) -> Option<Vec<String>> {
     let hash = |ext: &str| {
         text.lines().find_map(|line| {
             let (file, hash) = line.split_once(':')?;
-            (file.trim() == ext && !hash.trim().is_empty()).then(|| format!("{output}.{}.{ext}", hash.trim()))
+            let hash = hash.trim();
+            let plain =
+                !hash.is_empty() && hash.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            (file.trim() == ext && plain).then(|| format!("{output}.{hash}.{ext}"))
         })
     };
-    let (js, wasm, css) = (hash("js")?, hash("wasm")?, hash("css")?);
-    Some((css.clone(), vec![js, wasm, css]))
+    Some(vec![hash("js")?, hash("wasm")?, hash("css")?])
 }
 
 #[cfg(test)]
@@ -83,11 +92,9 @@ mod tests {
         let text = "js: AbC\nwasm: dEf\ncss: Ghi-_\n";
         assert_eq!(
             read_hashes(text, "sou"),
-            Some((
-                "sou.Ghi-_.css".into(),
-                vec!["sou.AbC.js".into(), "sou.dEf.wasm".into(), "sou.Ghi-_.css".into()]
-            ))
+            Some(vec!["sou.AbC.js".into(), "sou.dEf.wasm".into(), "sou.Ghi-_.css".into()])
         );
+        assert_eq!(read_hashes("js: a\nwasm: b\ncss: c\"x\n", "sou"), None, "not a hash");
         assert_eq!(read_hashes("js: a\ncss: b\n", "sou"), None, "no wasm line");
         assert_eq!(read_hashes("js: a\nwasm:\ncss: b\n", "sou"), None, "an empty hash");
     }

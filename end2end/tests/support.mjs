@@ -48,6 +48,7 @@ export async function signIn(page, testInfo) {
   await open(page, testInfo, '/login');
   await page.getByTestId('try-demo').click();
   await expect(page).toHaveURL(/\/$/);
+  await expectLive(page, testInfo);
   return page.getByTestId('account').locator('.account-name').getAttribute('title');
 }
 
@@ -80,6 +81,7 @@ export async function signUp(page, testInfo, prefix) {
   await page.getByLabel('Le même, encore').fill(password);
   await page.getByRole('button', { name: 'Créer le compte' }).click();
   await expect(page).toHaveURL(/\/$/);
+  await expectLive(page, testInfo);
 }
 
 // Uploads a fixture of backend/tests/fixtures/import through the import form: on its

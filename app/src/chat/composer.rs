@@ -150,10 +150,17 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
         send.run((draft.get_untracked(), None));
     };
 
+    // What was typed before the page's code woke (it loads once the page is idle) is
+    // kept: read before hydration, which sets the box to the server's draft.
+    #[cfg(feature = "hydrate")]
+    let typed = browser::typed();
     // Once the page is live: new turns go at the end of the page's list, and the
     // server's links and forms are caught.
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
+        if let Some(typed) = typed.clone().filter(|t| !t.is_empty() && *t != draft.get_untracked()) {
+            draft.set(typed);
+        }
         browser::mount_turns(move || {
             view! {
                 <For
@@ -403,6 +410,14 @@ mod browser {
         if let Some(list) = list {
             leptos::mount::mount_to(list, view).forget();
         }
+    }
+
+    /// What the message box holds now.
+    pub fn typed() -> Option<String> {
+        document()
+            .and_then(|d| d.get_element_by_id("message"))
+            .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+            .map(|input| input.value())
     }
 
     /// Tells tests (and styles) the page is live.
