@@ -1,4 +1,4 @@
-// What a browser downloads to open Sou's pages, as the server sends it, beside the stock
+// What a browser downloads to open Sou's pages (at once, or once idle), as the server sends it, beside the stock
 // Leptos app (a counter) built with the same profile. Run by scripts/bundle.sh, which builds
 // both; prints the figures and exits 1 when the chat page is over its budget.
 //
@@ -49,8 +49,12 @@ function assetsOf(html) {
   const href = (tag) => (tag.match(/href="([^"]+)"/) || [])[1];
   return {
     css: links.filter((l) => /rel="stylesheet"/.test(l)).map(href),
-    js: links.filter((l) => /rel="modulepreload"/.test(l)).map(href),
-    wasm: links.filter((l) => /rel="preload"/.test(l) && /\.wasm"/.test(l)).map(href),
+    // Preloaded, or named by the islands' loader (app/src/fields.rs), which fetches
+    // them once the page is idle.
+    js: [...links.filter((l) => /rel="modulepreload"/.test(l)).map(href),
+      ...[...html.matchAll(/import\("([^"]+\.js)"\)/g)].map((m) => m[1])],
+    wasm: [...links.filter((l) => /rel="preload"/.test(l) && /\.wasm"/.test(l)).map(href),
+      ...[...html.matchAll(/module_or_path: "([^"]+\.wasm)"/g)].map((m) => m[1])],
     // Scripts that load code: a module, or a file. (Leptos also writes inline data
     // scripts, which download nothing.)
     scripts: (html.match(/<script\b[^>]*\b(type="module"|src=)/g) || []).length,
