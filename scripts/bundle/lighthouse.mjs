@@ -1,14 +1,12 @@
 // Lighthouse on Sou's pages, as scripts/lighthouse.sh runs it:
 //   node scripts/bundle/lighthouse.mjs <sou binary> <site root> <lighthouse prefix>
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { startSou } from './sou.mjs';
 
 const [binary, siteRoot, prefix] = process.argv.slice(2);
-const port = 3970 + Math.floor(Math.random() * 9);
-const base = `http://127.0.0.1:${port}`;
 
 // Questions of the demo ledger whose answers draw every kind of result.
 const QUESTIONS = [
@@ -23,29 +21,6 @@ const QUESTIONS = [
   'Mes revenus et dépenses en 2025',
 ];
 
-function request(method, url, headers = {}, body = null) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(base + url, { method, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    if (body) req.write(body);
-    req.end();
-  });
-}
-
-async function started() {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await request('GET', '/healthz')).status === 200) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('Sou did not start');
-}
-
 function lighthouse(url, cookie) {
   const out = path.join(os.tmpdir(), `sou-lh-${process.pid}.json`);
   const args = [
@@ -56,7 +31,7 @@ function lighthouse(url, cookie) {
   if (cookie) args.push(`--extra-headers=${JSON.stringify({ Cookie: cookie })}`);
   execFileSync(process.execPath, args, { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' }, stdio: ['ignore', 'ignore', 'inherit'] });
   const r = JSON.parse(fs.readFileSync(out, 'utf8'));
-  if (!process.env.SOU_LH_KEEP) fs.rmSync(out); else fs.copyFileSync(out, `${out}.${url.split("/").pop() || "root"}.json`);
+  fs.rmSync(out);
   const a = r.audits;
   return {
     performance: Math.round(r.categories.performance.score * 100),
@@ -72,24 +47,14 @@ function lighthouse(url, cookie) {
 }
 
 async function main() {
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'sou-lighthouse-'));
-  const sou = spawn(binary, [], {
-    env: {
-      ...process.env, SOU_ADDR: `127.0.0.1:${port}`, SOU_DATA_DIR: data, SOU_LOG: 'warn', SOU_TIMEZONE: 'UTC',
-      LEPTOS_SITE_ROOT: siteRoot, LEPTOS_SITE_PKG_DIR: 'pkg', LEPTOS_OUTPUT_NAME: 'sou',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const { base, request, demoSession, stop } = await startSou(binary, siteRoot);
   try {
-    await started();
-    const demo = await request('POST', '/auth/demo', { origin: base, 'content-type': 'application/x-www-form-urlencoded' });
-    const cookie = (demo.headers['set-cookie'] || []).map((c) => c.split(';')[0]).join('; ');
-    if (!cookie) throw new Error(`no session from /auth/demo (HTTP ${demo.status})`);
+    const cookie = await demoSession();
     let conversation = null;
     for (const message of QUESTIONS) {
       const body = JSON.stringify(conversation ? { message, conversation_id: conversation } : { message });
       const r = await request('POST', '/api/v1/chat', { origin: base, cookie, 'content-type': 'application/json' }, body);
-      const id = r.body.match(/"conversation_id":"([0-9a-f]+)"/);
+      const id = r.body.toString().match(/"conversation_id":"([0-9a-f]+)"/);
       if (r.status !== 200 || !id) throw new Error(`${message}: HTTP ${r.status}`);
       conversation = id[1];
     }
@@ -104,8 +69,7 @@ async function main() {
       if (m.failing.length) console.log(`  failing audits: ${m.failing.join(', ')}`);
     }
   } finally {
-    sou.kill('SIGINT');
-    fs.rmSync(data, { recursive: true, force: true });
+    stop();
   }
 }
 

@@ -1,14 +1,12 @@
-// What a browser downloads to open Sou's pages (at once, or once idle), as the server sends it, beside the stock
-// Leptos app (a counter) built with the same profile. Run by scripts/bundle.sh, which builds
+// What a browser downloads to open Sou's pages (at once, or once idle), as the server
+// sends it, beside the stock Leptos app (a counter) built with the same profile. Run by scripts/bundle.sh, which builds
 // both; prints the figures and exits 1 when the chat page is over its budget.
 //
 //   node scripts/bundle/measure.mjs <sou binary> <site root> <counter pkg dir>
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { startSou } from './sou.mjs';
 
 // The chat page's first load (its JS and WASM, compressed as served) may weigh this
 // much, and this many times the counter's (the same files, compressed the same way).
@@ -16,34 +14,9 @@ const BUDGET_BYTES = 300 * 1000;
 const BUDGET_RATIO = 2.5;
 
 const [binary, siteRoot, counterDir] = process.argv.slice(2);
-const port = 3990 + Math.floor(Math.random() * 9);
-const base = `http://127.0.0.1:${port}`;
 
-// One request; the body's bytes as they came over the wire (never decompressed).
-function request(method, url, headers = {}) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(base + url, { method, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-async function started() {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await request('GET', '/healthz')).status === 200) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('Sou did not start');
-}
-
-// What a page makes the browser fetch at once: its stylesheet, the JS module and the
-// WASM (the island loader's preload links), nothing else.
+// What a page makes the browser fetch: its stylesheet, and on a page with an island the
+// JS module and the WASM, nothing else.
 function assetsOf(html) {
   const links = [...html.matchAll(/<link\b[^>]*>/g)].map((m) => m[0]);
   const href = (tag) => (tag.match(/href="([^"]+)"/) || [])[1];
@@ -64,20 +37,10 @@ function assetsOf(html) {
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 
 async function main() {
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'sou-bundle-'));
-  const sou = spawn(binary, [], {
-    env: {
-      ...process.env, SOU_ADDR: `127.0.0.1:${port}`, SOU_DATA_DIR: data, SOU_LOG: 'warn', SOU_TIMEZONE: 'UTC',
-      LEPTOS_SITE_ROOT: siteRoot, LEPTOS_SITE_PKG_DIR: 'pkg', LEPTOS_OUTPUT_NAME: 'sou',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const { request, demoSession, stop } = await startSou(binary, siteRoot);
   let failed = false;
   try {
-    await started();
-    const demo = await request('POST', '/auth/demo', { origin: base, 'content-type': 'application/x-www-form-urlencoded' });
-    const cookie = (demo.headers['set-cookie'] || []).map((c) => c.split(';')[0]).join('; ');
-    if (!cookie) throw new Error(`no session from /auth/demo (HTTP ${demo.status})`);
+    const cookie = await demoSession();
     const accept = { 'accept-encoding': 'br, gzip', cookie };
 
     // Every file of a page, as served to a browser that takes brotli.
@@ -156,8 +119,7 @@ async function main() {
       ` ${ratio.toFixed(2)}× ≤ ${BUDGET_RATIO}×: ${ratio <= BUDGET_RATIO ? 'ok' : 'OVER'}`);
     failed ||= chat.code > BUDGET_BYTES || ratio > BUDGET_RATIO;
   } finally {
-    sou.kill('SIGINT');
-    fs.rmSync(data, { recursive: true, force: true });
+    stop();
   }
   process.exit(failed ? 1 : 0);
 }
