@@ -44,25 +44,20 @@ pub fn PageTitle(#[prop(into)] text: Signal<String>) -> impl IntoView {
     view! { <leptos_meta::Title text=full/> }
 }
 
-/// Loads the browser bundle once the page is idle, then wakes its islands: Leptos'
+/// Loads the browser bundle once the page is idle, then wakes its islands (Leptos'
 /// islands loader, without its preload links, so that the page's text and style come
-/// first on a slow network. The script's text is made of this build's file names
-/// (checked to be plain hashes by `site.rs`) and nothing else.
+/// first on a slow network), and registers the service worker (`island_loader.js`).
+/// The script's only variable text is this build's file names, checked to be plain
+/// hashes by `site.rs`.
 pub fn island_loader() -> impl IntoView {
     // Non-island components render as plain HTML, with no hydration markers.
     if let Some(context) = Owner::current_shared_context() {
         context.set_is_hydrating(false);
     }
     let files = crate::site::files();
-    let script = format!(
-        "const load = () => import({js:?}).then(async (m) => {{\
-           await m.default({{ module_or_path: {wasm:?} }}); m.hydrate();\
-           for (const el of document.querySelectorAll('leptos-island')) {{\
-             const island = m[el.dataset.component]; if (island) island(el); }} }});\
-         if ('requestIdleCallback' in window) requestIdleCallback(load); else setTimeout(load);",
-        js = files.js,
-        wasm = files.wasm,
-    );
+    let script = include_str!("island_loader.js")
+        .replace("JS_FILE", &format!("{:?}", files.js))
+        .replace("WASM_FILE", &format!("{:?}", files.wasm));
     view! { <script type="module" nonce=leptos::nonce::use_nonce()>{script}</script> }
 }
 

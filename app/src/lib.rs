@@ -76,6 +76,12 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <AutoReload options/>
                 {scripts}
                 <link rel="stylesheet" id="leptos" href=css/>
+                // Installable: the manifest (in the browser's language) and the bars'
+                // colour in either theme.
+                <link rel="manifest" href="/manifest.webmanifest"/>
+                <link rel="apple-touch-icon" href="/icons/192.png"/>
+                <meta name="theme-color" content="#f7f6f2" media="(prefers-color-scheme: light)"/>
+                <meta name="theme-color" content="#121614" media="(prefers-color-scheme: dark)"/>
                 <MetaTags/>
             </head>
             <body>
@@ -85,11 +91,14 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
-/// Whether the page asked for holds an island: the chat (`/`, `/c/{id}`).
+/// Whether the page asked for holds an island: the chat (`/`, `/c/{id}`, and its
+/// offline shell `/offline`).
 #[cfg(feature = "ssr")]
 fn has_island() -> bool {
-    use_context::<http::request::Parts>()
-        .is_some_and(|parts| parts.uri.path() == "/" || parts.uri.path().starts_with("/c/"))
+    use_context::<http::request::Parts>().is_some_and(|parts| {
+        let path = parts.uri.path();
+        path == "/" || path == "/offline" || path.starts_with("/c/")
+    })
 }
 
 #[cfg(feature = "ssr")]
@@ -108,6 +117,7 @@ pub fn App() -> impl IntoView {
             <Routes fallback=|| view! { <layout::NotFound/> }>
                 <Route path=StaticSegment("") view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("c"), ParamSegment("id")) view=chat::ChatPage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("offline") view=chat::OfflinePage/>
                 <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("reports")) view=reports::ReportsPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("import") view=imports::ImportsPage ssr=SsrMode::Async/>

@@ -45,13 +45,15 @@ test('only the chat pages load browser code, and a second visit downloads none o
   // A second visit: the same files, from the cache, not from the network.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  // Served from the memory cache (announced first) or the disk cache, or not.
+  // Served from the memory cache (announced first), the disk cache or the service
+  // worker's, or not.
   const cached = new Set();
   const fromNetwork = [];
   cdp.on('Network.requestServedFromCache', (e) => cached.add(e.requestId));
   cdp.on('Network.responseReceived', (e) => {
     const path = new URL(e.response.url).pathname;
-    if (/\.(js|wasm|css)$/.test(path) && !cached.has(e.requestId) && !e.response.fromDiskCache) fromNetwork.push(path);
+    const kept = cached.has(e.requestId) || e.response.fromDiskCache || e.response.fromServiceWorker;
+    if (/\.(js|wasm|css)$/.test(path) && !kept) fromNetwork.push(path);
   });
   await open(page, testInfo, '/');
   expect(fromNetwork, 'files downloaded again on a second visit').toEqual([]);

@@ -46,6 +46,9 @@ fn public(path: &str) -> bool {
     matches!(path, "/login" | "/signup" | "/healthz" | "/favicon.svg")
         || path.starts_with("/auth/")
         || path.starts_with("/pkg/")
+        // The installable app: its manifest, icons, worker and offline shell (no data).
+        || matches!(path, "/manifest.webmanifest" | "/sw.js" | "/offline")
+        || path.starts_with("/icons/")
         // Shared reports: whoever has the link.
         || path.starts_with("/r/")
 }

@@ -9,6 +9,7 @@ pub mod config;
 mod error;
 pub mod forms;
 mod imports_api;
+mod pwa;
 pub mod reports;
 pub mod security;
 
@@ -128,6 +129,9 @@ pub fn router(mut state: AppState) -> Router {
         .route("/rules/{id}/apply", post(forms::apply_rule))
         .route("/rules/{id}/delete", post(forms::delete_rule))
         .route("/healthz", get(|| async { "ok" }))
+        .route("/manifest.webmanifest", get(pwa::manifest))
+        .route("/icons/{name}", get(pwa::icon))
+        .route("/sw.js", get(pwa::service_worker))
         .leptos_routes_with_context(&state, routes, page_context(sou.clone()), {
             let options = state.leptos_options.clone();
             move || shell(options.clone())

@@ -119,6 +119,16 @@ fn fingerprint(stamp: &str, svg: &str) -> u64 {
 
 /// The picture's SVG drawn to PNG, with the embedded font.
 pub fn rasterise(svg: &str) -> Option<Vec<u8>> {
+    draw(svg, app::report::og::WIDTH, app::report::og::HEIGHT)
+}
+
+/// A square SVG drawn to a PNG of `size` pixels a side (the app's icons).
+pub fn rasterise_square(svg: &str, size: u32) -> Option<Vec<u8>> {
+    draw(svg, size, size)
+}
+
+/// `svg` drawn to PNG at `width` × `height`, scaled to fill it, with the embedded font.
+fn draw(svg: &str, width: u32, height: u32) -> Option<Vec<u8>> {
     use resvg::{tiny_skia, usvg};
     static OPTIONS: OnceLock<usvg::Options<'static>> = OnceLock::new();
     let options = OPTIONS.get_or_init(|| {
@@ -131,8 +141,10 @@ pub fn rasterise(svg: &str) -> Option<Vec<u8>> {
     });
     let tree =
         usvg::Tree::from_str(svg, options).map_err(|e| tracing::error!(error = %e, "preview SVG")).ok()?;
-    let mut pixmap = tiny_skia::Pixmap::new(app::report::og::WIDTH, app::report::og::HEIGHT)?;
-    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    let mut pixmap = tiny_skia::Pixmap::new(width, height)?;
+    let scale =
+        tiny_skia::Transform::from_scale(width as f32 / tree.size().width(), height as f32 / tree.size().height());
+    resvg::render(&tree, scale, &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| tracing::error!(error = %e, "preview PNG")).ok()
 }
 

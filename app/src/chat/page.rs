@@ -9,7 +9,7 @@ use super::composer::{Composer, ComposerData};
 use super::history::History;
 use crate::api::{load_page, PageData};
 use crate::fields::PageTitle;
-use crate::i18n::{self, t, T};
+use crate::i18n::{self, t, tr, T};
 use crate::layout::{Frame, Here, Loaded, TopBar};
 use crate::render;
 
@@ -137,7 +137,60 @@ fn Chat(data: PageData) -> impl IntoView {
                 <ol class="turns" id="turns" aria-live="polite">{turns}</ol>
                 <History current=conversation_id locale/>
             </main>
+            {update_bar(locale)}
             <Composer props/>
+        </div>
+    }
+}
+
+/// The chat's offline shell, which the service worker keeps and shows for any page
+/// when the network is gone: the composer with no one's data (no conversation, no
+/// history, no vocabulary of categories and merchants), so that the parser still reads
+/// a question. It is the same for everyone and needs no account.
+#[component]
+pub fn OfflinePage() -> impl IntoView {
+    let locale = crate::layout::request_locale();
+    let Some(today) = use_context::<backend::Sou>().map(|sou| sou.today()) else {
+        return crate::layout::failed_page(crate::AppError::Internal);
+    };
+    let props = ComposerData {
+        locale,
+        today,
+        vocabulary: agent::Vocabulary::default(),
+        conversation_id: None,
+        previous: None,
+        draft: String::new(),
+    };
+    view! {
+        <div class="app start">
+            <header class="top">
+                <a class="brand" href="/" rel="external">"Sou"</a>
+                <span class="tagline">{t(locale, T::Tagline)}</span>
+            </header>
+            <PageTitle text=tr(locale, "Hors ligne", "Offline").to_string()/>
+            <main class="chat" data-testid="chat">
+                <section class="welcome" data-testid="offline">
+                    <h1>"Sou"</h1>
+                    <p>{tr(locale,
+                        "Hors ligne. Sou comprend déjà votre question ; il y répondra quand le réseau sera revenu.",
+                        "Offline. Sou already reads your question; it will answer once the network is back.")}</p>
+                </section>
+                <ol class="turns" id="turns" aria-live="polite"></ol>
+            </main>
+            {update_bar(locale)}
+            <Composer props/>
+        </div>
+    }
+    .into_any()
+}
+
+/// "A new version is ready": shown by the page's loader when a new build's worker
+/// waits; reloading is the user's choice, and waits for an answer being written.
+fn update_bar(locale: Locale) -> impl IntoView {
+    view! {
+        <div class="update" id="update" role="status" hidden>
+            <span>{tr(locale, "Une nouvelle version de Sou est prête.", "A new version of Sou is ready.")}</span>
+            <button type="button" id="update-now">{tr(locale, "Recharger", "Reload")}</button>
         </div>
     }
 }
