@@ -19,7 +19,8 @@ pub const SHELL_PAGE: &str = "/offline";
 
 /// The icons, by the name they are served under (`/icons/<name>`): size and whether
 /// the picture fills the square (a maskable icon, cut to any shape by the system).
-const ICONS: [(&str, u32, bool); 3] = [("192.png", 192, false), ("512.png", 512, false), ("maskable-512.png", 512, true)];
+const ICONS: [(&str, u32, bool); 3] =
+    [("192.png", 192, false), ("512.png", 512, false), ("maskable-512.png", 512, true)];
 
 /// Light theme's background and accent, as in `style/main.css`.
 const BACKGROUND: &str = "#f7f6f2";
@@ -63,10 +64,7 @@ pub async fn manifest(headers: HeaderMap) -> Response {
         "theme_color": ACCENT,
         "icons": icons,
     });
-    (
-        [(CONTENT_TYPE, "application/manifest+json"), (CACHE_CONTROL, "no-cache")],
-        body.to_string(),
-    )
+    ([(CONTENT_TYPE, "application/manifest+json"), (CACHE_CONTROL, "no-cache")], body.to_string())
         .into_response()
 }
 
@@ -88,10 +86,15 @@ fn icon_svg(maskable: bool) -> String {
 pub async fn icon(Path(name): Path<String>) -> Response {
     static DRAWN: OnceLock<Vec<Option<Vec<u8>>>> = OnceLock::new();
     let drawn = DRAWN.get_or_init(|| {
-        ICONS.iter().map(|(_, size, maskable)| crate::reports::rasterise_square(&icon_svg(*maskable), *size)).collect()
+        ICONS
+            .iter()
+            .map(|(_, size, maskable)| crate::reports::rasterise_square(&icon_svg(*maskable), *size))
+            .collect()
     });
     match ICONS.iter().position(|(n, _, _)| *n == name).and_then(|i| drawn[i].clone()) {
-        Some(png) => ([(CONTENT_TYPE, "image/png"), (CACHE_CONTROL, "public, max-age=86400")], png).into_response(),
+        Some(png) => {
+            ([(CONTENT_TYPE, "image/png"), (CACHE_CONTROL, "public, max-age=86400")], png).into_response()
+        }
         None => StatusCode::NOT_FOUND.into_response(),
     }
 }
@@ -132,10 +135,7 @@ pub fn worker_source(files: &app::site::SiteFiles) -> String {
 pub async fn service_worker() -> Response {
     static SOURCE: OnceLock<String> = OnceLock::new();
     let source = SOURCE.get_or_init(|| worker_source(&app::site::files()));
-    (
-        [(CONTENT_TYPE, "text/javascript; charset=utf-8"), (CACHE_CONTROL, "no-cache")],
-        source.clone(),
-    )
+    ([(CONTENT_TYPE, "text/javascript; charset=utf-8"), (CACHE_CONTROL, "no-cache")], source.clone())
         .into_response()
 }
 

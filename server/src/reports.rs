@@ -142,8 +142,10 @@ fn draw(svg: &str, width: u32, height: u32) -> Option<Vec<u8>> {
     let tree =
         usvg::Tree::from_str(svg, options).map_err(|e| tracing::error!(error = %e, "preview SVG")).ok()?;
     let mut pixmap = tiny_skia::Pixmap::new(width, height)?;
-    let scale =
-        tiny_skia::Transform::from_scale(width as f32 / tree.size().width(), height as f32 / tree.size().height());
+    let scale = tiny_skia::Transform::from_scale(
+        width as f32 / tree.size().width(),
+        height as f32 / tree.size().height(),
+    );
     resvg::render(&tree, scale, &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| tracing::error!(error = %e, "preview PNG")).ok()
 }
