@@ -23,6 +23,8 @@ pub enum Ended {
     /// The user pressed stop: the request was aborted, and the server, seeing the
     /// client go, drops its call to the model.
     Stopped,
+    /// The server could not be reached: nothing was sent, it may be sent again.
+    Unreachable,
     Failed(String),
 }
 
@@ -57,24 +59,30 @@ pub async fn chat(body: String, on_event: impl FnMut(LiveEvent)) -> Result<(), E
     CURRENT.with(|c| c.borrow_mut().take());
     match result {
         Err(_) if was_stopped => Err(Ended::Stopped),
-        other => other.map_err(Ended::Failed),
+        other => other,
     }
 }
 
 async fn read(
     body: String,
     signal: &web_sys::AbortSignal,
-    mut on_event: impl FnMut(LiveEvent),
-) -> Result<(), String> {
-    let response = Request::post("/api/v1/chat")
+    on_event: impl FnMut(LiveEvent),
+) -> Result<(), Ended> {
+    let request = Request::post("/api/v1/chat")
         .header("content-type", "application/json")
         .header("accept", "text/event-stream")
         .abort_signal(Some(signal))
         .body(body)
-        .map_err(|e| e.to_string())?
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Ended::Failed(e.to_string()))?;
+    // `fetch` rejects only when no response came at all: the network is gone.
+    let response = request.send().await.map_err(|_| Ended::Unreachable)?;
+    read_events(response, on_event).await.map_err(Ended::Failed)
+}
+
+async fn read_events(
+    response: gloo_net::http::Response,
+    mut on_event: impl FnMut(LiveEvent),
+) -> Result<(), String> {
     if !response.ok() {
         let text = response.text().await.unwrap_or_default();
         let message = serde_json::from_str::<serde_json::Value>(&text)

@@ -97,6 +97,8 @@ struct LiveTurn {
     pending: bool,
     /// The server's rendering of the stored answer, once it arrived.
     html: Option<String>,
+    /// Sent offline: kept, and sent when the network is back (with a suggestion's plan).
+    waiting: Option<Option<String>>,
 }
 
 impl LiveTurn {
@@ -136,11 +138,16 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
     let describe = move |plan: &ToolCallPlan| parser.with_value(|p| p.describe(&plan.call, plan.meta.locale));
 
     // A suggestion's plan goes as the server wrote it (JSON), never read here.
+    let live = Live { turns, busy, draft, conversation_id, locale };
     let send = Callback::new(move |(message, plan): (String, Option<String>)| {
         if busy.get_untracked() || message.trim().is_empty() {
             return;
         }
-        start(message, plan, Live { turns, busy, draft, conversation_id, locale });
+        if offline() {
+            keep(message, plan, live);
+        } else {
+            start(message, plan, live, None);
+        }
         // After a suggestion as after Enter: the caret is back in the message box.
         focus_message();
     });
@@ -165,7 +172,7 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
             view! {
                 <For
                     each=move || turns.get().into_iter().enumerate()
-                    key=|(i, turn)| (*i, turn.events.len(), turn.pending, turn.html.is_some())
+                    key=|(i, turn)| (*i, turn.events.len(), turn.pending, turn.html.is_some(), turn.waiting.is_some())
                     children=move |(_, turn)| {
                         view! {
                             <li class="turn" data-testid="turn">
@@ -179,6 +186,7 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
         });
         browser::catch_examples(draft);
         browser::catch_suggestions(send);
+        browser::when_online(move || resume(live));
         browser::mark_hydrated();
     });
     #[cfg(not(feature = "hydrate"))]
@@ -222,6 +230,17 @@ fn live_answer(turn: LiveTurn, locale: Locale, describe: impl Fn(&ToolCallPlan) 
         // Sou's server drew this, from the stored answer, with the page's own views:
         // every text in it escaped there (see `chat::answer_html`).
         return view! { <div class="bubble assistant" inner_html=html></div> }.into_any();
+    }
+    if turn.waiting.is_some() {
+        return view! {
+            <div class="bubble assistant">
+                <p class="waiting" role="status" data-testid="waiting">
+                    {tr(locale, "Hors ligne : votre question partira dès le retour du réseau.",
+                        "Offline: your question will be sent as soon as the network is back.")}
+                </p>
+            </div>
+        }
+        .into_any();
     }
     let mut out: Vec<AnyView> = Vec::new();
     // Words speak the language of the question, which the plan carries.
@@ -290,15 +309,35 @@ struct Live {
 /// Streams the answer to `message` into a new turn, then puts the server's rendering
 /// of the stored answer in its place, and the history as it is now beside it.
 #[cfg(feature = "hydrate")]
-fn start(message: String, plan: Option<String>, live: Live) {
+fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>) {
     let Live { turns, busy, draft, conversation_id, locale } = live;
     busy.set(true);
-    draft.set(String::new());
     browser::leave_start_page();
-    let index = turns.with_untracked(Vec::len);
-    turns.update(|t| {
-        t.push(LiveTurn { user: message.clone(), events: Vec::new(), pending: true, html: None })
-    });
+    // A new turn, or one that was waiting for the network.
+    let index = match at {
+        Some(index) => {
+            turns.update(|t| {
+                if let Some(turn) = t.get_mut(index) {
+                    turn.waiting = None;
+                    turn.pending = true;
+                }
+            });
+            index
+        }
+        None => {
+            draft.set(String::new());
+            let index = turns.with_untracked(Vec::len);
+            let turn = LiveTurn {
+                user: message.clone(),
+                events: Vec::new(),
+                pending: true,
+                html: None,
+                waiting: None,
+            };
+            turns.update(|t| t.push(turn));
+            index
+        }
+    };
     request_animation_frame(browser::scroll_to_end);
     // `ChatRequest` (docs/api.md), with the plan as the server's form wrote it: the
     // server reads and checks it, the composer never does.
@@ -311,6 +350,7 @@ fn start(message: String, plan: Option<String>, live: Live) {
         plan: Option<Box<serde_json::value::RawValue>>,
         locale: &'a str,
     }
+    let kept_plan = plan.clone();
     let request = Request {
         message: &message,
         conversation_id: conversation_id.get_untracked(),
@@ -350,9 +390,16 @@ fn start(message: String, plan: Option<String>, live: Live) {
                 browser::name_page(heading);
             }
         }
+        // Not reached at all: kept, and tried again when the network is back (the
+        // browser's `online`, or in a few seconds: it does not always know).
+        let unreachable = matches!(result, Err(crate::stream::Ended::Unreachable));
         turns.update(|all| {
             if let Some(turn) = all.get_mut(index) {
                 turn.pending = false;
+                if unreachable {
+                    turn.waiting = Some(kept_plan);
+                    return;
+                }
                 turn.html = parts.map(|p| p.answer);
                 let ended = turn.events.iter().any(|e| matches!(e, LiveEvent::Status { .. }));
                 match result {
@@ -366,16 +413,58 @@ fn start(message: String, plan: Option<String>, live: Live) {
                     Err(crate::stream::Ended::Failed(message)) => {
                         turn.events.push(LiveEvent::Error { code: "network".into(), message });
                     }
+                    Err(crate::stream::Ended::Unreachable) => {}
                 }
             }
         });
         busy.set(false);
         request_animation_frame(browser::scroll_to_end);
+        // The next question kept offline, if the network is back.
+        if unreachable {
+            set_timeout(move || resume(live), std::time::Duration::from_secs(3));
+        } else {
+            resume(live);
+        }
     });
 }
 
+/// Keeps a question sent offline, on screen, until the network is back.
+fn keep(message: String, plan: Option<String>, live: Live) {
+    live.draft.set(String::new());
+    #[cfg(feature = "hydrate")]
+    browser::leave_start_page();
+    let turn =
+        LiveTurn { user: message, events: Vec::new(), pending: false, html: None, waiting: Some(plan) };
+    live.turns.update(|t| t.push(turn));
+}
+
+/// Sends the first question kept offline, once online and no answer is streaming.
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+fn resume(live: Live) {
+    if live.busy.get_untracked() || offline() {
+        return;
+    }
+    let next = live.turns.with_untracked(|t| {
+        t.iter().position(|turn| turn.waiting.is_some()).map(|i| (i, t[i].user.clone(), t[i].waiting.clone()))
+    });
+    if let Some((index, message, plan)) = next {
+        start(message, plan.flatten(), live, Some(index));
+    }
+}
+
+/// Whether the browser says it has no network.
+#[cfg(feature = "hydrate")]
+fn offline() -> bool {
+    web_sys::window().is_some_and(|w| !w.navigator().on_line())
+}
+
 #[cfg(not(feature = "hydrate"))]
-fn start(_message: String, _plan: Option<String>, _live: Live) {}
+fn offline() -> bool {
+    false
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn start(_message: String, _plan: Option<String>, _live: Live, _at: Option<usize>) {}
 
 /// Puts the caret in the message box, without scrolling (it is fixed at the bottom).
 /// Not on a touch screen, where focus opens the keyboard over the answer.
@@ -460,6 +549,11 @@ mod browser {
             send.run((field("message"), plan));
         });
         drop(handle);
+    }
+
+    /// Calls `then` each time the browser says the network is back.
+    pub fn when_online(then: impl Fn() + 'static) {
+        let _ = window_event_listener(leptos::ev::online, move |_| then());
     }
 
     /// The first message of the start page: the greeting goes, the list shows.
