@@ -104,8 +104,7 @@ pub async fn answer_parts(conversation_id: String, message_id: String) -> Result
         let locale = ssr::accept_language();
         let parser = agent::Parser::new(sou.store().vocabulary(user).await?);
         let conversation = sou.conversation(user, &conversation_id).await?;
-        let heading = crate::chat::answer_heading(&conversation, &message_id, &parser);
-        let answer =
+        let (answer, heading) =
             crate::chat::answer_html(conversation, &message_id, &parser, locale).ok_or(AppError::NotFound)?;
         let history = sou.conversations(user, HISTORY_LENGTH).await?;
         let history = crate::chat::history_html(history, Some(conversation_id), locale);

@@ -65,7 +65,7 @@ pub use error::AppError;
 #[cfg(feature = "ssr")]
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     let scripts = has_island().then(fields::island_loader);
-    let css = site::files().css;
+    let css = site::files().css.as_str();
     view! {
         <!DOCTYPE html>
         // `lang` is the page's language, set by `App` (see `layout::request_locale`).

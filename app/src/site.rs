@@ -59,13 +59,14 @@ pub fn init(options: &LeptosOptions) -> &'static SiteFiles {
 }
 
 /// The files of this process (after [`init`]; Sou's plain names before).
-pub fn files() -> SiteFiles {
-    FILES.get().cloned().unwrap_or_else(|| SiteFiles {
+pub fn files() -> &'static SiteFiles {
+    static PLAIN: std::sync::LazyLock<SiteFiles> = std::sync::LazyLock::new(|| SiteFiles {
         css: "/pkg/sou.css".into(),
         js: "/pkg/sou.js".into(),
         wasm: "/pkg/sou.wasm".into(),
         hashed: Vec::new(),
-    })
+    });
+    FILES.get().unwrap_or(&PLAIN)
 }
 
 /// `hash.txt`'s lines (`js: <hash>`, `wasm: …`, `css: …`): the three hashed names, in

@@ -85,10 +85,10 @@ fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
     ROUTES.get_or_init(|| generate_route_list(App)).clone()
 }
 
-pub fn router(mut state: AppState) -> Router {
+pub fn router(state: AppState) -> Router {
     let routes = route_list();
     // Pages link the files of this build: hashed names when it hashed them.
-    state.leptos_options.hash_files = !app::site::init(&state.leptos_options).hashed.is_empty();
+    app::site::init(&state.leptos_options);
     let sou = state.sou.clone();
     Router::new()
         .route("/auth/login", post(auth::log_in))

@@ -134,8 +134,8 @@ pub fn worker_source(files: &app::site::SiteFiles) -> String {
 /// `GET /sw.js`: never cached by the browser, so that a new build is seen at once.
 pub async fn service_worker() -> Response {
     static SOURCE: OnceLock<String> = OnceLock::new();
-    let source = SOURCE.get_or_init(|| worker_source(&app::site::files()));
-    ([(CONTENT_TYPE, "text/javascript; charset=utf-8"), (CACHE_CONTROL, "no-cache")], source.clone())
+    let source = SOURCE.get_or_init(|| worker_source(app::site::files()));
+    ([(CONTENT_TYPE, "text/javascript; charset=utf-8"), (CACHE_CONTROL, "no-cache")], source.as_str())
         .into_response()
 }
 

@@ -523,18 +523,18 @@ mod browser {
 
     /// An example of the start page goes into the message box instead of reloading it.
     pub fn catch_examples(draft: RwSignal<String>) {
-        let handle = window_event_listener(leptos::ev::click, move |ev| {
+        // Listeners stay for the page's life.
+        let _ = window_event_listener(leptos::ev::click, move |ev| {
             let Some(link) = closest(&ev, "a.example") else { return };
             ev.prevent_default();
             draft.set(link.text_content().unwrap_or_default());
             focus_message();
         });
-        drop(handle);
     }
 
     /// A one-click suggestion (a form) is sent over the stream, with its plan.
     pub fn catch_suggestions(send: Callback<(String, Option<String>)>) {
-        let handle = window_event_listener(leptos::ev::submit, move |ev| {
+        let _ = window_event_listener(leptos::ev::submit, move |ev| {
             let Some(form) = closest(&ev, "form.suggestion") else { return };
             ev.prevent_default();
             let field = |name: &str| {
@@ -548,7 +548,6 @@ mod browser {
             let plan = Some(field("plan")).filter(|p| !p.is_empty());
             send.run((field("message"), plan));
         });
-        drop(handle);
     }
 
     /// Calls `then` each time the browser says the network is back.

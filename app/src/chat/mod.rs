@@ -18,4 +18,4 @@ pub use composer::LiveEvent;
 #[cfg(feature = "ssr")]
 pub use history::history_html;
 #[cfg(feature = "ssr")]
-pub use page::{answer_heading, answer_html, ChatPage, OfflinePage};
+pub use page::{answer_html, ChatPage, OfflinePage};

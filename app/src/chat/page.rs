@@ -226,28 +226,24 @@ fn query_escape(text: &str) -> String {
         .collect()
 }
 
-/// What the answer `message_id` computed, if it ran a plan: the page's name after it.
-pub fn answer_heading(conversation: &ConversationView, message_id: &str, parser: &Parser) -> Option<String> {
-    let message = conversation.messages.iter().find(|m| m.id.as_deref() == Some(message_id))?;
-    let turn = Turn { user: String::new(), events: message.events.clone() };
-    last_answered(std::slice::from_ref(&turn)).map(|plan| parser.describe(&plan.call, plan.meta.locale))
-}
-
-/// An answer of a conversation as the page draws it, as HTML: what the composer puts
-/// in place of the streamed answer once it has ended. `None` when the conversation
-/// has no such answer.
+/// An answer of a conversation as the page draws it, as HTML, and what it computed if
+/// it ran a plan (the page's name after it): what the composer puts in place of the
+/// streamed answer once it has ended. `None` when the conversation has no such answer.
 pub fn answer_html(
     conversation: ConversationView,
     message_id: &str,
     parser: &Parser,
     locale: Locale,
-) -> Option<String> {
+) -> Option<(String, Option<String>)> {
     let conversation_id = conversation.id.clone();
     let message = conversation
         .messages
         .into_iter()
         .find(|m| m.role == Role::Assistant && m.id.as_deref() == Some(message_id))?;
-    let events = with_message_id(message.events, Some(message_id));
+    let turn = Turn { user: String::new(), events: with_message_id(message.events, Some(message_id)) };
     let describe = |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
-    Some(Owner::new().with(|| render::events_view(events, locale, describe, Some(conversation_id)).to_html()))
+    let heading = last_answered(std::slice::from_ref(&turn)).map(|plan| describe(&plan));
+    let html = Owner::new()
+        .with(|| render::events_view(turn.events, locale, describe, Some(conversation_id)).to_html());
+    Some((html, heading))
 }

@@ -103,7 +103,7 @@ fn document(page: ReportPage, links: &Links) -> impl IntoView {
                 <meta name="twitter:description" content=summary.clone()/>
                 <meta name="twitter:image" content=links.image.clone()/>
                 <meta name="twitter:image:alt" content=image_alt/>
-                <link rel="stylesheet" href=crate::site::files().css/>
+                <link rel="stylesheet" href=crate::site::files().css.as_str()/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
             </head>
             <body class="report-page">
@@ -143,7 +143,7 @@ pub fn not_found_html(locale: Locale) -> String {
                     <title>{tr(locale, "Rapport introuvable — Sou", "Report not found — Sou")}</title>
                     <meta name="robots" content="noindex, nofollow"/>
                     <meta name="color-scheme" content="light dark"/>
-                    <link rel="stylesheet" href=crate::site::files().css/>
+                    <link rel="stylesheet" href=crate::site::files().css.as_str()/>
                 </head>
                 <body class="report-page">
                     <header class="report-brand"><span class="brand">"Sou"</span></header>
