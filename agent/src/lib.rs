@@ -18,6 +18,7 @@ mod money;
 pub mod parser;
 pub mod period;
 mod plan;
+mod plan_json;
 pub mod protocol;
 mod reason;
 pub mod reports;

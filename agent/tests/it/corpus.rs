@@ -211,6 +211,15 @@ fn corpus() {
             }
             failures.push(format!("line {}: {message}\n   want {want}\n   got  {got}", n + 1));
         }
+        // The browser reads plans (streamed, or the previous one) with `from_json`.
+        let plans = match &outcome {
+            ParseOutcome::Plan(p) => vec![p],
+            ParseOutcome::Clarification(c) => c.suggestions.iter().map(|s| &s.plan).collect(),
+        };
+        for plan in plans {
+            let json = serde_json::to_string(plan).unwrap();
+            assert_eq!(&ToolCallPlan::from_json(&json).unwrap(), plan, "line {}: from_json", n + 1);
+        }
         previous = outcome.plan().cloned();
     }
     let precision = if high == 0 { 100.0 } else { 100.0 * (high - high_wrong) as f64 / high as f64 };
