@@ -10,14 +10,15 @@
 use agent::protocol::MAX_CHAT_MESSAGE_CHARS;
 use agent::{Context, Date, Locale, ParseOutcome, Parser, ToolCallPlan, Vocabulary};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::i18n::{t, tr, T};
 use crate::render::plan::{draft_badge, PlanBadge};
 
 /// What the server gives the composer: the page's language and day, the user's words
-/// for the parser, the conversation, the plan a follow-up continues, the draft.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// for the parser, the conversation, the plan a follow-up continues, the draft. Its
+/// (de)serialisation, compact for the browser's sake, is in `props.rs`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ComposerData {
     pub locale: Locale,
     pub today: Date,
@@ -53,8 +54,9 @@ impl LiveEvent {
             kind: std::borrow::Cow<'a, str>,
         }
         #[derive(Deserialize)]
-        struct Plan {
-            plan: Box<ToolCallPlan>,
+        struct Plan<'a> {
+            #[serde(borrow)]
+            plan: &'a serde_json::value::RawValue,
         }
         #[derive(Deserialize)]
         struct Token {
@@ -73,7 +75,9 @@ impl LiveEvent {
             message_id: Option<String>,
         }
         Ok(match serde_json::from_str::<Kind>(json)?.kind.as_ref() {
-            "plan" => LiveEvent::Plan(serde_json::from_str::<Plan>(json)?.plan),
+            "plan" => LiveEvent::Plan(Box::new(ToolCallPlan::from_json(
+                serde_json::from_str::<Plan>(json)?.plan.get(),
+            )?)),
             "token" => LiveEvent::Token(serde_json::from_str::<Token>(json)?.content),
             "error" => {
                 let Error { code, message } = serde_json::from_str(json)?;
@@ -341,7 +345,7 @@ fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>) {
     request_animation_frame(browser::scroll_to_end);
     // `ChatRequest` (docs/api.md), with the plan as the server's form wrote it: the
     // server reads and checks it, the composer never does.
-    #[derive(Serialize)]
+    #[derive(serde::Serialize)]
     struct Request<'a> {
         message: &'a str,
         #[serde(skip_serializing_if = "Option::is_none")]

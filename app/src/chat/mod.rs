@@ -12,6 +12,7 @@ mod composer;
 mod history;
 #[cfg(feature = "ssr")]
 mod page;
+mod props;
 
 #[cfg(feature = "hydrate")]
 pub use composer::LiveEvent;
