@@ -468,7 +468,12 @@ pub fn bucket_label(b: DateBucket, locale: Locale) -> &'static str {
     }
 }
 
+/// `s` with its first letter in upper case. Only for Sou's own words, which start with
+/// an ASCII letter ([`aggregate_label`]): no Unicode case table in the browser bundle.
 fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    let mut s = s.to_string();
+    if let Some(first) = s.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    s
 }
