@@ -85,10 +85,18 @@ async fn read_events(
 ) -> Result<(), String> {
     if !response.ok() {
         let text = response.text().await.unwrap_or_default();
-        let message = serde_json::from_str::<serde_json::Value>(&text)
-            .ok()
-            .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
-            .unwrap_or_else(|| format!("HTTP {}", response.status()));
+        // `{"error": {"message": …}}`, read without `serde_json::Value` (its code).
+        #[derive(serde::Deserialize)]
+        struct Body {
+            error: Detail,
+        }
+        #[derive(serde::Deserialize)]
+        struct Detail {
+            message: String,
+        }
+        let message = serde_json::from_str::<Body>(&text)
+            .map(|b| b.error.message)
+            .unwrap_or_else(|_| format!("HTTP {}", response.status()));
         return Err(message);
     }
     // gloo-net reads a body whole; an answer is read as it comes, chunk by chunk.
