@@ -67,8 +67,24 @@ fn number_text(norm: &str, negative: bool) -> Option<String> {
     } else {
         norm.replace(',', "")
     };
-    let f: f64 = s.parse().ok()?;
-    f.is_finite().then(|| if negative { format!("-{s}") } else { s })
+    finite_decimal(&s).then(|| if negative { format!("-{s}") } else { s })
+}
+
+/// Whether `s`, digits with separators between them (a number token's), reads as a
+/// finite `f64`, as `s.parse::<f64>().is_ok_and(f64::is_finite)` says, without the
+/// float parser's code and tables in the browser bundle: digits with at most one `.`,
+/// whose whole part is below 2^1024 − 2^970 (from there on it rounds to infinity).
+fn finite_decimal(s: &str) -> bool {
+    /// 2^1024 − 2^970, 309 digits.
+    const OVERFLOW: &str = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
+    let (whole, fraction) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && fraction.is_empty()) || !digits(whole) || !digits(fraction) {
+        return false;
+    }
+    let whole = whole.trim_start_matches('0');
+    // Same length: compared digit by digit, as text.
+    whole.len() < OVERFLOW.len() || (whole.len() == OVERFLOW.len() && whole < OVERFLOW)
 }
 
 /// The value that starts at token `at`: quoted text, a number, or the words up to
@@ -172,4 +188,49 @@ pub(super) fn filter_on(set: &DatasetShape, c: usize, cond: &Condition) -> Optio
         }
     };
     Some(DatasetFilter { column: column.name.clone(), op: cond.op, value })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    /// `finite_decimal` says what the float parser says, on number tokens' shapes and
+    /// around the largest finite `f64`.
+    #[test]
+    fn finite_decimal_reads_as_the_float_parser() {
+        let parser = |s: &str| s.parse::<f64>().is_ok_and(f64::is_finite);
+        let mut cases: Vec<String> = [
+            "0",
+            "1",
+            "12",
+            "1.5",
+            "0.25",
+            "1.2.3",
+            "1/2",
+            "1-2",
+            "12/01/2026",
+            "1.",
+            ".5",
+            ".",
+            "",
+            "007",
+            "1..2",
+            "3.14159265358979323846264338327950288",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let max = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
+        let below = format!("{}1", &max[..max.len() - 1]);
+        let above = format!("{}3", &max[..max.len() - 1]);
+        for whole in [max.to_string(), below, above, "9".repeat(308), "9".repeat(309), "1".repeat(310)] {
+            for s in [whole.clone(), format!("{whole}.999"), format!("000{whole}"), format!("{whole}.0")] {
+                cases.push(s);
+            }
+        }
+        for s in &cases {
+            assert_eq!(finite_decimal(s), parser(s), "{s}");
+        }
+    }
 }
