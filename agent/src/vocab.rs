@@ -110,10 +110,10 @@ impl Index {
             }
         }
         for ids in index.phrases.values_mut() {
-            ids.sort();
+            ids.sort_unstable();
             ids.dedup();
         }
-        index.words.sort();
+        index.words.sort_unstable();
         index.words.dedup();
         index
     }

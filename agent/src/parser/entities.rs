@@ -296,7 +296,7 @@ impl Finder<'_> {
                 ids.push(*id);
             }
         }
-        ids.sort();
+        ids.sort_unstable();
         ids
     }
 

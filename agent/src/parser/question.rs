@@ -75,7 +75,7 @@ impl Parser {
         // Distinct names: "retraits d'espèces" names the cash category twice.
         let distinct = |ms: &[EntityMatch]| {
             let mut ids: Vec<_> = ms.iter().filter_map(|m| m.ids.first().copied()).collect();
-            ids.sort();
+            ids.sort_unstable();
             ids.dedup();
             ids.len()
         };

@@ -445,7 +445,7 @@ impl Scanner<'_> {
             });
         }
         let mut sorted = starts.clone();
-        sorted.sort();
+        sorted.sort_unstable();
         sorted.dedup();
         let (first, end) = (*sorted.first()?, sorted.last()?.add_months(1));
         let contiguous = sorted.windows(2).all(|w| w[0].add_months(1) == w[1]);
