@@ -14,6 +14,7 @@ pub mod chart;
 pub mod datasets;
 mod date;
 pub mod imports;
+pub mod json;
 mod money;
 pub mod parser;
 pub mod period;
