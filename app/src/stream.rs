@@ -4,6 +4,7 @@
 
 use std::cell::RefCell;
 
+use agent::json::{string, Fields, Json};
 use agent::protocol::SseDecoder;
 use gloo_net::http::Request;
 use js_sys::{Reflect, Uint8Array};
@@ -85,18 +86,14 @@ async fn read_events(
 ) -> Result<(), String> {
     if !response.ok() {
         let text = response.text().await.unwrap_or_default();
-        // `{"error": {"message": …}}`, read without `serde_json::Value` (its code).
-        #[derive(serde::Deserialize)]
-        struct Body {
-            error: Detail,
-        }
-        #[derive(serde::Deserialize)]
-        struct Detail {
-            message: String,
-        }
-        let message = serde_json::from_str::<Body>(&text)
-            .map(|b| b.error.message)
-            .unwrap_or_else(|_| format!("HTTP {}", response.status()));
+        // `{"error": {"message": …}}`, read with the bundle's one JSON reader.
+        let message = serde_json::from_str::<Json>(&text)
+            .ok()
+            .and_then(|body| {
+                let error = Fields::of(&body, None).ok()?.get("error")?;
+                Fields::of(error, None).ok()?.req("message", string).ok()
+            })
+            .unwrap_or_else(|| format!("HTTP {}", response.status()));
         return Err(message);
     }
     // gloo-net reads a body whole; an answer is read as it comes, chunk by chunk.
@@ -135,7 +132,10 @@ pub async fn answer(conversation_id: &str, message_id: &str) -> Option<crate::ap
     if !response.ok() {
         return None;
     }
-    serde_json::from_str(&response.text().await.ok()?).ok()
+    let json: Json = serde_json::from_str(&response.text().await.ok()?).ok()?;
+    let f = Fields::of(&json, None).ok()?;
+    let (answer, history) = (f.req("answer", string).ok()?, f.req("history", string).ok()?);
+    Some(crate::api::AnswerView { answer, history, heading: f.opt("heading", string).ok()? })
 }
 
 /// Shows `/c/<id>` in the address bar without reloading.

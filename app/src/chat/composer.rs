@@ -10,7 +10,6 @@
 use agent::protocol::MAX_CHAT_MESSAGE_CHARS;
 use agent::{Context, Date, Locale, ParseOutcome, Parser, ToolCallPlan, Vocabulary};
 use leptos::prelude::*;
-use serde::Deserialize;
 
 use crate::i18n::{t, tr, T};
 use crate::render::plan::{draft_badge, PlanBadge};
@@ -46,47 +45,19 @@ pub enum LiveEvent {
 #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 impl LiveEvent {
     /// Reads one event of the stream (`docs/api.md`): its `type` first, then the fields
-    /// the composer uses. Fields it does not use are skipped unread.
+    /// the composer uses. Fields it does not use are read (`agent::json`) and dropped.
     pub fn from_json(json: &str) -> Result<LiveEvent, serde_json::Error> {
-        #[derive(Deserialize)]
-        struct Kind<'a> {
-            #[serde(rename = "type", borrow)]
-            kind: std::borrow::Cow<'a, str>,
-        }
-        #[derive(Deserialize)]
-        struct Plan<'a> {
-            #[serde(borrow)]
-            plan: &'a serde_json::value::RawValue,
-        }
-        #[derive(Deserialize)]
-        struct Token {
-            content: String,
-        }
-        #[derive(Deserialize)]
-        struct Error {
-            code: String,
-            message: String,
-        }
-        #[derive(Deserialize)]
-        struct Status {
-            #[serde(default)]
-            conversation_id: Option<String>,
-            #[serde(default)]
-            message_id: Option<String>,
-        }
-        Ok(match serde_json::from_str::<Kind>(json)?.kind.as_ref() {
-            "plan" => LiveEvent::Plan(Box::new(ToolCallPlan::from_json(
-                serde_json::from_str::<Plan>(json)?.plan.get(),
-            )?)),
-            "token" => LiveEvent::Token(serde_json::from_str::<Token>(json)?.content),
-            "error" => {
-                let Error { code, message } = serde_json::from_str(json)?;
-                LiveEvent::Error { code, message }
-            }
-            "status" => {
-                let Status { conversation_id, message_id } = serde_json::from_str(json)?;
-                LiveEvent::Status { conversation_id, message_id }
-            }
+        use agent::json::{string, Fields, Json};
+        let json: Json = serde_json::from_str(json)?;
+        let f = Fields::of(&json, None)?;
+        Ok(match f.req("type", string)?.as_str() {
+            "plan" => LiveEvent::Plan(Box::new(f.req("plan", ToolCallPlan::from_value)?)),
+            "token" => LiveEvent::Token(f.req("content", string)?),
+            "error" => LiveEvent::Error { code: f.req("code", string)?, message: f.req("message", string)? },
+            "status" => LiveEvent::Status {
+                conversation_id: f.opt("conversation_id", string)?,
+                message_id: f.opt("message_id", string)?,
+            },
             _ => LiveEvent::Other,
         })
     }

@@ -15,6 +15,7 @@
 //! reader of the plans the stream brings.
 
 use agent::datasets::{ColumnType, DatasetColumn, DatasetShape};
+use agent::json::{list, string, Json};
 use agent::{Currency, Date, Locale, Term, ToolCallPlan, Vocabulary};
 use serde::{Deserialize, Deserializer};
 
@@ -149,7 +150,10 @@ impl serde::Serialize for ComposerData {
 
 impl<'de> Deserialize<'de> for ComposerData {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        decode(Vec::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+        // Read as the bundle's one JSON tree, then as lists of strings.
+        let json = Json::deserialize(deserializer)?;
+        let lists = list(&json, |l| list(l, string)).map_err(serde::de::Error::custom)?;
+        decode(lists).map_err(serde::de::Error::custom)
     }
 }
 
