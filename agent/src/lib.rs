@@ -24,6 +24,7 @@ pub mod reports;
 pub mod text;
 mod tools;
 mod vocab;
+pub mod widgets;
 pub mod wording;
 
 use serde::{Deserialize, Serialize};

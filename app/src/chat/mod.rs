@@ -15,6 +15,9 @@ mod page;
 
 #[cfg(feature = "hydrate")]
 pub use composer::LiveEvent;
+pub use composer::VisitorPass;
+#[cfg(feature = "ssr")]
+pub use composer::{Composer, ComposerData};
 #[cfg(feature = "ssr")]
 pub use history::history_html;
 #[cfg(feature = "ssr")]
