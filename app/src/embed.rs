@@ -89,7 +89,7 @@ fn Embed(data: EmbedData) -> impl IntoView {
         draft: String::new(),
         visitor: Some(VisitorPass { site: data.site, token: data.token }),
     };
-    let script = include_str!("embed.js");
+    let script: &'static str = include_str!("embed.js");
     view! {
         <div class="app embed start" data-theme=data.theme.as_str()>
             <header class="top embed-top">
@@ -103,14 +103,11 @@ fn Embed(data: EmbedData) -> impl IntoView {
             <main class="chat" data-testid="chat" id="embed" data-origins=data.origins.join(" ")>
                 <h1 class="visually-hidden">{data.name}</h1>
                 <section class="welcome" data-testid="greeting"><p>{greeting}</p></section>
-                <noscript>
-                    <p class="error">{tr(locale, "Cet assistant a besoin de JavaScript.", "This assistant needs JavaScript.")}</p>
-                </noscript>
                 <ol class="turns" id="turns" aria-live="polite"></ol>
             </main>
             <Composer props/>
             {crate::fields::island_loader(false)}
-            <script nonce=leptos::nonce::use_nonce()>{script}</script>
+            {crate::fields::inline_script(script)}
         </div>
     }
 }

@@ -67,6 +67,12 @@ pub fn island_loader(service_worker: bool) -> impl IntoView {
     view! { <script type="module" nonce=leptos::nonce::use_nonce()>{script}</script> }
 }
 
+/// One of Sou's own scripts, inline, with the page's nonce: only a text compiled into
+/// Sou (`include_str!`), never one made at run time.
+pub fn inline_script(js: &'static str) -> impl IntoView {
+    view! { <script nonce=leptos::nonce::use_nonce()>{js}</script> }
+}
+
 /// `text` as HTML text: `&`, `<` and `>` escaped (enough for element content).
 pub fn escape_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

@@ -8,6 +8,7 @@ use agent::Locale;
 use leptos::prelude::*;
 
 use crate::api::{load_widgets, WidgetsData};
+use crate::fields::TextArea;
 use crate::i18n::{self, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
 
@@ -92,8 +93,10 @@ fn refusal(code: &str, typed: &Typed, locale: Locale) -> String {
     }
 }
 
+/// The code a host page pastes. It is shown as a field's value (escaped), never as
+/// markup; `\u{3c}` is `<`.
 fn snippet(origin: &str, site: &WidgetSite) -> String {
-    format!(r#"<script src="{origin}/widget.js" data-site="{}" async></script>"#, site.id)
+    format!("\u{3c}script src=\"{origin}/widget.js\" data-site=\"{}\" async>\u{3c}/script>", site.id)
 }
 
 #[component]
@@ -177,8 +180,8 @@ fn Widgets(data: WidgetsData, typed: Typed, created: Option<String>, revoked: bo
                         <label for="widget-name">{tr(locale, "Nom", "Name")}</label>
                         <input id="widget-name" type="text" name="name" required maxlength=MAX_NAME_CHARS value=typed.name.clone()/>
                         <label for="widget-origins">{tr(locale, "Origines autorisées (une par ligne)", "Allowed origins (one per line)")}</label>
-                        <textarea id="widget-origins" name="origins" required rows="3"
-                            placeholder="https://www.example.com">{typed.origins.clone()}</textarea>
+                        <TextArea id="widget-origins" name="origins" required=true rows=3 maxlength=1200
+                            placeholder="https://www.example.com" value=typed.origins.clone()/>
                         <fieldset>
                             <legend>{tr(locale, "Questions sur vos comptes", "Questions about your accounts")}</legend>
                             <ul class="choices">{tools}</ul>
@@ -188,7 +191,8 @@ fn Widgets(data: WidgetsData, typed: Typed, created: Option<String>, revoked: bo
                             {datasets}
                         </fieldset>
                         <label for="widget-greeting">{tr(locale, "Message d'accueil", "Greeting")}</label>
-                        <textarea id="widget-greeting" name="greeting" rows="2" maxlength=MAX_GREETING_CHARS>{typed.greeting.clone()}</textarea>
+                        <TextArea id="widget-greeting" name="greeting" rows=2 maxlength=MAX_GREETING_CHARS as u32
+                            placeholder="" value=typed.greeting.clone()/>
                         <fieldset>
                             <legend>{tr(locale, "Thème", "Theme")}</legend>
                             <input type="radio" id="theme-light" name="theme" value="light" checked=!dark/>

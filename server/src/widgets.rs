@@ -49,9 +49,22 @@ fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
 }
 
+/// The visitor a request is from. A site that is gone (revoked, turned off, never
+/// made) is a 404 that says so in the visitor's language, as the widget shows it.
 async fn visitor(state: &AppState, site: &str, headers: &HeaderMap) -> Result<Visitor, ApiError> {
     let token = headers.get(VISITOR_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
-    state.sou.visitor(site, token).await.map_err(ApiError::from_user)
+    let locale = crate::forms::locale(headers);
+    state.sou.visitor(site, token).await.map_err(|e| match e {
+        backend::BackendError::NotFound => ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            locale.pick(
+                "Cet assistant n'est plus disponible sur ce site.",
+                "This assistant is no longer available on this site.",
+            ),
+        ),
+        e => ApiError::from_user_in(e, locale),
+    })
 }
 
 /// `POST /embed/{site}/chat`: a visitor's message, answered as `/api/v1/chat` answers.

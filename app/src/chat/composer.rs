@@ -130,6 +130,12 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
         draft,
         visitor,
     } = props;
+    // A widget's box names no example: the site may answer about anything but the ledger.
+    let label = if visitor.is_some() {
+        tr(locale, "Votre question", "Your question")
+    } else {
+        t(locale, T::Placeholder)
+    };
     let visitor = StoredValue::new(visitor);
     let parser = StoredValue::new(Parser::new(vocabulary));
     let conversation_id = RwSignal::new(conversation_id);
@@ -215,9 +221,9 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
             <form method="post" action="/chat" on:submit=on_submit data-testid="composer">
                 <input type="hidden" name="conversation_id"
                     value=move || conversation_id.get().unwrap_or_default()/>
-                <label class="visually-hidden" for="message">{t(locale, T::Placeholder)}</label>
+                <label class="visually-hidden" for="message">{label}</label>
                 <input id="message" name="message" type="text" autocomplete="off" required autofocus
-                    maxlength=MAX_CHAT_MESSAGE_CHARS placeholder=t(locale, T::Placeholder)
+                    maxlength=MAX_CHAT_MESSAGE_CHARS placeholder=label
                     value=draft.get_untracked()
                     prop:value=move || draft.get()
                     on:input=move |ev| draft.set(event_target_value(&ev))/>
