@@ -26,6 +26,7 @@ pub mod reports;
 pub mod text;
 mod tools;
 mod vocab;
+pub mod widgets;
 pub mod wording;
 
 use serde::{Deserialize, Serialize};

@@ -104,8 +104,8 @@ pub async fn answer_parts(conversation_id: String, message_id: String) -> Result
         let locale = ssr::accept_language();
         let parser = agent::Parser::new(sou.store().vocabulary(user).await?);
         let conversation = sou.conversation(user, &conversation_id).await?;
-        let (answer, heading) =
-            crate::chat::answer_html(conversation, &message_id, &parser, locale).ok_or(AppError::NotFound)?;
+        let (answer, heading) = crate::chat::answer_html(conversation, &message_id, &parser, locale, true)
+            .ok_or(AppError::NotFound)?;
         let history = sou.conversations(user, HISTORY_LENGTH).await?;
         let history = crate::chat::history_html(history, Some(conversation_id), locale);
         Ok(AnswerView { answer, history, heading })
@@ -509,6 +509,35 @@ pub async fn load_reports(error: Option<String>) -> Result<ReportsData, AppError
             answers,
             last_month: format!("{:04}-{:02}", last.year(), last.month()),
             error,
+        })
+    })
+    .await
+}
+
+/// Settings → Widgets: the user's sites, the datasets a site may offer, and this
+/// server's address for the snippet.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WidgetsData {
+    pub account: AccountView,
+    pub locale: Locale,
+    pub sites: Vec<agent::widgets::WidgetSite>,
+    pub datasets: Vec<String>,
+    /// `https://host`, as the browser reached Sou.
+    pub origin: String,
+}
+
+#[server(endpoint = "widgets")]
+pub async fn load_widgets() -> Result<WidgetsData, AppError> {
+    ssr::answer(async move {
+        let (sou, user) = ssr::session()?;
+        let datasets =
+            backend::datasets::list(sou.store(), user).await?.into_iter().map(|d| d.name).collect();
+        Ok(WidgetsData {
+            account: ssr::account_view()?,
+            locale: ssr::accept_language(),
+            sites: sou.widgets(user).await?,
+            datasets,
+            origin: ssr::origin(),
         })
     })
     .await

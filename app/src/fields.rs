@@ -44,21 +44,33 @@ pub fn PageTitle(#[prop(into)] text: Signal<String>) -> impl IntoView {
     view! { <leptos_meta::Title text=full/> }
 }
 
-/// Loads the browser bundle once the page is idle, then wakes its islands (Leptos'
-/// islands loader, without its preload links, so that the page's text and style come
-/// first on a slow network), and registers the service worker (`island_loader.js`).
-/// The script's only variable text is this build's file names, checked to be plain
-/// hashes by `site.rs`.
-pub fn island_loader() -> impl IntoView {
-    // Non-island components render as plain HTML, with no hydration markers.
+/// Components that are not islands render as plain HTML, with no hydration markers
+/// (as Leptos' `HydrationScripts` does for islands). Called first, by the shell.
+pub fn no_hydration_markers() {
     if let Some(context) = Owner::current_shared_context() {
         context.set_is_hydrating(false);
     }
+}
+
+/// Loads the browser bundle once the page is idle, then wakes its islands (Leptos'
+/// islands loader, without its preload links, so that the page's text and style come
+/// first on a slow network), and with `service_worker` registers the service worker
+/// (`island_loader.js`; not in a widget's frame, on someone else's site). The script's
+/// only variable text is this build's file names, checked to be plain hashes by
+/// `site.rs`.
+pub fn island_loader(service_worker: bool) -> impl IntoView {
     let files = crate::site::files();
     let script = include_str!("island_loader.js")
         .replace("JS_FILE", &format!("{:?}", files.js))
-        .replace("WASM_FILE", &format!("{:?}", files.wasm));
+        .replace("WASM_FILE", &format!("{:?}", files.wasm))
+        .replace("SERVICE_WORKER", if service_worker { "true" } else { "false" });
     view! { <script type="module" nonce=leptos::nonce::use_nonce()>{script}</script> }
+}
+
+/// One of Sou's own scripts, inline, with the page's nonce: only a text compiled into
+/// Sou (`include_str!`), never one made at run time.
+pub fn inline_script(js: &'static str) -> impl IntoView {
+    view! { <script nonce=leptos::nonce::use_nonce()>{js}</script> }
 }
 
 /// `text` as HTML text: `&`, `<` and `>` escaped (enough for element content).

@@ -1,6 +1,6 @@
-// The chat pages' loader (see `fields::island_loader`, which fills in JS_FILE and
-// WASM_FILE): once the page is idle, Sou's browser bundle, then its islands; and the
-// service worker, with its offer to update.
+// The chat pages' loader (see `fields::island_loader`, which fills in JS_FILE,
+// WASM_FILE and SERVICE_WORKER): once the page is idle, Sou's browser bundle, then its
+// islands; and the service worker, with its offer to update.
 const load = () => import(JS_FILE).then(async (m) => {
   await m.default({ module_or_path: WASM_FILE });
   m.hydrate();
@@ -11,7 +11,7 @@ const load = () => import(JS_FILE).then(async (m) => {
 });
 if ('requestIdleCallback' in window) requestIdleCallback(load); else setTimeout(load);
 
-if ('serviceWorker' in navigator) {
+if (SERVICE_WORKER && 'serviceWorker' in navigator) {
   // A new build's worker waits until the user says so, and the page reloads only
   // then, and never while an answer is being written (the stop button shows).
   let asked = false;

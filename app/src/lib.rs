@@ -23,6 +23,8 @@ mod chart;
 mod chat;
 #[cfg(feature = "ssr")]
 mod datasets;
+#[cfg(feature = "ssr")]
+pub mod embed;
 mod error;
 #[cfg(feature = "ssr")]
 mod fields;
@@ -48,6 +50,8 @@ pub mod site;
 mod stream;
 #[cfg(feature = "ssr")]
 mod table;
+#[cfg(feature = "ssr")]
+mod widgets;
 
 #[cfg(feature = "ssr")]
 use leptos::prelude::*;
@@ -64,7 +68,11 @@ pub use error::AppError;
 /// other page is server HTML and plain forms, and downloads no WASM at all.
 #[cfg(feature = "ssr")]
 pub fn shell(options: LeptosOptions) -> impl IntoView {
-    let scripts = has_island().then(fields::island_loader);
+    // No page hydrates but an island: what is not one is drawn without hydration's
+    // markers, on every page alike (so a widget that does not exist is drawn as any
+    // page that does not).
+    fields::no_hydration_markers();
+    let scripts = has_island().then(|| fields::island_loader(true));
     let css = site::files().css.as_str();
     view! {
         <!DOCTYPE html>
@@ -120,6 +128,8 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("offline") view=chat::OfflinePage/>
                 <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("reports")) view=reports::ReportsPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("settings"), StaticSegment("widgets")) view=widgets::WidgetsPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("embed"), ParamSegment("site")) view=embed::EmbedPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("import") view=imports::ImportsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("import"), ParamSegment("id")) view=imports::ImportPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("rules") view=rules::RulesPage ssr=SsrMode::Async/>

@@ -198,6 +198,13 @@ fn Settings(
                         "The links you shared: how often they were read, when they expire, and revoking them. Compose a monthly report to share, too.")}</p>
                     <a href="/settings/reports" data-testid="shares-link">{tr(locale, "Gérer les partages", "Manage shares")}</a>
                 </section>
+                <section class="card" data-testid="widgets-card">
+                    <h2>{tr(locale, "Widgets", "Widgets")}</h2>
+                    <p class="hint">{tr(locale,
+                        "Sou sur vos autres sites : un bouton qui ouvre l'assistant, limité aux questions et aux données que vous choisissez.",
+                        "Sou on your other sites: a button that opens the assistant, limited to the questions and data you choose.")}</p>
+                    <a href="/settings/widgets" data-testid="widgets-link">{tr(locale, "Gérer les widgets", "Manage widgets")}</a>
+                </section>
             </main>
         </div>
     }

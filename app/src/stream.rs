@@ -12,7 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader};
 
-use crate::chat::LiveEvent;
+use crate::chat::{LiveEvent, VisitorPass};
 
 thread_local! {
     /// Aborts the answer being streamed (one at a time: the composer is busy meanwhile).
@@ -51,11 +51,16 @@ fn js_error(e: JsValue) -> String {
 /// Posts `body` and calls `on_event` for each event until the stream ends.
 /// An HTTP error comes back as `Err` with the server's message; [`stop`] ends it with
 /// [`Ended::Stopped`].
-pub async fn chat(body: String, on_event: impl FnMut(LiveEvent)) -> Result<(), Ended> {
+/// A widget's visitor posts to its site's endpoint, with its token.
+pub async fn chat(
+    visitor: Option<&VisitorPass>,
+    body: String,
+    on_event: impl FnMut(LiveEvent),
+) -> Result<(), Ended> {
     let controller = AbortController::new().map_err(|e| Ended::Failed(js_error(e)))?;
     let signal = controller.signal();
     CURRENT.with(|c| *c.borrow_mut() = Some(controller));
-    let result = read(body, &signal, on_event).await;
+    let result = read(visitor, body, &signal, on_event).await;
     let was_stopped = stopped();
     CURRENT.with(|c| c.borrow_mut().take());
     match result {
@@ -65,11 +70,16 @@ pub async fn chat(body: String, on_event: impl FnMut(LiveEvent)) -> Result<(), E
 }
 
 async fn read(
+    visitor: Option<&VisitorPass>,
     body: String,
     signal: &web_sys::AbortSignal,
     on_event: impl FnMut(LiveEvent),
 ) -> Result<(), Ended> {
-    let request = Request::post("/api/v1/chat")
+    let request = match visitor {
+        Some(v) => Request::post(&format!("/embed/{}/chat", v.site)).header("x-sou-visitor", &v.token),
+        None => Request::post("/api/v1/chat"),
+    };
+    let request = request
         .header("content-type", "application/json")
         .header("accept", "text/event-stream")
         .abort_signal(Some(signal))
@@ -122,13 +132,23 @@ async fn read_events(
 
 /// The stored answer `message_id` of `conversation_id` as the server draws it
 /// (`GET /api/answer`, the server function `answer_parts`); `None` if it cannot come.
-pub async fn answer(conversation_id: &str, message_id: &str) -> Option<crate::api::AnswerView> {
-    let url = format!(
-        "/api/answer?conversation_id={}&message_id={}",
+pub async fn answer(
+    visitor: Option<&VisitorPass>,
+    conversation_id: &str,
+    message_id: &str,
+) -> Option<crate::api::AnswerView> {
+    let query = format!(
+        "conversation_id={}&message_id={}",
         js_sys::encode_uri_component(conversation_id),
         js_sys::encode_uri_component(message_id)
     );
-    let response = Request::get(&url).header("accept", "application/json").send().await.ok()?;
+    let request = match visitor {
+        Some(v) => {
+            Request::get(&format!("/embed/{}/answer?{query}", v.site)).header("x-sou-visitor", &v.token)
+        }
+        None => Request::get(&format!("/api/answer?{query}")),
+    };
+    let response = request.header("accept", "application/json").send().await.ok()?;
     if !response.ok() {
         return None;
     }

@@ -45,12 +45,13 @@ impl Sou {
 
     pub(crate) async fn check_owner(&self, user: UserId, id: &str) -> Result<(), BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let mine: Option<i64> =
-            sqlx::query_scalar("SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2")
-                .bind(id)
-                .bind(user.0)
-                .fetch_optional(&mut *db)
-                .await?;
+        let mine: Option<i64> = sqlx::query_scalar(
+            "SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2 AND visitor IS NULL",
+        )
+        .bind(id)
+        .bind(user.0)
+        .fetch_optional(&mut *db)
+        .await?;
         db.commit().await?;
         mine.map(|_| ()).ok_or(BackendError::NotFound)
     }
@@ -59,18 +60,22 @@ impl Sou {
         &self,
         user: UserId,
         first_message: &str,
+        visitor: Option<&crate::widgets::Visitor>,
     ) -> Result<String, BackendError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
         let title = agent::protocol::conversation_title(first_message);
         let now = crate::store::timestamp(chrono::Utc::now());
         let mut db = self.store.tenant(user).await?;
         sqlx::query(
-            "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)",
+            "INSERT INTO conversations (id, user_id, title, created_at, updated_at, site_id, visitor)
+             VALUES ($1, $2, $3, $4, $4, $5, $6)",
         )
         .bind(&id)
         .bind(user.0)
         .bind(title)
         .bind(now)
+        .bind(visitor.map(|v| v.site.id.clone()))
+        .bind(visitor.map(|v| v.key.clone()))
         .execute(&mut *db)
         .await?;
         db.commit().await?;
@@ -164,8 +169,19 @@ impl Sou {
             .transpose()
     }
 
-    /// A conversation with its messages, for its owner only.
+    /// A conversation with its messages, for its owner only (a visitor's on the
+    /// owner's widget is not the owner's to read).
     pub async fn conversation(&self, user: UserId, id: &str) -> Result<ConversationView, BackendError> {
+        self.check_owner(user, id).await?;
+        self.conversation_any(user, id).await
+    }
+
+    /// A conversation of `user`'s rows, whoever held it: the caller checked who asks.
+    pub(crate) async fn conversation_any(
+        &self,
+        user: UserId,
+        id: &str,
+    ) -> Result<ConversationView, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
         let row = sqlx::query("SELECT title FROM conversations WHERE id = $1 AND user_id = $2")
             .bind(id)
@@ -210,7 +226,7 @@ impl Sou {
     ) -> Result<Vec<ConversationSummary>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
         let rows = sqlx::query(
-            "SELECT id, title, updated_at FROM conversations WHERE user_id = $1
+            "SELECT id, title, updated_at FROM conversations WHERE user_id = $1 AND visitor IS NULL
              ORDER BY updated_at DESC, created_at DESC, id LIMIT $2",
         )
         .bind(user.0)
@@ -236,9 +252,11 @@ impl Sou {
                 "a title may not contain control or text-direction characters".into(),
             ));
         }
-        let query = sqlx::query("UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(user.0);
+        let query = sqlx::query(
+            "UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2 AND visitor IS NULL",
+        )
+        .bind(id)
+        .bind(user.0);
         if !self.store.change(user, query.bind(title)).await? {
             return Err(BackendError::NotFound);
         }
@@ -249,7 +267,9 @@ impl Sou {
     /// `NotFound`.
     pub async fn delete_conversation(&self, user: UserId, id: &str) -> Result<(), BackendError> {
         let query =
-            sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2").bind(id).bind(user.0);
+            sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2 AND visitor IS NULL")
+                .bind(id)
+                .bind(user.0);
         if !self.store.change(user, query).await? {
             return Err(BackendError::NotFound);
         }

@@ -57,6 +57,9 @@ pub enum BackendError {
     BadRequest(String),
     #[error("not found")]
     NotFound,
+    /// A widget's visitors asked the site's hourly limit.
+    #[error("the widget's hourly limit was reached")]
+    Busy,
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
     #[error("{provider}: {error}")]
@@ -72,6 +75,7 @@ impl UserError for BackendError {
             BackendError::BadRequest(_) => "bad_request",
             BackendError::InvalidPlan(_) => "invalid_plan",
             BackendError::NotFound => "not_found",
+            BackendError::Busy => "rate_limited",
             BackendError::Db(_) | BackendError::Corrupt(_) | BackendError::Vault(_) => "internal",
         }
     }
@@ -83,6 +87,12 @@ impl UserError for BackendError {
             BackendError::BadRequest(m) => m.clone(),
             BackendError::InvalidPlan(p) => p.to_string(),
             BackendError::NotFound => if fr { "Introuvable." } else { "Not found." }.into(),
+            BackendError::Busy => if fr {
+                "Cet assistant a reçu beaucoup de questions cette heure-ci : réessayez plus tard."
+            } else {
+                "This assistant has had many questions this hour: try again later."
+            }
+            .into(),
             BackendError::Db(_) | BackendError::Corrupt(_) | BackendError::Vault(_) => if fr {
                 "Une erreur interne est survenue ; rien n'a été perdu. Réessayez dans un instant."
             } else {
@@ -98,6 +108,7 @@ impl UserError for BackendError {
             BackendError::BadRequest(_) => ErrorKind::Invalid,
             BackendError::InvalidPlan(_) => ErrorKind::InvalidPlan,
             BackendError::NotFound => ErrorKind::NotFound,
+            BackendError::Busy => ErrorKind::Limited,
             BackendError::Db(_) | BackendError::Corrupt(_) | BackendError::Vault(_) => ErrorKind::Internal,
         }
     }

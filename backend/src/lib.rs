@@ -24,6 +24,7 @@ pub mod testing;
 pub mod tools;
 pub mod trace;
 pub mod vault;
+pub mod widgets;
 
 pub use chat::{ChatRequest, ChatStream, PlanRequest};
 pub use error::{BackendError, ErrorKind, StoreError, UserError};

@@ -51,6 +51,10 @@ fn public(path: &str) -> bool {
         || path.starts_with("/icons/")
         // Shared reports: whoever has the link.
         || path.starts_with("/r/")
+        // The widget: its script, and its page and requests, where a visitor's token
+        // (not a session) says who asks.
+        || path == "/widget.js"
+        || path.starts_with("/embed/")
 }
 
 pub async fn gate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {

@@ -12,6 +12,7 @@ mod imports_api;
 mod pwa;
 pub mod reports;
 pub mod security;
+mod widgets;
 
 pub use error::ApiError;
 
@@ -128,6 +129,14 @@ pub fn router(state: AppState) -> Router {
         .route("/rules", post(forms::create_rule))
         .route("/rules/{id}/apply", post(forms::apply_rule))
         .route("/rules/{id}/delete", post(forms::delete_rule))
+        .route("/api/v1/widgets", post(widgets::create).get(widgets::list))
+        .route("/api/v1/widgets/{id}", axum::routing::patch(widgets::change).delete(widgets::revoke))
+        .route("/widgets", post(widgets::create_form))
+        .route("/widgets/{id}/enabled", post(widgets::toggle_form))
+        .route("/widgets/{id}/revoke", post(widgets::revoke_form))
+        .route("/widget.js", get(widgets::script))
+        .route("/embed/{site}/chat", post(widgets::chat))
+        .route("/embed/{site}/answer", get(widgets::answer))
         .route("/healthz", get(|| async { "ok" }))
         .route("/manifest.webmanifest", get(pwa::manifest))
         .route("/icons/{name}", get(pwa::icon))
@@ -215,11 +224,17 @@ async fn api_chat(
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
     let stream = state.sou.chat(account.user, req).await?;
+    Ok(event_stream(stream))
+}
+
+/// An answer's events as `text/event-stream`, each a `chunk` (docs/api.md), kept alive
+/// and never buffered by a proxy.
+pub(crate) fn event_stream(stream: backend::chat::ChatStream) -> Response {
     let events =
         stream.events.map(|e| Ok::<Event, Infallible>(Event::default().event("chunk").data(e.to_json())));
     let mut response =
         Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response();
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
-    Ok(response)
+    response
 }

@@ -67,8 +67,9 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// At start and then every hour: expired sessions and demo accounts go, and
-/// conversations past the retention period (`0` days keeps them).
+/// At start and then every hour: expired sessions and demo accounts go, widget
+/// visitors' conversations a day old, and conversations past the retention period
+/// (`0` days keeps them).
 async fn purge(sou: Sou, days: u32) {
     let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
     loop {
@@ -77,6 +78,11 @@ async fn purge(sou: Sou, days: u32) {
             Ok(0) => {}
             Ok(n) => tracing::info!(demos = n, "expired demo accounts deleted"),
             Err(e) => tracing::error!(error = %e, "purging expired sessions failed"),
+        }
+        match sou.purge_visitors().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(conversations = n, "widget visitors' conversations of a day ago deleted"),
+            Err(e) => tracing::error!(error = %e, "purging widget visitors' conversations failed"),
         }
         if days == 0 {
             continue;

@@ -31,11 +31,30 @@ const HSTS: &str = "max-age=63072000";
 /// (WebAssembly compiled from them), nothing fetched or posted elsewhere, no plugin,
 /// no `<base>`, never in a frame.
 pub fn policy(nonce: &str) -> String {
+    framed_policy(nonce, "'none'")
+}
+
+/// The same policy for a page that other sites may frame: `ancestors` is the widget
+/// site's allowlist of origins, each checked by `agent::widgets::origin`.
+fn framed_policy(nonce: &str, ancestors: &str) -> String {
     format!(
         "default-src 'self'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
          style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
-         object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+         object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors {ancestors}"
     )
+}
+
+/// Set by the widget's embed page (`app::embed`) on its response: the origins that may
+/// frame it, space-separated. Read and removed here; it never leaves the server.
+pub const FRAME_ANCESTORS: &str = app::embed::FRAME_ANCESTORS;
+
+/// The `frame-ancestors` sources of a page that asked to be framed: its origins if each
+/// is one, else none at all.
+fn ancestors(h: &mut HeaderMap) -> Option<String> {
+    let value = h.remove(FRAME_ANCESTORS)?;
+    let list: Vec<&str> = value.to_str().ok()?.split(' ').filter(|o| !o.is_empty()).collect();
+    let checked = list.iter().all(|o| agent::widgets::origin(o).as_deref() == Some(*o));
+    (checked && !list.is_empty()).then(|| list.join(" "))
 }
 
 pub async fn headers(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
@@ -53,12 +72,23 @@ pub async fn headers(State(state): State<AppState>, mut req: Request, next: Next
 }
 
 fn set(h: &mut HeaderMap, nonce: &str, https: bool) {
-    // A route that frames itself on purpose (a later widget page) sets its own policy.
+    let framed = ancestors(h);
+    // A route with a policy of its own (a shared report's) keeps it.
     if !h.contains_key(CONTENT_SECURITY_POLICY) {
-        if let Ok(v) = HeaderValue::from_str(&policy(nonce)) {
-            h.insert(CONTENT_SECURITY_POLICY, v);
+        match framed {
+            // The widget's page, in the frames of its site's origins only.
+            Some(origins) => {
+                if let Ok(v) = HeaderValue::from_str(&framed_policy(nonce, &origins)) {
+                    h.insert(CONTENT_SECURITY_POLICY, v);
+                }
+            }
+            None => {
+                if let Ok(v) = HeaderValue::from_str(&policy(nonce)) {
+                    h.insert(CONTENT_SECURITY_POLICY, v);
+                }
+                h.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+            }
         }
-        h.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     }
     h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     // A shared report sends no referrer at all; every other page, its origin only.

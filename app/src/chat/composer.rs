@@ -26,6 +26,15 @@ pub struct ComposerData {
     /// The last stored answer's plan, when a follow-up may continue it.
     pub previous: Option<ToolCallPlan>,
     pub draft: String,
+    /// On a widget's page: the site and the visitor's token, which its requests carry.
+    pub visitor: Option<VisitorPass>,
+}
+
+/// A widget visitor's pass: the site's public id and the token the embed page drew.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VisitorPass {
+    pub site: String,
+    pub token: String,
 }
 
 /// An event of the answer being streamed, as the composer reads it: what it shows
@@ -87,7 +96,22 @@ impl LiveTurn {
 
 #[island]
 pub fn Composer(props: ComposerData) -> impl IntoView {
-    let ComposerData { locale, today, vocabulary, conversation_id, previous: stored_previous, draft } = props;
+    let ComposerData {
+        locale,
+        today,
+        vocabulary,
+        conversation_id,
+        previous: stored_previous,
+        draft,
+        visitor,
+    } = props;
+    // A widget's box names no example: the site may answer about anything but the ledger.
+    let label = if visitor.is_some() {
+        tr(locale, "Votre question", "Your question")
+    } else {
+        t(locale, T::Placeholder)
+    };
+    let visitor = StoredValue::new(visitor);
     let parser = StoredValue::new(Parser::new(vocabulary));
     let conversation_id = RwSignal::new(conversation_id);
     let turns = RwSignal::new(Vec::<LiveTurn>::new());
@@ -113,7 +137,7 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
     let describe = move |plan: &ToolCallPlan| parser.with_value(|p| p.describe(&plan.call, plan.meta.locale));
 
     // A suggestion's plan goes as the server wrote it (JSON), never read here.
-    let live = Live { turns, busy, draft, conversation_id, locale };
+    let live = Live { turns, busy, draft, conversation_id, locale, visitor };
     let send = Callback::new(move |(message, plan): (String, Option<String>)| {
         if busy.get_untracked() || message.trim().is_empty() {
             return;
@@ -172,9 +196,9 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
             <form method="post" action="/chat" on:submit=on_submit data-testid="composer">
                 <input type="hidden" name="conversation_id"
                     value=move || conversation_id.get().unwrap_or_default()/>
-                <label class="visually-hidden" for="message">{t(locale, T::Placeholder)}</label>
+                <label class="visually-hidden" for="message">{label}</label>
                 <input id="message" name="message" type="text" autocomplete="off" required autofocus
-                    maxlength=MAX_CHAT_MESSAGE_CHARS placeholder=t(locale, T::Placeholder)
+                    maxlength=MAX_CHAT_MESSAGE_CHARS placeholder=label
                     value=draft.get_untracked()
                     prop:value=move || draft.get()
                     on:input=move |ev| draft.set(event_target_value(&ev))/>
@@ -279,13 +303,16 @@ struct Live {
     draft: RwSignal<String>,
     conversation_id: RwSignal<Option<String>>,
     locale: Locale,
+    visitor: StoredValue<Option<VisitorPass>>,
 }
 
 /// Streams the answer to `message` into a new turn, then puts the server's rendering
 /// of the stored answer in its place, and the history as it is now beside it.
 #[cfg(feature = "hydrate")]
 fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>) {
-    let Live { turns, busy, draft, conversation_id, locale } = live;
+    let Live { turns, busy, draft, conversation_id, locale, visitor } = live;
+    // A widget's page keeps its address, and has no history or page name to change.
+    let visitor = visitor.get_value();
     busy.set(true);
     browser::leave_start_page();
     // A new turn, or one that was waiting for the network.
@@ -335,12 +362,14 @@ fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>) {
     let body = serde_json::to_string(&request).unwrap_or_default();
     leptos::task::spawn_local(async move {
         let mut message_id = None;
-        let result = crate::stream::chat(body, |event| {
+        let result = crate::stream::chat(visitor.as_ref(), body, |event| {
             if let LiveEvent::Status { conversation_id: id, message_id: answer, .. } = &event {
                 if let Some(id) =
                     id.as_ref().filter(|id| conversation_id.get_untracked().as_ref() != Some(*id))
                 {
-                    crate::stream::show_conversation_url(id);
+                    if visitor.is_none() {
+                        crate::stream::show_conversation_url(id);
+                    }
                     conversation_id.set(Some(id.clone()));
                 }
                 message_id.clone_from(answer);
@@ -356,10 +385,10 @@ fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>) {
         // The stored answer as the server draws it. Without it (the answer was not
         // stored, or the request failed) the streamed parts stay, and a reload shows it.
         let parts = match (conversation_id.get_untracked(), message_id) {
-            (Some(c), Some(m)) => crate::stream::answer(&c, &m).await,
+            (Some(c), Some(m)) => crate::stream::answer(visitor.as_ref(), &c, &m).await,
             _ => None,
         };
-        if let Some(parts) = &parts {
+        if let Some(parts) = parts.as_ref().filter(|_| visitor.is_none()) {
             browser::show_history(&parts.history);
             if let Some(heading) = &parts.heading {
                 browser::name_page(heading);

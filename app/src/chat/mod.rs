@@ -16,6 +16,9 @@ mod props;
 
 #[cfg(feature = "hydrate")]
 pub use composer::LiveEvent;
+pub use composer::VisitorPass;
+#[cfg(feature = "ssr")]
+pub use composer::{Composer, ComposerData};
 #[cfg(feature = "ssr")]
 pub use history::history_html;
 #[cfg(feature = "ssr")]

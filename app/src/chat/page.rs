@@ -104,6 +104,7 @@ fn Chat(data: PageData) -> impl IntoView {
         conversation_id: conversation_id.clone(),
         previous: last_plan(&turns),
         draft: example.chars().take(MAX_CHAT_MESSAGE_CHARS).collect(),
+        visitor: None,
     };
     let count = turns.len();
     let turns = turns
@@ -160,6 +161,7 @@ pub fn OfflinePage() -> impl IntoView {
         conversation_id: None,
         previous: None,
         draft: String::new(),
+        visitor: None,
     };
     view! {
         <div class="app start">
@@ -229,18 +231,28 @@ fn query_escape(text: &str) -> String {
 /// An answer of a conversation as the page draws it, as HTML, and what it computed if
 /// it ran a plan (the page's name after it): what the composer puts in place of the
 /// streamed answer once it has ended. `None` when the conversation has no such answer.
+/// Without `shareable` (a widget's visitor) it offers no share.
 pub fn answer_html(
     conversation: ConversationView,
     message_id: &str,
     parser: &Parser,
     locale: Locale,
+    shareable: bool,
 ) -> Option<(String, Option<String>)> {
     let conversation_id = conversation.id.clone();
     let message = conversation
         .messages
         .into_iter()
         .find(|m| m.role == Role::Assistant && m.id.as_deref() == Some(message_id))?;
-    let turn = Turn { user: String::new(), events: with_message_id(message.events, Some(message_id)) };
+    let mut events = with_message_id(message.events, Some(message_id));
+    if !shareable {
+        for e in events.iter_mut() {
+            if let ChatEvent::Status { message_id, .. } = e {
+                *message_id = None;
+            }
+        }
+    }
+    let turn = Turn { user: String::new(), events };
     let describe = |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
     let heading = last_answered(std::slice::from_ref(&turn)).map(|plan| describe(&plan));
     let html = Owner::new()

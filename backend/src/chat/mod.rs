@@ -28,6 +28,8 @@ use crate::providers::Resolved;
 use crate::registry::Registry;
 use crate::sou::Sou;
 use crate::tools;
+use crate::widgets::Visitor;
+use agent::widgets::WidgetScope;
 use clarify::{is_free_form, low_confidence_question};
 use emitter::Emitter;
 use guardian::Verdict;
@@ -43,6 +45,8 @@ struct Asked<'a> {
     locale: Option<Locale>,
     previous: Option<&'a ToolCallPlan>,
     conversation: &'a str,
+    /// A widget's visitor asks: only what the site allows, and never a model.
+    scope: Option<&'a WidgetScope>,
 }
 
 /// What an answer did, for the final status.
@@ -97,6 +101,22 @@ impl Sou {
     /// `POST /api/v1/chat`. Errors returned here (bad request, unknown conversation)
     /// happen before any event; once the stream starts it always ends with `status`.
     pub async fn chat(&self, user: UserId, req: ChatRequest) -> Result<ChatStream, BackendError> {
+        self.chat_for(user, None, req).await
+    }
+
+    /// A widget visitor's message (`POST /embed/{site}/chat`): answered as the site's
+    /// owner, within the site's scope, in the visitor's own conversations, by the
+    /// parser alone; refused once the site's visitors asked its hourly limit.
+    pub async fn visitor_chat(&self, visitor: Visitor, req: ChatRequest) -> Result<ChatStream, BackendError> {
+        self.chat_for(visitor.owner, Some(visitor), req).await
+    }
+
+    async fn chat_for(
+        &self,
+        user: UserId,
+        visitor: Option<Visitor>,
+        req: ChatRequest,
+    ) -> Result<ChatStream, BackendError> {
         let started = Instant::now();
         check_message(&req.message)?;
         let locale = parse_locale(req.locale.as_deref())?;
@@ -104,12 +124,21 @@ impl Sou {
             Some(v) => Some(Registry::get().validate(v)?),
             None => None,
         };
-        let conversation_id = match req.conversation_id.as_deref() {
-            Some(id) => {
+        if let Some(v) = &visitor {
+            if self.visitor_questions_last_hour(v).await? >= i64::from(v.site.rate_per_hour) {
+                return Err(BackendError::Busy);
+            }
+        }
+        let conversation_id = match (req.conversation_id.as_deref(), &visitor) {
+            (Some(id), None) => {
                 self.check_owner(user, id).await?;
                 id.to_string()
             }
-            None => self.create_conversation(user, &req.message).await?,
+            (Some(id), Some(v)) => {
+                self.check_visitor(v, id).await?;
+                id.to_string()
+            }
+            (None, v) => self.create_conversation(user, &req.message, v.as_ref()).await?,
         };
         // The user's words are stored before anything runs.
         self.insert_question(user, &conversation_id, &req.message).await?;
@@ -122,8 +151,14 @@ impl Sou {
         // when the client goes away.
         tokio::spawn(async move {
             let mut out = Emitter { tx, sent: Vec::new(), started, first_event_ms: None };
-            let question =
-                Asked { user, message: &req.message, locale, previous: previous.as_ref(), conversation: &id };
+            let question = Asked {
+                user,
+                message: &req.message,
+                locale,
+                previous: previous.as_ref(),
+                conversation: &id,
+                scope: visitor.as_ref().map(|v| &v.site.scope),
+            };
             let outcome = sou.answer(question, client_plan, &mut out).await;
             let done = match outcome {
                 Ok(done) => done,
@@ -194,7 +229,10 @@ impl Sou {
         client_plan: Option<agent::ToolCall>,
         out: &mut Emitter,
     ) -> Result<Answered, BackendError> {
-        let parser = self.parser(q.user).await?;
+        let parser = match q.scope {
+            Some(scope) => Parser::new(scope.vocabulary(self.store.vocabulary(q.user).await?)),
+            None => self.parser(q.user).await?,
+        };
         let today = self.today();
         let outcome = parser.parse(q.message, &Context { today, locale: q.locale, previous: q.previous });
         // The server never trusts a client's plan: it is validated (done by the
@@ -221,12 +259,26 @@ impl Sou {
             }
             (None, other) => other,
         };
+        // A widget's visitor: what the site does not offer is refused before anything
+        // runs, and never offered as a suggestion.
+        let outcome = match q.scope {
+            Some(scope) => match within(scope, outcome) {
+                Some(outcome) => outcome,
+                None => {
+                    let message = outside_scope(scope, q.locale.unwrap_or_default());
+                    out.emit(ChatEvent::Error { code: "outside_scope".into(), message }).await;
+                    return Ok(Answered::parser(None, no_answer(Vec::new())));
+                }
+            },
+            None => outcome,
+        };
         let mut warnings = Vec::new();
         let needs_model = match &outcome {
             ParseOutcome::Plan(p) => p.meta.confidence != Confidence::High,
             ParseOutcome::Clarification(c) => is_free_form(c),
         };
-        let models = if needs_model { self.models(q.user, &mut warnings).await } else { None };
+        let models =
+            if needs_model && q.scope.is_none() { self.models(q.user, &mut warnings).await } else { None };
         let plan = match outcome {
             ParseOutcome::Clarification(c) => {
                 if let (Some(models), true) = (&models, is_free_form(&c)) {
@@ -248,7 +300,7 @@ impl Sou {
                 return Ok(Answered::parser(Some(plan), u));
             }
             return self
-                .run_plan(q.user, plan, 0.0, warnings, out)
+                .run_plan(q.user, q.scope, plan, 0.0, warnings, out)
                 .await
                 .map(|(p, u)| Answered::parser(p, u));
         };
@@ -277,7 +329,7 @@ impl Sou {
                     locale,
                     &model.name,
                 ));
-                let (p, u) = self.run_plan(q.user, plan, 0.9, warnings, out).await?;
+                let (p, u) = self.run_plan(q.user, q.scope, plan, 0.9, warnings, out).await?;
                 Ok(guarded(p, u))
             }
             Ok(Verdict::Repair(call)) => {
@@ -292,7 +344,7 @@ impl Sou {
                     },
                 };
                 out.emit(ChatEvent::Plan { plan: repaired.clone() }).await;
-                let (p, u) = self.run_plan(q.user, repaired, 0.8, warnings, out).await?;
+                let (p, u) = self.run_plan(q.user, q.scope, repaired, 0.8, warnings, out).await?;
                 Ok(guarded(p, u))
             }
             Ok(Verdict::Clarify(question)) => {
@@ -315,7 +367,7 @@ impl Sou {
                     out.emit(ChatEvent::Clarify { clarification }).await;
                     return Ok(guarded(Some(plan), no_answer(warnings)));
                 }
-                let (p, u) = self.run_plan(q.user, plan, 0.0, warnings, out).await?;
+                let (p, u) = self.run_plan(q.user, q.scope, plan, 0.0, warnings, out).await?;
                 Ok(guarded(p, u))
             }
         }
@@ -344,17 +396,27 @@ impl Sou {
     }
 
     /// Runs a plan and writes its answer. `checked` is the answer confidence a model's
-    /// review gives it (0 when no model looked at it).
+    /// review gives it (0 when no model looked at it). A widget's visitor gets only
+    /// what the site's `scope` allows: anything else is refused, and runs nothing.
     async fn run_plan(
         &self,
         user: UserId,
+        scope: Option<&WidgetScope>,
         plan: ToolCallPlan,
         checked: f32,
         mut warnings: Vec<String>,
         out: &mut Emitter,
     ) -> Result<(Option<ToolCallPlan>, Uncertainty), BackendError> {
         let locale = plan.meta.locale;
-        let output = tools::run(&self.store, user, &plan.call, locale, plan.meta.today).await?;
+        if let Some(scope) = scope.filter(|s| !s.allows(&plan.call)) {
+            let message = outside_scope(scope, locale);
+            out.emit(ChatEvent::Error { code: "outside_scope".into(), message }).await;
+            return Ok((None, no_answer(warnings)));
+        }
+        let mut output = tools::run(&self.store, user, &plan.call, locale, plan.meta.today).await?;
+        if let (Some(scope), agent::ToolOutput::DatasetInfo(info)) = (scope, &mut output) {
+            info.datasets.retain(|d| scope.datasets.contains(&d.name));
+        }
         out.emit(ChatEvent::ToolResult(output.clone())).await;
         // Sou's own sentence quotes labels from the bank and cells from files: sent as text.
         out.emit(agent::answer::event(&output, locale)).await;
@@ -514,6 +576,33 @@ fn parse_locale(tag: Option<&str>) -> Result<Option<Locale>, BackendError> {
 fn typed_plan(v: &Value) -> Result<ToolCallPlan, BackendError> {
     Registry::get().validate(v)?;
     serde_json::from_value(v.clone()).map_err(|e| BackendError::BadRequest(format!("context: {e}")))
+}
+
+/// What a parse leaves a widget's visitor: a plan the site offers, or a question
+/// with only the suggestions it offers; `None` when nothing of it is the site's.
+fn within(scope: &WidgetScope, outcome: ParseOutcome) -> Option<ParseOutcome> {
+    match outcome {
+        ParseOutcome::Plan(p) => scope.allows(&p.call).then_some(ParseOutcome::Plan(p)),
+        ParseOutcome::Clarification(mut c) => {
+            let offered = !c.suggestions.is_empty();
+            c.suggestions.retain(|s| scope.allows(&s.plan.call));
+            (!offered || !c.suggestions.is_empty()).then_some(ParseOutcome::Clarification(c))
+        }
+    }
+}
+
+/// What a widget says to a question outside its site's scope: what it does answer.
+fn outside_scope(scope: &WidgetScope, locale: Locale) -> String {
+    let mut topics: Vec<String> = Vec::new();
+    if !scope.tools.is_empty() {
+        topics.push(locale.pick("les comptes", "the accounts").to_string());
+    }
+    topics.extend(scope.datasets.iter().map(|d| locale.pick(format!("« {d} »"), format!("“{d}”"))));
+    let topics = topics.join(", ");
+    locale.pick(
+        format!("Cet assistant ne répond pas à cette question ici. Il répond sur : {topics}."),
+        format!("This assistant does not answer that here. It answers about: {topics}."),
+    )
 }
 
 fn stopped_text(locale: Locale) -> &'static str {

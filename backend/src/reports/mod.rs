@@ -177,8 +177,9 @@ impl Sou {
     ) -> Result<StoredAnswer, ReportError> {
         let mut db = self.store.tenant_read(user).await?;
         let row = sqlx::query(
-            "SELECT plan, events, created_at FROM messages
-             WHERE public_id = $1 AND user_id = $2 AND role = 'assistant'",
+            "SELECT m.plan, m.events, m.created_at FROM messages m
+             JOIN conversations c ON c.id = m.conversation_id AND c.user_id = m.user_id AND c.visitor IS NULL
+             WHERE m.public_id = $1 AND m.user_id = $2 AND m.role = 'assistant'",
         )
         .bind(public_id)
         .bind(user.0)
@@ -622,6 +623,7 @@ impl Sou {
                     (SELECT q.content FROM messages q WHERE q.conversation_id = a.conversation_id
                        AND q.user_id = a.user_id AND q.role = 'user' AND q.id < a.id ORDER BY q.id DESC LIMIT 1)
              FROM messages a
+             JOIN conversations c ON c.id = a.conversation_id AND c.user_id = a.user_id AND c.visitor IS NULL
              WHERE a.user_id = $1 AND a.role = 'assistant' AND a.public_id IS NOT NULL AND a.plan IS NOT NULL
              ORDER BY a.id DESC LIMIT $2",
         )

@@ -28,3 +28,4 @@ mod postgres;
 mod reports;
 mod routes;
 mod security;
+mod widgets;
