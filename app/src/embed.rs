@@ -94,7 +94,7 @@ fn Embed(data: EmbedData) -> impl IntoView {
         <div class="app embed start" data-theme=data.theme.as_str()>
             <header class="top embed-top">
                 <span class="brand">{data.name.clone()}</span>
-                <button type="button" class="link embed-close" id="embed-close" hidden
+                <button type="button" class="embed-close" id="embed-close" hidden
                     aria-label=tr(locale, "Fermer l'assistant", "Close the assistant")>
                     <span aria-hidden="true">"×"</span>
                 </button>

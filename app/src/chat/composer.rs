@@ -31,7 +31,7 @@ pub struct ComposerData {
 }
 
 /// A widget visitor's pass: the site's public id and the token the embed page drew.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VisitorPass {
     pub site: String,
     pub token: String,
@@ -244,7 +244,7 @@ fn live_answer(turn: LiveTurn, locale: Locale, describe: impl Fn(&ToolCallPlan) 
     let mut out: Vec<AnyView> = Vec::new();
     // Words speak the language of the question, which the plan carries.
     let mut locale = locale;
-    let (mut ended, mut stopped, mut results) = (false, false, false);
+    let (mut ended, mut stopped, mut results, mut failed) = (false, false, false, false);
     let mut text = String::new();
     let words = |text: String| {
         view! { <div class="answer streaming" data-testid="answer"><p>{text}</p></div> }.into_any()
@@ -266,6 +266,7 @@ fn live_answer(turn: LiveTurn, locale: Locale, describe: impl Fn(&ToolCallPlan) 
             }
             LiveEvent::Error { code, message } => {
                 stopped |= code == "stopped";
+                failed = true;
                 out.push(view! { <p class="error" role="alert" data-code=code>{message}</p> }.into_any());
             }
             LiveEvent::Status { .. } => ended = true,
@@ -278,7 +279,9 @@ fn live_answer(turn: LiveTurn, locale: Locale, describe: impl Fn(&ToolCallPlan) 
     }
     if turn.pending {
         out.push(view! { <p class="thinking" aria-live="polite">{t(locale, T::Thinking)}</p> }.into_any());
-    } else if !ended && !stopped {
+    } else if !ended && !stopped && !failed {
+        // Cut before its end with no reason given (a reason given, such as the site's
+        // widget being gone, is said once, above).
         out.push(view! { <p class="error" role="alert">{t(locale, T::Interrupted)}</p> }.into_any());
     } else if ended && results {
         // The answer was stored, but its rendering did not come (the network went).

@@ -6,6 +6,7 @@
 //! ```text
 //! ["l", locale]  ["t", today]  ["q", draft]          always, once each
 //! ["i", conversation id]  ["p", previous plan's JSON]  ["$", currency]   when there is one
+//! ["v", site, visitor's token]                                           on a widget's page
 //! ["c" | "m" | "a", key, French name, English name, alias…]    a category, merchant, account
 //!     (the tag is "c=expense" when the term has a kind: "=" and the kind)
 //! ["d", dataset, column, type, column, type…]
@@ -19,7 +20,7 @@ use agent::json::{list, string, Json};
 use agent::{Currency, Date, Locale, Term, ToolCallPlan, Vocabulary};
 use serde::{Deserialize, Deserializer};
 
-use super::composer::ComposerData;
+use super::composer::{ComposerData, VisitorPass};
 
 /// The lists of `data`, in the order above.
 #[cfg_attr(feature = "hydrate", allow(dead_code))]
@@ -34,6 +35,9 @@ fn encode(data: &ComposerData) -> Vec<Vec<String>> {
     }
     if let Some(plan) = &data.previous {
         lists.push(vec!["p".to_string(), serde_json::to_string(plan).unwrap_or_default()]);
+    }
+    if let Some(v) = &data.visitor {
+        lists.push(vec!["v".to_string(), v.site.clone(), v.token.clone()]);
     }
     let vocabulary = &data.vocabulary;
     if let Some(currency) = vocabulary.currency {
@@ -65,7 +69,7 @@ fn encode(data: &ComposerData) -> Vec<Vec<String>> {
 /// `data` from its lists; what is wrong in them, if anything.
 fn decode(lists: Vec<Vec<String>>) -> Result<ComposerData, &'static str> {
     let (mut locale, mut today, mut draft) = (None, None, None);
-    let (mut conversation_id, mut previous) = (None, None);
+    let (mut conversation_id, mut previous, mut visitor) = (None, None, None);
     let mut vocabulary = Vocabulary::default();
     for list in lists {
         let mut values = list.into_iter();
@@ -87,6 +91,7 @@ fn decode(lists: Vec<Vec<String>>) -> Result<ComposerData, &'static str> {
             "t" => today = Some(Date::parse_iso(&next()?).ok_or("invalid date")?),
             "q" => draft = Some(next()?),
             "i" => conversation_id = Some(next()?),
+            "v" => visitor = Some(VisitorPass { site: next()?, token: next()? }),
             "p" => previous = Some(ToolCallPlan::from_json(&next()?).map_err(|_| "invalid previous plan")?),
             "$" => vocabulary.currency = Some(Currency::new(&next()?).ok_or("invalid currency")?),
             "c" | "m" | "a" => {
@@ -128,6 +133,7 @@ fn decode(lists: Vec<Vec<String>>) -> Result<ComposerData, &'static str> {
         conversation_id,
         previous,
         draft: draft.ok_or("no draft")?,
+        visitor,
     })
 }
 
@@ -211,6 +217,7 @@ mod tests {
             conversation_id: Some("c1".into()),
             previous: Some(plan),
             draft: "combien \"en\" courses".into(),
+            visitor: None,
         };
         round_trip(&data);
         round_trip(&ComposerData {
@@ -220,6 +227,7 @@ mod tests {
             conversation_id: None,
             previous: None,
             draft: String::new(),
+            visitor: Some(VisitorPass { site: "AAAAAAAAAAAAAAAAAAAAAA".into(), token: "t-_0".into() }),
         });
     }
 
@@ -234,6 +242,7 @@ mod tests {
             r#"[["l","fr"],["t","2026-03-14"],["q",""],["d","v","col","float"]]"#,
             r#"[["l","fr"],["t","2026-03-14"],["q",""],["p","{}"]]"#,
             r#"[["l","fr"],["t","2026-03-14"],["q",""],["z"]]"#,
+            r#"[["l","fr"],["t","2026-03-14"],["q",""],["v","site"]]"#,
             r#"[["l","fr"],["t","2026-03-14"],["q",""],[]]"#,
         ] {
             assert!(serde_json::from_str::<ComposerData>(json).is_err(), "{json}");
