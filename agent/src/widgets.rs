@@ -7,18 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{ToolCall, Vocabulary};
 
-/// The ledger's read tools a site may offer (every ledger tool is a read today; a
-/// write is never offered to a visitor).
-pub const LEDGER_TOOLS: [&str; 8] = [
-    "spending_summary",
-    "income_summary",
-    "list_transactions",
-    "compare_periods",
-    "cash_flow",
-    "balances",
-    "budget_status",
-    "recurring_payments",
-];
+/// The ledger's read tools a site may offer: the registry's names before its three
+/// dataset tools (every ledger tool is a read today; a write is never offered to a
+/// visitor).
+pub const LEDGER_TOOLS: &[&str] = ToolCall::NAMES.split_at(ToolCall::NAMES.len() - 3).0;
 
 /// Origins one site may list, at most.
 pub const MAX_ORIGINS: usize = 10;

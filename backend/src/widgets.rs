@@ -16,7 +16,6 @@ use agent::widgets::{
 use agent::{Locale, Vocabulary};
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use base64::Engine as _;
-use sha2::{Digest, Sha256};
 use sqlx::Row;
 use thiserror::Error;
 
@@ -146,12 +145,6 @@ fn well_formed_token(token: &str) -> bool {
     token.len() == 43 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-fn new_id() -> String {
-    let mut bytes = [0u8; 16];
-    OsRng.fill_bytes(&mut bytes);
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
-}
-
 /// A checked site: its origins normalised, its scope known, its texts clean.
 fn check(new: NewWidgetSite, datasets: &[String]) -> Result<NewWidgetSite, WidgetError> {
     let name = new.name.trim().to_string();
@@ -234,7 +227,7 @@ impl Sou {
             .map(|d| d.name)
             .collect::<Vec<_>>();
         let new = check(new, &datasets)?;
-        let id = new_id();
+        let id = crate::reports::new_id();
         let now = crate::store::timestamp(chrono::Utc::now());
         let json = |v: &Vec<String>| serde_json::to_string(v).unwrap_or_else(|_| "[]".into());
         let mut db = self.store.tenant(user).await?;
@@ -329,40 +322,27 @@ impl Sou {
         let row = match self.store.dialect() {
             Dialect::Sqlite => {
                 sqlx::query(&format!(
-                    "SELECT user_id, {COLUMNS} FROM widget_sites WHERE id = $1 AND status = 'enabled'"
+                    "SELECT {COLUMNS}, user_id FROM widget_sites WHERE id = $1 AND status = 'enabled'"
                 ))
                 .bind(id.to_string())
                 .fetch_optional(self.store.pool())
                 .await?
             }
             // No user is known yet: only the owner's function may read the row.
-            Dialect::Postgres => sqlx::query(
-                "SELECT user_id, $1::text, name, origins, tools, datasets, greeting, theme, rate_per_hour,
-                            'enabled', ''
-                     FROM sou_widget_site($1)",
-            )
-            .bind(id.to_string())
-            .fetch_optional(self.store.pool())
-            .await?,
+            Dialect::Postgres => {
+                sqlx::query(
+                    "SELECT $1::text, name, origins, tools, datasets, greeting, theme, rate_per_hour,
+                        'enabled', '', user_id
+                 FROM sou_widget_site($1)",
+                )
+                .bind(id.to_string())
+                .fetch_optional(self.store.pool())
+                .await?
+            }
         };
         let Some(row) = row else { return Ok(None) };
-        let owner = UserId(row.get(0));
-        // The same columns, one further along.
-        let site = WidgetSite {
-            id: row.get(1),
-            name: row.get(2),
-            origins: json_list(&row.get::<String, _>(3))?,
-            scope: WidgetScope {
-                tools: json_list(&row.get::<String, _>(4))?,
-                datasets: json_list(&row.get::<String, _>(5))?,
-            },
-            greeting: row.get(6),
-            theme: WidgetTheme::parse(&row.get::<String, _>(7)).unwrap_or_default(),
-            rate_per_hour: u32::try_from(row.get::<i64, _>(8)).unwrap_or(1),
-            enabled: true,
-            created_at: row.get(10),
-        };
-        Ok(Some((owner, site)))
+        // The site's columns, then its owner.
+        Ok(Some((UserId(row.get(10)), site_of(&row)?)))
     }
 
     /// The visitor holding `token` on site `id`: `NotFound` when the site is unknown,
@@ -372,7 +352,7 @@ impl Sou {
             return Err(BackendError::BadRequest("the visitor's token is missing or malformed".into()));
         }
         let (owner, site) = self.widget_site(id).await?.ok_or(BackendError::NotFound)?;
-        let key = Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        let key = crate::auth::digest(token);
         Ok(Visitor { owner, site, key })
     }
 

@@ -29,7 +29,9 @@ const SCRIPT: &str = include_str!("widget.js");
 /// `GET /widget.js`: checked each time (a new version reaches every host page at
 /// once), answered 304 when unchanged.
 pub async fn script(headers: HeaderMap) -> Response {
-    let etag = format!("\"{:016x}\"", fnv(SCRIPT.as_bytes()));
+    // Computed once: the script is compiled in.
+    static ETAG_OF_SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let etag = ETAG_OF_SCRIPT.get_or_init(|| format!("\"{:016x}\"", fnv(SCRIPT.as_bytes())));
     let mut response = if headers.get(IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
@@ -38,7 +40,7 @@ pub async fn script(headers: HeaderMap) -> Response {
     let h = response.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static("text/javascript; charset=utf-8"));
     h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    if let Ok(v) = HeaderValue::from_str(&etag) {
+    if let Ok(v) = HeaderValue::from_str(etag) {
         h.insert(ETAG, v);
     }
     response

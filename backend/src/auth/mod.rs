@@ -623,7 +623,7 @@ fn random_token(prefix: &str) -> String {
 }
 
 /// Hex SHA-256: tokens are random, so a fast hash is enough.
-fn digest(token: &str) -> String {
+pub(crate) fn digest(token: &str) -> String {
     Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 

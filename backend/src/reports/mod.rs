@@ -98,7 +98,7 @@ fn some_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<
 }
 
 /// The link's id: 128 random bits, base64url (22 characters).
-fn new_id() -> String {
+pub(crate) fn new_id() -> String {
     let mut bytes = [0u8; 16];
     OsRng.fill_bytes(&mut bytes);
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
