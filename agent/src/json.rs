@@ -16,7 +16,7 @@ pub fn fail<T>(what: &'static str) -> R<T> {
 /// A JSON value, numbers as plans use them (whole numbers).
 pub enum Json {
     Null,
-    Bool,
+    Bool(bool),
     Unsigned(u64),
     Negative(i64),
     Float,
@@ -36,8 +36,8 @@ impl<'de> Deserialize<'de> for Json {
             fn visit_unit<E>(self) -> Result<Json, E> {
                 Ok(Json::Null)
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Json, E> {
-                Ok(Json::Bool)
+            fn visit_bool<E>(self, v: bool) -> Result<Json, E> {
+                Ok(Json::Bool(v))
             }
             fn visit_u64<E>(self, n: u64) -> Result<Json, E> {
                 Ok(Json::Unsigned(n))
@@ -142,6 +142,13 @@ pub fn i64_(json: &Json) -> R<i64> {
         Json::Unsigned(n) => i64::try_from(*n).map_or_else(|_| fail("invalid number"), Ok),
         Json::Negative(n) => Ok(*n),
         _ => fail("expected a number"),
+    }
+}
+
+pub fn bool_(json: &Json) -> R<bool> {
+    match json {
+        Json::Bool(b) => Ok(*b),
+        _ => fail("expected a boolean"),
     }
 }
 

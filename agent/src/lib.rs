@@ -28,6 +28,7 @@ mod tools;
 mod vocab;
 pub mod widgets;
 pub mod wording;
+mod writes;
 
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +50,10 @@ pub use tools::{
     TransactionRow,
 };
 pub use vocab::{Term, Vocabulary};
+pub use writes::{
+    Approval, ApprovalState, BudgetEffect, Change, CreateRuleArgs, Effect, MarkTransfersArgs,
+    MergeMerchantsArgs, RecategoriseArgs, SetBudgetArgs,
+};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

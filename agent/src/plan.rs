@@ -58,6 +58,8 @@ macro_rules! ledger_args {
     };
 }
 
+pub(crate) use ledger_args;
+
 /// A resolved, half-open date range `[start, end)` with the user's words and a label.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -434,11 +436,16 @@ pub enum ToolCall {
     QueryDataset(QueryDatasetArgs),
     RunSql(RunSqlArgs),
     DatasetInfo(DatasetInfoArgs),
+    SetBudget(crate::SetBudgetArgs),
+    CreateRule(crate::CreateRuleArgs),
+    Recategorise(crate::RecategoriseArgs),
+    MergeMerchants(crate::MergeMerchantsArgs),
+    MarkTransfers(crate::MarkTransfersArgs),
 }
 
 impl ToolCall {
-    /// Every tool name, in registry order.
-    pub const NAMES: [&'static str; 11] = [
+    /// The tools that only read, in registry order.
+    pub const READ_NAMES: [&'static str; 11] = [
         "spending_summary",
         "income_summary",
         "list_transactions",
@@ -451,6 +458,11 @@ impl ToolCall {
         "run_sql",
         "dataset_info",
     ];
+
+    /// The tools that change the user's data, in registry order: they run only once
+    /// the user approved their effect.
+    pub const WRITE_NAMES: [&'static str; 5] =
+        ["set_budget", "create_rule", "recategorise", "merge_merchants", "mark_transfers"];
 
     pub fn name(&self) -> &'static str {
         match self {
@@ -465,7 +477,24 @@ impl ToolCall {
             ToolCall::QueryDataset(_) => "query_dataset",
             ToolCall::RunSql(_) => "run_sql",
             ToolCall::DatasetInfo(_) => "dataset_info",
+            ToolCall::SetBudget(_) => "set_budget",
+            ToolCall::CreateRule(_) => "create_rule",
+            ToolCall::Recategorise(_) => "recategorise",
+            ToolCall::MergeMerchants(_) => "merge_merchants",
+            ToolCall::MarkTransfers(_) => "mark_transfers",
         }
+    }
+
+    /// Whether the call changes the user's data (and so waits for their approval).
+    pub fn is_write(&self) -> bool {
+        matches!(
+            self,
+            ToolCall::SetBudget(_)
+                | ToolCall::CreateRule(_)
+                | ToolCall::Recategorise(_)
+                | ToolCall::MergeMerchants(_)
+                | ToolCall::MarkTransfers(_)
+        )
     }
 
     /// Whether the tool reads datasets rather than the ledger.
@@ -483,7 +512,9 @@ impl ToolCall {
             ToolCall::Balances(a) => Some(&a.period),
             ToolCall::BudgetStatus(a) => Some(&a.period),
             ToolCall::RecurringPayments(a) => Some(&a.period),
-            ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => None,
+            ToolCall::Recategorise(a) => a.period.as_ref(),
+            ToolCall::MarkTransfers(a) => a.period.as_ref(),
+            _ => None,
         }
     }
 
@@ -496,7 +527,9 @@ impl ToolCall {
             ToolCall::Balances(a) => Some(&mut a.period),
             ToolCall::BudgetStatus(a) => Some(&mut a.period),
             ToolCall::RecurringPayments(a) => Some(&mut a.period),
-            ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => None,
+            ToolCall::Recategorise(a) => a.period.as_mut(),
+            ToolCall::MarkTransfers(a) => a.period.as_mut(),
+            _ => None,
         }
     }
 
@@ -507,6 +540,9 @@ impl ToolCall {
             ToolCall::ComparePeriods(a) => a.category.as_deref(),
             ToolCall::BudgetStatus(a) => a.category.as_deref(),
             ToolCall::RecurringPayments(a) => a.category.as_deref(),
+            ToolCall::SetBudget(a) => Some(&a.category),
+            ToolCall::CreateRule(a) => Some(&a.category),
+            ToolCall::Recategorise(a) => a.category.as_deref(),
             _ => None,
         }
     }
@@ -517,6 +553,8 @@ impl ToolCall {
             ToolCall::ListTransactions(a) => a.merchant.as_deref(),
             ToolCall::ComparePeriods(a) => a.merchant.as_deref(),
             ToolCall::RecurringPayments(a) => a.merchant.as_deref(),
+            ToolCall::Recategorise(a) => a.merchant.as_deref(),
+            ToolCall::MarkTransfers(a) => a.merchant.as_deref(),
             _ => None,
         }
     }
@@ -547,6 +585,8 @@ impl ToolCall {
         match self {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => (a.amount_min, a.amount_max),
             ToolCall::ListTransactions(a) => (a.amount_min, a.amount_max),
+            ToolCall::Recategorise(a) => (a.amount_min, a.amount_max),
+            ToolCall::MarkTransfers(a) => (a.amount_min, a.amount_max),
             _ => (None, None),
         }
     }

@@ -10,9 +10,12 @@
 //! be a string (serde also takes `{"month": null}`). Its error messages are shorter.
 
 use crate::chart::ChartKind;
-use crate::json::{fail, i64_, list, string, u32_, unit, Fields, Json, R};
+use crate::json::{bool_, fail, i64_, list, string, u32_, unit, Fields, Json, R};
 use crate::plan::*;
-use crate::{Currency, Date, Money, Reason};
+use crate::{
+    CreateRuleArgs, Currency, Date, MarkTransfersArgs, MergeMerchantsArgs, Money, Reason, RecategoriseArgs,
+    SetBudgetArgs,
+};
 
 fn date(json: &Json) -> R<Date> {
     match json {
@@ -202,6 +205,66 @@ fn dataset_info(json: &Json) -> R<DatasetInfoArgs> {
     Ok(DatasetInfoArgs {})
 }
 
+fn set_budget(json: &Json) -> R<SetBudgetArgs> {
+    let f = Fields::of(json, Some(&["category", "amount", "from"]))?;
+    Ok(SetBudgetArgs {
+        category: f.req("category", string)?,
+        amount: f.opt("amount", money)?,
+        from: f.req("from", date)?,
+    })
+}
+
+fn create_rule(json: &Json) -> R<CreateRuleArgs> {
+    let f = Fields::of(json, Some(&["pattern", "category", "apply_to_past"]))?;
+    Ok(CreateRuleArgs {
+        pattern: f.req("pattern", string)?,
+        category: f.req("category", string)?,
+        apply_to_past: f.or("apply_to_past", bool_, || false)?,
+    })
+}
+
+fn ids(json: &Json) -> R<Vec<i64>> {
+    list(json, i64_)
+}
+
+fn recategorise(json: &Json) -> R<RecategoriseArgs> {
+    let f = Fields::of(
+        json,
+        Some(&["to", "period", "category", "merchant", "text", "amount_min", "amount_max", "ids"]),
+    )?;
+    Ok(RecategoriseArgs {
+        to: f.req("to", string)?,
+        period: f.opt("period", period)?,
+        category: f.opt("category", string)?,
+        merchant: f.opt("merchant", string)?,
+        text: f.opt("text", string)?,
+        amount_min: f.opt("amount_min", money)?,
+        amount_max: f.opt("amount_max", money)?,
+        ids: f.or("ids", ids, Vec::new)?,
+    })
+}
+
+fn merge_merchants(json: &Json) -> R<MergeMerchantsArgs> {
+    let f = Fields::of(json, Some(&["into", "merge", "name"]))?;
+    Ok(MergeMerchantsArgs {
+        into: f.req("into", string)?,
+        merge: f.or("merge", |j| list(j, string), Vec::new)?,
+        name: f.opt("name", string)?,
+    })
+}
+
+fn mark_transfers(json: &Json) -> R<MarkTransfersArgs> {
+    let f = Fields::of(json, Some(&["period", "merchant", "text", "amount_min", "amount_max", "ids"]))?;
+    Ok(MarkTransfersArgs {
+        period: f.opt("period", period)?,
+        merchant: f.opt("merchant", string)?,
+        text: f.opt("text", string)?,
+        amount_min: f.opt("amount_min", money)?,
+        amount_max: f.opt("amount_max", money)?,
+        ids: f.or("ids", ids, Vec::new)?,
+    })
+}
+
 fn reason(json: &Json) -> R<Reason> {
     let f = Fields::of(json, None)?;
     Ok(Reason { code: f.req("code", unit)?, text: f.req("text", string)? })
@@ -241,6 +304,11 @@ impl ToolCallPlan {
             "query_dataset" => ToolCall::QueryDataset(query_dataset(args)?),
             "run_sql" => ToolCall::RunSql(run_sql(args)?),
             "dataset_info" => ToolCall::DatasetInfo(dataset_info(args)?),
+            "set_budget" => ToolCall::SetBudget(set_budget(args)?),
+            "create_rule" => ToolCall::CreateRule(create_rule(args)?),
+            "recategorise" => ToolCall::Recategorise(recategorise(args)?),
+            "merge_merchants" => ToolCall::MergeMerchants(merge_merchants(args)?),
+            "mark_transfers" => ToolCall::MarkTransfers(mark_transfers(args)?),
             _ => return fail("unknown tool"),
         };
         Ok(ToolCallPlan { call, meta: f.req("meta", meta)? })

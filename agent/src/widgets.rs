@@ -10,7 +10,7 @@ use crate::{ToolCall, Vocabulary};
 /// The ledger's read tools a site may offer: the registry's names before its three
 /// dataset tools (every ledger tool is a read today; a write is never offered to a
 /// visitor).
-pub const LEDGER_TOOLS: &[&str] = ToolCall::NAMES.split_at(ToolCall::NAMES.len() - 3).0;
+pub const LEDGER_TOOLS: &[&str] = ToolCall::READ_NAMES.split_at(ToolCall::READ_NAMES.len() - 3).0;
 
 /// Origins one site may list, at most.
 pub const MAX_ORIGINS: usize = 10;
@@ -65,6 +65,8 @@ impl WidgetScope {
             ToolCall::QueryDataset(a) => self.datasets.contains(&a.dataset),
             ToolCall::DatasetInfo(_) => !self.datasets.is_empty(),
             ToolCall::RunSql(_) => false,
+            // A site is read-only: a visitor never changes the owner's data.
+            write if write.is_write() => false,
             other => self.tools.iter().any(|t| t == other.name()),
         }
     }

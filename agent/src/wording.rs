@@ -164,6 +164,9 @@ pub fn range_label(start: Date, end: Date, locale: Locale) -> String {
 
 /// One line saying what a call computes: "Dépenses en Courses — janvier 2026".
 pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
+    if let Some(write) = crate::writes::describe(vocab, call, locale) {
+        return write;
+    }
     let period = call.period().map_or("", |p| p.label.as_str());
     let (min, max) = call.amounts();
     let amounts = amount::describe(min, max, locale);
@@ -302,6 +305,15 @@ pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
             Some(f) => format!("Transactions: {f} — {period}"),
             None => format!("All transactions — {period}"),
         },
+        // Described above.
+        (
+            ToolCall::SetBudget(_)
+            | ToolCall::CreateRule(_)
+            | ToolCall::Recategorise(_)
+            | ToolCall::MergeMerchants(_)
+            | ToolCall::MarkTransfers(_),
+            _,
+        ) => String::new(),
     }
 }
 

@@ -46,7 +46,7 @@ impl<'a> Context<'a> {
     /// The previous plan when it has a period to carry over (a question on the ledger):
     /// a previous question about a dataset has no period or filters to carry over.
     fn ledger_previous(&self) -> Option<(&'a ToolCallPlan, &'a Period)> {
-        self.previous.and_then(|p| Some((p, p.call.period()?)))
+        self.previous.filter(|p| !p.call.is_write()).and_then(|p| Some((p, p.call.period()?)))
     }
 }
 

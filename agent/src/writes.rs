@@ -1,0 +1,325 @@
+//! The tools that change the user's data, and what the user approves before one runs.
+//!
+//! A write plan never runs on its own: the server computes its effect (a dry run),
+//! stores an approval bound to the plan, the effect and an expiry, and shows it
+//! ([`Approval`]); only the user's approval of exactly that runs it, once, and records
+//! a change that can be undone ([`Change`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::plan::ledger_args;
+use crate::{Date, Money, Period, TransactionRow};
+
+ledger_args! {
+    /// Arguments of `set_budget`: a category's monthly budget from a month on — set or
+    /// changed (`amount`), or removed (no `amount`). Months before keep theirs.
+    pub struct SetBudgetArgs {
+        /// A category key of the user's vocabulary ("restaurants").
+        pub category: String,
+        /// The budget for each month; absent removes the budget from `from` on.
+        pub amount?: Money,
+        /// The first month it applies to: its first day ("2026-12-01").
+        pub from: Date,
+    }
+}
+
+ledger_args! {
+    /// Arguments of `create_rule`: "a label or merchant name containing `pattern` is
+    /// `category`", for the next imports and, with `apply_to_past`, for the
+    /// transactions already there.
+    pub struct CreateRuleArgs {
+        /// Whole words looked for in the bank label and the merchant's name, case and
+        /// accents ignored ("uber eats").
+        pub pattern: String,
+        /// A category key of the user's vocabulary.
+        pub category: String,
+        /// Also give that category to past transactions that match.
+        #[serde(default)]
+        pub apply_to_past: bool,
+    }
+}
+
+ledger_args! {
+    /// Arguments of `recategorise`: give the category `to` to the transactions that
+    /// every given filter keeps (at least one filter, or `ids`).
+    pub struct RecategoriseArgs {
+        /// The category key the transactions move to.
+        pub to: String,
+        pub period?: Period,
+        /// Only transactions now in this category.
+        pub category?: String,
+        pub merchant?: String,
+        /// Case- and accent-insensitive substring of the bank label.
+        pub text?: String,
+        [amounts]
+        /// Exactly these transactions.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub ids: Vec<i64>,
+    }
+}
+
+ledger_args! {
+    /// Arguments of `merge_merchants`: the merchants in `merge` become `into` (their
+    /// transactions, names and aliases follow, and they are gone), and `into` may take
+    /// a new `name`. With no `merge`, a rename.
+    pub struct MergeMerchantsArgs {
+        /// The merchant key that stays.
+        pub into: String,
+        /// Merchant keys merged into it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub merge: Vec<String>,
+        /// A new display name for `into`.
+        pub name?: String,
+    }
+}
+
+ledger_args! {
+    /// Arguments of `mark_transfers`: the transactions every given filter keeps are
+    /// transfers between the user's own accounts (neither spending nor income).
+    pub struct MarkTransfersArgs {
+        pub period?: Period,
+        pub merchant?: String,
+        pub text?: String,
+        [amounts]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub ids: Vec<i64>,
+    }
+}
+
+/// Where an approval is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalState {
+    /// Waiting for the user, until it expires.
+    Pending,
+    /// Approved; runs at once (and after a restart, if the server stopped first).
+    Approved,
+    /// Ran; `change` says what changed.
+    Executed,
+    Rejected,
+    /// Not answered in time.
+    Expired,
+    /// The user edited its arguments: a new approval replaced it.
+    Superseded,
+    /// Approved, but the data changed since the dry run: nothing was written.
+    Failed,
+}
+
+impl ApprovalState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalState::Pending => "pending",
+            ApprovalState::Approved => "approved",
+            ApprovalState::Executed => "executed",
+            ApprovalState::Rejected => "rejected",
+            ApprovalState::Expired => "expired",
+            ApprovalState::Superseded => "superseded",
+            ApprovalState::Failed => "failed",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ApprovalState> {
+        [
+            ApprovalState::Pending,
+            ApprovalState::Approved,
+            ApprovalState::Executed,
+            ApprovalState::Rejected,
+            ApprovalState::Expired,
+            ApprovalState::Superseded,
+            ApprovalState::Failed,
+        ]
+        .into_iter()
+        .find(|state| state.as_str() == s)
+    }
+}
+
+/// A budget before and after a `set_budget`, in one month.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BudgetEffect {
+    pub category: crate::EntityRef,
+    /// The first month it applies to.
+    pub from: Date,
+    /// The budget that month had (absent: none).
+    pub before: Option<Money>,
+    /// The budget it will have (absent: removed).
+    pub after: Option<Money>,
+}
+
+/// What a write will do, computed by a dry run on the data as it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Effect {
+    /// One sentence per thing that changes, in the user's language: "12 opérations
+    /// passent de Shopping à Loisirs", "Budget Restaurants : 250,00 € → 300,00 € à partir
+    /// de décembre 2026".
+    pub lines: Vec<String>,
+    /// Transactions whose category or merchant changes.
+    pub transactions: u32,
+    /// The first of them, newest first, as they are now.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sample: Vec<TransactionRow>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<BudgetEffect>,
+    /// Nothing would change: there is nothing to approve.
+    #[serde(default)]
+    pub empty: bool,
+}
+
+/// An executed write.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Change {
+    pub id: String,
+    /// The tool that ran.
+    pub tool: String,
+    /// What it changed, as the approval said.
+    pub summary: String,
+    /// RFC 3339.
+    pub created_at: String,
+    /// When it was undone (RFC 3339); absent while it stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undone_at: Option<String>,
+}
+
+/// A write waiting for, or past, the user's decision: the stream's `approval_required`
+/// event and `GET /api/v1/approvals/{id}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Approval {
+    /// At least 128 random bits.
+    pub id: String,
+    /// The write's plan; `tool` is its name.
+    pub plan: crate::ToolCallPlan,
+    /// What Sou will do, in one line: "Passer 12 opérations en Loisirs".
+    pub title: String,
+    pub effect: Effect,
+    /// SHA-256 (hex) of the user, the canonical plan, the effect and the expiry: what
+    /// an approval is bound to. `approve` may send it back to say "this, not another".
+    pub digest: String,
+    /// RFC 3339; a pending approval is refused after it.
+    pub expires_at: String,
+    pub state: ApprovalState,
+    /// Once executed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<Change>,
+    /// Why it failed, when it did; safe to show.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// What a filter keeps, in words: "Amazon, texte « prime », plus de 50 € — mars 2026".
+fn filters(
+    vocab: &crate::Vocabulary,
+    names: [Option<&str>; 2],
+    text: Option<&str>,
+    amounts: (Option<Money>, Option<Money>),
+    ids: usize,
+    period: Option<&Period>,
+    locale: crate::Locale,
+) -> String {
+    let mut parts: Vec<String> = names.into_iter().flatten().map(|k| vocab.label_of(k, locale)).collect();
+    if let Some(t) = text {
+        parts.push(locale.pick(format!("libellé « {t} »"), format!("label “{t}”")));
+    }
+    let amounts = crate::amount::describe(amounts.0, amounts.1, locale);
+    if !amounts.is_empty() {
+        parts.push(amounts);
+    }
+    if ids > 0 {
+        parts.push(match (locale, ids) {
+            (crate::Locale::Fr, 1) => "1 opération choisie".to_string(),
+            (crate::Locale::Fr, n) => format!("{n} opérations choisies"),
+            (crate::Locale::En, 1) => "1 chosen transaction".to_string(),
+            (crate::Locale::En, n) => format!("{n} chosen transactions"),
+        });
+    }
+    let mut out = parts.join(", ");
+    if let Some(p) = period {
+        if !out.is_empty() {
+            out.push_str(" — ");
+        }
+        out.push_str(&p.label);
+    }
+    out
+}
+
+/// One line saying what a write does: "Budget Restaurants : 300,00 € par mois à partir
+/// de décembre 2026". `None` for a read.
+pub fn describe(vocab: &crate::Vocabulary, call: &crate::ToolCall, locale: crate::Locale) -> Option<String> {
+    use crate::{Locale, ToolCall};
+    let name = |k: &str| vocab.label_of(k, locale);
+    Some(match (call, locale) {
+        (ToolCall::SetBudget(a), _) => {
+            let month = crate::wording::month_label(a.from, locale);
+            match (a.amount, locale) {
+                (Some(m), Locale::Fr) => {
+                    format!("Budget {} : {} par mois à partir de {month}", name(&a.category), m.format(locale))
+                }
+                (Some(m), Locale::En) => {
+                    format!("{} budget: {} a month from {month}", name(&a.category), m.format(locale))
+                }
+                (None, Locale::Fr) => format!("Supprimer le budget {} à partir de {month}", name(&a.category)),
+                (None, Locale::En) => format!("Remove the {} budget from {month}", name(&a.category)),
+            }
+        }
+        (ToolCall::CreateRule(a), Locale::Fr) => format!(
+            "Règle : « {} » → {}{}",
+            a.pattern,
+            name(&a.category),
+            if a.apply_to_past { ", aussi pour les opérations passées" } else { "" }
+        ),
+        (ToolCall::CreateRule(a), Locale::En) => format!(
+            "Rule: “{}” → {}{}",
+            a.pattern,
+            name(&a.category),
+            if a.apply_to_past { ", past transactions too" } else { "" }
+        ),
+        (ToolCall::Recategorise(a), _) => {
+            let what = filters(
+                vocab,
+                [a.merchant.as_deref(), a.category.as_deref()],
+                a.text.as_deref(),
+                (a.amount_min, a.amount_max),
+                a.ids.len(),
+                a.period.as_ref(),
+                locale,
+            );
+            match locale {
+                Locale::Fr => format!("Passer en {} : {what}", name(&a.to)),
+                Locale::En => format!("Move to {}: {what}", name(&a.to)),
+            }
+        }
+        (ToolCall::MergeMerchants(a), _) => {
+            let merged: Vec<String> = a.merge.iter().map(|k| name(k)).collect();
+            match (merged.is_empty(), &a.name, locale) {
+                (true, Some(n), Locale::Fr) => format!("Renommer {} en « {n} »", name(&a.into)),
+                (true, Some(n), Locale::En) => format!("Rename {} to “{n}”", name(&a.into)),
+                (_, n, Locale::Fr) => format!(
+                    "Fusionner {} dans {}{}",
+                    merged.join(", "),
+                    name(&a.into),
+                    n.as_ref().map(|n| format!(", renommé « {n} »")).unwrap_or_default()
+                ),
+                (_, n, Locale::En) => format!(
+                    "Merge {} into {}{}",
+                    merged.join(", "),
+                    name(&a.into),
+                    n.as_ref().map(|n| format!(", renamed “{n}”")).unwrap_or_default()
+                ),
+            }
+        }
+        (ToolCall::MarkTransfers(a), _) => {
+            let what = filters(
+                vocab,
+                [a.merchant.as_deref(), None],
+                a.text.as_deref(),
+                (a.amount_min, a.amount_max),
+                a.ids.len(),
+                a.period.as_ref(),
+                locale,
+            );
+            match locale {
+                Locale::Fr => format!("Marquer comme virements entre vos comptes : {what}"),
+                Locale::En => format!("Mark as transfers between your accounts: {what}"),
+            }
+        }
+        _ => return None,
+    })
+}
