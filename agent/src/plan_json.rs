@@ -245,10 +245,12 @@ fn recategorise(json: &Json) -> R<RecategoriseArgs> {
 }
 
 fn merge_merchants(json: &Json) -> R<MergeMerchantsArgs> {
-    let f = Fields::of(json, Some(&["into", "merge", "name"]))?;
+    let f = Fields::of(json, Some(&["into", "merge", "aliases", "name"]))?;
+    let strings = |j: &Json| list(j, string);
     Ok(MergeMerchantsArgs {
         into: f.req("into", string)?,
-        merge: f.or("merge", |j| list(j, string), Vec::new)?,
+        merge: f.or("merge", strings, Vec::new)?,
+        aliases: f.or("aliases", strings, Vec::new)?,
         name: f.opt("name", string)?,
     })
 }

@@ -68,6 +68,10 @@ ledger_args! {
         /// Merchant keys merged into it.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub merge: Vec<String>,
+        /// Names seen in bank labels ("AMZN MKTP") that become aliases of `into`: a
+        /// transaction whose label holds one gets `into` as its merchant.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub aliases: Vec<String>,
         /// A new display name for `into`.
         pub name?: String,
     }
@@ -287,7 +291,8 @@ pub fn describe(vocab: &crate::Vocabulary, call: &crate::ToolCall, locale: crate
             }
         }
         (ToolCall::MergeMerchants(a), _) => {
-            let merged: Vec<String> = a.merge.iter().map(|k| name(k)).collect();
+            let mut merged: Vec<String> = a.merge.iter().map(|k| name(k)).collect();
+            merged.extend(a.aliases.iter().map(|a| locale.pick(format!("« {a} »"), format!("“{a}”"))));
             match (merged.is_empty(), &a.name, locale) {
                 (true, Some(n), Locale::Fr) => format!("Renommer {} en « {n} »", name(&a.into)),
                 (true, Some(n), Locale::En) => format!("Rename {} to “{n}”", name(&a.into)),
