@@ -28,7 +28,7 @@ mod tools;
 mod vocab;
 pub mod widgets;
 pub mod wording;
-mod writes;
+pub mod writes;
 
 use serde::{Deserialize, Serialize};
 

@@ -52,6 +52,11 @@ pub enum ChatEvent {
         clarification: Clarification,
     },
     ToolResult(ToolOutput),
+    /// A write Sou will make only once the user approves it: what changes (a dry run),
+    /// the approval's id and its expiry.
+    ApprovalRequired {
+        approval: crate::Approval,
+    },
     /// A piece of the text answer. What it is says `format`: a model's Markdown, or
     /// Sou's own sentence, which is text — the labels and cells in it came from a bank
     /// or a file and are never markup. Build it with [`ChatEvent::text`] or

@@ -150,7 +150,7 @@ pub struct BudgetEffect {
 }
 
 /// What a write will do, computed by a dry run on the data as it is.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Effect {
     /// One sentence per thing that changes, in the user's language: "12 opérations
     /// passent de Shopping à Loisirs", "Budget Restaurants : 250,00 € → 300,00 € à partir
@@ -254,12 +254,18 @@ pub fn describe(vocab: &crate::Vocabulary, call: &crate::ToolCall, locale: crate
             let month = crate::wording::month_label(a.from, locale);
             match (a.amount, locale) {
                 (Some(m), Locale::Fr) => {
-                    format!("Budget {} : {} par mois à partir de {month}", name(&a.category), m.format(locale))
+                    format!(
+                        "Budget {} : {} par mois à partir de {month}",
+                        name(&a.category),
+                        m.format(locale)
+                    )
                 }
                 (Some(m), Locale::En) => {
                     format!("{} budget: {} a month from {month}", name(&a.category), m.format(locale))
                 }
-                (None, Locale::Fr) => format!("Supprimer le budget {} à partir de {month}", name(&a.category)),
+                (None, Locale::Fr) => {
+                    format!("Supprimer le budget {} à partir de {month}", name(&a.category))
+                }
                 (None, Locale::En) => format!("Remove the {} budget from {month}", name(&a.category)),
             }
         }
@@ -327,4 +333,38 @@ pub fn describe(vocab: &crate::Vocabulary, call: &crate::ToolCall, locale: crate
         }
         _ => return None,
     })
+}
+
+/// What an approval's or an undo's refusal code means, in the user's language (the
+/// codes of `docs/api.md`); `None` for a code that is not one of them.
+pub fn refusal_text(code: &str, locale: crate::Locale) -> Option<&'static str> {
+    let (fr, en) = match code {
+        "approval_expired" => (
+            "Cette demande a expiré : rien n'a été modifié. Redemandez pour un nouvel aperçu.",
+            "This request expired: nothing changed. Ask again for a new preview.",
+        ),
+        "approval_done" => {
+            ("C'est déjà fait : une approbation ne sert qu'une fois.", "Done already: an approval counts once.")
+        }
+        "approval_superseded" => (
+            "Cette demande a été modifiée : approuvez sa nouvelle version.",
+            "This request was edited: approve its new version.",
+        ),
+        "approval_decided" => (
+            "Cette demande n'attend plus de réponse : rien n'a été modifié.",
+            "This request is no longer waiting for an answer: nothing changed.",
+        ),
+        "approval_changed" => (
+            "Ce qui serait exécuté n'est pas ce qui a été approuvé : rien n'a été modifié.",
+            "What would run is not what was approved: nothing changed.",
+        ),
+        "conflict" => (
+            "Les données ont changé depuis : rien n'a été modifié. Redemandez pour un nouvel aperçu.",
+            "The data changed since: nothing changed. Ask again for a new preview.",
+        ),
+        "nothing_to_change" => ("Rien ne changerait : c'est déjà le cas.", "Nothing would change: it is so already."),
+        "already_undone" => ("Cette modification a déjà été annulée.", "This change was undone already."),
+        _ => return None,
+    };
+    Some(locale.pick(fr, en))
 }

@@ -203,11 +203,12 @@ impl Sou {
         for r in rows {
             let stored_role: String = r.get(0);
             let events: Option<String> = r.get(2);
-            let events = match events {
+            let mut events: Vec<ChatEvent> = match events {
                 Some(e) => serde_json::from_str(&e)
                     .map_err(|e| BackendError::Corrupt(format!("stored events: {e}")))?,
                 None => Vec::new(),
             };
+            self.refresh_approvals(user, &mut events).await?;
             messages.push(StoredMessage {
                 id: r.get(3),
                 role: role(&stored_role),

@@ -3,6 +3,7 @@
 //! the chat pipeline every surface (API, chat page, plain form) goes through. It knows
 //! nothing of Leptos or HTTP.
 
+pub mod approvals;
 pub mod auth;
 pub mod chat;
 pub mod conversations;

@@ -145,6 +145,46 @@ impl Registry {
                 class: ToolClass::Read,
                 schema: schema_of::<agent::RunSqlArgs>(),
             },
+            ToolSpec {
+                name: "set_budget",
+                description: "Sets, changes or removes (no amount) a category's monthly budget from a month \
+                              on (`from`, a month's first day); earlier months keep theirs. A write: Sou \
+                              shows its effect and runs it only once the user approves.",
+                class: ToolClass::Write,
+                schema: schema_of::<agent::SetBudgetArgs>(),
+            },
+            ToolSpec {
+                name: "create_rule",
+                description: "Creates a categorisation rule: a bank label or merchant name containing the \
+                              pattern's words gets the category, at the next imports and, with \
+                              apply_to_past, already. A write, approved by the user first.",
+                class: ToolClass::Write,
+                schema: schema_of::<agent::CreateRuleArgs>(),
+            },
+            ToolSpec {
+                name: "recategorise",
+                description: "Gives a category (`to`) to the transactions every filter keeps: period, \
+                              current category, merchant, label text, amounts, or ids. A write, approved \
+                              by the user first.",
+                class: ToolClass::Write,
+                schema: schema_of::<agent::RecategoriseArgs>(),
+            },
+            ToolSpec {
+                name: "merge_merchants",
+                description: "Merges merchants into one (`into`; the others' transactions, names and \
+                              aliases follow), adds label aliases, or renames it. A write, approved by \
+                              the user first.",
+                class: ToolClass::Write,
+                schema: schema_of::<agent::MergeMerchantsArgs>(),
+            },
+            ToolSpec {
+                name: "mark_transfers",
+                description: "Marks the transactions every filter keeps as transfers between the user's \
+                              own accounts (neither spending nor income). A write, approved by the user \
+                              first.",
+                class: ToolClass::Write,
+                schema: schema_of::<agent::MarkTransfersArgs>(),
+            },
         ];
         // Bounds the Rust types cannot express.
         for t in &mut tools {
@@ -165,6 +205,19 @@ impl Registry {
             if let Some(sql) = t.schema.pointer_mut("/properties/sql") {
                 sql["minLength"] = 1.into();
                 sql["maxLength"] = crate::datasets::sandbox::MAX_SQL.into();
+            }
+            if let Some(ids) = t.schema.pointer_mut("/properties/ids") {
+                ids["maxItems"] = crate::tools::writes::MAX_ROWS.into();
+            }
+            for key in ["merge", "aliases"] {
+                if let Some(list) = t.schema.pointer_mut(&format!("/properties/{key}")) {
+                    list["maxItems"] = 20.into();
+                }
+            }
+            for key in ["pattern", "name", "to", "into"] {
+                if let Some(p) = t.schema.pointer_mut(&format!("/properties/{key}")) {
+                    p["maxLength"] = 100.into();
+                }
             }
             for key in ["category", "merchant", "account", "text", "dataset", "measure", "group_by"] {
                 if let Some(p) = t.schema.pointer_mut(&format!("/properties/{key}")) {
@@ -265,6 +318,45 @@ fn check(call: &ToolCall) -> Result<(), PlanError> {
             ));
         }
     }
+    match call {
+        ToolCall::SetBudget(a) => {
+            if a.from.day() != 1 {
+                return Err(PlanError::Semantic("a budget starts on a month's first day".into()));
+            }
+            if a.amount.is_some_and(|m| m.minor <= 0) {
+                return Err(PlanError::Semantic("a budget is more than zero; remove it with no amount".into()));
+            }
+        }
+        ToolCall::Recategorise(a) => {
+            let any = a.period.is_some()
+                || a.category.is_some()
+                || a.merchant.is_some()
+                || a.text.is_some()
+                || a.amount_min.is_some()
+                || a.amount_max.is_some()
+                || !a.ids.is_empty();
+            if !any {
+                return Err(PlanError::Semantic("say which transactions to recategorise".into()));
+            }
+        }
+        ToolCall::MarkTransfers(a) => {
+            let any = a.period.is_some()
+                || a.merchant.is_some()
+                || a.text.is_some()
+                || a.amount_min.is_some()
+                || a.amount_max.is_some()
+                || !a.ids.is_empty();
+            if !any {
+                return Err(PlanError::Semantic("say which transactions are transfers".into()));
+            }
+        }
+        ToolCall::MergeMerchants(a) => {
+            if a.merge.is_empty() && a.aliases.is_empty() && a.name.is_none() {
+                return Err(PlanError::Semantic("say what to merge into it, or its new name".into()));
+            }
+        }
+        _ => {}
+    }
     if let ToolCall::ListTransactions(a) = call {
         if a.limit == 0 || a.limit > MAX_LIST_LIMIT {
             return Err(PlanError::Semantic(format!("limit must be 1..={MAX_LIST_LIMIT}")));
@@ -318,9 +410,9 @@ mod tests {
     #[test]
     fn accepts_parser_plans_and_rejects_the_rest() {
         let r = Registry::get();
-        assert_eq!(r.tools().len(), 11);
+        assert_eq!(r.tools().len(), 16);
         let mut names: Vec<&str> = r.tools().iter().map(|t| t.name).collect();
-        let mut expected = ToolCall::NAMES.to_vec();
+        let mut expected = [&ToolCall::READ_NAMES[..], &ToolCall::WRITE_NAMES[..]].concat();
         names.sort_unstable();
         expected.sort_unstable();
         assert_eq!(names, expected, "the registry and the agent's tool calls agree");

@@ -24,7 +24,7 @@ pub struct Compiled {
 }
 
 /// Whether `pattern` (folded) is in `text` as whole words.
-fn contains(text: &str, pattern: &str) -> bool {
+pub(crate) fn contains(text: &str, pattern: &str) -> bool {
     !pattern.is_empty() && format!(" {} ", fold(text)).contains(&format!(" {pattern} "))
 }
 
@@ -177,6 +177,19 @@ impl UserError for RuleError {
     }
 }
 
+/// A rule's pattern as saved: its words separated by one space; refused when it has
+/// fewer than two letters or digits, more than 100 characters, or hidden characters.
+pub(crate) fn clean_pattern(pattern: &str) -> Result<String, RuleError> {
+    let pattern = pattern.split_whitespace().collect::<Vec<_>>().join(" ");
+    if agent::text::hidden_control(&pattern).is_some() {
+        return Err(RuleError::PatternCharacters);
+    }
+    if fold(&pattern).replace(' ', "").chars().count() < 2 || pattern.chars().count() > 100 {
+        return Err(RuleError::Pattern);
+    }
+    Ok(pattern)
+}
+
 /// Saves a rule (a pattern already saved gets the new category) and says which past
 /// transactions it would change. Nothing in the past changes until [`apply`].
 pub async fn create(
@@ -186,13 +199,7 @@ pub async fn create(
     category_key: &str,
     locale: Locale,
 ) -> Result<RuleProposal, RuleError> {
-    let pattern = pattern.split_whitespace().collect::<Vec<_>>().join(" ");
-    if agent::text::hidden_control(&pattern).is_some() {
-        return Err(RuleError::PatternCharacters);
-    }
-    if fold(&pattern).replace(' ', "").chars().count() < 2 || pattern.chars().count() > 100 {
-        return Err(RuleError::Pattern);
-    }
+    let pattern = clean_pattern(pattern)?;
     let mut db = store.tenant(user).await?;
     crate::demo::seed_categories(&mut db, user).await?;
     let category: Option<i64> =

@@ -20,12 +20,20 @@ pub struct Sou {
     pub(crate) providers: Option<Providers>,
     auth: Auth,
     imports: Imports,
+    pub(crate) writes: crate::approvals::WriteConfig,
 }
 
 impl Sou {
     pub fn new(store: Store, timezone: chrono_tz::Tz) -> Sou {
         let auth = Auth::new(store.clone(), AuthConfig::default());
-        Sou { store, timezone, providers: None, auth, imports: Imports::default() }
+        Sou {
+            store,
+            timezone,
+            providers: None,
+            auth,
+            imports: Imports::default(),
+            writes: Default::default(),
+        }
     }
 
     /// The same, with these session lifetimes and sign-in limits.
@@ -42,6 +50,13 @@ impl Sou {
     /// Bank file uploads and imports.
     pub fn imports(&self) -> &Imports {
         &self.imports
+    }
+
+    /// The same, with this approval lifetime (and, for crash tests, a pause before a
+    /// write runs).
+    pub fn with_writes(mut self, config: crate::approvals::WriteConfig) -> Sou {
+        self.writes = config;
+        self
     }
 
     /// The same, answering with language models too.

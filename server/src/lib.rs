@@ -4,6 +4,7 @@
 //! posts are in `forms.rs`, the import API in `imports_api.rs`, the sign-in forms and
 //! the gate in `auth.rs`.
 
+mod approvals;
 pub mod auth;
 pub mod config;
 mod error;
@@ -129,6 +130,11 @@ pub fn router(state: AppState) -> Router {
         .route("/rules", post(forms::create_rule))
         .route("/rules/{id}/apply", post(forms::apply_rule))
         .route("/rules/{id}/delete", post(forms::delete_rule))
+        .route("/api/v1/approvals/{id}", get(approvals::show).post(approvals::decide))
+        .route("/api/v1/changes", get(approvals::list))
+        .route("/api/v1/changes/{id}/undo", post(approvals::undo))
+        .route("/approvals/{id}", post(approvals::decide_form))
+        .route("/changes/{id}/undo", post(approvals::undo_form))
         .route("/api/v1/widgets", post(widgets::create).get(widgets::list))
         .route("/api/v1/widgets/{id}", axum::routing::patch(widgets::change).delete(widgets::revoke))
         .route("/widgets", post(widgets::create_form))

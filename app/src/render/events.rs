@@ -71,6 +71,10 @@ pub fn events_view(
                 tool_output(output, locale)
             }
             ChatEvent::Token { .. } => ().into_any(),
+            ChatEvent::ApprovalRequired { approval } => {
+                let back = conversation_id.as_ref().map_or_else(|| "/".to_string(), |c| format!("/c/{c}"));
+                super::approval::approval_card(approval, back, locale).into_any()
+            }
             ChatEvent::EntitiesDetected { entities } => {
                 let clarification = Clarification {
                     question: t(locale, T::Mentioned).to_string(),

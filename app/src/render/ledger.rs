@@ -11,7 +11,7 @@ use super::cells::{heading, heading_excluding, money};
 use crate::i18n::{self, t, T};
 use crate::table::column_heads;
 
-fn rows_table(rows: Vec<TransactionRow>, locale: Locale) -> AnyView {
+pub(super) fn rows_table(rows: Vec<TransactionRow>, locale: Locale) -> AnyView {
     view! {
         <table class="rows ledger" data-testid="transactions">
             <thead>

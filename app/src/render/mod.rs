@@ -6,6 +6,8 @@
 #[cfg(feature = "ssr")]
 pub mod accounts;
 #[cfg(feature = "ssr")]
+mod approval;
+#[cfg(feature = "ssr")]
 mod answer;
 #[cfg(feature = "ssr")]
 pub mod budgets;

@@ -300,7 +300,7 @@ impl Sou {
                 return Ok(Answered::parser(Some(plan), u));
             }
             return self
-                .run_plan(q.user, q.scope, plan, 0.0, warnings, out)
+                .run_plan(q.user, q.scope, q.conversation, plan, 0.0, warnings, out)
                 .await
                 .map(|(p, u)| Answered::parser(p, u));
         };
@@ -329,7 +329,7 @@ impl Sou {
                     locale,
                     &model.name,
                 ));
-                let (p, u) = self.run_plan(q.user, q.scope, plan, 0.9, warnings, out).await?;
+                let (p, u) = self.run_plan(q.user, q.scope, q.conversation, plan, 0.9, warnings, out).await?;
                 Ok(guarded(p, u))
             }
             Ok(Verdict::Repair(call)) => {
@@ -344,7 +344,7 @@ impl Sou {
                     },
                 };
                 out.emit(ChatEvent::Plan { plan: repaired.clone() }).await;
-                let (p, u) = self.run_plan(q.user, q.scope, repaired, 0.8, warnings, out).await?;
+                let (p, u) = self.run_plan(q.user, q.scope, q.conversation, repaired, 0.8, warnings, out).await?;
                 Ok(guarded(p, u))
             }
             Ok(Verdict::Clarify(question)) => {
@@ -367,7 +367,7 @@ impl Sou {
                     out.emit(ChatEvent::Clarify { clarification }).await;
                     return Ok(guarded(Some(plan), no_answer(warnings)));
                 }
-                let (p, u) = self.run_plan(q.user, q.scope, plan, 0.0, warnings, out).await?;
+                let (p, u) = self.run_plan(q.user, q.scope, q.conversation, plan, 0.0, warnings, out).await?;
                 Ok(guarded(p, u))
             }
         }
@@ -398,10 +398,12 @@ impl Sou {
     /// Runs a plan and writes its answer. `checked` is the answer confidence a model's
     /// review gives it (0 when no model looked at it). A widget's visitor gets only
     /// what the site's `scope` allows: anything else is refused, and runs nothing.
+    #[allow(clippy::too_many_arguments)]
     async fn run_plan(
         &self,
         user: UserId,
         scope: Option<&WidgetScope>,
+        conversation: &str,
         plan: ToolCallPlan,
         checked: f32,
         mut warnings: Vec<String>,
@@ -412,6 +414,9 @@ impl Sou {
             let message = outside_scope(scope, locale);
             out.emit(ChatEvent::Error { code: "outside_scope".into(), message }).await;
             return Ok((None, no_answer(warnings)));
+        }
+        if plan.call.is_write() {
+            return self.gate(user, conversation, plan, warnings, out).await;
         }
         let mut output = tools::run(&self.store, user, &plan.call, locale, plan.meta.today).await?;
         if let (Some(scope), agent::ToolOutput::DatasetInfo(info)) = (scope, &mut output) {
@@ -434,6 +439,37 @@ impl Sou {
         };
         let uncertainty =
             Uncertainty { plan_confidence: Some(plan.meta.confidence), answer_confidence, warnings };
+        Ok((Some(plan), uncertainty))
+    }
+
+    /// A write plan, whoever made it (the parser, a model, the client): never run here,
+    /// only proposed — its dry run shown, waiting for the user's approval.
+    async fn gate(
+        &self,
+        user: UserId,
+        conversation: &str,
+        plan: ToolCallPlan,
+        warnings: Vec<String>,
+        out: &mut Emitter,
+    ) -> Result<(Option<ToolCallPlan>, Uncertainty), BackendError> {
+        use crate::error::UserError;
+        let locale = plan.meta.locale;
+        match self.propose(user, Some(conversation), &plan).await {
+            Ok(approval) => {
+                out.emit(ChatEvent::ApprovalRequired { approval }).await;
+                let text = locale.pick(
+                    "Voici ce qui changerait. Rien n'est modifié tant que vous n'avez pas approuvé.",
+                    "Here is what would change. Nothing changes until you approve.",
+                );
+                out.emit(ChatEvent::text(text)).await;
+            }
+            Err(crate::approvals::WriteError::Backend(e)) => return Err(e),
+            Err(e) => {
+                out.emit(ChatEvent::Error { code: e.code().into(), message: e.message(locale) }).await;
+            }
+        }
+        let uncertainty =
+            Uncertainty { plan_confidence: Some(plan.meta.confidence), answer_confidence: 1.0, warnings };
         Ok((Some(plan), uncertainty))
     }
 

@@ -136,9 +136,22 @@ pub(super) fn months_touched(p: &agent::Period) -> u32 {
     u32::try_from(index(last) - index(p.start) + 1).unwrap_or(0)
 }
 
+/// `YYYY-MM` of a date: the key of its month in the `budgets` table.
+pub(crate) fn month_key(d: Date) -> String {
+    format!("{:04}-{:02}", d.year(), d.month())
+}
+
+/// The budget each category has in `month` (`YYYY-MM`): its latest row starting at or
+/// before it; a row without an amount ended the budget. `rows` are (category id,
+/// start month, amount) sorted by start month.
+pub(crate) fn budget_in(rows: &[(i64, String, Option<i64>)], category: i64, month: &str) -> Option<i64> {
+    rows.iter().filter(|(c, start, _)| *c == category && start.as_str() <= month).last().and_then(|r| r.2)
+}
+
 /// Each monthly budget (in the main currency) against what its category cost over the
 /// period: every line of the category counts, so a refund lowers what was spent; a
-/// category refunded more than it cost has spent nothing.
+/// category refunded more than it cost has spent nothing. A budget counts once for
+/// each month the period touches, with the amount it had that month.
 pub(super) async fn budget_status(
     db: &mut AnyConnection,
     user: UserId,
@@ -148,28 +161,55 @@ pub(super) async fn budget_status(
 ) -> Result<BudgetStatusResult, BackendError> {
     let Scope { currency, .. } = scope(db, user, a.category.as_deref(), None, None, locale).await?;
     let months = months_touched(&a.period);
-    let rows = sqlx::query(
-        "SELECT c.key, c.name_fr, c.name_en, b.amount_minor,
-                CAST(COALESCE((SELECT -SUM(t.amount_minor) FROM transactions t
-                          WHERE t.user_id = b.user_id AND t.category_id = b.category_id
-                            AND t.currency = b.currency AND t.date >= $2 AND t.date < $3), 0) AS BIGINT)
+    let budgets = sqlx::query(
+        "SELECT b.category_id, b.start_month, b.amount_minor, c.key, c.name_fr, c.name_en
          FROM budgets b
          JOIN categories c ON c.id = b.category_id AND c.user_id = b.user_id
-         WHERE b.user_id = $1 AND b.period = 'month' AND b.currency = $4 AND ($5 IS NULL OR c.key = $5)",
+         WHERE b.user_id = $1 AND b.period = 'month' AND b.currency = $2 AND ($3 IS NULL OR c.key = $3)
+         ORDER BY b.start_month",
     )
     .bind(user.0)
-    .bind(a.period.start.to_string())
-    .bind(a.period.end.to_string())
     .bind(currency.as_str())
     .bind(a.category.as_deref())
     .fetch_all(&mut *db)
     .await?;
+    let history: Vec<(i64, String, Option<i64>)> =
+        budgets.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect();
+    let month_keys: Vec<String> =
+        (0..months).map(|i| month_key(a.period.start.first_of_month().add_months(i as i32))).collect();
+    // Each category with a budget in at least one month, with the period's total budget.
+    let mut categories: BTreeMap<i64, (i64, &sqlx::any::AnyRow)> = BTreeMap::new();
+    for r in &budgets {
+        let id: i64 = r.get(0);
+        if categories.contains_key(&id) {
+            continue;
+        }
+        let total =
+            month_keys.iter().filter_map(|m| budget_in(&history, id, m)).fold(0i64, i64::saturating_add);
+        if total > 0 {
+            categories.insert(id, (total, r));
+        }
+    }
+    let spent_rows: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT t.category_id, CAST(-SUM(t.amount_minor) AS BIGINT) FROM transactions t
+         WHERE t.user_id = $1 AND t.category_id IS NOT NULL AND t.currency = $2 AND t.date >= $3 AND t.date < $4
+         GROUP BY t.category_id",
+    )
+    .bind(user.0)
+    .bind(currency.as_str())
+    .bind(a.period.start.to_string())
+    .bind(a.period.end.to_string())
+    .fetch_all(&mut *db)
+    .await?;
+    let spent_in = |id: i64| spent_rows.iter().find(|(c, _)| *c == id).map_or(0, |r| r.1);
+    let rows: Vec<(String, String, String, i64, i64)> = categories
+        .iter()
+        .map(|(id, (total, r))| (r.get(3), r.get(4), r.get(5), *total, spent_in(*id)))
+        .collect();
     let mut lines = Vec::with_capacity(rows.len());
     let (mut total_budget, mut total_spent) = (0i64, 0i64);
-    for r in rows {
-        let monthly: i64 = r.get(3);
-        let budget = monthly.saturating_mul(i64::from(months));
-        let spent = r.get::<i64, _>(4).max(0);
+    for (key, name_fr, name_en, budget, spent) in rows {
+        let spent = spent.max(0);
         // Exact comparisons decide the state; the rounded percentage is for display.
         let state = if i128::from(spent) * 10 < i128::from(budget) * 8 {
             BudgetState::Ok
@@ -182,10 +222,10 @@ pub(super) async fn budget_status(
         total_spent = total_spent.saturating_add(spent);
         lines.push(BudgetLine {
             category: EntityRef {
-                key: r.get(0),
+                key,
                 label: match locale {
-                    Locale::Fr => r.get(1),
-                    Locale::En => r.get(2),
+                    Locale::Fr => name_fr,
+                    Locale::En => name_en,
                 },
             },
             budget: Money::new(budget, currency),

@@ -7,6 +7,7 @@ mod flows;
 mod ledger;
 pub mod recurring;
 mod spending;
+pub mod writes;
 
 use agent::{DatasetInfoResult, DatasetResult, Date, Locale, ToolCall, ToolOutput};
 
@@ -60,6 +61,8 @@ pub async fn run(
         ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => {
             return dataset_tool(store, user, call, locale).await;
         }
+        // A write never runs as a read: it goes through an approval (`crate::approvals`).
+        write => Err(BackendError::BadRequest(format!("{} needs the user's approval", write.name()))),
     }?;
     tx.commit().await?;
     Ok(output)

@@ -1,0 +1,623 @@
+//! Writes, with the user's approval. A write plan (from the parser, a model or a
+//! client) is never run: [`Sou::propose`] computes its effect by a dry run and stores
+//! an approval bound, by a digest, to the user, the canonical call, the rows it will
+//! write, the effect shown and an expiry. [`Sou::decide`] takes the user's answer:
+//! `approve` runs it — exactly once, in one transaction, after checking the digest
+//! again and that every row is still as the dry run saw it — `reject`, or `edit` (a new
+//! dry run and a new approval replace it). Each executed write is a change that
+//! [`Sou::undo`] reverts, if its rows are still as it left them.
+//!
+//! The approval is committed before the write runs, and the write's transaction is the
+//! only one that marks it executed: a server stopped in between finds it approved when
+//! it starts again ([`Sou::resume_approved`]) and runs it then, once.
+
+use std::time::Duration;
+
+use agent::protocol::ChatEvent;
+use agent::{Approval, ApprovalState, Change, Effect, Locale, ToolCall, ToolCallPlan};
+use sha2::{Digest, Sha256};
+use sqlx::{AnyConnection, Row};
+
+use crate::error::{BackendError, ErrorKind, UserError};
+use crate::ids::Dialect;
+use crate::ids::UserId;
+use crate::sou::Sou;
+use crate::store::timestamp;
+use crate::tools::writes::{self, apply, ApplyError, RowChange, Way};
+
+/// How long a proposed write waits for the user, and a pause between an approval and
+/// its execution (for crash tests only; zero otherwise).
+#[derive(Clone, Copy, Debug)]
+pub struct WriteConfig {
+    pub approval_ttl: Duration,
+    pub pause_before_execute: Duration,
+}
+
+impl Default for WriteConfig {
+    fn default() -> WriteConfig {
+        WriteConfig { approval_ttl: Duration::from_secs(30 * 60), pause_before_execute: Duration::ZERO }
+    }
+}
+
+/// Why a decision or an undo was refused. Every one leaves the data as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("the approval expired")]
+    Expired,
+    /// Approved, rejected, replaced or run already: an approval counts once.
+    #[error("the approval is {}", .0.as_str())]
+    Decided(ApprovalState),
+    /// What would run is not what was approved (the digest differs).
+    #[error("the approval does not match what was shown")]
+    Changed,
+    /// A row is no longer as the dry run (or the write) left it.
+    #[error("the data changed since: {0}")]
+    Conflict(String),
+    #[error("nothing would change")]
+    Nothing,
+    #[error("the change was undone already")]
+    Undone,
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+}
+
+impl From<sqlx::Error> for WriteError {
+    fn from(e: sqlx::Error) -> WriteError {
+        WriteError::Backend(e.into())
+    }
+}
+
+impl From<ApplyError> for WriteError {
+    fn from(e: ApplyError) -> WriteError {
+        match e {
+            ApplyError::Conflict(what) => WriteError::Conflict(what),
+            ApplyError::Db(e) => e.into(),
+        }
+    }
+}
+
+impl UserError for WriteError {
+    fn code(&self) -> &'static str {
+        match self {
+            WriteError::Expired => "approval_expired",
+            WriteError::Decided(ApprovalState::Executed | ApprovalState::Approved) => "approval_done",
+            WriteError::Decided(ApprovalState::Superseded) => "approval_superseded",
+            WriteError::Decided(_) => "approval_decided",
+            WriteError::Changed => "approval_changed",
+            WriteError::Conflict(_) => "conflict",
+            WriteError::Nothing => "nothing_to_change",
+            WriteError::Undone => "already_undone",
+            WriteError::Backend(e) => e.code(),
+        }
+    }
+
+    fn message(&self, locale: Locale) -> String {
+        match self {
+            WriteError::Backend(e) => e.message(locale),
+            refused => agent::writes::refusal_text(refused.code(), locale).unwrap_or_default().to_string(),
+        }
+    }
+
+    fn kind(&self) -> ErrorKind {
+        match self {
+            WriteError::Backend(e) => e.kind(),
+            WriteError::Nothing => ErrorKind::Invalid,
+            _ => ErrorKind::Conflict,
+        }
+    }
+}
+
+/// What the user answers to an approval.
+#[derive(Clone, Debug)]
+pub enum Decision {
+    /// `digest`, when given, must be the approval's: "this, not another".
+    Approve {
+        digest: Option<String>,
+    },
+    Reject,
+    /// New arguments for the same tool: a new dry run and a new approval.
+    Edit {
+        args: serde_json::Value,
+    },
+}
+
+/// The digest an approval is bound to.
+fn digest(user: UserId, call: &str, rows: &str, effect: &str, expires_at: &str) -> String {
+    let mut h = Sha256::new();
+    for part in [user.0.to_string().as_str(), call, rows, effect, expires_at] {
+        h.update((part.len() as u64).to_be_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn corrupt(e: serde_json::Error) -> BackendError {
+    BackendError::Corrupt(e.to_string())
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Result<String, BackendError> {
+    serde_json::to_string(v).map_err(corrupt)
+}
+
+const COLUMNS: &str =
+    "id, plan, title, effect, digest, state, expires_at, change_id, reason, rows, conversation_id";
+
+/// An approval's row, read.
+struct Stored {
+    id: String,
+    plan: String,
+    title: String,
+    effect: String,
+    digest: String,
+    state: String,
+    expires_at: String,
+    change_id: Option<String>,
+    reason: Option<String>,
+    rows: String,
+    conversation: Option<String>,
+}
+
+impl Stored {
+    fn of(r: &sqlx::any::AnyRow) -> Stored {
+        Stored {
+            id: r.get(0),
+            plan: r.get(1),
+            title: r.get(2),
+            effect: r.get(3),
+            digest: r.get(4),
+            state: r.get(5),
+            expires_at: r.get(6),
+            change_id: r.get(7),
+            reason: r.get(8),
+            rows: r.get(9),
+            conversation: r.get(10),
+        }
+    }
+
+    fn plan(&self) -> Result<ToolCallPlan, BackendError> {
+        serde_json::from_str(&self.plan).map_err(corrupt)
+    }
+
+    /// The state as the user sees it: a pending approval past its expiry has expired.
+    fn state(&self, now: &str) -> Result<ApprovalState, BackendError> {
+        let state = ApprovalState::parse(&self.state)
+            .ok_or_else(|| BackendError::Corrupt(format!("approval state {:?}", self.state)))?;
+        Ok(if state == ApprovalState::Pending && *now >= *self.expires_at {
+            ApprovalState::Expired
+        } else {
+            state
+        })
+    }
+
+    /// Whether it is still bound to what was shown: the digest of its columns.
+    fn intact(&self, user: UserId) -> Result<bool, BackendError> {
+        let call = to_json(&self.plan()?.call)?;
+        Ok(digest(user, &call, &self.rows, &self.effect, &self.expires_at) == self.digest)
+    }
+}
+
+async fn stored(db: &mut AnyConnection, user: UserId, id: &str) -> Result<Stored, BackendError> {
+    if !crate::reports::well_formed(id) {
+        return Err(BackendError::NotFound);
+    }
+    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM approvals WHERE user_id = $1 AND id = $2"))
+        .bind(user.0)
+        .bind(id)
+        .fetch_optional(&mut *db)
+        .await?
+        .ok_or(BackendError::NotFound)?;
+    Ok(Stored::of(&row))
+}
+
+async fn change_of(db: &mut AnyConnection, user: UserId, id: &str) -> Result<Option<Change>, BackendError> {
+    let row = sqlx::query(
+        "SELECT id, tool, summary, created_at, undone_at FROM changes WHERE user_id = $1 AND id = $2",
+    )
+    .bind(user.0)
+    .bind(id)
+    .fetch_optional(&mut *db)
+    .await?;
+    Ok(row.map(|r| change_view(&r)))
+}
+
+fn change_view(r: &sqlx::any::AnyRow) -> Change {
+    Change { id: r.get(0), tool: r.get(1), summary: r.get(2), created_at: r.get(3), undone_at: r.get(4) }
+}
+
+fn reason_text(code: &str, locale: Locale) -> String {
+    let code = if code == "changed" { "approval_changed" } else { "conflict" };
+    agent::writes::refusal_text(code, locale).unwrap_or_default().to_string()
+}
+
+async fn view(db: &mut AnyConnection, user: UserId, s: Stored) -> Result<Approval, BackendError> {
+    let plan = s.plan()?;
+    let state = s.state(&timestamp(chrono::Utc::now()))?;
+    let change = match &s.change_id {
+        Some(id) => change_of(db, user, id).await?,
+        None => None,
+    };
+    let reason = s.reason.as_deref().map(|code| reason_text(code, plan.meta.locale));
+    Ok(Approval {
+        id: s.id,
+        effect: serde_json::from_str::<Effect>(&s.effect).map_err(corrupt)?,
+        plan,
+        title: s.title,
+        digest: s.digest,
+        expires_at: s.expires_at,
+        state,
+        change,
+        reason,
+    })
+}
+
+impl Sou {
+    /// Proposes a write: its dry run, stored as a pending approval (in `conversation`,
+    /// when asked in one). The plan must be a validated write.
+    pub async fn propose(
+        &self,
+        user: UserId,
+        conversation: Option<&str>,
+        plan: &ToolCallPlan,
+    ) -> Result<Approval, WriteError> {
+        if !plan.call.is_write() {
+            return Err(BackendError::BadRequest(format!(
+                "{} reads; it needs no approval",
+                plan.call.name()
+            ))
+            .into());
+        }
+        let locale = plan.meta.locale;
+        let vocab = self.store.vocabulary(user).await?;
+        let mut db = self.store.tenant(user).await?;
+        let run = writes::dry_run(&mut db, user, &plan.call, locale).await?;
+        writes::check_size(&run)?;
+        if run.effect.empty {
+            return Err(WriteError::Nothing);
+        }
+        let title = agent::wording::describe(&vocab, &plan.call, locale);
+        let id = crate::reports::new_id();
+        let now = chrono::Utc::now();
+        let expires_at =
+            timestamp(now + chrono::Duration::from_std(self.writes.approval_ttl).unwrap_or_default());
+        let (call, rows, effect) = (to_json(&plan.call)?, to_json(&run.rows)?, to_json(&run.effect)?);
+        let digest = digest(user, &call, &rows, &effect, &expires_at);
+        sqlx::query(
+            "INSERT INTO approvals (id, user_id, conversation_id, plan, title, effect, rows, digest, created_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(&id)
+        .bind(user.0)
+        .bind(conversation)
+        .bind(to_json(plan)?)
+        .bind(&title)
+        .bind(&effect)
+        .bind(&rows)
+        .bind(&digest)
+        .bind(timestamp(now))
+        .bind(&expires_at)
+        .execute(&mut *db)
+        .await?;
+        let s = stored(&mut db, user, &id).await?;
+        let approval = view(&mut db, user, s).await?;
+        db.commit().await?;
+        tracing::info!(user = %crate::trace::user(user), tool = plan.call.name(), rows = run.rows.len(), "write proposed");
+        Ok(approval)
+    }
+
+    /// An approval of `user`'s, as it is now.
+    pub async fn approval(&self, user: UserId, id: &str) -> Result<Approval, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let s = stored(&mut db, user, id).await?;
+        let approval = view(&mut db, user, s).await?;
+        db.commit().await?;
+        Ok(approval)
+    }
+
+    /// The user's answer to an approval. Returns the approval as it is after it (for an
+    /// edit, the new one that replaced it).
+    pub async fn decide(&self, user: UserId, id: &str, decision: Decision) -> Result<Approval, WriteError> {
+        let now = timestamp(chrono::Utc::now());
+        let mut db = self.store.tenant(user).await?;
+        let s = stored(&mut db, user, id).await?;
+        match s.state(&now)? {
+            ApprovalState::Pending => {}
+            ApprovalState::Expired => return Err(WriteError::Expired),
+            other => return Err(WriteError::Decided(other)),
+        }
+        let target = match &decision {
+            Decision::Approve { digest: Some(d) } if *d != s.digest => return Err(WriteError::Changed),
+            Decision::Approve { .. } => "approved",
+            Decision::Reject => "rejected",
+            Decision::Edit { .. } => "superseded",
+        };
+        let moved = sqlx::query(
+            "UPDATE approvals SET state = $1, decided_at = $2
+             WHERE user_id = $3 AND id = $4 AND state = 'pending' AND expires_at > $2",
+        )
+        .bind(target)
+        .bind(&now)
+        .bind(user.0)
+        .bind(id)
+        .execute(&mut *db)
+        .await?
+        .rows_affected();
+        if moved == 0 {
+            // Another request decided it first.
+            return Err(WriteError::Decided(ApprovalState::Approved));
+        }
+        match decision {
+            Decision::Approve { .. } => {
+                db.commit().await?;
+                tracing::info!(user = %crate::trace::user(user), "write approved");
+                if !self.writes.pause_before_execute.is_zero() {
+                    tokio::time::sleep(self.writes.pause_before_execute).await;
+                }
+                self.execute(user, id).await
+            }
+            Decision::Reject => {
+                let s = stored(&mut db, user, id).await?;
+                let approval = view(&mut db, user, s).await?;
+                db.commit().await?;
+                Ok(approval)
+            }
+            Decision::Edit { args } => {
+                let old = s.plan()?;
+                let value = serde_json::json!({ "tool": old.call.name(), "args": args });
+                let call = crate::registry::Registry::get().validate(&value).map_err(BackendError::from)?;
+                db.commit().await?;
+                let mut plan = old.clone();
+                plan.call = call;
+                plan.meta.confidence = agent::Confidence::High;
+                plan.meta.confidence_reasons =
+                    vec![agent::Reason::new(agent::ReasonCode::UserSelected, plan.meta.locale, &s.title)];
+                let result = self.propose(user, s.conversation.as_deref(), &plan).await;
+                if result.is_err() {
+                    // The edit was refused: the approval it would replace waits again.
+                    let mut db = self.store.tenant(user).await?;
+                    sqlx::query(
+                        "UPDATE approvals SET state = 'pending', decided_at = NULL
+                         WHERE user_id = $1 AND id = $2 AND state = 'superseded'",
+                    )
+                    .bind(user.0)
+                    .bind(id)
+                    .execute(&mut *db)
+                    .await?;
+                    db.commit().await?;
+                }
+                let approval = result?;
+                if let Some(conversation) = &s.conversation {
+                    self.post_approval(user, conversation, &approval).await?;
+                }
+                Ok(approval)
+            }
+        }
+    }
+
+    /// Adds a new approval to its conversation, as an answer, so the page shows it.
+    async fn post_approval(
+        &self,
+        user: UserId,
+        conversation: &str,
+        approval: &Approval,
+    ) -> Result<(), BackendError> {
+        let message_id = uuid::Uuid::new_v4().simple().to_string();
+        let events = [
+            ChatEvent::Plan { plan: approval.plan.clone() },
+            ChatEvent::ApprovalRequired { approval: approval.clone() },
+        ];
+        self.insert_answer(user, conversation, &message_id, "", Some(&approval.plan), &events).await
+    }
+
+    /// Runs an approved write: once, in one transaction, only if it is still bound to
+    /// what was shown and every row is as the dry run saw it.
+    async fn execute(&self, user: UserId, id: &str) -> Result<Approval, WriteError> {
+        let mut db = self.store.tenant(user).await?;
+        // Takes the row (PostgreSQL locks it; SQLite's writer transaction is alone), so
+        // two executions cannot both find it approved.
+        let claimed = sqlx::query(
+            "UPDATE approvals SET decided_at = decided_at WHERE user_id = $1 AND id = $2 AND state = 'approved'",
+        )
+        .bind(user.0)
+        .bind(id)
+        .execute(&mut *db)
+        .await?
+        .rows_affected();
+        let s = stored(&mut db, user, id).await?;
+        if claimed == 0 {
+            let now = timestamp(chrono::Utc::now());
+            return Err(WriteError::Decided(s.state(&now)?));
+        }
+        let outcome = self.write(&mut db, user, &s).await;
+        match outcome {
+            Ok(()) => {
+                let s = stored(&mut db, user, id).await?;
+                let approval = view(&mut db, user, s).await?;
+                db.commit().await?;
+                tracing::info!(user = %crate::trace::user(user), "write executed");
+                Ok(approval)
+            }
+            Err(e) => {
+                db.rollback().await?;
+                let code = match &e {
+                    WriteError::Changed => "changed",
+                    WriteError::Conflict(_) => "conflict",
+                    // Not the data's fault: it stays approved and runs again on restart.
+                    _ => return Err(e),
+                };
+                tracing::warn!(user = %crate::trace::user(user), error = %e, "approved write refused");
+                let mut db = self.store.tenant(user).await?;
+                sqlx::query(
+                    "UPDATE approvals SET state = 'failed', reason = $1 WHERE user_id = $2 AND id = $3 AND state = 'approved'",
+                )
+                .bind(code)
+                .bind(user.0)
+                .bind(id)
+                .execute(&mut *db)
+                .await?;
+                db.commit().await?;
+                Err(e)
+            }
+        }
+    }
+
+    /// The write itself, inside the caller's transaction.
+    async fn write(&self, db: &mut AnyConnection, user: UserId, s: &Stored) -> Result<(), WriteError> {
+        if !s.intact(user)? {
+            return Err(WriteError::Changed);
+        }
+        let rows: Vec<RowChange> = serde_json::from_str(&s.rows).map_err(corrupt)?;
+        apply(db, user, &rows, Way::Forward).await?;
+        let change = crate::reports::new_id();
+        sqlx::query(
+            "INSERT INTO changes (id, user_id, approval_id, tool, summary, rows, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&change)
+        .bind(user.0)
+        .bind(&s.id)
+        .bind(s.plan()?.call.name())
+        .bind(&s.title)
+        .bind(&s.rows)
+        .bind(timestamp(chrono::Utc::now()))
+        .execute(&mut *db)
+        .await?;
+        let done = sqlx::query(
+            "UPDATE approvals SET state = 'executed', change_id = $1 WHERE user_id = $2 AND id = $3 AND state = 'approved'",
+        )
+        .bind(&change)
+        .bind(user.0)
+        .bind(&s.id)
+        .execute(&mut *db)
+        .await?
+        .rows_affected();
+        if done != 1 {
+            return Err(WriteError::Decided(ApprovalState::Executed));
+        }
+        Ok(())
+    }
+
+    /// Runs, once, every write approved before the server stopped and not run yet.
+    pub async fn resume_approved(&self) -> Result<usize, BackendError> {
+        let pending: Vec<(String, i64)> = match self.store.dialect() {
+            Dialect::Postgres => sqlx::query_as("SELECT id, user_id FROM sou_approved_writes()"),
+            Dialect::Sqlite => sqlx::query_as(
+                "SELECT id, user_id FROM approvals WHERE state = 'approved' ORDER BY created_at",
+            ),
+        }
+        .fetch_all(self.store.pool())
+        .await?;
+        let mut ran = 0;
+        for (id, user) in pending {
+            match self.execute(UserId(user), &id).await {
+                Ok(_) => ran += 1,
+                Err(e) => tracing::warn!(error = %e, "an approved write did not run at start"),
+            }
+        }
+        if ran > 0 {
+            tracing::info!(writes = ran, "approved writes run at start");
+        }
+        Ok(ran)
+    }
+
+    /// Undoes an executed write: its rows back as they were, if each is still as the
+    /// write left it; otherwise nothing changes.
+    pub async fn undo(&self, user: UserId, id: &str) -> Result<Change, WriteError> {
+        if !crate::reports::well_formed(id) {
+            return Err(BackendError::NotFound.into());
+        }
+        let mut db = self.store.tenant(user).await?;
+        let row: Option<(String, Option<String>)> =
+            sqlx::query_as("SELECT rows, undone_at FROM changes WHERE user_id = $1 AND id = $2")
+                .bind(user.0)
+                .bind(id)
+                .fetch_optional(&mut *db)
+                .await?;
+        let (rows, undone) = row.ok_or(BackendError::NotFound)?;
+        if undone.is_some() {
+            return Err(WriteError::Undone);
+        }
+        let rows: Vec<RowChange> = serde_json::from_str(&rows).map_err(corrupt)?;
+        if let Err(e) = apply(&mut db, user, &rows, Way::Back).await {
+            db.rollback().await?;
+            return Err(e.into());
+        }
+        sqlx::query("UPDATE changes SET undone_at = $1 WHERE user_id = $2 AND id = $3 AND undone_at IS NULL")
+            .bind(timestamp(chrono::Utc::now()))
+            .bind(user.0)
+            .bind(id)
+            .execute(&mut *db)
+            .await?;
+        let change = change_of(&mut db, user, id).await?.ok_or(BackendError::NotFound)?;
+        db.commit().await?;
+        tracing::info!(user = %crate::trace::user(user), "change undone");
+        Ok(change)
+    }
+
+    /// The user's changes, newest first (at most 200).
+    pub async fn changes(&self, user: UserId) -> Result<Vec<Change>, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let rows = sqlx::query(
+            "SELECT id, tool, summary, created_at, undone_at FROM changes WHERE user_id = $1
+             ORDER BY created_at DESC, id LIMIT 200",
+        )
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        Ok(rows.iter().map(change_view).collect())
+    }
+
+    /// A write the user asked for in a form (the budgets page): the form is the
+    /// approval of exactly what it says, so it runs at once — as a change, undoable.
+    pub async fn write_now(
+        &self,
+        user: UserId,
+        call: &ToolCall,
+        locale: Locale,
+    ) -> Result<Change, WriteError> {
+        let vocab = self.store.vocabulary(user).await?;
+        let mut db = self.store.tenant(user).await?;
+        let run = writes::dry_run(&mut db, user, call, locale).await?;
+        writes::check_size(&run)?;
+        if run.effect.empty {
+            return Err(WriteError::Nothing);
+        }
+        apply(&mut db, user, &run.rows, Way::Forward).await?;
+        let id = crate::reports::new_id();
+        sqlx::query(
+            "INSERT INTO changes (id, user_id, tool, summary, rows, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&id)
+        .bind(user.0)
+        .bind(call.name())
+        .bind(agent::wording::describe(&vocab, call, locale))
+        .bind(to_json(&run.rows)?)
+        .bind(timestamp(chrono::Utc::now()))
+        .execute(&mut *db)
+        .await?;
+        let change = change_of(&mut db, user, &id).await?.ok_or(BackendError::NotFound)?;
+        db.commit().await?;
+        Ok(change)
+    }
+
+    /// Stored answers show their approvals as they are now, not as they were asked.
+    pub(crate) async fn refresh_approvals(
+        &self,
+        user: UserId,
+        events: &mut [ChatEvent],
+    ) -> Result<(), BackendError> {
+        if !events.iter().any(|e| matches!(e, ChatEvent::ApprovalRequired { .. })) {
+            return Ok(());
+        }
+        let mut db = self.store.tenant_read(user).await?;
+        for event in events.iter_mut() {
+            if let ChatEvent::ApprovalRequired { approval } = event {
+                if let Ok(s) = stored(&mut db, user, &approval.id).await {
+                    *approval = view(&mut db, user, s).await?;
+                }
+            }
+        }
+        db.commit().await?;
+        Ok(())
+    }
+}
