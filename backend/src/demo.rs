@@ -555,8 +555,9 @@ pub async fn seed(store: &Store, user: UserId) -> Result<bool, StoreError> {
             StoreError::Seed(sqlx::Error::Protocol(format!("demo budget for unknown category {category:?}")))
         })?;
         sqlx::query(
-            "INSERT INTO budgets (user_id, category_id, amount_minor, currency) VALUES ($1, $2, $3, 'EUR')
-             ON CONFLICT (user_id, category_id) DO UPDATE SET amount_minor = excluded.amount_minor",
+            "INSERT INTO budgets (user_id, category_id, start_month, amount_minor, currency)
+             VALUES ($1, $2, '0001-01', $3, 'EUR')
+             ON CONFLICT (user_id, category_id, start_month) DO UPDATE SET amount_minor = excluded.amount_minor",
         )
         .bind(user.0)
         .bind(category_id)

@@ -1,7 +1,7 @@
 //! Configuration in layers: built-in defaults, then a TOML file (`SOU_CONFIG`, or
 //! `sou.toml` in the working directory if present), then environment variables
 //! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_DEMO_HOURS`, `SOU_DEMO_PER_ADDRESS`, `SOU_SIGNUP`,
-//! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
+//! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `SOU_APPROVAL_MINUTES`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
 //! `SOU_MASTER_KEY`, and `SOU_LLM__…` for the `[llm]` table, `__` separating levels:
 //! `SOU_LLM__PROVIDERS__OPENAI__BASE_URL`). Provider keys fall back to the usual
 //! variables (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, …).
@@ -32,6 +32,9 @@ struct Raw {
     signup: bool,
     trust_proxy: bool,
     retention_days: u32,
+    approval_minutes: u32,
+    #[serde(default)]
+    pause_before_write_ms: u64,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
     #[serde(default, skip_serializing)]
@@ -89,6 +92,8 @@ impl Default for Raw {
             signup: true,
             trust_proxy: false,
             retention_days: 30,
+            approval_minutes: 30,
+            pause_before_write_ms: 0,
             database_url: None,
             database_owner_url: None,
             master_key: None,
@@ -121,6 +126,10 @@ pub struct Config {
     /// Conversations inactive for this many days are deleted (`SOU_RETENTION_DAYS`,
     /// default 30; 0 keeps them forever).
     pub retention_days: u32,
+    /// How long a proposed write waits for the user's approval (`SOU_APPROVAL_MINUTES`,
+    /// default 30), and a pause between an approval and its write
+    /// (`SOU_PAUSE_BEFORE_WRITE_MS`, default 0: only crash tests set it).
+    pub writes: backend::approvals::WriteConfig,
     /// The key that seals provider keys (`SOU_MASTER_KEY`); else a file in `data_dir`.
     pub master_key: Option<SecretString>,
     pub llm: LlmConfig,
@@ -136,6 +145,8 @@ pub enum ConfigError {
     Timezone(String),
     #[error("configuration: demo_hours must be between 1 and 8760 (a year), not {0}")]
     DemoHours(u32),
+    #[error("configuration: approval_minutes must be 1 to 10080 (a week), not {0}")]
+    ApprovalMinutes(u32),
     #[error("configuration: llm: {0}")]
     Llm(String),
 }
@@ -162,6 +173,9 @@ impl Config {
         if !(1..=8760).contains(&raw.demo_hours) {
             return Err(ConfigError::DemoHours(raw.demo_hours));
         }
+        if !(1..=10080).contains(&raw.approval_minutes) {
+            return Err(ConfigError::ApprovalMinutes(raw.approval_minutes));
+        }
         Ok(Config {
             addr,
             data_dir: raw.data_dir,
@@ -175,6 +189,10 @@ impl Config {
             signup: raw.signup,
             trust_proxy: raw.trust_proxy,
             retention_days: raw.retention_days,
+            writes: backend::approvals::WriteConfig {
+                approval_ttl: Duration::from_secs(u64::from(raw.approval_minutes) * 60),
+                pause_before_execute: Duration::from_millis(raw.pause_before_write_ms.min(60_000)),
+            },
             master_key: raw.master_key,
             llm,
         })

@@ -53,7 +53,12 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         allow_signup: config.signup,
         ..AuthConfig::default()
     };
-    let sou = Sou::new(store, config.timezone).with_providers(providers).with_auth(auth);
+    let sou =
+        Sou::new(store, config.timezone).with_providers(providers).with_auth(auth).with_writes(config.writes);
+    // Writes approved before the server stopped, and not run yet, run once now.
+    if let Err(e) = sou.resume_approved().await {
+        tracing::error!(error = %e, "running the writes approved before the stop failed");
+    }
     tokio::spawn(purge(sou.clone(), config.retention_days));
     let state = AppState { leptos_options, sou, trust_proxy: config.trust_proxy };
     let listener = tokio::net::TcpListener::bind(config.addr)

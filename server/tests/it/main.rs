@@ -29,3 +29,4 @@ mod reports;
 mod routes;
 mod security;
 mod widgets;
+mod writes;
