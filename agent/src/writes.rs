@@ -343,9 +343,10 @@ pub fn refusal_text(code: &str, locale: crate::Locale) -> Option<&'static str> {
             "Cette demande a expiré : rien n'a été modifié. Redemandez pour un nouvel aperçu.",
             "This request expired: nothing changed. Ask again for a new preview.",
         ),
-        "approval_done" => {
-            ("C'est déjà fait : une approbation ne sert qu'une fois.", "Done already: an approval counts once.")
-        }
+        "approval_done" => (
+            "C'est déjà fait : une approbation ne sert qu'une fois.",
+            "Done already: an approval counts once.",
+        ),
         "approval_superseded" => (
             "Cette demande a été modifiée : approuvez sa nouvelle version.",
             "This request was edited: approve its new version.",
@@ -362,7 +363,9 @@ pub fn refusal_text(code: &str, locale: crate::Locale) -> Option<&'static str> {
             "Les données ont changé depuis : rien n'a été modifié. Redemandez pour un nouvel aperçu.",
             "The data changed since: nothing changed. Ask again for a new preview.",
         ),
-        "nothing_to_change" => ("Rien ne changerait : c'est déjà le cas.", "Nothing would change: it is so already."),
+        "nothing_to_change" => {
+            ("Rien ne changerait : c'est déjà le cas.", "Nothing would change: it is so already.")
+        }
         "already_undone" => ("Cette modification a déjà été annulée.", "This change was undone already."),
         _ => return None,
     };

@@ -324,7 +324,9 @@ fn check(call: &ToolCall) -> Result<(), PlanError> {
                 return Err(PlanError::Semantic("a budget starts on a month's first day".into()));
             }
             if a.amount.is_some_and(|m| m.minor <= 0) {
-                return Err(PlanError::Semantic("a budget is more than zero; remove it with no amount".into()));
+                return Err(PlanError::Semantic(
+                    "a budget is more than zero; remove it with no amount".into(),
+                ));
             }
         }
         ToolCall::Recategorise(a) => {

@@ -81,14 +81,17 @@ fn back(to: &str, error: Option<&str>, anchor: &str) -> Response {
         None => (to.to_string(), None),
     };
     let mut params: Vec<(String, String)> = query
-        .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().filter(|(k, _)| k != "write_error").collect())
+        .map(|q| {
+            form_urlencoded::parse(q.as_bytes()).into_owned().filter(|(k, _)| k != "write_error").collect()
+        })
         .unwrap_or_default();
     if let Some(code) = error {
         params.push(("write_error".into(), code.into()));
     }
     let query: String = form_urlencoded::Serializer::new(String::new()).extend_pairs(params).finish();
     let path = app::api::same_site_path(&path);
-    let target = if query.is_empty() { format!("{path}#{anchor}") } else { format!("{path}?{query}#{anchor}") };
+    let target =
+        if query.is_empty() { format!("{path}#{anchor}") } else { format!("{path}?{query}#{anchor}") };
     Redirect::to(&target).into_response()
 }
 
@@ -105,7 +108,8 @@ fn typed_amount(text: &str, currency: Currency) -> Option<Money> {
 
 /// New arguments from an approval card's edit form, over the plan's own.
 fn edited(call: &agent::ToolCall, fields: &[(String, String)]) -> Result<Value, &'static str> {
-    let mut args = serde_json::to_value(call).ok().and_then(|v| v.get("args").cloned()).unwrap_or(Value::Null);
+    let mut args =
+        serde_json::to_value(call).ok().and_then(|v| v.get("args").cloned()).unwrap_or(Value::Null);
     let Some(obj) = args.as_object_mut() else { return Err("bad_request") };
     match call {
         agent::ToolCall::SetBudget(a) => {

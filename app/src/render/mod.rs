@@ -6,9 +6,9 @@
 #[cfg(feature = "ssr")]
 pub mod accounts;
 #[cfg(feature = "ssr")]
-mod approval;
-#[cfg(feature = "ssr")]
 mod answer;
+#[cfg(feature = "ssr")]
+mod approval;
 #[cfg(feature = "ssr")]
 pub mod budgets;
 #[cfg(feature = "ssr")]

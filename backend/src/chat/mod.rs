@@ -344,7 +344,8 @@ impl Sou {
                     },
                 };
                 out.emit(ChatEvent::Plan { plan: repaired.clone() }).await;
-                let (p, u) = self.run_plan(q.user, q.scope, q.conversation, repaired, 0.8, warnings, out).await?;
+                let (p, u) =
+                    self.run_plan(q.user, q.scope, q.conversation, repaired, 0.8, warnings, out).await?;
                 Ok(guarded(p, u))
             }
             Ok(Verdict::Clarify(question)) => {

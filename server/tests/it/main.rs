@@ -30,3 +30,4 @@ mod routes;
 mod security;
 mod widgets;
 mod writes;
+mod writes_crash;

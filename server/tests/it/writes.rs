@@ -19,7 +19,13 @@ use serde_json::{json, Value};
 
 use crate::support::{location, same_site_form, send};
 
-pub async fn api(router: &Router, who: &support::Signed, method: &str, uri: &str, body: Value) -> (StatusCode, Value) {
+pub async fn api(
+    router: &Router,
+    who: &support::Signed,
+    method: &str,
+    uri: &str,
+    body: Value,
+) -> (StatusCode, Value) {
     let req = Request::builder()
         .method(method)
         .uri(uri)
@@ -31,7 +37,12 @@ pub async fn api(router: &Router, who: &support::Signed, method: &str, uri: &str
 }
 
 /// Posts a write plan to the chat, as a client would; the approval it got.
-pub async fn propose(router: &Router, who: &support::Signed, tool: &str, args: Value) -> (Vec<ChatEvent>, Option<Approval>) {
+pub async fn propose(
+    router: &Router,
+    who: &support::Signed,
+    tool: &str,
+    args: Value,
+) -> (Vec<ChatEvent>, Option<Approval>) {
     let body = json!({"message": "write", "locale": "en", "plan": {"tool": tool, "args": args}});
     let req = support::post_json("/api/v1/chat", body);
     let (status, _, text) = send(router, Some(who), req).await;
@@ -51,11 +62,13 @@ pub async fn propose(router: &Router, who: &support::Signed, tool: &str, args: V
 /// Every transaction's (id, category id, merchant id) of `user`.
 async fn ledger(store: &Store, user: UserId) -> Vec<(i64, Option<i64>, Option<i64>)> {
     let mut db = store.tenant(user).await.unwrap();
-    let rows = sqlx::query_as("SELECT id, category_id, merchant_id FROM transactions WHERE user_id = $1 ORDER BY id")
-        .bind(user.0)
-        .fetch_all(&mut *db)
-        .await
-        .unwrap();
+    let rows = sqlx::query_as(
+        "SELECT id, category_id, merchant_id FROM transactions WHERE user_id = $1 ORDER BY id",
+    )
+    .bind(user.0)
+    .fetch_all(&mut *db)
+    .await
+    .unwrap();
     db.commit().await.unwrap();
     rows
 }
@@ -90,7 +103,8 @@ async fn set_category(store: &Store, user: UserId, id: i64, key: Option<&str>) {
         Some(_) => "(SELECT id FROM categories WHERE user_id = $1 AND key = $2)",
         None => "NULL",
     };
-    let statement = format!("UPDATE transactions SET category_id = {category} WHERE user_id = $1 AND id = {id}");
+    let statement =
+        format!("UPDATE transactions SET category_id = {category} WHERE user_id = $1 AND id = {id}");
     let mut db = store.tenant(user).await.unwrap();
     let mut q = sqlx::query(&statement).bind(user.0);
     if let Some(k) = key {
@@ -112,7 +126,10 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     let alice = support::sign_up(&sou, "alice").await;
     let bob = support::sign_up(&sou, "bob").await;
     let before = ledger(&store, alice.user).await;
-    let (shopping, leisure) = (category_sum(&store, alice.user, "shopping").await, category_sum(&store, alice.user, "leisure").await);
+    let (shopping, leisure) = (
+        category_sum(&store, alice.user, "shopping").await,
+        category_sum(&store, alice.user, "leisure").await,
+    );
 
     // A write plan is proposed, not run: its effect is shown, nothing changes.
     let fnac = json!({"to": "leisure", "merchant": "fnac"});
@@ -123,7 +140,11 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     assert_eq!(approval.state, ApprovalState::Pending);
     let moving = approval.effect.transactions;
     assert!(moving > 0, "the demo ledger has Fnac purchases");
-    assert!(approval.effect.lines[0].contains(&format!("{moving} transactions move to Leisure")), "{:?}", approval.effect.lines);
+    assert!(
+        approval.effect.lines[0].contains(&format!("{moving} transactions move to Leisure")),
+        "{:?}",
+        approval.effect.lines
+    );
     assert_eq!(ledger(&store, alice.user).await, before, "nothing written before the approval");
 
     // Another user can neither see, approve nor undo it.
@@ -134,12 +155,14 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     assert_eq!(status, StatusCode::NOT_FOUND);
 
     // Approving something other than what was shown is refused.
-    let (status, body) = api(&router, &alice, "POST", &uri, json!({"action": "approve", "digest": "0".repeat(64)})).await;
+    let (status, body) =
+        api(&router, &alice, "POST", &uri, json!({"action": "approve", "digest": "0".repeat(64)})).await;
     assert_eq!((status, code(&body)), (StatusCode::CONFLICT, "approval_changed"));
     assert_eq!(ledger(&store, alice.user).await, before);
 
     // Approved: run once. The sums follow.
-    let (status, body) = api(&router, &alice, "POST", &uri, json!({"action": "approve", "digest": approval.digest})).await;
+    let (status, body) =
+        api(&router, &alice, "POST", &uri, json!({"action": "approve", "digest": approval.digest})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let done: Approval = serde_json::from_value(body).unwrap();
     assert_eq!(done.state, ApprovalState::Executed);
@@ -180,12 +203,14 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     let one = approval.effect.sample[0].id;
     set_category(&store, alice.user, one, None).await;
     let mid = ledger(&store, alice.user).await;
-    let (status, body) = api(&router, &alice, "POST", &format!("/api/v1/changes/{}/undo", change.id), Value::Null).await;
+    let (status, body) =
+        api(&router, &alice, "POST", &format!("/api/v1/changes/{}/undo", change.id), Value::Null).await;
     assert_eq!((status, code(&body)), (StatusCode::CONFLICT, "conflict"));
     assert_eq!(ledger(&store, alice.user).await, mid, "a refused undo writes nothing");
     // Back to the start for what follows.
     set_category(&store, alice.user, one, Some("leisure")).await;
-    let (status, _) = api(&router, &alice, "POST", &format!("/api/v1/changes/{}/undo", change.id), Value::Null).await;
+    let (status, _) =
+        api(&router, &alice, "POST", &format!("/api/v1/changes/{}/undo", change.id), Value::Null).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(ledger(&store, alice.user).await, before);
 
@@ -218,7 +243,11 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     let budget = json!({"category": "restaurants", "amount": {"minor": 30000, "currency": "EUR"}, "from": "2026-12-01"});
     let (_, approval) = propose(&router, &alice, "set_budget", budget).await;
     let approval = approval.unwrap();
-    assert!(approval.effect.lines[0].contains("€300.00 a month from December 2026"), "{:?}", approval.effect.lines);
+    assert!(
+        approval.effect.lines[0].contains("€300.00 a month from December 2026"),
+        "{:?}",
+        approval.effect.lines
+    );
     let uri = format!("/api/v1/approvals/{}", approval.id);
     let edited = json!({"category": "restaurants", "amount": {"minor": 35000, "currency": "EUR"}, "from": "2026-12-01"});
     let (status, body) = api(&router, &alice, "POST", &uri, json!({"action": "edit", "args": edited})).await;
@@ -227,12 +256,17 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     assert_ne!(new.id, approval.id);
     let (status, body) = api(&router, &alice, "POST", &uri, json!({"action": "approve"})).await;
     assert_eq!((status, code(&body)), (StatusCode::CONFLICT, "approval_superseded"));
-    let (status, _) = api(&router, &alice, "POST", &format!("/api/v1/approvals/{}", new.id), json!({"action": "approve"})).await;
+    let (status, _) =
+        api(&router, &alice, "POST", &format!("/api/v1/approvals/{}", new.id), json!({"action": "approve"}))
+            .await;
     assert_eq!(status, StatusCode::OK);
     let status_plan = json!({"tool": "budget_status", "args": {"category": "restaurants", "period": {"start": "2026-12-01", "end": "2027-01-01", "label": "December 2026"}}});
     let req = support::post_json("/api/v1/chat", json!({"message": "budget", "plan": status_plan}));
     let (_, _, text) = send(&router, Some(&alice), req).await;
-    assert!(text.contains(r#""budget":{"minor":35000,"currency":"EUR"}"#), "budget_status uses the new budget: {text}");
+    assert!(
+        text.contains(r#""budget":{"minor":35000,"currency":"EUR"}"#),
+        "budget_status uses the new budget: {text}"
+    );
     // November keeps the budget it had.
     let november = json!({"tool": "budget_status", "args": {"category": "restaurants", "period": {"start": "2026-11-01", "end": "2026-12-01", "label": "November 2026"}}});
     let req = support::post_json("/api/v1/chat", json!({"message": "budget", "plan": november}));
@@ -240,7 +274,13 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     assert!(!text.contains(r#""budget":{"minor":35000"#), "{text}");
 
     // Rejected: nothing changes, and it cannot be approved after.
-    let (_, approval) = propose(&router, &alice, "create_rule", json!({"pattern": "fnac", "category": "leisure", "apply_to_past": true})).await;
+    let (_, approval) = propose(
+        &router,
+        &alice,
+        "create_rule",
+        json!({"pattern": "fnac", "category": "leisure", "apply_to_past": true}),
+    )
+    .await;
     let approval = approval.unwrap();
     let uri = format!("/api/v1/approvals/{}", approval.id);
     let (status, _) = api(&router, &alice, "POST", &uri, json!({"action": "reject"})).await;
@@ -262,28 +302,42 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     // Approved, then the server stopped before writing: it runs once when it starts.
     let (_, approval) = propose(&router, &alice, "recategorise", fnac.clone()).await;
     let approval = approval.unwrap();
-    sql(&store, alice.user, "UPDATE approvals SET state = 'approved' WHERE user_id = $1 AND id = $2", &approval.id).await;
+    sql(
+        &store,
+        alice.user,
+        "UPDATE approvals SET state = 'approved' WHERE user_id = $1 AND id = $2",
+        &approval.id,
+    )
+    .await;
     assert_eq!(sou.resume_approved().await.unwrap(), 1);
     assert_eq!(sou.resume_approved().await.unwrap(), 0, "once");
     let once = ledger(&store, alice.user).await;
     assert_eq!(before.iter().zip(&once).filter(|(b, a)| b != a).count() as u32, approval.effect.transactions);
-    let (_, body) = api(&router, &alice, "GET", &format!("/api/v1/approvals/{}", approval.id), Value::Null).await;
+    let (_, body) =
+        api(&router, &alice, "GET", &format!("/api/v1/approvals/{}", approval.id), Value::Null).await;
     assert_eq!(body["state"], "executed");
 
     // Without JavaScript: the card's forms, back to the conversation.
-    let (_, approval) = propose(&router, &alice, "merge_merchants", json!({"into": "fnac", "name": "Fnac Darty"})).await;
+    let (_, approval) =
+        propose(&router, &alice, "merge_merchants", json!({"into": "fnac", "name": "Fnac Darty"})).await;
     let approval = approval.unwrap();
     let (status, headers, _) = send(
         &router,
         Some(&alice),
-        same_site_form(&format!("/approvals/{}", approval.id), &format!("action=approve&digest={}&back=%2Fc%2Fx", approval.digest)),
+        same_site_form(
+            &format!("/approvals/{}", approval.id),
+            &format!("action=approve&digest={}&back=%2Fc%2Fx", approval.digest),
+        ),
     )
     .await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     assert!(location(&headers).starts_with("/c/x#approval-"), "{}", location(&headers));
-    let (_, body) = api(&router, &alice, "GET", &format!("/api/v1/approvals/{}", approval.id), Value::Null).await;
+    let (_, body) =
+        api(&router, &alice, "GET", &format!("/api/v1/approvals/{}", approval.id), Value::Null).await;
     assert_eq!(body["state"], "executed");
-    let (status, headers, _) = send(&router, Some(&bob), same_site_form(&format!("/approvals/{}", approval.id), "action=reject")).await;
+    let (status, headers, _) =
+        send(&router, Some(&bob), same_site_form(&format!("/approvals/{}", approval.id), "action=reject"))
+            .await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     assert!(location(&headers).contains("write_error=not_found"), "{}", location(&headers));
 }
