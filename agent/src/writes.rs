@@ -168,6 +168,19 @@ pub struct Effect {
     pub empty: bool,
 }
 
+/// One category's budget as Settings → Budgets lists it: this month's, and the next
+/// change planned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BudgetView {
+    pub category: crate::EntityRef,
+    /// The budget of the current month, if any.
+    pub now: Option<Money>,
+    /// The first month of the current budget (`None` for one that always applied).
+    pub since: Option<Date>,
+    /// The next change planned: its first month and the budget from then (none: ends).
+    pub next: Option<(Date, Option<Money>)>,
+}
+
 /// An executed write.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Change {

@@ -45,6 +45,8 @@ mod rules;
 #[cfg(feature = "ssr")]
 mod settings;
 #[cfg(feature = "ssr")]
+mod budgets;
+#[cfg(feature = "ssr")]
 pub mod site;
 #[cfg(feature = "hydrate")]
 mod stream;
@@ -129,6 +131,8 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("reports")) view=reports::ReportsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("widgets")) view=widgets::WidgetsPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("settings"), StaticSegment("budgets")) view=budgets::BudgetsPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("settings"), StaticSegment("changes")) view=budgets::ChangesPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("embed"), ParamSegment("site")) view=embed::EmbedPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("import") view=imports::ImportsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("import"), ParamSegment("id")) view=imports::ImportPage ssr=SsrMode::Async/>

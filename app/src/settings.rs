@@ -191,6 +191,15 @@ fn Settings(
                     </ul>
                 </section>
                 <Tokens tokens=data.tokens revealed=data.revealed create revoke locale/>
+                <section class="card" data-testid="budgets-card">
+                    <h2>{tr(locale, "Budgets", "Budgets")}</h2>
+                    <p class="hint">{tr(locale,
+                        "Un montant par mois et par catégorie, que « suivi des budgets » compare à vos dépenses. Et l'historique de tout ce que Sou a modifié, pour l'annuler.",
+                        "An amount a month per category, which budget status compares with your spending. And the history of everything Sou changed, to undo it.")}</p>
+                    <a href="/settings/budgets" data-testid="budgets-link">{tr(locale, "Gérer les budgets", "Manage budgets")}</a>
+                    " · "
+                    <a href="/settings/changes" data-testid="changes-link">{tr(locale, "Historique des modifications", "History of changes")}</a>
+                </section>
                 <section class="card" data-testid="shares-card">
                     <h2>{tr(locale, "Rapports partagés", "Shared reports")}</h2>
                     <p class="hint">{tr(locale,

@@ -5,6 +5,7 @@
 
 pub mod approvals;
 pub mod auth;
+pub mod budgets;
 pub mod chat;
 pub mod conversations;
 pub mod datasets;

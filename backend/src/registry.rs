@@ -284,6 +284,12 @@ impl Registry {
 /// The most conditions a `query_dataset` plan carries.
 const MAX_DATASET_FILTERS: usize = 10;
 
+/// What a schema cannot say, for a call built in Rust (a form's) rather than read
+/// from JSON.
+pub fn check_call(call: &ToolCall) -> Result<(), PlanError> {
+    check(call)
+}
+
 /// What a schema cannot say.
 fn check(call: &ToolCall) -> Result<(), PlanError> {
     let mut periods: Vec<&agent::Period> = call.period().into_iter().collect();

@@ -209,3 +209,62 @@ pub async fn undo_form(
         Err(e) => back(&page, Some(e.code()), &anchor),
     }
 }
+
+/// `POST /budgets` (`category`, `amount` — empty removes —, `from` `YYYY-MM`, else this
+/// month): Settings → Budgets. The form says exactly what to write, so it runs at once,
+/// as a change the page offers to undo; a refusal comes back with the fields as typed.
+pub async fn budget_form(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    headers: axum::http::HeaderMap,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Response {
+    let locale = crate::forms::locale(&headers);
+    let category = field(&fields, "category").unwrap_or("").trim().to_string();
+    let amount_text = field(&fields, "amount").unwrap_or("").trim().to_string();
+    let from_text = field(&fields, "from").unwrap_or("").trim().to_string();
+    let again = |code: &str| {
+        let query: String = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs([("write_error", code), ("category", &category), ("amount", &amount_text), ("from", &from_text)])
+            .finish();
+        Redirect::to(&format!("/settings/budgets?{query}")).into_response()
+    };
+    let today = state.sou.today();
+    let from = if from_text.is_empty() {
+        today.first_of_month()
+    } else {
+        match Date::parse_iso(&format!("{from_text}-01")) {
+            Some(d) => d,
+            None => return again("month"),
+        }
+    };
+    let currency = match state.sou.currency(account.user).await {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!(error = %e, "reading the ledger's currency failed");
+            return again("internal");
+        }
+    };
+    let amount = if amount_text.is_empty() {
+        None
+    } else {
+        match typed_amount(&amount_text, currency) {
+            Some(m) => Some(m),
+            None => return again("amount"),
+        }
+    };
+    let call = agent::ToolCall::SetBudget(agent::SetBudgetArgs { category: category.clone(), amount, from });
+    if let Err(e) = backend::registry::check_call(&call) {
+        tracing::info!(error = %e, "a budget form was refused");
+        return again("bad_request");
+    }
+    match state.sou.write_now(account.user, &call, locale).await {
+        Ok(change) => Redirect::to(&format!("/settings/budgets?saved={}", change.id)).into_response(),
+        Err(WriteError::Backend(backend::BackendError::BadRequest(why))) if why.contains("category") => again("category"),
+        Err(WriteError::Backend(e)) if e.code() == "internal" => {
+            tracing::error!(error = %e, "saving a budget failed");
+            again("internal")
+        }
+        Err(e) => again(e.code()),
+    }
+}

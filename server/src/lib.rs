@@ -135,6 +135,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/changes/{id}/undo", post(approvals::undo))
         .route("/approvals/{id}", post(approvals::decide_form))
         .route("/changes/{id}/undo", post(approvals::undo_form))
+        .route("/budgets", post(approvals::budget_form))
         .route("/api/v1/widgets", post(widgets::create).get(widgets::list))
         .route("/api/v1/widgets/{id}", axum::routing::patch(widgets::change).delete(widgets::revoke))
         .route("/widgets", post(widgets::create_form))

@@ -3,7 +3,7 @@
 //! are grouped by family (`spending.rs`, `flows.rs`, `recurring.rs`) on the shared
 //! query of `ledger.rs`; the analyst tools read datasets through the SQL sandbox.
 
-mod flows;
+pub(crate) mod flows;
 mod ledger;
 pub mod recurring;
 mod spending;
