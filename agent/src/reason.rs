@@ -77,6 +77,8 @@ pub enum ReasonCode {
     GuardianApproved,
     /// A language model corrected the parser's plan; the registry validated the correction.
     GuardianRepaired,
+    /// A language model proposed this write in its tool loop; the user approves it or not.
+    ModelProposed,
 }
 
 impl ReasonCode {
@@ -88,7 +90,7 @@ impl ReasonCode {
             | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded | UserSelected
             | GuardianApproved => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
-            | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired => Confidence::Medium,
+            | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired | ModelProposed => Confidence::Medium,
             ImplicitPeriod | UnplacedMeaning | SeparatePeriods | AverageUnit | FollowupUsesContext
             | MissingContext | NoIntent | OutOfScope | TooLong => Confidence::Low,
         }
@@ -129,6 +131,7 @@ impl ReasonCode {
             UserSelected => "user_selected",
             GuardianApproved => "guardian_approved",
             GuardianRepaired => "guardian_repaired",
+            ModelProposed => "model_proposed",
         }
     }
 
@@ -232,6 +235,8 @@ impl ReasonCode {
             (Locale::En, GuardianApproved) => format!("Plan checked by the model ({detail})"),
             (Locale::Fr, GuardianRepaired) => format!("Plan corrigé par le modèle ({detail})"),
             (Locale::En, GuardianRepaired) => format!("Plan corrected by the model ({detail})"),
+            (Locale::Fr, ModelProposed) => format!("Modification proposée par le modèle ({detail})"),
+            (Locale::En, ModelProposed) => format!("Change proposed by the model ({detail})"),
         }
     }
 }

@@ -18,7 +18,6 @@ use crate::llm::model::{elapsed_ms, Model, Spent};
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};
 use crate::providers::Providers;
 use crate::registry::Registry;
-use crate::store::Store;
 use crate::tools;
 
 /// Rounds of tool calls per message (never more than 5).
@@ -84,6 +83,56 @@ considerations grounded in the user's figures and say it is not professional fin
     )
 }
 
+/// The write tools as the model is offered them.
+fn write_catalogue() -> Vec<ToolSpec> {
+    Registry::get()
+        .tools()
+        .iter()
+        .filter(|t| t.class == crate::registry::ToolClass::Write)
+        .map(|t| ToolSpec {
+            name: t.name.to_string(),
+            description: t.description.to_string(),
+            parameters: compact(&t.schema),
+        })
+        .collect()
+}
+
+/// A write the model called: never run, only proposed to the user (the same approval
+/// as the parser's writes). What the model reads back says so.
+async fn propose(
+    sou: &crate::sou::Sou,
+    q: &Question<'_>,
+    model: &Model,
+    call: agent::ToolCall,
+    out: &mut Emitter,
+) -> String {
+    use crate::error::UserError;
+    let plan = agent::ToolCallPlan {
+        call,
+        meta: agent::PlanMeta {
+            confidence: agent::Confidence::Medium,
+            confidence_reasons: vec![agent::Reason::new(agent::ReasonCode::ModelProposed, q.locale, &model.name)],
+            locale: q.locale,
+            today: q.today,
+        },
+    };
+    match sou.propose(q.user, Some(q.conversation), &plan).await {
+        Ok(approval) => {
+            let effect = approval.effect.lines.join("; ");
+            out.emit(ChatEvent::Plan { plan }).await;
+            out.emit(ChatEvent::ApprovalRequired { approval }).await;
+            format!(
+                "Not done yet: the user is shown this change and approves or rejects it ({effect}). \
+                 Say that it waits for their approval; never say it is done."
+            )
+        }
+        Err(e) => {
+            tracing::info!(error = %e, "a write the model proposed was refused");
+            format!("error: {}", e.message(agent::Locale::En))
+        }
+    }
+}
+
 /// The catalogue offered to the model: the routed read tools with their schemas, in
 /// the fewest tokens that say the same (see [`compact`]).
 pub fn catalogue(names: &[&str]) -> Vec<ToolSpec> {
@@ -145,6 +194,8 @@ pub fn history_message(role: Role, text: &str) -> Option<LlmMessage> {
 
 pub struct Question<'a> {
     pub user: UserId,
+    /// Where a write the model proposes is asked about.
+    pub conversation: &'a str,
     pub message: &'a str,
     pub history: Vec<LlmMessage>,
     pub locale: Locale,
@@ -154,11 +205,11 @@ pub struct Question<'a> {
 
 /// Runs the tool loop for `q` with `model`, streaming into `out`.
 pub(crate) async fn answer(
+    sou: &crate::sou::Sou,
     providers: &Providers,
-    store: &Store,
     model: &Model,
     route: &Route,
-    q: Question<'_>,
+    mut q: Question<'_>,
     out: &mut Emitter,
 ) -> Result<Outcome, Failed> {
     let mut outcome = Outcome {
@@ -168,9 +219,15 @@ pub(crate) async fn answer(
         tools_run: 0,
         answered_text: String::new(),
     };
-    let mut messages = q.history;
+    let mut messages = std::mem::take(&mut q.history);
     messages.push(LlmMessage { role: Role::User, content: vec![Part::Text(q.message.to_string())] });
-    let tools = catalogue(&route.tools);
+    let store = sou.store();
+    let mut tools = catalogue(&route.tools);
+    // The writes are offered when the message asks for a change (a write verb): the
+    // model may then propose one, which the user approves or not, as any other.
+    if agent::text::tokenize(q.message).iter().any(|t| agent::is_write_word(&t.norm)) {
+        tools.extend(write_catalogue());
+    }
     // What the model must know to write SQL: the datasets' tables and columns.
     let datasets = match crate::datasets::list(store, q.user).await {
         Ok(list) if !list.is_empty() => Some(crate::datasets::describe(&list, store.dialect())),
@@ -244,6 +301,7 @@ pub(crate) async fn answer(
         for (id, name, arguments) in calls {
             said.push(Part::ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() });
             let content = match Registry::get().validate(&json!({"tool": name, "args": arguments})) {
+                Ok(call) if call.is_write() => propose(sou, &q, model, call, out).await,
                 Ok(call) => match tools::run(store, q.user, &call, q.locale, q.today).await {
                     Ok(output) => {
                         outcome.tools_run += 1;

@@ -502,6 +502,7 @@ impl Sou {
         };
         let question = assistant::Question {
             user: q.user,
+            conversation: q.conversation,
             message: q.message,
             history,
             locale,
@@ -509,7 +510,7 @@ impl Sou {
             started: out.started,
         };
         let (outcome, error) =
-            match assistant::answer(providers, &self.store, model, &route, question, out).await {
+            match assistant::answer(self, providers, model, &route, question, out).await {
                 Ok(o) => (o, None),
                 Err(f) => (f.outcome, Some(f.error)),
             };
