@@ -352,8 +352,8 @@ impl Read<'_> {
         Some(ParseOutcome::Plan(plan(call, self.reasons, self.locale, self.today)))
     }
 
-    /// A question for a value the write needs. With words left that would change it,
-    /// the message is not read as a write at all: the read stops it, as any other.
+    /// A question for a value the write needs. With other words left unread, the
+    /// message is not read as a write at all: the read stops it, as any other.
     fn ask(
         &self,
         code: ReasonCode,
@@ -361,7 +361,7 @@ impl Read<'_> {
         question: [&str; 2],
         suggestions: Vec<Suggestion>,
     ) -> Option<ParseOutcome> {
-        if self.left().iter().any(|&i| changes_meaning(self.w(i))) {
+        if !self.left().is_empty() {
             return None;
         }
         Some(ParseOutcome::Clarification(Clarification {
@@ -425,12 +425,11 @@ impl Read<'_> {
                 a += 1;
             }
             if let Some((m, k)) = self.category_at(a) {
-                let mut reasons = std::mem::take(&mut self.reasons);
-                let key = self.p.finder().pick(&[m], self.locale, &mut reasons, EntityKind::Category);
-                self.reasons = reasons;
                 let c = if arrow { s } else { s - 1 };
                 self.use_span(c, a + k - 1);
-                if let Some(key) = key {
+                let p = self.p;
+                if let Some(key) = p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Category)
+                {
                     return Ok((key, c));
                 }
             }
@@ -438,12 +437,15 @@ impl Read<'_> {
             let name = (a..n).all(|j| !self.used[j] && self.tokens[j].kind == TokenKind::Word)
                 && n - a <= 4
                 && !period::is_time_word(&self.tokens[a]);
-            if unknown.is_none() && name {
-                unknown = Some(Err(Some(self.words(a, n - 1))));
-            }
-            unknown.get_or_insert(Err(None));
+            unknown.get_or_insert(name.then_some(a));
         }
-        unknown.unwrap_or(Err(None))
+        match unknown.flatten() {
+            Some(a) => {
+                self.use_span(a, n - 1);
+                Err(Some(self.words(a, n - 1)))
+            }
+            None => Err(None),
+        }
     }
 
     /// A category named exactly at token `a` (or with one typo, one word): the match and
@@ -482,6 +484,10 @@ impl Read<'_> {
         let mut rows =
             Rows { text: label_text(self.message, self.tokens, &mut self.used), ..Rows::default() };
         rows.said = rows.text.is_some();
+        if let Some(t) = &rows.text {
+            let detail = format!("« {t} »");
+            self.note(ReasonCode::ExplicitText, &detail);
+        }
         if let Some(a) = amount::find(self.tokens, &self.used, self.locale, self.currency) {
             self.use_span(a.first, a.last);
             self.note(ReasonCode::ExplicitAmount, &amount::describe(a.min, a.max, self.locale));
@@ -501,6 +507,7 @@ impl Read<'_> {
                 rows.said = true;
             }
         }
+        let before = self.used.clone();
         let e = self.p.finder().entities(self.tokens, &mut self.used, self.message);
         let f = self.p.finder();
         rows.category = f.pick(&e.categories, self.locale, &mut self.reasons, EntityKind::Category);
@@ -513,26 +520,41 @@ impl Read<'_> {
                 self.note(ReasonCode::UnplacedMeaning, &format!("« {} »", m.words));
             }
         }
-        // A name nothing matched ("LIBRAIRIE DUPONT"): the label text, as written, when
-        // it is one stretch of plain words.
+        // A name nothing matched ("LIBRAIRIE DUPONT"), or a merchant's name with more
+        // words ("Uber Eats", no merchant): the label text, as written, when it is one
+        // stretch of plain words.
         let left = self.left();
-        if let (Some(&a), Some(&b), None) = (left.first(), left.last(), &rows.text) {
+        if let (Some(&(mut a)), Some(&(mut b)), None) = (left.first(), left.last(), &rows.text) {
+            let inside = (a, b);
+            if let [m] = e.merchants.as_slice() {
+                let n = self.tokens.len();
+                let named = |x: usize, y: usize| {
+                    y < n && (x..=y).all(|j| self.used[j] && !before[j]) && self.words(x, y) == m.words
+                };
+                if let Some(k) = (1..=a).find(|&k| named(a - k, a - 1)) {
+                    a -= k;
+                } else if let Some(k) = (1..n - b).find(|&k| named(b + 1, b + k)) {
+                    b += k;
+                }
+            }
             let plain = (a..=b).all(|j| {
                 let t = &self.tokens[j];
-                !self.used[j]
+                (!self.used[j] || j < inside.0 || j > inside.1)
                     && t.kind == TokenKind::Word
                     && !changes_meaning(&t.norm)
                     && !period::is_time_word(t)
             });
             if plain {
+                if (a, b) != inside {
+                    (rows.merchant, rows.said) = (None, true);
+                    self.reasons
+                        .retain(|r| !matches!(r.code, ReasonCode::ExactMerchant | ReasonCode::FuzzyMerchant));
+                }
                 rows.text = Some(self.words(a, b));
                 self.use_span(a, b);
                 let detail = format!("« {} »", self.words(a, b));
                 self.note(ReasonCode::ExplicitText, &detail);
             }
-        } else if let (Some(t), false) = (&rows.text, e.accounts.len() == 1 && accounts) {
-            let detail = format!("« {t} »");
-            self.note(ReasonCode::ExplicitText, &detail);
         }
         rows
     }
@@ -555,32 +577,41 @@ impl Read<'_> {
                 || files(w)
         });
         let quoted = label_text(self.message, self.tokens, &mut self.used);
-        let (category, c) = match self.target() {
-            Ok(found) => found,
-            Err(None) if !asked => return None,
-            Err(unknown) => return self.ask_category(unknown),
-        };
-        let pattern = match quoted {
-            Some(q) => q,
-            None => {
-                let words: Vec<usize> = (0..c).filter(|&i| !self.used[i] && !glue(self.w(i))).collect();
-                let (Some(&a), Some(&b)) = (words.first(), words.last()) else {
-                    let detail = self.locale.pick("libellé", "label");
-                    return self.ask(
-                        ReasonCode::MissingValue,
-                        detail,
-                        ["Quel libellé ?", "Which label?"],
-                        Vec::new(),
-                    );
-                };
-                self.use_span(a, b);
+        let target = self.target();
+        if matches!(target, Err(None)) && !asked {
+            return None;
+        }
+        // The pattern: quoted, else the words before the category, as written.
+        let end = target.as_ref().map_or(self.tokens.len(), |t| t.1);
+        let words: Vec<usize> = (0..end).filter(|&i| !self.used[i] && !glue(self.w(i))).collect();
+        let pattern = match (quoted, words.first(), words.last()) {
+            (Some(q), ..) => Some(q),
+            (None, Some(&a), Some(&b)) => {
                 let meaning: Vec<usize> = (a..=b).filter(|&j| changes_meaning(self.w(j))).collect();
                 if !meaning.is_empty() {
                     let detail = self.quote(&meaning);
                     self.note(ReasonCode::UnplacedMeaning, &detail);
+                    if target.is_err() {
+                        return None;
+                    }
                 }
-                self.words(a, b)
+                self.use_span(a, b);
+                Some(self.words(a, b))
             }
+            _ => None,
+        };
+        let (category, _) = match target {
+            Ok(found) => found,
+            Err(unknown) => return self.ask_category(unknown),
+        };
+        let Some(pattern) = pattern else {
+            let detail = self.locale.pick("libellé", "label");
+            return self.ask(
+                ReasonCode::MissingValue,
+                detail,
+                ["Quel libellé ?", "Which label?"],
+                Vec::new(),
+            );
         };
         self.note(ReasonCode::ExplicitText, &format!("« {pattern} »"));
         self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: true }))

@@ -8,6 +8,8 @@
 //! Line format (see the header of corpus.txt):
 //! `MESSAGE => TOOL@LOCALE START..END [category=K] [merchant=K] [account=K] [direction=D] [group=G] | LEVEL CODE…`
 //! `MESSAGE => clarify@LOCALE first=TOOL | CODE…` (TOOL: the first suggestion's)
+//! Writes add their own values: `amount=`, `from=`, `pattern=`, `past`, `to=`, `into=`,
+//! `merge=`, `aliases=`, `name=` (see the header of corpus.txt).
 //! A line starting with `+ ` is a follow-up: the previous line's plan is its context.
 
 use std::collections::BTreeSet;

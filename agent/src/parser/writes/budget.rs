@@ -52,6 +52,7 @@ impl Read<'_> {
             let left = self.left();
             let unknown = (!left.is_empty())
                 .then(|| left.iter().map(|&i| self.words(i, i)).collect::<Vec<_>>().join(" "));
+            left.iter().for_each(|&i| self.used[i] = true);
             return self.ask_category(unknown);
         };
         match (amount, remove) {

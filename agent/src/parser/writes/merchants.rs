@@ -44,10 +44,8 @@ impl Read<'_> {
     }
 
     fn merchant_key(&mut self, m: EntityMatch) -> Option<String> {
-        let mut reasons = std::mem::take(&mut self.reasons);
-        let key = self.p.finder().pick(&[m], self.locale, &mut reasons, EntityKind::Merchant);
-        self.reasons = reasons;
-        key
+        let p = self.p;
+        p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Merchant)
     }
 
     fn ask_merchant(&self, words: &str) -> Option<ParseOutcome> {
