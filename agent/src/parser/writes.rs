@@ -549,17 +549,22 @@ impl Read<'_> {
         for i in 0..self.tokens.len() {
             self.used[i] |= is_budget_word(self.w(i));
         }
-        // The amount: the first number left (not a month's year), with its currency.
+        // The amount (a removal has none: one said stays unread): the first number left,
+        // not a month's year, with its currency.
         let mut amount = None;
         for i in 0..self.tokens.len() {
             let after_month = i > 0 && period::is_time_word(&self.tokens[i - 1]);
-            if self.used[i] || self.tokens[i].kind != TokenKind::Number || after_month {
+            if remove || self.used[i] || self.tokens[i].kind != TokenKind::Number || after_month {
                 continue;
             }
             let start = if i > 0 && self.tokens[i - 1].kind == TokenKind::Currency { i - 1 } else { i };
             if let Some((m, last)) = self.money(start) {
                 self.use_span(start, last);
-                amount = Some((m, self.words(start, last)));
+                self.note(ReasonCode::ExplicitAmount, &m.format(self.locale));
+                if m.currency != self.currency {
+                    self.note(ReasonCode::ForeignCurrency, m.currency.as_str());
+                }
+                amount = Some(m);
                 break;
             }
         }
@@ -576,23 +581,10 @@ impl Read<'_> {
         self.use_span(a, b);
         let p = self.p;
         let category = p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Category)?;
-        match (amount, remove) {
-            (None, false) => self.ask(AMOUNT, None),
-            (Some((_, words)), true) => {
-                self.note(ReasonCode::UnplacedMeaning, &quote(&words));
-                self.done(ToolCall::SetBudget(SetBudgetArgs { category, amount: None, from }))
-            }
-            (amount, _) => {
-                let amount = amount.map(|(m, _)| m);
-                if let Some(m) = amount {
-                    self.note(ReasonCode::ExplicitAmount, &m.format(self.locale));
-                    if m.currency != self.currency {
-                        self.note(ReasonCode::ForeignCurrency, m.currency.as_str());
-                    }
-                }
-                self.done(ToolCall::SetBudget(SetBudgetArgs { category, amount, from }))
-            }
+        if amount.is_none() && !remove {
+            return self.ask(AMOUNT, None);
         }
+        self.done(ToolCall::SetBudget(SetBudgetArgs { category, amount, from }))
     }
 
     /// `create_rule`: "a label containing this is that category", past transactions too.
@@ -618,17 +610,11 @@ impl Read<'_> {
             }
         }
         if let (None, Some(a), Some(b)) = (&pattern, first, last) {
-            let mut meaning = String::new();
+            // A word in it that would change the plan stops the run.
             for j in a..=b {
                 if changes_meaning(self.w(j)) {
-                    meaning.push_str(&quote(&self.words(j, j)));
-                }
-            }
-            if !meaning.is_empty() {
-                if target.is_err() {
                     return None;
                 }
-                self.note(ReasonCode::UnplacedMeaning, &meaning);
             }
             self.use_span(a, b);
             pattern = Some(self.words(a, b));
@@ -694,20 +680,25 @@ impl Read<'_> {
 
     /// A merchant named by the stretch `a..=b` (`Ok`: its key); else its words, as
     /// written, or nothing when they are no merchant's name (a category, an account, a
-    /// word that changes the plan).
+    /// word that changes the plan: left unread).
     fn name(&mut self, a: usize, b: usize) -> Result<String, String> {
-        self.use_span(a, b);
         let words = if self.plain(a, b) { self.words(a, b) } else { String::new() };
-        let Some(m) = self.whole(a, b) else { return Err(words) };
-        match keep(&m, EntityKind::Merchant) {
-            Some(m) => {
-                let p = self.p;
-                p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Merchant).ok_or(words)
-            }
-            // A word one typo from a category is a name, not the category.
-            None if m.fuzzy => Err(words),
-            None => Err(String::new()),
+        let key = match self.whole(a, b) {
+            Some(m) => match keep(&m, EntityKind::Merchant) {
+                Some(m) => {
+                    let p = self.p;
+                    p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Merchant)
+                }
+                // A word one typo from a category is a name, not the category.
+                None if !m.fuzzy => return Err(String::new()),
+                None => None,
+            },
+            None => None,
+        };
+        if key.is_some() || !words.is_empty() {
+            self.use_span(a, b);
         }
+        key.ok_or(words)
     }
 
     /// `merge_merchants`: names said to be one merchant. Known merchants are merged
@@ -747,7 +738,7 @@ impl Read<'_> {
                 stays_after = Some(i);
             }
         }
-        let (mut into, mut merge, mut aliases, mut others) = (None, Vec::new(), Vec::new(), Vec::new());
+        let (mut into, mut merge, mut aliases) = (None, Vec::new(), Vec::new());
         for (a, b) in self.stretches() {
             let stays = stays_after.is_some_and(|s| s < a);
             if stays {
@@ -763,17 +754,15 @@ impl Read<'_> {
                     aliases.push(self.words(a, b))
                 }
                 Ok(key) => merge.push(key),
-                Err(w) if w.is_empty() => others.push(self.words(a, b)),
+                Err(w) if w.is_empty() => {}
                 Err(w) if stays => return self.ask(UNKNOWN_MERCHANT, Some(&w)),
                 Err(w) => aliases.push(w),
             }
         }
-        // A category or an account named among merchants is not one to merge.
         let (Some(into), false) = (into, merge.is_empty() && aliases.is_empty() && name.is_none()) else {
-            return match (others.is_empty(), aliases.is_empty()) {
-                (true, true) => self.ask(MERCHANT, None),
-                (true, false) => self.ask(UNKNOWN_MERCHANT, Some(&aliases.join(", "))),
-                (false, _) => self.ask(UNKNOWN_MERCHANT, Some(&others.join(", "))),
+            return match aliases.is_empty() {
+                true => self.ask(MERCHANT, None),
+                false => self.ask(UNKNOWN_MERCHANT, Some(&aliases.join(", "))),
             };
         };
         merge.retain(|k| *k != into);
@@ -785,9 +774,6 @@ impl Read<'_> {
             }
             name => name,
         };
-        if !others.is_empty() {
-            self.note(ReasonCode::UnplacedMeaning, &others.join(", "));
-        }
         if !aliases.is_empty() {
             self.note(ReasonCode::ExplicitText, &aliases.join(", "));
         }
