@@ -738,7 +738,8 @@ impl Read<'_> {
                 stays_after = Some(i);
             }
         }
-        let (mut into, mut merge, mut aliases) = (None, Vec::new(), Vec::new());
+        let (mut into, mut merge, mut aliases, mut into_words) =
+            (None, Vec::new(), Vec::new(), String::new());
         for (a, b) in self.stretches() {
             let stays = stays_after.is_some_and(|s| s < a);
             if stays {
@@ -746,8 +747,12 @@ impl Read<'_> {
             }
             match self.name(a, b) {
                 Ok(key) if into.is_none() || stays => {
-                    if let Some(old) = into.replace(key) {
-                        merge.insert(0, old);
+                    let words = std::mem::replace(&mut into_words, self.words(a, b));
+                    match into.replace(key) {
+                        // "merge AMZN into Amazon": another name of the one that stays.
+                        Some(old) if into.as_ref() == Some(&old) => aliases.push(words),
+                        Some(old) => merge.insert(0, old),
+                        None => {}
                     }
                 }
                 Ok(key) if into.as_ref() == Some(&key) || merge.contains(&key) => {
@@ -759,13 +764,13 @@ impl Read<'_> {
                 Err(w) => aliases.push(w),
             }
         }
+        merge.retain(|k| Some(k) != into.as_ref());
         let (Some(into), false) = (into, merge.is_empty() && aliases.is_empty() && name.is_none()) else {
             return match aliases.is_empty() {
                 true => self.ask(MERCHANT, None),
                 false => self.ask(UNKNOWN_MERCHANT, Some(&aliases.join(", "))),
             };
         };
-        merge.retain(|k| *k != into);
         let name = match name {
             Some(n)
                 if n.is_empty() || n.chars().count() > 60 || crate::text::hidden_control(&n).is_some() =>
