@@ -757,6 +757,16 @@ mod tests {
             r#"{"tool":"compare_periods","args":{"flow":"income","current":{"start":"2026-01-01","end":"2026-02-01","label":"x"},"reference":{"start":"2025-01-01","end":"2025-02-01","label":"y","words":"z"},"merchant":"m"},"meta":{"confidence":"low","confidence_reasons":[],"locale":"en","today":"2026-03-14"}}"#,
             r#"{"tool":"run_sql","args":{"sql":"select 1"},"meta":{"confidence":"low","confidence_reasons":[],"locale":"en","today":"2026-03-14"}}"#,
             r#"{"tool":"query_dataset","args":{"dataset":"ventes","aggregate":"sum","measure":"montant","group_by":"mois","bucket":"quarter","filters":[{"column":"region","op":"gte","value":"Nord"}],"period":{"column":"mois","start":"2025-01-01","end":"2026-01-01"},"order":"group","limit":3,"chart":"line"},"meta":{"confidence":"high","confidence_reasons":[],"locale":"fr","today":"2026-03-14"}}"#,
+            // The writes, as the parser plans them.
+            r#"{"tool":"set_budget","args":{"category":"restaurants","amount":{"minor":30000,"currency":"EUR"},"from":"2026-12-01"},"meta":{"confidence":"high","confidence_reasons":[{"code":"write_request","text":"w"},{"code":"explicit_amount","text":"a"}],"locale":"fr","today":"2026-11-21"}}"#,
+            r#"{"meta":{"confidence":"medium","confidence_reasons":[{"code":"default_month","text":"d"}],"locale":"en","today":"2026-11-21"},"args":{"from":"2026-11-01","category":"shopping"},"tool":"set_budget"}"#,
+            r#"{"tool":"create_rule","args":{"pattern":"Uber Eats","category":"restaurants","apply_to_past":true},"meta":{"confidence":"high","confidence_reasons":[],"locale":"en","today":"2026-11-21"}}"#,
+            r#"{"tool":"create_rule","args":{"category":"leisure","pattern":"LIBRAIRIE"},"meta":{"confidence":"low","confidence_reasons":[{"code":"unplaced_meaning","text":"u"}],"locale":"fr","today":"2026-11-21"}}"#,
+            r#"{"tool":"recategorise","args":{"to":"leisure","period":{"start":"2026-03-01","end":"2026-04-01","label":"mars 2026","words":"mars"},"category":"shopping","merchant":"amazon","text":"PRIME","amount_min":{"minor":10000,"currency":"EUR"},"amount_max":{"minor":20000,"currency":"EUR"},"ids":[1,-2,3]},"meta":{"confidence":"high","confidence_reasons":[],"locale":"fr","today":"2026-11-21"}}"#,
+            r#"{"tool":"recategorise","args":{"to":"groceries","merchant":"boulangerie_paul"},"meta":{"confidence":"high","confidence_reasons":[{"code":"exact_merchant","text":"m"}],"locale":"fr","today":"2026-11-21"}}"#,
+            r#"{"tool":"merge_merchants","args":{"into":"amazon","merge":["amzn"],"aliases":["Amazon Marketplace"],"name":"Amazon"},"meta":{"confidence":"high","confidence_reasons":[],"locale":"en","today":"2026-11-21"}}"#,
+            r#"{"tool":"merge_merchants","args":{"into":"basic_fit","name":"Basic-Fit"},"meta":{"confidence":"high","confidence_reasons":[],"locale":"en","today":"2026-11-21"}}"#,
+            r#"{"tool":"mark_transfers","args":{"text":"livret","period":{"start":"2026-10-01","end":"2026-11-01","label":"October 2026"},"merchant":"boursorama","amount_max":{"minor":5,"currency":"EUR"},"ids":[]},"meta":{"confidence":"medium","confidence_reasons":[{"code":"name_as_text","text":"n"},{"code":"missing_value","text":"v"},{"code":"unknown_name","text":"u"}],"locale":"fr","today":"2026-11-21"}}"#,
         ];
         for json in plans {
             let derived: ToolCallPlan = serde_json::from_str(json).unwrap();
@@ -781,6 +791,13 @@ mod tests {
             format!(r#"{{"tool":"query_dataset","args":{{"dataset":"v","filters":[{{"column":"c","op":"like","value":"x"}}]}},{meta}}}"#),
             format!(r#"{{"tool":"income_summary","args":{{"period":{{"start":"2026-01-01","end":"2026-02-01","label":""}},"amount_min":{{"minor":1,"currency":"eur"}}}},{meta}}}"#),
             format!(r#"{{"tool":"run_sql","args":{{"sql":1}},{meta}}}"#),
+            format!(r#"{{"tool":"set_budget","args":{{"category":"c"}},{meta}}}"#),
+            format!(r#"{{"tool":"set_budget","args":{{"category":"c","from":"2026-12-01","to":"x"}},{meta}}}"#),
+            format!(r#"{{"tool":"create_rule","args":{{"pattern":"p","category":"c","apply_to_past":"yes"}},{meta}}}"#),
+            format!(r#"{{"tool":"recategorise","args":{{"merchant":"m"}},{meta}}}"#),
+            format!(r#"{{"tool":"recategorise","args":{{"to":"c","ids":[1.5]}},{meta}}}"#),
+            format!(r#"{{"tool":"merge_merchants","args":{{"into":"a","merge":"b"}},{meta}}}"#),
+            format!(r#"{{"tool":"mark_transfers","args":{{"account":"livret_a"}},{meta}}}"#),
             r#"{"tool":"run_sql","args":{"sql":""},"meta":{"confidence":"sure","confidence_reasons":[],"locale":"en","today":"2026-03-14"}}"#.to_string(),
             r#"{"tool":"run_sql","args":{"sql":""},"meta":{"confidence":"low","confidence_reasons":[{"code":"nope","text":""}],"locale":"en","today":"2026-03-14"}}"#.to_string(),
         ] {

@@ -79,6 +79,18 @@ pub enum ReasonCode {
     GuardianRepaired,
     /// A language model proposed this write in its tool loop; the user approves it or not.
     ModelProposed,
+    /// The message asks Sou to change something (a budget, a rule, categories,
+    /// merchants, transfers): nothing changes before the user approves its effect.
+    WriteRequest,
+    /// A budget change names no month: it applies from the current one.
+    DefaultMonth,
+    /// A change misses a value it needs (an amount, a category, which transactions).
+    MissingValue,
+    /// A change names something the user does not have (a category, a merchant).
+    UnknownName,
+    /// An account named where the tool has no account filter: its name is looked for
+    /// in the bank labels, as written.
+    NameAsText,
 }
 
 impl ReasonCode {
@@ -88,11 +100,14 @@ impl ReasonCode {
         match self {
             ExplicitIntent | FiltersOnly | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
             | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded | UserSelected
-            | GuardianApproved => Confidence::High,
+            | GuardianApproved | WriteRequest => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
-            | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired | ModelProposed => Confidence::Medium,
+            | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired | ModelProposed
+            | DefaultMonth | NameAsText => Confidence::Medium,
             ImplicitPeriod | UnplacedMeaning | SeparatePeriods | AverageUnit | FollowupUsesContext
-            | MissingContext | NoIntent | OutOfScope | TooLong => Confidence::Low,
+            | MissingContext | NoIntent | OutOfScope | TooLong | MissingValue | UnknownName => {
+                Confidence::Low
+            }
         }
     }
 
@@ -132,6 +147,11 @@ impl ReasonCode {
             GuardianApproved => "guardian_approved",
             GuardianRepaired => "guardian_repaired",
             ModelProposed => "model_proposed",
+            WriteRequest => "write_request",
+            DefaultMonth => "default_month",
+            MissingValue => "missing_value",
+            UnknownName => "unknown_name",
+            NameAsText => "name_as_text",
         }
     }
 
@@ -237,6 +257,16 @@ impl ReasonCode {
             (Locale::En, GuardianRepaired) => format!("Plan corrected by the model ({detail})"),
             (Locale::Fr, ModelProposed) => format!("Modification proposée par le modèle ({detail})"),
             (Locale::En, ModelProposed) => format!("Change proposed by the model ({detail})"),
+            (Locale::Fr, WriteRequest) => "Sou montrera ce qui change avant de rien changer".to_string(),
+            (Locale::En, WriteRequest) => "Sou will show what changes before anything changes".to_string(),
+            (Locale::Fr, DefaultMonth) => format!("Aucun mois indiqué : à partir de {detail}"),
+            (Locale::En, DefaultMonth) => format!("No month given: from {detail}"),
+            (Locale::Fr, MissingValue) => format!("Il manque : {detail}"),
+            (Locale::En, MissingValue) => format!("Missing: {detail}"),
+            (Locale::Fr, UnknownName) => format!("Nom inconnu : {detail}"),
+            (Locale::En, UnknownName) => format!("Unknown name: {detail}"),
+            (Locale::Fr, NameAsText) => format!("Compte cherché tel quel dans les libellés : {detail}"),
+            (Locale::En, NameAsText) => format!("Account looked for as written in labels: {detail}"),
         }
     }
 }

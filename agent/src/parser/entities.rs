@@ -224,7 +224,7 @@ impl Finder<'_> {
 
     /// The longest exact phrase naming an entity that starts at token `i` among free
     /// tokens, and how many tokens it spans.
-    fn match_at(
+    pub(crate) fn match_at(
         &self,
         tokens: &[Token],
         used: &[bool],
@@ -277,7 +277,7 @@ impl Finder<'_> {
         }
     }
 
-    fn fuzzy(&self, word: &str) -> Vec<EntityId> {
+    pub(crate) fn fuzzy(&self, word: &str) -> Vec<EntityId> {
         let len = word.chars().count();
         if len < 4 {
             return Vec::new();

@@ -16,6 +16,7 @@ pub(crate) mod intent;
 pub(crate) mod lexicon;
 pub use self::lexicon::{is_exclusion_word, is_write_word};
 mod question;
+mod writes;
 
 use self::build::{call_for, plan, Slots};
 use self::clarify::Near;
@@ -108,6 +109,10 @@ impl Parser {
         }
         let tokens = tokenize(message);
         let locale = message_locale(&tokens, cx);
+        // A request to change something: a write plan, or a question for what it misses.
+        if let Some(outcome) = self.write(&tokens, message, locale, cx) {
+            return outcome;
+        }
         if let Some(outcome) = self.dataset_question(&tokens, message, locale, cx) {
             return outcome;
         }

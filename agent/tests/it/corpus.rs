@@ -8,6 +8,8 @@
 //! Line format (see the header of corpus.txt):
 //! `MESSAGE => TOOL@LOCALE START..END [category=K] [merchant=K] [account=K] [direction=D] [group=G] | LEVEL CODE…`
 //! `MESSAGE => clarify@LOCALE first=TOOL | CODE…` (TOOL: the first suggestion's)
+//! Writes add their own values: `amount=`, `from=`, `pattern=`, `past`, `to=`, `into=`,
+//! `merge=`, `aliases=`, `name=` (see the header of corpus.txt).
 //! A line starting with `+ ` is a follow-up: the previous line's plan is its context.
 
 use std::collections::BTreeSet;
@@ -94,6 +96,46 @@ fn describe(outcome: &ParseOutcome) -> String {
                     let d = serde_json::to_value(d).unwrap();
                     s.push_str(&format!(" direction={}", d.as_str().unwrap()));
                 }
+            }
+            // The write tools' own values.
+            let join = |v: &[String]| v.iter().map(|s| s.replace(' ', "_")).collect::<Vec<_>>().join(",");
+            match c {
+                ToolCall::SetBudget(a) => {
+                    if let Some(m) = a.amount {
+                        s.push_str(&format!(" amount={}{}", m.minor, m.currency));
+                    }
+                    s.push_str(&format!(" from={}", a.from));
+                }
+                ToolCall::CreateRule(a) => {
+                    s.push_str(&format!(" pattern={}", a.pattern.replace(' ', "_")));
+                    if a.apply_to_past {
+                        s.push_str(" past");
+                    }
+                }
+                ToolCall::Recategorise(a) => {
+                    s.push_str(&format!(" to={}", a.to));
+                    if let Some(t) = &a.text {
+                        s.push_str(&format!(" text={}", t.replace(' ', "_")));
+                    }
+                }
+                ToolCall::MergeMerchants(a) => {
+                    s.push_str(&format!(" into={}", a.into));
+                    if !a.merge.is_empty() {
+                        s.push_str(&format!(" merge={}", join(&a.merge)));
+                    }
+                    if !a.aliases.is_empty() {
+                        s.push_str(&format!(" aliases={}", join(&a.aliases)));
+                    }
+                    if let Some(n) = &a.name {
+                        s.push_str(&format!(" name={}", n.replace(' ', "_")));
+                    }
+                }
+                ToolCall::MarkTransfers(a) => {
+                    if let Some(t) = &a.text {
+                        s.push_str(&format!(" text={}", t.replace(' ', "_")));
+                    }
+                }
+                _ => {}
             }
             let (min, max) = c.amounts();
             if let Some(m) = min {

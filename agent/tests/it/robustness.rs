@@ -40,7 +40,12 @@ proptest! {
             "refunds", "entre", "le", "1er", "vs", "par rapport", "1 234,56", "$", "plus de", "top",
             "taux d'épargne", "cash flow", "hiver", "Q3", "T1", "depuis", "since", "des", "3",
             "ventes", "région", "montant", "moyenne", "total", "nombre", "dans", "in", "chiffre d'affaires",
-            "le plus", "moins", "most", "de", "d'", "ca", "date", "quantité", "max"]), 0..16)) {
+            "le plus", "moins", "most", "de", "d'", "ca", "date", "quantité", "max",
+            // Writes: their verbs, connectors and markers.
+            "mets", "set", "fixe", "supprime", "remove", "to", "en", "à partir de", "from", "→", "->",
+            "règle", "rule", "always", "toujours", "classe", "move", "put", "passent", "fusionne",
+            "merge", "into", "renomme", "rename", "same merchant", "même marchand", "comme",
+            "virements internes", "as transfers", "Uber Eats", "«", "»", "contenant", ",", "sauf"]), 0..16)) {
         let msg = words.join(" ");
         let today = Date::new(2026, 1, 31).unwrap();
         let p = parser();
@@ -71,5 +76,37 @@ fn a_long_message_is_told_too_long_in_its_language() {
         assert!(c.question.contains(words), "{}", c.question);
         assert_eq!(c.reasons.iter().map(|r| r.code).collect::<Vec<_>>(), [ReasonCode::TooLong]);
         assert!(!c.suggestions.is_empty());
+    }
+}
+
+/// Write requests, whole and cut at every word, never panic, and a write plan as the
+/// previous one is never continued.
+#[test]
+fn write_requests_and_their_prefixes_are_parsed() {
+    let p = parser();
+    let today = Date::new(2026, 11, 21).unwrap();
+    let messages = [
+        "fixe mon budget courses à 250 € à partir de janvier",
+        "remove my shopping budget from January",
+        "create a rule: Uber Eats → Restaurants",
+        "règle : les libellés contenant « LIBRAIRIE » vont en Loisirs",
+        "classe toutes les opérations PAUL en Courses",
+        "put my Fnac purchases from last month in Leisure",
+        "Amazon Marketplace, AMZN et Monop c'est le même marchand",
+        "merge Lidl into Carrefour",
+        "renomme Le Petit Bistrot en « Chez Marcel »",
+        "marque les virements vers mon livret comme transferts internes",
+        "ces opérations BOURSORAMA de plus de 100 € sont des virements internes",
+    ];
+    for message in messages {
+        let words: Vec<&str> = message.split(' ').collect();
+        for n in 1..=words.len() {
+            let m = words[..n].join(" ");
+            let first = p.parse(&m, &Context { today, locale: None, previous: None });
+            let next = p.parse("et en mars ?", &Context { today, locale: None, previous: first.plan() });
+            if first.plan().is_some_and(|p| p.call.is_write()) {
+                assert!(next.plan().is_none_or(|p| !p.call.is_write()), "{m}: {next:?}");
+            }
+        }
     }
 }

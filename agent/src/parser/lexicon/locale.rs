@@ -105,6 +105,19 @@ const FR_MARKERS: &[&str] = &[
     "moyen",
     "hors",
     "sauf",
+    // Asking for a change.
+    "fixe",
+    "mets",
+    "supprime",
+    "cree",
+    "regle",
+    "classe",
+    "fusionne",
+    "renomme",
+    "marque",
+    "comme",
+    "virements",
+    "internes",
 ];
 
 const EN_MARKERS: &[&str] = &[

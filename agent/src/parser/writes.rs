@@ -1,0 +1,787 @@
+//! Requests to change what Sou keeps: a budget ("mets un budget de 300 € pour les
+//! restos"), a rule ("always put Deliveroo in restaurants"), transactions' category
+//! ("classe les opérations PAUL en Courses"), merchants ("fusionne Franprix et
+//! Monoprix", "rename Basic Fit to Basic-Fit") and transfers between the user's
+//! accounts ("ces opérations BOURSORAMA sont des virements internes").
+//!
+//! A write plan runs only once the user has approved its dry run, but it must still
+//! mean exactly what was said: every value is read from the message or asked for, an
+//! unknown category is asked, never guessed, and a word left unread stops the run.
+//! Written for size (it ships to the browser): one table of words, plain loops.
+
+use super::build::plan;
+use super::entities::EntityMatch;
+use super::lexicon::{changes_meaning, is_budget_word, is_transaction_word, label_text, STOPWORDS};
+use super::{Context, Parser};
+use crate::reason::{Reason, ReasonCode};
+use crate::text::{Token, TokenKind};
+use crate::vocab::EntityKind;
+use crate::{amount, period, wording};
+use crate::{
+    Clarification, CreateRuleArgs, Currency, Date, Locale, MarkTransfersArgs, MergeMerchantsArgs, Money,
+    ParseOutcome, Period, RecategoriseArgs, SetBudgetArgs, ToolCall,
+};
+
+// Word classes: a bit each, its words in `WORDS` at the same rank.
+/// A budget set or changed.
+const SET: u32 = 1;
+const REMOVE: u32 = 1 << 1;
+/// Transactions put in a category, when they are named ("move", "mets").
+const FILE: u32 = 1 << 2;
+/// The same, said alone ("classe", "recatégorise").
+const STRONG: u32 = 1 << 3;
+const RULE: u32 = 1 << 4;
+/// What a rule does, not a one-off change.
+const ALWAYS: u32 = 1 << 5;
+const MERGE: u32 = 1 << 6;
+const RENAME: u32 = 1 << 7;
+const MARK: u32 = 1 << 8;
+/// Read past: how people ask, and the words around a write's values.
+const GLUE: u32 = 1 << 9;
+/// Transactions named without a name: "opérations", "virements".
+const ROWS: u32 = 1 << 10;
+/// Before the category wanted: "en Loisirs", "to Transport".
+const TO: u32 = 1 << 11;
+/// A question: a read, whatever its verbs.
+const ASKS: u32 = 1 << 12;
+const CREATE: u32 = 1 << 13;
+const SAME: u32 = 1 << 14;
+const TRANSFER: u32 = 1 << 15;
+const AS: u32 = 1 << 16;
+const OWN: u32 = 1 << 17;
+const ARTICLE: u32 = 1 << 18;
+const AND: u32 = 1 << 19;
+const SHOP: u32 = 1 << 20;
+const LABEL: u32 = 1 << 21;
+
+const WORDS: [&str; 22] = [
+    "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer",
+    "supprime supprimer enleve enlever remove delete",
+    "move put mets mettre met passe passer passent vont go goes",
+    "classe classer range ranger recategorise recategoriser recategorize",
+    "regle rule",
+    "toujours always automatiquement automatically quand when whenever",
+    "fusionne fusionner merge",
+    "renomme renommer rename",
+    "marque marquer mark flag considere treat",
+    "partir starting onwards per monthly mensuel vers contenant containing contient contains",
+    "virements virement transfers transfer depenses expenses prelevements lignes",
+    "en in into to dans as sous under",
+    "combien how what whats quel quelle quels quelles which why pourquoi did where",
+    "cree creer create ajoute ajouter add make new nouvelle nouveau",
+    "same meme",
+    "transferts transfert virements virement transfers transfer",
+    "comme as sont are est is",
+    "internes interne internal entre between mes my nos our comptes accounts own",
+    "la le les l the my un une a an des de d c tous all both categorie category",
+    "et and avec with",
+    "marchand marchands merchant merchants commercant enseigne",
+    "libelle libelles label labels",
+];
+
+fn class(w: &str) -> u32 {
+    let mut c = 0;
+    for (bit, group) in WORDS.iter().enumerate() {
+        if group.split(' ').any(|x| x == w) {
+            c |= 1 << bit;
+        }
+    }
+    if is_transaction_word(w) {
+        c |= ROWS;
+    }
+    if STOPWORDS.contains(&w) || c & (ALWAYS | ARTICLE | SHOP | LABEL) != 0 {
+        c |= GLUE;
+    }
+    c
+}
+
+/// A missing value's name and the question asking for it, French then English.
+const ASK: [[&str; 4]; 8] = [
+    ["montant", "amount", "Quel montant par mois ?", "What amount a month?"],
+    ["catégorie", "category", "Quelle catégorie ?", "Which category?"],
+    [
+        "opérations",
+        "transactions",
+        "Quelles opérations ? Nommez un marchand, un libellé ou une période.",
+        "Which transactions? Name a merchant, a label or a period.",
+    ],
+    ["libellé", "label", "Quel libellé ?", "Which label?"],
+    ["marchand", "merchant", "Quel marchand ?", "Which merchant?"],
+    ["nouveau nom", "new name", "Quel nouveau nom ?", "What new name?"],
+    [
+        "",
+        "",
+        "Je ne connais pas cette catégorie. Laquelle voulez-vous ?",
+        "I know no such category. Which one?",
+    ],
+    ["", "", "Je ne reconnais pas ce marchand. Lequel voulez-vous ?", "I know no such merchant. Which one?"],
+];
+const AMOUNT: usize = 0;
+const CATEGORY: usize = 1;
+const WHICH_ROWS: usize = 2;
+const PATTERN: usize = 3;
+const MERCHANT: usize = 4;
+const NAME: usize = 5;
+const UNKNOWN_CATEGORY: usize = 6;
+const UNKNOWN_MERCHANT: usize = 7;
+
+fn quote(s: &str) -> String {
+    format!("« {s} »")
+}
+
+impl Parser {
+    /// The write a message asks for, as a plan or a question for what it misses; `None`
+    /// when it asks no write (a read, or words that only look like one).
+    pub(super) fn write(
+        &self,
+        tokens: &[Token],
+        message: &str,
+        locale: Locale,
+        cx: &Context<'_>,
+    ) -> Option<ParseOutcome> {
+        let mut c = Vec::with_capacity(tokens.len());
+        let (mut budget, mut currency) = (false, false);
+        for t in tokens {
+            c.push(class(&t.norm));
+            budget |= is_budget_word(&t.norm);
+            currency |= t.kind == TokenKind::Currency || t.norm.starts_with("eur");
+        }
+        let mut r = Read {
+            p: self,
+            tokens,
+            message,
+            locale,
+            today: cx.today,
+            used: vec![false; tokens.len()],
+            c,
+            reasons: vec![Reason::new(ReasonCode::WriteRequest, locale, "")],
+            currency: self.vocabulary().currency.unwrap_or(Currency::EUR),
+        };
+        if r.any(ASKS) {
+            None
+        } else if let Some((a, b)) = r.transfer_phrase() {
+            r.use_span(a, b);
+            r.transfers()
+        } else if r.any(RULE) || (r.any(ALWAYS) && r.any(FILE | STRONG)) {
+            r.rule()
+        } else if r.any(MERGE | RENAME) || (r.any(SAME) && r.any(SHOP)) {
+            r.merge()
+        } else if budget && (r.any(SET | CREATE | REMOVE) || currency) {
+            r.budget()
+        } else if r.any(FILE | STRONG) {
+            r.recategorise()
+        } else {
+            None
+        }
+    }
+}
+
+/// Which transactions a write is about.
+#[derive(Default)]
+struct Rows {
+    period: Option<Period>,
+    category: Option<String>,
+    merchant: Option<String>,
+    text: Option<String>,
+    min: Option<Money>,
+    max: Option<Money>,
+    /// "opérations", "purchases", a label or a name: the message names transactions.
+    said: bool,
+}
+
+impl Rows {
+    fn none(&self) -> bool {
+        self.period.is_none()
+            && self.merchant.is_none()
+            && self.text.is_none()
+            && self.min.or(self.max).is_none()
+    }
+}
+
+/// The ids of `m` of one kind, if any.
+fn keep(m: &EntityMatch, kind: EntityKind) -> Option<EntityMatch> {
+    let mut ids = Vec::new();
+    for id in &m.ids {
+        if id.kind == kind {
+            ids.push(*id);
+        }
+    }
+    (!ids.is_empty()).then(|| EntityMatch { ids, fuzzy: m.fuzzy, words: m.words.clone() })
+}
+
+/// One write message being read: the tokens its values used, and why.
+struct Read<'a> {
+    p: &'a Parser,
+    tokens: &'a [Token],
+    message: &'a str,
+    locale: Locale,
+    today: Date,
+    used: Vec<bool>,
+    /// Each token's word classes.
+    c: Vec<u32>,
+    reasons: Vec<Reason>,
+    currency: Currency,
+}
+
+impl Read<'_> {
+    fn w(&self, i: usize) -> &str {
+        self.tokens.get(i).map_or("", |t| t.norm.as_str())
+    }
+
+    fn is(&self, i: usize, class: u32) -> bool {
+        self.c.get(i).is_some_and(|c| c & class != 0)
+    }
+
+    fn any(&self, class: u32) -> bool {
+        self.c.iter().any(|c| c & class != 0)
+    }
+
+    /// The first token of `class` from `i` on.
+    fn find(&self, mut i: usize, class: u32) -> Option<usize> {
+        while i < self.tokens.len() {
+            if self.is(i, class) {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The user's words from token `a` to token `b`, as written.
+    fn words(&self, a: usize, b: usize) -> String {
+        match (self.tokens.get(a), self.tokens.get(b)) {
+            (Some(x), Some(y)) => self.message.get(x.start..y.end).unwrap_or_default().to_string(),
+            _ => String::new(),
+        }
+    }
+
+    fn mark(&mut self, class: u32) {
+        for i in 0..self.tokens.len() {
+            self.used[i] |= self.is(i, class);
+        }
+    }
+
+    fn use_span(&mut self, a: usize, b: usize) {
+        for u in self.used.iter_mut().take(b + 1).skip(a) {
+            *u = true;
+        }
+    }
+
+    fn note(&mut self, code: ReasonCode, detail: &str) {
+        self.reasons.push(Reason::new(code, self.locale, detail));
+    }
+
+    /// Whether token `i` is left unread and carries something.
+    fn open(&self, i: usize) -> bool {
+        !self.used[i] && !self.is(i, GLUE) && self.tokens[i].kind != TokenKind::Currency
+    }
+
+    /// The words left unread that carry something, each quoted; empty when none is.
+    fn left(&self) -> String {
+        let mut out = String::new();
+        for i in 0..self.tokens.len() {
+            if self.open(i) {
+                if !out.is_empty() {
+                    out.push_str(", ");
+                }
+                out.push_str(&quote(&self.words(i, i)));
+            }
+        }
+        out
+    }
+
+    /// Plain words (no number, period or word that changes the plan) from `a` to `b`:
+    /// a name.
+    fn plain(&self, a: usize, b: usize) -> bool {
+        for t in &self.tokens[a..=b] {
+            if t.kind != TokenKind::Word || changes_meaning(&t.norm) || period::is_time_word(t) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The plan for `call`: words left unread stop it.
+    fn done(mut self, call: ToolCall) -> Option<ParseOutcome> {
+        let left = self.left();
+        if !left.is_empty() {
+            self.note(ReasonCode::UnplacedMeaning, &left);
+        }
+        Some(ParseOutcome::Plan(plan(call, self.reasons, self.locale, self.today)))
+    }
+
+    /// A question for a value the write needs (`ASK[what]`), or about an unknown name.
+    /// With other words left unread, the message is not read as a write at all: the
+    /// read stops it, as any other.
+    fn ask(&self, what: usize, unknown: Option<&str>) -> Option<ParseOutcome> {
+        if !self.left().is_empty() {
+            return None;
+        }
+        let [fr, en, question_fr, question_en] = ASK[what];
+        let reason = match unknown {
+            Some(words) => Reason::new(ReasonCode::UnknownName, self.locale, &quote(words)),
+            None => Reason::new(ReasonCode::MissingValue, self.locale, self.locale.pick(fr, en)),
+        };
+        Some(ParseOutcome::Clarification(Clarification {
+            question: self.locale.pick(question_fr, question_en).to_string(),
+            reasons: vec![reason],
+            suggestions: Vec::new(),
+            locale: self.locale,
+        }))
+    }
+
+    /// "comme transferts internes", "as transfers between my accounts", "sont des
+    /// virements internes": the first and last tokens of the phrase.
+    fn transfer_phrase(&self) -> Option<(usize, usize)> {
+        for k in 1..self.tokens.len() {
+            let mut a = k;
+            while a > 1 && self.is(a - 1, ARTICLE | OWN) {
+                a -= 1;
+            }
+            if !self.is(k, TRANSFER) || !self.is(a - 1, AS) {
+                continue;
+            }
+            let mut b = k;
+            while self.is(b + 1, OWN) {
+                b += 1;
+            }
+            return Some((a - 1, b));
+        }
+        None
+    }
+
+    /// The stretches of words left unread — between the words read, "et", "and" and
+    /// commas — from their first to their last word that carries something.
+    fn stretches(&self) -> Vec<(usize, usize)> {
+        let n = self.tokens.len();
+        let mut out = Vec::new();
+        let mut cur: Option<(usize, usize)> = None;
+        for i in 0..=n {
+            if i == n || self.used[i] || self.is(i, AND | TO) || self.gap(i, ",") || self.arrow(i) {
+                out.extend(cur.take());
+            }
+            if i < n && self.open(i) && !self.is(i, AND | TO) {
+                cur = Some((cur.map_or(i, |c| c.0), i));
+            }
+        }
+        out
+    }
+
+    /// Whether the text between tokens `i - 1` and `i` holds `what`.
+    fn gap(&self, i: usize, what: &str) -> bool {
+        match (i.checked_sub(1).and_then(|h| self.tokens.get(h)), self.tokens.get(i)) {
+            (Some(x), Some(y)) => self.message.get(x.end..y.start).is_some_and(|g| g.contains(what)),
+            _ => false,
+        }
+    }
+
+    /// An arrow before token `i`: "Uber Eats → Restaurants".
+    fn arrow(&self, i: usize) -> bool {
+        self.gap(i, "→") || self.gap(i, "->") || self.gap(i, "=>")
+    }
+
+    /// The name the vocabulary has for the stretch `a..=b` — with the articles before it
+    /// and the words after it that carry nothing ("Le Petit Bistrot", "savings account")
+    /// — or for its one word, with one typo.
+    fn whole(&self, a: usize, b: usize) -> Option<EntityMatch> {
+        let n = self.tokens.len();
+        let free = |j: usize| !self.used[j] && self.is(j, GLUE) && !self.is(j, AND | TO);
+        let (mut start, mut end) = (a, b);
+        while start > 0 && free(start - 1) {
+            start -= 1;
+        }
+        while end + 1 < n && free(end + 1) {
+            end += 1;
+        }
+        let mut mask = vec![true; n];
+        for u in mask.iter_mut().take(end + 1).skip(start) {
+            *u = false;
+        }
+        let f = self.p.finder();
+        for i in start..=a {
+            if let Some((m, k)) = f.match_at(self.tokens, &mask, i, self.message) {
+                if i + k > b {
+                    return Some(m);
+                }
+            }
+        }
+        let t = &self.tokens[a];
+        let m = EntityMatch { ids: f.fuzzy(&t.norm), fuzzy: true, words: self.words(a, a) };
+        (a == b && t.kind == TokenKind::Word && !changes_meaning(&t.norm) && !m.ids.is_empty()).then_some(m)
+    }
+
+    /// The category wanted: the name after a connector ("en Loisirs", "to Transport",
+    /// "→ Restaurants"), the last one that is a category; its tokens used. Ok: its key
+    /// and the connector's token. Err: the name after the last connector, if it could
+    /// be one nothing matched.
+    fn target(&mut self) -> Result<(String, usize), Option<String>> {
+        let mut unknown = None;
+        for (a, b) in self.stretches().into_iter().rev() {
+            let mut c = a;
+            while c > 0 && self.is(c - 1, ARTICLE) && !self.used[c - 1] {
+                c -= 1;
+            }
+            let arrow = self.arrow(c);
+            if c == 0 || !(arrow || (self.is(c - 1, TO) && !self.used[c - 1])) {
+                continue;
+            }
+            let c = if arrow { c } else { c - 1 };
+            if let Some(m) = self.whole(a, b).and_then(|m| keep(&m, EntityKind::Category)) {
+                self.use_span(c, b);
+                let p = self.p;
+                if let Some(key) = p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Category)
+                {
+                    return Ok((key, c));
+                }
+            }
+            unknown.get_or_insert((b - a < 4 && self.plain(a, b)).then_some((a, b)));
+        }
+        let (a, b) = unknown.flatten().ok_or(None)?;
+        self.use_span(a, b);
+        Err(Some(self.words(a, b)))
+    }
+
+    /// Which transactions the message names: label text (quoted), amounts, a period, and
+    /// one name — a merchant, a category, label text when nothing matches it, and an
+    /// account's name as label text where `accounts` allows. Other names stay unread.
+    fn rows(&mut self, accounts: bool) -> Rows {
+        // "le libellé contient NAVIGO": the text is after the verb.
+        self.mark(LABEL);
+        let mut rows =
+            Rows { text: label_text(self.message, self.tokens, &mut self.used), ..Rows::default() };
+        if let Some(t) = &rows.text {
+            let detail = quote(t);
+            self.note(ReasonCode::ExplicitText, &detail);
+        }
+        if let Some(a) = amount::find(self.tokens, &self.used, self.locale, self.currency) {
+            self.use_span(a.first, a.last);
+            self.note(ReasonCode::ExplicitAmount, &amount::describe(a.min, a.max, self.locale));
+            (rows.min, rows.max) = (a.min, a.max);
+        }
+        if let Some(f) = period::find(self.tokens, &self.used, self.message, self.today, self.locale) {
+            self.use_span(f.first, f.last);
+            if f.apart {
+                self.note(ReasonCode::UnplacedMeaning, &quote(&f.period.words));
+            }
+            self.note(ReasonCode::ExplicitPeriod, &f.period.label);
+            rows.period = Some(f.period);
+        }
+        for i in 0..self.tokens.len() {
+            rows.said |= self.is(i, ROWS) && !self.used[i];
+        }
+        self.mark(ROWS);
+        let Some(&(a, b)) = self.stretches().first() else { return rows };
+        let p = self.p;
+        let f = p.finder();
+        let found = self.whole(a, b);
+        let words = self.plain(a, b).then(|| self.words(a, b));
+        let (locale, reasons) = (self.locale, &mut self.reasons);
+        match found {
+            Some(m) => {
+                if let Some(m) = keep(&m, EntityKind::Merchant) {
+                    rows.merchant = f.pick(&[m], locale, reasons, EntityKind::Merchant);
+                } else if let (Some(_), true, None) = (keep(&m, EntityKind::Account), accounts, &rows.text) {
+                    reasons.push(Reason::new(ReasonCode::NameAsText, locale, &quote(&m.words)));
+                    rows.text = Some(m.words);
+                } else if let Some(m) = keep(&m, EntityKind::Category) {
+                    rows.category = f.pick(&[m], locale, reasons, EntityKind::Category);
+                } else {
+                    return rows;
+                }
+            }
+            None if rows.text.is_none() && words.is_some() => {
+                rows.text = words;
+                let t = rows.text.as_deref().unwrap_or_default();
+                reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &quote(t)));
+            }
+            None => return rows,
+        }
+        rows.said = true;
+        self.use_span(a, b);
+        rows
+    }
+
+    /// An amount as written from token `i` ("300 €", "€1,234.56", "1.5k", "400"), read
+    /// by the amount reader as the bound of "over": (money, last token).
+    fn money(&self, i: usize) -> Option<(Money, usize)> {
+        let over = Token { norm: "over".to_string(), start: 0, end: 0, kind: TokenKind::Word };
+        let mut tokens = vec![over];
+        tokens.extend_from_slice(self.tokens.get(i..)?);
+        let mut used = vec![false];
+        used.extend_from_slice(self.used.get(i..)?);
+        let found = amount::find(&tokens, &used, self.locale, self.currency).filter(|f| f.first == 0)?;
+        Some((found.min?, i + found.last - 1))
+    }
+
+    /// The first month a budget change applies to: the month named — without a year,
+    /// the next such month ("à partir de janvier" in November is next January) — else
+    /// this one. Another period (a year, a quarter) is not a month: unread.
+    fn month(&mut self) -> Date {
+        let this = self.today.first_of_month();
+        let mut start = this;
+        let mut code = ReasonCode::DefaultMonth;
+        if let Some(f) = period::find(self.tokens, &self.used, self.message, self.today, self.locale) {
+            self.use_span(f.first, f.last);
+            let p = f.period;
+            let mut said = false;
+            for j in f.first..=f.last {
+                said |= self.tokens[j].kind == TokenKind::Number
+                    || matches!(
+                        self.w(j),
+                        "dernier" | "derniere" | "last" | "precedent" | "previous" | "passe"
+                    );
+            }
+            start = if !said && p.start < this { p.start.add_months(12) } else { p.start }.first_of_month();
+            code = match p.start.day() == 1 && p.end == p.start.add_months(1) && !f.apart {
+                true => ReasonCode::ExplicitPeriod,
+                false => ReasonCode::UnplacedMeaning,
+            };
+        }
+        self.note(code, &wording::month_label(start, self.locale));
+        start
+    }
+
+    /// `set_budget`: a category's monthly amount from a month on, or its removal.
+    fn budget(mut self) -> Option<ParseOutcome> {
+        // "set … and remove …" is two writes: the removal stays unread.
+        let remove = !self.any(SET | CREATE) && self.any(REMOVE);
+        self.mark(SET | CREATE | if remove { REMOVE } else { 0 });
+        for i in 0..self.tokens.len() {
+            self.used[i] |= is_budget_word(self.w(i));
+        }
+        // The amount (a removal has none: one said stays unread): the first number left,
+        // not a month's year, with its currency.
+        let mut amount = None;
+        for i in 0..self.tokens.len() {
+            let after_month = i > 0 && period::is_time_word(&self.tokens[i - 1]);
+            if remove || self.used[i] || self.tokens[i].kind != TokenKind::Number || after_month {
+                continue;
+            }
+            let start = if i > 0 && self.tokens[i - 1].kind == TokenKind::Currency { i - 1 } else { i };
+            if let Some((m, last)) = self.money(start) {
+                self.use_span(start, last);
+                self.note(ReasonCode::ExplicitAmount, &m.format(self.locale));
+                if m.currency != self.currency {
+                    self.note(ReasonCode::ForeignCurrency, m.currency.as_str());
+                }
+                amount = Some(m);
+                break;
+            }
+        }
+        let from = self.month();
+        // The category: the first name left.
+        let Some(&(a, b)) = self.stretches().first() else { return self.ask(CATEGORY, None) };
+        let Some(m) = self.whole(a, b).and_then(|m| keep(&m, EntityKind::Category)) else {
+            if !self.plain(a, b) {
+                return None;
+            }
+            self.use_span(a, b);
+            return self.ask(UNKNOWN_CATEGORY, Some(&self.words(a, b)));
+        };
+        self.use_span(a, b);
+        let p = self.p;
+        let category = p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Category)?;
+        if amount.is_none() && !remove {
+            return self.ask(AMOUNT, None);
+        }
+        self.done(ToolCall::SetBudget(SetBudgetArgs { category, amount, from }))
+    }
+
+    /// `create_rule`: "a label containing this is that category", past transactions too.
+    fn rule(mut self) -> Option<ParseOutcome> {
+        let asked = self.any(CREATE | ALWAYS);
+        self.mark(RULE | LABEL | CREATE | FILE | STRONG);
+        for i in 0..self.tokens.len() {
+            self.used[i] |= matches!(self.w(i), "contenant" | "containing" | "contient" | "contains");
+        }
+        let quoted = label_text(self.message, self.tokens, &mut self.used);
+        let target = self.target();
+        if target == Err(None) && !asked {
+            return None;
+        }
+        // The pattern: quoted, else the words before the category, as written.
+        let end = target.as_ref().map_or(self.tokens.len(), |t| t.1);
+        let mut pattern = quoted;
+        let (mut first, mut last) = (None, None);
+        for i in 0..end {
+            if self.open(i) {
+                first.get_or_insert(i);
+                last = Some(i);
+            }
+        }
+        if let (None, Some(a), Some(b)) = (&pattern, first, last) {
+            // A word in it that would change the plan stops the run.
+            for j in a..=b {
+                if changes_meaning(self.w(j)) {
+                    return None;
+                }
+            }
+            self.use_span(a, b);
+            pattern = Some(self.words(a, b));
+        }
+        let category = match target {
+            Ok((key, _)) => key,
+            Err(Some(words)) => return self.ask(UNKNOWN_CATEGORY, Some(&words)),
+            Err(None) => return self.ask(CATEGORY, None),
+        };
+        let Some(pattern) = pattern else { return self.ask(PATTERN, None) };
+        self.note(ReasonCode::ExplicitText, &quote(&pattern));
+        self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: true }))
+    }
+
+    /// `recategorise`: the transactions named move to the category after "en", "to".
+    fn recategorise(mut self) -> Option<ParseOutcome> {
+        let (strong, said) = (self.any(STRONG), self.any(ROWS));
+        self.mark(FILE | STRONG | ROWS);
+        let target = self.target();
+        let mut rows = self.rows(false);
+        rows.said |= said;
+        let to = match target {
+            Ok((key, _)) if strong || rows.said => key,
+            Err(Some(words)) if strong || rows.said => return self.ask(UNKNOWN_CATEGORY, Some(&words)),
+            Err(None) if strong => return self.ask(CATEGORY, None),
+            _ => return None,
+        };
+        if rows.none() && rows.category.is_none() {
+            return self.ask(WHICH_ROWS, None);
+        }
+        self.done(ToolCall::Recategorise(RecategoriseArgs {
+            to,
+            period: rows.period,
+            category: rows.category,
+            merchant: rows.merchant,
+            text: rows.text,
+            amount_min: rows.min,
+            amount_max: rows.max,
+            ids: Vec::new(),
+        }))
+    }
+
+    /// `mark_transfers`: the transactions named are transfers between the user's accounts.
+    fn transfers(mut self) -> Option<ParseOutcome> {
+        self.mark(MARK);
+        let rows = self.rows(true);
+        if let Some(k) = &rows.category {
+            let name = self.p.vocabulary().label_of(k, self.locale);
+            self.note(ReasonCode::UnplacedMeaning, &quote(&name));
+        }
+        if rows.none() {
+            return self.ask(WHICH_ROWS, None);
+        }
+        self.done(ToolCall::MarkTransfers(MarkTransfersArgs {
+            period: rows.period,
+            merchant: rows.merchant,
+            text: rows.text,
+            amount_min: rows.min,
+            amount_max: rows.max,
+            ids: Vec::new(),
+        }))
+    }
+
+    /// A merchant named by the stretch `a..=b` (`Ok`: its key); else its words, as
+    /// written, or nothing when they are no merchant's name (a category, an account, a
+    /// word that changes the plan: left unread).
+    fn name(&mut self, a: usize, b: usize) -> Result<String, String> {
+        let words = if self.plain(a, b) { self.words(a, b) } else { String::new() };
+        let key = match self.whole(a, b) {
+            Some(m) => match keep(&m, EntityKind::Merchant) {
+                Some(m) => {
+                    let p = self.p;
+                    p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Merchant)
+                }
+                // A word one typo from a category is a name, not the category.
+                None if !m.fuzzy => return Err(String::new()),
+                None => None,
+            },
+            None => None,
+        };
+        if key.is_some() || !words.is_empty() {
+            self.use_span(a, b);
+        }
+        key.ok_or(words)
+    }
+
+    /// `merge_merchants`: names said to be one merchant. Known merchants are merged
+    /// into the first (or the one after "into", "dans"); other names become its aliases.
+    fn merge(mut self) -> Option<ParseOutcome> {
+        self.mark(MERGE | RENAME);
+        // "renomme X en Y", "rename X to Y": the new name, what follows, as written.
+        let mut name = None;
+        if let Some(v) = self.find(0, RENAME) {
+            let end = self.find(v + 2, TO).unwrap_or(self.tokens.len());
+            let rest = self.message.get(self.tokens.get(end).map_or(self.message.len(), |t| t.end)..);
+            let mut new = rest.unwrap_or("").trim();
+            for _ in 0..2 {
+                for c in ['"', '\'', '«', '»', '“', '”', '.', '!', '?', ':'] {
+                    new = new.strip_prefix(c).unwrap_or(new).strip_suffix(c).unwrap_or(new).trim();
+                }
+            }
+            name = Some(new.to_string());
+            self.use_span(end, self.tokens.len());
+        }
+        // "… are the same merchant", "c'est le même marchand".
+        if let Some(m) = self.find(0, SAME) {
+            let (mut a, mut b) = (m, m);
+            while a > 0 && self.is(a - 1, ARTICLE | AS) {
+                a -= 1;
+            }
+            while self.is(b + 1, SHOP) {
+                b += 1;
+            }
+            self.use_span(a, b);
+        }
+        // The one after "into", "dans" stays.
+        let mut stays_after = None;
+        for i in 0..self.tokens.len() {
+            if !self.used[i] && matches!(self.w(i), "into" | "dans") {
+                self.used[i] = true;
+                stays_after = Some(i);
+            }
+        }
+        let (mut into, mut merge, mut aliases, mut into_words) =
+            (None, Vec::new(), Vec::new(), String::new());
+        for (a, b) in self.stretches() {
+            let stays = stays_after.is_some_and(|s| s < a);
+            if stays {
+                stays_after = None;
+            }
+            match self.name(a, b) {
+                Ok(key) if into.is_none() || stays => {
+                    let words = std::mem::replace(&mut into_words, self.words(a, b));
+                    match into.replace(key) {
+                        // "merge AMZN into Amazon": another name of the one that stays.
+                        Some(old) if into.as_ref() == Some(&old) => aliases.push(words),
+                        Some(old) => merge.insert(0, old),
+                        None => {}
+                    }
+                }
+                Ok(key) if into.as_ref() == Some(&key) || merge.contains(&key) => {
+                    aliases.push(self.words(a, b))
+                }
+                Ok(key) => merge.push(key),
+                Err(w) if w.is_empty() => {}
+                Err(w) if stays => return self.ask(UNKNOWN_MERCHANT, Some(&w)),
+                Err(w) => aliases.push(w),
+            }
+        }
+        merge.retain(|k| Some(k) != into.as_ref());
+        let (Some(into), false) = (into, merge.is_empty() && aliases.is_empty() && name.is_none()) else {
+            return match aliases.is_empty() {
+                true => self.ask(MERCHANT, None),
+                false => self.ask(UNKNOWN_MERCHANT, Some(&aliases.join(", "))),
+            };
+        };
+        let name = match name {
+            Some(n)
+                if n.is_empty() || n.chars().count() > 60 || crate::text::hidden_control(&n).is_some() =>
+            {
+                return self.ask(NAME, None);
+            }
+            name => name,
+        };
+        if !aliases.is_empty() {
+            self.note(ReasonCode::ExplicitText, &aliases.join(", "));
+        }
+        self.done(ToolCall::MergeMerchants(MergeMerchantsArgs { into, merge, aliases, name }))
+    }
+}
