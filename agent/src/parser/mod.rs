@@ -16,6 +16,7 @@ pub(crate) mod intent;
 pub(crate) mod lexicon;
 pub use self::lexicon::{is_exclusion_word, is_write_word};
 mod question;
+#[cfg(feature = "writes")]
 mod writes;
 
 use self::build::{call_for, plan, Slots};
@@ -110,8 +111,15 @@ impl Parser {
         let tokens = tokenize(message);
         let locale = message_locale(&tokens, cx);
         // A request to change something: a write plan, or a question for what it misses.
+        #[cfg(feature = "writes")]
         if let Some(outcome) = self.write(&tokens, message, locale, cx) {
             return outcome;
+        }
+        // The browser's parser does not read writes (they would not fit its bundle): it
+        // says the message asks for a change, which the server reads and shows first.
+        #[cfg(not(feature = "writes"))]
+        if let Some(c) = change_request(&tokens, locale) {
+            return ParseOutcome::Clarification(c);
         }
         if let Some(outcome) = self.dataset_question(&tokens, message, locale, cx) {
             return outcome;
@@ -332,6 +340,29 @@ impl Parser {
 
 /// The language a message is read in: its own words', else the conversation's, else the
 /// interface's, else English.
+/// A message asking for a change (a write verb, no question word), for a parser that
+/// does not read writes itself.
+#[cfg(not(feature = "writes"))]
+fn change_request(tokens: &[crate::text::Token], locale: Locale) -> Option<crate::Clarification> {
+    const ASKS: [&str; 12] =
+        ["combien", "how", "what", "whats", "quel", "quelle", "quels", "quelles", "which", "why", "pourquoi", "did"];
+    let write = tokens.iter().any(|t| is_write_word(&t.norm));
+    if !write || tokens.iter().any(|t| ASKS.contains(&t.norm.as_str())) {
+        return None;
+    }
+    Some(crate::Clarification {
+        question: locale
+            .pick(
+                "Une modification : envoyez-la, Sou vous montrera ce qui changerait avant de rien modifier.",
+                "A change: send it, and Sou shows what would change before changing anything.",
+            )
+            .to_string(),
+        reasons: vec![Reason::new(ReasonCode::WriteRequest, locale, "")],
+        suggestions: Vec::new(),
+        locale,
+    })
+}
+
 fn message_locale(tokens: &[crate::text::Token], cx: &Context<'_>) -> Locale {
     detect_locale(tokens).or(cx.previous.map(|p| p.meta.locale)).or(cx.locale).unwrap_or(Locale::En)
 }
