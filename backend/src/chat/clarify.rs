@@ -20,8 +20,8 @@ pub(super) fn low_confidence_question(
     let unread = !plan.carries_context();
     let words = agent::text::tokenize(message);
     let excludes = unread && words.iter().any(|t| agent::is_exclusion_word(&t.norm));
-    // A write (set a budget, transfer, create a rule): Sou says it only reads, and
-    // offers the read nearest to it ("set my restaurant budget" → that budget's status).
+    // A write the parser could not read (a transfer of money, a card, a change it did
+    // not understand): Sou says what it does change, and offers the read nearest to it.
     let writes = unread && words.iter().any(|t| agent::is_write_word(&t.norm));
 
     let chosen = |call: agent::ToolCall| {
@@ -71,10 +71,10 @@ pub(super) fn low_confidence_question(
             (Locale::Fr, false, _, _) => "Je ne suis pas sûr d'avoir bien compris. Voulez-vous :",
             (Locale::En, false, _, _) => "I am not sure I understood. Did you mean:",
             (Locale::Fr, true, true, _) => {
-                "Sou ne modifie encore rien — ni budget, ni virement, ni règle : il lit vos comptes. Voulez-vous plutôt voir :"
+                "Sou modifie, avec votre accord, budgets, règles, catégories et marchands — jamais d'argent ni de carte — mais n'a pas compris cette modification. Voulez-vous plutôt voir :"
             }
             (Locale::En, true, true, _) => {
-                "Sou does not change anything yet — no budget, transfer or rule: it reads your accounts. Would you like to see:"
+                "Sou changes budgets, rules, categories and merchants, with your approval — never money or cards — but did not understand this change. Would you like to see:"
             }
             (Locale::Fr, true, false, false) => {
                 "Je ne sais pas encore calculer tout ce que demande ce message, et je préfère ne pas deviner. Voulez-vous plutôt :"

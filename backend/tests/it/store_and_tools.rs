@@ -503,32 +503,43 @@ async fn an_unread_exclusion_asks_instead_of_answering_the_opposite() {
     }
 }
 
-/// A write is not a read: nothing runs, Sou says it only reads, and offers the read
-/// nearest to the request (the budget it was asked to set).
+/// A write request is proposed, never run: its effect waits for the user's approval.
+/// One the parser cannot read (moving money) runs nothing, says what Sou does change,
+/// and offers the read nearest to it.
 #[tokio::test]
-async fn a_write_request_is_told_sou_only_reads() {
+async fn a_write_request_is_proposed_and_an_unreadable_one_asked() {
     let (_dir, store, user) = demo_store().await;
     let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
-    for (message, words) in [
-        ("set my restaurant budget to 300 €", "does not change anything"),
-        ("vire 100 € sur le livret", "ne modifie encore rien"),
-    ] {
-        let (_, events) =
-            collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
-        assert!(!events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))), "{message}: ran {events:?}");
-        let ChatEvent::Clarify { clarification } = &events[1] else { panic!("{events:?}") };
-        assert!(clarification.question.contains(words), "{message}: {}", clarification.question);
-        assert!(!clarification.suggestions.is_empty(), "{message}");
-    }
     let (_, events) = collect(
         &sou,
         user,
-        ChatRequest { message: "set my restaurant budget to 300 €".into(), ..Default::default() },
+        ChatRequest { message: "set my restaurant budget to 300 € from December 2026".into(), ..Default::default() },
     )
     .await;
-    let ChatEvent::Clarify { clarification } = &events[1] else { panic!("{events:?}") };
-    let first = &clarification.suggestions[0].plan.call;
-    assert_eq!((first.name(), first.category()), ("budget_status", Some("restaurants")));
+    assert!(!events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))), "ran {events:?}");
+    let approval = events
+        .iter()
+        .find_map(|e| match e {
+            ChatEvent::ApprovalRequired { approval } => Some(approval),
+            _ => None,
+        })
+        .expect("an approval");
+    assert_eq!(approval.plan.call.name(), "set_budget");
+    assert_eq!(approval.state, agent::ApprovalState::Pending);
+    assert!(approval.effect.lines[0].contains("→ €300.00 a month from December 2026"), "{:?}", approval.effect);
+    assert!(events.last().is_some_and(ChatEvent::is_terminal));
+
+    for (message, words) in [("vire 100 € sur le livret", "jamais d'argent"), ("block my card", "never money")] {
+        let (_, events) =
+            collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
+        assert!(!events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_) | ChatEvent::ApprovalRequired { .. })), "{message}: {events:?}");
+        let clarification = events.iter().find_map(|e| match e {
+            ChatEvent::Clarify { clarification } => Some(clarification),
+            _ => None,
+        });
+        let clarification = clarification.unwrap_or_else(|| panic!("{message}: {events:?}"));
+        assert!(clarification.question.contains(words), "{message}: {}", clarification.question);
+    }
 }
 
 #[tokio::test]
