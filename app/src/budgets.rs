@@ -7,8 +7,8 @@ use agent::{Change, Locale};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::i18n::{self, tr};
 use crate::api::AccountView;
+use crate::i18n::{self, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
 use crate::AppError;
 
@@ -74,11 +74,19 @@ pub fn refusal(code: &str, locale: Locale) -> String {
         return text.to_string();
     }
     match code {
-        "amount" => tr(locale, "Le montant doit être un nombre plus grand que zéro, comme 250 ou 249,90.", "The amount must be a number more than zero, like 250 or 249.90."),
+        "amount" => tr(
+            locale,
+            "Le montant doit être un nombre plus grand que zéro, comme 250 ou 249,90.",
+            "The amount must be a number more than zero, like 250 or 249.90.",
+        ),
         "month" => tr(locale, "Le mois doit être de la forme 2026-12.", "The month must look like 2026-12."),
         "category" => tr(locale, "Cette catégorie n'existe pas.", "This category does not exist."),
         "not_found" => tr(locale, "Introuvable : rien n'a été modifié.", "Not found: nothing changed."),
-        _ => tr(locale, "Cela n'a pas pu être fait ; rien n'a été modifié.", "That could not be done; nothing changed."),
+        _ => tr(
+            locale,
+            "Cela n'a pas pu être fait ; rien n'a été modifié.",
+            "That could not be done; nothing changed.",
+        ),
     }
     .to_string()
 }

@@ -19,6 +19,8 @@ compile_error!(
 mod account;
 pub mod api;
 #[cfg(feature = "ssr")]
+mod budgets;
+#[cfg(feature = "ssr")]
 mod chart;
 mod chat;
 #[cfg(feature = "ssr")]
@@ -44,8 +46,6 @@ mod reports;
 mod rules;
 #[cfg(feature = "ssr")]
 mod settings;
-#[cfg(feature = "ssr")]
-mod budgets;
 #[cfg(feature = "ssr")]
 pub mod site;
 #[cfg(feature = "hydrate")]

@@ -54,7 +54,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
           await ask(page, 'bonjour');
           await expect(page.getByTestId('turn').last().getByTestId('clarify')).toBeVisible();
           await check('conversation');
-          for (const path of ['/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/nowhere']) {
+          for (const path of ['/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/settings/budgets', '/settings/changes', '/nowhere']) {
             await open(page, testInfo, path);
             await check(path);
           }

@@ -72,3 +72,20 @@ export function receivedFrom(merchant, start, end) {
       AND (c.kind IS NULL OR c.kind = 'income')
       AND t.date >= '${start}' AND t.date < '${end}';`);
 }
+
+// One merchant's spending, whatever its category, and how many of its lines are not
+// in `category`.
+export function spentAt(merchant, start, end) {
+  return scalar(`SELECT -COALESCE(SUM(t.amount_minor), 0) FROM transactions t
+    JOIN merchants m ON m.id = t.merchant_id JOIN users u ON u.id = t.user_id
+    WHERE ${ME} AND m.key = '${merchant}' AND t.amount_minor < 0
+      AND t.date >= '${start}' AND t.date < '${end}';`);
+}
+
+export function linesOutside(merchant, category, start, end) {
+  return scalar(`SELECT COUNT(*) FROM transactions t
+    JOIN merchants m ON m.id = t.merchant_id JOIN users u ON u.id = t.user_id
+    LEFT JOIN categories c ON c.id = t.category_id
+    WHERE ${ME} AND m.key = '${merchant}' AND (c.key IS NULL OR c.key <> '${category}')
+      AND t.date >= '${start}' AND t.date < '${end}';`);
+}

@@ -225,7 +225,12 @@ pub async fn budget_form(
     let from_text = field(&fields, "from").unwrap_or("").trim().to_string();
     let again = |code: &str| {
         let query: String = form_urlencoded::Serializer::new(String::new())
-            .extend_pairs([("write_error", code), ("category", &category), ("amount", &amount_text), ("from", &from_text)])
+            .extend_pairs([
+                ("write_error", code),
+                ("category", &category),
+                ("amount", &amount_text),
+                ("from", &from_text),
+            ])
             .finish();
         Redirect::to(&format!("/settings/budgets?{query}")).into_response()
     };
@@ -260,7 +265,9 @@ pub async fn budget_form(
     }
     match state.sou.write_now(account.user, &call, locale).await {
         Ok(change) => Redirect::to(&format!("/settings/budgets?saved={}", change.id)).into_response(),
-        Err(WriteError::Backend(backend::BackendError::BadRequest(why))) if why.contains("category") => again("category"),
+        Err(WriteError::Backend(backend::BackendError::BadRequest(why))) if why.contains("category") => {
+            again("category")
+        }
         Err(WriteError::Backend(e)) if e.code() == "internal" => {
             tracing::error!(error = %e, "saving a budget failed");
             again("internal")

@@ -344,8 +344,10 @@ impl Parser {
 /// does not read writes itself.
 #[cfg(not(feature = "writes"))]
 fn change_request(tokens: &[crate::text::Token], locale: Locale) -> Option<crate::Clarification> {
-    const ASKS: [&str; 12] =
-        ["combien", "how", "what", "whats", "quel", "quelle", "quels", "quelles", "which", "why", "pourquoi", "did"];
+    const ASKS: [&str; 12] = [
+        "combien", "how", "what", "whats", "quel", "quelle", "quels", "quelles", "which", "why", "pourquoi",
+        "did",
+    ];
     let write = tokens.iter().any(|t| is_write_word(&t.norm));
     if !write || tokens.iter().any(|t| ASKS.contains(&t.norm.as_str())) {
         return None;

@@ -96,7 +96,8 @@ fn Chat(data: PageData) -> impl IntoView {
         None => stored_title.unwrap_or_else(|| turns.first().map(|t| t.user.clone()).unwrap_or_default()),
     };
     // An example chosen without JavaScript comes back as `/?q=…`, ready to send.
-    let (example, write_error) = use_query_map().with_untracked(|q| (q.get("q").unwrap_or_default(), q.get("write_error")));
+    let (example, write_error) =
+        use_query_map().with_untracked(|q| (q.get("q").unwrap_or_default(), q.get("write_error")));
     // An approval card's form that was refused comes back with why.
     let refused = write_error.map(|code| {
         view! { <p class="error" role="alert" data-testid="write-error">{crate::budgets::refusal(&code, locale)}</p> }

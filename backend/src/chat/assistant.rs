@@ -111,7 +111,11 @@ async fn propose(
         call,
         meta: agent::PlanMeta {
             confidence: agent::Confidence::Medium,
-            confidence_reasons: vec![agent::Reason::new(agent::ReasonCode::ModelProposed, q.locale, &model.name)],
+            confidence_reasons: vec![agent::Reason::new(
+                agent::ReasonCode::ModelProposed,
+                q.locale,
+                &model.name,
+            )],
             locale: q.locale,
             today: q.today,
         },

@@ -509,11 +509,10 @@ impl Sou {
             today,
             started: out.started,
         };
-        let (outcome, error) =
-            match assistant::answer(self, providers, model, &route, question, out).await {
-                Ok(o) => (o, None),
-                Err(f) => (f.outcome, Some(f.error)),
-            };
+        let (outcome, error) = match assistant::answer(self, providers, model, &route, question, out).await {
+            Ok(o) => (o, None),
+            Err(f) => (f.outcome, Some(f.error)),
+        };
         spent.merge(&outcome.spent);
         if let Some(e) = &error {
             tracing::warn!(error = %e, provider = %models.provider, "the model's answer failed");

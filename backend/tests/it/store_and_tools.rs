@@ -513,7 +513,10 @@ async fn a_write_request_is_proposed_and_an_unreadable_one_asked() {
     let (_, events) = collect(
         &sou,
         user,
-        ChatRequest { message: "set my restaurant budget to 300 € from December 2026".into(), ..Default::default() },
+        ChatRequest {
+            message: "set my restaurant budget to 300 € from December 2026".into(),
+            ..Default::default()
+        },
     )
     .await;
     assert!(!events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))), "ran {events:?}");
@@ -526,13 +529,24 @@ async fn a_write_request_is_proposed_and_an_unreadable_one_asked() {
         .expect("an approval");
     assert_eq!(approval.plan.call.name(), "set_budget");
     assert_eq!(approval.state, agent::ApprovalState::Pending);
-    assert!(approval.effect.lines[0].contains("→ €300.00 a month from December 2026"), "{:?}", approval.effect);
+    assert!(
+        approval.effect.lines[0].contains("→ €300.00 a month from December 2026"),
+        "{:?}",
+        approval.effect
+    );
     assert!(events.last().is_some_and(ChatEvent::is_terminal));
 
-    for (message, words) in [("vire 100 € sur le livret", "jamais d'argent"), ("block my card", "never money")] {
+    for (message, words) in
+        [("vire 100 € sur le livret", "jamais d'argent"), ("block my card", "never money")]
+    {
         let (_, events) =
             collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;
-        assert!(!events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_) | ChatEvent::ApprovalRequired { .. })), "{message}: {events:?}");
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, ChatEvent::ToolResult(_) | ChatEvent::ApprovalRequired { .. })),
+            "{message}: {events:?}"
+        );
         let clarification = events.iter().find_map(|e| match e {
             ChatEvent::Clarify { clarification } => Some(clarification),
             _ => None,
