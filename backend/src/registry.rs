@@ -335,27 +335,16 @@ fn check(call: &ToolCall) -> Result<(), PlanError> {
                 ));
             }
         }
-        ToolCall::Recategorise(a) => {
-            let any = a.period.is_some()
-                || a.category.is_some()
-                || a.merchant.is_some()
-                || a.text.is_some()
-                || a.amount_min.is_some()
-                || a.amount_max.is_some()
-                || !a.ids.is_empty();
-            if !any {
-                return Err(PlanError::Semantic("say which transactions to recategorise".into()));
-            }
-        }
-        ToolCall::MarkTransfers(a) => {
-            let any = a.period.is_some()
-                || a.merchant.is_some()
-                || a.text.is_some()
-                || a.amount_min.is_some()
-                || a.amount_max.is_some()
-                || !a.ids.is_empty();
-            if !any {
-                return Err(PlanError::Semantic("say which transactions are transfers".into()));
+        ToolCall::Recategorise(_) | ToolCall::MarkTransfers(_) => {
+            let (text, ids) = match call {
+                ToolCall::Recategorise(a) => (a.text.is_some(), !a.ids.is_empty()),
+                ToolCall::MarkTransfers(a) => (a.text.is_some(), !a.ids.is_empty()),
+                _ => (false, false),
+            };
+            let (min, max) = call.amounts();
+            let named = call.period().is_some() || call.category().is_some() || call.merchant().is_some();
+            if !(named || text || ids || min.is_some() || max.is_some()) {
+                return Err(PlanError::Semantic("say which transactions: a filter or ids".into()));
             }
         }
         ToolCall::MergeMerchants(a) => {

@@ -316,6 +316,7 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
             ChatEvent::ToolResult(_) => "tool_result",
             ChatEvent::Token { .. } => "token",
             ChatEvent::EntitiesDetected { .. } => "entities_detected",
+            ChatEvent::ApprovalRequired { .. } => "approval_required",
             ChatEvent::Error { .. } => "error",
             ChatEvent::Status { .. } => "status",
         })
@@ -537,7 +538,7 @@ async fn a_write_request_is_proposed_and_an_unreadable_one_asked() {
     assert!(events.last().is_some_and(ChatEvent::is_terminal));
 
     for (message, words) in
-        [("vire 100 € sur le livret", "jamais d'argent"), ("block my card", "never money")]
+        [("vire 100 € sur le livret", "jamais d'argent"), ("send 100 euros to Carrefour", "never money")]
     {
         let (_, events) =
             collect(&sou, user, ChatRequest { message: message.into(), ..Default::default() }).await;

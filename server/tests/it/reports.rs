@@ -6,6 +6,7 @@
 //! change nor revoke; a revoked or expired link is the same 404 as one never made.
 
 use crate::support;
+use crate::support::api;
 
 use agent::protocol::ChatEvent;
 use agent::ToolOutput;
@@ -35,25 +36,6 @@ async fn answer(sou: &Sou, user: UserId, message: &str) -> (String, ToolOutput) 
         })
         .expect("a result");
     (id, output)
-}
-
-async fn api(
-    router: &Router,
-    who: &support::Signed,
-    method: &str,
-    uri: &str,
-    body: Value,
-) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .header("host", "sou.example")
-        .header("sec-fetch-site", "same-origin")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let (status, _, body) = support::send(router, Some(who), req).await;
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
 }
 
 /// A page as a browser without a cookie gets it.

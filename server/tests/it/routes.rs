@@ -245,9 +245,19 @@ async fn tool_catalogue_lists_schemas() {
             "recurring_payments",
             "dataset_info",
             "query_dataset",
-            "run_sql"
+            "run_sql",
+            "set_budget",
+            "create_rule",
+            "recategorise",
+            "merge_merchants",
+            "mark_transfers"
         ]
     );
+    let class = |name: &str| {
+        v["tools"].as_array().unwrap().iter().find(|t| t["name"] == name).unwrap()["class"].clone()
+    };
+    assert_eq!(class("spending_summary"), "read");
+    assert_eq!(class("set_budget"), "write");
     // cash_flow offers only time groups.
     let cash_flow = v["tools"].as_array().unwrap().iter().find(|t| t["name"] == "cash_flow").unwrap();
     assert_eq!(

@@ -14,25 +14,7 @@ use axum::Router;
 use backend::{Sou, Store};
 use serde_json::{json, Value};
 
-use crate::support::{location, send, upload};
-
-async fn api(
-    router: &Router,
-    who: &support::Signed,
-    method: &str,
-    uri: &str,
-    body: Value,
-) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .header("sec-fetch-site", "same-origin")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let (status, _, body) = send(router, Some(who), req).await;
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
-}
+use crate::support::{api, location, send, upload};
 
 /// A visitor's message on `site`, from the widget's page (same origin), with `token`.
 async fn ask(

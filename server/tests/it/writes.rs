@@ -17,24 +17,7 @@ use backend::approvals::WriteConfig;
 use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 
-use crate::support::{location, same_site_form, send};
-
-pub async fn api(
-    router: &Router,
-    who: &support::Signed,
-    method: &str,
-    uri: &str,
-    body: Value,
-) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let (status, _, body) = send(router, Some(who), req).await;
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
-}
+use crate::support::{api, location, same_site_form, send};
 
 /// Posts a write plan to the chat, as a client would; the approval it got.
 pub async fn propose(

@@ -95,10 +95,8 @@ async fn scenario(db: Option<FreshDatabase>) {
         .text()
         .await
         .unwrap();
-    let approval: Value = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("data: "))
-        .map(|d| serde_json::from_str::<Value>(d).unwrap())
+    let approval: Value = crate::support::chat_events(&text)
+        .into_iter()
         .find(|e| e["type"] == "approval_required")
         .expect("an approval")["approval"]
         .clone();
@@ -160,12 +158,8 @@ async fn scenario(db: Option<FreshDatabase>) {
         .text()
         .await
         .unwrap();
-    let result: Value = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("data: "))
-        .map(|d| serde_json::from_str::<Value>(d).unwrap())
-        .find(|e| e["type"] == "tool_result")
-        .unwrap();
+    let result: Value =
+        crate::support::chat_events(&text).into_iter().find(|e| e["type"] == "tool_result").unwrap();
     let rows = result["result"]["transactions"].as_array().unwrap();
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|r| r["category"] == "Loisirs" || r["category"] == "Leisure"), "{rows:?}");

@@ -84,6 +84,35 @@ pub fn post_json(uri: &str, body: serde_json::Value) -> Request<Body> {
         .unwrap()
 }
 
+/// A JSON request to the API as `who`, from the page itself; the status and the JSON
+/// answer (`null` when it is not JSON).
+pub async fn api(
+    router: &Router,
+    who: &Signed,
+    method: &str,
+    uri: &str,
+    body: serde_json::Value,
+) -> (StatusCode, serde_json::Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("host", "sou.example")
+        .header("sec-fetch-site", "same-origin")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let (status, _, body) = send(router, Some(who), req).await;
+    (status, serde_json::from_str(&body).unwrap_or(serde_json::Value::Null))
+}
+
+/// The events of a chat stream's body.
+pub fn chat_events(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|d| serde_json::from_str(d).ok())
+        .collect()
+}
+
 /// Sends `req` as `who` (no cookie for `None`) and reads the whole answer.
 pub async fn send(
     router: &Router,
