@@ -55,7 +55,7 @@ pub enum ChatEvent {
     /// A write Sou will make only once the user approves it: what changes (a dry run),
     /// the approval's id and its expiry.
     ApprovalRequired {
-        approval: crate::Approval,
+        approval: Box<crate::Approval>,
     },
     /// A piece of the text answer. What it is says `format`: a model's Markdown, or
     /// Sou's own sentence, which is text — the labels and cells in it came from a bank

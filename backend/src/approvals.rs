@@ -403,7 +403,7 @@ impl Sou {
         let message_id = uuid::Uuid::new_v4().simple().to_string();
         let events = [
             ChatEvent::Plan { plan: approval.plan.clone() },
-            ChatEvent::ApprovalRequired { approval: approval.clone() },
+            ChatEvent::ApprovalRequired { approval: Box::new(approval.clone()) },
         ];
         self.insert_answer(user, conversation, &message_id, "", Some(&approval.plan), &events).await
     }
@@ -613,7 +613,7 @@ impl Sou {
         for event in events.iter_mut() {
             if let ChatEvent::ApprovalRequired { approval } = event {
                 if let Ok(s) = stored(&mut db, user, &approval.id).await {
-                    *approval = view(&mut db, user, s).await?;
+                    **approval = view(&mut db, user, s).await?;
                 }
             }
         }

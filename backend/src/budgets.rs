@@ -50,8 +50,7 @@ impl Sou {
             let now = budget_in(&history, *id, &this);
             let since = history
                 .iter()
-                .filter(|r| r.0 == *id && r.1 <= this)
-                .next_back()
+                .rfind(|r| r.0 == *id && r.1 <= this)
                 .filter(|r| r.1 != "0001-01")
                 .and_then(|r| month_start(&r.1));
             let next = history

@@ -347,10 +347,8 @@ fn check(call: &ToolCall) -> Result<(), PlanError> {
                 return Err(PlanError::Semantic("say which transactions: a filter or ids".into()));
             }
         }
-        ToolCall::MergeMerchants(a) => {
-            if a.merge.is_empty() && a.aliases.is_empty() && a.name.is_none() {
-                return Err(PlanError::Semantic("say what to merge into it, or its new name".into()));
-            }
+        ToolCall::MergeMerchants(a) if a.merge.is_empty() && a.aliases.is_empty() && a.name.is_none() => {
+            return Err(PlanError::Semantic("say what to merge into it, or its new name".into()));
         }
         _ => {}
     }

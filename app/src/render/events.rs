@@ -73,7 +73,7 @@ pub fn events_view(
             ChatEvent::Token { .. } => ().into_any(),
             ChatEvent::ApprovalRequired { approval } => {
                 let back = conversation_id.as_ref().map_or_else(|| "/".to_string(), |c| format!("/c/{c}"));
-                super::approval::approval_card(approval, back, locale).into_any()
+                super::approval::approval_card(*approval, back, locale).into_any()
             }
             ChatEvent::EntitiesDetected { entities } => {
                 let clarification = Clarification {

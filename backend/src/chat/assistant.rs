@@ -124,7 +124,7 @@ async fn propose(
         Ok(approval) => {
             let effect = approval.effect.lines.join("; ");
             out.emit(ChatEvent::Plan { plan }).await;
-            out.emit(ChatEvent::ApprovalRequired { approval }).await;
+            out.emit(ChatEvent::ApprovalRequired { approval: Box::new(approval) }).await;
             format!(
                 "Not done yet: the user is shown this change and approves or rejects it ({effect}). \
                  Say that it waits for their approval; never say it is done."

@@ -457,7 +457,7 @@ impl Sou {
         let locale = plan.meta.locale;
         match self.propose(user, Some(conversation), &plan).await {
             Ok(approval) => {
-                out.emit(ChatEvent::ApprovalRequired { approval }).await;
+                out.emit(ChatEvent::ApprovalRequired { approval: Box::new(approval) }).await;
                 let text = locale.pick(
                     "Voici ce qui changerait. Rien n'est modifié tant que vous n'avez pas approuvé.",
                     "Here is what would change. Nothing changes until you approve.",

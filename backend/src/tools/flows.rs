@@ -145,7 +145,7 @@ pub(crate) fn month_key(d: Date) -> String {
 /// before it; a row without an amount ended the budget. `rows` are (category id,
 /// start month, amount) sorted by start month.
 pub(crate) fn budget_in(rows: &[(i64, String, Option<i64>)], category: i64, month: &str) -> Option<i64> {
-    rows.iter().filter(|(c, start, _)| *c == category && start.as_str() <= month).last().and_then(|r| r.2)
+    rows.iter().rfind(|(c, start, _)| *c == category && start.as_str() <= month).and_then(|r| r.2)
 }
 
 /// Each monthly budget (in the main currency) against what its category cost over the

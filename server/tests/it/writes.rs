@@ -10,8 +10,7 @@ use crate::support;
 
 use agent::protocol::ChatEvent;
 use agent::{Approval, ApprovalState};
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
 use backend::approvals::WriteConfig;
 use backend::{Sou, Store, UserId};
@@ -36,7 +35,7 @@ pub async fn propose(
         .map(|d| serde_json::from_str::<ChatEvent>(d).unwrap())
         .collect();
     let approval = events.iter().find_map(|e| match e {
-        ChatEvent::ApprovalRequired { approval } => Some(approval.clone()),
+        ChatEvent::ApprovalRequired { approval } => Some((**approval).clone()),
         _ => None,
     });
     (events, approval)
