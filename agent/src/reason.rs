@@ -255,20 +255,37 @@ impl ReasonCode {
             (Locale::En, GuardianApproved) => format!("Plan checked by the model ({detail})"),
             (Locale::Fr, GuardianRepaired) => format!("Plan corrigé par le modèle ({detail})"),
             (Locale::En, GuardianRepaired) => format!("Plan corrected by the model ({detail})"),
-            (Locale::Fr, ModelProposed) => format!("Modification proposée par le modèle ({detail})"),
-            (Locale::En, ModelProposed) => format!("Change proposed by the model ({detail})"),
             (Locale::Fr, WriteRequest) => "Sou montrera ce qui change avant de rien changer".to_string(),
             (Locale::En, WriteRequest) => "Sou will show what changes before anything changes".to_string(),
-            (Locale::Fr, DefaultMonth) => format!("Aucun mois indiqué : à partir de {detail}"),
-            (Locale::En, DefaultMonth) => format!("No month given: from {detail}"),
-            (Locale::Fr, MissingValue) => format!("Il manque : {detail}"),
-            (Locale::En, MissingValue) => format!("Missing: {detail}"),
-            (Locale::Fr, UnknownName) => format!("Nom inconnu : {detail}"),
-            (Locale::En, UnknownName) => format!("Unknown name: {detail}"),
-            (Locale::Fr, NameAsText) => format!("Compte cherché tel quel dans les libellés : {detail}"),
-            (Locale::En, NameAsText) => format!("Account looked for as written in labels: {detail}"),
+            (locale, DefaultMonth | MissingValue | UnknownName | NameAsText | ModelProposed) => {
+                write_text(locale, self, detail)
+            }
         }
     }
+}
+
+/// The sentences of the reasons only a parser that reads writes gives (and the tool
+/// loop's): the browser's bundle, which does not read writes, goes without them.
+#[cfg(feature = "writes")]
+fn write_text(locale: Locale, code: ReasonCode, detail: &str) -> String {
+    use ReasonCode::*;
+    match (locale, code) {
+        (Locale::Fr, DefaultMonth) => format!("Aucun mois indiqué : à partir de {detail}"),
+        (Locale::En, DefaultMonth) => format!("No month given: from {detail}"),
+        (Locale::Fr, MissingValue) => format!("Il manque : {detail}"),
+        (Locale::En, MissingValue) => format!("Missing: {detail}"),
+        (Locale::Fr, UnknownName) => format!("Nom inconnu : {detail}"),
+        (Locale::En, UnknownName) => format!("Unknown name: {detail}"),
+        (Locale::Fr, NameAsText) => format!("Compte cherché tel quel dans les libellés : {detail}"),
+        (Locale::En, NameAsText) => format!("Account looked for as written in labels: {detail}"),
+        (Locale::Fr, _) => format!("Modification proposée par le modèle ({detail})"),
+        (Locale::En, _) => format!("Change proposed by the model ({detail})"),
+    }
+}
+
+#[cfg(not(feature = "writes"))]
+fn write_text(_: Locale, _: ReasonCode, detail: &str) -> String {
+    detail.to_string()
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -222,6 +222,7 @@ pub struct Approval {
 }
 
 /// What a filter keeps, in words: "Amazon, texte « prime », plus de 50 € — mars 2026".
+#[cfg(feature = "writes")]
 fn filters(
     vocab: &crate::Vocabulary,
     names: [Option<&str>; 2],
@@ -257,8 +258,16 @@ fn filters(
     out
 }
 
+/// The browser's line for a write (its bundle has no room for the wording below; the
+/// server's rendering of the answer, which replaces it, has the full line).
+#[cfg(not(feature = "writes"))]
+pub fn describe(_: &crate::Vocabulary, call: &crate::ToolCall, locale: crate::Locale) -> Option<String> {
+    call.is_write().then(|| locale.pick("Modification à approuver", "Change to approve").to_string())
+}
+
 /// One line saying what a write does: "Budget Restaurants : 300,00 € par mois à partir
 /// de décembre 2026". `None` for a read.
+#[cfg(feature = "writes")]
 pub fn describe(vocab: &crate::Vocabulary, call: &crate::ToolCall, locale: crate::Locale) -> Option<String> {
     use crate::{Locale, ToolCall};
     let name = |k: &str| vocab.label_of(k, locale);

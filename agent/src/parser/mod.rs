@@ -338,8 +338,6 @@ impl Parser {
     }
 }
 
-/// The language a message is read in: its own words', else the conversation's, else the
-/// interface's, else English.
 /// A message asking for a change (a write verb, no question word), for a parser that
 /// does not read writes itself.
 #[cfg(not(feature = "writes"))]
@@ -365,6 +363,8 @@ fn change_request(tokens: &[crate::text::Token], locale: Locale) -> Option<crate
     })
 }
 
+/// The language a message is read in: its own words', else the conversation's, else the
+/// interface's, else English.
 fn message_locale(tokens: &[crate::text::Token], cx: &Context<'_>) -> Locale {
     detect_locale(tokens).or(cx.previous.map(|p| p.meta.locale)).or(cx.locale).unwrap_or(Locale::En)
 }
