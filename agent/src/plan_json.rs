@@ -10,12 +10,9 @@
 //! be a string (serde also takes `{"month": null}`). Its error messages are shorter.
 
 use crate::chart::ChartKind;
-use crate::json::{bool_, fail, i64_, list, string, u32_, unit, Fields, Json, R};
+use crate::json::{fail, i64_, list, string, u32_, unit, Fields, Json, R};
 use crate::plan::*;
-use crate::{
-    CreateRuleArgs, Currency, Date, MarkTransfersArgs, MergeMerchantsArgs, Money, Reason, RecategoriseArgs,
-    SetBudgetArgs,
-};
+use crate::{Currency, Date, Money, Reason};
 
 fn date(json: &Json) -> R<Date> {
     match json {
@@ -205,66 +202,74 @@ fn dataset_info(json: &Json) -> R<DatasetInfoArgs> {
     Ok(DatasetInfoArgs {})
 }
 
-fn set_budget(json: &Json) -> R<SetBudgetArgs> {
-    let f = Fields::of(json, Some(&["category", "amount", "from"]))?;
-    Ok(SetBudgetArgs {
-        category: f.req("category", string)?,
-        amount: f.opt("amount", money)?,
-        from: f.req("from", date)?,
-    })
-}
+/// The write tools' arguments: the server's only (see `writes` in Cargo.toml).
+#[cfg(feature = "writes")]
+mod write_args {
+    use super::{date, money, period};
+    use crate::json::{bool_, i64_, list, string, Fields, Json, R};
+    use crate::{CreateRuleArgs, MarkTransfersArgs, MergeMerchantsArgs, RecategoriseArgs, SetBudgetArgs};
 
-fn create_rule(json: &Json) -> R<CreateRuleArgs> {
-    let f = Fields::of(json, Some(&["pattern", "category", "apply_to_past"]))?;
-    Ok(CreateRuleArgs {
-        pattern: f.req("pattern", string)?,
-        category: f.req("category", string)?,
-        apply_to_past: f.or("apply_to_past", bool_, || false)?,
-    })
-}
+    pub(super) fn set_budget(json: &Json) -> R<SetBudgetArgs> {
+        let f = Fields::of(json, Some(&["category", "amount", "from"]))?;
+        Ok(SetBudgetArgs {
+            category: f.req("category", string)?,
+            amount: f.opt("amount", money)?,
+            from: f.req("from", date)?,
+        })
+    }
 
-fn ids(json: &Json) -> R<Vec<i64>> {
-    list(json, i64_)
-}
+    pub(super) fn create_rule(json: &Json) -> R<CreateRuleArgs> {
+        let f = Fields::of(json, Some(&["pattern", "category", "apply_to_past"]))?;
+        Ok(CreateRuleArgs {
+            pattern: f.req("pattern", string)?,
+            category: f.req("category", string)?,
+            apply_to_past: f.or("apply_to_past", bool_, || false)?,
+        })
+    }
 
-fn recategorise(json: &Json) -> R<RecategoriseArgs> {
-    let f = Fields::of(
-        json,
-        Some(&["to", "period", "category", "merchant", "text", "amount_min", "amount_max", "ids"]),
-    )?;
-    Ok(RecategoriseArgs {
-        to: f.req("to", string)?,
-        period: f.opt("period", period)?,
-        category: f.opt("category", string)?,
-        merchant: f.opt("merchant", string)?,
-        text: f.opt("text", string)?,
-        amount_min: f.opt("amount_min", money)?,
-        amount_max: f.opt("amount_max", money)?,
-        ids: f.or("ids", ids, Vec::new)?,
-    })
-}
+    fn ids(json: &Json) -> R<Vec<i64>> {
+        list(json, i64_)
+    }
 
-fn merge_merchants(json: &Json) -> R<MergeMerchantsArgs> {
-    let f = Fields::of(json, Some(&["into", "merge", "aliases", "name"]))?;
-    let strings = |j: &Json| list(j, string);
-    Ok(MergeMerchantsArgs {
-        into: f.req("into", string)?,
-        merge: f.or("merge", strings, Vec::new)?,
-        aliases: f.or("aliases", strings, Vec::new)?,
-        name: f.opt("name", string)?,
-    })
-}
+    pub(super) fn recategorise(json: &Json) -> R<RecategoriseArgs> {
+        let f = Fields::of(
+            json,
+            Some(&["to", "period", "category", "merchant", "text", "amount_min", "amount_max", "ids"]),
+        )?;
+        Ok(RecategoriseArgs {
+            to: f.req("to", string)?,
+            period: f.opt("period", period)?,
+            category: f.opt("category", string)?,
+            merchant: f.opt("merchant", string)?,
+            text: f.opt("text", string)?,
+            amount_min: f.opt("amount_min", money)?,
+            amount_max: f.opt("amount_max", money)?,
+            ids: f.or("ids", ids, Vec::new)?,
+        })
+    }
 
-fn mark_transfers(json: &Json) -> R<MarkTransfersArgs> {
-    let f = Fields::of(json, Some(&["period", "merchant", "text", "amount_min", "amount_max", "ids"]))?;
-    Ok(MarkTransfersArgs {
-        period: f.opt("period", period)?,
-        merchant: f.opt("merchant", string)?,
-        text: f.opt("text", string)?,
-        amount_min: f.opt("amount_min", money)?,
-        amount_max: f.opt("amount_max", money)?,
-        ids: f.or("ids", ids, Vec::new)?,
-    })
+    pub(super) fn merge_merchants(json: &Json) -> R<MergeMerchantsArgs> {
+        let f = Fields::of(json, Some(&["into", "merge", "aliases", "name"]))?;
+        let strings = |j: &Json| list(j, string);
+        Ok(MergeMerchantsArgs {
+            into: f.req("into", string)?,
+            merge: f.or("merge", strings, Vec::new)?,
+            aliases: f.or("aliases", strings, Vec::new)?,
+            name: f.opt("name", string)?,
+        })
+    }
+
+    pub(super) fn mark_transfers(json: &Json) -> R<MarkTransfersArgs> {
+        let f = Fields::of(json, Some(&["period", "merchant", "text", "amount_min", "amount_max", "ids"]))?;
+        Ok(MarkTransfersArgs {
+            period: f.opt("period", period)?,
+            merchant: f.opt("merchant", string)?,
+            text: f.opt("text", string)?,
+            amount_min: f.opt("amount_min", money)?,
+            amount_max: f.opt("amount_max", money)?,
+            ids: f.or("ids", ids, Vec::new)?,
+        })
+    }
 }
 
 fn reason(json: &Json) -> R<Reason> {
@@ -306,11 +311,17 @@ impl ToolCallPlan {
             "query_dataset" => ToolCall::QueryDataset(query_dataset(args)?),
             "run_sql" => ToolCall::RunSql(run_sql(args)?),
             "dataset_info" => ToolCall::DatasetInfo(dataset_info(args)?),
-            "set_budget" => ToolCall::SetBudget(set_budget(args)?),
-            "create_rule" => ToolCall::CreateRule(create_rule(args)?),
-            "recategorise" => ToolCall::Recategorise(recategorise(args)?),
-            "merge_merchants" => ToolCall::MergeMerchants(merge_merchants(args)?),
-            "mark_transfers" => ToolCall::MarkTransfers(mark_transfers(args)?),
+            // The browser's bundle reads no write plan (see `writes` in Cargo.toml).
+            #[cfg(feature = "writes")]
+            "set_budget" => ToolCall::SetBudget(write_args::set_budget(args)?),
+            #[cfg(feature = "writes")]
+            "create_rule" => ToolCall::CreateRule(write_args::create_rule(args)?),
+            #[cfg(feature = "writes")]
+            "recategorise" => ToolCall::Recategorise(write_args::recategorise(args)?),
+            #[cfg(feature = "writes")]
+            "merge_merchants" => ToolCall::MergeMerchants(write_args::merge_merchants(args)?),
+            #[cfg(feature = "writes")]
+            "mark_transfers" => ToolCall::MarkTransfers(write_args::mark_transfers(args)?),
             _ => return fail("unknown tool"),
         };
         Ok(ToolCallPlan { call, meta: f.req("meta", meta)? })

@@ -60,7 +60,12 @@ impl LiveEvent {
         let json: Json = serde_json::from_str(json)?;
         let f = Fields::of(&json, None)?;
         Ok(match f.req("type", string)?.as_str() {
-            "plan" => LiveEvent::Plan(Box::new(f.req("plan", ToolCallPlan::from_value)?)),
+            // A write's plan is not read here (the bundle has no reader for its
+            // arguments): the server's rendering shows it, with its approval.
+            "plan" => match f.req("plan", ToolCallPlan::from_value) {
+                Ok(plan) => LiveEvent::Plan(Box::new(plan)),
+                Err(_) => LiveEvent::Other,
+            },
             "token" => LiveEvent::Token(f.req("content", string)?),
             "error" => LiveEvent::Error { code: f.req("code", string)?, message: f.req("message", string)? },
             "status" => LiveEvent::Status {

@@ -48,7 +48,8 @@ fn with_message_id(mut events: Vec<ChatEvent>, id: Option<&str>) -> Vec<ChatEven
 /// The last turn's plan, as the context of a follow-up (as the server reads it): none
 /// when words that would change it went unread.
 fn last_plan(turns: &[Turn]) -> Option<ToolCallPlan> {
-    turns.iter().rev().find_map(plan_of).filter(ToolCallPlan::carries_context)
+    // A write is never continued by a follow-up (nor read by the browser's bundle).
+    turns.iter().rev().find_map(plan_of).filter(|p| p.carries_context() && !p.call.is_write())
 }
 
 fn plan_of(turn: &Turn) -> Option<ToolCallPlan> {
