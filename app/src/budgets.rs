@@ -213,7 +213,7 @@ fn budget_list(budgets: Vec<agent::writes::BudgetView>, locale: Locale) -> AnyVi
                             <td>{b.category.label.clone()}</td>
                             <td class="num">{now}<small class="since">{since}</small></td>
                             <td>{next}</td>
-                            <td class="num actions">
+                            <td class="actions">
                                 <a href=edit>{tr(locale, "Modifier", "Edit")}</a>
                                 {b.now.is_some().then(|| view! {
                                     <form method="post" action="/budgets" class="inline">

@@ -30,6 +30,14 @@ test('a budget set from the chat is approved, used by budget status, then undone
   await expect(card.locator('.effect li').first())
     .toHaveText(`Budget Transports : ${euros(25000, 'fr')} → ${euros(8000, 'fr')} par mois à partir de janvier 2027`);
   await snap(page, { path: `test-results/writes-approval-${tag}.png`, fullPage: true });
+  // On a phone the card fits the screen, its buttons large enough to tap.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(scroll).toBeLessThanOrEqual(width);
+  const approve = await card.getByTestId('approve').boundingBox();
+  expect(approve.height).toBeGreaterThanOrEqual(44);
+  await snap(page, { path: `test-results/writes-approval-phone-${tag}.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Nothing changed before the approval.
   await ask(page, 'suivi du budget transports en janvier 2027');
