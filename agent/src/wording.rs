@@ -164,7 +164,7 @@ pub fn range_label(start: Date, end: Date, locale: Locale) -> String {
 
 /// One line saying what a call computes: "Dépenses en Courses — janvier 2026".
 pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
-    if let Some(write) = crate::writes::describe(vocab, call, locale) {
+    if let Some(write) = describe_write(vocab, call, locale) {
         return write;
     }
     let period = call.period().map_or("", |p| p.label.as_str());
@@ -488,4 +488,144 @@ fn capitalise(s: &str) -> String {
         first.make_ascii_uppercase();
     }
     s
+}
+
+/// What a filter keeps, in words: "Amazon, texte « prime », plus de 50 € — mars 2026".
+#[cfg(feature = "writes")]
+fn filters(
+    vocab: &crate::Vocabulary,
+    names: [Option<&str>; 2],
+    text: Option<&str>,
+    amounts: (Option<crate::Money>, Option<crate::Money>),
+    ids: usize,
+    period: Option<&crate::Period>,
+    locale: crate::Locale,
+) -> String {
+    let mut parts: Vec<String> = names.into_iter().flatten().map(|k| vocab.label_of(k, locale)).collect();
+    if let Some(t) = text {
+        parts.push(locale.pick(format!("libellé « {t} »"), format!("label “{t}”")));
+    }
+    let amounts = crate::amount::describe(amounts.0, amounts.1, locale);
+    if !amounts.is_empty() {
+        parts.push(amounts);
+    }
+    if ids > 0 {
+        parts.push(match (locale, ids) {
+            (crate::Locale::Fr, 1) => "1 opération choisie".to_string(),
+            (crate::Locale::Fr, n) => format!("{n} opérations choisies"),
+            (crate::Locale::En, 1) => "1 chosen transaction".to_string(),
+            (crate::Locale::En, n) => format!("{n} chosen transactions"),
+        });
+    }
+    let mut out = parts.join(", ");
+    if let Some(p) = period {
+        if !out.is_empty() {
+            out.push_str(" — ");
+        }
+        out.push_str(&p.label);
+    }
+    out
+}
+
+/// The browser's line for a write (its bundle has no room for the wording below; the
+/// server's rendering of the answer, which replaces it, has the full line).
+#[cfg(not(feature = "writes"))]
+fn describe_write(_: &crate::Vocabulary, call: &crate::ToolCall, locale: crate::Locale) -> Option<String> {
+    call.is_write().then(|| locale.pick("Modification à approuver", "Change to approve").to_string())
+}
+
+/// One line saying what a write does: "Budget Restaurants : 300,00 € par mois à partir
+/// de décembre 2026". `None` for a read.
+#[cfg(feature = "writes")]
+fn describe_write(
+    vocab: &crate::Vocabulary,
+    call: &crate::ToolCall,
+    locale: crate::Locale,
+) -> Option<String> {
+    use crate::{Locale, ToolCall};
+    let name = |k: &str| vocab.label_of(k, locale);
+    Some(match (call, locale) {
+        (ToolCall::SetBudget(a), _) => {
+            let month = month_label(a.from, locale);
+            match (a.amount, locale) {
+                (Some(m), Locale::Fr) => {
+                    format!(
+                        "Budget {} : {} par mois à partir de {month}",
+                        name(&a.category),
+                        m.format(locale)
+                    )
+                }
+                (Some(m), Locale::En) => {
+                    format!("{} budget: {} a month from {month}", name(&a.category), m.format(locale))
+                }
+                (None, Locale::Fr) => {
+                    format!("Supprimer le budget {} à partir de {month}", name(&a.category))
+                }
+                (None, Locale::En) => format!("Remove the {} budget from {month}", name(&a.category)),
+            }
+        }
+        (ToolCall::CreateRule(a), Locale::Fr) => format!(
+            "Règle : « {} » → {}{}",
+            a.pattern,
+            name(&a.category),
+            if a.apply_to_past { ", aussi pour les opérations passées" } else { "" }
+        ),
+        (ToolCall::CreateRule(a), Locale::En) => format!(
+            "Rule: “{}” → {}{}",
+            a.pattern,
+            name(&a.category),
+            if a.apply_to_past { ", past transactions too" } else { "" }
+        ),
+        (ToolCall::Recategorise(a), _) => {
+            let what = filters(
+                vocab,
+                [a.merchant.as_deref(), a.category.as_deref()],
+                a.text.as_deref(),
+                (a.amount_min, a.amount_max),
+                a.ids.len(),
+                a.period.as_ref(),
+                locale,
+            );
+            match locale {
+                Locale::Fr => format!("Passer en {} : {what}", name(&a.to)),
+                Locale::En => format!("Move to {}: {what}", name(&a.to)),
+            }
+        }
+        (ToolCall::MergeMerchants(a), _) => {
+            let mut merged: Vec<String> = a.merge.iter().map(|k| name(k)).collect();
+            merged.extend(a.aliases.iter().map(|a| locale.pick(format!("« {a} »"), format!("“{a}”"))));
+            match (merged.is_empty(), &a.name, locale) {
+                (true, Some(n), Locale::Fr) => format!("Renommer {} en « {n} »", name(&a.into)),
+                (true, Some(n), Locale::En) => format!("Rename {} to “{n}”", name(&a.into)),
+                (_, n, Locale::Fr) => format!(
+                    "Fusionner {} dans {}{}",
+                    merged.join(", "),
+                    name(&a.into),
+                    n.as_ref().map(|n| format!(", renommé « {n} »")).unwrap_or_default()
+                ),
+                (_, n, Locale::En) => format!(
+                    "Merge {} into {}{}",
+                    merged.join(", "),
+                    name(&a.into),
+                    n.as_ref().map(|n| format!(", renamed “{n}”")).unwrap_or_default()
+                ),
+            }
+        }
+        (ToolCall::MarkTransfers(a), _) => {
+            let what = filters(
+                vocab,
+                [a.merchant.as_deref(), None],
+                a.text.as_deref(),
+                (a.amount_min, a.amount_max),
+                a.ids.len(),
+                a.period.as_ref(),
+                locale,
+            );
+            match locale {
+                Locale::Fr => format!("Marquer comme virements entre vos comptes : {what}"),
+                Locale::En => format!("Mark as transfers between your accounts: {what}"),
+            }
+        }
+        _ => return None,
+    })
 }

@@ -11,8 +11,6 @@
 //! only one that marks it executed: a server stopped in between finds it approved when
 //! it starts again ([`Sou::resume_approved`]) and runs it then, once.
 
-use std::time::Duration;
-
 use agent::protocol::ChatEvent;
 use agent::{Approval, ApprovalState, Change, Effect, Locale, ToolCall, ToolCallPlan};
 use sha2::{Digest, Sha256};
@@ -22,22 +20,9 @@ use crate::error::{BackendError, ErrorKind, UserError};
 use crate::ids::Dialect;
 use crate::ids::UserId;
 use crate::sou::Sou;
+pub use crate::sou::WriteConfig;
 use crate::store::timestamp;
 use crate::tools::writes::{self, apply, ApplyError, RowChange, Way};
-
-/// How long a proposed write waits for the user, and a pause between an approval and
-/// its execution (for crash tests only; zero otherwise).
-#[derive(Clone, Copy, Debug)]
-pub struct WriteConfig {
-    pub approval_ttl: Duration,
-    pub pause_before_execute: Duration,
-}
-
-impl Default for WriteConfig {
-    fn default() -> WriteConfig {
-        WriteConfig { approval_ttl: Duration::from_secs(30 * 60), pause_before_execute: Duration::ZERO }
-    }
-}
 
 /// Why a decision or an undo was refused. Every one leaves the data as it was.
 #[derive(Debug, thiserror::Error)]

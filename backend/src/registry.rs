@@ -207,7 +207,7 @@ impl Registry {
                 sql["maxLength"] = crate::datasets::sandbox::MAX_SQL.into();
             }
             if let Some(ids) = t.schema.pointer_mut("/properties/ids") {
-                ids["maxItems"] = crate::tools::writes::MAX_ROWS.into();
+                ids["maxItems"] = agent::writes::MAX_WRITE_ROWS.into();
             }
             for key in ["merge", "aliases"] {
                 if let Some(list) = t.schema.pointer_mut(&format!("/properties/{key}")) {

@@ -20,7 +20,7 @@ pub struct Sou {
     pub(crate) providers: Option<Providers>,
     auth: Auth,
     imports: Imports,
-    pub(crate) writes: crate::approvals::WriteConfig,
+    pub(crate) writes: WriteConfig,
 }
 
 impl Sou {
@@ -54,7 +54,7 @@ impl Sou {
 
     /// The same, with this approval lifetime (and, for crash tests, a pause before a
     /// write runs).
-    pub fn with_writes(mut self, config: crate::approvals::WriteConfig) -> Sou {
+    pub fn with_writes(mut self, config: WriteConfig) -> Sou {
         self.writes = config;
         self
     }
@@ -87,5 +87,22 @@ impl Sou {
 
     pub async fn parser(&self, user: UserId) -> Result<Parser, BackendError> {
         Ok(Parser::new(self.store.vocabulary(user).await?))
+    }
+}
+
+/// How long a proposed write waits for the user, and a pause between an approval and
+/// its execution (for crash tests only; zero otherwise).
+#[derive(Clone, Copy, Debug)]
+pub struct WriteConfig {
+    pub approval_ttl: std::time::Duration,
+    pub pause_before_execute: std::time::Duration,
+}
+
+impl Default for WriteConfig {
+    fn default() -> WriteConfig {
+        WriteConfig {
+            approval_ttl: std::time::Duration::from_secs(30 * 60),
+            pause_before_execute: std::time::Duration::ZERO,
+        }
     }
 }

@@ -343,7 +343,11 @@ async fn free_form_streams_tool_results_tokens_entities_and_usage() {
     assert_eq!(b.len(), 2);
     let offered: Vec<&str> =
         b[0]["tools"].as_array().unwrap().iter().filter_map(|t| t["function"]["name"].as_str()).collect();
-    assert_eq!(offered.len(), agent::ToolCall::READ_NAMES.len(), "the catalogue is the registry's read tools");
+    assert_eq!(
+        offered.len(),
+        agent::ToolCall::READ_NAMES.len(),
+        "the catalogue is the registry's read tools"
+    );
     // The tool's result went back to the model, tied to its call.
     let tool_msg =
         b[1]["messages"].as_array().unwrap().iter().find(|m| m["role"] == "tool").cloned().unwrap();

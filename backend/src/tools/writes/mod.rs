@@ -20,7 +20,7 @@ use crate::import::fold;
 pub use rows::{apply, ApplyError, BudgetRow, MerchantRow, RowChange, Way};
 
 /// The most transactions one write may change: past it, the user is asked to narrow.
-pub const MAX_ROWS: usize = 5000;
+pub const MAX_ROWS: usize = agent::writes::MAX_WRITE_ROWS;
 /// Transactions an effect shows ("see them").
 const SAMPLE: usize = 20;
 /// The category transfers between the user's own accounts go to.
