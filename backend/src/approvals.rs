@@ -552,14 +552,15 @@ impl Sou {
         Ok(rows.iter().map(change_view).collect())
     }
 
-    /// A write the user asked for in a form (the budgets page): the form is the
-    /// approval of exactly what it says, so it runs at once — as a change, undoable.
+    /// A write the user asked for in a form (the budgets page, a rule applied to the
+    /// past): the form is the approval of exactly what it says (or showed), so it runs
+    /// at once — as a change, undoable. Returns it and how many transactions it changed.
     pub async fn write_now(
         &self,
         user: UserId,
         call: &ToolCall,
         locale: Locale,
-    ) -> Result<Change, WriteError> {
+    ) -> Result<(Change, u32), WriteError> {
         let vocab = self.store.vocabulary(user).await?;
         let mut db = self.store.tenant(user).await?;
         let run = writes::dry_run(&mut db, user, call, locale).await?;
@@ -582,7 +583,7 @@ impl Sou {
         .await?;
         let change = change_of(&mut db, user, &id).await?.ok_or(BackendError::NotFound)?;
         db.commit().await?;
-        Ok(change)
+        Ok((change, run.effect.transactions))
     }
 
     /// Stored answers show their approvals as they are now, not as they were asked.

@@ -1,7 +1,7 @@
 //! Categorisation rules: "a label containing *pattern* is *category*". Imports apply
 //! them to every new transaction; a rule created from the interface is saved at once
 //! and applied to past transactions only when the user approves, after seeing how many
-//! it would change. Matching is on whole words, case and accents ignored, against the
+//! it would change (the `create_rule` write, `crate::approvals`, so it can be undone). Matching is on whole words, case and accents ignored, against the
 //! bank label and the merchant's name.
 
 use agent::imports::{CategoryOption, RuleProposal, RuleView};
@@ -311,25 +311,6 @@ async fn propose(
         })
         .collect::<Result<Vec<_>, BackendError>>()?;
     Ok(RuleProposal { rule, matching: matched.len() as u64, changing, sample })
-}
-
-/// Gives every past transaction rule `id` matches the rule's category. Returns how
-/// many changed.
-pub async fn apply(store: &Store, user: UserId, id: i64) -> Result<u64, BackendError> {
-    let mut db = store.tenant(user).await?;
-    let (_, category_id, matched) = rule_and_matches(&mut db, user, id, Locale::En).await?;
-    let mut changed = 0;
-    for (tx_id, ..) in matched.iter().filter(|m| m.5 != Some(category_id)) {
-        changed += sqlx::query("UPDATE transactions SET category_id = $1 WHERE user_id = $2 AND id = $3")
-            .bind(category_id)
-            .bind(user.0)
-            .bind(tx_id)
-            .execute(&mut *db)
-            .await?
-            .rows_affected();
-    }
-    db.commit().await?;
-    Ok(changed)
 }
 
 /// Deletes a rule; what it already categorised stays as it is.

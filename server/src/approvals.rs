@@ -264,7 +264,7 @@ pub async fn budget_form(
         return again("bad_request");
     }
     match state.sou.write_now(account.user, &call, locale).await {
-        Ok(change) => Redirect::to(&format!("/settings/budgets?saved={}", change.id)).into_response(),
+        Ok((change, _)) => Redirect::to(&format!("/settings/budgets?saved={}", change.id)).into_response(),
         Err(WriteError::Backend(backend::BackendError::BadRequest(why))) if why.contains("category") => {
             again("category")
         }

@@ -248,13 +248,27 @@ pub async fn create_rule(
 }
 
 /// `POST /rules/{id}/apply`: the approval — past transactions get the rule's category.
+/// The page showed which past transactions the rule would change: applying it is the
+/// approval of that write, recorded as a change (Settings → History of changes undoes it).
 pub async fn apply_rule(
     State(state): State<AppState>,
     SignedIn(account): SignedIn,
+    headers: HeaderMap,
     Path(id): Path<i64>,
 ) -> Response {
-    match backend::rules::apply(state.sou.store(), account.user, id).await {
-        Ok(n) => see_other(&format!("/rules?applied={n}")),
+    let locale = locale(&headers);
+    let rule = match backend::rules::proposal(state.sou.store(), account.user, id, locale).await {
+        Ok(p) => p.rule,
+        Err(e) => return ApiError::from_user(e).into_response(),
+    };
+    let call = agent::ToolCall::CreateRule(agent::CreateRuleArgs {
+        pattern: rule.pattern,
+        category: rule.category_key,
+        apply_to_past: true,
+    });
+    match state.sou.write_now(account.user, &call, locale).await {
+        Ok((_, n)) => see_other(&format!("/rules?applied={n}")),
+        Err(e) if e.code() == "nothing_to_change" => see_other("/rules?applied=0"),
         Err(e) => ApiError::from_user(e).into_response(),
     }
 }

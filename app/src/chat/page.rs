@@ -83,6 +83,7 @@ pub fn ChatPage() -> impl IntoView {
 #[component]
 fn Chat(data: PageData) -> impl IntoView {
     let locale = data.locale;
+    provide_context(render::approval::CategoryChoices::of(&data.vocabulary, locale));
     let parser = std::sync::Arc::new(Parser::new(data.vocabulary.clone()));
     let describe = |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
     let conversation_id = data.conversation.as_ref().map(|c| c.id.clone());
@@ -262,7 +263,10 @@ pub fn answer_html(
     let turn = Turn { user: String::new(), events };
     let describe = |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
     let heading = last_answered(std::slice::from_ref(&turn)).map(|plan| describe(&plan));
-    let html = Owner::new()
-        .with(|| render::events_view(turn.events, locale, describe, Some(conversation_id)).to_html());
+    let choices = render::approval::CategoryChoices::of(parser.vocabulary(), locale);
+    let html = Owner::new().with(|| {
+        provide_context(choices);
+        render::events_view(turn.events, locale, describe, Some(conversation_id)).to_html()
+    });
     Some((html, heading))
 }

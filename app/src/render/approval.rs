@@ -29,6 +29,40 @@ fn back_field(back: &str) -> impl IntoView {
     view! { <input type="hidden" name="back" value=back.to_string()/> }
 }
 
+/// The user's categories (key, name), for an edit form's choice of category: in the
+/// context of the page (or of the answer drawn after streaming) when it has them.
+#[derive(Clone, Debug, Default)]
+pub struct CategoryChoices(pub Vec<(String, String)>);
+
+impl CategoryChoices {
+    pub fn of(vocabulary: &agent::Vocabulary, locale: Locale) -> CategoryChoices {
+        CategoryChoices(
+            vocabulary
+                .categories
+                .iter()
+                .map(|c| (c.key.clone(), locale.pick(&c.name_fr, &c.name_en).clone()))
+                .collect(),
+        )
+    }
+}
+
+/// A choice of category named `name`, `chosen` selected.
+fn category_choice(id: String, name: &'static str, chosen: &str, label: &'static str) -> Option<AnyView> {
+    let choices = use_context::<CategoryChoices>().filter(|c| !c.0.is_empty())?;
+    Some(
+        view! {
+            <label for=id.clone()>{label}</label>
+            <select id=id name=name>
+                {choices.0.into_iter().map(|(key, text)| {
+                    let selected = key == chosen;
+                    view! { <option value=key selected=selected>{text}</option> }
+                }).collect_view()}
+            </select>
+        }
+        .into_any(),
+    )
+}
+
 /// The fields of the edit form, for the tools whose arguments a user types.
 fn edit_fields(a: &Approval, locale: Locale) -> Option<AnyView> {
     let pick = |fr: &'static str, en: &'static str| locale.pick(fr, en);
@@ -57,12 +91,16 @@ fn edit_fields(a: &Approval, locale: Locale) -> Option<AnyView> {
         ToolCall::CreateRule(r) => view! {
             <label for=format!("pattern-{id}")>{pick("Le libellé contient", "The label contains")}</label>
             <input id=format!("pattern-{id}") name="pattern" value=r.pattern.clone() required maxlength="100"/>
+            {category_choice(format!("category-{id}"), "category", &r.category, pick("Catégorie", "Category"))}
             <label class="check">
                 <input type="checkbox" name="apply_to_past" value="1" checked=r.apply_to_past/>
                 {pick("Aussi pour les opérations passées", "Past transactions too")}
             </label>
         }
         .into_any(),
+        ToolCall::Recategorise(r) => {
+            category_choice(format!("to-{id}"), "to", &r.to, pick("Vers la catégorie", "To the category"))?
+        }
         ToolCall::MergeMerchants(m) => view! {
             <label for=format!("name-{id}")>{pick("Nom", "Name")}</label>
             <input id=format!("name-{id}") name="name" value=m.name.clone().unwrap_or_default() maxlength="60"/>

@@ -8,7 +8,7 @@ pub mod accounts;
 #[cfg(feature = "ssr")]
 mod answer;
 #[cfg(feature = "ssr")]
-mod approval;
+pub mod approval;
 #[cfg(feature = "ssr")]
 pub mod budgets;
 #[cfg(feature = "ssr")]

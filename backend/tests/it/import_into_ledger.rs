@@ -306,7 +306,19 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     assert_eq!((p.matching, p.changing), (1, 1));
     assert_eq!(p.sample[0].1, "CB LIBRAIRIE ÉLÉGANTE");
     assert_eq!(count(&store, alice, leisure).await, 0, "nothing changes before approval");
-    assert_eq!(backend::rules::apply(&store, alice, p.rule.id).await.unwrap(), 1);
+    // Applied as the Rules page does: a write, recorded as a change that undoes.
+    let sou = backend::Sou::new(store.clone(), chrono_tz::Europe::Paris);
+    let apply = agent::ToolCall::CreateRule(agent::CreateRuleArgs {
+        pattern: p.rule.pattern.clone(),
+        category: p.rule.category_key.clone(),
+        apply_to_past: true,
+    });
+    let (change, n) = sou.write_now(alice, &apply, Locale::En).await.unwrap();
+    assert_eq!(n, 1);
+    assert_eq!(count(&store, alice, leisure).await, 1);
+    sou.undo(alice, &change.id).await.unwrap();
+    assert_eq!(count(&store, alice, leisure).await, 0, "undone");
+    sou.write_now(alice, &apply, Locale::En).await.unwrap();
     assert_eq!(count(&store, alice, leisure).await, 1);
     assert_eq!(backend::rules::proposal(&store, alice, p.rule.id, Locale::En).await.unwrap().changing, 0);
 
@@ -320,7 +332,7 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     let e = backend::rules::create(&store, alice, "lib", "nope", Locale::En).await.unwrap_err();
     assert!(e.to_string().contains("does not exist"));
     assert!(backend::rules::list(&store, bob, Locale::En).await.unwrap().is_empty());
-    assert!(backend::rules::apply(&store, bob, p.rule.id).await.is_err());
+    assert!(backend::rules::proposal(&store, bob, p.rule.id, Locale::En).await.is_err());
     assert!(backend::rules::delete(&store, bob, p.rule.id).await.is_err());
     backend::rules::delete(&store, alice, p.rule.id).await.unwrap();
     assert!(backend::rules::list(&store, alice, Locale::En).await.unwrap().is_empty());
