@@ -36,6 +36,8 @@ step "clippy: server build (ssr), browser build (hydrate, wasm32), agent and its
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p app --lib --no-default-features --features hydrate --target wasm32-unknown-unknown --locked -- -D warnings
 cargo clippy -p agent -p parser-web-bench --lib --target wasm32-unknown-unknown --locked -- -D warnings
+# The browser's agent: without the `writes` feature.
+cargo clippy -p agent --lib --no-default-features --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "building the site as serve.sh does (release server, wasm-release bundle)"
 cargo leptos build --release --precompress
