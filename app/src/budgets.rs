@@ -186,12 +186,12 @@ fn budget_list(budgets: Vec<agent::writes::BudgetView>, locale: Locale) -> AnyVi
     }
     let month = |d: agent::Date| agent::wording::month_label(d, locale);
     view! {
+        <div class="table-scroll">
         <table class="rows" data-testid="budget-list">
             <thead>
                 <tr>
                     <th scope="col">{tr(locale, "Catégorie", "Category")}</th>
                     <th scope="col" class="num">{tr(locale, "Ce mois-ci", "This month")}</th>
-                    <th scope="col">{tr(locale, "Ensuite", "Next")}</th>
                     <th scope="col"><span class="visually-hidden">{tr(locale, "Actions", "Actions")}</span></th>
                 </tr>
             </thead>
@@ -200,8 +200,11 @@ fn budget_list(budgets: Vec<agent::writes::BudgetView>, locale: Locale) -> AnyVi
                     let now = b.now.map_or_else(|| "—".to_string(), |m| m.format(locale));
                     let since = b.since.map(|d| format!("{} {}", tr(locale, "depuis", "since"), month(d)));
                     let next = b.next.map(|(d, m)| match m {
-                        Some(m) => format!("{} {} {}", m.format(locale), tr(locale, "à partir de", "from"), month(d)),
-                        None => format!("{} {}", tr(locale, "aucun à partir de", "none from"), month(d)),
+                        Some(m) => format!("{} {} {}", tr(locale, "puis", "then"), m.format(locale), match locale {
+                            Locale::Fr => format!("dès {}", month(d)),
+                            Locale::En => format!("from {}", month(d)),
+                        }),
+                        None => format!("{} {}", tr(locale, "aucun dès", "none from"), month(d)),
                     });
                     let edit = format!(
                         "/settings/budgets?category={}&amount={}",
@@ -211,8 +214,11 @@ fn budget_list(budgets: Vec<agent::writes::BudgetView>, locale: Locale) -> AnyVi
                     view! {
                         <tr data-category=b.category.key.clone()>
                             <td>{b.category.label.clone()}</td>
-                            <td class="num">{now}<small class="since">{since}</small></td>
-                            <td>{next}</td>
+                            <td class="num">
+                                {now}
+                                <small class="since">{since}</small>
+                                {next.map(|n| view! { <small class="since" data-testid="next">{n}</small> })}
+                            </td>
                             <td class="actions">
                                 <a href=edit>{tr(locale, "Modifier", "Edit")}</a>
                                 {b.now.is_some().then(|| view! {
@@ -228,6 +234,7 @@ fn budget_list(budgets: Vec<agent::writes::BudgetView>, locale: Locale) -> AnyVi
                 }).collect_view()}
             </tbody>
         </table>
+        </div>
     }
     .into_any()
 }

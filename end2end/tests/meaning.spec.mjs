@@ -78,7 +78,7 @@ test('money paid to the user is income; where the money went most is by merchant
   await expect(lastResult(page).getByTestId('groups')).toBeVisible();
 });
 
-test('months named apart, a write, and a request about the world ask instead', async ({ page }, testInfo) => {
+test('months named apart, moving money, and a request about the world ask instead', async ({ page }, testInfo) => {
   const asks = async (message, words) => {
     await ask(page, message);
     const turn = page.getByTestId('turn').last();
@@ -87,7 +87,9 @@ test('months named apart, a write, and a request about the world ask instead', a
     for (const w of words) await expect(turn).toContainText(w);
   };
   await asks('dépenses en courses en janvier et mars 2025', ['janvier 2025', 'mars 2025']);
-  await asks('set my restaurant budget to 300 €', ['does not change anything']);
+  // A change Sou cannot make (money moved) is asked about; one it can make is proposed
+  // (writes.spec.mjs).
+  await asks('vire 100 € sur le livret', ["jamais d'argent"]);
   await asks('book a hotel in Lyon from the 3rd to the 6th of May', []);
   await asks('who won the world cup in 1998', ['no answers beyond your accounts']);
   await snap(page, { path: `test-results/asks-${testInfo.project.name}.png`, fullPage: true });
