@@ -56,6 +56,22 @@ async fn start(dir: &std::path::Path, port: u16, db: Option<&FreshDatabase>, pau
     panic!("the server did not start");
 }
 
+/// A chat request to the server, as `cookie`: the stream's events.
+async fn chat(client: &reqwest::Client, base: &str, cookie: &str, body: Value) -> Vec<Value> {
+    let text = client
+        .post(format!("{base}/api/v1/chat"))
+        .header("cookie", cookie)
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    crate::support::chat_events(&text)
+}
+
 async fn scenario(db: Option<FreshDatabase>) {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let dir = tempfile::tempdir().unwrap();
@@ -84,22 +100,13 @@ async fn scenario(db: Option<FreshDatabase>) {
 
     // The write is proposed…
     let plan = json!({"tool": "recategorise", "args": {"to": "leisure", "merchant": "fnac"}});
-    let text = client
-        .post(format!("{}/api/v1/chat", server.base))
-        .header("cookie", &cookie)
-        .header("content-type", "application/json")
-        .body(json!({"message": "fnac en loisirs", "plan": plan}).to_string())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let approval: Value = crate::support::chat_events(&text)
-        .into_iter()
-        .find(|e| e["type"] == "approval_required")
-        .expect("an approval")["approval"]
-        .clone();
+    let approval: Value =
+        chat(&client, &server.base, &cookie, json!({"message": "fnac en loisirs", "plan": plan}))
+            .await
+            .into_iter()
+            .find(|e| e["type"] == "approval_required")
+            .expect("an approval")["approval"]
+            .clone();
     let id = approval["id"].as_str().unwrap().to_string();
     let moving = approval["effect"]["transactions"].as_u64().unwrap();
     assert!(moving > 0);
@@ -147,19 +154,11 @@ async fn scenario(db: Option<FreshDatabase>) {
     // Every Fnac purchase is in Leisure now.
     let list = json!({"tool": "list_transactions", "args": {"merchant": "fnac", "limit": 500,
         "period": {"start": "2020-01-01", "end": "2040-01-01", "label": "all"}}});
-    let text = client
-        .post(format!("{}/api/v1/chat", server.base))
-        .header("cookie", &cookie)
-        .header("content-type", "application/json")
-        .body(json!({"message": "fnac", "plan": list}).to_string())
-        .send()
+    let result: Value = chat(&client, &server.base, &cookie, json!({"message": "fnac", "plan": list}))
         .await
-        .unwrap()
-        .text()
-        .await
+        .into_iter()
+        .find(|e| e["type"] == "tool_result")
         .unwrap();
-    let result: Value =
-        crate::support::chat_events(&text).into_iter().find(|e| e["type"] == "tool_result").unwrap();
     let rows = result["result"]["transactions"].as_array().unwrap();
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|r| r["category"] == "Loisirs" || r["category"] == "Leisure"), "{rows:?}");
