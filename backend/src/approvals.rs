@@ -236,6 +236,21 @@ async fn view(db: &mut AnyConnection, user: UserId, s: Stored) -> Result<Approva
 }
 
 impl Sou {
+    /// A transaction that may write `user`'s rows with `tools::writes::rows::apply`:
+    /// one at a time per user. SQLite's writer transaction is alone already; on
+    /// PostgreSQL (read committed) the user's advisory lock makes a write's check of its
+    /// rows and its writing of them one step that no other write interleaves with.
+    async fn writer(&self, user: UserId) -> Result<crate::store::Tenant, BackendError> {
+        let mut db = self.store.tenant(user).await?;
+        if self.store.dialect() == Dialect::Postgres {
+            sqlx::query("SELECT pg_advisory_xact_lock(7170, CAST($1 AS INTEGER))")
+                .bind(i32::try_from(user.0 % i64::from(i32::MAX)).unwrap_or_default())
+                .execute(&mut *db)
+                .await?;
+        }
+        Ok(db)
+    }
+
     /// Proposes a write: its dry run, stored as a pending approval (in `conversation`,
     /// when asked in one). The plan must be a validated write.
     pub async fn propose(
@@ -334,10 +349,16 @@ impl Sou {
             Decision::Approve { .. } => {
                 db.commit().await?;
                 tracing::info!(user = %crate::trace::user(user), "write approved");
-                if !self.writes.pause_before_execute.is_zero() {
-                    tokio::time::sleep(self.writes.pause_before_execute).await;
-                }
-                self.execute(user, id).await
+                // The write runs in a task of its own: a client that goes away does not
+                // leave it approved and not run.
+                let (sou, id, pause) = (self.clone(), id.to_string(), self.writes.pause_before_execute);
+                let run = tokio::spawn(async move {
+                    if !pause.is_zero() {
+                        tokio::time::sleep(pause).await;
+                    }
+                    sou.execute(user, &id).await
+                });
+                run.await.map_err(|e| BackendError::Corrupt(format!("the write's task: {e}")))?
             }
             Decision::Reject => {
                 let s = stored(&mut db, user, id).await?;
@@ -371,7 +392,10 @@ impl Sou {
                 }
                 let approval = result?;
                 if let Some(conversation) = &s.conversation {
-                    self.post_approval(user, conversation, &approval).await?;
+                    // The new approval exists; the conversation only shows it.
+                    if let Err(e) = self.post_approval(user, conversation, &approval).await {
+                        tracing::error!(error = %e, "adding the edited approval to its conversation failed");
+                    }
                 }
                 Ok(approval)
             }
@@ -396,7 +420,7 @@ impl Sou {
     /// Runs an approved write: once, in one transaction, only if it is still bound to
     /// what was shown and every row is as the dry run saw it.
     async fn execute(&self, user: UserId, id: &str) -> Result<Approval, WriteError> {
-        let mut db = self.store.tenant(user).await?;
+        let mut db = self.writer(user).await?;
         // Takes the row (PostgreSQL locks it; SQLite's writer transaction is alone), so
         // two executions cannot both find it approved.
         let claimed = sqlx::query(
@@ -510,7 +534,7 @@ impl Sou {
         if !crate::reports::well_formed(id) {
             return Err(BackendError::NotFound.into());
         }
-        let mut db = self.store.tenant(user).await?;
+        let mut db = self.writer(user).await?;
         let row: Option<(String, Option<String>)> =
             sqlx::query_as("SELECT rows, undone_at FROM changes WHERE user_id = $1 AND id = $2")
                 .bind(user.0)
@@ -526,12 +550,19 @@ impl Sou {
             db.rollback().await?;
             return Err(e.into());
         }
-        sqlx::query("UPDATE changes SET undone_at = $1 WHERE user_id = $2 AND id = $3 AND undone_at IS NULL")
-            .bind(timestamp(chrono::Utc::now()))
-            .bind(user.0)
-            .bind(id)
-            .execute(&mut *db)
-            .await?;
+        let marked = sqlx::query(
+            "UPDATE changes SET undone_at = $1 WHERE user_id = $2 AND id = $3 AND undone_at IS NULL",
+        )
+        .bind(timestamp(chrono::Utc::now()))
+        .bind(user.0)
+        .bind(id)
+        .execute(&mut *db)
+        .await?
+        .rows_affected();
+        if marked != 1 {
+            db.rollback().await?;
+            return Err(WriteError::Undone);
+        }
         let change = change_of(&mut db, user, id).await?.ok_or(BackendError::NotFound)?;
         db.commit().await?;
         tracing::info!(user = %crate::trace::user(user), "change undone");
@@ -562,7 +593,7 @@ impl Sou {
         locale: Locale,
     ) -> Result<(Change, u32), WriteError> {
         let vocab = self.store.vocabulary(user).await?;
-        let mut db = self.store.tenant(user).await?;
+        let mut db = self.writer(user).await?;
         let run = writes::dry_run(&mut db, user, call, locale).await?;
         writes::check_size(&run)?;
         if run.effect.empty {

@@ -171,7 +171,7 @@ pub async fn decide_form(
         }
     };
     let page = field(&fields, "back").unwrap_or("/").to_string();
-    let anchor = format!("approval-{id}");
+    let anchor = format!("approval-{}", approval.id);
     let decision = match field(&fields, "action") {
         Some("approve") => Decision::Approve { digest: field(&fields, "digest").map(str::to_string) },
         Some("reject") => Decision::Reject,
@@ -199,7 +199,7 @@ pub async fn undo_form(
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
     let page = field(&fields, "back").unwrap_or("/settings/changes").to_string();
-    let anchor = format!("change-{id}");
+    let anchor = if backend::reports::well_formed(&id) { format!("change-{id}") } else { "latest".into() };
     match state.sou.undo(account.user, &id).await {
         Ok(_) => back(&page, None, &anchor),
         Err(WriteError::Backend(e)) if e.code() == "internal" => {

@@ -74,7 +74,7 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
 
 /// At start and then every hour: expired sessions and demo accounts go, widget
 /// visitors' conversations a day old, and conversations past the retention period
-/// (`0` days keeps them).
+/// (`0` days keeps them); and runs the writes approved but not run.
 async fn purge(sou: Sou, days: u32) {
     let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
     loop {
@@ -88,6 +88,10 @@ async fn purge(sou: Sou, days: u32) {
             Ok(0) => {}
             Ok(n) => tracing::info!(conversations = n, "widget visitors' conversations of a day ago deleted"),
             Err(e) => tracing::error!(error = %e, "purging widget visitors' conversations failed"),
+        }
+        // A write approved but not run (the database failed just then) runs, once.
+        if let Err(e) = sou.resume_approved().await {
+            tracing::error!(error = %e, "running approved writes failed");
         }
         if days == 0 {
             continue;

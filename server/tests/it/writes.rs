@@ -299,6 +299,37 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
         api(&router, &alice, "GET", &format!("/api/v1/approvals/{}", approval.id), Value::Null).await;
     assert_eq!(body["state"], "executed");
 
+    // Two undos of that change at once: one undoes it, the other is refused.
+    let undo = format!("/api/v1/changes/{}/undo", body["change"]["id"].as_str().unwrap());
+    let (a, b) = tokio::join!(
+        api(&router, &alice, "POST", &undo, Value::Null),
+        api(&router, &alice, "POST", &undo, Value::Null)
+    );
+    let mut statuses = [a.0, b.0];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+    assert_eq!(ledger(&store, alice.user).await, before, "undone once");
+
+    // A merge undone after the merged merchant's key was taken again (an import made
+    // it anew): refused, nothing written.
+    let (_, approval) =
+        propose(&router, &alice, "merge_merchants", json!({"into": "monoprix", "merge": ["franprix"]})).await;
+    let uri = format!("/api/v1/approvals/{}", approval.unwrap().id);
+    let (status, body) = api(&router, &alice, "POST", &uri, json!({"action": "approve"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let undo = format!("/api/v1/changes/{}/undo", body["change"]["id"].as_str().unwrap());
+    sql(
+        &store,
+        alice.user,
+        "INSERT INTO merchants (user_id, key, name) VALUES ($1, $2, 'Franprix')",
+        "franprix",
+    )
+    .await;
+    let merged = ledger(&store, alice.user).await;
+    let (status, body) = api(&router, &alice, "POST", &undo, Value::Null).await;
+    assert_eq!((status, code(&body)), (StatusCode::CONFLICT, "conflict"), "{body}");
+    assert_eq!(ledger(&store, alice.user).await, merged);
+
     // Without JavaScript: the card's forms, back to the conversation.
     let (_, approval) =
         propose(&router, &alice, "merge_merchants", json!({"into": "fnac", "name": "Fnac Darty"})).await;

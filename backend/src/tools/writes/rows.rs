@@ -88,8 +88,24 @@ fn pick<T>(way: Way, before: T, after: T) -> (T, T) {
 }
 
 /// Writes `rows` one way, checking each against what it must be now. Nothing is
-/// committed here: the caller's transaction keeps all of it or none.
+/// committed here: the caller's transaction keeps all of it or none. A row the
+/// database refuses as a duplicate (a merchant's key taken again since) is a
+/// conflict too.
 pub async fn apply(
+    db: &mut AnyConnection,
+    user: UserId,
+    rows: &[RowChange],
+    way: Way,
+) -> Result<(), ApplyError> {
+    match apply_rows(db, user, rows, way).await {
+        Err(ApplyError::Db(sqlx::Error::Database(e))) if e.is_unique_violation() => {
+            Err(ApplyError::Conflict(format!("a row is taken: {e}")))
+        }
+        other => other,
+    }
+}
+
+async fn apply_rows(
     db: &mut AnyConnection,
     user: UserId,
     rows: &[RowChange],
