@@ -35,7 +35,9 @@ pub fn TextArea(
 #[component]
 pub fn PageTitle(#[prop(into)] text: Signal<String>) -> impl IntoView {
     let full = move || {
-        let text = text.get();
+        // Read when leptos_meta writes the head, which may come after the page's owner
+        // was disposed (a request that ended first): then the plain name, never a panic.
+        let text = text.try_get().unwrap_or_default();
         let full = if text.trim().is_empty() { "Sou".to_string() } else { format!("{text} · Sou") };
         #[cfg(feature = "ssr")]
         let full = escape_text(&full);
