@@ -165,16 +165,6 @@ fn Budgets(
     }
 }
 
-/// An amount as a form field holds it: "249.90".
-fn typed(m: agent::Money) -> String {
-    let exp = m.currency.exponent();
-    let unit = 10i64.pow(exp);
-    match exp {
-        0 => m.minor.to_string(),
-        _ => format!("{}.{:0width$}", m.minor / unit, (m.minor % unit).abs(), width = exp as usize),
-    }
-}
-
 fn budget_list(budgets: Vec<agent::writes::BudgetView>, locale: Locale) -> AnyView {
     if budgets.is_empty() {
         return view! {
@@ -209,7 +199,7 @@ fn budget_list(budgets: Vec<agent::writes::BudgetView>, locale: Locale) -> AnyVi
                     let edit = format!(
                         "/settings/budgets?category={}&amount={}",
                         b.category.key,
-                        b.now.map(typed).unwrap_or_default()
+                        b.now.map(|m| crate::render::approval::typed_amount(m, '.')).unwrap_or_default()
                     );
                     view! {
                         <tr data-category=b.category.key.clone()>

@@ -266,6 +266,9 @@ impl Sou {
             ))
             .into());
         }
+        // Whoever made the plan (the parser's are not read from JSON), the registry's
+        // checks hold: a write says which rows it is about.
+        crate::registry::check_call(&plan.call).map_err(BackendError::from)?;
         let locale = plan.meta.locale;
         let vocab = self.store.vocabulary(user).await?;
         let mut db = self.store.tenant(user).await?;

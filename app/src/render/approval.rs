@@ -12,15 +12,15 @@ fn clock(ts: &str) -> String {
     ts.get(11..16).map(|hm| format!("{hm} UTC")).unwrap_or_default()
 }
 
-/// An amount as one types it: "300,00" in French, "300.00" in English.
-fn plain(m: agent::Money, locale: Locale) -> String {
+/// An amount as one types it, with `decimal` as the mark: "300,00", "300.00".
+pub fn typed_amount(m: agent::Money, decimal: char) -> String {
     let exp = m.currency.exponent();
     let unit = 10i64.pow(exp);
     let (whole, frac) = (m.minor / unit, (m.minor % unit).abs());
     if exp == 0 {
         whole.to_string()
     } else {
-        format!("{whole}{}{frac:0width$}", locale.pick(',', '.'), width = exp as usize)
+        format!("{whole}{decimal}{frac:0width$}", width = exp as usize)
     }
 }
 
@@ -69,7 +69,7 @@ fn edit_fields(a: &Approval, locale: Locale) -> Option<AnyView> {
     let id = &a.id;
     Some(match &a.plan.call {
         ToolCall::SetBudget(b) => {
-            let amount = b.amount.map(|m| plain(m, locale)).unwrap_or_default();
+            let amount = b.amount.map(|m| typed_amount(m, locale.pick(',', '.'))).unwrap_or_default();
             let currency = a
                 .effect
                 .budget

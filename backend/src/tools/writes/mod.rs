@@ -340,18 +340,6 @@ async fn matching(
     categories: &Categories,
     locale: Locale,
 ) -> Result<Vec<Found>, BackendError> {
-    if s.period.is_none()
-        && s.category.is_none()
-        && s.merchant.is_none()
-        && s.text.is_none()
-        && s.amount_min.is_none()
-        && s.amount_max.is_none()
-        && s.ids.is_empty()
-    {
-        return Err(BackendError::BadRequest(
-            "say which transactions: a period, a category, a merchant, a text, amounts or ids".into(),
-        ));
-    }
     if let Some(c) = s.category {
         categories.id(c)?;
     }
@@ -528,9 +516,6 @@ async fn merge_merchants(
         });
         moved.extend(theirs);
     }
-    if moved.len() > MAX_ROWS {
-        return Err(too_many(moved.len()));
-    }
     rows.extend(moved.iter().map(|f| RowChange::TxMerchant {
         id: f.row.id,
         before: f.merchant,
@@ -550,7 +535,7 @@ async fn merge_merchants(
     Ok(DryRun { rows, effect })
 }
 
-pub(crate) fn too_many(n: usize) -> BackendError {
+fn too_many(n: usize) -> BackendError {
     BackendError::BadRequest(format!(
         "this would change {n} transactions, more than {MAX_ROWS} at once: narrow it (a period, a merchant)"
     ))
