@@ -17,6 +17,8 @@
 //   with run_sql, then answers quoting the first row;
 // - "tips" / "astuces": a slow answer, one word every 100 ms for a minute, to test
 //   the stop button;
+// - "story" / "histoire": forty words, one every 100 ms, then "fin.": an answer a page
+//   reloads in the middle of;
 // - anything else: a short answer.
 // GET /v1/models checks the key (200 for the accepted keys, 401 otherwise), as Sou's
 // "check and save" does. GET /__mock/state tells the tests what the mock saw.
@@ -161,6 +163,10 @@ async function chat(req, res, body) {
       const shown = typeof value === 'object' ? value.num : String(value);
       stream.completed = await text(res, [`**${label}** `, `a le plus progressé : +${shown} `, 'entre janvier et février.'], 20, model);
     }
+  } else if (/story|histoire/i.test(question)) {
+    const words = [...Array.from({ length: 40 }, (_, i) => `mot${i + 1} `), 'fin.'];
+    stream.completed = await text(res, words, 100, model);
+    stream.words = words.length;
   } else if (/tips|astuces/i.test(question)) {
     const words = Array.from({ length: 600 }, (_, i) => `mot${i + 1} `);
     stream.completed = await text(res, words, 100, model);

@@ -11,8 +11,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let parser = Parser::new(vocab);
     let today = Date::new(2026, 11, 21).ok_or("date")?;
     for message in std::env::args().skip(1) {
-        let outcome = parser.parse(&message, &Context { today, locale: None, previous: None });
+        let cx = Context { today, locale: None, previous: None };
+        let outcome = parser.parse(&message, &cx);
         println!("{message}");
+        if let Some(plan) = parser.plan_steps(&message, &cx) {
+            println!("  a plan of {} steps ({}):", plan.steps.len(), plan.confidence.as_str());
+            for (i, s) in plan.steps.iter().enumerate() {
+                println!("  {}. {} — {}", i + 1, s.title, s.why);
+            }
+        }
         match outcome {
             ParseOutcome::Plan(p) => {
                 println!("  {} ({})", parser.describe(&p.call, p.meta.locale), p.meta.confidence.as_str());

@@ -23,6 +23,7 @@ mod plan_json;
 pub mod protocol;
 mod reason;
 pub mod reports;
+pub mod runs;
 pub mod text;
 mod tools;
 mod vocab;

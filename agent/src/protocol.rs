@@ -57,6 +57,29 @@ pub enum ChatEvent {
     ApprovalRequired {
         approval: Box<crate::Approval>,
     },
+    /// A plan of several steps (or with a write among them), waiting for the user:
+    /// `POST /api/v1/runs/{run}/accept`, `reject`, or `PATCH` an edited plan.
+    PlanProposed {
+        run: String,
+        plan: Box<crate::runs::RunPlan>,
+    },
+    /// A step of an accepted plan starts (`step` counts from 1).
+    StepStarted {
+        step: u32,
+        tool: String,
+        title: String,
+    },
+    /// A step's result.
+    StepResult {
+        step: u32,
+        result: Box<ToolOutput>,
+    },
+    /// A step failed; the plan goes on with the next one. `message` is safe to show.
+    StepFailed {
+        step: u32,
+        code: String,
+        message: String,
+    },
     /// A piece of the text answer. What it is says `format`: a model's Markdown, or
     /// Sou's own sentence, which is text — the labels and cells in it came from a bank
     /// or a file and are never markup. Build it with [`ChatEvent::text`] or
@@ -117,6 +140,35 @@ impl ChatEvent {
     /// A piece of a model's answer: Markdown.
     pub fn markdown(content: impl Into<String>) -> ChatEvent {
         ChatEvent::Token { content: content.into(), format: TextFormat::Markdown }
+    }
+
+    /// The event's `type` on the wire.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ChatEvent::Plan { .. } => "plan",
+            ChatEvent::Clarify { .. } => "clarify",
+            ChatEvent::ToolResult(_) => "tool_result",
+            ChatEvent::ApprovalRequired { .. } => "approval_required",
+            ChatEvent::PlanProposed { .. } => "plan_proposed",
+            ChatEvent::StepStarted { .. } => "step_started",
+            ChatEvent::StepResult { .. } => "step_result",
+            ChatEvent::StepFailed { .. } => "step_failed",
+            ChatEvent::Token { .. } => "token",
+            ChatEvent::EntitiesDetected { .. } => "entities_detected",
+            ChatEvent::Error { .. } => "error",
+            ChatEvent::Status { .. } => "status",
+        }
+    }
+
+    /// The words of an answer: its `token` events' text, in order.
+    pub fn words(events: &[ChatEvent]) -> String {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                ChatEvent::Token { content, .. } => Some(content.as_str()),
+                _ => None,
+            })
+            .collect()
     }
 
     pub fn is_terminal(&self) -> bool {
@@ -345,6 +397,9 @@ pub struct StoredMessage {
     pub content: String,
     /// For the assistant: every event it streamed, in order (the final status included).
     pub events: Vec<ChatEvent>,
+    /// For the assistant: the run it was, step by step (its owner only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Box<crate::runs::RunTrace>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

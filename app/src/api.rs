@@ -35,7 +35,7 @@ pub async fn load_page(conversation_id: Option<String>) -> Result<PageData, AppE
         let (sou, user) = ssr::session()?;
         let vocabulary = sou.store().vocabulary(user).await?;
         let conversation = match conversation_id {
-            Some(id) => Some(sou.conversation(user, &id).await?),
+            Some(id) => Some(sou.conversation(user, &id, ssr::accept_language()).await?),
             None => None,
         };
         Ok(PageData {
@@ -103,7 +103,7 @@ pub async fn answer_parts(conversation_id: String, message_id: String) -> Result
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
         let parser = agent::Parser::new(sou.store().vocabulary(user).await?);
-        let conversation = sou.conversation(user, &conversation_id).await?;
+        let conversation = sou.conversation(user, &conversation_id, locale).await?;
         let (answer, heading) = crate::chat::answer_html(conversation, &message_id, &parser, locale, true)
             .ok_or(AppError::NotFound)?;
         let history = sou.conversations(user, HISTORY_LENGTH).await?;

@@ -82,6 +82,21 @@ pub fn refusal(code: &str, locale: Locale) -> String {
         "month" => tr(locale, "Le mois doit être de la forme 2026-12.", "The month must look like 2026-12."),
         "category" => tr(locale, "Cette catégorie n'existe pas.", "This category does not exist."),
         "not_found" => tr(locale, "Introuvable : rien n'a été modifié.", "Not found: nothing changed."),
+        "run_state" => tr(
+            locale,
+            "Ce plan a changé d'état entre-temps : cette action ne s'y applique plus.",
+            "This plan's state changed meanwhile: that action no longer applies.",
+        ),
+        "invalid_plan" | "not_a_plan" => tr(
+            locale,
+            "Ce plan n'a pas pu être enregistré : une étape n'est pas valable. Rien n'a changé.",
+            "This plan could not be saved: a step is not valid. Nothing changed.",
+        ),
+        "period" => tr(
+            locale,
+            "Une période s'écrit 2026-10, 2026 ou 2026-01-01..2026-03-31.",
+            "Write a period as 2026-10, 2026 or 2026-01-01..2026-03-31.",
+        ),
         _ => tr(
             locale,
             "Cela n'a pas pu être fait ; rien n'a été modifié.",

@@ -88,6 +88,7 @@ fn Embed(data: EmbedData) -> impl IntoView {
         previous: None,
         draft: String::new(),
         visitor: Some(VisitorPass { site: data.site, token: data.token }),
+        live: None,
     };
     let script: &'static str = include_str!("embed.js");
     view! {

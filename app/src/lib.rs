@@ -48,10 +48,14 @@ mod rules;
 mod settings;
 #[cfg(feature = "ssr")]
 pub mod site;
+#[cfg(feature = "ssr")]
+mod sources;
 #[cfg(feature = "hydrate")]
 mod stream;
 #[cfg(feature = "ssr")]
 mod table;
+#[cfg(feature = "ssr")]
+mod usage;
 #[cfg(feature = "ssr")]
 mod widgets;
 
@@ -133,6 +137,8 @@ pub fn App() -> impl IntoView {
                 <Route path=(StaticSegment("settings"), StaticSegment("widgets")) view=widgets::WidgetsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("budgets")) view=budgets::BudgetsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("changes")) view=budgets::ChangesPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("settings"), StaticSegment("usage")) view=usage::UsagePage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("runs"), ParamSegment("id"), StaticSegment("sources")) view=sources::SourcesPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("embed"), ParamSegment("site")) view=embed::EmbedPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("import") view=imports::ImportsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("import"), ParamSegment("id")) view=imports::ImportPage ssr=SsrMode::Async/>

@@ -200,6 +200,13 @@ fn Settings(
                     " · "
                     <a href="/settings/changes" data-testid="changes-link">{tr(locale, "Historique des modifications", "History of changes")}</a>
                 </section>
+                <section class="card" data-testid="usage-card">
+                    <h2>{tr(locale, "Consommation", "Usage")}</h2>
+                    <p class="hint">{tr(locale,
+                        "Ce que les modèles ont coûté, par jour, mois, fournisseur et modèle, et votre limite mensuelle.",
+                        "What the models cost, per day, month, provider and model, and your monthly limit.")}</p>
+                    <a href="/settings/usage" data-testid="usage-link">{tr(locale, "Voir la consommation", "See usage")}</a>
+                </section>
                 <section class="card" data-testid="shares-card">
                     <h2>{tr(locale, "Rapports partagés", "Shared reports")}</h2>
                     <p class="hint">{tr(locale,

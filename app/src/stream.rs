@@ -17,6 +17,8 @@ use crate::chat::{LiveEvent, VisitorPass};
 thread_local! {
     /// Aborts the answer being streamed (one at a time: the composer is busy meanwhile).
     static CURRENT: RefCell<Option<AbortController>> = const { RefCell::new(None) };
+    /// The run of the answer being streamed: what the stop button stops.
+    static RUN: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Why a stream ended early.
@@ -29,8 +31,14 @@ pub enum Ended {
     Failed(String),
 }
 
-/// Stops the answer being streamed, if any.
+/// Stops the answer being streamed, if any: the server is asked to stop it (a client
+/// going away does not), and the stream is no longer read.
 pub fn stop() {
+    if let Some(run) = RUN.with(|r| r.borrow_mut().take()) {
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().send_beacon(&format!("/api/v1/runs/{run}/cancel"));
+        }
+    }
     CURRENT.with(|c| {
         if let Some(controller) = c.borrow_mut().take() {
             controller.abort();
@@ -48,46 +56,55 @@ fn js_error(e: JsValue) -> String {
         .unwrap_or_else(|| "network error".to_string())
 }
 
-/// Posts `body` and calls `on_event` for each event until the stream ends.
-/// An HTTP error comes back as `Err` with the server's message; [`stop`] ends it with
-/// [`Ended::Stopped`].
-/// A widget's visitor posts to its site's endpoint, with its token.
+/// Posts `body` (or, with `follow`, asks for run `follow`'s events from its first: the
+/// page was reloaded while it was being written) and calls `on_event` for each event
+/// until the stream ends. An HTTP error comes back as `Err` with the server's message;
+/// [`stop`] ends it with [`Ended::Stopped`]. A widget's visitor posts to its site's
+/// endpoint, with its token.
 pub async fn chat(
     visitor: Option<&VisitorPass>,
     body: String,
+    follow: Option<&str>,
     on_event: impl FnMut(LiveEvent),
 ) -> Result<(), Ended> {
     let controller = AbortController::new().map_err(|e| Ended::Failed(js_error(e)))?;
     let signal = controller.signal();
     CURRENT.with(|c| *c.borrow_mut() = Some(controller));
-    let result = read(visitor, body, &signal, on_event).await;
-    let was_stopped = stopped();
-    CURRENT.with(|c| c.borrow_mut().take());
-    match result {
-        Err(_) if was_stopped => Err(Ended::Stopped),
-        other => other,
-    }
-}
-
-async fn read(
-    visitor: Option<&VisitorPass>,
-    body: String,
-    signal: &web_sys::AbortSignal,
-    on_event: impl FnMut(LiveEvent),
-) -> Result<(), Ended> {
-    let request = match visitor {
-        Some(v) => Request::post(&format!("/embed/{}/chat", v.site)).header("x-sou-visitor", &v.token),
-        None => Request::post("/api/v1/chat"),
+    let request = match (follow, visitor) {
+        (Some(run), _) => Request::get(&format!("/api/v1/runs/{run}/events")),
+        (None, Some(v)) => {
+            Request::post(&format!("/embed/{}/chat", v.site)).header("x-sou-visitor", &v.token)
+        }
+        (None, None) => Request::post("/api/v1/chat"),
     };
     let request = request
         .header("content-type", "application/json")
         .header("accept", "text/event-stream")
-        .abort_signal(Some(signal))
-        .body(body)
-        .map_err(|e| Ended::Failed(e.to_string()))?;
-    // `fetch` rejects only when no response came at all: the network is gone.
-    let response = request.send().await.map_err(|_| Ended::Unreachable)?;
-    read_events(response, on_event).await.map_err(Ended::Failed)
+        .abort_signal(Some(&signal));
+    let request = if follow.is_some() { request.build() } else { request.body(body) };
+    let result = match request {
+        // `fetch` rejects only when no response came at all: the network is gone.
+        Ok(r) => match r.send().await {
+            Ok(response) => {
+                RUN.with(|r| *r.borrow_mut() = response.headers().get("x-sou-run"));
+                // The conversation's address at once: a reload during the answer finds it.
+                if let Some(id) = response.headers().get("x-sou-conversation").filter(|_| visitor.is_none()) {
+                    show_conversation_url(&id);
+                }
+                read_events(response, on_event).await.map_err(Ended::Failed)
+            }
+            Err(_) => Err(Ended::Unreachable),
+        },
+        // Building a request of a string fails only if the browser cannot: said plainly.
+        Err(_) => Err(Ended::Failed("the request could not be made".into())),
+    };
+    let was_stopped = stopped();
+    CURRENT.with(|c| c.borrow_mut().take());
+    RUN.with(|r| r.borrow_mut().take());
+    match result {
+        Err(_) if was_stopped => Err(Ended::Stopped),
+        other => other,
+    }
 }
 
 async fn read_events(
@@ -123,7 +140,7 @@ async fn read_events(
             if frame.event == "chunk" {
                 match LiveEvent::from_json(&frame.data) {
                     Ok(event) => on_event(event),
-                    Err(e) => leptos::logging::warn!("unreadable event: {e}"),
+                    Err(_) => leptos::logging::warn!("an unreadable event was skipped"),
                 }
             }
         }

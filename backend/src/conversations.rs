@@ -4,6 +4,7 @@
 //! Every query is scoped to the owner; anyone else's conversation is `NotFound`.
 
 use agent::protocol::{ChatEvent, ConversationSummary, ConversationView, Role, StoredMessage};
+use agent::runs::RunStatus;
 use agent::ToolCallPlan;
 use sqlx::Row;
 
@@ -105,6 +106,40 @@ impl Sou {
         self.insert_message(user, conversation, Some(public_id), content, plan, events).await
     }
 
+    /// An answer stored again with more events (a plan's steps, once they ran).
+    pub(crate) async fn rewrite_answer(
+        &self,
+        user: UserId,
+        public_id: &str,
+        content: &str,
+        events: &[ChatEvent],
+    ) -> Result<(), BackendError> {
+        let events = serde_json::to_string(events).map_err(|e| BackendError::Corrupt(e.to_string()))?;
+        let mut tx = self.store.tenant(user).await?;
+        sqlx::query("UPDATE messages SET content = $1, events = $2 WHERE user_id = $3 AND public_id = $4")
+            .bind(content)
+            .bind(events)
+            .bind(user.0)
+            .bind(public_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Whether the answer with this public id is stored.
+    pub(crate) async fn answer_exists(&self, user: UserId, public_id: &str) -> Result<bool, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let n: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE user_id = $1 AND public_id = $2")
+                .bind(user.0)
+                .bind(public_id)
+                .fetch_one(&mut *db)
+                .await?;
+        db.commit().await?;
+        Ok(n > 0)
+    }
+
     /// A question (no public id) or an answer (one).
     async fn insert_message(
         &self,
@@ -171,9 +206,37 @@ impl Sou {
 
     /// A conversation with its messages, for its owner only (a visitor's on the
     /// owner's widget is not the owner's to read).
-    pub async fn conversation(&self, user: UserId, id: &str) -> Result<ConversationView, BackendError> {
+    /// Each answer carries its run's trace (labels in `locale`), and an answer still
+    /// being written (or a plan whose steps are running) shows the events it has so far.
+    pub async fn conversation(
+        &self,
+        user: UserId,
+        id: &str,
+        locale: agent::Locale,
+    ) -> Result<ConversationView, BackendError> {
         self.check_owner(user, id).await?;
-        self.conversation_any(user, id).await
+        let mut view = self.conversation_any(user, id).await?;
+        let mut traces = self.conversation_traces(user, id, locale).await?;
+        for m in view.messages.iter_mut().filter(|m| m.role == Role::Assistant) {
+            let Some(i) = traces.iter().position(|t| Some(&t.id) == m.id.as_ref()) else { continue };
+            let trace = traces.remove(i);
+            if matches!(trace.status, RunStatus::Running | RunStatus::Paused) {
+                m.events = self.run_events(user, &trace.id).await?;
+            }
+            m.trace = Some(Box::new(trace));
+        }
+        // An answer still being written has no message yet: its events so far.
+        for trace in traces.into_iter().filter(|t| t.status == RunStatus::Running) {
+            let events = self.run_events(user, &trace.id).await?;
+            view.messages.push(StoredMessage {
+                id: Some(trace.id.clone()),
+                role: Role::Assistant,
+                content: String::new(),
+                events,
+                trace: Some(Box::new(trace)),
+            });
+        }
+        Ok(view)
     }
 
     /// A conversation of `user`'s rows, whoever held it: the caller checked who asks.
@@ -214,6 +277,7 @@ impl Sou {
                 role: role(&stored_role),
                 content: r.get(1),
                 events,
+                trace: None,
             });
         }
         Ok(ConversationView { id: id.to_string(), title, messages })

@@ -19,6 +19,7 @@ pub mod providers;
 pub mod registry;
 pub mod reports;
 pub mod rules;
+pub mod runs;
 pub mod sou;
 pub mod store;
 #[cfg(feature = "test-support")]

@@ -21,6 +21,10 @@ pub struct Sou {
     auth: Auth,
     imports: Imports,
     pub(crate) writes: WriteConfig,
+    pub(crate) runs: crate::runs::record::Runs,
+    /// The date taken for today, when pinned (tests: answers about "this month" that do
+    /// not change with the day they run).
+    today: Option<Date>,
 }
 
 impl Sou {
@@ -33,6 +37,8 @@ impl Sou {
             auth,
             imports: Imports::default(),
             writes: Default::default(),
+            runs: Default::default(),
+            today: None,
         }
     }
 
@@ -59,6 +65,13 @@ impl Sou {
         self
     }
 
+    /// The same, recording runs this way (how long before a silent run is taken for
+    /// stopped, the usage limits).
+    pub fn with_runs(mut self, config: crate::runs::record::RunConfig) -> Sou {
+        self.runs.config = config;
+        self
+    }
+
     /// The same, answering with language models too.
     pub fn with_providers(mut self, providers: Providers) -> Sou {
         self.providers = Some(providers);
@@ -78,9 +91,18 @@ impl Sou {
         self.timezone
     }
 
-    /// Today in the configured time zone.
+    /// The same, taking `today` for today.
+    pub fn with_today(mut self, today: Date) -> Sou {
+        self.today = Some(today);
+        self
+    }
+
+    /// Today in the configured time zone (or the pinned date).
     pub fn today(&self) -> Date {
         use chrono::Datelike;
+        if let Some(d) = self.today {
+            return d;
+        }
         let now = chrono::Utc::now().with_timezone(&self.timezone);
         Date::new(now.year(), now.month(), now.day()).unwrap_or_else(|| Date::from_days(0))
     }

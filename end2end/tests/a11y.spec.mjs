@@ -53,8 +53,14 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
           await expect(page.getByTestId('turn').last().getByTestId('result')).toBeVisible();
           await ask(page, 'bonjour');
           await expect(page.getByTestId('turn').last().getByTestId('clarify')).toBeVisible();
+          // A plan of steps, and an answer's trace opened.
+          await ask(page, "prépare mon bilan d'octobre 2026");
+          await expect(page.getByTestId('turn').last().getByTestId('run-plan')).toBeVisible();
+          const trace = page.getByTestId('trace').first();
+          await trace.locator('summary').first().click();
           await check('conversation');
-          for (const path of ['/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/settings/budgets', '/settings/changes', '/nowhere']) {
+          const sources = await trace.locator('a[href*="/sources"]').first().getAttribute('href');
+          for (const path of ['/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/settings/budgets', '/settings/changes', '/settings/usage', sources.split('#')[0], '/nowhere']) {
             await open(page, testInfo, path);
             await check(path);
           }

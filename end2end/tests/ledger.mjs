@@ -89,3 +89,13 @@ export function linesOutside(merchant, category, start, end) {
     WHERE ${ME} AND m.key = '${merchant}' AND (c.key IS NULL OR c.key <> '${category}')
       AND t.date >= '${start}' AND t.date < '${end}';`);
 }
+
+// The ids of the test account's spending in `category` between `start` and `end`.
+export function spendingIds(category, start, end) {
+  const db = path.join(process.env.SOU_E2E_DATA_DIR, 'sou.db');
+  const sql = `SELECT t.id FROM transactions t
+    JOIN categories c ON c.id = t.category_id JOIN users u ON u.id = t.user_id
+    WHERE ${ME} AND c.key = '${category}' AND t.amount_minor < 0
+      AND t.date >= '${start}' AND t.date < '${end}' ORDER BY t.id;`;
+  return execFileSync('sqlite3', ['-readonly', db, sql]).toString().trim().split('\n').filter(Boolean).map(Number);
+}

@@ -121,6 +121,40 @@ test('the answer streams and the stop button ends it, upstream too', async ({ pa
   await snap(page, { path: `test-results/model-stopped-${testInfo.project.name}.png`, fullPage: true });
 });
 
+test('a reload during a model answer comes back to it, and it ends whole', async ({ page, context }, testInfo) => {
+  const tag = testInfo.project.name;
+  await open(page, testInfo);
+  const question = 'Raconte-moi une histoire';
+  if (hydrated(testInfo)) {
+    await ask(page, question);
+    await expect(page.getByTestId('answer').last()).toContainText('mot5');
+    await page.reload();
+  } else {
+    // Without JavaScript the form waits for the whole answer: the conversation is
+    // opened beside it, from the history, while the answer is being written.
+    const asking = ask(page, question);
+    const other = await context.newPage();
+    await other.goto('/');
+    const link = other.locator('nav a', { hasText: question }).first();
+    await expect.poll(async () => {
+      await other.reload();
+      return link.count();
+    }).toBeGreaterThan(0);
+    await link.click();
+    await expect(other.getByTestId('turn').last()).toContainText('mot');
+    await other.close();
+    await asking;
+  }
+  // The answer goes on and ends whole, with its trace.
+  const turn = page.getByTestId('turn').last();
+  await expect(turn.getByTestId('answer')).toContainText('mot40 fin.', { timeout: 20_000 });
+  await expect(turn.getByTestId('trace')).toBeVisible();
+  await expect(turn.locator('[data-code="stopped"]')).toHaveCount(0);
+  const streams = (await mockState()).streams.filter((x) => x.question === question);
+  expect(streams.at(-1).completed).toBe(true);
+  await snap(page, { path: `test-results/model-reloaded-${tag}.png`, fullPage: true });
+});
+
 test('a key is checked by the provider before it is saved, and never shown', async ({ page }, testInfo) => {
   await open(page, testInfo, '/settings');
   const openai = page.locator('li[data-provider="openai"]');

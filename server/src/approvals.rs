@@ -75,7 +75,7 @@ pub async fn undo(
 }
 
 /// Where a form goes back to: the approval's conversation, at its card, or `fallback`.
-fn back(to: &str, error: Option<&str>, anchor: &str) -> Response {
+pub(crate) fn back(to: &str, error: Option<&str>, anchor: &str) -> Response {
     let (path, query) = match to.split_once('?') {
         Some((p, q)) => (p.to_string(), Some(q.to_string())),
         None => (to.to_string(), None),
@@ -95,7 +95,7 @@ fn back(to: &str, error: Option<&str>, anchor: &str) -> Response {
     Redirect::to(&target).into_response()
 }
 
-fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
+pub(crate) fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
     fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 

@@ -1,7 +1,8 @@
 //! Configuration in layers: built-in defaults, then a TOML file (`SOU_CONFIG`, or
 //! `sou.toml` in the working directory if present), then environment variables
 //! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_DEMO_HOURS`, `SOU_DEMO_PER_ADDRESS`, `SOU_SIGNUP`,
-//! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `SOU_APPROVAL_MINUTES`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
+//! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `SOU_APPROVAL_MINUTES`, `SOU_USAGE_LIMIT_EUR`,
+//! `SOU_USER_USAGE_LIMIT_EUR`, `SOU_RUN_STALE_SECS`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
 //! `SOU_MASTER_KEY`, and `SOU_LLM__…` for the `[llm]` table, `__` separating levels:
 //! `SOU_LLM__PROVIDERS__OPENAI__BASE_URL`). Provider keys fall back to the usual
 //! variables (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, …).
@@ -35,6 +36,13 @@ struct Raw {
     approval_minutes: u32,
     #[serde(default)]
     pause_before_write_ms: u64,
+    #[serde(default)]
+    usage_limit_eur: Option<Euros>,
+    #[serde(default)]
+    user_usage_limit_eur: Option<Euros>,
+    run_stale_secs: u64,
+    #[serde(default)]
+    pause_between_steps_ms: u64,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
     #[serde(default, skip_serializing)]
@@ -43,6 +51,37 @@ struct Raw {
     master_key: Option<SecretString>,
     #[serde(default)]
     llm: RawLlm,
+}
+
+/// An amount of euros as written in the file or the environment: `25`, `"25.50"`. A
+/// number with a fraction is read from its decimal text, never computed as a float.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+enum Euros {
+    Whole(u64),
+    Fraction(f64),
+    Text(String),
+}
+
+impl Euros {
+    /// Millionths of a euro.
+    fn micros(&self) -> Option<u64> {
+        let text = match self {
+            Euros::Whole(n) => return n.checked_mul(1_000_000),
+            Euros::Fraction(f) => f.to_string(),
+            Euros::Text(t) => t.trim().replace(',', "."),
+        };
+        let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
+        if whole.is_empty()
+            || !whole.bytes().all(|b| b.is_ascii_digit())
+            || frac.len() > 6
+            || !frac.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let frac = format!("{frac:0<6}");
+        whole.parse::<u64>().ok()?.checked_mul(1_000_000)?.checked_add(frac.parse().ok()?)
+    }
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -94,6 +133,10 @@ impl Default for Raw {
             retention_days: 30,
             approval_minutes: 30,
             pause_before_write_ms: 0,
+            usage_limit_eur: None,
+            user_usage_limit_eur: None,
+            run_stale_secs: 60,
+            pause_between_steps_ms: 0,
             database_url: None,
             database_owner_url: None,
             master_key: None,
@@ -130,6 +173,12 @@ pub struct Config {
     /// default 30), and a pause between an approval and its write
     /// (`SOU_PAUSE_BEFORE_WRITE_MS`, default 0: only crash tests set it).
     pub writes: backend::approvals::WriteConfig,
+    /// Model spending limits per month: all users together (`SOU_USAGE_LIMIT_EUR`) and
+    /// each user (`SOU_USER_USAGE_LIMIT_EUR`), in euros, none by default; and how long a
+    /// running answer may go without news before it is taken for stopped
+    /// (`SOU_RUN_STALE_SECS`, default 60); a pause between two steps of a plan
+    /// (`SOU_PAUSE_BETWEEN_STEPS_MS`, default 0: only crash tests set it).
+    pub runs: backend::runs::RunConfig,
     /// The key that seals provider keys (`SOU_MASTER_KEY`); else a file in `data_dir`.
     pub master_key: Option<SecretString>,
     pub llm: LlmConfig,
@@ -149,6 +198,10 @@ pub enum ConfigError {
     ApprovalMinutes(u32),
     #[error("configuration: llm: {0}")]
     Llm(String),
+    #[error("configuration: {0} must be an amount of euros like 25 or \"25.50\"")]
+    Euros(&'static str),
+    #[error("configuration: run_stale_secs must be 1 to 3600, not {0}")]
+    RunStale(u64),
 }
 
 impl Config {
@@ -176,6 +229,16 @@ impl Config {
         if !(1..=10080).contains(&raw.approval_minutes) {
             return Err(ConfigError::ApprovalMinutes(raw.approval_minutes));
         }
+        let euros = |v: &Option<Euros>, name: &'static str| {
+            v.as_ref().map(|e| e.micros().ok_or(ConfigError::Euros(name))).transpose()
+        };
+        let limits = backend::runs::UsageLimits {
+            instance_monthly_eur_micros: euros(&raw.usage_limit_eur, "usage_limit_eur")?,
+            user_monthly_eur_micros: euros(&raw.user_usage_limit_eur, "user_usage_limit_eur")?,
+        };
+        if !(1..=3600).contains(&raw.run_stale_secs) {
+            return Err(ConfigError::RunStale(raw.run_stale_secs));
+        }
         Ok(Config {
             addr,
             data_dir: raw.data_dir,
@@ -192,6 +255,12 @@ impl Config {
             writes: backend::approvals::WriteConfig {
                 approval_ttl: Duration::from_secs(u64::from(raw.approval_minutes) * 60),
                 pause_before_execute: Duration::from_millis(raw.pause_before_write_ms.min(60_000)),
+            },
+            runs: backend::runs::RunConfig {
+                stale_after: Duration::from_secs(raw.run_stale_secs),
+                record: true,
+                limits,
+                pause_between_steps: Duration::from_millis(raw.pause_between_steps_ms.min(60_000)),
             },
             master_key: raw.master_key,
             llm,
@@ -288,6 +357,18 @@ mod tests {
             let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
             assert!(err.contains("Mars/Olympus"), "{err}");
             jail.set_env("SOU_TIMEZONE", "UTC");
+            // Limits in euros, read exactly; a bad one is named.
+            jail.set_env("SOU_USAGE_LIMIT_EUR", "25.5");
+            jail.set_env("SOU_USER_USAGE_LIMIT_EUR", "3");
+            let limits = Config::load().map_err(|e| e.to_string())?.runs.limits;
+            assert_eq!(limits.instance_monthly_eur_micros, Some(25_500_000));
+            assert_eq!(limits.user_monthly_eur_micros, Some(3_000_000));
+            jail.set_env("SOU_USAGE_LIMIT_EUR", "lots");
+            let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(err.contains("usage_limit_eur"), "{err}");
+            jail.set_env("SOU_USAGE_LIMIT_EUR", "0.0000001");
+            assert!(Config::load().is_err(), "more than six decimals");
+            jail.set_env("SOU_USAGE_LIMIT_EUR", "10");
             jail.set_env("SOU_ADDR", "nope");
             let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
             assert!(err.contains("nope"), "{err}");

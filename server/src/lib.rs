@@ -12,6 +12,7 @@ pub mod forms;
 mod imports_api;
 mod pwa;
 pub mod reports;
+mod runs;
 pub mod security;
 mod widgets;
 
@@ -130,6 +131,14 @@ pub fn router(state: AppState) -> Router {
         .route("/rules", post(forms::create_rule))
         .route("/rules/{id}/apply", post(forms::apply_rule))
         .route("/rules/{id}/delete", post(forms::delete_rule))
+        .route("/api/v1/runs/{id}", get(runs::trace).patch(runs::edit))
+        .route("/api/v1/runs/{id}/events", get(runs::events))
+        .route("/api/v1/runs/{id}/{action}", post(runs::act))
+        .route("/runs/{id}/edit", post(runs::edit_form))
+        .route("/runs/{id}/{action}", post(runs::act_form))
+        .route("/api/v1/usage", get(runs::usage))
+        .route("/api/v1/usage/limit", axum::routing::put(runs::set_limit))
+        .route("/usage/limit", post(runs::limit_form))
         .route("/api/v1/approvals/{id}", get(approvals::show).post(approvals::decide))
         .route("/api/v1/changes", get(approvals::list))
         .route("/api/v1/changes/{id}/undo", post(approvals::undo))
@@ -236,12 +245,25 @@ async fn api_chat(
 
 /// An answer's events as `text/event-stream`, each a `chunk` (docs/api.md), kept alive
 /// and never buffered by a proxy.
+/// Each event's `id` is `<run>:<n>`, `n` counting from 1: what `Last-Event-ID` sends
+/// back to `GET /api/v1/runs/{run}/events`. The run's id is also in `X-Sou-Run`, its
+/// conversation's in `X-Sou-Conversation`.
 pub(crate) fn event_stream(stream: backend::chat::ChatStream) -> Response {
-    let events =
-        stream.events.map(|e| Ok::<Event, Infallible>(Event::default().event("chunk").data(e.to_json())));
+    let run = stream.run_id.clone();
+    let first = stream.first_seq;
+    let events = stream.events.enumerate().map(move |(i, e)| {
+        let id = format!("{run}:{}", first + i as u64);
+        Ok::<Event, Infallible>(Event::default().event("chunk").id(id).data(e.to_json()))
+    });
     let mut response =
         Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response();
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
+    if let Ok(v) = HeaderValue::from_str(&stream.run_id) {
+        response.headers_mut().insert("x-sou-run", v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&stream.conversation_id) {
+        response.headers_mut().insert("x-sou-conversation", v);
+    }
     response
 }

@@ -53,13 +53,17 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         allow_signup: config.signup,
         ..AuthConfig::default()
     };
-    let sou =
-        Sou::new(store, config.timezone).with_providers(providers).with_auth(auth).with_writes(config.writes);
+    let sou = Sou::new(store, config.timezone)
+        .with_providers(providers)
+        .with_auth(auth)
+        .with_writes(config.writes)
+        .with_runs(config.runs.clone());
     // Writes approved before the server stopped, and not run yet, run once now.
     if let Err(e) = sou.resume_approved().await {
         tracing::error!(error = %e, "running the writes approved before the stop failed");
     }
     tokio::spawn(purge(sou.clone(), config.retention_days));
+    tokio::spawn(sweep_runs(sou.clone(), config.runs.stale_after));
     let state = AppState { leptos_options, sou, trust_proxy: config.trust_proxy };
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
@@ -70,6 +74,19 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     })
     .await?;
     Ok(())
+}
+
+/// Answers a stopped server left running (this one before a restart, or another one on
+/// the same database) are closed once their heartbeat is stale, so that no question
+/// stays without an answer and no client waits on them for ever.
+async fn sweep_runs(sou: Sou, stale_after: std::time::Duration) {
+    let mut every = tokio::time::interval((stale_after / 2).max(std::time::Duration::from_secs(1)));
+    loop {
+        every.tick().await;
+        if let Err(e) = sou.close_stale_runs().await {
+            tracing::error!(error = %e, "closing runs left by a stopped server failed");
+        }
+    }
 }
 
 /// At start and then every hour: expired sessions and demo accounts go, widget
@@ -88,6 +105,11 @@ async fn purge(sou: Sou, days: u32) {
             Ok(0) => {}
             Ok(n) => tracing::info!(conversations = n, "widget visitors' conversations of a day ago deleted"),
             Err(e) => tracing::error!(error = %e, "purging widget visitors' conversations failed"),
+        }
+        match sou.purge_run_events().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(events = n, "events of runs finished a day ago deleted"),
+            Err(e) => tracing::error!(error = %e, "purging run events failed"),
         }
         // A write approved but not run (the database failed just then) runs, once.
         if let Err(e) = sou.resume_approved().await {

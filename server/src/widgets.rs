@@ -83,7 +83,11 @@ pub async fn chat(
         .visitor_chat(visitor, req)
         .await
         .map_err(|e| ApiError::from_user_in(e, crate::forms::locale(&headers)))?;
-    Ok(crate::event_stream(stream))
+    // A visitor has no run to stop or come back to: the owner's API is not theirs.
+    let mut response = crate::event_stream(stream);
+    response.headers_mut().remove("x-sou-run");
+    response.headers_mut().remove("x-sou-conversation");
+    Ok(response)
 }
 
 #[derive(Deserialize)]

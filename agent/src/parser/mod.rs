@@ -16,6 +16,7 @@ pub(crate) mod intent;
 pub(crate) mod lexicon;
 pub use self::lexicon::{is_exclusion_word, is_write_word};
 mod question;
+pub mod steps;
 #[cfg(feature = "writes")]
 mod writes;
 
@@ -361,6 +362,11 @@ fn change_request(tokens: &[crate::text::Token], locale: Locale) -> Option<crate
         suggestions: Vec::new(),
         locale,
     })
+}
+
+/// The language of a message's own words, when they tell.
+pub fn locale_of(message: &str) -> Option<Locale> {
+    detect_locale(&crate::text::tokenize(message))
 }
 
 /// The language a message is read in: its own words', else the conversation's, else the

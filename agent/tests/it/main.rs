@@ -5,3 +5,4 @@
 mod corpus;
 mod out_of_domain;
 mod robustness;
+mod steps;

@@ -28,6 +28,9 @@ pub struct ComposerData {
     pub draft: String,
     /// On a widget's page: the site and the visitor's token, which its requests carry.
     pub visitor: Option<VisitorPass>,
+    /// An answer still being written when the page was drawn (a reload during it): its
+    /// run and its question. The composer follows it to its end.
+    pub live: Option<(String, String)>,
 }
 
 /// A widget visitor's pass: the site's public id and the token the embed page drew.
@@ -109,7 +112,10 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
         previous: stored_previous,
         draft,
         visitor,
+        live: following,
     } = props;
+    #[cfg(not(feature = "hydrate"))]
+    let _ = following;
     // A widget's box names no example: the site may answer about anything but the ledger.
     let label = if visitor.is_some() {
         tr(locale, "Votre question", "Your question")
@@ -150,7 +156,7 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
         if offline() {
             keep(message, plan, live);
         } else {
-            start(message, plan, live, None);
+            start(message, plan, live, None, None);
         }
         // After a suggestion as after Enter: the caret is back in the message box.
         focus_message();
@@ -171,6 +177,11 @@ pub fn Composer(props: ComposerData) -> impl IntoView {
     Effect::new(move |_| {
         if let Some(typed) = typed.clone().filter(|t| !t.is_empty() && *t != draft.get_untracked()) {
             draft.set(typed);
+        }
+        // An answer being written when the page was drawn: followed here, in place of
+        // what the page drew of it so far (which the style hides once the page is live).
+        if let Some((run, question)) = following.clone() {
+            start(question, None, live, None, Some(run));
         }
         browser::mount_turns(move || {
             view! {
@@ -317,7 +328,7 @@ struct Live {
 /// Streams the answer to `message` into a new turn, then puts the server's rendering
 /// of the stored answer in its place, and the history as it is now beside it.
 #[cfg(feature = "hydrate")]
-fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>) {
+fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>, follow: Option<String>) {
     let Live { turns, busy, draft, conversation_id, locale, visitor } = live;
     // A widget's page keeps its address, and has no history or page name to change.
     let visitor = visitor.get_value();
@@ -370,7 +381,7 @@ fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>) {
     let body = serde_json::to_string(&request).unwrap_or_default();
     leptos::task::spawn_local(async move {
         let mut message_id = None;
-        let result = crate::stream::chat(visitor.as_ref(), body, |event| {
+        let on_event = |event| {
             if let LiveEvent::Status { conversation_id: id, message_id: answer, .. } = &event {
                 if let Some(id) =
                     id.as_ref().filter(|id| conversation_id.get_untracked().as_ref() != Some(*id))
@@ -388,8 +399,8 @@ fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>) {
                 }
             });
             request_animation_frame(browser::scroll_to_end);
-        })
-        .await;
+        };
+        let result = crate::stream::chat(visitor.as_ref(), body, follow.as_deref(), on_event).await;
         // The stored answer as the server draws it. Without it (the answer was not
         // stored, or the request failed) the streamed parts stay, and a reload shows it.
         let parts = match (conversation_id.get_untracked(), message_id) {
@@ -460,7 +471,7 @@ fn resume(live: Live) {
         t.iter().position(|turn| turn.waiting.is_some()).map(|i| (i, t[i].user.clone(), t[i].waiting.clone()))
     });
     if let Some((index, message, plan)) = next {
-        start(message, plan.flatten(), live, Some(index));
+        start(message, plan.flatten(), live, Some(index), None);
     }
 }
 
@@ -476,7 +487,7 @@ fn offline() -> bool {
 }
 
 #[cfg(not(feature = "hydrate"))]
-fn start(_message: String, _plan: Option<String>, _live: Live, _at: Option<usize>) {}
+fn start(_message: String, _plan: Option<String>, _live: Live, _at: Option<usize>, _follow: Option<String>) {}
 
 /// Puts the caret in the message box, without scrolling (it is fixed at the bottom).
 /// Not on a touch screen, where focus opens the keyboard over the answer.
@@ -485,8 +496,8 @@ fn focus_message() {
     browser::focus_message();
 }
 
-/// The stop button: aborts the request; the server sees the client go and drops its
-/// call to the model.
+/// The stop button: asks the server to stop the answer (it drops its call to the
+/// model) and stops reading it.
 fn stop_answer() {
     #[cfg(feature = "hydrate")]
     crate::stream::stop();

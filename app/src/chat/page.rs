@@ -18,16 +18,18 @@ use crate::render;
 struct Turn {
     user: String,
     events: Vec<ChatEvent>,
+    trace: Option<Box<agent::runs::RunTrace>>,
 }
 
 fn turns_of(conversation: Option<ConversationView>) -> Vec<Turn> {
     let mut turns: Vec<Turn> = Vec::new();
     for m in conversation.map(|c| c.messages).unwrap_or_default() {
         match m.role {
-            Role::User => turns.push(Turn { user: m.content, events: Vec::new() }),
+            Role::User => turns.push(Turn { user: m.content, events: Vec::new(), trace: None }),
             Role::Assistant => {
                 if let Some(last) = turns.last_mut() {
                     last.events = with_message_id(m.events, m.id.as_deref());
+                    last.trace = m.trace;
                 }
             }
         }
@@ -104,6 +106,15 @@ fn Chat(data: PageData) -> impl IntoView {
     let refused = write_error.map(|code| {
         view! { <p class="error" role="alert" data-testid="write-error">{crate::budgets::refusal(&code, locale)}</p> }
     });
+    // An answer still being written (the page reloaded during it): the composer follows
+    // it; without JavaScript the page says so.
+    let live = turns.last().and_then(|t| {
+        t.trace
+            .as_ref()
+            .filter(|r| r.status == agent::runs::RunStatus::Running)
+            .map(|r| (r.id.clone(), t.user.clone()))
+    });
+    let live_run = live.as_ref().map(|(run, _)| run.clone());
     let props = ComposerData {
         locale,
         today: data.today,
@@ -112,6 +123,7 @@ fn Chat(data: PageData) -> impl IntoView {
         previous: last_plan(&turns),
         draft: example.chars().take(MAX_CHAT_MESSAGE_CHARS).collect(),
         visitor: None,
+        live,
     };
     let count = turns.len();
     let turns = turns
@@ -120,13 +132,20 @@ fn Chat(data: PageData) -> impl IntoView {
         .map(|(i, turn)| {
             // A form's redirect lands on the newest turn's first line (`#latest`).
             let latest = (i + 1 == count).then_some("latest");
+            let live = live_run.clone().filter(|_| i + 1 == count);
+            let writing = live.is_some();
             let parser = parser.clone();
             let describe = move |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
             view! {
-                <li class="turn" data-testid="turn" id=latest>
+                <li class="turn" data-testid="turn" id=latest data-live-run=live>
                     <p class="bubble user">{turn.user}</p>
                     <div class="bubble assistant">
-                        {render::events_view(turn.events, locale, describe, conversation_id.clone())}
+                        {render::events_view(turn.events, locale, describe, conversation_id.clone(), turn.trace)}
+                        {writing.then(|| view! {
+                            <p class="hint" role="status" data-testid="still-writing">{tr(locale,
+                                "Sou écrit encore cette réponse : rechargez la page pour voir la suite.",
+                                "Sou is still writing this answer: reload the page to see the rest.")}</p>
+                        })}
                     </div>
                 </li>
             }
@@ -170,6 +189,7 @@ pub fn OfflinePage() -> impl IntoView {
         previous: None,
         draft: String::new(),
         visitor: None,
+        live: None,
     };
     view! {
         <div class="app start">
@@ -260,13 +280,13 @@ pub fn answer_html(
             }
         }
     }
-    let turn = Turn { user: String::new(), events };
+    let turn = Turn { user: String::new(), events, trace: message.trace };
     let describe = |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
     let heading = last_answered(std::slice::from_ref(&turn)).map(|plan| describe(&plan));
     let choices = render::approval::CategoryChoices::of(parser.vocabulary(), locale);
     let html = Owner::new().with(|| {
         provide_context(choices);
-        render::events_view(turn.events, locale, describe, Some(conversation_id)).to_html()
+        render::events_view(turn.events, locale, describe, Some(conversation_id), turn.trace).to_html()
     });
     Some((html, heading))
 }

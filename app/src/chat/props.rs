@@ -7,6 +7,7 @@
 //! ["l", locale]  ["t", today]  ["q", draft]          always, once each
 //! ["i", conversation id]  ["p", previous plan's JSON]  ["$", currency]   when there is one
 //! ["v", site, visitor's token]                                           on a widget's page
+//! ["r", run, its question]                                  an answer still being written
 //! ["c" | "m" | "a", key, French name, English name, alias…]    a category, merchant, account
 //!     (the tag is "c=expense" when the term has a kind: "=" and the kind)
 //! ["d", dataset, column, type, column, type…]
@@ -39,6 +40,9 @@ fn encode(data: &ComposerData) -> Vec<Vec<String>> {
     if let Some(v) = &data.visitor {
         lists.push(vec!["v".to_string(), v.site.clone(), v.token.clone()]);
     }
+    if let Some((run, question)) = &data.live {
+        lists.push(vec!["r".to_string(), run.clone(), question.clone()]);
+    }
     let vocabulary = &data.vocabulary;
     if let Some(currency) = vocabulary.currency {
         lists.push(vec!["$".to_string(), currency.as_str().to_string()]);
@@ -69,7 +73,7 @@ fn encode(data: &ComposerData) -> Vec<Vec<String>> {
 /// `data` from its lists; what is wrong in them, if anything.
 fn decode(lists: Vec<Vec<String>>) -> Result<ComposerData, &'static str> {
     let (mut locale, mut today, mut draft) = (None, None, None);
-    let (mut conversation_id, mut previous, mut visitor) = (None, None, None);
+    let (mut conversation_id, mut previous, mut visitor, mut live) = (None, None, None, None);
     let mut vocabulary = Vocabulary::default();
     for list in lists {
         let mut values = list.into_iter();
@@ -92,6 +96,7 @@ fn decode(lists: Vec<Vec<String>>) -> Result<ComposerData, &'static str> {
             "q" => draft = Some(next()?),
             "i" => conversation_id = Some(next()?),
             "v" => visitor = Some(VisitorPass { site: next()?, token: next()? }),
+            "r" => live = Some((next()?, next()?)),
             "p" => previous = Some(ToolCallPlan::from_json(&next()?).map_err(|_| "invalid previous plan")?),
             "$" => vocabulary.currency = Some(Currency::new(&next()?).ok_or("invalid currency")?),
             "c" | "m" | "a" => {
@@ -134,6 +139,7 @@ fn decode(lists: Vec<Vec<String>>) -> Result<ComposerData, &'static str> {
         previous,
         draft: draft.ok_or("no draft")?,
         visitor,
+        live,
     })
 }
 
@@ -218,6 +224,7 @@ mod tests {
             previous: Some(plan),
             draft: "combien \"en\" courses".into(),
             visitor: None,
+            live: Some(("0123456789abcdef0123456789abcdef".into(), "et en \"mars\" ?".into())),
         };
         round_trip(&data);
         round_trip(&ComposerData {
@@ -228,6 +235,7 @@ mod tests {
             previous: None,
             draft: String::new(),
             visitor: Some(VisitorPass { site: "AAAAAAAAAAAAAAAAAAAAAA".into(), token: "t-_0".into() }),
+            live: None,
         });
     }
 

@@ -34,10 +34,8 @@ pub fn usage_line(usage: &Usage, locale: Locale) -> Option<AnyView> {
             t(locale, T::TokensOut)
         ),
     ];
-    // Micro-euros shown to a ten-thousandth of a euro, in integers like all money.
-    let (euros, rest) = (usage.cost_eur_micros / 1_000_000, usage.cost_eur_micros % 1_000_000 / 100);
-    let sep = if locale == Locale::Fr { "," } else { "." };
-    parts.push(format!("{}{euros}{sep}{rest:04} €", if usage.unpriced { "≥ " } else { "≈ " }));
+    let cost = agent::runs::eur_micros(usage.cost_eur_micros, locale);
+    parts.push(format!("{}{cost}", if usage.unpriced { "≥ " } else { "≈ " }));
     if let Some(ms) = usage.first_token_ms {
         parts.push(format!("{} {ms} ms", t(locale, T::FirstToken)));
     }

@@ -2,6 +2,7 @@
 //! clarifying question, each tool's result, the answer's words, warnings and errors.
 
 use agent::protocol::{ChatEvent, TextFormat};
+use agent::runs::{RunStatus, RunTrace};
 use agent::{Clarification, Locale, ToolCallPlan, ToolOutput};
 use leptos::prelude::*;
 
@@ -27,14 +28,29 @@ pub fn tool_output(output: ToolOutput, locale: Locale) -> AnyView {
     }
 }
 
-/// One stored assistant answer, event by event.
+/// One stored assistant answer, event by event, with its run's trace when it has one
+/// (its owner's pages): each result then links to the step that computed it, and the
+/// answer ends with "How Sou got this".
 pub fn events_view(
     events: Vec<ChatEvent>,
     locale: Locale,
     describe: impl Fn(&ToolCallPlan) -> String,
     conversation_id: Option<String>,
+    trace: Option<Box<RunTrace>>,
 ) -> impl IntoView {
-    let mut out: Vec<AnyView> = Vec::new();
+    let mut out = Sink::default();
+    let back = conversation_id.as_ref().map_or_else(|| "/".to_string(), |c| format!("/c/{c}"));
+    let result_steps = trace.as_deref().map(super::runs::result_steps).unwrap_or_default();
+    let mut results = 0usize;
+    // A result, and under it the step that computed it.
+    let with_source = |view: AnyView, results: &mut usize| -> AnyView {
+        let source = trace
+            .as_deref()
+            .zip(result_steps.get(*results))
+            .map(|(t, s)| super::runs::figure_source(&t.id, s, locale));
+        *results += 1;
+        view! { <div class="sourced">{view}{source}</div> }.into_any()
+    };
     let mut ended = false;
     // Results speak the language of the question, which the plan carries.
     let mut locale = locale;
@@ -44,7 +60,10 @@ pub fn events_view(
     let mut format = TextFormat::Markdown;
     let mut stopped = false;
     let mut had_result = false;
-    for e in events {
+    // A plan's answer has two ends (its proposal's, then its steps'): the last one says
+    // what the answer cost and how Sou got it.
+    let last_status = events.iter().rposition(ChatEvent::is_terminal);
+    for (i, e) in events.into_iter().enumerate() {
         if let ChatEvent::Token { content, format: f } = &e {
             if *f != format && !text.is_empty() {
                 out.push(answer_text(std::mem::take(&mut text), format));
@@ -68,12 +87,39 @@ pub fn events_view(
             }
             ChatEvent::ToolResult(output) => {
                 had_result = true;
-                tool_output(output, locale)
+                with_source(tool_output(output, locale), &mut results)
+            }
+            ChatEvent::PlanProposed { run, plan } => {
+                // As it is now: edited, running, done.
+                let (plan, status, next) = match trace.as_deref() {
+                    Some(t) => (t.plan.clone().unwrap_or(*plan), t.status, t.next_step),
+                    None => (*plan, RunStatus::Done, u32::MAX),
+                };
+                locale = plan.locale;
+                super::runs::plan_card(&run, plan, status, next, &back, locale)
+            }
+            ChatEvent::StepStarted { step, title, .. } => {
+                out.open();
+                let head = match locale {
+                    Locale::Fr => format!("Étape {step} : {title}"),
+                    Locale::En => format!("Step {step}: {title}"),
+                };
+                view! { <h3 class="step-head" data-testid="step-head">{head}</h3> }.into_any()
+            }
+            ChatEvent::StepResult { result, .. } => {
+                had_result = true;
+                with_source(tool_output(*result, locale), &mut results)
+            }
+            ChatEvent::StepFailed { step, code, message } => {
+                let text = match locale {
+                    Locale::Fr => format!("Étape {step} en échec : {message}"),
+                    Locale::En => format!("Step {step} failed: {message}"),
+                };
+                view! { <p class="error" role="alert" data-code=code>{text}</p> }.into_any()
             }
             ChatEvent::Token { .. } => ().into_any(),
             ChatEvent::ApprovalRequired { approval } => {
-                let back = conversation_id.as_ref().map_or_else(|| "/".to_string(), |c| format!("/c/{c}"));
-                super::approval::approval_card(*approval, back, locale).into_any()
+                super::approval::approval_card(*approval, back.clone(), locale).into_any()
             }
             ChatEvent::EntitiesDetected { entities } => {
                 let clarification = Clarification {
@@ -93,7 +139,13 @@ pub fn events_view(
                 stopped |= code == "stopped";
                 view! { <p class="error" role="alert" data-code=code>{message}</p> }.into_any()
             }
+            ChatEvent::Status { .. } if Some(i) != last_status => {
+                out.close();
+                ended = true;
+                ().into_any()
+            }
             ChatEvent::Status { uncertainty, usage, message_id, .. } => {
+                out.close();
                 ended = true;
                 let share =
                     message_id.filter(|_| had_result).map(|id| super::share::answer_share(id, locale));
@@ -108,7 +160,8 @@ pub fn events_view(
                         </div>
                     }
                 });
-                view! { {warning} {usage_line(&usage, locale)} {share} }.into_any()
+                let panel = trace.as_deref().map(|t| super::runs::trace_panel(t, locale));
+                view! { {warning} {usage_line(&usage, locale)} {share} {panel} }.into_any()
             }
         };
         out.push(v);
@@ -120,7 +173,38 @@ pub fn events_view(
     if !ended && !stopped {
         out.push(view! { <p class="error" role="alert">{t(locale, T::Interrupted)}</p> }.into_any());
     }
-    out
+    out.close();
+    out.out
+}
+
+/// Where an answer's views go: in order, a plan's steps each in a section of its own
+/// (head, result, sentence), so that the answer's layout does not pull them apart.
+#[derive(Default)]
+struct Sink {
+    out: Vec<AnyView>,
+    step: Option<Vec<AnyView>>,
+}
+
+impl Sink {
+    fn push(&mut self, v: AnyView) {
+        match &mut self.step {
+            Some(step) => step.push(v),
+            None => self.out.push(v),
+        }
+    }
+
+    fn open(&mut self) {
+        self.close();
+        self.step = Some(Vec::new());
+    }
+
+    fn close(&mut self) {
+        if let Some(step) = self.step.take() {
+            self.out.push(
+                view! { <section class="plan-step" data-testid="plan-step">{step}</section> }.into_any(),
+            );
+        }
+    }
 }
 
 #[cfg(test)]
@@ -142,7 +226,7 @@ mod tests {
                 conversation_id: None,
                 message_id: None,
             });
-            let view = events_view(events, Locale::Fr, |_| String::new(), None);
+            let view = events_view(events, Locale::Fr, |_| String::new(), None, None);
             view.to_html()
         })
     }

@@ -21,6 +21,8 @@ pub mod plan;
 #[cfg(feature = "ssr")]
 pub mod recurring;
 #[cfg(feature = "ssr")]
+pub mod runs;
+#[cfg(feature = "ssr")]
 pub mod share;
 #[cfg(feature = "ssr")]
 mod tables;

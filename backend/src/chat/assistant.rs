@@ -13,12 +13,14 @@ use serde_json::json;
 
 use super::emitter::Emitter;
 use super::router::{Complexity, Route};
+use super::steps;
 use crate::ids::UserId;
 use crate::llm::model::{elapsed_ms, Model, Spent};
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};
 use crate::providers::Providers;
 use crate::registry::Registry;
-use crate::tools;
+use crate::runs::record::Clock;
+use agent::runs::{Check, StepKind};
 
 /// Rounds of tool calls per message (never more than 5).
 pub const MAX_TOOL_ITERATIONS: usize = 5;
@@ -51,6 +53,8 @@ pub struct Outcome {
     pub tools_run: usize,
     /// Whether any text reached the user (an error after that cannot be retried).
     pub answered_text: String,
+    /// The checks of every tool result the model was given.
+    pub checks: Vec<Check>,
 }
 
 /// A failure, with what was spent before it.
@@ -222,6 +226,7 @@ pub(crate) async fn answer(
         first_token_ms: None,
         tools_run: 0,
         answered_text: String::new(),
+        checks: Vec::new(),
     };
     let mut messages = std::mem::take(&mut q.history);
     messages.push(LlmMessage { role: Role::User, content: vec![Part::Text(q.message.to_string())] });
@@ -252,13 +257,22 @@ pub(crate) async fn answer(
             tools: offered,
             max_tokens: max_tokens(route.complexity),
         };
+        let clock = Clock::now();
+        let mut round = Spent::default();
         let (result, info) = providers.caller().stream(model, request).await;
         if info.dropped > 0 {
             tracing::info!(dropped = info.dropped, "older turns left out to fit the context budget");
         }
         let mut events = match result {
             Ok(e) => e,
-            Err(error) => return Err(Failed { error, outcome }),
+            Err(error) => {
+                let step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round);
+                out.step(
+                    clock,
+                    steps::failed(step, crate::error::llm_message(model.provider, &error, q.locale).1),
+                );
+                return Err(Failed { error, outcome });
+            }
         };
         let mut text = String::new();
         let mut calls = Vec::new();
@@ -268,12 +282,24 @@ pub(crate) async fn answer(
                 () = out.closed() => {
                     // Dropping `events` closes the upstream connection.
                     outcome.ending = Ending::Stopped;
+                    outcome.spent.merge(&round);
+                    let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round);
+                    step.status = agent::runs::StepStatus::Stopped;
+                    out.step(clock, step);
                     return Ok(outcome);
                 }
             };
             match next {
                 None => break,
-                Some(Err(error)) => return Err(Failed { error, outcome }),
+                Some(Err(error)) => {
+                    outcome.spent.merge(&round);
+                    let step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round);
+                    out.step(
+                        clock,
+                        steps::failed(step, crate::error::llm_message(model.provider, &error, q.locale).1),
+                    );
+                    return Err(Failed { error, outcome });
+                }
                 Some(Ok(StreamEvent::TextDelta(t))) => {
                     outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
                     text.push_str(&t);
@@ -285,11 +311,15 @@ pub(crate) async fn answer(
                     calls.push((id, name, arguments));
                 }
                 Some(Ok(StreamEvent::Usage { input_tokens, output_tokens })) => {
-                    outcome.spent.add(model, input_tokens, output_tokens);
+                    round.add(model, input_tokens, output_tokens);
                 }
                 Some(Ok(StreamEvent::Done { .. })) => {}
             }
         }
+        outcome.spent.merge(&round);
+        let names: Vec<&str> =
+            calls.iter().map(|(_, n, _): &(String, String, serde_json::Value)| n.as_str()).collect();
+        out.step(clock, steps::model(StepKind::Model, model_title(q.locale, &names), model, &round));
         if calls.is_empty() {
             return Ok(outcome);
         }
@@ -306,9 +336,10 @@ pub(crate) async fn answer(
             said.push(Part::ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() });
             let content = match Registry::get().validate(&json!({"tool": name, "args": arguments})) {
                 Ok(call) if call.is_write() => propose(sou, &q, model, call, out).await,
-                Ok(call) => match tools::run(store, q.user, &call, q.locale, q.today).await {
-                    Ok(output) => {
+                Ok(call) => match steps::run_checked(sou, out, q.user, &call, q.locale, q.today).await {
+                    Ok((output, checks)) => {
                         outcome.tools_run += 1;
+                        outcome.checks.extend(checks);
                         let summary = agent::answer::summarize(&output, q.locale);
                         let data = serde_json::to_string(&output).unwrap_or_default();
                         out.emit(ChatEvent::ToolResult(output)).await;
@@ -337,6 +368,18 @@ pub(crate) async fn answer(
     }
     outcome.ending = Ending::ToolLimit;
     Ok(outcome)
+}
+
+/// A model step's title: it answered, or called these tools.
+fn model_title(locale: Locale, tools: &[&str]) -> String {
+    if tools.is_empty() {
+        locale.pick("Réponse du modèle", "The model's answer").to_string()
+    } else {
+        locale.pick(
+            format!("Appel d'outils : {}", tools.join(", ")),
+            format!("Tool calls: {}", tools.join(", ")),
+        )
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,11 @@
 use std::time::Instant;
 
 use agent::protocol::ChatEvent;
+use agent::runs::Step;
+use futures::Stream;
 use tokio::sync::mpsc;
+
+use crate::runs::record::{Clock, Recorder};
 
 /// Sends events to the client while keeping them for the stored answer.
 pub(crate) struct Emitter {
@@ -13,20 +17,41 @@ pub(crate) struct Emitter {
     pub(crate) sent: Vec<ChatEvent>,
     pub(crate) started: Instant,
     pub(crate) first_event_ms: Option<u64>,
+    /// The run this answer is: every event and step is recorded there.
+    pub(crate) run: Recorder,
 }
 
 impl Emitter {
-    /// Resolves when the client has gone away (stop button, closed tab, lost network).
+    /// Resolves when the user stops the answer (the stop button, `POST
+    /// /api/v1/runs/{id}/cancel`). A client going away (a closed tab, a reload, a lost
+    /// network) does not: the answer goes on and is stored, and the client can come
+    /// back to it.
     pub(crate) async fn closed(&self) {
-        self.tx.closed().await
+        self.run.stopped().await
     }
 
     pub(crate) async fn emit(&mut self, e: ChatEvent) {
         let started = self.started;
         self.first_event_ms.get_or_insert_with(|| started.elapsed().as_millis() as u64);
+        self.run.event(&e);
         self.sent.push(e.clone());
-        // A client that went away does not stop a parser answer (it is stored); a
-        // model's answer watches `closed` and stops.
+        // A client that went away stops nothing: the answer is stored, and recorded
+        // for a client that comes back.
         let _ = self.tx.send(e).await;
     }
+
+    /// Records a step of the answer that started at `clock`; returns its number.
+    pub(crate) fn step(&mut self, clock: Clock, step: Step) -> u32 {
+        self.run.step(clock, step)
+    }
+}
+
+/// The events of one answer, and the conversation and run they belong to.
+pub struct ChatStream {
+    pub conversation_id: String,
+    /// The run (and the answer's id): `GET /api/v1/runs/{id}`.
+    pub run_id: String,
+    /// The first event's number; each next one is one more (the stream's `id`s).
+    pub first_seq: u64,
+    pub events: std::pin::Pin<Box<dyn Stream<Item = ChatEvent> + Send>>,
 }

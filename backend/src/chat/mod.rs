@@ -9,14 +9,17 @@ pub mod assistant;
 mod clarify;
 pub(crate) mod emitter;
 pub mod guardian;
+mod multi;
+pub mod planner;
 pub mod router;
+pub(crate) mod steps;
 
 use std::time::Instant;
 
 use agent::protocol::{ChatEvent, Role, StreamStatus, Uncertainty, Usage};
 pub use agent::protocol::{ChatRequest, PlanRequest};
+use agent::runs::{answer_confidence, plan_base, CheckOutcome, LimitState, RunStatus, StepKind};
 use agent::{Confidence, Context, Locale, ParseOutcome, Parser, Reason, ReasonCode, ToolCallPlan};
-use futures::Stream;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -26,13 +29,15 @@ use crate::llm::model::Spent;
 use crate::llm::{self, LlmMessage};
 use crate::providers::Resolved;
 use crate::registry::Registry;
+use crate::runs::record::Clock;
 use crate::sou::Sou;
-use crate::tools;
 use crate::widgets::Visitor;
 use agent::widgets::WidgetScope;
 use clarify::{is_free_form, low_confidence_question};
+pub use emitter::ChatStream;
 use emitter::Emitter;
 use guardian::Verdict;
+use multi::{plan_title, Proposed};
 use router::Complexity;
 
 /// Longest message accepted, in characters.
@@ -58,9 +63,25 @@ struct Answered {
     model: Option<String>,
     spent: Spent,
     first_token_ms: Option<u64>,
+    /// The user stopped it.
+    stopped: bool,
+    /// A plan of several steps waits for the user.
+    proposed: bool,
 }
 
 impl Answered {
+    /// A plan of several steps, shown: nothing ran.
+    fn proposed(p: Proposed) -> Answered {
+        let mut done = Answered::parser(None, p.uncertainty);
+        done.proposed = true;
+        if let Some((model, spent)) = p.by {
+            done.route = "llm";
+            done.model = Some(model);
+            done.spent = spent;
+        }
+        done
+    }
+
     fn parser(plan: Option<ToolCallPlan>, uncertainty: Uncertainty) -> Answered {
         Answered {
             plan,
@@ -69,18 +90,14 @@ impl Answered {
             model: None,
             spent: Spent::default(),
             first_token_ms: None,
+            stopped: false,
+            proposed: false,
         }
     }
 }
 
 fn no_answer(warnings: Vec<String>) -> Uncertainty {
     Uncertainty { plan_confidence: None, answer_confidence: 0.0, warnings }
-}
-
-/// The events of one answer, and the conversation they belong to.
-pub struct ChatStream {
-    pub conversation_id: String,
-    pub events: std::pin::Pin<Box<dyn Stream<Item = ChatEvent> + Send>>,
 }
 
 impl Sou {
@@ -143,6 +160,9 @@ impl Sou {
         // The user's words are stored before anything runs.
         self.insert_question(user, &conversation_id, &req.message).await?;
         let previous = self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context);
+        let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
+        let run = self.start_run(user, &conversation_id, run_locale, started).await?;
+        let run_id = run.id.clone();
 
         let (tx, rx) = mpsc::channel::<ChatEvent>(32);
         let sou = self.clone();
@@ -150,7 +170,7 @@ impl Sou {
         // The answer is stored whatever happens to the client; a model's answer stops
         // when the client goes away.
         tokio::spawn(async move {
-            let mut out = Emitter { tx, sent: Vec::new(), started, first_event_ms: None };
+            let mut out = Emitter { tx, sent: Vec::new(), started, first_event_ms: None, run };
             let question = Asked {
                 user,
                 message: &req.message,
@@ -160,13 +180,22 @@ impl Sou {
                 scope: visitor.as_ref().map(|v| &v.site.scope),
             };
             let outcome = sou.answer(question, client_plan, &mut out).await;
-            let done = match outcome {
-                Ok(done) => done,
+            let (done, run_status) = match outcome {
+                Ok(done) => {
+                    let status = if done.stopped {
+                        RunStatus::Cancelled
+                    } else if done.proposed {
+                        RunStatus::Proposed
+                    } else {
+                        RunStatus::Done
+                    };
+                    (done, status)
+                }
                 Err(e) => {
                     tracing::error!(error = %e, "chat answer failed");
                     let (code, message) = user_safe(&e, locale);
                     out.emit(ChatEvent::Error { code, message }).await;
-                    Answered::parser(None, no_answer(vec![]))
+                    (Answered::parser(None, no_answer(vec![])), RunStatus::Failed)
                 }
             };
             let (plan, uncertainty) = (done.plan, done.uncertainty);
@@ -193,7 +222,8 @@ impl Sou {
                 first_event_ms: out.first_event_ms.unwrap_or_default(),
                 first_token_ms: done.first_token_ms,
             };
-            let message_id = uuid::Uuid::new_v4().simple().to_string();
+            let message_id = out.run.id.clone();
+            let confidence = uncertainty.answer_confidence;
             let status = ChatEvent::Status {
                 content: StreamStatus::Done,
                 usage,
@@ -202,21 +232,18 @@ impl Sou {
                 message_id: Some(message_id.clone()),
             };
             out.sent.push(status.clone());
-            let text: String = out
-                .sent
-                .iter()
-                .filter_map(|e| match e {
-                    ChatEvent::Token { content, .. } => Some(content.as_str()),
-                    _ => None,
-                })
-                .collect();
+            let text = ChatEvent::words(&out.sent);
             if let Err(e) = sou.insert_answer(user, &id, &message_id, &text, plan.as_ref(), &out.sent).await {
                 tracing::error!(error = %e, "storing the answer failed");
             }
+            // The run's last event is recorded once the answer is stored: a client that
+            // re-attaches and sees it finds the answer.
+            out.run.event(&status);
+            out.run.finish(run_status, Some(confidence)).await;
             let _ = out.tx.send(status).await;
         });
         let events = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
-        Ok(ChatStream { conversation_id, events: Box::pin(events) })
+        Ok(ChatStream { conversation_id, run_id, first_seq: 1, events: Box::pin(events) })
     }
 
     /// Decides what to do with a message and emits the events: the parser's plan runs
@@ -234,6 +261,7 @@ impl Sou {
             None => self.parser(q.user).await?,
         };
         let today = self.today();
+        let clock = Clock::now();
         let outcome = parser.parse(q.message, &Context { today, locale: q.locale, previous: q.previous });
         // The server never trusts a client's plan: it is validated (done by the
         // caller), and unless it is exactly what the server parsed, it is run as the
@@ -259,6 +287,19 @@ impl Sou {
             }
             (None, other) => other,
         };
+        // A message that asks several things: a plan of steps, shown before it runs.
+        if q.scope.is_none()
+            && !matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == Confidence::High)
+        {
+            let cx = Context { today, locale: q.locale, previous: None };
+            if let Some(plan) = parser.plan_steps(q.message, &cx) {
+                let mut step = agent::runs::Step::new(StepKind::Parse, plan_title(&plan));
+                step.arguments = serde_json::to_value(&plan.steps).ok();
+                out.step(clock, step);
+                return self.propose_plan(q.user, plan, out).await.map(Answered::proposed);
+            }
+        }
+        out.step(clock, steps::parse(&outcome, &parser));
         // A widget's visitor: what the site does not offer is refused before anything
         // runs, and never offered as a suggestion.
         let outcome = match q.scope {
@@ -277,8 +318,23 @@ impl Sou {
             ParseOutcome::Plan(p) => p.meta.confidence != Confidence::High,
             ParseOutcome::Clarification(c) => is_free_form(c),
         };
-        let models =
-            if needs_model && q.scope.is_none() { self.models(q.user, &mut warnings).await } else { None };
+        let locale = match &outcome {
+            ParseOutcome::Plan(p) => p.meta.locale,
+            ParseOutcome::Clarification(c) => c.locale,
+        };
+        let models = if needs_model && q.scope.is_none() {
+            self.models(q.user, locale, &mut warnings).await
+        } else {
+            None
+        };
+        // Several requests the parser could not split: a model's plan, shown first.
+        if let Some(models) = &models {
+            if agent::parser::steps::clauses(q.message).len() >= 2 {
+                if let Some(done) = self.model_plan(&parser, (q.user, q.message), locale, models, out).await {
+                    return Ok(Answered::proposed(done));
+                }
+            }
+        }
         let plan = match outcome {
             ParseOutcome::Clarification(c) => {
                 if let (Some(models), true) = (&models, is_free_form(&c)) {
@@ -307,12 +363,28 @@ impl Sou {
         // The guardian: approve, repair (re-validated) or ask.
         let model = &models.simple;
         let providers = self.providers.as_ref().ok_or(BackendError::NotFound)?;
+        let clock = Clock::now();
         let reviewed = guardian::review(providers.caller(), model, q.message, &plan).await;
         let locale = plan.meta.locale;
         let (spent, first_token_ms, verdict) = match reviewed {
             Ok(r) => (r.spent, r.first_token_ms, Ok(r.verdict)),
             Err(e) => (Spent::default(), None, Err(e)),
         };
+        let said = match &verdict {
+            Ok(Verdict::Approve) => locale.pick("Plan approuvé", "Plan approved"),
+            Ok(Verdict::Repair(_)) => locale.pick("Plan corrigé", "Plan repaired"),
+            Ok(Verdict::Clarify(_)) => locale.pick("Question à poser", "A question to ask"),
+            Ok(Verdict::InvalidRepair(_)) => {
+                locale.pick("Correction refusée par le registre", "Repair refused by the registry")
+            }
+            Err(_) => locale.pick("Pas de verdict", "No verdict"),
+        };
+        let step = steps::model(StepKind::Guardian, said, model, &spent);
+        let step = match &verdict {
+            Err(e) => steps::failed(step, llm_message(models.provider, e, locale).1),
+            Ok(_) => step,
+        };
+        out.step(clock, step);
         let guarded = |plan, uncertainty| Answered {
             plan,
             uncertainty,
@@ -320,6 +392,8 @@ impl Sou {
             model: Some(model.name.clone()),
             spent: spent.clone(),
             first_token_ms,
+            stopped: false,
+            proposed: false,
         };
         match verdict {
             Ok(Verdict::Approve) => {
@@ -376,8 +450,20 @@ impl Sou {
 
     /// The models for `user`, or `None` (with a warning when the user chose a provider
     /// that cannot be used: Sou never swaps it for another).
-    async fn models(&self, user: UserId, warnings: &mut Vec<String>) -> Option<Resolved> {
+    async fn models(&self, user: UserId, locale: Locale, warnings: &mut Vec<String>) -> Option<Resolved> {
         let providers = self.providers.as_ref()?;
+        // The month's limits: told at 80 %, no model at 100 %.
+        match self.limits(user).await {
+            Ok(limits) => {
+                if let Some(l) = limits.iter().find(|l| l.state != LimitState::Ok) {
+                    warnings.push(crate::runs::usage::limit_text(l, locale));
+                    if l.state == LimitState::Reached {
+                        return None;
+                    }
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "reading the usage limits failed"),
+        }
         match providers.resolve(&self.store, user).await {
             Ok(Some(m)) => Some(m),
             Ok(None) => {
@@ -419,7 +505,8 @@ impl Sou {
         if plan.call.is_write() {
             return self.gate(user, conversation, plan, warnings, out).await;
         }
-        let mut output = tools::run(&self.store, user, &plan.call, locale, plan.meta.today).await?;
+        let (mut output, checks) =
+            steps::run_checked(self, out, user, &plan.call, locale, plan.meta.today).await?;
         if let (Some(scope), agent::ToolOutput::DatasetInfo(info)) = (scope, &mut output) {
             info.datasets.retain(|d| scope.datasets.contains(&d.name));
         }
@@ -433,11 +520,9 @@ impl Sou {
                 .filter(|r| r.code.cap() < Confidence::High)
                 .map(|r| r.text.clone()),
         );
-        let answer_confidence = match plan.meta.confidence {
-            Confidence::High => 1.0,
-            Confidence::Medium => 0.7_f32.max(checked),
-            Confidence::Low => checked,
-        };
+        // What the checks found wrong is said, and lowers the confidence.
+        warnings.extend(checks.iter().filter(|c| c.outcome == CheckOutcome::Failed).map(|c| c.text.clone()));
+        let answer_confidence = answer_confidence(plan_base(plan.meta.confidence, checked), &checks);
         let uncertainty =
             Uncertainty { plan_confidence: Some(plan.meta.confidence), answer_confidence, warnings };
         Ok((Some(plan), uncertainty))
@@ -445,7 +530,7 @@ impl Sou {
 
     /// A write plan, whoever made it (the parser, a model, the client): never run here,
     /// only proposed — its dry run shown, waiting for the user's approval.
-    async fn gate(
+    pub(crate) async fn gate(
         &self,
         user: UserId,
         conversation: &str,
@@ -455,7 +540,20 @@ impl Sou {
     ) -> Result<(Option<ToolCallPlan>, Uncertainty), BackendError> {
         use crate::error::UserError;
         let locale = plan.meta.locale;
-        match self.propose(user, Some(conversation), &plan).await {
+        let clock = Clock::now();
+        let proposed = self.propose(user, Some(conversation), &plan).await;
+        let step = steps::tool(
+            &plan.call,
+            locale.pick("Simulation, en attente d'approbation", "Dry run, waiting for approval"),
+        );
+        out.step(
+            clock,
+            match &proposed {
+                Err(e) => steps::failed(step, e.message(locale)),
+                Ok(_) => step,
+            },
+        );
+        match proposed {
             Ok(approval) => {
                 out.emit(ChatEvent::ApprovalRequired { approval: Box::new(approval) }).await;
                 let text = locale.pick(
@@ -487,11 +585,20 @@ impl Sou {
         let Some(providers) = self.providers.as_ref() else {
             return Answered::parser(None, no_answer(warnings));
         };
+        let clock = Clock::now();
         let (route, mut spent) = router::route(providers.caller(), models, q.message).await;
         let model = match route.complexity {
             Complexity::Simple => &models.simple,
             Complexity::Complex => &models.complex,
         };
+        let chosen = format!("{} · {:?}", model.name, route.basis).to_lowercase();
+        let step = match route.basis {
+            router::Basis::Classified | router::Basis::Fallback => {
+                steps::model(StepKind::Route, chosen, &models.simple, &spent)
+            }
+            _ => agent::runs::Step::new(StepKind::Route, chosen),
+        };
+        out.step(clock, step);
         let today = self.today();
         let history = match self.history(q.user, q.conversation).await {
             Ok(h) => h,
@@ -549,11 +656,15 @@ impl Sou {
                 Locale::En => "This answer uses none of your data: the model answered on its own.".into(),
             });
         }
-        let answer_confidence = match (&error, outcome.ending, grounded) {
+        let base = match (&error, outcome.ending, grounded) {
             (None, assistant::Ending::Answered, true) => 0.8,
             (None, assistant::Ending::Answered, false) => 0.6,
             _ => 0.0,
         };
+        warnings.extend(
+            outcome.checks.iter().filter(|c| c.outcome == CheckOutcome::Failed).map(|c| c.text.clone()),
+        );
+        let answer_confidence = answer_confidence(base, &outcome.checks);
         Answered {
             plan: None,
             uncertainty: Uncertainty { plan_confidence: None, answer_confidence, warnings },
@@ -561,6 +672,8 @@ impl Sou {
             model: Some(model.name.clone()),
             spent,
             first_token_ms: outcome.first_token_ms,
+            stopped: outcome.ending == assistant::Ending::Stopped,
+            proposed: false,
         }
     }
 

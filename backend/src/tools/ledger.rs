@@ -99,16 +99,26 @@ pub(super) async fn scope(
     })
 }
 
-/// Every transaction query starts here. The joins repeat the user scope so that a row
-/// pointing at someone else's account, merchant or category shows nothing of it.
-pub(super) const SELECT: &str = "
+/// The columns every transaction query reads (`decode` reads them in this order) and
+/// its joins, which repeat the user scope so that a row pointing at someone else's
+/// account, merchant or category shows nothing of it.
+macro_rules! transactions_joined {
+    () => {
+        "
     SELECT t.id, t.date, t.raw_label, t.amount_minor, t.currency,
            a.name, COALESCE(a.name_en, a.name), a.key,
            m.key, m.name, c.key, c.name_fr, c.name_en, c.kind
     FROM transactions t
     JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
     LEFT JOIN merchants m ON m.id = t.merchant_id AND m.user_id = t.user_id
-    LEFT JOIN categories c ON c.id = t.category_id AND c.user_id = t.user_id
+    LEFT JOIN categories c ON c.id = t.category_id AND c.user_id = t.user_id"
+    };
+}
+
+/// Every transaction query starts here.
+pub(super) const SELECT: &str = concat!(
+    transactions_joined!(),
+    "
     WHERE t.user_id = $1 AND t.date >= $2 AND t.date < $3
       AND ($4 IS NULL OR c.key = $4)
       AND ($5 IS NULL OR m.key = $5)
@@ -116,7 +126,8 @@ pub(super) const SELECT: &str = "
       AND ($7 IS NULL OR abs(t.amount_minor) <= $7)
       AND ($8 IS NULL OR a.key = $8)
       AND ($9 IS NULL OR c.key IS NULL OR c.key <> $9)
-      AND ($10 IS NULL OR m.key IS NULL OR m.key <> $10)";
+      AND ($10 IS NULL OR m.key IS NULL OR m.key <> $10)"
+);
 
 /// The filters every transaction query shares: parameters $1 to $10 of [`SELECT`].
 pub(super) struct Filters<'a> {
@@ -284,4 +295,34 @@ pub(super) fn time_bucket(d: Date, group_by: GroupBy, locale: Locale) -> Option<
         GroupBy::Day => Some((d, agent::wording::day_label(d, locale))),
         GroupBy::None | GroupBy::Category | GroupBy::Merchant | GroupBy::Account => None,
     }
+}
+
+/// The same columns as [`SELECT`], for rows named by id.
+const SELECT_IDS: &str = concat!(
+    transactions_joined!(),
+    "
+    WHERE t.user_id = $1 AND t.id IN "
+);
+
+/// The user's transactions among `ids` (another user's id finds nothing), read in
+/// batches of a few hundred; in no particular order.
+pub(super) async fn by_ids(
+    db: &mut AnyConnection,
+    user: UserId,
+    ids: &[i64],
+    locale: Locale,
+) -> Result<Vec<Row_>, BackendError> {
+    let mut out = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(500) {
+        let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!("{SELECT_IDS}({})", marks.join(", "));
+        let mut q = sqlx::query(&sql).bind(user.0);
+        for id in chunk {
+            q = q.bind(*id);
+        }
+        for r in q.fetch_all(&mut *db).await? {
+            out.push(decode(&r, locale)?);
+        }
+    }
+    Ok(out)
 }

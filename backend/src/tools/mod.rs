@@ -7,6 +7,7 @@ pub(crate) mod flows;
 mod ledger;
 pub mod recurring;
 mod spending;
+pub mod verify;
 pub mod writes;
 
 use agent::{DatasetInfoResult, DatasetResult, Date, Locale, ToolCall, ToolOutput};
@@ -18,6 +19,56 @@ use crate::store::Store;
 use flows::{balances, budget_status, cash_flow};
 use recurring::recurring_payments;
 use spending::{compare, list_transactions, summary, Flow};
+
+/// The first source transactions of each step of a trace, in each step's order (the
+/// trace panel shows them).
+pub(crate) async fn source_rows(
+    store: &Store,
+    user: UserId,
+    trace: &agent::runs::RunTrace,
+    locale: Locale,
+) -> Result<Vec<agent::TransactionRow>, BackendError> {
+    let mut ids: Vec<i64> = Vec::new();
+    for s in &trace.steps {
+        for id in s.sources.transactions.iter().take(agent::runs::SOURCE_ROWS) {
+            if !ids.contains(id) {
+                ids.push(*id);
+            }
+        }
+    }
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    rows_by_id(store, user, &ids, locale).await
+}
+
+/// The user's transactions with these ids, in the order asked (an id that is not the
+/// user's is left out).
+pub(crate) async fn rows_by_id(
+    store: &Store,
+    user: UserId,
+    ids: &[i64],
+    locale: Locale,
+) -> Result<Vec<agent::TransactionRow>, BackendError> {
+    let mut tx = store.tenant_read(user).await?;
+    let mut rows: std::collections::HashMap<i64, agent::TransactionRow> =
+        ledger::by_ids(&mut tx, user, ids, locale).await?.into_iter().map(|r| (r.row.id, r.row)).collect();
+    tx.commit().await?;
+    Ok(ids.iter().filter_map(|id| rows.remove(id)).collect())
+}
+
+/// The ids of every transaction a result rests on.
+pub fn source_ids(output: &ToolOutput) -> Vec<i64> {
+    match output {
+        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) => r.source_ids.clone(),
+        ToolOutput::ListTransactions(r) => r.source_ids.clone(),
+        ToolOutput::CashFlow(r) => r.source_ids.clone(),
+        ToolOutput::RecurringPayments(r) => {
+            r.items.iter().flat_map(|i| i.source_ids.iter().copied()).collect()
+        }
+        _ => Vec::new(),
+    }
+}
 
 /// Rows returned inside a spending summary; the total always covers every row.
 pub const SUMMARY_ROWS: usize = 100;

@@ -38,11 +38,11 @@ async fn history_is_per_user_and_purged_after_the_retention_period() {
     // Bob can neither rename nor delete Alice's conversation, nor see it.
     assert!(matches!(sou.rename_conversation(bob, &first, "mine").await, Err(BackendError::NotFound)));
     assert!(matches!(sou.delete_conversation(bob, &first).await, Err(BackendError::NotFound)));
-    assert!(matches!(sou.conversation(bob, &first).await, Err(BackendError::NotFound)));
+    assert!(matches!(sou.conversation(bob, &first, agent::Locale::En).await, Err(BackendError::NotFound)));
     assert_eq!(sou.conversations(bob, 50).await.unwrap().len(), 1);
 
     sou.delete_conversation(alice, &second).await.unwrap();
-    assert!(matches!(sou.conversation(alice, &second).await, Err(BackendError::NotFound)));
+    assert!(matches!(sou.conversation(alice, &second, agent::Locale::En).await, Err(BackendError::NotFound)));
     let messages: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE conversation_id = $1")
         .bind(&second)
         .fetch_one(store.pool())

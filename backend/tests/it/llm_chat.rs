@@ -26,13 +26,13 @@ use serde_json::{json, Value};
 
 use crate::support::{self, lock, logs, Waits};
 
-const CANARY: &str = "sk-canary-7f3a9c1e5b2d4f60";
+pub(crate) const CANARY: &str = "sk-canary-7f3a9c1e5b2d4f60";
 
 // ---------------------------------------------------------------------------------
 // The mock provider.
 
 #[derive(Clone)]
-enum Reply {
+pub(crate) enum Reply {
     Sse(String),
     Status(u16, String),
     /// A token every 50 ms, forever; `dropped` is set when the client hangs up.
@@ -40,14 +40,14 @@ enum Reply {
 }
 
 #[derive(Default)]
-struct Mock {
-    script: VecDeque<Reply>,
-    bodies: Vec<Value>,
+pub(crate) struct Mock {
+    pub(crate) script: VecDeque<Reply>,
+    pub(crate) bodies: Vec<Value>,
     headers: Vec<String>,
     dropped_at: Option<Instant>,
 }
 
-type Shared = Arc<Mutex<Mock>>;
+pub(crate) type Shared = Arc<Mutex<Mock>>;
 
 /// Sets `dropped_at` when the response body is dropped (the connection closed).
 struct DropFlag(Shared, Arc<AtomicBool>);
@@ -89,27 +89,27 @@ async fn handle(State(mock): State<Shared>, req: Request) -> Response {
     }
 }
 
-async fn serve(script: Vec<Reply>) -> (String, Shared) {
+pub(crate) async fn serve(script: Vec<Reply>) -> (String, Shared) {
     let mock: Shared = Arc::new(Mutex::new(Mock { script: script.into(), ..Mock::default() }));
     let app = axum::Router::new().fallback(handle).with_state(mock.clone());
     let addr = support::serve(app).await;
     (format!("http://{addr}/v1"), mock)
 }
 
-fn chunk(delta: Value, finish: Option<&str>) -> String {
+pub(crate) fn chunk(delta: Value, finish: Option<&str>) -> String {
     let c = json!({"id": "c", "object": "chat.completion.chunk", "model": "gpt-4.1",
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
     format!("data: {c}\n\n")
 }
 
-fn end(input: u64, output: u64) -> String {
+pub(crate) fn end(input: u64, output: u64) -> String {
     let u = json!({"id": "c", "object": "chat.completion.chunk", "choices": [],
         "usage": {"prompt_tokens": input, "completion_tokens": output, "total_tokens": input + output}});
     format!("data: {u}\n\ndata: [DONE]\n\n")
 }
 
 /// A reply with text pieces.
-fn text(pieces: &[&str]) -> Reply {
+pub(crate) fn text(pieces: &[&str]) -> Reply {
     let mut s = chunk(json!({"role": "assistant", "content": ""}), None);
     for p in pieces {
         s.push_str(&chunk(json!({"content": p}), None));
@@ -120,7 +120,7 @@ fn text(pieces: &[&str]) -> Reply {
 }
 
 /// A reply calling tools, arguments split in two pieces as providers do.
-fn calls(list: &[(&str, Value)]) -> Reply {
+pub(crate) fn calls(list: &[(&str, Value)]) -> Reply {
     let mut s = String::new();
     for (i, (name, args)) in list.iter().enumerate() {
         let a = args.to_string();
@@ -162,7 +162,8 @@ async fn setup(script: Vec<Reply>) -> Setup {
         p.env_key = Some(SecretString::from(CANARY));
     }
     let timeouts = (Duration::from_secs(5), Duration::from_secs(5));
-    let sou = support::sou_with_providers(store, config, timeouts, Arc::new(Waits::default()), [9; 32]);
+    let sou = support::sou_with_providers(store, config, timeouts, Arc::new(Waits::default()), [9; 32])
+        .with_today(agent::Date::new(2026, 11, 20).unwrap());
     Setup { sou, user, mock, _dir: dir }
 }
 
@@ -474,7 +475,7 @@ async fn provider_faults_end_the_stream_with_a_clear_error() {
 }
 
 #[tokio::test]
-async fn stopping_drops_the_upstream_call_within_a_second() {
+async fn stopping_drops_the_upstream_call_within_a_second_and_going_away_does_not() {
     let s = setup(vec![Reply::Endless]).await;
     let req = ChatRequest {
         message: "Should I cancel Netflix?".into(),
@@ -484,6 +485,7 @@ async fn stopping_drops_the_upstream_call_within_a_second() {
     };
     let mut stream = s.sou.chat(s.user, req).await.unwrap();
     let id = stream.conversation_id.clone();
+    let run = stream.run_id.clone();
     let mut tokens = 0;
     while let Some(e) = stream.events.next().await {
         if matches!(e, ChatEvent::Token { .. }) {
@@ -493,8 +495,21 @@ async fn stopping_drops_the_upstream_call_within_a_second() {
             }
         }
     }
-    let stopped = Instant::now();
+    // The client goes away: the answer goes on (a client may come back to it).
     drop(stream);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(lock(&s.mock).dropped_at.is_none(), "the model still answers");
+    let back = s.sou.attach(s.user, &run, 0).await.unwrap();
+    let mut back = back.events;
+    let mut seen = 0;
+    while seen < 6 {
+        if matches!(back.next().await, Some(ChatEvent::Token { .. })) {
+            seen += 1;
+        }
+    }
+    // Stopped by the user: the upstream call is dropped at once.
+    let stopped = Instant::now();
+    s.sou.run_action(s.user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
     let mut waited = Duration::ZERO;
     while lock(&s.mock).dropped_at.is_none() && waited < Duration::from_secs(5) {
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -507,7 +522,7 @@ async fn stopping_drops_the_upstream_call_within_a_second() {
     // The partial answer is stored, marked stopped, and its stream ended.
     let mut stored = None;
     for _ in 0..100 {
-        let c = s.sou.conversation(s.user, &id).await.unwrap();
+        let c = s.sou.conversation(s.user, &id, agent::Locale::En).await.unwrap();
         if c.messages.len() == 2 {
             stored = Some(c);
             break;
@@ -515,7 +530,7 @@ async fn stopping_drops_the_upstream_call_within_a_second() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let answer = stored.unwrap().messages[1].clone();
-    assert!(answer.content.starts_with("mot0 mot1 mot2"), "{}", answer.content);
+    assert!(answer.content.starts_with("mot0 mot1 mot2 mot3 mot4 mot5"), "{}", answer.content);
     assert!(answer.events.iter().any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "stopped")));
     assert!(answer.events.last().is_some_and(ChatEvent::is_terminal));
 }

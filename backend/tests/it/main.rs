@@ -28,5 +28,6 @@ mod llm_matrix;
 mod llm_providers;
 mod llm_retry;
 mod postgres;
+mod runs;
 mod sandbox;
 mod store_and_tools;

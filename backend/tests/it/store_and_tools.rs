@@ -308,19 +308,7 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
         },
     )
     .await;
-    let kinds: Vec<&str> = events
-        .iter()
-        .map(|e| match e {
-            ChatEvent::Plan { .. } => "plan",
-            ChatEvent::Clarify { .. } => "clarify",
-            ChatEvent::ToolResult(_) => "tool_result",
-            ChatEvent::Token { .. } => "token",
-            ChatEvent::EntitiesDetected { .. } => "entities_detected",
-            ChatEvent::ApprovalRequired { .. } => "approval_required",
-            ChatEvent::Error { .. } => "error",
-            ChatEvent::Status { .. } => "status",
-        })
-        .collect();
+    let kinds: Vec<&str> = events.iter().map(ChatEvent::kind).collect();
     assert_eq!(kinds, ["plan", "tool_result", "token", "status"]);
     let ChatEvent::ToolResult(ToolOutput::SpendingSummary(r)) = &events[1] else { panic!() };
     assert_eq!(r.total.minor, expected);
@@ -367,7 +355,7 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
     let ChatEvent::ToolResult(ToolOutput::SpendingSummary(r)) = &events[1] else { panic!("{events:?}") };
     assert_eq!(r.total.minor, feb);
 
-    let view = sou.conversation(user, &id).await.unwrap();
+    let view = sou.conversation(user, &id, agent::Locale::En).await.unwrap();
     assert_eq!(view.messages.len(), 6);
     assert_eq!(view.messages[0].role, Role::User);
     assert_eq!(view.messages[0].content, "Combien j'ai dépensé en courses en janvier 2026 ?");
@@ -375,7 +363,7 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
 
     // Someone else's conversation does not exist for them.
     let stranger = store.ensure_user("stranger").await.unwrap();
-    assert!(matches!(sou.conversation(stranger, &id).await, Err(BackendError::NotFound)));
+    assert!(matches!(sou.conversation(stranger, &id, agent::Locale::En).await, Err(BackendError::NotFound)));
     let err = sou
         .chat(stranger, ChatRequest { message: "hi".into(), conversation_id: Some(id), ..Default::default() })
         .await

@@ -1,0 +1,268 @@
+//! A message that asks several things becomes a plan of steps, shown to the user before
+//! it runs: "compare groceries and restaurants in 2025 and show my biggest grocery
+//! purchases" (a summary for each name, then the list), "prépare mon bilan d'octobre"
+//! (the month's review: flows, categories, the month before, budgets, the largest
+//! expenses). The parser splits a message only where each part is a request it reads
+//! on its own; a part without a period takes the period of the part before. Anything
+//! less sure is not split: the message goes the usual way (a question, or a model).
+
+use crate::parser::{Context, Parser};
+use crate::reason::ReasonCode;
+use crate::runs::{PlanStep, RunPlan, MAX_PLAN_STEPS};
+use crate::text::tokenize;
+use crate::{Confidence, Locale, ParseOutcome, Period, ToolCall, ToolCallPlan};
+
+/// Words that join two requests.
+const JOINS: &[&str] = &["and", "then", "also", "plus", "et", "puis", "ensuite", "aussi", "enfin"];
+/// Words a request starts with.
+const ASKS: &[&str] = &[
+    "show", "list", "give", "tell", "compare", "how", "what", "which", "display", "find", "top", "montre",
+    "montrez", "affiche", "affichez", "liste", "listez", "donne", "donnez", "compare", "comparez", "combien",
+    "quel", "quels", "quelle", "quelles", "trouve", "trouvez",
+];
+/// Words between a join and the request ("and then show me", "et aussi montre-moi").
+const FILLERS: &[&str] = &["then", "also", "puis", "ensuite", "aussi", "alors", "enfin"];
+/// A month's review.
+const REVIEW: &[&str] = &["bilan", "recap", "recapitulatif", "review", "roundup"];
+/// Asking to compare.
+const COMPARE: &[&str] = &["compare", "comparez", "comparer", "versus", "vs"];
+
+/// The parts of a message that each start a request, as byte ranges.
+pub fn clauses(message: &str) -> Vec<&str> {
+    let tokens = tokenize(message);
+    let mut starts = vec![0usize];
+    let mut i = 1;
+    while i < tokens.len() {
+        let gap = &message[tokens[i - 1].end..tokens[i].start];
+        let punct = gap.contains([',', ';', '.', '?']);
+        let join = JOINS.contains(&tokens[i].norm.as_str());
+        if join || punct {
+            let mut j = if join { i + 1 } else { i };
+            while j < tokens.len() && FILLERS.contains(&tokens[j].norm.as_str()) {
+                j += 1;
+            }
+            if j < tokens.len() && ASKS.contains(&tokens[j].norm.as_str()) {
+                starts.push(tokens[j].start);
+                i = j + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let mut out = Vec::new();
+    for (k, &s) in starts.iter().enumerate() {
+        let end = match starts.get(k + 1) {
+            // The part ends where its last token does, before the join.
+            Some(&next) => tokens.iter().filter(|t| t.end <= next).rev().find(|t| {
+                t.start >= s && !JOINS.contains(&t.norm.as_str()) && !FILLERS.contains(&t.norm.as_str())
+            }),
+            None => tokens.last(),
+        }
+        .map(|t| t.end)
+        .unwrap_or(s);
+        if end > s {
+            out.push(&message[s..end]);
+        }
+    }
+    out
+}
+
+impl Parser {
+    /// A plan of two steps or more for a message that asks several things, or `None`
+    /// when the message is one request or a part of it is not read surely enough.
+    pub fn plan_steps(&self, message: &str, cx: &Context<'_>) -> Option<RunPlan> {
+        if message.chars().count() > crate::text::MAX_MESSAGE_CHARS {
+            return None;
+        }
+        let tokens = tokenize(message);
+        if tokens.iter().any(|t| REVIEW.contains(&t.norm.as_str())) {
+            return self.review(message, cx);
+        }
+        let parts = clauses(message);
+        let mut steps: Vec<(ToolCallPlan, String)> = Vec::new();
+        let mut period: Option<String> = None;
+        for part in &parts {
+            if let Some(two) = self.two_names(part, cx) {
+                if let Some(p) = two.first().and_then(|(p, _)| p.call.period()) {
+                    period = Some(p.words.clone());
+                }
+                steps.extend(two);
+                continue;
+            }
+            let named = |p: &ToolCallPlan| p.call.category().is_some() || p.call.merchant().is_some();
+            let plan = self.part_plan(part, cx, period.as_deref())?;
+            // "…and show me the biggest ones": a part that names nothing after one that
+            // did may be about it, or not. Sou does not guess which.
+            let borrowed = plan.meta.confidence_reasons.iter().any(|r| r.code == ReasonCode::ImplicitPeriod);
+            if !named(&plan) && (borrowed || steps.last().is_some_and(|(p, _)| named(p))) {
+                return None;
+            }
+            if let Some(p) = plan.call.period().filter(|p| !p.words.is_empty()) {
+                period = Some(p.words.clone());
+            }
+            steps.push((plan, String::new()));
+        }
+        if steps.len() < 2 || steps.len() > MAX_PLAN_STEPS {
+            return None;
+        }
+        let locale = steps[0].0.meta.locale;
+        let confidence = steps.iter().map(|(p, _)| p.meta.confidence).min()?;
+        let steps = steps
+            .into_iter()
+            .map(|(p, why)| {
+                let title = self.describe(&p.call, locale);
+                let why = if why.is_empty() { locale.pick("Demandé", "Asked").to_string() } else { why };
+                PlanStep { expect: expected(&p.call, locale), call: p.call, why, title }
+            })
+            .collect();
+        Some(RunPlan { steps, confidence, by: "parser".into(), locale, today: cx.today })
+    }
+
+    /// One part of a message, read surely enough to run (medium or high); a part with
+    /// no period of its own is read again with the period of the part before.
+    fn part_plan(&self, part: &str, cx: &Context<'_>, period: Option<&str>) -> Option<ToolCallPlan> {
+        let cx = Context { previous: None, ..*cx };
+        let ParseOutcome::Plan(plan) = self.parse(part, &cx) else { return None };
+        let implicit = plan.meta.confidence_reasons.iter().any(|r| r.code == ReasonCode::ImplicitPeriod);
+        let plan = match period.filter(|w| implicit && !w.is_empty()) {
+            Some(words) => match self.parse(&format!("{part} {words}"), &cx) {
+                ParseOutcome::Plan(p) => p,
+                ParseOutcome::Clarification(_) => return None,
+            },
+            None => plan,
+        };
+        (plan.meta.confidence >= Confidence::Medium).then_some(plan)
+    }
+
+    /// "compare groceries and restaurants in 2025": a spending summary for each of the
+    /// two names, over the one period.
+    fn two_names(&self, part: &str, cx: &Context<'_>) -> Option<Vec<(ToolCallPlan, String)>> {
+        let tokens = tokenize(part);
+        if !tokens.iter().any(|t| COMPARE.contains(&t.norm.as_str())) {
+            return None;
+        }
+        let cx = Context { previous: None, ..*cx };
+        let ParseOutcome::Plan(plan) = self.parse(part, &cx) else { return None };
+        let period = match &plan.call {
+            ToolCall::ComparePeriods(a) => a.current.clone(),
+            other => other.period()?.clone(),
+        };
+        if period.words.is_empty() {
+            return None;
+        }
+        let names = self.mentions(part, &cx, 3);
+        let kind = names.first()?.kind.clone();
+        if names.len() != 2
+            || names.iter().any(|n| n.kind != kind)
+            || !matches!(kind.as_str(), "category" | "merchant")
+        {
+            return None;
+        }
+        let locale = plan.meta.locale;
+        let mut out = Vec::new();
+        for n in &names {
+            let call = summary(&period, &kind, &n.key)?;
+            let why = locale.pick(format!("Pour comparer : {}", n.name), format!("To compare: {}", n.name));
+            let meta = crate::PlanMeta { confidence: Confidence::High, ..plan.meta.clone() };
+            out.push((ToolCallPlan { call, meta }, why));
+        }
+        Some(out)
+    }
+
+    /// "prépare mon bilan d'octobre": the month's review, in five steps.
+    fn review(&self, message: &str, cx: &Context<'_>) -> Option<RunPlan> {
+        let cx = Context { previous: None, ..*cx };
+        let ParseOutcome::Plan(plan) = self.parse(message, &cx) else { return None };
+        let period = plan.call.period()?.clone();
+        if period.words.is_empty() {
+            return None;
+        }
+        let locale = plan.meta.locale;
+        let previous = crate::period::preceding(&period, locale);
+        let pick = |fr: &str, en: &str| locale.pick(fr, en).to_string();
+        let json = |tool: &str, args: serde_json::Value| -> Option<ToolCall> {
+            serde_json::from_value(serde_json::json!({"tool": tool, "args": args})).ok()
+        };
+        let steps = [
+            (
+                json("cash_flow", serde_json::json!({"period": period}))?,
+                pick("Ce qui est entré et sorti", "What came in and went out"),
+            ),
+            (
+                json("spending_summary", serde_json::json!({"period": period, "group_by": "category"}))?,
+                pick("Où est allé l'argent", "Where the money went"),
+            ),
+            (
+                json("compare_periods", serde_json::json!({"current": period, "reference": previous}))?,
+                pick("Par rapport à la période d'avant", "Against the period before"),
+            ),
+            (
+                json("budget_status", serde_json::json!({"period": period}))?,
+                pick("Les budgets", "The budgets"),
+            ),
+            (
+                json(
+                    "list_transactions",
+                    serde_json::json!({"period": period, "direction": "debit", "order": "largest", "limit": 5}),
+                )?,
+                pick("Les plus grosses dépenses", "The largest expenses"),
+            ),
+        ];
+        let steps = steps
+            .into_iter()
+            .map(|(call, why)| PlanStep {
+                title: self.describe(&call, locale),
+                expect: expected(&call, locale),
+                call,
+                why,
+            })
+            .collect();
+        Some(RunPlan { steps, confidence: Confidence::High, by: "parser".into(), locale, today: cx.today })
+    }
+}
+
+/// A spending summary of one category or merchant over `period`.
+fn summary(period: &Period, kind: &str, key: &str) -> Option<ToolCall> {
+    serde_json::from_value(
+        serde_json::json!({"tool": "spending_summary", "args": {"period": period, kind: key}}),
+    )
+    .ok()
+}
+
+/// What a step gives, in words.
+pub fn expected(call: &ToolCall, locale: Locale) -> String {
+    let (fr, en) = match call {
+        ToolCall::SpendingSummary(_) => ("Un total de dépenses", "A spending total"),
+        ToolCall::IncomeSummary(_) => ("Un total de revenus", "An income total"),
+        ToolCall::ListTransactions(_) => ("Une liste d'opérations", "A list of transactions"),
+        ToolCall::ComparePeriods(_) => ("Deux totaux et leur écart", "Two totals and their difference"),
+        ToolCall::CashFlow(_) => ("Entrées, sorties et solde", "Money in, out and the net"),
+        ToolCall::Balances(_) => ("Les soldes des comptes", "The accounts' balances"),
+        ToolCall::BudgetStatus(_) => ("L'état de chaque budget", "Where each budget stands"),
+        ToolCall::RecurringPayments(_) => ("Les paiements réguliers", "The regular payments"),
+        ToolCall::QueryDataset(_) | ToolCall::RunSql(_) => ("Un tableau", "A table"),
+        ToolCall::DatasetInfo(_) => ("Les jeux de données", "The datasets"),
+        _ => ("Une modification à approuver", "A change to approve"),
+    };
+    locale.pick(fr, en).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_message_splits_where_a_new_request_starts() {
+        assert_eq!(
+            clauses("compare groceries and restaurants in 2025 and show my biggest grocery purchases"),
+            ["compare groceries and restaurants in 2025", "show my biggest grocery purchases"]
+        );
+        assert_eq!(
+            clauses("combien en courses en 2025, et puis montre-moi les plus grosses"),
+            ["combien en courses en 2025", "montre-moi les plus grosses"]
+        );
+        assert_eq!(clauses("courses et restaurants en 2025"), ["courses et restaurants en 2025"]);
+        assert_eq!(clauses("how much on groceries in 2025"), ["how much on groceries in 2025"]);
+    }
+}

@@ -1,0 +1,166 @@
+//! The steps an answer records in its run (see `crate::runs`): what each step of the
+//! pipeline did, in the words the trace panel shows. A tool step runs here too, with its
+//! checks, because every result is checked before it is shown.
+
+use agent::runs::{Check, CheckOutcome, Sources, Step, StepKind, StepStatus};
+use agent::{Date, Locale, ParseOutcome, Parser, ToolCall, ToolOutput};
+
+use super::emitter::Emitter;
+use crate::error::BackendError;
+use crate::ids::UserId;
+use crate::llm::model::{Model, Spent};
+use crate::runs::record::Clock;
+use crate::sou::Sou;
+use crate::tools;
+
+/// What the parser made of the message.
+pub(crate) fn parse(outcome: &ParseOutcome, parser: &Parser) -> Step {
+    match outcome {
+        ParseOutcome::Plan(p) => {
+            let mut s = Step::new(StepKind::Parse, parser.describe(&p.call, p.meta.locale));
+            s.tool = Some(p.call.name().to_string());
+            s.arguments = arguments(&p.call);
+            s
+        }
+        ParseOutcome::Clarification(c) => Step::new(StepKind::Parse, c.question.clone()),
+    }
+}
+
+/// A model's call: who answered, with what tokens and cost.
+pub(crate) fn model(kind: StepKind, title: impl Into<String>, model: &Model, spent: &Spent) -> Step {
+    let mut s = Step::new(kind, title);
+    s.provider = Some(model.provider.as_str().to_string());
+    s.model = Some(model.name.clone());
+    s.input_tokens = spent.input_tokens;
+    s.output_tokens = spent.output_tokens;
+    s.cost_eur_micros = spent.cost_eur_micros;
+    s.unpriced = spent.unpriced;
+    s
+}
+
+/// The same, failed with a reason safe to show.
+pub(crate) fn failed(mut s: Step, error: impl Into<String>) -> Step {
+    s.status = StepStatus::Failed;
+    s.error = Some(error.into());
+    s
+}
+
+/// A call's arguments as the registry validated them.
+pub(crate) fn arguments(call: &ToolCall) -> Option<serde_json::Value> {
+    serde_json::to_value(call).ok().and_then(|mut v| v.get_mut("args").map(serde_json::Value::take))
+}
+
+/// A tool step before it ran: its name and arguments.
+pub(crate) fn tool(call: &ToolCall, title: impl Into<String>) -> Step {
+    let mut s = Step::new(StepKind::Tool, title);
+    s.tool = Some(call.name().to_string());
+    s.arguments = arguments(call);
+    s
+}
+
+/// Runs a read tool and checks its result, recording both steps. A transient store
+/// error (a busy database, a dropped connection) is tried again with backoff before
+/// the step fails. Returns the result, its checks and the tool step's number.
+pub(crate) async fn run_checked(
+    sou: &Sou,
+    out: &mut Emitter,
+    user: UserId,
+    call: &ToolCall,
+    locale: Locale,
+    today: Date,
+) -> Result<(ToolOutput, Vec<Check>), BackendError> {
+    let clock = Clock::now();
+    let mut pause = std::time::Duration::from_millis(50);
+    let mut attempt = 1;
+    let output = loop {
+        match tools::run(&sou.store, user, call, locale, today).await {
+            Err(BackendError::Db(e)) if attempt < 3 && transient(&e) => {
+                tracing::warn!(error = %e, attempt, "a tool met a transient store error; trying again");
+                tokio::time::sleep(pause).await;
+                pause *= 4;
+                attempt += 1;
+            }
+            other => break other,
+        }
+    };
+    let mut step = tool(call, call.name());
+    let output = match output {
+        Ok(o) => o,
+        Err(e) => {
+            let (_, message) = crate::error::user_safe(&e, Some(locale));
+            out.step(clock, failed(step, message));
+            return Err(e);
+        }
+    };
+    step.sources = sources(&output);
+    if let ToolOutput::QueryDataset(r) | ToolOutput::RunSql(r) = &output {
+        step.sql = Some(r.result.sql.clone());
+    }
+    out.step(clock, step);
+    let clock = Clock::now();
+    // Checked against today, not the plan's day: a plan may run days after it was made.
+    let checks = match tools::verify::verify(&sou.store, user, call, &output, locale, sou.today()).await {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::warn!(error = %e, "checking a tool's result failed");
+            let s = Step::new(StepKind::Verify, locale.pick("Vérification", "Verification"));
+            out.step(
+                clock,
+                failed(s, locale.pick("La vérification n'a pas pu se faire.", "The checks could not run.")),
+            );
+            return Ok((output, Vec::new()));
+        }
+    };
+    let failed_n = checks.iter().filter(|c| c.outcome == CheckOutcome::Failed).count();
+    let title = match failed_n {
+        0 => locale
+            .pick(format!("{} contrôles passés", checks.len()), format!("{} checks passed", checks.len())),
+        n => locale.pick(
+            format!("{n} contrôle(s) sur {} en échec", checks.len()),
+            format!("{n} of {} checks failed", checks.len()),
+        ),
+    };
+    let mut s = Step::new(StepKind::Verify, title);
+    s.checks = checks.clone();
+    out.step(clock, s);
+    Ok((output, checks))
+}
+
+fn sources(output: &ToolOutput) -> Sources {
+    match output {
+        ToolOutput::QueryDataset(r) | ToolOutput::RunSql(r) => Sources {
+            transactions: Vec::new(),
+            dataset_rows: Some(r.result.rows.len() as u64),
+            dataset: r.dataset.clone(),
+        },
+        o => Sources { transactions: tools::source_ids(o), dataset_rows: None, dataset: None },
+    }
+}
+
+/// An error worth one more try: the database busy or locked, a connection lost or
+/// none free, a serialisation failure.
+fn transient(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) => true,
+        sqlx::Error::Database(d) => {
+            let code = d.code().unwrap_or_default();
+            // SQLite: 5 busy, 6 locked; PostgreSQL: serialization failure, deadlock,
+            // the server shutting down or restarting.
+            matches!(code.as_ref(), "5" | "6" | "517" | "40001" | "40P01" | "57P01" | "57P03")
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transient;
+
+    #[test]
+    fn a_store_error_that_may_pass_is_tried_again_and_no_other() {
+        assert!(transient(&sqlx::Error::PoolTimedOut));
+        assert!(transient(&sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset))));
+        assert!(!transient(&sqlx::Error::RowNotFound));
+        assert!(!transient(&sqlx::Error::ColumnNotFound("x".into())));
+    }
+}

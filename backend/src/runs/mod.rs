@@ -1,0 +1,395 @@
+//! Runs: every answer is a run, recorded as it goes — its steps (with their timings,
+//! tokens, cost, arguments and sources), every event it streamed (numbered, so a client
+//! that reconnects gets exactly what it missed, from any Sou server on the same
+//! database) and every model call (usage). A [`Recorder`] hands what happens to a
+//! writer task that stores it in batches, so an answer's first event never waits for
+//! the database.
+
+mod attach;
+pub mod plans;
+pub(crate) mod record;
+pub mod usage;
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use agent::protocol::ChatEvent;
+use agent::runs::{RunStatus, RunTrace, Sources, Step, StepKind, StepStatus};
+use sqlx::Row;
+
+use crate::error::BackendError;
+use crate::ids::{Dialect, UserId};
+use crate::sou::Sou;
+
+use record::Recorder;
+pub use record::{RunConfig, UsageLimits};
+
+impl Sou {
+    /// Starts recording a run (its row first, so that a client can attach to it at once).
+    pub(crate) async fn start_run(
+        &self,
+        user: UserId,
+        conversation: &str,
+        locale: agent::Locale,
+        started: Instant,
+    ) -> Result<Recorder, BackendError> {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        if self.runs.config.record {
+            let now = crate::store::timestamp(chrono::Utc::now());
+            let mut tx = self.store.tenant(user).await?;
+            sqlx::query(
+                "INSERT INTO runs (id, user_id, conversation_id, locale, status, started_at, heartbeat_at, owner)
+                 VALUES ($1, $2, $3, $4, 'running', $5, $5, $6)",
+            )
+            .bind(&id)
+            .bind(user.0)
+            .bind(conversation)
+            .bind(locale.as_str())
+            .bind(&now)
+            .bind(&self.runs.hub.instance)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        }
+        Ok(Recorder::spawn(&self.runs, &self.store, user, id, started))
+    }
+
+    /// `GET /api/v1/runs/{id}`: a run of `user`'s, with its steps and the first
+    /// transactions each step rests on.
+    pub async fn run_trace(
+        &self,
+        user: UserId,
+        id: &str,
+        locale: agent::Locale,
+    ) -> Result<RunTrace, BackendError> {
+        let mut traces = self.traces(user, TraceOf::Run(id)).await?;
+        let mut trace = traces.pop().ok_or(BackendError::NotFound)?;
+        trace.source_rows = crate::tools::source_rows(&self.store, user, &trace, locale).await?;
+        Ok(trace)
+    }
+
+    /// The transactions step `step` of run `run` rests on, page `page` (from 1) of
+    /// `per_page`, in the step's order; with the step, the run's conversation and how
+    /// many there are in all.
+    pub async fn run_sources(
+        &self,
+        user: UserId,
+        run: &str,
+        step: u32,
+        page: u32,
+        per_page: u32,
+        locale: agent::Locale,
+    ) -> Result<RunSources, BackendError> {
+        let mut traces = self.traces(user, TraceOf::Run(run)).await?;
+        let trace = traces.pop().ok_or(BackendError::NotFound)?;
+        let found = trace.steps.into_iter().find(|s| s.seq == step).ok_or(BackendError::NotFound)?;
+        let ids = &found.sources.transactions;
+        let per_page = per_page.clamp(1, 500) as usize;
+        let from = (page.max(1) as usize - 1).saturating_mul(per_page);
+        let shown: Vec<i64> = ids.iter().skip(from).take(per_page).copied().collect();
+        let rows = crate::tools::rows_by_id(&self.store, user, &shown, locale).await?;
+        Ok(RunSources { conversation_id: trace.conversation_id, total: ids.len() as u64, rows, step: found })
+    }
+
+    /// A run's status and its plan, if it has one: what a decision needs, without the
+    /// trace's steps and sources.
+    pub async fn run_state(
+        &self,
+        user: UserId,
+        run: &str,
+    ) -> Result<(RunStatus, Option<agent::runs::RunPlan>), BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let (status, plan): (String, Option<String>) =
+            sqlx::query_as("SELECT status, plan FROM runs WHERE id = $1 AND user_id = $2")
+                .bind(run)
+                .bind(user.0)
+                .fetch_optional(&mut *db)
+                .await?
+                .ok_or(BackendError::NotFound)?;
+        db.commit().await?;
+        let status = RunStatus::parse(&status)
+            .ok_or_else(|| BackendError::Corrupt(format!("run status {status:?}")))?;
+        let plan = plan
+            .map(|p| serde_json::from_str(&p))
+            .transpose()
+            .map_err(|e| BackendError::Corrupt(format!("run plan: {e}")))?;
+        Ok((status, plan))
+    }
+
+    /// The runs of a conversation, oldest first (the chat page's trace panels).
+    pub async fn conversation_traces(
+        &self,
+        user: UserId,
+        conversation: &str,
+        locale: agent::Locale,
+    ) -> Result<Vec<RunTrace>, BackendError> {
+        let mut traces = self.traces(user, TraceOf::Conversation(conversation)).await?;
+        for t in &mut traces {
+            t.source_rows = crate::tools::source_rows(&self.store, user, t, locale).await?;
+        }
+        Ok(traces)
+    }
+
+    async fn traces(&self, user: UserId, of: TraceOf<'_>) -> Result<Vec<RunTrace>, BackendError> {
+        let (filter, key) = match of {
+            TraceOf::Run(id) => ("r.id = $2", id),
+            TraceOf::Conversation(c) => ("r.conversation_id = $2", c),
+        };
+        let mut db = self.store.tenant_read(user).await?;
+        let runs = sqlx::query(&format!(
+            "SELECT r.id, r.conversation_id, r.status, r.started_at, r.finished_at, r.total_ms,
+                    r.answer_confidence, r.plan, r.next_step
+             FROM runs r WHERE r.user_id = $1 AND {filter} ORDER BY r.started_at, r.id"
+        ))
+        .bind(user.0)
+        .bind(key)
+        .fetch_all(&mut *db)
+        .await?;
+        let steps = sqlx::query(&format!(
+            "SELECT s.run_id, s.seq, s.kind, s.status, s.title, s.tool, s.arguments, s.sql, s.started_ms,
+                    s.duration_us, s.provider, s.model, s.input_tokens, s.output_tokens, s.cost_eur_micros,
+                    s.sources, s.checks, s.error
+             FROM run_steps s JOIN runs r ON r.id = s.run_id AND r.user_id = s.user_id
+             WHERE s.user_id = $1 AND {filter} ORDER BY s.run_id, s.seq"
+        ))
+        .bind(user.0)
+        .bind(key)
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        let mut by_run: HashMap<String, Vec<Step>> = HashMap::new();
+        for r in steps {
+            let run: String = r.get(0);
+            by_run.entry(run).or_default().push(step_of(&r)?);
+        }
+        runs.iter()
+            .map(|r| {
+                let id: String = r.get(0);
+                let status: String = r.get(2);
+                Ok(RunTrace {
+                    steps: by_run.remove(&id).unwrap_or_default(),
+                    id,
+                    conversation_id: r.get(1),
+                    status: RunStatus::parse(&status)
+                        .ok_or_else(|| BackendError::Corrupt(format!("run status {status:?}")))?,
+                    started_at: r.get(3),
+                    finished_at: r.get(4),
+                    total_ms: r.get::<Option<i64>, _>(5).map(|v| v.max(0) as u64),
+                    answer_confidence: r.get::<Option<f64>, _>(6).map(|v| v as f32),
+                    plan: r
+                        .get::<Option<String>, _>(7)
+                        .map(|p| serde_json::from_str(&p))
+                        .transpose()
+                        .map_err(|e| BackendError::Corrupt(format!("run plan: {e}")))?,
+                    next_step: u32::try_from(r.get::<i64, _>(8)).unwrap_or(0),
+                    source_rows: Vec::new(),
+                })
+            })
+            .collect()
+    }
+
+    /// Closes the runs a stopped server left running: each gets an `interrupted` error
+    /// and its final status (so a client waiting on it ends), and the conversation an
+    /// answer that says so. Run at start and by the hourly sweep.
+    pub async fn close_stale_runs(&self) -> Result<usize, BackendError> {
+        let cutoff = crate::store::timestamp(
+            chrono::Utc::now()
+                - chrono::TimeDelta::from_std(self.runs.config.stale_after).unwrap_or_default(),
+        );
+        let stale: Vec<(String, i64)> = match self.store.dialect() {
+            Dialect::Postgres => sqlx::query_as("SELECT id, user_id FROM sou_stale_runs($1)"),
+            Dialect::Sqlite => sqlx::query_as(
+                "SELECT id, user_id FROM runs WHERE status = 'running' AND heartbeat_at < $1 ORDER BY started_at",
+            ),
+        }
+        .bind(cutoff)
+        .fetch_all(self.store.pool())
+        .await?;
+        let mut closed = 0;
+        for (id, user) in stale {
+            match self.settle_stale_run(UserId(user), &id).await {
+                Ok(true) => closed += 1,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "closing a stopped run failed"),
+            }
+        }
+        if closed > 0 {
+            tracing::info!(runs = closed, "runs left by a stopped server closed");
+        }
+        Ok(closed)
+    }
+
+    /// A stale run taken over: an accepted plan goes on from its last finished step,
+    /// anything else is closed. `true` if this server did either.
+    pub(crate) async fn settle_stale_run(&self, user: UserId, id: &str) -> Result<bool, BackendError> {
+        if self.take_over_plan(user, id).await? {
+            return Ok(true);
+        }
+        self.close_stale_run(user, id).await
+    }
+
+    /// One stale run closed, if it still is running and stale (another server may have
+    /// taken it meanwhile).
+    async fn close_stale_run(&self, user: UserId, id: &str) -> Result<bool, BackendError> {
+        let now = chrono::Utc::now();
+        let cutoff = crate::store::timestamp(
+            now - chrono::TimeDelta::from_std(self.runs.config.stale_after).unwrap_or_default(),
+        );
+        let now = crate::store::timestamp(now);
+        let mut tx = self.store.tenant(user).await?;
+        let taken = sqlx::query(
+            "UPDATE runs SET status = 'interrupted', finished_at = $1, heartbeat_at = $1, owner = NULL
+             WHERE id = $2 AND user_id = $3 AND status = 'running' AND heartbeat_at < $4",
+        )
+        .bind(&now)
+        .bind(id)
+        .bind(user.0)
+        .bind(&cutoff)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if taken != 1 {
+            return Ok(false);
+        }
+        let row = sqlx::query(
+            "SELECT conversation_id, locale, (SELECT MAX(seq) FROM run_events WHERE run_id = $1)
+             FROM runs WHERE id = $1 AND user_id = $2",
+        )
+        .bind(id)
+        .bind(user.0)
+        .fetch_one(&mut *tx)
+        .await?;
+        let conversation: String = row.get(0);
+        let locale = agent::Locale::from_tag(&row.get::<String, _>(1)).unwrap_or_default();
+        let last: Option<i64> = row.get(2);
+        let ending = [
+            ChatEvent::Error {
+                code: "interrupted".into(),
+                message: locale
+                    .pick(
+                        "Sou s'est arrêté pendant cette réponse ; reposez la question.",
+                        "Sou stopped during this answer; ask again.",
+                    )
+                    .into(),
+            },
+            record::final_status(&conversation, id, None, 0.0, Vec::new()),
+        ];
+        let mut seq = last.unwrap_or(0);
+        for e in &ending {
+            seq += 1;
+            sqlx::query("INSERT INTO run_events (run_id, user_id, seq, event) VALUES ($1, $2, $3, $4)")
+                .bind(id)
+                .bind(user.0)
+                .bind(seq)
+                .bind(e.to_json())
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        let events = self.run_events(user, id).await?;
+        let text = ChatEvent::words(&events);
+        if !self.answer_exists(user, id).await? {
+            self.insert_answer(user, &conversation, id, &text, None, &events).await?;
+        }
+        self.runs.hub.wake(id);
+        Ok(true)
+    }
+
+    /// Every event a run stored, in order (for tests).
+    #[cfg(feature = "test-support")]
+    pub async fn run_events_for_test(&self, user: UserId, run: &str) -> Vec<ChatEvent> {
+        self.run_events(user, run).await.unwrap_or_default()
+    }
+
+    /// Every event a run stored, in order.
+    pub(crate) async fn run_events(&self, user: UserId, run: &str) -> Result<Vec<ChatEvent>, BackendError> {
+        let mut db = self.store.tenant_read(user).await?;
+        let rows: Vec<String> = sqlx::query_scalar(
+            "SELECT event FROM run_events WHERE run_id = $1 AND user_id = $2 ORDER BY seq",
+        )
+        .bind(run)
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        rows.iter()
+            .map(|e| serde_json::from_str(e).map_err(|e| BackendError::Corrupt(format!("run event: {e}"))))
+            .collect()
+    }
+
+    /// Events of runs finished more than a day ago are dropped (the trace stays).
+    pub async fn purge_run_events(&self) -> Result<u64, BackendError> {
+        let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(1));
+        match self.store.dialect() {
+            Dialect::Sqlite => Ok(sqlx::query(
+                "DELETE FROM run_events WHERE run_id IN
+                     (SELECT id FROM runs WHERE finished_at IS NOT NULL AND finished_at < $1)",
+            )
+            .bind(cutoff)
+            .execute(self.store.pool())
+            .await?
+            .rows_affected()),
+            Dialect::Postgres => {
+                let n: i64 = sqlx::query_scalar("SELECT sou_purge_run_events($1)")
+                    .bind(cutoff)
+                    .fetch_one(self.store.pool())
+                    .await?;
+                Ok(u64::try_from(n).unwrap_or(0))
+            }
+        }
+    }
+}
+
+/// A page of a step's source transactions.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RunSources {
+    pub conversation_id: String,
+    pub step: Step,
+    pub total: u64,
+    pub rows: Vec<agent::TransactionRow>,
+}
+
+enum TraceOf<'a> {
+    Run(&'a str),
+    Conversation(&'a str),
+}
+
+fn step_of(r: &sqlx::any::AnyRow) -> Result<Step, BackendError> {
+    let corrupt = |what: &str| BackendError::Corrupt(format!("run step {what}"));
+    let kind: String = r.get(2);
+    let status: String = r.get(3);
+    let json = |i: usize| -> Result<Option<serde_json::Value>, BackendError> {
+        r.get::<Option<String>, _>(i)
+            .map(|s| serde_json::from_str(&s).map_err(|_| corrupt("json")))
+            .transpose()
+    };
+    let sources: Sources = match json(15)? {
+        Some(v) => serde_json::from_value(v).map_err(|_| corrupt("sources"))?,
+        None => Sources::default(),
+    };
+    let checks = match json(16)? {
+        Some(v) => serde_json::from_value(v).map_err(|_| corrupt("checks"))?,
+        None => Vec::new(),
+    };
+    let n = |i: usize| r.get::<i64, _>(i).max(0) as u64;
+    Ok(Step {
+        seq: u32::try_from(r.get::<i64, _>(1)).map_err(|_| corrupt("seq"))?,
+        kind: StepKind::parse(&kind).ok_or_else(|| corrupt("kind"))?,
+        status: StepStatus::parse(&status).ok_or_else(|| corrupt("status"))?,
+        title: r.get(4),
+        tool: r.get(5),
+        arguments: json(6)?,
+        sql: r.get(7),
+        started_ms: n(8),
+        duration_us: n(9),
+        provider: r.get(10),
+        model: r.get(11),
+        input_tokens: n(12),
+        output_tokens: n(13),
+        cost_eur_micros: n(14),
+        unpriced: false,
+        sources,
+        checks,
+        error: r.get(17),
+    })
+}

@@ -1,0 +1,475 @@
+//! What a run records, and the task that stores it: a [`Recorder`] queues the run's
+//! events, steps, checkpoints and end; one writer task a run stores them in batches
+//! (one transaction each, retried with backoff) and keeps the run's heartbeat, so that
+//! an answer's first event never waits for the database. The [`Hub`] is what one
+//! server knows of the runs it writes and the clients waiting on them. Nothing here
+//! knows `Sou`: `Sou` holds a [`Runs`].
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use agent::protocol::{ChatEvent, StreamStatus, Uncertainty, Usage};
+use agent::runs::{RunStatus, Step, StepKind};
+use tokio::sync::{mpsc, oneshot, Notify};
+
+use crate::ids::UserId;
+use crate::store::Store;
+
+/// The limits this server sets, in millionths of a euro per month.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UsageLimits {
+    /// What all users together may spend.
+    pub instance_monthly_eur_micros: Option<u64>,
+    /// What each user may spend (a user may set a lower limit for themselves).
+    pub user_monthly_eur_micros: Option<u64>,
+}
+
+/// How runs are recorded and watched.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// A running run whose server has not written for this long was left by a server
+    /// that stopped: the next sweep closes it (or resumes its plan).
+    pub stale_after: Duration,
+    /// Record runs at all. Off only to measure what recording costs.
+    pub record: bool,
+    pub limits: UsageLimits,
+    /// A pause between two steps of a plan (crash tests only; zero otherwise).
+    pub pause_between_steps: Duration,
+}
+
+impl Default for RunConfig {
+    fn default() -> RunConfig {
+        RunConfig {
+            stale_after: Duration::from_secs(60),
+            record: true,
+            limits: UsageLimits::default(),
+            pause_between_steps: Duration::ZERO,
+        }
+    }
+}
+
+/// Wakes the clients of this server waiting for a run's next events (those of another
+/// server find them by polling).
+#[derive(Clone)]
+pub(crate) struct Hub {
+    waiting: Arc<Mutex<HashMap<String, Arc<Notify>>>>,
+    /// The plans whose steps this server is running.
+    running: Arc<Mutex<std::collections::HashSet<String>>>,
+    /// The answers this server is writing, each with what stops it.
+    stops: Arc<Mutex<HashMap<String, Arc<Notify>>>>,
+    /// This server, as a run's `owner`.
+    pub(crate) instance: String,
+}
+
+impl Default for Hub {
+    fn default() -> Hub {
+        Hub {
+            waiting: Arc::default(),
+            running: Arc::default(),
+            stops: Arc::default(),
+            instance: uuid::Uuid::new_v4().simple().to_string(),
+        }
+    }
+}
+
+impl Hub {
+    pub(crate) fn waiter(&self, run: &str) -> Arc<Notify> {
+        let mut map = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(run.to_string()).or_default().clone()
+    }
+
+    pub(crate) fn wake(&self, run: &str) {
+        let map = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = map.get(run) {
+            n.notify_waiters();
+        }
+    }
+
+    /// Stops the answer `run` if this server is writing it (another server finds the
+    /// run cancelled in the database).
+    pub(crate) fn stop(&self, run: &str) {
+        let map = self.stops.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = map.get(run) {
+            n.notify_one();
+        }
+    }
+
+    /// Marks a plan as run by this server; `false` if a task of this server runs it.
+    pub(crate) fn start_running(&self, run: &str) -> bool {
+        self.running.lock().unwrap_or_else(|p| p.into_inner()).insert(run.to_string())
+    }
+
+    pub(crate) fn stop_running(&self, run: &str) {
+        self.running.lock().unwrap_or_else(|p| p.into_inner()).remove(run);
+    }
+
+    /// Forgets a run no client waits for any more: called by a waiter about to drop its
+    /// handle, the last one of which leaves the map's and its own.
+    pub(crate) fn release(&self, run: &str) {
+        let mut map = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        if map.get(run).is_some_and(|n| Arc::strong_count(n) <= 2) {
+            map.remove(run);
+        }
+    }
+}
+
+enum Record {
+    Event {
+        seq: u64,
+        json: String,
+    },
+    Step(Box<Step>),
+    Finish {
+        status: RunStatus,
+        confidence: Option<f32>,
+        total_ms: u64,
+        done: Option<oneshot::Sender<()>>,
+    },
+    /// A plan's steps before `next_step` are done: stored with their events, at once.
+    Checkpoint {
+        next_step: u32,
+        done: Option<oneshot::Sender<()>>,
+    },
+}
+
+/// What a run records, in order. Cheap to call: it only queues.
+pub(crate) struct Recorder {
+    pub(crate) id: String,
+    started: Instant,
+    events: u64,
+    steps: u32,
+    tx: Option<mpsc::UnboundedSender<Record>>,
+    /// Notified when the user stops the answer on this server.
+    stop: Arc<Notify>,
+    hub: Hub,
+    store: Store,
+    user: UserId,
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        let mut map = self.hub.stops.lock().unwrap_or_else(|p| p.into_inner());
+        if map.get(&self.id).is_some_and(|n| Arc::ptr_eq(n, &self.stop)) {
+            map.remove(&self.id);
+        }
+    }
+}
+
+/// When a step started, to record it once it is done.
+#[derive(Clone, Copy)]
+pub(crate) struct Clock {
+    at: Instant,
+}
+
+impl Clock {
+    pub(crate) fn now() -> Clock {
+        Clock { at: Instant::now() }
+    }
+}
+
+impl Recorder {
+    /// A recorder for run `id`, whose row `Sou::start_run` inserted.
+    pub(crate) fn spawn(runs: &Runs, store: &Store, user: UserId, id: String, started: Instant) -> Recorder {
+        let tx = runs.config.record.then(|| {
+            let (tx, rx) = mpsc::unbounded_channel();
+            let heartbeat = (runs.config.stale_after / 4).max(Duration::from_millis(250));
+            tokio::spawn(write_loop(store.clone(), user, id.clone(), rx, runs.hub.clone(), heartbeat));
+            tx
+        });
+        let stop = Arc::new(Notify::new());
+        let hub = runs.hub.clone();
+        hub.stops.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), stop.clone());
+        Recorder { id, started, events: 0, steps: 0, tx, stop, hub, store: store.clone(), user }
+    }
+
+    /// Resolves when the user stops this answer (`POST /api/v1/runs/{id}/cancel`, on
+    /// this server or another): a client going away does not stop it, so that it can
+    /// come back to it.
+    pub(crate) async fn stopped(&self) {
+        loop {
+            tokio::select! {
+                () = self.stop.notified() => return,
+                () = tokio::time::sleep(Duration::from_secs(1)) => {
+                    if self.tx.is_some() && self.cancelled_in_store().await {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    async fn cancelled_in_store(&self) -> bool {
+        let Ok(mut db) = self.store.tenant_read(self.user).await else { return false };
+        let status: Option<String> =
+            sqlx::query_scalar("SELECT status FROM runs WHERE id = $1 AND user_id = $2")
+                .bind(&self.id)
+                .bind(self.user.0)
+                .fetch_optional(&mut *db)
+                .await
+                .ok()
+                .flatten();
+        let _ = db.commit().await;
+        status.as_deref() == Some("cancelled")
+    }
+
+    /// A recorder that goes on with run `id` (a plan accepted, resumed, or taken over
+    /// from a stopped server) after its `events` events and `steps` steps.
+    pub(crate) fn resume(
+        runs: &Runs,
+        store: &Store,
+        user: UserId,
+        id: String,
+        (started, events, steps): (Instant, u64, u32),
+    ) -> Recorder {
+        let mut r = Recorder::spawn(runs, store, user, id, started);
+        r.events = events;
+        r.steps = steps;
+        r
+    }
+
+    /// Stores everything recorded so far with the plan's progress, in one transaction,
+    /// and waits until it is: a step is done once this returns.
+    pub(crate) async fn checkpoint(&mut self, next_step: u32) {
+        let Some(tx) = &self.tx else { return };
+        let (done, stored) = oneshot::channel();
+        let _ = tx.send(Record::Checkpoint { next_step, done: Some(done) });
+        let _ = tokio::time::timeout(Duration::from_secs(10), stored).await;
+    }
+
+    /// Records an event; its number is its stream id.
+    pub(crate) fn event(&mut self, e: &ChatEvent) -> u64 {
+        self.events += 1;
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(Record::Event { seq: self.events, json: e.to_json() });
+        }
+        self.events
+    }
+
+    /// Records a step that started at `clock` and is done now; returns its number.
+    pub(crate) fn step(&mut self, clock: Clock, mut step: Step) -> u32 {
+        self.steps += 1;
+        step.seq = self.steps;
+        step.started_ms = clock.at.saturating_duration_since(self.started).as_millis() as u64;
+        step.duration_us = clock.at.elapsed().as_micros() as u64;
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(Record::Step(Box::new(step)));
+        }
+        self.steps
+    }
+
+    /// Records how the run ended and waits (a few seconds at most) until everything it
+    /// recorded is stored, so that a client reading the trace after the stream's end
+    /// finds it whole.
+    pub(crate) async fn finish(&mut self, status: RunStatus, confidence: Option<f32>) {
+        let Some(tx) = self.tx.take() else { return };
+        let (done, stored) = oneshot::channel();
+        let total_ms = self.started.elapsed().as_millis() as u64;
+        let _ = tx.send(Record::Finish { status, confidence, total_ms, done: Some(done) });
+        drop(tx);
+        let _ = tokio::time::timeout(Duration::from_secs(5), stored).await;
+    }
+}
+
+/// Stores a run's records in batches (one transaction each), retrying a failed batch
+/// with backoff, and moves the run's heartbeat even when nothing happens.
+async fn write_loop(
+    store: Store,
+    user: UserId,
+    run: String,
+    mut rx: mpsc::UnboundedReceiver<Record>,
+    hub: Hub,
+    heartbeat: Duration,
+) {
+    loop {
+        let mut batch = match tokio::time::timeout(heartbeat, rx.recv()).await {
+            Ok(Some(r)) => vec![r],
+            Ok(None) => return,
+            Err(_) => Vec::new(),
+        };
+        while batch.len() < 512 {
+            match rx.try_recv() {
+                Ok(r) => batch.push(r),
+                Err(_) => break,
+            }
+        }
+        let mut done = Vec::new();
+        let mut finished = false;
+        for r in &mut batch {
+            match r {
+                Record::Finish { done: d, .. } => {
+                    done.extend(d.take());
+                    finished = true;
+                }
+                Record::Checkpoint { done: d, .. } => done.extend(d.take()),
+                _ => {}
+            }
+        }
+        let mut pause = Duration::from_millis(20);
+        for attempt in 1..=4 {
+            match write_batch(&store, user, &run, &batch).await {
+                Ok(()) => break,
+                Err(e) if attempt < 4 => {
+                    tracing::warn!(error = %e, attempt, "storing a run's records failed; retrying");
+                    tokio::time::sleep(pause).await;
+                    pause *= 4;
+                }
+                Err(e) => tracing::error!(error = %e, "storing a run's records failed"),
+            }
+        }
+        hub.wake(&run);
+        for d in done {
+            let _ = d.send(());
+        }
+        if finished {
+            return;
+        }
+    }
+}
+
+async fn write_batch(store: &Store, user: UserId, run: &str, batch: &[Record]) -> Result<(), sqlx::Error> {
+    let now = crate::store::timestamp(chrono::Utc::now());
+    let mut tx = store.tenant(user).await?;
+    for r in batch {
+        match r {
+            Record::Event { seq, json } => {
+                sqlx::query("INSERT INTO run_events (run_id, user_id, seq, event) VALUES ($1, $2, $3, $4)")
+                    .bind(run)
+                    .bind(user.0)
+                    .bind(*seq as i64)
+                    .bind(json.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Record::Step(s) => insert_step(&mut tx, user, run, s, &now).await?,
+            Record::Checkpoint { next_step, .. } => {
+                sqlx::query("UPDATE runs SET next_step = $1 WHERE id = $2 AND user_id = $3")
+                    .bind(i64::from(*next_step))
+                    .bind(run)
+                    .bind(user.0)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Record::Finish { status, confidence, total_ms, .. } => {
+                // What the user decided meanwhile (cancelled, rejected) stays; a run ends
+                // (`finished_at`, after which its events may be purged) only once final.
+                sqlx::query(
+                    "UPDATE runs SET
+                         status = CASE WHEN status IN ('running', 'proposed', 'paused') THEN $1 ELSE status END,
+                         finished_at = CASE
+                             WHEN (CASE WHEN status IN ('running', 'proposed', 'paused') THEN $1 ELSE status END)
+                                  IN ('done', 'failed', 'cancelled', 'rejected', 'interrupted') THEN $3
+                             ELSE finished_at END,
+                         answer_confidence = $2, total_ms = $4, owner = NULL
+                     WHERE id = $5 AND user_id = $6",
+                )
+                .bind(status.as_str())
+                .bind(confidence.map(f64::from))
+                .bind(&now)
+                .bind(*total_ms as i64)
+                .bind(run)
+                .bind(user.0)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+    }
+    sqlx::query("UPDATE runs SET heartbeat_at = $1 WHERE id = $2 AND user_id = $3")
+        .bind(&now)
+        .bind(run)
+        .bind(user.0)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
+}
+
+async fn insert_step(
+    tx: &mut crate::store::Tenant,
+    user: UserId,
+    run: &str,
+    s: &Step,
+    now: &str,
+) -> Result<(), sqlx::Error> {
+    let json = |v: &serde_json::Value| v.to_string();
+    let sources = (!s.sources.is_empty()).then(|| serde_json::to_string(&s.sources).unwrap_or_default());
+    let checks = (!s.checks.is_empty()).then(|| serde_json::to_string(&s.checks).unwrap_or_default());
+    sqlx::query(
+        "INSERT INTO run_steps (run_id, user_id, seq, kind, status, title, tool, arguments, sql, started_ms,
+             duration_us, provider, model, input_tokens, output_tokens, cost_eur_micros, sources, checks, error)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
+    )
+    .bind(run)
+    .bind(user.0)
+    .bind(i64::from(s.seq))
+    .bind(s.kind.as_str())
+    .bind(s.status.as_str())
+    .bind(&s.title)
+    .bind(s.tool.as_deref())
+    .bind(s.arguments.as_ref().map(json))
+    .bind(s.sql.as_deref())
+    .bind(s.started_ms as i64)
+    .bind(s.duration_us as i64)
+    .bind(s.provider.as_deref())
+    .bind(s.model.as_deref())
+    .bind(s.input_tokens as i64)
+    .bind(s.output_tokens as i64)
+    .bind(s.cost_eur_micros as i64)
+    .bind(sources)
+    .bind(checks)
+    .bind(s.error.as_deref())
+    .execute(&mut **tx)
+    .await?;
+    // A model's call is also what the user spent.
+    if let (Some(provider), Some(model)) = (&s.provider, &s.model) {
+        let route = match s.kind {
+            StepKind::Guardian => "guardian",
+            StepKind::Route => "router",
+            StepKind::Planner => "planner",
+            _ => "assistant",
+        };
+        sqlx::query(
+            "INSERT INTO model_calls (user_id, run_id, provider, model, route, input_tokens, output_tokens,
+                 cost_eur_micros, unpriced, latency_ms, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .bind(user.0)
+        .bind(run)
+        .bind(provider)
+        .bind(model)
+        .bind(route)
+        .bind(s.input_tokens as i64)
+        .bind(s.output_tokens as i64)
+        .bind(s.cost_eur_micros as i64)
+        .bind(i32::from(s.unpriced))
+        .bind((s.duration_us / 1000) as i64)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// What every surface shares about runs: how they are recorded, and who waits on them.
+#[derive(Clone, Default)]
+pub(crate) struct Runs {
+    pub(crate) config: RunConfig,
+    pub(crate) hub: Hub,
+}
+
+/// A run's last event when Sou writes it itself: a plan's steps ended, or a run that
+/// ended without its own (interrupted, or its server gone).
+pub(crate) fn final_status(
+    conversation: &str,
+    run: &str,
+    plan_confidence: Option<agent::Confidence>,
+    answer_confidence: f32,
+    warnings: Vec<String>,
+) -> ChatEvent {
+    ChatEvent::Status {
+        content: StreamStatus::Done,
+        usage: Usage { route: "parser".into(), ..Usage::default() },
+        uncertainty: Uncertainty { plan_confidence, answer_confidence, warnings },
+        conversation_id: Some(conversation.to_string()),
+        message_id: Some(run.to_string()),
+    }
+}
