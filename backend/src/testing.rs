@@ -153,3 +153,92 @@ macro_rules! on_both_databases {
         }
     };
 }
+
+/// Grows `user`'s ledger to `target` transactions by copying the rows it has (same
+/// dates, accounts, merchants and categories; a new dedupe hash per copy), doubling it
+/// at each step and taking part of it at the last: the benchmarks' big ledgers. Returns
+/// how many transactions the user has after.
+pub async fn grow_ledger(store: &Store, user: crate::UserId, target: i64) -> Result<i64, sqlx::Error> {
+    let mut round = 0;
+    loop {
+        let mut tx = store.tenant(user).await?;
+        let have: i64 = sqlx::query_scalar("SELECT count(*) FROM transactions WHERE user_id = $1")
+            .bind(user.0)
+            .fetch_one(&mut *tx)
+            .await?;
+        if have >= target || have == 0 {
+            tx.commit().await?;
+            return Ok(have);
+        }
+        round += 1;
+        sqlx::query(
+            "INSERT INTO transactions
+               (user_id, account_id, date, amount_minor, currency, raw_label, merchant_id, category_id,
+                import_batch, dedupe_hash)
+             SELECT user_id, account_id, date, amount_minor, currency, raw_label, merchant_id, category_id,
+                    import_batch, dedupe_hash || '~' || $2
+             FROM transactions WHERE user_id = $1 ORDER BY id LIMIT $3",
+        )
+        .bind(user.0)
+        .bind(round.to_string())
+        .bind((target - have).min(have))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+    }
+}
+
+/// Where `user`'s monthly roll-up (`ledger_months`) differs from the sums of the raw
+/// transactions: one line per month, account, category, merchant and currency that does.
+/// Empty when the roll-up is exact.
+pub async fn ledger_months_mismatches(store: &Store, user: crate::UserId) -> Result<Vec<String>, sqlx::Error> {
+    type Key = (String, i64, i64, i64, String);
+    type Sums = (i64, i64, i64, i64, i64);
+    async fn read(
+        db: &mut sqlx::AnyConnection,
+        sql: &str,
+        user: crate::UserId,
+    ) -> Result<std::collections::BTreeMap<Key, Sums>, sqlx::Error> {
+        use sqlx::Row;
+        let rows = sqlx::query(sql).bind(user.0).fetch_all(&mut *db).await?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let key = (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4));
+                (key, (r.get(5), r.get(6), r.get(7), r.get(8), r.get(9)))
+            })
+            .collect())
+    }
+    let mut tx = store.tenant(user).await?;
+    let raw = read(
+        &mut tx,
+        "SELECT substr(date, 1, 7), account_id, COALESCE(category_id, 0), COALESCE(merchant_id, 0), currency,
+                CAST(SUM(CASE WHEN amount_minor < 0 THEN amount_minor ELSE 0 END) AS BIGINT),
+                CAST(SUM(CASE WHEN amount_minor > 0 THEN amount_minor ELSE 0 END) AS BIGINT),
+                CAST(SUM(CASE WHEN amount_minor < 0 THEN 1 ELSE 0 END) AS BIGINT),
+                CAST(SUM(CASE WHEN amount_minor > 0 THEN 1 ELSE 0 END) AS BIGINT),
+                CAST(COUNT(*) AS BIGINT)
+         FROM transactions WHERE user_id = $1
+         GROUP BY substr(date, 1, 7), account_id, COALESCE(category_id, 0), COALESCE(merchant_id, 0), currency",
+        user,
+    )
+    .await?;
+    let rolled = read(
+        &mut tx,
+        "SELECT month, account_id, category_id, merchant_id, currency,
+                CAST(debit AS BIGINT), CAST(credit AS BIGINT), CAST(debits AS BIGINT), CAST(credits AS BIGINT),
+                CAST(n AS BIGINT)
+         FROM ledger_months WHERE user_id = $1",
+        user,
+    )
+    .await?;
+    tx.commit().await?;
+    let mut out = Vec::new();
+    for key in raw.keys().chain(rolled.keys()).collect::<std::collections::BTreeSet<_>>() {
+        let (a, b) = (raw.get(key), rolled.get(key));
+        if a != b {
+            out.push(format!("{key:?}: transactions {a:?}, roll-up {b:?}"));
+        }
+    }
+    Ok(out)
+}

@@ -89,11 +89,20 @@ pub(super) async fn balances(
 ) -> Result<BalancesResult, BackendError> {
     let Scope { currency, .. } = scope(db, user, None, None, a.account.as_deref(), locale).await?;
     let date = a.period.end.add_days(-1).min(today);
+    // What moved an account from its opening day to `date`: the whole months between
+    // from the monthly roll-up; the opening day's month (from that day) and `date`'s month
+    // (up to that day) from the transactions. `|| '-32'` is just past a month's last day.
     let rows = sqlx::query(
         "SELECT a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency, a.opening_balance_minor,
-                CAST(COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
-                          WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date <= $2
-                            AND (a.opening_date IS NULL OR t.date >= a.opening_date)), 0) AS BIGINT)
+                CAST(COALESCE((SELECT SUM(l.debit + l.credit) FROM ledger_months l
+                          WHERE l.user_id = a.user_id AND l.account_id = a.id AND l.month < $4
+                            AND l.month > COALESCE(substr(a.opening_date, 1, 7), '')), 0)
+                   + COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
+                          WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date >= $5 AND t.date <= $2
+                            AND t.date >= COALESCE(a.opening_date, '')), 0)
+                   + COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
+                          WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date >= a.opening_date
+                            AND t.date < substr(a.opening_date, 1, 7) || '-32' AND t.date < $5), 0) AS BIGINT)
          FROM accounts a
          WHERE a.user_id = $1 AND a.key IS NOT NULL AND ($3 IS NULL OR a.key = $3)
            AND (a.opening_date IS NULL OR a.opening_date <= $2)
@@ -102,6 +111,8 @@ pub(super) async fn balances(
     .bind(user.0)
     .bind(date.to_string())
     .bind(a.account.as_deref())
+    .bind(month_key(date))
+    .bind(date.first_of_month().to_string())
     .fetch_all(&mut *db)
     .await?;
     let mut accounts = Vec::with_capacity(rows.len());

@@ -23,6 +23,7 @@ mod import_into_ledger;
 mod import_layouts;
 mod import_parsers;
 mod import_roundtrip;
+mod ledger_months;
 mod llm_chat;
 mod llm_matrix;
 mod llm_providers;

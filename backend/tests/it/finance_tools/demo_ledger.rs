@@ -375,6 +375,41 @@ async fn balances_are_the_opening_balance_plus_every_line() {
     assert!(r.total.minor > 0, "the demo household is not overdrawn");
 }
 
+/// Balances read whole months from the roll-up and the edges from the rows: on days
+/// across the ledger (month ends, firsts, the middle of a month, the opening day's
+/// month) every account's balance is its opening balance plus every line from its
+/// opening day to that day, as plain SQL over the rows says.
+#[tokio::test]
+async fn balances_on_any_day_equal_the_rows() {
+    let (_dir, store, user) = demo_store().await;
+    // An opening day in the middle of a month, with lines before it in that month.
+    sqlx::query("UPDATE accounts SET opening_date = '2025-06-12' WHERE user_id = $1 AND key = 'livret_a'")
+        .bind(user.0)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let mut day = d("2025-01-01");
+    while day <= demo_today() {
+        let c = call("balances", json!({"period": period(&day.to_string(), &day.add_days(1).to_string())}));
+        let ToolOutput::Balances(r) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT a.key, a.opening_balance_minor + CAST(COALESCE(SUM(t.amount_minor), 0) AS BIGINT)
+             FROM accounts a LEFT JOIN transactions t ON t.account_id = a.id AND t.date <= $2
+                  AND (a.opening_date IS NULL OR t.date >= a.opening_date)
+             WHERE a.user_id = $1 AND a.key IS NOT NULL AND (a.opening_date IS NULL OR a.opening_date <= $2)
+             GROUP BY a.id, a.key, a.opening_balance_minor ORDER BY a.id",
+        )
+        .bind(user.0)
+        .bind(day.to_string())
+        .fetch_all(store.pool())
+        .await
+        .unwrap();
+        let got: Vec<(String, i64)> = r.accounts.iter().map(|a| (a.key.clone(), a.balance.minor)).collect();
+        assert_eq!(got, rows, "on {day}");
+        day = day.add_days(if day.day() == 1 { 11 } else { 9 });
+    }
+}
+
 #[tokio::test]
 async fn demo_budgets_in_november_2026() {
     let (_dir, store, user) = demo_store().await;

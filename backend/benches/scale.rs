@@ -1,0 +1,174 @@
+//! How Sou's answers grow with the ledger: the demo ledger's rows copied until the user
+//! has 100k and then 1M transactions (same dates, so a year holds ~650 times as many
+//! rows at 1M), each question type asked `ROUNDS` times, in the same run:
+//!
+//! - **Sou**: the answer, question to last event, in the server (runs recorded, as in
+//!   production): p50 and p99;
+//! - **SQL**: the time the database driver spent on the ledger statements of that same
+//!   answer (every statement reading `transactions` or a roll-up), as sqlx times them;
+//! - **Sou ÷ SQL** at the median: what Sou adds around its own queries.
+//!
+//! `cargo bench -p backend --bench scale` (`-- postgres` for PostgreSQL at 127.0.0.1;
+//! `-- sizes=1550,100000` for other sizes; `-- rounds=10`). Asserts nothing; an answer
+//! that is not a tool's result stops it.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use backend::{demo, ChatRequest, Sou, Store, UserId};
+use futures::StreamExt;
+use tracing::field::{Field, Visit};
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::Layer;
+
+const QUESTIONS: [(&str, &str); 7] = [
+    ("a category in one month", "combien j'ai dépensé en courses en octobre 2026"),
+    ("a category over a year", "combien j'ai dépensé en courses en 2025"),
+    ("top 5 merchants in a year", "top 5 merchants in 2025"),
+    ("spending by month over a year", "dépenses par mois en 2025"),
+    ("10 biggest in a year", "les 10 plus grosses dépenses de 2025"),
+    ("balance", "quel est mon solde ?"),
+    ("recurring payments", "what are my recurring payments"),
+];
+
+type Failed = Box<dyn std::error::Error>;
+
+/// Sums the time sqlx reports for ledger statements while `on` is set.
+#[derive(Clone, Default)]
+struct SqlClock {
+    on: Arc<AtomicBool>,
+    nanos: Arc<AtomicU64>,
+}
+
+#[derive(Default)]
+struct Statement {
+    text: String,
+    secs: f64,
+}
+
+impl Visit for Statement {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "summary" || field.name() == "db.statement" {
+            self.text.push_str(&format!("{value:?}"));
+        }
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if field.name() == "summary" || field.name() == "db.statement" {
+            self.text.push_str(value);
+        }
+    }
+    fn record_f64(&mut self, field: &Field, value: f64) {
+        if field.name() == "elapsed_secs" {
+            self.secs = value;
+        }
+    }
+}
+
+impl<S: tracing::Subscriber> Layer<S> for SqlClock {
+    fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
+        if event.metadata().target() != "sqlx::query" || !self.on.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut s = Statement::default();
+        event.record(&mut s);
+        let ledger = s.text.contains("transactions") || s.text.contains("ledger_");
+        if ledger {
+            self.nanos.fetch_add((s.secs * 1e9) as u64, Ordering::Relaxed);
+        }
+    }
+}
+
+/// One answer: its time, and the ledger SQL's time within it.
+async fn answer(sou: &Sou, user: UserId, message: &str, sql: &SqlClock) -> Result<(Duration, Duration), Failed> {
+    sql.nanos.store(0, Ordering::Relaxed);
+    sql.on.store(true, Ordering::Relaxed);
+    let started = Instant::now();
+    let req = ChatRequest { message: message.into(), ..ChatRequest::default() };
+    let stream = sou.chat(user, req).await?;
+    let events: Vec<_> = stream.events.collect().await;
+    let took = started.elapsed();
+    sql.on.store(false, Ordering::Relaxed);
+    if !events.last().is_some_and(|e| e.is_terminal()) {
+        return Err("a stream without its end".into());
+    }
+    if !events.iter().any(|e| e.kind() == "tool_result") {
+        return Err(format!("{message:?} got no tool result: {:?}", events.iter().map(|e| e.kind()).collect::<Vec<_>>()).into());
+    }
+    Ok((took, Duration::from_nanos(sql.nanos.load(Ordering::Relaxed))))
+}
+
+fn quantile(v: &mut [Duration], q: f64) -> f64 {
+    v.sort_unstable();
+    let i = ((v.len() - 1) as f64 * q).round() as usize;
+    v[i].as_secs_f64() * 1000.0
+}
+
+fn arg(name: &str) -> Option<String> {
+    std::env::args().find_map(|a| a.strip_prefix(&format!("{name}=")).map(str::to_string))
+}
+
+fn main() -> Result<(), Failed> {
+    let clock = SqlClock::default();
+    let subscriber = tracing_subscriber::registry()
+        .with(clock.clone().with_filter(tracing_subscriber::filter::Targets::new().with_target("sqlx::query", tracing::Level::DEBUG)));
+    tracing::subscriber::set_global_default(subscriber)?;
+    let postgres = std::env::args().any(|a| a == "postgres");
+    let sizes: Vec<i64> = arg("sizes")
+        .unwrap_or_else(|| "100000,1000000".into())
+        .split(',')
+        .map(|s| s.trim().parse::<i64>())
+        .collect::<Result<_, _>>()?;
+    let rounds: usize = arg("rounds").map_or(Ok(30), |r| r.parse())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        println!(
+            "{}; question to last event, {rounds} rounds each; SQL = the ledger statements of the same answers\n",
+            if postgres { "PostgreSQL" } else { "SQLite" }
+        );
+        for size in sizes {
+            let dir = tempfile::tempdir()?;
+            let mut fresh = None;
+            let store = if postgres {
+                let db = backend::testing::FreshDatabase::create().await?;
+                let store = db.open_store().await?;
+                fresh = Some(db);
+                store
+            } else {
+                Store::open_in(dir.path()).await?
+            };
+            let user = store.ensure_user("bench").await?;
+            demo::seed(&store, user).await?;
+            let built = Instant::now();
+            let have = backend::testing::grow_ledger(&store, user, size).await?;
+            println!("{have} transactions (built in {:.1} s)", built.elapsed().as_secs_f64());
+            println!(
+                "{:<31} {:>10} {:>10} {:>10} {:>10}",
+                "question", "Sou p50", "Sou p99", "SQL p50", "Sou ÷ SQL"
+            );
+            let today = agent::Date::new(2026, 11, 20).ok_or("a date")?;
+            let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today);
+            for (name, q) in QUESTIONS {
+                answer(&sou, user, q, &clock).await?;
+                let (mut took, mut sql) = (Vec::new(), Vec::new());
+                for _ in 0..rounds {
+                    let (t, s) = answer(&sou, user, q, &clock).await?;
+                    took.push(t);
+                    sql.push(s);
+                }
+                let (p50, p99, s50) = (quantile(&mut took, 0.5), quantile(&mut took, 0.99), quantile(&mut sql, 0.5));
+                println!(
+                    "{name:<31} {p50:>8.1}ms {p99:>8.1}ms {s50:>8.1}ms {:>9.1}×",
+                    if s50 > 0.0 { p50 / s50 } else { f64::NAN }
+                );
+            }
+            println!();
+            drop(sou);
+            store.pool().close().await;
+            if let Some(db) = fresh {
+                db.drop().await;
+            }
+        }
+        Ok(())
+    })
+}
