@@ -33,7 +33,7 @@ pub struct PageData {
 pub async fn load_page(conversation_id: Option<String>) -> Result<PageData, AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
-        let vocabulary = sou.store().vocabulary(user).await?;
+        let vocabulary = sou.vocabulary(user).await?;
         let conversation = match conversation_id {
             Some(id) => Some(sou.conversation(user, &id, ssr::accept_language()).await?),
             None => None,
@@ -102,7 +102,7 @@ pub async fn answer_parts(conversation_id: String, message_id: String) -> Result
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
-        let parser = agent::Parser::new(sou.store().vocabulary(user).await?);
+        let parser = sou.parser(user).await?;
         let conversation = sou.conversation(user, &conversation_id, locale).await?;
         let (answer, heading) = crate::chat::answer_html(conversation, &message_id, &parser, locale, true)
             .ok_or(AppError::NotFound)?;

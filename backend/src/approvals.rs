@@ -270,7 +270,8 @@ impl Sou {
         // checks hold: a write says which rows it is about.
         crate::registry::check_call(&plan.call).map_err(BackendError::from)?;
         let locale = plan.meta.locale;
-        let vocab = self.store.vocabulary(user).await?;
+        let parser = self.parser(user).await?;
+        let vocab = parser.vocabulary();
         let mut db = self.store.tenant(user).await?;
         let run = writes::dry_run(&mut db, user, &plan.call, locale).await?;
         writes::check_size(&run)?;
@@ -595,7 +596,8 @@ impl Sou {
         call: &ToolCall,
         locale: Locale,
     ) -> Result<(Change, u32), WriteError> {
-        let vocab = self.store.vocabulary(user).await?;
+        let parser = self.parser(user).await?;
+        let vocab = parser.vocabulary();
         let mut db = self.writer(user).await?;
         let run = writes::dry_run(&mut db, user, call, locale).await?;
         writes::check_size(&run)?;

@@ -27,6 +27,7 @@ pub mod testing;
 pub mod tools;
 pub mod trace;
 pub mod vault;
+mod vocabulary;
 pub mod widgets;
 
 pub use chat::{ChatRequest, ChatStream, PlanRequest};

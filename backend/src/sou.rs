@@ -3,7 +3,9 @@
 //! models. What it does with them lives elsewhere: the chat pipeline in `chat/`,
 //! conversation storage in `conversations.rs`.
 
-use agent::{Date, Parser};
+use std::sync::Arc;
+
+use agent::{Date, Parser, Vocabulary};
 
 use crate::auth::{Auth, AuthConfig};
 use crate::error::BackendError;
@@ -11,6 +13,7 @@ use crate::ids::UserId;
 use crate::imports::Imports;
 use crate::providers::Providers;
 use crate::store::Store;
+use crate::vocabulary::Parsers;
 
 /// Sou's server-side core, shared by every surface.
 #[derive(Clone)]
@@ -22,6 +25,7 @@ pub struct Sou {
     imports: Imports,
     pub(crate) writes: WriteConfig,
     pub(crate) runs: crate::runs::record::Runs,
+    parsers: Parsers,
     /// The date taken for today, when pinned (tests: answers about "this month" that do
     /// not change with the day they run).
     today: Option<Date>,
@@ -38,6 +42,7 @@ impl Sou {
             imports: Imports::default(),
             writes: Default::default(),
             runs: Default::default(),
+            parsers: Parsers::default(),
             today: None,
         }
     }
@@ -107,8 +112,14 @@ impl Sou {
         Date::new(now.year(), now.month(), now.day()).unwrap_or_else(|| Date::from_days(0))
     }
 
-    pub async fn parser(&self, user: UserId) -> Result<Parser, BackendError> {
-        Ok(Parser::new(self.store.vocabulary(user).await?))
+    /// The user's parser, kept while their vocabulary does not change.
+    pub async fn parser(&self, user: UserId) -> Result<Arc<Parser>, BackendError> {
+        self.parsers.get(&self.store, user).await
+    }
+
+    /// The user's categories, merchants, accounts and datasets (those of their parser).
+    pub async fn vocabulary(&self, user: UserId) -> Result<Vocabulary, BackendError> {
+        Ok(self.parser(user).await?.vocabulary().clone())
     }
 }
 

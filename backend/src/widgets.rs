@@ -358,7 +358,7 @@ impl Sou {
 
     /// What a visitor's parser knows: the owner's names within the site's scope.
     pub async fn visitor_vocabulary(&self, visitor: &Visitor) -> Result<Vocabulary, BackendError> {
-        Ok(visitor.site.scope.vocabulary(self.store.vocabulary(visitor.owner).await?))
+        Ok(visitor.site.scope.vocabulary(self.vocabulary(visitor.owner).await?))
     }
 
     /// The questions the site's visitors asked in the last hour, all together.

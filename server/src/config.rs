@@ -2,7 +2,7 @@
 //! `sou.toml` in the working directory if present), then environment variables
 //! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_DEMO_HOURS`, `SOU_DEMO_PER_ADDRESS`, `SOU_SIGNUP`,
 //! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `SOU_APPROVAL_MINUTES`, `SOU_USAGE_LIMIT_EUR`,
-//! `SOU_USER_USAGE_LIMIT_EUR`, `SOU_RUN_STALE_SECS`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
+//! `SOU_USER_USAGE_LIMIT_EUR`, `SOU_RUN_STALE_SECS`, `SOU_SHUTDOWN_GRACE_SECS`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
 //! `SOU_MASTER_KEY`, and `SOU_LLM__…` for the `[llm]` table, `__` separating levels:
 //! `SOU_LLM__PROVIDERS__OPENAI__BASE_URL`). Provider keys fall back to the usual
 //! variables (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, …).
@@ -43,6 +43,7 @@ struct Raw {
     run_stale_secs: u64,
     #[serde(default)]
     pause_between_steps_ms: u64,
+    shutdown_grace_secs: u64,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
     #[serde(default, skip_serializing)]
@@ -137,6 +138,7 @@ impl Default for Raw {
             user_usage_limit_eur: None,
             run_stale_secs: 60,
             pause_between_steps_ms: 0,
+            shutdown_grace_secs: 8,
             database_url: None,
             database_owner_url: None,
             master_key: None,
@@ -179,6 +181,10 @@ pub struct Config {
     /// (`SOU_RUN_STALE_SECS`, default 60); a pause between two steps of a plan
     /// (`SOU_PAUSE_BETWEEN_STEPS_MS`, default 0: only crash tests set it).
     pub runs: backend::runs::RunConfig,
+    /// On SIGTERM or Ctrl-C, how long answers in flight get to finish before they are cut
+    /// short and marked interrupted (`SOU_SHUTDOWN_GRACE_SECS`, default 8: within the
+    /// 10 s a container runtime waits before SIGKILL).
+    pub shutdown_grace: Duration,
     /// The key that seals provider keys (`SOU_MASTER_KEY`); else a file in `data_dir`.
     pub master_key: Option<SecretString>,
     pub llm: LlmConfig,
@@ -202,6 +208,8 @@ pub enum ConfigError {
     Euros(&'static str),
     #[error("configuration: run_stale_secs must be 1 to 3600, not {0}")]
     RunStale(u64),
+    #[error("configuration: shutdown_grace_secs must be 0 to 600, not {0}")]
+    ShutdownGrace(u64),
 }
 
 impl Config {
@@ -239,6 +247,9 @@ impl Config {
         if !(1..=3600).contains(&raw.run_stale_secs) {
             return Err(ConfigError::RunStale(raw.run_stale_secs));
         }
+        if raw.shutdown_grace_secs > 600 {
+            return Err(ConfigError::ShutdownGrace(raw.shutdown_grace_secs));
+        }
         Ok(Config {
             addr,
             data_dir: raw.data_dir,
@@ -262,6 +273,7 @@ impl Config {
                 limits,
                 pause_between_steps: Duration::from_millis(raw.pause_between_steps_ms.min(60_000)),
             },
+            shutdown_grace: Duration::from_secs(raw.shutdown_grace_secs),
             master_key: raw.master_key,
             llm,
         })

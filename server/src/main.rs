@@ -64,16 +64,58 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     }
     tokio::spawn(purge(sou.clone(), config.retention_days));
     tokio::spawn(sweep_runs(sou.clone(), config.runs.stale_after));
-    let state = AppState { leptos_options, sou, trust_proxy: config.trust_proxy };
+    let state = AppState { leptos_options, sou: sou.clone(), trust_proxy: config.trust_proxy };
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     tracing::info!("Sou listening on http://{}", config.addr);
-    server::serve(listener, state, async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await?;
+    // SIGTERM (systemd, containers) or Ctrl-C: stop accepting connections at once, give
+    // the answers in flight the grace period, then cut them short (marked interrupted),
+    // let the last responses go out, and close the database pool.
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        stop_signal().await;
+        let _ = stop_tx.send(true);
+    });
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
+    };
+    let serve = server::serve(listener, state, stopped(stop_rx.clone()));
+    tokio::pin!(serve);
+    tokio::select! {
+        served = &mut serve => served?,
+        () = stopped(stop_rx) => {
+            tracing::info!(grace_secs = config.shutdown_grace.as_secs(), "stopping: no new connections");
+            let drained = sou.drain(config.shutdown_grace).await;
+            tracing::info!(finished = drained.finished, interrupted = drained.interrupted, "answers in flight ended");
+            match tokio::time::timeout(std::time::Duration::from_secs(3), &mut serve).await {
+                Ok(served) => served?,
+                Err(_) => tracing::warn!("connections still open after the answers ended: closed"),
+            }
+        }
+    }
+    sou.store().pool().close().await;
+    tracing::info!("stopped");
     Ok(())
+}
+
+/// Resolves on SIGTERM or SIGINT (Ctrl-C).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+                return;
+            }
+            Err(e) => tracing::warn!(error = %e, "SIGTERM cannot be caught; only Ctrl-C stops gracefully"),
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// Answers a stopped server left running (this one before a restart, or another one on

@@ -182,7 +182,9 @@ impl Sou {
             let outcome = sou.answer(question, client_plan, &mut out).await;
             let (done, run_status) = match outcome {
                 Ok(done) => {
-                    let status = if done.stopped {
+                    let status = if done.stopped && sou.draining() {
+                        RunStatus::Interrupted
+                    } else if done.stopped {
                         RunStatus::Cancelled
                     } else if done.proposed {
                         RunStatus::Proposed
@@ -257,7 +259,7 @@ impl Sou {
         out: &mut Emitter,
     ) -> Result<Answered, BackendError> {
         let parser = match q.scope {
-            Some(scope) => Parser::new(scope.vocabulary(self.store.vocabulary(q.user).await?)),
+            Some(scope) => std::sync::Arc::new(Parser::new(scope.vocabulary(self.vocabulary(q.user).await?))),
             None => self.parser(q.user).await?,
         };
         let today = self.today();
@@ -628,6 +630,13 @@ impl Sou {
         }
         match outcome.ending {
             assistant::Ending::Answered => {}
+            assistant::Ending::Stopped if self.draining() => {
+                let message = match locale {
+                    Locale::Fr => "Sou redémarrait : cette réponse a été interrompue. Posez la question à nouveau.",
+                    Locale::En => "Sou was restarting: this answer was cut short. Ask again.",
+                };
+                out.emit(ChatEvent::Error { code: "interrupted".into(), message: message.into() }).await;
+            }
             assistant::Ending::Stopped => {
                 out.emit(ChatEvent::Error { code: "stopped".into(), message: stopped_text(locale).into() })
                     .await;

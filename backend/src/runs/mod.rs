@@ -24,7 +24,43 @@ use crate::sou::Sou;
 use record::Recorder;
 pub use record::{RunConfig, UsageLimits};
 
+/// What a stop left: answers and plans that ended within the grace period, and those
+/// that were cut short (answers, ended as interrupted) or left for the next server (plans).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Drained {
+    pub finished: usize,
+    pub interrupted: usize,
+}
+
 impl Sou {
+    /// The server is stopping: no new plan step starts; answers and plans in flight get
+    /// `grace` to end, then answers still being written end as interrupted (with their
+    /// terminal events and an answer in the conversation saying to ask again) and plans
+    /// stop after their current step, left for the next server to take over. Returns once
+    /// every answer has written its end (a few seconds at most after `grace`).
+    pub async fn drain(&self, grace: std::time::Duration) -> Drained {
+        let hub = &self.runs.hub;
+        let before = hub.in_flight();
+        let deadline = Instant::now() + grace;
+        let wait = |until: Instant| async move {
+            while hub.in_flight() > 0 && Instant::now() < until {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        };
+        // Answers get the grace period to finish as usual; then they are stopped.
+        wait(deadline).await;
+        let left = hub.in_flight();
+        hub.drain();
+        hub.stop_all();
+        wait(Instant::now() + std::time::Duration::from_secs(5)).await;
+        Drained { finished: before.saturating_sub(left), interrupted: left }
+    }
+
+    /// Whether this server is stopping.
+    pub(crate) fn draining(&self) -> bool {
+        self.runs.hub.draining()
+    }
+
     /// Starts recording a run (its row first, so that a client can attach to it at once).
     pub(crate) async fn start_run(
         &self,

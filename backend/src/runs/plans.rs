@@ -392,6 +392,14 @@ impl Sou {
                     if let Err(e) = self.execute_steps(user, run).await {
                         tracing::error!(error = %e, "running a plan failed");
                     }
+                    if self.runs.hub.draining() {
+                        // The server is stopping: the plan is left, still running, for
+                        // the next server (it takes it over once its heartbeat is stale).
+                        if let Err(e) = self.claim(user, run, false).await {
+                            tracing::warn!(error = %e, "leaving a plan failed");
+                        }
+                        break;
+                    }
                     // Let it go unless it was resumed meanwhile: then this task goes on
                     // (a resume that found it held started none).
                     match self.release(user, run).await {
@@ -498,6 +506,11 @@ impl Sou {
                     return Ok(());
                 }
             };
+            // The server is stopping: what is done is stored, the rest waits for the next.
+            if self.runs.hub.draining() {
+                out.run.checkpoint(next).await;
+                return Ok(());
+            }
             // Another server took it over (this one went silent): it is theirs now.
             if now.owner.as_deref() != Some(self.runs.hub.instance.as_str()) {
                 return Ok(());

@@ -60,6 +60,9 @@ pub(crate) struct Hub {
     stops: Arc<Mutex<HashMap<String, Arc<Notify>>>>,
     /// This server, as a run's `owner`.
     pub(crate) instance: String,
+    /// Set once the server is stopping: answers in flight end as interrupted, plans stop
+    /// at their next step and are left for the next server.
+    draining: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Default for Hub {
@@ -69,6 +72,7 @@ impl Default for Hub {
             running: Arc::default(),
             stops: Arc::default(),
             instance: uuid::Uuid::new_v4().simple().to_string(),
+            draining: Arc::default(),
         }
     }
 }
@@ -91,6 +95,27 @@ impl Hub {
     pub(crate) fn stop(&self, run: &str) {
         let map = self.stops.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(n) = map.get(run) {
+            n.notify_one();
+        }
+    }
+
+    pub(crate) fn drain(&self) {
+        self.draining.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    pub(crate) fn draining(&self) -> bool {
+        self.draining.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// How many answers and plans this server is running.
+    pub(crate) fn in_flight(&self) -> usize {
+        self.stops.lock().unwrap_or_else(|p| p.into_inner()).len()
+            + self.running.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    /// Stops every answer this server is writing.
+    pub(crate) fn stop_all(&self) {
+        for n in self.stops.lock().unwrap_or_else(|p| p.into_inner()).values() {
             n.notify_one();
         }
     }

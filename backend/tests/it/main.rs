@@ -32,3 +32,4 @@ mod postgres;
 mod runs;
 mod sandbox;
 mod store_and_tools;
+mod vocabulary;

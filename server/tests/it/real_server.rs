@@ -1,5 +1,5 @@
-//! The real `sou` binary, started for a test and killed (SIGKILL) when dropped: what
-//! the crash tests share.
+//! The real `sou` binary, started for a test and killed (SIGKILL) when dropped (or
+//! stopped with SIGTERM): what the crash and shutdown tests share.
 
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -16,6 +16,26 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// Sends SIGTERM, as systemd or a container runtime does to stop it.
+    pub fn terminate(&self) {
+        let status = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits for the process to end by itself, at most `limit`: its exit status.
+    pub async fn exited(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let until = std::time::Instant::now() + limit;
+        while std::time::Instant::now() < until {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        None
     }
 }
 

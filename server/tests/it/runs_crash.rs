@@ -1,6 +1,8 @@
-//! A real server killed (SIGKILL) between two steps of an accepted plan, then started
-//! again: the plan goes on from its next step, and no finished step runs twice, on
-//! SQLite and on PostgreSQL. `SOU_PAUSE_BETWEEN_STEPS_MS` holds the server between two
+//! A real server killed (SIGKILL), or stopped gracefully (SIGTERM), between two steps
+//! of an accepted plan, then started again: the plan goes on from its next step, and no
+//! finished step runs twice, on SQLite and on PostgreSQL. Stopped by SIGTERM, the server
+//! refuses new connections at once, leaves the plan after its current step and exits
+//! cleanly within its grace period. `SOU_PAUSE_BETWEEN_STEPS_MS` holds the server between two
 //! steps long enough to kill it there; `SOU_RUN_STALE_SECS=1` lets the restarted server
 //! take the run over a second later.
 
@@ -16,13 +18,14 @@ async fn get(client: &reqwest::Client, url: String, cookie: &str) -> Value {
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
-async fn scenario(db: Option<FreshDatabase>) {
+async fn scenario(db: Option<FreshDatabase>, graceful: bool) {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-    let slow = [("SOU_PAUSE_BETWEEN_STEPS_MS", "2000"), ("SOU_RUN_STALE_SECS", "1")];
-    let server = start(dir.path(), port, db.as_ref(), &slow).await;
+    let slow =
+        [("SOU_PAUSE_BETWEEN_STEPS_MS", "2000"), ("SOU_RUN_STALE_SECS", "1"), ("SOU_SHUTDOWN_GRACE_SECS", "1")];
+    let mut server = start(dir.path(), port, db.as_ref(), &slow).await;
     let cookie = demo_cookie(&client, &server.base).await;
 
     // A month's review: five steps, proposed, accepted.
@@ -56,7 +59,25 @@ async fn scenario(db: Option<FreshDatabase>) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(done, 1, "the first step ran");
-    drop(server); // SIGKILL
+    if graceful {
+        let asked = std::time::Instant::now();
+        server.terminate();
+        // No new connection is taken once the signal is in.
+        let mut refused = false;
+        for _ in 0..20 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            if client.get(format!("{}/healthz", server.base)).send().await.is_err() {
+                refused = true;
+                break;
+            }
+        }
+        assert!(refused, "new connections refused after SIGTERM");
+        let status = server.exited(Duration::from_secs(15)).await.expect("the server stopped by itself");
+        assert!(status.success(), "a clean exit: {status:?}");
+        // The grace period (1 s), the step under way and the last responses: well under 15 s.
+        assert!(asked.elapsed() < Duration::from_secs(15));
+    }
+    drop(server); // SIGKILL, or already stopped
 
     // Started again: the run is taken over and ends, every step run once.
     let server = start(dir.path(), port, db.as_ref(), &[("SOU_RUN_STALE_SECS", "1")]).await;
@@ -102,10 +123,20 @@ async fn scenario(db: Option<FreshDatabase>) {
 
 #[tokio::test]
 async fn a_plan_killed_between_steps_goes_on_after_a_restart_on_sqlite() {
-    scenario(None).await;
+    scenario(None, false).await;
 }
 
 #[tokio::test]
 async fn a_plan_killed_between_steps_goes_on_after_a_restart_on_postgres() {
-    scenario(Some(FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432"))).await;
+    scenario(Some(FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432")), false).await;
+}
+
+#[tokio::test]
+async fn a_plan_stopped_by_sigterm_goes_on_after_a_restart_on_sqlite() {
+    scenario(None, true).await;
+}
+
+#[tokio::test]
+async fn a_plan_stopped_by_sigterm_goes_on_after_a_restart_on_postgres() {
+    scenario(Some(FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432")), true).await;
 }

@@ -1,0 +1,57 @@
+//! Each user's parser, kept in memory: building it reads the user's categories,
+//! merchants, accounts and datasets and indexes their names, which is most of what a
+//! `/api/v1/plan` request costs. A parser is used again while the user's
+//! `vocabulary_version` (moved by a trigger on every change to those tables, from any
+//! server) and currency are those it was built from: one small read instead of five.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use agent::Parser;
+
+use crate::error::BackendError;
+use crate::ids::UserId;
+use crate::store::Store;
+
+/// At most this many users' parsers are kept; past it the cache starts again empty.
+const USERS: usize = 4096;
+
+#[derive(Clone, Default)]
+pub(crate) struct Parsers {
+    built: Arc<Mutex<HashMap<UserId, Built>>>,
+}
+
+struct Built {
+    version: i64,
+    currency: String,
+    parser: Arc<Parser>,
+}
+
+impl Parsers {
+    /// `user`'s parser, built again only if their vocabulary changed since.
+    pub(crate) async fn get(&self, store: &Store, user: UserId) -> Result<Arc<Parser>, BackendError> {
+        let mut db = store.tenant_read(user).await?;
+        let (version, currency): (i64, String) =
+            sqlx::query_as("SELECT CAST(vocabulary_version AS BIGINT), currency FROM users WHERE id = $1")
+                .bind(user.0)
+                .fetch_optional(&mut *db)
+                .await?
+                .ok_or(BackendError::NotFound)?;
+        db.commit().await?;
+        {
+            let built = self.built.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(b) = built.get(&user).filter(|b| b.version == version && b.currency == currency) {
+                return Ok(b.parser.clone());
+            }
+        }
+        // Read after the version: a change in between gives a newer vocabulary under an
+        // older version, built again next time, never an older one kept.
+        let parser = Arc::new(Parser::new(store.vocabulary(user).await?));
+        let mut built = self.built.lock().unwrap_or_else(|p| p.into_inner());
+        if built.len() >= USERS {
+            built.clear();
+        }
+        built.insert(user, Built { version, currency, parser: parser.clone() });
+        Ok(parser)
+    }
+}
