@@ -378,6 +378,7 @@ mod tests {
             transactions: vec![],
             transactions_truncated: false,
             source_ids: vec![],
+            source_count: 0,
         })
     }
 

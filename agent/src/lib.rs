@@ -48,7 +48,7 @@ pub use tools::{
     AccountBalance, Average, BalancesResult, BudgetLine, BudgetState, BudgetStatusResult, Cadence,
     CashFlowResult, CashFlowRow, CompareResult, DatasetInfoResult, DatasetResult, EntityRef, Group,
     PeriodTotal, RecurringItem, RecurringResult, SummaryResult, ToolOutput, TransactionListResult,
-    TransactionRow,
+    TransactionRow, SOURCE_PAGE,
 };
 pub use vocab::{Term, Vocabulary};
 pub use writes::{

@@ -540,6 +540,7 @@ mod tests {
             ],
             transactions_truncated: false,
             source_ids: vec![41, 42],
+            source_count: 2,
         };
         let call: ToolCall = serde_json::from_value(serde_json::json!({
             "tool": "spending_summary",

@@ -178,9 +178,12 @@ impl StepStatus {
 /// What a step's result rests on: the transactions counted, or the dataset rows read.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sources {
-    /// Every transaction the result counted.
+    /// The first transactions the result counted (at most `SOURCE_PAGE`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transactions: Vec<i64>,
+    /// How many transactions the result counted in all (`transactions` when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
     /// Rows a dataset query returned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dataset_rows: Option<u64>,
@@ -192,6 +195,11 @@ pub struct Sources {
 impl Sources {
     pub fn is_empty(&self) -> bool {
         self.transactions.is_empty() && self.dataset_rows.is_none()
+    }
+
+    /// How many transactions the result counted in all.
+    pub fn transaction_count(&self) -> u64 {
+        self.count.unwrap_or(self.transactions.len() as u64)
     }
 }
 
@@ -291,7 +299,7 @@ pub struct RunTrace {
     pub next_step: u32,
     pub steps: Vec<Step>,
     /// The first transactions each step rests on (at most [`SOURCE_ROWS`] a step), to
-    /// show them; every id is in the step's `sources`.
+    /// show them; their ids are the first of the step's `sources`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub source_rows: Vec<crate::TransactionRow>,
 }

@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 use crate::chart::spec::ChartSpec;
 use crate::{Date, GroupBy, Money, Period};
 
+/// How many source transaction ids a result carries: a result's size does not grow
+/// with the ledger; the rest are read a page at a time when someone asks.
+pub const SOURCE_PAGE: usize = 100;
+
 /// A category or merchant as shown to the user.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntityRef {
@@ -65,8 +69,12 @@ pub struct SummaryResult {
     /// The matching transactions, newest first, at most `transactions_limit`.
     pub transactions: Vec<TransactionRow>,
     pub transactions_truncated: bool,
-    /// Ids of every transaction counted, for audit and drill-down.
+    /// Ids of the transactions counted, newest first: the first [`SOURCE_PAGE`] of
+    /// them (the rest are paged on demand, `/runs/{id}/sources`).
     pub source_ids: Vec<i64>,
+    /// How many transactions the result counted, in every currency.
+    #[serde(default)]
+    pub source_count: u64,
 }
 
 /// A total divided by months, weeks, days or transactions.
@@ -101,6 +109,7 @@ pub struct TransactionListResult {
     pub truncated: bool,
     /// Net sum of the matching transactions (signed), in the main currency.
     pub net: Money,
+    /// The first [`SOURCE_PAGE`] matching transactions' ids, in the list's order.
     pub source_ids: Vec<i64>,
 }
 
@@ -155,7 +164,11 @@ pub struct CashFlowResult {
     pub savings_rate_basis_points: Option<i64>,
     /// In date order; empty unless `group_by` is a time group.
     pub rows: Vec<CashFlowRow>,
+    /// The first [`SOURCE_PAGE`] transactions' ids, newest first.
     pub source_ids: Vec<i64>,
+    /// How many transactions (in the main currency) the result counted.
+    #[serde(default)]
+    pub source_count: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -42,6 +42,7 @@ fn spending(period: Period, groups: &[(&str, i64)]) -> SummaryResult {
         transactions: Vec::new(),
         transactions_truncated: false,
         source_ids: Vec::new(),
+        source_count: 0,
     }
 }
 

@@ -130,10 +130,15 @@ fn sources(output: &ToolOutput) -> Sources {
     match output {
         ToolOutput::QueryDataset(r) | ToolOutput::RunSql(r) => Sources {
             transactions: Vec::new(),
+            count: None,
             dataset_rows: Some(r.result.rows.len() as u64),
             dataset: r.dataset.clone(),
         },
-        o => Sources { transactions: tools::source_ids(o), dataset_rows: None, dataset: None },
+        o => {
+            let (transactions, count) = tools::sources(o);
+            let count = (count != transactions.len() as u64).then_some(count);
+            Sources { transactions, count, dataset_rows: None, dataset: None }
+        }
     }
 }
 

@@ -120,11 +120,25 @@ impl Sou {
         let trace = traces.pop().ok_or(BackendError::NotFound)?;
         let found = trace.steps.into_iter().find(|s| s.seq == step).ok_or(BackendError::NotFound)?;
         let ids = &found.sources.transactions;
+        let total = found.sources.transaction_count();
         let per_page = per_page.clamp(1, 500) as usize;
         let from = (page.max(1) as usize - 1).saturating_mul(per_page);
-        let shown: Vec<i64> = ids.iter().skip(from).take(per_page).copied().collect();
-        let rows = crate::tools::rows_by_id(&self.store, user, &shown, locale).await?;
-        Ok(RunSources { conversation_id: trace.conversation_id, total: ids.len() as u64, rows, step: found })
+        let rows = if from + per_page <= ids.len() || total == ids.len() as u64 {
+            // The page is among the ids the step kept.
+            let shown: Vec<i64> = ids.iter().skip(from).take(per_page).copied().collect();
+            crate::tools::rows_by_id(&self.store, user, &shown, locale).await?
+        } else {
+            // Past them: the step's call is read again for that page, as the data is now.
+            let call = found.tool.as_deref().zip(found.arguments.as_ref()).and_then(|(tool, args)| {
+                serde_json::from_value::<agent::ToolCall>(serde_json::json!({ "tool": tool, "args": args }))
+                    .ok()
+            });
+            match call {
+                Some(call) => crate::tools::source_page(&self.store, user, &call, locale, (per_page, from)).await?,
+                None => Vec::new(),
+            }
+        };
+        Ok(RunSources { conversation_id: trace.conversation_id, total, rows, step: found })
     }
 
     /// A run's status and its plan, if it has one: what a decision needs, without the

@@ -13,6 +13,55 @@ use crate::error::BackendError;
 use crate::ids::UserId;
 
 use super::ledger::*;
+use super::rollup::{self, By};
+
+/// What a group of lines brings in and takes out. Per line: an income category's
+/// amount is income, another category's is spending (a refund lowers it), an
+/// uncategorised line is income if it is a credit.
+fn in_and_out(s: &rollup::Sums) -> (i64, i64) {
+    match s.kind.as_deref() {
+        Some("income") => (s.debit.saturating_add(s.credit), 0),
+        Some(_) => (0, s.debit.saturating_add(s.credit).saturating_neg()),
+        None => (s.credit, s.debit.saturating_neg()),
+    }
+}
+
+/// A cash flow's income, spending and lines read from the rows alone (never the
+/// roll-up), for verification.
+pub(super) async fn cash_flow_from_rows(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &CashFlowArgs,
+    currency: Currency,
+) -> Result<(i64, i64, u64), BackendError> {
+    let filters = Filters { account: a.account.as_deref(), ..Filters::new(&a.period) };
+    let sums = rollup::sums(db, user, &filters, currency, By::Nothing, false).await?;
+    let mut out = (0i64, 0i64, 0u64);
+    for s in sums.iter().filter(|s| s.currency == currency && s.kind.as_deref() != Some("transfer")) {
+        let (i, o) = in_and_out(s);
+        out = (out.0.saturating_add(i), out.1.saturating_add(o), out.2 + s.lines as u64);
+    }
+    Ok(out)
+}
+
+/// The lines a cash flow counts (in the main currency, transfers left out), newest
+/// first: `limit` of them after the first `offset`.
+pub(super) async fn cash_flow_lines(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &CashFlowArgs,
+    currency: Currency,
+    locale: Locale,
+    (limit, offset): (usize, usize),
+) -> Result<Vec<Row_>, BackendError> {
+    let filters = Filters { account: a.account.as_deref(), ..Filters::new(&a.period) };
+    let sql = format!(
+        "{SELECT} AND t.currency = $11 AND (c.kind IS NULL OR c.kind <> 'transfer')
+         ORDER BY t.date DESC, t.id DESC LIMIT {limit} OFFSET {offset}"
+    );
+    let rows = filters.bind(&sql, user, currency)?.bind(currency.as_str()).fetch_all(&mut *db).await?;
+    rows.iter().map(|r| decode(r, locale)).collect()
+}
 
 /// Money in and out over a period, transfers between the user's own accounts left out.
 ///
@@ -29,30 +78,35 @@ pub(super) async fn cash_flow(
     locale: Locale,
 ) -> Result<CashFlowResult, BackendError> {
     let Scope { account, currency, .. } = scope(db, user, None, None, a.account.as_deref(), locale).await?;
-    let sql = format!("{SELECT} AND (c.kind IS NULL OR c.kind <> 'transfer') ORDER BY t.date, t.id");
     let filters = Filters { account: a.account.as_deref(), ..Filters::new(&a.period) };
-    let rows = filters.fetch(db, &sql, user, currency, locale).await?;
+    let by = match a.group_by {
+        agent::GroupBy::Month => By::Month,
+        agent::GroupBy::Week | agent::GroupBy::Day => By::Day,
+        _ => By::Nothing,
+    };
+    let sums = rollup::sums(db, user, &filters, currency, by, true).await?;
     let mut income = 0i64;
     let mut spending = 0i64;
+    let mut source_count = 0u64;
     let mut buckets: BTreeMap<Date, (String, i64, i64)> = BTreeMap::new();
-    let mut source_ids = Vec::new();
-    for r in rows.iter().filter(|r| r.row.amount.currency == currency) {
-        let amount = r.row.amount.minor;
-        let is_income = match r.category_kind.as_deref() {
-            Some("income") => true,
-            Some(_) => false,
-            None => amount > 0,
-        };
-        let (money_in, money_out) = if is_income { (amount, 0) } else { (0, -amount) };
+    for s in sums.iter().filter(|s| s.currency == currency && s.kind.as_deref() != Some("transfer")) {
+        let (money_in, money_out) = in_and_out(s);
         income = income.saturating_add(money_in);
         spending = spending.saturating_add(money_out);
-        source_ids.push(r.row.id);
-        if let Some((start, label)) = time_bucket(r.row.date, a.group_by, locale) {
+        source_count += s.lines as u64;
+        let day = match by {
+            By::Month => Date::parse_iso(&format!("{}-01", s.group)),
+            _ => Date::parse_iso(&s.group),
+        };
+        if let Some((start, label)) = day.and_then(|d| time_bucket(d, a.group_by, locale)) {
             let b = buckets.entry(start).or_insert_with(|| (label, 0, 0));
             b.1 = b.1.saturating_add(money_in);
             b.2 = b.2.saturating_add(money_out);
         }
     }
+    // The newest lines counted, the first of the sources.
+    let lines = cash_flow_lines(db, user, a, currency, locale, (agent::SOURCE_PAGE, 0)).await?;
+    let source_ids: Vec<i64> = lines.iter().map(|r| r.row.id).collect();
     let net = income.saturating_sub(spending);
     let rows = buckets
         .into_iter()
@@ -74,6 +128,7 @@ pub(super) async fn cash_flow(
         savings_rate_basis_points: basis_points(net, income),
         rows,
         source_ids,
+        source_count,
     })
 }
 

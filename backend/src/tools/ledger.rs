@@ -12,9 +12,6 @@ pub(super) struct Row_ {
     pub(super) row: TransactionRow,
     pub(super) merchant_key: Option<String>,
     pub(super) category_key: Option<String>,
-    /// `expense`, `income` or `transfer`; `None` for an uncategorised line.
-    pub(super) category_kind: Option<String>,
-    pub(super) account_key: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -252,10 +249,8 @@ pub(super) fn decode(r: &sqlx::any::AnyRow, locale: Locale) -> Result<Row_, Back
             merchant: r.get(9),
             category: category_label,
         },
-        account_key: r.get(7),
         merchant_key: r.get(8),
         category_key: r.get(10),
-        category_kind: r.get(13),
     })
 }
 

@@ -6,6 +6,7 @@
 pub(crate) mod flows;
 mod ledger;
 pub mod recurring;
+mod rollup;
 mod spending;
 pub mod verify;
 pub mod writes;
@@ -57,17 +58,44 @@ pub(crate) async fn rows_by_id(
     Ok(ids.iter().filter_map(|id| rows.remove(id)).collect())
 }
 
-/// The ids of every transaction a result rests on.
-pub fn source_ids(output: &ToolOutput) -> Vec<i64> {
+/// The first ids of the transactions a result rests on (at most [`agent::SOURCE_PAGE`],
+/// in the result's order), and how many there are in all.
+pub fn sources(output: &ToolOutput) -> (Vec<i64>, u64) {
     match output {
-        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) => r.source_ids.clone(),
-        ToolOutput::ListTransactions(r) => r.source_ids.clone(),
-        ToolOutput::CashFlow(r) => r.source_ids.clone(),
+        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) => (r.source_ids.clone(), r.source_count),
+        ToolOutput::ListTransactions(r) => (r.source_ids.clone(), u64::from(r.count)),
+        ToolOutput::CashFlow(r) => (r.source_ids.clone(), r.source_count),
         ToolOutput::RecurringPayments(r) => {
-            r.items.iter().flat_map(|i| i.source_ids.iter().copied()).collect()
+            let ids: Vec<i64> = r.items.iter().flat_map(|i| i.source_ids.iter().copied()).collect();
+            let n = ids.len() as u64;
+            (ids, n)
         }
-        _ => Vec::new(),
+        _ => (Vec::new(), 0),
     }
+}
+
+/// The transactions `call` rests on, read again in its order: `limit` of them after
+/// the first `offset` (the pages past the first that results carry). A result whose
+/// sources are all in it (recurring payments) has none here.
+pub async fn source_page(
+    store: &Store,
+    user: UserId,
+    call: &ToolCall,
+    locale: Locale,
+    (limit, offset): (usize, usize),
+) -> Result<Vec<agent::TransactionRow>, BackendError> {
+    let mut tx = store.tenant_read(user).await?;
+    let currency = crate::store::currency(&mut tx, user).await?;
+    let page = (limit, offset);
+    let rows = match call {
+        ToolCall::SpendingSummary(a) => spending::summary_lines(&mut tx, user, a, Flow::Out, currency, locale, page).await?,
+        ToolCall::IncomeSummary(a) => spending::summary_lines(&mut tx, user, a, Flow::In, currency, locale, page).await?,
+        ToolCall::ListTransactions(a) => spending::list_lines(&mut tx, user, a, currency, locale, page).await?,
+        ToolCall::CashFlow(a) => flows::cash_flow_lines(&mut tx, user, a, currency, locale, page).await?,
+        _ => Vec::new(),
+    };
+    tx.commit().await?;
+    Ok(rows.into_iter().map(|r| r.row).collect())
 }
 
 /// Rows returned inside a spending summary; the total always covers every row.

@@ -14,6 +14,7 @@ use crate::error::BackendError;
 use crate::ids::UserId;
 
 use super::ledger::*;
+use super::rollup::{self, By};
 use super::SUMMARY_ROWS;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -22,6 +23,80 @@ pub(super) enum Flow {
     Out,
     /// Income: money coming into income categories.
     In,
+}
+
+impl Flow {
+    /// The sign of its lines, and the kind of category it counts when no category is named.
+    fn sql(self) -> (&'static str, &'static str) {
+        match self {
+            Flow::Out => ("t.amount_minor < 0", "expense"),
+            Flow::In => ("t.amount_minor > 0", "income"),
+        }
+    }
+
+    fn kind(self) -> &'static str {
+        self.sql().1
+    }
+}
+
+fn summary_filters(a: &SummaryArgs) -> Filters<'_> {
+    let keys = [&a.category, &a.merchant, &a.account];
+    Filters::of(&a.period, keys, a.amount_min, a.amount_max)
+        .excluding(a.exclude_category.as_deref(), a.exclude_merchant.as_deref())
+}
+
+/// The lines a summary counts, newest first: `limit` of them after the first `offset`.
+pub(super) async fn summary_lines(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &SummaryArgs,
+    flow: Flow,
+    currency: Currency,
+    locale: Locale,
+    (limit, offset): (usize, usize),
+) -> Result<Vec<Row_>, BackendError> {
+    // Without a category filter, spending counts expense categories (and uncategorised
+    // lines) and income counts income categories (and uncategorised lines).
+    let (sign, kind) = flow.sql();
+    let sql = format!(
+        "{SELECT} AND {sign} AND ($4 IS NOT NULL OR c.kind IS NULL OR c.kind = '{kind}')
+         ORDER BY t.date DESC, t.id DESC LIMIT {limit} OFFSET {offset}"
+    );
+    summary_filters(a).fetch(db, &sql, user, currency, locale).await
+}
+
+/// What a summary's lines add up to, read from the rows alone (never the roll-up): in
+/// `currency` (sum, count) and in each other currency. Verification compares a summary
+/// with it; `period` replaces the call's (the part of it after today, say).
+pub(super) async fn summary_from_rows<'a>(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &'a SummaryArgs,
+    flow: Flow,
+    currency: Currency,
+    period: Option<&'a agent::Period>,
+) -> Result<((i64, i64), BTreeMap<Currency, (i64, i64)>), BackendError> {
+    let mut filters = summary_filters(a);
+    if let Some(p) = period {
+        filters.period = p;
+    }
+    let sums = rollup::sums(db, user, &filters, currency, By::Nothing, false).await?;
+    let kind = flow.kind();
+    let mut mine = (0i64, 0i64);
+    let mut others: BTreeMap<Currency, (i64, i64)> = BTreeMap::new();
+    for s in sums.iter().filter(|s| a.category.is_some() || s.kind.is_none() || s.kind.as_deref() == Some(kind)) {
+        let (amount, n) = match flow {
+            Flow::Out => (s.debit.saturating_neg(), s.debits),
+            Flow::In => (s.credit, s.credits),
+        };
+        if n == 0 {
+            continue;
+        }
+        let slot = if s.currency == currency { &mut mine } else { others.entry(s.currency).or_default() };
+        slot.0 = slot.0.saturating_add(amount);
+        slot.1 += n;
+    }
+    Ok((mine, others))
 }
 
 pub(super) async fn summary(
@@ -37,26 +112,27 @@ pub(super) async fn summary(
     // Without a category filter, spending counts expense categories (and uncategorised
     // lines) and income counts income categories (and uncategorised lines): savings
     // transfers are neither, and a refund is not income.
-    let (sign, kind) = match flow {
-        Flow::Out => ("t.amount_minor < 0", "expense"),
-        Flow::In => ("t.amount_minor > 0", "income"),
-    };
-    let sql = format!(
-        "{SELECT} AND {sign} AND ($4 IS NOT NULL OR c.kind IS NULL OR c.kind = '{kind}')
-         ORDER BY t.date DESC, t.id DESC"
-    );
+    let kind = flow.kind();
     let excluded =
         excluded(db, user, [&a.exclude_category, &a.exclude_merchant], [&a.category, &a.merchant], locale)
             .await?;
-    let keys = [&a.category, &a.merchant, &a.account];
-    let filters = Filters::of(&a.period, keys, a.amount_min, a.amount_max)
-        .excluding(a.exclude_category.as_deref(), a.exclude_merchant.as_deref());
-    let rows = filters.fetch(db, &sql, user, currency, locale).await?;
+    let filters = summary_filters(a);
+    let by = match a.group_by {
+        GroupBy::None => By::Nothing,
+        GroupBy::Category => By::Category,
+        GroupBy::Merchant => By::Merchant,
+        GroupBy::Account => By::Account,
+        GroupBy::Month => By::Month,
+        GroupBy::Week | GroupBy::Day => By::Day,
+    };
+    let sums = rollup::sums(db, user, &filters, currency, by, true).await?;
+    let counted = |s: &rollup::Sums| a.category.is_some() || s.kind.is_none() || s.kind.as_deref() == Some(kind);
+    // What a group of lines adds to the answer: what was spent (or earned), and how many.
+    let amount = |s: &rollup::Sums| match flow {
+        Flow::Out => (s.debit.saturating_neg(), s.debits),
+        Flow::In => (s.credit, s.credits),
+    };
 
-    let mut total = 0i64;
-    let mut count = 0u32;
-    let mut others: BTreeMap<Currency, i64> = BTreeMap::new();
-    let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     let uncategorised = match locale {
         Locale::Fr => "Sans catégorie",
         Locale::En => "Uncategorised",
@@ -65,31 +141,56 @@ pub(super) async fn summary(
         Locale::Fr => "Sans marchand",
         Locale::En => "No merchant",
     };
-    for r in &rows {
-        let spent = r.row.amount.minor.saturating_abs();
-        if r.row.amount.currency != currency {
-            *others.entry(r.row.amount.currency).or_default() += spent;
+    let entity = match by {
+        By::Category => Some(Entity::Category),
+        By::Merchant => Some(Entity::Merchant),
+        By::Account => Some(Entity::Account),
+        _ => None,
+    };
+    let names = match entity {
+        Some(e) => {
+            let ids: Vec<i64> = sums.iter().map(rollup::Sums::id).filter(|id| *id != 0).collect();
+            rollup::names(db, user, e, &ids, locale).await?
+        }
+        None => Default::default(),
+    };
+    let mut total = 0i64;
+    let mut count = 0u32;
+    let mut source_count = 0u64;
+    let mut others: BTreeMap<Currency, i64> = BTreeMap::new();
+    let mut groups: BTreeMap<String, Group> = BTreeMap::new();
+    for s in sums.iter().filter(|s| counted(s)) {
+        let (spent, n) = amount(s);
+        if n == 0 {
+            continue;
+        }
+        source_count += n as u64;
+        if s.currency != currency {
+            *others.entry(s.currency).or_default() += spent;
             continue;
         }
         total = total.saturating_add(spent);
-        count += 1;
+        count = count.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
         let (key, label) = match a.group_by {
             GroupBy::None => continue,
-            GroupBy::Category => (
-                r.category_key.clone().unwrap_or_default(),
-                r.row.category.clone().unwrap_or_else(|| uncategorised.to_string()),
-            ),
-            GroupBy::Merchant => (
-                r.merchant_key.clone().unwrap_or_default(),
-                r.row.merchant.clone().unwrap_or_else(|| no_merchant.to_string()),
-            ),
-            GroupBy::Account => (r.account_key.clone().unwrap_or_default(), r.row.account.clone()),
-            GroupBy::Month | GroupBy::Week | GroupBy::Day => {
-                let Some((start, label)) = time_bucket(r.row.date, a.group_by, locale) else { continue };
-                let key = start.to_string();
-                // Months are keyed "2026-01", weeks by their Monday, days by the date.
-                let key = if a.group_by == GroupBy::Month { key[..7].to_string() } else { key };
-                (key, label)
+            GroupBy::Category | GroupBy::Merchant | GroupBy::Account => {
+                let none = if by == By::Merchant { no_merchant } else { uncategorised };
+                match names.get(&s.id()) {
+                    Some((key, label)) => (key.clone(), label.clone()),
+                    None => (String::new(), none.to_string()),
+                }
+            }
+            GroupBy::Month => {
+                let Some(first) = Date::parse_iso(&format!("{}-01", s.group)) else { continue };
+                (s.group.clone(), agent::wording::month_label(first, locale))
+            }
+            GroupBy::Week | GroupBy::Day => {
+                let Some((start, label)) =
+                    Date::parse_iso(&s.group).and_then(|d| time_bucket(d, a.group_by, locale))
+                else {
+                    continue;
+                };
+                (start.to_string(), label)
             }
         };
         let g = groups.entry(key.clone()).or_insert_with(|| Group {
@@ -99,7 +200,7 @@ pub(super) async fn summary(
             count: 0,
         });
         g.total.minor = g.total.minor.saturating_add(spent);
-        g.count += 1;
+        g.count = g.count.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
     }
     let mut groups: Vec<Group> = groups.into_values().collect();
     if a.group_by.is_time() {
@@ -118,9 +219,11 @@ pub(super) async fn summary(
         let elapsed = agent::Period { end: a.period.end.min(today.add_days(1)), ..a.period.clone() };
         agent::average::average(Money::new(total, currency), count, &elapsed, per)
     });
-    let source_ids = rows.iter().map(|r| r.row.id).collect();
-    let truncated = rows.len() > SUMMARY_ROWS;
-    let transactions = rows.into_iter().take(SUMMARY_ROWS).map(|r| r.row).collect();
+    // The newest lines, shown and named as the first of the sources.
+    let rows = summary_lines(db, user, a, flow, currency, locale, (SUMMARY_ROWS, 0)).await?;
+    let source_ids = rows.iter().map(|r| r.row.id).take(agent::SOURCE_PAGE).collect();
+    let truncated = source_count > rows.len() as u64;
+    let transactions = rows.into_iter().map(|r| r.row).collect();
     Ok(SummaryResult {
         period: a.period.clone(),
         category,
@@ -137,6 +240,7 @@ pub(super) async fn summary(
         transactions,
         transactions_truncated: truncated,
         source_ids,
+        source_count,
     })
 }
 
@@ -210,15 +314,12 @@ pub(super) async fn compare(
     })
 }
 
-pub(super) async fn list_transactions(
-    db: &mut AnyConnection,
-    user: UserId,
-    a: &ListTransactionsArgs,
-    locale: Locale,
-) -> Result<TransactionListResult, BackendError> {
-    let Scope { category, merchant, account, currency } =
-        scope(db, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale).await?;
-    // Case-insensitive in both databases (SQLite's LIKE is, PostgreSQL's is not).
+/// A list's label filter, `$11`: case-insensitive in both databases (SQLite's LIKE is,
+/// PostgreSQL's is not).
+const LABEL: &str = "($11 IS NULL OR LOWER(t.raw_label) LIKE LOWER($11) ESCAPE '\\')";
+
+/// A list's filters, its label pattern, its direction and its order.
+fn list_filters(a: &ListTransactionsArgs) -> (Filters<'_>, Option<String>, &'static str, &'static str) {
     let pattern = a.text.as_ref().map(|t| {
         let escaped = t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
         format!("%{escaped}%")
@@ -232,23 +333,55 @@ pub(super) async fn list_transactions(
         ListOrder::Newest => "t.date DESC, t.id DESC",
         ListOrder::Largest => "ABS(t.amount_minor) DESC, t.date DESC, t.id DESC",
     };
-    let sql = format!(
-        "{SELECT} {direction} AND ($11 IS NULL OR LOWER(t.raw_label) LIKE LOWER($11) ESCAPE '\\') ORDER BY {order}"
-    );
-    let excluded =
-        excluded(db, user, [&a.exclude_category, &a.exclude_merchant], [&a.category, &a.merchant], locale)
-            .await?;
     let keys = [&a.category, &a.merchant, &a.account];
     let filters = Filters::of(&a.period, keys, a.amount_min, a.amount_max)
         .excluding(a.exclude_category.as_deref(), a.exclude_merchant.as_deref());
+    (filters, pattern, direction, order)
+}
+
+/// The lines a list matches, in its order: `limit` of them after the first `offset`.
+pub(super) async fn list_lines(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &ListTransactionsArgs,
+    currency: Currency,
+    locale: Locale,
+    (limit, offset): (usize, usize),
+) -> Result<Vec<Row_>, BackendError> {
+    let (filters, pattern, direction, order) = list_filters(a);
+    let sql = format!("{SELECT} {direction} AND {LABEL} ORDER BY {order} LIMIT {limit} OFFSET {offset}");
     let rows = filters.bind(&sql, user, currency)?.bind(pattern).fetch_all(&mut *db).await?;
-    let rows = rows.iter().map(|r| decode(r, locale)).collect::<Result<Vec<_>, _>>()?;
-    let net = rows
-        .iter()
-        .filter(|r| r.row.amount.currency == currency)
-        .fold(0i64, |acc, r| acc.saturating_add(r.row.amount.minor));
-    let count = u32::try_from(rows.len()).unwrap_or(u32::MAX);
+    rows.iter().map(|r| decode(r, locale)).collect()
+}
+
+pub(super) async fn list_transactions(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &ListTransactionsArgs,
+    locale: Locale,
+) -> Result<TransactionListResult, BackendError> {
+    let Scope { category, merchant, account, currency } =
+        scope(db, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale).await?;
+    let excluded =
+        excluded(db, user, [&a.exclude_category, &a.exclude_merchant], [&a.category, &a.merchant], locale)
+            .await?;
+    let (filters, pattern, direction, _) = list_filters(a);
+    // How many lines match and what they add up to, per currency; then the first lines.
+    let totals = format!(
+        "SELECT t.currency, CAST(SUM(t.amount_minor) AS BIGINT), CAST(COUNT(*) AS BIGINT)
+         FROM transactions t WHERE {} {direction} AND {LABEL} GROUP BY t.currency",
+        super::rollup::matching(2, 3)
+    );
+    let totals: Vec<(String, i64, i64)> =
+        filters.bind(&totals, user, currency)?.bind(pattern.clone()).fetch_all(&mut *db).await?.iter().map(|r| {
+            use sqlx::Row;
+            (r.get(0), r.get(1), r.get(2))
+        }).collect();
+    let net = totals.iter().filter(|t| t.0 == currency.as_str()).map(|t| t.1).sum::<i64>();
+    let all: i64 = totals.iter().map(|t| t.2).sum();
     let limit = a.limit as usize;
+    let rows = list_lines(db, user, a, currency, locale, (limit.max(agent::SOURCE_PAGE), 0)).await?;
+    let count = u32::try_from(all).unwrap_or(u32::MAX);
     Ok(TransactionListResult {
         period: a.period.clone(),
         category,
@@ -259,9 +392,9 @@ pub(super) async fn list_transactions(
         order: a.order,
         text: a.text.clone(),
         count,
-        truncated: rows.len() > limit,
+        truncated: count as usize > limit,
         net: Money::new(net, currency),
-        source_ids: rows.iter().map(|r| r.row.id).collect(),
+        source_ids: rows.iter().map(|r| r.row.id).take(agent::SOURCE_PAGE).collect(),
         transactions: rows.into_iter().take(limit).map(|r| r.row).collect(),
     })
 }

@@ -9,14 +9,15 @@ use agent::runs::{Check, CheckCode, CheckOutcome};
 use agent::{Currency, Date, Locale, Money, Period, ToolCall, ToolOutput};
 use sqlx::AnyConnection;
 
+use super::flows::cash_flow_from_rows;
 use super::ledger::by_ids;
+use super::spending::{summary_from_rows, Flow};
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::store::Store;
 
-/// Results resting on more transactions than this are not read again (the other checks
-/// still run).
-const MAX_REREAD: usize = 20_000;
+/// At most this many source ids are read again one by one (a result carries a page).
+const MAX_REREAD: usize = 1_000;
 
 /// The checks of one tool result.
 pub async fn verify(
@@ -61,41 +62,42 @@ pub async fn verify(
                 );
                 checks.push(Check::of(ok, CheckCode::TotalOfGroups, text));
             }
-            let reread = sources(db, user, &r.source_ids, today, locale, &mut checks).await?;
-            if let Some(rows) = reread {
-                let (mine, others) = split(&rows, r.total.currency, |m| m.saturating_abs());
-                let (sum, n) = mine;
-                let text = pick(
-                    format!(
-                        "Relu dans vos opérations : {} sur {n} opérations.",
-                        money(sum, r.total.currency, locale)
-                    ),
-                    format!(
-                        "Read again from your transactions: {} over {n} transactions.",
-                        money(sum, r.total.currency, locale)
-                    ),
-                );
-                let ok = sum == r.total.minor && n == r.count;
-                checks.push(Check::of(ok, CheckCode::TotalOfSources, text));
-                currencies(&others, &r.other_currencies, locale, &mut checks);
-            }
+            let (a, flow) = match call {
+                ToolCall::SpendingSummary(a) => (a, Flow::Out),
+                ToolCall::IncomeSummary(a) => (a, Flow::In),
+                _ => return Err(BackendError::BadRequest("a summary from another call".into())),
+            };
+            // Read again from the rows themselves (the answer used the monthly roll-up).
+            let currency = r.total.currency;
+            let ((sum, n), others) = summary_from_rows(db, user, a, flow, currency, None).await?;
+            let text = pick(
+                format!("Relu dans vos opérations : {} sur {n} opérations.", money(sum, currency, locale)),
+                format!("Read again from your transactions: {} over {n} transactions.", money(sum, currency, locale)),
+            );
+            let ok = sum == r.total.minor && n == i64::from(r.count);
+            checks.push(Check::of(ok, CheckCode::TotalOfSources, text));
+            currencies(&others, &r.other_currencies, locale, &mut checks);
+            reread(db, user, &r.source_ids, locale, &mut checks).await?;
+            let future = after_today(&a.period, today).map(|later| async move {
+                summary_from_rows(db, user, a, flow, currency, Some(&later)).await
+            });
+            let future = match future {
+                Some(f) => {
+                    let ((_, n), others) = f.await?;
+                    n + others.values().map(|(_, n)| n).sum::<i64>()
+                }
+                None => 0,
+            };
+            checks.push(future_check(future, locale));
         }
         ToolOutput::ListTransactions(r) => {
             checks.push(coverage(&r.period, span, today, locale));
-            let ok = r.count as usize == r.source_ids.len() && r.transactions.len() <= r.source_ids.len();
-            checks.push(count_check(ok, r.count, r.source_ids.len(), locale));
-            if let Some(rows) = sources(db, user, &r.source_ids, today, locale, &mut checks).await? {
-                let ((sum, _), others) = split(&rows, r.net.currency, |m| m);
-                let text = pick(
-                    format!("Relu dans vos opérations : solde {}.", money(sum, r.net.currency, locale)),
-                    format!("Read again from your transactions: net {}.", money(sum, r.net.currency, locale)),
-                );
-                checks.push(Check::of(sum == r.net.minor, CheckCode::TotalOfSources, text));
-                if !others.is_empty() {
-                    let listed: Vec<Money> = others.iter().map(|(c, (m, _))| Money::new(*m, *c)).collect();
-                    currencies(&others, &listed, locale, &mut checks);
-                }
-            }
+            let page = (r.count as usize).min(agent::SOURCE_PAGE);
+            let ok = r.source_ids.len() == page && r.transactions.len() <= r.count as usize;
+            checks.push(count_check(ok, r.count, r.source_ids.len().max(r.count as usize), locale));
+            let rows = reread(db, user, &r.source_ids, locale, &mut checks).await?;
+            let future = rows.iter().filter(|(d, _)| *d > today).count();
+            checks.push(future_check(future as i64, locale));
         }
         ToolOutput::ComparePeriods(r) => {
             checks.push(coverage(&r.current.period, span, today, locale));
@@ -140,7 +142,27 @@ pub async fn verify(
                 ),
             );
             checks.push(Check::of(ok, CheckCode::TotalOfGroups, text));
-            sources(db, user, &r.source_ids, today, locale, &mut checks).await?;
+            if let ToolCall::CashFlow(a) = call {
+                let currency = r.net.currency;
+                let (income, spending, n) = cash_flow_from_rows(db, user, a, currency).await?;
+                let text = pick(
+                    format!(
+                        "Relu dans vos opérations : entrées {}, sorties {}, sur {n} opérations.",
+                        money(income, currency, locale),
+                        money(spending, currency, locale)
+                    ),
+                    format!(
+                        "Read again from your transactions: income {}, spending {}, over {n} transactions.",
+                        money(income, currency, locale),
+                        money(spending, currency, locale)
+                    ),
+                );
+                let ok = income == r.income.minor && spending == r.spending.minor && n == r.source_count;
+                checks.push(Check::of(ok, CheckCode::TotalOfSources, text));
+            }
+            let rows = reread(db, user, &r.source_ids, locale, &mut checks).await?;
+            let future = rows.iter().filter(|(d, _)| *d > today).count();
+            checks.push(future_check(future as i64, locale));
         }
         ToolOutput::Balances(r) => {
             let day =
@@ -205,7 +227,9 @@ pub async fn verify(
             );
             checks.push(Check::of(yearly == r.yearly_total.minor, CheckCode::TotalOfGroups, text));
             let ids: Vec<i64> = r.items.iter().flat_map(|i| i.source_ids.iter().copied()).collect();
-            sources(db, user, &ids, today, locale, &mut checks).await?;
+            let rows = reread(db, user, &ids, locale, &mut checks).await?;
+            let future = rows.iter().filter(|(d, _)| *d > today).count();
+            checks.push(future_check(future as i64, locale));
         }
         _ => {}
     }
@@ -293,33 +317,32 @@ fn coverage_of(period: &Period, span: Option<(Date, Date)>, today: Date, locale:
     )
 }
 
-/// Reads the source transactions again (when there are not too many): every one must
-/// be found, none dated after today.
-async fn sources(
+/// Reads source transactions again by id (the first page a result carries, or a
+/// recurring payment's few): every one must be found.
+async fn reread(
     db: &mut AnyConnection,
     user: UserId,
     ids: &[i64],
-    today: Date,
     locale: Locale,
     checks: &mut Vec<Check>,
-) -> Result<Option<Vec<(Date, Money)>>, BackendError> {
-    if ids.len() > MAX_REREAD {
-        checks.push(Check::note(
-            CheckCode::TotalOfSources,
-            locale.pick(
-                format!("{} opérations : trop pour les relire une à une.", ids.len()),
-                format!("{} transactions: too many to read again one by one.", ids.len()),
-            ),
-        ));
-        return Ok(None);
-    }
+) -> Result<Vec<(Date, Money)>, BackendError> {
+    let ids = &ids[..ids.len().min(MAX_REREAD)];
     let rows: Vec<(Date, Money)> =
         by_ids(db, user, ids, locale).await?.into_iter().map(|r| (r.row.date, r.row.amount)).collect();
     if rows.len() != ids.len() {
         checks.push(count_check(false, ids.len() as u32, rows.len(), locale));
     }
-    let future = rows.iter().filter(|(d, _)| *d > today).count();
-    checks.push(if future == 0 {
+    Ok(rows)
+}
+
+/// The part of `period` after `today`, if it has one.
+fn after_today(period: &Period, today: Date) -> Option<Period> {
+    let from = today.add_days(1).max(period.start);
+    (from < period.end).then(|| Period { start: from, ..period.clone() })
+}
+
+fn future_check(future: i64, locale: Locale) -> Check {
+    if future == 0 {
         Check::passed(
             CheckCode::FutureDates,
             locale.pick("Aucune opération datée après aujourd'hui.", "No transaction is dated after today."),
@@ -332,26 +355,11 @@ async fn sources(
                 format!("{future} transactions are dated after today."),
             ),
         )
-    });
-    Ok(Some(rows))
+    }
 }
 
-/// The rows' sum (of `f(amount)`) and count in `currency`, and the same per other currency.
-type Sums = (i64, u32);
-fn split(
-    rows: &[(Date, Money)],
-    currency: Currency,
-    f: impl Fn(i64) -> i64,
-) -> (Sums, BTreeMap<Currency, Sums>) {
-    let mut mine = (0i64, 0u32);
-    let mut others: BTreeMap<Currency, Sums> = BTreeMap::new();
-    for (_, m) in rows {
-        let slot = if m.currency == currency { &mut mine } else { others.entry(m.currency).or_default() };
-        slot.0 = slot.0.saturating_add(f(m.minor));
-        slot.1 += 1;
-    }
-    (mine, others)
-}
+/// A sum and a count.
+type Sums = (i64, i64);
 
 /// Other currencies are reported apart: each must be what the sources hold.
 fn currencies(found: &BTreeMap<Currency, Sums>, reported: &[Money], locale: Locale, checks: &mut Vec<Check>) {

@@ -127,6 +127,32 @@ async fn scenario(a: Store, b: Store) {
     }
     assert_eq!(trace.answer_confidence, Some(1.0));
     assert_eq!(uncertainty(&events).answer_confidence, 1.0);
+    // A year's spending rests on more transactions than a result carries: the trace
+    // keeps the first page and the count; the pages after it are read again on demand,
+    // and all of them together are the SQL's rows, newest first.
+    let (year, _) = ask(&one, user, "combien j'ai dépensé en 2025").await;
+    let year_trace = one.run_trace(user, &year, Locale::Fr).await.unwrap();
+    let counted = ids(
+        &a,
+        user,
+        "SELECT t.id FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
+         WHERE t.user_id = $1 AND t.amount_minor < 0 AND (c.kind IS NULL OR c.kind = 'expense')
+           AND t.date >= '2025-01-01' AND t.date < '2026-01-01' ORDER BY t.date DESC, t.id DESC",
+    )
+    .await;
+    assert!(counted.len() > 2 * agent::SOURCE_PAGE, "{}", counted.len());
+    let step = &year_trace.steps[1].sources;
+    assert_eq!((step.transactions.len(), step.transaction_count()), (agent::SOURCE_PAGE, counted.len() as u64));
+    let mut paged = Vec::new();
+    for page in 1.. {
+        let p = two.run_sources(user, &year, 2, page, 70, Locale::Fr).await.unwrap();
+        assert_eq!(p.total, counted.len() as u64);
+        if p.rows.is_empty() {
+            break;
+        }
+        paged.extend(p.rows.iter().map(|r| r.id));
+    }
+    assert_eq!(paged, counted, "every page, in order");
     // The same trace from the other server; another user's run is not found.
     assert_eq!(two.run_trace(user, &run, Locale::Fr).await.unwrap().steps, trace.steps);
     let other = a.ensure_user("other").await.unwrap();

@@ -96,7 +96,8 @@ async fn spending_summary_matches_sql() {
     assert_eq!(r.total.minor, expected);
     assert_eq!(r.total.currency.as_str(), "EUR");
     assert_eq!(r.category.as_ref().map(|c| c.label.as_str()), Some("Courses"));
-    assert_eq!(r.source_ids.len(), r.count as usize);
+    assert_eq!(r.source_ids.len(), (r.count as usize).min(agent::SOURCE_PAGE));
+    assert_eq!(r.source_count, u64::from(r.count));
     assert!(r.transactions.iter().all(|t| t.amount.minor < 0 && t.category.as_deref() == Some("Courses")));
     let sum_rows: i64 = r.transactions.iter().map(|t| -t.amount.minor).sum();
     if !r.transactions_truncated {
