@@ -9,7 +9,8 @@
 //! - **Sou ÷ SQL** at the median: what Sou adds around its own queries.
 //!
 //! `cargo bench -p backend --bench scale` (`-- postgres` for PostgreSQL at 127.0.0.1;
-//! `-- sizes=1550,100000` for other sizes; `-- rounds=10`). Asserts nothing; an answer
+//! `-- sizes=1550,100000` for other sizes; `-- rounds=10`; `-- statements` lists every
+//! statement over 0.5 ms of each question's last answer). Asserts nothing; an answer
 //! that is not a tool's result stops it.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -39,6 +40,8 @@ type Failed = Box<dyn std::error::Error>;
 struct SqlClock {
     on: Arc<AtomicBool>,
     nanos: Arc<AtomicU64>,
+    /// With `-- statements`: every statement of the last answer, with its time.
+    log: Arc<std::sync::Mutex<Option<Vec<(f64, String)>>>>,
 }
 
 #[derive(Default)]
@@ -76,12 +79,19 @@ impl<S: tracing::Subscriber> Layer<S> for SqlClock {
         if ledger {
             self.nanos.fetch_add((s.secs * 1e9) as u64, Ordering::Relaxed);
         }
+        if let Some(log) = self.log.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
+            let text: String = s.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            log.push((s.secs * 1000.0, text.chars().take(160).collect()));
+        }
     }
 }
 
 /// One answer: its time, and the ledger SQL's time within it.
 async fn answer(sou: &Sou, user: UserId, message: &str, sql: &SqlClock) -> Result<(Duration, Duration), Failed> {
     sql.nanos.store(0, Ordering::Relaxed);
+    if let Some(log) = sql.log.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
+        log.clear();
+    }
     sql.on.store(true, Ordering::Relaxed);
     let started = Instant::now();
     let req = ChatRequest { message: message.into(), ..ChatRequest::default() };
@@ -110,6 +120,9 @@ fn arg(name: &str) -> Option<String> {
 
 fn main() -> Result<(), Failed> {
     let clock = SqlClock::default();
+    if std::env::args().any(|a| a == "statements") {
+        *clock.log.lock().unwrap_or_else(|p| p.into_inner()) = Some(Vec::new());
+    }
     let subscriber = tracing_subscriber::registry()
         .with(clock.clone().with_filter(tracing_subscriber::filter::Targets::new().with_target("sqlx::query", tracing::Level::DEBUG)));
     tracing::subscriber::set_global_default(subscriber)?;
@@ -128,6 +141,9 @@ fn main() -> Result<(), Failed> {
         );
         for size in sizes {
             let dir = tempfile::tempdir()?;
+            // `-- keep=DIR`: the SQLite file stays there, to look at its query plans.
+            let path = arg("keep").map_or_else(|| dir.path().to_path_buf(), |k| std::path::Path::new(&k).join(size.to_string()));
+            std::fs::create_dir_all(&path)?;
             let mut fresh = None;
             let store = if postgres {
                 let db = backend::testing::FreshDatabase::create().await?;
@@ -135,12 +151,14 @@ fn main() -> Result<(), Failed> {
                 fresh = Some(db);
                 store
             } else {
-                Store::open_in(dir.path()).await?
+                Store::open_in(&path).await?
             };
             let user = store.ensure_user("bench").await?;
             demo::seed(&store, user).await?;
             let built = Instant::now();
             let have = backend::testing::grow_ledger(&store, user, size).await?;
+            // As the server's maintenance does every few minutes (the planner's statistics).
+            store.maintain().await?;
             println!("{have} transactions (built in {:.1} s)", built.elapsed().as_secs_f64());
             println!(
                 "{:<31} {:>10} {:>10} {:>10} {:>10}",
@@ -161,6 +179,11 @@ fn main() -> Result<(), Failed> {
                     "{name:<31} {p50:>8.1}ms {p99:>8.1}ms {s50:>8.1}ms {:>9.1}×",
                     if s50 > 0.0 { p50 / s50 } else { f64::NAN }
                 );
+                if let Some(log) = clock.log.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+                    for (ms, text) in log.iter().filter(|(ms, _)| *ms >= 0.5) {
+                        println!("    {ms:>7.1}ms  {text}");
+                    }
+                }
             }
             println!();
             drop(sou);

@@ -70,10 +70,11 @@ AFTER UPDATE OF user_id, date, amount_minor, currency, account_id, category_id, 
         debits = debits + excluded.debits, credits = credits + excluded.credits, n = n + 1;
 END;
 
--- Indexes that cover what the tools read from `transactions`: a period's rows with the
--- columns they sum and group by (the edges of a summary, a period's totals), and an
--- account's rows by date (its balance's current month). `transactions_user_date` stays
--- for the newest rows first (its entries end with the id).
-CREATE INDEX transactions_user_date_sums
-    ON transactions (user_id, date, amount_minor, currency, category_id, merchant_id, account_id);
+-- Indexes that cover what the tools read from `transactions`: a period's rows in the
+-- order they are listed (newest first: date, then id) with the columns they sum, filter
+-- and group by (the edges of a summary, a period's totals, the first page of a list),
+-- and an account's rows by date (its balance's current month).
+DROP INDEX transactions_user_date;
+CREATE INDEX transactions_user_date
+    ON transactions (user_id, date, id, amount_minor, currency, category_id, merchant_id, account_id);
 CREATE INDEX transactions_user_account_date ON transactions (user_id, account_id, date, amount_minor);

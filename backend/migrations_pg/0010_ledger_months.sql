@@ -66,5 +66,5 @@ CREATE TRIGGER ledger_months AFTER INSERT OR UPDATE OR DELETE ON transactions
 -- Indexes that cover what the tools read from `transactions` (as on SQLite).
 DROP INDEX transactions_user_date;
 CREATE INDEX transactions_user_date
-    ON transactions (user_id, date) INCLUDE (amount_minor, currency, category_id, merchant_id, account_id);
+    ON transactions (user_id, date, id) INCLUDE (amount_minor, currency, category_id, merchant_id, account_id);
 CREATE INDEX transactions_user_account_date ON transactions (user_id, account_id, date) INCLUDE (amount_minor);

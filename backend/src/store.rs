@@ -60,7 +60,7 @@ impl Store {
                 Box::pin(async move {
                     conn.execute(
                         "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
-                         PRAGMA busy_timeout = 5000;",
+                         PRAGMA busy_timeout = 5000; PRAGMA journal_size_limit = 67108864;",
                     )
                     .await?;
                     Ok(())
@@ -71,6 +71,7 @@ impl Store {
             .map_err(open_error)?;
         SQLITE.run(&pool).await?;
         fill_name_keys(&pool).await?;
+        let _ = sqlx::query("PRAGMA optimize = 0x10002").execute(&pool).await;
         let read_only: sqlx::sqlite::SqliteConnectOptions = url.parse().map_err(open_error)?;
         let sandbox = sqlx::sqlite::SqlitePoolOptions::new()
             .max_connections(2)
@@ -224,6 +225,22 @@ impl Store {
             .fetch_one(&self.pool)
             .await?;
         Ok(UserId(id))
+    }
+
+    /// Keeps SQLite in shape, every few minutes: the statistics its query planner
+    /// chooses indexes by (`PRAGMA optimize`, which analyses only the tables that grew),
+    /// and the write-ahead log bounded — a checkpoint that waits for readers, then
+    /// truncates the log (readers that never stop would otherwise keep it growing).
+    /// Returns the log's size after, in bytes. PostgreSQL does its own.
+    pub async fn maintain(&self) -> Result<u64, sqlx::Error> {
+        if self.dialect != Dialect::Sqlite {
+            return Ok(0);
+        }
+        sqlx::query("PRAGMA optimize").execute(&self.pool).await?;
+        let row = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").fetch_one(&self.pool).await?;
+        // (busy, pages in the log, pages checkpointed): a busy checkpoint is tried again next time.
+        let pages: i64 = row.try_get(1).unwrap_or(0);
+        Ok(u64::try_from(pages).unwrap_or(0) * 4096)
     }
 
     /// The user's categories, merchants, accounts and datasets, for the parser.

@@ -64,6 +64,7 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     }
     tokio::spawn(purge(sou.clone(), config.retention_days));
     tokio::spawn(sweep_runs(sou.clone(), config.runs.stale_after));
+    tokio::spawn(maintain(sou.clone()));
     let state = AppState { leptos_options, sou: sou.clone(), trust_proxy: config.trust_proxy };
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
@@ -127,6 +128,20 @@ async fn sweep_runs(sou: Sou, stale_after: std::time::Duration) {
         every.tick().await;
         if let Err(e) = sou.close_stale_runs().await {
             tracing::error!(error = %e, "closing runs left by a stopped server failed");
+        }
+    }
+}
+
+/// Every five minutes: SQLite's planner statistics kept current and its write-ahead
+/// log checkpointed and truncated, so that it stays small under steady reads.
+async fn maintain(sou: Sou) {
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(300));
+    every.tick().await;
+    loop {
+        every.tick().await;
+        match sou.store().maintain().await {
+            Ok(wal) => tracing::debug!(wal_bytes = wal, "database maintained"),
+            Err(e) => tracing::warn!(error = %e, "database maintenance failed"),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! What every ledger tool shares: the one transaction query ([`SELECT`]) and its
+//! What every ledger tool shares: the transaction query ([`lines_sql`]) and its
 //! filters, the user's keys resolved to names, a row decoded, and the arithmetic and
 //! time buckets of the answers.
 
@@ -96,37 +96,75 @@ pub(super) async fn scope(
     })
 }
 
-/// The columns every transaction query reads (`decode` reads them in this order) and
-/// its joins, which repeat the user scope so that a row pointing at someone else's
-/// account, merchant or category shows nothing of it.
-macro_rules! transactions_joined {
+/// The columns every transaction query reads (`decode` reads them in this order).
+macro_rules! columns {
     () => {
         "
     SELECT t.id, t.date, t.raw_label, t.amount_minor, t.currency,
            a.name, COALESCE(a.name_en, a.name), a.key,
-           m.key, m.name, c.key, c.name_fr, c.name_en, c.kind
-    FROM transactions t
+           m.key, m.name, c.key, c.name_fr, c.name_en, c.kind"
+    };
+}
+
+/// The joins that name a transaction's account, merchant and category; they repeat the
+/// user scope so that a row pointing at someone else's shows nothing of it.
+macro_rules! joins {
+    () => {
+        "
     JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
     LEFT JOIN merchants m ON m.id = t.merchant_id AND m.user_id = t.user_id
     LEFT JOIN categories c ON c.id = t.category_id AND c.user_id = t.user_id"
     };
 }
 
-/// Every transaction query starts here.
-pub(super) const SELECT: &str = concat!(
-    transactions_joined!(),
-    "
-    WHERE t.user_id = $1 AND t.date >= $2 AND t.date < $3
-      AND ($4 IS NULL OR c.key = $4)
-      AND ($5 IS NULL OR m.key = $5)
+/// Where a transaction matches the filters ($1, $4 to $10 of [`Filters::bind`]) between
+/// the dates bound at `$from` and `$to`: on `transactions` alone (keys compared as ids,
+/// each read once), so that its indexes answer.
+pub(super) fn matching(from: u8, to: u8) -> String {
+    format!(
+        "t.user_id = $1 AND t.date >= ${from} AND t.date < ${to}
+      AND ($4 IS NULL OR t.category_id = (SELECT id FROM categories WHERE user_id = $1 AND key = $4))
+      AND ($5 IS NULL OR t.merchant_id = (SELECT id FROM merchants WHERE user_id = $1 AND key = $5))
       AND ($6 IS NULL OR abs(t.amount_minor) >= $6)
       AND ($7 IS NULL OR abs(t.amount_minor) <= $7)
-      AND ($8 IS NULL OR a.key = $8)
-      AND ($9 IS NULL OR c.key IS NULL OR c.key <> $9)
-      AND ($10 IS NULL OR m.key IS NULL OR m.key <> $10)"
-);
+      AND ($8 IS NULL OR t.account_id = (SELECT id FROM accounts WHERE user_id = $1 AND key = $8))
+      AND ($9 IS NULL OR t.category_id IS NULL
+           OR t.category_id <> (SELECT id FROM categories WHERE user_id = $1 AND key = $9))
+      AND ($10 IS NULL OR t.merchant_id IS NULL
+           OR t.merchant_id <> (SELECT id FROM merchants WHERE user_id = $1 AND key = $10))"
+    )
+}
 
-/// The filters every transaction query shares: parameters $1 to $10 of [`SELECT`].
+/// Lines without a category of a kind other than `kind` (the user's categories only):
+/// what a summary counts when no category is named.
+pub(super) fn of_kind(kind: &str) -> String {
+    format!(
+        "(t.category_id IS NULL
+          OR t.category_id NOT IN (SELECT id FROM categories WHERE user_id = $1 AND kind <> '{kind}'))"
+    )
+}
+
+/// Every matching transaction, named; `rest` adds conditions on `t` and an order.
+pub(super) fn every_line(rest: &str) -> String {
+    format!("{} FROM transactions t {} WHERE {} {rest}", columns!(), joins!(), matching(2, 3))
+}
+
+/// The matching transactions (and `filter`, on `t`), in `order`: `limit` of them after
+/// the first `offset`, then named. The page is chosen on `transactions` alone, which
+/// its (user, date, id) index gives newest first without sorting the period.
+pub(super) fn lines_sql(filter: &str, order: &str, (limit, offset): (usize, usize)) -> String {
+    format!(
+        "{} FROM (SELECT t.id FROM transactions t WHERE {} {filter}
+                  ORDER BY {order} LIMIT {limit} OFFSET {offset}) p
+         JOIN transactions t ON t.id = p.id {}
+         ORDER BY {order}",
+        columns!(),
+        matching(2, 3),
+        joins!()
+    )
+}
+
+/// The filters every transaction query shares: parameters $1 to $10 of [`matching`].
 pub(super) struct Filters<'a> {
     pub(super) period: &'a agent::Period,
     pub(super) category: Option<&'a str>,
@@ -292,11 +330,15 @@ pub(super) fn time_bucket(d: Date, group_by: GroupBy, locale: Locale) -> Option<
     }
 }
 
-/// The same columns as [`SELECT`], for rows named by id.
+/// The same columns as [`lines_sql`], for rows named by id (`+ 0`: found by id, not by
+/// scanning the user's rows).
 const SELECT_IDS: &str = concat!(
-    transactions_joined!(),
+    columns!(),
     "
-    WHERE t.user_id = $1 AND t.id IN "
+    FROM transactions t",
+    joins!(),
+    "
+    WHERE t.user_id + 0 = $1 AND t.id IN "
 );
 
 /// The user's transactions among `ids` (another user's id finds nothing), read in

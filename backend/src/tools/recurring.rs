@@ -136,10 +136,10 @@ pub(super) async fn recurring_payments(
 ) -> Result<RecurringResult, BackendError> {
     let Scope { category, merchant, currency, .. } =
         scope(db, user, a.category.as_deref(), a.merchant.as_deref(), None, locale).await?;
-    let sql = format!(
-        "{SELECT} AND t.amount_minor < 0 AND ($4 IS NOT NULL OR c.kind IS NULL OR c.kind = 'expense')
-         ORDER BY t.date, t.id"
-    );
+    let sql = every_line(&format!(
+        "AND t.amount_minor < 0 AND ($4 IS NOT NULL OR {}) ORDER BY t.date, t.id",
+        of_kind("expense")
+    ));
     let filters = Filters {
         category: a.category.as_deref(),
         merchant: a.merchant.as_deref(),

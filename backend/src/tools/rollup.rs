@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use agent::{Currency, Date, Locale};
 use sqlx::{AnyConnection, Row};
 
-use super::ledger::{Entity, Filters};
+use super::ledger::{matching, Entity, Filters};
 use crate::error::BackendError;
 use crate::ids::UserId;
 
@@ -44,23 +44,6 @@ impl Sums {
     pub(super) fn id(&self) -> i64 {
         self.group.parse().unwrap_or(0)
     }
-}
-
-/// Where a row matches the filters ($1, $4 to $10 of [`Filters::bind`]) between the
-/// dates bound at `$from` and `$to`. Keys are compared as ids, each read once.
-pub(super) fn matching(from: u8, to: u8) -> String {
-    format!(
-        "t.user_id = $1 AND t.date >= ${from} AND t.date < ${to}
-      AND ($4 IS NULL OR t.category_id = (SELECT id FROM categories WHERE user_id = $1 AND key = $4))
-      AND ($5 IS NULL OR t.merchant_id = (SELECT id FROM merchants WHERE user_id = $1 AND key = $5))
-      AND ($6 IS NULL OR abs(t.amount_minor) >= $6)
-      AND ($7 IS NULL OR abs(t.amount_minor) <= $7)
-      AND ($8 IS NULL OR t.account_id = (SELECT id FROM accounts WHERE user_id = $1 AND key = $8))
-      AND ($9 IS NULL OR t.category_id IS NULL
-           OR t.category_id <> (SELECT id FROM categories WHERE user_id = $1 AND key = $9))
-      AND ($10 IS NULL OR t.merchant_id IS NULL
-           OR t.merchant_id <> (SELECT id FROM merchants WHERE user_id = $1 AND key = $10))"
-    )
 }
 
 /// The same filters on the roll-up, for the months from `$11` to `$12` (exclusive).

@@ -58,10 +58,8 @@ pub(super) async fn summary_lines(
     // Without a category filter, spending counts expense categories (and uncategorised
     // lines) and income counts income categories (and uncategorised lines).
     let (sign, kind) = flow.sql();
-    let sql = format!(
-        "{SELECT} AND {sign} AND ($4 IS NOT NULL OR c.kind IS NULL OR c.kind = '{kind}')
-         ORDER BY t.date DESC, t.id DESC LIMIT {limit} OFFSET {offset}"
-    );
+    let filter = format!("AND {sign} AND ($4 IS NOT NULL OR {})", of_kind(kind));
+    let sql = lines_sql(&filter, "t.date DESC, t.id DESC", (limit, offset));
     summary_filters(a).fetch(db, &sql, user, currency, locale).await
 }
 
@@ -80,21 +78,23 @@ pub(super) async fn summary_from_rows<'a>(
     if let Some(p) = period {
         filters.period = p;
     }
-    let sums = rollup::sums(db, user, &filters, currency, By::Nothing, false).await?;
-    let kind = flow.kind();
+    let (sign, kind) = flow.sql();
+    let sql = format!(
+        "SELECT t.currency, CAST(SUM(t.amount_minor) AS BIGINT), CAST(COUNT(*) AS BIGINT)
+         FROM transactions t WHERE {} AND {sign} AND ($4 IS NOT NULL OR {})
+         GROUP BY t.currency",
+        matching(2, 3),
+        of_kind(kind)
+    );
     let mut mine = (0i64, 0i64);
     let mut others: BTreeMap<Currency, (i64, i64)> = BTreeMap::new();
-    for s in sums.iter().filter(|s| a.category.is_some() || s.kind.is_none() || s.kind.as_deref() == Some(kind)) {
-        let (amount, n) = match flow {
-            Flow::Out => (s.debit.saturating_neg(), s.debits),
-            Flow::In => (s.credit, s.credits),
-        };
-        if n == 0 {
-            continue;
-        }
-        let slot = if s.currency == currency { &mut mine } else { others.entry(s.currency).or_default() };
-        slot.0 = slot.0.saturating_add(amount);
-        slot.1 += n;
+    for r in filters.bind(&sql, user, currency)?.fetch_all(&mut *db).await? {
+        use sqlx::Row;
+        let code: String = r.get(0);
+        let c = Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))?;
+        let (sum, n): (i64, i64) = (r.get(1), r.get(2));
+        let slot = if c == currency { &mut mine } else { others.entry(c).or_default() };
+        *slot = (slot.0.saturating_add(sum.saturating_abs()), slot.1 + n);
     }
     Ok((mine, others))
 }
@@ -349,7 +349,7 @@ pub(super) async fn list_lines(
     (limit, offset): (usize, usize),
 ) -> Result<Vec<Row_>, BackendError> {
     let (filters, pattern, direction, order) = list_filters(a);
-    let sql = format!("{SELECT} {direction} AND {LABEL} ORDER BY {order} LIMIT {limit} OFFSET {offset}");
+    let sql = lines_sql(&format!("{direction} AND {LABEL}"), order, (limit, offset));
     let rows = filters.bind(&sql, user, currency)?.bind(pattern).fetch_all(&mut *db).await?;
     rows.iter().map(|r| decode(r, locale)).collect()
 }
@@ -370,7 +370,7 @@ pub(super) async fn list_transactions(
     let totals = format!(
         "SELECT t.currency, CAST(SUM(t.amount_minor) AS BIGINT), CAST(COUNT(*) AS BIGINT)
          FROM transactions t WHERE {} {direction} AND {LABEL} GROUP BY t.currency",
-        super::rollup::matching(2, 3)
+        matching(2, 3)
     );
     let totals: Vec<(String, i64, i64)> =
         filters.bind(&totals, user, currency)?.bind(pattern.clone()).fetch_all(&mut *db).await?.iter().map(|r| {

@@ -240,7 +240,11 @@ pub async fn verify(
 /// The first and last dates of the user's transactions.
 async fn data_span(db: &mut AnyConnection, user: UserId) -> Result<Option<(Date, Date)>, BackendError> {
     let (first, last): (Option<String>, Option<String>) =
-        sqlx::query_as("SELECT MIN(date), MAX(date) FROM transactions WHERE user_id = $1")
+        // Two subqueries: each reads one end of the (user, date) index.
+        sqlx::query_as(
+            "SELECT (SELECT MIN(date) FROM transactions WHERE user_id = $1),
+                    (SELECT MAX(date) FROM transactions WHERE user_id = $1)",
+        )
             .bind(user.0)
             .fetch_one(&mut *db)
             .await?;

@@ -13,7 +13,7 @@ use agent::{
 use sqlx::{AnyConnection, Row};
 
 use super::flows::{budget_in, month_key};
-use super::ledger::{decode, Filters, SELECT};
+use super::ledger::{decode, every_line, Filters};
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::import::fold;
@@ -308,7 +308,7 @@ async fn select(
     locale: Locale,
 ) -> Result<Vec<Found>, BackendError> {
     let currency = crate::store::currency(db, user).await?;
-    let sql = format!("{SELECT} ORDER BY t.date DESC, t.id DESC");
+    let sql = every_line("ORDER BY t.date DESC, t.id DESC");
     let rows = filters.bind(&sql, user, currency)?.fetch_all(&mut *db).await?;
     // The ids the shared query does not return.
     let ids: BTreeMap<i64, (Option<i64>, Option<i64>)> =
