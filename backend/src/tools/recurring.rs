@@ -124,6 +124,33 @@ pub fn normalise_label(label: &str) -> String {
     }
 }
 
+/// The most payments a series over `days` days can have and still be found: the
+/// median interval must be at least 6 days, so at most `days / 3 + 1` payments fit a
+/// cadence, and at least half of a series' payments are the regular ones it keeps.
+pub fn max_payments(days: i64) -> i64 {
+    2 * (days.max(0) / 3 + 1)
+}
+
+/// The merchants with more debits over the period (in the main currency, of the kinds
+/// a recurring payment counts) than any series can have, by the monthly roll-up.
+async fn crowded_merchants(
+    db: &mut AnyConnection,
+    user: UserId,
+    filters: &Filters<'_>,
+    any_kind: bool,
+    currency: agent::Currency,
+) -> Result<Vec<i64>, BackendError> {
+    let sums = super::rollup::sums(db, user, filters, currency, super::rollup::By::Merchant, true).await?;
+    let mut debits: BTreeMap<i64, i64> = BTreeMap::new();
+    for s in sums.iter().filter(|s| {
+        s.currency == currency && (any_kind || s.kind.is_none() || s.kind.as_deref() == Some("expense"))
+    }) {
+        *debits.entry(s.id()).or_default() += s.debits;
+    }
+    let days = filters.period.end.to_days() - filters.period.start.to_days();
+    Ok(debits.into_iter().filter(|(id, n)| *id != 0 && *n > max_payments(days)).map(|(id, _)| id).collect())
+}
+
 /// Debits that repeat at a regular interval with a stable amount, found over the
 /// period. Series are the debits of one merchant, or of one normalised label when
 /// there is no merchant; transfers are left out unless their category is asked for.
@@ -136,15 +163,24 @@ pub(super) async fn recurring_payments(
 ) -> Result<RecurringResult, BackendError> {
     let Scope { category, merchant, currency, .. } =
         scope(db, user, a.category.as_deref(), a.merchant.as_deref(), None, locale).await?;
-    let sql = every_line(&format!(
-        "AND t.amount_minor < 0 AND ($4 IS NOT NULL OR {}) ORDER BY t.date, t.id",
-        of_kind("expense")
-    ));
     let filters = Filters {
         category: a.category.as_deref(),
         merchant: a.merchant.as_deref(),
         ..Filters::new(&a.period)
     };
+    // A merchant paid more often than a series can be is no recurring payment: its lines
+    // are not read (groceries several times a week, say). Counted from the roll-up.
+    let crowded = crowded_merchants(db, user, &filters, a.category.is_some(), currency).await?;
+    let crowded = if crowded.is_empty() {
+        String::new()
+    } else {
+        let ids: Vec<String> = crowded.iter().map(i64::to_string).collect();
+        format!("AND (t.merchant_id IS NULL OR t.merchant_id NOT IN ({}))", ids.join(", "))
+    };
+    let sql = every_line(&format!(
+        "AND t.amount_minor < 0 AND ($4 IS NOT NULL OR {}) {crowded} ORDER BY t.date, t.id",
+        of_kind("expense")
+    ));
     let rows = filters.fetch(db, &sql, user, currency, locale).await?;
     let mut series: BTreeMap<String, Vec<&Row_>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.row.amount.currency == currency) {

@@ -162,3 +162,42 @@ async fn answers_on_postgres() {
     answers_from_the_roll_up_equal_the_rows(fresh.open_store().await.unwrap()).await;
     fresh.drop().await;
 }
+
+mod recurring_bound {
+    //! Recurring payments skip merchants paid more often than `max_payments` allows
+    //! (their lines are never read): no series that many payments could be found.
+    use agent::Date;
+    use backend::tools::recurring::{detect, max_payments, regular_amounts};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_found_series_fits_the_bound(
+            offsets in proptest::collection::vec(0i64..400, 2..300),
+            amounts in proptest::collection::vec(1i64..5000, 2..300),
+        ) {
+            let start = Date::new(2025, 1, 1).unwrap();
+            let mut days: Vec<i64> = offsets.clone();
+            days.sort_unstable();
+            let dates: Vec<Date> = days.iter().map(|d| start.add_days(*d)).collect();
+            if detect(&dates, true).is_some() {
+                prop_assert!(dates.len() as i64 <= 400 / 3 + 1);
+            }
+            if let Some(close) = regular_amounts(&amounts) {
+                let kept = close.iter().filter(|c| **c).count();
+                // So a merchant with more than `max_payments` payments keeps more than a
+                // cadence allows, and is never found.
+                prop_assert!(kept * 2 >= amounts.len());
+                prop_assert_eq!(max_payments(400), 2 * (400 / 3 + 1));
+            }
+        }
+
+        #[test]
+        fn dense_regular_series_are_not_found(step in 0i64..6, n in 3usize..200) {
+            // Payments closer than 6 days apart are never a cadence.
+            let start = Date::new(2025, 1, 1).unwrap();
+            let dates: Vec<Date> = (0..n as i64).map(|i| start.add_days(i * step)).collect();
+            prop_assert!(detect(&dates, true).is_none());
+        }
+    }
+}
