@@ -36,12 +36,15 @@ const QUESTIONS: [(&str, &str); 7] = [
 type Failed = Box<dyn std::error::Error>;
 
 /// Sums the time sqlx reports for ledger statements while `on` is set.
+/// Each statement's time (ms) and its first words.
+type Statements = Vec<(f64, String)>;
+
 #[derive(Clone, Default)]
 struct SqlClock {
     on: Arc<AtomicBool>,
     nanos: Arc<AtomicU64>,
     /// With `-- statements`: every statement of the last answer, with its time.
-    log: Arc<std::sync::Mutex<Option<Vec<(f64, String)>>>>,
+    log: Arc<std::sync::Mutex<Option<Statements>>>,
 }
 
 #[derive(Default)]
@@ -87,7 +90,12 @@ impl<S: tracing::Subscriber> Layer<S> for SqlClock {
 }
 
 /// One answer: its time, and the ledger SQL's time within it.
-async fn answer(sou: &Sou, user: UserId, message: &str, sql: &SqlClock) -> Result<(Duration, Duration), Failed> {
+async fn answer(
+    sou: &Sou,
+    user: UserId,
+    message: &str,
+    sql: &SqlClock,
+) -> Result<(Duration, Duration), Failed> {
     sql.nanos.store(0, Ordering::Relaxed);
     if let Some(log) = sql.log.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
         log.clear();
@@ -103,7 +111,11 @@ async fn answer(sou: &Sou, user: UserId, message: &str, sql: &SqlClock) -> Resul
         return Err("a stream without its end".into());
     }
     if !events.iter().any(|e| e.kind() == "tool_result") {
-        return Err(format!("{message:?} got no tool result: {:?}", events.iter().map(|e| e.kind()).collect::<Vec<_>>()).into());
+        return Err(format!(
+            "{message:?} got no tool result: {:?}",
+            events.iter().map(|e| e.kind()).collect::<Vec<_>>()
+        )
+        .into());
     }
     Ok((took, Duration::from_nanos(sql.nanos.load(Ordering::Relaxed))))
 }
@@ -123,8 +135,9 @@ fn main() -> Result<(), Failed> {
     if std::env::args().any(|a| a == "statements") {
         *clock.log.lock().unwrap_or_else(|p| p.into_inner()) = Some(Vec::new());
     }
-    let subscriber = tracing_subscriber::registry()
-        .with(clock.clone().with_filter(tracing_subscriber::filter::Targets::new().with_target("sqlx::query", tracing::Level::DEBUG)));
+    let subscriber = tracing_subscriber::registry().with(clock.clone().with_filter(
+        tracing_subscriber::filter::Targets::new().with_target("sqlx::query", tracing::Level::DEBUG),
+    ));
     tracing::subscriber::set_global_default(subscriber)?;
     let postgres = std::env::args().any(|a| a == "postgres");
     let sizes: Vec<i64> = arg("sizes")

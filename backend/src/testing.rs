@@ -191,7 +191,10 @@ pub async fn grow_ledger(store: &Store, user: crate::UserId, target: i64) -> Res
 /// Where `user`'s monthly roll-up (`ledger_months`) differs from the sums of the raw
 /// transactions: one line per month, account, category, merchant and currency that does.
 /// Empty when the roll-up is exact.
-pub async fn ledger_months_mismatches(store: &Store, user: crate::UserId) -> Result<Vec<String>, sqlx::Error> {
+pub async fn ledger_months_mismatches(
+    store: &Store,
+    user: crate::UserId,
+) -> Result<Vec<String>, sqlx::Error> {
     type Key = (String, i64, i64, i64, String);
     type Sums = (i64, i64, i64, i64, i64);
     async fn read(

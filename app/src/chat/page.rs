@@ -136,11 +136,20 @@ fn Chat(data: PageData) -> impl IntoView {
             let writing = live.is_some();
             let parser = parser.clone();
             let describe = move |plan: &ToolCallPlan| parser.describe(&plan.call, plan.meta.locale);
+            // An answer Sou's stop cut short: the question, ready to send again.
+            let again = turn
+                .events
+                .iter()
+                .any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "interrupted"))
+                .then(|| format!("?q={}#message", query_escape(&turn.user)));
             view! {
                 <li class="turn" data-testid="turn" id=latest data-live-run=live>
                     <p class="bubble user">{turn.user}</p>
                     <div class="bubble assistant">
                         {render::events_view(turn.events, locale, describe, conversation_id.clone(), turn.trace)}
+                        {again.map(|href| view! {
+                            <a class="ask-again" href=href data-testid="ask-again">{tr(locale, "Reposer la question", "Ask again")}</a>
+                        })}
                         {writing.then(|| view! {
                             <p class="hint" role="status" data-testid="still-writing">{tr(locale,
                                 "Sou écrit encore cette réponse : rechargez la page pour voir la suite.",

@@ -632,7 +632,9 @@ impl Sou {
             assistant::Ending::Answered => {}
             assistant::Ending::Stopped if self.draining() => {
                 let message = match locale {
-                    Locale::Fr => "Sou redémarrait : cette réponse a été interrompue. Posez la question à nouveau.",
+                    Locale::Fr => {
+                        "Sou redémarrait : cette réponse a été interrompue. Posez la question à nouveau."
+                    }
                     Locale::En => "Sou was restarting: this answer was cut short. Ask again.",
                 };
                 out.emit(ChatEvent::Error { code: "interrupted".into(), message: message.into() }).await;

@@ -134,7 +134,9 @@ impl Sou {
                     .ok()
             });
             match call {
-                Some(call) => crate::tools::source_page(&self.store, user, &call, locale, (per_page, from)).await?,
+                Some(call) => {
+                    crate::tools::source_page(&self.store, user, &call, locale, (per_page, from)).await?
+                }
                 None => Vec::new(),
             }
         };

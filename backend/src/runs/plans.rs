@@ -269,10 +269,14 @@ impl Sou {
             RunAction::Cancel if stored.status != RunStatus::Running && stored.owner.is_none() => {
                 let mut rec = self.recorder_for(user, run, &stored);
                 let last = [
-                    ChatEvent::Error { code: "cancelled".into(), message: cancelled_text(stored.plan.locale) },
+                    ChatEvent::Error {
+                        code: "cancelled".into(),
+                        message: cancelled_text(stored.plan.locale),
+                    },
                     final_status(&stored.conversation, run, Some(stored.plan.confidence), 0.0, Vec::new()),
                 ];
-                self.end_plan(user, run, &mut rec, stored.next_step, &last, (RunStatus::Cancelled, None)).await;
+                self.end_plan(user, run, &mut rec, stored.next_step, &last, (RunStatus::Cancelled, None))
+                    .await;
             }
             _ => {}
         }

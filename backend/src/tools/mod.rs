@@ -62,7 +62,9 @@ pub(crate) async fn rows_by_id(
 /// in the result's order), and how many there are in all.
 pub fn sources(output: &ToolOutput) -> (Vec<i64>, u64) {
     match output {
-        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) => (r.source_ids.clone(), r.source_count),
+        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) => {
+            (r.source_ids.clone(), r.source_count)
+        }
         ToolOutput::ListTransactions(r) => (r.source_ids.clone(), u64::from(r.count)),
         ToolOutput::CashFlow(r) => (r.source_ids.clone(), r.source_count),
         ToolOutput::RecurringPayments(r) => {
@@ -88,9 +90,15 @@ pub async fn source_page(
     let currency = crate::store::currency(&mut tx, user).await?;
     let page = (limit, offset);
     let rows = match call {
-        ToolCall::SpendingSummary(a) => spending::summary_lines(&mut tx, user, a, Flow::Out, currency, locale, page).await?,
-        ToolCall::IncomeSummary(a) => spending::summary_lines(&mut tx, user, a, Flow::In, currency, locale, page).await?,
-        ToolCall::ListTransactions(a) => spending::list_lines(&mut tx, user, a, currency, locale, page).await?,
+        ToolCall::SpendingSummary(a) => {
+            spending::summary_lines(&mut tx, user, a, Flow::Out, currency, locale, page).await?
+        }
+        ToolCall::IncomeSummary(a) => {
+            spending::summary_lines(&mut tx, user, a, Flow::In, currency, locale, page).await?
+        }
+        ToolCall::ListTransactions(a) => {
+            spending::list_lines(&mut tx, user, a, currency, locale, page).await?
+        }
         ToolCall::CashFlow(a) => flows::cash_flow_lines(&mut tx, user, a, currency, locale, page).await?,
         _ => Vec::new(),
     };

@@ -126,7 +126,8 @@ pub(super) async fn summary(
         GroupBy::Week | GroupBy::Day => By::Day,
     };
     let sums = rollup::sums(db, user, &filters, currency, by, true).await?;
-    let counted = |s: &rollup::Sums| a.category.is_some() || s.kind.is_none() || s.kind.as_deref() == Some(kind);
+    let counted =
+        |s: &rollup::Sums| a.category.is_some() || s.kind.is_none() || s.kind.as_deref() == Some(kind);
     // What a group of lines adds to the answer: what was spent (or earned), and how many.
     let amount = |s: &rollup::Sums| match flow {
         Flow::Out => (s.debit.saturating_neg(), s.debits),
@@ -372,11 +373,17 @@ pub(super) async fn list_transactions(
          FROM transactions t WHERE {} {direction} AND {LABEL} GROUP BY t.currency",
         matching(2, 3)
     );
-    let totals: Vec<(String, i64, i64)> =
-        filters.bind(&totals, user, currency)?.bind(pattern.clone()).fetch_all(&mut *db).await?.iter().map(|r| {
+    let totals: Vec<(String, i64, i64)> = filters
+        .bind(&totals, user, currency)?
+        .bind(pattern.clone())
+        .fetch_all(&mut *db)
+        .await?
+        .iter()
+        .map(|r| {
             use sqlx::Row;
             (r.get(0), r.get(1), r.get(2))
-        }).collect();
+        })
+        .collect();
     let net = totals.iter().filter(|t| t.0 == currency.as_str()).map(|t| t.1).sum::<i64>();
     let all: i64 = totals.iter().map(|t| t.2).sum();
     let limit = a.limit as usize;

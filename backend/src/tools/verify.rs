@@ -72,7 +72,10 @@ pub async fn verify(
             let ((sum, n), others) = summary_from_rows(db, user, a, flow, currency, None).await?;
             let text = pick(
                 format!("Relu dans vos opérations : {} sur {n} opérations.", money(sum, currency, locale)),
-                format!("Read again from your transactions: {} over {n} transactions.", money(sum, currency, locale)),
+                format!(
+                    "Read again from your transactions: {} over {n} transactions.",
+                    money(sum, currency, locale)
+                ),
             );
             let ok = sum == r.total.minor && n == i64::from(r.count);
             checks.push(Check::of(ok, CheckCode::TotalOfSources, text));

@@ -326,7 +326,10 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     import(&imports, &store, alice, "releve-ofx1-sgml.ofx", Target::New("Autre".into())).await;
     assert_eq!(count(&store, alice, leisure).await, 2);
     // The monthly roll-up followed every import, write and undo.
-    assert_eq!(backend::testing::ledger_months_mismatches(&store, alice).await.unwrap(), Vec::<String>::new());
+    assert_eq!(
+        backend::testing::ledger_months_mismatches(&store, alice).await.unwrap(),
+        Vec::<String>::new()
+    );
 
     // Bad input is refused with the reason; another user sees nothing of the rule.
     let e = backend::rules::create(&store, alice, "é", "leisure", Locale::En).await.unwrap_err();

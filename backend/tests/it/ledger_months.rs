@@ -96,8 +96,10 @@ async fn answers_from_the_roll_up_equal_the_rows(store: Store) {
     backend::testing::grow_ledger(&store, user, 3100).await.unwrap();
     // Lines in another currency, and lines without a category or merchant.
     change(&store, user, "UPDATE transactions SET currency = 'USD' WHERE user_id = $1 AND id % 41 = 0").await;
-    change(&store, user, "UPDATE transactions SET category_id = NULL WHERE user_id = $1 AND id % 43 = 0").await;
-    change(&store, user, "UPDATE transactions SET merchant_id = NULL WHERE user_id = $1 AND id % 47 = 0").await;
+    change(&store, user, "UPDATE transactions SET category_id = NULL WHERE user_id = $1 AND id % 43 = 0")
+        .await;
+    change(&store, user, "UPDATE transactions SET merchant_id = NULL WHERE user_id = $1 AND id % 47 = 0")
+        .await;
     let today = agent::Date::new(2026, 11, 20).unwrap();
     let periods = [
         ("2025-01-01", "2026-01-01"),

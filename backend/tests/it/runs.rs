@@ -142,7 +142,10 @@ async fn scenario(a: Store, b: Store) {
     .await;
     assert!(counted.len() > 2 * agent::SOURCE_PAGE, "{}", counted.len());
     let step = &year_trace.steps[1].sources;
-    assert_eq!((step.transactions.len(), step.transaction_count()), (agent::SOURCE_PAGE, counted.len() as u64));
+    assert_eq!(
+        (step.transactions.len(), step.transaction_count()),
+        (agent::SOURCE_PAGE, counted.len() as u64)
+    );
     let mut paged = Vec::new();
     for page in 1.. {
         let p = two.run_sources(user, &year, 2, page, 70, Locale::Fr).await.unwrap();
@@ -245,6 +248,40 @@ async fn scenario(a: Store, b: Store) {
     assert_eq!(trace.status, RunStatus::Cancelled);
     let model = trace.steps.iter().find(|s| s.kind == StepKind::Model).unwrap();
     assert_eq!((model.status, model.provider.as_deref()), (StepStatus::Stopped, Some("openai")));
+
+    // A server stopping (SIGTERM): an answer still being written once the grace period is
+    // over is cut short, ends as interrupted with its last event, and stays in its
+    // conversation saying so (the page offers to ask again).
+    let stopping = sou(a.clone(), &base, UsageLimits::default());
+    lock(&mock).script.push_back(Reply::Endless);
+    let req = ChatRequest {
+        message: "Devrais-je résilier Netflix ?".into(),
+        conversation_id: None,
+        plan: None,
+        locale: Some("fr".into()),
+    };
+    let mut cut = stopping.chat(user, req).await.unwrap();
+    let cut_run = cut.run_id.clone();
+    for _ in 0..3 {
+        cut.events.next().await.unwrap();
+    }
+    let drained = stopping.drain(Duration::from_millis(300)).await;
+    assert_eq!(drained, backend::runs::Drained { finished: 0, interrupted: 1 });
+    let rest: Vec<ChatEvent> =
+        tokio::time::timeout(Duration::from_secs(10), cut.events.collect()).await.unwrap();
+    assert!(
+        rest.iter().any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "interrupted")),
+        "{rest:?}"
+    );
+    assert!(rest.last().is_some_and(ChatEvent::is_terminal));
+    let trace = one.run_trace(user, &cut_run, Locale::Fr).await.unwrap();
+    assert_eq!(trace.status, RunStatus::Interrupted);
+    let view = one.conversation(user, &trace.conversation_id, Locale::Fr).await.unwrap();
+    let answer = view.messages.iter().find(|m| m.id.as_deref() == Some(cut_run.as_str())).unwrap();
+    assert!(answer
+        .events
+        .iter()
+        .any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "interrupted")));
 
     // Usage: each model call is recorded, with its tokens and cost.
     let before = one.usage(user).await.unwrap();

@@ -48,20 +48,32 @@ async fn parsers_follow_every_change(store: Store) {
     assert_eq!(merchant_of(&there, alice, question).await.as_deref(), Some("dupain"));
 
     // Bob's changes leave Alice's parser as it is.
-    exec(&store, bob, "UPDATE categories SET aliases = '[\"bouffe\"]' WHERE user_id = $1 AND key = 'groceries'")
-        .await;
+    exec(
+        &store,
+        bob,
+        "UPDATE categories SET aliases = '[\"bouffe\"]' WHERE user_id = $1 AND key = 'groceries'",
+    )
+    .await;
     assert!(Arc::ptr_eq(&second, &here.parser(alice).await.unwrap()));
 
     // Renamed, then deleted: each change is seen.
-    exec(&store, alice, "UPDATE merchants SET name = 'Maison Dupain' WHERE user_id = $1 AND key = 'dupain'").await;
-    assert_eq!(merchant_of(&here, alice, "combien chez Maison Dupain en 2025").await.as_deref(), Some("dupain"));
+    exec(&store, alice, "UPDATE merchants SET name = 'Maison Dupain' WHERE user_id = $1 AND key = 'dupain'")
+        .await;
+    assert_eq!(
+        merchant_of(&here, alice, "combien chez Maison Dupain en 2025").await.as_deref(),
+        Some("dupain")
+    );
     exec(&store, alice, "DELETE FROM merchants WHERE user_id = $1 AND key = 'dupain'").await;
     assert_eq!(merchant_of(&here, alice, "combien chez Maison Dupain en 2025").await, None);
 
     // Accounts, categories and the currency too.
     let before = here.parser(alice).await.unwrap();
-    exec(&store, alice, "UPDATE accounts SET aliases = '[\"le joint\"]' WHERE user_id = $1 AND key = 'compte_courant'")
-        .await;
+    exec(
+        &store,
+        alice,
+        "UPDATE accounts SET aliases = '[\"le joint\"]' WHERE user_id = $1 AND key = 'compte_courant'",
+    )
+    .await;
     let after = here.parser(alice).await.unwrap();
     assert!(!Arc::ptr_eq(&before, &after));
     exec(&store, alice, "UPDATE users SET currency = 'CHF' WHERE id = $1").await;

@@ -82,6 +82,36 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     assert_eq!(page.matches(r#"data-testid="trace-step""#).count(), 3);
     assert!(page.contains(&format!(r##"href="#step-{run}-2""##)), "the result links to its step");
     assert!(page.contains(&format!("/runs/{run}/sources?step=2#tx-")), "sources link to their transactions");
+    assert!(!page.contains(r#"data-testid="ask-again""#));
+    // An answer cut short (the server stopped during it) offers its question again,
+    // ready to send in the same conversation.
+    let user = alice.user;
+    let mut db = store.tenant(user).await.unwrap();
+    let stored: String =
+        sqlx::query_scalar("SELECT events FROM messages WHERE user_id = $1 AND public_id = $2")
+            .bind(user.0)
+            .bind(&run)
+            .fetch_one(&mut *db)
+            .await
+            .unwrap();
+    let mut events: Vec<Value> = serde_json::from_str(&stored).unwrap();
+    let end = events.len() - 1;
+    events.insert(end, json!({"type": "error", "code": "interrupted", "message": "Sou s'est arrêté"}));
+    sqlx::query("UPDATE messages SET events = $1 WHERE user_id = $2 AND public_id = $3")
+        .bind(serde_json::to_string(&events).unwrap())
+        .bind(user.0)
+        .bind(&run)
+        .execute(&mut *db)
+        .await
+        .unwrap();
+    db.commit().await.unwrap();
+    let (_, _, page) = send(&router, Some(&alice), support::french_page(&format!("/c/{conversation}"))).await;
+    assert!(
+        page.contains(
+            r##"href="?q=combien%20en%20courses%20en%20octobre%202026#message" data-testid="ask-again""##
+        ),
+        "ask again"
+    );
 
     // A plan, through the API: edited, accepted, followed; refused once done.
     let req = support::post_json("/api/v1/chat", json!({"message": "monthly review for October 2026"}));

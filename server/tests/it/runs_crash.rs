@@ -23,8 +23,11 @@ async fn scenario(db: Option<FreshDatabase>, graceful: bool) {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-    let slow =
-        [("SOU_PAUSE_BETWEEN_STEPS_MS", "2000"), ("SOU_RUN_STALE_SECS", "1"), ("SOU_SHUTDOWN_GRACE_SECS", "1")];
+    let slow = [
+        ("SOU_PAUSE_BETWEEN_STEPS_MS", "2000"),
+        ("SOU_RUN_STALE_SECS", "1"),
+        ("SOU_SHUTDOWN_GRACE_SECS", "1"),
+    ];
     let mut server = start(dir.path(), port, db.as_ref(), &slow).await;
     let cookie = demo_cookie(&client, &server.base).await;
 
