@@ -6,9 +6,11 @@
 //      parser answers (`/api/v1/chat`), a static file;
 //   2. a static file and a parser answer on one keep-alive connection and on a fresh
 //      connection each;
-//   3. the server's resident memory before and after 1,000 streamed model answers (50
-//      at a time), and the difference per answer.
-// `node scripts/load.mjs [--seconds 20] [--bin target/release/sou] [--postgres URL]`.
+//   3. the server's resident memory before and after 1,000 streamed model answers (all
+//      at once; `--streams-at-once N`), and the difference per answer.
+// `node scripts/load.mjs [--seconds 20] [--bin target/release/sou] [--postgres URL]
+// [--only plan|chat|static] [--streams-at-once 1000] [--settle 2] [--rounds 1]` (`--only`: phase 1
+// sends that request alone; `--settle`: seconds before memory is read again).
 // Build first: `cargo leptos build --release`. Asserts nothing; exits 1 if a phase
 // could not run at all.
 import { spawn } from 'node:child_process';
@@ -117,7 +119,7 @@ async function phase(clients, cookies) {
   let errors = 0;
   let done = 0;
   const stop = Date.now() + seconds * 1000;
-  const mix = ['plan', 'plan', 'plan', 'chat', 'static'];
+  const mix = arg('only', '') ? [arg('only', '')] : ['plan', 'plan', 'plan', 'chat', 'static'];
   await Promise.all(Array.from({ length: clients }, async (_, c) => {
     let i = c;
     while (Date.now() < stop) {
@@ -154,7 +156,7 @@ async function main() {
     SOU_CONFIG: path.join(dir, 'none.toml'),
     SOU_ADDR: `${host}:${port}`,
     SOU_DATA_DIR: dir,
-    SOU_LOG: 'warn',
+    SOU_LOG: process.env.SOU_LOAD_DEBUG ? 'info' : 'warn',
     SOU_TIMEZONE: 'UTC',
     SOU_DEMO_PER_ADDRESS: '100000',
     LEPTOS_SITE_ROOT: path.join(root, 'target', 'site'),
@@ -165,6 +167,8 @@ async function main() {
     OPENAI_API_KEY: 'sk-load',
   };
   if (postgres) env.DATABASE_URL = postgres;
+  // The allocator's settings, when measuring them.
+  for (const [k, v] of Object.entries(process.env)) if (k.startsWith('MALLOC_')) env[k] = v;
   const sou = spawn(binary, [], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const stopAll = () => { sou.kill('SIGKILL'); mock.kill('SIGKILL'); };
   process.on('exit', stopAll);
@@ -172,9 +176,8 @@ async function main() {
     await until(`http://${host}:${mockPort}/__mock/health`);
     await until(`http://${host}:${port}/healthz`);
     const setup = new http.Agent({ keepAlive: true });
-    const page = await request({ path: '/', agent: setup });
-    const css = /href="(\/pkg\/[^"]+\.css)"/.exec(page.body);
-    if (css) staticPath = css[1];
+    const css = fs.readdirSync(path.join(root, 'target', 'site', 'pkg')).find((f) => f.endsWith('.css'));
+    if (css) staticPath = `/pkg/${css}`;
     const cookies = [];
     for (let i = 0; i < 20; i += 1) cookies.push(await demo(setup));
     console.log(`Sou ${path.relative(root, binary)} on ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, ${seconds} s a phase\n`);
@@ -205,34 +208,44 @@ async function main() {
     }
 
     // 3. Memory per streamed model answer.
-    const stream = new http.Agent({ keepAlive: true, maxSockets: 50 });
-    const ask = (i) => request({ method: 'POST', path: '/api/v1/chat', headers: json(cookies[i % cookies.length]), agent: stream },
-      JSON.stringify({ message: `écris-moi un petit poème sur l'automne, numéro ${i}` }), true);
+    const atOnce = Number(arg('streams-at-once', '1000'));
     // Warm: the first answers allocate what every later one reuses.
-    for (let i = 0; i < 50; i += 1) await ask(i);
+    const warm = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; i < 50; i += 1) {
+      await request({ method: 'POST', path: '/api/v1/chat', headers: json(cookies[i % cookies.length]), agent: warm },
+        JSON.stringify({ message: i % 2 ? 'Bonjour, qui es-tu ?' : 'Should I cancel my Netflix subscription?' }), false);
+    }
+    warm.destroy();
     await sleep(1000);
-    const before = rss(sou.pid);
-    let next = 0;
-    let failed = 0;
-    let modelled = 0;
-    await Promise.all(Array.from({ length: 50 }, async () => {
-      while (next < 1000) {
-        const i = next;
-        next += 1;
-        try {
-          const r = await ask(i);
-          if (r.status !== 200 || !r.body.includes('"status"')) failed += 1;
-          if (r.body.includes('"route":"llm"')) modelled += 1;
-        } catch {
-          failed += 1;
-        }
-      }
-    }));
-    stream.destroy();
-    await sleep(2000);
-    const after = rss(sou.pid);
     const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
-    console.log(`\n1,000 streamed answers (${modelled} by the model, ${failed} failed): resident memory ${mb(before)} -> ${mb(after)}, ${((after - before) / 1000 / 1024).toFixed(1)} KB an answer`);
+    const start = rss(sou.pid);
+    // Rounds after the first show whether memory keeps growing (a leak) or is reused.
+    for (let round = 1; round <= Number(arg('rounds', '1')); round += 1) {
+      const before = rss(sou.pid);
+      let next = 0;
+      let failed = 0;
+      let modelled = 0;
+      const stream = new http.Agent({ keepAlive: true, maxSockets: atOnce });
+      const ask = (i) => request({ method: 'POST', path: '/api/v1/chat', headers: json(cookies[i % cookies.length]), agent: stream },
+        JSON.stringify({ message: i % 2 ? 'Bonjour, qui es-tu ?' : 'Should I cancel my Netflix subscription?' }), true);
+      await Promise.all(Array.from({ length: atOnce }, async () => {
+        while (next < 1000) {
+          const i = next;
+          next += 1;
+          try {
+            const r = await ask(i);
+            if (r.status !== 200 || !r.body.includes('"status"')) failed += 1;
+            if (r.body.includes('"route":"llm"')) modelled += 1;
+          } catch {
+            failed += 1;
+          }
+        }
+      }));
+      stream.destroy();
+      await sleep(Number(arg('settle', '2')) * 1000);
+      const after = rss(sou.pid);
+      console.log(`${round === 1 ? '\n' : ''}1,000 streamed answers, ${atOnce} at once (${modelled} by the model, ${failed} failed): resident memory ${mb(before)} -> ${mb(after)}, ${((after - before) / 1000 / 1024).toFixed(1)} KB an answer${round > 1 ? ` (${((after - start) / 1000 / 1024 / round).toFixed(1)} KB an answer over ${round} rounds)` : ''}`);
+    }
   } finally {
     stopAll();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,12 @@ use server::config::Config;
 use server::AppState;
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc rather than the system's: after 1,000 model answers streamed at once, the
+/// server keeps about half the memory glibc's allocator keeps (`node scripts/load.mjs
+/// --rounds 3`: +78 MB against +157 MB after three rounds).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let config = match Config::load() {
