@@ -170,8 +170,15 @@ fn main() -> Result<(), Failed> {
             demo::seed(&store, user).await?;
             let built = Instant::now();
             let have = backend::testing::grow_ledger(&store, user, size).await?;
-            // As the server's maintenance does every few minutes (the planner's statistics).
+            // As the server's maintenance does every few minutes (the planner's statistics);
+            // on PostgreSQL autovacuum does, a minute or so after a load this size: here the
+            // owner analyses at once, so that the plans are the ones a server would use.
             store.maintain().await?;
+            if let Some(db) = &fresh {
+                let owner = sqlx::PgPool::connect(&db.owner_url()).await?;
+                sqlx::query("ANALYZE").execute(&owner).await?;
+                owner.close().await;
+            }
             println!("{have} transactions (built in {:.1} s)", built.elapsed().as_secs_f64());
             println!(
                 "{:<31} {:>10} {:>10} {:>10} {:>10}",
@@ -202,7 +209,12 @@ fn main() -> Result<(), Failed> {
             drop(sou);
             store.pool().close().await;
             if let Some(db) = fresh {
-                db.drop().await;
+                // `-- keep=…` keeps the PostgreSQL database too, to look at its plans.
+                if arg("keep").is_some() {
+                    println!("kept PostgreSQL database {}", db.database());
+                } else {
+                    db.drop().await;
+                }
             }
         }
         Ok(())
