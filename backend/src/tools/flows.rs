@@ -143,20 +143,9 @@ pub(super) async fn balances(
 ) -> Result<BalancesResult, BackendError> {
     let Scope { currency, .. } = scope(db, user, None, None, a.account.as_deref(), locale).await?;
     let date = a.period.end.add_days(-1).min(today);
-    // What moved an account from its opening day to `date`: the whole months between
-    // from the monthly roll-up; the opening day's month (from that day) and `date`'s month
-    // (up to that day) from the transactions. `|| '-32'` is just past a month's last day.
     let rows = sqlx::query(
-        "SELECT a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency, a.opening_balance_minor,
-                CAST(COALESCE((SELECT SUM(l.debit + l.credit) FROM ledger_months l
-                          WHERE l.user_id = a.user_id AND l.account_id = a.id AND l.month < $4
-                            AND l.month > COALESCE(substr(a.opening_date, 1, 7), '')), 0)
-                   + COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
-                          WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date >= $5 AND t.date <= $2
-                            AND t.date >= COALESCE(a.opening_date, '')), 0)
-                   + COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
-                          WHERE t.user_id = a.user_id AND t.account_id = a.id AND t.date >= a.opening_date
-                            AND t.date < substr(a.opening_date, 1, 7) || '-32' AND t.date < $5), 0) AS BIGINT)
+        "SELECT a.id, a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency,
+                a.opening_balance_minor, a.opening_date
          FROM accounts a
          WHERE a.user_id = $1 AND a.key IS NOT NULL AND ($3 IS NULL OR a.key = $3)
            AND (a.opening_date IS NULL OR a.opening_date <= $2)
@@ -165,29 +154,62 @@ pub(super) async fn balances(
     .bind(user.0)
     .bind(date.to_string())
     .bind(a.account.as_deref())
-    .bind(month_key(date))
-    .bind(date.first_of_month().to_string())
     .fetch_all(&mut *db)
     .await?;
+    // What moved each account from its opening day to `date`: the whole months between
+    // from the monthly roll-up; the opening day's month (from that day) and `date`'s month
+    // (up to that day) from the transactions. Every bound is computed here, so that each
+    // range is an index range on both databases.
+    let this_month = date.first_of_month();
+    let mut moved = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let id: i64 = r.get(0);
+        let opening: Option<Date> = r.get::<Option<String>, _>(7).as_deref().and_then(Date::parse_iso);
+        let after_month = opening.map(month_key).unwrap_or_default();
+        let from = opening.map_or(this_month, |o| o.max(this_month));
+        // The opening month, from the opening day, when it is not `date`'s.
+        let (open_from, open_to) = match opening {
+            Some(o) if o < this_month => (o, o.first_of_month().add_months(1).min(this_month)),
+            _ => (this_month, this_month),
+        };
+        let sum: i64 = sqlx::query_scalar(
+            "SELECT CAST(COALESCE((SELECT SUM(l.debit + l.credit) FROM ledger_months l
+                        WHERE l.user_id = $1 AND l.account_id = $2 AND l.month > $3 AND l.month < $4), 0)
+                 + COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
+                        WHERE t.user_id = $1 AND t.account_id = $2 AND t.date >= $5 AND t.date <= $6), 0)
+                 + COALESCE((SELECT SUM(t.amount_minor) FROM transactions t
+                        WHERE t.user_id = $1 AND t.account_id = $2 AND t.date >= $7 AND t.date < $8), 0) AS BIGINT)",
+        )
+        .bind(user.0)
+        .bind(id)
+        .bind(after_month)
+        .bind(month_key(date))
+        .bind(from.to_string())
+        .bind(date.to_string())
+        .bind(open_from.to_string())
+        .bind(open_to.to_string())
+        .fetch_one(&mut *db)
+        .await?;
+        moved.push(sum);
+    }
     let mut accounts = Vec::with_capacity(rows.len());
     let mut total = 0i64;
-    for r in rows {
-        let code: String = r.get(4);
+    for (r, moved) in rows.iter().zip(moved) {
+        let code: String = r.get(5);
         let account_currency = Currency::new(&code)
             .ok_or_else(|| BackendError::Corrupt(format!("account currency {code:?}")))?;
-        let opening: i64 = r.get(5);
-        let moved: i64 = r.get(6);
+        let opening: i64 = r.get(6);
         let balance = opening.saturating_add(moved);
         if account_currency == currency {
             total = total.saturating_add(balance);
         }
         accounts.push(AccountBalance {
-            key: r.get(0),
+            key: r.get(1),
             label: match locale {
-                Locale::Fr => r.get(1),
-                Locale::En => r.get(2),
+                Locale::Fr => r.get(2),
+                Locale::En => r.get(3),
             },
-            kind: r.get(3),
+            kind: r.get(4),
             balance: Money::new(balance, account_currency),
         });
     }
