@@ -231,7 +231,7 @@ impl Store {
     /// chooses indexes by (`PRAGMA optimize`, which analyses only the tables that grew),
     /// and the write-ahead log bounded — a checkpoint that waits for readers, then
     /// truncates the log (readers that never stop would otherwise keep it growing).
-    /// Returns the log's size after, in bytes. PostgreSQL does its own.
+    /// Returns how many pages the log held when checkpointed. PostgreSQL does its own.
     pub async fn maintain(&self) -> Result<u64, sqlx::Error> {
         if self.dialect != Dialect::Sqlite {
             return Ok(0);
@@ -240,7 +240,7 @@ impl Store {
         let row = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").fetch_one(&self.pool).await?;
         // (busy, pages in the log, pages checkpointed): a busy checkpoint is tried again next time.
         let pages: i64 = row.try_get(1).unwrap_or(0);
-        Ok(u64::try_from(pages).unwrap_or(0) * 4096)
+        Ok(u64::try_from(pages).unwrap_or(0))
     }
 
     /// The user's categories, merchants, accounts and datasets, for the parser.

@@ -146,7 +146,7 @@ async fn maintain(sou: Sou) {
     loop {
         every.tick().await;
         match sou.store().maintain().await {
-            Ok(wal) => tracing::debug!(wal_bytes = wal, "database maintained"),
+            Ok(pages) => tracing::debug!(wal_pages = pages, "database maintained"),
             Err(e) => tracing::warn!(error = %e, "database maintenance failed"),
         }
     }

@@ -75,6 +75,11 @@ impl Sou {
 }
 
 impl Following {
+    /// Ends the stream with a terminal event of its own.
+    fn close(&mut self) {
+        self.pending.push_back(final_status(&self.conversation, &self.run, None, 0.0, Vec::new()));
+    }
+
     async fn next_event(&mut self) -> Option<ChatEvent> {
         loop {
             if let Some(e) = self.pending.pop_front() {
@@ -109,24 +114,12 @@ impl Following {
                         return None;
                     }
                     // It ended without a terminal event: end the stream with one.
-                    self.pending.push_back(final_status(
-                        &self.conversation,
-                        &self.run,
-                        None,
-                        0.0,
-                        Vec::new(),
-                    ));
+                    self.close();
                     continue;
                 }
                 Ok(None) => {
                     // Deleted meanwhile (the conversation was).
-                    self.pending.push_back(final_status(
-                        &self.conversation,
-                        &self.run,
-                        None,
-                        0.0,
-                        Vec::new(),
-                    ));
+                    self.close();
                     continue;
                 }
                 Ok(Some((RunStatus::Running, _, true))) => {

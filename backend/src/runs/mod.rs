@@ -130,7 +130,8 @@ impl Sou {
         } else {
             // Past them: the step's call is read again for that page, as the data is now.
             let call = found.tool.as_deref().zip(found.arguments.as_ref()).and_then(|(tool, args)| {
-                serde_json::from_value::<agent::ToolCall>(serde_json::json!({ "tool": tool, "args": args }))
+                crate::registry::Registry::get()
+                    .validate(&serde_json::json!({ "tool": tool, "args": args }))
                     .ok()
             });
             match call {

@@ -142,9 +142,7 @@ async fn crowded_merchants(
 ) -> Result<Vec<i64>, BackendError> {
     let sums = super::rollup::sums(db, user, filters, currency, super::rollup::By::Merchant, true).await?;
     let mut debits: BTreeMap<i64, i64> = BTreeMap::new();
-    for s in sums.iter().filter(|s| {
-        s.currency == currency && (any_kind || s.kind.is_none() || s.kind.as_deref() == Some("expense"))
-    }) {
+    for s in sums.iter().filter(|s| s.currency == currency && s.counts_as("expense", any_kind)) {
         *debits.entry(s.id()).or_default() += s.debits;
     }
     let days = filters.period.end.to_days() - filters.period.start.to_days();

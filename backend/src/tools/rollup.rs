@@ -44,6 +44,13 @@ impl Sums {
     pub(super) fn id(&self) -> i64 {
         self.group.parse().unwrap_or(0)
     }
+
+    /// Whether these lines count for a total of `kind` (`expense`, `income`): lines
+    /// without a category do, and any category when the call names one (`named`); the
+    /// same rule as [`super::ledger::of_kind`] in SQL.
+    pub(super) fn counts_as(&self, kind: &str, named: bool) -> bool {
+        named || self.kind.as_deref().is_none_or(|k| k == kind)
+    }
 }
 
 /// The same filters on the roll-up, for the months from `$11` to `$12` (exclusive).

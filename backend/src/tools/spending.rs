@@ -126,8 +126,6 @@ pub(super) async fn summary(
         GroupBy::Week | GroupBy::Day => By::Day,
     };
     let sums = rollup::sums(db, user, &filters, currency, by, true).await?;
-    let counted =
-        |s: &rollup::Sums| a.category.is_some() || s.kind.is_none() || s.kind.as_deref() == Some(kind);
     // What a group of lines adds to the answer: what was spent (or earned), and how many.
     let amount = |s: &rollup::Sums| match flow {
         Flow::Out => (s.debit.saturating_neg(), s.debits),
@@ -160,7 +158,7 @@ pub(super) async fn summary(
     let mut source_count = 0u64;
     let mut others: BTreeMap<Currency, i64> = BTreeMap::new();
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
-    for s in sums.iter().filter(|s| counted(s)) {
+    for s in sums.iter().filter(|s| s.counts_as(kind, a.category.is_some())) {
         let (spent, n) = amount(s);
         if n == 0 {
             continue;

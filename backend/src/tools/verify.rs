@@ -81,12 +81,10 @@ pub async fn verify(
             checks.push(Check::of(ok, CheckCode::TotalOfSources, text));
             currencies(&others, &r.other_currencies, locale, &mut checks);
             reread(db, user, &r.source_ids, locale, &mut checks).await?;
-            let future = after_today(&a.period, today).map(|later| async move {
-                summary_from_rows(db, user, a, flow, currency, Some(&later)).await
-            });
-            let future = match future {
-                Some(f) => {
-                    let ((_, n), others) = f.await?;
+            let future = match after_today(&a.period, today) {
+                Some(later) => {
+                    let ((_, n), others) =
+                        summary_from_rows(db, user, a, flow, currency, Some(&later)).await?;
                     n + others.values().map(|(_, n)| n).sum::<i64>()
                 }
                 None => 0,
