@@ -228,11 +228,13 @@ pub async fn load_settings(reveal: Option<i64>) -> Result<SettingsData, AppError
                 last_used: t.last_used_at.map(|d| d.chars().take(10).collect()),
             })
             .collect();
-        let revealed = reveal.and_then(|id| {
-            let token = sou.auth().take_reveal(user, id)?;
-            let label = tokens.iter().find(|t| t.id == id)?.label.clone();
-            Some(NewToken { id, label, token: token.expose_secret().to_string() })
-        });
+        let revealed = match (reveal, ssr::session_cookie()) {
+            (Some(id), Some(session)) => sou.auth().take_reveal(user, id, &session).await?.and_then(|token| {
+                let label = tokens.iter().find(|t| t.id == id)?.label.clone();
+                Some(NewToken { id, label, token: token.expose_secret().to_string() })
+            }),
+            _ => None,
+        };
         let Some(providers) = sou.providers() else {
             return Ok(SettingsData {
                 account,
@@ -327,8 +329,8 @@ pub async fn create_token(label: String) -> Result<Option<NewToken>, AppError> {
         use secrecy::ExposeSecret;
         let (sou, user) = ssr::session()?;
         let (info, token) = sou.auth().create_token(user, &label).await?;
-        if ssr::is_form_post() {
-            sou.auth().hold_for_reveal(user, info.id, token);
+        if let (true, Some(session)) = (ssr::is_form_post(), ssr::session_cookie()) {
+            sou.auth().hold_for_reveal(user, info.id, &token, &session).await?;
             leptos_axum::redirect(&format!("/settings?token={}#tokens", info.id));
             return Ok(None);
         }
@@ -368,7 +370,10 @@ pub async fn load_imports(refused: Option<String>) -> Result<ImportsData, AppErr
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
         let imports = sou.imports().list(sou.store(), user).await?;
-        let refused = refused.and_then(|id| sou.imports().refusal(user, &id, locale));
+        let refused = match refused {
+            Some(id) => sou.imports().refusal(sou.store(), user, &id, locale).await?,
+            None => None,
+        };
         Ok(ImportsData {
             account: ssr::account_view()?,
             locale,
@@ -583,7 +588,10 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
             locale,
             described: backend::datasets::describe(&datasets, store.dialect()),
             datasets,
-            refused: refused.and_then(|id| sou.imports().refusal(user, &id, locale)),
+            refused: match refused {
+                Some(id) => sou.imports().refusal(sou.store(), user, &id, locale).await?,
+                None => None,
+            },
             sql,
             result,
             query_error,
@@ -637,6 +645,13 @@ pub mod ssr {
             return Err(AppError::Internal);
         };
         Ok((sou, account()?.user))
+    }
+
+    /// The session cookie of this request, when signed in by one.
+    pub fn session_cookie() -> Option<String> {
+        let parts = use_context::<http::request::Parts>()?;
+        let values = parts.headers.get_all(http::header::COOKIE).iter().filter_map(|v| v.to_str().ok());
+        backend::auth::session_in_cookies(values).map(str::to_string)
     }
 
     /// The signed-in account of this request.

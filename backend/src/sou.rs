@@ -32,8 +32,12 @@ pub struct Sou {
 }
 
 impl Sou {
+    /// On PostgreSQL, within a Tokio runtime, this starts the server's listener for
+    /// other servers' runs (`runs/notify.rs`); it ends with the last clone.
     pub fn new(store: Store, timezone: chrono_tz::Tz) -> Sou {
         let auth = Auth::new(store.clone(), AuthConfig::default());
+        let runs = crate::runs::record::Runs::default();
+        crate::runs::listen(&store, &runs);
         Sou {
             store,
             timezone,
@@ -41,7 +45,7 @@ impl Sou {
             auth,
             imports: Imports::default(),
             writes: Default::default(),
-            runs: Default::default(),
+            runs,
             parsers: Parsers::default(),
             today: None,
         }
@@ -114,7 +118,12 @@ impl Sou {
 
     /// The user's parser, kept while their vocabulary does not change.
     pub async fn parser(&self, user: UserId) -> Result<Arc<Parser>, BackendError> {
-        self.parsers.get(&self.store, user).await
+        self.parsers.get(&self.store, user, None).await
+    }
+
+    /// The same for a signed-in account, whose session's lookup read the version.
+    pub(crate) async fn parser_for(&self, account: &crate::auth::Account) -> Result<Arc<Parser>, BackendError> {
+        self.parsers.get(&self.store, account.user, account.vocabulary.clone()).await
     }
 
     /// The user's categories, merchants, accounts and datasets (those of their parser).

@@ -28,16 +28,30 @@ struct Built {
 }
 
 impl Parsers {
-    /// `user`'s parser, built again only if their vocabulary changed since.
-    pub(crate) async fn get(&self, store: &Store, user: UserId) -> Result<Arc<Parser>, BackendError> {
-        let mut db = store.tenant_read(user).await?;
-        let (version, currency): (i64, String) =
-            sqlx::query_as("SELECT CAST(vocabulary_version AS BIGINT), currency FROM users WHERE id = $1")
+    /// `user`'s parser, built again only if their vocabulary changed since. `stamp`:
+    /// their vocabulary version and currency, when the caller just read them (the
+    /// session's lookup does); else they are read here.
+    pub(crate) async fn get(
+        &self,
+        store: &Store,
+        user: UserId,
+        stamp: Option<(i64, String)>,
+    ) -> Result<Arc<Parser>, BackendError> {
+        let (version, currency) = match stamp {
+            Some(stamp) => stamp,
+            None => {
+                let mut db = store.tenant_read(user).await?;
+                let stamp: (i64, String) = sqlx::query_as(
+                    "SELECT CAST(vocabulary_version AS BIGINT), currency FROM users WHERE id = $1",
+                )
                 .bind(user.0)
                 .fetch_optional(&mut *db)
                 .await?
                 .ok_or(BackendError::NotFound)?;
-        db.commit().await?;
+                db.commit().await?;
+                stamp
+            }
+        };
         {
             let built = self.built.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(b) = built.get(&user).filter(|b| b.version == version && b.currency == currency) {

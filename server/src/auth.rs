@@ -22,7 +22,7 @@ use app::api::same_site_path as same_site;
 use crate::{ApiError, AppState};
 
 /// The session cookie's name.
-pub const COOKIE: &str = "sou_session";
+pub const COOKIE: &str = backend::auth::SESSION_COOKIE;
 
 /// The caller's address, for the per-client log-in limit: the TCP peer, or with
 /// `trust_proxy` the last address the proxy added to `X-Forwarded-For`.
@@ -157,13 +157,7 @@ fn same_origin(headers: &HeaderMap) -> bool {
 }
 
 fn session_cookie(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
-        .filter(|t| !t.is_empty())
+    backend::auth::session_in_cookies(headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()))
 }
 
 fn client_addr(req: &Request, trust_proxy: bool) -> ClientAddr {

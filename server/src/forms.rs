@@ -59,8 +59,13 @@ pub async fn upload(
             if e.kind() == ErrorKind::Internal {
                 tracing::error!(error = %e, "an upload failed");
             }
-            let refused = imports.refused(account.user, &e);
-            see_other(&format!("/import?refused={refused}"))
+            match imports.refused(state.sou.store(), account.user, &e).await {
+                Ok(refused) => see_other(&format!("/import?refused={refused}")),
+                Err(e) => {
+                    tracing::error!(error = %e, "keeping why an upload was refused failed");
+                    see_other("/import")
+                }
+            }
         }
     }
 }
@@ -86,12 +91,14 @@ pub async fn upload_dataset(
             if e.kind() == ErrorKind::Internal {
                 tracing::error!(error = %e, "a dataset upload failed");
             }
-            let refused = state.sou.imports().refused_with(
-                account.user,
-                e.message(agent::Locale::Fr),
-                e.message(agent::Locale::En),
-            );
-            see_other(&format!("/datasets?refused={refused}"))
+            let (fr, en) = (e.message(agent::Locale::Fr), e.message(agent::Locale::En));
+            match state.sou.imports().refused_with(state.sou.store(), account.user, fr, en).await {
+                Ok(refused) => see_other(&format!("/datasets?refused={refused}")),
+                Err(e) => {
+                    tracing::error!(error = %e, "keeping why a dataset upload was refused failed");
+                    see_other("/datasets")
+                }
+            }
         }
     }
 }

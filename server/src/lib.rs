@@ -226,7 +226,7 @@ async fn api_plan(
     body: Result<Json<PlanRequest>, JsonRejection>,
 ) -> Result<Json<agent::ParseOutcome>, ApiError> {
     let Json(req) = body?;
-    Ok(Json(state.sou.plan(account.user, req).await?))
+    Ok(Json(state.sou.plan_for(&account, req).await?))
 }
 
 async fn api_tools() -> Json<serde_json::Value> {

@@ -9,16 +9,16 @@
 //! address (a delay that doubles with each failure, capped), never the account from
 //! everywhere, so no one can lock the owner out; one address failing on many accounts is
 //! stopped, and one address may create only a few demo accounts an hour. The limits are
-//! in memory (one server process).
+//! in the database (`limits.rs`), shared by every server on it.
 
 mod error;
+mod limits;
+mod reveal;
 
 pub use error::AuthError;
 
-use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -84,6 +84,9 @@ pub struct Account {
     pub name: String,
     /// When a demo account is deleted; `None` for a real account.
     pub demo_expires_at: Option<String>,
+    /// The user's vocabulary version and currency as the session's lookup read them:
+    /// the parser kept for them is used without another read (`Sou::plan_for`).
+    pub vocabulary: Option<(i64, String)>,
 }
 
 impl Account {
@@ -112,6 +115,18 @@ pub struct TokenInfo {
     pub last_used_at: Option<String>,
 }
 
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "sou_session";
+
+/// The session token among a request's `Cookie` header values, if any.
+pub fn session_in_cookies<'a>(values: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    values
+        .into_iter()
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE)?.strip_prefix('='))
+        .filter(|t| !t.is_empty())
+}
+
 /// Prefix of personal API tokens, so they can be recognised (and found by scanners).
 pub const TOKEN_PREFIX: &str = "sou_pat_";
 
@@ -119,24 +134,18 @@ pub const TOKEN_PREFIX: &str = "sou_pat_";
 pub struct Auth {
     store: Store,
     config: AuthConfig,
-    limits: Arc<Mutex<Limits>>,
-    reveals: Arc<Mutex<Reveals>>,
+    limits: limits::Limits,
 }
 
-/// New API tokens waiting to be shown, by owner and token id, with when they were made.
-type Reveals = HashMap<(UserId, i64), (SecretString, Instant)>;
-
-/// How long a new API token waits to be shown to a browser without JavaScript.
-const REVEAL_FOR: Duration = Duration::from_secs(600);
+/// The wall clock in milliseconds: the limits are shared by servers, so not `Instant`.
+fn now_ms() -> i64 {
+    Utc::now().timestamp_millis()
+}
 
 impl Auth {
     pub fn new(store: Store, config: AuthConfig) -> Auth {
-        Auth {
-            store,
-            config,
-            limits: Arc::new(Mutex::new(Limits::default())),
-            reveals: Arc::new(Mutex::new(HashMap::new())),
-        }
+        let limits = limits::Limits::new(store.clone());
+        Auth { store, config, limits }
     }
 
     pub fn config(&self) -> &AuthConfig {
@@ -172,7 +181,7 @@ impl Auth {
         crate::demo::seed_categories(&mut db, user).await?;
         db.commit().await?;
         let session = self.open_session(user).await?;
-        Ok((Account { user, name, demo_expires_at: None }, session))
+        Ok((Account { user, name, demo_expires_at: None, vocabulary: None }, session))
     }
 
     /// Checks a name and password and opens a session. `client` is the caller's address:
@@ -187,7 +196,7 @@ impl Auth {
         let key = name_key(name);
         let client = client_key(client);
         let pair = format!("{key}\n{client}");
-        self.check_log_in(&pair, &client)?;
+        self.check_log_in(&pair, &client).await?;
         // By the name as typed first: an account from before names were normalised keeps
         // its own, even if another one has its key.
         let row = sqlx::query(
@@ -206,14 +215,14 @@ impl Auth {
         };
         let ok = verify_password(password.expose_secret(), &hash) && found.is_some();
         let Some((id, name)) = found.filter(|_| ok) else {
-            self.lock_limits().failed(&self.config, &pair, &client, Instant::now());
+            self.limits.failed(&self.config, &pair, &client, now_ms()).await?;
             tracing::info!("a log-in failed");
             return Err(AuthError::InvalidCredentials);
         };
-        self.lock_limits().streaks.remove(&pair);
+        self.limits.succeeded(&pair).await?;
         let user = UserId(id);
         let session = self.open_session(user).await?;
-        Ok((Account { user, name, demo_expires_at: None }, session))
+        Ok((Account { user, name, demo_expires_at: None, vocabulary: None }, session))
     }
 
     /// Creates a demo account with the demo ledger and signs it in. `client` is the
@@ -224,7 +233,7 @@ impl Auth {
         }
         let key = format!("demo:{}", client_key(client));
         let (limit, window) = (self.config.max_demos_per_client, self.config.demo_window);
-        if let Err(retry_after) = self.lock_limits().take(&key, limit, window, Instant::now()) {
+        if let Err(retry_after) = self.limits.take(&key, limit, window, now_ms()).await? {
             tracing::warn!("the demo limit per address is reached");
             return Err(AuthError::DemoLimited { retry_after });
         }
@@ -254,7 +263,7 @@ impl Auth {
             return Err(AuthError::Seed);
         }
         let session = self.open_session(user).await?;
-        Ok((Account { user, name, demo_expires_at: Some(expires) }, session))
+        Ok((Account { user, name, demo_expires_at: Some(expires), vocabulary: None }, session))
     }
 
     async fn open_session(&self, user: UserId) -> Result<NewSession, AuthError> {
@@ -281,15 +290,23 @@ impl Auth {
         let now = timestamp(Utc::now());
         // Before the user is known: on PostgreSQL, only the owner's function may look.
         let sql = match self.store.dialect() {
-            Dialect::Postgres => "SELECT id, name, demo_expires_at FROM sou_session_account($1, $2)",
+            Dialect::Postgres => {
+                "SELECT id, name, demo_expires_at, vocabulary_version, currency FROM sou_session_vocabulary($1, $2)"
+            }
             Dialect::Sqlite => {
-                "SELECT u.id, u.name, u.demo_expires_at FROM sessions s JOIN users u ON u.id = s.user_id
+                "SELECT u.id, u.name, u.demo_expires_at, CAST(u.vocabulary_version AS BIGINT), u.currency
+                 FROM sessions s JOIN users u ON u.id = s.user_id
                  WHERE s.token_hash = $1 AND s.expires_at > $2
                    AND (u.demo_expires_at IS NULL OR u.demo_expires_at > $2)"
             }
         };
         let row = sqlx::query(sql).bind(digest(token)).bind(now).fetch_optional(self.store.pool()).await?;
-        Ok(row.map(|r| Account { user: UserId(r.get(0)), name: r.get(1), demo_expires_at: r.get(2) }))
+        Ok(row.map(|r| Account {
+            user: UserId(r.get(0)),
+            name: r.get(1),
+            demo_expires_at: r.get(2),
+            vocabulary: Some((r.get(3), r.get(4))),
+        }))
     }
 
     /// Ends a session. Unknown tokens are ignored.
@@ -336,18 +353,28 @@ impl Auth {
     }
 
     /// Keeps a new token for the next page its owner loads, when that page, not the
-    /// response to the form, must show it (a form post without JavaScript). Kept in
-    /// memory for ten minutes at most, and given out once.
-    pub fn hold_for_reveal(&self, user: UserId, id: i64, token: SecretString) {
-        let mut held = self.reveals.lock().unwrap_or_else(|p| p.into_inner());
-        held.retain(|_, (_, at)| at.elapsed() < REVEAL_FOR);
-        held.insert((user, id), (token, Instant::now()));
+    /// response to the form, must show it (a form post without JavaScript): in the
+    /// database, which every server reads, sealed with a key derived from `session` (the
+    /// cookie of the browser that made it: the database alone cannot read it), for ten
+    /// minutes at most, and given out once.
+    pub async fn hold_for_reveal(
+        &self,
+        user: UserId,
+        id: i64,
+        token: &SecretString,
+        session: &str,
+    ) -> Result<(), AuthError> {
+        reveal::hold(&self.store, user, id, token, session).await
     }
 
-    /// The token held for `user` under `id`, once.
-    pub fn take_reveal(&self, user: UserId, id: i64) -> Option<SecretString> {
-        let mut held = self.reveals.lock().unwrap_or_else(|p| p.into_inner());
-        held.remove(&(user, id)).filter(|(_, at)| at.elapsed() < REVEAL_FOR).map(|(t, _)| t)
+    /// The token held for `user` under `id` by the browser with `session`, once.
+    pub async fn take_reveal(
+        &self,
+        user: UserId,
+        id: i64,
+        session: &str,
+    ) -> Result<Option<SecretString>, AuthError> {
+        reveal::take(&self.store, user, id, session).await
     }
 
     pub async fn tokens(&self, user: UserId) -> Result<Vec<TokenInfo>, AuthError> {
@@ -399,7 +426,7 @@ impl Auth {
         };
         let row = sqlx::query(sql).bind(digest(token)).bind(&now).fetch_optional(self.store.pool()).await?;
         Ok(row
-            .map(|r| Account { user: UserId(r.get(0)), name: r.get(1), demo_expires_at: r.get(2) })
+            .map(|r| Account { user: UserId(r.get(0)), name: r.get(1), demo_expires_at: r.get(2), vocabulary: None })
             .filter(|a| a.demo_expires_at.as_deref().is_none_or(|e| e > now.as_str())))
     }
 
@@ -407,7 +434,11 @@ impl Auth {
     /// files left unimported for [`crate::imports::UPLOAD_DAYS`] days. Returns how many
     /// demo accounts went.
     pub async fn purge_expired(&self) -> Result<u64, AuthError> {
+        let longest = self.config.window.max(self.config.demo_window);
+        self.limits.purge(longest, now_ms()).await?;
         let now = timestamp(Utc::now());
+        // Imports' progress and held tokens a day old: long shown, or never to be.
+        let day_ago = timestamp(Utc::now() - chrono::Duration::days(1));
         let uploads = timestamp(Utc::now() - chrono::Duration::days(crate::imports::UPLOAD_DAYS));
         if self.store.dialect() == Dialect::Postgres {
             let n: i64 = sqlx::query_scalar("SELECT sou_purge_expired($1)")
@@ -416,10 +447,16 @@ impl Auth {
                 .await?;
             sqlx::query("SELECT sou_purge_uploads($1)").bind(&uploads).execute(self.store.pool()).await?;
             sqlx::query("SELECT sou_purge_dataset_tables()").execute(self.store.pool()).await?;
+            sqlx::query("SELECT sou_purge_shared_state($1)").bind(&day_ago).execute(self.store.pool()).await?;
             return Ok(u64::try_from(n).unwrap_or(0));
         }
         sqlx::query("DELETE FROM imports WHERE status = 'pending' AND created_at < $1")
             .bind(&uploads)
+            .execute(self.store.pool())
+            .await?;
+        sqlx::query("DELETE FROM import_progress WHERE at < $1").bind(&day_ago).execute(self.store.pool()).await?;
+        sqlx::query("DELETE FROM token_reveals WHERE created_at < $1")
+            .bind(&day_ago)
             .execute(self.store.pool())
             .await?;
         sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
@@ -444,19 +481,14 @@ impl Auth {
         Ok(done.rows_affected())
     }
 
-    fn lock_limits(&self) -> std::sync::MutexGuard<'_, Limits> {
-        self.limits.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Whether this account may be tried from this address now, and this address at all.
-    fn check_log_in(&self, pair: &str, client: &str) -> Result<(), AuthError> {
-        let now = Instant::now();
-        let mut limits = self.lock_limits();
-        let client_key = format!("failed:{client}");
+    async fn check_log_in(&self, pair: &str, client: &str) -> Result<(), AuthError> {
+        let now = now_ms();
         let (limit, window) = (self.config.max_failures_per_client, self.config.window);
-        let wait = limits
-            .streak_wait(&self.config, pair, now)
-            .or_else(|| limits.recent_wait(&client_key, limit, window, now));
+        let wait = match self.limits.streak_wait(&self.config, pair, now).await? {
+            Some(wait) => Some(wait),
+            None => self.limits.recent_wait(&format!("failed:{client}"), limit, window, now).await?,
+        };
         match wait {
             Some(retry_after) => {
                 tracing::warn!("log-in rate limit reached");
@@ -464,81 +496,6 @@ impl Auth {
             }
             None => Ok(()),
         }
-    }
-}
-
-/// At most this many keys in each map of [`Limits`]: the longest idle go first.
-const MAX_KEYS: usize = 10_000;
-
-/// The log-in and demo limits, in memory.
-#[derive(Default)]
-struct Limits {
-    /// Failed log-ins in a row per account and client address: how many, the last when.
-    streaks: HashMap<String, (u32, Instant)>,
-    /// Recent events per key (an address's failed log-ins, its demos), oldest first.
-    recent: HashMap<String, VecDeque<Instant>>,
-}
-
-impl Limits {
-    /// A failed log-in: one more in the pair's streak, one more for the address.
-    fn failed(&mut self, config: &AuthConfig, pair: &str, client: &str, now: Instant) {
-        let window = config.window;
-        let streak = self.streaks.entry(pair.to_string()).or_insert((0, now));
-        if now.duration_since(streak.1) >= window {
-            *streak = (0, now);
-        }
-        *streak = (streak.0.saturating_add(1), now);
-        if self.streaks.len() > MAX_KEYS {
-            let idle = self.streaks.iter().min_by_key(|(_, (_, at))| *at).map(|(k, _)| k.clone());
-            if let Some(k) = idle {
-                self.streaks.remove(&k);
-            }
-        }
-        self.record(&format!("failed:{client}"), now);
-    }
-
-    /// How long the pair still waits after its last failure, if it must.
-    fn streak_wait(&mut self, config: &AuthConfig, pair: &str, now: Instant) -> Option<Duration> {
-        let &(count, last) = self.streaks.get(pair)?;
-        let since = now.duration_since(last);
-        if since >= config.window {
-            self.streaks.remove(pair);
-            return None;
-        }
-        let wait = delay(config, count).checked_sub(since)?;
-        (!wait.is_zero()).then_some(wait)
-    }
-
-    fn record(&mut self, key: &str, now: Instant) {
-        self.recent.entry(key.to_string()).or_default().push_back(now);
-        if self.recent.len() > MAX_KEYS {
-            let idle = self.recent.iter().min_by_key(|(_, v)| v.back().copied()).map(|(k, _)| k.clone());
-            if let Some(k) = idle {
-                self.recent.remove(&k);
-            }
-        }
-    }
-
-    /// How long until `key` is under `limit` events in `window` again, if it is not.
-    fn recent_wait(&mut self, key: &str, limit: usize, window: Duration, now: Instant) -> Option<Duration> {
-        let list = self.recent.get_mut(key)?;
-        while list.front().is_some_and(|t| now.duration_since(*t) >= window) {
-            list.pop_front();
-        }
-        if list.len() < limit {
-            return None;
-        }
-        let oldest = *list.front()?;
-        Some(window.saturating_sub(now.duration_since(oldest)))
-    }
-
-    /// One more event for `key` if it is under `limit` in `window`; else how long to wait.
-    fn take(&mut self, key: &str, limit: usize, window: Duration, now: Instant) -> Result<(), Duration> {
-        if let Some(wait) = self.recent_wait(key, limit, window, now) {
-            return Err(wait);
-        }
-        self.record(key, now);
-        Ok(())
     }
 }
 
@@ -663,36 +620,6 @@ mod tests {
         let waits: Vec<u64> = (0..16).map(|n| delay(&config, n).as_secs()).collect();
         assert_eq!(waits, [0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300, 300, 300]);
         assert_eq!(delay(&config, u32::MAX), config.max_delay);
-    }
-
-    #[test]
-    fn a_streak_is_per_account_and_address_and_passes_with_time() {
-        let config = AuthConfig::default();
-        let mut limits = Limits::default();
-        let t0 = Instant::now();
-        for _ in 0..5 {
-            limits.failed(&config, "alice\n1.1.1.1", "1.1.1.1", t0);
-        }
-        let second = Duration::from_secs(1);
-        assert_eq!(limits.streak_wait(&config, "alice\n1.1.1.1", t0 + second), Some(3 * second));
-        assert_eq!(limits.streak_wait(&config, "alice\n2.2.2.2", t0), None, "another address");
-        assert_eq!(limits.streak_wait(&config, "bob\n1.1.1.1", t0), None, "another account");
-        assert_eq!(limits.streak_wait(&config, "alice\n1.1.1.1", t0 + 4 * second), None, "waited");
-        assert_eq!(limits.streak_wait(&config, "alice\n1.1.1.1", t0 + config.window), None);
-        assert!(limits.streaks.is_empty(), "a streak is forgotten after the window");
-    }
-
-    #[test]
-    fn events_are_limited_per_key_in_a_window() {
-        let mut limits = Limits::default();
-        let t0 = Instant::now();
-        let window = Duration::from_secs(60);
-        for _ in 0..3 {
-            assert_eq!(limits.take("k", 3, window, t0), Ok(()));
-        }
-        assert_eq!(limits.take("k", 3, window, t0 + Duration::from_secs(10)), Err(Duration::from_secs(50)));
-        assert_eq!(limits.recent_wait("k", 4, window, t0), None);
-        assert_eq!(limits.take("k", 3, window, t0 + window), Ok(()), "the window passed");
     }
 
     #[test]

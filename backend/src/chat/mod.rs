@@ -103,13 +103,28 @@ fn no_answer(warnings: Vec<String>) -> Uncertainty {
 impl Sou {
     /// `POST /api/v1/plan`: what the parser makes of a message.
     pub async fn plan(&self, user: UserId, req: PlanRequest) -> Result<ParseOutcome, BackendError> {
+        let parser = self.parser(user).await?;
+        self.plan_with(&parser, req)
+    }
+
+    /// The same for a signed-in account: the session's lookup read what the parser kept
+    /// for them needs, so a plan as the user types costs one database read in all.
+    pub async fn plan_for(
+        &self,
+        account: &crate::auth::Account,
+        req: PlanRequest,
+    ) -> Result<ParseOutcome, BackendError> {
+        let parser = self.parser_for(account).await?;
+        self.plan_with(&parser, req)
+    }
+
+    fn plan_with(&self, parser: &agent::Parser, req: PlanRequest) -> Result<ParseOutcome, BackendError> {
         check_message(&req.message)?;
         let locale = parse_locale(req.locale.as_deref())?;
         let context = match &req.context {
             Some(v) => Some(typed_plan(v)?),
             None => None,
         };
-        let parser = self.parser(user).await?;
         let cx =
             Context { today: req.today.unwrap_or_else(|| self.today()), locale, previous: context.as_ref() };
         Ok(parser.parse(&req.message, &cx))

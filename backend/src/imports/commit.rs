@@ -18,7 +18,7 @@ impl Imports {
     ) -> Result<(), ImportError> {
         // The checks, then the import in the background.
         let started: Result<(), ImportError> = async move {
-            if matches!(self.get(user, id), Some(Live::Running { .. })) {
+            if matches!(self.get(store, user, id, false).await?, Some(Live::Running { .. })) {
                 return Err(ImportError::Running);
             }
             let mut db = store.tenant_read(user).await?;
@@ -47,7 +47,7 @@ impl Imports {
                     }
                 }
             }
-            self.set(user, id, Some(Live::Running { done: 0, total: file.rows.len() as u64 }));
+            self.set(store, user, id, Some(Live::Running { done: 0, total: file.rows.len() as u64 })).await?;
             let (imports, store, id) = (self.clone(), store.clone(), id.to_string());
             tokio::spawn(async move {
                 let state = match imports.run(&store, user, &id, file, target).await {
@@ -64,14 +64,18 @@ impl Imports {
                         Some(Live::failed(&e))
                     }
                 };
-                imports.set(user, &id, state);
+                if let Err(e) = imports.set(&store, user, &id, state).await {
+                    tracing::error!(error = %e, "recording how an import ended failed");
+                }
             });
             Ok(())
         }
         .await;
         if let Err(e) = &started {
             if e.is_users() && !matches!(e, ImportError::NotFound | ImportError::Running) {
-                self.set(user, id, Some(Live::failed(e)));
+                if let Err(e) = self.set(store, user, id, Some(Live::failed(e))).await {
+                    tracing::error!(error = %e, "recording a refused import failed");
+                }
             }
         }
         started
@@ -167,7 +171,8 @@ impl Imports {
                 }
                 done += 1;
                 if done % PROGRESS_EVERY == 0 {
-                    self.set(user, id, Some(Live::Running { done: done as u64, total: total as u64 }));
+                    let now = Live::Running { done: done as u64, total: total as u64 };
+                    self.set(store, user, id, Some(now)).await?;
                 }
             }
             // Only when the rows agree with the balances the file states.

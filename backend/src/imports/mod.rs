@@ -14,6 +14,7 @@ mod preview;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use agent::imports::{
     AccountOption, Format, ImportReport, ImportState, ImportSummary, ImportView, LayoutEdit, Mapping,
@@ -24,7 +25,7 @@ use sha2::{Digest, Sha256};
 use sqlx::{AnyConnection, Row as _};
 
 use crate::error::{ErrorKind, UserError};
-use crate::ids::UserId;
+use crate::ids::{Dialect, UserId};
 use crate::import::merchant::{self, Known};
 use crate::import::{self, dedupe_hashes, opening_of, opening_to_set, File, ReadError, Row};
 use crate::rules::{self, Compiled};
@@ -314,12 +315,22 @@ async fn balance_on(
     .await
 }
 
-/// Imports under way or failed, by (user, import id). Finished imports are read from
-/// the store.
+/// Imports under way or failed. What every server must see is in the database
+/// (`import_progress`): a failure, a refusal, and on PostgreSQL the progress of an import
+/// under way, written at most every [`SHARE_EVERY`] from outside the import's own
+/// transaction. On SQLite that transaction holds the only writer's lock until it ends
+/// (and one SQLite file has one server), so the progress of an import under way is this
+/// server's memory only. Finished imports are read from the store.
 #[derive(Clone, Default)]
 pub struct Imports {
-    running: Arc<Mutex<HashMap<(i64, String), Live>>>,
+    running: Arc<Mutex<HashMap<(i64, String), (Live, Option<Instant>)>>>,
 }
+
+/// How often an import under way tells the other servers where it is.
+const SHARE_EVERY: Duration = Duration::from_millis(200);
+/// An import under way that has said nothing for this long was left by a server that
+/// stopped: its transaction was rolled back, and the upload is pending again.
+const PROGRESS_STALE: chrono::TimeDelta = chrono::TimeDelta::seconds(120);
 
 /// An import in memory: running, or failed with what to tell the user (French, English).
 #[derive(Clone, Debug)]
@@ -352,16 +363,99 @@ struct Upload {
 }
 
 impl Imports {
-    fn set(&self, user: UserId, id: &str, state: Option<Live>) {
-        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
-        match state {
-            Some(s) => running.insert((user.0, id.to_string()), s),
-            None => running.remove(&(user.0, id.to_string())),
+    /// Where import `id` stands now (`None`: finished, read from the store).
+    async fn set(&self, store: &Store, user: UserId, id: &str, state: Option<Live>) -> Result<(), ImportError> {
+        let key = (user.0, id.to_string());
+        let share = {
+            let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+            let last = running.get(&key).and_then(|(_, at)| *at);
+            let share = match &state {
+                Some(Live::Running { done, total }) => {
+                    store.dialect() == Dialect::Postgres
+                        && (*done == 0 || done == total || last.is_none_or(|at| at.elapsed() >= SHARE_EVERY))
+                }
+                _ => true,
+            };
+            match &state {
+                Some(Live::Running { .. }) => {
+                    let at = if share { Some(Instant::now()) } else { last };
+                    running.insert(key, (state.clone().unwrap_or(Live::Running { done: 0, total: 0 }), at));
+                }
+                _ => {
+                    running.remove(&key);
+                }
+            }
+            share
         };
+        if !share {
+            return Ok(());
+        }
+        let mut db = store.tenant(user).await?;
+        match state {
+            None => {
+                sqlx::query("DELETE FROM import_progress WHERE user_id = $1 AND id = $2")
+                    .bind(user.0)
+                    .bind(id)
+                    .execute(&mut *db)
+                    .await?;
+            }
+            Some(live) => {
+                let (done, total, fr, en) = match live {
+                    Live::Running { done, total } => (done, total, None, None),
+                    Live::Failed { fr, en } => (0, 0, Some(fr), Some(en)),
+                };
+                sqlx::query(
+                    "INSERT INTO import_progress (user_id, id, done, total, failed_fr, failed_en, at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)
+                     ON CONFLICT (user_id, id) DO UPDATE SET done = $3, total = $4, failed_fr = $5, failed_en = $6, at = $7",
+                )
+                .bind(user.0)
+                .bind(id)
+                .bind(i64::try_from(done).unwrap_or(i64::MAX))
+                .bind(i64::try_from(total).unwrap_or(i64::MAX))
+                .bind(fr)
+                .bind(en)
+                .bind(timestamp(chrono::Utc::now()))
+                .execute(&mut *db)
+                .await?;
+            }
+        }
+        db.commit().await?;
+        Ok(())
     }
 
-    fn get(&self, user: UserId, id: &str) -> Option<Live> {
-        self.running.lock().unwrap_or_else(|p| p.into_inner()).get(&(user.0, id.to_string())).cloned()
+    /// Where import `id` stands if it is under way or failed: on this server, else as
+    /// any server last said. `take` forgets a failure once read.
+    async fn get(&self, store: &Store, user: UserId, id: &str, take: bool) -> Result<Option<Live>, ImportError> {
+        let key = (user.0, id.to_string());
+        if let Some((live, _)) = self.running.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(Some(live.clone()));
+        }
+        // Only reads, unless a failure is taken: a page never waits for an import writing.
+        let mut db = store.tenant_read(user).await?;
+        let row = sqlx::query(
+            "SELECT done, total, failed_fr, failed_en, at FROM import_progress WHERE user_id = $1 AND id = $2",
+        )
+        .bind(user.0)
+        .bind(id)
+        .fetch_optional(&mut *db)
+        .await?;
+        db.commit().await?;
+        let live = row.and_then(|r| {
+            let (fr, en): (Option<String>, Option<String>) = (r.get(2), r.get(3));
+            if let (Some(fr), Some(en)) = (fr, en) {
+                return Some(Live::Failed { fr, en });
+            }
+            let at: String = r.get(4);
+            let fresh = at >= timestamp(chrono::Utc::now() - PROGRESS_STALE);
+            let count = |i| u64::try_from(r.get::<i64, _>(i)).unwrap_or(0);
+            fresh.then(|| Live::Running { done: count(0), total: count(1) })
+        });
+        if take && matches!(live, Some(Live::Failed { .. })) {
+            let forget = sqlx::query("DELETE FROM import_progress WHERE user_id = $1 AND id = $2");
+            store.change(user, forget.bind(user.0).bind(id)).await?;
+        }
+        Ok(live)
     }
 
     /// Reads an uploaded file and keeps it for preview and import. Returns its id.
@@ -467,7 +561,7 @@ impl Imports {
         id: &str,
         locale: Locale,
     ) -> Result<ImportState, ImportError> {
-        if let Some(live) = self.get(user, id) {
+        if let Some(live) = self.get(store, user, id, false).await? {
             return Ok(live.state(locale));
         }
         let mut db = store.tenant_read(user).await?;
@@ -481,28 +575,35 @@ impl Imports {
 
     /// Remembers why an upload was refused, for the page the form goes back to, under
     /// a new id it returns; [`Imports::refusal`] reads it once.
-    pub fn refused(&self, user: UserId, error: &ImportError) -> String {
-        self.refused_with(user, error.message(Locale::Fr), error.message(Locale::En))
+    pub async fn refused(&self, store: &Store, user: UserId, error: &ImportError) -> Result<String, ImportError> {
+        self.refused_with(store, user, error.message(Locale::Fr), error.message(Locale::En)).await
     }
 
     /// The same for any refusal, said in French and in English (a dataset upload's).
-    pub fn refused_with(&self, user: UserId, fr: String, en: String) -> String {
+    pub async fn refused_with(
+        &self,
+        store: &Store,
+        user: UserId,
+        fr: String,
+        en: String,
+    ) -> Result<String, ImportError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
-        self.set(user, &id, Some(Live::Failed { fr, en }));
-        id
+        self.set(store, user, &id, Some(Live::Failed { fr, en })).await?;
+        Ok(id)
     }
 
     /// Why upload `id` was refused (said once: it is forgotten when read).
-    pub fn refusal(&self, user: UserId, id: &str, locale: Locale) -> Option<String> {
-        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
-        let key = (user.0, id.to_string());
-        match running.get(&key) {
-            Some(Live::Failed { .. }) => match running.remove(&key)?.state(locale) {
-                ImportState::Failed { message } => Some(message),
-                _ => None,
-            },
+    pub async fn refusal(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        locale: Locale,
+    ) -> Result<Option<String>, ImportError> {
+        Ok(match self.get(store, user, id, true).await? {
+            Some(Live::Failed { fr, en }) => Some(if locale == Locale::Fr { fr } else { en }),
             _ => None,
-        }
+        })
     }
 
     /// Deletes a pending upload (an import done stays: its transactions are in the ledger).

@@ -19,7 +19,7 @@ impl Imports {
         // The import's live state before the stored one: a running import is forgotten
         // only after its report is stored, so read the other way round a page could find
         // neither (no report yet, no longer running) and show the file as pending.
-        let live = self.get(user, id);
+        let live = self.get(store, user, id, false).await?;
         // Only reads (the upload gave the user the default categories), so it never
         // waits for an import writing.
         let mut db = store.tenant_read(user).await?;

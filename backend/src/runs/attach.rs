@@ -1,7 +1,8 @@
 //! A client attaching to a run (`GET /api/v1/runs/{id}/events` with `Last-Event-ID`, or
 //! the chat page reloaded during an answer): the events it missed, read from the
 //! database, then the rest as they are stored — by this server (which wakes it) or by
-//! another one on the same database (which it polls). The stream ends with the run's
+//! another one on the same database (whose notification wakes it on PostgreSQL; it also
+//! polls). The stream ends with the run's
 //! terminal event, as every stream does.
 
 use std::collections::VecDeque;
@@ -19,7 +20,10 @@ use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::sou::Sou;
 
-/// How often a client waiting on a run looks for events another server stored.
+/// How often a client waiting on a run looks for events another server stored: while
+/// PostgreSQL's notifications wake it, and when they do not (SQLite, a listener
+/// reconnecting).
+const POLL_NOTIFIED: Duration = Duration::from_secs(2);
 const POLL: Duration = Duration::from_millis(200);
 
 struct Following {
@@ -133,7 +137,7 @@ impl Following {
             }
             tokio::select! {
                 () = &mut notified => {}
-                () = tokio::time::sleep(POLL) => {}
+                () = tokio::time::sleep(self.sou.runs.hub.poll_every(POLL_NOTIFIED, POLL)) => {}
             }
         }
     }

@@ -6,6 +6,7 @@
 //! the database.
 
 mod attach;
+mod notify;
 pub mod plans;
 pub(crate) mod record;
 pub mod usage;
@@ -338,6 +339,7 @@ impl Sou {
                 .execute(&mut *tx)
                 .await?;
         }
+        notify::send(&self.store, &mut tx, id, false).await?;
         tx.commit().await?;
         let events = self.run_events(user, id).await?;
         let text = ChatEvent::words(&events);
@@ -445,4 +447,9 @@ fn step_of(r: &sqlx::any::AnyRow) -> Result<Step, BackendError> {
         checks,
         error: r.get(17),
     })
+}
+
+/// Starts the listener that wakes this server's runs from another's (PostgreSQL).
+pub(crate) fn listen(store: &crate::store::Store, runs: &record::Runs) {
+    notify::listen(store, &runs.hub);
 }

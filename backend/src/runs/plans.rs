@@ -224,6 +224,10 @@ impl Sou {
         .execute(&mut *tx)
         .await?
         .rows_affected();
+        if n == 1 {
+            // Whichever server writes a cancelled answer stops it at once; followers wake.
+            super::notify::send(&self.store, &mut tx, run, to == RunStatus::Cancelled).await?;
+        }
         tx.commit().await?;
         Ok(n == 1)
     }

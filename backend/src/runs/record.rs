@@ -63,6 +63,8 @@ pub(crate) struct Hub {
     /// Set once the server is stopping: answers in flight end as interrupted, plans stop
     /// at their next step and are left for the next server.
     draining: Arc<std::sync::atomic::AtomicBool>,
+    /// PostgreSQL's notifications reach this server (`notify.rs`): polling can be slow.
+    listening: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Default for Hub {
@@ -73,11 +75,31 @@ impl Default for Hub {
             stops: Arc::default(),
             instance: uuid::Uuid::new_v4().simple().to_string(),
             draining: Arc::default(),
+            listening: Arc::default(),
         }
     }
 }
 
 impl Hub {
+    pub(crate) fn set_listening(&self, on: bool) {
+        self.listening.store(on, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// How often to look in the database for what another server did to a run: each
+    /// run's events, a cancel. Seldom while notifications come; else five times a second.
+    pub(crate) fn poll_every(&self, notified: Duration, unnotified: Duration) -> Duration {
+        if self.listening.load(std::sync::atomic::Ordering::SeqCst) {
+            notified
+        } else {
+            unnotified
+        }
+    }
+
+    /// Whether this handle is the last one (the listener's, once its server is gone).
+    pub(crate) fn alone(&self) -> bool {
+        Arc::strong_count(&self.waiting) <= 1
+    }
+
     pub(crate) fn waiter(&self, run: &str) -> Arc<Notify> {
         let mut map = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
         map.entry(run.to_string()).or_default().clone()
@@ -215,7 +237,7 @@ impl Recorder {
         loop {
             tokio::select! {
                 () = self.stop.notified() => return,
-                () = tokio::time::sleep(Duration::from_secs(1)) => {
+                () = tokio::time::sleep(self.hub.poll_every(Duration::from_secs(5), Duration::from_secs(1))) => {
                     if self.tx.is_some() && self.cancelled_in_store().await {
                         return;
                     }
@@ -405,6 +427,10 @@ async fn write_batch(store: &Store, user: UserId, run: &str, batch: &[Record]) -
         .bind(user.0)
         .execute(&mut *tx)
         .await?;
+    // Clients following the run on another server are woken at the commit.
+    if batch.iter().any(|r| !matches!(r, Record::Step(_))) {
+        super::notify::send(store, &mut tx, run, false).await?;
+    }
     tx.commit().await
 }
 

@@ -258,3 +258,68 @@ async fn names_and_token_labels_refuse_control_and_bidi_characters() {
     assert!(auth.tokens(alice.user).await.unwrap().is_empty(), "none was made");
     auth.create_token(alice.user, "Script d'export — été").await.unwrap();
 }
+
+/// Two servers' `Auth` on one database count the same failures and the same demos, and
+/// a token held by one is shown by the other, to the same session only, once.
+async fn shared_by_two_servers(a: Store, b: Store) {
+    let config = AuthConfig { max_demos_per_client: 3, ..AuthConfig::default() };
+    let (one, two) = (Auth::new(a, config.clone()), Auth::new(b.clone(), config));
+    let (alice, session) = one.sign_up("alice", &pw("correct horse battery")).await.unwrap();
+    for _ in 0..3 {
+        let failed = one.log_in("alice", &pw("guess guess 1"), "1.1.1.1").await;
+        assert!(matches!(failed, Err(AuthError::InvalidCredentials)), "{failed:?}");
+    }
+    let limited = two.log_in("alice", &pw("correct horse battery"), "1.1.1.1").await;
+    assert!(matches!(limited, Err(AuthError::RateLimited { .. })), "the other server counts them: {limited:?}");
+    assert!(two.log_in("alice", &pw("correct horse battery"), "2.2.2.2").await.is_ok());
+
+    // Ten demos asked at once from one address, half on each server: three are made.
+    let asks = (0..10).map(|i| {
+        let auth = if i % 2 == 0 { one.clone() } else { two.clone() };
+        async move { auth.demo("10.9.8.7").await }
+    });
+    let made = futures::future::join_all(asks).await;
+    assert_eq!(made.iter().filter(|r| r.is_ok()).count(), 3, "{made:?}");
+    assert!(made.iter().filter_map(|r| r.as_ref().err()).all(|e| matches!(e, AuthError::DemoLimited { .. })));
+
+    // A token held on one server, shown by the other to the browser that made it.
+    let cookie = session.token.expose_secret().to_string();
+    let (info, token) = one.create_token(alice.user, "script").await.unwrap();
+    one.hold_for_reveal(alice.user, info.id, &token, &cookie).await.unwrap();
+    assert!(two.take_reveal(alice.user, info.id, "another browser").await.unwrap().is_none());
+    // Asked by the wrong browser, it is gone: held for one page load, once.
+    one.hold_for_reveal(alice.user, info.id, &token, &cookie).await.unwrap();
+    let shown = two.take_reveal(alice.user, info.id, &cookie).await.unwrap().expect("shown");
+    assert_eq!(shown.expose_secret(), token.expose_secret());
+    assert!(two.take_reveal(alice.user, info.id, &cookie).await.unwrap().is_none(), "once");
+    // What the database holds is not the token.
+    let sealed: Vec<u8> = {
+        one.hold_for_reveal(alice.user, info.id, &token, &cookie).await.unwrap();
+        let mut db = b.tenant(alice.user).await.unwrap();
+        let v = sqlx::query_scalar("SELECT sealed FROM token_reveals WHERE user_id = $1")
+            .bind(alice.user.0)
+            .fetch_one(&mut *db)
+            .await
+            .unwrap();
+        db.commit().await.unwrap();
+        v
+    };
+    let secret = token.expose_secret().as_bytes();
+    assert!(!sealed.windows(secret.len()).any(|w| w == secret));
+}
+
+#[tokio::test]
+async fn limits_and_held_tokens_are_shared_by_servers_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Store::open_in(dir.path()).await.unwrap();
+    let b = Store::open_in(dir.path()).await.unwrap();
+    shared_by_two_servers(a, b).await;
+}
+
+#[tokio::test]
+async fn limits_and_held_tokens_are_shared_by_servers_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let (a, b) = (fresh.open_store().await.unwrap(), fresh.open_store().await.unwrap());
+    shared_by_two_servers(a, b).await;
+    fresh.drop().await;
+}

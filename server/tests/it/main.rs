@@ -20,6 +20,7 @@ mod datasets;
 mod dialects;
 mod imports;
 mod imports_api;
+mod instances;
 mod isolation;
 mod keep_alive;
 mod keys;
