@@ -593,7 +593,11 @@ impl Sou {
             out.run.checkpoint(next).await;
             let pause = self.runs.config.pause_between_steps;
             if pause > Duration::ZERO && next < total {
-                tokio::time::sleep(pause).await;
+                // A cancel (from any server) or the server's stop ends the wait at once.
+                tokio::select! {
+                    () = tokio::time::sleep(pause) => {}
+                    () = out.run.stopped() => {}
+                }
             }
         }
         let cancelled = next < total;
