@@ -229,10 +229,12 @@ pub async fn load_settings(reveal: Option<i64>) -> Result<SettingsData, AppError
             })
             .collect();
         let revealed = match (reveal, ssr::session_cookie()) {
-            (Some(id), Some(session)) => sou.auth().take_reveal(user, id, &session).await?.and_then(|token| {
-                let label = tokens.iter().find(|t| t.id == id)?.label.clone();
-                Some(NewToken { id, label, token: token.expose_secret().to_string() })
-            }),
+            (Some(id), Some(session)) => {
+                sou.auth().take_reveal(user, id, &session).await?.and_then(|token| {
+                    let label = tokens.iter().find(|t| t.id == id)?.label.clone();
+                    Some(NewToken { id, label, token: token.expose_secret().to_string() })
+                })
+            }
             _ => None,
         };
         let Some(providers) = sou.providers() else {

@@ -122,7 +122,10 @@ impl Sou {
     }
 
     /// The same for a signed-in account, whose session's lookup read the version.
-    pub(crate) async fn parser_for(&self, account: &crate::auth::Account) -> Result<Arc<Parser>, BackendError> {
+    pub(crate) async fn parser_for(
+        &self,
+        account: &crate::auth::Account,
+    ) -> Result<Arc<Parser>, BackendError> {
         self.parsers.get(&self.store, account.user, account.vocabulary.clone()).await
     }
 

@@ -144,7 +144,10 @@ impl Limits {
     /// Forgets what no limit counts any more: events and streaks older than `longest`.
     pub(super) async fn purge(&self, longest: Duration, now: i64) -> Result<(), sqlx::Error> {
         let cutoff = now - ms(longest);
-        sqlx::query("DELETE FROM rate_events WHERE at_ms <= $1").bind(cutoff).execute(self.store.pool()).await?;
+        sqlx::query("DELETE FROM rate_events WHERE at_ms <= $1")
+            .bind(cutoff)
+            .execute(self.store.pool())
+            .await?;
         sqlx::query("DELETE FROM login_streaks WHERE last_ms <= $1")
             .bind(cutoff)
             .execute(self.store.pool())

@@ -426,7 +426,12 @@ impl Auth {
         };
         let row = sqlx::query(sql).bind(digest(token)).bind(&now).fetch_optional(self.store.pool()).await?;
         Ok(row
-            .map(|r| Account { user: UserId(r.get(0)), name: r.get(1), demo_expires_at: r.get(2), vocabulary: None })
+            .map(|r| Account {
+                user: UserId(r.get(0)),
+                name: r.get(1),
+                demo_expires_at: r.get(2),
+                vocabulary: None,
+            })
             .filter(|a| a.demo_expires_at.as_deref().is_none_or(|e| e > now.as_str())))
     }
 
@@ -447,14 +452,20 @@ impl Auth {
                 .await?;
             sqlx::query("SELECT sou_purge_uploads($1)").bind(&uploads).execute(self.store.pool()).await?;
             sqlx::query("SELECT sou_purge_dataset_tables()").execute(self.store.pool()).await?;
-            sqlx::query("SELECT sou_purge_shared_state($1)").bind(&day_ago).execute(self.store.pool()).await?;
+            sqlx::query("SELECT sou_purge_shared_state($1)")
+                .bind(&day_ago)
+                .execute(self.store.pool())
+                .await?;
             return Ok(u64::try_from(n).unwrap_or(0));
         }
         sqlx::query("DELETE FROM imports WHERE status = 'pending' AND created_at < $1")
             .bind(&uploads)
             .execute(self.store.pool())
             .await?;
-        sqlx::query("DELETE FROM import_progress WHERE at < $1").bind(&day_ago).execute(self.store.pool()).await?;
+        sqlx::query("DELETE FROM import_progress WHERE at < $1")
+            .bind(&day_ago)
+            .execute(self.store.pool())
+            .await?;
         sqlx::query("DELETE FROM token_reveals WHERE created_at < $1")
             .bind(&day_ago)
             .execute(self.store.pool())

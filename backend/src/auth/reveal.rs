@@ -72,7 +72,8 @@ pub(super) async fn take(
     .await?;
     db.commit().await?;
     let Some(row) = row else { return Ok(None) };
-    let (nonce, sealed, created): (Vec<u8>, Vec<u8>, String) = (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+    let (nonce, sealed, created): (Vec<u8>, Vec<u8>, String) =
+        (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
     let cutoff = chrono::TimeDelta::from_std(REVEAL_FOR).unwrap_or_default();
     if created < timestamp(Utc::now() - cutoff) || nonce.len() != 24 {
         return Ok(None);

@@ -364,7 +364,13 @@ struct Upload {
 
 impl Imports {
     /// Where import `id` stands now (`None`: finished, read from the store).
-    async fn set(&self, store: &Store, user: UserId, id: &str, state: Option<Live>) -> Result<(), ImportError> {
+    async fn set(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        state: Option<Live>,
+    ) -> Result<(), ImportError> {
         let key = (user.0, id.to_string());
         let share = {
             let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
@@ -426,7 +432,13 @@ impl Imports {
 
     /// Where import `id` stands if it is under way or failed: on this server, else as
     /// any server last said. `take` forgets a failure once read.
-    async fn get(&self, store: &Store, user: UserId, id: &str, take: bool) -> Result<Option<Live>, ImportError> {
+    async fn get(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        take: bool,
+    ) -> Result<Option<Live>, ImportError> {
         let key = (user.0, id.to_string());
         if let Some((live, _)) = self.running.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return Ok(Some(live.clone()));
@@ -575,7 +587,12 @@ impl Imports {
 
     /// Remembers why an upload was refused, for the page the form goes back to, under
     /// a new id it returns; [`Imports::refusal`] reads it once.
-    pub async fn refused(&self, store: &Store, user: UserId, error: &ImportError) -> Result<String, ImportError> {
+    pub async fn refused(
+        &self,
+        store: &Store,
+        user: UserId,
+        error: &ImportError,
+    ) -> Result<String, ImportError> {
         self.refused_with(store, user, error.message(Locale::Fr), error.message(Locale::En)).await
     }
 

@@ -270,7 +270,10 @@ async fn shared_by_two_servers(a: Store, b: Store) {
         assert!(matches!(failed, Err(AuthError::InvalidCredentials)), "{failed:?}");
     }
     let limited = two.log_in("alice", &pw("correct horse battery"), "1.1.1.1").await;
-    assert!(matches!(limited, Err(AuthError::RateLimited { .. })), "the other server counts them: {limited:?}");
+    assert!(
+        matches!(limited, Err(AuthError::RateLimited { .. })),
+        "the other server counts them: {limited:?}"
+    );
     assert!(two.log_in("alice", &pw("correct horse battery"), "2.2.2.2").await.is_ok());
 
     // Ten demos asked at once from one address, half on each server: three are made.

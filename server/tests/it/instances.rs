@@ -120,14 +120,14 @@ async fn one_person_uses_two_servers_on_one_postgres_database() {
     assert!(to.starts_with("/login?error=rate_limited"), "B counts A's failures: {to}");
 
     // A plan asked on B and accepted there: B runs its steps. A follows it and stops it.
-    let events =
-        chat(&http, &b.base, &cookie, json!({"message": "prépare mon bilan d'octobre 2026"})).await;
+    let events = chat(&http, &b.base, &cookie, json!({"message": "prépare mon bilan d'octobre 2026"})).await;
     let proposed = events.iter().find(|e| e["type"] == "plan_proposed").expect("a plan");
     let run = proposed["run"].as_str().unwrap().to_string();
     let (status, _) = post(&http, format!("{}/api/v1/runs/{run}/accept", b.base), &cookie, json!({})).await;
     assert_eq!(status, 200);
     let follower = {
-        let (http, url, cookie) = (http.clone(), format!("{}/api/v1/runs/{run}/events", a.base), cookie.clone());
+        let (http, url, cookie) =
+            (http.clone(), format!("{}/api/v1/runs/{run}/events", a.base), cookie.clone());
         tokio::spawn(async move {
             let res = http.get(url).header("cookie", cookie).send().await.unwrap();
             let text = res.text().await.unwrap();
