@@ -37,7 +37,7 @@ impl Sou {
     pub fn new(store: Store, timezone: chrono_tz::Tz) -> Sou {
         let auth = Auth::new(store.clone(), AuthConfig::default());
         let runs = crate::runs::record::Runs::default();
-        crate::runs::listen(&store, &runs);
+        runs.hub.listen(&store);
         Sou {
             store,
             timezone,

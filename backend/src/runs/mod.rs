@@ -448,8 +448,3 @@ fn step_of(r: &sqlx::any::AnyRow) -> Result<Step, BackendError> {
         error: r.get(17),
     })
 }
-
-/// Starts the listener that wakes this server's runs from another's (PostgreSQL).
-pub(crate) fn listen(store: &crate::store::Store, runs: &record::Runs) {
-    notify::listen(store, &runs.hub);
-}

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use sqlx::postgres::{PgListener, PgPoolOptions};
 
-use super::record::Hub;
 use crate::ids::Dialect;
 use crate::store::{Sandbox, Store};
 
@@ -34,25 +33,42 @@ pub(crate) async fn send(
     Ok(())
 }
 
+/// What a notification says of a run.
+pub(crate) enum Notice<'a> {
+    /// New events, or a move (paused, accepted…): wake its followers.
+    Moved(&'a str),
+    /// Cancelled: stop the answer, if this server writes it, and wake its followers.
+    Stopped(&'a str),
+}
+
+/// What a server does with notifications: the runs' hub (`record.rs`), which this
+/// module does not know.
+pub(crate) trait Listener: Send + Sync + 'static {
+    fn notice(&self, notice: Notice<'_>);
+    /// Whether the listener is connected (polling can be slow), as it changes.
+    fn listening(&self, on: bool);
+    /// Whether no one but the listener holds the server any more: it ends then.
+    fn alone(&self) -> bool;
+}
+
 /// Starts this server's listener, on PostgreSQL, within a Tokio runtime. It ends when
-/// the last handle on `hub` is dropped.
-pub(crate) fn listen(store: &Store, hub: &Hub) {
+/// `hub` says it is alone.
+pub(crate) fn listen(store: &Store, hub: impl Listener) {
     let Sandbox::Postgres(pool) = store.sandbox() else { return };
     let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
     // A pool of its own: the listener keeps its connection for good.
     let options = pool.connect_options().as_ref().clone();
     let own = PgPoolOptions::new().max_connections(1).connect_lazy_with(options);
-    let hub = hub.clone();
     runtime.spawn(async move {
         let mut pause = Duration::from_millis(100);
         loop {
             match PgListener::connect_with(&own).await {
                 Ok(mut listener) => match listener.listen(CHANNEL).await {
                     Ok(()) => {
-                        hub.set_listening(true);
+                        hub.listening(true);
                         pause = Duration::from_millis(100);
                         let again = receive(&mut listener, &hub).await;
-                        hub.set_listening(false);
+                        hub.listening(false);
                         if !again {
                             own.close().await;
                             return;
@@ -74,7 +90,7 @@ pub(crate) fn listen(store: &Store, hub: &Hub) {
 
 /// Hands notifications to the hub until the connection fails (`true`: connect again)
 /// or no one but the listener holds the hub any more (`false`).
-async fn receive(listener: &mut PgListener, hub: &Hub) -> bool {
+async fn receive(listener: &mut PgListener, hub: &impl Listener) -> bool {
     loop {
         let next = tokio::time::timeout(Duration::from_secs(5), listener.try_recv()).await;
         if hub.alone() {
@@ -84,11 +100,8 @@ async fn receive(listener: &mut PgListener, hub: &Hub) -> bool {
             // Quiet: look again whether anyone still holds the hub.
             Err(_) => {}
             Ok(Ok(Some(n))) => match n.payload().strip_prefix(STOP) {
-                Some(run) => {
-                    hub.stop(run);
-                    hub.wake(run);
-                }
-                None => hub.wake(n.payload()),
+                Some(run) => hub.notice(Notice::Stopped(run)),
+                None => hub.notice(Notice::Moved(n.payload())),
             },
             // The connection was lost: what was sent meanwhile is lost too; the
             // fallback's polling finds the rows.

@@ -81,8 +81,9 @@ impl Default for Hub {
 }
 
 impl Hub {
-    pub(crate) fn set_listening(&self, on: bool) {
-        self.listening.store(on, std::sync::atomic::Ordering::SeqCst);
+    /// Starts this server's listener for what other servers do to runs (PostgreSQL).
+    pub(crate) fn listen(&self, store: &Store) {
+        super::notify::listen(store, self.clone());
     }
 
     /// How often to look in the database for what another server did to a run: each
@@ -93,11 +94,6 @@ impl Hub {
         } else {
             unnotified
         }
-    }
-
-    /// Whether this handle is the last one (the listener's, once its server is gone).
-    pub(crate) fn alone(&self) -> bool {
-        Arc::strong_count(&self.waiting) <= 1
     }
 
     pub(crate) fn waiter(&self, run: &str) -> Arc<Notify> {
@@ -158,6 +154,27 @@ impl Hub {
         if map.get(run).is_some_and(|n| Arc::strong_count(n) <= 2) {
             map.remove(run);
         }
+    }
+}
+
+impl super::notify::Listener for Hub {
+    fn notice(&self, notice: super::notify::Notice<'_>) {
+        match notice {
+            super::notify::Notice::Moved(run) => self.wake(run),
+            super::notify::Notice::Stopped(run) => {
+                self.stop(run);
+                self.wake(run);
+            }
+        }
+    }
+
+    fn listening(&self, on: bool) {
+        self.listening.store(on, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// This handle is the last one: the listener's, once its server is gone.
+    fn alone(&self) -> bool {
+        Arc::strong_count(&self.waiting) <= 1
     }
 }
 
