@@ -323,8 +323,11 @@ async fn balance_on(
 /// server's memory only. Finished imports are read from the store.
 #[derive(Clone, Default)]
 pub struct Imports {
-    running: Arc<Mutex<HashMap<(i64, String), (Live, Option<Instant>)>>>,
+    running: Arc<Mutex<HashMap<(i64, String), Shown>>>,
 }
+
+/// An import this server runs, and when it last told the other servers where it is.
+type Shown = (Live, Option<Instant>);
 
 /// How often an import under way tells the other servers where it is.
 const SHARE_EVERY: Duration = Duration::from_millis(200);
