@@ -14,6 +14,7 @@
 mod error;
 mod limits;
 mod reveal;
+mod seen;
 
 pub use error::AuthError;
 
@@ -135,6 +136,8 @@ pub struct Auth {
     store: Store,
     config: AuthConfig,
     limits: limits::Limits,
+    /// Sessions looked up in the last second (`seen.rs` says what that may hide).
+    seen: std::sync::Arc<seen::Seen>,
 }
 
 /// The wall clock in milliseconds: the limits are shared by servers, so not `Instant`.
@@ -145,7 +148,7 @@ fn now_ms() -> i64 {
 impl Auth {
     pub fn new(store: Store, config: AuthConfig) -> Auth {
         let limits = limits::Limits::new(store.clone());
-        Auth { store, config, limits }
+        Auth { store, config, limits, seen: Default::default() }
     }
 
     pub fn config(&self) -> &AuthConfig {
@@ -288,6 +291,10 @@ impl Auth {
     /// (and, for a demo, the demo too).
     pub async fn session(&self, token: &str) -> Result<Option<Account>, AuthError> {
         let now = timestamp(Utc::now());
+        let digest = digest(token);
+        if let Some(account) = self.seen.get(&digest, &now) {
+            return Ok(Some(account));
+        }
         // Before the user is known: on PostgreSQL, only the owner's function may look.
         let sql = match self.store.dialect() {
             Dialect::Postgres => {
@@ -300,13 +307,17 @@ impl Auth {
                    AND (u.demo_expires_at IS NULL OR u.demo_expires_at > $2)"
             }
         };
-        let row = sqlx::query(sql).bind(digest(token)).bind(now).fetch_optional(self.store.pool()).await?;
-        Ok(row.map(|r| Account {
+        let row = sqlx::query(sql).bind(&digest).bind(now).fetch_optional(self.store.pool()).await?;
+        let account = row.map(|r| Account {
             user: UserId(r.get(0)),
             name: r.get(1),
             demo_expires_at: r.get(2),
             vocabulary: Some((r.get(3), r.get(4))),
-        }))
+        });
+        if let Some(account) = &account {
+            self.seen.keep(digest, account);
+        }
+        Ok(account)
     }
 
     /// Ends a session. Unknown tokens are ignored.
@@ -315,7 +326,10 @@ impl Auth {
             Dialect::Postgres => "SELECT sou_end_session($1)",
             Dialect::Sqlite => "DELETE FROM sessions WHERE token_hash = $1",
         };
-        sqlx::query(sql).bind(digest(token)).execute(self.store.pool()).await?;
+        let digest = digest(token);
+        sqlx::query(sql).bind(&digest).execute(self.store.pool()).await?;
+        // After the delete: a request looking it up meanwhile may have kept it.
+        self.seen.forget(&digest);
         Ok(())
     }
 

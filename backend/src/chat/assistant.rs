@@ -18,7 +18,7 @@ use crate::ids::UserId;
 use crate::llm::model::{elapsed_ms, Model, Spent};
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};
 use crate::providers::Providers;
-use crate::registry::Registry;
+use crate::registry::{Registry, ToolClass};
 use crate::runs::record::Clock;
 use agent::runs::{Check, StepKind};
 
@@ -89,16 +89,27 @@ considerations grounded in the user's figures and say it is not professional fin
 
 /// The write tools as the model is offered them.
 fn write_catalogue() -> Vec<ToolSpec> {
-    Registry::get()
-        .tools()
-        .iter()
-        .filter(|t| t.class == crate::registry::ToolClass::Write)
-        .map(|t| ToolSpec {
-            name: t.name.to_string(),
-            description: t.description.to_string(),
-            parameters: compact(&t.schema),
-        })
-        .collect()
+    offered().iter().filter(|(class, _)| *class == ToolClass::Write).map(|(_, t)| t.clone()).collect()
+}
+
+/// Every tool as models are offered it, compacted once: each request then shares these
+/// schemas instead of building its own.
+fn offered() -> &'static [(ToolClass, ToolSpec)] {
+    static OFFERED: std::sync::OnceLock<Vec<(ToolClass, ToolSpec)>> = std::sync::OnceLock::new();
+    OFFERED.get_or_init(|| {
+        Registry::get()
+            .tools()
+            .iter()
+            .map(|t| {
+                let spec = ToolSpec {
+                    name: t.name.to_string(),
+                    description: t.description.to_string(),
+                    parameters: std::sync::Arc::new(compact(&t.schema)),
+                };
+                (t.class, spec)
+            })
+            .collect()
+    })
 }
 
 /// A write the model called: never run, only proposed to the user (the same approval
@@ -144,14 +155,10 @@ async fn propose(
 /// The catalogue offered to the model: the routed read tools with their schemas, in
 /// the fewest tokens that say the same (see [`compact`]).
 pub fn catalogue(names: &[&str]) -> Vec<ToolSpec> {
-    Registry::get()
-        .read_tools()
-        .filter(|t| names.contains(&t.name))
-        .map(|t| ToolSpec {
-            name: t.name.to_string(),
-            description: t.description.to_string(),
-            parameters: compact(&t.schema),
-        })
+    offered()
+        .iter()
+        .filter(|(class, t)| *class == ToolClass::Read && names.contains(&t.name.as_str()))
+        .map(|(_, t)| t.clone())
         .collect()
 }
 

@@ -44,7 +44,7 @@ fn verdict_spec() -> ToolSpec {
     ToolSpec {
         name: VERDICT_TOOL.into(),
         description: "Your decision about the parser's plan.".into(),
-        parameters: json!({
+        parameters: std::sync::Arc::new(json!({
             "type": "object",
             "properties": {
                 "decision": {"type": "string", "enum": ["approve", "repair", "clarify"]},
@@ -52,17 +52,20 @@ fn verdict_spec() -> ToolSpec {
                 "question": {"type": "string", "description": "clarify only: one short question"}
             },
             "required": ["decision"]
-        }),
+        })),
     }
 }
 
-/// The read tools with their schemas, as text for a prompt.
-pub fn catalogue_text() -> String {
-    Registry::get()
-        .read_tools()
-        .map(|t| format!("- {}: {}\n  args schema: {}", t.name, t.description, t.schema))
-        .collect::<Vec<_>>()
-        .join("\n")
+/// The read tools with their schemas, as text for a prompt (made once).
+pub fn catalogue_text() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        Registry::get()
+            .read_tools()
+            .map(|t| format!("- {}: {}\n  args schema: {}", t.name, t.description, t.schema))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
 }
 
 /// Asks `model` about `plan`. An error means no verdict: the caller applies the rules

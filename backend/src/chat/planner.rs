@@ -26,7 +26,7 @@ fn plan_spec() -> ToolSpec {
     ToolSpec {
         name: PLAN_TOOL.into(),
         description: "The plan: the steps that answer the message.".into(),
-        parameters: json!({
+        parameters: std::sync::Arc::new(json!({
             "type": "object",
             "properties": {
                 "steps": {
@@ -44,7 +44,7 @@ fn plan_spec() -> ToolSpec {
                 }
             },
             "required": ["steps"]
-        }),
+        })),
     }
 }
 

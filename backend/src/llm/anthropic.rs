@@ -65,7 +65,7 @@ pub fn body(request: &LlmRequest) -> Value {
         body["tools"] = request
             .tools
             .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
+            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": &*t.parameters}))
             .collect();
     }
     body

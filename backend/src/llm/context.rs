@@ -90,7 +90,11 @@ mod tests {
             model: "m".into(),
             system: "You are Sou.".into(),
             messages,
-            tools: vec![ToolSpec { name: "t".into(), description: "d".into(), parameters: json!({}) }],
+            tools: vec![ToolSpec {
+                name: "t".into(),
+                description: "d".into(),
+                parameters: std::sync::Arc::new(json!({})),
+            }],
             max_tokens: 100,
         }
     }

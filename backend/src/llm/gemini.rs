@@ -60,7 +60,7 @@ pub fn body(request: &LlmRequest) -> Value {
         let decls: Vec<Value> = request
             .tools
             .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "parameters": t.parameters}))
+            .map(|t| json!({"name": t.name, "description": t.description, "parameters": &*t.parameters}))
             .collect();
         body["tools"] = json!([{"functionDeclarations": decls}]);
     }

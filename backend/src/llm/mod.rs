@@ -64,12 +64,14 @@ pub enum Part {
     ToolResult { id: String, content: String },
 }
 
-/// A tool the model may call: `parameters` is its JSON Schema.
+/// A tool the model may call: `parameters` is its JSON Schema, shared: every request
+/// offers the same few schemas, made once (`chat::assistant::catalogue`), and a
+/// thousand answers at once would otherwise each hold copies of them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSpec {
     pub name: String,
     pub description: String,
-    pub parameters: Value,
+    pub parameters: std::sync::Arc<Value>,
 }
 
 /// What a provider's stream says, in every provider's order: text deltas, then complete
@@ -161,6 +163,10 @@ pub fn http_client(connect: Duration, read: Duration) -> Result<reqwest::Client,
     reqwest::Client::builder()
         .connect_timeout(connect)
         .read_timeout(read)
+        // After many answers at once, a few connections per provider stay open for the
+        // next ones and the rest close: each idle one holds its buffers.
+        .pool_max_idle_per_host(16)
+        .pool_idle_timeout(Duration::from_secs(30))
         .build()
         .map_err(|e| LlmError::Config(e.without_url().to_string()))
 }

@@ -90,7 +90,7 @@ pub(super) fn function_tools(tools: &[ToolSpec]) -> Value {
         .iter()
         .map(|t| {
             json!({"type": "function", "function": {
-                "name": t.name, "description": t.description, "parameters": t.parameters,
+                "name": t.name, "description": t.description, "parameters": &*t.parameters,
             }})
         })
         .collect()

@@ -57,7 +57,7 @@ pub(super) async fn cash_flow_lines(
     let filters = Filters { account: a.account.as_deref(), ..Filters::new(&a.period) };
     let filter = "AND t.currency = $11 AND (t.category_id IS NULL
         OR t.category_id NOT IN (SELECT id FROM categories WHERE user_id = $1 AND kind = 'transfer'))";
-    let sql = lines_sql(filter, "t.date DESC, t.id DESC", (limit, offset));
+    let sql = lines_sql(&filters, filter, "t.date DESC, t.id DESC", (limit, offset));
     let rows = filters.bind(&sql, user, currency)?.bind(currency.as_str()).fetch_all(&mut *db).await?;
     rows.iter().map(|r| decode(r, locale)).collect()
 }

@@ -117,24 +117,6 @@ macro_rules! joins {
     };
 }
 
-/// Where a transaction matches the filters ($1, $4 to $10 of [`Filters::bind`]) between
-/// the dates bound at `$from` and `$to`: on `transactions` alone (keys compared as ids,
-/// each read once), so that its indexes answer.
-pub(super) fn matching(from: u8, to: u8) -> String {
-    format!(
-        "t.user_id = $1 AND t.date >= ${from} AND t.date < ${to}
-      AND ($4 IS NULL OR t.category_id = (SELECT id FROM categories WHERE user_id = $1 AND key = $4))
-      AND ($5 IS NULL OR t.merchant_id = (SELECT id FROM merchants WHERE user_id = $1 AND key = $5))
-      AND ($6 IS NULL OR abs(t.amount_minor) >= $6)
-      AND ($7 IS NULL OR abs(t.amount_minor) <= $7)
-      AND ($8 IS NULL OR t.account_id = (SELECT id FROM accounts WHERE user_id = $1 AND key = $8))
-      AND ($9 IS NULL OR t.category_id IS NULL
-           OR t.category_id <> (SELECT id FROM categories WHERE user_id = $1 AND key = $9))
-      AND ($10 IS NULL OR t.merchant_id IS NULL
-           OR t.merchant_id <> (SELECT id FROM merchants WHERE user_id = $1 AND key = $10))"
-    )
-}
-
 /// Lines without a category of a kind other than `kind` (the user's categories only):
 /// what a summary counts when no category is named.
 pub(super) fn of_kind(kind: &str) -> String {
@@ -144,27 +126,40 @@ pub(super) fn of_kind(kind: &str) -> String {
     )
 }
 
-/// Every matching transaction, named; `rest` adds conditions on `t` and an order.
-pub(super) fn every_line(rest: &str) -> String {
-    format!("{} FROM transactions t {} WHERE {} {rest}", columns!(), joins!(), matching(2, 3))
+/// Every matching transaction, named, in `order`; `filter` adds conditions on `t`.
+/// The lines are chosen on `transactions` alone, then named: joined first, SQLite
+/// would walk the period's lines account by account.
+pub(super) fn every_line(filters: &Filters<'_>, filter: &str, order: &str) -> String {
+    format!(
+        "{} FROM (SELECT t.id FROM transactions t WHERE {} {filter}) p
+         JOIN transactions t ON t.id = p.id {} ORDER BY {order}",
+        columns!(),
+        filters.matching(2, 3),
+        joins!()
+    )
 }
 
 /// The matching transactions (and `filter`, on `t`), in `order`: `limit` of them after
 /// the first `offset`, then named. The page is chosen on `transactions` alone, which
 /// its (user, date, id) index gives newest first without sorting the period.
-pub(super) fn lines_sql(filter: &str, order: &str, (limit, offset): (usize, usize)) -> String {
+pub(super) fn lines_sql(
+    filters: &Filters<'_>,
+    filter: &str,
+    order: &str,
+    (limit, offset): (usize, usize),
+) -> String {
     format!(
         "{} FROM (SELECT t.id FROM transactions t WHERE {} {filter}
                   ORDER BY {order} LIMIT {limit} OFFSET {offset}) p
          JOIN transactions t ON t.id = p.id {}
          ORDER BY {order}",
         columns!(),
-        matching(2, 3),
+        filters.matching(2, 3),
         joins!()
     )
 }
 
-/// The filters every transaction query shares: parameters $1 to $10 of [`matching`].
+/// The filters every transaction query shares: parameters $1 to $10 of [`Filters::matching`].
 pub(super) struct Filters<'a> {
     pub(super) period: &'a agent::Period,
     pub(super) category: Option<&'a str>,
@@ -210,6 +205,57 @@ impl<'a> Filters<'a> {
             exclude_category: None,
             exclude_merchant: None,
         }
+    }
+
+    /// The conditions of these filters on `t`, the period from `$from` to `$to`. Every
+    /// statement binds the same parameters ($1 to $10, see [`Self::bind`]): a filter that
+    /// is not set only names its parameter (`… IS NULL`, which holds), and one that is set
+    /// is a plain condition, so that the index on (user, category, date) or (user,
+    /// merchant, date) can serve it.
+    pub(super) fn matching(&self, from: u8, to: u8) -> String {
+        let when = |set: bool, n: u8, kind: &str, condition: &str| {
+            if set {
+                condition.to_string()
+            } else {
+                format!("CAST(${n} AS {kind}) IS NULL")
+            }
+        };
+        [
+            format!("t.user_id = $1 AND t.date >= ${from} AND t.date < ${to}"),
+            when(
+                self.category.is_some(),
+                4,
+                "TEXT",
+                "t.category_id = (SELECT id FROM categories WHERE user_id = $1 AND key = $4)",
+            ),
+            when(
+                self.merchant.is_some(),
+                5,
+                "TEXT",
+                "t.merchant_id = (SELECT id FROM merchants WHERE user_id = $1 AND key = $5)",
+            ),
+            when(self.amount_min.is_some(), 6, "BIGINT", "abs(t.amount_minor) >= $6"),
+            when(self.amount_max.is_some(), 7, "BIGINT", "abs(t.amount_minor) <= $7"),
+            when(
+                self.account.is_some(),
+                8,
+                "TEXT",
+                "t.account_id = (SELECT id FROM accounts WHERE user_id = $1 AND key = $8)",
+            ),
+            when(
+                self.exclude_category.is_some(),
+                9,
+                "TEXT",
+                "(t.category_id IS NULL OR t.category_id <> (SELECT id FROM categories WHERE user_id = $1 AND key = $9))",
+            ),
+            when(
+                self.exclude_merchant.is_some(),
+                10,
+                "TEXT",
+                "(t.merchant_id IS NULL OR t.merchant_id <> (SELECT id FROM merchants WHERE user_id = $1 AND key = $10))",
+            ),
+        ]
+        .join("\n      AND ")
     }
 
     /// The same filters, leaving out a category and a merchant.

@@ -131,9 +131,10 @@ pub fn max_payments(days: i64) -> i64 {
     2 * (days.max(0) / 3 + 1)
 }
 
-/// The merchants with more debits over the period (in the main currency, of the kinds
-/// a recurring payment counts) than any series can have, by the monthly roll-up.
-async fn crowded_merchants(
+/// The merchants whose lines can make a series: over the period, by the monthly roll-up,
+/// at least [`MIN_YEARLY_PAYMENTS`] debits (in the main currency, of the kinds a
+/// recurring payment counts) and no more than any series can have.
+async fn candidate_merchants(
     db: &mut AnyConnection,
     user: UserId,
     filters: &Filters<'_>,
@@ -146,7 +147,8 @@ async fn crowded_merchants(
         *debits.entry(s.id()).or_default() += s.debits;
     }
     let days = filters.period.end.to_days() - filters.period.start.to_days();
-    Ok(debits.into_iter().filter(|(id, n)| *id != 0 && *n > max_payments(days)).map(|(id, _)| id).collect())
+    let fits = |n: i64| n >= MIN_YEARLY_PAYMENTS as i64 && n <= max_payments(days);
+    Ok(debits.into_iter().filter(|(id, n)| *id != 0 && fits(*n)).map(|(id, _)| id).collect())
 }
 
 /// Debits that repeat at a regular interval with a stable amount, found over the
@@ -166,20 +168,27 @@ pub(super) async fn recurring_payments(
         merchant: a.merchant.as_deref(),
         ..Filters::new(&a.period)
     };
-    // A merchant paid more often than a series can be is no recurring payment: its lines
-    // are not read (groceries several times a week, say). Counted from the roll-up.
-    let crowded = crowded_merchants(db, user, &filters, a.category.is_some(), currency).await?;
-    let crowded = if crowded.is_empty() {
-        String::new()
-    } else {
-        let ids: Vec<String> = crowded.iter().map(i64::to_string).collect();
-        format!("AND (t.merchant_id IS NULL OR t.merchant_id NOT IN ({}))", ids.join(", "))
-    };
-    let sql = every_line(&format!(
-        "AND t.amount_minor < 0 AND ($4 IS NOT NULL OR {}) {crowded} ORDER BY t.date, t.id",
-        of_kind("expense")
-    ));
-    let rows = filters.fetch(db, &sql, user, currency, locale).await?;
+    // Only the lines that can make a series are read: those without a merchant (grouped
+    // by label), and those of a merchant paid at least twice but no more often than a
+    // series can be (not groceries several times a week). Counted from the roll-up.
+    let candidates = candidate_merchants(db, user, &filters, a.category.is_some(), currency).await?;
+    // Two reads, each served by the (user, merchant, date) index; one `OR` of both
+    // would read every line of the period.
+    let ids: Vec<String> = candidates.iter().map(i64::to_string).collect();
+    let mut wanted = vec!["t.merchant_id IS NULL".to_string()];
+    if !ids.is_empty() {
+        wanted.push(format!("t.merchant_id IN ({})", ids.join(", ")));
+    }
+    let mut rows = Vec::new();
+    for merchants in wanted {
+        let sql = every_line(
+            &filters,
+            &format!("AND t.amount_minor < 0 AND ($4 IS NOT NULL OR {}) AND {merchants}", of_kind("expense")),
+            "t.date, t.id",
+        );
+        rows.extend(filters.fetch(db, &sql, user, currency, locale).await?);
+    }
+    rows.sort_by_key(|r| (r.row.date, r.row.id));
     let mut series: BTreeMap<String, Vec<&Row_>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.row.amount.currency == currency) {
         let key = match &r.merchant_key {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use agent::{Currency, Date, Locale};
 use sqlx::{AnyConnection, Row};
 
-use super::ledger::{matching, Entity, Filters};
+use super::ledger::{Entity, Filters};
 use crate::error::BackendError;
 use crate::ids::UserId;
 
@@ -105,7 +105,7 @@ pub(super) async fn sums(
                     CASE WHEN t.amount_minor < 0 THEN 1 ELSE 0 END AS debits,
                     CASE WHEN t.amount_minor > 0 THEN 1 ELSE 0 END AS credits, 1 AS n
              FROM transactions t WHERE {}",
-            matching(from, to)
+            filters.matching(from, to)
         )
     };
     let sql = format!(

@@ -59,8 +59,9 @@ pub(super) async fn summary_lines(
     // lines) and income counts income categories (and uncategorised lines).
     let (sign, kind) = flow.sql();
     let filter = format!("AND {sign} AND ($4 IS NOT NULL OR {})", of_kind(kind));
-    let sql = lines_sql(&filter, "t.date DESC, t.id DESC", (limit, offset));
-    summary_filters(a).fetch(db, &sql, user, currency, locale).await
+    let filters = summary_filters(a);
+    let sql = lines_sql(&filters, &filter, "t.date DESC, t.id DESC", (limit, offset));
+    filters.fetch(db, &sql, user, currency, locale).await
 }
 
 /// What a summary's lines add up to, read from the rows alone (never the roll-up): in
@@ -83,7 +84,7 @@ pub(super) async fn summary_from_rows<'a>(
         "SELECT t.currency, CAST(SUM(t.amount_minor) AS BIGINT), CAST(COUNT(*) AS BIGINT)
          FROM transactions t WHERE {} AND {sign} AND ($4 IS NOT NULL OR {})
          GROUP BY t.currency",
-        matching(2, 3),
+        filters.matching(2, 3),
         of_kind(kind)
     );
     let mut mine = (0i64, 0i64);
@@ -348,7 +349,7 @@ pub(super) async fn list_lines(
     (limit, offset): (usize, usize),
 ) -> Result<Vec<Row_>, BackendError> {
     let (filters, pattern, direction, order) = list_filters(a);
-    let sql = lines_sql(&format!("{direction} AND {LABEL}"), order, (limit, offset));
+    let sql = lines_sql(&filters, &format!("{direction} AND {LABEL}"), order, (limit, offset));
     let rows = filters.bind(&sql, user, currency)?.bind(pattern).fetch_all(&mut *db).await?;
     rows.iter().map(|r| decode(r, locale)).collect()
 }
@@ -369,7 +370,7 @@ pub(super) async fn list_transactions(
     let totals = format!(
         "SELECT t.currency, CAST(SUM(t.amount_minor) AS BIGINT), CAST(COUNT(*) AS BIGINT)
          FROM transactions t WHERE {} {direction} AND {LABEL} GROUP BY t.currency",
-        matching(2, 3)
+        filters.matching(2, 3)
     );
     let totals: Vec<(String, i64, i64)> = filters
         .bind(&totals, user, currency)?

@@ -308,7 +308,7 @@ async fn select(
     locale: Locale,
 ) -> Result<Vec<Found>, BackendError> {
     let currency = crate::store::currency(db, user).await?;
-    let sql = every_line("ORDER BY t.date DESC, t.id DESC");
+    let sql = every_line(&filters, "", "t.date DESC, t.id DESC");
     let rows = filters.bind(&sql, user, currency)?.fetch_all(&mut *db).await?;
     // The ids the shared query does not return.
     let ids: BTreeMap<i64, (Option<i64>, Option<i64>)> =
