@@ -322,7 +322,7 @@ fn sample_request(wire: Wire) -> LlmRequest {
         tools: vec![ToolSpec {
             name: "spending_total".into(),
             description: "Total spent".into(),
-            parameters: schema(),
+            parameters: std::sync::Arc::new(schema()),
         }],
         max_tokens: 512,
     }
