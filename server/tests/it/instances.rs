@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use backend::testing::FreshDatabase;
 use serde_json::{json, Value};
 
-use crate::real_server::{chat, demo_cookie, free_port, start};
+use crate::real_server::{chat, demo_cookie, free_port, post_form, start};
 
 fn client() -> reqwest::Client {
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
@@ -42,14 +42,7 @@ async fn log_in(client: &reqwest::Client, base: &str, name: &str, password: &str
         .append_pair("name", name)
         .append_pair("password", password)
         .finish();
-    let res = client
-        .post(format!("{base}/auth/login"))
-        .header("sec-fetch-site", "same-origin")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let res = post_form(client, format!("{base}/auth/login"), body).await;
     res.headers().get("location").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string()
 }
 
@@ -91,26 +84,13 @@ async fn one_person_uses_two_servers_on_one_postgres_database() {
     // refuses the fourth.
     demo_cookie(&http, &b.base).await;
     demo_cookie(&http, &a.base).await;
-    let res = http
-        .post(format!("{}/auth/demo", b.base))
-        .header("sec-fetch-site", "same-origin")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body("")
-        .send()
-        .await
-        .unwrap();
+    let res = post_form(&http, format!("{}/auth/demo", b.base), String::new()).await;
     let to = res.headers().get("location").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
     assert!(to.contains("error=demo_limited"), "the fourth demo from one address: {to}");
 
     // Failed log-ins on A slow down the same account from the same address on B.
-    let res = http
-        .post(format!("{}/auth/signup", a.base))
-        .header("sec-fetch-site", "same-origin")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body("name=alice&password=correct+horse+battery&confirm=correct+horse+battery")
-        .send()
-        .await
-        .unwrap();
+    let body = "name=alice&password=correct+horse+battery&confirm=correct+horse+battery";
+    let res = post_form(&http, format!("{}/auth/signup", a.base), body.to_string()).await;
     assert_eq!(res.status(), 303);
     for _ in 0..3 {
         let to = log_in(&http, &a.base, "alice", "wrong password").await;

@@ -99,16 +99,21 @@ pub async fn chat(client: &reqwest::Client, base: &str, cookie: &str, body: Valu
     crate::support::chat_events(&text)
 }
 
-/// A demo account (with its ledger) on `base`: its session cookie.
-pub async fn demo_cookie(client: &reqwest::Client, base: &str) -> String {
-    let res = client
-        .post(format!("{base}/auth/demo"))
+/// A form posted from the site's own page (`url`, `body` already encoded).
+pub async fn post_form(client: &reqwest::Client, url: String, body: String) -> reqwest::Response {
+    client
+        .post(url)
         .header("sec-fetch-site", "same-origin")
         .header("content-type", "application/x-www-form-urlencoded")
-        .body("")
+        .body(body)
         .send()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+/// A demo account (with its ledger) on `base`: its session cookie.
+pub async fn demo_cookie(client: &reqwest::Client, base: &str) -> String {
+    let res = post_form(client, format!("{base}/auth/demo"), String::new()).await;
     res.headers()
         .get_all("set-cookie")
         .iter()
