@@ -10,7 +10,8 @@
 //!
 //! `cargo bench -p backend --bench scale` (`-- postgres` for PostgreSQL at 127.0.0.1;
 //! `-- sizes=1550,100000` for other sizes; `-- rounds=10`; `-- statements` lists every
-//! statement over 0.5 ms of each question's last answer). Asserts nothing; an answer
+//! statement over 0.5 ms (`statements=MS`: over MS) of each question's last answer; `-- only=WORD` asks only the
+//! questions whose name holds WORD). Asserts nothing; an answer
 //! that is not a tool's result stops it.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -84,7 +85,7 @@ impl<S: tracing::Subscriber> Layer<S> for SqlClock {
         }
         if let Some(log) = self.log.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
             let text: String = s.text.split_whitespace().collect::<Vec<_>>().join(" ");
-            log.push((s.secs * 1000.0, text.chars().take(160).collect()));
+            log.push((s.secs * 1000.0, text.chars().take(400).collect()));
         }
     }
 }
@@ -132,7 +133,10 @@ fn arg(name: &str) -> Option<String> {
 
 fn main() -> Result<(), Failed> {
     let clock = SqlClock::default();
-    if std::env::args().any(|a| a == "statements") {
+    // `-- statements` (over 0.5 ms) or `-- statements=MS`.
+    let shown: Option<f64> = std::env::args()
+        .find_map(|a| (a == "statements").then_some(0.5).or_else(|| a.strip_prefix("statements=")?.parse().ok()));
+    if shown.is_some() {
         *clock.log.lock().unwrap_or_else(|p| p.into_inner()) = Some(Vec::new());
     }
     let subscriber = tracing_subscriber::registry().with(clock.clone().with_filter(
@@ -188,7 +192,9 @@ fn main() -> Result<(), Failed> {
             );
             let today = agent::Date::new(2026, 11, 20).ok_or("a date")?;
             let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today);
-            for (name, q) in QUESTIONS {
+            // `-- only=WORD`: the questions whose name holds WORD.
+            let only = arg("only");
+            for (name, q) in QUESTIONS.into_iter().filter(|(n, _)| only.as_deref().is_none_or(|w| n.contains(w))) {
                 answer(&sou, user, q, &clock).await?;
                 let (mut took, mut sql) = (Vec::new(), Vec::new());
                 for _ in 0..rounds {
@@ -202,7 +208,7 @@ fn main() -> Result<(), Failed> {
                     if s50 > 0.0 { p50 / s50 } else { f64::NAN }
                 );
                 if let Some(log) = clock.log.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
-                    for (ms, text) in log.iter().filter(|(ms, _)| *ms >= 0.5) {
+                    for (ms, text) in log.iter().filter(|(ms, _)| *ms >= shown.unwrap_or(0.5)) {
                         println!("    {ms:>7.1}ms  {text}");
                     }
                 }

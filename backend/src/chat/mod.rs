@@ -161,20 +161,24 @@ impl Sou {
                 return Err(BackendError::Busy);
             }
         }
-        let conversation_id = match (req.conversation_id.as_deref(), &visitor) {
+        let (conversation_id, new) = match (req.conversation_id.as_deref(), &visitor) {
             (Some(id), None) => {
                 self.check_owner(user, id).await?;
-                id.to_string()
+                (id.to_string(), false)
             }
             (Some(id), Some(v)) => {
                 self.check_visitor(v, id).await?;
-                id.to_string()
+                (id.to_string(), false)
             }
-            (None, v) => self.create_conversation(user, &req.message, v.as_ref()).await?,
+            (None, v) => (self.create_conversation(user, &req.message, v.as_ref()).await?, true),
         };
         // The user's words are stored before anything runs.
         self.insert_question(user, &conversation_id, &req.message).await?;
-        let previous = self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context);
+        // A new conversation has no earlier plan to follow up on.
+        let previous = match new {
+            true => None,
+            false => self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context),
+        };
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
         let run = self.start_run(user, &conversation_id, run_locale, started).await?;
         let run_id = run.id.clone();

@@ -345,6 +345,9 @@ async fn write_loop(
     hub: Hub,
     heartbeat: Duration,
 ) {
+    // When the heartbeat last moved: a batch moves it only when it is due, not at every
+    // event (an answer's events come a few milliseconds apart).
+    let mut beat = tokio::time::Instant::now();
     loop {
         let mut batch = match tokio::time::timeout(heartbeat, rx.recv()).await {
             Ok(Some(r)) => vec![r],
@@ -369,10 +372,16 @@ async fn write_loop(
                 _ => {}
             }
         }
+        let due = batch.is_empty() || beat.elapsed() >= heartbeat / 2;
         let mut pause = Duration::from_millis(20);
         for attempt in 1..=4 {
-            match write_batch(&store, user, &run, &batch).await {
-                Ok(()) => break,
+            match write_batch(&store, user, &run, &batch, due && !finished).await {
+                Ok(()) => {
+                    if due {
+                        beat = tokio::time::Instant::now();
+                    }
+                    break;
+                }
                 Err(e) if attempt < 4 => {
                     tracing::warn!(error = %e, attempt, "storing a run's records failed; retrying");
                     tokio::time::sleep(pause).await;
@@ -391,9 +400,16 @@ async fn write_loop(
     }
 }
 
-async fn write_batch(store: &Store, user: UserId, run: &str, batch: &[Record]) -> Result<(), sqlx::Error> {
+/// Stores `batch` in one transaction, and moves the run's heartbeat if `beat`.
+async fn write_batch(
+    store: &Store,
+    user: UserId,
+    run: &str,
+    batch: &[Record],
+    beat: bool,
+) -> Result<(), sqlx::Error> {
     let now = crate::store::timestamp(chrono::Utc::now());
-    let mut tx = store.tenant(user).await?;
+    let mut tx = store.tenant_log(user).await?;
     for r in batch {
         match r {
             Record::Event { seq, json } => {
@@ -438,12 +454,14 @@ async fn write_batch(store: &Store, user: UserId, run: &str, batch: &[Record]) -
             }
         }
     }
-    sqlx::query("UPDATE runs SET heartbeat_at = $1 WHERE id = $2 AND user_id = $3")
-        .bind(&now)
-        .bind(run)
-        .bind(user.0)
-        .execute(&mut *tx)
-        .await?;
+    if beat {
+        sqlx::query("UPDATE runs SET heartbeat_at = $1 WHERE id = $2 AND user_id = $3")
+            .bind(&now)
+            .bind(run)
+            .bind(user.0)
+            .execute(&mut *tx)
+            .await?;
+    }
     // Clients following the run on another server are woken at the commit.
     if batch.iter().any(|r| !matches!(r, Record::Step(_))) {
         super::notify::send(store, &mut tx, run, false).await?;

@@ -2,6 +2,8 @@
 //! filters, the user's keys resolved to names, a row decoded, and the arithmetic and
 //! time buckets of the answers.
 
+use std::collections::BTreeMap;
+
 use agent::{Currency, Date, EntityRef, GroupBy, Locale, Money, TransactionRow};
 use sqlx::{AnyConnection, Row};
 
@@ -10,8 +12,6 @@ use crate::ids::UserId;
 
 pub(super) struct Row_ {
     pub(super) row: TransactionRow,
-    pub(super) merchant_key: Option<String>,
-    pub(super) category_key: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -157,6 +157,46 @@ pub(super) fn lines_sql(
         filters.matching(2, 3),
         joins!()
     )
+}
+
+/// What the lines matching `filters` and `condition` add up to, and how many there are:
+/// in `currency`, and in each other currency. `condition` (on `t`) may use `$11`,
+/// bound to `text`. One pass sums the main currency and counts the others; a second,
+/// grouped by currency, runs only when there are others. A `GROUP BY` alone would
+/// sort every line of the period first.
+pub(super) async fn totals(
+    db: &mut AnyConnection,
+    user: UserId,
+    filters: &Filters<'_>,
+    condition: &str,
+    text: Option<&str>,
+    currency: Currency,
+) -> Result<((i64, i64), BTreeMap<Currency, (i64, i64)>), BackendError> {
+    let main = format!(
+        "SELECT CAST(COALESCE(SUM(CASE WHEN t.currency = $12 THEN t.amount_minor ELSE 0 END), 0) AS BIGINT),
+                CAST(COALESCE(SUM(CASE WHEN t.currency = $12 THEN 1 ELSE 0 END), 0) AS BIGINT),
+                CAST(COUNT(*) AS BIGINT)
+         FROM transactions t WHERE {} {condition}",
+        filters.matching(2, 3)
+    );
+    let row = filters.bind(&main, user, currency)?.bind(text).bind(currency.as_str()).fetch_one(&mut *db).await?;
+    let (sum, n, all): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+    let mut others = BTreeMap::new();
+    if all > n {
+        let rest = format!(
+            "SELECT t.currency, CAST(SUM(t.amount_minor) AS BIGINT), CAST(COUNT(*) AS BIGINT)
+             FROM transactions t WHERE {} {condition} AND t.currency <> $12 GROUP BY t.currency",
+            filters.matching(2, 3)
+        );
+        let rows =
+            filters.bind(&rest, user, currency)?.bind(text).bind(currency.as_str()).fetch_all(&mut *db).await?;
+        for r in rows {
+            let code: String = r.get(0);
+            let c = Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))?;
+            others.insert(c, (r.get(1), r.get(2)));
+        }
+    }
+    Ok(((sum, n), others))
 }
 
 /// The filters every transaction query shares: parameters $1 to $10 of [`Filters::matching`].
@@ -333,8 +373,6 @@ pub(super) fn decode(r: &sqlx::any::AnyRow, locale: Locale) -> Result<Row_, Back
             merchant: r.get(9),
             category: category_label,
         },
-        merchant_key: r.get(8),
-        category_key: r.get(10),
     })
 }
 

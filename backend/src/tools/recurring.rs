@@ -131,6 +131,22 @@ pub fn max_payments(days: i64) -> i64 {
     2 * (days.max(0) / 3 + 1)
 }
 
+/// A debit as finding a series needs it: its amount as a positive number.
+struct Line {
+    id: i64,
+    date: Date,
+    label: String,
+    amount: i64,
+    merchant: Option<i64>,
+    category: Option<i64>,
+}
+
+fn dedup(mut ids: Vec<i64>) -> Vec<i64> {
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
 /// The merchants whose lines can make a series: over the period, by the monthly roll-up,
 /// at least [`MIN_YEARLY_PAYMENTS`] debits (in the main currency, of the kinds a
 /// recurring payment counts) and no more than any series can have.
@@ -173,61 +189,84 @@ pub(super) async fn recurring_payments(
     // series can be (not groceries several times a week). Counted from the roll-up.
     let candidates = candidate_merchants(db, user, &filters, a.category.is_some(), currency).await?;
     // Two reads, each served by the (user, merchant, date) index; one `OR` of both
-    // would read every line of the period.
+    // would read every line of the period. Only what finding a series needs is read:
+    // the names of the few that are found come after.
     let ids: Vec<String> = candidates.iter().map(i64::to_string).collect();
     let mut wanted = vec!["t.merchant_id IS NULL".to_string()];
     if !ids.is_empty() {
         wanted.push(format!("t.merchant_id IN ({})", ids.join(", ")));
     }
-    let mut rows = Vec::new();
+    let mut lines = Vec::new();
     for merchants in wanted {
-        let sql = every_line(
-            &filters,
-            &format!("AND t.amount_minor < 0 AND ($4 IS NOT NULL OR {}) AND {merchants}", of_kind("expense")),
-            "t.date, t.id",
+        let sql = format!(
+            "SELECT t.id, t.date, t.raw_label, t.amount_minor, t.merchant_id, t.category_id
+             FROM transactions t
+             WHERE {} AND t.amount_minor < 0 AND t.currency = $11 AND ($4 IS NOT NULL OR {}) AND {merchants}",
+            filters.matching(2, 3),
+            of_kind("expense")
         );
-        rows.extend(filters.fetch(db, &sql, user, currency, locale).await?);
+        for r in filters.bind(&sql, user, currency)?.bind(currency.as_str()).fetch_all(&mut *db).await? {
+            use sqlx::Row;
+            let date: String = r.get(1);
+            lines.push(Line {
+                id: r.get(0),
+                date: Date::parse_iso(&date)
+                    .ok_or_else(|| BackendError::Corrupt(format!("transaction date {date:?}")))?,
+                label: r.get(2),
+                amount: r.get::<i64, _>(3).saturating_neg(),
+                merchant: r.get(4),
+                category: r.get(5),
+            });
+        }
     }
-    rows.sort_by_key(|r| (r.row.date, r.row.id));
-    let mut series: BTreeMap<String, Vec<&Row_>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.row.amount.currency == currency) {
-        let key = match &r.merchant_key {
-            Some(k) => format!("m:{k}"),
-            None => format!("l:{}", normalise_label(&r.row.label)),
+    lines.sort_by_key(|l| (l.date, l.id));
+    let mut series: BTreeMap<(i64, String), Vec<&Line>> = BTreeMap::new();
+    for l in &lines {
+        let key = match l.merchant {
+            Some(m) => (m, String::new()),
+            None => (0, normalise_label(&l.label)),
         };
-        series.entry(key).or_default().push(r);
+        series.entry(key).or_default().push(l);
     }
     let long_lookback = a.period.start.add_months_keep_day(13) <= a.period.end;
-    let mut items = Vec::new();
-    for lines in series.values() {
+    let mut found = Vec::new();
+    for lines in series.into_values() {
         // Amounts first: payments far from the typical one (a yearly adjustment among
         // fixed instalments) are not part of the recurring payment.
-        let amounts: Vec<i64> = lines.iter().map(|r| r.row.amount.minor.saturating_neg()).collect();
+        let amounts: Vec<i64> = lines.iter().map(|l| l.amount).collect();
         let Some(regular) = regular_amounts(&amounts) else { continue };
-        let lines: Vec<&Row_> =
-            lines.iter().zip(&regular).filter(|(_, keep)| **keep).map(|(r, _)| *r).collect();
-        let (Some(first), Some(last)) = (lines.first(), lines.last()) else { continue };
-        let dates: Vec<Date> = lines.iter().map(|r| r.row.date).collect();
+        let lines: Vec<&Line> = lines.iter().zip(&regular).filter(|(_, keep)| **keep).map(|(l, _)| *l).collect();
+        let dates: Vec<Date> = lines.iter().map(|l| l.date).collect();
         let Some(cadence) = detect(&dates, long_lookback) else { continue };
-        let amounts: Vec<i64> = lines.iter().map(|r| r.row.amount.minor.saturating_neg()).collect();
+        let amounts: Vec<i64> = lines.iter().map(|l| l.amount).collect();
         let Some(amount) = median(&amounts) else { continue };
+        found.push((lines, cadence, amount));
+    }
+    // The names of the series found: their merchants and categories.
+    let merchant_ids: Vec<i64> = found.iter().filter_map(|(lines, ..)| lines.first()?.merchant).collect();
+    let category_ids: Vec<i64> =
+        found.iter().flat_map(|(lines, ..)| lines.iter().filter_map(|l| l.category)).collect();
+    let merchants = super::rollup::names(db, user, Entity::Merchant, &merchant_ids, locale).await?;
+    let categories = super::rollup::names(db, user, Entity::Category, &dedup(category_ids), locale).await?;
+    let entity = |names: &std::collections::HashMap<i64, (String, String)>, id: i64| {
+        names.get(&id).map(|(key, label)| EntityRef { key: key.clone(), label: label.clone() })
+    };
+    let mut items = Vec::new();
+    for (lines, cadence, amount) in found {
+        let (Some(first), Some(last)) = (lines.first(), lines.last()) else { continue };
         // The series' category: the one most of its payments are booked in.
-        let mut categories: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-        for r in &lines {
-            if let (Some(k), Some(l)) = (r.category_key.as_deref(), r.row.category.as_deref()) {
-                *categories.entry((k, l)).or_default() += 1;
+        let mut counted: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        for l in &lines {
+            if let Some((k, label)) = l.category.and_then(|c| categories.get(&c)) {
+                *counted.entry((k.as_str(), label.as_str())).or_default() += 1;
             }
         }
-        let category = categories
+        let category = counted
             .into_iter()
             .max_by(|x, y| x.1.cmp(&y.1).then(y.0.cmp(&x.0)))
             .map(|((key, label), _)| EntityRef { key: key.to_string(), label: label.to_string() });
-        let merchant = match (&first.merchant_key, &first.row.merchant) {
-            (Some(key), Some(label)) => Some(EntityRef { key: key.clone(), label: label.clone() }),
-            _ => None,
-        };
-        let label =
-            merchant.as_ref().map(|m| m.label.clone()).unwrap_or_else(|| normalise_label(&first.row.label));
+        let merchant = first.merchant.and_then(|m| entity(&merchants, m));
+        let label = merchant.as_ref().map(|m| m.label.clone()).unwrap_or_else(|| normalise_label(&first.label));
         items.push(RecurringItem {
             merchant,
             label,
@@ -235,11 +274,11 @@ pub(super) async fn recurring_payments(
             cadence,
             amount: Money::new(amount, currency),
             count: u32::try_from(lines.len()).unwrap_or(u32::MAX),
-            first_date: first.row.date,
-            last_date: last.row.date,
-            next_date: next_date(last.row.date, cadence),
+            first_date: first.date,
+            last_date: last.date,
+            next_date: next_date(last.date, cadence),
             yearly_cost: Money::new(amount.saturating_mul(per_year(cadence)), currency),
-            source_ids: lines.iter().map(|r| r.row.id).collect(),
+            source_ids: lines.iter().map(|l| l.id).collect(),
         });
     }
     items.sort_by(|x, y| y.yearly_cost.minor.cmp(&x.yearly_cost.minor).then_with(|| x.label.cmp(&y.label)));

@@ -80,24 +80,10 @@ pub(super) async fn summary_from_rows<'a>(
         filters.period = p;
     }
     let (sign, kind) = flow.sql();
-    let sql = format!(
-        "SELECT t.currency, CAST(SUM(t.amount_minor) AS BIGINT), CAST(COUNT(*) AS BIGINT)
-         FROM transactions t WHERE {} AND {sign} AND ($4 IS NOT NULL OR {})
-         GROUP BY t.currency",
-        filters.matching(2, 3),
-        of_kind(kind)
-    );
-    let mut mine = (0i64, 0i64);
-    let mut others: BTreeMap<Currency, (i64, i64)> = BTreeMap::new();
-    for r in filters.bind(&sql, user, currency)?.fetch_all(&mut *db).await? {
-        use sqlx::Row;
-        let code: String = r.get(0);
-        let c = Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))?;
-        let (sum, n): (i64, i64) = (r.get(1), r.get(2));
-        let slot = if c == currency { &mut mine } else { others.entry(c).or_default() };
-        *slot = (slot.0.saturating_add(sum.saturating_abs()), slot.1 + n);
-    }
-    Ok((mine, others))
+    let condition = format!("AND {sign} AND ($4 IS NOT NULL OR {}) AND CAST($11 AS TEXT) IS NULL", of_kind(kind));
+    let ((sum, n), others) = totals(db, user, &filters, &condition, None, currency).await?;
+    let abs = |(sum, n): (i64, i64)| (sum.saturating_abs(), n);
+    Ok((abs((sum, n)), others.into_iter().map(|(c, t)| (c, abs(t))).collect()))
 }
 
 pub(super) async fn summary(
@@ -315,8 +301,14 @@ pub(super) async fn compare(
 }
 
 /// A list's label filter, `$11`: case-insensitive in both databases (SQLite's LIKE is,
-/// PostgreSQL's is not).
-const LABEL: &str = "($11 IS NULL OR LOWER(t.raw_label) LIKE LOWER($11) ESCAPE '\\')";
+/// PostgreSQL's is not). Without a label it only names its parameter: a condition on
+/// the label would make every line of the period a read of its row, not of an index.
+fn label(pattern: &Option<String>) -> &'static str {
+    match pattern {
+        Some(_) => "LOWER(t.raw_label) LIKE LOWER($11) ESCAPE '\\'",
+        None => "CAST($11 AS TEXT) IS NULL",
+    }
+}
 
 /// A list's filters, its label pattern, its direction and its order.
 fn list_filters(a: &ListTransactionsArgs) -> (Filters<'_>, Option<String>, &'static str, &'static str) {
@@ -349,7 +341,7 @@ pub(super) async fn list_lines(
     (limit, offset): (usize, usize),
 ) -> Result<Vec<Row_>, BackendError> {
     let (filters, pattern, direction, order) = list_filters(a);
-    let sql = lines_sql(&filters, &format!("{direction} AND {LABEL}"), order, (limit, offset));
+    let sql = lines_sql(&filters, &format!("{direction} AND {}", label(&pattern)), order, (limit, offset));
     let rows = filters.bind(&sql, user, currency)?.bind(pattern).fetch_all(&mut *db).await?;
     rows.iter().map(|r| decode(r, locale)).collect()
 }
@@ -366,25 +358,27 @@ pub(super) async fn list_transactions(
         excluded(db, user, [&a.exclude_category, &a.exclude_merchant], [&a.category, &a.merchant], locale)
             .await?;
     let (filters, pattern, direction, _) = list_filters(a);
-    // How many lines match and what they add up to, per currency; then the first lines.
-    let totals = format!(
-        "SELECT t.currency, CAST(SUM(t.amount_minor) AS BIGINT), CAST(COUNT(*) AS BIGINT)
-         FROM transactions t WHERE {} {direction} AND {LABEL} GROUP BY t.currency",
-        filters.matching(2, 3)
-    );
-    let totals: Vec<(String, i64, i64)> = filters
-        .bind(&totals, user, currency)?
-        .bind(pattern.clone())
-        .fetch_all(&mut *db)
-        .await?
-        .iter()
-        .map(|r| {
-            use sqlx::Row;
-            (r.get(0), r.get(1), r.get(2))
-        })
-        .collect();
-    let net = totals.iter().filter(|t| t.0 == currency.as_str()).map(|t| t.1).sum::<i64>();
-    let all: i64 = totals.iter().map(|t| t.2).sum();
+    // How many lines match and what they add up to (in the main currency); then the
+    // first lines. Without a label to look for, the roll-up has the whole months.
+    let (net, all) = match &pattern {
+        None => {
+            let sums = rollup::sums(db, user, &filters, currency, By::Nothing, true).await?;
+            sums.iter().fold((0i64, 0i64), |(net, all), s| {
+                let (sum, n) = match a.direction {
+                    None => (s.debit.saturating_add(s.credit), s.lines),
+                    Some(Direction::Debit) => (s.debit, s.debits),
+                    Some(Direction::Credit) => (s.credit, s.credits),
+                };
+                let sum = if s.currency == currency { sum } else { 0 };
+                (net.saturating_add(sum), all + n)
+            })
+        }
+        Some(text) => {
+            let condition = format!("{direction} AND {}", label(&pattern));
+            let ((net, n), others) = totals(db, user, &filters, &condition, Some(text), currency).await?;
+            (net, n + others.values().map(|(_, n)| n).sum::<i64>())
+        }
+    };
     let limit = a.limit as usize;
     let rows = list_lines(db, user, a, currency, locale, (limit.max(agent::SOURCE_PAGE), 0)).await?;
     let count = u32::try_from(all).unwrap_or(u32::MAX);
