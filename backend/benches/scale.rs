@@ -134,8 +134,9 @@ fn arg(name: &str) -> Option<String> {
 fn main() -> Result<(), Failed> {
     let clock = SqlClock::default();
     // `-- statements` (over 0.5 ms) or `-- statements=MS`.
-    let shown: Option<f64> = std::env::args()
-        .find_map(|a| (a == "statements").then_some(0.5).or_else(|| a.strip_prefix("statements=")?.parse().ok()));
+    let shown: Option<f64> = std::env::args().find_map(|a| {
+        (a == "statements").then_some(0.5).or_else(|| a.strip_prefix("statements=")?.parse().ok())
+    });
     if shown.is_some() {
         *clock.log.lock().unwrap_or_else(|p| p.into_inner()) = Some(Vec::new());
     }

@@ -179,7 +179,8 @@ pub(super) async fn totals(
          FROM transactions t WHERE {} {condition}",
         filters.matching(2, 3)
     );
-    let row = filters.bind(&main, user, currency)?.bind(text).bind(currency.as_str()).fetch_one(&mut *db).await?;
+    let row =
+        filters.bind(&main, user, currency)?.bind(text).bind(currency.as_str()).fetch_one(&mut *db).await?;
     let (sum, n, all): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
     let mut others = BTreeMap::new();
     if all > n {
@@ -188,11 +189,16 @@ pub(super) async fn totals(
              FROM transactions t WHERE {} {condition} AND t.currency <> $12 GROUP BY t.currency",
             filters.matching(2, 3)
         );
-        let rows =
-            filters.bind(&rest, user, currency)?.bind(text).bind(currency.as_str()).fetch_all(&mut *db).await?;
+        let rows = filters
+            .bind(&rest, user, currency)?
+            .bind(text)
+            .bind(currency.as_str())
+            .fetch_all(&mut *db)
+            .await?;
         for r in rows {
             let code: String = r.get(0);
-            let c = Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))?;
+            let c =
+                Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))?;
             others.insert(c, (r.get(1), r.get(2)));
         }
     }

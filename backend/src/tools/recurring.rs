@@ -235,7 +235,8 @@ pub(super) async fn recurring_payments(
         // fixed instalments) are not part of the recurring payment.
         let amounts: Vec<i64> = lines.iter().map(|l| l.amount).collect();
         let Some(regular) = regular_amounts(&amounts) else { continue };
-        let lines: Vec<&Line> = lines.iter().zip(&regular).filter(|(_, keep)| **keep).map(|(l, _)| *l).collect();
+        let lines: Vec<&Line> =
+            lines.iter().zip(&regular).filter(|(_, keep)| **keep).map(|(l, _)| *l).collect();
         let dates: Vec<Date> = lines.iter().map(|l| l.date).collect();
         let Some(cadence) = detect(&dates, long_lookback) else { continue };
         let amounts: Vec<i64> = lines.iter().map(|l| l.amount).collect();
@@ -266,7 +267,8 @@ pub(super) async fn recurring_payments(
             .max_by(|x, y| x.1.cmp(&y.1).then(y.0.cmp(&x.0)))
             .map(|((key, label), _)| EntityRef { key: key.to_string(), label: label.to_string() });
         let merchant = first.merchant.and_then(|m| entity(&merchants, m));
-        let label = merchant.as_ref().map(|m| m.label.clone()).unwrap_or_else(|| normalise_label(&first.label));
+        let label =
+            merchant.as_ref().map(|m| m.label.clone()).unwrap_or_else(|| normalise_label(&first.label));
         items.push(RecurringItem {
             merchant,
             label,

@@ -80,7 +80,8 @@ pub(super) async fn summary_from_rows<'a>(
         filters.period = p;
     }
     let (sign, kind) = flow.sql();
-    let condition = format!("AND {sign} AND ($4 IS NOT NULL OR {}) AND CAST($11 AS TEXT) IS NULL", of_kind(kind));
+    let condition =
+        format!("AND {sign} AND ($4 IS NOT NULL OR {}) AND CAST($11 AS TEXT) IS NULL", of_kind(kind));
     let ((sum, n), others) = totals(db, user, &filters, &condition, None, currency).await?;
     let abs = |(sum, n): (i64, i64)| (sum.saturating_abs(), n);
     Ok((abs((sum, n)), others.into_iter().map(|(c, t)| (c, abs(t))).collect()))
