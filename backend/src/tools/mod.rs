@@ -3,6 +3,7 @@
 //! are grouped by family (`spending.rs`, `flows.rs`, `recurring.rs`) on the shared
 //! query of `ledger.rs`; the analyst tools read datasets through the SQL sandbox.
 
+mod checked;
 pub(crate) mod flows;
 mod ledger;
 pub mod recurring;

@@ -54,7 +54,7 @@ impl Sums {
 }
 
 /// The same filters on the roll-up, for the months from `$11` to `$12` (exclusive).
-const ROLLED: &str = "l.user_id = $1 AND l.month >= $11 AND l.month < $12
+pub(super) const ROLLED: &str = "l.user_id = $1 AND l.month >= $11 AND l.month < $12
       AND ($4 IS NULL OR l.category_id = (SELECT id FROM categories WHERE user_id = $1 AND key = $4))
       AND ($5 IS NULL OR l.merchant_id = (SELECT id FROM merchants WHERE user_id = $1 AND key = $5))
       AND ($8 IS NULL OR l.account_id = (SELECT id FROM accounts WHERE user_id = $1 AND key = $8))
@@ -63,13 +63,13 @@ const ROLLED: &str = "l.user_id = $1 AND l.month >= $11 AND l.month < $12
 
 /// The whole months of `[start, end)`: their first day and the day after the last one,
 /// if there is at least one.
-fn whole_months(start: Date, end: Date) -> Option<(Date, Date)> {
+pub(super) fn whole_months(start: Date, end: Date) -> Option<(Date, Date)> {
     let first = if start.day() == 1 { start } else { start.first_of_month().add_months(1) };
     let last = end.first_of_month();
     (first < last).then_some((first, last))
 }
 
-fn month(d: Date) -> String {
+pub(super) fn month(d: Date) -> String {
     format!("{:04}-{:02}", d.year(), d.month())
 }
 

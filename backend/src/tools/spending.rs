@@ -87,6 +87,65 @@ pub(super) async fn summary_from_rows<'a>(
     Ok((abs((sum, n)), others.into_iter().map(|(c, t)| (c, abs(t))).collect()))
 }
 
+/// What a summary's lines add up to, as [`summary_from_rows`], but with the whole
+/// months from `first` to `last` read from the roll-up: for the check, once
+/// [`super::checked::months_match`] found those months equal to their rows. The same
+/// filters, written on the roll-up; the days around them from the rows.
+pub(super) async fn summary_from_rollup(
+    db: &mut AnyConnection,
+    user: UserId,
+    a: &SummaryArgs,
+    flow: Flow,
+    currency: Currency,
+    (first, last): (Date, Date),
+) -> Result<((i64, i64), BTreeMap<Currency, (i64, i64)>), BackendError> {
+    let filters = summary_filters(a);
+    let (sign, kind) = flow.sql();
+    let (sum, n) = match flow {
+        Flow::Out => ("l.debit", "l.debits"),
+        Flow::In => ("l.credit", "l.credits"),
+    };
+    let rows = |from: u8, to: u8| {
+        format!(
+            "SELECT t.currency, t.amount_minor AS s, 1 AS n FROM transactions t
+             WHERE {} AND {sign} AND ($4 IS NOT NULL OR {})",
+            filters.matching(from, to),
+            of_kind(kind)
+        )
+    };
+    let sql = format!(
+        "SELECT g.currency, CAST(SUM(g.s) AS BIGINT), CAST(SUM(g.n) AS BIGINT) FROM (
+             SELECT l.currency, {sum} AS s, {n} AS n FROM ledger_months l
+             WHERE {} AND ($4 IS NOT NULL OR l.category_id = 0
+                   OR l.category_id NOT IN (SELECT id FROM categories WHERE user_id = $1 AND kind <> '{kind}'))
+             UNION ALL {}
+             UNION ALL {}
+         ) g GROUP BY g.currency HAVING SUM(g.n) > 0",
+        rollup::ROLLED,
+        rows(2, 13),
+        rows(14, 3)
+    );
+    let found = filters
+        .bind(&sql, user, currency)?
+        .bind(rollup::month(first))
+        .bind(rollup::month(last))
+        .bind(first.to_string())
+        .bind(last.to_string())
+        .fetch_all(&mut *db)
+        .await?;
+    let mut mine = (0i64, 0i64);
+    let mut others: BTreeMap<Currency, (i64, i64)> = BTreeMap::new();
+    for r in found {
+        use sqlx::Row;
+        let code: String = r.get(0);
+        let c = Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))?;
+        let (sum, n): (i64, i64) = (r.get(1), r.get(2));
+        let slot = if c == currency { &mut mine } else { others.entry(c).or_default() };
+        *slot = (slot.0.saturating_add(sum.saturating_abs()), slot.1 + n);
+    }
+    Ok((mine, others))
+}
+
 pub(super) async fn summary(
     db: &mut AnyConnection,
     user: UserId,

@@ -9,9 +9,11 @@ use agent::runs::{Check, CheckCode, CheckOutcome};
 use agent::{Currency, Date, Locale, Money, Period, ToolCall, ToolOutput};
 use sqlx::AnyConnection;
 
+use super::checked::months_match;
 use super::flows::cash_flow_from_rows;
 use super::ledger::by_ids;
-use super::spending::{summary_from_rows, Flow};
+use super::rollup::whole_months;
+use super::spending::{summary_from_rollup, summary_from_rows, Flow};
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::store::Store;
@@ -67,16 +69,39 @@ pub async fn verify(
                 ToolCall::IncomeSummary(a) => (a, Flow::In),
                 _ => return Err(BackendError::BadRequest("a summary from another call".into())),
             };
-            // Read again from the rows themselves (the answer used the monthly roll-up).
+            // Read again from the rows themselves (the answer used the monthly roll-up);
+            // the whole months whose roll-up was found equal to their rows, and has not
+            // changed since, from the roll-up.
             let currency = r.total.currency;
-            let ((sum, n), others) = summary_from_rows(db, user, a, flow, currency, None).await?;
-            let text = pick(
-                format!("Relu dans vos opérations : {} sur {n} opérations.", money(sum, currency, locale)),
-                format!(
-                    "Read again from your transactions: {} over {n} transactions.",
-                    money(sum, currency, locale)
+            let bounded = a.amount_min.is_some() || a.amount_max.is_some();
+            let months = (!bounded).then(|| whole_months(a.period.start, a.period.end)).flatten();
+            let checked = match months {
+                Some((first, last)) => {
+                    months_match(store, db, user, first, last).await?.then_some((first, last))
+                }
+                None => None,
+            };
+            let ((sum, n), others) = match checked {
+                Some(months) => summary_from_rollup(db, user, a, flow, currency, months).await?,
+                None => summary_from_rows(db, user, a, flow, currency, None).await?,
+            };
+            let shown = money(sum, currency, locale);
+            let text = match checked {
+                Some(_) => pick(
+                    format!(
+                        "Relu dans vos opérations : {shown} sur {n} opérations ; les mois entiers d'après \
+                         leur cumul, comparé à leurs opérations depuis leur dernier changement."
+                    ),
+                    format!(
+                        "Read again from your transactions: {shown} over {n} transactions; whole months \
+                         from their roll-up, compared with their transactions since they last changed."
+                    ),
                 ),
-            );
+                None => pick(
+                    format!("Relu dans vos opérations : {shown} sur {n} opérations."),
+                    format!("Read again from your transactions: {shown} over {n} transactions."),
+                ),
+            };
             let ok = sum == r.total.minor && n == i64::from(r.count);
             checks.push(Check::of(ok, CheckCode::TotalOfSources, text));
             currencies(&others, &r.other_currencies, locale, &mut checks);

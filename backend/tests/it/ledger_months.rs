@@ -165,6 +165,94 @@ async fn answers_on_postgres() {
     fresh.drop().await;
 }
 
+/// A summary's check compares each whole month's roll-up with its rows once, records
+/// it, and compares a month again only once something in it changed: a line (that
+/// month only) or the roll-up itself, which is then caught.
+async fn checked_months_are_compared_again_after_a_change(store: Store) {
+    use agent::runs::{CheckCode, CheckOutcome};
+    use agent::{Locale, ToolCall};
+    use serde_json::json;
+
+    let user = store.ensure_user("alice").await.unwrap();
+    demo::seed(&store, user).await.unwrap();
+    let today = agent::Date::new(2026, 11, 20).unwrap();
+    let year = json!({"start": "2025-01-01", "end": "2026-01-01", "label": "2025"});
+    let call: ToolCall = serde_json::from_value(
+        json!({"tool": "spending_summary", "args": {"period": year, "group_by": "merchant"}}),
+    )
+    .unwrap();
+    let sources = || {
+        let (store, call) = (store.clone(), call.clone());
+        async move {
+            let out = backend::tools::run(&store, user, &call, Locale::En, today).await.unwrap();
+            let checks =
+                backend::tools::verify::verify(&store, user, &call, &out, Locale::En, today).await.unwrap();
+            checks.into_iter().find(|c| c.code == CheckCode::TotalOfSources).unwrap()
+        }
+    };
+    let unchecked = || {
+        let store = store.clone();
+        async move {
+            let mut db = store.tenant_read(user).await.unwrap();
+            let months: Vec<String> = sqlx::query_scalar(
+                "SELECT month FROM ledger_month_state WHERE user_id = $1 AND month >= '2025-01' AND month < '2026-01'
+                 AND (checked IS NULL OR checked <> version) ORDER BY month",
+            )
+            .bind(user.0)
+            .fetch_all(&mut *db)
+            .await
+            .unwrap();
+            db.commit().await.unwrap();
+            months
+        }
+    };
+    assert_eq!(unchecked().await.len(), 12, "the demo's months have never been compared");
+    let first = sources().await;
+    assert_eq!(first.outcome, CheckOutcome::Passed, "{first:?}");
+    assert!(first.text.contains("roll-up"), "{first:?}");
+    assert!(unchecked().await.is_empty());
+
+    // One line of March changes: only March is compared again.
+    let n = change(
+        &store,
+        user,
+        "UPDATE transactions SET amount_minor = amount_minor - 1
+         WHERE id = (SELECT MIN(id) FROM transactions WHERE user_id = $1 AND date >= '2025-03-01' AND date < '2025-04-01')",
+    )
+    .await;
+    assert_eq!(n, 1);
+    assert_eq!(unchecked().await, vec!["2025-03".to_string()]);
+    let again = sources().await;
+    assert_eq!(again.outcome, CheckOutcome::Passed, "{again:?}");
+    assert!(unchecked().await.is_empty());
+
+    // A roll-up made wrong in a month compared before: that month is compared again, and
+    // the check fails.
+    change(
+        &store,
+        user,
+        "UPDATE ledger_months SET debit = debit + 100 WHERE user_id = $1 AND month = '2025-06' AND debit < -100",
+    )
+    .await;
+    assert_eq!(unchecked().await, vec!["2025-06".to_string()]);
+    let wrong = sources().await;
+    assert_eq!(wrong.outcome, CheckOutcome::Failed, "{wrong:?}");
+    assert!(!wrong.text.contains("roll-up"), "{wrong:?}");
+}
+
+#[tokio::test]
+async fn checked_months_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    checked_months_are_compared_again_after_a_change(Store::open_in(dir.path()).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn checked_months_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    checked_months_are_compared_again_after_a_change(fresh.open_store().await.unwrap()).await;
+    fresh.drop().await;
+}
+
 mod recurring_bound {
     //! Recurring payments skip merchants paid more often than `max_payments` allows
     //! (their lines are never read): no series that many payments could be found.
