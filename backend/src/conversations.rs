@@ -6,7 +6,7 @@
 use agent::protocol::{ChatEvent, ConversationSummary, ConversationView, Role, StoredMessage};
 use agent::runs::RunStatus;
 use agent::ToolCallPlan;
-use sqlx::Row;
+use sqlx::{AnyConnection, Row};
 
 use crate::error::BackendError;
 use crate::ids::{Dialect, UserId};
@@ -57,21 +57,23 @@ impl Sou {
         mine.map(|_| ()).ok_or(BackendError::NotFound)
     }
 
+    /// A new conversation `id`, titled after its first message, in the caller's
+    /// transaction (with that message).
     pub(crate) async fn create_conversation(
         &self,
+        db: &mut AnyConnection,
         user: UserId,
+        id: &str,
         first_message: &str,
         visitor: Option<&crate::widgets::Visitor>,
-    ) -> Result<String, BackendError> {
-        let id = uuid::Uuid::new_v4().simple().to_string();
+    ) -> Result<(), BackendError> {
         let title = agent::protocol::conversation_title(first_message);
         let now = crate::store::timestamp(chrono::Utc::now());
-        let mut db = self.store.tenant(user).await?;
         sqlx::query(
             "INSERT INTO conversations (id, user_id, title, created_at, updated_at, site_id, visitor)
              VALUES ($1, $2, $3, $4, $4, $5, $6)",
         )
-        .bind(&id)
+        .bind(id)
         .bind(user.0)
         .bind(title)
         .bind(now)
@@ -79,18 +81,7 @@ impl Sou {
         .bind(visitor.map(|v| v.key.clone()))
         .execute(&mut *db)
         .await?;
-        db.commit().await?;
-        Ok(id)
-    }
-
-    /// Stores the user's question.
-    pub(crate) async fn insert_question(
-        &self,
-        user: UserId,
-        conversation: &str,
-        content: &str,
-    ) -> Result<(), BackendError> {
-        self.insert_message(user, conversation, None, content, None, &[]).await
+        Ok(())
     }
 
     /// Stores an answer under its public id, with the plan it ran and every event it sent.
@@ -150,36 +141,8 @@ impl Sou {
         plan: Option<&ToolCallPlan>,
         events: &[ChatEvent],
     ) -> Result<(), BackendError> {
-        let role = if public_id.is_some() { "assistant" } else { "user" };
-        let plan =
-            plan.map(serde_json::to_string).transpose().map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        let events = if events.is_empty() {
-            None
-        } else {
-            Some(serde_json::to_string(events).map_err(|e| BackendError::Corrupt(e.to_string()))?)
-        };
-        let now = crate::store::timestamp(chrono::Utc::now());
         let mut tx = self.store.tenant(user).await?;
-        sqlx::query(
-            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at, public_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(conversation)
-        .bind(user.0)
-        .bind(role)
-        .bind(content)
-        .bind(plan)
-        .bind(events)
-        .bind(&now)
-        .bind(public_id)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
-            .bind(conversation)
-            .bind(&now)
-            .bind(user.0)
-            .execute(&mut *tx)
-            .await?;
+        insert_message_in(&mut tx, user, conversation, public_id, content, plan, events).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -361,4 +324,46 @@ impl Sou {
             }
         }
     }
+}
+
+/// A message stored in the caller's transaction (see [`Sou::insert_message`]).
+pub(crate) async fn insert_message_in(
+    db: &mut AnyConnection,
+    user: UserId,
+    conversation: &str,
+    public_id: Option<&str>,
+    content: &str,
+    plan: Option<&ToolCallPlan>,
+    events: &[ChatEvent],
+) -> Result<(), BackendError> {
+    let role = if public_id.is_some() { "assistant" } else { "user" };
+    let plan =
+        plan.map(serde_json::to_string).transpose().map_err(|e| BackendError::Corrupt(e.to_string()))?;
+    let events = if events.is_empty() {
+        None
+    } else {
+        Some(serde_json::to_string(events).map_err(|e| BackendError::Corrupt(e.to_string()))?)
+    };
+    let now = crate::store::timestamp(chrono::Utc::now());
+    sqlx::query(
+        "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at, public_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(conversation)
+    .bind(user.0)
+    .bind(role)
+    .bind(content)
+    .bind(plan)
+    .bind(events)
+    .bind(&now)
+    .bind(public_id)
+    .execute(&mut *db)
+    .await?;
+    sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
+        .bind(conversation)
+        .bind(&now)
+        .bind(user.0)
+        .execute(&mut *db)
+        .await?;
+    Ok(())
 }

@@ -170,17 +170,34 @@ impl Sou {
                 self.check_visitor(v, id).await?;
                 (id.to_string(), false)
             }
-            (None, v) => (self.create_conversation(user, &req.message, v.as_ref()).await?, true),
+            (None, _) => (uuid::Uuid::new_v4().simple().to_string(), true),
         };
-        // The user's words are stored before anything runs.
-        self.insert_question(user, &conversation_id, &req.message).await?;
-        // A new conversation has no earlier plan to follow up on.
+        // The plan to follow up on (the question stored below has none); a new
+        // conversation has none.
         let previous = match new {
             true => None,
             false => self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context),
         };
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
-        let run = self.start_run(user, &conversation_id, run_locale, started).await?;
+        // The user's words are stored before anything runs: with their new conversation
+        // and the run that answers them, in one transaction.
+        let mut db = self.store.tenant(user).await?;
+        if new {
+            self.create_conversation(&mut db, user, &conversation_id, &req.message, visitor.as_ref()).await?;
+        }
+        crate::conversations::insert_message_in(
+            &mut db,
+            user,
+            &conversation_id,
+            None,
+            &req.message,
+            None,
+            &[],
+        )
+        .await?;
+        let run_id = self.insert_run(&mut db, user, &conversation_id, run_locale).await?;
+        db.commit().await?;
+        let run = self.record_run(user, run_id, started);
         let run_id = run.id.clone();
 
         let (tx, rx) = mpsc::channel::<ChatEvent>(32);

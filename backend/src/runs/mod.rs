@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use agent::protocol::ChatEvent;
 use agent::runs::{RunStatus, RunTrace, Sources, Step, StepKind, StepStatus};
-use sqlx::Row;
+use sqlx::{AnyConnection, Row};
 
 use crate::error::BackendError;
 use crate::ids::{Dialect, UserId};
@@ -63,17 +63,18 @@ impl Sou {
     }
 
     /// Starts recording a run (its row first, so that a client can attach to it at once).
-    pub(crate) async fn start_run(
+    /// Inserts a new run's row (in the caller's transaction, with the question it
+    /// answers) and returns its id; [`Self::record_run`] records it once committed.
+    pub(crate) async fn insert_run(
         &self,
+        db: &mut AnyConnection,
         user: UserId,
         conversation: &str,
         locale: agent::Locale,
-        started: Instant,
-    ) -> Result<Recorder, BackendError> {
+    ) -> Result<String, BackendError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
         if self.runs.config.record {
             let now = crate::store::timestamp(chrono::Utc::now());
-            let mut tx = self.store.tenant(user).await?;
             sqlx::query(
                 "INSERT INTO runs (id, user_id, conversation_id, locale, status, started_at, heartbeat_at, owner)
                  VALUES ($1, $2, $3, $4, 'running', $5, $5, $6)",
@@ -84,11 +85,15 @@ impl Sou {
             .bind(locale.as_str())
             .bind(&now)
             .bind(&self.runs.hub.instance)
-            .execute(&mut *tx)
+            .execute(&mut *db)
             .await?;
-            tx.commit().await?;
         }
-        Ok(Recorder::spawn(&self.runs, &self.store, user, id, started))
+        Ok(id)
+    }
+
+    /// The recorder of run `id`, whose row [`Self::insert_run`] inserted.
+    pub(crate) fn record_run(&self, user: UserId, id: String, started: Instant) -> Recorder {
+        Recorder::spawn(&self.runs, &self.store, user, id, started)
     }
 
     /// `GET /api/v1/runs/{id}`: a run of `user`'s, with its steps and the first
