@@ -1,16 +1,19 @@
--- Which months' roll-up was found equal to their rows, and whether anything changed
--- since: the same table and rules as SQLite's 0016_ledger_checked.sql (see there).
+-- Which months' roll-up a summary's check found equal to their rows, with nothing
+-- changed since: the same table and rules as SQLite's 0016_ledger_checked.sql (see
+-- there). A change writes the month's row only when it is not NULL already: rewriting
+-- it at every line would leave one row version per line of a long transaction (an
+-- import), each found through the previous ones. It locks the row instead, so a check
+-- that records a month waits for a change in flight and then sees its token cleared.
 CREATE TABLE ledger_month_state (
     user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     month   TEXT   NOT NULL,
-    version BIGINT NOT NULL DEFAULT 0,
     checked BIGINT,
     PRIMARY KEY (user_id, month)
 );
 SELECT sou_protect('ledger_month_state');
 
-INSERT INTO ledger_month_state (user_id, month, version)
-SELECT DISTINCT user_id, month, 1 FROM ledger_months;
+INSERT INTO ledger_month_state (user_id, month)
+SELECT DISTINCT user_id, month FROM ledger_months;
 
 CREATE FUNCTION sou_ledger_month_state() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -25,14 +28,16 @@ BEGIN
         IF TG_OP IN ('UPDATE', 'DELETE') THEN old_month := OLD.month; END IF;
         IF TG_OP IN ('UPDATE', 'INSERT') THEN new_month := NEW.month; END IF;
     END IF;
-    -- A line deleted (a user's rows cascade when the user goes) only moves a month that
+    -- A line deleted (a user's rows cascade when the user goes) only clears a month that
     -- has a row; a new one makes it.
     IF old_month IS NOT NULL THEN
-        UPDATE ledger_month_state SET version = version + 1 WHERE user_id = OLD.user_id AND month = old_month;
+        PERFORM 1 FROM ledger_month_state WHERE user_id = OLD.user_id AND month = old_month FOR UPDATE;
+        UPDATE ledger_month_state SET checked = NULL
+        WHERE user_id = OLD.user_id AND month = old_month AND checked IS NOT NULL;
     END IF;
     IF new_month IS NOT NULL THEN
-        INSERT INTO ledger_month_state AS s (user_id, month, version) VALUES (NEW.user_id, new_month, 1)
-        ON CONFLICT (user_id, month) DO UPDATE SET version = s.version + 1;
+        INSERT INTO ledger_month_state AS s (user_id, month) VALUES (NEW.user_id, new_month)
+        ON CONFLICT (user_id, month) DO UPDATE SET checked = NULL WHERE s.checked IS NOT NULL;
     END IF;
     RETURN NULL;
 END

@@ -1,8 +1,8 @@
 //! Months whose roll-up was compared with their own rows, found equal, and not changed
-//! since (`ledger_month_state`, kept by triggers: every change to a month's
-//! transactions or roll-up moves its `version`). A summary's check reads such months
-//! from the roll-up, and the others' rows again: a year asked about twice is compared
-//! with its rows once, and again only in the months that changed.
+//! since (`ledger_month_state.checked` = 1; triggers set it back to NULL at every
+//! change to a month's transactions or roll-up). A summary's check reads such months
+//! from the roll-up, and compares the others: a year asked about twice is compared with
+//! its rows once, and again only in the months that changed.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -20,10 +20,13 @@ type Line = ((i64, i64, i64, String), [i64; 5]);
 
 /// Whether every month from `first` to `last` (exclusive, first days of months) has a
 /// roll-up equal to its rows: months checked before and unchanged since, and the
-/// others compared now (and recorded when they match and did not change meanwhile).
-/// `false` as soon as one month differs. A month without a state row never had a line
-/// (the triggers make it at the first one), so it has nothing to compare.
-/// Reads in `db` (the check's transaction); records in a transaction of its own.
+/// others compared now. `false` as soon as one month differs. A month without a state
+/// row never had a line (the triggers make it at the first one): nothing to compare.
+///
+/// A month compared now is recorded only if nothing changed it meanwhile: it is first
+/// marked with this check's token (committed), then compared in a read that starts
+/// after that, then recorded where the token is still there. A change clears the token
+/// (on PostgreSQL a change in flight holds the row, so the marking waits for it).
 pub(super) async fn months_match(
     store: &Store,
     db: &mut AnyConnection,
@@ -31,11 +34,9 @@ pub(super) async fn months_match(
     first: Date,
     last: Date,
 ) -> Result<bool, BackendError> {
-    // The versions first: a change that lands after this read moves a version past the
-    // one recorded below, so a month compared before that change is not recorded.
-    let unchecked: Vec<(Date, i64)> = sqlx::query(
-        "SELECT month, CAST(version AS BIGINT) FROM ledger_month_state
-         WHERE user_id = $1 AND month >= $2 AND month < $3 AND (checked IS NULL OR checked <> version)
+    let unchecked: Vec<Date> = sqlx::query(
+        "SELECT month FROM ledger_month_state
+         WHERE user_id = $1 AND month >= $2 AND month < $3 AND (checked IS NULL OR checked <> 1)
          ORDER BY month",
     )
     .bind(user.0)
@@ -44,40 +45,55 @@ pub(super) async fn months_match(
     .fetch_all(&mut *db)
     .await?
     .iter()
-    .filter_map(|r| {
-        let m = Date::parse_iso(&format!("{}-01", r.get::<String, _>(0)))?;
-        Some((m, r.get::<i64, _>(1)))
-    })
+    .filter_map(|r| Date::parse_iso(&format!("{}-01", r.get::<String, _>(0))))
     .collect();
-    // Runs of consecutive months, each compared in one statement.
+    if unchecked.is_empty() {
+        return Ok(true);
+    }
+    let (high, low) = uuid::Uuid::new_v4().as_u64_pair();
+    let token = -i64::try_from((high ^ low) >> 2).unwrap_or(0) - 2;
+    let mark = |sql: &'static str, value: i64| {
+        let months = unchecked.clone();
+        async move {
+            let mut tx = store.tenant(user).await?;
+            for m in months {
+                sqlx::query(sql)
+                    .bind(value)
+                    .bind(user.0)
+                    .bind(month(m))
+                    .bind(token)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok::<_, BackendError>(())
+        }
+    };
+    mark(
+        "UPDATE ledger_month_state SET checked = $1
+         WHERE user_id = $2 AND month = $3 AND (checked IS NULL OR checked <> 1) AND CAST($4 AS BIGINT) <> 1",
+        token,
+    )
+    .await?;
+    // Runs of consecutive months, each compared in one statement, in a read that starts
+    // after the marks.
     let mut runs: Vec<(Date, Date)> = Vec::new();
-    for (m, _) in &unchecked {
+    for m in &unchecked {
         match runs.last_mut() {
             Some((_, end)) if *end == *m => *end = m.add_months(1),
             _ => runs.push((*m, m.add_months(1))),
         }
     }
+    let mut read = store.tenant_read(user).await?;
     for (from, to) in runs {
-        if !run_matches(db, user, from, to).await? {
+        if !run_matches(&mut read, user, from, to).await? {
+            read.commit().await?;
             return Ok(false);
         }
     }
-    if unchecked.is_empty() {
-        return Ok(true);
-    }
-    // Recorded only where the version is still the one read before comparing.
-    let mut tx = store.tenant(user).await?;
-    for (m, version) in unchecked {
-        sqlx::query(
-            "UPDATE ledger_month_state SET checked = version WHERE user_id = $1 AND month = $2 AND version = $3",
-        )
-        .bind(user.0)
-        .bind(month(m))
-        .bind(version)
-        .execute(&mut *tx)
+    read.commit().await?;
+    mark("UPDATE ledger_month_state SET checked = $1 WHERE user_id = $2 AND month = $3 AND checked = $4", 1)
         .await?;
-    }
-    tx.commit().await?;
     Ok(true)
 }
 

@@ -196,7 +196,7 @@ async fn checked_months_are_compared_again_after_a_change(store: Store) {
             let mut db = store.tenant_read(user).await.unwrap();
             let months: Vec<String> = sqlx::query_scalar(
                 "SELECT month FROM ledger_month_state WHERE user_id = $1 AND month >= '2025-01' AND month < '2026-01'
-                 AND (checked IS NULL OR checked <> version) ORDER BY month",
+                 AND (checked IS NULL OR checked <> 1) ORDER BY month",
             )
             .bind(user.0)
             .fetch_all(&mut *db)
