@@ -59,7 +59,7 @@ impl Sou {
 
     /// A new conversation `id`, titled after its first message, in the caller's
     /// transaction (with that message).
-    pub(crate) async fn create_conversation(
+    async fn create_conversation(
         &self,
         db: &mut AnyConnection,
         user: UserId,
@@ -82,6 +82,27 @@ impl Sou {
         .execute(&mut *db)
         .await?;
         Ok(())
+    }
+
+    /// Stores a question: with its conversation when `new`, and with the row of the run
+    /// that answers it (whose id this returns), in one transaction.
+    pub(crate) async fn store_question(
+        &self,
+        user: UserId,
+        conversation: &str,
+        new: bool,
+        message: &str,
+        visitor: Option<&crate::widgets::Visitor>,
+        locale: agent::Locale,
+    ) -> Result<String, BackendError> {
+        let mut db = self.store.tenant(user).await?;
+        if new {
+            self.create_conversation(&mut db, user, conversation, message, visitor).await?;
+        }
+        insert_message_in(&mut db, user, conversation, None, message, None, &[]).await?;
+        let run = self.insert_run(&mut db, user, conversation, locale).await?;
+        db.commit().await?;
+        Ok(run)
     }
 
     /// Stores an answer under its public id, with the plan it ran and every event it sent.
@@ -327,7 +348,7 @@ impl Sou {
 }
 
 /// A message stored in the caller's transaction (see [`Sou::insert_message`]).
-pub(crate) async fn insert_message_in(
+async fn insert_message_in(
     db: &mut AnyConnection,
     user: UserId,
     conversation: &str,

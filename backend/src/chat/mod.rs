@@ -179,24 +179,10 @@ impl Sou {
             false => self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context),
         };
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
-        // The user's words are stored before anything runs: with their new conversation
-        // and the run that answers them, in one transaction.
-        let mut db = self.store.tenant(user).await?;
-        if new {
-            self.create_conversation(&mut db, user, &conversation_id, &req.message, visitor.as_ref()).await?;
-        }
-        crate::conversations::insert_message_in(
-            &mut db,
-            user,
-            &conversation_id,
-            None,
-            &req.message,
-            None,
-            &[],
-        )
-        .await?;
-        let run_id = self.insert_run(&mut db, user, &conversation_id, run_locale).await?;
-        db.commit().await?;
+        // The user's words are stored before anything runs.
+        let run_id = self
+            .store_question(user, &conversation_id, new, &req.message, visitor.as_ref(), run_locale)
+            .await?;
         let run = self.record_run(user, run_id, started);
         let run_id = run.id.clone();
 
