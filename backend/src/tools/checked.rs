@@ -27,13 +27,15 @@ type Line = ((i64, i64, i64, String), [i64; 5]);
 /// marked with this check's token (committed), then compared in a read that starts
 /// after that, then recorded where the token is still there. A change clears the token
 /// (on PostgreSQL a change in flight holds the row, so the marking waits for it).
+///
+/// Each step takes a connection of its own and gives it back before the next.
 pub(super) async fn months_match(
     store: &Store,
-    db: &mut AnyConnection,
     user: UserId,
     first: Date,
     last: Date,
 ) -> Result<bool, BackendError> {
+    let mut db = store.tenant_read(user).await?;
     let unchecked: Vec<Date> = sqlx::query(
         "SELECT month FROM ledger_month_state
          WHERE user_id = $1 AND month >= $2 AND month < $3 AND (checked IS NULL OR checked <> 1)
@@ -47,6 +49,7 @@ pub(super) async fn months_match(
     .iter()
     .filter_map(|r| Date::parse_iso(&format!("{}-01", r.get::<String, _>(0))))
     .collect();
+    db.commit().await?;
     if unchecked.is_empty() {
         return Ok(true);
     }

@@ -33,6 +33,21 @@ pub async fn verify(
     if call.is_dataset() {
         return Ok(dataset_checks(output, locale));
     }
+    // A summary's whole months that can be read from the roll-up (compared with their
+    // rows now if need be), found before this check holds a connection: comparing uses
+    // connections of its own, and checks holding one each while waiting for another
+    // could take the whole pool.
+    let checked = match call {
+        ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a)
+            if a.amount_min.is_none() && a.amount_max.is_none() =>
+        {
+            match whole_months(a.period.start, a.period.end) {
+                Some((first, last)) => months_match(store, user, first, last).await?.then_some((first, last)),
+                None => None,
+            }
+        }
+        _ => None,
+    };
     let mut tx = store.tenant_read(user).await?;
     let db = &mut *tx;
     let span = data_span(db, user).await?;
@@ -73,14 +88,6 @@ pub async fn verify(
             // the whole months whose roll-up was found equal to their rows, and has not
             // changed since, from the roll-up.
             let currency = r.total.currency;
-            let bounded = a.amount_min.is_some() || a.amount_max.is_some();
-            let months = (!bounded).then(|| whole_months(a.period.start, a.period.end)).flatten();
-            let checked = match months {
-                Some((first, last)) => {
-                    months_match(store, db, user, first, last).await?.then_some((first, last))
-                }
-                None => None,
-            };
             let ((sum, n), others) = match checked {
                 Some(months) => summary_from_rollup(db, user, a, flow, currency, months).await?,
                 None => summary_from_rows(db, user, a, flow, currency, None).await?,
