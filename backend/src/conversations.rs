@@ -115,7 +115,10 @@ impl Sou {
         plan: Option<&ToolCallPlan>,
         events: &[ChatEvent],
     ) -> Result<(), BackendError> {
-        self.insert_message(user, conversation, Some(public_id), content, plan, events).await
+        let mut tx = self.store.tenant(user).await?;
+        insert_message_in(&mut tx, user, conversation, Some(public_id), content, plan, events).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// An answer stored again with more events (a plan's steps, once they ran).
@@ -150,22 +153,6 @@ impl Sou {
                 .await?;
         db.commit().await?;
         Ok(n > 0)
-    }
-
-    /// A question (no public id) or an answer (one).
-    async fn insert_message(
-        &self,
-        user: UserId,
-        conversation: &str,
-        public_id: Option<&str>,
-        content: &str,
-        plan: Option<&ToolCallPlan>,
-        events: &[ChatEvent],
-    ) -> Result<(), BackendError> {
-        let mut tx = self.store.tenant(user).await?;
-        insert_message_in(&mut tx, user, conversation, public_id, content, plan, events).await?;
-        tx.commit().await?;
-        Ok(())
     }
 
     /// The plan of the last answer that had one: the context for follow-ups.
@@ -347,7 +334,7 @@ impl Sou {
     }
 }
 
-/// A message stored in the caller's transaction (see [`Sou::insert_message`]).
+/// A question (no public id) or an answer (one), stored in the caller's transaction.
 async fn insert_message_in(
     db: &mut AnyConnection,
     user: UserId,
