@@ -7,7 +7,10 @@
 //!   rows, `tools/checked.rs`), then p50 and p99 of the next ones;
 //! - **SQL**: the time the database driver spent on the ledger statements of that same
 //!   answer (every statement reading `transactions` or a roll-up), as sqlx times them;
-//! - **Sou ÷ SQL** at the median: what Sou adds around its own queries.
+//! - **shown**: the same answers until their result is sent (the user sees it; the
+//!   answer and its run are stored after);
+//! - **Sou ÷ SQL** and **shown ÷ SQL** at the median: what Sou adds around its own
+//!   queries.
 //!
 //! `cargo bench -p backend --bench scale` (`-- postgres` for PostgreSQL at 127.0.0.1;
 //! `-- sizes=1550,100000` for other sizes; `-- rounds=10`; `-- statements` lists every
@@ -38,8 +41,8 @@ const QUESTIONS: [(&str, &str); 7] = [
 type Failed = Box<dyn std::error::Error>;
 
 /// Sums the time sqlx reports for ledger statements while `on` is set.
-/// Each statement's time (ms) and its first words.
-type Statements = Vec<(f64, String)>;
+/// Each statement's end (ms after the question), its time (ms) and its first words.
+type Statements = Vec<(f64, f64, String)>;
 
 #[derive(Clone, Default)]
 struct SqlClock {
@@ -47,6 +50,8 @@ struct SqlClock {
     nanos: Arc<AtomicU64>,
     /// With `-- statements`: every statement of the last answer, with its time.
     log: Arc<std::sync::Mutex<Option<Statements>>>,
+    /// When the answer being timed started.
+    started: Arc<std::sync::Mutex<Option<Instant>>>,
 }
 
 #[derive(Default)]
@@ -86,40 +91,54 @@ impl<S: tracing::Subscriber> Layer<S> for SqlClock {
         }
         if let Some(log) = self.log.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
             let text: String = s.text.split_whitespace().collect::<Vec<_>>().join(" ");
-            log.push((s.secs * 1000.0, text.chars().take(400).collect()));
+            let started = *self.started.lock().unwrap_or_else(|p| p.into_inner());
+            let at = started.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1000.0);
+            log.push((at, s.secs * 1000.0, text.chars().take(400).collect()));
         }
     }
 }
 
-/// One answer: its time, and the ledger SQL's time within it.
-async fn answer(
-    sou: &Sou,
-    user: UserId,
-    message: &str,
-    sql: &SqlClock,
-) -> Result<(Duration, Duration), Failed> {
+/// One answer's times.
+struct Timed {
+    /// Until the result is sent (what the user waits for).
+    shown: Duration,
+    /// Until the stream's last event (the answer and its run stored).
+    took: Duration,
+    /// The ledger statements' time within it.
+    sql: Duration,
+}
+
+/// One answer, timed.
+async fn answer(sou: &Sou, user: UserId, message: &str, sql: &SqlClock) -> Result<Timed, Failed> {
     sql.nanos.store(0, Ordering::Relaxed);
     if let Some(log) = sql.log.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
         log.clear();
     }
     sql.on.store(true, Ordering::Relaxed);
     let started = Instant::now();
+    *sql.started.lock().unwrap_or_else(|p| p.into_inner()) = Some(started);
     let req = ChatRequest { message: message.into(), ..ChatRequest::default() };
-    let stream = sou.chat(user, req).await?;
-    let events: Vec<_> = stream.events.collect().await;
+    let mut stream = sou.chat(user, req).await?;
+    let (mut events, mut shown) = (Vec::new(), None);
+    while let Some(e) = stream.events.next().await {
+        if e.kind() == "tool_result" {
+            shown.get_or_insert_with(|| started.elapsed());
+        }
+        events.push(e);
+    }
     let took = started.elapsed();
     sql.on.store(false, Ordering::Relaxed);
     if !events.last().is_some_and(|e| e.is_terminal()) {
         return Err("a stream without its end".into());
     }
-    if !events.iter().any(|e| e.kind() == "tool_result") {
+    let Some(shown) = shown else {
         return Err(format!(
             "{message:?} got no tool result: {:?}",
             events.iter().map(|e| e.kind()).collect::<Vec<_>>()
         )
         .into());
-    }
-    Ok((took, Duration::from_nanos(sql.nanos.load(Ordering::Relaxed))))
+    };
+    Ok(Timed { shown, took, sql: Duration::from_nanos(sql.nanos.load(Ordering::Relaxed)) })
 }
 
 fn quantile(v: &mut [Duration], q: f64) -> f64 {
@@ -189,8 +208,8 @@ fn main() -> Result<(), Failed> {
             }
             println!("{have} transactions (built in {:.1} s)", built.elapsed().as_secs_f64());
             println!(
-                "{:<31} {:>10} {:>10} {:>10} {:>10} {:>10}",
-                "question", "Sou first", "Sou p50", "Sou p99", "SQL p50", "Sou ÷ SQL"
+                "{:<31} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+                "question", "Sou first", "Sou p50", "Sou p99", "shown p50", "SQL p50", "Sou ÷ SQL", "shown ÷ SQL"
             );
             let today = agent::Date::new(2026, 11, 20).ok_or("a date")?;
             let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today);
@@ -206,22 +225,25 @@ fn main() -> Result<(), Failed> {
                     .execute(&mut *tx)
                     .await?;
                 tx.commit().await?;
-                let (first, _) = answer(&sou, user, q, &clock).await?;
-                let (mut took, mut sql) = (Vec::new(), Vec::new());
+                let first = answer(&sou, user, q, &clock).await?.took;
+                let (mut sent, mut took, mut sql) = (Vec::new(), Vec::new(), Vec::new());
                 for _ in 0..rounds {
-                    let (t, s) = answer(&sou, user, q, &clock).await?;
-                    took.push(t);
-                    sql.push(s);
+                    let t = answer(&sou, user, q, &clock).await?;
+                    sent.push(t.shown);
+                    took.push(t.took);
+                    sql.push(t.sql);
                 }
                 let (p50, p99, s50) = (quantile(&mut took, 0.5), quantile(&mut took, 0.99), quantile(&mut sql, 0.5));
+                let r50 = quantile(&mut sent, 0.5);
                 println!(
-                    "{name:<31} {:>8.1}ms {p50:>8.1}ms {p99:>8.1}ms {s50:>8.1}ms {:>9.1}×",
+                    "{name:<31} {:>8.1}ms {p50:>8.1}ms {p99:>8.1}ms {r50:>8.1}ms {s50:>8.1}ms {:>9.1}× {:>9.1}×",
                     first.as_secs_f64() * 1000.0,
-                    if s50 > 0.0 { p50 / s50 } else { f64::NAN }
+                    if s50 > 0.0 { p50 / s50 } else { f64::NAN },
+                    if s50 > 0.0 { r50 / s50 } else { f64::NAN }
                 );
                 if let Some(log) = clock.log.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
-                    for (ms, text) in log.iter().filter(|(ms, _)| *ms >= shown.unwrap_or(0.5)) {
-                        println!("    {ms:>7.1}ms  {text}");
+                    for (at, ms, text) in log.iter().filter(|(_, ms, _)| *ms >= shown.unwrap_or(0.5)) {
+                        println!("    at {at:>6.2}ms {ms:>6.2}ms  {text}");
                     }
                 }
             }

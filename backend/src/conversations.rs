@@ -10,6 +10,7 @@ use sqlx::{AnyConnection, Row};
 
 use crate::error::BackendError;
 use crate::ids::{Dialect, UserId};
+use crate::messages::NewMessage;
 use crate::sou::Sou;
 
 /// Longest conversation title, in characters.
@@ -85,7 +86,9 @@ impl Sou {
     }
 
     /// Stores a question: with its conversation when `new`, and with the row of the run
-    /// that answers it (whose id this returns), in one transaction.
+    /// that answers it, in one transaction. Returns the run's id and the user's
+    /// vocabulary stamp (version and currency, read in the same transaction), with
+    /// which the answer finds the user's parser without another read.
     pub(crate) async fn store_question(
         &self,
         user: UserId,
@@ -94,15 +97,16 @@ impl Sou {
         message: &str,
         visitor: Option<&crate::widgets::Visitor>,
         locale: agent::Locale,
-    ) -> Result<String, BackendError> {
+    ) -> Result<(String, (i64, String)), BackendError> {
         let mut db = self.store.tenant(user).await?;
         if new {
             self.create_conversation(&mut db, user, conversation, message, visitor).await?;
         }
         insert_message_in(&mut db, user, conversation, None, message, None, &[]).await?;
         let run = self.insert_run(&mut db, user, conversation, locale).await?;
+        let stamp = crate::vocabulary::read_stamp(&mut db, user).await?;
         db.commit().await?;
-        Ok(run)
+        Ok((run, stamp))
     }
 
     /// Stores an answer under its public id, with the plan it ran and every event it sent.
@@ -344,34 +348,8 @@ async fn insert_message_in(
     plan: Option<&ToolCallPlan>,
     events: &[ChatEvent],
 ) -> Result<(), BackendError> {
-    let role = if public_id.is_some() { "assistant" } else { "user" };
-    let plan =
-        plan.map(serde_json::to_string).transpose().map_err(|e| BackendError::Corrupt(e.to_string()))?;
-    let events = if events.is_empty() {
-        None
-    } else {
-        Some(serde_json::to_string(events).map_err(|e| BackendError::Corrupt(e.to_string()))?)
-    };
-    let now = crate::store::timestamp(chrono::Utc::now());
-    sqlx::query(
-        "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at, public_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
-    .bind(conversation)
-    .bind(user.0)
-    .bind(role)
-    .bind(content)
-    .bind(plan)
-    .bind(events)
-    .bind(&now)
-    .bind(public_id)
-    .execute(&mut *db)
-    .await?;
-    sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
-        .bind(conversation)
-        .bind(&now)
-        .bind(user.0)
-        .execute(&mut *db)
-        .await?;
+    let message = NewMessage::new(conversation, public_id, content, plan, events)
+        .map_err(|e| BackendError::Corrupt(e.to_string()))?;
+    message.insert(db, user).await?;
     Ok(())
 }

@@ -15,6 +15,7 @@ pub mod ids;
 pub mod import;
 pub mod imports;
 pub mod llm;
+mod messages;
 pub mod providers;
 pub mod registry;
 pub mod reports;

@@ -126,7 +126,17 @@ impl Sou {
         &self,
         account: &crate::auth::Account,
     ) -> Result<Arc<Parser>, BackendError> {
-        self.parsers.get(&self.store, account.user, account.vocabulary.clone()).await
+        self.parser_stamped(account.user, account.vocabulary.clone()).await
+    }
+
+    /// The same when the caller just read the user's vocabulary stamp (version and
+    /// currency); read here if `None`.
+    pub(crate) async fn parser_stamped(
+        &self,
+        user: UserId,
+        stamp: Option<(i64, String)>,
+    ) -> Result<Arc<Parser>, BackendError> {
+        self.parsers.get(&self.store, user, stamp).await
     }
 
     /// The user's categories, merchants, accounts and datasets (those of their parser).

@@ -35,6 +35,23 @@ pub(crate) enum Sandbox {
     Postgres(sqlx::PgPool),
 }
 
+/// The store's pool, `max` connections. sqlx's default pings every connection it hands
+/// out (and again when it comes back): on PostgreSQL a round trip, on SQLite a hand-off
+/// to the connection's thread and back, for each of the dozen statements an answer
+/// runs. Only a connection idle for a while is pinged here (one the server or a
+/// firewall may have closed); a connection that broke while in use fails its statement
+/// and is not returned to the pool (its release ping fails).
+fn pool_options(max: u32) -> AnyPoolOptions {
+    AnyPoolOptions::new().max_connections(max).test_before_acquire(false).before_acquire(|conn, meta| {
+        Box::pin(async move {
+            if meta.idle_for > std::time::Duration::from_secs(30) {
+                sqlx::Connection::ping(conn).await?;
+            }
+            Ok(true)
+        })
+    })
+}
+
 static SQLITE: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 static POSTGRES: sqlx::migrate::Migrator = sqlx::migrate!("./migrations_pg");
 
@@ -54,8 +71,7 @@ impl Store {
         let url = if url.contains('?') { url.to_string() } else { format!("{url}?mode=rwc") };
         let open_error = |source| StoreError::Open { url: redact(&url), source };
         let options: AnyConnectOptions = url.parse().map_err(open_error)?;
-        let pool = AnyPoolOptions::new()
-            .max_connections(8)
+        let pool = pool_options(8)
             .after_connect(|conn, _| {
                 Box::pin(async move {
                     conn.execute(
@@ -94,8 +110,7 @@ impl Store {
         let connect = |url: &str, max| {
             let url = url.to_string();
             async move {
-                AnyPoolOptions::new()
-                    .max_connections(max)
+                pool_options(max)
                     .after_connect(|conn, _| {
                         Box::pin(async move {
                             // PostgreSQL's default cost of a random page read (4, for spinning

@@ -41,13 +41,7 @@ impl Parsers {
             Some(stamp) => stamp,
             None => {
                 let mut db = store.tenant_read(user).await?;
-                let stamp: (i64, String) = sqlx::query_as(
-                    "SELECT CAST(vocabulary_version AS BIGINT), currency FROM users WHERE id = $1",
-                )
-                .bind(user.0)
-                .fetch_optional(&mut *db)
-                .await?
-                .ok_or(BackendError::NotFound)?;
+                let stamp = read_stamp(&mut db, user).await?;
                 db.commit().await?;
                 stamp
             }
@@ -68,4 +62,16 @@ impl Parsers {
         built.insert(user, Built { version, currency, parser: parser.clone() });
         Ok(parser)
     }
+}
+
+/// `user`'s vocabulary version and currency, read on the caller's connection.
+pub(crate) async fn read_stamp(
+    db: &mut sqlx::AnyConnection,
+    user: UserId,
+) -> Result<(i64, String), BackendError> {
+    sqlx::query_as("SELECT CAST(vocabulary_version AS BIGINT), currency FROM users WHERE id = $1")
+        .bind(user.0)
+        .fetch_optional(db)
+        .await?
+        .ok_or(BackendError::NotFound)
 }

@@ -27,6 +27,7 @@ use crate::error::{llm_message, user_safe, BackendError};
 use crate::ids::UserId;
 use crate::llm::model::Spent;
 use crate::llm::{self, LlmMessage};
+use crate::messages::NewMessage;
 use crate::providers::Resolved;
 use crate::registry::Registry;
 use crate::runs::record::Clock;
@@ -49,6 +50,8 @@ struct Asked<'a> {
     message: &'a str,
     locale: Option<Locale>,
     previous: Option<&'a ToolCallPlan>,
+    /// The user's vocabulary version and currency, read with the question.
+    stamp: (i64, String),
     conversation: &'a str,
     /// A widget's visitor asks: only what the site allows, and never a model.
     scope: Option<&'a WidgetScope>,
@@ -180,7 +183,7 @@ impl Sou {
         };
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
         // The user's words are stored before anything runs.
-        let run_id = self
+        let (run_id, stamp) = self
             .store_question(user, &conversation_id, new, &req.message, visitor.as_ref(), run_locale)
             .await?;
         let run = self.record_run(user, run_id, started);
@@ -198,6 +201,7 @@ impl Sou {
                 message: &req.message,
                 locale,
                 previous: previous.as_ref(),
+                stamp,
                 conversation: &id,
                 scope: visitor.as_ref().map(|v| &v.site.scope),
             };
@@ -257,13 +261,11 @@ impl Sou {
             };
             out.sent.push(status.clone());
             let text = ChatEvent::words(&out.sent);
-            if let Err(e) = sou.insert_answer(user, &id, &message_id, &text, plan.as_ref(), &out.sent).await {
-                tracing::error!(error = %e, "storing the answer failed");
-            }
-            // The run's last event is recorded once the answer is stored: a client that
-            // re-attaches and sees it finds the answer.
+            // The answer is stored with the run's last event and end, in one transaction:
+            // a client that re-attaches and sees the end finds the answer.
             out.run.event(&status);
-            out.run.finish(run_status, Some(confidence)).await;
+            let answer = NewMessage::new(&id, Some(&message_id), &text, plan.as_ref(), &out.sent);
+            out.run.finish_answered(run_status, Some(confidence), answer).await;
             let _ = out.tx.send(status).await;
         });
         let events = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
@@ -282,7 +284,7 @@ impl Sou {
     ) -> Result<Answered, BackendError> {
         let parser = match q.scope {
             Some(scope) => std::sync::Arc::new(Parser::new(scope.vocabulary(self.vocabulary(q.user).await?))),
-            None => self.parser(q.user).await?,
+            None => self.parser_stamped(q.user, Some(q.stamp.clone())).await?,
         };
         let today = self.today();
         let clock = Clock::now();

@@ -14,6 +14,7 @@ use agent::runs::{RunStatus, Step, StepKind};
 use tokio::sync::{mpsc, oneshot, Notify};
 
 use crate::ids::UserId;
+use crate::messages::NewMessage;
 use crate::store::Store;
 
 /// The limits this server sets, in millionths of a euro per month.
@@ -188,6 +189,8 @@ enum Record {
         status: RunStatus,
         confidence: Option<f32>,
         total_ms: u64,
+        /// The chat answer, stored with the run's end.
+        answer: Option<Box<NewMessage>>,
         done: Option<oneshot::Sender<()>>,
     },
     /// A plan's steps before `next_step` are done: stored with their events, at once.
@@ -326,12 +329,60 @@ impl Recorder {
     /// recorded is stored, so that a client reading the trace after the stream's end
     /// finds it whole.
     pub(crate) async fn finish(&mut self, status: RunStatus, confidence: Option<f32>) {
+        self.finish_with(status, confidence, None).await;
+    }
+
+    /// The same, storing the chat `answer` in the same transaction as the run's end and
+    /// last event: a client that sees the end finds the answer, and an answer costs one
+    /// commit less. Not recording runs, the answer is stored alone.
+    pub(crate) async fn finish_answered(
+        &mut self,
+        status: RunStatus,
+        confidence: Option<f32>,
+        answer: Result<NewMessage, serde_json::Error>,
+    ) {
+        let answer = match answer {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::error!(error = %e, "an answer that cannot be stored");
+                return self.finish(status, confidence).await;
+            }
+        };
+        if self.tx.is_some() {
+            return self.finish_with(status, confidence, Some(Box::new(answer))).await;
+        }
+        let stored = async {
+            let mut db = self.store.tenant(self.user).await?;
+            answer.insert(&mut db, self.user).await?;
+            db.commit().await
+        };
+        if let Err(e) = stored.await {
+            tracing::error!(error = %e, "storing the answer failed");
+        }
+    }
+
+    async fn finish_with(
+        &mut self,
+        status: RunStatus,
+        confidence: Option<f32>,
+        answer: Option<Box<NewMessage>>,
+    ) {
         let Some(tx) = self.tx.take() else { return };
         let (done, stored) = oneshot::channel();
         let total_ms = self.started.elapsed().as_millis() as u64;
-        let _ = tx.send(Record::Finish { status, confidence, total_ms, done: Some(done) });
+        let _ = tx.send(Record::Finish { status, confidence, total_ms, answer, done: Some(done) });
         drop(tx);
         let _ = tokio::time::timeout(Duration::from_secs(5), stored).await;
+    }
+}
+
+/// How long the writer waits for more records after a first one before it stores them.
+const LINGER: Duration = Duration::from_millis(25);
+
+impl Record {
+    /// Whether the run waits until this record is stored.
+    fn awaited(&self) -> bool {
+        matches!(self, Record::Finish { .. } | Record::Checkpoint { .. })
     }
 }
 
@@ -354,10 +405,20 @@ async fn write_loop(
             Ok(None) => return,
             Err(_) => Vec::new(),
         };
-        while batch.len() < 512 {
+        // What comes within `LINGER` of the first record goes in the same batch, unless
+        // the run waits for it to be stored (a checkpoint, the end): a quick answer's
+        // steps and events are then one transaction, a long one's a few a second.
+        let until = tokio::time::Instant::now() + LINGER;
+        while !batch.is_empty() && batch.len() < 512 && !batch.iter().any(Record::awaited) {
             match rx.try_recv() {
                 Ok(r) => batch.push(r),
-                Err(_) => break,
+                Err(mpsc::error::TryRecvError::Disconnected) => break,
+                Err(mpsc::error::TryRecvError::Empty) => {
+                    match tokio::time::timeout_at(until, rx.recv()).await {
+                        Ok(Some(r)) => batch.push(r),
+                        Ok(None) | Err(_) => break,
+                    }
+                }
             }
         }
         let mut done = Vec::new();
@@ -409,19 +470,29 @@ async fn write_batch(
     beat: bool,
 ) -> Result<(), sqlx::Error> {
     let now = crate::store::timestamp(chrono::Utc::now());
-    let mut tx = store.tenant_log(user).await?;
+    // A batch that stores the answer commits as the question did (on PostgreSQL, waiting
+    // for the disk); the others are a log that can be lost with PostgreSQL itself.
+    let answers = batch.iter().any(|r| matches!(r, Record::Finish { answer: Some(_), .. }));
+    let mut tx = if answers { store.tenant(user).await? } else { store.tenant_log(user).await? };
+    let events: Vec<(u64, &str)> = batch
+        .iter()
+        .filter_map(|r| match r {
+            Record::Event { seq, json } => Some((*seq, json.as_str())),
+            _ => None,
+        })
+        .collect();
+    insert_events(&mut tx, user, run, &events).await?;
+    let steps: Vec<&Step> = batch
+        .iter()
+        .filter_map(|r| match r {
+            Record::Step(s) => Some(&**s),
+            _ => None,
+        })
+        .collect();
+    insert_steps(&mut tx, user, run, &steps, &now).await?;
     for r in batch {
         match r {
-            Record::Event { seq, json } => {
-                sqlx::query("INSERT INTO run_events (run_id, user_id, seq, event) VALUES ($1, $2, $3, $4)")
-                    .bind(run)
-                    .bind(user.0)
-                    .bind(*seq as i64)
-                    .bind(json.as_str())
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            Record::Step(s) => insert_step(&mut tx, user, run, s, &now).await?,
+            Record::Event { .. } | Record::Step(_) => {}
             Record::Checkpoint { next_step, .. } => {
                 sqlx::query("UPDATE runs SET next_step = $1 WHERE id = $2 AND user_id = $3")
                     .bind(i64::from(*next_step))
@@ -430,7 +501,10 @@ async fn write_batch(
                     .execute(&mut *tx)
                     .await?;
             }
-            Record::Finish { status, confidence, total_ms, .. } => {
+            Record::Finish { status, confidence, total_ms, answer, .. } => {
+                if let Some(answer) = answer {
+                    answer.insert(&mut tx, user).await?;
+                }
                 // What the user decided meanwhile (cancelled, rejected) stays; a run ends
                 // (`finished_at`, after which its events may be purged) only once final.
                 sqlx::query(
@@ -469,44 +543,82 @@ async fn write_batch(
     tx.commit().await
 }
 
-async fn insert_step(
+/// `$first, $first+1, …` for `n` values: one row of a multi-row `INSERT`.
+fn placeholders(first: usize, n: usize) -> String {
+    let list: Vec<String> = (first..first + n).map(|i| format!("${i}")).collect();
+    format!("({})", list.join(", "))
+}
+
+/// A batch's events, in one statement.
+async fn insert_events(
     tx: &mut crate::store::Tenant,
     user: UserId,
     run: &str,
-    s: &Step,
+    events: &[(u64, &str)],
+) -> Result<(), sqlx::Error> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<String> = (0..events.len()).map(|i| placeholders(1 + 4 * i, 4)).collect();
+    let sql = format!("INSERT INTO run_events (run_id, user_id, seq, event) VALUES {}", rows.join(", "));
+    // Few shapes are kept prepared: a long answer's batches of every size would push
+    // the connection's other statements out of its cache.
+    let mut query = sqlx::query(&sql).persistent(events.len() <= 8);
+    for (seq, json) in events {
+        query = query.bind(run).bind(user.0).bind(*seq as i64).bind(*json);
+    }
+    query.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// A batch's steps, in one statement; a model's call is also what the user spent.
+async fn insert_steps(
+    tx: &mut crate::store::Tenant,
+    user: UserId,
+    run: &str,
+    steps: &[&Step],
     now: &str,
 ) -> Result<(), sqlx::Error> {
-    let json = |v: &serde_json::Value| v.to_string();
-    let sources = (!s.sources.is_empty()).then(|| serde_json::to_string(&s.sources).unwrap_or_default());
-    let checks = (!s.checks.is_empty()).then(|| serde_json::to_string(&s.checks).unwrap_or_default());
-    sqlx::query(
+    if steps.is_empty() {
+        return Ok(());
+    }
+    const COLUMNS: usize = 19;
+    let rows: Vec<String> = (0..steps.len()).map(|i| placeholders(1 + COLUMNS * i, COLUMNS)).collect();
+    let sql = format!(
         "INSERT INTO run_steps (run_id, user_id, seq, kind, status, title, tool, arguments, sql, started_ms,
              duration_us, provider, model, input_tokens, output_tokens, cost_eur_micros, sources, checks, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
-    )
-    .bind(run)
-    .bind(user.0)
-    .bind(i64::from(s.seq))
-    .bind(s.kind.as_str())
-    .bind(s.status.as_str())
-    .bind(&s.title)
-    .bind(s.tool.as_deref())
-    .bind(s.arguments.as_ref().map(json))
-    .bind(s.sql.as_deref())
-    .bind(s.started_ms as i64)
-    .bind(s.duration_us as i64)
-    .bind(s.provider.as_deref())
-    .bind(s.model.as_deref())
-    .bind(s.input_tokens as i64)
-    .bind(s.output_tokens as i64)
-    .bind(s.cost_eur_micros as i64)
-    .bind(sources)
-    .bind(checks)
-    .bind(s.error.as_deref())
-    .execute(&mut **tx)
-    .await?;
-    // A model's call is also what the user spent.
-    if let (Some(provider), Some(model)) = (&s.provider, &s.model) {
+         VALUES {}",
+        rows.join(", ")
+    );
+    let json = |v: &serde_json::Value| v.to_string();
+    let mut query = sqlx::query(&sql).persistent(steps.len() <= 4);
+    for s in steps {
+        let sources = (!s.sources.is_empty()).then(|| serde_json::to_string(&s.sources).unwrap_or_default());
+        let checks = (!s.checks.is_empty()).then(|| serde_json::to_string(&s.checks).unwrap_or_default());
+        query = query
+            .bind(run)
+            .bind(user.0)
+            .bind(i64::from(s.seq))
+            .bind(s.kind.as_str())
+            .bind(s.status.as_str())
+            .bind(s.title.clone())
+            .bind(s.tool.clone())
+            .bind(s.arguments.as_ref().map(json))
+            .bind(s.sql.clone())
+            .bind(s.started_ms as i64)
+            .bind(s.duration_us as i64)
+            .bind(s.provider.clone())
+            .bind(s.model.clone())
+            .bind(s.input_tokens as i64)
+            .bind(s.output_tokens as i64)
+            .bind(s.cost_eur_micros as i64)
+            .bind(sources)
+            .bind(checks)
+            .bind(s.error.clone());
+    }
+    query.execute(&mut **tx).await?;
+    for s in steps {
+        let (Some(provider), Some(model)) = (&s.provider, &s.model) else { continue };
         let route = match s.kind {
             StepKind::Guardian => "guardian",
             StepKind::Route => "router",

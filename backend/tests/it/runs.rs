@@ -89,6 +89,44 @@ async fn runs_on_postgres() {
     fresh.drop().await;
 }
 
+/// A chat answer is stored with its run's end (one transaction, by the run's writer);
+/// with runs not recorded, on its own. Either way, once the stream has ended, the
+/// conversation holds the question and the whole answer, and a recorded run's trace is
+/// done with every event the client got.
+#[tokio::test]
+async fn an_answer_is_stored_with_its_run_or_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let user = store.ensure_user("local").await.unwrap();
+    assert!(demo::seed(&store, user).await.unwrap());
+    for record in [true, false] {
+        let sou = Sou::new(store.clone(), chrono_tz::UTC)
+            .with_today(today())
+            .with_runs(RunConfig { record, ..RunConfig::default() });
+        let (run, events) = ask(&sou, user, "combien j'ai dépensé en courses en octobre 2025 ?").await;
+        let Some(ChatEvent::Status { conversation_id: Some(conversation), .. }) = events.last() else {
+            panic!("no conversation: {events:?}")
+        };
+        let view = sou.conversation(user, conversation, Locale::Fr).await.unwrap();
+        assert_eq!(view.messages.len(), 2, "record = {record}");
+        let answer = &view.messages[1];
+        assert_eq!(answer.id.as_deref(), Some(run.as_str()));
+        assert_eq!(answer.events, events, "record = {record}");
+        assert!(answer.content.contains("€"), "{:?}", answer.content);
+        let trace = sou.run_trace(user, &run, Locale::Fr).await;
+        match record {
+            true => {
+                let trace = trace.unwrap();
+                assert_eq!(trace.status, RunStatus::Done);
+                assert!(trace.steps.iter().any(|s| s.kind == StepKind::Tool && s.status == StepStatus::Done));
+                assert!(trace.steps.iter().any(|s| s.kind == StepKind::Verify));
+            }
+            // Not recorded: no run, only the answer.
+            false => assert!(trace.is_err()),
+        }
+    }
+}
+
 async fn scenario(a: Store, b: Store) {
     support::logs();
     let user = a.ensure_user("local").await.unwrap();

@@ -1,0 +1,64 @@
+//! A message's row: how a question or an answer is written. Conversations store
+//! questions and most answers; a run's writer stores a chat answer with the run's last
+//! records, in one transaction (`runs/record.rs`).
+
+use agent::protocol::ChatEvent;
+use agent::ToolCallPlan;
+use sqlx::AnyConnection;
+
+use crate::ids::UserId;
+
+/// A message to store, its plan and events already in their stored form (JSON).
+pub(crate) struct NewMessage {
+    pub(crate) conversation: String,
+    /// An answer's public id; a question has none.
+    pub(crate) public_id: Option<String>,
+    pub(crate) content: String,
+    plan: Option<String>,
+    events: Option<String>,
+}
+
+impl NewMessage {
+    pub(crate) fn new(
+        conversation: &str,
+        public_id: Option<&str>,
+        content: &str,
+        plan: Option<&ToolCallPlan>,
+        events: &[ChatEvent],
+    ) -> Result<NewMessage, serde_json::Error> {
+        Ok(NewMessage {
+            conversation: conversation.to_string(),
+            public_id: public_id.map(str::to_string),
+            content: content.to_string(),
+            plan: plan.map(serde_json::to_string).transpose()?,
+            events: if events.is_empty() { None } else { Some(serde_json::to_string(events)?) },
+        })
+    }
+
+    /// Stores it in the caller's transaction, and moves its conversation's `updated_at`.
+    pub(crate) async fn insert(&self, db: &mut AnyConnection, user: UserId) -> Result<(), sqlx::Error> {
+        let role = if self.public_id.is_some() { "assistant" } else { "user" };
+        let now = crate::store::timestamp(chrono::Utc::now());
+        sqlx::query(
+            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at, public_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&self.conversation)
+        .bind(user.0)
+        .bind(role)
+        .bind(&self.content)
+        .bind(self.plan.as_deref())
+        .bind(self.events.as_deref())
+        .bind(&now)
+        .bind(self.public_id.as_deref())
+        .execute(&mut *db)
+        .await?;
+        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
+            .bind(&self.conversation)
+            .bind(&now)
+            .bind(user.0)
+            .execute(&mut *db)
+            .await?;
+        Ok(())
+    }
+}
