@@ -216,13 +216,15 @@ impl Store {
         self.begin_tenant(user, begin).await
     }
 
-    /// A transaction that only reads `user`'s rows: on SQLite a deferred one, which
-    /// does not wait for writers (WAL); on PostgreSQL `READ ONLY`, so a write in it
-    /// fails instead of slipping into a transaction that is not a writer's.
+    /// A transaction that only reads `user`'s rows, all of them as of its first read (a
+    /// tool's result and its checks see the same rows): on SQLite a deferred one, which
+    /// does not wait for writers (WAL); on PostgreSQL `READ ONLY` (a write in it fails
+    /// instead of slipping into a transaction that is not a writer's) and `REPEATABLE
+    /// READ` (one snapshot; a transaction that only reads never fails to serialise).
     pub async fn tenant_read(&self, user: UserId) -> Result<Tenant, sqlx::Error> {
         let begin = match self.dialect {
             Dialect::Sqlite => "BEGIN",
-            Dialect::Postgres => "BEGIN READ ONLY",
+            Dialect::Postgres => "BEGIN READ ONLY ISOLATION LEVEL REPEATABLE READ",
         };
         self.begin_tenant(user, begin).await
     }

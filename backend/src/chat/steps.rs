@@ -58,9 +58,10 @@ pub(crate) fn tool(call: &ToolCall, title: impl Into<String>) -> Step {
     s
 }
 
-/// Runs a read tool and checks its result, recording both steps. A transient store
-/// error (a busy database, a dropped connection) is tried again with backoff before
-/// the step fails. Returns the result, its checks and the tool step's number.
+/// Runs a read tool and checks its result, recording both steps; a ledger tool's checks
+/// read in the tool's own transaction. A transient store error (a busy database, a
+/// dropped connection) is tried again with backoff before the step fails. Returns the
+/// result and its checks.
 pub(crate) async fn run_checked(
     sou: &Sou,
     out: &mut Emitter,
@@ -70,10 +71,12 @@ pub(crate) async fn run_checked(
     today: Date,
 ) -> Result<(ToolOutput, Vec<Check>), BackendError> {
     let clock = Clock::now();
+    // Before the tool holds a connection (`verify::checked_months`).
+    let checked = tools::verify::checked_months(&sou.store, user, call).await;
     let mut pause = std::time::Duration::from_millis(50);
     let mut attempt = 1;
     let output = loop {
-        match tools::run(&sou.store, user, call, locale, today).await {
+        match tools::read(&sou.store, user, call, locale, today).await {
             Err(BackendError::Db(e)) if attempt < 3 && transient(&e) => {
                 tracing::warn!(error = %e, attempt, "a tool met a transient store error; trying again");
                 tokio::time::sleep(pause).await;
@@ -84,7 +87,7 @@ pub(crate) async fn run_checked(
         }
     };
     let mut step = tool(call, call.name());
-    let output = match output {
+    let (output, tx) = match output {
         Ok(o) => o,
         Err(e) => {
             let (_, message) = crate::error::user_safe(&e, Some(locale));
@@ -99,7 +102,18 @@ pub(crate) async fn run_checked(
     out.step(clock, step);
     let clock = Clock::now();
     // Checked against today, not the plan's day: a plan may run days after it was made.
-    let checks = match tools::verify::verify(&sou.store, user, call, &output, locale, sou.today()).await {
+    let checks = match (tx, checked) {
+        (None, _) => Ok(tools::verify::dataset_checks(&output, locale)),
+        (Some(_), Err(e)) => Err(e),
+        (Some(mut tx), Ok(checked)) => {
+            let checks =
+                tools::verify::verify_in(&mut tx, user, (call, &output), checked, locale, sou.today()).await;
+            // Only read: its end cannot lose anything.
+            let _ = tx.commit().await;
+            checks
+        }
+    };
+    let checks = match checks {
         Ok(c) => c,
         Err(e) => {
             tracing::warn!(error = %e, "checking a tool's result failed");

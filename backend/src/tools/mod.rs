@@ -120,8 +120,25 @@ pub async fn run(
     locale: Locale,
     today: Date,
 ) -> Result<ToolOutput, BackendError> {
+    let (output, tx) = read(store, user, call, locale, today).await?;
+    if let Some(tx) = tx {
+        tx.commit().await?;
+    }
+    Ok(output)
+}
+
+/// Runs a validated call and, for a ledger tool, returns the transaction it read in,
+/// still open, for its checks (`verify::verify_in`). A dataset tool reads through the
+/// sandbox, in no transaction of the store's.
+pub(crate) async fn read(
+    store: &Store,
+    user: UserId,
+    call: &ToolCall,
+    locale: Locale,
+    today: Date,
+) -> Result<(ToolOutput, Option<crate::store::Tenant>), BackendError> {
     if call.is_dataset() {
-        return dataset_tool(store, user, call, locale).await;
+        return Ok((dataset_tool(store, user, call, locale).await?, None));
     }
     let mut tx = store.tenant_read(user).await?;
     let db = &mut *tx;
@@ -147,13 +164,12 @@ pub async fn run(
             recurring_payments(db, user, a, locale).await.map(ToolOutput::RecurringPayments)
         }
         ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => {
-            return dataset_tool(store, user, call, locale).await;
+            return Ok((dataset_tool(store, user, call, locale).await?, None));
         }
         // A write never runs as a read: it goes through an approval (`crate::approvals`).
         write => Err(BackendError::BadRequest(format!("{} needs the user's approval", write.name()))),
     }?;
-    tx.commit().await?;
-    Ok(output)
+    Ok((output, Some(tx)))
 }
 
 /// The analyst tools: they read datasets through the SQL sandbox, not the ledger.

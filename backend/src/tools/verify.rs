@@ -21,7 +21,7 @@ use crate::store::Store;
 /// At most this many source ids are read again one by one (a result carries a page).
 const MAX_REREAD: usize = 1_000;
 
-/// The checks of one tool result.
+/// The checks of a tool result read earlier, in a transaction of their own.
 pub async fn verify(
     store: &Store,
     user: UserId,
@@ -33,11 +33,23 @@ pub async fn verify(
     if call.is_dataset() {
         return Ok(dataset_checks(output, locale));
     }
-    // A summary's whole months that can be read from the roll-up (compared with their
-    // rows now if need be), found before this check holds a connection: comparing uses
-    // connections of its own, and checks holding one each while waiting for another
-    // could take the whole pool.
-    let checked = match call {
+    let checked = checked_months(store, user, call).await?;
+    let mut tx = store.tenant_read(user).await?;
+    let checks = verify_in(&mut tx, user, (call, output), checked, locale, today).await?;
+    tx.commit().await?;
+    Ok(checks)
+}
+
+/// A summary's whole months that its checks can read from the roll-up (compared with
+/// their rows now if need be). Found before the caller holds a connection: comparing
+/// uses connections of its own, and checks holding one each while waiting for another
+/// could take the whole pool.
+pub(crate) async fn checked_months(
+    store: &Store,
+    user: UserId,
+    call: &ToolCall,
+) -> Result<Option<(Date, Date)>, BackendError> {
+    Ok(match call {
         ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a)
             if a.amount_min.is_none() && a.amount_max.is_none() =>
         {
@@ -47,9 +59,20 @@ pub async fn verify(
             }
         }
         _ => None,
-    };
-    let mut tx = store.tenant_read(user).await?;
-    let db = &mut *tx;
+    })
+}
+
+/// The checks of one ledger tool's result, read in the transaction that read the result
+/// (the same rows: a change committed in between cannot fail a check). `checked`: what
+/// [`checked_months`] found for `call`.
+pub(crate) async fn verify_in(
+    db: &mut AnyConnection,
+    user: UserId,
+    (call, output): (&ToolCall, &ToolOutput),
+    checked: Option<(Date, Date)>,
+    locale: Locale,
+    today: Date,
+) -> Result<Vec<Check>, BackendError> {
     let span = data_span(db, user).await?;
     let mut checks = Vec::new();
     let pick = |fr: String, en: String| locale.pick(fr, en);
@@ -266,7 +289,6 @@ pub async fn verify(
         }
         _ => {}
     }
-    tx.commit().await?;
     Ok(checks)
 }
 
@@ -440,7 +462,7 @@ fn money(minor: i64, currency: Currency, locale: Locale) -> String {
 }
 
 /// A dataset result: every row has as many cells as there are columns.
-fn dataset_checks(output: &ToolOutput, locale: Locale) -> Vec<Check> {
+pub(crate) fn dataset_checks(output: &ToolOutput, locale: Locale) -> Vec<Check> {
     let (ToolOutput::QueryDataset(r) | ToolOutput::RunSql(r)) = output else { return Vec::new() };
     let width = r.result.columns.len();
     let ok = r.result.rows.iter().all(|row| row.len() == width);
