@@ -99,10 +99,14 @@ impl Sou {
         locale: agent::Locale,
     ) -> Result<(String, (i64, String)), BackendError> {
         let mut db = self.store.tenant(user).await?;
+        let question = NewMessage::new(conversation, None, message, None, &[])
+            .map_err(|e| BackendError::Corrupt(e.to_string()))?;
         if new {
             self.create_conversation(&mut db, user, conversation, message, visitor).await?;
+            question.insert_only(&mut db, user).await?;
+        } else {
+            question.insert(&mut db, user).await?;
         }
-        insert_message_in(&mut db, user, conversation, None, message, None, &[]).await?;
         let run = self.insert_run(&mut db, user, conversation, locale).await?;
         let stamp = crate::vocabulary::read_stamp(&mut db, user).await?;
         db.commit().await?;

@@ -37,6 +37,23 @@ impl NewMessage {
 
     /// Stores it in the caller's transaction, and moves its conversation's `updated_at`.
     pub(crate) async fn insert(&self, db: &mut AnyConnection, user: UserId) -> Result<(), sqlx::Error> {
+        let now = self.insert_only(db, user).await?;
+        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
+            .bind(&self.conversation)
+            .bind(&now)
+            .bind(user.0)
+            .execute(&mut *db)
+            .await?;
+        Ok(())
+    }
+
+    /// Stores it, in a conversation created in the same transaction (whose `updated_at`
+    /// is already now); returns the time it was stored at.
+    pub(crate) async fn insert_only(
+        &self,
+        db: &mut AnyConnection,
+        user: UserId,
+    ) -> Result<String, sqlx::Error> {
         let role = if self.public_id.is_some() { "assistant" } else { "user" };
         let now = crate::store::timestamp(chrono::Utc::now());
         sqlx::query(
@@ -53,12 +70,6 @@ impl NewMessage {
         .bind(self.public_id.as_deref())
         .execute(&mut *db)
         .await?;
-        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
-            .bind(&self.conversation)
-            .bind(&now)
-            .bind(user.0)
-            .execute(&mut *db)
-            .await?;
-        Ok(())
+        Ok(now)
     }
 }
