@@ -38,13 +38,14 @@ pub(crate) enum Sandbox {
 /// The store's pool, `max` connections. sqlx's default pings every connection it hands
 /// out (and again when it comes back): on PostgreSQL a round trip, on SQLite a hand-off
 /// to the connection's thread and back, for each of the dozen statements an answer
-/// runs. Only a connection idle for a while is pinged here (one the server or a
-/// firewall may have closed); a connection that broke while in use fails its statement
-/// and is not returned to the pool (its release ping fails).
+/// runs. Here only a connection idle for over a second is pinged: one the database, a
+/// proxy or a firewall may have closed (after a restart, every connection is pinged
+/// once the restart took a second). A connection that broke while in use fails its
+/// statement and is not returned to the pool (its release ping fails).
 fn pool_options(max: u32) -> AnyPoolOptions {
     AnyPoolOptions::new().max_connections(max).test_before_acquire(false).before_acquire(|conn, meta| {
         Box::pin(async move {
-            if meta.idle_for > std::time::Duration::from_secs(30) {
+            if meta.idle_for > std::time::Duration::from_secs(1) {
                 sqlx::Connection::ping(conn).await?;
             }
             Ok(true)

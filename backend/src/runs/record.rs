@@ -351,14 +351,7 @@ impl Recorder {
         if self.tx.is_some() {
             return self.finish_with(status, confidence, Some(Box::new(answer))).await;
         }
-        let stored = async {
-            let mut db = self.store.tenant(self.user).await?;
-            answer.insert(&mut db, self.user).await?;
-            db.commit().await
-        };
-        if let Err(e) = stored.await {
-            tracing::error!(error = %e, "storing the answer failed");
-        }
+        store_answer(&self.store, self.user, &answer).await;
     }
 
     async fn finish_with(
@@ -370,9 +363,24 @@ impl Recorder {
         let Some(tx) = self.tx.take() else { return };
         let (done, stored) = oneshot::channel();
         let total_ms = self.started.elapsed().as_millis() as u64;
+        // The stream ends once this returns: with the answer in it, as long as storing
+        // it may take (as an answer stored on its own would), else a few seconds.
+        let wait = if answer.is_some() { Duration::from_secs(60) } else { Duration::from_secs(5) };
         let _ = tx.send(Record::Finish { status, confidence, total_ms, answer, done: Some(done) });
         drop(tx);
-        let _ = tokio::time::timeout(Duration::from_secs(5), stored).await;
+        let _ = tokio::time::timeout(wait, stored).await;
+    }
+}
+
+/// An answer stored on its own (runs not recorded, or their records failed).
+async fn store_answer(store: &Store, user: UserId, answer: &NewMessage) {
+    let stored = async {
+        let mut db = store.tenant(user).await?;
+        answer.insert(&mut db, user).await?;
+        db.commit().await
+    };
+    if let Err(e) = stored.await {
+        tracing::error!(error = %e, "storing the answer failed");
     }
 }
 
@@ -448,7 +456,16 @@ async fn write_loop(
                     tokio::time::sleep(pause).await;
                     pause *= 4;
                 }
-                Err(e) => tracing::error!(error = %e, "storing a run's records failed"),
+                Err(e) => {
+                    tracing::error!(error = %e, "storing a run's records failed");
+                    // The answer the user saw is kept, if it can be, without the run's
+                    // records: the run, left running, is closed as interrupted later.
+                    for r in &batch {
+                        if let Record::Finish { answer: Some(answer), .. } = r {
+                            store_answer(&store, user, answer).await;
+                        }
+                    }
+                }
             }
         }
         hub.wake(&run);

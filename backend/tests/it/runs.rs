@@ -91,12 +91,22 @@ async fn runs_on_postgres() {
 
 /// A chat answer is stored with its run's end (one transaction, by the run's writer);
 /// with runs not recorded, on its own. Either way, once the stream has ended, the
-/// conversation holds the question and the whole answer, and a recorded run's trace is
-/// done with every event the client got.
+/// conversation holds the question and the answer with every event the client got, and
+/// a recorded run is done, with its tool and check steps.
 #[tokio::test]
-async fn an_answer_is_stored_with_its_run_or_alone() {
+async fn answers_stored_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_in(dir.path()).await.unwrap();
+    answers_stored(Store::open_in(dir.path()).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn answers_stored_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    answers_stored(fresh.open_store().await.unwrap()).await;
+    fresh.drop().await;
+}
+
+async fn answers_stored(store: Store) {
     let user = store.ensure_user("local").await.unwrap();
     assert!(demo::seed(&store, user).await.unwrap());
     for record in [true, false] {
