@@ -123,8 +123,10 @@ impl Sou {
         plan: Option<&ToolCallPlan>,
         events: &[ChatEvent],
     ) -> Result<(), BackendError> {
+        let answer = NewMessage::new(conversation, Some(public_id), content, plan, events)
+            .map_err(|e| BackendError::Corrupt(e.to_string()))?;
         let mut tx = self.store.tenant(user).await?;
-        insert_message_in(&mut tx, user, conversation, Some(public_id), content, plan, events).await?;
+        answer.insert(&mut tx, user).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -340,20 +342,4 @@ impl Sou {
             }
         }
     }
-}
-
-/// A question (no public id) or an answer (one), stored in the caller's transaction.
-async fn insert_message_in(
-    db: &mut AnyConnection,
-    user: UserId,
-    conversation: &str,
-    public_id: Option<&str>,
-    content: &str,
-    plan: Option<&ToolCallPlan>,
-    events: &[ChatEvent],
-) -> Result<(), BackendError> {
-    let message = NewMessage::new(conversation, public_id, content, plan, events)
-        .map_err(|e| BackendError::Corrupt(e.to_string()))?;
-    message.insert(db, user).await?;
-    Ok(())
 }

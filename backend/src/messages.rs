@@ -10,10 +10,10 @@ use crate::ids::UserId;
 
 /// A message to store, its plan and events already in their stored form (JSON).
 pub(crate) struct NewMessage {
-    pub(crate) conversation: String,
+    conversation: String,
     /// An answer's public id; a question has none.
-    pub(crate) public_id: Option<String>,
-    pub(crate) content: String,
+    public_id: Option<String>,
+    content: String,
     plan: Option<String>,
     events: Option<String>,
 }
