@@ -9,8 +9,12 @@
 //!   answer (every statement reading `transactions` or a roll-up), as sqlx times them;
 //! - **shown**: the same answers until their result is sent (the user sees it; the
 //!   answer and its run are stored after);
-//! - **Sou ÷ SQL** and **shown ÷ SQL** at the median: what Sou adds around its own
-//!   queries.
+//! - **direct**: the same SQL run directly, in the same run, right after each answer:
+//!   the answer's tool call and its checks in one read transaction
+//!   (`tools::run_checked`), with their round trips, without parsing, nor storing the
+//!   question, the run or the answer;
+//! - **Sou ÷ direct**, **shown ÷ direct** and **shown ÷ SQL** at the median: what Sou
+//!   adds around its own queries.
 //!
 //! `cargo bench -p backend --bench scale` (`-- postgres` for PostgreSQL at 127.0.0.1;
 //! `-- sizes=1550,100000` for other sizes; `-- rounds=10`; `-- statements` lists every
@@ -106,6 +110,8 @@ struct Timed {
     took: Duration,
     /// The ledger statements' time within it.
     sql: Duration,
+    /// The call it ran.
+    call: Option<agent::ToolCall>,
 }
 
 /// One answer, timed.
@@ -138,7 +144,23 @@ async fn answer(sou: &Sou, user: UserId, message: &str, sql: &SqlClock) -> Resul
         )
         .into());
     };
-    Ok(Timed { shown, took, sql: Duration::from_nanos(sql.nanos.load(Ordering::Relaxed)) })
+    let call = events.iter().find_map(|e| match e {
+        agent::protocol::ChatEvent::Plan { plan } => Some(plan.call.clone()),
+        _ => None,
+    });
+    Ok(Timed { shown, took, sql: Duration::from_nanos(sql.nanos.load(Ordering::Relaxed)), call })
+}
+
+/// The same SQL run directly: `call` and its checks, in one read transaction.
+async fn direct(
+    store: &Store,
+    user: UserId,
+    call: &agent::ToolCall,
+    today: agent::Date,
+) -> Result<Duration, Failed> {
+    let started = Instant::now();
+    backend::tools::run_checked(store, user, call, agent::Locale::Fr, today).await?;
+    Ok(started.elapsed())
 }
 
 fn quantile(v: &mut [Duration], q: f64) -> f64 {
@@ -174,7 +196,7 @@ fn main() -> Result<(), Failed> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
         println!(
-            "{}; question to last event, {rounds} rounds each; SQL = the ledger statements of the same answers\n",
+            "{}; question to last event, {rounds} rounds each; SQL = the ledger statements of the same answers, as the driver times them; direct = the same tool and checks run directly\n",
             if postgres { "PostgreSQL" } else { "SQLite" }
         );
         for size in sizes {
@@ -208,8 +230,8 @@ fn main() -> Result<(), Failed> {
             }
             println!("{have} transactions (built in {:.1} s)", built.elapsed().as_secs_f64());
             println!(
-                "{:<31} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
-                "question", "Sou first", "Sou p50", "Sou p99", "shown p50", "SQL p50", "Sou ÷ SQL", "shown ÷ SQL"
+                "{:<31} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+                "question", "Sou first", "Sou p50", "Sou p99", "shown p50", "SQL p50", "direct", "Sou÷dir", "shown÷dir", "shown÷SQL"
             );
             let today = agent::Date::new(2026, 11, 20).ok_or("a date")?;
             let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today);
@@ -226,20 +248,24 @@ fn main() -> Result<(), Failed> {
                     .await?;
                 tx.commit().await?;
                 let first = answer(&sou, user, q, &clock).await?.took;
-                let (mut sent, mut took, mut sql) = (Vec::new(), Vec::new(), Vec::new());
+                let (mut sent, mut took, mut sql, mut run) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                 for _ in 0..rounds {
                     let t = answer(&sou, user, q, &clock).await?;
                     sent.push(t.shown);
                     took.push(t.took);
                     sql.push(t.sql);
+                    let call = t.call.ok_or("an answer without a plan")?;
+                    run.push(direct(&store, user, &call, today).await?);
                 }
                 let (p50, p99, s50) = (quantile(&mut took, 0.5), quantile(&mut took, 0.99), quantile(&mut sql, 0.5));
-                let r50 = quantile(&mut sent, 0.5);
+                let (r50, d50) = (quantile(&mut sent, 0.5), quantile(&mut run, 0.5));
+                let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { f64::NAN };
                 println!(
-                    "{name:<31} {:>8.1}ms {p50:>8.1}ms {p99:>8.1}ms {r50:>8.1}ms {s50:>8.1}ms {:>9.1}× {:>9.1}×",
+                    "{name:<31} {:>7.1}ms {p50:>7.1}ms {p99:>7.1}ms {r50:>7.1}ms {s50:>7.1}ms {d50:>7.1}ms {:>8.1}× {:>8.1}× {:>8.1}×",
                     first.as_secs_f64() * 1000.0,
-                    if s50 > 0.0 { p50 / s50 } else { f64::NAN },
-                    if s50 > 0.0 { r50 / s50 } else { f64::NAN }
+                    ratio(p50, d50),
+                    ratio(r50, d50),
+                    ratio(r50, s50)
                 );
                 if let Some(log) = clock.log.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
                     for (at, ms, text) in log.iter().filter(|(_, ms, _)| *ms >= shown.unwrap_or(0.5)) {

@@ -146,8 +146,8 @@ macro_rules! on_both_databases {
         async fn $postgres() {
             let fresh = $crate::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
             let $store = fresh.open_store().await.unwrap();
-            let dir = tempfile::tempdir().unwrap();
-            $(let $dir = dir.path();)?
+            let _dir = tempfile::tempdir().unwrap();
+            $(let $dir = _dir.path();)?
             $scenario.await;
             fresh.drop().await;
         }

@@ -19,9 +19,18 @@ pub(crate) struct Emitter {
     pub(crate) first_event_ms: Option<u64>,
     /// The run this answer is: every event and step is recorded there.
     pub(crate) run: Recorder,
+    /// What the answer read of the user with their question, which its tools need not
+    /// read again.
+    pub(crate) known: crate::tools::Known,
 }
 
 impl Emitter {
+    /// An answer's emitter, sending on `tx` and recording in `run`; `started`: when the
+    /// question came.
+    pub(crate) fn new(tx: mpsc::Sender<ChatEvent>, started: Instant, run: Recorder) -> Emitter {
+        Emitter { tx, sent: Vec::new(), started, first_event_ms: None, run, known: Default::default() }
+    }
+
     /// Resolves when the user stops the answer (the stop button, `POST
     /// /api/v1/runs/{id}/cancel`). A client going away (a closed tab, a reload, a lost
     /// network) does not: the answer goes on and is stored, and the client can come

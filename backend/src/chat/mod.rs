@@ -12,6 +12,7 @@ pub mod guardian;
 mod multi;
 pub mod planner;
 pub mod router;
+mod scoped;
 pub(crate) mod steps;
 
 use std::time::Instant;
@@ -40,6 +41,7 @@ use emitter::Emitter;
 use guardian::Verdict;
 use multi::{plan_title, Proposed};
 use router::Complexity;
+use scoped::{outside_scope, within};
 
 /// Longest message accepted, in characters.
 pub const MAX_MESSAGE_CHARS: usize = agent::protocol::MAX_CHAT_MESSAGE_CHARS;
@@ -187,6 +189,7 @@ impl Sou {
             .store_question(user, &conversation_id, new, &req.message, visitor.as_ref(), run_locale)
             .await?;
         let run = self.record_run(user, run_id, started);
+
         let run_id = run.id.clone();
 
         let (tx, rx) = mpsc::channel::<ChatEvent>(32);
@@ -195,7 +198,7 @@ impl Sou {
         // The answer is stored whatever happens to the client; a model's answer stops
         // when the client goes away.
         tokio::spawn(async move {
-            let mut out = Emitter { tx, sent: Vec::new(), started, first_event_ms: None, run };
+            let mut out = Emitter::new(tx, started, run);
             let question = Asked {
                 user,
                 message: &req.message,
@@ -284,10 +287,15 @@ impl Sou {
     ) -> Result<Answered, BackendError> {
         let parser = match q.scope {
             Some(scope) => std::sync::Arc::new(Parser::new(scope.vocabulary(self.vocabulary(q.user).await?))),
-            None => self.parser_stamped(q.user, Some(q.stamp.clone())).await?,
+            None => {
+                let parser = self.parser_stamped(q.user, Some(q.stamp.clone())).await?;
+                out.known = crate::tools::Known::from(parser.clone());
+                parser
+            }
         };
         let today = self.today();
         let clock = Clock::now();
+
         let outcome = parser.parse(q.message, &Context { today, locale: q.locale, previous: q.previous });
         // The server never trusts a client's plan: it is validated (done by the
         // caller), and unless it is exactly what the server parsed, it is run as the
@@ -313,6 +321,7 @@ impl Sou {
             }
             (None, other) => other,
         };
+
         // A message that asks several things: a plan of steps, shown before it runs.
         if q.scope.is_none()
             && !matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == Confidence::High)
@@ -537,6 +546,7 @@ impl Sou {
             info.datasets.retain(|d| scope.datasets.contains(&d.name));
         }
         out.emit(ChatEvent::ToolResult(output.clone())).await;
+
         // Sou's own sentence quotes labels from the bank and cells from files: sent as text.
         out.emit(agent::answer::event(&output, locale)).await;
         warnings.extend(
@@ -761,33 +771,6 @@ fn parse_locale(tag: Option<&str>) -> Result<Option<Locale>, BackendError> {
 fn typed_plan(v: &Value) -> Result<ToolCallPlan, BackendError> {
     Registry::get().validate(v)?;
     serde_json::from_value(v.clone()).map_err(|e| BackendError::BadRequest(format!("context: {e}")))
-}
-
-/// What a parse leaves a widget's visitor: a plan the site offers, or a question
-/// with only the suggestions it offers; `None` when nothing of it is the site's.
-fn within(scope: &WidgetScope, outcome: ParseOutcome) -> Option<ParseOutcome> {
-    match outcome {
-        ParseOutcome::Plan(p) => scope.allows(&p.call).then_some(ParseOutcome::Plan(p)),
-        ParseOutcome::Clarification(mut c) => {
-            let offered = !c.suggestions.is_empty();
-            c.suggestions.retain(|s| scope.allows(&s.plan.call));
-            (!offered || !c.suggestions.is_empty()).then_some(ParseOutcome::Clarification(c))
-        }
-    }
-}
-
-/// What a widget says to a question outside its site's scope: what it does answer.
-fn outside_scope(scope: &WidgetScope, locale: Locale) -> String {
-    let mut topics: Vec<String> = Vec::new();
-    if !scope.tools.is_empty() {
-        topics.push(locale.pick("les comptes", "the accounts").to_string());
-    }
-    topics.extend(scope.datasets.iter().map(|d| locale.pick(format!("« {d} »"), format!("“{d}”"))));
-    let topics = topics.join(", ");
-    locale.pick(
-        format!("Cet assistant ne répond pas à cette question ici. Il répond sur : {topics}."),
-        format!("This assistant does not answer that here. It answers about: {topics}."),
-    )
 }
 
 fn stopped_text(locale: Locale) -> &'static str {

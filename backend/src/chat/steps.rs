@@ -71,12 +71,10 @@ pub(crate) async fn run_checked(
     today: Date,
 ) -> Result<(ToolOutput, Vec<Check>), BackendError> {
     let clock = Clock::now();
-    // Before the tool holds a connection (`verify::checked_months`).
-    let checked = tools::verify::checked_months(&sou.store, user, call).await;
     let mut pause = std::time::Duration::from_millis(50);
     let mut attempt = 1;
     let output = loop {
-        match tools::read(&sou.store, user, call, locale, today).await {
+        match tools::read(&sou.store, user, &out.known, call, locale, today).await {
             Err(BackendError::Db(e)) if attempt < 3 && transient(&e) => {
                 tracing::warn!(error = %e, attempt, "a tool met a transient store error; trying again");
                 tokio::time::sleep(pause).await;
@@ -87,7 +85,7 @@ pub(crate) async fn run_checked(
         }
     };
     let mut step = tool(call, call.name());
-    let (output, tx) = match output {
+    let (output, open) = match output {
         Ok(o) => o,
         Err(e) => {
             let (_, message) = crate::error::user_safe(&e, Some(locale));
@@ -102,12 +100,12 @@ pub(crate) async fn run_checked(
     out.step(clock, step);
     let clock = Clock::now();
     // Checked against today, not the plan's day: a plan may run days after it was made.
-    let checks = match (tx, checked) {
-        (None, _) => Ok(tools::verify::dataset_checks(&output, locale)),
-        (Some(_), Err(e)) => Err(e),
-        (Some(mut tx), Ok(checked)) => {
+    let checks = match open {
+        None => Ok(tools::verify::dataset_checks(&output, locale)),
+        Some(tools::ForChecks { tx: _, months: Err(e) }) => Err(e),
+        Some(tools::ForChecks { mut tx, months: Ok(months) }) => {
             let checks =
-                tools::verify::verify_in(&mut tx, user, (call, &output), checked, locale, sou.today()).await;
+                tools::verify::verify_in(&mut tx, user, (call, &output), months, locale, sou.today()).await;
             // Only read: its end cannot lose anything.
             let _ = tx.commit().await;
             checks

@@ -493,8 +493,7 @@ impl Sou {
         let rec = self.recorder_for(user, run, &stored);
         // Nobody listens here: clients follow the run's stored events.
         let (tx, _) = mpsc::channel(1);
-        let mut out =
-            Emitter { tx, sent: Vec::new(), started: Instant::now(), first_event_ms: None, run: rec };
+        let mut out = Emitter::new(tx, Instant::now(), rec);
         let mut checks: Vec<Check> = Vec::new();
         let mut warnings: Vec<String> = Vec::new();
         let total = plan.steps.len() as u32;

@@ -18,25 +18,16 @@ use crate::store::Store;
 /// (debit, credit, debits, credits, lines).
 type Line = ((i64, i64, i64, String), [i64; 5]);
 
-/// Whether every month from `first` to `last` (exclusive, first days of months) has a
-/// roll-up equal to its rows: months checked before and unchanged since, and the
-/// others compared now. `false` as soon as one month differs. A month without a state
+/// The months from `first` to `last` whose roll-up was not found equal to their rows
+/// since they last changed, read on the caller's connection. A month without a state
 /// row never had a line (the triggers make it at the first one): nothing to compare.
-///
-/// A month compared now is recorded only if nothing changed it meanwhile: it is first
-/// marked with this check's token (committed), then compared in a read that starts
-/// after that, then recorded where the token is still there. A change clears the token
-/// (on PostgreSQL a change in flight holds the row, so the marking waits for it).
-///
-/// Each step takes a connection of its own and gives it back before the next.
-pub(super) async fn months_match(
-    store: &Store,
+pub(super) async fn unchecked(
+    db: &mut AnyConnection,
     user: UserId,
     first: Date,
     last: Date,
-) -> Result<bool, BackendError> {
-    let mut db = store.tenant_read(user).await?;
-    let unchecked: Vec<Date> = sqlx::query(
+) -> Result<Vec<Date>, BackendError> {
+    Ok(sqlx::query(
         "SELECT month FROM ledger_month_state
          WHERE user_id = $1 AND month >= $2 AND month < $3 AND (checked IS NULL OR checked <> 1)
          ORDER BY month",
@@ -48,8 +39,20 @@ pub(super) async fn months_match(
     .await?
     .iter()
     .filter_map(|r| Date::parse_iso(&format!("{}-01", r.get::<String, _>(0))))
-    .collect();
-    db.commit().await?;
+    .collect())
+}
+
+/// Compares each of the `unchecked` months' roll-up with its rows, and records those
+/// found equal; whether all were.
+///
+/// A month compared now is recorded only if nothing changed it meanwhile: it is first
+/// marked with this check's token (committed), then compared in a read that starts
+/// after that, then recorded where the token is still there. A change clears the token
+/// (on PostgreSQL a change in flight holds the row, so the marking waits for it).
+///
+/// Each step takes a connection of its own and gives it back before the next: the
+/// caller holds none.
+pub(super) async fn compare(store: &Store, user: UserId, unchecked: Vec<Date>) -> Result<bool, BackendError> {
     if unchecked.is_empty() {
         return Ok(true);
     }

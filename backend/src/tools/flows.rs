@@ -9,6 +9,7 @@ use agent::{
 };
 use sqlx::{AnyConnection, Row};
 
+use super::Known;
 use crate::error::BackendError;
 use crate::ids::UserId;
 
@@ -73,10 +74,12 @@ pub(super) async fn cash_flow_lines(
 pub(super) async fn cash_flow(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     a: &CashFlowArgs,
     locale: Locale,
 ) -> Result<CashFlowResult, BackendError> {
-    let Scope { account, currency, .. } = scope(db, user, None, None, a.account.as_deref(), locale).await?;
+    let Scope { account, currency, .. } =
+        scope(db, user, known, None, None, a.account.as_deref(), locale).await?;
     let filters = Filters { account: a.account.as_deref(), ..Filters::new(&a.period) };
     let by = match a.group_by {
         agent::GroupBy::Month => By::Month,
@@ -137,11 +140,12 @@ pub(super) async fn cash_flow(
 pub(super) async fn balances(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     a: &BalancesArgs,
     locale: Locale,
     today: Date,
 ) -> Result<BalancesResult, BackendError> {
-    let Scope { currency, .. } = scope(db, user, None, None, a.account.as_deref(), locale).await?;
+    let Scope { currency, .. } = scope(db, user, known, None, None, a.account.as_deref(), locale).await?;
     let date = a.period.end.add_days(-1).min(today);
     let rows = sqlx::query(
         "SELECT a.id, a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency,
@@ -242,11 +246,12 @@ pub(crate) fn budget_in(rows: &[(i64, String, Option<i64>)], category: i64, mont
 pub(super) async fn budget_status(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     a: &BudgetArgs,
     locale: Locale,
     today: Date,
 ) -> Result<BudgetStatusResult, BackendError> {
-    let Scope { currency, .. } = scope(db, user, a.category.as_deref(), None, None, locale).await?;
+    let Scope { currency, .. } = scope(db, user, known, a.category.as_deref(), None, None, locale).await?;
     let months = months_touched(&a.period);
     let budgets = sqlx::query(
         "SELECT b.category_id, b.start_month, b.amount_minor, c.key, c.name_fr, c.name_en

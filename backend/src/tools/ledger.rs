@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use agent::{Currency, Date, EntityRef, GroupBy, Locale, Money, TransactionRow};
 use sqlx::{AnyConnection, Row};
 
+use super::Known;
 use crate::error::BackendError;
 use crate::ids::UserId;
 
@@ -22,15 +23,20 @@ pub(super) enum Entity {
 }
 
 /// A category, merchant or account key the user does not have is an error the user
-/// can act on.
+/// can act on. Named from what the caller knows of the user's vocabulary when it has
+/// the key, else read.
 pub(super) async fn entity(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     kind: Entity,
     key: Option<&str>,
     locale: Locale,
 ) -> Result<Option<EntityRef>, BackendError> {
     let Some(key) = key else { return Ok(None) };
+    if let Some(label) = known.label(kind, key, locale) {
+        return Ok(Some(EntityRef { key: key.to_string(), label }));
+    }
     let (sql, what) = match kind {
         Entity::Category => {
             ("SELECT name_fr, name_en FROM categories WHERE user_id = $1 AND key = $2", "category")
@@ -56,6 +62,7 @@ pub(super) async fn entity(
 pub(super) async fn excluded(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     [category, merchant]: [&Option<String>; 2],
     [kept_category, kept_merchant]: [&Option<String>; 2],
     locale: Locale,
@@ -67,8 +74,8 @@ pub(super) async fn excluded(
         return Err(BackendError::BadRequest("a filter cannot also be left out".into()));
     }
     let mut out = Vec::new();
-    out.extend(entity(db, user, Entity::Merchant, merchant, locale).await?);
-    out.extend(entity(db, user, Entity::Category, category, locale).await?);
+    out.extend(entity(db, user, known, Entity::Merchant, merchant, locale).await?);
+    out.extend(entity(db, user, known, Entity::Category, category, locale).await?);
     Ok(out)
 }
 
@@ -83,16 +90,20 @@ pub(super) struct Scope {
 pub(super) async fn scope(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     category: Option<&str>,
     merchant: Option<&str>,
     account: Option<&str>,
     locale: Locale,
 ) -> Result<Scope, BackendError> {
     Ok(Scope {
-        category: entity(db, user, Entity::Category, category, locale).await?,
-        merchant: entity(db, user, Entity::Merchant, merchant, locale).await?,
-        account: entity(db, user, Entity::Account, account, locale).await?,
-        currency: crate::store::currency(&mut *db, user).await?,
+        category: entity(db, user, known, Entity::Category, category, locale).await?,
+        merchant: entity(db, user, known, Entity::Merchant, merchant, locale).await?,
+        account: entity(db, user, known, Entity::Account, account, locale).await?,
+        currency: match known.currency() {
+            Some(c) => c,
+            None => crate::store::currency(&mut *db, user).await?,
+        },
     })
 }
 
@@ -439,16 +450,49 @@ pub(super) async fn by_ids(
     ids: &[i64],
     locale: Locale,
 ) -> Result<Vec<Row_>, BackendError> {
+    among(db, user, ids, SELECT_IDS, |r| decode(r, locale)).await
+}
+
+/// The date and amount of each of the user's transactions among `ids`, as [`by_ids`]
+/// finds them, without their names.
+pub(super) async fn dated_by_ids(
+    db: &mut AnyConnection,
+    user: UserId,
+    ids: &[i64],
+) -> Result<Vec<(Date, Money)>, BackendError> {
+    let select = "SELECT t.date, t.amount_minor, t.currency FROM transactions t
+                  JOIN accounts a ON a.id = t.account_id AND a.user_id = t.user_id
+                  WHERE t.user_id + 0 = $1 AND t.id IN ";
+    among(db, user, ids, select, |r| {
+        let (date, minor, currency): (String, i64, String) = (r.get(0), r.get(1), r.get(2));
+        let date = Date::parse_iso(&date)
+            .ok_or_else(|| BackendError::Corrupt(format!("transaction date {date:?}")))?;
+        let currency = Currency::new(&currency)
+            .ok_or_else(|| BackendError::Corrupt(format!("currency {currency:?}")))?;
+        Ok((date, Money::new(minor, currency)))
+    })
+    .await
+}
+
+/// `select` (ending in `IN `, the user bound as `$1`) over `ids`, a few hundred at a
+/// time, each row decoded.
+async fn among<T>(
+    db: &mut AnyConnection,
+    user: UserId,
+    ids: &[i64],
+    select: &str,
+    decode: impl Fn(&sqlx::any::AnyRow) -> Result<T, BackendError>,
+) -> Result<Vec<T>, BackendError> {
     let mut out = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(500) {
         let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
-        let sql = format!("{SELECT_IDS}({})", marks.join(", "));
+        let sql = format!("{select}({})", marks.join(", "));
         let mut q = sqlx::query(&sql).bind(user.0);
         for id in chunk {
             q = q.bind(*id);
         }
         for r in q.fetch_all(&mut *db).await? {
-            out.push(decode(&r, locale)?);
+            out.push(decode(&r)?);
         }
     }
     Ok(out)

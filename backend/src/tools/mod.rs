@@ -107,6 +107,42 @@ pub async fn source_page(
     Ok(rows.into_iter().map(|r| r.row).collect())
 }
 
+/// What the caller already read of the user with their question: their parser, whose
+/// vocabulary names their categories, merchants and accounts and gives their main
+/// currency. A tool takes these from it instead of reading them again; a key it does
+/// not have is read (and an unknown one refused there). Empty: everything is read.
+#[derive(Clone, Default)]
+pub(crate) struct Known(Option<std::sync::Arc<agent::Parser>>);
+
+impl Known {
+    /// What the user's `parser` knows (built from their vocabulary as of their question).
+    pub(crate) fn from(parser: std::sync::Arc<agent::Parser>) -> Known {
+        Known(Some(parser))
+    }
+
+    fn currency(&self) -> Option<agent::Currency> {
+        self.0.as_ref()?.vocabulary().currency
+    }
+
+    fn label(&self, kind: ledger::Entity, key: &str, locale: Locale) -> Option<String> {
+        let v = self.0.as_ref()?.vocabulary();
+        let terms = match kind {
+            ledger::Entity::Category => &v.categories,
+            ledger::Entity::Merchant => &v.merchants,
+            ledger::Entity::Account => &v.accounts,
+        };
+        terms.iter().find(|t| t.key == key).map(|t| t.label(locale).to_string())
+    }
+}
+
+/// A ledger tool's transaction, left open for the checks of its result
+/// (`verify::verify_in`), and the whole months those checks may read from the roll-up:
+/// found in it, before the result (compared with their rows first if need be).
+pub(crate) struct ForChecks {
+    pub(crate) tx: crate::store::Tenant,
+    pub(crate) months: Result<Option<(Date, Date)>, BackendError>,
+}
+
 /// Rows returned inside a spending summary; the total always covers every row.
 pub const SUMMARY_ROWS: usize = 100;
 
@@ -120,48 +156,85 @@ pub async fn run(
     locale: Locale,
     today: Date,
 ) -> Result<ToolOutput, BackendError> {
-    let (output, tx) = read(store, user, call, locale, today).await?;
-    if let Some(tx) = tx {
-        tx.commit().await?;
+    let (output, open) = read(store, user, &Known::default(), call, locale, today).await?;
+    if let Some(open) = open {
+        open.tx.commit().await?;
     }
     Ok(output)
 }
 
-/// Runs a validated call and, for a ledger tool, returns the transaction it read in,
-/// still open, for its checks (`verify::verify_in`). A dataset tool reads through the
-/// sandbox, in no transaction of the store's.
-pub(crate) async fn read(
+/// Runs a validated call and checks its result, as an answer does: a ledger tool's
+/// checks read in its own transaction. `today` is the plan's day for the tool and
+/// today for the checks.
+pub async fn run_checked(
     store: &Store,
     user: UserId,
     call: &ToolCall,
     locale: Locale,
     today: Date,
-) -> Result<(ToolOutput, Option<crate::store::Tenant>), BackendError> {
+) -> Result<(ToolOutput, Vec<agent::runs::Check>), BackendError> {
+    let (output, open) = read(store, user, &Known::default(), call, locale, today).await?;
+    let checks = match open {
+        None => verify::dataset_checks(&output, locale),
+        Some(ForChecks { mut tx, months }) => {
+            let checks = verify::verify_in(&mut tx, user, (call, &output), months?, locale, today).await?;
+            tx.commit().await?;
+            checks
+        }
+    };
+    Ok((output, checks))
+}
+
+/// Runs a validated call and, for a ledger tool, returns the transaction it read in,
+/// still open, for its checks. A dataset tool reads through the sandbox, in no
+/// transaction of the store's.
+pub(crate) async fn read(
+    store: &Store,
+    user: UserId,
+    known: &Known,
+    call: &ToolCall,
+    locale: Locale,
+    today: Date,
+) -> Result<(ToolOutput, Option<ForChecks>), BackendError> {
     if call.is_dataset() {
         return Ok((dataset_tool(store, user, call, locale).await?, None));
     }
     let mut tx = store.tenant_read(user).await?;
+    let mut months = Ok(None);
+    if let Some((first, last)) = verify::rollup_months(call) {
+        let unchecked = checked::unchecked(&mut tx, user, first, last).await?;
+        months = if unchecked.is_empty() {
+            Ok(Some((first, last)))
+        } else {
+            // Comparing takes connections of its own: this one is given back first, and
+            // the result is read after, in a transaction that sees what was compared.
+            tx.commit().await?;
+            let matched = checked::compare(store, user, unchecked).await;
+            tx = store.tenant_read(user).await?;
+            matched.map(|all| all.then_some((first, last)))
+        };
+    }
     let db = &mut *tx;
     let output = match call {
         ToolCall::SpendingSummary(a) => {
-            summary(db, user, a, Flow::Out, locale, today).await.map(ToolOutput::SpendingSummary)
+            summary(db, user, known, a, Flow::Out, locale, today).await.map(ToolOutput::SpendingSummary)
         }
         ToolCall::IncomeSummary(a) => {
-            summary(db, user, a, Flow::In, locale, today).await.map(ToolOutput::IncomeSummary)
+            summary(db, user, known, a, Flow::In, locale, today).await.map(ToolOutput::IncomeSummary)
         }
         ToolCall::ComparePeriods(a) => {
-            compare(db, user, a, locale, today).await.map(ToolOutput::ComparePeriods)
+            compare(db, user, known, a, locale, today).await.map(ToolOutput::ComparePeriods)
         }
         ToolCall::ListTransactions(a) => {
-            list_transactions(db, user, a, locale).await.map(ToolOutput::ListTransactions)
+            list_transactions(db, user, known, a, locale).await.map(ToolOutput::ListTransactions)
         }
-        ToolCall::CashFlow(a) => cash_flow(db, user, a, locale).await.map(ToolOutput::CashFlow),
-        ToolCall::Balances(a) => balances(db, user, a, locale, today).await.map(ToolOutput::Balances),
+        ToolCall::CashFlow(a) => cash_flow(db, user, known, a, locale).await.map(ToolOutput::CashFlow),
+        ToolCall::Balances(a) => balances(db, user, known, a, locale, today).await.map(ToolOutput::Balances),
         ToolCall::BudgetStatus(a) => {
-            budget_status(db, user, a, locale, today).await.map(ToolOutput::BudgetStatus)
+            budget_status(db, user, known, a, locale, today).await.map(ToolOutput::BudgetStatus)
         }
         ToolCall::RecurringPayments(a) => {
-            recurring_payments(db, user, a, locale).await.map(ToolOutput::RecurringPayments)
+            recurring_payments(db, user, known, a, locale).await.map(ToolOutput::RecurringPayments)
         }
         ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => {
             return Ok((dataset_tool(store, user, call, locale).await?, None));
@@ -169,7 +242,7 @@ pub(crate) async fn read(
         // A write never runs as a read: it goes through an approval (`crate::approvals`).
         write => Err(BackendError::BadRequest(format!("{} needs the user's approval", write.name()))),
     }?;
-    Ok((output, Some(tx)))
+    Ok((output, Some(ForChecks { tx, months })))
 }
 
 /// The analyst tools: they read datasets through the SQL sandbox, not the ledger.
@@ -226,6 +299,53 @@ mod tests {
 
     fn d(s: &str) -> Date {
         Date::parse_iso(s).unwrap()
+    }
+
+    crate::on_both_databases!(known_names_on_sqlite, known_names_on_postgres, |store| known_names(store));
+
+    /// What a tool takes from the user's parser is what it would have read: the same
+    /// results in both languages; a key the parser lacks is still read, and refused.
+    async fn known_names(store: Store) {
+        let user = store.ensure_user("alice").await.unwrap();
+        crate::demo::seed(&store, user).await.unwrap();
+        let known =
+            Known::from(std::sync::Arc::new(agent::Parser::new(store.vocabulary(user).await.unwrap())));
+        assert!(known.currency().is_some());
+        let today = d("2026-11-20");
+        let p = serde_json::json!({"start": "2026-01-01", "end": "2026-11-01", "label": "2026"});
+        let calls = [
+            serde_json::json!({"tool": "spending_summary", "args": {"period": p, "category": "groceries", "group_by": "merchant"}}),
+            serde_json::json!({"tool": "spending_summary", "args": {"period": p, "merchant": "monoprix", "account": "compte_courant"}}),
+            serde_json::json!({"tool": "spending_summary", "args": {"period": p, "exclude_category": "groceries", "exclude_merchant": "monoprix", "group_by": "category"}}),
+            serde_json::json!({"tool": "list_transactions", "args": {"period": p, "category": "groceries", "limit": 5}}),
+            serde_json::json!({"tool": "cash_flow", "args": {"period": p, "account": "compte_courant", "group_by": "month"}}),
+            serde_json::json!({"tool": "balances", "args": {"period": p, "account": "compte_courant"}}),
+            serde_json::json!({"tool": "recurring_payments", "args": {"period": p, "merchant": "monoprix"}}),
+        ];
+        let read_with = |known: Known, call: ToolCall, locale| {
+            let store = store.clone();
+            async move {
+                let (output, open) = read(&store, user, &known, &call, locale, today).await?;
+                if let Some(open) = open {
+                    open.tx.commit().await?;
+                }
+                Ok::<_, BackendError>(output)
+            }
+        };
+        for call in calls {
+            let call: ToolCall = serde_json::from_value(call).unwrap();
+            for locale in [Locale::Fr, Locale::En] {
+                let read_all = read_with(Known::default(), call.clone(), locale).await.unwrap();
+                let taken = read_with(known.clone(), call.clone(), locale).await.unwrap();
+                assert_eq!(read_all, taken, "{call:?}");
+            }
+        }
+        let unknown: ToolCall = serde_json::from_value(
+            serde_json::json!({"tool": "spending_summary", "args": {"period": p, "category": "nope"}}),
+        )
+        .unwrap();
+        let refused = read_with(known, unknown, Locale::En).await;
+        assert!(matches!(refused, Err(BackendError::BadRequest(m)) if m.contains("unknown category")));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use agent::{Cadence, Date, EntityRef, Locale, Money, RecurringArgs, RecurringItem, RecurringResult};
 use sqlx::AnyConnection;
 
+use super::Known;
 use crate::error::BackendError;
 use crate::ids::UserId;
 
@@ -174,11 +175,12 @@ async fn candidate_merchants(
 pub(super) async fn recurring_payments(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     a: &RecurringArgs,
     locale: Locale,
 ) -> Result<RecurringResult, BackendError> {
     let Scope { category, merchant, currency, .. } =
-        scope(db, user, a.category.as_deref(), a.merchant.as_deref(), None, locale).await?;
+        scope(db, user, known, a.category.as_deref(), a.merchant.as_deref(), None, locale).await?;
     let filters = Filters {
         category: a.category.as_deref(),
         merchant: a.merchant.as_deref(),

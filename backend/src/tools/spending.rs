@@ -10,6 +10,7 @@ use agent::{
 };
 use sqlx::AnyConnection;
 
+use super::Known;
 use crate::error::BackendError;
 use crate::ids::UserId;
 
@@ -149,20 +150,28 @@ pub(super) async fn summary_from_rollup(
 pub(super) async fn summary(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     a: &SummaryArgs,
     flow: Flow,
     locale: Locale,
     today: Date,
 ) -> Result<SummaryResult, BackendError> {
     let Scope { category, merchant, account, currency } =
-        scope(db, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale).await?;
+        scope(db, user, known, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale)
+            .await?;
     // Without a category filter, spending counts expense categories (and uncategorised
     // lines) and income counts income categories (and uncategorised lines): savings
     // transfers are neither, and a refund is not income.
     let kind = flow.kind();
-    let excluded =
-        excluded(db, user, [&a.exclude_category, &a.exclude_merchant], [&a.category, &a.merchant], locale)
-            .await?;
+    let excluded = excluded(
+        db,
+        user,
+        known,
+        [&a.exclude_category, &a.exclude_merchant],
+        [&a.category, &a.merchant],
+        locale,
+    )
+    .await?;
     let filters = summary_filters(a);
     let by = match a.group_by {
         GroupBy::None => By::Nothing,
@@ -317,6 +326,7 @@ pub(super) fn summary_chart(
 pub(super) async fn compare(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     a: &agent::CompareArgs,
     locale: Locale,
     today: Date,
@@ -338,8 +348,8 @@ pub(super) async fn compare(
         top: None,
         average: None,
     };
-    let current = summary(db, user, &args(&a.current), flow, locale, today).await?;
-    let reference = summary(db, user, &args(&a.reference), flow, locale, today).await?;
+    let current = summary(db, user, known, &args(&a.current), flow, locale, today).await?;
+    let reference = summary(db, user, known, &args(&a.reference), flow, locale, today).await?;
     let difference = current.total.minor.saturating_sub(reference.total.minor);
     let change_basis_points = (reference.total.minor != 0).then(|| {
         i64::try_from(i128::from(difference) * 10_000 / i128::from(reference.total.minor)).unwrap_or(i64::MAX)
@@ -409,14 +419,22 @@ pub(super) async fn list_lines(
 pub(super) async fn list_transactions(
     db: &mut AnyConnection,
     user: UserId,
+    known: &Known,
     a: &ListTransactionsArgs,
     locale: Locale,
 ) -> Result<TransactionListResult, BackendError> {
     let Scope { category, merchant, account, currency } =
-        scope(db, user, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale).await?;
-    let excluded =
-        excluded(db, user, [&a.exclude_category, &a.exclude_merchant], [&a.category, &a.merchant], locale)
+        scope(db, user, known, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale)
             .await?;
+    let excluded = excluded(
+        db,
+        user,
+        known,
+        [&a.exclude_category, &a.exclude_merchant],
+        [&a.category, &a.merchant],
+        locale,
+    )
+    .await?;
     let (filters, pattern, direction, _) = list_filters(a);
     // How many lines match and what they add up to (in the main currency); then the
     // first lines. Without a label to look for, the roll-up has the whole months.

@@ -9,57 +9,27 @@ use agent::runs::{Check, CheckCode, CheckOutcome};
 use agent::{Currency, Date, Locale, Money, Period, ToolCall, ToolOutput};
 use sqlx::AnyConnection;
 
-use super::checked::months_match;
 use super::flows::cash_flow_from_rows;
-use super::ledger::by_ids;
+use super::ledger::dated_by_ids;
 use super::rollup::whole_months;
 use super::spending::{summary_from_rollup, summary_from_rows, Flow};
 use crate::error::BackendError;
 use crate::ids::UserId;
-use crate::store::Store;
 
 /// At most this many source ids are read again one by one (a result carries a page).
 const MAX_REREAD: usize = 1_000;
 
-/// The checks of a tool result read earlier, in a transaction of their own.
-pub async fn verify(
-    store: &Store,
-    user: UserId,
-    call: &ToolCall,
-    output: &ToolOutput,
-    locale: Locale,
-    today: Date,
-) -> Result<Vec<Check>, BackendError> {
-    if call.is_dataset() {
-        return Ok(dataset_checks(output, locale));
-    }
-    let checked = checked_months(store, user, call).await?;
-    let mut tx = store.tenant_read(user).await?;
-    let checks = verify_in(&mut tx, user, (call, output), checked, locale, today).await?;
-    tx.commit().await?;
-    Ok(checks)
-}
-
-/// A summary's whole months that its checks can read from the roll-up (compared with
-/// their rows now if need be). Found before the caller holds a connection: comparing
-/// uses connections of its own, and checks holding one each while waiting for another
-/// could take the whole pool.
-pub(crate) async fn checked_months(
-    store: &Store,
-    user: UserId,
-    call: &ToolCall,
-) -> Result<Option<(Date, Date)>, BackendError> {
-    Ok(match call {
+/// The whole months of a summary's period (first days; the last one excluded) that
+/// its checks may read from the roll-up once they are found equal to their rows.
+pub(super) fn rollup_months(call: &ToolCall) -> Option<(Date, Date)> {
+    match call {
         ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a)
             if a.amount_min.is_none() && a.amount_max.is_none() =>
         {
-            match whole_months(a.period.start, a.period.end) {
-                Some((first, last)) => months_match(store, user, first, last).await?.then_some((first, last)),
-                None => None,
-            }
+            whole_months(a.period.start, a.period.end)
         }
         _ => None,
-    })
+    }
 }
 
 /// The checks of one ledger tool's result, read in the transaction that read the result
@@ -386,8 +356,7 @@ async fn reread(
     checks: &mut Vec<Check>,
 ) -> Result<Vec<(Date, Money)>, BackendError> {
     let ids = &ids[..ids.len().min(MAX_REREAD)];
-    let rows: Vec<(Date, Money)> =
-        by_ids(db, user, ids, locale).await?.into_iter().map(|r| (r.row.date, r.row.amount)).collect();
+    let rows = dated_by_ids(db, user, ids).await?;
     if rows.len() != ids.len() {
         checks.push(count_check(false, ids.len() as u32, rows.len(), locale));
     }

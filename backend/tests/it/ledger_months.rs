@@ -129,8 +129,7 @@ async fn answers_from_the_roll_up_equal_the_rows(store: Store) {
         let store = store.clone();
         async move {
             let call: ToolCall = serde_json::from_value(call.clone()).unwrap();
-            let out = backend::tools::run(&store, user, &call, Locale::En, today).await.unwrap();
-            backend::tools::verify::verify(&store, user, &call, &out, Locale::En, today).await.unwrap()
+            backend::tools::run_checked(&store, user, &call, Locale::En, today).await.unwrap().1
         }
     };
     for call in calls {
@@ -184,9 +183,8 @@ async fn checked_months_are_compared_again_after_a_change(store: Store) {
     let sources = || {
         let (store, call) = (store.clone(), call.clone());
         async move {
-            let out = backend::tools::run(&store, user, &call, Locale::En, today).await.unwrap();
-            let checks =
-                backend::tools::verify::verify(&store, user, &call, &out, Locale::En, today).await.unwrap();
+            let (_, checks) =
+                backend::tools::run_checked(&store, user, &call, Locale::En, today).await.unwrap();
             checks.into_iter().find(|c| c.code == CheckCode::TotalOfSources).unwrap()
         }
     };
