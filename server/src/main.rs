@@ -145,7 +145,9 @@ async fn sweep_runs(sou: Sou, stale_after: std::time::Duration) {
 }
 
 /// Every five minutes: SQLite's planner statistics kept current and its write-ahead
-/// log checkpointed and truncated, so that it stays small under steady reads.
+/// log checkpointed and truncated, so that it stays small under steady reads; and the
+/// months whose roll-up changed (an import, an edit) compared with their rows ahead of
+/// the questions over them, a bounded number each time.
 async fn maintain(sou: Sou) {
     let mut every = tokio::time::interval(std::time::Duration::from_secs(300));
     every.tick().await;
@@ -155,8 +157,16 @@ async fn maintain(sou: Sou) {
             Ok(pages) => tracing::debug!(wal_pages = pages, "database maintained"),
             Err(e) => tracing::warn!(error = %e, "database maintenance failed"),
         }
+        match backend::tools::check_months(sou.store(), MONTHS_PER_PASS).await {
+            Ok(months) => tracing::debug!(months, "months compared with their rows"),
+            Err(e) => tracing::warn!(error = %e, "comparing months with their rows failed"),
+        }
     }
 }
+
+/// How many months one maintenance pass compares with their rows at most: about a
+/// second's work at a million transactions.
+const MONTHS_PER_PASS: u32 = 240;
 
 /// At start and then every hour: expired sessions and demo accounts go, widget
 /// visitors' conversations a day old, and conversations past the retention period

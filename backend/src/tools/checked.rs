@@ -11,7 +11,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::rollup::month;
 use crate::error::BackendError;
-use crate::ids::UserId;
+use crate::ids::{Dialect, UserId};
 use crate::store::Store;
 
 /// One month's roll-up line: (account, category, merchant, currency) and its sums
@@ -40,6 +40,26 @@ pub(super) async fn unchecked(
     .iter()
     .filter_map(|r| Date::parse_iso(&format!("{}-01", r.get::<String, _>(0))))
     .collect())
+}
+
+/// Up to `max` months not compared since they last changed, of every user: (user,
+/// first day of the month), by user then month.
+pub(super) async fn unchecked_everywhere(
+    store: &Store,
+    max: u32,
+) -> Result<Vec<(UserId, Date)>, BackendError> {
+    let sql = match store.dialect() {
+        Dialect::Postgres => "SELECT user_id, month FROM sou_unchecked_months($1)",
+        Dialect::Sqlite => {
+            "SELECT user_id, month FROM ledger_month_state WHERE checked IS NULL OR checked <> 1
+             ORDER BY user_id, month LIMIT $1"
+        }
+    };
+    let rows: Vec<(i64, String)> = sqlx::query_as(sql).bind(i64::from(max)).fetch_all(store.pool()).await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(user, month)| Some((UserId(user), Date::parse_iso(&format!("{month}-01"))?)))
+        .collect())
 }
 
 /// Compares each of the `unchecked` months' roll-up with its rows, and records those

@@ -27,16 +27,20 @@ fn in_and_out(s: &rollup::Sums) -> (i64, i64) {
     }
 }
 
-/// A cash flow's income, spending and lines read from the rows alone (never the
-/// roll-up), for verification.
+/// A cash flow's income, spending and lines read again, for verification: from the
+/// rows alone, except the whole months `checked` (found equal to their rows since they
+/// last changed, `tools/checked.rs`), which are read from the roll-up.
 pub(super) async fn cash_flow_from_rows(
     db: &mut AnyConnection,
     user: UserId,
     a: &CashFlowArgs,
     currency: Currency,
+    checked: Option<(Date, Date)>,
 ) -> Result<(i64, i64, u64), BackendError> {
     let filters = Filters { account: a.account.as_deref(), ..Filters::new(&a.period) };
-    let sums = rollup::sums(db, user, &filters, currency, By::Nothing, false).await?;
+    // The roll-up covers exactly the period's whole months, those `checked` names.
+    let rolled = checked.is_some() && checked == rollup::whole_months(a.period.start, a.period.end);
+    let sums = rollup::sums(db, user, &filters, currency, By::Nothing, rolled).await?;
     let mut out = (0i64, 0i64, 0u64);
     for s in sums.iter().filter(|s| s.currency == currency && s.kind.as_deref() != Some("transfer")) {
         let (i, o) = in_and_out(s);

@@ -28,6 +28,7 @@ pub(super) fn rollup_months(call: &ToolCall) -> Option<(Date, Date)> {
         {
             whole_months(a.period.start, a.period.end)
         }
+        ToolCall::CashFlow(a) => whole_months(a.period.start, a.period.end),
         _ => None,
     }
 }
@@ -170,19 +171,32 @@ pub(crate) async fn verify_in(
             checks.push(Check::of(ok, CheckCode::TotalOfGroups, text));
             if let ToolCall::CashFlow(a) = call {
                 let currency = r.net.currency;
-                let (income, spending, n) = cash_flow_from_rows(db, user, a, currency).await?;
-                let text = pick(
-                    format!(
-                        "Relu dans vos opérations : entrées {}, sorties {}, sur {n} opérations.",
-                        money(income, currency, locale),
-                        money(spending, currency, locale)
+                let (income, spending, n) = cash_flow_from_rows(db, user, a, currency, checked).await?;
+                let (shown_in, shown_out) =
+                    (money(income, currency, locale), money(spending, currency, locale));
+                let text = match checked {
+                    Some(_) => pick(
+                        format!(
+                            "Relu dans vos opérations : entrées {shown_in}, sorties {shown_out}, sur {n} \
+                             opérations ; les mois entiers d'après leur cumul, comparé à leurs opérations \
+                             depuis leur dernier changement."
+                        ),
+                        format!(
+                            "Read again from your transactions: income {shown_in}, spending {shown_out}, over \
+                             {n} transactions; whole months from their roll-up, compared with their \
+                             transactions since they last changed."
+                        ),
                     ),
-                    format!(
-                        "Read again from your transactions: income {}, spending {}, over {n} transactions.",
-                        money(income, currency, locale),
-                        money(spending, currency, locale)
+                    None => pick(
+                        format!(
+                            "Relu dans vos opérations : entrées {shown_in}, sorties {shown_out}, sur {n} opérations."
+                        ),
+                        format!(
+                            "Read again from your transactions: income {shown_in}, spending {shown_out}, over \
+                             {n} transactions."
+                        ),
                     ),
-                );
+                };
                 let ok = income == r.income.minor && spending == r.spending.minor && n == r.source_count;
                 checks.push(Check::of(ok, CheckCode::TotalOfSources, text));
             }

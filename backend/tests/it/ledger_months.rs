@@ -142,13 +142,22 @@ async fn answers_from_the_roll_up_equal_the_rows(store: Store) {
         assert!(wrong.is_empty(), "{call}: {wrong:?}");
     }
     // A roll-up that lost 1 € in May 2025: the year's answer no longer matches its rows.
-    change(&store, user, "UPDATE ledger_months SET debit = debit + 100 WHERE user_id = $1 AND month = '2025-05' AND debit < -100").await;
+    // A cash flow over whole months compared with their rows reads them again from the
+    // roll-up, as a summary does.
     let year = json!({"start": "2025-01-01", "end": "2026-01-01", "label": "2025"});
-    let checks = verified(json!({"tool": "spending_summary", "args": {"period": year}})).await;
-    assert!(
-        checks.iter().any(|c| c.code == CheckCode::TotalOfSources && c.outcome == CheckOutcome::Failed),
-        "{checks:?}"
-    );
+    let flow = json!({"tool": "cash_flow", "args": {"period": year, "group_by": "month"}});
+    let checks = verified(flow.clone()).await;
+    let sources = checks.iter().find(|c| c.code == CheckCode::TotalOfSources).unwrap();
+    assert_eq!(sources.outcome, CheckOutcome::Passed, "{checks:?}");
+    assert!(sources.text.contains("roll-up"), "{checks:?}");
+    change(&store, user, "UPDATE ledger_months SET debit = debit + 100 WHERE user_id = $1 AND month = '2025-05' AND debit < -100").await;
+    for call in [json!({"tool": "spending_summary", "args": {"period": year}}), flow] {
+        let checks = verified(call.clone()).await;
+        assert!(
+            checks.iter().any(|c| c.code == CheckCode::TotalOfSources && c.outcome == CheckOutcome::Failed),
+            "{call}: {checks:?}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -236,6 +245,64 @@ async fn checked_months_are_compared_again_after_a_change(store: Store) {
     let wrong = sources().await;
     assert_eq!(wrong.outcome, CheckOutcome::Failed, "{wrong:?}");
     assert!(!wrong.text.contains("roll-up"), "{wrong:?}");
+}
+
+/// The server's maintenance compares the months that changed, of every user, ahead of
+/// questions, at most as many as it is told each time; a month whose roll-up differs
+/// from its rows stays to be compared.
+async fn maintenance_compares_changed_months(store: Store) {
+    let users = [store.ensure_user("alice").await.unwrap(), store.ensure_user("bob").await.unwrap()];
+    for user in users {
+        demo::seed(&store, user).await.unwrap();
+    }
+    let unchecked = |user: UserId| {
+        let store = store.clone();
+        async move {
+            let mut db = store.tenant_read(user).await.unwrap();
+            let months: Vec<String> = sqlx::query_scalar(
+                "SELECT month FROM ledger_month_state WHERE user_id = $1 AND (checked IS NULL OR checked <> 1)
+                 ORDER BY month",
+            )
+            .bind(user.0)
+            .fetch_all(&mut *db)
+            .await
+            .unwrap();
+            db.commit().await.unwrap();
+            months
+        }
+    };
+    let before = [unchecked(users[0]).await.len(), unchecked(users[1]).await.len()];
+    assert!(before[0] >= 12 && before[0] == before[1], "{before:?}");
+    change(&store, users[1], "UPDATE ledger_months SET debit = debit + 100 WHERE user_id = $1 AND month = '2025-06' AND debit < -100").await;
+    let equal = backend::tools::check_months(&store, 10_000).await.unwrap();
+    assert_eq!(equal as usize, before[0] + before[1] - 1);
+    assert!(unchecked(users[0]).await.is_empty());
+    assert_eq!(unchecked(users[1]).await, vec!["2025-06".to_string()]);
+
+    // Two months of alice's change: one pass told to compare one month compares the first.
+    for month in ["2025-03", "2025-04"] {
+        let sql = format!(
+            "UPDATE transactions SET amount_minor = amount_minor - 1
+             WHERE id = (SELECT MIN(id) FROM transactions WHERE user_id = $1 AND substr(date, 1, 7) = '{month}')"
+        );
+        assert_eq!(change(&store, users[0], &sql).await, 1);
+    }
+    assert_eq!(backend::tools::check_months(&store, 1).await.unwrap(), 1);
+    assert_eq!(unchecked(users[0]).await, vec!["2025-04".to_string()]);
+    exact(&store, users[0], "the maintenance's comparisons").await;
+}
+
+#[tokio::test]
+async fn maintenance_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    maintenance_compares_changed_months(Store::open_in(dir.path()).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn maintenance_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    maintenance_compares_changed_months(fresh.open_store().await.unwrap()).await;
+    fresh.drop().await;
 }
 
 #[tokio::test]

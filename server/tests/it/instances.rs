@@ -172,7 +172,8 @@ async fn one_person_uses_two_servers_on_one_postgres_database() {
     assert_eq!(last["added"], rows, "{last}");
     assert!(!seen_running.is_empty(), "B saw the import under way");
     assert!(seen_running.windows(2).all(|w| w[0] <= w[1]), "progress only grows: {seen_running:?}");
-    assert!(seen_running.iter().all(|&d| d < rows as u64), "{seen_running:?}");
+    // Every row read can show while the import still commits: never more than there are.
+    assert!(seen_running.iter().all(|&d| d <= rows as u64), "{seen_running:?}");
     println!("B saw the import at {} points: {seen_running:?}", seen_running.len());
 
     drop((a, b));
