@@ -1,6 +1,7 @@
 //! Reading and importing a bank export, against a baseline measured in the same run:
 //! the `csv` crate reading the same bytes' records and nothing else. Prints numbers and
-//! ratios; asserts nothing. `cargo bench -p backend --bench import`.
+//! ratios; asserts nothing. `cargo bench -p backend --bench import` (`-- postgres`: the
+//! import into a fresh PostgreSQL database at 127.0.0.1 instead of SQLite).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -85,12 +86,24 @@ fn main() {
         Ok(r) => r,
         Err(e) => return eprintln!("runtime: {e}"),
     };
+    let postgres = std::env::args().any(|a| a == "postgres");
     runtime.block_on(async {
         let dir = match tempfile::tempdir() {
             Ok(d) => d,
             Err(e) => return eprintln!("tempdir: {e}"),
         };
-        let store = match Store::open_in(dir.path()).await {
+        let fresh = match postgres {
+            true => match backend::testing::FreshDatabase::create().await {
+                Ok(db) => Some(db),
+                Err(e) => return eprintln!("PostgreSQL at 127.0.0.1: {e}"),
+            },
+            false => None,
+        };
+        let opened = match &fresh {
+            Some(db) => db.open_store().await,
+            None => Store::open_in(dir.path()).await,
+        };
+        let store = match opened {
             Ok(s) => s,
             Err(e) => return eprintln!("store: {e}"),
         };
@@ -108,13 +121,18 @@ fn main() {
             Ok(report) => {
                 let ms = start.elapsed().as_secs_f64() * 1000.0;
                 println!(
-                    "{:<46} {ms:>9.2} ms   {:>6.1}× baseline ({:.0} rows/s, one transaction, SQLite)",
+                    "{:<46} {ms:>9.2} ms   {:>6.1}× baseline ({:.0} rows/s, one transaction, {})",
                     "import into the store",
                     ms / base,
-                    report.added as f64 / (ms / 1000.0)
+                    report.added as f64 / (ms / 1000.0),
+                    if postgres { "PostgreSQL" } else { "SQLite" }
                 );
             }
             Err(e) => eprintln!("import: {e}"),
+        }
+        store.pool().close().await;
+        if let Some(db) = fresh {
+            db.drop().await;
         }
     });
 }

@@ -135,7 +135,8 @@ impl Imports {
             }
             let rows: Vec<Row> = part.rows.iter().map(|&i| file.rows[i].clone()).collect();
             let hashes = hashes(&rows, account_id);
-            for (row, hash) in rows.iter().zip(&hashes) {
+            let mut batch: Vec<Line<'_>> = Vec::with_capacity(BATCH);
+            for (i, (row, hash)) in rows.iter().zip(&hashes).enumerate() {
                 let m = context.matcher.recognise(&row.label);
                 let merchant_id = match &m {
                     Some(m) => Some(context.merchant_id(&mut db, user, m).await?),
@@ -146,31 +147,18 @@ impl Imports {
                         .or_else(|| {
                             merchant_id.and_then(|id| context.merchant_category.get(&id).copied().flatten())
                         });
-                let written = sqlx::query(
-                    "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
-                                               merchant_id, category_id, import_batch, dedupe_hash)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                     ON CONFLICT (user_id, dedupe_hash) DO NOTHING",
-                )
-                .bind(user.0)
-                .bind(account_id)
-                .bind(row.date.to_string())
-                .bind(row.amount_minor)
-                .bind(&account_currency)
-                .bind(&row.label)
-                .bind(merchant_id)
-                .bind(category)
-                .bind(id)
-                .bind(hash)
-                .execute(&mut *db)
-                .await?;
-                if written.rows_affected() == 0 {
-                    duplicates += 1;
-                } else {
-                    added += 1;
+                batch.push(Line { row, hash, merchant_id, category });
+                if batch.len() < BATCH && i + 1 < rows.len() {
+                    continue;
                 }
-                done += 1;
-                if done % PROGRESS_EVERY == 0 {
+                let written =
+                    insert_lines(&mut db, (user, id), (account_id, &account_currency), &batch).await?;
+                added += written;
+                duplicates += batch.len() as u64 - written;
+                let before = done;
+                done += batch.len();
+                batch.clear();
+                if done / PROGRESS_EVERY > before / PROGRESS_EVERY {
                     let now = Live::Running { done: done as u64, total: total as u64 };
                     self.set(store, user, id, Some(now)).await?;
                 }
@@ -300,4 +288,56 @@ pub(super) async fn target_account(
             Ok((id, name, currency.to_string()))
         }
     }
+}
+
+/// Rows written by one `INSERT`: one statement (and, on PostgreSQL, one round trip) for
+/// this many lines rather than one each.
+const BATCH: usize = 200;
+
+/// A row of the file, ready to be written.
+struct Line<'a> {
+    row: &'a Row,
+    hash: &'a str,
+    merchant_id: Option<i64>,
+    category: Option<i64>,
+}
+
+/// Writes `lines` into the account in one statement; a line whose hash the user has
+/// already is left out (a duplicate). Returns how many were written.
+async fn insert_lines(
+    db: &mut sqlx::AnyConnection,
+    (user, import): (UserId, &str),
+    (account_id, currency): (i64, &str),
+    lines: &[Line<'_>],
+) -> Result<u64, ImportError> {
+    let values: Vec<String> = (0..lines.len())
+        .map(|i| {
+            let k = 5 + i * 6;
+            format!("($1, $2, ${k}, ${}, $3, ${}, ${}, ${}, $4, ${})", k + 1, k + 2, k + 3, k + 4, k + 5)
+        })
+        .collect();
+    let sql = format!(
+        "INSERT INTO transactions (user_id, account_id, date, amount_minor, currency, raw_label,
+                                   merchant_id, category_id, import_batch, dedupe_hash)
+         VALUES {}
+         ON CONFLICT (user_id, dedupe_hash) DO NOTHING",
+        values.join(", ")
+    );
+    // A full batch's statement is the same each time: kept prepared; a last, shorter one is not.
+    let mut q = sqlx::query(&sql)
+        .persistent(lines.len() == BATCH)
+        .bind(user.0)
+        .bind(account_id)
+        .bind(currency)
+        .bind(import);
+    for l in lines {
+        q = q
+            .bind(l.row.date.to_string())
+            .bind(l.row.amount_minor)
+            .bind(&l.row.label)
+            .bind(l.merchant_id)
+            .bind(l.category)
+            .bind(l.hash);
+    }
+    Ok(q.execute(&mut *db).await?.rows_affected())
 }

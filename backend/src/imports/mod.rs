@@ -366,7 +366,9 @@ struct Upload {
 }
 
 impl Imports {
-    /// Where import `id` stands now (`None`: finished, read from the store).
+    /// Where import `id` stands now (`None`: finished, read from the store). An end is
+    /// stored before this server forgets the import: a page asking in between still sees
+    /// it under way, never an older state the store kept (a failure of a first try).
     async fn set(
         &self,
         store: &Store,
@@ -378,27 +380,37 @@ impl Imports {
         let share = {
             let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
             let last = running.get(&key).and_then(|(_, at)| *at);
-            let share = match &state {
+            match &state {
                 Some(Live::Running { done, total }) => {
-                    store.dialect() == Dialect::Postgres
-                        && (*done == 0 || done == total || last.is_none_or(|at| at.elapsed() >= SHARE_EVERY))
+                    let share = store.dialect() == Dialect::Postgres
+                        && (*done == 0 || done == total || last.is_none_or(|at| at.elapsed() >= SHARE_EVERY));
+                    let at = if share { Some(Instant::now()) } else { last };
+                    running.insert(key.clone(), (Live::Running { done: *done, total: *total }, at));
+                    share
                 }
                 _ => true,
-            };
-            match &state {
-                Some(Live::Running { .. }) => {
-                    let at = if share { Some(Instant::now()) } else { last };
-                    running.insert(key, (state.clone().unwrap_or(Live::Running { done: 0, total: 0 }), at));
-                }
-                _ => {
-                    running.remove(&key);
-                }
             }
-            share
         };
         if !share {
             return Ok(());
         }
+        let end = !matches!(state, Some(Live::Running { .. }));
+        let stored = self.store_state(store, user, id, state).await;
+        // Forgotten even if the store failed: the import is over either way.
+        if end {
+            self.running.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
+        }
+        stored
+    }
+
+    /// The same, in the store: for a page another server serves.
+    async fn store_state(
+        &self,
+        store: &Store,
+        user: UserId,
+        id: &str,
+        state: Option<Live>,
+    ) -> Result<(), ImportError> {
         let mut db = store.tenant(user).await?;
         match state {
             None => {

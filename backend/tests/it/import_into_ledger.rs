@@ -429,3 +429,49 @@ async fn progress_is_reported_while_rows_are_written() {
     assert!(seen.iter().any(|&d| d > 0 && d < 500), "no progress seen part-way: {seen:?}");
     assert!(seen.windows(2).all(|w| w[0] < w[1]), "progress went back: {seen:?}");
 }
+
+/// A statement of `rows` lines (each different), in a bank's export layout.
+fn statement(rows: std::ops::Range<usize>) -> Vec<u8> {
+    let mut csv = String::from(
+        "dateOp;dateVal;label;category;categoryParent;supplierFound;amount;comment;accountNum;accountLabel;accountbalance\n",
+    );
+    for i in rows {
+        let (day, month) = (1 + i % 28, 1 + (i / 28) % 12);
+        csv.push_str(&format!(
+            "2025-{month:02}-{day:02};2025-{month:02}-{day:02};\"CARTE ACHAT NUMERO {i}\";\"Divers\";\"Divers\";\"\";-{},{:02};;00040999999;\"Compte import\";\n",
+            1 + i % 90,
+            i % 100
+        ));
+    }
+    csv.into_bytes()
+}
+
+/// Lines are written a few hundred per statement: a file longer than that, imported
+/// again with more lines, adds only the new ones, counts the others as duplicates
+/// whichever statement they were in, and leaves the roll-up equal to the rows.
+async fn long_files_count_every_line(store: Store) {
+    let alice = store.ensure_user("alice").await.unwrap();
+    let imports = Imports::default();
+    let id = imports.upload(&store, alice, "a.csv", statement(0..450)).await.unwrap();
+    let first = started(&imports, &store, alice, &id, Target::New("Compte import".into())).await;
+    assert_eq!((first.added, first.duplicates), (450, 0));
+    let id = imports.upload(&store, alice, "b.csv", statement(390..900)).await.unwrap();
+    let second = started(&imports, &store, alice, &id, Target::New("Compte import".into())).await;
+    assert_eq!((second.added, second.duplicates), (450, 60));
+    assert_eq!(count(&store, alice, "").await, 900);
+    let off = backend::testing::ledger_months_mismatches(&store, alice).await.unwrap();
+    assert!(off.is_empty(), "{off:?}");
+}
+
+#[tokio::test]
+async fn long_files_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    long_files_count_every_line(Store::open_in(dir.path()).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn long_files_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    long_files_count_every_line(fresh.open_store().await.unwrap()).await;
+    fresh.drop().await;
+}
