@@ -60,3 +60,40 @@ async fn history_is_per_user_and_purged_after_the_retention_period() {
     assert!(sou.conversations(bob, 50).await.unwrap().is_empty());
     assert_eq!(sou.conversations(alice, 50).await.unwrap().len(), 1);
 }
+
+/// A question asked in an older conversation brings it to the top of the list: storing
+/// a message moves its conversation, never back.
+#[tokio::test]
+async fn a_new_message_brings_its_conversation_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let alice = store.ensure_user("alice").await.unwrap();
+    demo::seed(&store, alice).await.unwrap();
+    let sou = Sou::new(store.clone(), chrono_tz::UTC);
+    let older = ask(&sou, alice, "Combien j'ai dépensé en courses en janvier 2026 ?").await;
+    let newer = ask(&sou, alice, "Quel est mon solde ?").await;
+    let order = || async {
+        sou.conversations(alice, 50).await.unwrap().into_iter().map(|c| c.id).collect::<Vec<_>>()
+    };
+    assert_eq!(order().await, [newer.clone(), older.clone()]);
+    let req = ChatRequest {
+        message: "et en février ?".into(),
+        conversation_id: Some(older.clone()),
+        plan: None,
+        locale: None,
+    };
+    let events: Vec<ChatEvent> = sou.chat(alice, req).await.unwrap().events.collect().await;
+    assert!(events.last().is_some_and(ChatEvent::is_terminal));
+    assert_eq!(order().await, [older.clone(), newer.clone()]);
+    let moved: String = sqlx::query_scalar("SELECT updated_at FROM conversations WHERE id = $1")
+        .bind(&older)
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    let last: String = sqlx::query_scalar("SELECT MAX(created_at) FROM messages WHERE conversation_id = $1")
+        .bind(&older)
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(moved, last, "the conversation's time is its last message's");
+}
