@@ -87,8 +87,8 @@ impl Sou {
 
     /// Stores a question: with its conversation when `new`, and with the row of the run
     /// that answers it, in one transaction. Returns the run's id and the user's
-    /// vocabulary stamp (version and currency, read by the statement that stores the
-    /// question), with which the answer finds the user's parser without another read.
+    /// vocabulary stamp (version and currency, read in the same transaction), with
+    /// which the answer finds the user's parser without another read.
     pub(crate) async fn store_question(
         &self,
         user: UserId,
@@ -103,9 +103,12 @@ impl Sou {
             .map_err(|e| BackendError::Corrupt(e.to_string()))?;
         if new {
             self.create_conversation(&mut db, user, conversation, message, visitor).await?;
+            question.insert_only(&mut db, user).await?;
+        } else {
+            question.insert(&mut db, user).await?;
         }
-        let stamp = question.insert_stamped(&mut db, user).await?.ok_or(BackendError::NotFound)?;
         let run = self.insert_run(&mut db, user, conversation, locale).await?;
+        let stamp = crate::vocabulary::read_stamp(&mut db, user).await?;
         db.commit().await?;
         Ok((run, stamp))
     }

@@ -35,52 +35,41 @@ impl NewMessage {
         })
     }
 
-    /// Stores it in the caller's transaction; a trigger moves its conversation's
-    /// `updated_at`.
+    /// Stores it in the caller's transaction, and moves its conversation's `updated_at`.
     pub(crate) async fn insert(&self, db: &mut AnyConnection, user: UserId) -> Result<(), sqlx::Error> {
-        self.insert_returning(db, user, "").await.map(|_| ())
+        let now = self.insert_only(db, user).await?;
+        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
+            .bind(&self.conversation)
+            .bind(&now)
+            .bind(user.0)
+            .execute(&mut *db)
+            .await?;
+        Ok(())
     }
 
-    /// The same for a question, returning its user's vocabulary stamp (the version of
-    /// their categories, merchants, accounts and datasets, and their currency), read by
-    /// the statement that stores it.
-    pub(crate) async fn insert_stamped(
+    /// Stores it, in a conversation created in the same transaction (whose `updated_at`
+    /// is already now); returns the time it was stored at.
+    pub(crate) async fn insert_only(
         &self,
         db: &mut AnyConnection,
         user: UserId,
-    ) -> Result<Option<(i64, String)>, sqlx::Error> {
-        let returning = " RETURNING (SELECT CAST(vocabulary_version AS BIGINT) FROM users WHERE id = $2),
-                                    (SELECT currency FROM users WHERE id = $2)";
-        let row = self.insert_returning(db, user, returning).await?;
-        Ok(row.and_then(|r| {
-            use sqlx::Row;
-            let (version, currency): (Option<i64>, Option<String>) = (r.get(0), r.get(1));
-            version.zip(currency)
-        }))
-    }
-
-    async fn insert_returning(
-        &self,
-        db: &mut AnyConnection,
-        user: UserId,
-        returning: &str,
-    ) -> Result<Option<sqlx::any::AnyRow>, sqlx::Error> {
+    ) -> Result<String, sqlx::Error> {
         let role = if self.public_id.is_some() { "assistant" } else { "user" };
         let now = crate::store::timestamp(chrono::Utc::now());
-        let sql = format!(
+        sqlx::query(
             "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at, public_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8){returning}"
-        );
-        sqlx::query(&sql)
-            .bind(&self.conversation)
-            .bind(user.0)
-            .bind(role)
-            .bind(&self.content)
-            .bind(self.plan.as_deref())
-            .bind(self.events.as_deref())
-            .bind(&now)
-            .bind(self.public_id.as_deref())
-            .fetch_optional(&mut *db)
-            .await
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&self.conversation)
+        .bind(user.0)
+        .bind(role)
+        .bind(&self.content)
+        .bind(self.plan.as_deref())
+        .bind(self.events.as_deref())
+        .bind(&now)
+        .bind(self.public_id.as_deref())
+        .execute(&mut *db)
+        .await?;
+        Ok(now)
     }
 }
