@@ -463,15 +463,6 @@ async fn long_files_count_every_line(store: Store) {
     assert!(off.is_empty(), "{off:?}");
 }
 
-#[tokio::test]
-async fn long_files_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    long_files_count_every_line(Store::open_in(dir.path()).await.unwrap()).await;
-}
-
-#[tokio::test]
-async fn long_files_on_postgres() {
-    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
-    long_files_count_every_line(fresh.open_store().await.unwrap()).await;
-    fresh.drop().await;
-}
+backend::on_both_databases!(long_files_on_sqlite, long_files_on_postgres, |store| {
+    long_files_count_every_line(store)
+});

@@ -292,18 +292,9 @@ async fn maintenance_compares_changed_months(store: Store) {
     exact(&store, users[0], "the maintenance's comparisons").await;
 }
 
-#[tokio::test]
-async fn maintenance_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    maintenance_compares_changed_months(Store::open_in(dir.path()).await.unwrap()).await;
-}
-
-#[tokio::test]
-async fn maintenance_on_postgres() {
-    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
-    maintenance_compares_changed_months(fresh.open_store().await.unwrap()).await;
-    fresh.drop().await;
-}
+backend::on_both_databases!(maintenance_on_sqlite, maintenance_on_postgres, |store| {
+    maintenance_compares_changed_months(store)
+});
 
 #[tokio::test]
 async fn checked_months_on_sqlite() {
