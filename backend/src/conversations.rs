@@ -11,6 +11,7 @@ use sqlx::{AnyConnection, Row};
 use crate::error::BackendError;
 use crate::ids::{Dialect, UserId};
 use crate::messages::NewMessage;
+use crate::runs::{Committed, Stored};
 use crate::sou::Sou;
 
 /// Longest conversation title, in characters.
@@ -87,30 +88,37 @@ impl Sou {
 
     /// Stores a question: with its conversation when `new`, and with the row of the run
     /// that answers it, in one transaction. Returns the run's id and the user's
-    /// vocabulary stamp (version and currency, read in the same transaction), with
-    /// which the answer finds the user's parser without another read.
+    /// vocabulary stamp (version and currency, read first in that transaction), with
+    /// which the answer finds the user's parser without another read, while the rest of
+    /// the transaction goes on in a task of its own ([`Stored`]): the answer may read
+    /// meanwhile, and sends nothing before it committed.
     pub(crate) async fn store_question(
         &self,
         user: UserId,
-        conversation: &str,
-        new: bool,
+        (conversation, new): (&str, bool),
         message: &str,
         visitor: Option<&crate::widgets::Visitor>,
         locale: agent::Locale,
-    ) -> Result<(String, (i64, String)), BackendError> {
-        let mut db = self.store.tenant(user).await?;
+    ) -> Result<(String, (i64, String), (Stored, Committed)), BackendError> {
         let question = NewMessage::new(conversation, None, message, None, &[])
             .map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        if new {
-            self.create_conversation(&mut db, user, conversation, message, visitor).await?;
-            question.insert_only(&mut db, user).await?;
-        } else {
-            question.insert(&mut db, user).await?;
-        }
-        let run = self.insert_run(&mut db, user, conversation, locale).await?;
+        let mut db = self.store.tenant(user).await?;
         let stamp = crate::vocabulary::read_stamp(&mut db, user).await?;
-        db.commit().await?;
-        Ok((run, stamp))
+        let run = uuid::Uuid::new_v4().simple().to_string();
+        let (sou, conversation, id) = (self.clone(), conversation.to_string(), run.clone());
+        let (message, visitor) = (message.to_string(), visitor.cloned());
+        let stored = Stored::spawn(async move {
+            if new {
+                sou.create_conversation(&mut db, user, &conversation, &message, visitor.as_ref()).await?;
+                question.insert_only(&mut db, user).await?;
+            } else {
+                question.insert(&mut db, user).await?;
+            }
+            sou.insert_run(&mut db, user, (&conversation, &id), locale).await?;
+            db.commit().await?;
+            Ok(())
+        });
+        Ok((run, stamp, stored))
     }
 
     /// Stores an answer under its public id, with the plan it ran and every event it sent.

@@ -66,6 +66,10 @@ pub enum BackendError {
     Llm { provider: ProviderId, error: LlmError },
     #[error("key vault: {0}")]
     Vault(#[from] crate::vault::VaultError),
+    /// The question an answer was under way for could not be stored (logged where it
+    /// failed); the request failed with that error.
+    #[error("the question was not stored")]
+    Unstored,
 }
 
 impl UserError for BackendError {
@@ -76,7 +80,10 @@ impl UserError for BackendError {
             BackendError::InvalidPlan(_) => "invalid_plan",
             BackendError::NotFound => "not_found",
             BackendError::Busy => "rate_limited",
-            BackendError::Db(_) | BackendError::Corrupt(_) | BackendError::Vault(_) => "internal",
+            BackendError::Db(_)
+            | BackendError::Corrupt(_)
+            | BackendError::Vault(_)
+            | BackendError::Unstored => "internal",
         }
     }
 
@@ -93,7 +100,10 @@ impl UserError for BackendError {
                 "This assistant has had many questions this hour: try again later."
             }
             .into(),
-            BackendError::Db(_) | BackendError::Corrupt(_) | BackendError::Vault(_) => if fr {
+            BackendError::Db(_)
+            | BackendError::Corrupt(_)
+            | BackendError::Vault(_)
+            | BackendError::Unstored => if fr {
                 "Une erreur interne est survenue ; rien n'a été perdu. Réessayez dans un instant."
             } else {
                 "Something went wrong on the server; nothing was lost. Try again in a moment."
@@ -109,7 +119,10 @@ impl UserError for BackendError {
             BackendError::InvalidPlan(_) => ErrorKind::InvalidPlan,
             BackendError::NotFound => ErrorKind::NotFound,
             BackendError::Busy => ErrorKind::Limited,
-            BackendError::Db(_) | BackendError::Corrupt(_) | BackendError::Vault(_) => ErrorKind::Internal,
+            BackendError::Db(_)
+            | BackendError::Corrupt(_)
+            | BackendError::Vault(_)
+            | BackendError::Unstored => ErrorKind::Internal,
         }
     }
 }

@@ -9,7 +9,9 @@ use agent::runs::Step;
 use futures::Stream;
 use tokio::sync::mpsc;
 
+use crate::error::BackendError;
 use crate::runs::record::{Clock, Recorder};
+use crate::runs::Stored;
 
 /// Sends events to the client while keeping them for the stored answer.
 pub(crate) struct Emitter {
@@ -22,13 +24,53 @@ pub(crate) struct Emitter {
     /// What the answer read of the user with their question, which its tools need not
     /// read again.
     pub(crate) known: crate::tools::Known,
+    /// The question's transaction, while it may still be under way: events wait in
+    /// `held` until it committed.
+    stored: Option<Stored>,
+    held: Vec<ChatEvent>,
 }
 
 impl Emitter {
     /// An answer's emitter, sending on `tx` and recording in `run`; `started`: when the
     /// question came.
     pub(crate) fn new(tx: mpsc::Sender<ChatEvent>, started: Instant, run: Recorder) -> Emitter {
-        Emitter { tx, sent: Vec::new(), started, first_event_ms: None, run, known: Default::default() }
+        Emitter {
+            tx,
+            sent: Vec::new(),
+            started,
+            first_event_ms: None,
+            run,
+            known: Default::default(),
+            stored: None,
+            held: Vec::new(),
+        }
+    }
+
+    /// The same, for the answer to a question whose transaction `stored` may still be
+    /// under way: its events are sent once the question is stored, never if it is not.
+    pub(crate) fn after(
+        tx: mpsc::Sender<ChatEvent>,
+        started: Instant,
+        run: Recorder,
+        stored: Stored,
+    ) -> Emitter {
+        Emitter { stored: Some(stored), ..Emitter::new(tx, started, run) }
+    }
+
+    /// Waits until the question is stored, then sends the events held meanwhile. What
+    /// writes or calls a model waits for this; `Err` if the question was not stored
+    /// (the request then failed, and nothing may be sent or written).
+    pub(crate) async fn stored(&mut self) -> Result<(), BackendError> {
+        if let Some(stored) = &mut self.stored {
+            if !stored.wait().await {
+                return Err(BackendError::Unstored);
+            }
+            self.stored = None;
+        }
+        for e in std::mem::take(&mut self.held) {
+            self.send(e).await;
+        }
+        Ok(())
     }
 
     /// Resolves when the user stops the answer (the stop button, `POST
@@ -39,11 +81,20 @@ impl Emitter {
         self.run.stopped().await
     }
 
+    /// Sends `e` (once the question is stored: until then it is held) and records it.
     pub(crate) async fn emit(&mut self, e: ChatEvent) {
-        let started = self.started;
-        self.first_event_ms.get_or_insert_with(|| started.elapsed().as_millis() as u64);
         self.run.event(&e);
         self.sent.push(e.clone());
+        if self.stored.as_ref().is_some_and(|s| s.now().is_none()) {
+            self.held.push(e);
+        } else if self.stored().await.is_ok() {
+            self.send(e).await;
+        }
+    }
+
+    async fn send(&mut self, e: ChatEvent) {
+        let started = self.started;
+        self.first_event_ms.get_or_insert_with(|| started.elapsed().as_millis() as u64);
         // A client that went away stops nothing: the answer is stored, and recorded
         // for a client that comes back.
         let _ = self.tx.send(e).await;

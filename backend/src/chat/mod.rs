@@ -184,11 +184,12 @@ impl Sou {
             false => self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context),
         };
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
-        // The user's words are stored before anything runs.
-        let (run_id, stamp) = self
-            .store_question(user, &conversation_id, new, &req.message, visitor.as_ref(), run_locale)
+        // The user's words are stored before anything is sent, written or asked of a
+        // model; a plan the parser is sure of reads meanwhile (`Emitter::stored`).
+        let (run_id, stamp, (stored, committed)) = self
+            .store_question(user, (&conversation_id, new), &req.message, visitor.as_ref(), run_locale)
             .await?;
-        let run = self.record_run(user, run_id, started);
+        let run = self.record_run(user, run_id, started, stored.clone());
 
         let run_id = run.id.clone();
 
@@ -198,7 +199,7 @@ impl Sou {
         // The answer is stored whatever happens to the client; a model's answer stops
         // when the client goes away.
         tokio::spawn(async move {
-            let mut out = Emitter::new(tx, started, run);
+            let mut out = Emitter::after(tx, started, run, stored);
             let question = Asked {
                 user,
                 message: &req.message,
@@ -209,6 +210,11 @@ impl Sou {
                 scope: visitor.as_ref().map(|v| &v.site.scope),
             };
             let outcome = sou.answer(question, client_plan, &mut out).await;
+            // The question was not stored: the request failed, and nothing of its
+            // answer is sent or kept.
+            if out.stored().await.is_err() {
+                return;
+            }
             let (done, run_status) = match outcome {
                 Ok(done) => {
                     let status = if done.stopped && sou.draining() {
@@ -271,6 +277,8 @@ impl Sou {
             out.run.finish_answered(run_status, Some(confidence), answer).await;
             let _ = out.tx.send(status).await;
         });
+        // The stream starts once the question is stored.
+        committed.await.unwrap_or(Err(BackendError::Unstored))?;
         let events = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
         Ok(ChatStream { conversation_id, run_id, first_seq: 1, events: Box::pin(events) })
     }
@@ -321,6 +329,12 @@ impl Sou {
             }
             (None, other) => other,
         };
+        // Only a plan the parser is sure of, that only reads, runs before the question
+        // is stored (its result is sent once it is); anything else waits.
+        if !matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == Confidence::High && !p.call.is_write())
+        {
+            out.stored().await?;
+        }
 
         // A message that asks several things: a plan of steps, shown before it runs.
         if q.scope.is_none()

@@ -9,6 +9,7 @@ mod attach;
 mod notify;
 pub mod plans;
 pub(crate) mod record;
+pub(crate) mod stored;
 pub mod usage;
 
 use std::collections::HashMap;
@@ -24,6 +25,7 @@ use crate::sou::Sou;
 
 use record::Recorder;
 pub use record::{RunConfig, UsageLimits};
+pub(crate) use stored::{Committed, Stored};
 
 /// What a stop left: answers and plans that ended within the grace period, and those
 /// that were cut short (answers, ended as interrupted) or left for the next server (plans).
@@ -62,24 +64,23 @@ impl Sou {
         self.runs.hub.draining()
     }
 
-    /// Starts recording a run (its row first, so that a client can attach to it at once).
-    /// Inserts a new run's row (in the caller's transaction, with the question it
-    /// answers) and returns its id; [`Self::record_run`] records it once committed.
+    /// Inserts run `id`'s row (in the caller's transaction, with the question it
+    /// answers, so that a client can attach to it at once); [`Self::record_run`] records
+    /// it.
     pub(crate) async fn insert_run(
         &self,
         db: &mut AnyConnection,
         user: UserId,
-        conversation: &str,
+        (conversation, id): (&str, &str),
         locale: agent::Locale,
-    ) -> Result<String, BackendError> {
-        let id = uuid::Uuid::new_v4().simple().to_string();
+    ) -> Result<(), BackendError> {
         if self.runs.config.record {
             let now = crate::store::timestamp(chrono::Utc::now());
             sqlx::query(
                 "INSERT INTO runs (id, user_id, conversation_id, locale, status, started_at, heartbeat_at, owner)
                  VALUES ($1, $2, $3, $4, 'running', $5, $5, $6)",
             )
-            .bind(&id)
+            .bind(id)
             .bind(user.0)
             .bind(conversation)
             .bind(locale.as_str())
@@ -88,12 +89,13 @@ impl Sou {
             .execute(&mut *db)
             .await?;
         }
-        Ok(id)
+        Ok(())
     }
 
-    /// The recorder of run `id`, whose row [`Self::insert_run`] inserted.
-    pub(crate) fn record_run(&self, user: UserId, id: String, started: Instant) -> Recorder {
-        Recorder::spawn(&self.runs, &self.store, user, id, started)
+    /// The recorder of run `id`, whose row [`Self::insert_run`] inserted, in the
+    /// transaction `stored` tells the end of.
+    pub(crate) fn record_run(&self, user: UserId, id: String, started: Instant, stored: Stored) -> Recorder {
+        Recorder::spawn(&self.runs, &self.store, (user, id), started, Some(stored))
     }
 
     /// `GET /api/v1/runs/{id}`: a run of `user`'s, with its steps and the first

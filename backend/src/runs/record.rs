@@ -13,6 +13,7 @@ use agent::protocol::{ChatEvent, StreamStatus, Uncertainty, Usage};
 use agent::runs::{RunStatus, Step, StepKind};
 use tokio::sync::{mpsc, oneshot, Notify};
 
+use super::stored::Stored;
 use crate::ids::UserId;
 use crate::messages::NewMessage;
 use crate::store::Store;
@@ -236,12 +237,21 @@ impl Clock {
 }
 
 impl Recorder {
-    /// A recorder for run `id`, whose row `Sou::start_run` inserted.
-    pub(crate) fn spawn(runs: &Runs, store: &Store, user: UserId, id: String, started: Instant) -> Recorder {
+    /// A recorder for run `id`, whose row `Sou::insert_run` inserted; with `stored`, in a
+    /// transaction still under way: nothing is written until it committed, and nothing
+    /// at all if it did not.
+    pub(crate) fn spawn(
+        runs: &Runs,
+        store: &Store,
+        (user, id): (UserId, String),
+        started: Instant,
+        stored: Option<Stored>,
+    ) -> Recorder {
         let tx = runs.config.record.then(|| {
             let (tx, rx) = mpsc::unbounded_channel();
             let heartbeat = (runs.config.stale_after / 4).max(Duration::from_millis(250));
-            tokio::spawn(write_loop(store.clone(), user, id.clone(), rx, runs.hub.clone(), heartbeat));
+            let (store, hub) = (store.clone(), runs.hub.clone());
+            tokio::spawn(write_loop(store, (user, id.clone()), rx, (hub, heartbeat), stored));
             tx
         });
         let stop = Arc::new(Notify::new());
@@ -289,7 +299,7 @@ impl Recorder {
         id: String,
         (started, events, steps): (Instant, u64, u32),
     ) -> Recorder {
-        let mut r = Recorder::spawn(runs, store, user, id, started);
+        let mut r = Recorder::spawn(runs, store, (user, id), started, None);
         r.events = events;
         r.steps = steps;
         r
@@ -398,12 +408,18 @@ impl Record {
 /// with backoff, and moves the run's heartbeat even when nothing happens.
 async fn write_loop(
     store: Store,
-    user: UserId,
-    run: String,
+    (user, run): (UserId, String),
     mut rx: mpsc::UnboundedReceiver<Record>,
-    hub: Hub,
-    heartbeat: Duration,
+    (hub, heartbeat): (Hub, Duration),
+    stored: Option<Stored>,
 ) {
+    // A run whose row is not committed yet: its records wait; a run whose row was never
+    // stored (its question failed to be) records nothing.
+    if let Some(mut stored) = stored {
+        if !stored.wait().await {
+            return;
+        }
+    }
     // When the heartbeat last moved: a batch moves it only when it is due, not at every
     // event (an answer's events come a few milliseconds apart).
     let mut beat = tokio::time::Instant::now();
