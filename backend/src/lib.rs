@@ -22,6 +22,7 @@ pub mod reports;
 pub mod rules;
 pub mod runs;
 pub mod sou;
+mod statements;
 pub mod store;
 #[cfg(feature = "test-support")]
 pub mod testing;

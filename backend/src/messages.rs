@@ -47,6 +47,28 @@ impl NewMessage {
         Ok(())
     }
 
+    /// The same, as writes of `st` (stored at `now`).
+    pub(crate) fn push<'q>(&'q self, st: &mut crate::statements::Statements<'q>, user: UserId, now: &'q str) {
+        let role = if self.public_id.is_some() { "assistant" } else { "user" };
+        let values = [
+            st.bind(self.conversation.as_str()),
+            st.bind(user.0),
+            st.bind(role),
+            st.bind(self.content.as_str()),
+            st.bind(self.plan.as_deref()),
+            st.bind(self.events.as_deref()),
+            st.bind(now),
+            st.bind(self.public_id.as_deref()),
+        ];
+        st.push(format!(
+            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at, public_id)
+             VALUES ({})",
+            values.join(", ")
+        ));
+        let (at, id, user) = (st.bind(now), st.bind(self.conversation.as_str()), st.bind(user.0));
+        st.push(format!("UPDATE conversations SET updated_at = {at} WHERE id = {id} AND user_id = {user}"));
+    }
+
     /// Stores it, in a conversation created in the same transaction (whose `updated_at`
     /// is already now); returns the time it was stored at.
     pub(crate) async fn insert_only(

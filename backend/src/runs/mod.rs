@@ -6,6 +6,7 @@
 //! the database.
 
 mod attach;
+mod batch;
 mod notify;
 pub mod plans;
 pub(crate) mod record;

@@ -28,9 +28,14 @@ pub(crate) async fn send(
     if store.dialect() != Dialect::Postgres {
         return Ok(());
     }
-    let payload = if stop { format!("{STOP}{run}") } else { run.to_string() };
-    sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute(&mut **tx).await?;
+    let (channel, payload) = notice(run, stop);
+    sqlx::query("SELECT pg_notify($1, $2)").bind(channel).bind(payload).execute(&mut **tx).await?;
     Ok(())
+}
+
+/// The channel and payload of [`send`]'s notification, for a statement that sends it.
+pub(crate) fn notice(run: &str, stop: bool) -> (&'static str, String) {
+    (CHANNEL, if stop { format!("{STOP}{run}") } else { run.to_string() })
 }
 
 /// What a notification says of a run.

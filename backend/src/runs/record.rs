@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use agent::protocol::{ChatEvent, StreamStatus, Uncertainty, Usage};
-use agent::runs::{RunStatus, Step, StepKind};
+use agent::runs::{RunStatus, Step};
 use tokio::sync::{mpsc, oneshot, Notify};
 
 use super::stored::Stored;
@@ -180,7 +180,7 @@ impl super::notify::Listener for Hub {
     }
 }
 
-enum Record {
+pub(super) enum Record {
     Event {
         seq: u64,
         json: String,
@@ -460,7 +460,7 @@ async fn write_loop(
         let due = batch.is_empty() || beat.elapsed() >= heartbeat / 2;
         let mut pause = Duration::from_millis(20);
         for attempt in 1..=4 {
-            match write_batch(&store, user, &run, &batch, due && !finished).await {
+            match super::batch::write_batch(&store, user, &run, &batch, due && !finished).await {
                 Ok(()) => {
                     if due {
                         beat = tokio::time::Instant::now();
@@ -492,192 +492,6 @@ async fn write_loop(
             return;
         }
     }
-}
-
-/// Stores `batch` in one transaction, and moves the run's heartbeat if `beat`.
-async fn write_batch(
-    store: &Store,
-    user: UserId,
-    run: &str,
-    batch: &[Record],
-    beat: bool,
-) -> Result<(), sqlx::Error> {
-    let now = crate::store::timestamp(chrono::Utc::now());
-    // A batch that stores the answer commits as the question did (on PostgreSQL, waiting
-    // for the disk); the others are a log that can be lost with PostgreSQL itself.
-    let answers = batch.iter().any(|r| matches!(r, Record::Finish { answer: Some(_), .. }));
-    let mut tx = if answers { store.tenant(user).await? } else { store.tenant_log(user).await? };
-    let events: Vec<(u64, &str)> = batch
-        .iter()
-        .filter_map(|r| match r {
-            Record::Event { seq, json } => Some((*seq, json.as_str())),
-            _ => None,
-        })
-        .collect();
-    insert_events(&mut tx, user, run, &events).await?;
-    let steps: Vec<&Step> = batch
-        .iter()
-        .filter_map(|r| match r {
-            Record::Step(s) => Some(&**s),
-            _ => None,
-        })
-        .collect();
-    insert_steps(&mut tx, user, run, &steps, &now).await?;
-    for r in batch {
-        match r {
-            Record::Event { .. } | Record::Step(_) => {}
-            Record::Checkpoint { next_step, .. } => {
-                sqlx::query("UPDATE runs SET next_step = $1 WHERE id = $2 AND user_id = $3")
-                    .bind(i64::from(*next_step))
-                    .bind(run)
-                    .bind(user.0)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            Record::Finish { status, confidence, total_ms, answer, .. } => {
-                if let Some(answer) = answer {
-                    answer.insert(&mut tx, user).await?;
-                }
-                // What the user decided meanwhile (cancelled, rejected) stays; a run ends
-                // (`finished_at`, after which its events may be purged) only once final.
-                sqlx::query(
-                    "UPDATE runs SET
-                         status = CASE WHEN status IN ('running', 'proposed', 'paused') THEN $1 ELSE status END,
-                         finished_at = CASE
-                             WHEN (CASE WHEN status IN ('running', 'proposed', 'paused') THEN $1 ELSE status END)
-                                  IN ('done', 'failed', 'cancelled', 'rejected', 'interrupted') THEN $3
-                             ELSE finished_at END,
-                         answer_confidence = $2, total_ms = $4, owner = NULL
-                     WHERE id = $5 AND user_id = $6",
-                )
-                .bind(status.as_str())
-                .bind(confidence.map(f64::from))
-                .bind(&now)
-                .bind(*total_ms as i64)
-                .bind(run)
-                .bind(user.0)
-                .execute(&mut *tx)
-                .await?;
-            }
-        }
-    }
-    if beat {
-        sqlx::query("UPDATE runs SET heartbeat_at = $1 WHERE id = $2 AND user_id = $3")
-            .bind(&now)
-            .bind(run)
-            .bind(user.0)
-            .execute(&mut *tx)
-            .await?;
-    }
-    // Clients following the run on another server are woken at the commit.
-    if batch.iter().any(|r| !matches!(r, Record::Step(_))) {
-        super::notify::send(store, &mut tx, run, false).await?;
-    }
-    tx.commit().await
-}
-
-/// `$first, $first+1, …` for `n` values: one row of a multi-row `INSERT`.
-fn placeholders(first: usize, n: usize) -> String {
-    let list: Vec<String> = (first..first + n).map(|i| format!("${i}")).collect();
-    format!("({})", list.join(", "))
-}
-
-/// A batch's events, in one statement.
-async fn insert_events(
-    tx: &mut crate::store::Tenant,
-    user: UserId,
-    run: &str,
-    events: &[(u64, &str)],
-) -> Result<(), sqlx::Error> {
-    if events.is_empty() {
-        return Ok(());
-    }
-    let rows: Vec<String> = (0..events.len()).map(|i| placeholders(1 + 4 * i, 4)).collect();
-    let sql = format!("INSERT INTO run_events (run_id, user_id, seq, event) VALUES {}", rows.join(", "));
-    // Few shapes are kept prepared: a long answer's batches of every size would push
-    // the connection's other statements out of its cache.
-    let mut query = sqlx::query(&sql).persistent(events.len() <= 8);
-    for (seq, json) in events {
-        query = query.bind(run).bind(user.0).bind(*seq as i64).bind(*json);
-    }
-    query.execute(&mut **tx).await?;
-    Ok(())
-}
-
-/// A batch's steps, in one statement; a model's call is also what the user spent.
-async fn insert_steps(
-    tx: &mut crate::store::Tenant,
-    user: UserId,
-    run: &str,
-    steps: &[&Step],
-    now: &str,
-) -> Result<(), sqlx::Error> {
-    if steps.is_empty() {
-        return Ok(());
-    }
-    const COLUMNS: usize = 19;
-    let rows: Vec<String> = (0..steps.len()).map(|i| placeholders(1 + COLUMNS * i, COLUMNS)).collect();
-    let sql = format!(
-        "INSERT INTO run_steps (run_id, user_id, seq, kind, status, title, tool, arguments, sql, started_ms,
-             duration_us, provider, model, input_tokens, output_tokens, cost_eur_micros, sources, checks, error)
-         VALUES {}",
-        rows.join(", ")
-    );
-    let json = |v: &serde_json::Value| v.to_string();
-    let mut query = sqlx::query(&sql).persistent(steps.len() <= 4);
-    for s in steps {
-        let sources = (!s.sources.is_empty()).then(|| serde_json::to_string(&s.sources).unwrap_or_default());
-        let checks = (!s.checks.is_empty()).then(|| serde_json::to_string(&s.checks).unwrap_or_default());
-        query = query
-            .bind(run)
-            .bind(user.0)
-            .bind(i64::from(s.seq))
-            .bind(s.kind.as_str())
-            .bind(s.status.as_str())
-            .bind(s.title.clone())
-            .bind(s.tool.clone())
-            .bind(s.arguments.as_ref().map(json))
-            .bind(s.sql.clone())
-            .bind(s.started_ms as i64)
-            .bind(s.duration_us as i64)
-            .bind(s.provider.clone())
-            .bind(s.model.clone())
-            .bind(s.input_tokens as i64)
-            .bind(s.output_tokens as i64)
-            .bind(s.cost_eur_micros as i64)
-            .bind(sources)
-            .bind(checks)
-            .bind(s.error.clone());
-    }
-    query.execute(&mut **tx).await?;
-    for s in steps {
-        let (Some(provider), Some(model)) = (&s.provider, &s.model) else { continue };
-        let route = match s.kind {
-            StepKind::Guardian => "guardian",
-            StepKind::Route => "router",
-            StepKind::Planner => "planner",
-            _ => "assistant",
-        };
-        sqlx::query(
-            "INSERT INTO model_calls (user_id, run_id, provider, model, route, input_tokens, output_tokens,
-                 cost_eur_micros, unpriced, latency_ms, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        )
-        .bind(user.0)
-        .bind(run)
-        .bind(provider)
-        .bind(model)
-        .bind(route)
-        .bind(s.input_tokens as i64)
-        .bind(s.output_tokens as i64)
-        .bind(s.cost_eur_micros as i64)
-        .bind(i32::from(s.unpriced))
-        .bind((s.duration_us / 1000) as i64)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
 }
 
 /// What every surface shares about runs: how they are recorded, and who waits on them.
