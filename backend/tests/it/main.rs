@@ -29,6 +29,7 @@ mod llm_matrix;
 mod llm_providers;
 mod llm_retry;
 mod postgres;
+mod question_first;
 mod runs;
 mod sandbox;
 mod store_and_tools;

@@ -1,0 +1,162 @@
+//! A question is stored before anything of its answer is sent or kept, on SQLite and
+//! PostgreSQL, also when the parser's plan reads while the question's transaction
+//! commits (`backend/src/runs/stored.rs`):
+//!
+//! - a question that cannot be stored fails the request, and leaves nothing behind:
+//!   no conversation, message, run, event or step;
+//! - on PostgreSQL, with the question's transaction made slow (a trigger sleeping on
+//!   the run's row), the stream is returned only once the question can be read from
+//!   another connection, and its events are the whole answer, in order.
+
+use agent::protocol::ChatEvent;
+use agent::Date;
+use backend::{demo, ChatRequest, Sou, Store, UserId};
+use futures::StreamExt;
+
+fn today() -> Date {
+    Date::new(2026, 11, 20).unwrap()
+}
+
+const QUESTION: &str = "quel est mon solde ?";
+
+fn request() -> ChatRequest {
+    ChatRequest { message: QUESTION.into(), conversation_id: None, plan: None, locale: Some("fr".into()) }
+}
+
+/// How many rows of each table that a question and its answer write `user` has.
+async fn rows(store: &Store, user: UserId) -> Vec<(&'static str, i64)> {
+    let mut counts = Vec::new();
+    for table in ["conversations", "messages", "runs", "run_events", "run_steps"] {
+        let mut db = store.tenant(user).await.unwrap();
+        let sql = format!("SELECT CAST(COUNT(*) AS BIGINT) FROM {table} WHERE user_id = $1");
+        let n: i64 = sqlx::query_scalar(&sql).bind(user.0).fetch_one(&mut *db).await.unwrap();
+        db.commit().await.unwrap();
+        counts.push((table, n));
+    }
+    counts
+}
+
+/// Asks while `fail` (SQL that makes storing a run fail) is in force, then again
+/// without it (`unfail`).
+async fn unstored_questions_leave_nothing(store: Store, fail: &str, unfail: &str) {
+    let user = store.ensure_user("local").await.unwrap();
+    assert!(demo::seed(&store, user).await.unwrap());
+    let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today());
+    let before = rows(&store, user).await;
+    assert!(before.iter().all(|(_, n)| *n == 0), "{before:?}");
+
+    sqlx::raw_sql(fail).execute(store.pool()).await.unwrap();
+    // The parser is sure of this plan: its tool reads while the question is stored.
+    let Err(e) = sou.chat(user, request()).await else {
+        panic!("a question that was not stored was answered")
+    };
+    assert!(e.to_string().contains("no run"), "{e:?}");
+    // Whatever the answer's task did meanwhile is over well within this.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(rows(&store, user).await, before);
+
+    sqlx::raw_sql(unfail).execute(store.pool()).await.unwrap();
+    let stream = sou.chat(user, request()).await.unwrap();
+    let events: Vec<ChatEvent> = stream.events.collect().await;
+    assert!(events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))), "{events:?}");
+    let after = rows(&store, user).await;
+    let count = |table| after.iter().find(|(t, _)| *t == table).map(|(_, n)| *n);
+    assert_eq!(count("messages"), Some(2), "{after:?}");
+    assert_eq!(count("runs"), Some(1), "{after:?}");
+    assert_eq!(count("run_events"), Some(events.len() as i64), "{after:?}");
+}
+
+#[tokio::test]
+async fn unstored_questions_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    unstored_questions_leave_nothing(
+        store,
+        "CREATE TRIGGER no_runs BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'no run'); END",
+        "DROP TRIGGER no_runs",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn unstored_questions_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let store = fresh.open_store().await.unwrap();
+    let owner = sqlx::PgPool::connect(&fresh.owner_url()).await.unwrap();
+    sqlx::raw_sql(
+        "CREATE FUNCTION no_runs() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN RAISE EXCEPTION 'no run'; END $$",
+    )
+    .execute(&owner)
+    .await
+    .unwrap();
+    let role = fresh.role();
+    // The app's role may not create triggers: the owner does, through a function the
+    // test calls as the app (granted for the test only).
+    sqlx::raw_sql(&format!(
+        "CREATE FUNCTION toggle_no_runs(on_ boolean) RETURNS void LANGUAGE plpgsql SECURITY DEFINER AS $$
+         BEGIN
+           IF on_ THEN CREATE TRIGGER no_runs BEFORE INSERT ON runs FOR EACH ROW EXECUTE FUNCTION no_runs();
+           ELSE DROP TRIGGER no_runs ON runs; END IF;
+         END $$;
+         GRANT EXECUTE ON FUNCTION toggle_no_runs(boolean) TO {role};"
+    ))
+    .execute(&owner)
+    .await
+    .unwrap();
+    owner.close().await;
+    unstored_questions_leave_nothing(store, "SELECT toggle_no_runs(true)", "SELECT toggle_no_runs(false)")
+        .await;
+    fresh.drop().await;
+}
+
+#[tokio::test]
+async fn the_stream_starts_once_the_question_is_stored_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let store = fresh.open_store().await.unwrap();
+    let owner = sqlx::PgPool::connect(&fresh.owner_url()).await.unwrap();
+    // Storing a run's row takes half a second: the parser's plan has read long before.
+    sqlx::raw_sql(
+        "CREATE FUNCTION slow_runs() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$;
+         CREATE TRIGGER slow_runs BEFORE INSERT ON runs FOR EACH ROW EXECUTE FUNCTION slow_runs();",
+    )
+    .execute(&owner)
+    .await
+    .unwrap();
+    let user = store.ensure_user("local").await.unwrap();
+    assert!(demo::seed(&store, user).await.unwrap());
+    let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today());
+    let stream = sou.chat(user, request()).await.unwrap();
+    let run_id = stream.run_id.clone();
+    // Read by another connection (the owner's, which row-level security does not
+    // limit): the question is there before the first event is read (the answer may be
+    // too: it goes on without the client).
+    let stored: Vec<(String, String)> =
+        sqlx::query_as("SELECT role, content FROM messages WHERE user_id = $1 ORDER BY id")
+            .bind(user.0)
+            .fetch_all(&owner)
+            .await
+            .unwrap();
+    assert_eq!(stored.first(), Some(&("user".to_string(), QUESTION.to_string())), "{stored:?}");
+    let run: Option<String> = sqlx::query_scalar("SELECT status FROM runs WHERE id = $1")
+        .bind(&run_id)
+        .fetch_optional(&owner)
+        .await
+        .unwrap();
+    assert!(run.is_some());
+    let events: Vec<ChatEvent> = stream.events.collect().await;
+    let kinds: Vec<&str> = events.iter().map(ChatEvent::kind).collect();
+    assert_eq!(kinds.first(), Some(&"plan"), "{kinds:?}");
+    assert!(kinds.contains(&"tool_result"), "{kinds:?}");
+    assert!(events.last().is_some_and(ChatEvent::is_terminal), "{kinds:?}");
+    let recorded: i64 =
+        sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM run_events WHERE run_id = $1")
+            .bind(&run_id)
+            .fetch_one(&owner)
+            .await
+            .unwrap();
+    assert_eq!(recorded, events.len() as i64);
+    owner.close().await;
+    fresh.drop().await;
+}
