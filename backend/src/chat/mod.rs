@@ -272,7 +272,7 @@ impl Sou {
             let text = ChatEvent::words(&out.sent);
             // The answer is stored with the run's last event and end, in one transaction:
             // a client that re-attaches and sees the end finds the answer.
-            out.run.event(&status);
+            out.run.end_with(&status);
             let answer = NewMessage::new(&id, Some(&message_id), &text, plan.as_ref(), &out.sent);
             out.run.finish_answered(run_status, Some(confidence), answer).await;
             let _ = out.tx.send(status).await;

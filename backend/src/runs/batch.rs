@@ -28,7 +28,9 @@ pub(super) async fn write_batch(
     let events: Vec<(u64, &str)> = batch
         .iter()
         .filter_map(|r| match r {
-            Record::Event { seq, json } => Some((*seq, json.as_str())),
+            Record::Event { seq, json } | Record::Finish { last: Some((seq, json)), .. } => {
+                Some((*seq, json.as_str()))
+            }
             _ => None,
         })
         .collect();

@@ -508,7 +508,7 @@ impl Sou {
                         .await;
                     let status =
                         final_status(&stored.conversation, run, Some(plan.confidence), 0.0, warnings);
-                    out.run.event(&status);
+                    out.run.end_with(&status);
                     out.run.finish(RunStatus::Failed, Some(0.0)).await;
                     return Ok(());
                 }
@@ -630,8 +630,11 @@ impl Sou {
             }
             Err(e) => tracing::warn!(error = %e, "reading a plan's events failed"),
         }
-        for e in last {
-            rec.event(e);
+        if let Some((end, before)) = last.split_last() {
+            for e in before {
+                rec.event(e);
+            }
+            rec.end_with(end);
         }
         rec.finish(status, confidence).await;
     }

@@ -192,6 +192,8 @@ pub(super) enum Record {
         total_ms: u64,
         /// The chat answer, stored with the run's end.
         answer: Option<Box<NewMessage>>,
+        /// The run's last event ([`Recorder::end_with`]), stored with its end.
+        last: Option<(u64, String)>,
         done: Option<oneshot::Sender<()>>,
     },
     /// A plan's steps before `next_step` are done: stored with their events, at once.
@@ -208,6 +210,8 @@ pub(crate) struct Recorder {
     events: u64,
     steps: u32,
     tx: Option<mpsc::UnboundedSender<Record>>,
+    /// The last event, held for the run's end.
+    last: Option<(u64, String)>,
     /// Notified when the user stops the answer on this server.
     stop: Arc<Notify>,
     hub: Hub,
@@ -257,7 +261,7 @@ impl Recorder {
         let stop = Arc::new(Notify::new());
         let hub = runs.hub.clone();
         hub.stops.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), stop.clone());
-        Recorder { id, started, events: 0, steps: 0, tx, stop, hub, store: store.clone(), user }
+        Recorder { id, started, events: 0, steps: 0, tx, last: None, stop, hub, store: store.clone(), user }
     }
 
     /// Resolves when the user stops this answer (`POST /api/v1/runs/{id}/cancel`, on
@@ -323,6 +327,16 @@ impl Recorder {
         self.events
     }
 
+    /// Records the run's last event, stored with its end (the next `finish`), never in
+    /// a batch before it: a client that sees it finds the run ended and its answer.
+    pub(crate) fn end_with(&mut self, e: &ChatEvent) -> u64 {
+        self.events += 1;
+        if self.tx.is_some() {
+            self.last = Some((self.events, e.to_json()));
+        }
+        self.events
+    }
+
     /// Records a step that started at `clock` and is done now; returns its number.
     pub(crate) fn step(&mut self, clock: Clock, mut step: Step) -> u32 {
         self.steps += 1;
@@ -376,7 +390,8 @@ impl Recorder {
         // The stream ends once this returns: with the answer in it, as long as storing
         // it may take (as an answer stored on its own would), else a few seconds.
         let wait = if answer.is_some() { Duration::from_secs(60) } else { Duration::from_secs(5) };
-        let _ = tx.send(Record::Finish { status, confidence, total_ms, answer, done: Some(done) });
+        let last = self.last.take();
+        let _ = tx.send(Record::Finish { status, confidence, total_ms, answer, last, done: Some(done) });
         drop(tx);
         let _ = tokio::time::timeout(wait, stored).await;
     }
