@@ -3,12 +3,37 @@
 //! chat answer with its conversation's move, the run's row, and on PostgreSQL the
 //! notification that wakes the run's followers on other servers.
 
-use agent::runs::{Step, StepKind};
+use agent::runs::{RunStatus, Step, StepKind};
+use tokio::sync::oneshot;
 
-use super::record::Record;
 use crate::ids::UserId;
+use crate::messages::NewMessage;
 use crate::statements::Statements;
 use crate::store::Store;
+
+/// What a run's recorder (`record.rs`) hands its writer, in order.
+pub(super) enum Record {
+    Event {
+        seq: u64,
+        json: String,
+    },
+    Step(Box<Step>),
+    Finish {
+        status: RunStatus,
+        confidence: Option<f32>,
+        total_ms: u64,
+        /// The chat answer, stored with the run's end.
+        answer: Option<Box<NewMessage>>,
+        /// The run's last event (`Recorder::end_with`), stored with its end.
+        last: Option<(u64, String)>,
+        done: Option<oneshot::Sender<()>>,
+    },
+    /// A plan's steps before `next_step` are done: stored with their events, at once.
+    Checkpoint {
+        next_step: u32,
+        done: Option<oneshot::Sender<()>>,
+    },
+}
 
 /// Stores `batch` in one transaction, and moves the run's heartbeat if `beat`. A batch
 /// holds at most one record the run waits on (a checkpoint or the end), its last.

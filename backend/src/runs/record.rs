@@ -13,6 +13,7 @@ use agent::protocol::{ChatEvent, StreamStatus, Uncertainty, Usage};
 use agent::runs::{RunStatus, Step};
 use tokio::sync::{mpsc, oneshot, Notify};
 
+use super::batch::Record;
 use super::stored::Stored;
 use crate::ids::UserId;
 use crate::messages::NewMessage;
@@ -178,29 +179,6 @@ impl super::notify::Listener for Hub {
     fn alone(&self) -> bool {
         Arc::strong_count(&self.waiting) <= 1
     }
-}
-
-pub(super) enum Record {
-    Event {
-        seq: u64,
-        json: String,
-    },
-    Step(Box<Step>),
-    Finish {
-        status: RunStatus,
-        confidence: Option<f32>,
-        total_ms: u64,
-        /// The chat answer, stored with the run's end.
-        answer: Option<Box<NewMessage>>,
-        /// The run's last event ([`Recorder::end_with`]), stored with its end.
-        last: Option<(u64, String)>,
-        done: Option<oneshot::Sender<()>>,
-    },
-    /// A plan's steps before `next_step` are done: stored with their events, at once.
-    Checkpoint {
-        next_step: u32,
-        done: Option<oneshot::Sender<()>>,
-    },
 }
 
 /// What a run records, in order. Cheap to call: it only queues.
