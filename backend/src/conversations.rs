@@ -88,10 +88,12 @@ impl Sou {
 
     /// Stores a question: with its conversation when `new`, and with the row of the run
     /// that answers it, in one transaction. Returns the run's id and the user's
-    /// vocabulary stamp (version and currency, read first in that transaction), with
-    /// which the answer finds the user's parser without another read, while the rest of
-    /// the transaction goes on in a task of its own ([`Stored`]): the answer may read
-    /// meanwhile, and sends nothing before it committed.
+    /// vocabulary stamp (version and currency), with which the answer finds the user's
+    /// parser without another read, while the transaction goes on in a task of its own
+    /// ([`Stored`]): the answer may read meanwhile, and sends nothing before it
+    /// committed. On PostgreSQL the stamp is read first in that transaction (under
+    /// row-level security); on SQLite, which has one writer at a time, just before it,
+    /// so that the write lock is not held while the task waits to start.
     pub(crate) async fn store_question(
         &self,
         user: UserId,
@@ -102,12 +104,24 @@ impl Sou {
     ) -> Result<(String, (i64, String), (Stored, Committed)), BackendError> {
         let question = NewMessage::new(conversation, None, message, None, &[])
             .map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        let mut db = self.store.tenant(user).await?;
-        let stamp = crate::vocabulary::read_stamp(&mut db, user).await?;
+        let (stamp, begun) = match self.store.dialect() {
+            Dialect::Sqlite => {
+                let mut conn = self.store.pool().acquire().await?;
+                (crate::vocabulary::read_stamp(&mut conn, user).await?, None)
+            }
+            Dialect::Postgres => {
+                let mut db = self.store.tenant(user).await?;
+                (crate::vocabulary::read_stamp(&mut db, user).await?, Some(db))
+            }
+        };
         let run = uuid::Uuid::new_v4().simple().to_string();
         let (sou, conversation, id) = (self.clone(), conversation.to_string(), run.clone());
         let (message, visitor) = (message.to_string(), visitor.cloned());
         let stored = Stored::spawn(async move {
+            let mut db = match begun {
+                Some(db) => db,
+                None => sou.store.tenant(user).await?,
+            };
             if new {
                 sou.create_conversation(&mut db, user, &conversation, &message, visitor.as_ref()).await?;
                 question.insert_only(&mut db, user).await?;
