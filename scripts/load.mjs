@@ -8,7 +8,8 @@
 //      connection each;
 //   3. the server's resident memory before and after 1,000 streamed model answers (all
 //      at once; `--streams-at-once N`), and the difference per answer.
-// `node scripts/load.mjs [--seconds 20] [--bin target/release/sou] [--postgres URL]
+// `node scripts/load.mjs [--seconds 20] [--bin target/release/sou] [--postgres URL (Sou's
+// role; the owner's in SOU_DATABASE_OWNER_URL)]
 // [--only plan|chat|static] [--streams-at-once 1000] [--settle 2] [--rounds 1]` (`--only`: phase 1
 // sends that request alone; `--settle`: seconds before memory is read again).
 // Build first: `cargo leptos build --release`. Asserts nothing; exits 1 if a phase
@@ -255,6 +256,8 @@ async function main() {
     OPENAI_API_KEY: 'sk-load',
   };
   if (postgres) env.DATABASE_URL = postgres;
+  // Sou's role owns nothing: the tables' owner runs the migrations.
+  if (postgres && process.env.SOU_DATABASE_OWNER_URL) env.SOU_DATABASE_OWNER_URL = process.env.SOU_DATABASE_OWNER_URL;
   // The allocator's settings, when measuring them.
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('MALLOC_')) env[k] = v;
   const sou = spawn(binary, [], { env, stdio: ['ignore', 'ignore', 'inherit'] });
