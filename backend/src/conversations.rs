@@ -124,10 +124,8 @@ impl Sou {
             };
             if new {
                 sou.create_conversation(&mut db, user, &conversation, &message, visitor.as_ref()).await?;
-                question.insert_only(&mut db, user).await?;
-            } else {
-                question.insert(&mut db, user).await?;
             }
+            question.insert(&mut db, user).await?;
             sou.insert_run(&mut db, user, (&conversation, &id), locale).await?;
             db.commit().await?;
             Ok(())

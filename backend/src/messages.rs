@@ -7,6 +7,7 @@ use agent::ToolCallPlan;
 use sqlx::AnyConnection;
 
 use crate::ids::UserId;
+use crate::statements::Statements;
 
 /// A message to store, its plan and events already in their stored form (JSON).
 pub(crate) struct NewMessage {
@@ -35,20 +36,17 @@ impl NewMessage {
         })
     }
 
-    /// Stores it in the caller's transaction, and moves its conversation's `updated_at`.
+    /// Stores it in the caller's transaction, and moves its conversation's `updated_at`,
+    /// in one call.
     pub(crate) async fn insert(&self, db: &mut AnyConnection, user: UserId) -> Result<(), sqlx::Error> {
-        let now = self.insert_only(db, user).await?;
-        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE id = $1 AND user_id = $3")
-            .bind(&self.conversation)
-            .bind(&now)
-            .bind(user.0)
-            .execute(&mut *db)
-            .await?;
-        Ok(())
+        let now = crate::store::timestamp(chrono::Utc::now());
+        let mut st = Statements::on(db);
+        self.push(&mut st, user, &now);
+        st.execute(db, true).await
     }
 
     /// The same, as writes of `st` (stored at `now`).
-    pub(crate) fn push<'q>(&'q self, st: &mut crate::statements::Statements<'q>, user: UserId, now: &'q str) {
+    pub(crate) fn push<'q>(&'q self, st: &mut Statements<'q>, user: UserId, now: &'q str) {
         let role = if self.public_id.is_some() { "assistant" } else { "user" };
         let values = [
             st.bind(self.conversation.as_str()),
@@ -67,31 +65,5 @@ impl NewMessage {
         ));
         let (at, id, user) = (st.bind(now), st.bind(self.conversation.as_str()), st.bind(user.0));
         st.push(format!("UPDATE conversations SET updated_at = {at} WHERE id = {id} AND user_id = {user}"));
-    }
-
-    /// Stores it, in a conversation created in the same transaction (whose `updated_at`
-    /// is already now); returns the time it was stored at.
-    pub(crate) async fn insert_only(
-        &self,
-        db: &mut AnyConnection,
-        user: UserId,
-    ) -> Result<String, sqlx::Error> {
-        let role = if self.public_id.is_some() { "assistant" } else { "user" };
-        let now = crate::store::timestamp(chrono::Utc::now());
-        sqlx::query(
-            "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at, public_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(&self.conversation)
-        .bind(user.0)
-        .bind(role)
-        .bind(&self.content)
-        .bind(self.plan.as_deref())
-        .bind(self.events.as_deref())
-        .bind(&now)
-        .bind(self.public_id.as_deref())
-        .execute(&mut *db)
-        .await?;
-        Ok(now)
     }
 }

@@ -33,6 +33,12 @@ impl<'q> Statements<'q> {
         }
     }
 
+    /// For the database `db` speaks to.
+    pub(crate) fn on(db: &AnyConnection) -> Statements<'q> {
+        let dialect = if db.backend_name() == "PostgreSQL" { Dialect::Postgres } else { Dialect::Sqlite };
+        Statements::new(dialect)
+    }
+
     /// Binds `value`; returns its placeholder (`$n`).
     pub(crate) fn bind<T>(&mut self, value: T) -> String
     where
