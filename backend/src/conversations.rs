@@ -6,12 +6,13 @@
 use agent::protocol::{ChatEvent, ConversationSummary, ConversationView, Role, StoredMessage};
 use agent::runs::RunStatus;
 use agent::ToolCallPlan;
-use sqlx::{AnyConnection, Row};
+use sqlx::Row;
 
 use crate::error::BackendError;
 use crate::ids::{Dialect, UserId};
 use crate::messages::NewMessage;
-use crate::runs::{Committed, Stored};
+use crate::runs::record::Recorder;
+use crate::runs::{Opening, Start, Stored};
 use crate::sou::Sou;
 
 /// Longest conversation title, in characters.
@@ -59,78 +60,41 @@ impl Sou {
         mine.map(|_| ()).ok_or(BackendError::NotFound)
     }
 
-    /// A new conversation `id`, titled after its first message, in the caller's
-    /// transaction (with that message).
-    async fn create_conversation(
-        &self,
-        db: &mut AnyConnection,
-        user: UserId,
-        id: &str,
-        first_message: &str,
-        visitor: Option<&crate::widgets::Visitor>,
-    ) -> Result<(), BackendError> {
-        let title = agent::protocol::conversation_title(first_message);
-        let now = crate::store::timestamp(chrono::Utc::now());
-        sqlx::query(
-            "INSERT INTO conversations (id, user_id, title, created_at, updated_at, site_id, visitor)
-             VALUES ($1, $2, $3, $4, $4, $5, $6)",
-        )
-        .bind(id)
-        .bind(user.0)
-        .bind(title)
-        .bind(now)
-        .bind(visitor.map(|v| v.site.id.clone()))
-        .bind(visitor.map(|v| v.key.clone()))
-        .execute(&mut *db)
-        .await?;
-        Ok(())
-    }
-
-    /// Stores a question: with its conversation when `new`, and with the row of the run
-    /// that answers it, in one transaction. Returns the run's id and the user's
-    /// vocabulary stamp (version and currency), with which the answer finds the user's
-    /// parser without another read, while the transaction goes on in a task of its own
-    /// ([`Stored`]): the answer may read meanwhile, and sends nothing before it
-    /// committed. On PostgreSQL the stamp is read first in that transaction (under
-    /// row-level security); on SQLite, which has one writer at a time, just before it,
-    /// so that the write lock is not held while the task waits to start.
-    pub(crate) async fn store_question(
+    /// A question and the run that answers it: the user's vocabulary stamp (version and
+    /// currency), with which the answer finds the user's parser without another read,
+    /// and the run's recorder, whose first batch stores the question (with its
+    /// conversation when `new`) and the run's row. The answer may read meanwhile; it
+    /// sends nothing before [`Stored`] says the question is there.
+    pub(crate) async fn ask(
         &self,
         user: UserId,
         (conversation, new): (&str, bool),
         message: &str,
         visitor: Option<&crate::widgets::Visitor>,
-        locale: agent::Locale,
-    ) -> Result<(String, (i64, String), (Stored, Committed)), BackendError> {
+        (locale, started): (agent::Locale, std::time::Instant),
+    ) -> Result<((i64, String), Recorder, Stored), BackendError> {
         let question = NewMessage::new(conversation, None, message, None, &[])
             .map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        let (stamp, begun) = match self.store.dialect() {
-            Dialect::Sqlite => {
-                let mut conn = self.store.pool().acquire().await?;
-                (crate::vocabulary::read_stamp(&mut conn, user).await?, None)
-            }
-            Dialect::Postgres => {
-                let mut db = self.store.tenant(user).await?;
-                (crate::vocabulary::read_stamp(&mut db, user).await?, Some(db))
-            }
+        // `users` is not one user's rows: read without a transaction.
+        let stamp = {
+            let mut db = self.store.pool().acquire().await?;
+            crate::vocabulary::read_stamp(&mut db, user).await?
+        };
+        let opens = new.then(|| Opening {
+            title: agent::protocol::conversation_title(message),
+            site: visitor.map(|v| v.site.id.clone()),
+            visitor: visitor.map(|v| v.key.clone()),
+        });
+        let start = Start {
+            question,
+            opens,
+            locale,
+            at: crate::store::timestamp(chrono::Utc::now()),
+            owner: self.runs.hub.instance.clone(),
         };
         let run = uuid::Uuid::new_v4().simple().to_string();
-        let (sou, conversation, id) = (self.clone(), conversation.to_string(), run.clone());
-        let (message, visitor) = (message.to_string(), visitor.cloned());
-        let stored = Stored::spawn(async move {
-            let mut db = match begun {
-                Some(db) => db,
-                None => sou.store.tenant(user).await?,
-            };
-            if new {
-                sou.create_conversation(&mut db, user, &conversation, &message, visitor.as_ref()).await?;
-            }
-            question.insert(&mut db, user).await?;
-            sou.insert_run(&mut db, user, (&conversation, &id), locale).await?;
-            db.commit().await?;
-            Ok(())
-        });
-        Ok((run, stamp, stored))
+        let (recorder, stored) = self.start_run(user, run, started, start);
+        Ok((stamp, recorder, stored))
     }
 
     /// Stores an answer under its public id, with the plan it ran and every event it sent.

@@ -66,8 +66,8 @@ pub enum BackendError {
     Llm { provider: ProviderId, error: LlmError },
     #[error("key vault: {0}")]
     Vault(#[from] crate::vault::VaultError),
-    /// The question an answer was under way for could not be stored (logged where it
-    /// failed); the request failed with that error.
+    /// The question an answer was under way for could not be stored: the request fails
+    /// with this; why is logged where it failed (the run's writer).
     #[error("the question was not stored")]
     Unstored,
 }

@@ -47,23 +47,52 @@ impl NewMessage {
 
     /// The same, as writes of `st` (stored at `now`).
     pub(crate) fn push<'q>(&'q self, st: &mut Statements<'q>, user: UserId, now: &'q str) {
-        let role = if self.public_id.is_some() { "assistant" } else { "user" };
-        let values = [
-            st.bind(self.conversation.as_str()),
-            st.bind(user.0),
-            st.bind(role),
-            st.bind(self.content.as_str()),
-            st.bind(self.plan.as_deref()),
-            st.bind(self.events.as_deref()),
-            st.bind(now),
-            st.bind(self.public_id.as_deref()),
-        ];
+        NewMessage::push_all(st, user, &[(self, now)], Some(now));
+    }
+
+    /// `messages` (each with when it was written), of one conversation and in this
+    /// order, as one write of `st` (their ids follow that order, even as parts of one
+    /// PostgreSQL statement, which run in no set order); then that conversation's
+    /// `updated_at` moved to `moved`, if given.
+    pub(crate) fn push_all<'q>(
+        st: &mut Statements<'q>,
+        user: UserId,
+        messages: &[(&'q NewMessage, &'q str)],
+        moved: Option<&'q str>,
+    ) {
+        let Some((first, _)) = messages.first() else { return };
+        let rows: Vec<String> = messages
+            .iter()
+            .map(|(m, at)| {
+                let role = if m.public_id.is_some() { "assistant" } else { "user" };
+                let values = [
+                    st.bind(m.conversation.as_str()),
+                    st.bind(user.0),
+                    st.bind(role),
+                    st.bind(m.content.as_str()),
+                    st.bind(m.plan.as_deref()),
+                    st.bind(m.events.as_deref()),
+                    st.bind(*at),
+                    st.bind(m.public_id.as_deref()),
+                ];
+                format!("({})", values.join(", "))
+            })
+            .collect();
         st.push(format!(
             "INSERT INTO messages (conversation_id, user_id, role, content, plan, events, created_at, public_id)
-             VALUES ({})",
-            values.join(", ")
+             VALUES {}",
+            rows.join(", ")
         ));
-        let (at, id, user) = (st.bind(now), st.bind(self.conversation.as_str()), st.bind(user.0));
-        st.push(format!("UPDATE conversations SET updated_at = {at} WHERE id = {id} AND user_id = {user}"));
+        if let Some(moved) = moved {
+            let (at, id, user) = (st.bind(moved), st.bind(first.conversation.as_str()), st.bind(user.0));
+            st.push(format!(
+                "UPDATE conversations SET updated_at = {at} WHERE id = {id} AND user_id = {user}"
+            ));
+        }
+    }
+
+    /// The conversation it belongs to.
+    pub(crate) fn conversation(&self) -> &str {
+        &self.conversation
     }
 }

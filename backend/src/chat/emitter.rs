@@ -57,11 +57,15 @@ impl Emitter {
         Emitter { stored: Some(stored), ..Emitter::new(tx, started, run) }
     }
 
-    /// Waits until the question is stored, then sends the events held meanwhile. What
-    /// writes or calls a model waits for this; `Err` if the question was not stored
-    /// (the request then failed, and nothing may be sent or written).
+    /// Has the question stored now (not with the answer), waits until it is, then sends
+    /// the events held meanwhile. What writes or calls a model waits for this; `Err` if
+    /// the question was not stored (the request then failed, and nothing may be sent or
+    /// written).
     pub(crate) async fn stored(&mut self) -> Result<(), BackendError> {
         if let Some(stored) = &mut self.stored {
+            if stored.now().is_none() {
+                self.run.flush();
+            }
             if !stored.wait().await {
                 return Err(BackendError::Unstored);
             }
@@ -73,6 +77,11 @@ impl Emitter {
         Ok(())
     }
 
+    /// Whether the question failed to be stored (the request failed).
+    pub(crate) fn unstored(&self) -> bool {
+        self.stored.as_ref().is_some_and(|s| s.now() == Some(false))
+    }
+
     /// Resolves when the user stops the answer (the stop button, `POST
     /// /api/v1/runs/{id}/cancel`). A client going away (a closed tab, a reload, a lost
     /// network) does not: the answer goes on and is stored, and the client can come
@@ -82,6 +91,7 @@ impl Emitter {
     }
 
     /// Sends `e` (once the question is stored: until then it is held) and records it.
+    /// Does not hurry the question: a quick answer is stored with it.
     pub(crate) async fn emit(&mut self, e: ChatEvent) {
         self.run.event(&e);
         self.sent.push(e.clone());

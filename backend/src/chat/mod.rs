@@ -185,13 +185,13 @@ impl Sou {
         };
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
         // The user's words are stored before anything is sent, written or asked of a
-        // model; a plan the parser is sure of reads meanwhile (`Emitter::stored`).
-        let (run_id, stamp, (stored, committed)) = self
-            .store_question(user, (&conversation_id, new), &req.message, visitor.as_ref(), run_locale)
+        // model; a plan the parser is sure of reads meanwhile, and a quick answer is
+        // stored with its question, in one transaction (`Emitter::stored`).
+        let (stamp, run, stored) = self
+            .ask(user, (&conversation_id, new), &req.message, visitor.as_ref(), (run_locale, started))
             .await?;
-        let run = self.record_run(user, run_id, started, stored.clone());
-
         let run_id = run.id.clone();
+        let mut committed = stored.clone();
 
         let (tx, rx) = mpsc::channel::<ChatEvent>(32);
         let sou = self.clone();
@@ -212,7 +212,7 @@ impl Sou {
             let outcome = sou.answer(question, client_plan, &mut out).await;
             // The question was not stored: the request failed, and nothing of its
             // answer is sent or kept.
-            if out.stored().await.is_err() {
+            if out.unstored() {
                 return;
             }
             let (done, run_status) = match outcome {
@@ -275,10 +275,15 @@ impl Sou {
             out.run.end_with(&status);
             let answer = NewMessage::new(&id, Some(&message_id), &text, plan.as_ref(), &out.sent);
             out.run.finish_answered(run_status, Some(confidence), answer).await;
-            let _ = out.tx.send(status).await;
+            // What waited for the question, then the end; nothing if it was not stored.
+            if out.stored().await.is_ok() {
+                let _ = out.tx.send(status).await;
+            }
         });
         // The stream starts once the question is stored.
-        committed.await.unwrap_or(Err(BackendError::Unstored))?;
+        if !committed.wait().await {
+            return Err(BackendError::Unstored);
+        }
         let events = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
         Ok(ChatStream { conversation_id, run_id, first_seq: 1, events: Box::pin(events) })
     }

@@ -18,15 +18,16 @@ use std::time::Instant;
 
 use agent::protocol::ChatEvent;
 use agent::runs::{RunStatus, RunTrace, Sources, Step, StepKind, StepStatus};
-use sqlx::{AnyConnection, Row};
+use sqlx::Row;
 
 use crate::error::BackendError;
 use crate::ids::{Dialect, UserId};
 use crate::sou::Sou;
 
+pub(crate) use batch::{Opening, Start};
 use record::Recorder;
 pub use record::{RunConfig, UsageLimits};
-pub(crate) use stored::{Committed, Stored};
+pub(crate) use stored::Stored;
 
 /// What a stop left: answers and plans that ended within the grace period, and those
 /// that were cut short (answers, ended as interrupted) or left for the next server (plans).
@@ -65,38 +66,16 @@ impl Sou {
         self.runs.hub.draining()
     }
 
-    /// Inserts run `id`'s row (in the caller's transaction, with the question it
-    /// answers, so that a client can attach to it at once); [`Self::record_run`] records
-    /// it.
-    pub(crate) async fn insert_run(
+    /// The recorder of a chat run that `start`s (its question and row are stored by its
+    /// first batch), and what says when they are.
+    pub(crate) fn start_run(
         &self,
-        db: &mut AnyConnection,
         user: UserId,
-        (conversation, id): (&str, &str),
-        locale: agent::Locale,
-    ) -> Result<(), BackendError> {
-        if self.runs.config.record {
-            let now = crate::store::timestamp(chrono::Utc::now());
-            sqlx::query(
-                "INSERT INTO runs (id, user_id, conversation_id, locale, status, started_at, heartbeat_at, owner)
-                 VALUES ($1, $2, $3, $4, 'running', $5, $5, $6)",
-            )
-            .bind(id)
-            .bind(user.0)
-            .bind(conversation)
-            .bind(locale.as_str())
-            .bind(&now)
-            .bind(&self.runs.hub.instance)
-            .execute(&mut *db)
-            .await?;
-        }
-        Ok(())
-    }
-
-    /// The recorder of run `id`, whose row [`Self::insert_run`] inserted, in the
-    /// transaction `stored` tells the end of.
-    pub(crate) fn record_run(&self, user: UserId, id: String, started: Instant, stored: Stored) -> Recorder {
-        Recorder::spawn(&self.runs, &self.store, (user, id), started, Some(stored))
+        id: String,
+        started: Instant,
+        start: Start,
+    ) -> (Recorder, Stored) {
+        Recorder::start(&self.runs, &self.store, (user, id), started, start)
     }
 
     /// `GET /api/v1/runs/{id}`: a run of `user`'s, with its steps and the first

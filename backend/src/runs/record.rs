@@ -13,8 +13,8 @@ use agent::protocol::{ChatEvent, StreamStatus, Uncertainty, Usage};
 use agent::runs::{RunStatus, Step};
 use tokio::sync::{mpsc, oneshot, Notify};
 
-use super::batch::Record;
-use super::stored::Stored;
+use super::batch::{Record, Start};
+use super::stored::{Stored, Storing};
 use crate::ids::UserId;
 use crate::messages::NewMessage;
 use crate::store::Store;
@@ -219,27 +219,59 @@ impl Clock {
 }
 
 impl Recorder {
-    /// A recorder for run `id`, whose row `Sou::insert_run` inserted; with `stored`, in a
-    /// transaction still under way: nothing is written until it committed, and nothing
-    /// at all if it did not.
-    pub(crate) fn spawn(
+    /// The recorder of a chat run that `start`s: its question and row are its first
+    /// batch, stored with what follows within a moment (a quick answer is one
+    /// transaction), or as soon as the answer waits for them (`Self::flush`). `Stored`
+    /// says when they are. Not recording runs, the question is stored on its own.
+    pub(crate) fn start(
         runs: &Runs,
         store: &Store,
         (user, id): (UserId, String),
         started: Instant,
-        stored: Option<Stored>,
+        start: Start,
+    ) -> (Recorder, Stored) {
+        if !runs.config.record {
+            let db = store.clone();
+            let stored =
+                Stored::spawn(async move { Ok(super::batch::store_question(&db, user, &start).await?) });
+            return (Recorder::spawn(runs, store, (user, id), started, None), stored);
+        }
+        let (storing, stored) = Stored::pending();
+        (Recorder::spawn(runs, store, (user, id), started, Some((start, storing))), stored)
+    }
+
+    /// A recorder for run `id`: with `first`, a chat run's question and row (`start`),
+    /// else a run whose row is stored.
+    fn spawn(
+        runs: &Runs,
+        store: &Store,
+        (user, id): (UserId, String),
+        started: Instant,
+        first: Option<(Start, Storing)>,
     ) -> Recorder {
         let tx = runs.config.record.then(|| {
             let (tx, rx) = mpsc::unbounded_channel();
+            let storing = first.map(|(start, storing)| {
+                let _ = tx.send(Record::Start(Box::new(start)));
+                storing
+            });
             let heartbeat = (runs.config.stale_after / 4).max(Duration::from_millis(250));
             let (store, hub) = (store.clone(), runs.hub.clone());
-            tokio::spawn(write_loop(store, (user, id.clone()), rx, (hub, heartbeat), stored));
+            tokio::spawn(write_loop(store, (user, id.clone()), rx, (hub, heartbeat), storing));
             tx
         });
         let stop = Arc::new(Notify::new());
         let hub = runs.hub.clone();
         hub.stops.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), stop.clone());
         Recorder { id, started, events: 0, steps: 0, tx, last: None, stop, hub, store: store.clone(), user }
+    }
+
+    /// Stores the run's question (and what came so far) now: a model's call or a write
+    /// waits for it, not for the writer's linger.
+    pub(crate) fn flush(&self) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(Record::Flush);
+        }
     }
 
     /// Resolves when the user stops this answer (`POST /api/v1/runs/{id}/cancel`, on
@@ -390,29 +422,29 @@ async fn store_answer(store: &Store, user: UserId, answer: &NewMessage) {
 /// How long the writer waits for more records after a first one before it stores them.
 const LINGER: Duration = Duration::from_millis(25);
 
+/// The same, for a chat run's first batch (its question and row): a parser's answer
+/// that comes within it is stored with its question, in one transaction; a slower one
+/// starts its stream then. A model's call or a write does not wait (`Record::Flush`).
+const FIRST_LINGER: Duration = Duration::from_millis(100);
+
 impl Record {
     /// Whether the run waits until this record is stored.
     fn awaited(&self) -> bool {
-        matches!(self, Record::Finish { .. } | Record::Checkpoint { .. })
+        matches!(self, Record::Finish { .. } | Record::Checkpoint { .. } | Record::Flush)
     }
 }
 
 /// Stores a run's records in batches (one transaction each), retrying a failed batch
-/// with backoff, and moves the run's heartbeat even when nothing happens.
+/// with backoff, and moves the run's heartbeat even when nothing happens. With
+/// `storing`, the first batch holds the run's question and row: it is tried once, and
+/// if it fails nothing of the run is stored.
 async fn write_loop(
     store: Store,
     (user, run): (UserId, String),
     mut rx: mpsc::UnboundedReceiver<Record>,
     (hub, heartbeat): (Hub, Duration),
-    stored: Option<Stored>,
+    mut storing: Option<Storing>,
 ) {
-    // A run whose row is not committed yet: its records wait; a run whose row was never
-    // stored (its question failed to be) records nothing.
-    if let Some(mut stored) = stored {
-        if !stored.wait().await {
-            return;
-        }
-    }
     // When the heartbeat last moved: a batch moves it only when it is due, not at every
     // event (an answer's events come a few milliseconds apart).
     let mut beat = tokio::time::Instant::now();
@@ -425,7 +457,8 @@ async fn write_loop(
         // What comes within `LINGER` of the first record goes in the same batch, unless
         // the run waits for it to be stored (a checkpoint, the end): a quick answer's
         // steps and events are then one transaction, a long one's a few a second.
-        let until = tokio::time::Instant::now() + LINGER;
+        let linger = if storing.is_some() { FIRST_LINGER } else { LINGER };
+        let until = tokio::time::Instant::now() + linger;
         while !batch.is_empty() && batch.len() < 512 && !batch.iter().any(Record::awaited) {
             match rx.try_recv() {
                 Ok(r) => batch.push(r),
@@ -451,30 +484,21 @@ async fn write_loop(
             }
         }
         let due = batch.is_empty() || beat.elapsed() >= heartbeat / 2;
-        let mut pause = Duration::from_millis(20);
-        for attempt in 1..=4 {
-            match super::batch::write_batch(&store, user, &run, &batch, due && !finished).await {
-                Ok(()) => {
-                    if due {
-                        beat = tokio::time::Instant::now();
-                    }
-                    break;
-                }
-                Err(e) if attempt < 4 => {
-                    tracing::warn!(error = %e, attempt, "storing a run's records failed; retrying");
-                    tokio::time::sleep(pause).await;
-                    pause *= 4;
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, "storing a run's records failed");
-                    // The answer the user saw is kept, if it can be, without the run's
-                    // records: the run, left running, is closed as interrupted later.
-                    for r in &batch {
-                        if let Record::Finish { answer: Some(answer), .. } = r {
-                            store_answer(&store, user, answer).await;
-                        }
-                    }
-                }
+        // The question: stored or not at all, at once (the request waits to say which).
+        if let Some(storing) = storing.take() {
+            let stored = super::batch::write_batch(&store, user, &run, &batch, false).await;
+            if let Err(e) = &stored {
+                tracing::error!(error = %e, "storing a question failed");
+            }
+            storing.done(stored.is_ok());
+            if stored.is_err() {
+                return;
+            }
+            beat = tokio::time::Instant::now();
+        } else {
+            let stored = write_retried(&store, (user, &run), &batch, due && !finished).await;
+            if due && stored {
+                beat = tokio::time::Instant::now();
             }
         }
         hub.wake(&run);
@@ -485,6 +509,32 @@ async fn write_loop(
             return;
         }
     }
+}
+
+/// Stores a batch, retried with backoff; what fails at last is logged, and the answer
+/// the user saw kept if it can be, without the run's records: the run, left running,
+/// is closed as interrupted later. Whether it was stored.
+async fn write_retried(store: &Store, (user, run): (UserId, &str), batch: &[Record], beat: bool) -> bool {
+    let mut pause = Duration::from_millis(20);
+    for attempt in 1..=4 {
+        match super::batch::write_batch(store, user, run, batch, beat).await {
+            Ok(()) => return true,
+            Err(e) if attempt < 4 => {
+                tracing::warn!(error = %e, attempt, "storing a run's records failed; retrying");
+                tokio::time::sleep(pause).await;
+                pause *= 4;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "storing a run's records failed");
+                for r in batch {
+                    if let Record::Finish { answer: Some(answer), .. } = r {
+                        store_answer(store, user, answer).await;
+                    }
+                }
+            }
+        }
+    }
+    false
 }
 
 /// What every surface shares about runs: how they are recorded, and who waits on them.
