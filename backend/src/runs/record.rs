@@ -195,6 +195,8 @@ pub(crate) struct Recorder {
     hub: Hub,
     store: Store,
     user: UserId,
+    /// Not recording runs: the question, stored on its own, which the answer follows.
+    question: Option<Stored>,
 }
 
 impl Drop for Recorder {
@@ -234,7 +236,9 @@ impl Recorder {
             let db = store.clone();
             let stored =
                 Stored::spawn(async move { Ok(super::batch::store_question(&db, user, &start).await?) });
-            return (Recorder::spawn(runs, store, (user, id), started, None), stored);
+            let mut recorder = Recorder::spawn(runs, store, (user, id), started, None);
+            recorder.question = Some(stored.clone());
+            return (recorder, stored);
         }
         let (storing, stored) = Stored::pending();
         (Recorder::spawn(runs, store, (user, id), started, Some((start, storing))), stored)
@@ -263,7 +267,19 @@ impl Recorder {
         let stop = Arc::new(Notify::new());
         let hub = runs.hub.clone();
         hub.stops.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), stop.clone());
-        Recorder { id, started, events: 0, steps: 0, tx, last: None, stop, hub, store: store.clone(), user }
+        Recorder {
+            id,
+            started,
+            events: 0,
+            steps: 0,
+            tx,
+            last: None,
+            stop,
+            hub,
+            store: store.clone(),
+            user,
+            question: None,
+        }
     }
 
     /// Stores the run's question (and what came so far) now: a model's call or a write
@@ -384,6 +400,12 @@ impl Recorder {
         };
         if self.tx.is_some() {
             return self.finish_with(status, confidence, Some(Box::new(answer))).await;
+        }
+        // After its question, and not at all without it.
+        if let Some(question) = &mut self.question {
+            if !question.wait().await {
+                return;
+            }
         }
         store_answer(&self.store, self.user, &answer).await;
     }

@@ -255,3 +255,60 @@ async fn a_quick_answer_is_one_transaction_on_postgres() {
     owner.close().await;
     fresh.drop().await;
 }
+
+/// Runs not recorded (`RunConfig::record`, off only to measure what recording costs),
+/// the question is stored on its own, and its answer after it, never without it.
+#[tokio::test]
+async fn unrecorded_runs_store_the_question_then_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).await.unwrap();
+    let user = store.ensure_user("local").await.unwrap();
+    assert!(demo::seed(&store, user).await.unwrap());
+    let sou = Sou::new(store.clone(), chrono_tz::UTC)
+        .with_today(today())
+        .with_runs(backend::runs::RunConfig { record: false, ..backend::runs::RunConfig::default() });
+    let roles = |conversation: String| {
+        let store = store.clone();
+        async move {
+            let mut db = store.tenant(user).await.unwrap();
+            let roles: Vec<String> =
+                sqlx::query_scalar("SELECT role FROM messages WHERE conversation_id = $1 ORDER BY id")
+                    .bind(&conversation)
+                    .fetch_all(&mut *db)
+                    .await
+                    .unwrap();
+            db.commit().await.unwrap();
+            roles
+        }
+    };
+    let stream = sou.chat(user, request()).await.unwrap();
+    let conversation = stream.conversation_id.clone();
+    let events: Vec<ChatEvent> = stream.events.collect().await;
+    assert!(events.last().is_some_and(ChatEvent::is_terminal));
+    assert_eq!(roles(conversation.clone()).await, ["user", "assistant"]);
+
+    // A follow-up whose question cannot be stored: its answer is not stored either.
+    sqlx::raw_sql(
+        "CREATE TRIGGER no_questions BEFORE INSERT ON messages WHEN NEW.role = 'user'
+         BEGIN SELECT RAISE(ABORT, 'no question'); END",
+    )
+    .execute(store.pool())
+    .await
+    .unwrap();
+    // The database's one writer is held meanwhile: the answer is ready before the
+    // question fails.
+    let mut writer = store.pool().begin_with("BEGIN IMMEDIATE").await.unwrap();
+    let again = ChatRequest { conversation_id: Some(conversation.clone()), ..request() };
+    let asked = tokio::spawn({
+        let sou = sou.clone();
+        async move { sou.chat(user, again).await.map(|s| s.run_id) }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    sqlx::query("SELECT 1").execute(&mut *writer).await.unwrap();
+    writer.commit().await.unwrap();
+    let e = asked.await.unwrap().expect_err("a question that was not stored was answered");
+    assert!(matches!(e, backend::BackendError::Unstored), "{e:?}");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(roles(conversation).await, ["user", "assistant"]);
+    assert_eq!(rows(&store, user).await.iter().find(|(t, _)| *t == "runs").map(|(_, n)| *n), Some(0));
+}
