@@ -185,8 +185,7 @@ impl Sou {
         };
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
         // The user's words are stored before anything is sent, written or asked of a
-        // model; a plan the parser is sure of reads meanwhile, and a quick answer is
-        // stored with its question, in one transaction (`Emitter::stored`).
+        // model; a quick answer is stored with them, in one transaction (`Emitter::stored`).
         let (stamp, run, stored) = self
             .ask(user, (&conversation_id, new), &req.message, visitor.as_ref(), (run_locale, started))
             .await?;
@@ -281,9 +280,7 @@ impl Sou {
             }
         });
         // The stream starts once the question is stored.
-        if !committed.wait().await {
-            return Err(BackendError::Unstored);
-        }
+        committed.wait().await.then_some(()).ok_or(BackendError::Unstored)?;
         let events = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
         Ok(ChatStream { conversation_id, run_id, first_seq: 1, events: Box::pin(events) })
     }
