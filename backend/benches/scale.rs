@@ -5,8 +5,10 @@
 //! - **Sou**: the answer, question to last event, in the server (runs recorded, as in
 //!   production): the first one (which compares the months a summary reads with their
 //!   rows, `tools/checked.rs`), then p50 and p99 of the next ones;
-//! - **SQL**: the time the database driver spent on the ledger statements of that same
-//!   answer (every statement reading `transactions` or a roll-up), as sqlx times them;
+//! - **SQL**: the time the database driver spent on the ledger statements of the same
+//!   question (every statement reading `transactions` or a roll-up), as sqlx times them,
+//!   in an answer of its own each round: sqlx formats every statement it logs, which would
+//!   slow the timed answers (a server's log filter leaves those statements out);
 //! - **shown**: the same answers until their result is sent (the user sees it; the
 //!   answer and its run are stored after);
 //! - **direct**: the same SQL run directly, in the same run, right after each answer:
@@ -115,12 +117,20 @@ struct Timed {
 }
 
 /// One answer, timed.
-async fn answer(sou: &Sou, user: UserId, message: &str, sql: &SqlClock) -> Result<Timed, Failed> {
+/// With `logged`, sqlx logs its statements (the SQL column, `-- statements`); without, the
+/// answer is timed as a server runs it.
+async fn answer(
+    sou: &Sou,
+    user: UserId,
+    message: &str,
+    sql: &SqlClock,
+    logged: bool,
+) -> Result<Timed, Failed> {
     sql.nanos.store(0, Ordering::Relaxed);
-    if let Some(log) = sql.log.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
+    if let Some(log) = sql.log.lock().unwrap_or_else(|p| p.into_inner()).as_mut().filter(|_| logged) {
         log.clear();
     }
-    sql.on.store(true, Ordering::Relaxed);
+    sql.on.store(logged, Ordering::Relaxed);
     let started = Instant::now();
     *sql.started.lock().unwrap_or_else(|p| p.into_inner()) = Some(started);
     let req = ChatRequest { message: message.into(), ..ChatRequest::default() };
@@ -182,8 +192,15 @@ fn main() -> Result<(), Failed> {
     if shown.is_some() {
         *clock.log.lock().unwrap_or_else(|p| p.into_inner()) = Some(Vec::new());
     }
+    // sqlx formats every statement it logs (`sqlformat`), on the answer's path: that costs
+    // more than some answers' own work. So statements are logged only while `on` is set,
+    // in answers of their own, and the timed answers run as in a server, whose log filter
+    // (`info` by default) leaves sqlx's statements out.
+    let on = clock.on.clone();
     let subscriber = tracing_subscriber::registry().with(clock.clone().with_filter(
-        tracing_subscriber::filter::Targets::new().with_target("sqlx::query", tracing::Level::DEBUG),
+        tracing_subscriber::filter::dynamic_filter_fn(move |meta, _| {
+            meta.target() == "sqlx::query" && on.load(Ordering::Relaxed)
+        }),
     ));
     tracing::subscriber::set_global_default(subscriber)?;
     let postgres = std::env::args().any(|a| a == "postgres");
@@ -247,15 +264,15 @@ fn main() -> Result<(), Failed> {
                     .execute(&mut *tx)
                     .await?;
                 tx.commit().await?;
-                let first = answer(&sou, user, q, &clock).await?.took;
+                let first = answer(&sou, user, q, &clock, false).await?.took;
                 let (mut sent, mut took, mut sql, mut run) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                 for _ in 0..rounds {
-                    let t = answer(&sou, user, q, &clock).await?;
+                    let t = answer(&sou, user, q, &clock, false).await?;
                     sent.push(t.shown);
                     took.push(t.took);
-                    sql.push(t.sql);
                     let call = t.call.ok_or("an answer without a plan")?;
                     run.push(direct(&store, user, &call, today).await?);
+                    sql.push(answer(&sou, user, q, &clock, true).await?.sql);
                 }
                 let (p50, p99, s50) = (quantile(&mut took, 0.5), quantile(&mut took, 0.99), quantile(&mut sql, 0.5));
                 let (r50, d50) = (quantile(&mut sent, 0.5), quantile(&mut run, 0.5));

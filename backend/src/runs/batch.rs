@@ -7,7 +7,7 @@
 use agent::runs::{RunStatus, Step, StepKind};
 use tokio::sync::oneshot;
 
-use crate::ids::UserId;
+use crate::ids::{Dialect, UserId};
 use crate::messages::NewMessage;
 use crate::statements::Statements;
 use crate::store::Store;
@@ -85,14 +85,7 @@ pub(super) async fn write_batch(
         Record::Checkpoint { next_step, .. } => Some(*next_step),
         _ => None,
     });
-    // A batch that stores the question or the answer commits as any user's message does
-    // (on PostgreSQL, waiting for the disk); the others are a log that can be lost with
-    // PostgreSQL itself.
     let answer = end.and_then(|(.., answer)| answer);
-    let mut tx = match start.is_some() || answer.is_some() {
-        true => store.tenant(user).await?,
-        false => store.tenant_log(user).await?,
-    };
     let mut st = Statements::new(store.dialect());
     // First what the rest refers to (SQLite checks each reference as it is written).
     match start {
@@ -134,7 +127,18 @@ pub(super) async fn write_batch(
     }
     // Few shapes are kept prepared: a long answer's batches of every size would push
     // the connection's other statements out of its cache.
-    st.execute(&mut tx, events.len() <= 8 && steps.len() <= 4).await?;
+    let keep = events.len() <= 8 && steps.len() <= 4;
+    if store.dialect() == Dialect::Sqlite {
+        return st.commit_alone(store.pool(), keep).await;
+    }
+    // A batch that stores the question or the answer commits as any user's message does
+    // (on PostgreSQL, waiting for the disk); the others are a log that can be lost with
+    // PostgreSQL itself.
+    let mut tx = match start.is_some() || answer.is_some() {
+        true => store.tenant(user).await?,
+        false => store.tenant_log(user).await?,
+    };
+    st.execute(&mut tx, keep).await?;
     tx.commit().await
 }
 
