@@ -295,12 +295,28 @@ impl Sou {
 
     /// Deletes one of the user's conversations with its messages; anyone else's is
     /// `NotFound`.
+    ///
+    /// On PostgreSQL a delete can meet an answer's batch being stored in the same
+    /// conversation: the batch holds its run's row and waits for the conversation's, the
+    /// delete holds the conversation's and waits for the run's. PostgreSQL then stops one
+    /// of them (after a second), most often the delete, which waited first: it is tried
+    /// again (a batch is retried by its writer).
     pub async fn delete_conversation(&self, user: UserId, id: &str) -> Result<(), BackendError> {
-        let query =
-            sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2 AND visitor IS NULL")
-                .bind(id)
-                .bind(user.0);
-        if !self.store.change(user, query).await? {
+        let mut attempt = 1;
+        let deleted = loop {
+            let query =
+                sqlx::query("DELETE FROM conversations WHERE id = $1 AND user_id = $2 AND visitor IS NULL")
+                    .bind(id)
+                    .bind(user.0);
+            match self.store.change(user, query).await {
+                Err(sqlx::Error::Database(e)) if attempt < 3 && e.code().as_deref() == Some("40P01") => {
+                    tracing::warn!(attempt, "deleting a conversation met a deadlock; trying again");
+                    attempt += 1;
+                }
+                other => break other?,
+            }
+        };
+        if !deleted {
             return Err(BackendError::NotFound);
         }
         Ok(())

@@ -6,7 +6,9 @@
 //!   no conversation, message, run, event or step;
 //! - on PostgreSQL, with the question's transaction made slow (a trigger sleeping on
 //!   the run's row), the stream is returned only once the question can be read from
-//!   another connection, and its events are the whole answer, in order.
+//!   another connection, and its events are the whole answer, in order;
+//! - on PostgreSQL, a conversation deleted while an answer's batch is stored in it is
+//!   deleted, though PostgreSQL stops the delete for a deadlock.
 
 use agent::protocol::ChatEvent;
 use agent::Date;
@@ -311,4 +313,49 @@ async fn unrecorded_runs_store_the_question_then_the_answer() {
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(roles(conversation).await, ["user", "assistant"]);
     assert_eq!(rows(&store, user).await.iter().find(|(t, _)| *t == "runs").map(|(_, n)| *n), Some(0));
+}
+
+/// A conversation deleted while an answer's batch is being stored in it: the batch holds
+/// its run's row (an event's reference) and then waits for the conversation's row (its
+/// move), the delete holds the conversation's and waits for the run's. PostgreSQL stops
+/// the delete, which waited first; it is tried again and deletes the conversation.
+#[tokio::test]
+async fn a_delete_that_meets_an_answers_batch_is_tried_again_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let store = fresh.open_store().await.unwrap();
+    let user = store.ensure_user("local").await.unwrap();
+    assert!(demo::seed(&store, user).await.unwrap());
+    let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today());
+    let stream = sou.chat(user, request()).await.unwrap();
+    let (conversation, run) = (stream.conversation_id.clone(), stream.run_id.clone());
+    let _: Vec<ChatEvent> = stream.events.collect().await;
+
+    // A batch as the run's writer sends it, stopped between its two writes.
+    let mut batch = store.tenant(user).await.unwrap();
+    sqlx::query("INSERT INTO run_events (run_id, user_id, seq, event) VALUES ($1, $2, 1000, '{}')")
+        .bind(&run)
+        .bind(user.0)
+        .execute(&mut *batch)
+        .await
+        .unwrap();
+    let deleting = tokio::spawn({
+        let (sou, conversation) = (sou.clone(), conversation.clone());
+        async move { sou.delete_conversation(user, &conversation).await }
+    });
+    // The delete holds the conversation's row and waits for the run's; the batch then
+    // waits for the conversation's, and is still waiting when the delete's deadlock
+    // check (a second after it began to wait) stops the delete.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(!deleting.is_finished());
+    sqlx::query("UPDATE conversations SET updated_at = 'z' WHERE id = $1")
+        .bind(&conversation)
+        .execute(&mut *batch)
+        .await
+        .unwrap();
+    batch.commit().await.unwrap();
+
+    deleting.await.unwrap().unwrap();
+    let counts = rows(&store, user).await;
+    assert!(counts.iter().all(|(_, n)| *n == 0), "{counts:?}");
+    fresh.drop().await;
 }
