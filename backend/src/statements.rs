@@ -94,7 +94,7 @@ impl<'q> Statements<'q> {
     /// quick answer's fixed cost). A connection that may still be in that transaction (a
     /// write failed, or the call was cut short) is closed, which rolls it back, instead
     /// of going back to the pool.
-    pub(crate) async fn commit_alone(self, pool: &sqlx::AnyPool, keep: bool) -> Result<(), sqlx::Error> {
+    pub(crate) async fn commit_alone(mut self, pool: &sqlx::AnyPool, keep: bool) -> Result<(), sqlx::Error> {
         /// Closes the connection unless it was given back after a commit.
         struct Closing(Option<sqlx::pool::PoolConnection<Any>>);
         impl Drop for Closing {
@@ -104,17 +104,15 @@ impl<'q> Statements<'q> {
                 }
             }
         }
-        if let Some(e) = self.failed {
-            return Err(sqlx::Error::Encode(e));
-        }
         debug_assert!(self.dialect == Dialect::Sqlite);
         if self.parts.is_empty() {
             return Ok(());
         }
-        let sql = format!("BEGIN IMMEDIATE;\n{};\nCOMMIT", self.parts.join(";\n"));
+        self.parts.insert(0, "BEGIN IMMEDIATE".into());
+        self.parts.push("COMMIT".into());
         let mut conn = Closing(Some(pool.acquire().await?));
         if let Some(db) = conn.0.as_mut() {
-            sqlx::query_with(&sql, self.args).persistent(keep).execute(&mut **db).await?;
+            self.execute(db, keep).await?;
         }
         // Committed: the connection goes back to the pool.
         drop(conn.0.take());

@@ -280,7 +280,9 @@ impl Sou {
             }
         });
         // The stream starts once the question is stored.
-        committed.wait().await.then_some(()).ok_or(BackendError::Unstored)?;
+        if !committed.wait().await {
+            return Err(BackendError::Unstored);
+        }
         let events = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
         Ok(ChatStream { conversation_id, run_id, first_seq: 1, events: Box::pin(events) })
     }
