@@ -60,11 +60,10 @@ impl Sou {
         mine.map(|_| ()).ok_or(BackendError::NotFound)
     }
 
-    /// A question and the run that answers it: the user's vocabulary stamp (version and
-    /// currency), with which the answer finds the user's parser without another read,
-    /// and the run's recorder, whose first batch stores the question (with its
-    /// conversation when `new`) and the run's row. The answer may read meanwhile; it
-    /// sends nothing before [`Stored`] says the question is there.
+    /// A question and the run that answers it: the run's recorder, whose first batch
+    /// stores the question (with its conversation when `new`) and the run's row. The
+    /// answer may read meanwhile; it sends nothing before [`Stored`] says the question
+    /// is there.
     pub(crate) async fn ask(
         &self,
         user: UserId,
@@ -72,14 +71,9 @@ impl Sou {
         message: &str,
         visitor: Option<&crate::widgets::Visitor>,
         (locale, started): (agent::Locale, std::time::Instant),
-    ) -> Result<((i64, String), Recorder, Stored), BackendError> {
+    ) -> Result<(Recorder, Stored), BackendError> {
         let question = NewMessage::new(conversation, None, message, None, &[])
             .map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        // `users` is not one user's rows: read without a transaction.
-        let stamp = {
-            let mut db = self.store.pool().acquire().await?;
-            crate::vocabulary::read_stamp(&mut db, user).await?
-        };
         let opens = new.then(|| Opening {
             title: agent::protocol::conversation_title(message),
             site: visitor.map(|v| v.site.id.clone()),
@@ -93,8 +87,7 @@ impl Sou {
             owner: self.runs.hub.instance.clone(),
         };
         let run = uuid::Uuid::new_v4().simple().to_string();
-        let (recorder, stored) = self.start_run(user, run, started, start);
-        Ok((stamp, recorder, stored))
+        Ok(self.start_run(user, run, started, start))
     }
 
     /// Stores an answer under its public id, with the plan it ran and every event it sent.

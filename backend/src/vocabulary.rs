@@ -28,6 +28,13 @@ struct Built {
 }
 
 impl Parsers {
+    /// The parser kept for `user`, if any, with the stamp it was built at: not read
+    /// again, so the caller checks that stamp before trusting it.
+    pub(crate) fn cached(&self, user: UserId) -> Option<((i64, String), Arc<Parser>)> {
+        let built = self.built.lock().unwrap_or_else(|p| p.into_inner());
+        built.get(&user).map(|b| ((b.version, b.currency.clone()), b.parser.clone()))
+    }
+
     /// `user`'s parser, built again only if their vocabulary changed since. `stamp`:
     /// their vocabulary version and currency, when the caller just read them (the
     /// session's lookup does); else they are read here.

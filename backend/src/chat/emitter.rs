@@ -24,10 +24,19 @@ pub(crate) struct Emitter {
     /// What the answer read of the user with their question, which its tools need not
     /// read again.
     pub(crate) known: crate::tools::Known,
-    /// The question's transaction, while it may still be under way: events wait in
-    /// `held` until it committed.
+    /// The read of the plan about to run, made while the parser was checked
+    /// (`parsing.rs`): its tool step takes it instead of reading again. In a mutex only
+    /// so that an `&Emitter` may be held across an await (the read's transaction is
+    /// not `Sync`); it is only ever moved in and out whole.
+    pub(crate) prefetched: Option<std::sync::Mutex<Prefetched>>,
+    /// The question's transaction, while it may still be under way. Events are sent
+    /// meanwhile: the stream reaches the client only once it committed (`chat_for`
+    /// returns it then, and never if it did not), and then at once, not with the
+    /// answer's next event.
     stored: Option<Stored>,
-    held: Vec<ChatEvent>,
+    /// An event was sent before the question was stored: the client got it at the
+    /// commit (`first_event_ms`).
+    early: bool,
 }
 
 impl Emitter {
@@ -41,13 +50,15 @@ impl Emitter {
             first_event_ms: None,
             run,
             known: Default::default(),
+            prefetched: None,
             stored: None,
-            held: Vec::new(),
+            early: false,
         }
     }
 
     /// The same, for the answer to a question whose transaction `stored` may still be
-    /// under way: its events are sent once the question is stored, never if it is not.
+    /// under way: its events reach the client once the question is stored (the stream
+    /// starts then), never if it is not.
     pub(crate) fn after(
         tx: mpsc::Sender<ChatEvent>,
         started: Instant,
@@ -57,10 +68,9 @@ impl Emitter {
         Emitter { stored: Some(stored), ..Emitter::new(tx, started, run) }
     }
 
-    /// Has the question stored now (not with the answer), waits until it is, then sends
-    /// the events held meanwhile. What writes or calls a model waits for this; `Err` if
-    /// the question was not stored (the request then failed, and nothing may be sent or
-    /// written).
+    /// Has the question stored now (not with the answer) and waits until it is. What
+    /// writes or calls a model waits for this; `Err` if the question was not stored
+    /// (the request then failed, and nothing may be sent or written).
     pub(crate) async fn stored(&mut self) -> Result<(), BackendError> {
         if let Some(stored) = &mut self.stored {
             if stored.now().is_none() {
@@ -69,12 +79,17 @@ impl Emitter {
             if !stored.wait().await {
                 return Err(BackendError::Unstored);
             }
-            self.stored = None;
-        }
-        for e in std::mem::take(&mut self.held) {
-            self.send(e).await;
+            self.committed();
         }
         Ok(())
+    }
+
+    /// The question is stored: the client has what was sent so far.
+    fn committed(&mut self) {
+        self.stored = None;
+        if std::mem::take(&mut self.early) {
+            self.first_event_ms = Some(self.started.elapsed().as_millis() as u64);
+        }
     }
 
     /// Whether the question failed to be stored (the request failed).
@@ -90,21 +105,29 @@ impl Emitter {
         self.run.stopped().await
     }
 
-    /// Sends `e` (once the question is stored: until then it is held) and records it.
-    /// Does not hurry the question: a quick answer is stored with it.
+    /// Sends `e` and records it; nothing if the question could not be stored. Does not
+    /// hurry the question: a quick answer is stored with it.
     pub(crate) async fn emit(&mut self, e: ChatEvent) {
         self.run.event(&e);
         self.sent.push(e.clone());
-        if self.stored.as_ref().is_some_and(|s| s.now().is_none()) {
-            self.held.push(e);
-        } else if self.stored().await.is_ok() {
-            self.send(e).await;
+        match self.stored.as_ref().map(Stored::now) {
+            Some(Some(false)) => {}
+            Some(None) => {
+                self.early = true;
+                self.send(e).await;
+            }
+            Some(Some(true)) | None => {
+                self.committed();
+                self.send(e).await;
+            }
         }
     }
 
     async fn send(&mut self, e: ChatEvent) {
         let started = self.started;
-        self.first_event_ms.get_or_insert_with(|| started.elapsed().as_millis() as u64);
+        if !self.early {
+            self.first_event_ms.get_or_insert_with(|| started.elapsed().as_millis() as u64);
+        }
         // A client that went away stops nothing: the answer is stored, and recorded
         // for a client that comes back.
         let _ = self.tx.send(e).await;
@@ -115,6 +138,22 @@ impl Emitter {
         self.run.step(clock, step)
     }
 }
+
+/// A tool's read begun before its step, from `clock` on, maybe still under way.
+pub(crate) struct Prefetched {
+    pub(crate) call: agent::ToolCall,
+    pub(crate) clock: Clock,
+    pub(crate) read: PendingRead,
+}
+
+/// What `tools::read` returns, to come.
+pub(crate) type PendingRead = std::pin::Pin<
+    Box<
+        dyn std::future::Future<
+                Output = Result<(agent::ToolOutput, Option<crate::tools::ForChecks>), BackendError>,
+            > + Send,
+    >,
+>;
 
 /// The events of one answer, and the conversation and run they belong to.
 pub struct ChatStream {

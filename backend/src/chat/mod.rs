@@ -10,6 +10,7 @@ mod clarify;
 pub(crate) mod emitter;
 pub mod guardian;
 mod multi;
+mod parsing;
 pub mod planner;
 pub mod router;
 mod scoped;
@@ -52,8 +53,6 @@ struct Asked<'a> {
     message: &'a str,
     locale: Option<Locale>,
     previous: Option<&'a ToolCallPlan>,
-    /// The user's vocabulary version and currency, read with the question.
-    stamp: (i64, String),
     conversation: &'a str,
     /// A widget's visitor asks: only what the site allows, and never a model.
     scope: Option<&'a WidgetScope>,
@@ -186,7 +185,7 @@ impl Sou {
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
         // The user's words are stored before anything is sent, written or asked of a
         // model; a quick answer is stored with them, in one transaction (`Emitter::stored`).
-        let (stamp, run, stored) = self
+        let (run, stored) = self
             .ask(user, (&conversation_id, new), &req.message, visitor.as_ref(), (run_locale, started))
             .await?;
         let run_id = run.id.clone();
@@ -204,7 +203,6 @@ impl Sou {
                 message: &req.message,
                 locale,
                 previous: previous.as_ref(),
-                stamp,
                 conversation: &id,
                 scope: visitor.as_ref().map(|v| &v.site.scope),
             };
@@ -297,46 +295,11 @@ impl Sou {
         client_plan: Option<agent::ToolCall>,
         out: &mut Emitter,
     ) -> Result<Answered, BackendError> {
-        let parser = match q.scope {
-            Some(scope) => std::sync::Arc::new(Parser::new(scope.vocabulary(self.vocabulary(q.user).await?))),
-            None => {
-                let parser = self.parser_stamped(q.user, Some(q.stamp.clone())).await?;
-                out.known = crate::tools::Known::from(parser.clone());
-                parser
-            }
-        };
         let today = self.today();
-        let clock = Clock::now();
-
-        let outcome = parser.parse(q.message, &Context { today, locale: q.locale, previous: q.previous });
-        // The server never trusts a client's plan: it is validated (done by the
-        // caller), and unless it is exactly what the server parsed, it is run as the
-        // user's explicit choice, not as the parser's inference.
-        let outcome = match (client_plan, outcome) {
-            (Some(call), ParseOutcome::Plan(p)) if p.call == call => ParseOutcome::Plan(p),
-            (Some(call), other) => {
-                let locale = match &other {
-                    ParseOutcome::Plan(p) => p.meta.locale,
-                    ParseOutcome::Clarification(c) => c.locale,
-                };
-                let detail = parser.describe(&call, locale);
-                let reasons = vec![Reason::new(ReasonCode::UserSelected, locale, &detail)];
-                ParseOutcome::Plan(ToolCallPlan {
-                    call,
-                    meta: agent::PlanMeta {
-                        confidence: Confidence::High,
-                        confidence_reasons: reasons,
-                        locale,
-                        today,
-                    },
-                })
-            }
-            (None, other) => other,
-        };
+        let (parser, outcome, clock) = self.understand(&q, client_plan, today, out).await?;
         // Only a plan the parser is sure of, that only reads, runs before the question
         // is stored (its result is sent once it is); anything else waits.
-        if !matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == Confidence::High && !p.call.is_write())
-        {
+        if parsing::quick(&outcome).is_none() {
             out.stored().await?;
         }
 

@@ -70,11 +70,21 @@ pub(crate) async fn run_checked(
     locale: Locale,
     today: Date,
 ) -> Result<(ToolOutput, Vec<Check>), BackendError> {
-    let clock = Clock::now();
+    // A read made while the parser was checked is this step's first attempt.
+    let mut first = out
+        .prefetched
+        .take()
+        .map(|p| p.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .filter(|p| p.call == *call);
+    let clock = first.as_ref().map_or_else(Clock::now, |p| p.clock);
     let mut pause = std::time::Duration::from_millis(50);
     let mut attempt = 1;
     let output = loop {
-        match tools::read(&sou.store, user, &out.known, call, locale, today).await {
+        let read = match first.take() {
+            Some(p) => p.read.await,
+            None => tools::read(&sou.store, user, &out.known, call, locale, today).await,
+        };
+        match read {
             Err(BackendError::Db(e)) if attempt < 3 && transient(&e) => {
                 tracing::warn!(error = %e, attempt, "a tool met a transient store error; trying again");
                 tokio::time::sleep(pause).await;

@@ -208,15 +208,22 @@ impl Drop for Recorder {
     }
 }
 
-/// When a step started, to record it once it is done.
+/// When a step started, to record it once it is done (or when it ended, if it is
+/// recorded later).
 #[derive(Clone, Copy)]
 pub(crate) struct Clock {
     at: Instant,
+    end: Option<Instant>,
 }
 
 impl Clock {
     pub(crate) fn now() -> Clock {
-        Clock { at: Instant::now() }
+        Clock { at: Instant::now(), end: None }
+    }
+
+    /// The step ended now, whenever it is recorded.
+    pub(crate) fn stop(self) -> Clock {
+        Clock { end: Some(Instant::now()), ..self }
     }
 }
 
@@ -368,7 +375,8 @@ impl Recorder {
         self.steps += 1;
         step.seq = self.steps;
         step.started_ms = clock.at.saturating_duration_since(self.started).as_millis() as u64;
-        step.duration_us = clock.at.elapsed().as_micros() as u64;
+        let end = clock.end.unwrap_or_else(Instant::now);
+        step.duration_us = end.saturating_duration_since(clock.at).as_micros() as u64;
         if let Some(tx) = &self.tx {
             let _ = tx.send(Record::Step(Box::new(step)));
         }

@@ -7,6 +7,9 @@
 //! - on PostgreSQL, with the question's transaction made slow (a trigger sleeping on
 //!   the run's row), the stream is returned only once the question can be read from
 //!   another connection, and its events are the whole answer, in order;
+//! - on PostgreSQL, a plan the parser is sure of whose read outlasts the question's
+//!   linger (the tool's read made to wait for a lock the test holds): the stream starts
+//!   when the question is stored, with the plan in it, while the read still waits;
 //! - on PostgreSQL, a conversation deleted while an answer's batch is stored in it is
 //!   deleted, though PostgreSQL stops the delete for a deadlock.
 
@@ -160,6 +163,44 @@ async fn the_stream_starts_once_the_question_is_stored_on_postgres() {
             .await
             .unwrap();
     assert_eq!(recorded, events.len() as i64);
+    owner.close().await;
+    fresh.drop().await;
+}
+
+#[tokio::test]
+async fn a_slow_quick_answer_shows_its_plan_once_the_question_is_stored_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let store = fresh.open_store().await.unwrap();
+    let user = store.ensure_user("local").await.unwrap();
+    assert!(demo::seed(&store, user).await.unwrap());
+    let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today());
+    // A first answer: the user's parser is kept (building it reads the accounts).
+    let first: Vec<ChatEvent> = sou.chat(user, request()).await.unwrap().events.collect().await;
+    assert!(first.iter().any(|e| e.kind() == "tool_result"));
+    // Reading the accounts now waits for a lock the test holds, as long as it holds it.
+    let owner = sqlx::PgPool::connect(&fresh.owner_url()).await.unwrap();
+    sqlx::raw_sql(
+        "CREATE FUNCTION gate() RETURNS boolean LANGUAGE plpgsql AS $$
+         BEGIN PERFORM pg_advisory_xact_lock_shared(7205); RETURN true; END $$;
+         CREATE POLICY gate ON accounts AS RESTRICTIVE FOR SELECT USING (gate());",
+    )
+    .execute(&owner)
+    .await
+    .unwrap();
+    let mut holder = owner.acquire().await.unwrap();
+    sqlx::query("SELECT pg_advisory_lock(7205)").execute(&mut *holder).await.unwrap();
+    let stream = sou.chat(user, request()).await.unwrap();
+    let mut events = stream.events;
+    // The question was stored after its linger; the plan is there, though its read waits.
+    let plan = tokio::time::timeout(std::time::Duration::from_secs(30), events.next()).await;
+    let kind = plan.ok().flatten().map(|e| e.kind());
+    sqlx::query("SELECT pg_advisory_unlock(7205)").execute(&mut *holder).await.unwrap();
+    assert_eq!(kind, Some("plan"), "the plan is sent when the question is stored, before the read ends");
+    let rest: Vec<ChatEvent> = events.collect().await;
+    let kinds: Vec<&str> = rest.iter().map(ChatEvent::kind).collect();
+    assert!(kinds.contains(&"tool_result"), "{kinds:?}");
+    assert!(rest.last().is_some_and(ChatEvent::is_terminal), "{kinds:?}");
+    drop(holder);
     owner.close().await;
     fresh.drop().await;
 }

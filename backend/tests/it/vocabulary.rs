@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
-use agent::protocol::PlanRequest;
+use agent::protocol::{ChatEvent, ChatRequest, PlanRequest};
 use backend::{demo, Sou, Store, UserId};
+use futures::StreamExt;
 
 async fn exec(store: &Store, user: UserId, sql: &str) {
     let mut tx = store.tenant(user).await.unwrap();
@@ -19,6 +20,64 @@ async fn merchant_of(sou: &Sou, user: UserId, message: &str) -> Option<String> {
         agent::ToolCall::SpendingSummary(a) => a.merchant.clone(),
         other => panic!("{message:?}: {other:?}"),
     }
+}
+
+/// The plan an answer ran and its result's currency (a balance's total).
+async fn answer(sou: &Sou, user: UserId, message: &str) -> (Option<agent::ToolCall>, Option<String>) {
+    let req = ChatRequest { message: message.into(), ..ChatRequest::default() };
+    let events: Vec<ChatEvent> = sou.chat(user, req).await.unwrap().events.collect().await;
+    assert!(events.last().is_some_and(|e| e.is_terminal()), "{events:?}");
+    let call = events.iter().find_map(|e| match e {
+        ChatEvent::Plan { plan } => Some(plan.call.clone()),
+        _ => None,
+    });
+    let currency = events.iter().find_map(|e| match e {
+        ChatEvent::ToolResult(agent::ToolOutput::Balances(r)) => Some(r.total.currency.to_string()),
+        _ => None,
+    });
+    (call, currency)
+}
+
+/// An answer uses the parser kept for the user at once and reads their stamp meanwhile
+/// (alongside a quick plan's read): a change made elsewhere since is never acted on
+/// with the old parser.
+async fn answers_follow_a_change_made_elsewhere(store: Store) {
+    let alice = store.ensure_user("alice").await.unwrap();
+    demo::seed(&store, alice).await.unwrap();
+    let here = Sou::new(store.clone(), chrono_tz::UTC);
+    let balance = "quel est mon solde ?";
+    assert_eq!(answer(&here, alice, balance).await.1.as_deref(), Some("EUR"));
+    // The currency changes (another server, or a write): the next balance, a plan that
+    // runs at once, is read and totalled in the new one, not with the kept parser's.
+    exec(&store, alice, "UPDATE users SET currency = 'CHF' WHERE id = $1").await;
+    assert_eq!(answer(&here, alice, balance).await.1.as_deref(), Some("CHF"));
+    // A merchant added since the parser was kept: the next answer's plan names it.
+    let question = "combien j'ai dépensé chez Boulangerie Dupain en 2025";
+    let merchant = |call: Option<agent::ToolCall>| match call {
+        Some(agent::ToolCall::SpendingSummary(a)) => a.merchant,
+        _ => None,
+    };
+    assert_eq!(merchant(answer(&here, alice, question).await.0), None);
+    exec(
+        &store,
+        alice,
+        "INSERT INTO merchants (user_id, key, name, aliases) VALUES ($1, 'dupain', 'Boulangerie Dupain', '[]')",
+    )
+    .await;
+    assert_eq!(merchant(answer(&here, alice, question).await.0).as_deref(), Some("dupain"));
+}
+
+#[tokio::test]
+async fn answers_follow_changes_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    answers_follow_a_change_made_elsewhere(Store::open_in(dir.path()).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn answers_follow_changes_on_postgres() {
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    answers_follow_a_change_made_elsewhere(fresh.open_store().await.unwrap()).await;
+    fresh.drop().await;
 }
 
 async fn parsers_follow_every_change(store: Store) {
