@@ -139,9 +139,12 @@ impl Emitter {
     }
 }
 
-/// A tool's read begun before its step, from `clock` on, maybe still under way.
+/// A tool's read begun before its step, from `clock` on, maybe still under way: `call`
+/// in `locale` as of `today`.
 pub(crate) struct Prefetched {
     pub(crate) call: agent::ToolCall,
+    pub(crate) locale: agent::Locale,
+    pub(crate) today: agent::Date,
     pub(crate) clock: Clock,
     pub(crate) read: PendingRead,
 }

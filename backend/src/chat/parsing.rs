@@ -72,7 +72,7 @@ impl Sou {
                 };
                 let stamp = stamp?;
                 if stamp == kept {
-                    let read = Prefetched { call: plan.call.clone(), clock, read };
+                    let read = Prefetched { call: plan.call.clone(), locale, today: day, clock, read };
                     out.prefetched = Some(std::sync::Mutex::new(read));
                 }
                 stamp

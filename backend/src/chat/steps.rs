@@ -75,7 +75,7 @@ pub(crate) async fn run_checked(
         .prefetched
         .take()
         .map(|p| p.into_inner().unwrap_or_else(|p| p.into_inner()))
-        .filter(|p| p.call == *call);
+        .filter(|p| p.call == *call && p.locale == locale && p.today == today);
     let clock = first.as_ref().map_or_else(Clock::now, |p| p.clock);
     let mut pause = std::time::Duration::from_millis(50);
     let mut attempt = 1;
