@@ -134,13 +134,6 @@ impl Sou {
         self.parsers.cached(user)
     }
 
-    /// The user's vocabulary stamp (version and currency), as stored now.
-    pub(crate) async fn stamp(&self, user: UserId) -> Result<(i64, String), BackendError> {
-        // `users` is not one user's rows: read without a transaction.
-        let mut db = self.store.pool().acquire().await?;
-        crate::vocabulary::read_stamp(&mut db, user).await
-    }
-
     /// The same when the caller just read the user's vocabulary stamp (version and
     /// currency); read here if `None`.
     pub(crate) async fn parser_stamped(

@@ -46,12 +46,7 @@ impl Parsers {
     ) -> Result<Arc<Parser>, BackendError> {
         let (version, currency) = match stamp {
             Some(stamp) => stamp,
-            None => {
-                let mut db = store.tenant_read(user).await?;
-                let stamp = read_stamp(&mut db, user).await?;
-                db.commit().await?;
-                stamp
-            }
+            None => self::stamp(store, user).await?,
         };
         {
             let built = self.built.lock().unwrap_or_else(|p| p.into_inner());
@@ -69,6 +64,13 @@ impl Parsers {
         built.insert(user, Built { version, currency, parser: parser.clone() });
         Ok(parser)
     }
+}
+
+/// `user`'s vocabulary version and currency, as stored now. `users` is not one user's
+/// rows: read without a transaction.
+pub(crate) async fn stamp(store: &Store, user: UserId) -> Result<(i64, String), BackendError> {
+    let mut db = store.pool().acquire().await?;
+    read_stamp(&mut db, user).await
 }
 
 /// `user`'s vocabulary version and currency, read on the caller's connection.

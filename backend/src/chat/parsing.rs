@@ -16,6 +16,7 @@ use crate::error::BackendError;
 use crate::runs::record::Clock;
 use crate::sou::Sou;
 use crate::tools::{self, Known};
+use crate::vocabulary;
 
 /// The plan that runs at once, before the question is stored: one the parser is sure
 /// of, that only reads.
@@ -45,8 +46,7 @@ impl Sou {
             return Ok((parser, outcome, clock.stop()));
         }
         let Some((kept, parser)) = self.parser_kept(q.user) else {
-            let stamp = self.stamp(q.user).await?;
-            let parser = self.parser_stamped(q.user, Some(stamp)).await?;
+            let parser = self.parser_stamped(q.user, None).await?;
             out.known = Known::from(parser.clone());
             let outcome = parse(&parser, q, client_plan.clone(), today);
             return Ok((parser, outcome, clock.stop()));
@@ -54,7 +54,7 @@ impl Sou {
         let outcome = parse(&parser, q, client_plan.clone(), today);
         let parsed = clock.stop();
         let known = Known::from(parser.clone());
-        let stamp = match quick(&outcome) {
+        let (stamp, read) = match quick(&outcome) {
             Some(plan) => {
                 // The read goes on while the stamp is read; once the stamp says the
                 // parser is still the user's, the plan can be shown while it ends.
@@ -64,23 +64,20 @@ impl Sou {
                 let (locale, day) = (plan.meta.locale, plan.meta.today);
                 let read: PendingRead =
                     Box::pin(async move { tools::read(&store, user, &known, &call, locale, day).await });
-                let (stamp, read) = match futures::future::select(Box::pin(self.stamp(q.user)), read).await {
+                let stamp = Box::pin(vocabulary::stamp(&self.store, q.user));
+                let (stamp, read) = match futures::future::select(stamp, read).await {
                     futures::future::Either::Left((stamp, read)) => (stamp, read),
                     futures::future::Either::Right((done, stamp)) => {
                         (stamp.await, Box::pin(std::future::ready(done)) as PendingRead)
                     }
                 };
-                let stamp = stamp?;
-                if stamp == kept {
-                    let read = Prefetched { call: plan.call.clone(), locale, today: day, clock, read };
-                    out.prefetched = Some(std::sync::Mutex::new(read));
-                }
-                stamp
+                (stamp?, Some(Prefetched { call: plan.call.clone(), locale, today: day, clock, read }))
             }
-            None => self.stamp(q.user).await?,
+            None => (vocabulary::stamp(&self.store, q.user).await?, None),
         };
         if stamp == kept {
             out.known = known;
+            out.prefetched = read.map(std::sync::Mutex::new);
             return Ok((parser, outcome, parsed));
         }
         let parser = self.parser_stamped(q.user, Some(stamp)).await?;
