@@ -102,12 +102,11 @@ impl ReasonCode {
             | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded | UserSelected
             | GuardianApproved | WriteRequest => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
-            | AmbiguousEntity | UnrecognizedWords | InferredColumn | GuardianRepaired | ModelProposed
-            | DefaultMonth | NameAsText => Confidence::Medium,
-            ImplicitPeriod | UnplacedMeaning | SeparatePeriods | AverageUnit | FollowupUsesContext
-            | MissingContext | NoIntent | OutOfScope | TooLong | MissingValue | UnknownName => {
-                Confidence::Low
-            }
+            | AmbiguousEntity | InferredColumn | GuardianRepaired | ModelProposed | DefaultMonth
+            | NameAsText => Confidence::Medium,
+            ImplicitPeriod | UnrecognizedWords | UnplacedMeaning | SeparatePeriods | AverageUnit
+            | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong | MissingValue
+            | UnknownName => Confidence::Low,
         }
     }
 

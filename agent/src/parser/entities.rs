@@ -1,7 +1,7 @@
 //! The user's categories, merchants and accounts in a message: exact phrases first,
 //! then single words one typo or an abbreviation away; and which one a plan filters on.
 
-use super::lexicon::{changes_meaning, is_exclusion_word, STOPWORDS};
+use super::lexicon::{changes_meaning, is_exclusion_word, negates_at, STOPWORDS};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{edit_distance, singular, Token, TokenKind};
 use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
@@ -123,6 +123,54 @@ fn past_glue(tokens: &[Token], used: &[bool], mut j: usize) -> usize {
     j
 }
 
+/// The words that open an exclusion at `i`, and the index past them: "hors", "sauf",
+/// "excluding", "without"; "not", "pas", "non" (with "counting", "including", "compris"
+/// after them); "but not", "mais pas", "et sans"; "other than", "autre que"; "apart from",
+/// "à part", "mis à part", "en dehors de", "outside of", "leaving out", "minus",
+/// "hormis". Only free tokens.
+fn exclusion_opener(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
+    let w = |j: usize| match (tokens.get(j), used.get(j)) {
+        (Some(t), Some(false)) => t.norm.as_str(),
+        _ => "",
+    };
+    let after = match w(i) {
+        x if is_exclusion_word(x) => {
+            // "except for", "sauf pour".
+            if matches!(w(i + 1), "for" | "pour" | "compter" | "counting" | "including" | "inclure") {
+                i + 2
+            } else {
+                i + 1
+            }
+        }
+        "not" | "pas" | "non" => match w(i + 1) {
+            "counting" | "including" | "incl" | "inc" | "compris" | "comptant" | "compte" | "inclus" => i + 2,
+            "count" | "include" => return None,
+            _ => i + 1,
+        },
+        // "but not", "mais pas", "and not", "et sans": the joining word goes with it.
+        "but" | "mais" | "and" | "et" => return exclusion_opener(tokens, used, i + 1),
+        "other" | "others" | "autre" | "autres" => match w(i + 1) {
+            "than" | "que" | "qu" => i + 2,
+            _ => return None,
+        },
+        "apart" | "outside" => match w(i + 1) {
+            "from" | "of" => i + 2,
+            _ => return None,
+        },
+        "leaving" | "leave" => match w(i + 1) {
+            "out" | "aside" => i + 2,
+            _ => return None,
+        },
+        "a" if w(i + 1) == "part" => i + 2,
+        "mis" if w(i + 1) == "a" && w(i + 2) == "part" => i + 3,
+        "en" if w(i + 1) == "dehors" => i + 2,
+        "dehors" => i + 1,
+        "minus" | "hormis" | "excl" | "exc" => i + 1,
+        _ => return None,
+    };
+    Some(after)
+}
+
 /// Finds the user's names in a message: the vocabulary and its index of phrases.
 #[derive(Clone, Copy)]
 pub(crate) struct Finder<'a> {
@@ -137,13 +185,15 @@ impl Finder<'_> {
         // Then approximate single words: typos, plurals, abbreviations.
         let mut unrecognized = Vec::new();
         for (i, t) in tokens.iter().enumerate() {
-            if used[i] || STOPWORDS.contains(&t.norm.as_str()) || t.kind == TokenKind::Currency {
+            let negates = negates_at(tokens, i);
+            if used[i] || (STOPWORDS.contains(&t.norm.as_str()) && !negates) || t.kind == TokenKind::Currency
+            {
                 continue;
             }
             let words = message.get(t.start..t.end).unwrap_or_default().to_string();
             // A word that would change the plan is never read as a near-miss name
             // ("interest" is not "internet"): left unplaced, it stops the run.
-            let meaning = changes_meaning(&t.norm) || crate::period::is_time_word(t);
+            let meaning = negates || changes_meaning(&t.norm) || crate::period::is_time_word(t);
             let ids = if t.kind == TokenKind::Word && !meaning { self.fuzzy(&t.norm) } else { Vec::new() };
             if ids.is_empty() {
                 let changes_meaning = meaning || names_a_filter(tokens, i);
@@ -177,10 +227,8 @@ impl Finder<'_> {
     pub(crate) fn excluded(&self, tokens: &[Token], used: &mut [bool], message: &str) -> Vec<EntityMatch> {
         let mut out = Vec::new();
         for i in 0..tokens.len() {
-            if used[i] || !is_exclusion_word(&tokens[i].norm) {
-                continue;
-            }
-            let j = past_glue(tokens, used, i + 1);
+            let Some(after) = exclusion_opener(tokens, used, i) else { continue };
+            let j = past_glue(tokens, used, after);
             let Some((m, n)) = self.match_at(tokens, used, j, message) else { continue };
             used[i..j + n].iter_mut().for_each(|u| *u = true);
             out.push(m);

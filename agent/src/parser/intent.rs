@@ -55,6 +55,9 @@ pub(crate) struct Intent {
     pub(crate) average_per: Option<AveragePer>,
     /// "did I transfer", "j'ai viré": money moved between accounts, asked in the past.
     pub(crate) moved: bool,
+    /// Words asking for two things no one tool answers ("mon solde et mes revenus",
+    /// "budgets and income"): the plan would drop one of them.
+    pub(crate) second_ask: bool,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -160,6 +163,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         average: false,
         average_per: None,
         moved: false,
+        second_ask: false,
     };
     let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
     let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -461,6 +465,13 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     if intent.average && !balance && !budget && !recurring && !cash && !income && !list {
         spend = true;
     }
+    // Asks that no one tool answers together: a balance with anything else, a budget
+    // with income or cash flow, … (spending with income is cash flow; a list, a budget
+    // or recurring payments show what was spent).
+    intent.second_ask = (balance && (budget || recurring || cash || spend || income || list))
+        || (budget && (income || cash || recurring || list))
+        || (recurring && (income || cash))
+        || (cash && list);
     intent.kind = if balance {
         Some(Kind::Balance)
     } else if budget {

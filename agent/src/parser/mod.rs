@@ -97,6 +97,24 @@ impl Parser {
     }
 
     pub fn parse(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
+        let outcome = self.parse_request(message, cx);
+        // A message that asks two things is never answered by one plan that leaves a
+        // part out: the plan does not run as is (a plan of steps, or a question).
+        let ParseOutcome::Plan(mut p) = outcome else { return outcome };
+        // A greeting before the question ("hey, how much…") asks nothing.
+        let parts: Vec<&str> = steps::clauses(message)
+            .into_iter()
+            .filter(|c| tokenize(c).iter().any(|t| !lexicon::STOPWORDS.contains(&t.norm.as_str())))
+            .collect();
+        if parts.len() >= 2 {
+            let quoted = parts[1..].iter().map(|c| format!("« {c} »")).collect::<Vec<_>>().join(", ");
+            p.meta.confidence_reasons.push(Reason::new(ReasonCode::UnplacedMeaning, p.meta.locale, &quoted));
+            p.meta.confidence = crate::confidence_of(&p.meta.confidence_reasons);
+        }
+        ParseOutcome::Plan(p)
+    }
+
+    fn parse_request(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
         let char_count = message.chars().count();
         if char_count > MAX_MESSAGE_CHARS {
             // The language of its beginning, as for any message.

@@ -202,6 +202,9 @@ impl Parser {
             unrecognized.iter_mut().for_each(|u| u.changes_meaning = true);
         }
         push_unrecognized(&mut reasons, &unrecognized, locale);
+        if intent.second_ask {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(", ")));
+        }
         let mut call = call_for(
             kind,
             Slots {

@@ -20,8 +20,16 @@ const ASKS: &[&str] = &[
     "montrez", "affiche", "affichez", "liste", "listez", "donne", "donnez", "compare", "comparez", "combien",
     "quel", "quels", "quelle", "quelles", "trouve", "trouvez",
 ];
+/// Words that start a question after a join ("…, and am I on track").
+const QUESTIONS: &[&str] = &["am", "are", "is", "do", "does", "did"];
+/// Words that start a request only after a joining word ("…, then the top 3 merchants",
+/// "et le total"); after a comma alone they refine the request before ("units sold per
+/// product, top 3").
+const AFTER_JOIN: &[&str] = &["top", "total", "somme"];
 /// Words between a join and the request ("and then show me", "et aussi montre-moi").
 const FILLERS: &[&str] = &["then", "also", "puis", "ensuite", "aussi", "alors", "enfin"];
+/// A pronoun or an article before the request's word ("and I did", "et le total").
+const LEAD: &[&str] = &["i", "je", "j", "le", "la", "les", "l", "the", "my", "mes", "mon", "ma"];
 /// A month's review.
 const REVIEW: &[&str] = &["bilan", "recap", "recapitulatif", "review", "roundup"];
 /// Asking to compare.
@@ -41,7 +49,18 @@ pub fn clauses(message: &str) -> Vec<&str> {
             while j < tokens.len() && FILLERS.contains(&tokens[j].norm.as_str()) {
                 j += 1;
             }
-            if j < tokens.len() && ASKS.contains(&tokens[j].norm.as_str()) {
+            let starts_request = |j: usize| {
+                tokens.get(j).is_some_and(|t| {
+                    let w = t.norm.as_str();
+                    (ASKS.contains(&w) && (join || w != "top"))
+                        || QUESTIONS.contains(&w)
+                        || (join && AFTER_JOIN.contains(&w))
+                })
+            };
+            if j < tokens.len() && LEAD.contains(&tokens[j].norm.as_str()) && starts_request(j + 1) {
+                j += 1;
+            }
+            if starts_request(j) {
                 starts.push(tokens[j].start);
                 i = j + 1;
                 continue;

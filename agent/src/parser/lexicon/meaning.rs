@@ -90,6 +90,108 @@ pub fn is_exclusion_word(w: &str) -> bool {
     )
 }
 
+/// A word that negates or leaves something out, in any of its forms: the exclusion
+/// words above, "not", "n't" written without its apostrophe ("dont", "didnt"), "never",
+/// "other (than)", "apart (from)", "pas", "ne", "jamais", "autre (que)", "(en) dehors",
+/// "(à) part". Read, it is an exclusion (`Finder::excluded`); left unread, it stops the
+/// run: a negation dropped gives the opposite answer.
+pub fn is_negation_word(w: &str) -> bool {
+    is_exclusion_word(w)
+        || matches!(
+            w,
+            "not"
+                | "no"
+                | "never"
+                | "nor"
+                | "neither"
+                | "none"
+                | "dont"
+                | "didnt"
+                | "doesnt"
+                | "isnt"
+                | "wasnt"
+                | "arent"
+                | "werent"
+                | "havent"
+                | "hasnt"
+                | "hadnt"
+                | "wont"
+                | "cant"
+                | "cannot"
+                | "shouldnt"
+                | "wouldnt"
+                | "couldnt"
+                | "aint"
+                | "excl"
+                | "exc"
+                | "apart"
+                | "other"
+                | "others"
+                | "outside"
+                | "minus"
+                | "omit"
+                | "omitting"
+                | "ignore"
+                | "ignoring"
+                | "skip"
+                | "skipping"
+                | "leaving"
+                | "barring"
+                | "pas"
+                | "ne"
+                | "n"
+                | "non"
+                | "jamais"
+                | "ni"
+                | "aucun"
+                | "aucune"
+                | "rien"
+                | "autre"
+                | "autres"
+                | "dehors"
+                | "part"
+                | "hormis"
+                | "enleve"
+                | "enlever"
+                | "enlevant"
+                | "ignorer"
+                | "ignorant"
+                | "oublie"
+        )
+}
+
+/// Whether the token at `i` negates: a negation word, or the "t" of an English "n't"
+/// ("don't", "didn't", "isn't": the apostrophe splits the word in two).
+pub fn negates_at(tokens: &[Token], i: usize) -> bool {
+    let Some(t) = tokens.get(i) else { return false };
+    if is_negation_word(&t.norm) {
+        return true;
+    }
+    t.norm == "t"
+        && i > 0
+        && matches!(
+            tokens[i - 1].norm.as_str(),
+            "don"
+                | "didn"
+                | "doesn"
+                | "isn"
+                | "wasn"
+                | "aren"
+                | "weren"
+                | "haven"
+                | "hasn"
+                | "hadn"
+                | "won"
+                | "can"
+                | "shouldn"
+                | "wouldn"
+                | "couldn"
+                | "ain"
+                | "mustn"
+                | "needn"
+        )
+}
+
 /// A verb asking Sou to change something it keeps: a budget ("set", "fixe"), money
 /// ("vire", "transfère", "move"), a rule or a category ("crée", "supprime",
 /// "recatégorise"), a card ("bloque"). Sou only reads, for now.
@@ -137,7 +239,7 @@ pub fn is_write_word(w: &str) -> bool {
 /// plain reads ("send me", "add up", "my last transfer", "payé") are not here; "change"
 /// is ("frais de change" is not the category "charges": better asked than guessed).
 pub(crate) fn changes_meaning(w: &str) -> bool {
-    is_exclusion_word(w) || is_average_word(w) || misspells_meaning(w) || changes_meaning_exactly(w)
+    is_negation_word(w) || is_average_word(w) || misspells_meaning(w) || changes_meaning_exactly(w)
 }
 
 /// One typo away from a word that changes the plan ("averge", "exluding", "moyene"):

@@ -83,7 +83,6 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "montrer",
     "affiche",
     "afficher",
-    "ne",
     "niveau",
     "nos",
     "notre",
