@@ -47,6 +47,8 @@ fn facts(call: &ToolCall, today: Date) -> BTreeSet<String> {
     out.insert(call.name().to_string());
     let json = serde_json::to_value(call).unwrap_or(Value::Null);
     let Some(args) = json.get("args").and_then(Value::as_object) else { return out };
+    // An average per month is shown with its months: the breakdown is the average's.
+    let average = args.get("average").and_then(Value::as_str);
     let range =
         |v: &Value| format!("{}..{}", v["start"].as_str().unwrap_or("?"), v["end"].as_str().unwrap_or("?"));
     let money = |v: &Value| format!("{}+{}", v["minor"], v["currency"].as_str().unwrap_or("?"));
@@ -59,13 +61,18 @@ fn facts(call: &ToolCall, today: Date) -> BTreeSet<String> {
                 if call.name() == "balances" && r == today_range {
                     continue;
                 }
-                r
+                // A balance over a period is the balance at its close: only the end counts.
+                if call.name() == "balances" {
+                    format!("..{}", v["end"].as_str().unwrap_or("?"))
+                } else {
+                    r
+                }
             }
             ("reference", v) => format!("ref={}", range(v)),
             ("amount_min", v) => format!("min={}", money(v)),
             ("amount_max", v) => format!("max={}", money(v)),
             ("amount", v) if v.is_object() => format!("amount={}", money(v)),
-            ("group_by", Value::String(s)) if s == "none" => continue,
+            ("group_by", Value::String(s)) if s == "none" || Some(s.as_str()) == average => continue,
             ("group_by", Value::String(s)) => format!("group={s}"),
             ("flow", Value::String(s)) if s == "spending" => continue,
             ("order", Value::String(s)) if s == "newest" => continue,
@@ -93,11 +100,16 @@ fn norm(s: &str) -> String {
 /// An expected plan as facts: the same words, `flow=spending` and `order=newest` being
 /// what a plan says when it says nothing.
 fn expected_facts(text: &str) -> BTreeSet<String> {
+    let balances = text.split_whitespace().next() == Some("balances");
     text.split_whitespace()
-        .filter(|w| !matches!(*w, "flow=spending" | "order=newest" | "group=none"))
+        .map(|w| match w.split_once("..") {
+            Some((_, end)) if balances && !w.contains('=') => format!("..{end}"),
+            _ => w.to_string(),
+        })
+        .filter(|w| !matches!(w.as_str(), "flow=spending" | "order=newest" | "group=none"))
         .map(|w| match w.split_once('=') {
             Some((k, v)) if !matches!(k, "min" | "max" | "amount") => format!("{k}={}", norm(v)),
-            _ => w.to_string(),
+            _ => w,
         })
         .collect()
 }

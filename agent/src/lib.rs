@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 pub use date::{days_in_month, Date};
 pub use money::{Currency, Money};
-pub use parser::{is_exclusion_word, is_write_word, Context, Parser};
+pub use parser::{is_exclusion_word, is_negation_word, is_write_word, negates_at, Context, Parser};
 pub use plan::{
     Aggregate, AveragePer, BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence,
     DatasetFilter, DatasetInfoArgs, DatasetOrder, DatasetPeriod, DateBucket, Direction, FilterOp, Flow,

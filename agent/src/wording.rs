@@ -74,6 +74,14 @@ pub fn week_label(monday: Date, locale: Locale) -> String {
     }
 }
 
+/// "week-end du 28 novembre 2026", "weekend of 28 November 2026".
+pub fn weekend_label(saturday: Date, locale: Locale) -> String {
+    match locale {
+        Locale::Fr => format!("week-end du {}", day_label(saturday, locale)),
+        Locale::En => format!("weekend of {}", day_label(saturday, locale)),
+    }
+}
+
 /// "1er trimestre 2026", "Q1 2026".
 pub fn quarter_label(year: i32, q: u32, locale: Locale) -> String {
     let i = (q as usize).saturating_sub(1).min(3);

@@ -319,6 +319,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 .filter(|_| !used.get(i + 1).copied().unwrap_or(true))
                 .and_then(|t| group_word(&t.norm))
             {
+                // "per month, and per week": two breakdowns, two asks.
+                intent.second_ask |= intent.group_by.is_some_and(|h| h != g);
                 intent.group_by = Some(g);
                 intent.words.push(span(i, i + 1));
                 used[i] = true;
@@ -334,6 +336,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.words.push(span(first, last));
             used[first..=last].iter_mut().for_each(|u| *u = true);
         } else if let Some(g) = time_group_word(w) {
+            intent.second_ask |= intent.group_by.is_some_and(|h| h != g);
             intent.group_by = Some(g);
             intent.words.push(span(i, i));
             used[i] = true;
@@ -394,6 +397,34 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.group_by = group_word(norm(i));
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
             used[i] = true;
+        } else if let Some(i) = (0..tokens.len()).find(|&i| {
+            // "quel marchand me coûte le plus", "what day did I spend the most": the one
+            // group that ranks first.
+            !used[i]
+                && matches!(
+                    norm(i),
+                    "categorie"
+                        | "category"
+                        | "marchand"
+                        | "commercant"
+                        | "merchant"
+                        | "magasin"
+                        | "store"
+                        | "jour"
+                        | "day"
+                        | "mois"
+                        | "month"
+                        | "semaine"
+                        | "week"
+                )
+                && (i == 0
+                    || matches!(norm(i - 1), "quel" | "quelle" | "which" | "what" | "le" | "la" | "the"))
+        }) {
+            intent.group_by = group_word(norm(i));
+            intent.top = Some(1);
+            intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+            used[i] = true;
+            spend = spend || !income;
         }
     }
     // "l'évolution de mes dépenses", "my spending trend": month by month, unless a
@@ -423,6 +454,30 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     if breakdown && intent.group_by.is_none() {
         intent.group_by = Some(GroupBy::Category);
     }
+    // "mon mois le plus cher", "my 3 most expensive months": the groups ranked, not
+    // transactions. One, unless a number or a plural says how many.
+    if intent.largest && intent.group_by.is_none() {
+        let group = (0..tokens.len()).find_map(|i| {
+            let g = group_word(norm(i)).filter(|_| !used[i])?;
+            Some((i, g))
+        });
+        if let Some((i, g)) = group {
+            let plural = norm(i).ends_with('s') && norm(i) != "mois";
+            let before = i.checked_sub(1).filter(|&j| !used[j] && tokens[j].kind == TokenKind::Number);
+            let n = before.and_then(|j| tokens[j].norm.parse::<u32>().ok()).filter(|n| (1..=50).contains(n));
+            let plural =
+                plural || n.is_some_and(|n| n > 1) || matches!(norm(i.wrapping_sub(1)), "mes" | "my");
+            intent.group_by = Some(g);
+            intent.top = Some(n.unwrap_or(if plural { DEFAULT_TOP } else { 1 }));
+            intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+            used[i] = true;
+            if let Some(j) = before {
+                used[j] = true;
+            }
+            intent.largest = false;
+            spend = spend || !income;
+        }
+    }
     // "les 5 dernières opérations", "my 3 biggest expenses": a number next to the
     // marker says how many.
     if intent.largest || intent.latest {
@@ -438,6 +493,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[j] = true;
             Some(n)
         });
+        // "my biggest purchase", "ma plus grosse dépense": one.
+        if intent.limit.is_none() && intent.largest && singular_item(tokens) {
+            intent.limit = Some(1);
+        }
         if intent.group_by.is_none() && (intent.largest || list) {
             // "biggest expenses" are debits; "largest transactions" are either.
             let purchase = tokens.iter().any(|t| is_purchase_word(&t.norm));
@@ -468,7 +527,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // Asks that no one tool answers together: a balance with anything else, a budget
     // with income or cash flow, … (spending with income is cash flow; a list, a budget
     // or recurring payments show what was spent).
-    intent.second_ask = (balance && (budget || recurring || cash || spend || income || list))
+    intent.second_ask |= (balance && (budget || recurring || cash || spend || income || list))
         || (budget && (income || cash || recurring || list))
         || (recurring && (income || cash))
         || (cash && list);
@@ -492,6 +551,35 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     };
     intent.explicit = intent.kind.is_some();
     intent
+}
+
+/// A transaction named in the singular and none in the plural: "my biggest purchase",
+/// "la plus grosse dépense" ("j'ai dépensé" is a verb, not the noun).
+fn singular_item(tokens: &[Token]) -> bool {
+    let item = |w: &str| {
+        matches!(
+            w,
+            "depense"
+                | "expense"
+                | "purchase"
+                | "achat"
+                | "transaction"
+                | "operation"
+                | "payment"
+                | "paiement"
+                | "order"
+                | "commande"
+                | "debit"
+                | "bill"
+                | "facture"
+        )
+    };
+    let plural = |w: &str| w.len() > 3 && w.ends_with('s') && item(&w[..w.len() - 1]);
+    let verb = |j: usize| {
+        j > 0 && matches!(tokens[j - 1].norm.as_str(), "ai" | "jai" | "have" | "i" | "avez" | "as")
+    };
+    let singular = (0..tokens.len()).any(|j| item(&tokens[j].norm) && !verb(j));
+    singular && !tokens.iter().any(|t| plural(&t.norm))
 }
 
 /// The tool a message's words point at when it asks nothing Sou can compute, so that a

@@ -14,7 +14,7 @@ pub(crate) mod entities;
 mod followup;
 pub(crate) mod intent;
 pub(crate) mod lexicon;
-pub use self::lexicon::{is_exclusion_word, is_write_word};
+pub use self::lexicon::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
 mod question;
 pub mod steps;
 #[cfg(feature = "writes")]

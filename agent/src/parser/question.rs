@@ -21,7 +21,7 @@ impl Parser {
         previous: Option<(&ToolCallPlan, &Period)>,
     ) -> ParseOutcome {
         let Reading {
-            message: _,
+            message,
             locale,
             intent,
             entities,
@@ -47,9 +47,20 @@ impl Parser {
             && text.is_none();
         let mut explicit = intent.explicit;
         let mut words = intent.words.clone();
+        // "every expense over €500", "dépenses de plus de 100 €": the transactions the
+        // amounts select, unless a total is asked.
+        let tokens = crate::text::tokenize(message);
+        let items = tokens.iter().any(|t| is_item_noun(&t.norm));
+        let bought =
+            tokens.iter().any(|t| matches!(t.norm.as_str(), "buy" | "bought" | "achete" | "achetes"));
         let kind = match intent.kind {
             // Label text is searched in transactions.
             _ if text.is_some() => Kind::List,
+            Some(Kind::Spending)
+                if amounts.is_some() && items && !intent.asks_amount && intent.group_by.is_none() =>
+            {
+                Kind::List
+            }
             Some(k) => k,
             None if income_category => Kind::Income,
             // "combien sur mon Livret A ?": what the account holds.
@@ -167,6 +178,11 @@ impl Parser {
         // With the calculation guessed from a name or a period alone, a word left over
         // may be what the message is about ("any meetings today?"): it stops the run.
         let mut unrecognized = unrecognized;
+        // A balance over a period is its balance at the period's close: "fin octobre",
+        // "at the end of last year" say just that.
+        if kind == Kind::Balance {
+            unrecognized.retain(|u| !matches!(crate::text::normalize(&u.words).as_str(), "fin" | "end"));
+        }
         // Budgets, balances and recurring payments take few filters: a word left over
         // is what the message is about ("wedding budget checklist").
         if !explicit || matches!(kind, Kind::Budget | Kind::Balance | Kind::Recurring) {
@@ -275,6 +291,11 @@ impl Parser {
         }
         if let ToolCall::ListTransactions(a) = &mut call {
             a.text = text;
+            // "my deliveroo orders", "what did I buy", "mes dépenses de plus de 100 €":
+            // money that went out.
+            if a.direction.is_none() && (items || bought) {
+                a.direction = Some(crate::Direction::Debit);
+            }
             if intent.largest {
                 a.order = crate::ListOrder::Largest;
                 a.limit = intent.limit.unwrap_or(DEFAULT_LARGEST);
@@ -284,6 +305,25 @@ impl Parser {
         }
         ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
     }
+}
+
+/// A noun for money spent, one transaction at a time: "expenses", "dépenses", "achats",
+/// "orders", "purchases".
+fn is_item_noun(w: &str) -> bool {
+    matches!(
+        w,
+        "depenses"
+            | "expense"
+            | "expenses"
+            | "achat"
+            | "achats"
+            | "purchase"
+            | "purchases"
+            | "order"
+            | "orders"
+            | "commande"
+            | "commandes"
+    )
 }
 
 /// Whether `call` filters on this kind of name.

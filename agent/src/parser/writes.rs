@@ -60,7 +60,7 @@ const WORDS: [&str; 22] = [
     "move put mets mettre met passe passer passent vont go goes",
     "classe classer range ranger recategorise recategoriser recategorize",
     "regle rule",
-    "toujours always automatiquement automatically quand when whenever",
+    "toujours always automatiquement automatically quand when whenever desormais dorenavant avenir future forward onwards henceforth",
     "fusionne fusionner merge",
     "renomme renommer rename",
     "marque marquer mark flag considere treat",
@@ -162,7 +162,7 @@ impl Parser {
         } else if let Some((a, b)) = r.transfer_phrase() {
             r.use_span(a, b);
             r.transfers()
-        } else if r.any(RULE) || (r.any(ALWAYS) && r.any(FILE | STRONG)) {
+        } else if r.any(RULE) || ((r.any(ALWAYS) || r.from_now()) && r.any(FILE | STRONG)) {
             r.rule()
         } else if r.any(MERGE | RENAME) || (r.any(SAME) && r.any(SHOP)) {
             r.merge()
@@ -587,9 +587,53 @@ impl Read<'_> {
         self.done(ToolCall::SetBudget(SetBudgetArgs { category, amount, from }))
     }
 
-    /// `create_rule`: "a label containing this is that category", past transactions too.
+    /// "from now on", "à partir de maintenant": only what comes next.
+    fn from_now(&self) -> bool {
+        self.tokens
+            .windows(2)
+            .any(|w| matches!((w[0].norm.as_str(), w[1].norm.as_str()), ("now", "on") | ("de", "maintenant")))
+    }
+
+    /// `create_rule`: "a label containing this is that category", past transactions too
+    /// unless the message says only from now on ("désormais", "from now on", "à
+    /// l'avenir") and not the past ones too ("et change aussi les anciens").
     fn rule(mut self) -> Option<ParseOutcome> {
-        let asked = self.any(CREATE | ALWAYS);
+        let from_now = self.from_now();
+        let future = from_now
+            || (0..self.tokens.len()).any(|i| {
+                matches!(
+                    self.w(i),
+                    "desormais" | "dorenavant" | "avenir" | "future" | "forward" | "onwards" | "henceforth"
+                )
+            });
+        let past = (0..self.tokens.len()).any(|i| {
+            matches!(
+                self.w(i),
+                "anciens"
+                    | "anciennes"
+                    | "passe"
+                    | "passees"
+                    | "passes"
+                    | "existantes"
+                    | "existants"
+                    | "deja"
+                    | "past"
+                    | "existing"
+                    | "already"
+                    | "old"
+                    | "previous"
+                    | "earlier"
+            )
+        });
+        for i in 0..self.tokens.len() {
+            let w = self.w(i);
+            let next = if i + 1 < self.tokens.len() { self.w(i + 1) } else { "" };
+            if matches!((w, next), ("now", "on") | ("de", "maintenant") | ("from", "now") | ("a", "partir")) {
+                self.used[i] = true;
+                self.used[i + 1] = true;
+            }
+        }
+        let asked = self.any(CREATE | ALWAYS) || from_now;
         self.mark(RULE | LABEL | CREATE | FILE | STRONG);
         for i in 0..self.tokens.len() {
             self.used[i] |= matches!(self.w(i), "contenant" | "containing" | "contient" | "contains");
@@ -626,7 +670,7 @@ impl Read<'_> {
         };
         let Some(pattern) = pattern else { return self.ask(PATTERN, None) };
         self.note(ReasonCode::ExplicitText, &quote(&pattern));
-        self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: true }))
+        self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: past || !future }))
     }
 
     /// `recategorise`: the transactions named move to the category after "en", "to".

@@ -22,9 +22,47 @@ pub(super) enum Relative {
     ThisQuarter,
     LastQuarter,
     YearToDate,
+    MonthBeforeLast,
+    WeekBeforeLast,
+    YearBeforeLast,
+    ThisWeekend,
+    LastWeekend,
 }
 
 pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
+    // The one before the last, before "the month before" can take its first words.
+    (&["the", "month", "before", "last"], Relative::MonthBeforeLast),
+    (&["month", "before", "last"], Relative::MonthBeforeLast),
+    (&["le", "mois", "avant", "dernier"], Relative::MonthBeforeLast),
+    (&["mois", "avant", "dernier"], Relative::MonthBeforeLast),
+    (&["le", "mois", "d", "avant", "dernier"], Relative::MonthBeforeLast),
+    (&["mois", "d", "avant", "dernier"], Relative::MonthBeforeLast),
+    (&["l", "avant", "dernier", "mois"], Relative::MonthBeforeLast),
+    (&["avant", "dernier", "mois"], Relative::MonthBeforeLast),
+    (&["the", "week", "before", "last"], Relative::WeekBeforeLast),
+    (&["week", "before", "last"], Relative::WeekBeforeLast),
+    (&["la", "semaine", "avant", "derniere"], Relative::WeekBeforeLast),
+    (&["semaine", "avant", "derniere"], Relative::WeekBeforeLast),
+    (&["l", "avant", "derniere", "semaine"], Relative::WeekBeforeLast),
+    (&["avant", "derniere", "semaine"], Relative::WeekBeforeLast),
+    (&["the", "year", "before", "last"], Relative::YearBeforeLast),
+    (&["year", "before", "last"], Relative::YearBeforeLast),
+    (&["l", "annee", "avant", "derniere"], Relative::YearBeforeLast),
+    (&["annee", "avant", "derniere"], Relative::YearBeforeLast),
+    (&["l", "avant", "derniere", "annee"], Relative::YearBeforeLast),
+    (&["avant", "derniere", "annee"], Relative::YearBeforeLast),
+    (&["the", "day", "before", "yesterday"], Relative::DayBeforeYesterday),
+    (&["day", "before", "yesterday"], Relative::DayBeforeYesterday),
+    (&["this", "weekend"], Relative::ThisWeekend),
+    (&["this", "week", "end"], Relative::ThisWeekend),
+    (&["ce", "weekend"], Relative::ThisWeekend),
+    (&["ce", "week", "end"], Relative::ThisWeekend),
+    (&["last", "weekend"], Relative::LastWeekend),
+    (&["last", "week", "end"], Relative::LastWeekend),
+    (&["le", "weekend", "dernier"], Relative::LastWeekend),
+    (&["le", "week", "end", "dernier"], Relative::LastWeekend),
+    (&["weekend", "dernier"], Relative::LastWeekend),
+    (&["week", "end", "dernier"], Relative::LastWeekend),
     (&["le", "mois", "dernier"], Relative::LastMonth),
     (&["mois", "dernier"], Relative::LastMonth),
     (&["le", "mois", "precedent"], Relative::LastMonth),
@@ -135,6 +173,16 @@ pub(super) fn resolve(rel: Relative, today: Date, locale: Locale) -> Period {
             let start = Date::new(today.year(), ((today.month() - 1) / 3) * 3 + 1, 1)
                 .map_or(today, |d| d.add_months(-3));
             quarter(start.year(), (start.month() - 1) / 3 + 1, locale).unwrap_or_else(|| month(today, locale))
+        }
+        Relative::MonthBeforeLast => month(today.add_months(-2), locale),
+        Relative::YearBeforeLast => year(today.year() - 2, locale).unwrap_or_else(|| month(today, locale)),
+        Relative::WeekBeforeLast => week(today.add_days(-i64::from(today.weekday()) - 14), locale),
+        Relative::ThisWeekend | Relative::LastWeekend => {
+            let back = if matches!(rel, Relative::LastWeekend) { 7 } else { 0 };
+            let saturday = today.add_days(5 - i64::from(today.weekday()) - back);
+            let mut p = range(saturday, saturday.add_days(2), locale);
+            p.label = wording::weekend_label(saturday, locale);
+            p
         }
         Relative::YearToDate => {
             let start = Date::new(today.year(), 1, 1).unwrap_or(today);

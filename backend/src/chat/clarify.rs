@@ -19,7 +19,7 @@ pub(super) fn low_confidence_question(
     // Picard): it is not offered, only the question without the excluded filter.
     let unread = !plan.carries_context();
     let words = agent::text::tokenize(message);
-    let excludes = unread && words.iter().any(|t| agent::is_exclusion_word(&t.norm));
+    let excludes = unread && (0..words.len()).any(|i| agent::negates_at(&words, i));
     // A write the parser could not read (a transfer of money, a card, a change it did
     // not understand): Sou says what it does change, and offers the read nearest to it.
     let writes = unread && words.iter().any(|t| agent::is_write_word(&t.norm));

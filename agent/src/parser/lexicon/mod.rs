@@ -275,11 +275,14 @@ pub(crate) fn is_purchase_word(w: &str) -> bool {
 /// "in vs out", "entrées vs sorties": money in against money out, which is cash flow —
 /// not two periods compared.
 pub(crate) fn in_against_out(tokens: &[Token]) -> bool {
-    tokens.windows(3).any(|w| {
+    let against = |w: &[Token]| {
         matches!(w[0].norm.as_str(), "entrees" | "in" | "income" | "revenus")
             && matches!(w[1].norm.as_str(), "vs" | "versus" | "contre")
-            && matches!(w[2].norm.as_str(), "sorties" | "out" | "expenses" | "depenses" | "spending")
-    })
+    };
+    let out = |w: &str| matches!(w, "sorties" | "out" | "expenses" | "depenses" | "spending");
+    // "in vs out", "money in vs money out".
+    tokens.windows(3).any(|w| against(w) && out(&w[2].norm))
+        || tokens.windows(4).any(|w| against(w) && w[2].norm == "money" && out(&w[3].norm))
 }
 
 /// "moyenne", "average": an average is asked.
@@ -364,6 +367,12 @@ pub(crate) fn asks_where_most(tokens: &[Token]) -> bool {
 /// the number of tokens the phrase uses.
 pub(crate) fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
     const PHRASES: &[&[&str]] = &[
+        &["money", "in", "vs", "money", "out"],
+        &["money", "in", "versus", "money", "out"],
+        &["money", "in", "and", "money", "out"],
+        &["money", "in", "money", "out"],
+        &["money", "in", "vs", "out"],
+        &["in", "and", "out", "money"],
         &["cash", "flow"],
         &["taux", "d", "epargne"],
         &["savings", "rate"],

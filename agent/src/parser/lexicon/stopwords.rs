@@ -253,8 +253,6 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "bancaire",
     "bancaires",
     "bank",
-    "fin",
-    "end",
     "reste",
     "restant",
     "rester",
