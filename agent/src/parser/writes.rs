@@ -64,7 +64,7 @@ const WORDS: [&str; 22] = [
     "fusionne fusionner merge",
     "renomme renommer rename",
     "marque marquer mark flag considere treat",
-    "partir starting onwards per monthly mensuel vers contenant containing contient contains",
+    "partir starting onwards per monthly mensuel mois month vers contenant containing contient contains",
     "virements virement transfers transfer depenses expenses prelevements lignes",
     "en in into to dans as sous under",
     "combien how what whats quel quelle quels quelles which why pourquoi did where",

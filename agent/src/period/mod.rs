@@ -54,13 +54,26 @@ pub fn find_all(tokens: &[Token], used: &[bool], message: &str, today: Date, loc
         match scanner.at(i) {
             Some(scan::Hit { mut period, last, parts, apart, wrapped }) => {
                 period.words = message.get(tokens[i].start..tokens[last].end).unwrap_or_default().to_string();
-                found.push(Found { period, first: i, last, parts, apart, wrapped });
+                found.push(Found { period, first: lead_in(tokens, used, i), last, parts, apart, wrapped });
                 i = last + 1;
             }
             None => i += 1,
         }
     }
     found
+}
+
+/// Where a period's words begin, with what only names its unit before it: "le mois
+/// de mars", "the month of May", "l'année 2026", "the year 2025".
+fn lead_in(tokens: &[Token], used: &[bool], i: usize) -> usize {
+    let w = |j: usize| if used[j] { "" } else { tokens[j].norm.as_str() };
+    if i >= 2 && matches!(w(i - 2), "mois" | "month") && matches!(w(i - 1), "de" | "d" | "of") {
+        return i - 2;
+    }
+    if i >= 1 && matches!(w(i - 1), "annee" | "year") && scan::year_number(&tokens[i]).is_some() {
+        return i - 1;
+    }
+    i
 }
 
 /// A word that names a time (a month, a year, a half) on its own: left over after the

@@ -373,6 +373,7 @@ pub(crate) fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Opt
         &["money", "in", "money", "out"],
         &["money", "in", "vs", "out"],
         &["in", "and", "out", "money"],
+        &["net", "cash", "flow"],
         &["cash", "flow"],
         &["taux", "d", "epargne"],
         &["savings", "rate"],
