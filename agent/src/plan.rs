@@ -697,10 +697,12 @@ pub struct ToolCallPlan {
 }
 
 impl ToolCallPlan {
-    /// Whether a follow-up may continue from this plan: not when words that would
-    /// change it went unread (its filters may be the opposite of what was asked).
+    /// Whether a follow-up may continue from this plan: not when words went unread
+    /// (its filters may be the opposite of what was asked).
     pub fn carries_context(&self) -> bool {
-        !self.meta.confidence_reasons.iter().any(|r| r.code == crate::ReasonCode::UnplacedMeaning)
+        !self.meta.confidence_reasons.iter().any(|r| {
+            matches!(r.code, crate::ReasonCode::UnplacedMeaning | crate::ReasonCode::UnrecognizedWords)
+        })
     }
 }
 

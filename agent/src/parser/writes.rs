@@ -55,7 +55,7 @@ const SHOP: u32 = 1 << 20;
 const LABEL: u32 = 1 << 21;
 
 const WORDS: [&str; 22] = [
-    "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer",
+    "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump",
     "supprime supprimer enleve enlever remove delete",
     "move put mets mettre met passe passer passent vont go goes",
     "classe classer range ranger recategorise recategoriser recategorize",
@@ -560,6 +560,35 @@ impl Read<'_> {
             let start = if i > 0 && self.tokens[i - 1].kind == TokenKind::Currency { i - 1 } else { i };
             if let Some((m, last)) = self.money(start) {
                 self.use_span(start, last);
+                // "raise it by 50", "augmente-le de 10 %": a change by an amount, which a
+                // budget set to an amount is not.
+                let relative = (0..self.tokens.len()).any(|j| {
+                    matches!(
+                        self.w(j),
+                        "augmente"
+                            | "augmenter"
+                            | "raise"
+                            | "increase"
+                            | "baisse"
+                            | "baisser"
+                            | "lower"
+                            | "reduce"
+                            | "reduis"
+                            | "reduire"
+                            | "decrease"
+                            | "diminue"
+                            | "diminuer"
+                            | "bump"
+                    )
+                });
+                let by = start > 0 && matches!(self.w(start - 1), "by" | "de" | "d" | "of");
+                let percent = self
+                    .message
+                    .get(self.tokens[last].end..)
+                    .is_some_and(|r| r.trim_start().starts_with('%'));
+                if (relative && by) || percent {
+                    self.note(ReasonCode::UnplacedMeaning, &quote(&self.words(start, last)));
+                }
                 self.note(ReasonCode::ExplicitAmount, &m.format(self.locale));
                 if m.currency != self.currency {
                     self.note(ReasonCode::ForeignCurrency, m.currency.as_str());

@@ -41,7 +41,9 @@ pub(super) fn low_confidence_question(
         }
     };
     let mut suggestions = Vec::new();
-    if !excludes {
+    // The plan as read, one click away — unless it might be the opposite of what was
+    // asked (an exclusion not read), or a change Sou did not fully read.
+    if !excludes && !(writes || (unread && plan.call.is_write())) {
         suggestions.push(chosen(plan.call.clone()));
     }
     let (category, merchant) =
@@ -66,7 +68,18 @@ pub(super) fn low_confidence_question(
     if earlier != plan.call && !unread {
         suggestions.push(chosen(earlier));
     }
-    let question = asked.filter(|q| !q.trim().is_empty()).unwrap_or_else(|| {
+    // What Sou read and the words it did not use, said plainly: "Sou a compris :
+    // dépenses d'octobre. Je n'ai pas utilisé : « takeout »."
+    let unused = unused_words(plan);
+    let understood = (!unused.is_empty() && !excludes && !writes).then(|| {
+        let read = parser.describe(&plan.call, locale);
+        let words = unused.join(", ");
+        match locale {
+            Locale::Fr => format!("Sou a compris : {read}. Je n'ai pas utilisé : {words}. Lancer ce calcul tel quel, ou plutôt :"),
+            Locale::En => format!("Sou understood: {read}. I did not use: {words}. Run it as read, or rather:"),
+        }
+    });
+    let question = asked.filter(|q| !q.trim().is_empty()).or(understood).unwrap_or_else(|| {
         match (locale, unread, writes, suggestions.is_empty()) {
             (Locale::Fr, false, _, _) => "Je ne suis pas sûr d'avoir bien compris. Voulez-vous :",
             (Locale::En, false, _, _) => "I am not sure I understood. Did you mean:",
@@ -103,6 +116,27 @@ pub(super) fn low_confidence_question(
         suggestions,
         locale,
     }
+}
+
+/// The words of a message the parser did not place, as its reasons quote them
+/// (« takeout », « not »), each once.
+fn unused_words(plan: &ToolCallPlan) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in &plan.meta.confidence_reasons {
+        if !matches!(r.code, ReasonCode::UnrecognizedWords | ReasonCode::UnplacedMeaning) {
+            continue;
+        }
+        let mut rest = r.text.as_str();
+        while let Some(start) = rest.find('«') {
+            let Some(len) = rest[start..].find('»') else { break };
+            let quoted = &rest[start..start + len + '»'.len_utf8()];
+            if !out.iter().any(|w| w == quoted) {
+                out.push(quoted.to_string());
+            }
+            rest = &rest[start + len + '»'.len_utf8()..];
+        }
+    }
+    out
 }
 
 /// Questions no plan covers, which a model may answer: advice, no recognisable
