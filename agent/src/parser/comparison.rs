@@ -95,6 +95,22 @@ impl Parser {
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &reference.label));
                 (current, reference)
             }
+            // "more than last year": the one period is what to compare with; the current
+            // one so far is compared with the same days of it.
+            ([a], None) if is_reference(tokens, a.first) => {
+                match period::to_date_against(&a.period, cx.today, locale) {
+                    Some((current, reference)) => {
+                        let detail = format!("{} / {}", current.label, reference.label);
+                        reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
+                        (current, reference)
+                    }
+                    None => {
+                        let quoted = format!("« {} »", a.period.words);
+                        reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quoted));
+                        (a.period.clone(), period::preceding(&a.period, locale))
+                    }
+                }
+            }
             ([a], None) => {
                 let reference = period::preceding(&a.period, locale);
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &a.period.label));
@@ -136,4 +152,15 @@ impl Parser {
         });
         ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
     }
+}
+
+/// Whether the period whose words start at `first` follows "than", "que", "vs", "compared
+/// to", "par rapport à": it is what to compare with, not the period asked about.
+fn is_reference(tokens: &[Token], first: usize) -> bool {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let before = first.checked_sub(1).map_or("", w);
+    // "que l'an dernier", "than the year before".
+    let glue = |x: &str| matches!(x, "l" | "le" | "la" | "the" | "en" | "in" | "during" | "pendant");
+    let before = if glue(before) { first.checked_sub(2).map_or("", w) } else { before };
+    matches!(before, "than" | "que" | "qu" | "vs" | "versus" | "to" | "with" | "contre" | "a" | "au" | "avec")
 }

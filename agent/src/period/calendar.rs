@@ -167,6 +167,32 @@ pub fn against(current: &Period, reference: &Period, locale: Locale) -> Period {
     reference.clone()
 }
 
+/// "more than last year", "moins que le mois dernier": a whole year or month named
+/// only as what to compare with means the current one so far, against the same days
+/// of that one — this year to date against the same dates last year. `None` when
+/// `reference` is not a whole year or month already over.
+pub fn to_date_against(reference: &Period, today: Date, locale: Locale) -> Option<(Period, Period)> {
+    let end = today.add_days(1);
+    let r = reference;
+    let whole_year = r.start.day() == 1 && r.start.month() == 1 && r.start.add_months(12) == r.end;
+    let whole_month = r.start.day() == 1 && r.start.add_months(1) == r.end;
+    if whole_year && r.start.year() < today.year() {
+        let start = Date::new(today.year(), 1, 1)?;
+        let mut current = range(start, end, locale);
+        current.label = wording::year_to_date_label(&current.label, locale);
+        let years = today.year() - r.start.year();
+        let reference = range(r.start, end.add_months_keep_day(-12 * years), locale);
+        return Some((current, reference));
+    }
+    if whole_month && r.end <= today.first_of_month() {
+        let current = range(today.first_of_month(), end, locale);
+        let days = i64::from(today.day());
+        let ref_end = r.start.add_days(days).min(r.end);
+        return Some((current, range(r.start, ref_end, locale)));
+    }
+    None
+}
+
 /// The same period named in another language (its words stay the user's).
 pub fn relabel(p: Period, locale: Locale) -> Period {
     let is_month = p.start.day() == 1 && p.start.add_months(1) == p.end;

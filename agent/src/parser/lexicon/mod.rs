@@ -568,10 +568,12 @@ pub(crate) fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) 
         }
     }
     // "more in October than in September", "plus en octobre qu'en septembre".
-    let find = |pred: &dyn Fn(usize) -> bool| (0..tokens.len()).find(|&j| !used[j] && pred(j));
     let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let find = |pred: &dyn Fn(usize) -> bool| (0..tokens.len()).find(|&j| !used[j] && pred(j));
+    // "plus de 100 €" is an amount; "plus de resto que…" a comparison.
     let not_amount = |j: usize| {
-        tokens.get(j + 1).is_some_and(|t| t.kind == TokenKind::Word && !matches!(t.norm.as_str(), "de" | "d"))
+        let k = if matches!(norm(j + 1), "de" | "d") { j + 2 } else { j + 1 };
+        tokens.get(k).is_some_and(|t| t.kind == TokenKind::Word)
     };
     let more = find(&|j| matches!(norm(j), "more" | "less" | "plus" | "moins") && not_amount(j));
     if let Some(m) = more {
