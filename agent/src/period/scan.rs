@@ -164,7 +164,9 @@ impl Scanner<'_> {
             return self.numeric_date(&t.norm).map(|d| (d, i));
         }
         if let Some((d, last_day)) = self.day_number(i) {
-            if let Some((m, year, last)) = self.month_year(last_day + 1, true) {
+            // "the 20th of September".
+            let of = usize::from(self.is(last_day + 1, &["of"]));
+            if let Some((m, year, last)) = self.month_year(last_day + 1 + of, true) {
                 let y = year.unwrap_or_else(|| self.today.year());
                 let date = Date::new(y, m, d)?;
                 // Without a year, the latest such day not in the future.
@@ -610,12 +612,65 @@ impl Scanner<'_> {
                 return Some((month(Date::new(y, m, 1)?, self.locale), i));
             }
         }
-        let (m, year, last) = self.month_year(i, false)?;
+        let (m, year, mut last) = self.month_year(i, false)?;
         let start = match year {
             Some(y) => Date::new(y, m, 1)?,
             None => latest_month(m, self.today)?,
         };
+        // "décembre dernier", "novembre passé": the latest that is over.
+        let over = year.is_none() && self.is(last + 1, &["dernier", "passe"]);
+        if over {
+            last += 1;
+        }
+        let start = if over && start == self.today.first_of_month() { start.add_months(-12) } else { start };
         Some((month(start, self.locale), last))
+    }
+
+    /// "last December": the latest December that is over.
+    fn last_month_named(&self, i: usize) -> Option<(Period, usize)> {
+        if !self.is(i, &["last"]) {
+            return None;
+        }
+        let (m, _) = month_word(self.word(i + 1)?)?;
+        let start = latest_month(m, self.today)?;
+        let start = if start == self.today.first_of_month() { start.add_months(-12) } else { start };
+        Some((month(start, self.locale), i + 1))
+    }
+
+    /// "la semaine du 9 novembre", "the week of 9 November": the week (Monday to
+    /// Sunday) that holds that day.
+    fn week_of(&self, i: usize) -> Option<(Period, usize)> {
+        let j = i + usize::from(self.is(i, &["la", "the"]));
+        if !self.is(j, &["semaine", "week"]) || !self.is(j + 1, &["du", "de", "of"]) {
+            return None;
+        }
+        let k = j + 2 + usize::from(self.is(j + 2, &["le", "the"]));
+        let (d, last) = self.date(k)?;
+        let monday = d.add_days(-i64::from(d.weekday()));
+        Some((super::calendar::week(monday, self.locale), last))
+    }
+
+    /// "mardi dernier", "last Tuesday", "samedi", "on Saturday": the latest such day —
+    /// before today when "dernier" or "last" says so, else today or before.
+    fn weekday(&self, i: usize) -> Option<(Period, usize)> {
+        let lead = self.is(i, &["last", "ce", "on", "this"]);
+        let k = i + usize::from(lead);
+        let n = match self.word(k)? {
+            "lundi" | "monday" => 0,
+            "mardi" | "tuesday" => 1,
+            "mercredi" | "wednesday" => 2,
+            "jeudi" | "thursday" => 3,
+            "vendredi" | "friday" => 4,
+            "samedi" | "saturday" => 5,
+            "dimanche" | "sunday" => 6,
+            _ => return None,
+        };
+        let after = self.is(k + 1, &["dernier", "passe"]);
+        let before_today = after || self.is(i, &["last"]);
+        let back = (i64::from(self.today.weekday()) - n).rem_euclid(7);
+        let back = if back == 0 && before_today { 7 } else { back };
+        let d = self.today.add_days(-back);
+        Some((day(d, self.locale), if after { k + 1 } else { k }))
     }
 
     /// "l'été dernier", "cet hiver", "summer 2025", "last winter": meteorological
@@ -679,6 +734,9 @@ impl Scanner<'_> {
             wrapped: false,
         };
         self.relative(i)
+            .or_else(|| self.week_of(i))
+            .or_else(|| self.weekday(i))
+            .or_else(|| self.last_month_named(i))
             .or_else(|| self.season(i))
             .or_else(|| self.rolling(i))
             .or_else(|| self.span(i))
