@@ -117,7 +117,14 @@ fn is_glue(w: &str) -> bool {
 
 /// The first token from `j` on that is not glue (or is used).
 fn past_glue(tokens: &[Token], used: &[bool], mut j: usize) -> usize {
-    while j < tokens.len() && !used[j] && is_glue(&tokens[j].norm) {
+    // "pas les trucs Amazon", "not the stuff from Amazon", "not any of the rent".
+    let vague = |w: &str| {
+        matches!(
+            w,
+            "trucs" | "choses" | "stuff" | "things" | "any" | "anything" | "all" | "tous" | "toutes" | "from"
+        )
+    };
+    while j < tokens.len() && !used[j] && (is_glue(&tokens[j].norm) || vague(&tokens[j].norm)) {
         j += 1;
     }
     j
@@ -161,6 +168,18 @@ fn exclusion_opener(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> 
             "out" | "aside" => i + 2,
             _ => return None,
         },
+        // "that wasn't groceries", "don't include rent": the "t" of "n't".
+        "t" if negates_at(tokens, i) => match w(i + 1) {
+            "include" | "including" | "count" | "counting" => i + 2,
+            _ => i + 1,
+        },
+        "dont" | "didnt" | "doesnt" | "isnt" | "wasnt" | "arent" | "werent" => match w(i + 1) {
+            "include" | "including" | "count" | "counting" => i + 2,
+            _ => i + 1,
+        },
+        // "ailleurs que chez Carrefour", "anywhere but Amazon".
+        "ailleurs" if matches!(w(i + 1), "que" | "qu") => i + 2,
+        "anywhere" | "everywhere" if matches!(w(i + 1), "but" | "except") => i + 2,
         "a" if w(i + 1) == "part" => i + 2,
         "mis" if w(i + 1) == "a" && w(i + 2) == "part" => i + 3,
         "en" if w(i + 1) == "dehors" => i + 2,
@@ -231,6 +250,10 @@ impl Finder<'_> {
             let j = past_glue(tokens, used, after);
             let Some((m, n)) = self.match_at(tokens, used, j, message) else { continue };
             used[i..j + n].iter_mut().for_each(|u| *u = true);
+            // The "wasn" of "wasn't" goes with its "t".
+            if tokens[i].norm == "t" && i > 0 {
+                used[i - 1] = true;
+            }
             out.push(m);
             // "except at Carrefour and Lidl": the names joined to it are left out too.
             let mut k = j + n;

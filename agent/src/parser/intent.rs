@@ -187,6 +187,20 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i..i + n].iter_mut().for_each(|u| *u = true);
             continue;
         }
+        // "how many times", "combien de fois": the count, which a total carries.
+        if w == "times" && i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "many" {
+            intent.asks_amount = true;
+            used[i] = true;
+            continue;
+        }
+        // "broken down by week", "split by merchant": the breakdown "by" names.
+        if matches!((w, norm(i + 1)), ("broken", "down") | ("split", "by") | ("split", "per")) {
+            used[i] = true;
+            if w == "broken" {
+                used[i + 1] = true;
+            }
+            continue;
+        }
         // "break my spending down by merchant".
         if w == "break" && (i + 1..(i + 4).min(tokens.len())).any(|j| norm(j) == "down" && !used[j]) {
             breakdown = true;
@@ -218,7 +232,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             continue;
         }
         // "how much went to rent": money going out.
-        if matches!(w, "went" | "goes") && matches!(norm(i + 1), "to" | "on") && !used[i + 1] {
+        if matches!(w, "went" | "goes" | "go") && matches!(norm(i + 1), "to" | "on") && !used[i + 1] {
             spend = true;
             intent.words.push(span(i, i + 1));
             used[i] = true;

@@ -90,6 +90,8 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["this", "month"], Relative::ThisMonth),
     (&["current", "month"], Relative::ThisMonth),
     (&["cette", "annee"], Relative::ThisYear),
+    (&["de", "l", "annee"], Relative::ThisYear),
+    (&["of", "the", "year"], Relative::ThisYear),
     (&["annee", "en", "cours"], Relative::ThisYear),
     (&["this", "year"], Relative::ThisYear),
     (&["this", "yr"], Relative::ThisYear),

@@ -238,6 +238,25 @@ impl Scanner<'_> {
                 {
                     continue;
                 }
+                // "de l'année dernière", "de l'année 2025", "of the year before": another year.
+                if matches!(pattern.last(), Some(&"annee" | &"year"))
+                    && (self.is(
+                        i + n,
+                        &[
+                            "derniere",
+                            "passee",
+                            "precedente",
+                            "prochaine",
+                            "suivante",
+                            "d",
+                            "en",
+                            "before",
+                            "after",
+                        ],
+                    ) || self.year(i + n).is_some())
+                {
+                    continue;
+                }
                 return Some((resolve(*rel, self.today, self.locale), i + n - 1));
             }
         }
