@@ -110,6 +110,11 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
             }
             s
         }
+        ToolOutput::SpendingSummary(r)
+            if r.top.is_some() && !r.groups.is_empty() && !r.group_by.is_time() =>
+        {
+            top_sentence(r, locale)
+        }
         ToolOutput::SpendingSummary(r) => {
             let total = r.total.format(locale);
             let filter = r.merchant.as_ref().or(r.category.as_ref()).map(|e| e.label.as_str());
@@ -149,9 +154,9 @@ pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
                     Locale::En => format!(" Not included (other currencies): {others}."),
                 });
             }
+            // An average asked for is the answer; the total it divides follows.
             if let Some(a) = &r.average {
-                s.push(' ');
-                s.push_str(&average_sentence(a, locale));
+                s = format!("{} {s}", average_sentence(a, locale));
             }
             s
         }
@@ -335,6 +340,65 @@ fn hundredths(n: u64, locale: Locale) -> String {
     }
 }
 
+/// "Vos 5 premiers marchands — T3 2026 : Carrefour 1 200,00 € (10,6 %), … Ensemble
+/// 4 500,00 €, soit 39,7 % de vos 11 326,02 € de dépenses.": a top N speaks of the N.
+fn top_sentence(r: &crate::SummaryResult, locale: Locale) -> String {
+    let n = r.groups.len();
+    let what = match (locale, r.group_by, n) {
+        (Locale::Fr, crate::GroupBy::Merchant, 1) => "Votre premier marchand".to_string(),
+        (Locale::Fr, crate::GroupBy::Merchant, n) => format!("Vos {n} premiers marchands"),
+        (Locale::Fr, crate::GroupBy::Account, 1) => "Votre premier compte".to_string(),
+        (Locale::Fr, crate::GroupBy::Account, n) => format!("Vos {n} premiers comptes"),
+        (Locale::Fr, _, 1) => "Votre première catégorie".to_string(),
+        (Locale::Fr, _, n) => format!("Vos {n} premières catégories"),
+        (Locale::En, crate::GroupBy::Merchant, 1) => "Your top merchant".to_string(),
+        (Locale::En, crate::GroupBy::Merchant, n) => format!("Your top {n} merchants"),
+        (Locale::En, crate::GroupBy::Account, 1) => "Your top account".to_string(),
+        (Locale::En, crate::GroupBy::Account, n) => format!("Your top {n} accounts"),
+        (Locale::En, _, 1) => "Your top category".to_string(),
+        (Locale::En, _, n) => format!("Your top {n} categories"),
+    };
+    let within = r.merchant.as_ref().or(r.category.as_ref()).map(|e| e.label.as_str());
+    let what = match (locale, within) {
+        (Locale::Fr, Some(f)) => format!("{what} en {f}"),
+        (Locale::En, Some(f)) => format!("{what} in {f}"),
+        (_, None) => what,
+    };
+    let period = format!("{}{}", r.period.label, left_out(&r.excluded, locale));
+    let part = |minor: i64| -> i64 {
+        if r.total.minor <= 0 {
+            return 0;
+        }
+        let (n, d) = (i128::from(minor) * 10_000, i128::from(r.total.minor));
+        i64::try_from((n + d / 2) / d).unwrap_or(0)
+    };
+    let each: Vec<String> = r
+        .groups
+        .iter()
+        .map(|g| format!("{} {} ({})", g.label, g.total.format(locale), share(part(g.total.minor), locale)))
+        .collect();
+    let together: i64 = r.groups.iter().map(|g| g.total.minor).sum();
+    let sum = crate::Money::new(together, r.total.currency).format(locale);
+    let total = r.total.format(locale);
+    let of_all = share(part(together), locale);
+    match locale {
+        Locale::Fr if n == 1 => {
+            format!("{what} — {period} : {}. Sur {total} de dépenses en tout.", each.join(", "))
+        }
+        Locale::En if n == 1 => {
+            format!("{what} — {period}: {}. Out of {total} spent in all.", each.join(", "))
+        }
+        Locale::Fr => format!(
+            "{what} — {period} : {}. Ensemble {sum}, soit {of_all} de vos {total} de dépenses.",
+            each.join(", ")
+        ),
+        Locale::En => format!(
+            "{what} — {period}: {}. Together {sum}, {of_all} of your {total} spending.",
+            each.join(", ")
+        ),
+    }
+}
+
 /// " (hors Deliveroo)", " (excluding Rent)": what a figure leaves out, or nothing.
 fn left_out(excluded: &[crate::EntityRef], locale: Locale) -> String {
     let names: Vec<&str> = excluded.iter().map(|e| e.label.as_str()).collect();
@@ -350,6 +414,7 @@ mod tests {
     fn summary(group_by: GroupBy, groups: &[(&str, i64)]) -> ToolOutput {
         let eur = Currency::new("EUR").unwrap();
         ToolOutput::SpendingSummary(SummaryResult {
+            top: None,
             period: Period {
                 start: Date::new(2025, 1, 1).unwrap(),
                 end: Date::new(2026, 1, 1).unwrap(),
@@ -476,5 +541,27 @@ mod tests {
         let categories = summary(GroupBy::Category, &[("Courses", 500), ("Loisirs", 500), ("Santé", 100)]);
         assert!(summarize(&categories, Locale::Fr).ends_with(" Poste principal : Courses (5,00\u{a0}€)."));
         assert!(!summarize(&summary(GroupBy::None, &[]), Locale::En).contains("Largest"));
+    }
+
+    #[test]
+    fn a_top_n_speaks_of_the_n_and_their_share_of_the_total() {
+        let ToolOutput::SpendingSummary(mut r) =
+            summary(GroupBy::Merchant, &[("Carrefour", 3_000), ("Lidl", 1_000), ("Zara", 6_000)])
+        else {
+            unreachable!()
+        };
+        // The tool keeps the N largest groups; the total still covers everything.
+        r.top = Some(2);
+        r.groups.retain(|g| g.label != "Lidl");
+        r.groups.sort_by_key(|g| -g.total.minor);
+        let top = ToolOutput::SpendingSummary(r);
+        assert_eq!(
+            summarize(&top, Locale::En),
+            "Your top 2 merchants — année 2025: Zara €60.00 (60.0%), Carrefour €30.00 (30.0%). \
+             Together €90.00, 90.0% of your €100.00 spending."
+        );
+        let fr = summarize(&top, Locale::Fr);
+        assert!(fr.starts_with("Vos 2 premiers marchands — année 2025 : Zara"), "{fr}");
+        assert!(fr.contains("Ensemble 90,00\u{a0}€, soit 90,0\u{a0}% de vos 100,00\u{a0}€ de dépenses."), "{fr}");
     }
 }

@@ -509,6 +509,7 @@ mod tests {
         let eur = crate::Currency::new("EUR").unwrap();
         let entity = |key: &str, label: &str| EntityRef { key: key.into(), label: label.into() };
         let summary = SummaryResult {
+            top: None,
             period: parse_period("2026-01", Locale::Fr).unwrap(),
             category: None,
             merchant: Some(entity("carrefour", "Carrefour")),

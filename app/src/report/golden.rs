@@ -19,6 +19,7 @@ fn month(m: u32) -> Period {
 
 fn spending(period: Period, groups: &[(&str, i64)]) -> SummaryResult {
     SummaryResult {
+        top: None,
         period,
         category: None,
         merchant: None,

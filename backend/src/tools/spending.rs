@@ -278,8 +278,22 @@ pub(super) async fn summary(
     let rows = summary_lines(db, user, a, flow, currency, locale, (SUMMARY_ROWS, 0)).await?;
     let source_ids = rows.iter().map(|r| r.row.id).take(agent::SOURCE_PAGE).collect();
     let truncated = source_count > rows.len() as u64;
-    let transactions = rows.into_iter().map(|r| r.row).collect();
+    // Under "top 5 merchants", the transactions shown are the five's.
+    let ranked = a.top.is_some() && matches!(a.group_by, GroupBy::Category | GroupBy::Merchant);
+    let in_top = |row: &agent::TransactionRow| {
+        let name = match a.group_by {
+            GroupBy::Merchant => row.merchant.as_deref(),
+            _ => row.category.as_deref(),
+        };
+        let none = if a.group_by == GroupBy::Merchant { no_merchant } else { uncategorised };
+        groups.iter().any(|g| g.label == name.unwrap_or(none))
+    };
+    let shown = rows.len();
+    let transactions: Vec<agent::TransactionRow> =
+        rows.into_iter().map(|r| r.row).filter(|row| !ranked || in_top(row)).collect();
+    let truncated = truncated || transactions.len() < shown;
     Ok(SummaryResult {
+        top: a.top,
         period: a.period.clone(),
         category,
         merchant,
