@@ -562,6 +562,9 @@ mod tests {
         );
         let fr = summarize(&top, Locale::Fr);
         assert!(fr.starts_with("Vos 2 premiers marchands — année 2025 : Zara"), "{fr}");
-        assert!(fr.contains("Ensemble 90,00\u{a0}€, soit 90,0\u{a0}% de vos 100,00\u{a0}€ de dépenses."), "{fr}");
+        assert!(
+            fr.contains("Ensemble 90,00\u{a0}€, soit 90,0\u{a0}% de vos 100,00\u{a0}€ de dépenses."),
+            "{fr}"
+        );
     }
 }

@@ -3,6 +3,7 @@
 //! labelled corpus of messages and their plans, and property tests on arbitrary input.
 
 mod corpus;
+mod negation;
 mod out_of_domain;
 mod robustness;
 mod steps;
