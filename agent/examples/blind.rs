@@ -28,7 +28,7 @@ const VOCABULARY: &str = include_str!("../../backend/demo/vocabulary.json");
 
 /// What Sou does with a message, without a model.
 enum Done {
-    Runs(ToolCall, Confidence),
+    Runs(Box<ToolCall>, Confidence),
     Proposes(Vec<ToolCall>),
     Asks,
 }
@@ -159,13 +159,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let outcome = parser.parse(message, &cx);
         let done = match &outcome {
             ParseOutcome::Plan(p) if p.meta.confidence == Confidence::High => {
-                Done::Runs(p.call.clone(), Confidence::High)
+                Done::Runs(Box::new(p.call.clone()), Confidence::High)
             }
             _ => match parser.plan_steps(message, &cx) {
                 Some(plan) => Done::Proposes(plan.steps.into_iter().map(|s| s.call).collect()),
                 None => match &outcome {
                     ParseOutcome::Plan(p) if p.meta.confidence == Confidence::Medium => {
-                        Done::Runs(p.call.clone(), Confidence::Medium)
+                        Done::Runs(Box::new(p.call.clone()), Confidence::Medium)
                     }
                     _ => Done::Asks,
                 },

@@ -63,9 +63,10 @@ pub struct SummaryResult {
     /// The average asked for (`average` in the arguments).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub average: Option<Average>,
-    /// "top 5 merchants": `groups` holds the N largest, and `transactions` only theirs.
+    /// "top 5 merchants" (1..=50): `groups` holds the N largest, and `transactions`
+    /// only theirs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub top: Option<u32>,
+    pub top: Option<u8>,
     /// For months, weeks or days (two or more): the groups as a line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chart: Option<ChartSpec>,

@@ -494,13 +494,13 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     }
     // "where I spent the most", once a ranking is read; "every transaction", "chaque
     // achat": all of them, which a list is.
-    for i in 0..tokens.len() {
-        let ranked = intent.top.is_some() || intent.largest || intent.group_by.is_some();
+    let ranked = intent.top.is_some() || intent.largest || intent.group_by.is_some();
+    for (i, u) in used.iter_mut().enumerate() {
         let all = matches!(norm(i), "every" | "each" | "chaque")
             && (is_transaction_word(norm(i + 1))
                 || matches!(norm(i + 1), "expense" | "depense" | "order" | "commande" | "single"));
-        if !used[i] && ((norm(i) == "most" && ranked) || all) {
-            used[i] = true;
+        if (norm(i) == "most" && ranked) || all {
+            *u = true;
         }
     }
     // "les 5 dernières opérations", "my 3 biggest expenses": a number next to the

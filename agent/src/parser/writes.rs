@@ -162,7 +162,7 @@ impl Parser {
         } else if let Some((a, b)) = r.transfer_phrase() {
             r.use_span(a, b);
             r.transfers()
-        } else if r.any(RULE) || ((r.any(ALWAYS) || r.from_now()) && r.any(FILE | STRONG)) {
+        } else if r.any(RULE) || ((r.any(ALWAYS) || r.says_from_now()) && r.any(FILE | STRONG)) {
             r.rule()
         } else if r.any(MERGE | RENAME) || (r.any(SAME) && r.any(SHOP)) {
             r.merge()
@@ -617,7 +617,7 @@ impl Read<'_> {
     }
 
     /// "from now on", "à partir de maintenant": only what comes next.
-    fn from_now(&self) -> bool {
+    fn says_from_now(&self) -> bool {
         self.tokens
             .windows(2)
             .any(|w| matches!((w[0].norm.as_str(), w[1].norm.as_str()), ("now", "on") | ("de", "maintenant")))
@@ -627,7 +627,7 @@ impl Read<'_> {
     /// unless the message says only from now on ("désormais", "from now on", "à
     /// l'avenir") and not the past ones too ("et change aussi les anciens").
     fn rule(mut self) -> Option<ParseOutcome> {
-        let from_now = self.from_now();
+        let from_now = self.says_from_now();
         let future = from_now
             || (0..self.tokens.len()).any(|i| {
                 matches!(

@@ -293,7 +293,7 @@ pub(super) async fn summary(
         rows.into_iter().map(|r| r.row).filter(|row| !ranked || in_top(row)).collect();
     let truncated = truncated || transactions.len() < shown;
     Ok(SummaryResult {
-        top: a.top,
+        top: a.top.and_then(|n| u8::try_from(n).ok()),
         period: a.period.clone(),
         category,
         merchant,
