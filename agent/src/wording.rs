@@ -255,8 +255,16 @@ pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
             let n = a.top.unwrap_or(DEFAULT_TOP);
             let what = match (locale, a.group_by) {
                 (Locale::Fr, GroupBy::Merchant) => format!("Top {n} des marchands"),
+                (Locale::Fr, GroupBy::Month) => format!("Les {n} mois les plus chers"),
+                (Locale::Fr, GroupBy::Week) => format!("Les {n} semaines les plus chères"),
+                (Locale::Fr, GroupBy::Day) => format!("Les {n} jours les plus chers"),
+                (Locale::Fr, GroupBy::Account) => format!("Top {n} des comptes"),
                 (Locale::Fr, _) => format!("Top {n} des catégories"),
                 (Locale::En, GroupBy::Merchant) => format!("Top {n} merchants"),
+                (Locale::En, GroupBy::Month) => format!("The {n} most expensive months"),
+                (Locale::En, GroupBy::Week) => format!("The {n} most expensive weeks"),
+                (Locale::En, GroupBy::Day) => format!("The {n} most expensive days"),
+                (Locale::En, GroupBy::Account) => format!("Top {n} accounts"),
                 (Locale::En, _) => format!("Top {n} categories"),
             };
             match filter {

@@ -130,6 +130,31 @@ fn past_glue(tokens: &[Token], used: &[bool], mut j: usize) -> usize {
     j
 }
 
+/// A noun for transactions of a name: "the Uber rides", "les achats Amazon".
+fn names_transactions(w: &str) -> bool {
+    matches!(
+        w,
+        "rides"
+            | "ride"
+            | "tickets"
+            | "ticket"
+            | "billets"
+            | "trajets"
+            | "purchases"
+            | "achats"
+            | "orders"
+            | "commandes"
+            | "payments"
+            | "paiements"
+            | "transactions"
+            | "operations"
+            | "bills"
+            | "factures"
+            | "stuff"
+            | "trucs"
+    )
+}
+
 /// The words that open an exclusion at `i`, and the index past them: "hors", "sauf",
 /// "excluding", "without"; "not", "pas", "non" (with "counting", "including", "compris"
 /// after them); "but not", "mais pas", "et sans"; "other than", "autre que"; "apart from",
@@ -249,6 +274,13 @@ impl Finder<'_> {
             let Some(after) = exclusion_opener(tokens, used, i) else { continue };
             let j = past_glue(tokens, used, after);
             let Some((m, n)) = self.match_at(tokens, used, j, message) else { continue };
+            // "without the SNCF tickets", "minus the Uber rides": the transactions of
+            // the name left out.
+            let n = if tokens.get(j + n).is_some_and(|t| !used[j + n] && names_transactions(&t.norm)) {
+                n + 1
+            } else {
+                n
+            };
             used[i..j + n].iter_mut().for_each(|u| *u = true);
             // The "wasn" of "wasn't" goes with its "t".
             if tokens[i].norm == "t" && i > 0 {
@@ -266,6 +298,39 @@ impl Finder<'_> {
                 used[k..l + n].iter_mut().for_each(|u| *u = true);
                 out.push(m);
                 k = l + n;
+            }
+        }
+        out
+    }
+
+    /// Names left out by words after them: "Uber non compris", "rent not included",
+    /// "Amazon excluded", "loyer exclu".
+    pub(crate) fn excluded_after(
+        &self,
+        tokens: &[Token],
+        used: &mut [bool],
+        message: &str,
+    ) -> Vec<EntityMatch> {
+        let mut out = Vec::new();
+        let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+        let mut i = 0;
+        while i < tokens.len() {
+            let Some((m, n)) = self.match_at(tokens, used, i, message) else {
+                i += 1;
+                continue;
+            };
+            let after = i + n;
+            let marker = match (w(after), w(after + 1)) {
+                ("non" | "not", "compris" | "inclus" | "included" | "counted") => 2,
+                ("exclu" | "exclus" | "exclue" | "exclues" | "excluded", _) => 1,
+                _ => 0,
+            };
+            if marker > 0 && (after..after + marker).all(|j| !used[j]) {
+                used[i..after + marker].iter_mut().for_each(|u| *u = true);
+                out.push(m);
+                i = after + marker;
+            } else {
+                i += 1;
             }
         }
         out

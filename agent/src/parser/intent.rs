@@ -58,6 +58,9 @@ pub(crate) struct Intent {
     /// Words asking for two things no one tool answers ("mon solde et mes revenus",
     /// "budgets and income"): the plan would drop one of them.
     pub(crate) second_ask: bool,
+    /// "top 3 restos": the first N of what the message names, which the question reads
+    /// once it knows the name.
+    pub(crate) top_of_name: Option<u32>,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -164,6 +167,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         average_per: None,
         moved: false,
         second_ask: false,
+        top_of_name: None,
     };
     let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
     let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -314,7 +318,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             mark(&mut spend, &mut intent, used);
         } else if is_income_word(w) {
             mark(&mut income, &mut intent, used);
-        } else if is_list_word(w) {
+        } else if is_list_word(w) && !(1..=3).any(|k| i >= k && super::lexicon::negates_at(tokens, i - k)) {
+            // "without the SNCF tickets": the transactions left out, not a list asked for.
             mark(&mut list, &mut intent, used);
         } else if is_breakdown_word(w) {
             mark(&mut breakdown, &mut intent, used);
@@ -349,6 +354,28 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.top = Some(n);
             intent.words.push(span(first, last));
             used[first..=last].iter_mut().for_each(|u| *u = true);
+        } else if w == "top" {
+            // "top 5 dépenses": the largest transactions; "top 3 restos": the first
+            // merchants of a category, once its name is read (`top_of_name`).
+            let n = tokens
+                .get(i + 1)
+                .filter(|t| t.kind == TokenKind::Number && !used[i + 1])
+                .and_then(|t| t.norm.parse::<u32>().ok())
+                .filter(|n| (1..=50).contains(n));
+            let next = norm(i + 1 + usize::from(n.is_some()));
+            let items = is_transaction_word(next)
+                || matches!(next, "depenses" | "expenses" | "purchases" | "achats" | "commandes" | "orders");
+            used[i] = true;
+            if n.is_some() {
+                used[i + 1] = true;
+            }
+            intent.words.push(span(i, i + usize::from(n.is_some())));
+            if items {
+                intent.largest = true;
+                intent.limit = Some(n.unwrap_or(DEFAULT_LARGEST));
+            } else {
+                intent.top_of_name = Some(n.unwrap_or(DEFAULT_TOP));
+            }
         } else if let Some(g) = time_group_word(w) {
             intent.second_ask |= intent.group_by.is_some_and(|h| h != g);
             intent.group_by = Some(g);
@@ -477,7 +504,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         });
         if let Some((i, g)) = group {
             let plural = norm(i).ends_with('s') && norm(i) != "mois";
-            let before = i.checked_sub(1).filter(|&j| !used[j] && tokens[j].kind == TokenKind::Number);
+            // "mes 3 mois les plus chers", "my 3 most expensive months": a number just before.
+            let before = (i.saturating_sub(3)..i)
+                .rev()
+                .find(|&j| !used[j] && tokens[j].kind == TokenKind::Number && tokens[j].norm.len() <= 2);
             let n = before.and_then(|j| tokens[j].norm.parse::<u32>().ok()).filter(|n| (1..=50).contains(n));
             let plural =
                 plural || n.is_some_and(|n| n > 1) || matches!(norm(i.wrapping_sub(1)), "mes" | "my");
@@ -506,20 +536,22 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "les 5 dernières opérations", "my 3 biggest expenses": a number next to the
     // marker says how many.
     if intent.largest || intent.latest {
-        intent.limit = (0..tokens.len()).find_map(|j| {
-            let t = &tokens[j];
-            let near_marker = (j + 1..(j + 3).min(tokens.len()))
-                .any(|k| used[k] && (is_latest_word(&tokens[k].norm) || is_largest_word(&tokens[k].norm)))
-                || (j > 0 && used[j - 1] && is_latest_word(&tokens[j - 1].norm));
-            let n = (t.kind == TokenKind::Number && !used[j] && near_marker)
-                .then(|| t.norm.parse::<u32>().ok())
-                .flatten()
-                .filter(|n| (1..=crate::MAX_LIST_LIMIT).contains(n))?;
-            used[j] = true;
-            Some(n)
+        intent.limit = intent.limit.or_else(|| {
+            (0..tokens.len()).find_map(|j| {
+                let t = &tokens[j];
+                let near_marker = (j + 1..(j + 3).min(tokens.len())).any(|k| {
+                    used[k] && (is_latest_word(&tokens[k].norm) || is_largest_word(&tokens[k].norm))
+                }) || (j > 0 && used[j - 1] && is_latest_word(&tokens[j - 1].norm));
+                let n = (t.kind == TokenKind::Number && !used[j] && near_marker)
+                    .then(|| t.norm.parse::<u32>().ok())
+                    .flatten()
+                    .filter(|n| (1..=crate::MAX_LIST_LIMIT).contains(n))?;
+                used[j] = true;
+                Some(n)
+            })
         });
-        // "my biggest purchase", "ma plus grosse dépense": one.
-        if intent.limit.is_none() && intent.largest && singular_item(tokens) {
+        // "my biggest purchase", "ma plus grosse dépense", "my last Uber ride": one.
+        if intent.limit.is_none() && (intent.largest || intent.latest) && singular_item(tokens) {
             intent.limit = Some(1);
         }
         if intent.group_by.is_none() && (intent.largest || list) {
@@ -548,6 +580,20 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     }
     if intent.average && !balance && !budget && !recurring && !cash && !income && !list {
         spend = true;
+    }
+    // "how many Uber rides", "combien de paiements chez Lidl": a count, which a total
+    // carries with the amount — unless a list is asked for.
+    let count = (0..tokens.len()).any(|j| {
+        matches!(
+            (norm(j), norm(j + 1)),
+            ("how", "many") | ("combien", "de" | "d") | ("nombre", "de" | "d") | ("number", "of")
+        ) && (j + 2..j + 4).any(|k| is_list_word(norm(k)) || is_transaction_word(norm(k)))
+    });
+    let list_verb = tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "lister" | "list" | "listing"));
+    if count && list && !list_verb && !intent.largest && !intent.latest && intent.direction.is_none() {
+        list = false;
+        spend = spend || !income;
+        intent.asks_amount = true;
     }
     // Asks that no one tool answers together: a balance with anything else, a budget
     // with income or cash flow, … (spending with income is cash flow; a list, a budget
@@ -597,6 +643,10 @@ fn singular_item(tokens: &[Token]) -> bool {
                 | "debit"
                 | "bill"
                 | "facture"
+                | "ride"
+                | "ticket"
+                | "billet"
+                | "trajet"
         )
     };
     let plural = |w: &str| w.len() > 3 && w.ends_with('s') && item(&w[..w.len() - 1]);

@@ -106,6 +106,10 @@ impl Parser {
             .into_iter()
             .filter(|c| tokenize(c).iter().any(|t| !lexicon::STOPWORDS.contains(&t.norm.as_str())))
             .collect();
+        // "weekend before last, how much did I spend": a period said first is the
+        // question's, not a request of its own.
+        let parts: Vec<&str> =
+            if parts.len() >= 2 && self.only_period(parts[0], cx) { parts[1..].to_vec() } else { parts };
         if parts.len() >= 2 {
             let quoted = parts[1..].iter().map(|c| format!("« {c} »")).collect::<Vec<_>>().join(", ");
             p.meta.confidence_reasons.push(Reason::new(ReasonCode::UnplacedMeaning, p.meta.locale, &quoted));
@@ -114,7 +118,7 @@ impl Parser {
         ParseOutcome::Plan(p)
     }
 
-    fn parse_request(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
+    pub(crate) fn parse_request(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
         let char_count = message.chars().count();
         if char_count > MAX_MESSAGE_CHARS {
             // The language of its beginning, as for any message.
@@ -166,7 +170,8 @@ impl Parser {
             used[*first..=*last].iter_mut().for_each(|u| *u = true);
         }
         let intent = intent::read(&tokens, &mut used, message);
-        let excluded = self.finder().excluded(&tokens, &mut used, message);
+        let mut excluded = self.finder().excluded(&tokens, &mut used, message);
+        excluded.extend(self.finder().excluded_after(&tokens, &mut used, message));
         let Entities { categories, merchants, accounts, unrecognized } =
             self.finder().entities(&tokens, &mut used, message);
         let (period, apart) = match found {

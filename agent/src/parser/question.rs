@@ -221,6 +221,18 @@ impl Parser {
         if intent.second_ask {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(", ")));
         }
+        // "top 3 restos": the first merchants of the one category named.
+        let mut top = intent.top;
+        let mut group_by = intent.group_by.unwrap_or_default();
+        if let Some(n) = intent.top_of_name {
+            let one_category = category.is_some() && merchant.is_none() && distinct(&categories) == 1;
+            if one_category && group_by == crate::GroupBy::None && matches!(kind, Kind::Spending) {
+                group_by = crate::GroupBy::Merchant;
+                top = Some(n);
+            } else {
+                reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, "« top »"));
+            }
+        }
         let mut call = call_for(
             kind,
             Slots {
@@ -230,8 +242,8 @@ impl Parser {
                 account,
                 amount_min,
                 amount_max,
-                group_by: intent.group_by.unwrap_or_default(),
-                top: intent.top,
+                group_by,
+                top,
                 direction: intent.direction,
                 exclude: self.exclusions(&excluded, locale, &mut reasons),
                 average: intent.average_per.filter(|_| intent.average),
@@ -313,6 +325,14 @@ fn is_item_noun(w: &str) -> bool {
     matches!(
         w,
         "depenses"
+            | "ride"
+            | "rides"
+            | "ticket"
+            | "tickets"
+            | "billet"
+            | "billets"
+            | "trajet"
+            | "trajets"
             | "expense"
             | "expenses"
             | "achat"

@@ -98,6 +98,9 @@ impl Parser {
             return self.review(message, cx);
         }
         let parts = clauses(message);
+        if parts.iter().any(|p| self.only_period(p, cx)) {
+            return None;
+        }
         let mut steps: Vec<(ToolCallPlan, String)> = Vec::new();
         let mut period: Option<String> = None;
         for part in &parts {
@@ -135,6 +138,27 @@ impl Parser {
             })
             .collect();
         Some(RunPlan { steps, confidence, by: "parser".into(), locale, today: cx.today })
+    }
+
+    /// A part that names only a period ("weekend before last, how much did I spend",
+    /// "en octobre, combien en courses"): it says when the other part asks about, it
+    /// asks nothing of its own.
+    pub(crate) fn only_period(&self, part: &str, cx: &Context<'_>) -> bool {
+        let cx = Context { previous: None, ..*cx };
+        let ParseOutcome::Plan(p) = self.parse_request(part, &cx) else { return false };
+        let asks = p.meta.confidence_reasons.iter().any(|r| {
+            !matches!(
+                r.code,
+                ReasonCode::InferredIntent | ReasonCode::ExplicitPeriod | ReasonCode::FiltersOnly
+            )
+        });
+        let (min, max) = p.call.amounts();
+        !asks
+            && p.call.category().is_none()
+            && p.call.merchant().is_none()
+            && p.call.account().is_none()
+            && min.is_none()
+            && max.is_none()
     }
 
     /// One part of a message, read surely enough to run (medium or high); a part with

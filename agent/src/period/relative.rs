@@ -27,6 +27,7 @@ pub(super) enum Relative {
     YearBeforeLast,
     ThisWeekend,
     LastWeekend,
+    WeekendBeforeLast,
 }
 
 pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
@@ -53,6 +54,10 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["avant", "derniere", "annee"], Relative::YearBeforeLast),
     (&["the", "day", "before", "yesterday"], Relative::DayBeforeYesterday),
     (&["day", "before", "yesterday"], Relative::DayBeforeYesterday),
+    (&["the", "weekend", "before", "last"], Relative::WeekendBeforeLast),
+    (&["weekend", "before", "last"], Relative::WeekendBeforeLast),
+    (&["le", "weekend", "d", "avant"], Relative::WeekendBeforeLast),
+    (&["le", "week", "end", "d", "avant"], Relative::WeekendBeforeLast),
     (&["this", "weekend"], Relative::ThisWeekend),
     (&["this", "week", "end"], Relative::ThisWeekend),
     (&["ce", "weekend"], Relative::ThisWeekend),
@@ -179,8 +184,12 @@ pub(super) fn resolve(rel: Relative, today: Date, locale: Locale) -> Period {
         Relative::MonthBeforeLast => month(today.add_months(-2), locale),
         Relative::YearBeforeLast => year(today.year() - 2, locale).unwrap_or_else(|| month(today, locale)),
         Relative::WeekBeforeLast => week(today.add_days(-i64::from(today.weekday()) - 14), locale),
-        Relative::ThisWeekend | Relative::LastWeekend => {
-            let back = if matches!(rel, Relative::LastWeekend) { 7 } else { 0 };
+        Relative::ThisWeekend | Relative::LastWeekend | Relative::WeekendBeforeLast => {
+            let back = match rel {
+                Relative::LastWeekend => 7,
+                Relative::WeekendBeforeLast => 14,
+                _ => 0,
+            };
             let saturday = today.add_days(5 - i64::from(today.weekday()) - back);
             let mut p = range(saturday, saturday.add_days(2), locale);
             p.label = wording::weekend_label(saturday, locale);

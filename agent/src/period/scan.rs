@@ -273,7 +273,10 @@ impl Scanner<'_> {
         if self.is(j, &["the"]) {
             j += 1;
         }
-        let lead = self.is(j, &["last", "past", "derniers", "dernieres", "previous"]);
+        // "depuis 3 mois", "for 2 weeks now": as long up to today.
+        let lead = self.is(j, &["last", "past", "derniers", "dernieres", "previous"])
+            || (self.is(j, &["depuis", "since"])
+                && self.number(j + 1).or_else(|| self.word(j + 1).and_then(number_word)).is_some());
         if lead {
             j += 1;
         }

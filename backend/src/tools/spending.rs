@@ -258,7 +258,9 @@ pub(super) async fn summary(
         g.count = g.count.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
     }
     let mut groups: Vec<Group> = groups.into_values().collect();
-    if a.group_by.is_time() {
+    // Months, weeks and days in date order, unless the largest are asked for ("my 3
+    // most expensive months").
+    if a.group_by.is_time() && a.top.is_none() {
         groups.sort_by(|x, y| x.key.cmp(&y.key));
     } else {
         groups.sort_by(|x, y| y.total.minor.cmp(&x.total.minor).then(x.label.cmp(&y.label)));

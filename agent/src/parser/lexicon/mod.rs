@@ -82,7 +82,16 @@ pub(crate) fn is_income_word(w: &str) -> bool {
 pub(crate) fn is_list_word(w: &str) -> bool {
     matches!(
         w,
-        "transactions"
+        // Transactions named by what they were: "the uber rides", "mes billets SNCF".
+        "rides"
+            | "ride"
+            | "tickets"
+            | "ticket"
+            | "billets"
+            | "billet"
+            | "trajets"
+            | "trajet"
+            | "transactions"
             | "transaction"
             | "operations"
             | "operation"
