@@ -102,11 +102,12 @@ impl ReasonCode {
             | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded | UserSelected
             | GuardianApproved | WriteRequest => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
-            | AmbiguousEntity | InferredColumn | GuardianRepaired | ModelProposed | DefaultMonth
-            | NameAsText => Confidence::Medium,
-            ImplicitPeriod | UnrecognizedWords | UnplacedMeaning | SeparatePeriods | AverageUnit
-            | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong | MissingValue
-            | UnknownName => Confidence::Low,
+            | InferredColumn | GuardianRepaired | ModelProposed | DefaultMonth | NameAsText => {
+                Confidence::Medium
+            }
+            ImplicitPeriod | AmbiguousEntity | UnrecognizedWords | UnplacedMeaning | SeparatePeriods
+            | AverageUnit | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong
+            | MissingValue | UnknownName => Confidence::Low,
         }
     }
 

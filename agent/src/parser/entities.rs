@@ -226,6 +226,27 @@ impl Finder<'_> {
     /// Category and merchant matches, and the content words nothing matched.
     pub(crate) fn entities(&self, tokens: &[Token], used: &mut [bool], message: &str) -> Entities {
         let mut found = self.exact_matches(tokens, used, message);
+        // A category's word that is also a word of a merchant's name ("la mutuelle":
+        // Health, or Harmonie Mutuelle) names either: both are candidates.
+        for m in &mut found {
+            let single = !m.words.contains(char::is_whitespace);
+            if !single || !m.ids.iter().all(|id| id.kind == EntityKind::Category) {
+                continue;
+            }
+            let word = crate::text::normalize(&m.words);
+            for (index, t) in self.vocab.merchants.iter().enumerate() {
+                let names = [&t.name_fr, &t.name_en];
+                let holds = names.iter().any(|n| {
+                    let n = crate::text::normalize(n);
+                    n != word
+                        && n.split(|c: char| !c.is_alphanumeric()).any(|w| w == word || singular(w) == word)
+                });
+                let id = EntityId { kind: EntityKind::Merchant, index };
+                if holds && !m.ids.contains(&id) {
+                    m.ids.push(id);
+                }
+            }
+        }
         // Then approximate single words: typos, plurals, abbreviations.
         let mut unrecognized = Vec::new();
         for (i, t) in tokens.iter().enumerate() {

@@ -404,7 +404,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i] = true;
         }
     }
-    if !subscription_words.is_empty() && !spend && !income && !intent.asks_amount && !cash {
+    // "mes abonnements": the recurring payments; "paiements récurrents dans les
+    // abonnements": the word is then the category, read as a name.
+    if !subscription_words.is_empty() && !spend && !income && !intent.asks_amount && !cash && !recurring {
         recurring = true;
         for i in subscription_words {
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());

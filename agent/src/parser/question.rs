@@ -233,6 +233,17 @@ impl Parser {
                 reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, "« top »"));
             }
         }
+        // "pas les courses, juste les restos": a category is already apart from every
+        // other; leaving one out of another changes nothing. Leaving out the one asked
+        // about cannot be meant: asked.
+        let exclude = {
+            let (c, m) = self.exclusions(&excluded, locale, &mut reasons);
+            let same = |x: &Option<String>, y: &Option<String>| x.is_some() && x == y;
+            if same(&c, &category) || same(&m, &merchant) {
+                reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
+            }
+            (c.filter(|_| category.is_none()), m)
+        };
         let mut call = call_for(
             kind,
             Slots {
@@ -245,7 +256,7 @@ impl Parser {
                 group_by,
                 top,
                 direction: intent.direction,
-                exclude: self.exclusions(&excluded, locale, &mut reasons),
+                exclude,
                 average: intent.average_per.filter(|_| intent.average),
             },
         );
@@ -305,7 +316,18 @@ impl Parser {
             a.text = text;
             // "my deliveroo orders", "what did I buy", "mes dépenses de plus de 100 €":
             // money that went out.
-            if a.direction.is_none() && (items || bought) {
+            // "my last Airbnb payment": paid, unless received ("the last payment from ACME").
+            let received = tokens.iter().any(|t| {
+                matches!(
+                    t.norm.as_str(),
+                    "from" | "recu" | "recus" | "received" | "verse" | "versement" | "versements"
+                )
+            });
+            let paid = !received
+                && tokens
+                    .iter()
+                    .any(|t| matches!(t.norm.as_str(), "payment" | "paiement" | "payments" | "paiements"));
+            if a.direction.is_none() && (items || bought || paid) {
                 a.direction = Some(crate::Direction::Debit);
             }
             if intent.largest {

@@ -71,7 +71,7 @@ const WORDS: [&str; 22] = [
     "cree creer create ajoute ajouter add make new nouvelle nouveau",
     "same meme",
     "transferts transfert virements virement transfers transfer",
-    "comme as sont are est is",
+    "comme as sont are est is soit soient be",
     "internes interne internal entre between mes my nos our comptes accounts own",
     "la le les l the my un une a an des de d c tous all both categorie category",
     "et and avec with",
@@ -357,7 +357,14 @@ impl Read<'_> {
         let mut out = Vec::new();
         let mut cur: Option<(usize, usize)> = None;
         for i in 0..=n {
-            if i == n || self.used[i] || self.is(i, AND | TO) || self.gap(i, ",") || self.arrow(i) {
+            if i == n
+                || self.used[i]
+                || self.is(i, AND | TO | AS)
+                || self.w(i) == "from"
+                || self.gap(i, ",")
+                || self.arrow(i)
+                || self.gap(i, "=")
+            {
                 out.extend(cur.take());
             }
             if i < n && self.open(i) && !self.is(i, AND | TO) {
@@ -422,10 +429,13 @@ impl Read<'_> {
                 c -= 1;
             }
             let arrow = self.arrow(c);
-            if c == 0 || !(arrow || (self.is(c - 1, TO) && !self.used[c - 1])) {
+            // "en Loisirs", "to Transport", "→ Restaurants", "= Restaurants", "is groceries",
+            // "c'est du shopping".
+            let to = c > 0 && (self.is(c - 1, TO | AS) || self.gap(c, "="));
+            if c == 0 || !(arrow || (to && !self.used[c - 1])) {
                 continue;
             }
-            let c = if arrow { c } else { c - 1 };
+            let c = if arrow || self.gap(c, "=") { c } else { c - 1 };
             if let Some(m) = self.whole(a, b).and_then(|m| keep(&m, EntityKind::Category)) {
                 self.use_span(c, b);
                 let p = self.p;
@@ -498,6 +508,22 @@ impl Read<'_> {
         }
         rows.said = true;
         self.use_span(a, b);
+        // "my Starbucks from Restaurants to Leisure": the category they are in now, after
+        // a merchant.
+        if rows.merchant.is_some() && rows.category.is_none() {
+            let next = self
+                .stretches()
+                .into_iter()
+                .find(|&(c, _)| c > 0 && self.w(c - 1) == "from" && !self.used[c - 1]);
+            if let Some((c, d)) = next {
+                if let Some(m) = self.whole(c, d).and_then(|m| keep(&m, EntityKind::Category)) {
+                    let p = self.p;
+                    rows.category =
+                        p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Category);
+                    self.use_span(c - 1, d);
+                }
+            }
+        }
         rows
     }
 
@@ -598,6 +624,13 @@ impl Read<'_> {
             }
         }
         let from = self.month();
+        // "juste pour décembre", "only for March": a budget holds from a month on.
+        let only = (0..self.tokens.len())
+            .find(|&i| matches!(self.w(i), "juste" | "seulement" | "uniquement" | "only" | "just"));
+        if let Some(i) = only {
+            let w = self.words(i, i);
+            self.note(ReasonCode::UnplacedMeaning, &quote(&w));
+        }
         // The category: the first name left.
         let Some(&(a, b)) = self.stretches().first() else { return self.ask(CATEGORY, None) };
         let Some(m) = self.whole(a, b).and_then(|m| keep(&m, EntityKind::Category)) else {
@@ -680,6 +713,15 @@ impl Read<'_> {
             if self.open(i) {
                 first.get_or_insert(i);
                 last = Some(i);
+            }
+        }
+        // "BOUYGUES soit en factures", "LECLERC is groceries": the verb is not the label.
+        while let (Some(a), Some(b)) = (first, last) {
+            if b > a && self.is(b, AS) {
+                self.used[b] = true;
+                last = Some(b - 1);
+            } else {
+                break;
             }
         }
         if let (None, Some(a), Some(b)) = (&pattern, first, last) {
@@ -774,6 +816,19 @@ impl Read<'_> {
         key.ok_or(words)
     }
 
+    /// Whether token `j` cannot be part of a merchant's other name: a word that carries
+    /// no name ("stp", "them", "ça"), one that names something the user has, or an
+    /// instruction ("garde", "keep").
+    fn not_a_name(&self, j: usize) -> bool {
+        let w = self.w(j);
+        STOPWORDS.contains(&w)
+            || changes_meaning(w)
+            || matches!(
+                w,
+                "them" | "they" | "les" | "eux" | "garde" | "garder" | "keep" | "conserve" | "stp" | "svp"
+            )
+    }
+
     /// `merge_merchants`: names said to be one merchant. Known merchants are merged
     /// into the first (or the one after "into", "dans"); other names become its aliases.
     fn merge(mut self) -> Option<ParseOutcome> {
@@ -834,6 +889,11 @@ impl Read<'_> {
                 Ok(key) => merge.push(key),
                 Err(w) if w.is_empty() => {}
                 Err(w) if stays => return self.ask(UNKNOWN_MERCHANT, Some(&w)),
+                // An alias is a name: words around a known name ("monoprix stp (garde
+                // monoprix"), or an instruction, are not read as one.
+                Err(w) if (a..=b).any(|j| self.not_a_name(j)) => {
+                    self.note(ReasonCode::UnplacedMeaning, &quote(&w));
+                }
                 Err(w) => aliases.push(w),
             }
         }

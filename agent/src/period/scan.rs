@@ -225,7 +225,12 @@ impl Scanner<'_> {
     }
 
     fn relative(&self, i: usize) -> Option<(Period, usize)> {
+        // The longest phrase that fits: "this year so far", not "this year".
+        let mut best: Option<(Relative, usize)> = None;
         for (pattern, rel) in RELATIVE {
+            if best.is_some_and(|(_, n)| n >= pattern.len()) {
+                continue;
+            }
             let n = pattern.len();
             if i + n <= self.tokens.len()
                 && (i..i + n).all(|j| self.free(j))
@@ -257,10 +262,10 @@ impl Scanner<'_> {
                 {
                     continue;
                 }
-                return Some((resolve(*rel, self.today, self.locale), i + n - 1));
+                best = Some((*rel, n));
             }
         }
-        None
+        best.map(|(rel, n)| (resolve(rel, self.today, self.locale), i + n - 1))
     }
 
     /// "les 3 derniers mois", "the last 90 days", "past 2 weeks": a rolling window that
