@@ -121,7 +121,23 @@ fn past_glue(tokens: &[Token], used: &[bool], mut j: usize) -> usize {
     let vague = |w: &str| {
         matches!(
             w,
-            "trucs" | "choses" | "stuff" | "things" | "any" | "anything" | "all" | "tous" | "toutes" | "from"
+            "trucs"
+                | "choses"
+                | "stuff"
+                | "things"
+                | "any"
+                | "anything"
+                | "all"
+                | "tous"
+                | "toutes"
+                | "from"
+                | "ceux"
+                | "celles"
+                | "celui"
+                | "celle"
+                | "ones"
+                | "one"
+                | "those"
         )
     };
     while j < tokens.len() && !used[j] && (is_glue(&tokens[j].norm) || vague(&tokens[j].norm)) {

@@ -171,6 +171,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     };
     let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
     let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
+    let mut everything = false;
     // "abonnements" asks for the subscriptions themselves unless an amount is asked.
     let mut subscription_words = Vec::new();
     let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
@@ -189,6 +190,13 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             cash = true;
             intent.words.push(span(i, i + n - 1));
             used[i..i + n].iter_mut().for_each(|u| *u = true);
+            continue;
+        }
+        // "show me everything from yesterday": the transactions, unless the message says
+        // what to compute of them ("everything I spent").
+        if w == "everything" {
+            everything = true;
+            used[i] = true;
             continue;
         }
         // "how many times", "combien de fois": the count, which a total carries.
@@ -383,6 +391,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i] = true;
         } else if let Some(n) = largest_marker(tokens, used, i) {
             intent.largest = true;
+            // "biggest first": the whole list in that order, not the few largest.
+            if norm(i + n - 1) == "first" {
+                intent.limit = Some(crate::DEFAULT_LIST_LIMIT);
+            }
             intent.words.push(span(i, i + n - 1));
             used[i..i + n].iter_mut().for_each(|u| *u = true);
         } else if is_latest_word(w) && !used[i] {
@@ -596,6 +608,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         list = false;
         spend = spend || !income;
         intent.asks_amount = true;
+    }
+    if everything && !(spend || income || balance || budget || recurring || cash || intent.average) {
+        list = true;
     }
     // Asks that no one tool answers together: a balance with anything else, a budget
     // with income or cash flow, … (spending with income is cash flow; a list, a budget

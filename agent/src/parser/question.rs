@@ -126,6 +126,16 @@ impl Parser {
             reasons.push(Reason::new(ReasonCode::FiltersOnly, locale, wording::kind_label(kind, locale)));
         } else {
             reasons.push(Reason::new(ReasonCode::InferredIntent, locale, wording::kind_label(kind, locale)));
+            // Nothing but a period ("show me everything from yesterday"): what to compute
+            // is all guessed — asked, not run.
+            if names == 0
+                && accounts.is_empty()
+                && amounts.is_none()
+                && text.is_none()
+                && intent.group_by.is_none()
+            {
+                reasons.push(Reason::new(ReasonCode::NoIntent, locale, ""));
+            }
         }
         let period = match (period, previous) {
             (Some(p), _) => {
@@ -228,6 +238,12 @@ impl Parser {
             let one_category = category.is_some() && merchant.is_none() && distinct(&categories) == 1;
             if one_category && group_by == crate::GroupBy::None && matches!(kind, Kind::Spending) {
                 group_by = crate::GroupBy::Merchant;
+                top = Some(n);
+            } else if group_by != crate::GroupBy::None
+                && top.is_none()
+                && matches!(kind, Kind::Spending | Kind::Income)
+            {
+                // "by category, top 5 only".
                 top = Some(n);
             } else {
                 reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, "« top »"));

@@ -75,6 +75,7 @@ fn ordinal_word(w: &str) -> Option<u32> {
 /// A small number written in words: "six", "trois", "twelve".
 fn number_word(w: &str) -> Option<u32> {
     let n = match w {
+        "one" | "un" | "une" => 1,
         "two" | "deux" => 2,
         "three" | "trois" => 3,
         "four" | "quatre" => 4,
@@ -238,13 +239,16 @@ impl Scanner<'_> {
             {
                 // "du mois de mars" names March, not this month.
                 if pattern.last() == Some(&"mois")
-                    && self
-                        .is(i + n, &["de", "d", "dernier", "precedent", "passe", "prochain", "suivant", "en"])
+                    && self.is(
+                        i + n,
+                        &["de", "d", "dernier", "precedent", "passe", "prochain", "suivant", "en", "avant"],
+                    )
                 {
                     continue;
                 }
                 // "de l'année dernière", "de l'année 2025", "of the year before": another year.
-                if matches!(pattern.last(), Some(&"annee" | &"year"))
+                if matches!(pattern.first(), Some(&"de" | &"of"))
+                    && matches!(pattern.last(), Some(&"annee" | &"year"))
                     && (self.is(
                         i + n,
                         &[
@@ -644,6 +648,22 @@ impl Scanner<'_> {
             Some(y) => Date::new(y, m, 1)?,
             None => latest_month(m, self.today)?,
         };
+        // "November last year", "novembre de l'an dernier": that month a year back.
+        let last_year: &[&[&str]] = &[
+            &["last", "year"],
+            &["l", "an", "dernier"],
+            &["de", "l", "an", "dernier"],
+            &["l", "annee", "derniere"],
+            &["de", "l", "annee", "derniere"],
+        ];
+        if year.is_none() {
+            if let Some(p) =
+                last_year.iter().find(|p| p.iter().enumerate().all(|(k, w)| self.is(last + 1 + k, &[w])))
+            {
+                let start = Date::new(self.today.year() - 1, m, 1)?;
+                return Some((month(start, self.locale), last + p.len()));
+            }
+        }
         // "décembre dernier", "novembre passé": the latest that is over.
         let over = year.is_none() && self.is(last + 1, &["dernier", "passe"]);
         if over {

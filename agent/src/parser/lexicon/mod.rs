@@ -46,6 +46,7 @@ pub(crate) fn is_spend_word(w: &str) -> bool {
                 | "commande"
                 | "commandes"
                 | "ordered"
+                | "laisse"
                 | "withdraw"
                 | "withdrew"
                 | "withdrawn"
@@ -128,6 +129,8 @@ pub(crate) fn largest_marker(tokens: &[Token], used: &[bool], i: usize) -> Optio
     match (w, next) {
         ("plus", n) if is_largest_word(n) => Some(2),
         ("most", "expensive") => Some(2),
+        // "biggest first", "largest first": the order of a list.
+        ("biggest" | "largest", "first") => Some(2),
         (w, _) if is_largest_word(w) && matches!(w, "biggest" | "largest" | "highest") => Some(1),
         _ => None,
     }
@@ -157,7 +160,18 @@ pub(crate) fn is_largest_word(w: &str) -> bool {
 
 /// "dernières opérations", "latest transactions", "recent payments".
 pub(crate) fn is_latest_word(w: &str) -> bool {
-    matches!(w, "dernieres" | "derniers" | "derniere" | "last" | "latest" | "recent" | "recentes" | "recents")
+    matches!(
+        w,
+        "dernieres"
+            | "derniers"
+            | "derniere"
+            | "dernier"
+            | "last"
+            | "latest"
+            | "recent"
+            | "recentes"
+            | "recents"
+    )
 }
 
 /// "solde", "balance": what an account holds.
