@@ -43,7 +43,7 @@ pub(super) fn low_confidence_question(
     let mut suggestions = Vec::new();
     // The plan as read, one click away — unless it might be the opposite of what was
     // asked (an exclusion not read), or a change Sou did not fully read.
-    if !excludes && !(writes || (unread && plan.call.is_write())) {
+    if !(excludes || writes || (unread && plan.call.is_write())) {
         suggestions.push(chosen(plan.call.clone()));
     }
     let (category, merchant) =
