@@ -1,7 +1,9 @@
 //! The user's categories, merchants and accounts in a message: exact phrases first,
 //! then single words one typo or an abbreviation away; and which one a plan filters on.
 
-use super::lexicon::{changes_meaning, is_exclusion_word, negates_at, STOPWORDS};
+use super::lexicon::{
+    changes_meaning, is_exclusion_word, is_list_word, is_transaction_word, negates_at, STOPWORDS,
+};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{edit_distance, singular, Token, TokenKind};
 use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
@@ -148,27 +150,9 @@ fn past_glue(tokens: &[Token], used: &[bool], mut j: usize) -> usize {
 
 /// A noun for transactions of a name: "the Uber rides", "les achats Amazon".
 fn names_transactions(w: &str) -> bool {
-    matches!(
-        w,
-        "rides"
-            | "ride"
-            | "tickets"
-            | "ticket"
-            | "billets"
-            | "trajets"
-            | "purchases"
-            | "achats"
-            | "orders"
-            | "commandes"
-            | "payments"
-            | "paiements"
-            | "transactions"
-            | "operations"
-            | "bills"
-            | "factures"
-            | "stuff"
-            | "trucs"
-    )
+    (is_list_word(w) && !matches!(w, "liste" | "lister" | "list" | "listing"))
+        || is_transaction_word(w)
+        || matches!(w, "bills" | "factures" | "stuff" | "trucs")
 }
 
 /// The words that open an exclusion at `i`, and the index past them: "hors", "sauf",

@@ -2,6 +2,8 @@
 //! spans ("de janvier à mars"), rolling windows ("the last 90 days") and relative
 //! words ("le mois dernier"), resolved against `today`.
 
+mod days;
+
 use super::calendar::{day, month, quarter, range, year};
 use super::relative::{resolve, Relative, RELATIVE};
 use crate::text::{Token, TokenKind};
@@ -671,53 +673,6 @@ impl Scanner<'_> {
         }
         let start = if over && start == self.today.first_of_month() { start.add_months(-12) } else { start };
         Some((month(start, self.locale), last))
-    }
-
-    /// "last December": the latest December that is over.
-    fn last_month_named(&self, i: usize) -> Option<(Period, usize)> {
-        if !self.is(i, &["last"]) {
-            return None;
-        }
-        let (m, _) = month_word(self.word(i + 1)?)?;
-        let start = latest_month(m, self.today)?;
-        let start = if start == self.today.first_of_month() { start.add_months(-12) } else { start };
-        Some((month(start, self.locale), i + 1))
-    }
-
-    /// "la semaine du 9 novembre", "the week of 9 November": the week (Monday to
-    /// Sunday) that holds that day.
-    fn week_of(&self, i: usize) -> Option<(Period, usize)> {
-        let j = i + usize::from(self.is(i, &["la", "the"]));
-        if !self.is(j, &["semaine", "week"]) || !self.is(j + 1, &["du", "de", "of"]) {
-            return None;
-        }
-        let k = j + 2 + usize::from(self.is(j + 2, &["le", "the"]));
-        let (d, last) = self.date(k)?;
-        let monday = d.add_days(-i64::from(d.weekday()));
-        Some((super::calendar::week(monday, self.locale), last))
-    }
-
-    /// "mardi dernier", "last Tuesday", "samedi", "on Saturday": the latest such day —
-    /// before today when "dernier" or "last" says so, else today or before.
-    fn weekday(&self, i: usize) -> Option<(Period, usize)> {
-        let lead = self.is(i, &["last", "ce", "on", "this"]);
-        let k = i + usize::from(lead);
-        let n = match self.word(k)? {
-            "lundi" | "monday" => 0,
-            "mardi" | "tuesday" => 1,
-            "mercredi" | "wednesday" => 2,
-            "jeudi" | "thursday" => 3,
-            "vendredi" | "friday" => 4,
-            "samedi" | "saturday" => 5,
-            "dimanche" | "sunday" => 6,
-            _ => return None,
-        };
-        let after = self.is(k + 1, &["dernier", "passe"]);
-        let before_today = after || self.is(i, &["last"]);
-        let back = (i64::from(self.today.weekday()) - n).rem_euclid(7);
-        let back = if back == 0 && before_today { 7 } else { back };
-        let d = self.today.add_days(-back);
-        Some((day(d, self.locale), if after { k + 1 } else { k }))
     }
 
     /// "l'été dernier", "cet hiver", "summer 2025", "last winter": meteorological

@@ -1,0 +1,357 @@
+//! The five kinds of change, each read from the words the dispatcher found: a budget, a
+//! rule, a recategorisation, transfers, merchants merged or renamed.
+
+use super::*;
+
+impl Read<'_> {
+    /// `set_budget`: a category's monthly amount from a month on, or its removal.
+    pub(super) fn budget(mut self) -> Option<ParseOutcome> {
+        // "set … and remove …" is two writes: the removal stays unread.
+        let remove = !self.any(SET | CREATE) && self.any(REMOVE);
+        self.mark(SET | CREATE | if remove { REMOVE } else { 0 });
+        for i in 0..self.tokens.len() {
+            self.used[i] |= is_budget_word(self.w(i));
+        }
+        // The amount (a removal has none: one said stays unread): the first number left,
+        // not a month's year, with its currency.
+        let mut amount = None;
+        for i in 0..self.tokens.len() {
+            let after_month = i > 0 && period::is_time_word(&self.tokens[i - 1]);
+            if remove || self.used[i] || self.tokens[i].kind != TokenKind::Number || after_month {
+                continue;
+            }
+            let start = if i > 0 && self.tokens[i - 1].kind == TokenKind::Currency { i - 1 } else { i };
+            if let Some((m, last)) = self.money(start) {
+                self.use_span(start, last);
+                // "raise it by 50", "augmente-le de 10 %": a change by an amount, which a
+                // budget set to an amount is not.
+                let relative = (0..self.tokens.len()).any(|j| {
+                    matches!(
+                        self.w(j),
+                        "augmente"
+                            | "augmenter"
+                            | "raise"
+                            | "increase"
+                            | "baisse"
+                            | "baisser"
+                            | "lower"
+                            | "reduce"
+                            | "reduis"
+                            | "reduire"
+                            | "decrease"
+                            | "diminue"
+                            | "diminuer"
+                            | "bump"
+                    )
+                });
+                let by = start > 0 && matches!(self.w(start - 1), "by" | "de" | "d" | "of");
+                let percent = self
+                    .message
+                    .get(self.tokens[last].end..)
+                    .is_some_and(|r| r.trim_start().starts_with('%'));
+                if (relative && by) || percent {
+                    self.note(ReasonCode::UnplacedMeaning, &quote(&self.words(start, last)));
+                }
+                self.note(ReasonCode::ExplicitAmount, &m.format(self.locale));
+                if m.currency != self.currency {
+                    self.note(ReasonCode::ForeignCurrency, m.currency.as_str());
+                }
+                amount = Some(m);
+                break;
+            }
+        }
+        let from = self.month();
+        // "juste pour décembre", "only for March": a budget holds from a month on.
+        let only = (0..self.tokens.len())
+            .find(|&i| matches!(self.w(i), "juste" | "seulement" | "uniquement" | "only" | "just"));
+        if let Some(i) = only {
+            let w = self.words(i, i);
+            self.note(ReasonCode::UnplacedMeaning, &quote(&w));
+        }
+        // The category: the first name left.
+        let Some(&(a, b)) = self.stretches().first() else { return self.ask(CATEGORY, None) };
+        let Some(m) = self.whole(a, b).and_then(|m| keep(&m, EntityKind::Category)) else {
+            if !self.plain(a, b) {
+                return None;
+            }
+            self.use_span(a, b);
+            return self.ask(UNKNOWN_CATEGORY, Some(&self.words(a, b)));
+        };
+        self.use_span(a, b);
+        let p = self.p;
+        let category = p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Category)?;
+        if amount.is_none() && !remove {
+            return self.ask(AMOUNT, None);
+        }
+        self.done(ToolCall::SetBudget(SetBudgetArgs { category, amount, from }))
+    }
+
+    /// "from now on", "à partir de maintenant": only what comes next.
+    pub(super) fn says_from_now(&self) -> bool {
+        self.tokens
+            .windows(2)
+            .any(|w| matches!((w[0].norm.as_str(), w[1].norm.as_str()), ("now", "on") | ("de", "maintenant")))
+    }
+
+    /// `create_rule`: "a label containing this is that category", past transactions too
+    /// unless the message says only from now on ("désormais", "from now on", "à
+    /// l'avenir") and not the past ones too ("et change aussi les anciens").
+    pub(super) fn rule(mut self) -> Option<ParseOutcome> {
+        let from_now = self.says_from_now();
+        let future = from_now
+            || (0..self.tokens.len()).any(|i| {
+                matches!(
+                    self.w(i),
+                    "desormais" | "dorenavant" | "avenir" | "future" | "forward" | "onwards" | "henceforth"
+                )
+            });
+        let past = (0..self.tokens.len()).any(|i| {
+            matches!(
+                self.w(i),
+                "anciens"
+                    | "anciennes"
+                    | "passe"
+                    | "passees"
+                    | "passes"
+                    | "existantes"
+                    | "existants"
+                    | "deja"
+                    | "past"
+                    | "existing"
+                    | "already"
+                    | "old"
+                    | "previous"
+                    | "earlier"
+            )
+        });
+        for i in 0..self.tokens.len() {
+            let w = self.w(i);
+            let next = if i + 1 < self.tokens.len() { self.w(i + 1) } else { "" };
+            if matches!((w, next), ("now", "on") | ("de", "maintenant") | ("from", "now") | ("a", "partir")) {
+                self.used[i] = true;
+                self.used[i + 1] = true;
+            }
+        }
+        let asked = self.any(CREATE | ALWAYS) || from_now;
+        self.mark(RULE | LABEL | CREATE | FILE | STRONG);
+        for i in 0..self.tokens.len() {
+            self.used[i] |= matches!(self.w(i), "contenant" | "containing" | "contient" | "contains");
+        }
+        let quoted = label_text(self.message, self.tokens, &mut self.used);
+        let target = self.target();
+        if target == Err(None) && !asked {
+            return None;
+        }
+        // The pattern: quoted, else the words before the category, as written.
+        let end = target.as_ref().map_or(self.tokens.len(), |t| t.1);
+        let mut pattern = quoted;
+        let (mut first, mut last) = (None, None);
+        for i in 0..end {
+            if self.open(i) {
+                first.get_or_insert(i);
+                last = Some(i);
+            }
+        }
+        // "BOUYGUES soit en factures", "LECLERC is groceries": the verb is not the label.
+        while let (Some(a), Some(b)) = (first, last) {
+            if b > a && self.is(b, AS) {
+                self.used[b] = true;
+                last = Some(b - 1);
+            } else {
+                break;
+            }
+        }
+        if let (None, Some(a), Some(b)) = (&pattern, first, last) {
+            // A word in it that would change the plan stops the run.
+            for j in a..=b {
+                if changes_meaning(self.w(j)) {
+                    return None;
+                }
+            }
+            self.use_span(a, b);
+            pattern = Some(self.words(a, b));
+        }
+        let category = match target {
+            Ok((key, _)) => key,
+            Err(Some(words)) => return self.ask(UNKNOWN_CATEGORY, Some(&words)),
+            Err(None) => return self.ask(CATEGORY, None),
+        };
+        let Some(pattern) = pattern else { return self.ask(PATTERN, None) };
+        self.note(ReasonCode::ExplicitText, &quote(&pattern));
+        self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: past || !future }))
+    }
+
+    /// `recategorise`: the transactions named move to the category after "en", "to".
+    pub(super) fn recategorise(mut self) -> Option<ParseOutcome> {
+        let (strong, said) = (self.any(STRONG), self.any(ROWS));
+        self.mark(FILE | STRONG | ROWS);
+        let target = self.target();
+        let mut rows = self.rows(false);
+        rows.said |= said;
+        let to = match target {
+            Ok((key, _)) if strong || rows.said => key,
+            Err(Some(words)) if strong || rows.said => return self.ask(UNKNOWN_CATEGORY, Some(&words)),
+            Err(None) if strong => return self.ask(CATEGORY, None),
+            _ => return None,
+        };
+        if rows.none() && rows.category.is_none() {
+            return self.ask(WHICH_ROWS, None);
+        }
+        self.done(ToolCall::Recategorise(RecategoriseArgs {
+            to,
+            period: rows.period,
+            category: rows.category,
+            merchant: rows.merchant,
+            text: rows.text,
+            amount_min: rows.min,
+            amount_max: rows.max,
+            ids: Vec::new(),
+        }))
+    }
+
+    /// `mark_transfers`: the transactions named are transfers between the user's accounts.
+    pub(super) fn transfers(mut self) -> Option<ParseOutcome> {
+        self.mark(MARK);
+        let rows = self.rows(true);
+        if let Some(k) = &rows.category {
+            let name = self.p.vocabulary().label_of(k, self.locale);
+            self.note(ReasonCode::UnplacedMeaning, &quote(&name));
+        }
+        if rows.none() {
+            return self.ask(WHICH_ROWS, None);
+        }
+        self.done(ToolCall::MarkTransfers(MarkTransfersArgs {
+            period: rows.period,
+            merchant: rows.merchant,
+            text: rows.text,
+            amount_min: rows.min,
+            amount_max: rows.max,
+            ids: Vec::new(),
+        }))
+    }
+
+    /// A merchant named by the stretch `a..=b` (`Ok`: its key); else its words, as
+    /// written, or nothing when they are no merchant's name (a category, an account, a
+    /// word that changes the plan: left unread).
+    fn name(&mut self, a: usize, b: usize) -> Result<String, String> {
+        let words = if self.plain(a, b) { self.words(a, b) } else { String::new() };
+        let key = match self.whole(a, b) {
+            Some(m) => match keep(&m, EntityKind::Merchant) {
+                Some(m) => {
+                    let p = self.p;
+                    p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Merchant)
+                }
+                // A word one typo from a category is a name, not the category.
+                None if !m.fuzzy => return Err(String::new()),
+                None => None,
+            },
+            None => None,
+        };
+        if key.is_some() || !words.is_empty() {
+            self.use_span(a, b);
+        }
+        key.ok_or(words)
+    }
+
+    /// Whether token `j` cannot be part of a merchant's other name: a word that carries
+    /// no name ("stp", "them", "ça"), one that names something the user has, or an
+    /// instruction ("garde", "keep").
+    fn not_a_name(&self, j: usize) -> bool {
+        let w = self.w(j);
+        STOPWORDS.contains(&w)
+            || changes_meaning(w)
+            || matches!(
+                w,
+                "them" | "they" | "les" | "eux" | "garde" | "garder" | "keep" | "conserve" | "stp" | "svp"
+            )
+    }
+
+    /// `merge_merchants`: names said to be one merchant. Known merchants are merged
+    /// into the first (or the one after "into", "dans"); other names become its aliases.
+    pub(super) fn merge(mut self) -> Option<ParseOutcome> {
+        self.mark(MERGE | RENAME);
+        // "renomme X en Y", "rename X to Y": the new name, what follows, as written.
+        let mut name = None;
+        if let Some(v) = self.find(0, RENAME) {
+            let end = self.find(v + 2, TO).unwrap_or(self.tokens.len());
+            let rest = self.message.get(self.tokens.get(end).map_or(self.message.len(), |t| t.end)..);
+            let mut new = rest.unwrap_or("").trim();
+            for _ in 0..2 {
+                for c in ['"', '\'', '«', '»', '“', '”', '.', '!', '?', ':'] {
+                    new = new.strip_prefix(c).unwrap_or(new).strip_suffix(c).unwrap_or(new).trim();
+                }
+            }
+            name = Some(new.to_string());
+            self.use_span(end, self.tokens.len());
+        }
+        // "… are the same merchant", "c'est le même marchand".
+        if let Some(m) = self.find(0, SAME) {
+            let (mut a, mut b) = (m, m);
+            while a > 0 && self.is(a - 1, ARTICLE | AS) {
+                a -= 1;
+            }
+            while self.is(b + 1, SHOP) {
+                b += 1;
+            }
+            self.use_span(a, b);
+        }
+        // The one after "into", "dans" stays.
+        let mut stays_after = None;
+        for i in 0..self.tokens.len() {
+            if !self.used[i] && matches!(self.w(i), "into" | "dans") {
+                self.used[i] = true;
+                stays_after = Some(i);
+            }
+        }
+        let (mut into, mut merge, mut aliases, mut into_words) =
+            (None, Vec::new(), Vec::new(), String::new());
+        for (a, b) in self.stretches() {
+            let stays = stays_after.is_some_and(|s| s < a);
+            if stays {
+                stays_after = None;
+            }
+            match self.name(a, b) {
+                Ok(key) if into.is_none() || stays => {
+                    let words = std::mem::replace(&mut into_words, self.words(a, b));
+                    match into.replace(key) {
+                        // "merge AMZN into Amazon": another name of the one that stays.
+                        Some(old) if into.as_ref() == Some(&old) => aliases.push(words),
+                        Some(old) => merge.insert(0, old),
+                        None => {}
+                    }
+                }
+                Ok(key) if into.as_ref() == Some(&key) || merge.contains(&key) => {
+                    aliases.push(self.words(a, b))
+                }
+                Ok(key) => merge.push(key),
+                Err(w) if w.is_empty() => {}
+                Err(w) if stays => return self.ask(UNKNOWN_MERCHANT, Some(&w)),
+                // An alias is a name: words around a known name ("monoprix stp (garde
+                // monoprix"), or an instruction, are not read as one.
+                Err(w) if (a..=b).any(|j| self.not_a_name(j)) => {
+                    self.note(ReasonCode::UnplacedMeaning, &quote(&w));
+                }
+                Err(w) => aliases.push(w),
+            }
+        }
+        merge.retain(|k| Some(k) != into.as_ref());
+        let (Some(into), false) = (into, merge.is_empty() && aliases.is_empty() && name.is_none()) else {
+            return match aliases.is_empty() {
+                true => self.ask(MERCHANT, None),
+                false => self.ask(UNKNOWN_MERCHANT, Some(&aliases.join(", "))),
+            };
+        };
+        let name = match name {
+            Some(n)
+                if n.is_empty() || n.chars().count() > 60 || crate::text::hidden_control(&n).is_some() =>
+            {
+                return self.ask(NAME, None);
+            }
+            name => name,
+        };
+        if !aliases.is_empty() {
+            self.note(ReasonCode::ExplicitText, &aliases.join(", "));
+        }
+        self.done(ToolCall::MergeMerchants(MergeMerchantsArgs { into, merge, aliases, name }))
+    }
+}
