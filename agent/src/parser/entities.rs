@@ -227,8 +227,10 @@ impl Finder<'_> {
     pub(crate) fn entities(&self, tokens: &[Token], used: &mut [bool], message: &str) -> Entities {
         let mut found = self.exact_matches(tokens, used, message);
         // A category's word that is also a word of a merchant's name ("la mutuelle":
-        // Health, or Harmonie Mutuelle) names either: both are candidates.
-        for m in &mut found {
+        // Health, or Harmonie Mutuelle; "boulangerie": Groceries, or Boulangerie Paul)
+        // names either: both are candidates, and Sou asks which.
+        let mut either = vec![false; found.len()];
+        for (k, m) in found.iter_mut().enumerate() {
             let single = !m.words.contains(char::is_whitespace);
             if !single || !m.ids.iter().all(|id| id.kind == EntityKind::Category) {
                 continue;
@@ -244,6 +246,7 @@ impl Finder<'_> {
                 let id = EntityId { kind: EntityKind::Merchant, index };
                 if holds && !m.ids.contains(&id) {
                     m.ids.push(id);
+                    either[k] = true;
                 }
             }
         }
@@ -269,13 +272,18 @@ impl Finder<'_> {
             }
         }
         let mut out = Entities { unrecognized, ..Entities::default() };
-        for m in found {
+        // The approximate matches, added after, are never `either`.
+        let either = either.into_iter().chain(std::iter::repeat(false));
+        for (m, either) in found.into_iter().zip(either) {
             let of = |kind| m.ids.iter().copied().filter(|id| id.kind == kind).collect::<Vec<EntityId>>();
             let (cats, mers, accts) =
                 (of(EntityKind::Category), of(EntityKind::Merchant), of(EntityKind::Account));
             // A word that is both a merchant and a category alias ("uber") reads as
             // the merchant: the narrower filter is the one the user can see in labels.
-            if !mers.is_empty() {
+            // A word of a merchant's longer name is not that merchant: both are asked.
+            if either {
+                out.categories.push(m);
+            } else if !mers.is_empty() {
                 out.merchants.push(EntityMatch { ids: mers, ..m });
             } else if !accts.is_empty() {
                 out.accounts.push(EntityMatch { ids: accts, ..m });
