@@ -303,6 +303,24 @@ impl Finder<'_> {
             let Some(after) = exclusion_opener(tokens, used, i) else { continue };
             let j = past_glue(tokens, used, after);
             let Some((m, n)) = self.match_at(tokens, used, j, message) else { continue };
+            // "sauf le loyer Foncia", "autres que le salaire ACME": two names side by side
+            // are one thing left out, the merchant (the narrower one).
+            // Two of one kind side by side ("sauf Picard Carrefour") are both left out.
+            let merchant = |e: &EntityMatch| e.ids.iter().all(|id| id.kind == EntityKind::Merchant);
+            let side_by_side = tokens.get(j + n).is_some_and(|next| {
+                message.get(tokens[j + n - 1].end..next.start).is_some_and(|gap| gap.trim().is_empty())
+            });
+            let beside = if side_by_side { self.match_at(tokens, used, j + n, message) } else { None };
+            let (m, n) = match beside {
+                Some((next, k)) if merchant(&next) != merchant(&m) => {
+                    (if merchant(&next) { next } else { m }, n + k)
+                }
+                Some((next, k)) => {
+                    out.push(next);
+                    (m, n + k)
+                }
+                None => (m, n),
+            };
             // "without the SNCF tickets", "minus the Uber rides": the transactions of
             // the name left out.
             let n = if tokens.get(j + n).is_some_and(|t| !used[j + n] && names_transactions(&t.norm)) {

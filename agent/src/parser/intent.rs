@@ -597,14 +597,39 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     }
     // "how many Uber rides", "combien de paiements chez Lidl": a count, which a total
     // carries with the amount — unless a list is asked for.
+    // Money paid, one item at a time: what a count or a total of spending covers. All
+    // transactions ("how many transactions") go both ways: their list.
+    let paid = |w: &str| {
+        matches!(
+            w,
+            "rides"
+                | "tickets"
+                | "billets"
+                | "trajets"
+                | "paiements"
+                | "payments"
+                | "orders"
+                | "commandes"
+                | "achats"
+                | "purchases"
+        )
+    };
     let count = (0..tokens.len()).any(|j| {
         matches!(
             (norm(j), norm(j + 1)),
             ("how", "many") | ("combien", "de" | "d") | ("nombre", "de" | "d") | ("number", "of")
-        ) && (j + 2..j + 4).any(|k| is_list_word(norm(k)) || is_transaction_word(norm(k)))
+        ) && (j + 2..j + 4).any(|k| paid(norm(k)))
     });
+    // "le total de nos paiements à EDF": a total, not the list.
+    let total = intent.asks_amount && tokens.iter().any(|t| paid(&t.norm));
     let list_verb = tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "lister" | "list" | "listing"));
-    if count && list && !list_verb && !intent.largest && !intent.latest && intent.direction.is_none() {
+    if (count || total)
+        && list
+        && !list_verb
+        && !intent.largest
+        && !intent.latest
+        && intent.direction.is_none()
+    {
         list = false;
         spend = spend || !income;
         intent.asks_amount = true;

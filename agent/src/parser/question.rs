@@ -231,6 +231,11 @@ impl Parser {
         if intent.second_ask {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(", ")));
         }
+        // "les achats Decathlon de cet été, c'est des loisirs", "these were groceries": a
+        // category said of transactions is a change to make, not a filter to read.
+        if let Some(words) = said_to_be(self, &tokens, message) {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words));
+        }
         // "top 3 restos": the first merchants of the one category named.
         let mut top = intent.top;
         let mut group_by = intent.group_by.unwrap_or_default();
@@ -355,6 +360,32 @@ impl Parser {
         }
         ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
     }
+}
+
+/// "c'est des loisirs", "sont en courses", "were groceries": a category named as what
+/// something is, quoted.
+fn said_to_be(p: &Parser, tokens: &[crate::text::Token], message: &str) -> Option<String> {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let free = vec![false; tokens.len()];
+    (0..tokens.len()).find_map(|i| {
+        let after = match (w(i), w(i + 1)) {
+            ("c", "est" | "etait" | "etaient") => i + 2,
+            ("sont" | "etaient" | "were" | "are", _) => i + 1,
+            _ => return None,
+        };
+        let mut k = after;
+        while matches!(
+            w(k),
+            "des" | "du" | "de" | "la" | "le" | "les" | "l" | "en" | "of" | "the" | "a" | "all"
+        ) {
+            k += 1;
+        }
+        let (m, n) = p.finder().match_at(tokens, &free, k, message)?;
+        m.ids.iter().all(|id| id.kind == EntityKind::Category).then(|| {
+            let end = tokens.get(k + n - 1).map_or(message.len(), |t| t.end);
+            format!("« {} »", message.get(tokens[i].start..end).unwrap_or_default())
+        })
+    })
 }
 
 /// A noun for money spent, one transaction at a time: "expenses", "dépenses", "achats",
