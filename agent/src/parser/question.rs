@@ -53,9 +53,19 @@ impl Parser {
         let items = tokens.iter().any(|t| is_item_noun(&t.norm));
         let bought =
             tokens.iter().any(|t| matches!(t.norm.as_str(), "buy" | "bought" | "achete" | "achetes"));
+        // "where did I buy groceries, broken down by shop": money spent, by merchant — a
+        // list has no breakdown.
+        let list_verb =
+            tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "lister" | "list" | "listing"));
+        let spent_by = intent.group_by.is_some()
+            && !intent.largest
+            && !intent.latest
+            && !list_verb
+            && intent.direction != Some(crate::Direction::Credit);
         let kind = match intent.kind {
             // Label text is searched in transactions.
             _ if text.is_some() => Kind::List,
+            Some(Kind::List) if spent_by => Kind::Spending,
             Some(Kind::Spending)
                 if amounts.is_some() && items && !intent.asks_amount && intent.group_by.is_none() =>
             {
@@ -332,6 +342,19 @@ impl Parser {
             reasons.retain(|r| r.code != ReasonCode::ExplicitAmount);
             let detail = amount::describe(amount_min, amount_max, locale);
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
+        }
+        // A breakdown the tool cannot make ("mes transactions par catégorie", "solde par
+        // mois") would be dropped: it stops the run.
+        let grouped = match &call {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.group_by,
+            ToolCall::CashFlow(a) => a.group_by,
+            _ => crate::GroupBy::None,
+        };
+        // ("mes prélèvements mensuels", "budget mensuel": how often, not a breakdown.)
+        let how_often =
+            matches!(kind, Kind::Recurring | Kind::Budget) && intent.group_by.is_some_and(|g| g.is_time());
+        if intent.group_by.is_some_and(|g| g != grouped) && !how_often {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
         }
         if let ToolCall::ListTransactions(a) = &mut call {
             a.text = text;
