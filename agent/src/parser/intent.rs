@@ -331,8 +331,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             mark(&mut list, &mut intent, used);
         } else if is_breakdown_word(w) {
             mark(&mut breakdown, &mut intent, used);
-        } else if matches!(w, "combien" | "total" | "totale" | "totales" | "totaux" | "montant" | "somme")
-            || (w == "much" && i > 0 && tokens[i - 1].norm == "how")
+        } else if matches!(
+            w,
+            "combien" | "cb" | "total" | "totale" | "totales" | "totaux" | "montant" | "somme"
+        ) || (w == "much" && i > 0 && tokens[i - 1].norm == "how")
         {
             intent.asks_amount = true;
         } else if w == "add" && norm(i + 1) == "up" && !used[i + 1] {

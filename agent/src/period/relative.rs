@@ -123,6 +123,8 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["the", "year", "after"], Relative::NextYear),
     (&["cette", "semaine"], Relative::ThisWeek),
     (&["this", "week"], Relative::ThisWeek),
+    (&["this", "wk"], Relative::ThisWeek),
+    (&["last", "wk"], Relative::LastWeek),
     (&["la", "semaine", "derniere"], Relative::LastWeek),
     (&["semaine", "derniere"], Relative::LastWeek),
     (&["la", "semaine", "passee"], Relative::LastWeek),
