@@ -2,6 +2,7 @@
 //! The agent's integration tests, one binary (`cargo test -p agent --test it`): the
 //! labelled corpus of messages and their plans, and property tests on arbitrary input.
 
+mod blind;
 mod corpus;
 mod negation;
 mod out_of_domain;
