@@ -72,11 +72,18 @@ pub(super) fn low_confidence_question(
     // dépenses d'octobre. Je n'ai pas utilisé : « takeout »."
     let unused = unused_words(plan);
     let understood = (!unused.is_empty() && !excludes && !writes).then(|| {
-        let read = parser.describe(&plan.call, locale);
+        // "Total des dépenses — octobre 2026" inside a sentence.
+        let described = parser.describe(&plan.call, locale);
+        let mut chars = described.chars();
+        let read: String = chars.next().into_iter().flat_map(char::to_lowercase).chain(chars).collect();
         let words = unused.join(", ");
-        match locale {
-            Locale::Fr => format!("Sou a compris : {read}. Je n'ai pas utilisé : {words}. Lancer ce calcul tel quel, ou plutôt :"),
-            Locale::En => format!("Sou understood: {read}. I did not use: {words}. Run it as read, or rather:"),
+        match (locale, suggestions.len() > 1) {
+            (Locale::Fr, true) => {
+                format!("Sou a compris : {read}. Je n'ai pas utilisé : {words}. Le calculer tel quel, ou plutôt :")
+            }
+            (Locale::Fr, false) => format!("Sou a compris : {read}. Je n'ai pas utilisé : {words}. Le calculer tel quel ?"),
+            (Locale::En, true) => format!("Sou understood: {read}. I did not use: {words}. Work it out as read, or rather:"),
+            (Locale::En, false) => format!("Sou understood: {read}. I did not use: {words}. Work it out as read?"),
         }
     });
     let question = asked.filter(|q| !q.trim().is_empty()).or(understood).unwrap_or_else(|| {
@@ -145,4 +152,36 @@ pub(super) fn is_free_form(c: &Clarification) -> bool {
     c.reasons
         .iter()
         .any(|r| matches!(r.code, ReasonCode::OutOfScope | ReasonCode::NoIntent | ReasonCode::TooLong))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use agent::{Context, Date, ParseOutcome, Vocabulary};
+
+    fn low(parser: &Parser, message: &str) -> ToolCallPlan {
+        let cx = Context { today: Date::new(2026, 11, 29).unwrap(), locale: None, previous: None };
+        match parser.parse(message, &cx) {
+            ParseOutcome::Plan(p) if p.meta.confidence == Confidence::Low => p,
+            other => panic!("{message}: not a low plan: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn unused_words_are_named_and_the_plan_as_read_is_offered_unless_a_negation_went_unread() {
+        let vocab: Vocabulary = serde_json::from_str(include_str!("../../demo/vocabulary.json")).unwrap();
+        let parser = Parser::new(vocab);
+        let plan = low(&parser, "takeout spend last month");
+        let c = low_confidence_question(&parser, "takeout spend last month", &plan, None);
+        assert!(c.question.starts_with("Sou understood: total spending — October 2026."), "{}", c.question);
+        assert!(c.question.contains("I did not use: « takeout »"), "{}", c.question);
+        assert_eq!(c.suggestions.first().map(|s| &s.plan.call), Some(&plan.call));
+        // "not counting the refunds": what was read may be the opposite; never offered.
+        let message = "my 2025 spending not counting the refunds";
+        let plan = low(&parser, message);
+        let c = low_confidence_question(&parser, message, &plan, None);
+        assert!(c.suggestions.iter().all(|s| s.plan.call != plan.call), "{c:?}");
+        assert!(!c.question.contains("understood"), "{}", c.question);
+    }
 }
