@@ -89,6 +89,9 @@ pub struct Index {
     pub(crate) max_words: usize,
     /// One-word surfaces for approximate matching, with their entities.
     pub(crate) words: Vec<(String, EntityId)>,
+    /// Each word of a merchant's name of several words ("mutuelle" in "Harmonie
+    /// Mutuelle"), and the merchants whose name holds it.
+    pub(crate) name_words: HashMap<String, Vec<EntityId>>,
 }
 
 impl Index {
@@ -106,6 +109,25 @@ impl Index {
                     [&term.key, &term.name_fr, &term.name_en].into_iter().chain(term.aliases.iter());
                 for surface in surfaces {
                     index.add(&normalize(&surface.replace('_', " ")), id);
+                }
+            }
+        }
+        for (index_of, term) in vocab.merchants.iter().enumerate() {
+            let id = EntityId { kind: EntityKind::Merchant, index: index_of };
+            for name in [&term.name_fr, &term.name_en] {
+                let name = normalize(name);
+                let words: Vec<&str> =
+                    name.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+                if words.len() < 2 {
+                    continue;
+                }
+                for w in words {
+                    for form in [w, crate::text::singular(w)] {
+                        let ids = index.name_words.entry(form.to_string()).or_default();
+                        if !ids.contains(&id) {
+                            ids.push(id);
+                        }
+                    }
                 }
             }
         }

@@ -31,7 +31,7 @@ use crate::chart::ChartKind;
 use crate::datasets::{ColumnType, DatasetShape};
 use crate::parser::entities::{names_a_filter, Finder};
 use crate::parser::intent;
-use crate::parser::lexicon::{changes_meaning, group_word, is_advice, time_group_word, STOPWORDS};
+use crate::parser::lexicon::{changes_meaning, group_word, is_advice, is_stopword, time_group_word};
 use crate::period::{self, Found};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{Token, TokenKind};
@@ -505,7 +505,7 @@ fn conclude(
                 && !GLUE.contains(&t.norm.as_str())
                 && !DATASET_MARKERS.contains(&t.norm.as_str())
                 && !NEUTRAL.contains(&t.norm.as_str())
-                && !STOPWORDS.contains(&t.norm.as_str())
+                && !is_stopword(t.norm.as_str())
         })
         .map(|(i, t)| (i, q.message.get(t.start..t.end).unwrap_or_default()))
         .collect();

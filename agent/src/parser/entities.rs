@@ -2,7 +2,7 @@
 //! then single words one typo or an abbreviation away; and which one a plan filters on.
 
 use super::lexicon::{
-    changes_meaning, is_exclusion_word, is_list_word, is_transaction_word, negates_at, STOPWORDS,
+    changes_meaning, is_exclusion_word, is_list_word, is_stopword, is_transaction_word, negates_at,
 };
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{edit_distance, singular, Token, TokenKind};
@@ -236,15 +236,8 @@ impl Finder<'_> {
                 continue;
             }
             let word = crate::text::normalize(&m.words);
-            for (index, t) in self.vocab.merchants.iter().enumerate() {
-                let names = [&t.name_fr, &t.name_en];
-                let holds = names.iter().any(|n| {
-                    let n = crate::text::normalize(n);
-                    n != word
-                        && n.split(|c: char| !c.is_alphanumeric()).any(|w| w == word || singular(w) == word)
-                });
-                let id = EntityId { kind: EntityKind::Merchant, index };
-                if holds && !m.ids.contains(&id) {
+            for &id in self.index.name_words.get(&word).into_iter().flatten() {
+                if !m.ids.contains(&id) {
                     m.ids.push(id);
                     either[k] = true;
                 }
@@ -254,8 +247,7 @@ impl Finder<'_> {
         let mut unrecognized = Vec::new();
         for (i, t) in tokens.iter().enumerate() {
             let negates = negates_at(tokens, i);
-            if used[i] || (STOPWORDS.contains(&t.norm.as_str()) && !negates) || t.kind == TokenKind::Currency
-            {
+            if used[i] || (is_stopword(t.norm.as_str()) && !negates) || t.kind == TokenKind::Currency {
                 continue;
             }
             let words = message.get(t.start..t.end).unwrap_or_default().to_string();
@@ -423,7 +415,7 @@ impl Finder<'_> {
                 continue;
             }
             let phrase = tokens[i..i + n].iter().map(|t| t.norm.as_str()).collect::<Vec<_>>().join(" ");
-            if n == 1 && STOPWORDS.contains(&phrase.as_str()) {
+            if n == 1 && is_stopword(phrase.as_str()) {
                 continue;
             }
             if let Some(ids) = self.index.exact(&phrase) {

@@ -6,8 +6,8 @@ use super::lexicon::{
     asks_where_most, cash_flow_phrase, changes_meaning, direction_words, group_word, income_phrase,
     is_advice, is_average_word, is_balance_word, is_breakdown_word, is_budget_word, is_card,
     is_cash_flow_word, is_income_word, is_largest_word, is_latest_word, is_list_word, is_purchase_word,
-    is_recurring_word, is_spend_word, is_subscription_word, is_transaction_word, largest_marker,
-    saves_before, time_group_word, STOPWORDS,
+    is_recurring_word, is_spend_word, is_stopword, is_subscription_word, is_transaction_word, largest_marker,
+    saves_before, time_group_word,
 };
 use crate::text::{edit_distance, Token, TokenKind};
 use crate::{AveragePer, Direction, GroupBy};
@@ -94,7 +94,7 @@ const INTENT_KEYWORDS: &[(&str, Kind)] = &[
 /// A word one typo away from an intent keyword (same first letter, five letters or more).
 fn fuzzy_intent_word(w: &str) -> Option<(Kind, &'static str)> {
     // "solve" is not "solde".
-    if w.chars().count() < 5 || STOPWORDS.contains(&w) || changes_meaning(w) {
+    if w.chars().count() < 5 || is_stopword(w) || changes_meaning(w) {
         return None;
     }
     INTENT_KEYWORDS

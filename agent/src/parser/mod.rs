@@ -104,7 +104,7 @@ impl Parser {
         // A greeting before the question ("hey, how much…") asks nothing.
         let parts: Vec<&str> = steps::clauses(message)
             .into_iter()
-            .filter(|c| tokenize(c).iter().any(|t| !lexicon::STOPWORDS.contains(&t.norm.as_str())))
+            .filter(|c| tokenize(c).iter().any(|t| !lexicon::is_stopword(t.norm.as_str())))
             .collect();
         // "weekend before last, how much did I spend": a period said first is the
         // question's, not a request of its own.

@@ -9,7 +9,7 @@ mod stopwords;
 pub(crate) use locale::detect_locale;
 pub(crate) use meaning::{asks_about_world, changes_meaning};
 pub use meaning::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
-pub(crate) use stopwords::STOPWORDS;
+pub(crate) use stopwords::is_stopword;
 
 use crate::text::{Token, TokenKind};
 use crate::{Direction, GroupBy};

@@ -258,7 +258,7 @@ impl Read<'_> {
     /// instruction ("garde", "keep").
     fn not_a_name(&self, j: usize) -> bool {
         let w = self.w(j);
-        STOPWORDS.contains(&w)
+        is_stopword(w)
             || changes_meaning(w)
             || matches!(
                 w,

@@ -13,7 +13,7 @@ mod kinds;
 
 use super::build::plan;
 use super::entities::EntityMatch;
-use super::lexicon::{changes_meaning, is_budget_word, is_transaction_word, label_text, STOPWORDS};
+use super::lexicon::{changes_meaning, is_budget_word, is_stopword, is_transaction_word, label_text};
 use super::{Context, Parser};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{Token, TokenKind};
@@ -91,7 +91,7 @@ fn class(w: &str) -> u32 {
     if is_transaction_word(w) {
         c |= ROWS;
     }
-    if STOPWORDS.contains(&w) || c & (ALWAYS | ARTICLE | SHOP | LABEL) != 0 {
+    if is_stopword(w) || c & (ALWAYS | ARTICLE | SHOP | LABEL) != 0 {
         c |= GLUE;
     }
     c

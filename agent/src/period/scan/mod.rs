@@ -230,8 +230,9 @@ impl Scanner<'_> {
     fn relative(&self, i: usize) -> Option<(Period, usize)> {
         // The longest phrase that fits: "this year so far", not "this year".
         let mut best: Option<(Relative, usize)> = None;
+        let first = self.word(i)?;
         for (pattern, rel) in RELATIVE {
-            if best.is_some_and(|(_, n)| n >= pattern.len()) {
+            if pattern[0] != first || best.is_some_and(|(_, n)| n >= pattern.len()) {
                 continue;
             }
             let n = pattern.len();
