@@ -61,6 +61,8 @@ pub(crate) struct Intent {
     /// "top 3 restos": the first N of what the message names, which the question reads
     /// once it knows the name.
     pub(crate) top_of_name: Option<u32>,
+    /// "liste", "list": the transactions themselves are asked for.
+    pub(crate) list_verb: bool,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -168,6 +170,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         moved: false,
         second_ask: false,
         top_of_name: None,
+        list_verb: false,
     };
     let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
     let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -624,7 +627,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     });
     // "le total de nos paiements à EDF": a total, not the list.
     let total = intent.asks_amount && tokens.iter().any(|t| paid(&t.norm));
-    let list_verb = tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "lister" | "list" | "listing"));
+    intent.list_verb =
+        tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "lister" | "list" | "listing"));
+    let list_verb = intent.list_verb;
     if (count || total)
         && list
         && !list_verb

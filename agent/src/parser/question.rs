@@ -55,12 +55,10 @@ impl Parser {
             tokens.iter().any(|t| matches!(t.norm.as_str(), "buy" | "bought" | "achete" | "achetes"));
         // "where did I buy groceries, broken down by shop": money spent, by merchant — a
         // list has no breakdown.
-        let list_verb =
-            tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "lister" | "list" | "listing"));
         let spent_by = intent.group_by.is_some()
             && !intent.largest
             && !intent.latest
-            && !list_verb
+            && !intent.list_verb
             && intent.direction != Some(crate::Direction::Credit);
         let kind = match intent.kind {
             // Label text is searched in transactions.
