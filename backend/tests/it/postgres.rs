@@ -153,3 +153,32 @@ async fn the_app_role_sees_only_the_user_of_its_transaction() {
     assert_eq!(db.visible(Some(alice)).await, 1);
     db.drop().await;
 }
+
+/// A transaction whose `BEGIN` is cancelled half-way (a client gone, a read dropped
+/// because the vocabulary moved) never leaves its connection inside a transaction for
+/// the next borrower: sqlx raises its rollback guard only once `BEGIN` has answered, so
+/// Sou finishes every `BEGIN` it starts. Before, a cancelled read-only one made the
+/// next write on that connection fail ("cannot execute … in a read-only transaction").
+#[tokio::test]
+async fn a_cancelled_begin_leaves_no_transaction_behind() {
+    use futures::FutureExt;
+    let fresh = FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let store = fresh.open_store().await.unwrap();
+    let user = store.ensure_user("alice").await.unwrap();
+    for round in 0..40 {
+        // Polled once: the BEGIN is sent, then the future is dropped.
+        drop(store.tenant_read(user).now_or_never());
+        tokio::task::yield_now().await;
+        let mut tx = store.tenant(user).await.unwrap();
+        let title = format!("round {round}");
+        sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ($2, $1, $2)")
+            .bind(user.0)
+            .bind(title)
+            .execute(&mut *tx)
+            .await
+            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        tx.commit().await.unwrap();
+    }
+    drop(store);
+    fresh.drop().await;
+}
