@@ -96,7 +96,10 @@ fn norm(s: &str) -> String {
 /// what a plan says when it says nothing.
 fn expected_facts(text: &str) -> BTreeSet<String> {
     let balances = text.split_whitespace().next() == Some("balances");
+    // A breakdown by the average's own unit is the average's (as in `facts`).
+    let average = text.split_whitespace().find_map(|w| w.strip_prefix("average="));
     text.split_whitespace()
+        .filter(|w| average.is_none() || w.strip_prefix("group=") != average)
         .map(|w| match w.split_once("..") {
             Some((_, end)) if balances && !w.contains('=') => format!("..{end}"),
             _ => w.to_string(),
