@@ -50,6 +50,10 @@ pub enum ReasonCode {
     AmbiguousEntity,
     /// Words that look like a filter but match nothing the user has.
     UnrecognizedWords,
+    /// A remark beside the question, in a sentence or clause of its own, that names
+    /// nothing Sou reads and restricts nothing ("…, ça fait mal", "…, be honest lol"):
+    /// not used, and said so.
+    Remark,
     /// Words the parser could not place that would change the calculation (an
     /// exclusion, an average, a second period, a write, the world outside the ledger):
     /// the plan does not run as is.
@@ -100,7 +104,7 @@ impl ReasonCode {
         match self {
             ExplicitIntent | FiltersOnly | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
             | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded | UserSelected
-            | GuardianApproved | WriteRequest => Confidence::High,
+            | GuardianApproved | WriteRequest | Remark => Confidence::High,
             InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
             | InferredColumn | GuardianRepaired | ModelProposed | DefaultMonth | NameAsText => {
                 Confidence::Medium
@@ -136,6 +140,7 @@ impl ReasonCode {
             AmbiguousEntity => "ambiguous_entity",
             UnrecognizedWords => "unrecognized_words",
             UnplacedMeaning => "unplaced_meaning",
+            Remark => "remark",
             SeparatePeriods => "separate_periods",
             AverageUnit => "average_unit",
             FollowupUsesContext => "followup_uses_context",
@@ -219,6 +224,8 @@ impl ReasonCode {
                 format!("Mots non reconnus, ignorés : {detail}")
             }
             (Locale::En, UnrecognizedWords) => format!("Words not recognised, ignored: {detail}"),
+            (Locale::Fr, Remark) => format!("Remarque, sans effet sur le calcul : {detail}"),
+            (Locale::En, Remark) => format!("A remark, which changes nothing computed: {detail}"),
             (Locale::Fr, UnplacedMeaning) => {
                 format!("Mots qui changeraient le calcul, que je ne sais pas lire : {detail}")
             }

@@ -696,6 +696,13 @@ fn singular_item(tokens: &[Token]) -> bool {
                 | "ticket"
                 | "billet"
                 | "trajet"
+                | "virement"
+                | "transfer"
+                | "refund"
+                | "remboursement"
+                | "rentree"
+                | "entree"
+                | "money"
         )
     };
     let plural = |w: &str| w.len() > 3 && w.ends_with('s') && item(&w[..w.len() - 1]);

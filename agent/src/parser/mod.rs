@@ -16,6 +16,7 @@ pub(crate) mod intent;
 pub(crate) mod lexicon;
 pub use self::lexicon::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
 mod question;
+mod remark;
 pub mod steps;
 #[cfg(feature = "writes")]
 mod writes;
@@ -97,6 +98,26 @@ impl Parser {
     }
 
     pub fn parse(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
+        let outcome = self.parse_whole(message, cx);
+        if matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == crate::Confidence::High) {
+            return outcome;
+        }
+        // A remark beside the question ("…, ça fait mal"): the question alone, read
+        // surely, runs; the remark is said not to be used.
+        if let Some((question, remark)) = self.remark(message, cx) {
+            if let ParseOutcome::Plan(mut p) = self.parse_whole(question, cx) {
+                if p.meta.confidence == crate::Confidence::High {
+                    let detail = format!("« {remark} »");
+                    p.meta.confidence_reasons.push(Reason::new(ReasonCode::Remark, p.meta.locale, &detail));
+                    return ParseOutcome::Plan(p);
+                }
+            }
+        }
+        outcome
+    }
+
+    /// A message read whole: one request, or a plan marked as leaving a part out.
+    fn parse_whole(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
         let outcome = self.parse_request(message, cx);
         // A message that asks two things is never answered by one plan that leaves a
         // part out: the plan does not run as is (a plan of steps, or a question).

@@ -35,6 +35,17 @@ const REVIEW: &[&str] = &["bilan", "recap", "recapitulatif", "review", "roundup"
 /// Asking to compare.
 const COMPARE: &[&str] = &["compare", "comparez", "comparer", "versus", "vs"];
 
+/// Whether a clause starting with `w` asks something ("how…", "montre…", "is…").
+pub(crate) fn starts_a_request(w: &str) -> bool {
+    ASKS.contains(&w) || QUESTIONS.contains(&w)
+}
+
+/// Whether `w` asks something wherever it stands ("combien", "how", "montre") or leads
+/// to a next request ("puis", "then", "also").
+pub(crate) fn asks_or_leads_on(w: &str) -> bool {
+    ASKS.contains(&w) || FILLERS.contains(&w)
+}
+
 /// The parts of a message that each start a request, as byte ranges.
 pub fn clauses(message: &str) -> Vec<&str> {
     let tokens = tokenize(message);
@@ -59,6 +70,22 @@ pub fn clauses(message: &str) -> Vec<&str> {
             };
             if j < tokens.len() && LEAD.contains(&tokens[j].norm.as_str()) && starts_request(j + 1) {
                 j += 1;
+            }
+            // "…, plus my recurring payments", "… and my biggest expense": after a joining
+            // word, what another tool answers, named after "my"/"mes"/"the" (not income:
+            // "my spending and my income" is one cash flow).
+            let names_a_tool = |w: &str| {
+                use super::lexicon::*;
+                is_balance_word(w) || is_budget_word(w) || is_recurring_word(w) || is_largest_word(w)
+            };
+            if join
+                && j + 1 < tokens.len()
+                && LEAD.contains(&tokens[j].norm.as_str())
+                && names_a_tool(&tokens[j + 1].norm)
+            {
+                starts.push(tokens[j].start);
+                i = j + 1;
+                continue;
             }
             if starts_request(j) {
                 starts.push(tokens[j].start);

@@ -483,6 +483,7 @@ impl Read<'_> {
         }
         self.mark(ROWS);
         let Some(&(a, b)) = self.stretches().first() else { return rows };
+        let b = self.in_capitals(a, b);
         let p = self.p;
         let f = p.finder();
         let found = self.whole(a, b);
@@ -527,6 +528,30 @@ impl Read<'_> {
             }
         }
         rows
+    }
+
+    /// A label written in capitals ends with its last word in capitals, even one that
+    /// carries nothing elsewhere ("VIR LIVRET A", "PAIEMENT PAR CB"): the last token of
+    /// the stretch `a..=b` so extended.
+    fn in_capitals(&self, a: usize, b: usize) -> usize {
+        let caps = |i: usize| {
+            self.message
+                .get(self.tokens[i].start..self.tokens[i].end)
+                .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
+        };
+        if !(a..=b).all(caps) || (a..=b).all(|i| self.tokens[i].end - self.tokens[i].start < 2) {
+            return b;
+        }
+        let mut end = b;
+        while end + 1 < self.tokens.len()
+            && !self.used[end + 1]
+            && caps(end + 1)
+            && self.tokens[end + 1].kind == TokenKind::Word
+            && !self.gap(end + 1, ",")
+        {
+            end += 1;
+        }
+        end
     }
 
     /// An amount as written from token `i` ("300 €", "€1,234.56", "1.5k", "400"), read

@@ -1,0 +1,205 @@
+//! A remark beside the question: "combien pour le loyer cette année, ça fait mal",
+//! "how much have I paid Foncia this year, the agency keeps adding fees ngl", "am I over
+//! budget on eating out? be honest lol". The world stays closed: such words are not
+//! dropped as unknown; a remark is a sentence or clause of its own that says something
+//! about the person (a verb of being, thinking or feeling, an interjection) and names
+//! nothing Sou reads — no name, period, amount, number, calculation, negation or
+//! restriction. Only then, and only if the question without it is read surely, does the
+//! plan run, the remark shown as not used.
+
+use super::{intent, lexicon, steps, Context, Parser};
+use crate::period;
+use crate::text::{tokenize, TokenKind};
+
+/// Words that make a clause a remark about the person rather than a request: being,
+/// thinking, feeling, keeping on; interjections. Wanting, needing or meaning are not
+/// here ("…, I want the food ones" restricts the question), nor "c'est" ("…, c'est les
+/// livres" may name what is meant).
+fn is_remark_marker(w: &str) -> bool {
+    matches!(
+        w,
+        "is" | "was"
+            | "were"
+            | "are"
+            | "am"
+            | "been"
+            | "keeps"
+            | "keep"
+            | "kept"
+            | "think"
+            | "thought"
+            | "guess"
+            | "feel"
+            | "felt"
+            | "hope"
+            | "hate"
+            | "love"
+            | "wonder"
+            | "lol"
+            | "ngl"
+            | "tbh"
+            | "omg"
+            | "haha"
+            | "lmao"
+            | "ugh"
+            | "sigh"
+            | "sorry"
+            | "stressed"
+            | "worried"
+            | "broke"
+            | "stresse"
+            | "angoisse"
+            | "flippe"
+            | "honestly"
+            | "etait"
+            | "etaient"
+            | "suis"
+            | "etais"
+            | "fait"
+            | "pense"
+            | "crois"
+            | "trouve"
+            | "espere"
+            | "deteste"
+            | "adore"
+            | "mdr"
+            | "ptdr"
+            | "jpp"
+            | "pfff"
+            | "pff"
+            | "ouf"
+            | "dsl"
+            | "desole"
+            | "desolee"
+            | "franchement"
+            | "helas"
+            | "oups"
+            | "oops"
+    )
+}
+
+/// Words that narrow what is asked, however they are placed ("…, only the food ones",
+/// "…, surtout la bouffe"): a clause holding one is never a remark.
+fn restricts(w: &str) -> bool {
+    matches!(
+        w,
+        "only"
+            | "just"
+            | "juste"
+            | "seulement"
+            | "uniquement"
+            | "que"
+            | "qu"
+            | "mostly"
+            | "mainly"
+            | "surtout"
+            | "especially"
+            | "notamment"
+            | "but"
+            | "mais"
+            | "except"
+            | "sauf"
+            | "also"
+            | "aussi"
+            | "plus"
+            | "per"
+            | "par"
+            | "each"
+            | "chaque"
+    )
+}
+
+/// Where the message may hold a remark: (the question, the remark) with the remark
+/// after the last break (`,` `.` `?` `!` `;` `…`, a dash) or before the first one.
+fn splits(message: &str) -> Vec<(&str, &str)> {
+    fn trim(s: &str) -> &str {
+        s.trim_matches(|c: char| c.is_whitespace() || ",.?!;…—–-".contains(c))
+    }
+    let tokens = tokenize(message);
+    let breaks: Vec<usize> = (1..tokens.len())
+        .filter(|&i| {
+            let gap = &message[tokens[i - 1].end..tokens[i].start];
+            gap.contains([',', '.', '?', '!', ';', '…', '—', '–']) || gap.contains(" - ")
+        })
+        .collect();
+    let mut out = Vec::new();
+    if let Some(&last) = breaks.last() {
+        let cut = tokens[last].start;
+        out.push((trim(&message[..cut]), trim(&message[cut..])));
+    }
+    if let Some(&first) = breaks.first() {
+        let cut = tokens[first].start;
+        out.push((trim(&message[cut..]), trim(&message[..cut])));
+    }
+    out
+}
+
+impl Parser {
+    /// The question and the remark beside it, when the message holds one.
+    pub(super) fn remark<'m>(&self, message: &'m str, cx: &Context<'_>) -> Option<(&'m str, &'m str)> {
+        splits(message)
+            .into_iter()
+            .find(|(question, remark)| !question.is_empty() && self.says_nothing(remark, cx))
+    }
+
+    /// Whether a clause says nothing Sou reads: a remark's word, and no word that names,
+    /// dates, counts, computes, negates or narrows anything.
+    fn says_nothing(&self, clause: &str, cx: &Context<'_>) -> bool {
+        let tokens = tokenize(clause);
+        let words = |f: &dyn Fn(&str) -> bool| tokens.iter().any(|t| f(&t.norm));
+        if tokens.is_empty()
+            || tokens.len() > 12
+            || tokens.iter().any(|t| t.kind != TokenKind::Word || period::is_time_word(t))
+            || !words(&is_remark_marker)
+            || words(&restricts)
+            || words(&lexicon::changes_meaning)
+            || words(&lexicon::is_exclusion_word)
+            || steps::starts_a_request(&tokens[0].norm)
+            || words(&steps::asks_or_leads_on)
+            || lexicon::asks_about_world(&tokens)
+            || lexicon::label_text(clause, &tokens, &mut vec![false; tokens.len()]).is_some()
+        {
+            return false;
+        }
+        let mut used = vec![false; tokens.len()];
+        if period::find(&tokens, &used, clause, cx.today, crate::Locale::En).is_some() {
+            return false;
+        }
+        let read = intent::read(&tokens, &mut used, clause);
+        if read.kind.is_some()
+            || read.group_by.is_some()
+            || read.advice
+            || read.average
+            || read.largest
+            || read.latest
+            || read.top.is_some()
+            || read.direction.is_some()
+            || !read.words.is_empty()
+        {
+            return false;
+        }
+        let finder = self.finder();
+        if !finder.excluded(&tokens, &mut used, clause).is_empty() {
+            return false;
+        }
+        let found = finder.entities(&tokens, &mut used, clause);
+        found.categories.is_empty()
+            && found.merchants.is_empty()
+            && found.accounts.is_empty()
+            && found.unrecognized.iter().all(|u| !u.changes_meaning)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::splits;
+
+    #[test]
+    fn a_remark_is_after_the_last_break_or_before_the_first() {
+        let s = splits("how much at foncia this year, the agency keeps adding fees ngl");
+        assert_eq!(s[0], ("how much at foncia this year", "the agency keeps adding fees ngl"));
+        let s = splits("je stresse. combien ce mois-ci ?");
+        assert_eq!(s[1], ("combien ce mois-ci", "je stresse"));
+        assert!(splits("combien ce mois-ci").is_empty());
+    }
+}
