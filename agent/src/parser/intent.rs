@@ -235,10 +235,21 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 intent.average_per = Some(AveragePer::Transaction);
                 used[i - 1] = true;
             }
+            // "the average Uber ride", "average purchase at Fnac": per one of them.
+            let one = |w: &str| matches!(w, "ride" | "purchase" | "order" | "trip" | "ticket" | "payment");
+            if let Some(j) = (i + 1..(i + 3).min(tokens.len())).find(|&j| one(norm(j)) && !used[j]) {
+                intent.average_per = Some(AveragePer::Transaction);
+                used[j] = true;
+            }
             continue;
         }
-        // "par opération", "per visit", "each purchase": an average, per transaction.
-        if matches!(w, "par" | "per" | "each" | "a") && is_transaction_word(norm(i + 1)) && !used[i + 1] {
+        // "par opération", "per visit", "each purchase", "per trip": an average, per
+        // transaction.
+        let one_of = |w: &str| {
+            is_transaction_word(w)
+                || matches!(w, "trip" | "ride" | "order" | "ticket" | "trajet" | "commande")
+        };
+        if matches!(w, "par" | "per" | "each" | "a") && one_of(norm(i + 1)) && !used[i + 1] {
             intent.average = true;
             intent.average_per = Some(AveragePer::Transaction);
             intent.words.push(span(i, i + 1));
@@ -625,6 +636,51 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             ("how", "many") | ("combien", "de" | "d") | ("nombre", "de" | "d") | ("number", "of")
         ) && (j + 2..j + 4).any(|k| paid(norm(k)))
     });
+    // "combien de fois j'ai pris un Uber", "how many times did I go to Lidl", "nombre de
+    // passages chez Franprix": how often money was spent there — the count a total
+    // carries. The going, taking or ordering is read with it.
+    let times = |w: &str| matches!(w, "fois" | "times" | "passages" | "visits" | "visites");
+    let how_often = (0..tokens.len()).find(|&j| {
+        matches!(
+            (norm(j), norm(j + 1)),
+            ("how", "many") | ("combien", "de" | "d") | ("nombre", "de" | "d") | ("number", "of")
+        ) && times(norm(j + 2))
+    });
+    if let Some(j) = how_often {
+        let went = |w: &str| {
+            matches!(
+                w,
+                "go" | "went"
+                    | "gone"
+                    | "been"
+                    | "visited"
+                    | "took"
+                    | "taken"
+                    | "take"
+                    | "ordered"
+                    | "order"
+                    | "used"
+                    | "pris"
+                    | "alle"
+                    | "allee"
+                    | "passe"
+                    | "passee"
+                    | "commande"
+                    | "utilise"
+                    | "mange"
+            )
+        };
+        for (k, t) in tokens.iter().enumerate() {
+            if (j..=j + 2).contains(&k) || went(&t.norm) {
+                used[k] = true;
+            }
+        }
+        if !(list || income || balance || budget || recurring || cash) {
+            spend = true;
+        }
+        intent.asks_amount = true;
+        intent.words.push(format!("{} {} {}", norm(j), norm(j + 1), norm(j + 2)));
+    }
     // "le total de nos paiements à EDF": a total, not the list.
     let total = intent.asks_amount && tokens.iter().any(|t| paid(&t.norm));
     intent.list_verb =

@@ -102,6 +102,17 @@ impl Parser {
         if matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == crate::Confidence::High) {
             return outcome;
         }
+        // "I don't want the list, just the total at Monoprix": the question after
+        // "just", read surely, runs if it is not what was turned down.
+        if let Some((question, said, refused)) = remark::refusal(message) {
+            if let ParseOutcome::Plan(mut p) = self.parse_whole(question, cx) {
+                if p.meta.confidence == crate::Confidence::High && !refused.is(&p.call) {
+                    let detail = format!("« {said} »");
+                    p.meta.confidence_reasons.push(Reason::new(ReasonCode::Remark, p.meta.locale, &detail));
+                    return ParseOutcome::Plan(p);
+                }
+            }
+        }
         // A remark beside the question ("…, ça fait mal"): the question alone, read
         // surely, runs; the remark is said not to be used.
         if let Some((question, remark)) = self.remark(message, cx) {

@@ -203,3 +203,134 @@ mod tests {
         assert!(splits("combien ce mois-ci").is_empty());
     }
 }
+
+/// What a refusal before the question turns down: the list of transactions, a
+/// breakdown, or another tool's answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Refused {
+    List,
+    Breakdown,
+    Budgets,
+    Balance,
+}
+
+fn refused_form(w: &str) -> Option<Refused> {
+    match w {
+        "list" | "liste" | "transactions" | "operations" | "details" | "detail" | "lignes" => {
+            Some(Refused::List)
+        }
+        "breakdown" | "repartition" | "split" | "chart" | "graph" | "graphique" | "categories" => {
+            Some(Refused::Breakdown)
+        }
+        "budgets" | "budget" => Some(Refused::Budgets),
+        "balance" | "solde" => Some(Refused::Balance),
+        _ => None,
+    }
+}
+
+/// "I don't want the list, just the total at Monoprix in October", "pas besoin du
+/// détail, juste le total des restos": a form turned down, then the question after
+/// "just" — (the question, the refusal, what it turns down). The refusal holds nothing
+/// but a negation, wanting or needing, and the one thing turned down.
+pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
+    let tokens = tokenize(message);
+    let k = (1..tokens.len())
+        .find(|&i| message[tokens[i - 1].end..tokens[i].start].contains([',', '.', ';', '—', '–', '-']))?;
+    if !matches!(
+        tokens[k].norm.as_str(),
+        "just" | "juste" | "only" | "seulement" | "simplement" | "uniquement"
+    ) {
+        return None;
+    }
+    let head = &tokens[..k];
+    let negated = head.iter().any(|t| {
+        matches!(t.norm.as_str(), "don" | "dont" | "not" | "no" | "pas" | "ne" | "n" | "didn" | "doesn")
+    });
+    let mut refused = None;
+    for t in head {
+        let w = t.norm.as_str();
+        if let Some(r) = refused_form(w) {
+            if refused.replace(r).is_some() {
+                return None;
+            }
+            continue;
+        }
+        let plain = matches!(
+            w,
+            "i" | "je"
+                | "j"
+                | "don"
+                | "dont"
+                | "do"
+                | "not"
+                | "t"
+                | "no"
+                | "pas"
+                | "ne"
+                | "n"
+                | "want"
+                | "need"
+                | "veux"
+                | "voulais"
+                | "veut"
+                | "besoin"
+                | "de"
+                | "du"
+                | "d"
+                | "des"
+                | "la"
+                | "le"
+                | "les"
+                | "l"
+                | "the"
+                | "a"
+                | "any"
+                | "un"
+                | "une"
+                | "of"
+                | "me"
+                | "show"
+                | "montre"
+                | "give"
+                | "donne"
+                | "mes"
+                | "my"
+                | "mon"
+                | "ma"
+                | "full"
+                | "whole"
+                | "complete"
+                | "toute"
+                | "tout"
+                | "entire"
+                | "needed"
+                | "necessary"
+                | "inutile"
+                | "ai"
+        );
+        if !plain {
+            return None;
+        }
+    }
+    let refused = refused.filter(|_| negated)?;
+    let question = message[tokens[k + 1..].first()?.start..].trim();
+    let said = message[..tokens[k - 1].end].trim();
+    Some((question, said, refused))
+}
+
+impl Refused {
+    /// Whether `call` is what was turned down.
+    pub(super) fn is(self, call: &crate::ToolCall) -> bool {
+        use crate::ToolCall as T;
+        match self {
+            Refused::List => matches!(call, T::ListTransactions(_)),
+            Refused::Breakdown => match call {
+                T::SpendingSummary(a) | T::IncomeSummary(a) => a.group_by != crate::GroupBy::None,
+                T::CashFlow(a) => a.group_by != crate::GroupBy::None,
+                _ => false,
+            },
+            Refused::Budgets => matches!(call, T::BudgetStatus(_)),
+            Refused::Balance => matches!(call, T::Balances(_)),
+        }
+    }
+}

@@ -520,9 +520,8 @@ pub(crate) fn time_group_word(w: &str) -> Option<GroupBy> {
     match w {
         "monthly" | "mensuel" | "mensuelle" | "mensuelles" | "mensuels" => Some(GroupBy::Month),
         "weekly" | "hebdomadaire" | "hebdomadaires" | "hebdo" => Some(GroupBy::Week),
-        "daily" | "quotidien" | "quotidienne" | "quotidiennes" | "quotidiens" | "journalier" => {
-            Some(GroupBy::Day)
-        }
+        "daily" | "quotidien" | "quotidienne" | "quotidiennes" | "quotidiens" | "journalier"
+        | "journaliere" | "journalieres" | "journaliers" => Some(GroupBy::Day),
         _ => None,
     }
 }

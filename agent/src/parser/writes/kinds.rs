@@ -105,9 +105,9 @@ impl Read<'_> {
                     "desormais" | "dorenavant" | "avenir" | "future" | "forward" | "onwards" | "henceforth"
                 )
             });
-        let past = (0..self.tokens.len()).any(|i| {
+        let is_past = |w: &str| {
             matches!(
-                self.w(i),
+                w,
                 "anciens"
                     | "anciennes"
                     | "passe"
@@ -122,8 +122,36 @@ impl Read<'_> {
                     | "old"
                     | "previous"
                     | "earlier"
+                    | "retroactively"
+                    | "retroactivement"
             )
-        });
+        };
+        let past = (0..self.tokens.len()).any(|i| is_past(self.w(i)));
+        // "and fix the old ones", "apply to past too", "et aussi les anciennes": read.
+        if past {
+            for i in 0..self.tokens.len() {
+                let w = self.w(i);
+                self.used[i] |= is_past(w)
+                    || matches!(
+                        w,
+                        "apply"
+                            | "applique"
+                            | "appliquer"
+                            | "appliquez"
+                            | "fix"
+                            | "corrige"
+                            | "corriger"
+                            | "too"
+                            | "aussi"
+                            | "also"
+                            | "egalement"
+                            | "ones"
+                            | "well"
+                            | "celles"
+                            | "ceux"
+                    );
+            }
+        }
         for i in 0..self.tokens.len() {
             let w = self.w(i);
             let next = if i + 1 < self.tokens.len() { self.w(i + 1) } else { "" };
@@ -136,6 +164,17 @@ impl Read<'_> {
         self.mark(RULE | LABEL | CREATE | FILE | STRONG);
         for i in 0..self.tokens.len() {
             self.used[i] |= matches!(self.w(i), "contenant" | "containing" | "contient" | "contains");
+            // "everything with TOTALENERGIES", "tout ce qui a PAYPAL": the label's opener.
+            let opener = |w: &str| {
+                matches!(
+                    w,
+                    "everything" | "anything" | "whatever" | "all" | "stuff" | "tout" | "tous" | "toutes"
+                )
+            };
+            if i + 1 < self.tokens.len() && opener(self.w(i)) && matches!(self.w(i + 1), "with" | "avec") {
+                self.used[i] = true;
+                self.used[i + 1] = true;
+            }
         }
         let quoted = label_text(self.message, self.tokens, &mut self.used);
         let target = self.target();
