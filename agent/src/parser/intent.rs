@@ -697,7 +697,25 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         spend = spend || !income;
         intent.asks_amount = true;
     }
-    if everything && !(spend || income || balance || budget || recurring || cash || intent.average) {
+    // "show me everything": the transactions; "everything except travel this summer",
+    // with no verb, may be their total as well: not read.
+    let shown = tokens.iter().any(|t| {
+        matches!(
+            t.norm.as_str(),
+            "show"
+                | "list"
+                | "see"
+                | "display"
+                | "give"
+                | "montre"
+                | "montrez"
+                | "affiche"
+                | "liste"
+                | "voir"
+                | "donne"
+        )
+    });
+    if everything && shown && !(spend || income || balance || budget || recurring || cash || intent.average) {
         list = true;
     }
     // Asks that no one tool answers together: a balance with anything else, a budget

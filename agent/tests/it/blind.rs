@@ -295,7 +295,8 @@ mod tests {
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 129),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 2, 141),
         ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 125),
-        ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 3, 134),
+        ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 3, 135),
+        ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 6, 118),
     ];
 
     #[test]

@@ -75,7 +75,7 @@ const WORDS: [&str; 22] = [
     "transferts transfert virements virement transfers transfer",
     "comme as sont are est is soit soient be",
     "internes interne internal entre between mes my nos our comptes accounts own",
-    "la le les l the my un une a an des de d c tous all both categorie category",
+    "la le les l the my un une a an des de d c tous toutes tout all both everything anything categorie category",
     "et and avec with",
     "marchand marchands merchant merchants commercant enseigne",
     "libelle libelles label labels",
