@@ -40,7 +40,8 @@ pub enum ReasonCode {
     ExplicitText,
     /// The message leaves a category or a merchant out ("hors Picard", "excluding rent").
     Excluded,
-    /// A category matched only approximately (typo, abbreviation).
+    /// A category matched only approximately (typo, abbreviation): asked, the
+    /// correction offered.
     FuzzyCategory,
     FuzzyMerchant,
     FuzzyAccount,
@@ -105,10 +106,12 @@ impl ReasonCode {
             ExplicitIntent | FiltersOnly | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
             | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded | UserSelected
             | GuardianApproved | WriteRequest | Remark => Confidence::High,
-            InferredIntent | FuzzyIntent | FuzzyCategory | FuzzyMerchant | FuzzyAccount | ForeignCurrency
-            | InferredColumn | GuardianRepaired | ModelProposed | DefaultMonth | NameAsText => {
-                Confidence::Medium
-            }
+            InferredIntent | FuzzyIntent | ForeignCurrency | InferredColumn | GuardianRepaired
+            | ModelProposed | DefaultMonth | NameAsText => Confidence::Medium,
+            // A name corrected from a word Sou has never seen ("carefour") may be another
+            // word altogether ("taxes" is not "taxis", "livres" not "Livret A"): the
+            // correction is offered, not run.
+            FuzzyCategory | FuzzyMerchant | FuzzyAccount => Confidence::Low,
             ImplicitPeriod | AmbiguousEntity | UnrecognizedWords | UnplacedMeaning | SeparatePeriods
             | AverageUnit | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong
             | MissingValue | UnknownName => Confidence::Low,

@@ -215,8 +215,10 @@ fn bodies(m: &Shared) -> Vec<Value> {
     lock(m).bodies.clone()
 }
 
-/// A message the parser plans at medium confidence (a misspelt merchant).
+/// A message the parser does not run alone (a misspelt merchant: low).
 const MEDIUM: &str = "combien j'ai dépensé chez carefour en janvier 2026";
+/// A message the parser plans at medium confidence (a misspelt intent word).
+const RUNS_AT_MEDIUM: &str = "budjet des restos";
 
 /// The args a parsed message gives (a valid call, whatever the registry's schema is).
 async fn call_of(s: &Setup, message: &str) -> Value {
@@ -298,7 +300,7 @@ async fn guardian_clarifies_with_its_question() {
 async fn a_failing_guardian_falls_back_to_the_rules_and_says_so() {
     let s = setup(vec![Reply::Status(401, format!("{{\"error\": {{\"message\": \"bad key {CANARY}\"}}}}"))])
         .await;
-    let (_, events) = ask(&s, MEDIUM, None).await;
+    let (_, events) = ask(&s, RUNS_AT_MEDIUM, None).await;
     // Medium without a verdict: run, with the reason shown.
     assert!(has_result(&events));
     let (_, uncertainty) = status(&events);
@@ -548,4 +550,18 @@ async fn the_canary_key_is_in_no_log_line() {
     assert!(!text.is_empty(), "logs were captured");
     assert!(!text.contains(CANARY), "the key leaked into the logs");
     assert!(!text.contains(&CANARY[CANARY.len() - 8..]), "part of the key leaked into the logs");
+}
+
+#[tokio::test]
+async fn a_failing_guardian_on_a_typo_offers_the_correction_and_runs_nothing() {
+    let s = setup(vec![Reply::Status(401, format!("{{\"error\": {{\"message\": \"bad key {CANARY}\"}}}}"))])
+        .await;
+    let (_, events) = ask(&s, MEDIUM, None).await;
+    assert!(!has_result(&events), "a corrected name is not run on a guess");
+    let q = events.iter().find_map(|e| match e {
+        ChatEvent::Clarify { clarification } => Some(clarification),
+        _ => None,
+    });
+    let first = &q.unwrap().suggestions[0];
+    assert_eq!(first.plan.call.merchant(), Some("carrefour"), "the correction, one click away");
 }
