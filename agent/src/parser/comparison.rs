@@ -75,6 +75,26 @@ impl Parser {
             )
         };
         let (current, reference) = match (found.as_slice(), previous) {
+            // "plus cette année que l'an dernier", "this month than last month": the
+            // current one so far against the same days of the other, as "than last year"
+            // alone. Years named by number ("en 2026 qu'en 2025") are taken whole.
+            ([a, b, ..], _)
+                if (b.first.saturating_sub(3)..b.first)
+                    .any(|k| matches!(tokens[k].norm.as_str(), "than" | "que" | "qu"))
+                    && a.period.words.split_whitespace().any(|w| {
+                        matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet")
+                    })
+                    && a.period.start <= cx.today
+                    && cx.today < a.period.end
+                    && period::to_date_against(&b.period, cx.today, locale)
+                        .is_some_and(|(c, _)| c.start == a.period.start) =>
+            {
+                let (current, reference) = period::to_date_against(&b.period, cx.today, locale)
+                    .unwrap_or((a.period.clone(), b.period.clone()));
+                let detail = format!("{} / {}", current.label, reference.label);
+                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
+                (current, reference)
+            }
             ([a, b, ..], _) => {
                 let reference = period::against(&a.period, &b.period, locale);
                 reasons.push(Reason::new(

@@ -332,6 +332,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             mark(&mut budget, &mut intent, used);
         } else if is_recurring_word(w) {
             mark(&mut recurring, &mut intent, used);
+            // "a recurring charge", "recurring charges": the payments, not the housing
+            // category's "charges".
+            if matches!(norm(i + 1), "charge" | "charges" | "debit" | "debits") && !used[i + 1] {
+                used[i + 1] = true;
+            }
         } else if is_subscription_word(w) {
             subscription_words.push(i);
         } else if is_cash_flow_word(w) || (w == "epargne" && saves_before(tokens, i)) {

@@ -322,10 +322,10 @@ impl Parser {
             .collect();
         let question = match locale {
             Locale::Fr => {
-                format!("Vous nommez des mois séparés ({}). Lequel voulez-vous voir ?", labels.join(", "))
+                format!("Plusieurs périodes possibles ({}). Laquelle voulez-vous voir ?", labels.join(", "))
             }
             Locale::En => {
-                format!("You named separate months ({}). Which one would you like?", labels.join(", "))
+                format!("Several periods are possible ({}). Which one would you like?", labels.join(", "))
             }
         };
         let reasons = vec![Reason::new(ReasonCode::SeparatePeriods, locale, &labels.join(", "))];

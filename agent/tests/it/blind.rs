@@ -291,12 +291,14 @@ mod tests {
     /// The sets measured, and what the parser gets on each now, at worst: a change that
     /// makes more plans wrong, or answers fewer complete messages at high, fails here.
     /// When the parser gets better, tighten these.
+    // Set A's writer read "this year than last year" as whole years; the issue (and
+    // sets D and E) as this year so far against the same days: two of A's wrongs.
     const SETS: &[(&str, &str, usize, usize)] = &[
-        ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 129),
+        ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 9, 127),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 2, 141),
         ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 125),
         ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 3, 135),
-        ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 6, 118),
+        ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 120),
     ];
 
     #[test]

@@ -702,6 +702,11 @@ impl Scanner<'_> {
         if y.is_none() && !last_word && !this_word && !matches!(before, Some("l" | "the" | "en" | "in")) {
             return None;
         }
+        // "winter 2025" may be the one that ends in 2025 or the one that starts in it:
+        // read by `winter_of`, which asks which.
+        if start_month == 12 && y.is_some() && !last_word && !this_word {
+            return None;
+        }
         let start_of = |year: i32| {
             let y = if start_month == 12 { year - 1 } else { year };
             Date::new(y, start_month, 1)
@@ -725,6 +730,30 @@ impl Scanner<'_> {
         Some((Period { start, end, label, words: String::new() }, last))
     }
 
+    /// "l'hiver 2025", "winter 2025": the winter that ends in 2025 or the one that
+    /// starts in it, both offered; "hiver 2025-2026", "winter 2025/26": the one between.
+    fn winter_of(&self, i: usize) -> Option<Hit> {
+        let s = if matches!(self.word(i)?, "l" | "the" | "en" | "in" | "le") { i + 1 } else { i };
+        if !matches!(self.word(s)?, "hiver" | "winter") {
+            return None;
+        }
+        let y = self.year(s + 1)?;
+        let next = self
+            .number(s + 2)
+            .map(i64::from)
+            .filter(|&n| n == i64::from(y + 1) || n == i64::from((y + 1) % 100));
+        let winter = |first: i32| -> Option<Period> {
+            let start = Date::new(first, 12, 1)?;
+            Some(range(start, start.add_months(3), self.locale))
+        };
+        if next.is_some() && self.tokens.get(s + 2).is_some_and(|t| t.start > self.tokens[s + 1].end) {
+            let period = winter(y)?;
+            return Some(Hit { period, last: s + 2, parts: vec![], apart: false, wrapped: false });
+        }
+        let parts = vec![winter(y - 1)?, winter(y)?];
+        Some(Hit { period: parts[0].clone(), last: s + 1, parts, apart: true, wrapped: false })
+    }
+
     pub(super) fn at(&self, i: usize) -> Option<Hit> {
         if !self.free(i) {
             return None;
@@ -746,6 +775,7 @@ impl Scanner<'_> {
             .or_else(|| self.quarter(i))
             .or_else(|| self.half(i))
             .map(one)
+            .or_else(|| self.winter_of(i))
             .or_else(|| self.months(i))
             .or_else(|| self.date(i).map(|(d, last)| one((day(d, self.locale), last))))
             .or_else(|| self.month(i).map(one))
