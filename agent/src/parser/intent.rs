@@ -377,6 +377,12 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 if i > 0 && !used[i - 1] && group_word(norm(i - 1)) == Some(g) {
                     used[i - 1] = true;
                 }
+                // "how much per day do I blow", "combien par mois": a rate, the average.
+                let rate = (i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "much")
+                    || (i >= 1 && norm(i - 1) == "combien");
+                if rate && matches!(g, GroupBy::Month | GroupBy::Week | GroupBy::Day) {
+                    intent.average = true;
+                }
             }
         } else if let Some((g, n, first, last)) = top_groups(tokens, used, i) {
             intent.group_by = Some(g);
@@ -686,6 +692,19 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         intent.asks_amount = true;
         intent.words.push(format!("{} {} {}", norm(j), norm(j + 1), norm(j + 2)));
     }
+    // "nombre de transactions sur le livret A", "number of transactions": their list,
+    // which says how many.
+    for j in 0..tokens.len() {
+        if matches!((norm(j), norm(j + 1)), ("nombre", "de" | "d") | ("number", "of"))
+            && is_transaction_word(norm(j + 2))
+            && !used[j]
+        {
+            used[j] = true;
+            used[j + 1] = true;
+            list = true;
+            intent.words.push(format!("{} {} {}", norm(j), norm(j + 1), norm(j + 2)));
+        }
+    }
     // "le total de nos paiements à EDF": a total, not the list.
     let total = intent.asks_amount && tokens.iter().any(|t| paid(&t.norm));
     intent.list_verb =
@@ -782,6 +801,8 @@ fn singular_item(tokens: &[Token]) -> bool {
                 | "rentree"
                 | "entree"
                 | "money"
+                | "deposit"
+                | "depot"
         )
     };
     let plural = |w: &str| w.len() > 3 && w.ends_with('s') && item(&w[..w.len() - 1]);

@@ -188,6 +188,17 @@ impl Parser {
             && max.is_none()
     }
 
+    /// "month by month, how much did I pay for transport": a breakdown said first is
+    /// the question's, not a request of its own.
+    pub(crate) fn only_breakdown(&self, part: &str) -> bool {
+        let tokens = tokenize(part);
+        let mut used = vec![false; tokens.len()];
+        let read = super::intent::read(&tokens, &mut used, part);
+        read.group_by.is_some()
+            && (read.kind.is_none() || read.group_only)
+            && tokens.iter().zip(&used).all(|(t, u)| *u || super::lexicon::is_stopword(&t.norm))
+    }
+
     /// One part of a message, read surely enough to run (medium or high); a part with
     /// no period of its own is read again with the period of the part before.
     fn part_plan(&self, part: &str, cx: &Context<'_>, period: Option<&str>) -> Option<ToolCallPlan> {

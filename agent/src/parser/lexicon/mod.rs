@@ -52,6 +52,9 @@ pub(crate) fn is_spend_word(w: &str) -> bool {
                 | "withdrawn"
                 | "retire"
                 | "retires"
+                | "blow"
+                | "blew"
+                | "blown"
         )
 }
 
@@ -105,6 +108,9 @@ pub(crate) fn is_list_word(w: &str) -> bool {
             | "payments"
             | "payment"
             | "mouvements"
+            | "opes"
+            | "ope"
+            | "ops"
             | "orders"
             | "commandes"
             | "releve"
@@ -444,6 +450,9 @@ pub(crate) fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Opti
         }
         ("money", "in") => Some((Direction::Credit, 2)),
         ("money", "out") => Some((Direction::Debit, 2)),
+        // "the money that came into my Livret A", "what came in".
+        ("came" | "come" | "comes" | "coming", "in" | "into") => Some((Direction::Credit, 2)),
+        ("deposits" | "deposit" | "depots" | "depot", _) => Some((Direction::Credit, 1)),
         (
             "remboursements" | "remboursement" | "rembourse" | "remboursee" | "rembourses" | "refunds"
             | "refund" | "refunded" | "credits" | "credit" | "crediteurs" | "entrees",
@@ -651,14 +660,42 @@ pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> 
         }
         return Some(inner.to_string());
     }
+    // A word written in capitals, as bank labels are.
+    let caps = |k: usize| {
+        tokens.get(k).is_some_and(|t| {
+            !used[k]
+                && message
+                    .get(t.start..t.end)
+                    .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
+        })
+    };
     for i in 0..tokens.len() {
-        if is_text_marker(&tokens[i].norm) && !used[i] {
-            let next = tokens.get(i + 1).filter(|_| !used.get(i + 1).copied().unwrap_or(true))?;
-            let word = message.get(next.start..next.end)?.to_string();
-            used[i] = true;
-            used[i + 1] = true;
-            return Some(word);
+        if !is_text_marker(&tokens[i].norm) || used[i] {
+            continue;
         }
+        // "PAYPAL in the label", "VIR LOYER dans le libellé": the capitals before.
+        let before = |k: usize| i.checked_sub(k).map(|j| tokens[j].norm.as_str());
+        if matches!((before(2), before(1)), (Some("in" | "dans"), Some("the" | "le" | "la" | "les" | "l")))
+            && i >= 3
+            && caps(i - 3)
+        {
+            let mut a = i - 3;
+            while a > 0 && caps(a - 1) {
+                a -= 1;
+            }
+            let text = message.get(tokens[a].start..tokens[i - 3].end)?.to_string();
+            used[a..=i].iter_mut().for_each(|u| *u = true);
+            return Some(text);
+        }
+        let next = tokens.get(i + 1).filter(|_| !used.get(i + 1).copied().unwrap_or(true))?;
+        // "with label VIR BOURSO": a label in capitals to its last capital word.
+        let mut end = i + 1;
+        while caps(end) && caps(end + 1) {
+            end += 1;
+        }
+        let word = message.get(next.start..tokens[end].end)?.to_string();
+        used[i..=end].iter_mut().for_each(|u| *u = true);
+        return Some(word);
     }
     None
 }

@@ -59,7 +59,7 @@ const LABEL: u32 = 1 << 21;
 const WORDS: [&str; 22] = [
     "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump",
     "supprime supprimer enleve enlever remove delete",
-    "move put mets mettre met passe passer passent vont go goes",
+    "move put mets mettre met passe passer passent vont va ira iront go goes",
     "classe classer range ranger recategorise recategoriser recategorize",
     "regle rule",
     "toujours always automatiquement automatically quand when whenever desormais dorenavant avenir future forward onwards henceforth",
@@ -164,11 +164,12 @@ impl Parser {
         } else if let Some((a, b)) = r.transfer_phrase() {
             r.use_span(a, b);
             r.transfers()
-        } else if r.any(RULE) || ((r.any(ALWAYS) || r.says_from_now()) && r.any(FILE | STRONG)) {
+        } else if r.any(RULE) || ((r.any(ALWAYS) || r.says_from_now()) && r.any(FILE | STRONG | AS)) {
+            // "from now on anything with STEAM is leisure": said of what comes, a rule.
             r.rule()
         } else if r.any(MERGE | RENAME) || (r.any(SAME) && r.any(SHOP)) {
             r.merge()
-        } else if budget && (r.any(SET | CREATE | REMOVE) || currency) {
+        } else if budget && (r.any(SET | CREATE | REMOVE) || currency || amount_alone(tokens)) {
             r.budget()
         } else if r.any(FILE | STRONG) {
             r.recategorise()
@@ -176,6 +177,16 @@ impl Parser {
             None
         }
     }
+}
+
+/// "budget bouffe 400", "budget transport 120 from january 2027": a number that is no
+/// year, said with a budget and no question, is the amount to set.
+fn amount_alone(tokens: &[Token]) -> bool {
+    tokens.iter().any(|t| {
+        t.kind == TokenKind::Number
+            && !crate::period::is_time_word(t)
+            && t.norm.parse::<u32>().is_ok_and(|n| n >= 5)
+    })
 }
 
 /// Which transactions a write is about.
