@@ -147,6 +147,10 @@ fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(GroupBy, u32
     if g.is_time() {
         return None;
     }
+    // "my main account" is an account's name, not a ranking ("my main merchants" is).
+    if w == "main" && n.is_none() && !word(j)?.ends_with('s') {
+        return None;
+    }
     Some((g, n.unwrap_or(DEFAULT_TOP), first, j))
 }
 
@@ -263,6 +267,17 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.words.push(span(i, i + 1));
             used[i] = true;
             used[i + 1] = true;
+            continue;
+        }
+        // "what went out of the current account", "how much went out": spending.
+        if matches!(w, "went" | "goes" | "gone" | "going") && norm(i + 1) == "out" && !used[i + 1] {
+            spend = true;
+            intent.words.push(span(i, i + 1));
+            used[i] = true;
+            used[i + 1] = true;
+            if norm(i + 2) == "of" && !used[i + 2] {
+                used[i + 2] = true;
+            }
             continue;
         }
         // "how much did I transfer to savings", "combien j'ai viré": money moved, in the

@@ -176,7 +176,10 @@ impl Parser {
         let asks = p.meta.confidence_reasons.iter().any(|r| {
             !matches!(
                 r.code,
-                ReasonCode::InferredIntent | ReasonCode::ExplicitPeriod | ReasonCode::FiltersOnly
+                ReasonCode::InferredIntent
+                    | ReasonCode::ExplicitPeriod
+                    | ReasonCode::FiltersOnly
+                    | ReasonCode::NoIntent
             )
         });
         let (min, max) = p.call.amounts();
