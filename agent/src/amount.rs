@@ -15,7 +15,8 @@ pub struct AmountFilter {
 
 fn currency_word(w: &str) -> Option<Currency> {
     let code = match w {
-        "€" | "eur" | "euro" | "euros" => "EUR",
+        // "500 balles": euros, as people say them.
+        "€" | "eur" | "euro" | "euros" | "balles" => "EUR",
         "$" | "usd" | "dollar" | "dollars" => "USD",
         "£" | "gbp" | "livre" | "livres" | "pound" | "pounds" => "GBP",
         "chf" => "CHF",

@@ -50,7 +50,10 @@ impl Parser {
         // "every expense over €500", "dépenses de plus de 100 €": the transactions the
         // amounts select, unless a total is asked.
         let tokens = crate::text::tokenize(message);
+        // "tout ce que j'ai payé plus de 500 €", "everything over €100": the transactions.
         let items = tokens.iter().any(|t| is_item_noun(&t.norm));
+        let everything = tokens.iter().any(|t| t.norm == "everything")
+            || tokens.windows(2).any(|w| w[0].norm == "tout" && w[1].norm == "ce");
         let bought =
             tokens.iter().any(|t| matches!(t.norm.as_str(), "buy" | "bought" | "achete" | "achetes"));
         // "where did I buy groceries, broken down by shop": money spent, by merchant — a
@@ -65,7 +68,10 @@ impl Parser {
             _ if text.is_some() => Kind::List,
             Some(Kind::List) if spent_by => Kind::Spending,
             Some(Kind::Spending)
-                if amounts.is_some() && items && !intent.asks_amount && intent.group_by.is_none() =>
+                if amounts.is_some()
+                    && (items || everything)
+                    && !intent.asks_amount
+                    && intent.group_by.is_none() =>
             {
                 Kind::List
             }
@@ -173,6 +179,24 @@ impl Parser {
                 reasons.push(Reason::new(ReasonCode::ImplicitPeriod, locale, &p.label));
                 p
             }
+        };
+        // "ma facture EDF", "billets SNCF", "cinéma UGC": a category's word right beside
+        // a merchant's name says what the merchant sells — the merchant alone.
+        let beside = |a: &str, b: &str| {
+            let lower = message.to_lowercase();
+            let (a, b) = (a.to_lowercase(), b.to_lowercase());
+            lower.contains(&format!("{a} {b}")) || lower.contains(&format!("{b} {a}"))
+        };
+        let categories = match (categories.as_slice(), merchants.as_slice()) {
+            ([c], [m]) if beside(&c.words, &m.words) => {
+                let detail = match locale {
+                    crate::Locale::Fr => format!("« {} », dit de {}", c.words, m.words),
+                    crate::Locale::En => format!("« {} », said of {}", c.words, m.words),
+                };
+                reasons.push(Reason::new(ReasonCode::ExactCategory, locale, &detail));
+                Vec::new()
+            }
+            _ => categories,
         };
         let category = self.finder().pick(&categories, locale, &mut reasons, EntityKind::Category);
         let merchant = self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
@@ -366,9 +390,19 @@ impl Parser {
                 )
             });
             let paid = !received
-                && tokens
-                    .iter()
-                    .any(|t| matches!(t.norm.as_str(), "payment" | "paiement" | "payments" | "paiements"));
+                && tokens.iter().any(|t| {
+                    matches!(
+                        t.norm.as_str(),
+                        "payment"
+                            | "paiement"
+                            | "payments"
+                            | "paiements"
+                            | "paye"
+                            | "paid"
+                            | "spent"
+                            | "depense"
+                    )
+                });
             if a.direction.is_none() && (items || bought || paid) {
                 a.direction = Some(crate::Direction::Debit);
             }

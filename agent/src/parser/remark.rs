@@ -78,6 +78,24 @@ fn is_remark_marker(w: &str) -> bool {
     )
 }
 
+/// "Merci d'avance.", "thanks a lot", "bonne journée": thanks and wishes, nothing else.
+fn is_thanks(tokens: &[crate::text::Token]) -> bool {
+    let words: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
+    matches!(
+        words.as_slice(),
+        ["merci"]
+            | ["merci", "beaucoup" | "bien" | "encore"]
+            | ["merci", "d", "avance"]
+            | ["thanks" | "thx" | "ty" | "cheers"]
+            | ["thanks", "a", "lot"]
+            | ["thanks", "in", "advance"]
+            | ["thank", "you"]
+            | ["thank", "you", "so" | "very", "much"]
+            | ["bonne", "journee" | "soiree"]
+            | ["have", "a", "nice" | "good", "day"]
+    )
+}
+
 /// Words that narrow what is asked, however they are placed ("…, only the food ones",
 /// "…, surtout la bouffe"): a clause holding one is never a remark.
 fn restricts(w: &str) -> bool {
@@ -146,6 +164,9 @@ impl Parser {
     /// dates, counts, computes, negates or narrows anything.
     fn says_nothing(&self, clause: &str, cx: &Context<'_>) -> bool {
         let tokens = tokenize(clause);
+        if is_thanks(&tokens) {
+            return true;
+        }
         let words = |f: &dyn Fn(&str) -> bool| tokens.iter().any(|t| f(&t.norm));
         if tokens.is_empty()
             || tokens.len() > 12
@@ -212,6 +233,7 @@ pub(super) enum Refused {
     Breakdown,
     Budgets,
     Balance,
+    Income,
 }
 
 fn refused_form(w: &str) -> Option<Refused> {
@@ -224,6 +246,7 @@ fn refused_form(w: &str) -> Option<Refused> {
         }
         "budgets" | "budget" => Some(Refused::Budgets),
         "balance" | "solde" => Some(Refused::Balance),
+        "income" | "revenus" => Some(Refused::Income),
         _ => None,
     }
 }
@@ -234,18 +257,11 @@ fn refused_form(w: &str) -> Option<Refused> {
 /// but a negation, wanting or needing, and the one thing turned down.
 pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
     let tokens = tokenize(message);
-    let k = (1..tokens.len())
-        .find(|&i| message[tokens[i - 1].end..tokens[i].start].contains([',', '.', ';', '—', '–', '-']))?;
-    if !matches!(
-        tokens[k].norm.as_str(),
-        "just" | "juste" | "only" | "seulement" | "simplement" | "uniquement"
-    ) {
-        return None;
-    }
+    let k = (1..tokens.len()).find(|&i| {
+        message[tokens[i - 1].end..tokens[i].start].contains([',', '.', ';', ':', '—', '–', '-'])
+    })?;
     let head = &tokens[..k];
-    let negated = head.iter().any(|t| {
-        matches!(t.norm.as_str(), "don" | "dont" | "not" | "no" | "pas" | "ne" | "n" | "didn" | "doesn")
-    });
+    let negated = head.iter().any(|t| NEGATIONS.contains(&t.norm.as_str()));
     let mut refused = None;
     for t in head {
         let w = t.norm.as_str();
@@ -253,70 +269,83 @@ pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
             if refused.replace(r).is_some() {
                 return None;
             }
-            continue;
-        }
-        let plain = matches!(
-            w,
-            "i" | "je"
-                | "j"
-                | "don"
-                | "dont"
-                | "do"
-                | "not"
-                | "t"
-                | "no"
-                | "pas"
-                | "ne"
-                | "n"
-                | "want"
-                | "need"
-                | "veux"
-                | "voulais"
-                | "veut"
-                | "besoin"
-                | "de"
-                | "du"
-                | "d"
-                | "des"
-                | "la"
-                | "le"
-                | "les"
-                | "l"
-                | "the"
-                | "a"
-                | "any"
-                | "un"
-                | "une"
-                | "of"
-                | "me"
-                | "show"
-                | "montre"
-                | "give"
-                | "donne"
-                | "mes"
-                | "my"
-                | "mon"
-                | "ma"
-                | "full"
-                | "whole"
-                | "complete"
-                | "toute"
-                | "tout"
-                | "entire"
-                | "needed"
-                | "necessary"
-                | "inutile"
-                | "ai"
-        );
-        if !plain {
+        } else if !REFUSAL_WORDS.contains(&w) && !NEGATIONS.contains(&w) {
             return None;
         }
     }
     let refused = refused.filter(|_| negated)?;
-    let question = message[tokens[k + 1..].first()?.start..].trim();
+    // The question after the break, "just" and "tell me" aside.
+    let mut q = k;
+    while tokens.get(q).is_some_and(|t| QUESTION_LEADS.contains(&t.norm.as_str())) {
+        q += 1;
+    }
+    let question = message[tokens.get(q)?.start..].trim();
     let said = message[..tokens[k - 1].end].trim();
     Some((question, said, refused))
 }
+
+/// The negations a refusal may hold: "don't", "not", "pas", "never mind", "forget".
+const NEGATIONS: &[&str] =
+    &["don", "dont", "not", "no", "pas", "ne", "n", "didn", "doesn", "never", "forget", "oublie"];
+/// The other words a refusal may hold: wanting, needing, caring, articles.
+const REFUSAL_WORDS: &[&str] = &[
+    "i",
+    "je",
+    "j",
+    "do",
+    "t",
+    "want",
+    "need",
+    "veux",
+    "voulais",
+    "veut",
+    "besoin",
+    "de",
+    "du",
+    "d",
+    "des",
+    "la",
+    "le",
+    "les",
+    "l",
+    "the",
+    "a",
+    "any",
+    "un",
+    "une",
+    "of",
+    "me",
+    "show",
+    "montre",
+    "give",
+    "donne",
+    "mes",
+    "my",
+    "mon",
+    "ma",
+    "full",
+    "whole",
+    "complete",
+    "toute",
+    "tout",
+    "entire",
+    "needed",
+    "necessary",
+    "inutile",
+    "ai",
+    "care",
+    "about",
+    "mind",
+    "rn",
+    "now",
+    "right",
+    "for",
+    "pour",
+    "instant",
+];
+/// Words before the question itself: "just", "only", "tell me".
+const QUESTION_LEADS: &[&str] =
+    &["just", "juste", "only", "seulement", "simplement", "uniquement", "tell", "dis", "me", "moi"];
 
 impl Refused {
     /// Whether `call` is what was turned down.
@@ -331,6 +360,7 @@ impl Refused {
             },
             Refused::Budgets => matches!(call, T::BudgetStatus(_)),
             Refused::Balance => matches!(call, T::Balances(_)),
+            Refused::Income => matches!(call, T::IncomeSummary(_) | T::CashFlow(_)),
         }
     }
 }

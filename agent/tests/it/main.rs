@@ -6,5 +6,6 @@ mod blind;
 mod corpus;
 mod negation;
 mod out_of_domain;
+mod remark;
 mod robustness;
 mod steps;

@@ -219,6 +219,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "ok",
     "okay",
     "on",
+    "ones",
     "only",
     "ont",
     "or",

@@ -292,6 +292,13 @@ impl Scanner<'_> {
         if lead {
             j += 1;
         }
+        // "the past fortnight": two weeks.
+        if lead && self.is(j, &["fortnight"]) {
+            let end = self.today.add_days(1);
+            let mut p = range(end.add_days(-14), end, self.locale);
+            p.label = wording::rolling_label(2, 'w', &p.label, self.locale);
+            return Some((p, j));
+        }
         // "the past 6 months", "the past six months", "les trois derniers mois".
         let n = self.number(j).or_else(|| self.word(j).and_then(number_word))?;
         let mut k = j + 1;

@@ -1,0 +1,63 @@
+//! A remark beside the question, or a form turned down before it, is shown as not used;
+//! the question alone runs only if it is read at high. Anything in the remark that could
+//! name, date, count, negate or narrow keeps the run waiting.
+
+use agent::{Confidence, Context, Date, ParseOutcome, Parser, ReasonCode, Vocabulary};
+
+fn parser() -> Parser {
+    let vocab = include_str!("../../../backend/demo/vocabulary.json");
+    Parser::new(serde_json::from_str::<Vocabulary>(vocab).unwrap())
+}
+
+/// Whether the message runs at high with a remark reason, and its tool.
+fn read(p: &Parser, message: &str) -> Option<(&'static str, bool)> {
+    let cx = Context { today: Date::new(2026, 11, 29).unwrap(), locale: None, previous: None };
+    match p.parse(message, &cx) {
+        ParseOutcome::Plan(plan) if plan.meta.confidence == Confidence::High => {
+            let remark = plan.meta.confidence_reasons.iter().any(|r| r.code == ReasonCode::Remark);
+            Some((plan.call.name(), remark))
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn remarks_are_not_used_and_say_so() {
+    let p = parser();
+    for (message, tool) in [
+        ("how much have i paid foncia this year, the agency keeps adding fees ngl", "spending_summary"),
+        ("mon loyer m'a coûté combien cette année, ça fait mal", "spending_summary"),
+        ("am i over budget on eating out this month? be honest lol", "budget_status"),
+        ("did i earn more in october than in september? freelancing is so up and down", "compare_periods"),
+        ("je stresse. combien j'ai dépensé ce mois-ci ?", "spending_summary"),
+        ("combien en santé en 2025 ? Merci d'avance.", "spending_summary"),
+        ("I don't want the list, just the total I spent at monoprix in october", "spending_summary"),
+        ("pas besoin du détail, juste le total des restos la semaine dernière", "spending_summary"),
+        ("never mind the chart, just tell me how much I spent on health in 2025", "spending_summary"),
+    ] {
+        assert_eq!(read(&p, message), Some((tool, true)), "{message}");
+    }
+}
+
+#[test]
+fn what_might_narrow_the_question_is_never_a_remark() {
+    let p = parser();
+    for message in [
+        // A restriction, a name, a number, a period, a negation, an ask in the clause.
+        "how much at carrefour this month, it was mostly food",
+        "how much at carrefour this month, i want the food ones",
+        "combien chez amazon cette année, c'est les livres",
+        "how much did i spend in october, i think i was in spain",
+        "how much at zara this year lol, not the refunds",
+        "combien en restos en octobre, j'avais pas faim",
+        "liste les retraits du mois dernier, puis combien ça fait au total",
+        "how much did I spend at amazon this year, is it bad",
+        "combien chez Lidl en octobre, je pense qu'il y en a 3",
+        "combien chez Lidl en octobre, c'était en septembre je crois",
+        // Turned down, then asked for: a contradiction waits.
+        "I don't want the list, show me the list of amazon purchases in october",
+        "je ne veux pas le solde, juste mon solde",
+    ] {
+        assert_eq!(read(&p, message), None, "{message}");
+    }
+}
