@@ -720,6 +720,23 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.words.push(format!("{} {} {}", norm(j), norm(j + 1), norm(j + 2)));
         }
     }
+    // "liste de l'argent reçu", "tout ce que j'ai reçu", "everything I received": the
+    // credits, whatever they are (income is only the income categories).
+    let received =
+        tokens.iter().any(|t| matches!(t.norm.as_str(), "recu" | "recus" | "recue" | "recues" | "received"));
+    let everything_said = everything || tokens.windows(2).any(|w| w[0].norm == "tout" && w[1].norm == "ce");
+    if received
+        && (list || everything_said)
+        && intent.direction.is_none()
+        && !balance
+        && !budget
+        && !recurring
+    {
+        intent.direction = Some(Direction::Credit);
+        list = true;
+        income = false;
+        spend = false;
+    }
     // "le total de nos paiements à EDF": a total, not the list.
     let total = intent.asks_amount && tokens.iter().any(|t| paid(&t.norm));
     intent.list_verb =

@@ -63,9 +63,12 @@ impl Parser {
             && !intent.latest
             && !intent.list_verb
             && intent.direction != Some(crate::Direction::Credit);
+        let spend_word = tokens.iter().any(|t| super::lexicon::is_spend_word(&t.norm));
         let kind = match intent.kind {
             // Label text is searched in transactions.
             _ if text.is_some() => Kind::List,
+            // "salaire moyen par mois": the average of an income category is income.
+            Some(Kind::Spending) if income_category && intent.average && !spend_word => Kind::Income,
             Some(Kind::List) if spent_by => Kind::Spending,
             Some(Kind::Spending)
                 if amounts.is_some()
@@ -343,6 +346,12 @@ impl Parser {
         let moved = (matches!(call, ToolCall::CashFlow(_)) && put_aside) || intent.moved;
         if moved && call.account().is_some() {
             let detail = accounts.iter().map(|m| format!("« {} »", m.words)).collect::<Vec<_>>().join(", ");
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
+        }
+        // "combien j'ai viré à Paul": money sent to someone, who may not be the shop of
+        // that name — asked.
+        if intent.moved && call.merchant().is_some() {
+            let detail = merchants.iter().map(|m| format!("« {} »", m.words)).collect::<Vec<_>>().join(", ");
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
         }
         // A name the tool has no filter for ("budget Carrefour", "solde des courses")

@@ -458,7 +458,13 @@ pub(crate) fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Opti
             | "refund" | "refunded" | "credits" | "credit" | "crediteurs" | "entrees",
             _,
         ) => Some((Direction::Credit, 1)),
-        ("debits" | "debit" | "sorties" | "outgoings", _) => Some((Direction::Debit, 1)),
+        ("debits" | "debit" | "outgoings", _) => Some((Direction::Debit, 1)),
+        // "sorties d'argent" is money out; "sorties" alone may be outings (leisure).
+        ("sorties", "d" | "de")
+            if tokens.get(i + 2).is_some_and(|t| matches!(t.norm.as_str(), "argent" | "cash")) =>
+        {
+            Some((Direction::Debit, 3))
+        }
         _ => None,
     }
 }

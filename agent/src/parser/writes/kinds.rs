@@ -49,7 +49,8 @@ impl Read<'_> {
                     .message
                     .get(self.tokens[last].end..)
                     .is_some_and(|r| r.trim_start().starts_with('%'));
-                if (relative && by) || percent {
+                // "à 0": no budget is an amount of nothing — a removal, or a slip: asked.
+                if (relative && by) || percent || m.minor == 0 {
                     self.note(ReasonCode::UnplacedMeaning, &quote(&self.words(start, last)));
                 }
                 self.note(ReasonCode::ExplicitAmount, &m.format(self.locale));
@@ -93,18 +94,11 @@ impl Read<'_> {
             .any(|w| matches!((w[0].norm.as_str(), w[1].norm.as_str()), ("now", "on") | ("de", "maintenant")))
     }
 
-    /// `create_rule`: "a label containing this is that category", past transactions too
-    /// unless the message says only from now on ("désormais", "from now on", "à
-    /// l'avenir") and not the past ones too ("et change aussi les anciens").
+    /// `create_rule`: "a label containing this is that category", for what comes — the
+    /// tool's default — and for past transactions too only when the message says so
+    /// ("et change aussi les anciens", "apply to past too").
     pub(super) fn rule(mut self) -> Option<ParseOutcome> {
         let from_now = self.says_from_now();
-        let future = from_now
-            || (0..self.tokens.len()).any(|i| {
-                matches!(
-                    self.w(i),
-                    "desormais" | "dorenavant" | "avenir" | "future" | "forward" | "onwards" | "henceforth"
-                )
-            });
         let is_past = |w: &str| {
             matches!(
                 w,
@@ -217,7 +211,7 @@ impl Read<'_> {
         };
         let Some(pattern) = pattern else { return self.ask(PATTERN, None) };
         self.note(ReasonCode::ExplicitText, &quote(&pattern));
-        self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: past || !future }))
+        self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: past }))
     }
 
     /// `recategorise`: the transactions named move to the category after "en", "to".
@@ -369,6 +363,10 @@ impl Read<'_> {
                 // monoprix"), or an instruction, are not read as one.
                 Err(w) if (a..=b).any(|j| self.not_a_name(j)) => {
                     self.note(ReasonCode::UnplacedMeaning, &quote(&w));
+                }
+                // "H&M": a name cut by a sign is not the one-letter alias "H".
+                Err(w) if w.chars().filter(|c| c.is_alphanumeric()).count() < 2 || self.cut(a, b) => {
+                    return self.ask(UNKNOWN_MERCHANT, Some(&w));
                 }
                 Err(w) => aliases.push(w),
             }

@@ -541,6 +541,15 @@ impl Read<'_> {
         rows
     }
 
+    /// Whether the name `a..=b` is cut by a sign within a word ("H&M", "C&A", "M+"):
+    /// the tokens stop where the name goes on.
+    fn cut(&self, a: usize, b: usize) -> bool {
+        let sign = |c: Option<char>| matches!(c, Some('&' | '+'));
+        let after = self.message.get(self.tokens[b].end..).and_then(|r| r.chars().next());
+        let before = self.message.get(..self.tokens[a].start).and_then(|r| r.chars().next_back());
+        sign(after) || sign(before)
+    }
+
     /// A label written in capitals ends with its last word in capitals, even one that
     /// carries nothing elsewhere ("VIR LIVRET A", "PAIEMENT PAR CB"): the last token of
     /// the stretch `a..=b` so extended.
