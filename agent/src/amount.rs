@@ -89,6 +89,7 @@ const COMPARATORS: &[(&[&str], Bound)] = &[
     (&["exceeds"], Bound::Min),
     (&["above"], Bound::Min),
     (&["under"], Bound::Max),
+    (&["sous"], Bound::Max),
     (&["below"], Bound::Max),
     (&["between"], Bound::Between),
     (&["entre"], Bound::Between),
@@ -256,6 +257,8 @@ pub fn find(
 /// "plus de 100 €", "between $20 and $50": the bounds said back to the user.
 pub fn describe(min: Option<Money>, max: Option<Money>, locale: Locale) -> String {
     match (min, max, locale) {
+        (Some(a), Some(b), Locale::Fr) if a == b => format!("de {} exactement", a.format(locale)),
+        (Some(a), Some(b), Locale::En) if a == b => format!("of exactly {}", a.format(locale)),
         (Some(a), Some(b), Locale::Fr) => format!("entre {} et {}", a.format(locale), b.format(locale)),
         (Some(a), Some(b), Locale::En) => format!("between {} and {}", a.format(locale), b.format(locale)),
         (Some(a), None, Locale::Fr) => format!("au moins {}", a.format(locale)),

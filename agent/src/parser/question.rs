@@ -238,6 +238,10 @@ impl Parser {
                     && matches!(
                         crate::text::normalize(&u.words).as_str(),
                         "stay"
+                            | "va"
+                            | "vont"
+                            | "anywhere"
+                            | "somewhere"
                             | "stayed"
                             | "within"
                             | "over"
@@ -260,6 +264,12 @@ impl Parser {
                     )
             };
             unrecognized.retain(|u| !about_budget(u));
+            // "est-ce que je dépasse un budget quelque part": anywhere ("à part" is not).
+            let somewhere = tokens.windows(2).any(|w| w[0].norm == "quelque" && w[1].norm == "part");
+            if somewhere && kind == Kind::Budget {
+                unrecognized
+                    .retain(|u| !matches!(crate::text::normalize(&u.words).as_str(), "quelque" | "part"));
+            }
             unrecognized.iter_mut().for_each(|u| u.changes_meaning = true);
         }
         push_unrecognized(&mut reasons, &unrecognized, locale);

@@ -78,7 +78,18 @@ fn is_remark_marker(w: &str) -> bool {
     )
 }
 
-/// "Merci d'avance.", "thanks a lot", "bonne journée": thanks and wishes, nothing else.
+/// "je crois que…", "I think that…": the "que" of a thought, not of "only".
+fn after_thinking(tokens: &[crate::text::Token], k: usize) -> bool {
+    matches!(tokens[k].norm.as_str(), "que" | "qu" | "that")
+        && k > 0
+        && matches!(
+            tokens[k - 1].norm.as_str(),
+            "crois" | "pense" | "trouve" | "sais" | "espere" | "think" | "guess" | "feel"
+        )
+}
+
+/// "Merci d'avance.", "thanks a lot", "bonne journée", "hey quick one": thanks, wishes
+/// and openers, nothing else.
 fn is_thanks(tokens: &[crate::text::Token]) -> bool {
     let words: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
     matches!(
@@ -93,6 +104,10 @@ fn is_thanks(tokens: &[crate::text::Token]) -> bool {
             | ["thank", "you", "so" | "very", "much"]
             | ["bonne", "journee" | "soiree"]
             | ["have", "a", "nice" | "good", "day"]
+            | ["hey" | "hi" | "ok" | "so", "quick", "one" | "question"]
+            | ["quick", "one" | "question"]
+            | ["petite", "question"]
+            | ["question", "rapide"]
     )
 }
 
@@ -172,7 +187,7 @@ impl Parser {
             || tokens.len() > 12
             || tokens.iter().any(|t| t.kind != TokenKind::Word || period::is_time_word(t))
             || !words(&is_remark_marker)
-            || words(&restricts)
+            || tokens.iter().enumerate().any(|(k, t)| restricts(&t.norm) && !after_thinking(&tokens, k))
             || words(&lexicon::changes_meaning)
             || words(&lexicon::is_exclusion_word)
             || steps::starts_a_request(&tokens[0].norm)

@@ -299,9 +299,9 @@ mod tests {
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 129),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 4, 145),
         ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 128),
-        ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 2, 142),
-        ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 143),
-        ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 4, 143),
+        ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 2, 143),
+        ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 145),
+        ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 4, 157),
     ];
 
     #[test]

@@ -53,6 +53,8 @@ pub(crate) fn is_spend_word(w: &str) -> bool {
                 | "retire"
                 | "retires"
                 | "blow"
+                | "given"
+                | "gave"
                 | "blew"
                 | "blown"
         )
@@ -109,6 +111,7 @@ pub(crate) fn is_list_word(w: &str) -> bool {
             | "payment"
             | "mouvements"
             | "opes"
+            | "runs"
             | "ope"
             | "ops"
             | "orders"
@@ -301,7 +304,7 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
 
 /// What was bought: "my biggest purchase" is a debit.
 pub(crate) fn is_purchase_word(w: &str) -> bool {
-    matches!(w, "purchase" | "purchases" | "achat" | "achats" | "buy" | "bought")
+    matches!(w, "purchase" | "purchases" | "achat" | "achats" | "buy" | "bought" | "runs")
 }
 
 /// "in vs out", "entrées vs sorties": money in against money out, which is cash flow —

@@ -143,6 +143,14 @@ impl Read<'_> {
                             | "well"
                             | "celles"
                             | "ceux"
+                            | "change"
+                            | "changes"
+                            | "changer"
+                            | "modifie"
+                            | "transactions"
+                            | "operations"
+                            | "it"
+                            | "les"
                     );
             }
         }
@@ -157,7 +165,17 @@ impl Read<'_> {
         let asked = self.any(CREATE | ALWAYS) || from_now;
         self.mark(RULE | LABEL | CREATE | FILE | STRONG);
         for i in 0..self.tokens.len() {
-            self.used[i] |= matches!(self.w(i), "contenant" | "containing" | "contient" | "contains");
+            self.used[i] |= matches!(
+                self.w(i),
+                "contenant"
+                    | "containing"
+                    | "contient"
+                    | "contains"
+                    | "lines"
+                    | "line"
+                    | "entries"
+                    | "lignes"
+            );
             // "everything with TOTALENERGIES", "tout ce qui a PAYPAL": the label's opener.
             let opener = |w: &str| {
                 matches!(

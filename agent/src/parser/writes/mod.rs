@@ -57,13 +57,13 @@ const SHOP: u32 = 1 << 20;
 const LABEL: u32 = 1 << 21;
 
 const WORDS: [&str; 22] = [
-    "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump",
+    "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump descends descendre monte monter",
     "supprime supprimer enleve enlever remove delete",
     "move put mets mettre met passe passer passent vont va ira iront go goes",
-    "classe classer range ranger recategorise recategoriser recategorize",
+    "classe classer range ranger recategorise recategoriser recategorize file",
     "regle rule",
     "toujours always automatiquement automatically quand when whenever desormais dorenavant avenir future forward onwards henceforth",
-    "fusionne fusionner merge",
+    "fusionne fusionner merge link relie relier associe associer",
     "renomme renommer rename",
     "marque marquer mark flag considere treat",
     "partir starting onwards per monthly mensuel mois month vers contenant containing contient contains",
@@ -161,12 +161,13 @@ impl Parser {
         };
         if r.any(ASKS) {
             None
+        } else if r.any(RULE) || ((r.any(ALWAYS) || r.says_from_now()) && r.any(FILE | STRONG | AS)) {
+            // "from now on anything with STEAM is leisure": said of what comes, a rule —
+            // "…c'est des virements internes" too: the category of that name.
+            r.rule()
         } else if let Some((a, b)) = r.transfer_phrase() {
             r.use_span(a, b);
             r.transfers()
-        } else if r.any(RULE) || ((r.any(ALWAYS) || r.says_from_now()) && r.any(FILE | STRONG | AS)) {
-            // "from now on anything with STEAM is leisure": said of what comes, a rule.
-            r.rule()
         } else if r.any(MERGE | RENAME) || (r.any(SAME) && r.any(SHOP)) {
             r.merge()
         } else if budget && (r.any(SET | CREATE | REMOVE) || currency || amount_alone(tokens)) {
@@ -351,7 +352,11 @@ impl Read<'_> {
             while a > 1 && self.is(a - 1, ARTICLE | OWN) {
                 a -= 1;
             }
-            if !self.is(k, TRANSFER) || !self.is(a - 1, AS) {
+            // "as transfers between my accounts"; "as internal", "c'est entre mes comptes"
+            // said of transfers named before.
+            let own = matches!(self.w(k), "internal" | "interne" | "internes" | "entre" | "between")
+                && (0..k).any(|j| self.is(j, TRANSFER));
+            if !(self.is(k, TRANSFER) || own) || !self.is(a - 1, AS) {
                 continue;
             }
             let mut b = k;
@@ -480,6 +485,11 @@ impl Read<'_> {
             self.use_span(a.first, a.last);
             self.note(ReasonCode::ExplicitAmount, &amount::describe(a.min, a.max, self.locale));
             (rows.min, rows.max) = (a.min, a.max);
+        } else if let Some((j, m, last)) = self.exact_amount() {
+            // "les virements de 300 € en octobre": that amount exactly.
+            self.use_span(j, last);
+            self.note(ReasonCode::ExplicitAmount, &amount::describe(Some(m), Some(m), self.locale));
+            (rows.min, rows.max) = (Some(m), Some(m));
         }
         if let Some(f) = period::find(self.tokens, &self.used, self.message, self.today, self.locale) {
             self.use_span(f.first, f.last);
@@ -548,6 +558,22 @@ impl Read<'_> {
         let after = self.message.get(self.tokens[b].end..).and_then(|r| r.chars().next());
         let before = self.message.get(..self.tokens[a].start).and_then(|r| r.chars().next_back());
         sign(after) || sign(before)
+    }
+
+    /// "de 300 €", "of €500": an amount with its currency after "de"/"of" — the first
+    /// token, the money and its last token.
+    fn exact_amount(&self) -> Option<(usize, Money, usize)> {
+        (0..self.tokens.len()).find_map(|j| {
+            if !matches!(self.w(j), "de" | "of" | "d") || self.used[j] {
+                return None;
+            }
+            let (m, last) = self.money(j + 1)?;
+            let said = (j + 1..=last).any(|k| {
+                let t = &self.tokens[k];
+                t.kind == TokenKind::Currency || t.norm.starts_with("eur") || t.norm == "balles"
+            });
+            (said && (j + 1..=last).all(|k| !self.used[k])).then_some((j, m, last))
+        })
     }
 
     /// A label written in capitals ends with its last word in capitals, even one that

@@ -689,7 +689,7 @@ impl Scanner<'_> {
     fn season(&self, i: usize) -> Option<(Period, usize)> {
         // The season word, with an optional article or qualifier before it.
         let (lead, s) = match self.word(i)? {
-            "l" | "cet" | "cette" | "this" | "last" | "the" | "en" | "in" | "le" => (true, i + 1),
+            "l" | "cet" | "cette" | "this" | "last" | "the" | "en" | "in" | "le" | "au" => (true, i + 1),
             _ => (false, i),
         };
         let w = self.word(s)?;
@@ -706,7 +706,11 @@ impl Scanner<'_> {
         let last_word = matches!(after, Some("dernier" | "passe")) || before == Some("last");
         let this_word = matches!(before, Some("cet" | "cette" | "this"));
         // "été" is also "been", "fall" a verb: without a year or qualifier, no season.
-        if y.is_none() && !last_word && !this_word && !matches!(before, Some("l" | "the" | "en" | "in")) {
+        if y.is_none()
+            && !last_word
+            && !this_word
+            && !matches!(before, Some("l" | "the" | "en" | "in" | "au"))
+        {
             return None;
         }
         // "winter 2025" may be the one that ends in 2025 or the one that starts in it:
