@@ -92,30 +92,13 @@ pub(crate) fn names_a_filter(tokens: &[Token], i: usize) -> bool {
 /// Articles and prepositions between an exclusion word and the name it leaves out:
 /// "sauf chez", "excluding the", "hors de mes".
 fn is_glue(w: &str) -> bool {
-    matches!(
-        w,
-        "le" | "la"
-            | "les"
-            | "l"
-            | "the"
-            | "my"
-            | "mes"
-            | "mon"
-            | "ma"
-            | "des"
-            | "du"
-            | "de"
-            | "d"
-            | "chez"
-            | "at"
-            | "for"
-            | "on"
-            | "en"
-            | "au"
-            | "aux"
-            | "a"
-    )
+    GLUE_WORDS.contains(&w)
 }
+
+const GLUE_WORDS: &[&str] = &[
+    "le", "la", "les", "l", "the", "my", "mes", "mon", "ma", "des", "du", "de", "d", "chez", "at", "for",
+    "on", "en", "au", "aux", "a",
+];
 
 /// The first token from `j` on that is not glue (or is used).
 fn past_glue(tokens: &[Token], used: &[bool], mut j: usize) -> usize {

@@ -186,9 +186,9 @@ impl Parser {
         // "ma facture EDF", "billets SNCF", "cinéma UGC": a category's word right beside
         // a merchant's name says what the merchant sells — the merchant alone.
         let beside = |a: &str, b: &str| {
-            let lower = message.to_lowercase();
-            let (a, b) = (a.to_lowercase(), b.to_lowercase());
-            lower.contains(&format!("{a} {b}")) || lower.contains(&format!("{b} {a}"))
+            let whole = crate::text::normalize(message);
+            let (a, b) = (crate::text::normalize(a), crate::text::normalize(b));
+            whole.contains(&format!("{a} {b}")) || whole.contains(&format!("{b} {a}"))
         };
         let categories = match (categories.as_slice(), merchants.as_slice()) {
             ([c], [m]) if beside(&c.words, &m.words) => {
@@ -465,29 +465,30 @@ fn said_to_be(p: &Parser, tokens: &[crate::text::Token], message: &str) -> Optio
 /// A noun for money spent, one transaction at a time: "expenses", "dépenses", "achats",
 /// "orders", "purchases".
 fn is_item_noun(w: &str) -> bool {
-    matches!(
-        w,
-        "depenses"
-            | "ride"
-            | "rides"
-            | "ticket"
-            | "tickets"
-            | "billet"
-            | "billets"
-            | "trajet"
-            | "trajets"
-            | "expense"
-            | "expenses"
-            | "achat"
-            | "achats"
-            | "purchase"
-            | "purchases"
-            | "order"
-            | "orders"
-            | "commande"
-            | "commandes"
-    )
+    ITEM_NOUNS.contains(&w)
 }
+
+const ITEM_NOUNS: &[&str] = &[
+    "depenses",
+    "ride",
+    "rides",
+    "ticket",
+    "tickets",
+    "billet",
+    "billets",
+    "trajet",
+    "trajets",
+    "expense",
+    "expenses",
+    "achat",
+    "achats",
+    "purchase",
+    "purchases",
+    "order",
+    "orders",
+    "commande",
+    "commandes",
+];
 
 /// Whether `call` filters on this kind of name.
 fn call_has(call: &ToolCall, kind: EntityKind) -> bool {

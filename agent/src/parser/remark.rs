@@ -16,67 +16,69 @@ use crate::text::{tokenize, TokenKind};
 /// here ("…, I want the food ones" restricts the question), nor "c'est" ("…, c'est les
 /// livres" may name what is meant).
 fn is_remark_marker(w: &str) -> bool {
-    matches!(
-        w,
-        "is" | "was"
-            | "were"
-            | "are"
-            | "am"
-            | "been"
-            | "keeps"
-            | "keep"
-            | "kept"
-            | "think"
-            | "thought"
-            | "guess"
-            | "feel"
-            | "felt"
-            | "hope"
-            | "hate"
-            | "love"
-            | "wonder"
-            | "lol"
-            | "ngl"
-            | "tbh"
-            | "omg"
-            | "haha"
-            | "lmao"
-            | "ugh"
-            | "sigh"
-            | "sorry"
-            | "stressed"
-            | "worried"
-            | "broke"
-            | "stresse"
-            | "angoisse"
-            | "flippe"
-            | "honestly"
-            | "etait"
-            | "etaient"
-            | "suis"
-            | "etais"
-            | "fait"
-            | "pense"
-            | "crois"
-            | "trouve"
-            | "espere"
-            | "deteste"
-            | "adore"
-            | "mdr"
-            | "ptdr"
-            | "jpp"
-            | "pfff"
-            | "pff"
-            | "ouf"
-            | "dsl"
-            | "desole"
-            | "desolee"
-            | "franchement"
-            | "helas"
-            | "oups"
-            | "oops"
-    )
+    REMARK_MARKERS.contains(&w)
 }
+
+const REMARK_MARKERS: &[&str] = &[
+    "is",
+    "was",
+    "were",
+    "are",
+    "am",
+    "been",
+    "keeps",
+    "keep",
+    "kept",
+    "think",
+    "thought",
+    "guess",
+    "feel",
+    "felt",
+    "hope",
+    "hate",
+    "love",
+    "wonder",
+    "lol",
+    "ngl",
+    "tbh",
+    "omg",
+    "haha",
+    "lmao",
+    "ugh",
+    "sigh",
+    "sorry",
+    "stressed",
+    "worried",
+    "broke",
+    "stresse",
+    "angoisse",
+    "flippe",
+    "honestly",
+    "etait",
+    "etaient",
+    "suis",
+    "etais",
+    "fait",
+    "pense",
+    "crois",
+    "trouve",
+    "espere",
+    "deteste",
+    "adore",
+    "mdr",
+    "ptdr",
+    "jpp",
+    "pfff",
+    "pff",
+    "ouf",
+    "dsl",
+    "desole",
+    "desolee",
+    "franchement",
+    "helas",
+    "oups",
+    "oops",
+];
 
 /// "je crois que…", "I think that…": the "que" of a thought, not of "only".
 fn after_thinking(tokens: &[crate::text::Token], k: usize) -> bool {
@@ -114,33 +116,34 @@ fn is_thanks(tokens: &[crate::text::Token]) -> bool {
 /// Words that narrow what is asked, however they are placed ("…, only the food ones",
 /// "…, surtout la bouffe"): a clause holding one is never a remark.
 fn restricts(w: &str) -> bool {
-    matches!(
-        w,
-        "only"
-            | "just"
-            | "juste"
-            | "seulement"
-            | "uniquement"
-            | "que"
-            | "qu"
-            | "mostly"
-            | "mainly"
-            | "surtout"
-            | "especially"
-            | "notamment"
-            | "but"
-            | "mais"
-            | "except"
-            | "sauf"
-            | "also"
-            | "aussi"
-            | "plus"
-            | "per"
-            | "par"
-            | "each"
-            | "chaque"
-    )
+    RESTRICTING_WORDS.contains(&w)
 }
+
+const RESTRICTING_WORDS: &[&str] = &[
+    "only",
+    "just",
+    "juste",
+    "seulement",
+    "uniquement",
+    "que",
+    "qu",
+    "mostly",
+    "mainly",
+    "surtout",
+    "especially",
+    "notamment",
+    "but",
+    "mais",
+    "except",
+    "sauf",
+    "also",
+    "aussi",
+    "plus",
+    "per",
+    "par",
+    "each",
+    "chaque",
+];
 
 /// Where the message may hold a remark: (the question, the remark) with the remark
 /// after the last break (`,` `.` `?` `!` `;` `…`, a dash) or before the first one.

@@ -65,30 +65,31 @@ pub(crate) fn asks_about_world(tokens: &[Token]) -> bool {
 
 /// An exclusion or a negation: "hors Picard", "excluding Deliveroo", "sans le loyer".
 pub fn is_exclusion_word(w: &str) -> bool {
-    matches!(
-        w,
-        "hors"
-            | "sauf"
-            | "excepte"
-            | "exceptee"
-            | "exceptes"
-            | "exceptees"
-            | "exclu"
-            | "exclus"
-            | "exclue"
-            | "exclues"
-            | "exclure"
-            | "excluant"
-            | "excluding"
-            | "exclude"
-            | "excluded"
-            | "except"
-            | "excepting"
-            | "without"
-            | "sans"
-            | "besides"
-    )
+    EXCLUSION_WORDS.contains(&w)
 }
+
+const EXCLUSION_WORDS: &[&str] = &[
+    "hors",
+    "sauf",
+    "excepte",
+    "exceptee",
+    "exceptes",
+    "exceptees",
+    "exclu",
+    "exclus",
+    "exclue",
+    "exclues",
+    "exclure",
+    "excluant",
+    "excluding",
+    "exclude",
+    "excluded",
+    "except",
+    "excepting",
+    "without",
+    "sans",
+    "besides",
+];
 
 /// A word that negates or leaves something out, in any of its forms: the exclusion
 /// words above, "not", "n't" written without its apostrophe ("dont", "didnt"), "never",
@@ -196,41 +197,42 @@ pub fn negates_at(tokens: &[Token], i: usize) -> bool {
 /// ("vire", "transfère", "move"), a rule or a category ("crée", "supprime",
 /// "recatégorise"), a card ("bloque"). Sou only reads, for now.
 pub fn is_write_word(w: &str) -> bool {
-    matches!(
-        w,
-        "set"
-            | "fixe"
-            | "fixer"
-            | "definis"
-            | "definir"
-            | "modifie"
-            | "modifier"
-            | "changer"
-            | "vire"
-            | "virer"
-            | "transfere"
-            | "transferer"
-            | "move"
-            | "cree"
-            | "creer"
-            | "create"
-            | "ajoute"
-            | "ajouter"
-            | "supprime"
-            | "supprimer"
-            | "delete"
-            | "remove"
-            | "recategorise"
-            | "recategoriser"
-            | "recategorize"
-            | "bloque"
-            | "bloquer"
-            | "block"
-            | "send"
-            | "envoie"
-            | "envoyer"
-    )
+    WRITE_WORDS.contains(&w)
 }
+
+const WRITE_WORDS: &[&str] = &[
+    "set",
+    "fixe",
+    "fixer",
+    "definis",
+    "definir",
+    "modifie",
+    "modifier",
+    "changer",
+    "vire",
+    "virer",
+    "transfere",
+    "transferer",
+    "move",
+    "cree",
+    "creer",
+    "create",
+    "ajoute",
+    "ajouter",
+    "supprime",
+    "supprimer",
+    "delete",
+    "remove",
+    "recategorise",
+    "recategoriser",
+    "recategorize",
+    "bloque",
+    "bloquer",
+    "block",
+    "send",
+    "envoie",
+    "envoyer",
+];
 
 /// A word that would change what a plan computes if it were read: an exclusion, an
 /// aggregate other than a total, a write, a question about the world. Left unplaced by

@@ -62,73 +62,60 @@ pub(crate) fn is_spend_word(w: &str) -> bool {
 
 /// Words that say "money coming in".
 pub(crate) fn is_income_word(w: &str) -> bool {
-    matches!(
-        w,
-        "gagne"
-            | "gagnee"
-            | "gagner"
-            | "revenus"
-            | "revenu"
-            | "rentrees"
-            | "recu"
-            | "recus"
-            | "percu"
-            | "percus"
-            | "touche"
-            | "earn"
-            | "earned"
-            | "earnings"
-            | "income"
-            | "received"
-            | "receive"
-            | "incoming"
-    )
+    INCOME_WORDS.contains(&w)
 }
 
+const INCOME_WORDS: &[&str] = &[
+    "gagne", "gagnee", "gagner", "revenus", "revenu", "rentrees", "recu", "recus", "percu", "percus",
+    "touche", "earn", "earned", "earnings", "income", "received", "receive", "incoming",
+];
+
 pub(crate) fn is_list_word(w: &str) -> bool {
-    matches!(
-        w,
-        // Transactions named by what they were: "the uber rides", "mes billets SNCF".
-        "rides"
-            | "ride"
-            | "tickets"
-            | "ticket"
-            | "billets"
-            | "billet"
-            | "trajets"
-            | "trajet"
-            | "transactions"
-            | "transaction"
-            | "operations"
-            | "operation"
-            | "liste"
-            | "lister"
-            | "list"
-            | "listing"
-            | "paiements"
-            | "paiement"
-            | "payments"
-            | "payment"
-            | "mouvements"
-            | "opes"
-            | "runs"
-            | "ope"
-            | "ops"
-            | "orders"
-            | "commandes"
-            | "releve"
-            | "cherche"
-            | "chercher"
-            | "recherche"
-            | "search"
-            | "find"
-            | "buy"
-            | "bought"
-            | "achete"
-            | "achetes"
-            | "achetee"
-    )
+    LIST_WORDS.contains(&w)
 }
+
+// Transactions named by what they were ("the uber rides", "mes billets SNCF"), and asking
+// for them.
+const LIST_WORDS: &[&str] = &[
+    "rides",
+    "ride",
+    "tickets",
+    "ticket",
+    "billets",
+    "billet",
+    "trajets",
+    "trajet",
+    "transactions",
+    "transaction",
+    "operations",
+    "operation",
+    "liste",
+    "lister",
+    "list",
+    "listing",
+    "paiements",
+    "paiement",
+    "payments",
+    "payment",
+    "mouvements",
+    "opes",
+    "runs",
+    "ope",
+    "ops",
+    "orders",
+    "commandes",
+    "releve",
+    "cherche",
+    "chercher",
+    "recherche",
+    "search",
+    "find",
+    "buy",
+    "bought",
+    "achete",
+    "achetes",
+    "achetee",
+];
 
 /// "plus gros", "plus grosse", "biggest", "largest", "most expensive": the tokens used.
 pub(crate) fn largest_marker(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
@@ -146,42 +133,35 @@ pub(crate) fn largest_marker(tokens: &[Token], used: &[bool], i: usize) -> Optio
 }
 
 pub(crate) fn is_largest_word(w: &str) -> bool {
-    matches!(
-        w,
-        "gros"
-            | "grosse"
-            | "grosses"
-            | "grand"
-            | "grande"
-            | "grandes"
-            | "grands"
-            | "importante"
-            | "importantes"
-            | "cher"
-            | "chere"
-            | "cheres"
-            | "chers"
-            | "biggest"
-            | "largest"
-            | "highest"
-    )
+    LARGEST_WORDS.contains(&w)
 }
+
+const LARGEST_WORDS: &[&str] = &[
+    "gros",
+    "grosse",
+    "grosses",
+    "grand",
+    "grande",
+    "grandes",
+    "grands",
+    "importante",
+    "importantes",
+    "cher",
+    "chere",
+    "cheres",
+    "chers",
+    "biggest",
+    "largest",
+    "highest",
+];
 
 /// "dernières opérations", "latest transactions", "recent payments".
 pub(crate) fn is_latest_word(w: &str) -> bool {
-    matches!(
-        w,
-        "dernieres"
-            | "derniers"
-            | "derniere"
-            | "dernier"
-            | "last"
-            | "latest"
-            | "recent"
-            | "recentes"
-            | "recents"
-    )
+    LATEST_WORDS.contains(&w)
 }
+
+const LATEST_WORDS: &[&str] =
+    &["dernieres", "derniers", "derniere", "dernier", "last", "latest", "recent", "recentes", "recents"];
 
 /// "solde", "balance": what an account holds.
 pub(crate) fn is_balance_word(w: &str) -> bool {
@@ -189,39 +169,33 @@ pub(crate) fn is_balance_word(w: &str) -> bool {
 }
 
 pub(crate) fn is_budget_word(w: &str) -> bool {
-    matches!(
-        w,
-        "budget"
-            | "budgets"
-            | "budgete"
-            | "budgetes"
-            | "budgeted"
-            | "enveloppe"
-            | "enveloppes"
-            | "budgetaire"
-    )
+    BUDGET_WORDS.contains(&w)
 }
+
+const BUDGET_WORDS: &[&str] =
+    &["budget", "budgets", "budgete", "budgetes", "budgeted", "enveloppe", "enveloppes", "budgetaire"];
 
 /// Payments that repeat: "prélèvements", "récurrents", "recurring".
 pub(crate) fn is_recurring_word(w: &str) -> bool {
-    matches!(
-        w,
-        "recurrent"
-            | "recurrents"
-            | "recurrente"
-            | "recurrentes"
-            | "recurring"
-            | "recurrence"
-            | "recurrences"
-            | "prelevements"
-            | "prelevement"
-            | "mensualites"
-            | "reguliers"
-            | "regulieres"
-            | "regular"
-            | "repeating"
-    )
+    RECURRING_WORDS.contains(&w)
 }
+
+const RECURRING_WORDS: &[&str] = &[
+    "recurrent",
+    "recurrents",
+    "recurrente",
+    "recurrentes",
+    "recurring",
+    "recurrence",
+    "recurrences",
+    "prelevements",
+    "prelevement",
+    "mensualites",
+    "reguliers",
+    "regulieres",
+    "regular",
+    "repeating",
+];
 
 pub(crate) fn is_subscription_word(w: &str) -> bool {
     matches!(w, "abonnements" | "abonnement" | "abos" | "abo" | "subscriptions" | "subscription" | "subs")
@@ -229,25 +203,26 @@ pub(crate) fn is_subscription_word(w: &str) -> bool {
 
 /// Money in against money out, in one word.
 pub(crate) fn is_cash_flow_word(w: &str) -> bool {
-    matches!(
-        w,
-        "tresorerie"
-            | "cashflow"
-            | "bilan"
-            | "surplus"
-            | "deficit"
-            | "economise"
-            | "economises"
-            | "economisee"
-            | "economiser"
-            | "economies"
-            | "saved"
-            | "save"
-            | "epargnes"
-            | "epargnee"
-            | "epargner"
-    )
+    CASH_FLOW_WORDS.contains(&w)
 }
+
+const CASH_FLOW_WORDS: &[&str] = &[
+    "tresorerie",
+    "cashflow",
+    "bilan",
+    "surplus",
+    "deficit",
+    "economise",
+    "economises",
+    "economisee",
+    "economiser",
+    "economies",
+    "saved",
+    "save",
+    "epargnes",
+    "epargnee",
+    "epargner",
+];
 
 /// "épargné" folds to "epargne", the savings category's name: after "ai", "as",
 /// "avons", "taux d'" it is the verb (or the rate), a cash-flow question.
@@ -327,28 +302,29 @@ pub(crate) fn is_average_word(w: &str) -> bool {
 
 /// What an average per transaction counts: "par opération", "per purchase".
 pub(crate) fn is_transaction_word(w: &str) -> bool {
-    matches!(
-        w,
-        "operation"
-            | "operations"
-            | "transaction"
-            | "transactions"
-            | "achat"
-            | "achats"
-            | "paiement"
-            | "paiements"
-            | "purchase"
-            | "purchases"
-            | "visite"
-            | "visites"
-            | "visit"
-            | "visits"
-            | "passage"
-            | "passages"
-            | "payment"
-            | "payments"
-    )
+    TRANSACTION_WORDS.contains(&w)
 }
+
+const TRANSACTION_WORDS: &[&str] = &[
+    "operation",
+    "operations",
+    "transaction",
+    "transactions",
+    "achat",
+    "achats",
+    "paiement",
+    "paiements",
+    "purchase",
+    "purchases",
+    "visite",
+    "visites",
+    "visit",
+    "visits",
+    "passage",
+    "passages",
+    "payment",
+    "payments",
+];
 
 /// A card, the usual way to pay: "by card", "par carte", "par CB".
 pub(crate) fn is_card(w: &str) -> bool {
@@ -357,34 +333,35 @@ pub(crate) fn is_card(w: &str) -> bool {
 
 /// How a payment was made: "by card", "par chèque", "par virement".
 pub(crate) fn is_payment_method(w: &str) -> bool {
-    matches!(
-        w,
-        "card"
-            | "carte"
-            | "cb"
-            | "cheque"
-            | "cheques"
-            | "check"
-            | "virement"
-            | "transfer"
-            | "prelevement"
-            | "direct"
-            | "cash"
-            | "especes"
-            | "liquide"
-            | "apple"
-            | "google"
-            | "paypal"
-            | "phone"
-            | "contactless"
-            | "sans"
-            | "credit"
-            | "debit"
-            | "visa"
-            | "mastercard"
-            | "amex"
-    )
+    PAYMENT_METHOD_WORDS.contains(&w)
 }
+
+const PAYMENT_METHOD_WORDS: &[&str] = &[
+    "card",
+    "carte",
+    "cb",
+    "cheque",
+    "cheques",
+    "check",
+    "virement",
+    "transfer",
+    "prelevement",
+    "direct",
+    "cash",
+    "especes",
+    "liquide",
+    "apple",
+    "google",
+    "paypal",
+    "phone",
+    "contactless",
+    "sans",
+    "credit",
+    "debit",
+    "visa",
+    "mastercard",
+    "amex",
+];
 
 /// "where did I shop most", "où ai-je le plus dépensé": where the money went, by
 /// merchant. French "ou" is also "or": it counts first, or before a verb.
@@ -545,20 +522,21 @@ pub(crate) fn time_group_word(w: &str) -> Option<GroupBy> {
 }
 
 pub(crate) fn is_breakdown_word(w: &str) -> bool {
-    matches!(
-        w,
-        "repartition"
-            | "breakdown"
-            | "ventilation"
-            | "split"
-            | "reparti"
-            | "repartis"
-            | "repartie"
-            | "reparties"
-            | "repartit"
-            | "repartissent"
-    )
+    BREAKDOWN_WORDS.contains(&w)
 }
+
+const BREAKDOWN_WORDS: &[&str] = &[
+    "repartition",
+    "breakdown",
+    "ventilation",
+    "split",
+    "reparti",
+    "repartis",
+    "repartie",
+    "reparties",
+    "repartit",
+    "repartissent",
+];
 
 pub(crate) fn group_word(w: &str) -> Option<GroupBy> {
     match w {
@@ -639,18 +617,11 @@ pub(crate) fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) 
 /// Text the user wants found in bank labels: between quotes ("NAVIGO", « PAUL »,
 /// “SNCF”), or the word after "contenant", "containing", "libellé"… Its tokens are used.
 fn is_text_marker(w: &str) -> bool {
-    matches!(
-        w,
-        "contenant"
-            | "containing"
-            | "contains"
-            | "contient"
-            | "libelle"
-            | "label"
-            | "labelled"
-            | "mentioning"
-    )
+    TEXT_MARKERS.contains(&w)
 }
+
+const TEXT_MARKERS: &[&str] =
+    &["contenant", "containing", "contains", "contient", "libelle", "label", "labelled", "mentioning"];
 
 pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> Option<String> {
     const QUOTES: [(char, char); 3] = [('"', '"'), ('«', '»'), ('“', '”')];
