@@ -27,6 +27,8 @@ bash scripts/check-wasm-deps.sh
 mkdir -p target
 step "cargo test (agent corpus, backend on SQLite, server routes)"
 cargo test --workspace --locked 2>&1 | tee target/cargo-test.log
+# The browser's agent (no writes, no dataset questions: recognised and sent).
+cargo test -p agent --lib --no-default-features --locked 2>&1 | tee -a target/cargo-test.log
 # The parser's numbers, printed: coverage and precision at high and at medium confidence,
 # and what the out-of-domain requests got.
 cargo test -p agent --locked --test it -- --nocapture --test-threads=1 corpus::corpus out_of_domain 2>/dev/null |

@@ -16,6 +16,8 @@ mod conditions;
 mod names;
 mod words;
 
+#[cfg(not(feature = "datasets"))]
+pub(crate) use names::named_dataset;
 pub(crate) use names::Names;
 pub use words::{DEFAULT_TOP, MAX_TOP};
 

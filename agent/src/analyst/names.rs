@@ -89,6 +89,27 @@ impl Names {
     }
 }
 
+/// The dataset a message names, by its name or one of its columns' names whose words
+/// are not also the ledger's ("region", not "mois" or "montant"): its index.
+#[cfg(not(feature = "datasets"))]
+pub(crate) fn named_dataset(names: &Names, tokens: &[Token]) -> Option<usize> {
+    let mut used = vec![false; tokens.len()];
+    let found = mentions(names, tokens, &mut used);
+    found.iter().find_map(|m| {
+        let own = (m.first..=m.last).any(|k| {
+            let w = tokens[k].norm.as_str();
+            !crate::parser::lexicon::is_stopword(w)
+                && !crate::period::is_time_word(&tokens[k])
+                && crate::parser::lexicon::group_word(w).is_none()
+        });
+        m.targets.iter().find_map(|t| match *t {
+            Target::Dataset(d) => Some(d),
+            Target::Column(d, _) if own => Some(d),
+            Target::Column(..) => None,
+        })
+    })
+}
+
 /// Every mention of a dataset or column, longest names first, left to right.
 pub(super) fn mentions(names: &Names, tokens: &[Token], used: &mut [bool]) -> Vec<Mention> {
     let mut found = Vec::new();

@@ -180,8 +180,15 @@ impl Parser {
         if let Some(c) = change_request(&tokens, locale) {
             return ParseOutcome::Clarification(c);
         }
+        #[cfg(feature = "datasets")]
         if let Some(outcome) = self.dataset_question(&tokens, message, locale, cx) {
             return outcome;
+        }
+        // The browser's parser does not read dataset questions: it says the message is
+        // one, which the server reads.
+        #[cfg(not(feature = "datasets"))]
+        if let Some(c) = self.dataset_request(&tokens, locale, cx) {
+            return ParseOutcome::Clarification(c);
         }
         let mut used = vec![false; tokens.len()];
 
