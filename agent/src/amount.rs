@@ -13,6 +13,11 @@ pub struct AmountFilter {
     pub last: usize,
 }
 
+/// Whether `w` names a currency ("€", "euros", "balles", "$").
+pub fn is_currency_word(w: &str) -> bool {
+    currency_word(w).is_some()
+}
+
 fn currency_word(w: &str) -> Option<Currency> {
     let code = match w {
         // "500 balles": euros, as people say them.
@@ -235,14 +240,6 @@ pub fn find(
                         continue;
                     }
                     let Some((b, _, last)) = r.amount(last + 2, false) else { continue };
-                    // "between 3 and 10 October", "entre le 5 et le 20 de mars": days.
-                    let day_of = |k: usize| tokens.get(k).is_some_and(crate::period::is_time_word);
-                    let of = matches!(r.word(last + 1), Some("of" | "de" | "d"));
-                    let bare = tokens[i + n..=last].iter().all(|t| currency_word(&t.norm).is_none())
-                        && !tokens[i + n..=last].iter().any(|t| t.norm.contains(['€', '$', '£']));
-                    if bare && (day_of(last + 1) || (of && day_of(last + 2))) {
-                        continue;
-                    }
                     // "entre 50 et 200 €": the currency written once applies to both.
                     let a = Money::new(a.minor, b.currency);
                     let (lo, hi) = if a.minor <= b.minor { (a, b) } else { (b, a) };

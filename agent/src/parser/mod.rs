@@ -31,7 +31,7 @@ use crate::analyst;
 use crate::period::{self, Found};
 use crate::protocol::DetectedEntity;
 use crate::reason::{Reason, ReasonCode};
-use crate::text::{tokenize, MAX_MESSAGE_CHARS};
+use crate::text::{tokenize, Token, TokenKind, MAX_MESSAGE_CHARS};
 use crate::vocab::{EntityKind, Index, Vocabulary};
 use crate::{wording, Date, Locale, ParseOutcome, Period, Suggestion, ToolCall, ToolCallPlan};
 
@@ -204,7 +204,7 @@ impl Parser {
         let text = label_text(message, &tokens, &mut used);
         // Amounts first: "plus de 2000 €" is not the year 2000.
         let currency = self.vocab.currency.unwrap_or(crate::Currency::EUR);
-        let amounts = amount::find(&tokens, &used, locale, currency);
+        let amounts = amount::find(&tokens, &used, locale, currency).filter(|a| !are_days(&tokens, a));
         if let Some(a) = &amounts {
             used[a.first..=a.last].iter_mut().for_each(|u| *u = true);
         }
@@ -439,4 +439,17 @@ pub fn locale_of(message: &str) -> Option<Locale> {
 /// interface's, else English.
 fn message_locale(tokens: &[crate::text::Token], cx: &Context<'_>) -> Locale {
     detect_locale(tokens).or(cx.previous.map(|p| p.meta.locale)).or(cx.locale).unwrap_or(Locale::En)
+}
+
+/// "between 3 and 10 October", "entre le 5 et le 20 de mars": numbers with no currency
+/// before a month are days, not the amounts `a` read them as.
+fn are_days(tokens: &[Token], a: &AmountFilter) -> bool {
+    let time = |k: usize| tokens.get(k).is_some_and(period::is_time_word);
+    let of = tokens.get(a.last + 1).is_some_and(|t| matches!(t.norm.as_str(), "of" | "de" | "d"));
+    let bare = tokens[a.first..=a.last].iter().all(|t| {
+        t.kind != TokenKind::Currency
+            && !amount::is_currency_word(&t.norm)
+            && !t.norm.contains(['€', '$', '£'])
+    });
+    a.min.is_some() && a.max.is_some() && bare && (time(a.last + 1) || (of && time(a.last + 2)))
 }

@@ -481,7 +481,9 @@ impl Read<'_> {
             let detail = quote(t);
             self.note(ReasonCode::ExplicitText, &detail);
         }
-        if let Some(a) = amount::find(self.tokens, &self.used, self.locale, self.currency) {
+        let found = amount::find(self.tokens, &self.used, self.locale, self.currency)
+            .filter(|a| !super::are_days(self.tokens, a));
+        if let Some(a) = found {
             self.use_span(a.first, a.last);
             self.note(ReasonCode::ExplicitAmount, &amount::describe(a.min, a.max, self.locale));
             (rows.min, rows.max) = (a.min, a.max);
