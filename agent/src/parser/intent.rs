@@ -725,8 +725,13 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     let received =
         tokens.iter().any(|t| matches!(t.norm.as_str(), "recu" | "recus" | "recue" | "recues" | "received"));
     let everything_said = everything || tokens.windows(2).any(|w| w[0].norm == "tout" && w[1].norm == "ce");
+    // "l'argent reçu", "the money received": what came in, every credit.
+    let money_received = tokens.windows(2).any(|w| {
+        matches!(w[0].norm.as_str(), "argent" | "money")
+            && matches!(w[1].norm.as_str(), "recu" | "recus" | "recue" | "received")
+    });
     if received
-        && (list || everything_said)
+        && (list || everything_said || money_received)
         && intent.direction.is_none()
         && !balance
         && !budget

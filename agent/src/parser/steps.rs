@@ -76,7 +76,11 @@ pub fn clauses(message: &str) -> Vec<&str> {
             // "my spending and my income" is one cash flow).
             let names_a_tool = |w: &str| {
                 use super::lexicon::*;
-                is_balance_word(w) || is_budget_word(w) || is_recurring_word(w) || is_largest_word(w)
+                is_balance_word(w)
+                    || is_budget_word(w)
+                    || is_recurring_word(w)
+                    || is_largest_word(w)
+                    || is_latest_word(w)
             };
             if join
                 && j + 1 < tokens.len()

@@ -354,6 +354,7 @@ impl Read<'_> {
                 stays_after = Some(i);
             }
         }
+        let directed = stays_after.is_some();
         let (mut into, mut merge, mut aliases, mut into_words) =
             (None, Vec::new(), Vec::new(), String::new());
         for (a, b) in self.stretches() {
@@ -390,6 +391,10 @@ impl Read<'_> {
             }
         }
         merge.retain(|k| Some(k) != into.as_ref());
+        // "fusionne Carrefour et Lidl": two merchants, and nothing says which stays.
+        if !directed && !merge.is_empty() && name.is_none() {
+            return self.ask(KEPT, None);
+        }
         let (Some(into), false) = (into, merge.is_empty() && aliases.is_empty() && name.is_none()) else {
             return match aliases.is_empty() {
                 true => self.ask(MERCHANT, None),

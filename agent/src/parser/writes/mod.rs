@@ -67,7 +67,7 @@ const WORDS: [&str; 22] = [
     "renomme renommer rename",
     "marque marquer mark flag considere treat",
     "partir starting onwards per monthly mensuel mois month vers contenant containing contient contains",
-    "virements virement transfers transfer depenses expenses prelevements lignes",
+    "virements virement transfers transfer depenses expenses prelevements lignes rides ride trips trajets orders commandes",
     "en in into to dans as sous under",
     "combien how what whats quel quelle quels quelles which why pourquoi did where",
     "cree creer create ajoute ajouter add make new nouvelle nouveau",
@@ -98,7 +98,7 @@ fn class(w: &str) -> u32 {
 }
 
 /// A missing value's name and the question asking for it, French then English.
-const ASK: [[&str; 4]; 8] = [
+const ASK: [[&str; 4]; 9] = [
     ["montant", "amount", "Quel montant par mois ?", "What amount a month?"],
     ["catégorie", "category", "Quelle catégorie ?", "Which category?"],
     [
@@ -117,6 +117,12 @@ const ASK: [[&str; 4]; 8] = [
         "I know no such category. Which one?",
     ],
     ["", "", "Je ne reconnais pas ce marchand. Lequel voulez-vous ?", "I know no such merchant. Which one?"],
+    [
+        "marchand gardé",
+        "merchant kept",
+        "Lequel garder ? Dites « fusionne X dans Y » : Y reste.",
+        "Which one stays? Say “merge X into Y”: Y stays.",
+    ],
 ];
 const AMOUNT: usize = 0;
 const CATEGORY: usize = 1;
@@ -126,6 +132,7 @@ const MERCHANT: usize = 4;
 const NAME: usize = 5;
 const UNKNOWN_CATEGORY: usize = 6;
 const UNKNOWN_MERCHANT: usize = 7;
+const KEPT: usize = 8;
 
 fn quote(s: &str) -> String {
     format!("« {s} »")
@@ -178,6 +185,32 @@ impl Parser {
             None
         }
     }
+}
+
+/// Words that point at transactions without naming them ("that one", "celles-là").
+fn is_pronoun(w: &str) -> bool {
+    matches!(
+        w,
+        "one"
+            | "ones"
+            | "it"
+            | "that"
+            | "this"
+            | "those"
+            | "these"
+            | "them"
+            | "ca"
+            | "cela"
+            | "ceci"
+            | "celle"
+            | "celui"
+            | "ceux"
+            | "celles"
+            | "la"
+            | "ci"
+            | "le"
+            | "les"
+    )
 }
 
 /// "budget bouffe 400", "budget transport 120 from january 2027": a number that is no
@@ -511,6 +544,7 @@ impl Read<'_> {
         let f = p.finder();
         let found = self.whole(a, b);
         let words = self.plain(a, b).then(|| self.words(a, b));
+        let pronoun = (a..=b).all(|j| is_pronoun(self.w(j)));
         let (locale, reasons) = (self.locale, &mut self.reasons);
         match found {
             Some(m) => {
@@ -525,6 +559,8 @@ impl Read<'_> {
                     return rows;
                 }
             }
+            // "that one", "those": a pronoun names no label.
+            None if pronoun => return rows,
             None if rows.text.is_none() && words.is_some() => {
                 rows.text = words;
                 let t = rows.text.as_deref().unwrap_or_default();
@@ -569,7 +605,14 @@ impl Read<'_> {
             if !matches!(self.w(j), "de" | "of" | "d") || self.used[j] {
                 return None;
             }
-            let (m, last) = self.money(j + 1)?;
+            let (m, mut last) = self.money(j + 1)?;
+            // "de 200 € pile": exactly that.
+            if matches!(
+                self.tokens.get(last + 1).map(|t| t.norm.as_str()),
+                Some("pile" | "exactement" | "exactly")
+            ) {
+                last += 1;
+            }
             let said = (j + 1..=last).any(|k| {
                 let t = &self.tokens[k];
                 t.kind == TokenKind::Currency || t.norm.starts_with("eur") || t.norm == "balles"
