@@ -6,6 +6,10 @@
 //! nothing Sou reads — no name, period, amount, number, calculation, negation or
 //! restriction. Only then, and only if the question without it is read surely, does the
 //! plan run, the remark shown as not used.
+//!
+//! Likewise a form turned down before the question ("I don't want the list, just the
+//! total at Monoprix", "never mind the chart, …"): the question after it runs if it is
+//! read surely and is not what was turned down.
 
 use super::{intent, lexicon, steps, Context, Parser};
 use crate::period;
