@@ -240,7 +240,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 used[i - 1] = true;
             }
             // "the average Uber ride", "average purchase at Fnac": per one of them.
-            let one = |w: &str| matches!(w, "ride" | "purchase" | "order" | "trip" | "ticket" | "payment");
+            let one = |w: &str| {
+                matches!(w, "ride" | "purchase" | "order" | "trip" | "ticket" | "payment" | "basket")
+            };
             if let Some(j) = (i + 1..(i + 3).min(tokens.len())).find(|&j| one(norm(j)) && !used[j]) {
                 intent.average_per = Some(AveragePer::Transaction);
                 used[j] = true;
@@ -507,6 +509,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                         | "merchant"
                         | "magasin"
                         | "store"
+                        | "compte"
+                        | "account"
                         | "jour"
                         | "day"
                         | "mois"
@@ -522,6 +526,28 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
             used[i] = true;
             spend = spend || !income;
+        } else if let Some(i) = (0..tokens.len()).find(|&i| {
+            // "which restaurant did I spend the most at": the first merchant of the
+            // category named next (read once the name is, as "top 3 restos").
+            let most = tokens.iter().any(|t| t.norm == "most")
+                || tokens.windows(2).any(|w| w[0].norm == "le" && w[1].norm == "plus");
+            let named = i + 1 < tokens.len() && !used[i + 1] && !is_stopword(norm(i + 1));
+            let grouped = tokens.iter().any(|t| group_word(&t.norm).is_some());
+            most && named && !grouped && !used[i] && matches!(norm(i), "which" | "quel" | "quelle")
+        }) {
+            if intent.top_of_name.is_none() && intent.top.is_none() {
+                intent.top_of_name = Some(1);
+                used[i] = true;
+                spend = spend || !income;
+            }
+        }
+    }
+    // "the most", "le plus" of a ranking read above.
+    if intent.top.is_some() || intent.top_of_name.is_some() {
+        for j in 0..tokens.len() {
+            if !used[j] && (norm(j) == "most" || (norm(j) == "plus" && j > 0 && norm(j - 1) == "le")) {
+                used[j] = true;
+            }
         }
     }
     // "l'évolution de mes dépenses", "my spending trend": month by month, unless a

@@ -288,7 +288,8 @@ pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
     for t in head {
         let w = t.norm.as_str();
         if let Some(r) = refused_form(w) {
-            if refused.replace(r).is_some() {
+            // "la liste des transactions": one thing turned down, said twice.
+            if refused.replace(r).is_some_and(|before| before != r) {
                 return None;
             }
         } else if !REFUSAL_WORDS.contains(&w) && !NEGATIONS.contains(&w) {
@@ -364,6 +365,13 @@ const REFUSAL_WORDS: &[&str] = &[
     "for",
     "pour",
     "instant",
+    "thing",
+    "stuff",
+    "truc",
+    "m",
+    "im",
+    "asking",
+    "talking",
 ];
 /// Words before the question itself: "just", "only", "tell me".
 const QUESTION_LEADS: &[&str] =

@@ -302,7 +302,7 @@ mod tests {
         ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 2, 143),
         ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 145),
         ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 4, 157),
-        ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 1, 128),
+        ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 1, 137),
     ];
 
     #[test]
