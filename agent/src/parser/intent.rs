@@ -544,10 +544,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     }
     // "the most", "le plus" of a ranking read above.
     if intent.top.is_some() || intent.top_of_name.is_some() {
-        for j in 0..tokens.len() {
-            if !used[j] && (norm(j) == "most" || (norm(j) == "plus" && j > 0 && norm(j - 1) == "le")) {
-                used[j] = true;
-            }
+        for (j, u) in used.iter_mut().enumerate() {
+            *u |= norm(j) == "most" || (norm(j) == "plus" && j > 0 && norm(j - 1) == "le");
         }
     }
     // "l'évolution de mes dépenses", "my spending trend": month by month, unless a
