@@ -63,6 +63,8 @@ pub(crate) struct Intent {
     pub(crate) top_of_name: Option<u32>,
     /// "liste", "list": the transactions themselves are asked for.
     pub(crate) list_verb: bool,
+    /// "everything", "tout ce que…": all the transactions the rest selects.
+    pub(crate) everything: bool,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -173,6 +175,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         average_per: None,
         moved: false,
         second_ask: false,
+        everything: false,
         top_of_name: None,
         list_verb: false,
     };
@@ -203,12 +206,6 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         // what to compute of them ("everything I spent").
         if w == "everything" {
             everything = true;
-            used[i] = true;
-            continue;
-        }
-        // "how many times", "combien de fois": the count, which a total carries.
-        if w == "times" && i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "many" {
-            intent.asks_amount = true;
             used[i] = true;
             continue;
         }
@@ -680,22 +677,18 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 | "purchases"
         )
     };
-    let count = (0..tokens.len()).any(|j| {
+    let how_many = |j: usize| {
         matches!(
             (norm(j), norm(j + 1)),
             ("how", "many") | ("combien", "de" | "d") | ("nombre", "de" | "d") | ("number", "of")
-        ) && (j + 2..j + 4).any(|k| paid(norm(k)))
-    });
+        )
+    };
+    let count = (0..tokens.len()).any(|j| how_many(j) && (j + 2..j + 4).any(|k| paid(norm(k))));
     // "combien de fois j'ai pris un Uber", "how many times did I go to Lidl", "nombre de
     // passages chez Franprix": how often money was spent there — the count a total
     // carries. The going, taking or ordering is read with it.
     let times = |w: &str| matches!(w, "fois" | "times" | "passages" | "visits" | "visites");
-    let how_often = (0..tokens.len()).find(|&j| {
-        matches!(
-            (norm(j), norm(j + 1)),
-            ("how", "many") | ("combien", "de" | "d") | ("nombre", "de" | "d") | ("number", "of")
-        ) && times(norm(j + 2))
-    });
+    let how_often = (0..tokens.len()).find(|&j| how_many(j) && times(norm(j + 2)));
     if let Some(j) = how_often {
         let went = |w: &str| {
             matches!(
@@ -748,14 +741,14 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // credits, whatever they are (income is only the income categories).
     let received =
         tokens.iter().any(|t| matches!(t.norm.as_str(), "recu" | "recus" | "recue" | "recues" | "received"));
-    let everything_said = everything || tokens.windows(2).any(|w| w[0].norm == "tout" && w[1].norm == "ce");
+    intent.everything = everything || tokens.windows(2).any(|w| w[0].norm == "tout" && w[1].norm == "ce");
     // "l'argent reçu", "the money received": what came in, every credit.
     let money_received = tokens.windows(2).any(|w| {
         matches!(w[0].norm.as_str(), "argent" | "money")
             && matches!(w[1].norm.as_str(), "recu" | "recus" | "recue" | "received")
     });
     if received
-        && (list || everything_said || money_received)
+        && (list || intent.everything || money_received)
         && intent.direction.is_none()
         && !balance
         && !budget

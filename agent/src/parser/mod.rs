@@ -104,27 +104,29 @@ impl Parser {
         }
         // "I don't want the list, just the total at Monoprix": the question after
         // "just", read surely, runs if it is not what was turned down.
-        if let Some((question, said, refused)) = remark::refusal(message) {
-            if let ParseOutcome::Plan(mut p) = self.parse_whole(question, cx) {
-                if p.meta.confidence == crate::Confidence::High && !refused.is(&p.call) {
-                    let detail = format!("« {said} »");
-                    p.meta.confidence_reasons.push(Reason::new(ReasonCode::Remark, p.meta.locale, &detail));
-                    return ParseOutcome::Plan(p);
-                }
-            }
-        }
+        let refused = remark::refusal(message).and_then(|(question, said, refused)| {
+            self.without(question, said, cx).filter(|p| !refused.is(&p.call))
+        });
         // A remark beside the question ("…, ça fait mal"): the question alone, read
         // surely, runs; the remark is said not to be used.
-        if let Some((question, remark)) = self.remark(message, cx) {
-            if let ParseOutcome::Plan(mut p) = self.parse_whole(question, cx) {
-                if p.meta.confidence == crate::Confidence::High {
-                    let detail = format!("« {remark} »");
-                    p.meta.confidence_reasons.push(Reason::new(ReasonCode::Remark, p.meta.locale, &detail));
-                    return ParseOutcome::Plan(p);
-                }
-            }
+        let remarked =
+            || self.remark(message, cx).and_then(|(question, remark)| self.without(question, remark, cx));
+        if let Some(p) = refused.or_else(remarked) {
+            return ParseOutcome::Plan(p);
         }
         outcome
+    }
+
+    /// The plan for `question` said without `aside`, if read surely: with a reason that
+    /// shows `aside` was not used.
+    fn without(&self, question: &str, aside: &str, cx: &Context<'_>) -> Option<ToolCallPlan> {
+        let ParseOutcome::Plan(mut p) = self.parse_whole(question, cx) else { return None };
+        if p.meta.confidence != crate::Confidence::High {
+            return None;
+        }
+        let detail = format!("« {aside} »");
+        p.meta.confidence_reasons.push(Reason::new(ReasonCode::Remark, p.meta.locale, &detail));
+        Some(p)
     }
 
     /// A message read whole: one request, or a plan marked as leaving a part out.

@@ -52,8 +52,6 @@ impl Parser {
         let tokens = crate::text::tokenize(message);
         // "tout ce que j'ai payé plus de 500 €", "everything over €100": the transactions.
         let items = tokens.iter().any(|t| is_item_noun(&t.norm));
-        let everything = tokens.iter().any(|t| t.norm == "everything")
-            || tokens.windows(2).any(|w| w[0].norm == "tout" && w[1].norm == "ce");
         let bought =
             tokens.iter().any(|t| matches!(t.norm.as_str(), "buy" | "bought" | "achete" | "achetes"));
         // "where did I buy groceries, broken down by shop": money spent, by merchant — a
@@ -72,7 +70,7 @@ impl Parser {
             Some(Kind::List) if spent_by => Kind::Spending,
             Some(Kind::Spending)
                 if amounts.is_some()
-                    && (items || everything)
+                    && (items || intent.everything)
                     && !intent.asks_amount
                     && intent.group_by.is_none() =>
             {
