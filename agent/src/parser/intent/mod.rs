@@ -3,14 +3,20 @@
 //! latest, one side of the ledger. Read from the words, before periods and filters.
 
 use super::lexicon::{
-    asks_where_most, cash_flow_phrase, changes_meaning, direction_words, group_word, income_phrase,
-    is_advice, is_average_word, is_balance_word, is_breakdown_word, is_budget_word, is_card,
-    is_cash_flow_word, is_income_word, is_largest_word, is_latest_word, is_list_word, is_purchase_word,
-    is_recurring_word, is_spend_word, is_stopword, is_subscription_word, is_transaction_word, largest_marker,
-    saves_before, time_group_word,
+    asks_where_most, cash_flow_phrase, direction_words, group_word, income_phrase, is_advice,
+    is_average_word, is_balance_word, is_breakdown_word, is_budget_word, is_card, is_cash_flow_word,
+    is_income_word, is_largest_word, is_latest_word, is_list_word, is_purchase_word, is_recurring_word,
+    is_spend_word, is_stopword, is_subscription_word, is_transaction_word, largest_marker, saves_before,
+    time_group_word,
 };
-use crate::text::{edit_distance, Token, TokenKind};
+use crate::text::{Token, TokenKind};
 use crate::{AveragePer, Direction, GroupBy};
+
+mod rank;
+mod words;
+use rank::{singular_item, top_groups};
+use words::fuzzy_intent_word;
+pub(crate) use words::topic;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
@@ -73,88 +79,6 @@ pub const DEFAULT_TOP: u32 = 5;
 pub const DEFAULT_LARGEST: u32 = 5;
 /// Transactions shown for "my latest transactions" when the message gives no number.
 pub const DEFAULT_LATEST: u32 = 10;
-
-/// The words that say what to compute, for one-letter typos ("budjet", "depnses").
-const INTENT_KEYWORDS: &[(&str, Kind)] = &[
-    ("solde", Kind::Balance),
-    ("soldes", Kind::Balance),
-    ("balance", Kind::Balance),
-    ("budget", Kind::Budget),
-    ("budgets", Kind::Budget),
-    ("prelevements", Kind::Recurring),
-    ("recurrents", Kind::Recurring),
-    ("recurring", Kind::Recurring),
-    ("tresorerie", Kind::CashFlow),
-    ("depenses", Kind::Spending),
-    ("depense", Kind::Spending),
-    ("spending", Kind::Spending),
-    ("expenses", Kind::Spending),
-    ("revenus", Kind::Income),
-    ("income", Kind::Income),
-    ("transactions", Kind::List),
-    ("operations", Kind::List),
-];
-
-/// A word one typo away from an intent keyword (same first letter, five letters or more).
-fn fuzzy_intent_word(w: &str) -> Option<(Kind, &'static str)> {
-    // "solve" is not "solde".
-    if w.chars().count() < 5 || is_stopword(w) || changes_meaning(w) {
-        return None;
-    }
-    INTENT_KEYWORDS
-        .iter()
-        .find(|(k, _)| k.chars().next() == w.chars().next() && edit_distance(w, k, 1) <= 1)
-        .map(|(k, kind)| (*kind, *k))
-}
-
-/// "top 5 marchands", "mes 3 principales catégories", "biggest merchants": the group,
-/// how many, and the tokens used.
-fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(GroupBy, u32, usize, usize)> {
-    let free = |j: usize| j < tokens.len() && !used[j];
-    let word = |j: usize| free(j).then(|| tokens[j].norm.as_str());
-    let number = |j: usize| {
-        word(j)
-            .filter(|_| tokens[j].kind == TokenKind::Number)
-            .and_then(|n| n.parse::<u32>().ok())
-            .filter(|n| (1..=50).contains(n))
-    };
-    let w = word(i)?;
-    // The word after the marker: "top [5] merchants", "plus gros marchands".
-    let mut j = i + 1;
-    if w == "plus" {
-        if !matches!(word(j), Some("gros" | "grosses" | "grands" | "grandes" | "importants" | "importantes"))
-        {
-            return None;
-        }
-        j += 1;
-    } else if !matches!(w, "top" | "principaux" | "principales" | "main" | "biggest" | "largest" | "major") {
-        return None;
-    }
-    let mut first = i;
-    let mut n = None;
-    if let Some(k) = number(j) {
-        n = Some(k);
-        j += 1;
-    } else if i > 0 {
-        // "mes 3 principaux marchands"
-        if let Some(k) = number(i - 1) {
-            n = Some(k);
-            first = i - 1;
-        }
-    }
-    if matches!(word(j), Some("des" | "de" | "d" | "of")) {
-        j += 1;
-    }
-    let g = group_word(word(j)?)?;
-    if g.is_time() {
-        return None;
-    }
-    // "my main account" is an account's name, not a ranking ("my main merchants" is).
-    if w == "main" && n.is_none() && !word(j)?.ends_with('s') {
-        return None;
-    }
-    Some((g, n.unwrap_or(DEFAULT_TOP), first, j))
-}
 
 pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent {
     let mut intent = Intent {
@@ -823,79 +747,4 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     };
     intent.explicit = intent.kind.is_some();
     intent
-}
-
-/// A transaction named in the singular and none in the plural: "my biggest purchase",
-/// "la plus grosse dépense" ("j'ai dépensé" is a verb, not the noun).
-fn singular_item(tokens: &[Token]) -> bool {
-    let item = |w: &str| {
-        matches!(
-            w,
-            "depense"
-                | "expense"
-                | "purchase"
-                | "achat"
-                | "transaction"
-                | "operation"
-                | "payment"
-                | "paiement"
-                | "order"
-                | "commande"
-                | "debit"
-                | "bill"
-                | "facture"
-                | "ride"
-                | "ticket"
-                | "billet"
-                | "trajet"
-                | "virement"
-                | "transfer"
-                | "refund"
-                | "remboursement"
-                | "rentree"
-                | "entree"
-                | "money"
-                | "deposit"
-                | "depot"
-        )
-    };
-    let plural = |w: &str| w.len() > 3 && w.ends_with('s') && item(&w[..w.len() - 1]);
-    let verb = |j: usize| {
-        j > 0 && matches!(tokens[j - 1].norm.as_str(), "ai" | "jai" | "have" | "i" | "avez" | "as")
-    };
-    let singular = (0..tokens.len()).any(|j| item(&tokens[j].norm) && !verb(j));
-    singular && !tokens.iter().any(|t| plural(&t.norm))
-}
-
-/// The tool a message's words point at when it asks nothing Sou can compute, so that a
-/// clarification offers it first: "comment réduire mes abonnements ?" → the recurring
-/// payments, "est-ce que je suis à découvert" → the balances, "mes économies" → cash
-/// flow. Only orders suggestions; it never makes a plan.
-pub(crate) fn topic(tokens: &[Token]) -> Option<Kind> {
-    tokens.iter().find_map(|t| {
-        let w = t.norm.as_str();
-        if is_subscription_word(w)
-            || is_recurring_word(w)
-            || matches!(w, "resilier" | "cancel" | "unsubscribe")
-        {
-            Some(Kind::Recurring)
-        } else if is_budget_word(w) {
-            Some(Kind::Budget)
-        } else if is_balance_word(w) || matches!(w, "decouvert" | "overdraft" | "overdrawn") {
-            Some(Kind::Balance)
-        } else if is_cash_flow_word(w)
-            || matches!(
-                w,
-                "epargne" | "epargner" | "economies" | "economiser" | "savings" | "save" | "saving"
-            )
-        {
-            Some(Kind::CashFlow)
-        } else if is_income_word(w) {
-            Some(Kind::Income)
-        } else if is_spend_word(w) {
-            Some(Kind::Spending)
-        } else {
-            None
-        }
-    })
 }

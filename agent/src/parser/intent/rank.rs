@@ -1,0 +1,97 @@
+//! Rankings said in words: "top 5 marchands", "my biggest purchase" (one, or several).
+
+use super::DEFAULT_TOP;
+use crate::parser::lexicon::group_word;
+use crate::text::{Token, TokenKind};
+use crate::GroupBy;
+
+/// "top 5 marchands", "mes 3 principales catégories", "biggest merchants": the group,
+/// how many, and the tokens used.
+pub(super) fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(GroupBy, u32, usize, usize)> {
+    let free = |j: usize| j < tokens.len() && !used[j];
+    let word = |j: usize| free(j).then(|| tokens[j].norm.as_str());
+    let number = |j: usize| {
+        word(j)
+            .filter(|_| tokens[j].kind == TokenKind::Number)
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (1..=50).contains(n))
+    };
+    let w = word(i)?;
+    // The word after the marker: "top [5] merchants", "plus gros marchands".
+    let mut j = i + 1;
+    if w == "plus" {
+        if !matches!(word(j), Some("gros" | "grosses" | "grands" | "grandes" | "importants" | "importantes"))
+        {
+            return None;
+        }
+        j += 1;
+    } else if !matches!(w, "top" | "principaux" | "principales" | "main" | "biggest" | "largest" | "major") {
+        return None;
+    }
+    let mut first = i;
+    let mut n = None;
+    if let Some(k) = number(j) {
+        n = Some(k);
+        j += 1;
+    } else if i > 0 {
+        // "mes 3 principaux marchands"
+        if let Some(k) = number(i - 1) {
+            n = Some(k);
+            first = i - 1;
+        }
+    }
+    if matches!(word(j), Some("des" | "de" | "d" | "of")) {
+        j += 1;
+    }
+    let g = group_word(word(j)?)?;
+    if g.is_time() {
+        return None;
+    }
+    // "my main account" is an account's name, not a ranking ("my main merchants" is).
+    if w == "main" && n.is_none() && !word(j)?.ends_with('s') {
+        return None;
+    }
+    Some((g, n.unwrap_or(DEFAULT_TOP), first, j))
+}
+
+/// A transaction named in the singular and none in the plural: "my biggest purchase",
+/// "la plus grosse dépense" ("j'ai dépensé" is a verb, not the noun).
+pub(super) fn singular_item(tokens: &[Token]) -> bool {
+    let item = |w: &str| {
+        matches!(
+            w,
+            "depense"
+                | "expense"
+                | "purchase"
+                | "achat"
+                | "transaction"
+                | "operation"
+                | "payment"
+                | "paiement"
+                | "order"
+                | "commande"
+                | "debit"
+                | "bill"
+                | "facture"
+                | "ride"
+                | "ticket"
+                | "billet"
+                | "trajet"
+                | "virement"
+                | "transfer"
+                | "refund"
+                | "remboursement"
+                | "rentree"
+                | "entree"
+                | "money"
+                | "deposit"
+                | "depot"
+        )
+    };
+    let plural = |w: &str| w.len() > 3 && w.ends_with('s') && item(&w[..w.len() - 1]);
+    let verb = |j: usize| {
+        j > 0 && matches!(tokens[j - 1].norm.as_str(), "ai" | "jai" | "have" | "i" | "avez" | "as")
+    };
+    let singular = (0..tokens.len()).any(|j| item(&tokens[j].norm) && !verb(j));
+    singular && !tokens.iter().any(|t| plural(&t.norm))
+}
