@@ -244,27 +244,24 @@ impl Store {
     }
 
     async fn begin_tenant(&self, user: UserId, begin: &'static str) -> Result<Tenant, sqlx::Error> {
-        match self.dialect {
-            Dialect::Sqlite => self.pool.begin_with(begin).await,
+        let sql = match self.dialect {
+            Dialect::Sqlite => begin.to_string(),
             // The transaction and whose rows it sees, in one round trip: row-level
             // security reads `sou.user_id`. The id is an integer, so there is nothing to
             // quote; a setting that fails fails the `BEGIN`.
-            //
-            // The `BEGIN` runs in a task of its own, so it always ends: sqlx (0.8 and 0.9)
-            // arms its rollback guard only once `BEGIN` has answered, and a future dropped
-            // in between (a client gone, a read dropped) would hand the connection back
-            // to the pool inside a transaction — the next borrower's writes then failed
-            // in a stranger's read-only one. Dropped now, the finished transaction rolls
-            // back as any dropped transaction does.
-            Dialect::Postgres => {
-                let (pool, sql) =
-                    (self.pool.clone(), format!("{begin}; SET LOCAL sou.user_id = '{}'", user.0));
-                tokio::spawn(async move { pool.begin_with(sql).await }).await.unwrap_or_else(|e| {
-                    tracing::error!(error = %e, "a BEGIN's task failed");
-                    Err(sqlx::Error::WorkerCrashed)
-                })
-            }
-        }
+            Dialect::Postgres => format!("{begin}; SET LOCAL sou.user_id = '{}'", user.0),
+        };
+        // The `BEGIN` runs in a task of its own, so it always ends: sqlx (0.8 and 0.9)
+        // does not clean up after a `BEGIN` whose future is dropped half-way (a client
+        // gone, a read dropped) — on PostgreSQL the connection went back to the pool
+        // inside a transaction, the next borrower's writes failing in a stranger's
+        // read-only one; on SQLite the next `BEGIN` on it was refused. Dropped now, the
+        // finished transaction rolls back as any dropped transaction does.
+        let pool = self.pool.clone();
+        tokio::spawn(async move { pool.begin_with(sql).await }).await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "a BEGIN's task failed");
+            Err(sqlx::Error::WorkerCrashed)
+        })
     }
 
     /// Runs one statement on `user`'s rows in a transaction of its own; whether it

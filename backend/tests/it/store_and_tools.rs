@@ -602,3 +602,25 @@ async fn largest_first_lists_the_biggest_debits() {
     assert_eq!(r.order, agent::ListOrder::Largest);
     assert!(r.truncated && r.count > 3);
 }
+
+/// On SQLite too, a read whose `BEGIN` is cancelled half-way leaves the next write on
+/// the store working (as on PostgreSQL, `postgres::a_cancelled_begin_leaves_no_transaction_behind`).
+#[tokio::test]
+async fn a_cancelled_begin_leaves_no_transaction_behind_on_sqlite() {
+    use futures::FutureExt;
+    let dir = tempfile::tempdir().unwrap();
+    let store = backend::Store::open_in(dir.path()).await.unwrap();
+    let user = store.ensure_user("alice").await.unwrap();
+    for round in 0..200 {
+        drop(store.tenant_read(user).now_or_never());
+        tokio::task::yield_now().await;
+        let mut tx = store.tenant(user).await.unwrap();
+        sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ($2, $1, $2)")
+            .bind(user.0)
+            .bind(format!("round {round}"))
+            .execute(&mut *tx)
+            .await
+            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        tx.commit().await.unwrap();
+    }
+}
