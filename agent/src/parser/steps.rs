@@ -54,9 +54,11 @@ pub fn clauses(message: &str) -> Vec<&str> {
     while i < tokens.len() {
         let gap = &message[tokens[i - 1].end..tokens[i].start];
         let punct = gap.contains([',', ';', '.', '?']);
-        let join = JOINS.contains(&tokens[i].norm.as_str());
+        // "dépenses santé + ce que la mutuelle m'a remboursé": a "+" joins too.
+        let join = JOINS.contains(&tokens[i].norm.as_str()) || gap.contains('+');
+        let j0 = if JOINS.contains(&tokens[i].norm.as_str()) { i + 1 } else { i };
         if join || punct {
-            let mut j = if join { i + 1 } else { i };
+            let mut j = j0;
             while j < tokens.len() && FILLERS.contains(&tokens[j].norm.as_str()) {
                 j += 1;
             }
@@ -66,6 +68,10 @@ pub fn clauses(message: &str) -> Vec<&str> {
                     (ASKS.contains(&w) && (join || w != "top"))
                         || QUESTIONS.contains(&w)
                         || (join && AFTER_JOIN.contains(&w))
+                        // "… et ce que j'ai gagné": what was asked of another thing.
+                        || (join
+                            && w == "ce"
+                            && tokens.get(j + 1).is_some_and(|t| matches!(t.norm.as_str(), "que" | "qu")))
                 })
             };
             if j < tokens.len() && LEAD.contains(&tokens[j].norm.as_str()) && starts_request(j + 1) {
@@ -260,7 +266,14 @@ impl Parser {
     /// "prépare mon bilan d'octobre": the month's review, in five steps.
     fn review(&self, message: &str, cx: &Context<'_>) -> Option<RunPlan> {
         let cx = Context { previous: None, ..*cx };
-        let ParseOutcome::Plan(plan) = self.parse(message, &cx) else { return None };
+        // "monthly review for October": "monthly" says what kind of review, not a rate.
+        let plan = match self.parse(message, &cx) {
+            ParseOutcome::Plan(plan) => plan,
+            ParseOutcome::Clarification(c) if c.reasons.iter().any(|r| r.code == ReasonCode::RateOrBreakdown) => {
+                c.suggestions.into_iter().next()?.plan
+            }
+            _ => return None,
+        };
         let period = plan.call.period()?.clone();
         if period.words.is_empty() {
             return None;

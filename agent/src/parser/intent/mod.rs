@@ -71,6 +71,9 @@ pub(crate) struct Intent {
     pub(crate) list_verb: bool,
     /// "everything", "tout ce que…": all the transactions the rest selects.
     pub(crate) everything: bool,
+    /// The breakdown over time was one word ("daily spend", "dépenses mensuelles"),
+    /// which people use for a rate as much as for a breakdown.
+    pub(crate) rate_word: bool,
 }
 
 /// Groups shown for "top merchants" when the message gives no number.
@@ -102,6 +105,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         everything: false,
         top_of_name: None,
         list_verb: false,
+        rate_word: false,
     };
     let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
     let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -308,6 +312,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 // "per month, and per week": two breakdowns, two asks.
                 intent.second_ask |= intent.group_by.is_some_and(|h| h != g);
                 intent.group_by = Some(g);
+                intent.rate_word = false;
                 intent.words.push(span(i, i + 1));
                 used[i] = true;
                 used[i + 1] = true;
@@ -316,8 +321,20 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                     used[i - 1] = true;
                 }
                 // "how much per day do I blow", "combien par mois": a rate, the average.
+                // "how much do I spend per month on…", "combien je dépense par semaine
+                // en…": a habit, right after its verb in the present.
+                let habit = i >= 1
+                    && matches!(
+                        norm(i - 1),
+                        "spend" | "depense" | "depenses" | "coute" | "coutent" | "cost" | "costs" | "blow"
+                    )
+                    && !(i.saturating_sub(3)..i).any(|j| {
+                        matches!(norm(j), "did" | "have" | "has" | "had" | "ai" | "jai" | "as" | "avons" | "avez")
+                    });
+                let asked = (0..i).any(|j| norm(j) == "combien" || (norm(j) == "much" && j > 0 && norm(j - 1) == "how"));
                 let rate = (i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "much")
-                    || (i >= 1 && norm(i - 1) == "combien");
+                    || (i >= 1 && norm(i - 1) == "combien")
+                    || (habit && asked);
                 if rate && matches!(g, GroupBy::Month | GroupBy::Week | GroupBy::Day) {
                     intent.average = true;
                 }
@@ -351,6 +368,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             }
         } else if let Some(g) = time_group_word(w) {
             intent.second_ask |= intent.group_by.is_some_and(|h| h != g);
+            intent.rate_word = intent.group_by.is_none();
             intent.group_by = Some(g);
             intent.words.push(span(i, i));
             used[i] = true;
@@ -383,7 +401,17 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     }
     // "mes abonnements": the recurring payments; "paiements récurrents dans les
     // abonnements": the word is then the category, read as a name.
-    if !subscription_words.is_empty() && !spend && !income && !intent.asks_amount && !cash && !recurring {
+    // "my subscription payments": the payments, in the category.
+    let payments_named =
+        tokens.iter().any(|t| matches!(t.norm.as_str(), "payments" | "paiements" | "prelevements" | "debits"));
+    if !subscription_words.is_empty()
+        && !spend
+        && !income
+        && !intent.asks_amount
+        && !cash
+        && !recurring
+        && !payments_named
+    {
         recurring = true;
         for i in subscription_words {
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
@@ -557,7 +585,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         }
         if intent.group_by.is_none() && (intent.largest || list) {
             // "biggest expenses" are debits; "largest transactions" are either.
-            let purchase = tokens.iter().any(|t| is_purchase_word(&t.norm));
+            // "le resto le plus cher": what cost, so paid.
+            let purchase = tokens.iter().any(|t| {
+                is_purchase_word(&t.norm)
+                    || matches!(t.norm.as_str(), "cher" | "chere" | "chers" | "cheres" | "expensive" | "couteux" | "couteuse")
+            });
             if intent.largest && (spend || purchase) {
                 intent.direction = Some(Direction::Debit);
             }
@@ -579,6 +611,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             _ => None,
         };
     }
+    // "weekly spending breakdown": the breakdown, said twice.
+    intent.rate_word &= !breakdown;
     if intent.average && !balance && !budget && !recurring && !cash && !income && !list {
         spend = true;
     }
@@ -745,6 +779,16 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     } else {
         None
     };
+    // "the EDF payments", "mes achats Fnac", "amazon orders": money paid, one item at a
+    // time — debits ("payments from Acme" may be either way: not read).
+    let paid_at = tokens.iter().position(|t| paid(&t.norm));
+    let from_after = paid_at.is_some_and(|j| {
+        matches!(norm(j + 1), "from" | "de") && tokens.get(j + 2).is_some_and(|t| t.kind != TokenKind::Number)
+    });
+    if intent.kind == Some(Kind::List) && intent.direction.is_none() && paid_at.is_some() && !from_after && !received
+    {
+        intent.direction = Some(Direction::Debit);
+    }
     intent.explicit = intent.kind.is_some();
     intent
 }

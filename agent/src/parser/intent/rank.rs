@@ -86,6 +86,10 @@ pub(super) fn singular_item(tokens: &[Token]) -> bool {
                 | "money"
                 | "deposit"
                 | "depot"
+                | "amount"
+                | "montant"
+                | "sum"
+                | "somme"
         )
     };
     let plural = |w: &str| w.len() > 3 && w.ends_with('s') && item(&w[..w.len() - 1]);
@@ -93,5 +97,10 @@ pub(super) fn singular_item(tokens: &[Token]) -> bool {
         j > 0 && matches!(tokens[j - 1].norm.as_str(), "ai" | "jai" | "have" | "i" | "avez" | "as")
     };
     let singular = (0..tokens.len()).any(|j| item(&tokens[j].norm) && !verb(j));
-    singular && !tokens.iter().any(|t| plural(&t.norm))
+    // "le resto le plus cher", "la course la plus chère": a singular article before
+    // the superlative, and none plural anywhere.
+    let article = (1..tokens.len()).any(|j| {
+        tokens[j].norm == "plus" && matches!(tokens[j - 1].norm.as_str(), "le" | "la")
+    }) && !tokens.iter().any(|t| matches!(t.norm.as_str(), "les" | "mes" | "des"));
+    (singular || article) && !tokens.iter().any(|t| plural(&t.norm))
 }

@@ -104,6 +104,8 @@ const LIST_WORDS: &[&str] = &[
     "ops",
     "orders",
     "commandes",
+    "achats",
+    "purchases",
     "releve",
     "cherche",
     "chercher",

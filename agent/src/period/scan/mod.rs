@@ -695,6 +695,9 @@ impl Scanner<'_> {
             apart: false,
             wrapped: false,
         };
+        if let Some(hit) = self.this_season_either(i) {
+            return Some(hit);
+        }
         self.relative(i)
             .or_else(|| self.week_of(i))
             .or_else(|| self.weekday(i))

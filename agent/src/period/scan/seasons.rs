@@ -64,6 +64,34 @@ impl Scanner<'_> {
         Some((Period { start, end, label, words: String::new() }, last))
     }
 
+    /// "cet hiver" at the end of November: the winter that starts in two days, or the
+    /// one that ended in March? Outside its season, "this <season>" whose next one is
+    /// less than two months away is either; both are offered.
+    pub(super) fn this_season_either(&self, i: usize) -> Option<Hit> {
+        if !matches!(self.word(i)?, "cet" | "cette" | "this") || self.year(i + 2).is_some() {
+            return None;
+        }
+        let start_month = match self.word(i + 1)? {
+            "printemps" | "spring" => 3,
+            "ete" | "summer" => 6,
+            "automne" | "autumn" | "fall" => 9,
+            "hiver" | "winter" => 12,
+            _ => return None,
+        };
+        let mut started = Date::new(self.today.year(), start_month, 1)?;
+        if started > self.today {
+            started = started.add_months(-12);
+        }
+        let next = started.add_months(12);
+        let in_season = self.today < started.add_months(3);
+        if in_season || next > self.today.add_days(62) {
+            return None;
+        }
+        let season = |start: Date| range(start, start.add_months(3), self.locale);
+        let parts = vec![season(started), season(next)];
+        Some(Hit { period: parts[0].clone(), last: i + 1, parts, apart: true, wrapped: false })
+    }
+
     /// "l'hiver 2025", "winter 2025": the winter that ends in 2025 or the one that
     /// starts in it, both offered; "hiver 2025-2026", "winter 2025/26": the one between.
     pub(super) fn winter_of(&self, i: usize) -> Option<Hit> {
