@@ -717,6 +717,14 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         income = false;
         spend = false;
     }
+    // "mardi dernier j'ai payé quoi ?": what was paid, item by item.
+    if !intent.asks_amount
+        && tokens.windows(2).any(|w| matches!(w[0].norm.as_str(), "paye" | "payee" | "payes") && w[1].norm == "quoi")
+    {
+        list = true;
+        spend = false;
+        intent.direction = intent.direction.or(Some(Direction::Debit));
+    }
     // "le total de nos paiements à EDF": a total, not the list.
     let total = intent.asks_amount && tokens.iter().any(|t| paid(&t.norm));
     intent.list_verb =

@@ -248,6 +248,11 @@ impl Read<'_> {
         if rows.none() && rows.category.is_none() {
             return self.ask(WHICH_ROWS, None);
         }
+        // "recategorise my gym stuff as health": "gym" is one of Leisure's names, but
+        // moving all of Leisure may not be what is meant.
+        if let (true, Some(words)) = (rows.none(), &rows.category_alias) {
+            self.note(ReasonCode::UnplacedMeaning, &quote(words));
+        }
         self.done(ToolCall::Recategorise(RecategoriseArgs {
             to,
             period: rows.period,

@@ -67,7 +67,7 @@ const WORDS: [&str; 22] = [
     "renomme renommer rename",
     "marque marquer mark flag considere treat",
     "partir starting onwards per monthly mensuel mois month vers contenant containing contient contains",
-    "virements virement transfers transfer depenses expenses prelevements lignes rides ride trips trajets orders commandes",
+    "virements virement transfers transfer depenses expenses spending prelevements lignes rides ride trips trajets orders commandes",
     "en in into to dans as sous under",
     "combien how what whats quel quelle quels quelles which why pourquoi did where",
     "cree creer create ajoute ajouter add make new nouvelle nouveau",
@@ -234,6 +234,9 @@ struct Rows {
     max: Option<Money>,
     /// "opérations", "purchases", a label or a name: the message names transactions.
     said: bool,
+    /// The category was named by one of its other names ("gym" for Leisure), which
+    /// may be a part of it.
+    category_alias: Option<String>,
 }
 
 impl Rows {
@@ -554,6 +557,18 @@ impl Read<'_> {
                     reasons.push(Reason::new(ReasonCode::NameAsText, locale, &quote(&m.words)));
                     rows.text = Some(m.words);
                 } else if let Some(m) = keep(&m, EntityKind::Category) {
+                    let named = m.ids.first().and_then(|id| p.vocabulary().term(*id)).is_some_and(|t| {
+                        let said = crate::text::normalize(&m.words);
+                        [&t.name_fr, &t.name_en].iter().any(|n| {
+                            let n = crate::text::normalize(n);
+                            // "restos" for Restaurants is the name, shortened.
+                            let stem = |x: &str| x.chars().take(4).collect::<String>();
+                            said == n || (said.chars().count() >= 4 && stem(&said) == stem(&n))
+                        })
+                    });
+                    if !named && !m.fuzzy {
+                        rows.category_alias = Some(m.words.clone());
+                    }
                     rows.category = f.pick(&[m], locale, reasons, EntityKind::Category);
                 } else {
                     return rows;
