@@ -262,6 +262,12 @@ impl Parser {
                     )
             };
             unrecognized.retain(|u| !about_budget(u));
+            // "il me reste combien sur le livret A", "what's left on my current account":
+            // the balance. (With spending, "what's left" may be a budget's: not read.)
+            unrecognized.retain(|u| {
+                !(kind == Kind::Balance
+                    && matches!(crate::text::normalize(&u.words).as_str(), "left" | "remaining" | "restant" | "reste"))
+            });
             // "est-ce que je dépasse un budget quelque part": anywhere ("à part" is not).
             let somewhere = tokens.windows(2).any(|w| w[0].norm == "quelque" && w[1].norm == "part");
             if somewhere && kind == Kind::Budget {

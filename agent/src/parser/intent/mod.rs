@@ -527,8 +527,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "mon mois le plus cher", "my 3 most expensive months": the groups ranked, not
     // transactions. One, unless a number or a plural says how many.
     if intent.largest && intent.group_by.is_none() {
+        // "my biggest grocery shop" is one trip to the shops, not a merchant.
         let group = (0..tokens.len()).find_map(|i| {
-            let g = group_word(norm(i)).filter(|_| !used[i])?;
+            let g = group_word(norm(i)).filter(|_| !used[i] && !matches!(norm(i), "shop" | "store"))?;
             Some((i, g))
         });
         if let Some((i, g)) = group {
@@ -588,7 +589,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             // "le resto le plus cher": what cost, so paid.
             let purchase = tokens.iter().any(|t| {
                 is_purchase_word(&t.norm)
-                    || matches!(t.norm.as_str(), "cher" | "chere" | "chers" | "cheres" | "expensive" | "couteux" | "couteuse")
+                    || matches!(
+                        t.norm.as_str(),
+                        "cher" | "chere" | "chers" | "cheres" | "expensive" | "couteux" | "couteuse" | "bill" | "bills"
+                            | "facture" | "factures"
+                    )
             });
             if intent.largest && (spend || purchase) {
                 intent.direction = Some(Direction::Debit);
@@ -761,6 +766,18 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     });
     if everything && shown && !(spend || income || balance || budget || recurring || cash || intent.average) {
         list = true;
+    }
+    // "what's left on my current account", "il reste combien sur le compte joint": the
+    // balance — or the budget's, when one is named. Left of spending is neither: the
+    // word stays unread.
+    if let Some(i) = (0..tokens.len())
+        .find(|&i| !used[i] && matches!(norm(i), "left" | "reste" | "restant" | "remaining"))
+    {
+        if budget || (!spend && !income && !list && !recurring && !cash && !intent.average) {
+            balance |= !budget;
+            used[i] = true;
+            intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+        }
     }
     // Asks that no one tool answers together: a balance with anything else, a budget
     // with income or cash flow, … (spending with income is cash flow; a list, a budget

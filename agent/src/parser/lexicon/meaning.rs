@@ -268,5 +268,7 @@ fn changes_meaning_exactly(w: &str) -> bool {
                 | "appointment" | "rdv" | "agenda" | "calendar" | "cac" | "bourse" | "stock" | "stocks"
                 | "bitcoin" | "crypto" | "pin" | "apr" | "taux" | "rate" | "interet" | "interets"
                 | "interest" | "equation" | "solve" | "resoudre"
+                // What is left: of a balance or of a budget, not what was spent.
+                | "reste" | "restant" | "rester" | "left" | "remaining"
         )
 }
