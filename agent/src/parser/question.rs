@@ -410,11 +410,15 @@ impl Parser {
             // "my deliveroo orders", "what did I buy", "mes dépenses de plus de 100 €":
             // money that went out.
             // "my last Airbnb payment": paid, unless received ("the last payment from ACME").
-            let received = tokens.iter().any(|t| {
-                matches!(
-                    t.norm.as_str(),
-                    "from" | "recu" | "recus" | "received" | "verse" | "versement" | "versements"
-                )
+            // ("the EDF payments from 2025": "from" a date is the period.)
+            let received = tokens.iter().enumerate().any(|(j, t)| {
+                let dated = tokens.get(j + 1).is_some_and(|n| {
+                    n.kind == crate::text::TokenKind::Number
+                        || crate::period::is_time_word(n)
+                        || matches!(n.norm.as_str(), "last" | "this")
+                });
+                (t.norm == "from" && !dated)
+                    || matches!(t.norm.as_str(), "recu" | "recus" | "received" | "verse" | "versement" | "versements")
             });
             let paid = !received
                 && tokens.iter().any(|t| {

@@ -180,7 +180,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             is_transaction_word(w)
                 || matches!(w, "trip" | "ride" | "order" | "ticket" | "trajet" | "commande")
         };
-        if matches!(w, "par" | "per" | "each" | "a") && one_of(norm(i + 1)) && !used[i + 1] {
+        // ("on a commandé" is French "has ordered": "a" is English here.)
+        let per_one = matches!(w, "par" | "per" | "each")
+            || (w == "a" && matches!(norm(i + 1), "trip" | "ride" | "order" | "ticket" | "transaction" | "purchase"));
+        if per_one && one_of(norm(i + 1)) && !used[i + 1] {
             intent.average = true;
             intent.average_per = Some(AveragePer::Transaction);
             intent.words.push(span(i, i + 1));
@@ -767,6 +770,32 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     if everything && shown && !(spend || income || balance || budget || recurring || cash || intent.average) {
         list = true;
     }
+    // "show me what came in this month": the credits themselves ("how much came in" is
+    // the income).
+    let came_in = tokens.windows(2).any(|w| {
+        matches!(w[0].norm.as_str(), "came" | "come" | "comes" | "coming") && matches!(w[1].norm.as_str(), "in" | "into")
+    });
+    if came_in && shown && !intent.asks_amount && intent.direction.is_none() && !balance && !budget {
+        intent.direction = Some(Direction::Credit);
+        list = true;
+        income = false;
+    }
+    // "montre les virements internes du mois dernier", "show me restaurants in
+    // October": names shown, nothing to compute — the transactions.
+    let show_verb = tokens
+        .iter()
+        .any(|t| matches!(t.norm.as_str(), "show" | "see" | "display" | "montre" | "montrez" | "affiche" | "voir"));
+    if show_verb
+        && !(spend || income || balance || budget || recurring || cash || list || intent.average || intent.asks_amount)
+        && intent.group_by.is_none()
+        && intent.top.is_none()
+        && intent.top_of_name.is_none()
+        && !intent.largest
+        && !intent.latest
+        && !breakdown
+    {
+        list = true;
+    }
     // "what's left on my current account", "il reste combien sur le compte joint": the
     // balance — or the budget's, when one is named. Left of spending is neither: the
     // word stays unread.
@@ -804,16 +833,6 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     } else {
         None
     };
-    // "the EDF payments", "mes achats Fnac", "amazon orders": money paid, one item at a
-    // time — debits ("payments from Acme" may be either way: not read).
-    let paid_at = tokens.iter().position(|t| paid(&t.norm));
-    let from_after = paid_at.is_some_and(|j| {
-        matches!(norm(j + 1), "from" | "de") && tokens.get(j + 2).is_some_and(|t| t.kind != TokenKind::Number)
-    });
-    if intent.kind == Some(Kind::List) && intent.direction.is_none() && paid_at.is_some() && !from_after && !received
-    {
-        intent.direction = Some(Direction::Debit);
-    }
     intent.explicit = intent.kind.is_some();
     intent
 }

@@ -44,7 +44,6 @@ pub(crate) fn is_spend_word(w: &str) -> bool {
                 | "laches"
                 | "lacher"
                 | "commande"
-                | "commandes"
                 | "ordered"
                 | "laisse"
                 | "withdraw"

@@ -539,6 +539,14 @@ impl Scanner<'_> {
             last = l;
             y
         });
+        // "le dernier trimestre" with no year: the last one that ended, as "le dernier
+        // semestre" (with a year, the fourth: "le dernier trimestre 2025").
+        let said_last = self.is(i, &["dernier", "derniere"]);
+        if year.is_none() && said_last {
+            let this = Date::new(self.today.year(), (self.today.month() - 1) / 3 * 3 + 1, 1)?;
+            let start = this.add_months(-3);
+            return Some((quarter(start.year(), (start.month() - 1) / 3 + 1, self.locale)?, last));
+        }
         let year = match year {
             Some(y) => y,
             // The latest such quarter that has begun.
