@@ -65,6 +65,9 @@ pub enum ReasonCode {
     /// A rate said as one word ("daily spend", "dépenses mensuelles"): each day's total
     /// or the average per day is the user's choice.
     RateOrBreakdown,
+    /// The current period against another, "vs" or "par rapport à": up to today's date
+    /// in both, or both whole, is the user's choice ("than" says: up to the same date).
+    SoFarOrWhole,
     /// Months named apart ("janvier et mars", "June or July"): which one is meant, or
     /// each in turn, is the user's choice.
     SeparatePeriods,
@@ -116,7 +119,7 @@ impl ReasonCode {
             // correction is offered, not run.
             FuzzyCategory | FuzzyMerchant | FuzzyAccount => Confidence::Low,
             ImplicitPeriod | AmbiguousEntity | UnrecognizedWords | UnplacedMeaning | SeparatePeriods
-            | AverageUnit | RateOrBreakdown | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong
+            | AverageUnit | RateOrBreakdown | SoFarOrWhole | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong
             | MissingValue | UnknownName => Confidence::Low,
         }
     }
@@ -150,6 +153,7 @@ impl ReasonCode {
             SeparatePeriods => "separate_periods",
             AverageUnit => "average_unit",
             RateOrBreakdown => "rate_or_breakdown",
+            SoFarOrWhole => "so_far_or_whole",
             FollowupUsesContext => "followup_uses_context",
             MissingContext => "missing_context",
             NoIntent => "no_intent",
@@ -243,6 +247,8 @@ impl ReasonCode {
             (Locale::En, AverageUnit) => "An average, but per month or per transaction?".to_string(),
             (Locale::Fr, RateOrBreakdown) => "Le détail de chaque période, ou la moyenne ?".to_string(),
             (Locale::En, RateOrBreakdown) => "Each period's total, or the average?".to_string(),
+            (Locale::Fr, SoFarOrWhole) => "Jusqu'à la même date, ou les périodes entières ?".to_string(),
+            (Locale::En, SoFarOrWhole) => "Up to the same date, or the whole periods?".to_string(),
             (Locale::Fr, SeparatePeriods) => format!("Périodes séparées : {detail}"),
             (Locale::En, SeparatePeriods) => format!("Separate periods: {detail}"),
             (Locale::Fr, FollowupUsesContext) => {

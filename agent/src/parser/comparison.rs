@@ -74,6 +74,7 @@ impl Parser {
                 self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant),
             )
         };
+        let mut so_far = None;
         let (current, reference) = match (found.as_slice(), previous) {
             // "plus cette année que l'an dernier", "this month than last month": the
             // current one so far against the same days of the other, as "than last year"
@@ -96,6 +97,16 @@ impl Parser {
                 (current, reference)
             }
             ([a, b, ..], _) => {
+                // "ce mois-ci par rapport au mois dernier", "this year vs last year":
+                // the whole of the other, or only its days up to today's date? Writers
+                // read both; the user picks.
+                let this = a.period.words.split_whitespace().any(|w| {
+                    matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet")
+                });
+                if this && a.period.start <= cx.today && cx.today < a.period.end {
+                    so_far = period::to_date_against(&b.period, cx.today, locale)
+                        .filter(|(c, _)| c.start == a.period.start);
+                }
                 let reference = period::against(&a.period, &b.period, locale);
                 reasons.push(Reason::new(
                     ReasonCode::ExplicitPeriod,
@@ -170,6 +181,29 @@ impl Parser {
             merchant,
             account,
         });
+        let sure = crate::reason::confidence_of(&reasons) != crate::Confidence::Low;
+        if let (Some((current, reference)), true) = (so_far, sure) {
+            let mut to_date = call.clone();
+            if let ToolCall::ComparePeriods(a) = &mut to_date {
+                a.current = current;
+                a.reference = reference;
+            }
+            let suggest = |call: ToolCall| {
+                let label = self.describe(&call, locale);
+                let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
+                crate::Suggestion { label, plan: plan(call, picked, locale, cx.today) }
+            };
+            let question = locale.pick(
+                "Jusqu'à la même date, ou les deux périodes entières ?",
+                "Up to the same date, or both periods whole?",
+            );
+            return ParseOutcome::Clarification(crate::Clarification {
+                question: question.to_string(),
+                reasons: vec![Reason::new(ReasonCode::SoFarOrWhole, locale, "")],
+                suggestions: vec![suggest(to_date), suggest(call)],
+                locale,
+            });
+        }
         ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
     }
 }

@@ -154,6 +154,10 @@ impl Parser {
         }
         let period = match (period, previous) {
             (Some(p), _) => {
+                // "subscriptions over the past 12 months": the payments, or their cost?
+                if intent.bare_subscriptions && kind == Kind::Recurring {
+                    reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
+                }
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &p.label));
                 p
             }
@@ -330,18 +334,21 @@ impl Parser {
                 average: intent.average_per.filter(|_| intent.average),
             },
         );
+        // An average without its unit, or a rate said in one word: the user picks, once
+        // nothing else is unread (else the question would run without it).
+        let mut unit = None;
         if intent.average {
             let summary = matches!(call, ToolCall::SpendingSummary(_) | ToolCall::IncomeSummary(_));
             if !summary {
                 // "solde moyen", "average budget": no tool averages these.
                 reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
             } else if intent.average_per.is_none() {
-                return ParseOutcome::Clarification(self.average_per(call, locale, cx));
+                unit = Some(ReasonCode::AverageUnit);
             }
         } else if intent.rate_word
             && matches!(call, ToolCall::SpendingSummary(_) | ToolCall::IncomeSummary(_))
         {
-            return ParseOutcome::Clarification(self.rate_or_breakdown(call, locale, cx));
+            unit = Some(ReasonCode::RateOrBreakdown);
         }
         let (ex_category, ex_merchant) = call.excluded();
         if !excluded.is_empty() && ex_category.is_none() && ex_merchant.is_none() {
@@ -444,7 +451,19 @@ impl Parser {
                 a.limit = intent.limit.unwrap_or(DEFAULT_LATEST);
             }
         }
-        ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
+        match unit {
+            Some(code) if crate::reason::confidence_of(&reasons) != crate::Confidence::Low => {
+                ParseOutcome::Clarification(match code {
+                    ReasonCode::AverageUnit => self.average_per(call, locale, cx),
+                    _ => self.rate_or_breakdown(call, locale, cx),
+                })
+            }
+            Some(code) => {
+                reasons.push(Reason::new(code, locale, ""));
+                ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
+            }
+            None => ParseOutcome::Plan(plan(call, reasons, locale, cx.today)),
+        }
     }
 }
 

@@ -296,16 +296,21 @@ mod tests {
     // same days); B's and C's wanted a rule to recategorise past transactions unasked
     // (A, F and docs/tools.md: only when said). A breakdown said in one word ("daily
     // spending this week") was each day's total for B, D and E, the average per day for H:
-    // Sou asks, which costs B and E one message each.
+    // Sou asks, which costs B and E one message each. So does "this month vs last month"
+    // (whole months for B, C, D and E; up to today's date for I). I's writer asks about
+    // "mes charges" (one of Housing's names); J's wants Uber rides in both directions
+    // (others: debits) and asks about "the ikea stuff in home" ("home" is Housing's).
     const SETS: &[(&str, &str, usize, usize)] = &[
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 7, 129),
-        ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 145),
-        ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 128),
-        ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 2, 143),
-        ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 144),
+        ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 143),
+        ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 127),
+        ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 2, 142),
+        ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 143),
         ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 4, 157),
         ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 137),
         ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 153),
+        ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 154),
+        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 2, 137),
     ];
 
     #[test]

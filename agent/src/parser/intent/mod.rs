@@ -71,6 +71,9 @@ pub(crate) struct Intent {
     pub(crate) list_verb: bool,
     /// "everything", "tout ce que…": all the transactions the rest selects.
     pub(crate) everything: bool,
+    /// Recurring payments read from "subscriptions" alone, with no word asking which
+    /// ("subscriptions over the past 12 months": those payments, or what they cost?).
+    pub(crate) bare_subscriptions: bool,
     /// The breakdown over time was one word ("daily spend", "dépenses mensuelles"),
     /// which people use for a rate as much as for a breakdown.
     pub(crate) rate_word: bool,
@@ -106,6 +109,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         top_of_name: None,
         list_verb: false,
         rate_word: false,
+        bare_subscriptions: false,
     };
     let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
     let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -416,6 +420,14 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         && !payments_named
     {
         recurring = true;
+        intent.bare_subscriptions = !tokens.iter().any(|t| {
+            matches!(
+                t.norm.as_str(),
+                "quels" | "quelles" | "quel" | "which" | "what" | "whats" | "quoi" | "list" | "liste" | "show"
+                    | "montre" | "affiche" | "rank" | "current" | "cours" | "actuels" | "recurrents"
+                    | "recurring"
+            )
+        });
         for i in subscription_words {
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
             used[i] = true;
@@ -748,6 +760,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         list = false;
         spend = spend || !income;
         intent.asks_amount = true;
+    }
+    // "list my uber rides and give me the total": the list and a total, two asks (a
+    // count is the list's own).
+    if list_verb && list && intent.asks_amount && !count && how_often.is_none() {
+        intent.second_ask = true;
     }
     // "show me everything": the transactions; "everything except travel this summer",
     // with no verb, may be their total as well: not read.

@@ -203,6 +203,11 @@ impl Read<'_> {
                 last = Some(i);
             }
         }
+        // "ORANGE SA": a label in capitals goes on through its capital words ("SA" is
+        // also a French word that carries nothing).
+        if let (Some(a), Some(b)) = (first, last) {
+            last = Some(self.in_capitals(a, b).min(end.saturating_sub(1)).max(b));
+        }
         // "BOUYGUES soit en factures", "LECLERC is groceries": the verb is not the label.
         while let (Some(a), Some(b)) = (first, last) {
             if b > a && self.is(b, AS) {
@@ -362,6 +367,16 @@ impl Read<'_> {
         let directed = stays_after.is_some();
         let (mut into, mut merge, mut aliases, mut into_words) =
             (None, Vec::new(), Vec::new(), String::new());
+        // A name said again ("franprix et monoprix c'est pareil, fusionne franprix dans
+        // monoprix") is one of its own names already: no alias to add.
+        let known = |key: &str, words: &str| {
+            let said = crate::text::normalize(words);
+            self.p.vocabulary().merchants.iter().filter(|t| t.key == key).any(|t| {
+                [&t.name_fr, &t.name_en].into_iter().chain(&t.aliases).any(|n| crate::text::normalize(n) == said)
+            })
+        };
+        let mut target_read = false;
+        let mut repeated = Vec::new();
         for (a, b) in self.stretches() {
             let stays = stays_after.is_some_and(|s| s < a);
             if stays {
@@ -369,20 +384,35 @@ impl Read<'_> {
             }
             match self.name(a, b) {
                 Ok(key) if into.is_none() || stays => {
+                    target_read |= stays;
                     let words = std::mem::replace(&mut into_words, self.words(a, b));
                     match into.replace(key) {
                         // "merge AMZN into Amazon": another name of the one that stays.
-                        Some(old) if into.as_ref() == Some(&old) => aliases.push(words),
+                        Some(old) if into.as_ref() == Some(&old) => {
+                            if known(&old, &words) {
+                                repeated.push(words)
+                            } else {
+                                aliases.push(words)
+                            }
+                        }
                         Some(old) => merge.insert(0, old),
                         None => {}
                     }
                 }
                 Ok(key) if into.as_ref() == Some(&key) || merge.contains(&key) => {
-                    aliases.push(self.words(a, b))
+                    let words = self.words(a, b);
+                    if known(&key, &words) {
+                        repeated.push(words)
+                    } else {
+                        aliases.push(words)
+                    }
                 }
                 Ok(key) => merge.push(key),
                 Err(w) if w.is_empty() => {}
                 Err(w) if stays => return self.ask(UNKNOWN_MERCHANT, Some(&w)),
+                // "fusionne franprix dans monoprix, c'est le même groupe": words after
+                // the one that stays are no name to add.
+                Err(w) if target_read => self.note(ReasonCode::UnplacedMeaning, &quote(&w)),
                 // An alias is a name: words around a known name ("monoprix stp (garde
                 // monoprix"), or an instruction, are not read as one.
                 Err(w) if (a..=b).any(|j| self.not_a_name(j)) => {
@@ -396,6 +426,10 @@ impl Read<'_> {
             }
         }
         merge.retain(|k| Some(k) != into.as_ref());
+        // "merge AMZN into Amazon" when "AMZN" is already Amazon's: said, so kept.
+        if merge.is_empty() && aliases.is_empty() {
+            aliases = repeated;
+        }
         // "fusionne Carrefour et Lidl": two merchants, and nothing says which stays.
         if !directed && !merge.is_empty() && name.is_none() {
             return self.ask(KEPT, None);

@@ -77,7 +77,7 @@ const WORDS: [&str; 22] = [
     "internes interne internal entre between mes my nos our comptes accounts own",
     "la le les l the my un une a an des de d c tous toutes tout all both everything anything categorie category",
     "et and avec with",
-    "marchand marchands merchant merchants commercant enseigne",
+    "marchand marchands merchant merchants commercant enseigne groupe group chaine chain magasin magasins store stores boutique",
     "libelle libelles label labels",
 ];
 
