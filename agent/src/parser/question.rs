@@ -201,6 +201,16 @@ impl Parser {
                 reasons.push(Reason::new(ReasonCode::ExactCategory, locale, &detail));
                 Vec::new()
             }
+            // "how much on uber this month, and on the metro": a category and a merchant
+            // joined by "and" are two asks, not one filter inside the other.
+            ([c], [m]) if joined(message, &c.words, &m.words) => {
+                reasons.push(Reason::new(
+                    ReasonCode::UnplacedMeaning,
+                    locale,
+                    &format!("« {} », « {} »", m.words, c.words),
+                ));
+                categories
+            }
             _ => categories,
         };
         let category = self.finder().pick(&categories, locale, &mut reasons, EntityKind::Category);
@@ -225,6 +235,11 @@ impl Parser {
         // With the calculation guessed from a name or a period alone, a word left over
         // may be what the message is about ("any meetings today?"): it stops the run.
         let mut unrecognized = unrecognized;
+        // "mes abonnements" with no such category: the word asked for the recurring
+        // payments, and is read.
+        if kind == Kind::Recurring {
+            unrecognized.retain(|u| !super::lexicon::is_subscription_word(&crate::text::normalize(&u.words)));
+        }
         // A balance over a period is its balance at the period's close: "fin octobre",
         // "at the end of last year" say just that.
         if kind == Kind::Balance {
@@ -491,6 +506,18 @@ fn said_to_be(p: &Parser, tokens: &[crate::text::Token], message: &str) -> Optio
             format!("« {} »", message.get(tokens[i].start..end).unwrap_or_default())
         })
     })
+}
+
+/// Whether the names `a` and `b` stand on either side of a joining word ("and",
+/// "et", "plus", "+") in `message`.
+fn joined(message: &str, a: &str, b: &str) -> bool {
+    let whole = crate::text::normalize(message);
+    let (a, b) = (crate::text::normalize(a), crate::text::normalize(b));
+    let (Some(x), Some(y)) = (whole.find(&a), whole.find(&b)) else { return false };
+    let (first, first_len, second) = if x < y { (x, a.len(), y) } else { (y, b.len(), x) };
+    let between = whole.get(first + first_len..second).unwrap_or("");
+    let raw_plus = message.contains('+');
+    between.split_whitespace().any(|w| matches!(w, "and" | "et" | "plus" | "also" | "aussi")) || raw_plus
 }
 
 /// A noun for money spent, one transaction at a time: "expenses", "dépenses", "achats",

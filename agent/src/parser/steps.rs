@@ -25,7 +25,7 @@ const QUESTIONS: &[&str] = &["am", "are", "is", "do", "does", "did"];
 /// Words that start a request only after a joining word ("…, then the top 3 merchants",
 /// "et le total"); after a comma alone they refine the request before ("units sold per
 /// product, top 3").
-const AFTER_JOIN: &[&str] = &["top", "total", "somme"];
+const AFTER_JOIN: &[&str] = &["top", "total", "somme", "where"];
 /// Words between a join and the request ("and then show me", "et aussi montre-moi").
 const FILLERS: &[&str] = &["then", "also", "puis", "ensuite", "aussi", "alors", "enfin"];
 /// A pronoun or an article before the request's word ("and I did", "et le total").

@@ -428,9 +428,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                     | "recurring"
             )
         });
+        // The word is also the category's name: left for the names, it filters the
+        // recurring payments on it ("which subscriptions do I pay").
         for i in subscription_words {
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
-            used[i] = true;
         }
     }
     // "where did my money go", "où passe mon argent": a breakdown by category.
@@ -797,11 +798,34 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         list = true;
         income = false;
     }
-    // "montre les virements internes du mois dernier", "show me restaurants in
-    // October": names shown, nothing to compute — the transactions.
     let show_verb = tokens
         .iter()
         .any(|t| matches!(t.norm.as_str(), "show" | "see" | "display" | "montre" | "montrez" | "affiche" | "voir"));
+    // "combien de prélèvements Basic-Fit", "montre moi les prélèvements Netflix": direct
+    // debits counted or shown are those transactions; "mes prélèvements qui reviennent"
+    // are the recurring payments.
+    let debits_at = tokens.iter().position(|t| matches!(t.norm.as_str(), "prelevements" | "prelevement"));
+    let repeats = tokens.iter().any(|t| {
+        matches!(
+            t.norm.as_str(),
+            "recurrents" | "recurrent" | "reviennent" | "reguliers" | "mensuels" | "tous" | "chaque" | "recurring"
+        )
+    });
+    if let (Some(j), true, false) = (debits_at, recurring, repeats) {
+        let counted = j >= 2 && how_many(j - 2);
+        if counted || show_verb {
+            recurring = false;
+            if counted {
+                spend = true;
+                intent.asks_amount = true;
+            } else {
+                list = true;
+                intent.direction = intent.direction.or(Some(Direction::Debit));
+            }
+        }
+    }
+    // "montre les virements internes du mois dernier", "show me restaurants in
+    // October": names shown, nothing to compute — the transactions.
     if show_verb
         && !(spend || income || balance || budget || recurring || cash || list || intent.average || intent.asks_amount)
         && intent.group_by.is_none()

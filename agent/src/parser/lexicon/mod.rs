@@ -650,23 +650,37 @@ pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> 
                     .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
         })
     };
+    // Said to be in the label, a word in capitals is label text even if another
+    // reading took it ("VIREMENT in the label" in a request to mark transfers).
+    let said_caps = |k: usize| {
+        tokens.get(k).is_some_and(|t| {
+            message
+                .get(t.start..t.end)
+                .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
+        })
+    };
     for i in 0..tokens.len() {
-        if !is_text_marker(&tokens[i].norm) || used[i] {
+        // (The marker may have been read already as a word of the request: "in the
+        // label" still says what is before it.)
+        if !is_text_marker(&tokens[i].norm) {
             continue;
         }
         // "PAYPAL in the label", "VIR LOYER dans le libellé": the capitals before.
         let before = |k: usize| i.checked_sub(k).map(|j| tokens[j].norm.as_str());
         if matches!((before(2), before(1)), (Some("in" | "dans"), Some("the" | "le" | "la" | "les" | "l")))
             && i >= 3
-            && caps(i - 3)
+            && said_caps(i - 3)
         {
             let mut a = i - 3;
-            while a > 0 && caps(a - 1) {
+            while a > 0 && said_caps(a - 1) {
                 a -= 1;
             }
             let text = message.get(tokens[a].start..tokens[i - 3].end)?.to_string();
             used[a..=i].iter_mut().for_each(|u| *u = true);
             return Some(text);
+        }
+        if used[i] {
+            continue;
         }
         let next = tokens.get(i + 1).filter(|_| !used.get(i + 1).copied().unwrap_or(true))?;
         // "with label VIR BOURSO": a label in capitals to its last capital word.

@@ -207,6 +207,17 @@ impl Read<'_> {
         // also a French word that carries nothing).
         if let (Some(a), Some(b)) = (first, last) {
             last = Some(self.in_capitals(a, b).min(end.saturating_sub(1)).max(b));
+            // "LA POSTE": and back through the capital words before it.
+            let caps = |i: usize| {
+                self.message
+                    .get(self.tokens[i].start..self.tokens[i].end)
+                    .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
+            };
+            let mut a = a;
+            while a > 0 && caps(a) && caps(a - 1) && !self.used[a - 1] && !self.gap(a, ":") && !self.gap(a, ",") {
+                a -= 1;
+            }
+            first = Some(a);
         }
         // "BOUYGUES soit en factures", "LECLERC is groceries": the verb is not the label.
         while let (Some(a), Some(b)) = (first, last) {

@@ -516,6 +516,7 @@ impl Read<'_> {
         if let Some(t) = &rows.text {
             let detail = quote(t);
             self.note(ReasonCode::ExplicitText, &detail);
+            rows.said = true;
         }
         let found = amount::find(self.tokens, &self.used, self.locale, self.currency)
             .filter(|a| !super::are_days(self.tokens, a));
@@ -580,6 +581,12 @@ impl Read<'_> {
                 rows.text = words;
                 let t = rows.text.as_deref().unwrap_or_default();
                 reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &quote(t)));
+                // "the transfers to my wife", "the ikea stuff": a word in lower case that
+                // names nothing Sou knows may be no label at all — asked. Labels are
+                // written as banks write them ("PAYPAL", "Revolut"), or quoted.
+                if !t.chars().any(char::is_uppercase) {
+                    reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(t)));
+                }
             }
             None => return rows,
         }
