@@ -296,6 +296,14 @@ impl Finder<'_> {
                 }
                 None => (m, n),
             };
+            // "sauf les retraits d'espèces": one name said twice, "de" between.
+            let n = match tokens.get(j + n).map(|t| t.norm.as_str()) {
+                Some("de" | "d" | "of") if !used[j + n] => match self.match_at(tokens, used, j + n + 1, message) {
+                    Some((again, k)) if again.ids == m.ids => n + 1 + k,
+                    _ => n,
+                },
+                _ => n,
+            };
             // "without the SNCF tickets", "minus the Uber rides": the transactions of
             // the name left out.
             let n = if tokens.get(j + n).is_some_and(|t| !used[j + n] && names_transactions(&t.norm)) {

@@ -84,6 +84,34 @@ const REMARK_MARKERS: &[&str] = &[
     "oops",
 ];
 
+/// "i had the flu twice", "we're saving for the wedding", "j'y passe ma vie": a clause
+/// whose subject is the person (or someone of theirs) and that asks nothing of Sou — no
+/// request, wish, correction or comparison word.
+fn speaks_of_self(tokens: &[crate::text::Token]) -> bool {
+    let words: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
+    let subject = words.iter().any(|w| SUBJECTS.contains(w));
+    subject && !words.iter().any(|w| ASKS_SOU.contains(w))
+}
+
+/// Subjects of a sentence about the person's life.
+const SUBJECTS: &[&str] =
+    &["i", "im", "ive", "we", "je", "j", "on", "nous", "he", "she", "they", "il", "elle", "ils", "elles"];
+
+/// Words that ask something of Sou, correct or widen the question: a clause holding one
+/// is never a remark.
+const ASKS_SOU: &[&str] = &[
+    "want", "wanna", "need", "like", "show", "see", "sort", "sorted", "trie", "trier", "give", "donne", "add",
+    "ajoute", "put", "mets", "mettre", "compare", "check", "verifie", "list", "liste", "tell", "dis", "display",
+    "affiche", "can", "could", "would", "please", "pls", "stp", "svp", "peux", "pourrais", "pouvez", "voudrais",
+    "veux", "aimerais", "mean", "meant", "wait", "actually", "instead", "rather", "plutot", "pardon", "non", "no",
+    "other", "autre", "autres", "either", "neither", "ni", "include", "inclus", "count", "compte", "comptes",
+    "exclude", "same", "meme", "again", "encore", "more", "less", "moins", "too", "then", "puis", "ensuite",
+    "before", "after", "avant", "apres", "since", "depuis", "until", "jusqu", "between", "entre", "else",
+    "separately", "each", "chaque", "if", "si", "whether", "know", "savoir", "sais", "combien", "how", "what",
+    "which", "when", "where", "why", "quand", "quel", "quelle", "quels", "quelles", "pourquoi", "ou", "or",
+    "forgot", "oublie", "missing", "manque", "wrong", "faux", "erreur", "error", "mistake", "fix", "corrige",
+];
+
 /// "je crois que…", "I think that…": the "que" of a thought, not of "only".
 fn after_thinking(tokens: &[crate::text::Token], k: usize) -> bool {
     matches!(tokens[k].norm.as_str(), "que" | "qu" | "that")
@@ -190,10 +218,19 @@ impl Parser {
             return true;
         }
         let words = |f: &dyn Fn(&str) -> bool| tokens.iter().any(|t| f(&t.norm));
+        // "i go every week", "j'y vais tous les matins": how often, not a period.
+        let how_often = |k: usize| {
+            let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+            (k >= 1 && matches!(w(k - 1), "every"))
+                || (k >= 2 && w(k - 1) == "les" && matches!(w(k - 2), "tous" | "toutes"))
+        };
         if tokens.is_empty()
             || tokens.len() > 12
-            || tokens.iter().any(|t| t.kind != TokenKind::Word || period::is_time_word(t))
-            || !words(&is_remark_marker)
+            || tokens
+                .iter()
+                .enumerate()
+                .any(|(k, t)| t.kind != TokenKind::Word || (period::is_time_word(t) && !how_often(k)))
+            || !(words(&is_remark_marker) || speaks_of_self(&tokens))
             || tokens.iter().enumerate().any(|(k, t)| restricts(&t.norm) && !after_thinking(&tokens, k))
             || words(&lexicon::changes_meaning)
             || words(&lexicon::is_exclusion_word)
@@ -204,7 +241,7 @@ impl Parser {
         {
             return false;
         }
-        let mut used = vec![false; tokens.len()];
+        let mut used: Vec<bool> = (0..tokens.len()).map(|k| period::is_time_word(&tokens[k]) && how_often(k)).collect();
         if period::find(&tokens, &used, clause, cx.today, crate::Locale::En).is_some() {
             return false;
         }

@@ -161,8 +161,11 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["avant", "hier"], Relative::DayBeforeYesterday),
     (&["aujourd", "hui"], Relative::Today),
     (&["today"], Relative::Today),
+    (&["todays"], Relative::Today),
     (&["hier"], Relative::Yesterday),
     (&["yesterday"], Relative::Yesterday),
+    // "yesterdays transactions", typed without the apostrophe.
+    (&["yesterdays"], Relative::Yesterday),
 ];
 
 pub(super) fn resolve(rel: Relative, today: Date, locale: Locale) -> Period {

@@ -34,6 +34,10 @@ fn remarks_are_not_used_and_say_so() {
         ("I don't want the list, just the total I spent at monoprix in october", "spending_summary"),
         ("pas besoin du détail, juste le total des restos la semaine dernière", "spending_summary"),
         ("never mind the chart, just tell me how much I spent on health in 2025", "spending_summary"),
+        // About the person's life, asking nothing.
+        ("how much did healthcare cost me in september, i had the flu twice", "spending_summary"),
+        ("combien chez paul ce mois, j'y vais tous les matins", "spending_summary"),
+        ("how much did i spend at ugc this year, i go every week", "spending_summary"),
     ] {
         assert_eq!(read(&p, message), Some((tool, true)), "{message}");
     }
@@ -54,6 +58,13 @@ fn what_might_narrow_the_question_is_never_a_remark() {
         "how much did I spend at amazon this year, is it bad",
         "combien chez Lidl en octobre, je pense qu'il y en a 3",
         "combien chez Lidl en octobre, c'était en septembre je crois",
+        // The person speaks of themselves, but asks, corrects or widens.
+        "how much at lidl in october, i mean the other one",
+        "how much at lidl in october, we need the receipts",
+        "how much at lidl in october, i go there every week of the year too",
+        "combien chez paul ce mois, on y va aussi le dimanche",
+        "combien chez paul ce mois, je veux savoir si c'est trop",
+        "how much at ugc this month, we went twice in september",
         // Turned down, then asked for: a contradiction waits.
         "I don't want the list, show me the list of amazon purchases in october",
         "je ne veux pas le solde, juste mon solde",

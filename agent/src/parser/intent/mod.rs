@@ -305,6 +305,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         ) || (w == "much" && i > 0 && tokens[i - 1].norm == "how")
         {
             intent.asks_amount = true;
+            // "cb il me reste", texting for "combien" (not the card: "paiements CB").
+            if w == "cb" && (i == 0 || !matches!(norm(i - 1), "par" | "en" | "by" | "carte" | "paiements" | "paiement")) {
+                used[i] = true;
+            }
         } else if w == "add" && norm(i + 1) == "up" && !used[i + 1] {
             // "add up my restaurant spending": a total.
             intent.asks_amount = true;

@@ -233,6 +233,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "paying",
     "pendant",
     "peux",
+    "plait",
     "please",
     "pls",
     "plus",
