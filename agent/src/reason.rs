@@ -55,6 +55,9 @@ pub enum ReasonCode {
     /// nothing Sou reads and restricts nothing ("…, ça fait mal", "…, be honest lol"):
     /// not used, and said so.
     Remark,
+    /// A correction said after the question ("…en septembre… non pardon, en octobre"):
+    /// the question read again with the one period or name it corrects replaced.
+    Correction,
     /// Words the parser could not place that would change the calculation (an
     /// exclusion, an average, a second period, a write, the world outside the ledger):
     /// the plan does not run as is.
@@ -111,7 +114,7 @@ impl ReasonCode {
         match self {
             ExplicitIntent | FiltersOnly | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
             | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded | UserSelected
-            | GuardianApproved | WriteRequest | Remark => Confidence::High,
+            | GuardianApproved | WriteRequest | Remark | Correction => Confidence::High,
             InferredIntent | FuzzyIntent | ForeignCurrency | InferredColumn | GuardianRepaired
             | ModelProposed | DefaultMonth | NameAsText => Confidence::Medium,
             // A name corrected from a word Sou has never seen ("carefour") may be another
@@ -150,6 +153,7 @@ impl ReasonCode {
             UnrecognizedWords => "unrecognized_words",
             UnplacedMeaning => "unplaced_meaning",
             Remark => "remark",
+            Correction => "correction",
             SeparatePeriods => "separate_periods",
             AverageUnit => "average_unit",
             RateOrBreakdown => "rate_or_breakdown",
@@ -237,6 +241,8 @@ impl ReasonCode {
             (Locale::En, UnrecognizedWords) => format!("Words not recognised, ignored: {detail}"),
             (Locale::Fr, Remark) => format!("Remarque, sans effet sur le calcul : {detail}"),
             (Locale::En, Remark) => format!("A remark, which changes nothing computed: {detail}"),
+            (Locale::Fr, Correction) => format!("Lu avec votre correction : {detail}"),
+            (Locale::En, Correction) => format!("Read with your correction: {detail}"),
             (Locale::Fr, UnplacedMeaning) => {
                 format!("Mots qui changeraient le calcul, que je ne sais pas lire : {detail}")
             }

@@ -16,6 +16,7 @@ pub(crate) mod intent;
 pub(crate) mod lexicon;
 pub use self::lexicon::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
 mod question;
+mod correction;
 mod remark;
 pub mod steps;
 #[cfg(feature = "writes")]
@@ -111,7 +112,19 @@ impl Parser {
         // surely, runs; the remark is said not to be used.
         let remarked =
             || self.remark(message, cx).and_then(|(question, remark)| self.without(question, remark, cx));
-        if let Some(p) = refused.or_else(remarked) {
+        // "… en septembre… non pardon, en octobre": the question read again as corrected,
+        // if read surely.
+        let corrected = || {
+            let (fixed, old, new) = self.corrected(message, cx)?;
+            let ParseOutcome::Plan(mut p) = self.parse_whole(&fixed, cx) else { return None };
+            if p.meta.confidence != crate::Confidence::High {
+                return None;
+            }
+            let detail = format!("« {old} » → « {new} »");
+            p.meta.confidence_reasons.push(Reason::new(ReasonCode::Correction, p.meta.locale, &detail));
+            Some(p)
+        };
+        if let Some(p) = refused.or_else(remarked).or_else(corrected) {
             return ParseOutcome::Plan(p);
         }
         outcome

@@ -72,3 +72,36 @@ fn what_might_narrow_the_question_is_never_a_remark() {
         assert_eq!(read(&p, message), None, "{message}");
     }
 }
+
+/// A correction said after the question replaces the one period or name it names: the
+/// plan is the corrected question's, with the correction said.
+#[test]
+fn a_correction_replaces_what_it_names() {
+    let p = parser();
+    let cx = Context { today: Date::new(2026, 11, 29).unwrap(), locale: None, previous: None };
+    for (said, meant) in [
+        ("combien en courses en septembre... non pardon, en octobre", "combien en courses en octobre"),
+        ("how much did I spend at Lidl in August, wait no, July", "how much did I spend at Lidl in July"),
+        ("how much on groceries in october, no wait, restaurants i mean", "how much on restaurants in october"),
+        ("restaurants in october, no wait not october, september", "restaurants in september"),
+        ("combien chez carrefour ce mois, non pardon, chez lidl", "combien chez lidl ce mois"),
+    ] {
+        let (ParseOutcome::Plan(a), ParseOutcome::Plan(b)) = (p.parse(said, &cx), p.parse(meant, &cx)) else {
+            panic!("{said}: no plan");
+        };
+        assert_eq!(a.call, b.call, "{said}");
+        assert_eq!(a.meta.confidence, Confidence::High, "{said}");
+        assert!(a.meta.confidence_reasons.iter().any(|r| r.code == ReasonCode::Correction), "{said}");
+    }
+    // Not one thing of a kind the question holds once, or not said to be a correction.
+    for message in [
+        "how much at lidl in august, no wait, july and august",
+        "how much at lidl in august, no, not the refunds",
+        "restaurants in october, no wait not the refunds, september",
+        "combien en courses et en restos en septembre, non pardon, chez lidl",
+        "how much at lidl in august, july",
+        "how much at lidl in august, no wait, the other one",
+    ] {
+        assert_eq!(read(&p, message), None, "{message}");
+    }
+}
