@@ -116,6 +116,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     let mut everything = false;
     // "abonnements" asks for the subscriptions themselves unless an amount is asked.
     let mut subscription_words = Vec::new();
+    // "…, pas les remboursements", "not the refunds": one side of the ledger turned
+    // down — the other side, if the message asks for it too (read at the end).
+    let mut turned_down: Option<(Direction, usize, usize)> = None;
     let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
     for i in 0..tokens.len() {
         if used[i] {
@@ -254,6 +257,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.words.push(span(i, i + 1));
             used[i] = true;
             used[i + 1] = true;
+            continue;
+        }
+        if let Some((other, last)) = side_turned_down(tokens, used, i).filter(|_| turned_down.is_none()) {
+            turned_down = Some((other, i, last));
+            used[i..=last].iter_mut().for_each(|u| *u = true);
             continue;
         }
         if let Some((dir, n)) = direction_words(tokens, used, i) {
@@ -796,7 +804,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // the income).
     let came_in = tokens.windows(2).any(|w| {
         matches!(w[0].norm.as_str(), "came" | "come" | "comes" | "coming") && matches!(w[1].norm.as_str(), "in" | "into")
-    });
+    }) || tokens.iter().any(|t| matches!(t.norm.as_str(), "rentrees" | "entrees"));
     if came_in && shown && !intent.asks_amount && intent.direction.is_none() && !balance && !budget {
         intent.direction = Some(Direction::Credit);
         list = true;
@@ -878,6 +886,64 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     } else {
         None
     };
+    // The side turned down is read only when the other is asked for in so many words
+    // ("debits only, not the refunds", "les virements reçus, pas les dépenses"); else
+    // the negation stays unread.
+    if let Some((other, a, b)) = turned_down {
+        let outside = |f: &dyn Fn(&str) -> bool| (0..tokens.len()).any(|j| !(a..=b).contains(&j) && f(norm(j)));
+        let asked = match other {
+            Direction::Debit => outside(&|w| DEBIT_SIDE.contains(&w) || matches!(w, "commandes" | "orders")),
+            Direction::Credit => outside(&|w| {
+                CREDIT_SIDE.contains(&w) || matches!(w, "recu" | "recus" | "received" | "came" | "revenus" | "income")
+            }),
+        };
+        let agrees = intent.direction.is_none_or(|d| d == other);
+        // Spending is the debits, income credits: turning the other side down says the
+        // same. A list, or money in and out, keeps the side asked for.
+        let same = matches!(
+            (intent.kind, other),
+            (Some(Kind::Spending), Direction::Debit) | (Some(Kind::Income), Direction::Credit)
+        );
+        let listed = matches!(intent.kind, Some(Kind::List | Kind::CashFlow));
+        if asked && agrees && (same || listed) {
+            if listed {
+                intent.direction = Some(other);
+                intent.kind = Some(Kind::List);
+            }
+            intent.words.push(message.get(tokens[a].start..tokens[b].end).unwrap_or_default().to_string());
+        } else {
+            used[a..=b].iter_mut().for_each(|u| *u = false);
+        }
+    }
     intent.explicit = intent.kind.is_some();
     intent
+}
+
+/// Words for money that came in, and for money that went out.
+const CREDIT_SIDE: &[&str] =
+    &["refunds", "refund", "remboursements", "remboursement", "credits", "credit", "rentrees", "entrees"];
+const DEBIT_SIDE: &[&str] = &[
+    "debits", "debit", "depenses", "spending", "expenses", "sorties", "achats", "purchases", "paiements", "payments",
+];
+
+/// "not the refunds", "pas les dépenses", "no refunds": a negation, then one side of
+/// the ledger — the other side, and the last token used.
+fn side_turned_down(tokens: &[Token], used: &[bool], i: usize) -> Option<(Direction, usize)> {
+    let w = |j: usize| tokens.get(j).filter(|_| !used[j]).map(|t| t.norm.as_str());
+    if !matches!(w(i)?, "not" | "pas" | "no" | "sans" | "hors" | "without" | "excluding" | "minus") {
+        return None;
+    }
+    let mut j = i + 1;
+    while matches!(w(j), Some("the" | "les" | "des" | "de" | "d" | "l" | "any")) {
+        j += 1;
+    }
+    let side = w(j)?;
+    let other = if CREDIT_SIDE.contains(&side) {
+        Direction::Debit
+    } else if DEBIT_SIDE.contains(&side) {
+        Direction::Credit
+    } else {
+        return None;
+    };
+    Some((other, j))
 }
