@@ -111,7 +111,7 @@ impl Parser {
         // A remark beside the question ("…, ça fait mal"): the question alone, read
         // surely, runs; the remark is said not to be used.
         let remarked =
-            || self.remark(message, cx).and_then(|(question, remark)| self.without(question, remark, cx));
+            || self.remark(message, cx).and_then(|(question, remark)| self.without(question, &remark, cx));
         // "… en septembre… non pardon, en octobre": the question read again as corrected,
         // if read surely.
         let corrected = || {

@@ -126,9 +126,26 @@ fn after_thinking(tokens: &[crate::text::Token], k: usize) -> bool {
 /// and openers, nothing else.
 fn is_thanks(tokens: &[crate::text::Token]) -> bool {
     let words: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
+    // "Bien cordialement, Mme Lefèvre", "Kind regards, Tom": a closing, and a name.
+    let closing = match words.as_slice() {
+        ["bien" | "tres", "cordialement", rest @ ..] | ["cordialement", rest @ ..] => Some(rest),
+        ["best" | "kind" | "warm", "regards", rest @ ..] | ["regards", rest @ ..] => Some(rest),
+        _ => None,
+    };
+    if closing.is_some_and(|rest| rest.len() <= 3) {
+        return true;
+    }
     matches!(
         words.as_slice(),
-        ["merci"]
+        ["je", "vous", "remercie"]
+            | ["je", "vous", "remercie", "par", "avance"]
+            | ["je", "vous", "remercie", "d", "avance"]
+            | ["merci", "par", "avance"]
+            | ["thank", "you", "kindly"]
+            | ["many", "thanks"]
+            | ["good", "morning" | "afternoon" | "evening"]
+            | ["bonjour" | "bonsoir" | "hello" | "hi" | "hey" | "salut" | "coucou"]
+            | ["merci"]
             | ["merci", "beaucoup" | "bien" | "encore"]
             | ["merci", "d", "avance"]
             | ["thanks" | "thx" | "ty" | "cheers"]
@@ -195,6 +212,11 @@ fn splits(message: &str) -> Vec<(&str, &str)> {
         let cut = tokens[last].start;
         out.push((trim(&message[..cut]), trim(&message[cut..])));
     }
+    // "…. Bien cordialement, Mme Lefèvre": a closing of two clauses.
+    if breaks.len() >= 2 {
+        let cut = tokens[breaks[breaks.len() - 2]].start;
+        out.push((trim(&message[..cut]), trim(&message[cut..])));
+    }
     if let Some(&first) = breaks.first() {
         let cut = tokens[first].start;
         out.push((trim(&message[cut..]), trim(&message[..cut])));
@@ -204,10 +226,24 @@ fn splits(message: &str) -> Vec<(&str, &str)> {
 
 impl Parser {
     /// The question and the remark beside it, when the message holds one.
-    pub(super) fn remark<'m>(&self, message: &'m str, cx: &Context<'_>) -> Option<(&'m str, &'m str)> {
-        splits(message)
+    pub(super) fn remark<'m>(&self, message: &'m str, cx: &Context<'_>) -> Option<(&'m str, String)> {
+        let one = splits(message)
             .into_iter()
-            .find(|(question, remark)| !question.is_empty() && self.says_nothing(remark, cx))
+            .find(|(question, remark)| !question.is_empty() && self.says_nothing(remark, cx));
+        if let Some((question, remark)) = one {
+            // A greeting before and thanks after: both set aside, if the middle holds the
+            // question ("Good morning. Could you tell me …? Thank you kindly.").
+            let other = splits(question)
+                .into_iter()
+                .find(|(middle, before)| !middle.is_empty() && self.says_nothing(before, cx));
+            return Some(match other {
+                Some((middle, before)) if message.find(before) < message.find(remark) => {
+                    (middle, format!("{before} … {remark}"))
+                }
+                _ => (question, remark.to_string()),
+            });
+        }
+        None
     }
 
     /// Whether a clause says nothing Sou reads: a remark's word, and no word that names,

@@ -34,6 +34,9 @@ fn remarks_are_not_used_and_say_so() {
         ("I don't want the list, just the total I spent at monoprix in october", "spending_summary"),
         ("pas besoin du détail, juste le total des restos la semaine dernière", "spending_summary"),
         ("never mind the chart, just tell me how much I spent on health in 2025", "spending_summary"),
+        // A greeting before and a closing after.
+        ("Good morning. Could you please tell me how much I spent on groceries in September? Thank you kindly.", "spending_summary"),
+        ("Bonjour, je souhaiterais connaître le montant de mes dépenses de transports pour l'année 2025. Bien cordialement, Mme Lefèvre", "spending_summary"),
         // About the person's life, asking nothing.
         ("how much did healthcare cost me in september, i had the flu twice", "spending_summary"),
         ("combien chez paul ce mois, j'y vais tous les matins", "spending_summary"),
