@@ -312,9 +312,9 @@ mod tests {
         ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 141),
         ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 154),
         ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 155),
-        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 142),
-        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 1, 139),
-        ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 141),
+        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 143),
+        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 1, 142),
+        ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 143),
     ];
 
     #[test]

@@ -455,6 +455,10 @@ pub(crate) fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Opti
 pub(crate) fn is_advice(tokens: &[Token], i: usize) -> bool {
     let w = tokens[i].norm.as_str();
     let next = tokens.get(i + 1).map_or("", |t| t.norm.as_str());
+    // "Deliveroo should be in restaurants": where something belongs, not advice.
+    if matches!(w, "should" | "devrait" | "devraient") && matches!(next, "be" | "go" | "etre" | "aller") {
+        return false;
+    }
     matches!(
         w,
         "should"

@@ -151,6 +151,16 @@ impl Read<'_> {
                             | "operations"
                             | "it"
                             | "les"
+                            // "passé compris", "y compris les anciennes", "including the
+                            // ones already there", "redo the old ones".
+                            | "compris"
+                            | "including"
+                            | "included"
+                            | "inclus"
+                            | "redo"
+                            | "refais"
+                            | "there"
+                            | "la"
                     );
             }
         }
@@ -205,6 +215,7 @@ impl Read<'_> {
         }
         // "ORANGE SA": a label in capitals goes on through its capital words ("SA" is
         // also a French word that carries nothing).
+        let mut said = None;
         if let (Some(a), Some(b)) = (first, last) {
             last = Some(self.in_capitals(a, b).min(end.saturating_sub(1)).max(b));
             // "LA POSTE": and back through the capital words before it.
@@ -218,6 +229,18 @@ impl Read<'_> {
                 a -= 1;
             }
             first = Some(a);
+            // "anything from HELLOFRESH is filed under groceries": a label in capitals is
+            // the label, not the words around it.
+            let b = last.unwrap_or(b);
+            said = Some((a, b));
+            if let Some(c) = (a..=b).find(|&i| caps(i) && self.tokens[i].end - self.tokens[i].start >= 2) {
+                let mut d = c;
+                while d < b && caps(d + 1) {
+                    d += 1;
+                }
+                first = Some(c);
+                last = Some(d);
+            }
         }
         // "BOUYGUES soit en factures", "LECLERC is groceries": the verb is not the label.
         while let (Some(a), Some(b)) = (first, last) {
@@ -229,13 +252,15 @@ impl Read<'_> {
             }
         }
         if let (None, Some(a), Some(b)) = (&pattern, first, last) {
-            // A word in it that would change the plan stops the run.
-            for j in a..=b {
+            // A word in it, or around the capitals, that would change the plan stops the
+            // run.
+            let (x, y) = said.map_or((a, b), |(x, y)| (x.min(a), y.max(b)));
+            for j in x..=y {
                 if changes_meaning(self.w(j)) {
                     return None;
                 }
             }
-            self.use_span(a, b);
+            self.use_span(x, y);
             pattern = Some(self.words(a, b));
         }
         let category = match target {

@@ -155,6 +155,15 @@ impl Parser {
             budget |= is_budget_word(&t.norm);
             currency |= t.kind == TokenKind::Currency || t.norm.starts_with("eur");
         }
+        // "Deliveroo should be in restaurants", "ça devrait être en courses": where the
+        // transactions belong, a recategorisation.
+        for i in 1..tokens.len() {
+            let belongs = matches!(tokens[i - 1].norm.as_str(), "should" | "devrait" | "devraient")
+                && matches!(tokens[i].norm.as_str(), "be" | "go" | "etre" | "aller");
+            if belongs && i >= 2 && !matches!(tokens[i - 2].norm.as_str(), "what" | "where" | "how" | "which") {
+                c[i - 1] |= FILE;
+            }
+        }
         let mut r = Read {
             p: self,
             tokens,
