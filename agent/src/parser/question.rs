@@ -243,7 +243,10 @@ impl Parser {
         // A balance over a period is its balance at the period's close: "fin octobre",
         // "at the end of last year" say just that.
         if kind == Kind::Balance {
-            unrecognized.retain(|u| !matches!(crate::text::normalize(&u.words).as_str(), "fin" | "end"));
+            // "combien j'avais sur le livret fin juin": what the account held.
+            unrecognized.retain(|u| {
+                !matches!(crate::text::normalize(&u.words).as_str(), "fin" | "end" | "avais" | "avait" | "had")
+            });
         }
         // Budgets, balances and recurring payments take few filters: a word left over
         // is what the message is about ("wedding budget checklist").

@@ -198,13 +198,13 @@ const RESTRICTING_WORDS: &[&str] = &[
 /// after the last break (`,` `.` `?` `!` `;` `…`, a dash) or before the first one.
 fn splits(message: &str) -> Vec<(&str, &str)> {
     fn trim(s: &str) -> &str {
-        s.trim_matches(|c: char| c.is_whitespace() || ",.?!;…—–-".contains(c))
+        s.trim_matches(|c: char| c.is_whitespace() || ",.?!;…—–-()".contains(c))
     }
     let tokens = tokenize(message);
     let breaks: Vec<usize> = (1..tokens.len())
         .filter(|&i| {
             let gap = &message[tokens[i - 1].end..tokens[i].start];
-            gap.contains([',', '.', '?', '!', ';', '…', '—', '–']) || gap.contains(" - ")
+            gap.contains([',', '.', '?', '!', ';', '…', '—', '–', '(']) || gap.contains(" - ")
         })
         .collect();
     let mut out = Vec::new();

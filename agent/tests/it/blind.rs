@@ -306,15 +306,15 @@ mod tests {
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 7, 129),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 143),
         ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 129),
-        ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 2, 142),
+        ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 2, 144),
         ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 144),
         ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 4, 157),
-        ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 141),
-        ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 154),
-        ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 155),
-        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 143),
-        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 1, 142),
-        ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 143),
+        ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 142),
+        ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 155),
+        ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 156),
+        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 147),
+        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 1, 147),
+        ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 144),
     ];
 
     #[test]

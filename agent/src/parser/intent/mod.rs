@@ -206,6 +206,21 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             used[i + 1] = true;
             continue;
         }
+        // "how much cash did I take out": withdrawals, money out.
+        if matches!(w, "take" | "took" | "taken" | "taking") && norm(i + 1) == "out" && !used[i + 1] {
+            spend = true;
+            intent.words.push(span(i, i + 1));
+            used[i] = true;
+            used[i + 1] = true;
+            continue;
+        }
+        // "what's my net for October": money in less money out.
+        if w == "net" && i > 0 && matches!(norm(i - 1), "my" | "mon" | "the" | "le") {
+            cash = true;
+            intent.words.push(span(i, i));
+            used[i] = true;
+            continue;
+        }
         // "what went out of the current account", "how much went out": spending.
         if matches!(w, "went" | "goes" | "gone" | "going") && norm(i + 1) == "out" && !used[i + 1] {
             spend = true;
@@ -671,7 +686,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     let how_many = |j: usize| {
         matches!(
             (norm(j), norm(j + 1)),
-            ("how", "many") | ("combien", "de" | "d") | ("nombre", "de" | "d") | ("number", "of")
+            ("how", "many") | ("combien", "de" | "d") | ("nombre" | "nb", "de" | "d") | ("number", "of")
         )
     };
     let count = (0..tokens.len()).any(|j| how_many(j) && (j + 2..j + 4).any(|k| paid(norm(k))));
@@ -718,7 +733,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "nombre de transactions sur le livret A", "number of transactions": their list,
     // which says how many.
     for j in 0..tokens.len() {
-        if matches!((norm(j), norm(j + 1)), ("nombre", "de" | "d") | ("number", "of"))
+        if matches!((norm(j), norm(j + 1)), ("nombre" | "nb", "de" | "d") | ("number", "of"))
             && is_transaction_word(norm(j + 2))
             && !used[j]
         {

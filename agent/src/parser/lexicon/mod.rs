@@ -441,6 +441,12 @@ pub(crate) fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Opti
         ) => Some((Direction::Credit, 1)),
         ("debits" | "debit" | "outgoings", _) => Some((Direction::Debit, 1)),
         // "sorties d'argent" is money out; "sorties" alone may be outings (leisure).
+        // "la plus grosse rentrée d'argent": money in ("la rentrée" alone is September).
+        ("rentree" | "rentrees", "d" | "de")
+            if tokens.get(i + 2).is_some_and(|t| matches!(t.norm.as_str(), "argent" | "cash")) =>
+        {
+            Some((Direction::Credit, 3))
+        }
         ("sorties", "d" | "de")
             if tokens.get(i + 2).is_some_and(|t| matches!(t.norm.as_str(), "argent" | "cash")) =>
         {
@@ -532,6 +538,8 @@ pub(crate) fn is_breakdown_word(w: &str) -> bool {
 
 const BREAKDOWN_WORDS: &[&str] = &[
     "repartition",
+    "classement",
+    "ranking",
     "breakdown",
     "ventilation",
     "split",
