@@ -16,7 +16,9 @@ pub(crate) mod intent;
 pub(crate) mod lexicon;
 pub use self::lexicon::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
 mod question;
+#[cfg(feature = "asides")]
 mod correction;
+#[cfg(feature = "asides")]
 mod remark;
 pub mod steps;
 #[cfg(feature = "writes")]
@@ -103,6 +105,17 @@ impl Parser {
         if matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == crate::Confidence::High) {
             return outcome;
         }
+        #[cfg(feature = "asides")]
+        if let Some(p) = self.aside(message, cx) {
+            return ParseOutcome::Plan(p);
+        }
+        outcome
+    }
+
+    /// The question with what is said beside it set aside, read surely: a form turned
+    /// down before it, a remark, or a correction after it.
+    #[cfg(feature = "asides")]
+    fn aside(&self, message: &str, cx: &Context<'_>) -> Option<ToolCallPlan> {
         // "I don't want the list, just the total at Monoprix": the question after
         // "just", read surely, runs if it is not what was turned down.
         let refused = remark::refusal(message).and_then(|(question, said, refused)| {
@@ -124,14 +137,12 @@ impl Parser {
             p.meta.confidence_reasons.push(Reason::new(ReasonCode::Correction, p.meta.locale, &detail));
             Some(p)
         };
-        if let Some(p) = refused.or_else(remarked).or_else(corrected) {
-            return ParseOutcome::Plan(p);
-        }
-        outcome
+        refused.or_else(remarked).or_else(corrected)
     }
 
     /// The plan for `question` said without `aside`, if read surely: with a reason that
     /// shows `aside` was not used.
+    #[cfg(feature = "asides")]
     fn without(&self, question: &str, aside: &str, cx: &Context<'_>) -> Option<ToolCallPlan> {
         let ParseOutcome::Plan(mut p) = self.parse_whole(question, cx) else { return None };
         if p.meta.confidence != crate::Confidence::High {

@@ -122,45 +122,70 @@ fn after_thinking(tokens: &[crate::text::Token], k: usize) -> bool {
         )
 }
 
-/// "Merci d'avance.", "thanks a lot", "bonne journée", "hey quick one": thanks, wishes
-/// and openers, nothing else.
+/// "Merci d'avance.", "thanks a lot", "bonne journée", "hey quick one", "Bien
+/// cordialement, Mme Lefèvre": thanks, wishes, openers and closings, nothing else.
 fn is_thanks(tokens: &[crate::text::Token]) -> bool {
     let words: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
-    // "Bien cordialement, Mme Lefèvre", "Kind regards, Tom": a closing, and a name.
-    let closing = match words.as_slice() {
-        ["bien" | "tres", "cordialement", rest @ ..] | ["cordialement", rest @ ..] => Some(rest),
-        ["best" | "kind" | "warm", "regards", rest @ ..] | ["regards", rest @ ..] => Some(rest),
-        _ => None,
-    };
-    if closing.is_some_and(|rest| rest.len() <= 3) {
-        return true;
-    }
-    matches!(
-        words.as_slice(),
-        ["je", "vous", "remercie"]
-            | ["je", "vous", "remercie", "par", "avance"]
-            | ["je", "vous", "remercie", "d", "avance"]
-            | ["merci", "par", "avance"]
-            | ["thank", "you", "kindly"]
-            | ["many", "thanks"]
-            | ["good", "morning" | "afternoon" | "evening"]
-            | ["bonjour" | "bonsoir" | "hello" | "hi" | "hey" | "salut" | "coucou"]
-            | ["merci"]
-            | ["merci", "beaucoup" | "bien" | "encore"]
-            | ["merci", "d", "avance"]
-            | ["thanks" | "thx" | "ty" | "cheers"]
-            | ["thanks", "a", "lot"]
-            | ["thanks", "in", "advance"]
-            | ["thank", "you"]
-            | ["thank", "you", "so" | "very", "much"]
-            | ["bonne", "journee" | "soiree"]
-            | ["have", "a", "nice" | "good", "day"]
-            | ["hey" | "hi" | "ok" | "so", "quick", "one" | "question"]
-            | ["quick", "one" | "question"]
-            | ["petite", "question"]
-            | ["question", "rapide"]
-    )
+    let said = words.join(" ");
+    // A closing may be signed: up to three words after it.
+    let closing = CLOSINGS.iter().any(|c| {
+        said.strip_prefix(c).is_some_and(|rest| rest.is_empty() || (rest.starts_with(' ') && rest.split(' ').count() <= 4))
+    });
+    closing || THANKS.contains(&said.as_str())
 }
+
+/// Thanks, wishes and openers, as whole clauses (normalised words).
+const THANKS: &[&str] = &[
+    "je vous remercie",
+    "je vous remercie par avance",
+    "je vous remercie d avance",
+    "merci",
+    "merci beaucoup",
+    "merci bien",
+    "merci encore",
+    "merci d avance",
+    "merci par avance",
+    "thanks",
+    "thx",
+    "ty",
+    "cheers",
+    "many thanks",
+    "thanks a lot",
+    "thanks in advance",
+    "thank you",
+    "thank you kindly",
+    "thank you so much",
+    "thank you very much",
+    "good morning",
+    "good afternoon",
+    "good evening",
+    "bonjour",
+    "bonsoir",
+    "hello",
+    "hi",
+    "hey",
+    "salut",
+    "coucou",
+    "bonne journee",
+    "bonne soiree",
+    "have a nice day",
+    "have a good day",
+    "hey quick one",
+    "hey quick question",
+    "hi quick one",
+    "hi quick question",
+    "ok quick one",
+    "ok quick question",
+    "so quick one",
+    "so quick question",
+    "quick one",
+    "quick question",
+    "petite question",
+    "question rapide",
+];
+
+/// Closings, which a name may follow.
+const CLOSINGS: &[&str] = &["bien cordialement", "tres cordialement", "cordialement", "best regards", "kind regards", "warm regards", "regards"];
 
 /// Words that narrow what is asked, however they are placed ("…, only the food ones",
 /// "…, surtout la bouffe"): a clause holding one is never a remark.

@@ -36,12 +36,14 @@ const REVIEW: &[&str] = &["bilan", "recap", "recapitulatif", "review", "roundup"
 const COMPARE: &[&str] = &["compare", "comparez", "comparer", "versus", "vs"];
 
 /// Whether a clause starting with `w` asks something ("how…", "montre…", "is…").
+#[cfg(feature = "asides")]
 pub(crate) fn starts_a_request(w: &str) -> bool {
     ASKS.contains(&w) || QUESTIONS.contains(&w)
 }
 
 /// Whether `w` asks something wherever it stands ("combien", "how", "montre") or leads
 /// to a next request ("puis", "then", "also").
+#[cfg(feature = "asides")]
 pub(crate) fn asks_or_leads_on(w: &str) -> bool {
     ASKS.contains(&w) || FILLERS.contains(&w)
 }
