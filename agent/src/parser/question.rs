@@ -299,6 +299,13 @@ impl Parser {
             unrecognized.iter_mut().for_each(|u| u.changes_meaning = true);
         }
         push_unrecognized(&mut reasons, &unrecognized, locale);
+        // "combien j'ai épargné cette année": the net kept back, or the transfers to
+        // savings — asked.
+        if let (Some(said), Kind::CashFlow) = (&intent.saved, kind) {
+            let net = crate::wording::kind_label(Kind::CashFlow, locale);
+            let savings = locale.pick("virements vers l'épargne", "transfers to savings");
+            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &format!("« {said} » → {net}, {savings}")));
+        }
         if intent.second_ask {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(", ")));
         }

@@ -18,14 +18,14 @@ const JOINS: &[&str] = &["and", "then", "also", "plus", "et", "puis", "ensuite",
 const ASKS: &[&str] = &[
     "show", "list", "give", "tell", "compare", "how", "what", "which", "display", "find", "top", "montre",
     "montrez", "affiche", "affichez", "liste", "listez", "donne", "donnez", "compare", "comparez", "combien",
-    "quel", "quels", "quelle", "quelles", "trouve", "trouvez",
+    "quel", "quels", "quelle", "quelles", "trouve", "trouvez", "dis", "dites",
 ];
 /// Words that start a question after a join ("…, and am I on track").
 const QUESTIONS: &[&str] = &["am", "are", "is", "do", "does", "did"];
 /// Words that start a request only after a joining word ("…, then the top 3 merchants",
 /// "et le total"); after a comma alone they refine the request before ("units sold per
 /// product, top 3").
-const AFTER_JOIN: &[&str] = &["top", "total", "somme", "where"];
+const AFTER_JOIN: &[&str] = &["top", "total", "somme", "where", "ou"];
 /// Words between a join and the request ("and then show me", "et aussi montre-moi").
 const FILLERS: &[&str] = &["then", "also", "puis", "ensuite", "aussi", "alors", "enfin"];
 /// A pronoun or an article before the request's word ("and I did", "et le total").

@@ -74,6 +74,9 @@ pub(crate) struct Intent {
     /// Recurring payments read from "subscriptions" alone, with no word asking which
     /// ("subscriptions over the past 12 months": those payments, or what they cost?).
     pub(crate) bare_subscriptions: bool,
+    /// "combien j'ai épargné", "how much did I save", "mis de côté": money kept back or
+    /// moved to savings — the words, when said.
+    pub(crate) saved: Option<String>,
     /// The breakdown over time was one word ("daily spend", "dépenses mensuelles"),
     /// which people use for a rate as much as for a breakdown.
     pub(crate) rate_word: bool,
@@ -110,6 +113,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         list_verb: false,
         rate_word: false,
         bare_subscriptions: false,
+        saved: None,
     };
     let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
     let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
@@ -133,6 +137,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         // Two-word markers first: "cash flow", "taux d'épargne", "savings rate".
         if let Some(n) = cash_flow_phrase(tokens, used, i) {
             cash = true;
+            // "mis de côté", "put aside": kept back, or moved to savings?
+            if matches!(w, "mis" | "put") {
+                intent.saved = Some(span(i, i + n - 1));
+            }
             intent.words.push(span(i, i + n - 1));
             used[i..i + n].iter_mut().for_each(|u| *u = true);
             continue;
@@ -312,6 +320,12 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         } else if is_subscription_word(w) {
             subscription_words.push(i);
         } else if is_cash_flow_word(w) || (w == "epargne" && saves_before(tokens, i)) {
+            // "combien j'ai épargné", "how much did I save": what was kept back (money in
+            // less money out), or what was moved to savings? Writers read both.
+            let verb = SAVED.contains(&w) || w == "epargne";
+            if verb && !(i >= 2 && matches!(norm(i - 1), "d") && matches!(norm(i - 2), "taux" | "capacite")) {
+                intent.saved = Some(span(i, i));
+            }
             mark(&mut cash, &mut intent, used);
         } else if is_spend_word(w) {
             mark(&mut spend, &mut intent, used);
@@ -933,6 +947,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     intent.explicit = intent.kind.is_some();
     intent
 }
+
+/// Saving said as a verb.
+const SAVED: &[&str] =
+    &["economise", "economises", "economisee", "economiser", "saved", "save", "epargnes", "epargnee", "epargner"];
 
 /// Words for money that came in, and for money that went out.
 const CREDIT_SIDE: &[&str] =

@@ -442,7 +442,7 @@ pub(crate) fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Opti
         ("debits" | "debit" | "outgoings", _) => Some((Direction::Debit, 1)),
         // "sorties d'argent" is money out; "sorties" alone may be outings (leisure).
         // "la plus grosse rentrée d'argent": money in ("la rentrée" alone is September).
-        ("rentree" | "rentrees", "d" | "de")
+        ("rentree", "d" | "de")
             if tokens.get(i + 2).is_some_and(|t| matches!(t.norm.as_str(), "argent" | "cash")) =>
         {
             Some((Direction::Credit, 3))

@@ -175,6 +175,19 @@ impl Parser {
             reasons: vec![Reason::new(ReasonCode::WriteRequest, locale, "")],
             currency: self.vocabulary().currency.unwrap_or(Currency::EUR),
         };
+        // "mets 250 de budget resto et dis-moi où j'en suis": a second request after the
+        // change, which the change would leave unanswered.
+        let second = (1..tokens.len()).find(|&i| {
+            matches!(tokens[i - 1].norm.as_str(), "et" | "and" | "puis" | "then")
+                && matches!(
+                    tokens[i].norm.as_str(),
+                    "dis" | "dites" | "tell" | "show" | "montre" | "montrez" | "combien" | "how" | "what"
+                )
+        });
+        if let Some(k) = second {
+            let rest = message.get(tokens[k].start..).unwrap_or_default();
+            r.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(rest)));
+        }
         if r.any(ASKS) {
             None
         } else if r.any(RULE) || ((r.any(ALWAYS) || r.says_from_now()) && r.any(FILE | STRONG | AS)) {
