@@ -122,8 +122,8 @@ impl ReasonCode {
             // correction is offered, not run.
             FuzzyCategory | FuzzyMerchant | FuzzyAccount => Confidence::Low,
             ImplicitPeriod | AmbiguousEntity | UnrecognizedWords | UnplacedMeaning | SeparatePeriods
-            | AverageUnit | RateOrBreakdown | SoFarOrWhole | FollowupUsesContext | MissingContext | NoIntent | OutOfScope | TooLong
-            | MissingValue | UnknownName => Confidence::Low,
+            | AverageUnit | RateOrBreakdown | SoFarOrWhole | FollowupUsesContext | MissingContext
+            | NoIntent | OutOfScope | TooLong | MissingValue | UnknownName => Confidence::Low,
         }
     }
 

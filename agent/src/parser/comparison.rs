@@ -100,9 +100,10 @@ impl Parser {
                 // "ce mois-ci par rapport au mois dernier", "this year vs last year":
                 // the whole of the other, or only its days up to today's date? Writers
                 // read both; the user picks.
-                let this = a.period.words.split_whitespace().any(|w| {
-                    matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet")
-                });
+                let this =
+                    a.period.words.split_whitespace().any(|w| {
+                        matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet")
+                    });
                 if this && a.period.start <= cx.today && cx.today < a.period.end {
                     so_far = period::to_date_against(&b.period, cx.today, locale)
                         .filter(|(c, _)| c.start == a.period.start);

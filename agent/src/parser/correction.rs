@@ -10,8 +10,10 @@ use crate::text::{tokenize, Token};
 use crate::vocab::EntityKind;
 
 /// Words that start a correction ("non", "wait", "pardon", "sorry", "oops").
-const STARTS: &[&str] =
-    &["no", "non", "nope", "wait", "attends", "attend", "pardon", "sorry", "oops", "oups", "euh", "erm", "actually"];
+const STARTS: &[&str] = &[
+    "no", "non", "nope", "wait", "attends", "attend", "pardon", "sorry", "oops", "oups", "euh", "erm",
+    "actually",
+];
 /// Two words that say it ("i mean", "en fait", "my bad", "scratch that").
 const PAIRS: &[(&str, &str)] = &[
     ("i", "mean"),
@@ -25,11 +27,12 @@ const PAIRS: &[(&str, &str)] = &[
     ("veux", "dire"),
 ];
 /// Words around the replacement that carry nothing: "restaurants I mean", "plutôt".
-const AROUND: &[&str] = &["plutot", "rather", "instead", "dire", "please", "pls", "stp", "svp", "sorry", "pardon"];
+const AROUND: &[&str] =
+    &["plutot", "rather", "instead", "dire", "please", "pls", "stp", "svp", "sorry", "pardon"];
 /// Glue before a name or a period: "en octobre", "at Lidl", "chez Carrefour".
 const GLUE: &[&str] = &[
-    "en", "in", "on", "for", "pour", "the", "le", "la", "les", "l", "de", "du", "des", "d", "au", "aux", "at", "chez",
-    "a", "of", "dans",
+    "en", "in", "on", "for", "pour", "the", "le", "la", "les", "l", "de", "du", "des", "d", "au", "aux",
+    "at", "chez", "a", "of", "dans",
 ];
 
 /// The one thing a correction replaces.
@@ -48,9 +51,9 @@ impl Parser {
             gap(i).contains([',', '.', '…', ';', '!', '?', '-', '—', '–'])
                 && (STARTS.contains(&tokens[i].norm.as_str()) || pair_at(&tokens, i))
         })?;
-        let head = message.get(..tokens[k].start)?.trim_end_matches(|c: char| {
-            c.is_whitespace() || ",.…;!?-—–".contains(c)
-        });
+        let head = message
+            .get(..tokens[k].start)?
+            .trim_end_matches(|c: char| c.is_whitespace() || ",.…;!?-—–".contains(c));
         // The replacement: what is left once the saying-so words are set aside.
         let mut rest: Vec<usize> = (k..tokens.len()).collect();
         let mut withdrawn: Option<String> = None;
@@ -65,7 +68,9 @@ impl Parser {
                     let back: Vec<&str> = rest[1..at].iter().map(|&j| tokens[j].norm.as_str()).collect();
                     withdrawn = Some(back.join(" "));
                     rest.drain(..at);
-                } else if STARTS.contains(&tokens[i].norm.as_str()) || AROUND.contains(&tokens[i].norm.as_str()) {
+                } else if STARTS.contains(&tokens[i].norm.as_str())
+                    || AROUND.contains(&tokens[i].norm.as_str())
+                {
                     rest.remove(0);
                 } else if pair_at(&tokens, i) {
                     rest.drain(..2.min(rest.len()));
@@ -106,13 +111,17 @@ impl Parser {
     /// What `said` is: one period, or one name, with its words (glue aside).
     fn one_thing(&self, said: &str, cx: &Context<'_>) -> Option<(Replacement, String)> {
         let tokens = tokenize(said);
-        let content: Vec<usize> = (0..tokens.len()).filter(|&i| !GLUE.contains(&tokens[i].norm.as_str())).collect();
+        let content: Vec<usize> =
+            (0..tokens.len()).filter(|&i| !GLUE.contains(&tokens[i].norm.as_str())).collect();
         let (&a, &b) = (content.first()?, content.last()?);
         let used = vec![false; tokens.len()];
         let locale = crate::Locale::Fr;
         if let Some(f) = period::find(&tokens, &used, said, cx.today, locale) {
             if f.first <= a && f.last >= b && f.parts.is_empty() {
-                return Some((Replacement::Period, said.get(tokens[f.first].start..tokens[f.last].end)?.to_string()));
+                return Some((
+                    Replacement::Period,
+                    said.get(tokens[f.first].start..tokens[f.last].end)?.to_string(),
+                ));
             }
             return None;
         }

@@ -298,10 +298,12 @@ impl Finder<'_> {
             };
             // "sauf les retraits d'espèces": one name said twice, "de" between.
             let n = match tokens.get(j + n).map(|t| t.norm.as_str()) {
-                Some("de" | "d" | "of") if !used[j + n] => match self.match_at(tokens, used, j + n + 1, message) {
-                    Some((again, k)) if again.ids == m.ids => n + 1 + k,
-                    _ => n,
-                },
+                Some("de" | "d" | "of") if !used[j + n] => {
+                    match self.match_at(tokens, used, j + n + 1, message) {
+                        Some((again, k)) if again.ids == m.ids => n + 1 + k,
+                        _ => n,
+                    }
+                }
                 _ => n,
             };
             // "without the SNCF tickets", "minus the Uber rides": the transactions of

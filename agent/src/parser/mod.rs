@@ -15,9 +15,9 @@ mod followup;
 pub(crate) mod intent;
 pub(crate) mod lexicon;
 pub use self::lexicon::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
-mod question;
 #[cfg(feature = "asides")]
 mod correction;
+mod question;
 #[cfg(feature = "asides")]
 mod remark;
 pub mod steps;

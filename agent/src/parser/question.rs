@@ -245,7 +245,10 @@ impl Parser {
         if kind == Kind::Balance {
             // "combien j'avais sur le livret fin juin": what the account held.
             unrecognized.retain(|u| {
-                !matches!(crate::text::normalize(&u.words).as_str(), "fin" | "end" | "avais" | "avait" | "had")
+                !matches!(
+                    crate::text::normalize(&u.words).as_str(),
+                    "fin" | "end" | "avais" | "avait" | "had"
+                )
             });
         }
         // Budgets, balances and recurring payments take few filters: a word left over
@@ -288,7 +291,10 @@ impl Parser {
             // the balance. (With spending, "what's left" may be a budget's: not read.)
             unrecognized.retain(|u| {
                 !(kind == Kind::Balance
-                    && matches!(crate::text::normalize(&u.words).as_str(), "left" | "remaining" | "restant" | "reste"))
+                    && matches!(
+                        crate::text::normalize(&u.words).as_str(),
+                        "left" | "remaining" | "restant" | "reste"
+                    ))
             });
             // "est-ce que je dépasse un budget quelque part": anywhere ("à part" is not).
             let somewhere = tokens.windows(2).any(|w| w[0].norm == "quelque" && w[1].norm == "part");
@@ -304,7 +310,11 @@ impl Parser {
         if let (Some(said), Kind::CashFlow) = (&intent.saved, kind) {
             let net = crate::wording::kind_label(Kind::CashFlow, locale);
             let savings = locale.pick("virements vers l'épargne", "transfers to savings");
-            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &format!("« {said} » → {net}, {savings}")));
+            reasons.push(Reason::new(
+                ReasonCode::AmbiguousEntity,
+                locale,
+                &format!("« {said} » → {net}, {savings}"),
+            ));
         }
         if intent.second_ask {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(", ")));
@@ -450,7 +460,10 @@ impl Parser {
                         || matches!(n.norm.as_str(), "last" | "this")
                 });
                 (t.norm == "from" && !dated)
-                    || matches!(t.norm.as_str(), "recu" | "recus" | "received" | "verse" | "versement" | "versements")
+                    || matches!(
+                        t.norm.as_str(),
+                        "recu" | "recus" | "received" | "verse" | "versement" | "versements"
+                    )
             });
             let paid = !received
                 && tokens.iter().any(|t| {
@@ -612,7 +625,12 @@ impl Parser {
 impl Parser {
     /// "daily spend this month": each day's total, or the average per day? Writers of
     /// the blind sets read it both ways; the user picks.
-    fn rate_or_breakdown(&self, call: ToolCall, locale: crate::Locale, cx: &Context<'_>) -> crate::Clarification {
+    fn rate_or_breakdown(
+        &self,
+        call: ToolCall,
+        locale: crate::Locale,
+        cx: &Context<'_>,
+    ) -> crate::Clarification {
         let per = match &call {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => match a.group_by {
                 crate::GroupBy::Day => crate::AveragePer::Day,
@@ -632,8 +650,12 @@ impl Parser {
         }
         let suggestions = vec![suggest(call), suggest(average)];
         let question = match (locale, per) {
-            (crate::Locale::Fr, crate::AveragePer::Day) => "Le total de chaque jour, ou la moyenne par jour ?",
-            (crate::Locale::Fr, crate::AveragePer::Week) => "Le total de chaque semaine, ou la moyenne par semaine ?",
+            (crate::Locale::Fr, crate::AveragePer::Day) => {
+                "Le total de chaque jour, ou la moyenne par jour ?"
+            }
+            (crate::Locale::Fr, crate::AveragePer::Week) => {
+                "Le total de chaque semaine, ou la moyenne par semaine ?"
+            }
             (crate::Locale::Fr, _) => "Le total de chaque mois, ou la moyenne par mois ?",
             (crate::Locale::En, crate::AveragePer::Day) => "Each day's total, or the average per day?",
             (crate::Locale::En, crate::AveragePer::Week) => "Each week's total, or the average per week?",

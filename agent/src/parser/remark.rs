@@ -100,16 +100,124 @@ const SUBJECTS: &[&str] =
 /// Words that ask something of Sou, correct or widen the question: a clause holding one
 /// is never a remark.
 const ASKS_SOU: &[&str] = &[
-    "want", "wanna", "need", "like", "show", "see", "sort", "sorted", "trie", "trier", "give", "donne", "add",
-    "ajoute", "put", "mets", "mettre", "compare", "check", "verifie", "list", "liste", "tell", "dis", "display",
-    "affiche", "can", "could", "would", "please", "pls", "stp", "svp", "peux", "pourrais", "pouvez", "voudrais",
-    "veux", "aimerais", "mean", "meant", "wait", "actually", "instead", "rather", "plutot", "pardon", "non", "no",
-    "other", "autre", "autres", "either", "neither", "ni", "include", "inclus", "count", "compte", "comptes",
-    "exclude", "same", "meme", "again", "encore", "more", "less", "moins", "too", "then", "puis", "ensuite",
-    "before", "after", "avant", "apres", "since", "depuis", "until", "jusqu", "between", "entre", "else",
-    "separately", "each", "chaque", "if", "si", "whether", "know", "savoir", "sais", "combien", "how", "what",
-    "which", "when", "where", "why", "quand", "quel", "quelle", "quels", "quelles", "pourquoi", "ou", "or",
-    "forgot", "oublie", "missing", "manque", "wrong", "faux", "erreur", "error", "mistake", "fix", "corrige",
+    "want",
+    "wanna",
+    "need",
+    "like",
+    "show",
+    "see",
+    "sort",
+    "sorted",
+    "trie",
+    "trier",
+    "give",
+    "donne",
+    "add",
+    "ajoute",
+    "put",
+    "mets",
+    "mettre",
+    "compare",
+    "check",
+    "verifie",
+    "list",
+    "liste",
+    "tell",
+    "dis",
+    "display",
+    "affiche",
+    "can",
+    "could",
+    "would",
+    "please",
+    "pls",
+    "stp",
+    "svp",
+    "peux",
+    "pourrais",
+    "pouvez",
+    "voudrais",
+    "veux",
+    "aimerais",
+    "mean",
+    "meant",
+    "wait",
+    "actually",
+    "instead",
+    "rather",
+    "plutot",
+    "pardon",
+    "non",
+    "no",
+    "other",
+    "autre",
+    "autres",
+    "either",
+    "neither",
+    "ni",
+    "include",
+    "inclus",
+    "count",
+    "compte",
+    "comptes",
+    "exclude",
+    "same",
+    "meme",
+    "again",
+    "encore",
+    "more",
+    "less",
+    "moins",
+    "too",
+    "then",
+    "puis",
+    "ensuite",
+    "before",
+    "after",
+    "avant",
+    "apres",
+    "since",
+    "depuis",
+    "until",
+    "jusqu",
+    "between",
+    "entre",
+    "else",
+    "separately",
+    "each",
+    "chaque",
+    "if",
+    "si",
+    "whether",
+    "know",
+    "savoir",
+    "sais",
+    "combien",
+    "how",
+    "what",
+    "which",
+    "when",
+    "where",
+    "why",
+    "quand",
+    "quel",
+    "quelle",
+    "quels",
+    "quelles",
+    "pourquoi",
+    "ou",
+    "or",
+    "forgot",
+    "oublie",
+    "missing",
+    "manque",
+    "wrong",
+    "faux",
+    "erreur",
+    "error",
+    "mistake",
+    "fix",
+    "corrige",
 ];
 
 /// "je crois que…", "I think that…": the "que" of a thought, not of "only".
@@ -129,7 +237,8 @@ fn is_thanks(tokens: &[crate::text::Token]) -> bool {
     let said = words.join(" ");
     // A closing may be signed: up to three words after it.
     let closing = CLOSINGS.iter().any(|c| {
-        said.strip_prefix(c).is_some_and(|rest| rest.is_empty() || (rest.starts_with(' ') && rest.split(' ').count() <= 4))
+        said.strip_prefix(c)
+            .is_some_and(|rest| rest.is_empty() || (rest.starts_with(' ') && rest.split(' ').count() <= 4))
     });
     closing || THANKS.contains(&said.as_str())
 }
@@ -185,7 +294,15 @@ const THANKS: &[&str] = &[
 ];
 
 /// Closings, which a name may follow.
-const CLOSINGS: &[&str] = &["bien cordialement", "tres cordialement", "cordialement", "best regards", "kind regards", "warm regards", "regards"];
+const CLOSINGS: &[&str] = &[
+    "bien cordialement",
+    "tres cordialement",
+    "cordialement",
+    "best regards",
+    "kind regards",
+    "warm regards",
+    "regards",
+];
 
 /// Words that narrow what is asked, however they are placed ("…, only the food ones",
 /// "…, surtout la bouffe"): a clause holding one is never a remark.
@@ -302,7 +419,8 @@ impl Parser {
         {
             return false;
         }
-        let mut used: Vec<bool> = (0..tokens.len()).map(|k| period::is_time_word(&tokens[k]) && how_often(k)).collect();
+        let mut used: Vec<bool> =
+            (0..tokens.len()).map(|k| period::is_time_word(&tokens[k]) && how_often(k)).collect();
         if period::find(&tokens, &used, clause, cx.today, crate::Locale::En).is_some() {
             return false;
         }

@@ -271,7 +271,9 @@ impl Parser {
         // "monthly review for October": "monthly" says what kind of review, not a rate.
         let plan = match self.parse(message, &cx) {
             ParseOutcome::Plan(plan) => plan,
-            ParseOutcome::Clarification(c) if c.reasons.iter().any(|r| r.code == ReasonCode::RateOrBreakdown) => {
+            ParseOutcome::Clarification(c)
+                if c.reasons.iter().any(|r| r.code == ReasonCode::RateOrBreakdown) =>
+            {
                 c.suggestions.into_iter().next()?.plan
             }
             _ => return None,

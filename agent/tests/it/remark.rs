@@ -85,7 +85,10 @@ fn a_correction_replaces_what_it_names() {
     for (said, meant) in [
         ("combien en courses en septembre... non pardon, en octobre", "combien en courses en octobre"),
         ("how much did I spend at Lidl in August, wait no, July", "how much did I spend at Lidl in July"),
-        ("how much on groceries in october, no wait, restaurants i mean", "how much on restaurants in october"),
+        (
+            "how much on groceries in october, no wait, restaurants i mean",
+            "how much on restaurants in october",
+        ),
         ("restaurants in october, no wait not october, september", "restaurants in september"),
         ("combien chez carrefour ce mois, non pardon, chez lidl", "combien chez lidl ce mois"),
     ] {

@@ -197,7 +197,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         };
         // ("on a commandé" is French "has ordered": "a" is English here.)
         let per_one = matches!(w, "par" | "per" | "each")
-            || (w == "a" && matches!(norm(i + 1), "trip" | "ride" | "order" | "ticket" | "transaction" | "purchase"));
+            || (w == "a"
+                && matches!(norm(i + 1), "trip" | "ride" | "order" | "ticket" | "transaction" | "purchase"));
         if per_one && one_of(norm(i + 1)) && !used[i + 1] {
             intent.average = true;
             intent.average_per = Some(AveragePer::Transaction);
@@ -343,7 +344,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         {
             intent.asks_amount = true;
             // "cb il me reste", texting for "combien" (not the card: "paiements CB").
-            if w == "cb" && (i == 0 || !matches!(norm(i - 1), "par" | "en" | "by" | "carte" | "paiements" | "paiement")) {
+            if w == "cb"
+                && (i == 0
+                    || !matches!(norm(i - 1), "par" | "en" | "by" | "carte" | "paiements" | "paiement"))
+            {
                 used[i] = true;
             }
         } else if w == "add" && norm(i + 1) == "up" && !used[i + 1] {
@@ -377,9 +381,13 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                         "spend" | "depense" | "depenses" | "coute" | "coutent" | "cost" | "costs" | "blow"
                     )
                     && !(i.saturating_sub(3)..i).any(|j| {
-                        matches!(norm(j), "did" | "have" | "has" | "had" | "ai" | "jai" | "as" | "avons" | "avez")
+                        matches!(
+                            norm(j),
+                            "did" | "have" | "has" | "had" | "ai" | "jai" | "as" | "avons" | "avez"
+                        )
                     });
-                let asked = (0..i).any(|j| norm(j) == "combien" || (norm(j) == "much" && j > 0 && norm(j - 1) == "how"));
+                let asked = (0..i)
+                    .any(|j| norm(j) == "combien" || (norm(j) == "much" && j > 0 && norm(j - 1) == "how"));
                 let rate = (i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "much")
                     || (i >= 1 && norm(i - 1) == "combien")
                     || (habit && asked);
@@ -450,8 +458,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "mes abonnements": the recurring payments; "paiements récurrents dans les
     // abonnements": the word is then the category, read as a name.
     // "my subscription payments": the payments, in the category.
-    let payments_named =
-        tokens.iter().any(|t| matches!(t.norm.as_str(), "payments" | "paiements" | "prelevements" | "debits"));
+    let payments_named = tokens
+        .iter()
+        .any(|t| matches!(t.norm.as_str(), "payments" | "paiements" | "prelevements" | "debits"));
     if !subscription_words.is_empty()
         && !spend
         && !income
@@ -464,8 +473,23 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         intent.bare_subscriptions = !tokens.iter().any(|t| {
             matches!(
                 t.norm.as_str(),
-                "quels" | "quelles" | "quel" | "which" | "what" | "whats" | "quoi" | "list" | "liste" | "show"
-                    | "montre" | "affiche" | "rank" | "current" | "cours" | "actuels" | "recurrents"
+                "quels"
+                    | "quelles"
+                    | "quel"
+                    | "which"
+                    | "what"
+                    | "whats"
+                    | "quoi"
+                    | "list"
+                    | "liste"
+                    | "show"
+                    | "montre"
+                    | "affiche"
+                    | "rank"
+                    | "current"
+                    | "cours"
+                    | "actuels"
+                    | "recurrents"
                     | "recurring"
             )
         });
@@ -648,8 +672,17 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 is_purchase_word(&t.norm)
                     || matches!(
                         t.norm.as_str(),
-                        "cher" | "chere" | "chers" | "cheres" | "expensive" | "couteux" | "couteuse" | "bill" | "bills"
-                            | "facture" | "factures"
+                        "cher"
+                            | "chere"
+                            | "chers"
+                            | "cheres"
+                            | "expensive"
+                            | "couteux"
+                            | "couteuse"
+                            | "bill"
+                            | "bills"
+                            | "facture"
+                            | "factures"
                     )
             });
             if intent.largest && (spend || purchase) {
@@ -781,7 +814,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     }
     // "mardi dernier j'ai payé quoi ?": what was paid, item by item.
     if !intent.asks_amount
-        && tokens.windows(2).any(|w| matches!(w[0].norm.as_str(), "paye" | "payee" | "payes") && w[1].norm == "quoi")
+        && tokens
+            .windows(2)
+            .any(|w| matches!(w[0].norm.as_str(), "paye" | "payee" | "payes") && w[1].norm == "quoi")
     {
         list = true;
         spend = false;
@@ -832,16 +867,17 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "show me what came in this month": the credits themselves ("how much came in" is
     // the income).
     let came_in = tokens.windows(2).any(|w| {
-        matches!(w[0].norm.as_str(), "came" | "come" | "comes" | "coming") && matches!(w[1].norm.as_str(), "in" | "into")
+        matches!(w[0].norm.as_str(), "came" | "come" | "comes" | "coming")
+            && matches!(w[1].norm.as_str(), "in" | "into")
     }) || tokens.iter().any(|t| matches!(t.norm.as_str(), "rentrees" | "entrees"));
     if came_in && shown && !intent.asks_amount && intent.direction.is_none() && !balance && !budget {
         intent.direction = Some(Direction::Credit);
         list = true;
         income = false;
     }
-    let show_verb = tokens
-        .iter()
-        .any(|t| matches!(t.norm.as_str(), "show" | "see" | "display" | "montre" | "montrez" | "affiche" | "voir"));
+    let show_verb = tokens.iter().any(|t| {
+        matches!(t.norm.as_str(), "show" | "see" | "display" | "montre" | "montrez" | "affiche" | "voir")
+    });
     // "combien de prélèvements Basic-Fit", "montre moi les prélèvements Netflix": direct
     // debits counted or shown are those transactions; "mes prélèvements qui reviennent"
     // are the recurring payments.
@@ -849,7 +885,14 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     let repeats = tokens.iter().any(|t| {
         matches!(
             t.norm.as_str(),
-            "recurrents" | "recurrent" | "reviennent" | "reguliers" | "mensuels" | "tous" | "chaque" | "recurring"
+            "recurrents"
+                | "recurrent"
+                | "reviennent"
+                | "reguliers"
+                | "mensuels"
+                | "tous"
+                | "chaque"
+                | "recurring"
         )
     });
     if let (Some(j), true, false) = (debits_at, recurring, repeats) {
@@ -868,7 +911,15 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "montre les virements internes du mois dernier", "show me restaurants in
     // October": names shown, nothing to compute — the transactions.
     if show_verb
-        && !(spend || income || balance || budget || recurring || cash || list || intent.average || intent.asks_amount)
+        && !(spend
+            || income
+            || balance
+            || budget
+            || recurring
+            || cash
+            || list
+            || intent.average
+            || intent.asks_amount)
         && intent.group_by.is_none()
         && intent.top.is_none()
         && intent.top_of_name.is_none()
@@ -881,8 +932,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "what's left on my current account", "il reste combien sur le compte joint": the
     // balance — or the budget's, when one is named. Left of spending is neither: the
     // word stays unread.
-    if let Some(i) = (0..tokens.len())
-        .find(|&i| !used[i] && matches!(norm(i), "left" | "reste" | "restant" | "remaining"))
+    if let Some(i) =
+        (0..tokens.len()).find(|&i| !used[i] && matches!(norm(i), "left" | "reste" | "restant" | "remaining"))
     {
         if budget || (!spend && !income && !list && !recurring && !cash && !intent.average) {
             balance |= !budget;
@@ -919,11 +970,13 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // ("debits only, not the refunds", "les virements reçus, pas les dépenses"); else
     // the negation stays unread.
     if let Some((other, a, b)) = turned_down {
-        let outside = |f: &dyn Fn(&str) -> bool| (0..tokens.len()).any(|j| !(a..=b).contains(&j) && f(norm(j)));
+        let outside =
+            |f: &dyn Fn(&str) -> bool| (0..tokens.len()).any(|j| !(a..=b).contains(&j) && f(norm(j)));
         let asked = match other {
             Direction::Debit => outside(&|w| DEBIT_SIDE.contains(&w) || matches!(w, "commandes" | "orders")),
             Direction::Credit => outside(&|w| {
-                CREDIT_SIDE.contains(&w) || matches!(w, "recu" | "recus" | "received" | "came" | "revenus" | "income")
+                CREDIT_SIDE.contains(&w)
+                    || matches!(w, "recu" | "recus" | "received" | "came" | "revenus" | "income")
             }),
         };
         let agrees = intent.direction.is_none_or(|d| d == other);
@@ -949,14 +1002,32 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
 }
 
 /// Saving said as a verb.
-const SAVED: &[&str] =
-    &["economise", "economises", "economisee", "economiser", "saved", "save", "epargnes", "epargnee", "epargner"];
+const SAVED: &[&str] = &[
+    "economise",
+    "economises",
+    "economisee",
+    "economiser",
+    "saved",
+    "save",
+    "epargnes",
+    "epargnee",
+    "epargner",
+];
 
 /// Words for money that came in, and for money that went out.
 const CREDIT_SIDE: &[&str] =
     &["refunds", "refund", "remboursements", "remboursement", "credits", "credit", "rentrees", "entrees"];
 const DEBIT_SIDE: &[&str] = &[
-    "debits", "debit", "depenses", "spending", "expenses", "sorties", "achats", "purchases", "paiements", "payments",
+    "debits",
+    "debit",
+    "depenses",
+    "spending",
+    "expenses",
+    "sorties",
+    "achats",
+    "purchases",
+    "paiements",
+    "payments",
 ];
 
 /// "not the refunds", "pas les dépenses", "no refunds": a negation, then one side of

@@ -99,8 +99,8 @@ pub(super) fn singular_item(tokens: &[Token]) -> bool {
     let singular = (0..tokens.len()).any(|j| item(&tokens[j].norm) && !verb(j));
     // "le resto le plus cher", "la course la plus chère": a singular article before
     // the superlative, and none plural anywhere.
-    let article = (1..tokens.len()).any(|j| {
-        tokens[j].norm == "plus" && matches!(tokens[j - 1].norm.as_str(), "le" | "la")
-    }) && !tokens.iter().any(|t| matches!(t.norm.as_str(), "les" | "mes" | "des"));
+    let article = (1..tokens.len())
+        .any(|j| tokens[j].norm == "plus" && matches!(tokens[j - 1].norm.as_str(), "le" | "la"))
+        && !tokens.iter().any(|t| matches!(t.norm.as_str(), "les" | "mes" | "des"));
     (singular || article) && !tokens.iter().any(|t| plural(&t.norm))
 }

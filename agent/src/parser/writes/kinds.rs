@@ -225,7 +225,13 @@ impl Read<'_> {
                     .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
             };
             let mut a = a;
-            while a > 0 && caps(a) && caps(a - 1) && !self.used[a - 1] && !self.gap(a, ":") && !self.gap(a, ",") {
+            while a > 0
+                && caps(a)
+                && caps(a - 1)
+                && !self.used[a - 1]
+                && !self.gap(a, ":")
+                && !self.gap(a, ",")
+            {
                 a -= 1;
             }
             first = Some(a);
@@ -408,7 +414,10 @@ impl Read<'_> {
         let known = |key: &str, words: &str| {
             let said = crate::text::normalize(words);
             self.p.vocabulary().merchants.iter().filter(|t| t.key == key).any(|t| {
-                [&t.name_fr, &t.name_en].into_iter().chain(&t.aliases).any(|n| crate::text::normalize(n) == said)
+                [&t.name_fr, &t.name_en]
+                    .into_iter()
+                    .chain(&t.aliases)
+                    .any(|n| crate::text::normalize(n) == said)
             })
         };
         let mut target_read = false;

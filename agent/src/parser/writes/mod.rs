@@ -160,7 +160,8 @@ impl Parser {
         for i in 1..tokens.len() {
             let belongs = matches!(tokens[i - 1].norm.as_str(), "should" | "devrait" | "devraient")
                 && matches!(tokens[i].norm.as_str(), "be" | "go" | "etre" | "aller");
-            if belongs && i >= 2 && !matches!(tokens[i - 2].norm.as_str(), "what" | "where" | "how" | "which") {
+            if belongs && i >= 2 && !matches!(tokens[i - 2].norm.as_str(), "what" | "where" | "how" | "which")
+            {
                 c[i - 1] |= FILE;
             }
         }
