@@ -3,19 +3,16 @@
 //! latest, one side of the ledger. Read from the words, before periods and filters.
 
 use super::lexicon::{
-    asks_where_most, cash_flow_phrase, direction_words, group_word, income_phrase, is_advice,
-    is_average_word, is_balance_word, is_breakdown_word, is_budget_word, is_card, is_cash_flow_word,
-    is_income_word, is_largest_word, is_latest_word, is_list_word, is_purchase_word, is_recurring_word,
-    is_spend_word, is_stopword, is_subscription_word, is_transaction_word, largest_marker, saves_before,
-    time_group_word,
+    asks_where_most, group_word, is_largest_word, is_latest_word, is_purchase_word, is_stopword,
+    is_transaction_word,
 };
 use crate::text::{Token, TokenKind};
 use crate::{AveragePer, Direction, GroupBy};
 
 mod rank;
+mod scan;
 mod words;
-use rank::{singular_item, top_groups};
-use words::fuzzy_intent_word;
+use rank::singular_item;
 pub(crate) use words::topic;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -82,6 +79,21 @@ pub(crate) struct Intent {
     pub(crate) rate_word: bool,
 }
 
+/// What the words ask for, before one kind is chosen: several may be said at once.
+#[derive(Default)]
+pub(super) struct Asked {
+    pub(super) spend: bool,
+    pub(super) income: bool,
+    pub(super) list: bool,
+    pub(super) breakdown: bool,
+    pub(super) balance: bool,
+    pub(super) budget: bool,
+    pub(super) recurring: bool,
+    pub(super) cash: bool,
+    /// "everything", "tout ce que…".
+    pub(super) everything: bool,
+}
+
 /// Groups shown for "top merchants" when the message gives no number.
 pub const DEFAULT_TOP: u32 = 5;
 /// Transactions shown for "my biggest expenses" when the message gives no number.
@@ -115,346 +127,14 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         bare_subscriptions: false,
         saved: None,
     };
-    let (mut spend, mut income, mut list, mut breakdown) = (false, false, false, false);
-    let (mut balance, mut budget, mut recurring, mut cash) = (false, false, false, false);
-    let mut everything = false;
+    let mut a = Asked::default();
     // "abonnements" asks for the subscriptions themselves unless an amount is asked.
     let mut subscription_words = Vec::new();
     // "…, pas les remboursements", "not the refunds": one side of the ledger turned
     // down — the other side, if the message asks for it too (read at the end).
     let mut turned_down: Option<(Direction, usize, usize)> = None;
     let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
-    for i in 0..tokens.len() {
-        if used[i] {
-            continue;
-        }
-        let w = tokens[i].norm.as_str();
-        let span = |a: usize, b: usize| message.get(tokens[a].start..tokens[b].end).unwrap_or(w).to_string();
-        if is_advice(tokens, i) {
-            intent.advice = true;
-            continue;
-        }
-        // Two-word markers first: "cash flow", "taux d'épargne", "savings rate".
-        if let Some(n) = cash_flow_phrase(tokens, used, i) {
-            cash = true;
-            // "mis de côté", "put aside": kept back, or moved to savings?
-            if matches!(w, "mis" | "put") {
-                intent.saved = Some(span(i, i + n - 1));
-            }
-            intent.words.push(span(i, i + n - 1));
-            used[i..i + n].iter_mut().for_each(|u| *u = true);
-            continue;
-        }
-        // "show me everything from yesterday": the transactions, unless the message says
-        // what to compute of them ("everything I spent").
-        if w == "everything" {
-            everything = true;
-            used[i] = true;
-            continue;
-        }
-        // "broken down by week", "split by merchant": the breakdown "by" names.
-        if matches!((w, norm(i + 1)), ("broken", "down") | ("split", "by") | ("split", "per")) {
-            used[i] = true;
-            if w == "broken" {
-                used[i + 1] = true;
-            }
-            continue;
-        }
-        // "break my spending down by merchant".
-        if w == "break" && (i + 1..(i + 4).min(tokens.len())).any(|j| norm(j) == "down" && !used[j]) {
-            breakdown = true;
-            intent.words.push(span(i, i));
-            used[i] = true;
-            if let Some(j) = (i + 1..(i + 4).min(tokens.len())).find(|&j| norm(j) == "down") {
-                used[j] = true;
-            }
-            continue;
-        }
-        if is_average_word(w) {
-            intent.average = true;
-            intent.words.push(span(i, i));
-            used[i] = true;
-            // "panier moyen": per purchase.
-            if i > 0 && norm(i - 1) == "panier" && !used[i - 1] {
-                intent.average_per = Some(AveragePer::Transaction);
-                used[i - 1] = true;
-            }
-            // "the average Uber ride", "average purchase at Fnac": per one of them.
-            let one = |w: &str| {
-                matches!(w, "ride" | "purchase" | "order" | "trip" | "ticket" | "payment" | "basket")
-            };
-            if let Some(j) = (i + 1..(i + 3).min(tokens.len())).find(|&j| one(norm(j)) && !used[j]) {
-                intent.average_per = Some(AveragePer::Transaction);
-                used[j] = true;
-            }
-            continue;
-        }
-        // "par opération", "per visit", "each purchase", "per trip": an average, per
-        // transaction.
-        let one_of = |w: &str| {
-            is_transaction_word(w)
-                || matches!(w, "trip" | "ride" | "order" | "ticket" | "trajet" | "commande")
-        };
-        // ("on a commandé" is French "has ordered": "a" is English here.)
-        let per_one = matches!(w, "par" | "per" | "each")
-            || (w == "a"
-                && matches!(norm(i + 1), "trip" | "ride" | "order" | "ticket" | "transaction" | "purchase"));
-        if per_one && one_of(norm(i + 1)) && !used[i + 1] {
-            intent.average = true;
-            intent.average_per = Some(AveragePer::Transaction);
-            intent.words.push(span(i, i + 1));
-            used[i] = true;
-            used[i + 1] = true;
-            continue;
-        }
-        // "how much went to rent": money going out.
-        if matches!(w, "went" | "goes" | "go") && matches!(norm(i + 1), "to" | "on") && !used[i + 1] {
-            spend = true;
-            intent.words.push(span(i, i + 1));
-            used[i] = true;
-            used[i + 1] = true;
-            continue;
-        }
-        // "how much cash did I take out": withdrawals, money out.
-        if matches!(w, "take" | "took" | "taken" | "taking") && norm(i + 1) == "out" && !used[i + 1] {
-            spend = true;
-            intent.words.push(span(i, i + 1));
-            used[i] = true;
-            used[i + 1] = true;
-            continue;
-        }
-        // "what's my net for October": money in less money out.
-        if w == "net" && i > 0 && matches!(norm(i - 1), "my" | "mon" | "the" | "le") {
-            cash = true;
-            intent.words.push(span(i, i));
-            used[i] = true;
-            continue;
-        }
-        // "what went out of the current account", "how much went out": spending.
-        if matches!(w, "went" | "goes" | "gone" | "going") && norm(i + 1) == "out" && !used[i + 1] {
-            spend = true;
-            intent.words.push(span(i, i + 1));
-            used[i] = true;
-            used[i + 1] = true;
-            if norm(i + 2) == "of" && !used[i + 2] {
-                used[i + 2] = true;
-            }
-            continue;
-        }
-        // "how much did I transfer to savings", "combien j'ai viré": money moved, in the
-        // past — a read of what went out, not a request to move it.
-        let past = (i >= 2
-            && matches!((norm(i - 2), norm(i - 1)), ("did" | "have", "i") | ("j", "ai") | ("i", "ve")))
-            || (i >= 1 && norm(i - 1) == "jai");
-        if past
-            && matches!(
-                w,
-                "transfer" | "transferred" | "moved" | "move" | "vire" | "transfere" | "sent" | "verse"
-            )
-        {
-            spend = true;
-            intent.moved = true;
-            intent.words.push(span(i, i));
-            used[i] = true;
-            continue;
-        }
-        if let Some(n) = income_phrase(tokens, used, i) {
-            income = true;
-            intent.words.push(span(i, i + n - 1));
-            used[i..i + n].iter_mut().for_each(|u| *u = true);
-            continue;
-        }
-        // "paid by card", "payé par carte": the usual way, which changes nothing. Other
-        // ways (cheque, transfer, cash) are filters no tool has: left unread.
-        if matches!(w, "by" | "par") && !used.get(i + 1).copied().unwrap_or(true) && is_card(norm(i + 1)) {
-            used[i] = true;
-            used[i + 1] = true;
-            continue;
-        }
-        // "send me my spending": the answer is the message.
-        if w == "send" && matches!(norm(i + 1), "me" | "us") {
-            used[i] = true;
-            continue;
-        }
-        if w == "direct" && matches!(norm(i + 1), "debit" | "debits") && !used[i + 1] {
-            recurring = true;
-            intent.words.push(span(i, i + 1));
-            used[i] = true;
-            used[i + 1] = true;
-            continue;
-        }
-        if let Some((other, last)) = side_turned_down(tokens, used, i).filter(|_| turned_down.is_none()) {
-            turned_down = Some((other, i, last));
-            used[i..=last].iter_mut().for_each(|u| *u = true);
-            continue;
-        }
-        if let Some((dir, n)) = direction_words(tokens, used, i) {
-            intent.direction = Some(dir);
-            intent.words.push(span(i, i + n - 1));
-            used[i..i + n].iter_mut().for_each(|u| *u = true);
-            continue;
-        }
-        let mark = |flag: &mut bool, intent: &mut Intent, used: &mut [bool]| {
-            *flag = true;
-            intent.words.push(span(i, i));
-            used[i] = true;
-        };
-        // "les soldes d'hiver" are the sales.
-        let sales = w == "soldes" && norm(i + 1) == "d" && matches!(norm(i + 2), "hiver" | "ete");
-        // "impôt sur le revenu", "income tax": a tax, not money coming in.
-        let tax = (is_income_word(w) && matches!(norm(i + 1), "tax" | "taxes"))
-            || (is_income_word(w) && i >= 3 && norm(i - 3) == "impot" && norm(i - 2) == "sur");
-        if tax || sales {
-            continue;
-        }
-        if is_balance_word(w) && !matches!(norm(i + 1), "net" | "nette") {
-            mark(&mut balance, &mut intent, used);
-        } else if is_budget_word(w) {
-            mark(&mut budget, &mut intent, used);
-        } else if is_recurring_word(w) {
-            mark(&mut recurring, &mut intent, used);
-            // "a recurring charge", "recurring charges": the payments, not the housing
-            // category's "charges".
-            if matches!(norm(i + 1), "charge" | "charges" | "debit" | "debits") && !used[i + 1] {
-                used[i + 1] = true;
-            }
-        } else if is_subscription_word(w) {
-            subscription_words.push(i);
-        } else if is_cash_flow_word(w) || (w == "epargne" && saves_before(tokens, i)) {
-            // "combien j'ai épargné", "how much did I save": what was kept back (money in
-            // less money out), or what was moved to savings? Writers read both.
-            let verb = SAVED.contains(&w) || w == "epargne";
-            if verb && !(i >= 2 && matches!(norm(i - 1), "d") && matches!(norm(i - 2), "taux" | "capacite")) {
-                intent.saved = Some(span(i, i));
-            }
-            mark(&mut cash, &mut intent, used);
-        } else if is_spend_word(w) {
-            mark(&mut spend, &mut intent, used);
-        } else if is_income_word(w) {
-            mark(&mut income, &mut intent, used);
-        } else if is_list_word(w) && !(1..=3).any(|k| i >= k && super::lexicon::negates_at(tokens, i - k)) {
-            // "without the SNCF tickets": the transactions left out, not a list asked for.
-            mark(&mut list, &mut intent, used);
-        } else if is_breakdown_word(w) {
-            mark(&mut breakdown, &mut intent, used);
-        } else if matches!(
-            w,
-            "combien" | "cb" | "total" | "totale" | "totales" | "totaux" | "montant" | "somme"
-        ) || (w == "much" && i > 0 && tokens[i - 1].norm == "how")
-        {
-            intent.asks_amount = true;
-            // "cb il me reste", texting for "combien" (not the card: "paiements CB").
-            if w == "cb"
-                && (i == 0
-                    || !matches!(norm(i - 1), "par" | "en" | "by" | "carte" | "paiements" | "paiement"))
-            {
-                used[i] = true;
-            }
-        } else if w == "add" && norm(i + 1) == "up" && !used[i + 1] {
-            // "add up my restaurant spending": a total.
-            intent.asks_amount = true;
-            used[i] = true;
-            used[i + 1] = true;
-        } else if matches!(w, "par" | "by" | "per") {
-            if let Some(g) = tokens
-                .get(i + 1)
-                .filter(|_| !used.get(i + 1).copied().unwrap_or(true))
-                .and_then(|t| group_word(&t.norm))
-            {
-                // "per month, and per week": two breakdowns, two asks.
-                intent.second_ask |= intent.group_by.is_some_and(|h| h != g);
-                intent.group_by = Some(g);
-                intent.rate_word = false;
-                intent.words.push(span(i, i + 1));
-                used[i] = true;
-                used[i + 1] = true;
-                // "semaine par semaine", "mois par mois".
-                if i > 0 && !used[i - 1] && group_word(norm(i - 1)) == Some(g) {
-                    used[i - 1] = true;
-                }
-                // "how much per day do I blow", "combien par mois": a rate, the average.
-                // "how much do I spend per month on…", "combien je dépense par semaine
-                // en…": a habit, right after its verb in the present.
-                let habit = i >= 1
-                    && matches!(
-                        norm(i - 1),
-                        "spend" | "depense" | "depenses" | "coute" | "coutent" | "cost" | "costs" | "blow"
-                    )
-                    && !(i.saturating_sub(3)..i).any(|j| {
-                        matches!(
-                            norm(j),
-                            "did" | "have" | "has" | "had" | "ai" | "jai" | "as" | "avons" | "avez"
-                        )
-                    });
-                let asked = (0..i)
-                    .any(|j| norm(j) == "combien" || (norm(j) == "much" && j > 0 && norm(j - 1) == "how"));
-                let rate = (i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "much")
-                    || (i >= 1 && norm(i - 1) == "combien")
-                    || (habit && asked);
-                if rate && matches!(g, GroupBy::Month | GroupBy::Week | GroupBy::Day) {
-                    intent.average = true;
-                }
-            }
-        } else if let Some((g, n, first, last)) = top_groups(tokens, used, i) {
-            intent.group_by = Some(g);
-            intent.top = Some(n);
-            intent.words.push(span(first, last));
-            used[first..=last].iter_mut().for_each(|u| *u = true);
-        } else if w == "top" {
-            // "top 5 dépenses": the largest transactions; "top 3 restos": the first
-            // merchants of a category, once its name is read (`top_of_name`).
-            let n = tokens
-                .get(i + 1)
-                .filter(|t| t.kind == TokenKind::Number && !used[i + 1])
-                .and_then(|t| t.norm.parse::<u32>().ok())
-                .filter(|n| (1..=50).contains(n));
-            let next = norm(i + 1 + usize::from(n.is_some()));
-            let items = is_transaction_word(next)
-                || matches!(next, "depenses" | "expenses" | "purchases" | "achats" | "commandes" | "orders");
-            used[i] = true;
-            if n.is_some() {
-                used[i + 1] = true;
-            }
-            intent.words.push(span(i, i + usize::from(n.is_some())));
-            if items {
-                intent.largest = true;
-                intent.limit = Some(n.unwrap_or(DEFAULT_LARGEST));
-            } else {
-                intent.top_of_name = Some(n.unwrap_or(DEFAULT_TOP));
-            }
-        } else if let Some(g) = time_group_word(w) {
-            intent.second_ask |= intent.group_by.is_some_and(|h| h != g);
-            intent.rate_word = intent.group_by.is_none();
-            intent.group_by = Some(g);
-            intent.words.push(span(i, i));
-            used[i] = true;
-        } else if let Some(n) = largest_marker(tokens, used, i) {
-            intent.largest = true;
-            // "biggest first": the whole list in that order, not the few largest.
-            if norm(i + n - 1) == "first" {
-                intent.limit = Some(crate::DEFAULT_LIST_LIMIT);
-            }
-            intent.words.push(span(i, i + n - 1));
-            used[i..i + n].iter_mut().for_each(|u| *u = true);
-        } else if is_latest_word(w) && !used[i] {
-            intent.latest = true;
-            intent.words.push(span(i, i));
-            used[i] = true;
-        } else if let Some((kind, word)) = fuzzy_intent_word(w) {
-            let flag = match kind {
-                Kind::Balance => &mut balance,
-                Kind::Budget => &mut budget,
-                Kind::Recurring => &mut recurring,
-                Kind::CashFlow => &mut cash,
-                Kind::Income => &mut income,
-                Kind::List => &mut list,
-                Kind::Spending => &mut spend,
-            };
-            *flag = true;
-            intent.fuzzy = Some(format!("« {} » → {word}", span(i, i)));
-            used[i] = true;
-        }
-    }
+    scan::words(tokens, used, message, &mut intent, &mut a, &mut subscription_words, &mut turned_down);
     // "mes abonnements": the recurring payments; "paiements récurrents dans les
     // abonnements": the word is then the category, read as a name.
     // "my subscription payments": the payments, in the category.
@@ -462,14 +142,14 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         .iter()
         .any(|t| matches!(t.norm.as_str(), "payments" | "paiements" | "prelevements" | "debits"));
     if !subscription_words.is_empty()
-        && !spend
-        && !income
+        && !a.spend
+        && !a.income
         && !intent.asks_amount
-        && !cash
-        && !recurring
+        && !a.cash
+        && !a.recurring
         && !payments_named
     {
-        recurring = true;
+        a.recurring = true;
         intent.bare_subscriptions = !tokens.iter().any(|t| {
             matches!(
                 t.norm.as_str(),
@@ -506,7 +186,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             !used[i]
                 && matches!(norm(i), "go" | "goes" | "went" | "gone" | "passe" | "part" | "partent" | "file")
         }) {
-            breakdown = true;
+            a.breakdown = true;
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
             used[i] = true;
         }
@@ -555,7 +235,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             intent.top = Some(1);
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
             used[i] = true;
-            spend = spend || !income;
+            a.spend = a.spend || !a.income;
         } else if let Some(i) = (0..tokens.len()).find(|&i| {
             // "which restaurant did I spend the most at": the first merchant of the
             // category named next (read once the name is, as "top 3 restos").
@@ -568,7 +248,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             if intent.top_of_name.is_none() && intent.top.is_none() {
                 intent.top_of_name = Some(1);
                 used[i] = true;
-                spend = spend || !income;
+                a.spend = a.spend || !a.income;
             }
         }
     }
@@ -590,7 +270,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         }
     }
     // "where did I shop most for groceries": the spending by merchant.
-    if intent.group_by.is_none() && !income && asks_where_most(tokens) {
+    if intent.group_by.is_none() && !a.income && asks_where_most(tokens) {
         for i in 0..tokens.len() {
             if !used[i] && matches!(norm(i), "where" | "ou" | "most" | "shop" | "shopped") {
                 intent
@@ -599,10 +279,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 used[i] = true;
             }
         }
-        spend = true;
+        a.spend = true;
         intent.group_by = Some(GroupBy::Merchant);
     }
-    if breakdown && intent.group_by.is_none() {
+    if a.breakdown && intent.group_by.is_none() {
         intent.group_by = Some(GroupBy::Category);
     }
     // "mon mois le plus cher", "my 3 most expensive months": the groups ranked, not
@@ -630,7 +310,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 used[j] = true;
             }
             intent.largest = false;
-            spend = spend || !income;
+            a.spend = a.spend || !a.income;
         }
     }
     // "where I spent the most", once a ranking is read; "every transaction", "chaque
@@ -665,7 +345,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         if intent.limit.is_none() && (intent.largest || intent.latest) && singular_item(tokens) {
             intent.limit = Some(1);
         }
-        if intent.group_by.is_none() && (intent.largest || list) {
+        if intent.group_by.is_none() && (intent.largest || a.list) {
             // "biggest expenses" are debits; "largest transactions" are either.
             // "le resto le plus cher": what cost, so paid.
             let purchase = tokens.iter().any(|t| {
@@ -685,11 +365,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                             | "factures"
                     )
             });
-            if intent.largest && (spend || purchase) {
+            if intent.largest && (a.spend || purchase) {
                 intent.direction = Some(Direction::Debit);
             }
-            spend = false;
-            list = true;
+            a.spend = false;
+            a.list = true;
         } else {
             intent.largest = false;
             intent.latest = false;
@@ -707,9 +387,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         };
     }
     // "weekly spending breakdown": the breakdown, said twice.
-    intent.rate_word &= !breakdown;
-    if intent.average && !balance && !budget && !recurring && !cash && !income && !list {
-        spend = true;
+    intent.rate_word &= !a.breakdown;
+    if intent.average && !a.balance && !a.budget && !a.recurring && !a.cash && !a.income && !a.list {
+        a.spend = true;
     }
     // "how many Uber rides", "combien de paiements chez Lidl": a count, which a total
     // carries with the amount — unless a list is asked for.
@@ -771,8 +451,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 used[k] = true;
             }
         }
-        if !(list || income || balance || budget || recurring || cash) {
-            spend = true;
+        if !(a.list || a.income || a.balance || a.budget || a.recurring || a.cash) {
+            a.spend = true;
         }
         intent.asks_amount = true;
         intent.words.push(format!("{} {} {}", norm(j), norm(j + 1), norm(j + 2)));
@@ -786,7 +466,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         {
             used[j] = true;
             used[j + 1] = true;
-            list = true;
+            a.list = true;
             intent.words.push(format!("{} {} {}", norm(j), norm(j + 1), norm(j + 2)));
         }
     }
@@ -794,23 +474,23 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // credits, whatever they are (income is only the income categories).
     let received =
         tokens.iter().any(|t| matches!(t.norm.as_str(), "recu" | "recus" | "recue" | "recues" | "received"));
-    intent.everything = everything || tokens.windows(2).any(|w| w[0].norm == "tout" && w[1].norm == "ce");
+    intent.everything = a.everything || tokens.windows(2).any(|w| w[0].norm == "tout" && w[1].norm == "ce");
     // "l'argent reçu", "the money received": what came in, every credit.
     let money_received = tokens.windows(2).any(|w| {
         matches!(w[0].norm.as_str(), "argent" | "money")
             && matches!(w[1].norm.as_str(), "recu" | "recus" | "recue" | "received")
     });
     if received
-        && (list || intent.everything || money_received)
+        && (a.list || intent.everything || money_received)
         && intent.direction.is_none()
-        && !balance
-        && !budget
-        && !recurring
+        && !a.balance
+        && !a.budget
+        && !a.recurring
     {
         intent.direction = Some(Direction::Credit);
-        list = true;
-        income = false;
-        spend = false;
+        a.list = true;
+        a.income = false;
+        a.spend = false;
     }
     // "mardi dernier j'ai payé quoi ?": what was paid, item by item.
     if !intent.asks_amount
@@ -818,8 +498,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             .windows(2)
             .any(|w| matches!(w[0].norm.as_str(), "paye" | "payee" | "payes") && w[1].norm == "quoi")
     {
-        list = true;
-        spend = false;
+        a.list = true;
+        a.spend = false;
         intent.direction = intent.direction.or(Some(Direction::Debit));
     }
     // "le total de nos paiements à EDF": a total, not the list.
@@ -828,19 +508,19 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "lister" | "list" | "listing"));
     let list_verb = intent.list_verb;
     if (count || total)
-        && list
+        && a.list
         && !list_verb
         && !intent.largest
         && !intent.latest
         && intent.direction.is_none()
     {
-        list = false;
-        spend = spend || !income;
+        a.list = false;
+        a.spend = a.spend || !a.income;
         intent.asks_amount = true;
     }
     // "list my uber rides and give me the total": the list and a total, two asks (a
     // count is the list's own).
-    if list_verb && list && intent.asks_amount && !count && how_often.is_none() {
+    if list_verb && a.list && intent.asks_amount && !count && how_often.is_none() {
         intent.second_ask = true;
     }
     // "show me everything": the transactions; "everything except travel this summer",
@@ -861,8 +541,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 | "donne"
         )
     });
-    if everything && shown && !(spend || income || balance || budget || recurring || cash || intent.average) {
-        list = true;
+    if a.everything
+        && shown
+        && !(a.spend || a.income || a.balance || a.budget || a.recurring || a.cash || intent.average)
+    {
+        a.list = true;
     }
     // "show me what came in this month": the credits themselves ("how much came in" is
     // the income).
@@ -870,10 +553,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         matches!(w[0].norm.as_str(), "came" | "come" | "comes" | "coming")
             && matches!(w[1].norm.as_str(), "in" | "into")
     }) || tokens.iter().any(|t| matches!(t.norm.as_str(), "rentrees" | "entrees"));
-    if came_in && shown && !intent.asks_amount && intent.direction.is_none() && !balance && !budget {
+    if came_in && shown && !intent.asks_amount && intent.direction.is_none() && !a.balance && !a.budget {
         intent.direction = Some(Direction::Credit);
-        list = true;
-        income = false;
+        a.list = true;
+        a.income = false;
     }
     let show_verb = tokens.iter().any(|t| {
         matches!(t.norm.as_str(), "show" | "see" | "display" | "montre" | "montrez" | "affiche" | "voir")
@@ -895,15 +578,15 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 | "recurring"
         )
     });
-    if let (Some(j), true, false) = (debits_at, recurring, repeats) {
+    if let (Some(j), true, false) = (debits_at, a.recurring, repeats) {
         let counted = j >= 2 && how_many(j - 2);
         if counted || show_verb {
-            recurring = false;
+            a.recurring = false;
             if counted {
-                spend = true;
+                a.spend = true;
                 intent.asks_amount = true;
             } else {
-                list = true;
+                a.list = true;
                 intent.direction = intent.direction.or(Some(Direction::Debit));
             }
         }
@@ -911,13 +594,13 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "montre les virements internes du mois dernier", "show me restaurants in
     // October": names shown, nothing to compute — the transactions.
     if show_verb
-        && !(spend
-            || income
-            || balance
-            || budget
-            || recurring
-            || cash
-            || list
+        && !(a.spend
+            || a.income
+            || a.balance
+            || a.budget
+            || a.recurring
+            || a.cash
+            || a.list
             || intent.average
             || intent.asks_amount)
         && intent.group_by.is_none()
@@ -925,9 +608,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         && intent.top_of_name.is_none()
         && !intent.largest
         && !intent.latest
-        && !breakdown
+        && !a.breakdown
     {
-        list = true;
+        a.list = true;
     }
     // "what's left on my current account", "il reste combien sur le compte joint": the
     // balance — or the budget's, when one is named. Left of spending is neither: the
@@ -935,8 +618,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     if let Some(i) =
         (0..tokens.len()).find(|&i| !used[i] && matches!(norm(i), "left" | "reste" | "restant" | "remaining"))
     {
-        if budget || (!spend && !income && !list && !recurring && !cash && !intent.average) {
-            balance |= !budget;
+        if a.budget || (!a.spend && !a.income && !a.list && !a.recurring && !a.cash && !intent.average) {
+            a.balance |= !a.budget;
             used[i] = true;
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
         }
@@ -944,24 +627,24 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // Asks that no one tool answers together: a balance with anything else, a budget
     // with income or cash flow, … (spending with income is cash flow; a list, a budget
     // or recurring payments show what was spent).
-    intent.second_ask |= (balance && (budget || recurring || cash || spend || income || list))
-        || (budget && (income || cash || recurring || list))
-        || (recurring && (income || cash))
-        || (cash && list);
-    intent.kind = if balance {
+    intent.second_ask |= (a.balance && (a.budget || a.recurring || a.cash || a.spend || a.income || a.list))
+        || (a.budget && (a.income || a.cash || a.recurring || a.list))
+        || (a.recurring && (a.income || a.cash))
+        || (a.cash && a.list);
+    intent.kind = if a.balance {
         Some(Kind::Balance)
-    } else if budget {
+    } else if a.budget {
         Some(Kind::Budget)
-    } else if recurring {
+    } else if a.recurring {
         Some(Kind::Recurring)
-    } else if cash || (spend && income) {
+    } else if a.cash || (a.spend && a.income) {
         Some(Kind::CashFlow)
-    } else if list || intent.direction.is_some() {
+    } else if a.list || intent.direction.is_some() {
         Some(Kind::List)
-    } else if income {
+    } else if a.income {
         Some(Kind::Income)
-    } else if spend || intent.group_by.is_some() {
-        intent.group_only = !spend;
+    } else if a.spend || intent.group_by.is_some() {
+        intent.group_only = !a.spend;
         Some(Kind::Spending)
     } else {
         None
