@@ -133,7 +133,10 @@ test('budget status, recurring payments and cash flow', async ({ page }, testInf
   await expect(result.getByTestId('recurring')).not.toContainText('Carrefour');
   await snap(page, { path: `test-results/recurring-${testInfo.project.name}.png`, fullPage: true });
 
+  // "save" is the net or the transfers to savings: Sou asks.
   await ask(page, 'How much did I save in October 2026?');
+  await expect(page.getByTestId('clarify').last()).toBeVisible();
+  await ask(page, 'Money in and out in October 2026');
   result = page.getByTestId('result').last();
   await expect(result).toHaveAttribute('data-tool', 'cash_flow');
   await expect(result.getByTestId('total')).toHaveAttribute('data-minor', String(net('2026-10-01', '2026-11-01')));
