@@ -68,6 +68,9 @@ impl Parser {
             // "salaire moyen par mois": the average of an income category is income.
             Some(Kind::Spending) if income_category && intent.average && !spend_word => Kind::Income,
             Some(Kind::List) if spent_by => Kind::Spending,
+            // "show me my livret A": what the account holds, unless a period asks for
+            // its transactions.
+            Some(Kind::List) if intent.shown_names && only_account && period.is_none() => Kind::Balance,
             Some(Kind::Spending)
                 if amounts.is_some()
                     && (items || intent.everything)

@@ -71,6 +71,9 @@ pub(crate) struct Intent {
     /// Recurring payments read from "subscriptions" alone, with no word asking which
     /// ("subscriptions over the past 12 months": those payments, or what they cost?).
     pub(crate) bare_subscriptions: bool,
+    /// Only names were shown ("montre le compte courant"): the transactions, or an
+    /// account alone, its balance.
+    pub(crate) shown_names: bool,
     /// "combien j'ai épargné", "how much did I save", "mis de côté": money kept back or
     /// moved to savings — the words, when said.
     pub(crate) saved: Option<String>,
@@ -126,6 +129,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         rate_word: false,
         bare_subscriptions: false,
         saved: None,
+        shown_names: false,
     };
     let mut a = Asked::default();
     // "abonnements" asks for the subscriptions themselves unless an amount is asked.
@@ -553,7 +557,14 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         matches!(w[0].norm.as_str(), "came" | "come" | "comes" | "coming")
             && matches!(w[1].norm.as_str(), "in" | "into")
     }) || tokens.iter().any(|t| matches!(t.norm.as_str(), "rentrees" | "entrees"));
-    if came_in && shown && !intent.asks_amount && intent.direction.is_none() && !a.balance && !a.budget {
+    if came_in
+        && shown
+        && !intent.asks_amount
+        && intent.direction.is_none()
+        && !a.balance
+        && !a.budget
+        && !a.cash
+    {
         intent.direction = Some(Direction::Credit);
         a.list = true;
         a.income = false;
@@ -611,6 +622,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         && !a.breakdown
     {
         a.list = true;
+        intent.shown_names = true;
     }
     // "what's left on my current account", "il reste combien sur le compte joint": the
     // balance — or the budget's, when one is named. Left of spending is neither: the
