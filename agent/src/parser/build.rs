@@ -15,6 +15,15 @@ pub(crate) fn plan(call: ToolCall, reasons: Vec<Reason>, locale: Locale, today: 
     ToolCallPlan { call, meta: PlanMeta { confidence, confidence_reasons: reasons, locale, today } }
 }
 
+impl super::Parser {
+    /// `call` offered as one of a question's answers: picking it is the user's choice.
+    pub(super) fn picked(&self, call: ToolCall, locale: Locale, today: Date) -> crate::Suggestion {
+        let label = self.describe(&call, locale);
+        let reasons = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
+        crate::Suggestion { label, plan: plan(call, reasons, locale, today) }
+    }
+}
+
 /// The slots a plan fills, whatever its tool.
 pub(crate) struct Slots {
     pub(crate) period: Period,

@@ -74,6 +74,20 @@ impl Parser {
                 self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant),
             )
         };
+        // Said of the current period ("this month", "cette année"): it so far, against
+        // the same days of the other.
+        let so_far_of = |a: &period::Found, b: &period::Found| {
+            let this = a
+                .period
+                .words
+                .split_whitespace()
+                .any(|w| matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet"));
+            let current = a.period.start <= cx.today && cx.today < a.period.end;
+            (this && current)
+                .then(|| period::to_date_against(&b.period, cx.today, locale))
+                .flatten()
+                .filter(|(c, _)| c.start == a.period.start)
+        };
         let mut so_far = None;
         let (current, reference) = match (found.as_slice(), previous) {
             // "plus cette année que l'an dernier", "this month than last month": the
@@ -82,16 +96,9 @@ impl Parser {
             ([a, b, ..], _)
                 if (b.first.saturating_sub(3)..b.first)
                     .any(|k| matches!(tokens[k].norm.as_str(), "than" | "que" | "qu"))
-                    && a.period.words.split_whitespace().any(|w| {
-                        matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet")
-                    })
-                    && a.period.start <= cx.today
-                    && cx.today < a.period.end
-                    && period::to_date_against(&b.period, cx.today, locale)
-                        .is_some_and(|(c, _)| c.start == a.period.start) =>
+                    && so_far_of(a, b).is_some() =>
             {
-                let (current, reference) = period::to_date_against(&b.period, cx.today, locale)
-                    .unwrap_or((a.period.clone(), b.period.clone()));
+                let (current, reference) = so_far_of(a, b).unwrap_or((a.period.clone(), b.period.clone()));
                 let detail = format!("{} / {}", current.label, reference.label);
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
                 (current, reference)
@@ -100,14 +107,7 @@ impl Parser {
                 // "ce mois-ci par rapport au mois dernier", "this year vs last year":
                 // the whole of the other, or only its days up to today's date? Writers
                 // read both; the user picks.
-                let this =
-                    a.period.words.split_whitespace().any(|w| {
-                        matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet")
-                    });
-                if this && a.period.start <= cx.today && cx.today < a.period.end {
-                    so_far = period::to_date_against(&b.period, cx.today, locale)
-                        .filter(|(c, _)| c.start == a.period.start);
-                }
+                so_far = so_far_of(a, b);
                 let reference = period::against(&a.period, &b.period, locale);
                 reasons.push(Reason::new(
                     ReasonCode::ExplicitPeriod,
@@ -189,11 +189,6 @@ impl Parser {
                 a.current = current;
                 a.reference = reference;
             }
-            let suggest = |call: ToolCall| {
-                let label = self.describe(&call, locale);
-                let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
-                crate::Suggestion { label, plan: plan(call, picked, locale, cx.today) }
-            };
             let question = locale.pick(
                 "Jusqu'à la même date, ou les deux périodes entières ?",
                 "Up to the same date, or both periods whole?",
@@ -201,7 +196,10 @@ impl Parser {
             return ParseOutcome::Clarification(crate::Clarification {
                 question: question.to_string(),
                 reasons: vec![Reason::new(ReasonCode::SoFarOrWhole, locale, "")],
-                suggestions: vec![suggest(to_date), suggest(call)],
+                suggestions: vec![
+                    self.picked(to_date, locale, cx.today),
+                    self.picked(call, locale, cx.today),
+                ],
                 locale,
             });
         }

@@ -642,16 +642,11 @@ impl Parser {
             },
             _ => crate::AveragePer::Month,
         };
-        let suggest = |call: ToolCall| {
-            let label = self.describe(&call, locale);
-            let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
-            crate::Suggestion { label, plan: plan(call, picked, locale, cx.today) }
-        };
         let mut average = call.clone();
         if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = &mut average {
             a.average = Some(per);
         }
-        let suggestions = vec![suggest(call), suggest(average)];
+        let suggestions = vec![self.picked(call, locale, cx.today), self.picked(average, locale, cx.today)];
         let question = match (locale, per) {
             (crate::Locale::Fr, crate::AveragePer::Day) => {
                 "Le total de chaque jour, ou la moyenne par jour ?"
@@ -679,9 +674,7 @@ impl Parser {
                     a.group_by = g;
                 }
             }
-            let label = self.describe(&call, locale);
-            let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
-            crate::Suggestion { label, plan: plan(call, picked, locale, cx.today) }
+            self.picked(call, locale, cx.today)
         };
         let suggestions = vec![
             per(crate::AveragePer::Month, Some(crate::GroupBy::Month)),
