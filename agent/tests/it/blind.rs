@@ -15,7 +15,9 @@
 //! splits the message; otherwise Sou asks. A plan that runs and is not the one expected
 //! is **wrong**; a request of several parts answered by one running plan has **dropped a
 //! part**. A balance is compared at its period's end; a breakdown by an average's own unit
-//! goes with the average.
+//! goes with the average. Spending and income asked together over one period (and one
+//! breakdown) are answered whole by one cash flow, which shows both totals: expected as two
+//! steps, that plan is right.
 use std::collections::BTreeSet;
 
 use agent::{Confidence, Context, Date, ParseOutcome, Parser, ToolCall};
@@ -124,6 +126,26 @@ fn expected(text: &str) -> Expected {
     }
 }
 
+/// A cash flow holds the spending and the income of its period: two steps asking for just
+/// those two totals, over its period and breakdown, are what it answers.
+fn cash_flow_answers(steps: &[BTreeSet<String>], ran: &BTreeSet<String>) -> bool {
+    if !ran.contains("cash_flow") || ran.iter().any(|f| f.starts_with("account=")) {
+        return false;
+    }
+    let rest = |f: &BTreeSet<String>, tool: &str| {
+        f.contains(tool).then(|| f.iter().filter(|x| *x != tool).cloned().collect::<BTreeSet<_>>())
+    };
+    let Some(own) = rest(ran, "cash_flow") else { return false };
+    match steps {
+        [a, b] => {
+            let (spent, earned) = if a.contains("spending_summary") { (a, b) } else { (b, a) };
+            rest(spent, "spending_summary").as_ref() == Some(&own)
+                && rest(earned, "income_summary").as_ref() == Some(&own)
+        }
+        _ => false,
+    }
+}
+
 fn show(f: &BTreeSet<String>) -> String {
     f.iter().cloned().collect::<Vec<_>>().join(" ")
 }
@@ -140,6 +162,8 @@ pub struct Figures {
     pub parts: usize,
     pub dropped: usize,
     pub parts_proposed: usize,
+    /// Requests of several parts one plan answers whole (a cash flow for spending and income).
+    pub parts_whole: usize,
     pub asks_expected: usize,
     pub asks_run: usize,
     /// Each plan that runs and is not the one meant: the message, what was meant, what ran.
@@ -159,7 +183,7 @@ impl Figures {
         format!(
             "{} messages\n  run without a model: {}; wrong: {} ({} high, {} medium) = {:.1} % of those run\n  \
              say all a plan needs: {}; answered right at high: {} ({:.1} %)\n  \
-             requests of several parts: {}; one plan dropping a part: {}; proposed as steps: {}; asked: {}\n  \
+             requests of several parts: {}; one plan dropping a part: {}; proposed as steps: {}; one plan answering all: {}; asked: {}\n  \
              should ask or is not about money: {}; run anyway: {}",
             self.total,
             self.runs,
@@ -173,7 +197,8 @@ impl Figures {
             self.parts,
             self.dropped,
             self.parts_proposed,
-            self.parts - self.dropped - self.parts_proposed,
+            self.parts_whole,
+            self.parts - self.dropped - self.parts_proposed - self.parts_whole,
             self.asks_expected,
             self.asks_run
         )
@@ -233,7 +258,12 @@ pub fn measure(parser: &Parser, text: &str) -> Figures {
         let mut is_wrong = false;
         if let Done::Runs(call, c) = &done {
             f.runs += 1;
-            let right = matches!(&want, Expected::Plan(f) if *f == facts(call, today));
+            let ran = facts(call, today);
+            let right = match &want {
+                Expected::Plan(f) => *f == ran,
+                Expected::Steps(steps) => cash_flow_answers(steps, &ran),
+                _ => false,
+            };
             if !right {
                 is_wrong = true;
                 match c {
@@ -256,6 +286,7 @@ pub fn measure(parser: &Parser, text: &str) -> Figures {
             Expected::Steps(_) => {
                 f.parts += 1;
                 match &done {
+                    Done::Runs(..) if !is_wrong => f.parts_whole += 1,
                     Done::Runs(..) => f.dropped += 1,
                     Done::Proposes(_) => f.parts_proposed += 1,
                     Done::Asks => {}
@@ -299,11 +330,10 @@ mod tests {
     // Sou asks, which costs B and E one message each. So does "this month vs last month"
     // (whole months for B, C, D and E; up to today's date for I). I's writer asks about
     // "mes charges" (one of Housing's names); J's wants Uber rides in both directions
-    // (others: debits). K's wants "spending by week + income by week" as two steps (Sou
-    // answers one cash flow by week, which holds both), which the runner also counts
-    // as a dropped part: K is let through one of each, and N ("Spending and income for
-    // October please") too. "combien j'ai épargné" is the net for I, transfers to savings
-    // for F, and asked for M and N: Sou asks.
+    // (others: debits). K's and N's want "spending by week + income by week" and
+    // "Spending and income for October please" as two steps: Sou answers one cash flow,
+    // which holds both totals, and the measure counts it right. "combien j'ai épargné" is
+    // the net for I, transfers to savings for F, and asked for M and N: Sou asks.
     const SETS: &[(&str, &str, usize, usize)] = &[
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 7, 129),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 143),
@@ -315,10 +345,10 @@ mod tests {
         ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 155),
         ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 155),
         ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 147),
-        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 1, 147),
+        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 147),
         ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 144),
         ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 140),
-        ("2026-11-29-n", include_str!("../blind/2026-11-29-n.txt"), 1, 137),
+        ("2026-11-29-n", include_str!("../blind/2026-11-29-n.txt"), 0, 137),
     ];
 
     #[test]
@@ -339,8 +369,7 @@ mod tests {
                 "{name}: {} answered right at high (at least {least_high})",
                 f.complete_high
             );
-            let most_dropped = usize::from(matches!(*name, "2026-11-29-k" | "2026-11-29-n"));
-            assert!(f.dropped <= most_dropped, "{name}: a request of several parts answered by one plan");
+            assert_eq!(f.dropped, 0, "{name}: a request of several parts answered by one plan");
         }
     }
 }
