@@ -7,7 +7,7 @@ fn main() {
     // The corpus's datasets too, so analyst questions read as in the corpus test.
     vocab.datasets = agent::datasets::DatasetShape::declared_in(include_str!("../tests/corpus.txt"));
     let p = Parser::new(vocab);
-    let today = Date::new(2026, 11, 21).unwrap();
+    let today = Date::new(2026, 11, 29).unwrap();
     for line in std::io::stdin().lock().lines() {
         let line = line.unwrap();
         let o = p.parse(&line, &Context { today, locale: None, previous: None });
@@ -28,6 +28,15 @@ fn main() {
                     .chars()
                     .take(120)
                     .collect::<String>()
+                    + &pl
+                        .meta
+                        .confidence_reasons
+                        .iter()
+                        .map(|r| match r.code.as_str() {
+                            "unrecognized_words" | "unplaced_meaning" => format!(" [{}]", r.text),
+                            code => format!(" {code}"),
+                        })
+                        .collect::<String>()
             ),
             ParseOutcome::Clarification(c) => println!(
                 "{:<60} | clarify {:?}",

@@ -25,6 +25,12 @@ fn months_years_relative() {
     assert_eq!(find_in("in may"), p("2026-05-01", "2026-06-01", "may"));
     assert_eq!(find_in("sept euros"), None);
     assert_eq!(find_in("année 9999"), None);
+    // "il y a deux mois", "3 months ago": that month; days ago: that day.
+    assert_eq!(find_in("il y a deux mois"), p("2026-09-01", "2026-10-01", "il y a deux mois"));
+    assert_eq!(find_in("3 months ago"), p("2026-08-01", "2026-09-01", "3 months ago"));
+    assert_eq!(find_in("two days ago"), p("2026-11-19", "2026-11-20", "two days ago"));
+    assert_eq!(find_in("two weeks ago"), None);
+    assert_eq!(find_in("il y a 2 semaines"), None);
 }
 
 #[test]

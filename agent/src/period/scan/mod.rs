@@ -327,6 +327,32 @@ impl Scanner<'_> {
         Some((p, last))
     }
 
+    /// "il y a 2 mois", "3 months ago": that calendar month; "il y a 3 jours", "2 days
+    /// ago": that day. (Weeks ago — that week, or that day? — and "a month ago" stay
+    /// unread, and ask.)
+    fn ago(&self, i: usize) -> Option<(Period, usize)> {
+        let french = self.is(i, &["il"]) && self.is(i + 1, &["y"]) && self.is(i + 2, &["a"]);
+        let j = if french { i + 3 } else { i };
+        let n = self.number(j)?;
+        let unit = unit_word(self.word(j + 1)?)?;
+        let last = if french {
+            j + 1
+        } else if self.is(j + 2, &["ago"]) {
+            j + 2
+        } else {
+            return None;
+        };
+        match unit {
+            'm' if (2..=36).contains(&n) => {
+                Some((month(self.today.first_of_month().add_months(-(n as i32)), self.locale), last))
+            }
+            'd' if (1..=366).contains(&n) => {
+                Some((day(self.today.add_days(-i64::from(n)), self.locale), last))
+            }
+            _ => None,
+        }
+    }
+
     /// The year a quarter or a half ending at `last` belongs to: "2025", "de 2025",
     /// "of last year", "de l'an dernier", "of the year" (this one), with the last token
     /// used; `None` when the message names none.
@@ -712,6 +738,7 @@ impl Scanner<'_> {
             .or_else(|| self.last_month_named(i))
             .or_else(|| self.season(i))
             .or_else(|| self.rolling(i))
+            .or_else(|| self.ago(i))
             .or_else(|| self.span(i))
             .or_else(|| self.quarter(i))
             .or_else(|| self.half(i))
