@@ -115,12 +115,15 @@ impl ReasonCode {
             ExplicitIntent | FiltersOnly | ExplicitPeriod | CurrentPeriod | ExactCategory | ExactMerchant
             | ExactAccount | ExactDataset | ExplicitAmount | ExplicitText | Excluded | UserSelected
             | GuardianApproved | WriteRequest | Remark | Correction => Confidence::High,
-            InferredIntent | FuzzyIntent | ForeignCurrency | InferredColumn | GuardianRepaired
-            | ModelProposed | DefaultMonth | NameAsText => Confidence::Medium,
+            InferredIntent | FuzzyIntent | InferredColumn | GuardianRepaired | ModelProposed
+            | DefaultMonth | NameAsText => Confidence::Medium,
             // A name corrected from a word Sou has never seen ("carefour") may be another
             // word altogether ("taxes" is not "taxis", "livres" not "Livret A"): the
             // correction is offered, not run.
             FuzzyCategory | FuzzyMerchant | FuzzyAccount => Confidence::Low,
+            // "over 20 pounds" on a ledger in euros: no rate is guessed, and no tool
+            // compares across currencies.
+            ForeignCurrency => Confidence::Low,
             ImplicitPeriod | AmbiguousEntity | UnrecognizedWords | UnplacedMeaning | SeparatePeriods
             | AverageUnit | RateOrBreakdown | SoFarOrWhole | FollowupUsesContext | MissingContext
             | NoIntent | OutOfScope | TooLong | MissingValue | UnknownName => Confidence::Low,

@@ -216,6 +216,15 @@ impl Parser {
             }
             _ => categories,
         };
+        // "chez metro": "chez" and a name with no article is a shop's name; the category
+        // of that name is a guess ("chez le médecin" is the category).
+        let shop_named = categories.iter().find(|c| {
+            let whole = crate::text::normalize(message);
+            whole.contains(&format!("chez {}", crate::text::normalize(&c.words)))
+        });
+        if let Some(c) = shop_named {
+            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &format!("« chez {} »", c.words)));
+        }
         let category = self.finder().pick(&categories, locale, &mut reasons, EntityKind::Category);
         let merchant = self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
         let account = self.finder().pick(&accounts, locale, &mut reasons, EntityKind::Account);

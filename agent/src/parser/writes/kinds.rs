@@ -42,15 +42,32 @@ impl Read<'_> {
                             | "diminue"
                             | "diminuer"
                             | "bump"
+                            | "up"
+                            | "cut"
+                            | "drop"
+                            | "boost"
+                            | "monte"
+                            | "remonte"
+                            | "descends"
+                            | "redescends"
                     )
                 });
-                let by = start > 0 && matches!(self.w(start - 1), "by" | "de" | "d" | "of");
+                let before = if start > 0 { self.w(start - 1) } else { "" };
+                // "up it by 50": "by" an amount is a change whatever the verb; "add 50",
+                // "rajoute 50 €", "50 € de plus", "50 more": an amount added.
+                let by = matches!(before, "by" | "de" | "d" | "of");
+                let added = before == "by"
+                    || (0..self.tokens.len()).any(|j| {
+                        matches!(self.w(j), "add" | "ajoute" | "rajoute" | "ajouter" | "rajouter" | "extra")
+                            || (self.w(j) == "de" && self.w(j + 1) == "plus")
+                            || (j == last + 1 && matches!(self.w(j), "more" | "plus"))
+                    });
                 let percent = self
                     .message
                     .get(self.tokens[last].end..)
                     .is_some_and(|r| r.trim_start().starts_with('%'));
                 // "à 0": no budget is an amount of nothing — a removal, or a slip: asked.
-                if (relative && by) || percent || m.minor == 0 {
+                if (relative && by) || added || percent || m.minor == 0 {
                     self.note(ReasonCode::UnplacedMeaning, &quote(&self.words(start, last)));
                 }
                 self.note(ReasonCode::ExplicitAmount, &m.format(self.locale));
@@ -460,7 +477,7 @@ impl Read<'_> {
                 Err(w) if target_read => self.note(ReasonCode::UnplacedMeaning, &quote(&w)),
                 // An alias is a name: words around a known name ("monoprix stp (garde
                 // monoprix"), or an instruction, are not read as one.
-                Err(w) if (a..=b).any(|j| self.not_a_name(j)) => {
+                Err(w) if !self.quoted(a, b) && (a..=b).any(|j| self.not_a_name(j)) => {
                     self.note(ReasonCode::UnplacedMeaning, &quote(&w));
                 }
                 // "H&M": a name cut by a sign is not the one-letter alias "H".

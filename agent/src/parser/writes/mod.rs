@@ -57,27 +57,27 @@ const SHOP: u32 = 1 << 20;
 const LABEL: u32 = 1 << 21;
 
 const WORDS: [&str; 22] = [
-    "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump descends descendre monte monter",
-    "supprime supprimer enleve enlever remove delete",
+    "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump descends descendre monte monter fixez mettez modifiez definissez augmentez baissez passez",
+    "supprime supprimer enleve enlever remove delete supprimez enlevez",
     "move put mets mettre met passe passer passent vont va ira iront go goes",
-    "classe classer range ranger recategorise recategoriser recategorize file",
+    "classe classer range ranger recategorise recategoriser recategorize file reclasse reclasser classez reclassez rangez",
     "regle rule",
     "toujours always automatiquement automatically quand when whenever desormais dorenavant avenir future forward onwards henceforth",
-    "fusionne fusionner merge link relie relier associe associer",
-    "renomme renommer rename",
-    "marque marquer mark flag considere treat",
+    "fusionne fusionner merge link relie relier associe associer fusionnez reliez associez rattache rattacher rattachez",
+    "renomme renommer rename renommez",
+    "marque marquer mark flag considere treat marquez considerez",
     "partir starting onwards per monthly mensuel mois month vers contenant containing contient contains",
     "virements virement transfers transfer depenses expenses spending prelevements lignes rides ride trips trajets orders commandes",
     "en in into to dans as sous under",
     "combien how what whats quel quelle quels quelles which why pourquoi did where",
-    "cree creer create ajoute ajouter add make new nouvelle nouveau",
+    "cree creer create ajoute ajouter add make new nouvelle nouveau creez ajoutez",
     "same meme",
     "transferts transfert virements virement transfers transfer",
     "comme as sont are est is soit soient be",
     "internes interne internal entre between mes my nos our comptes accounts own",
     "la le les l the my un une a an des de d c tous toutes tout all both everything anything categorie category",
-    "et and avec with",
-    "marchand marchands merchant merchants commercant enseigne groupe group chaine chain magasin magasins store stores boutique",
+    "et and avec with pis",
+    "marchand marchands merchant merchants commercant enseigne groupe group chaine chain magasin magasins store stores boutique affaire chose thing",
     "libelle libelles label labels",
 ];
 
@@ -366,12 +366,22 @@ impl Read<'_> {
     /// Plain words (no number, period or word that changes the plan) from `a` to `b`:
     /// a name.
     fn plain(&self, a: usize, b: usize) -> bool {
+        // Quoted, it is a name as written.
+        if self.quoted(a, b) {
+            return true;
+        }
         for t in &self.tokens[a..=b] {
             if t.kind != TokenKind::Word || changes_meaning(&t.norm) || period::is_time_word(t) {
                 return false;
             }
         }
         true
+    }
+
+    /// Whether tokens `a..=b` are inside one pair of quotes.
+    fn quoted(&self, a: usize, b: usize) -> bool {
+        let (Some(x), Some(y)) = (self.tokens.get(a), self.tokens.get(b)) else { return false };
+        quoted_spans(self.message).iter().any(|&(s, e)| x.start >= s && y.end <= e)
     }
 
     /// The plan for `call`: words left unread stop it.
@@ -433,7 +443,17 @@ impl Read<'_> {
         let n = self.tokens.len();
         let mut out = Vec::new();
         let mut cur: Option<(usize, usize)> = None;
+        // A name in quotes is one name, as written: "« AMZN MKTP DE » c'est Amazon".
+        let quotes = quoted_spans(self.message);
+        let quote_of = |i: usize| {
+            let t = &self.tokens[i];
+            quotes.iter().position(|&(a, b)| t.start >= a && t.end <= b)
+        };
         for i in 0..=n {
+            if i < n && cur.is_some_and(|(a, _)| quote_of(a).is_some() && quote_of(a) == quote_of(i)) {
+                cur = cur.map(|(a, _)| (a, i));
+                continue;
+            }
             if i == n
                 || self.used[i]
                 || self.is(i, AND | TO | AS)
@@ -729,4 +749,19 @@ impl Read<'_> {
         self.note(code, &wording::month_label(start, self.locale));
         start
     }
+}
+
+/// The byte ranges inside quotes ("…", «…», “…”) in `message`.
+fn quoted_spans(message: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (open, close) in [('"', '"'), ('«', '»'), ('“', '”')] {
+        let mut rest = 0;
+        while let Some(a) = message.get(rest..).and_then(|m| m.find(open)).map(|a| rest + a + open.len_utf8())
+        {
+            let Some(b) = message.get(a..).and_then(|m| m.find(close)).map(|b| a + b) else { break };
+            out.push((a, b));
+            rest = b + close.len_utf8();
+        }
+    }
+    out
 }
