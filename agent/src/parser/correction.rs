@@ -3,6 +3,11 @@
 //! wait, restaurants I mean". The question is read again with the one period or the one
 //! name it corrects replaced — never a guess: the correction must be a word saying so,
 //! then one period or one name of a kind the question holds exactly once.
+//!
+//! Said first, the correction takes one thing back and gives the other: "no not
+//! October, I meant September. restaurants", "non pas le livret, le compte courant :
+//! solde ?". The rest is read alone, and must hold exactly one thing of the kind taken
+//! back, another one.
 
 use super::{Context, Parser};
 use crate::period;
@@ -106,6 +111,50 @@ impl Parser {
         let mut fixed = head.to_string();
         fixed.replace_range(span, &new);
         Some((fixed, old, new))
+    }
+
+    /// A message that starts by taking one thing back ("not this month, last month.
+    /// restaurants"): the rest, with what was taken back and what replaces it.
+    pub(super) fn corrected_first<'m>(
+        &self,
+        message: &'m str,
+        cx: &Context<'_>,
+    ) -> Option<(&'m str, String, String)> {
+        let tokens = tokenize(message);
+        let gap = |i: usize| message.get(tokens[i - 1].end..tokens[i].start).unwrap_or("");
+        let w = |i: usize| tokens.get(i).map_or("", |t| t.norm.as_str());
+        let mut i = 0;
+        while STARTS.contains(&w(i)) && !matches!(w(i + 1), "" | "more" | "need") {
+            i += 1;
+        }
+        // "not", "pas", "i don't mean", "je veux pas dire".
+        let taken_back = match (w(i), w(i + 1), w(i + 2), w(i + 3)) {
+            ("not" | "pas", ..) => i + 1,
+            ("i", "don" | "didn", "t", "mean") => i + 4,
+            ("i", "dont" | "didnt", "mean", _) | ("don" | "didn", "t", "mean", _) => i + 3,
+            ("je", "veux" | "voulais", "pas", "dire") => i + 4,
+            _ => return None,
+        };
+        let brk = (taken_back + 1..tokens.len()).find(|&j| gap(j).contains([',', '.', ':', ';']))?;
+        let back = message.get(tokens[taken_back].start..tokens[brk - 1].end)?;
+        let (kind, old) = self.one_thing(back, cx)?;
+        let mut r = brk;
+        loop {
+            if STARTS.contains(&w(r)) || AROUND.contains(&w(r)) {
+                r += 1;
+            } else if pair_at(&tokens, r) {
+                r += 2;
+            } else {
+                break;
+            }
+        }
+        let rest = message.get(tokens.get(r)?.start..)?;
+        let (new, _) = self.the_one_in(rest, &kind, cx)?;
+        let same = |a: &str, b: &str| crate::text::normalize(a) == crate::text::normalize(b);
+        if same(&old, &new) {
+            return None;
+        }
+        Some((rest, old, new))
     }
 
     /// What `said` is: one period, or one name, with its words (glue aside).

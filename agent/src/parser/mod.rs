@@ -137,7 +137,18 @@ impl Parser {
             p.meta.confidence_reasons.push(Reason::new(ReasonCode::Correction, p.meta.locale, &detail));
             Some(p)
         };
-        refused.or_else(remarked).or_else(corrected)
+        // "no not October, I meant September. restaurants": the rest, read surely.
+        let corrected_first = || {
+            let (rest, old, new) = self.corrected_first(message, cx)?;
+            let ParseOutcome::Plan(mut p) = self.parse_whole(rest, cx) else { return None };
+            if p.meta.confidence != crate::Confidence::High {
+                return None;
+            }
+            let detail = format!("« {old} » → « {new} »");
+            p.meta.confidence_reasons.push(Reason::new(ReasonCode::Correction, p.meta.locale, &detail));
+            Some(p)
+        };
+        refused.or_else(remarked).or_else(corrected).or_else(corrected_first)
     }
 
     /// The plan for `question` said without `aside`, if read surely: with a reason that

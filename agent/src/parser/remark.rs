@@ -464,11 +464,13 @@ mod tests {
 }
 
 /// What a refusal before the question turns down: the list of transactions, a
-/// breakdown, or another tool's answer.
+/// breakdown, a total, an average, or another tool's answer.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Refused {
     List,
     Breakdown,
+    Total,
+    Average,
     Budgets,
     Balance,
     Income,
@@ -476,12 +478,14 @@ pub(super) enum Refused {
 
 fn refused_form(w: &str) -> Option<Refused> {
     match w {
-        "list" | "liste" | "transactions" | "operations" | "details" | "detail" | "lignes" => {
+        "list" | "liste" | "listed" | "transactions" | "transaction" | "operations" | "details"
+        | "detail" | "lignes" | "everything" | "payment" | "payments" | "paiement" | "paiements" => {
             Some(Refused::List)
         }
-        "breakdown" | "repartition" | "split" | "chart" | "graph" | "graphique" | "categories" => {
-            Some(Refused::Breakdown)
-        }
+        "breakdown" | "repartition" | "split" | "chart" | "graph" | "graphique" | "categories"
+        | "category" | "categorie" | "merchant" | "marchand" | "month" | "mois" => Some(Refused::Breakdown),
+        "total" => Some(Refused::Total),
+        "average" | "moyenne" => Some(Refused::Average),
         "budgets" | "budget" => Some(Refused::Budgets),
         "balance" | "solde" => Some(Refused::Balance),
         "income" | "revenus" => Some(Refused::Income),
@@ -490,13 +494,15 @@ fn refused_form(w: &str) -> Option<Refused> {
 }
 
 /// "I don't want the list, just the total at Monoprix in October", "pas besoin du
-/// détail, juste le total des restos": a form turned down, then the question after
-/// "just" — (the question, the refusal, what it turns down). The refusal holds nothing
-/// but a negation, wanting or needing, and the one thing turned down.
+/// détail, juste le total des restos", "not the total, I want to see each Fnac purchase":
+/// a form turned down, then the question after the break or after "just" — (the
+/// question, the refusal, what it turns down). The refusal holds nothing but a negation,
+/// wanting or needing, and the one thing turned down.
 pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
     let tokens = tokenize(message);
     let k = (1..tokens.len()).find(|&i| {
         message[tokens[i - 1].end..tokens[i].start].contains([',', '.', ';', ':', '—', '–', '-'])
+            || JUST.contains(&tokens[i].norm.as_str())
     })?;
     let head = &tokens[..k];
     let negated = head.iter().any(|t| NEGATIONS.contains(&t.norm.as_str()));
@@ -504,7 +510,7 @@ pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
     for t in head {
         let w = t.norm.as_str();
         if let Some(r) = refused_form(w) {
-            // "la liste des transactions": one thing turned down, said twice.
+            // "la liste des transactions", "month by month": one thing turned down, said twice.
             if refused.replace(r).is_some_and(|before| before != r) {
                 return None;
             }
@@ -523,6 +529,8 @@ pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
     Some((question, said, refused))
 }
 
+/// "just", "only": the question follows, even with no comma before it.
+const JUST: &[&str] = &["just", "juste", "only", "seulement", "simplement", "uniquement"];
 /// The negations a refusal may hold: "don't", "not", "pas", "never mind", "forget".
 const NEGATIONS: &[&str] =
     &["don", "dont", "not", "no", "pas", "ne", "n", "didn", "doesn", "never", "forget", "oublie"];
@@ -588,10 +596,47 @@ const REFUSAL_WORDS: &[&str] = &[
     "im",
     "asking",
     "talking",
+    "interested",
+    "in",
+    "it",
+    "break",
+    "down",
+    "to",
+    "by",
+    "per",
+    "par",
+    "every",
+    "each",
+    "single",
+    "chaque",
+    "all",
+    "so",
+    "really",
+    "vraiment",
+    "see",
+    "voir",
+    "please",
+    "pls",
+    "svp",
+    "stp",
+    "hein",
 ];
 /// Words before the question itself: "just", "only", "tell me".
-const QUESTION_LEADS: &[&str] =
-    &["just", "juste", "only", "seulement", "simplement", "uniquement", "tell", "dis", "me", "moi"];
+const QUESTION_LEADS: &[&str] = &[
+    "just",
+    "juste",
+    "only",
+    "seulement",
+    "simplement",
+    "uniquement",
+    "tell",
+    "dis",
+    "me",
+    "moi",
+    "one",
+    "number",
+    "chiffre",
+];
 
 impl Refused {
     /// Whether `call` is what was turned down.
@@ -602,6 +647,17 @@ impl Refused {
             Refused::Breakdown => match call {
                 T::SpendingSummary(a) | T::IncomeSummary(a) => a.group_by != crate::GroupBy::None,
                 T::CashFlow(a) => a.group_by != crate::GroupBy::None,
+                _ => false,
+            },
+            Refused::Total => match call {
+                T::SpendingSummary(a) | T::IncomeSummary(a) => {
+                    a.group_by == crate::GroupBy::None && a.average.is_none()
+                }
+                T::CashFlow(a) => a.group_by == crate::GroupBy::None,
+                _ => false,
+            },
+            Refused::Average => match call {
+                T::SpendingSummary(a) | T::IncomeSummary(a) => a.average.is_some(),
                 _ => false,
             },
             Refused::Budgets => matches!(call, T::BudgetStatus(_)),

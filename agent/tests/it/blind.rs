@@ -15,9 +15,9 @@
 //! splits the message; otherwise Sou asks. A plan that runs and is not the one expected
 //! is **wrong**; a request of several parts answered by one running plan has **dropped a
 //! part**. A balance is compared at its period's end; a breakdown by an average's own unit
-//! goes with the average. Spending and income asked together over one period (and one
-//! breakdown) are answered whole by one cash flow, which shows both totals: expected as two
-//! steps, that plan is right.
+//! goes with the average. Spending, income and the savings rate asked together over one
+//! period (and one breakdown) are answered whole by one cash flow, which shows them all:
+//! expected as steps, that plan is right.
 use std::collections::BTreeSet;
 
 use agent::{Confidence, Context, Date, ParseOutcome, Parser, ToolCall};
@@ -126,24 +126,19 @@ fn expected(text: &str) -> Expected {
     }
 }
 
-/// A cash flow holds the spending and the income of its period: two steps asking for just
-/// those two totals, over its period and breakdown, are what it answers.
+/// A cash flow holds the spending, the income and the savings rate of its period: steps
+/// asking for just those, over its period and breakdown, are what it answers.
 fn cash_flow_answers(steps: &[BTreeSet<String>], ran: &BTreeSet<String>) -> bool {
-    if !ran.contains("cash_flow") || ran.iter().any(|f| f.starts_with("account=")) {
-        return false;
-    }
-    let rest = |f: &BTreeSet<String>, tool: &str| {
-        f.contains(tool).then(|| f.iter().filter(|x| *x != tool).cloned().collect::<BTreeSet<_>>())
+    let rest = |f: &BTreeSet<String>| {
+        let tool =
+            ["cash_flow", "spending_summary", "income_summary"].into_iter().find(|t| f.contains(*t))?;
+        Some(f.iter().filter(|x| *x != tool).cloned().collect::<BTreeSet<_>>())
     };
-    let Some(own) = rest(ran, "cash_flow") else { return false };
-    match steps {
-        [a, b] => {
-            let (spent, earned) = if a.contains("spending_summary") { (a, b) } else { (b, a) };
-            rest(spent, "spending_summary").as_ref() == Some(&own)
-                && rest(earned, "income_summary").as_ref() == Some(&own)
-        }
-        _ => false,
-    }
+    let own = match rest(ran) {
+        Some(own) if ran.contains("cash_flow") && !own.iter().any(|f| f.starts_with("account=")) => own,
+        _ => return false,
+    };
+    steps.len() > 1 && steps.iter().all(|s| rest(s).as_ref() == Some(&own))
 }
 
 fn show(f: &BTreeSet<String>) -> String {

@@ -34,6 +34,11 @@ fn remarks_are_not_used_and_say_so() {
         ("I don't want the list, just the total I spent at monoprix in october", "spending_summary"),
         ("pas besoin du détail, juste le total des restos la semaine dernière", "spending_summary"),
         ("never mind the chart, just tell me how much I spent on health in 2025", "spending_summary"),
+        ("i dont want the list just the total for uber last month", "spending_summary"),
+        ("pas le total hein, je veux voir les transactions chez la fnac cette année", "list_transactions"),
+        ("no breakdown, one number: transport 2025", "spending_summary"),
+        ("je veux pas la moyenne, je veux le total des courses sur 2025", "spending_summary"),
+        ("don't show me every single payment, just how much Uber cost last month", "spending_summary"),
         // A greeting before and a closing after.
         ("Good morning. Could you please tell me how much I spent on groceries in September? Thank you kindly.", "spending_summary"),
         ("Bonjour, je souhaiterais connaître le montant de mes dépenses de transports pour l'année 2025. Bien cordialement, Mme Lefèvre", "spending_summary"),
@@ -71,6 +76,9 @@ fn what_might_narrow_the_question_is_never_a_remark() {
         // Turned down, then asked for: a contradiction waits.
         "I don't want the list, show me the list of amazon purchases in october",
         "je ne veux pas le solde, juste mon solde",
+        "not the total, just the total at uber last month",
+        "pas la moyenne, juste la moyenne des courses par mois en 2025",
+        "no breakdown, spending by category in 2025",
     ] {
         assert_eq!(read(&p, message), None, "{message}");
     }
@@ -91,6 +99,14 @@ fn a_correction_replaces_what_it_names() {
         ),
         ("restaurants in october, no wait not october, september", "restaurants in september"),
         ("combien chez carrefour ce mois, non pardon, chez lidl", "combien chez lidl ce mois"),
+        // Said first: one thing taken back, the other given, then the question.
+        ("no not october, i meant september. restaurants", "restaurants in september"),
+        (
+            "pas ce mois-ci, le mois dernier : combien en transports ?",
+            "combien en transports le mois dernier",
+        ),
+        ("non pas le livret, le compte courant : solde ?", "solde du compte courant"),
+        ("no i don't mean the livret, the current account balance", "the current account balance"),
     ] {
         let (ParseOutcome::Plan(a), ParseOutcome::Plan(b)) = (p.parse(said, &cx), p.parse(meant, &cx)) else {
             panic!("{said}: no plan");
@@ -107,6 +123,10 @@ fn a_correction_replaces_what_it_names() {
         "combien en courses et en restos en septembre, non pardon, chez lidl",
         "how much at lidl in august, july",
         "how much at lidl in august, no wait, the other one",
+        "not october, how much in october",
+        "no not october. restaurants",
+        "not groceries, how much on groceries and restaurants in october",
+        "pas le livret, combien en courses en octobre",
     ] {
         assert_eq!(read(&p, message), None, "{message}");
     }
