@@ -620,6 +620,12 @@ const REFUSAL_WORDS: &[&str] = &[
     "svp",
     "stp",
     "hein",
+    "nous",
+    "voulons",
+    "on",
+    "or",
+    "anything",
+    "ou",
 ];
 /// Words before the question itself: "just", "only", "tell me".
 const QUESTION_LEADS: &[&str] = &[

@@ -62,6 +62,13 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["weekend", "before", "last"], Relative::WeekendBeforeLast),
     (&["le", "weekend", "d", "avant"], Relative::WeekendBeforeLast),
     (&["le", "week", "end", "d", "avant"], Relative::WeekendBeforeLast),
+    // "la fin de semaine" is the weekend in Québec.
+    (&["la", "fin", "de", "semaine", "d", "avant"], Relative::WeekendBeforeLast),
+    (&["la", "fin", "de", "semaine", "passee"], Relative::LastWeekend),
+    (&["fin", "de", "semaine", "passee"], Relative::LastWeekend),
+    (&["la", "fin", "de", "semaine", "derniere"], Relative::LastWeekend),
+    (&["fin", "de", "semaine", "derniere"], Relative::LastWeekend),
+    (&["cette", "fin", "de", "semaine"], Relative::ThisWeekend),
     (&["this", "weekend"], Relative::ThisWeekend),
     (&["this", "week", "end"], Relative::ThisWeekend),
     (&["ce", "weekend"], Relative::ThisWeekend),

@@ -30,6 +30,12 @@ fn months_years_relative() {
     assert_eq!(find_in("3 months ago"), p("2026-08-01", "2026-09-01", "3 months ago"));
     assert_eq!(find_in("two days ago"), p("2026-11-19", "2026-11-20", "two days ago"));
     assert_eq!(find_in("two weeks ago"), None);
+    // "la fin de semaine" is the weekend in Québec (today is Saturday 21 November).
+    assert_eq!(
+        find_in("la fin de semaine passée"),
+        p("2026-11-14", "2026-11-16", "la fin de semaine passée")
+    );
+    assert_eq!(find_in("cette fin de semaine"), p("2026-11-21", "2026-11-23", "cette fin de semaine"));
     assert_eq!(find_in("il y a 2 semaines"), None);
 }
 

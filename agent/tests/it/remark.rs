@@ -27,7 +27,7 @@ fn remarks_are_not_used_and_say_so() {
     for (message, tool) in [
         ("how much have i paid foncia this year, the agency keeps adding fees ngl", "spending_summary"),
         ("mon loyer m'a coûté combien cette année, ça fait mal", "spending_summary"),
-        ("am i over budget on eating out this month? be honest lol", "budget_status"),
+        ("am i over budget on eating out this month? im scared lol", "budget_status"),
         ("did i earn more in october than in september? freelancing is so up and down", "compare_periods"),
         ("je stresse. combien j'ai dépensé ce mois-ci ?", "spending_summary"),
         ("combien en santé en 2025 ? Merci d'avance.", "spending_summary"),

@@ -259,7 +259,10 @@ pub(super) fn words(
             intent.asks_amount = true;
             used[i] = true;
             used[i + 1] = true;
-        } else if matches!(w, "par" | "by" | "per") {
+        } else if matches!(w, "par" | "by" | "per")
+            // "how much a month do I spend on takeaway": per month.
+            || (w == "a" && i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "much")
+        {
             if let Some(g) = tokens
                 .get(i + 1)
                 .filter(|_| !used.get(i + 1).copied().unwrap_or(true))

@@ -39,6 +39,9 @@ pub(crate) fn is_spend_word(w: &str) -> bool {
                 | "pay"
                 | "claque"
                 | "claquer"
+                | "flambe"
+                | "flambes"
+                | "payees"
                 | "claques"
                 | "lache"
                 | "laches"
@@ -540,6 +543,8 @@ const BREAKDOWN_WORDS: &[&str] = &[
     "repartition",
     "classement",
     "ranking",
+    "rank",
+    "ranked",
     "breakdown",
     "ventilation",
     "split",
