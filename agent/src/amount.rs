@@ -100,6 +100,25 @@ const COMPARATORS: &[(&[&str], Bound)] = &[
     (&["entre"], Bound::Between),
 ];
 
+/// Comparator phrases said after the amount: "250 € or more", "50 balles ou moins".
+const AFTER: &[(&[&str], Bound)] = &[
+    (&["or", "more"], Bound::Min),
+    (&["or", "over"], Bound::Min),
+    (&["or", "above"], Bound::Min),
+    (&["and", "up"], Bound::Min),
+    (&["and", "above"], Bound::Min),
+    (&["and", "over"], Bound::Min),
+    (&["ou", "plus"], Bound::Min),
+    (&["et", "plus"], Bound::Min),
+    (&["or", "less"], Bound::Max),
+    (&["or", "under"], Bound::Max),
+    (&["or", "below"], Bound::Max),
+    (&["and", "under"], Bound::Max),
+    (&["and", "below"], Bound::Max),
+    (&["ou", "moins"], Bound::Max),
+    (&["et", "moins"], Bound::Max),
+];
+
 struct Reader<'a> {
     tokens: &'a [Token],
     used: &'a [bool],
@@ -248,6 +267,25 @@ pub fn find(
             }
         }
     }
+    // "EUR 250.00 or more", "100 € ou moins".
+    for i in 0..tokens.len() {
+        // Without a currency, an amount of something: "transactions of 1,000.00 or more"
+        // ("2 or more times" is a count).
+        let of = i > 0 && matches!(tokens[i - 1].norm.as_str(), "of" | "de" | "d");
+        let Some((a, _, last)) = r.amount(i, !of) else { continue };
+        for (pattern, bound) in AFTER {
+            let n = pattern.len();
+            let matches = (last + 1..=last + n).all(|j| r.free(j))
+                && pattern.iter().zip(&tokens[last + 1..]).all(|(p, t)| *p == t.norm);
+            if matches {
+                let (min, max) = match bound {
+                    Bound::Min => (Some(a), None),
+                    _ => (None, Some(a)),
+                };
+                return Some(AmountFilter { min, max, first: i, last: last + n });
+            }
+        }
+    }
     None
 }
 
@@ -298,5 +336,11 @@ mod tests {
         assert_eq!(bounds("plus de", Locale::Fr), None);
         assert_eq!(bounds("plus de 3 mois", Locale::Fr), None);
         assert_eq!(bounds("over 99999999999999999999 €", Locale::En), None);
+        // Said after the amount.
+        assert_eq!(bounds("EUR 250.00 or more", Locale::En), eur(Some(25_000), None));
+        assert_eq!(bounds("100 € ou moins", Locale::Fr), eur(None, Some(10_000)));
+        assert_eq!(bounds("€1,000.00 and up", Locale::En), eur(Some(100_000), None));
+        assert_eq!(bounds("transactions of 1,000.00 or more", Locale::En), eur(Some(100_000), None));
+        assert_eq!(bounds("2 or more times", Locale::En), None);
     }
 }

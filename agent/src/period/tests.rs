@@ -30,6 +30,11 @@ fn months_years_relative() {
     assert_eq!(find_in("3 months ago"), p("2026-08-01", "2026-09-01", "3 months ago"));
     assert_eq!(find_in("two days ago"), p("2026-11-19", "2026-11-20", "two days ago"));
     assert_eq!(find_in("two weeks ago"), None);
+    // A span's end follows its start (today is 21 November 2026).
+    assert_eq!(
+        find_in("between 1 September and 30 November"),
+        p("2026-09-01", "2026-12-01", "between 1 September and 30 November")
+    );
     // "la fin de semaine" is the weekend in Québec (today is Saturday 21 November).
     assert_eq!(
         find_in("la fin de semaine passée"),

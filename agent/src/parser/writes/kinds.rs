@@ -417,8 +417,13 @@ impl Read<'_> {
         }
         // The one after "into", "dans" stays.
         let mut stays_after = None;
+        self.mark(CREATE);
         for i in 0..self.tokens.len() {
-            if !self.used[i] && matches!(self.w(i), "into" | "dans") {
+            // ("another name for Amazon": for the one that stays.)
+            let named_for = i > 0 && matches!(self.w(i - 1), "name" | "names" | "nom" | "noms");
+            let stays = matches!(self.w(i), "into" | "dans")
+                || (named_for && matches!(self.w(i), "for" | "pour" | "de" | "d"));
+            if !self.used[i] && stays {
                 self.used[i] = true;
                 stays_after = Some(i);
             }

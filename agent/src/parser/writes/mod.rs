@@ -165,6 +165,23 @@ impl Parser {
                 c[i - 1] |= FILE;
             }
         }
+        // "change the category of the Fnac purchases to leisure", "change Pharmacie du
+        // Centre to health": with no budget named, a change of category.
+        if !budget {
+            for (i, t) in tokens.iter().enumerate() {
+                if matches!(t.norm.as_str(), "change" | "changer" | "modifie" | "modifier" | "switch") {
+                    c[i] |= FILE;
+                }
+            }
+        }
+        // "add AMZN MKTP as another name for Amazon", "un autre nom pour Amazon": a merge.
+        for i in 1..tokens.len() {
+            let other = matches!(tokens[i - 1].norm.as_str(), "another" | "other" | "autre");
+            if other && matches!(tokens[i].norm.as_str(), "name" | "names" | "nom" | "noms") {
+                c[i] |= MERGE;
+                c[i - 1] |= GLUE;
+            }
+        }
         let mut r = Read {
             p: self,
             tokens,
@@ -457,7 +474,7 @@ impl Read<'_> {
             if i == n
                 || self.used[i]
                 || self.is(i, AND | TO | AS)
-                || self.w(i) == "from"
+                || matches!(self.w(i), "from" | "since" | "depuis")
                 || self.gap(i, ",")
                 || self.arrow(i)
                 || self.gap(i, "=")

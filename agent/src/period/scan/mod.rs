@@ -634,7 +634,12 @@ impl Scanner<'_> {
         // Two days: "du 1er au 15 janvier 2026", "from 12/01/2026 to 15/01/2026".
         if let Some((d1, l1)) = self.date(first) {
             if self.is(l1 + 1, joiners) {
-                let (d2, l2) = self.date(second(l1))?;
+                let (mut d2, l2) = self.date(second(l1))?;
+                // "between 1 September and 30 November": the end follows the start, even
+                // past today, when no year says otherwise.
+                if d2 < d1 && !(second(l1)..=l2).any(|j| self.year(j).is_some()) {
+                    d2 = d2.add_months_keep_day(12);
+                }
                 return (d1 <= d2).then(|| (range(d1, d2.add_days(1), self.locale), l2));
             }
             return None;
