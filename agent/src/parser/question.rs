@@ -247,6 +247,10 @@ impl Parser {
         // With the calculation guessed from a name or a period alone, a word left over
         // may be what the message is about ("any meetings today?"): it stops the run.
         let mut unrecognized = unrecognized;
+        // "rank my spending categories": the groups of the breakdown asked, named.
+        if let Some(g) = intent.group_by {
+            unrecognized.retain(|u| super::lexicon::group_word(&crate::text::normalize(&u.words)) != Some(g));
+        }
         // "mes abonnements" with no such category: the word asked for the recurring
         // payments, and is read.
         if kind == Kind::Recurring {

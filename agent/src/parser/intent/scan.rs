@@ -254,6 +254,12 @@ pub(super) fn words(
             {
                 used[i] = true;
             }
+        } else if w == "au" && norm(i + 1) == "jour" && norm(i + 2) == "le" && norm(i + 3) == "jour" {
+            // "au jour le jour": day by day.
+            intent.second_ask |= intent.group_by.is_some_and(|h| h != GroupBy::Day);
+            intent.group_by = Some(GroupBy::Day);
+            intent.words.push(span(i, i + 3));
+            used[i..=i + 3].iter_mut().for_each(|u| *u = true);
         } else if w == "add" && norm(i + 1) == "up" && !used[i + 1] {
             // "add up my restaurant spending": a total.
             intent.asks_amount = true;

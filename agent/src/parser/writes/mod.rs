@@ -91,7 +91,7 @@ fn class(w: &str) -> u32 {
     if is_transaction_word(w) {
         c |= ROWS;
     }
-    if is_stopword(w) || c & (ALWAYS | ARTICLE | SHOP | LABEL) != 0 {
+    if is_stopword(w) || c & (ALWAYS | ARTICLE | SHOP | LABEL | AS) != 0 {
         c |= GLUE;
     }
     c
