@@ -222,6 +222,15 @@ impl Parser {
             let whole = crate::text::normalize(message);
             whole.contains(&format!("chez {}", crate::text::normalize(&c.words)))
         });
+        // "les sorties sur le compte": money out, or the outings the user calls so?
+        let whole = crate::text::normalize(message);
+        let outings = categories.iter().find(|c| {
+            crate::text::normalize(&c.words) == "sorties"
+                && whole.split(' ').any(|w| w == "compte" || w == "comptes")
+        });
+        if let Some(c) = outings {
+            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &format!("« {} »", c.words)));
+        }
         if let Some(c) = shop_named {
             reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &format!("« chez {} »", c.words)));
         }
@@ -243,6 +252,12 @@ impl Parser {
         }
         if let Some(t) = &text {
             reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &format!("« {t} »")));
+            // "transferts internes : tout VIR LCL": a category and a label, nothing asked —
+            // show them, or file them there?
+            let only_filters = reasons.iter().any(|r| r.code == ReasonCode::FiltersOnly);
+            if only_filters && category.is_some() {
+                reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &format!("« {t} »")));
+            }
         }
         // With the calculation guessed from a name or a period alone, a word left over
         // may be what the message is about ("any meetings today?"): it stops the run.
@@ -493,6 +508,13 @@ impl Parser {
                             | "paid"
                             | "spent"
                             | "depense"
+                            | "charges"
+                            | "charged"
+                            | "debited"
+                            | "preleve"
+                            | "prelevee"
+                            | "preleves"
+                            | "prelevees"
                     )
                 });
             if a.direction.is_none() && (items || bought || paid) {

@@ -369,7 +369,16 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                             | "factures"
                     )
             });
-            if intent.largest && (a.spend || purchase) {
+            // "the five largest incoming payments": received.
+            let incoming = tokens.iter().any(|t| {
+                matches!(
+                    t.norm.as_str(),
+                    "incoming" | "received" | "recus" | "recues" | "entrants" | "entrantes"
+                )
+            });
+            if intent.largest && incoming {
+                intent.direction = Some(Direction::Credit);
+            } else if intent.largest && (a.spend || purchase) {
                 intent.direction = Some(Direction::Debit);
             }
             a.spend = false;
@@ -524,7 +533,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     }
     // "list my uber rides and give me the total": the list and a total, two asks (a
     // count is the list's own).
-    if list_verb && a.list && intent.asks_amount && !count && how_often.is_none() {
+    // So are "my 5 biggest purchases and the total".
+    let listed = list_verb || intent.largest || intent.latest;
+    if listed && a.list && intent.asks_amount && !count && how_often.is_none() {
         intent.second_ask = true;
     }
     // "show me everything": the transactions; "everything except travel this summer",

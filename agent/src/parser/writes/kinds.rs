@@ -298,7 +298,7 @@ impl Read<'_> {
 
     /// `recategorise`: the transactions named move to the category after "en", "to".
     pub(super) fn recategorise(mut self) -> Option<ParseOutcome> {
-        let (strong, said) = (self.any(STRONG), self.any(ROWS));
+        let (strong, said) = (self.any(STRONG) || self.arrowed(), self.any(ROWS));
         self.mark(FILE | STRONG | ROWS);
         let target = self.target();
         let mut rows = self.rows(false);

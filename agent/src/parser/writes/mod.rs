@@ -58,17 +58,17 @@ const LABEL: u32 = 1 << 21;
 
 const WORDS: [&str; 22] = [
     "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump descends descendre monte monter fixez mettez modifiez definissez augmentez baissez passez",
-    "supprime supprimer enleve enlever remove delete supprimez enlevez",
-    "move put mets mettre met passe passer passent vont va ira iront go goes",
+    "supprime supprimer enleve enlever remove delete supprimez enlevez annule annuler annulez cancel",
+    "move put mets mettre met passe passer passent vont va ira iront go goes aille aillent mettez",
     "classe classer range ranger recategorise recategoriser recategorize file reclasse reclasser classez reclassez rangez",
     "regle rule",
     "toujours always automatiquement automatically quand when whenever desormais dorenavant avenir future forward onwards henceforth",
     "fusionne fusionner merge link relie relier associe associer fusionnez reliez associez rattache rattacher rattachez",
     "renomme renommer rename renommez",
     "marque marquer mark flag considere treat marquez considerez",
-    "partir starting onwards per monthly mensuel mois month vers contenant containing contient contains",
+    "partir starting onwards per monthly mensuel mois month vers compter tels telles sorte them it em correct corrige corriger corrigez fix contenant containing contient contains",
     "virements virement transfers transfer depenses expenses spending prelevements lignes rides ride trips trajets orders commandes",
-    "en in into to dans as sous under",
+    "en in into to dans as sous under vers",
     "combien how what whats quel quelle quels quelles which why pourquoi did where",
     "cree creer create ajoute ajouter add make new nouvelle nouveau creez ajoutez",
     "same meme",
@@ -158,6 +158,12 @@ impl Parser {
         // "Deliveroo should be in restaurants", "ça devrait être en courses": where the
         // transactions belong, a recategorisation.
         for i in 1..tokens.len() {
+            // "Franprix ought to be groceries".
+            if i >= 2 && tokens[i - 2].norm == "ought" && tokens[i - 1].norm == "to" && tokens[i].norm == "be"
+            {
+                c[i - 2] |= FILE;
+                c[i - 1] |= GLUE;
+            }
             let belongs = matches!(tokens[i - 1].norm.as_str(), "should" | "devrait" | "devraient")
                 && matches!(tokens[i].norm.as_str(), "be" | "go" | "etre" | "aller");
             if belongs && i >= 2 && !matches!(tokens[i - 2].norm.as_str(), "what" | "where" | "how" | "which")
@@ -219,7 +225,8 @@ impl Parser {
             r.merge()
         } else if budget && (r.any(SET | CREATE | REMOVE) || currency || amount_alone(tokens)) {
             r.budget()
-        } else if r.any(FILE | STRONG) {
+        } else if r.any(FILE | STRONG) || r.arrowed() {
+            // ("Deliveroo -> restos": an arrow says where they go.)
             r.recategorise()
         } else {
             None
@@ -497,6 +504,11 @@ impl Read<'_> {
     }
 
     /// An arrow before token `i`: "Uber Eats → Restaurants".
+    /// Whether an arrow joins two words of the message.
+    fn arrowed(&self) -> bool {
+        (1..self.tokens.len()).any(|i| self.arrow(i))
+    }
+
     fn arrow(&self, i: usize) -> bool {
         self.gap(i, "→") || self.gap(i, "->") || self.gap(i, "=>")
     }
