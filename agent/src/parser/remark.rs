@@ -291,6 +291,13 @@ const THANKS: &[&str] = &[
     "quick question",
     "petite question",
     "question rapide",
+    "if you please",
+    "if you would",
+    "if you could",
+    "si possible",
+    "si c est possible",
+    "si vous le voulez bien",
+    "si tu veux bien",
 ];
 
 /// Closings, which a name may follow.
@@ -500,11 +507,15 @@ fn refused_form(w: &str) -> Option<Refused> {
 /// wanting or needing, and the one thing turned down.
 pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
     let tokens = tokenize(message);
-    let k = (1..tokens.len()).find(|&i| {
-        message[tokens[i - 1].end..tokens[i].start].contains([',', '.', ';', ':', '—', '–', '-'])
-            || JUST.contains(&tokens[i].norm.as_str())
-    })?;
-    let head = &tokens[..k];
+    let brk =
+        |i: usize| message[tokens[i - 1].end..tokens[i].start].contains([',', '.', ';', ':', '—', '–', '-']);
+    // "Non, pas par magasin, …": a no before the refusal says the same.
+    let from = match tokens.first().map(|t| t.norm.as_str()) {
+        Some("non" | "no" | "nope") if tokens.len() > 1 && brk(1) => 1,
+        _ => 0,
+    };
+    let k = (from + 1..tokens.len()).find(|&i| brk(i) || JUST.contains(&tokens[i].norm.as_str()))?;
+    let head = &tokens[from..k];
     let negated = head.iter().any(|t| NEGATIONS.contains(&t.norm.as_str()));
     let mut refused = None;
     for t in head {
@@ -620,6 +631,8 @@ const REFUSAL_WORDS: &[&str] = &[
     "svp",
     "stp",
     "hein",
+    "peine",
+    "lister",
     "nous",
     "voulons",
     "on",
@@ -642,6 +655,13 @@ const QUESTION_LEADS: &[&str] = &[
     "one",
     "number",
     "chiffre",
+    "le",
+    "the",
+    "je",
+    "voulais",
+    "i",
+    "wanted",
+    "dites",
 ];
 
 impl Refused {

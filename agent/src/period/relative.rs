@@ -79,6 +79,8 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["le", "week", "end", "dernier"], Relative::LastWeekend),
     (&["weekend", "dernier"], Relative::LastWeekend),
     (&["week", "end", "dernier"], Relative::LastWeekend),
+    // "les dépenses de la semaine": this week.
+    (&["de", "la", "semaine"], Relative::ThisWeek),
     (&["le", "mois", "dernier"], Relative::LastMonth),
     (&["mois", "dernier"], Relative::LastMonth),
     (&["le", "mois", "precedent"], Relative::LastMonth),

@@ -30,6 +30,16 @@ fn months_years_relative() {
     assert_eq!(find_in("3 months ago"), p("2026-08-01", "2026-09-01", "3 months ago"));
     assert_eq!(find_in("two days ago"), p("2026-11-19", "2026-11-20", "two days ago"));
     assert_eq!(find_in("two weeks ago"), None);
+    // "de la semaine" is this one, unless another week is said after it.
+    assert_eq!(find_in("les dépenses de la semaine"), p("2026-11-16", "2026-11-23", "de la semaine"));
+    assert_eq!(find_in("de la semaine dernière"), p("2026-11-09", "2026-11-16", "la semaine dernière"));
+    // "depuis le mois de mars", "depuis le début du mois", "… jusqu'à aujourd'hui".
+    assert_eq!(find_in("depuis le mois de mars"), p("2026-03-01", "2026-11-22", "depuis le mois de mars"));
+    assert_eq!(find_in("depuis le début du mois"), p("2026-11-01", "2026-11-22", "depuis le début du mois"));
+    assert_eq!(
+        find_in("depuis le 1er septembre jusqu'à aujourd'hui"),
+        p("2026-09-01", "2026-11-22", "depuis le 1er septembre jusqu'à aujourd'hui")
+    );
     // A span's end follows its start (today is 21 November 2026).
     assert_eq!(
         find_in("between 1 September and 30 November"),

@@ -267,7 +267,10 @@ pub(super) fn words(
             used[i + 1] = true;
         } else if matches!(w, "par" | "by" | "per")
             // "how much a month do I spend on takeaway": per month.
-            || (w == "a" && i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "much")
+            || (w == "a"
+                && norm(i + 2) != "ago"
+                && ((i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "much")
+                    || (i >= 1 && matches!(norm(i - 1), "spend" | "cost" | "costs" | "blow"))))
         {
             if let Some(g) = tokens
                 .get(i + 1)

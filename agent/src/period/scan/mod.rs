@@ -252,7 +252,7 @@ impl Scanner<'_> {
                 }
                 // "de l'année dernière", "de l'année 2025", "of the year before": another year.
                 if matches!(pattern.first(), Some(&"de" | &"of"))
-                    && matches!(pattern.last(), Some(&"annee" | &"year"))
+                    && matches!(pattern.last(), Some(&"annee" | &"year" | &"semaine"))
                     && (self.is(
                         i + n,
                         &[
@@ -262,6 +262,7 @@ impl Scanner<'_> {
                             "prochaine",
                             "suivante",
                             "d",
+                            "du",
                             "en",
                             "before",
                             "after",
@@ -595,28 +596,57 @@ impl Scanner<'_> {
         if matches!(w, "depuis" | "since") {
             let mut j = if self.is(i + 1, &["le", "the"]) { i + 2 } else { i + 1 };
             // "depuis (le) début (de) septembre", "since the start of June", "since early June".
-            if self.is(j, &["debut", "start", "beginning", "early"]) {
+            let start_of = self.is(j, &["debut", "start", "beginning", "early"]);
+            if start_of {
                 j += 1;
-                if self.is(j, &["de", "d", "of"]) {
+                if self.is(j, &["de", "d", "of", "du"]) {
+                    j += 1;
+                }
+                if self.is(j, &["the"]) {
                     j += 1;
                 }
             }
-            let end = self.today.add_days(1);
-            if let Some((d, last)) = self.date(j) {
-                return (d < end).then(|| (range(d, end, self.locale), last));
+            // "depuis le mois de mars", "since the month of March".
+            if self.is(j, &["mois", "month"]) && self.is(j + 1, &["de", "d", "of"]) {
+                j += 2;
             }
-            if let Some((m, year, last)) = self.month_year(j, true) {
+            let end = self.today.add_days(1);
+            let (start, last) = if let Some((d, last)) = self.date(j) {
+                (d, last)
+            } else if let Some((m, year, last)) = self.month_year(j, true) {
                 let start = match year {
                     Some(y) => Date::new(y, m, 1)?,
                     None => latest_month(m, self.today)?,
                 };
-                return (start < end).then(|| (range(start, end, self.locale), last));
-            }
-            if let Some(y) = self.year(j) {
-                let start = Date::new(y, 1, 1)?;
-                return (start < end).then(|| (range(start, end, self.locale), j));
-            }
-            return None;
+                (start, last)
+            } else if let Some(y) = self.year(j) {
+                (Date::new(y, 1, 1)?, j)
+            } else if start_of && self.is(j, &["mois", "month"]) {
+                // "depuis le début du mois": this month so far.
+                (self.today.first_of_month(), j)
+            } else if start_of && self.is(j, &["annee", "year"]) {
+                (Date::new(self.today.year(), 1, 1)?, j)
+            } else {
+                return None;
+            };
+            // "… jusqu'à aujourd'hui", "… until today", "… to date": as said.
+            let until: &[&[&str]] = &[
+                &["jusqu", "a", "aujourd", "hui"],
+                &["jusqu", "a", "maintenant"],
+                &["jusqu", "aujourd", "hui"],
+                &["a", "ce", "jour"],
+                &["until", "today"],
+                &["till", "today"],
+                &["until", "now"],
+                &["till", "now"],
+                &["to", "date"],
+                &["up", "to", "today"],
+            ];
+            let last = until
+                .iter()
+                .find(|p| p.iter().enumerate().all(|(k, w)| self.is(last + 1 + k, &[w])))
+                .map_or(last, |p| last + p.len());
+            return (start < end).then(|| (range(start, end, self.locale), last));
         }
         if !matches!(w, "de" | "du" | "from" | "between" | "entre") {
             return None;
