@@ -127,6 +127,13 @@ pub fn tokenize(message: &str) -> Vec<Token> {
     spelled_numbers(tokens)
 }
 
+/// Without the feature (the browser), numbers in words stay words.
+#[cfg(not(feature = "spelled-numbers"))]
+fn spelled_numbers(tokens: Vec<Token>) -> Vec<Token> {
+    tokens
+}
+
+#[cfg(feature = "spelled-numbers")]
 /// What a number word is worth, and how it may follow another.
 #[derive(Clone, Copy, PartialEq)]
 enum Numeral {
@@ -141,6 +148,7 @@ enum Numeral {
     Thousand,
 }
 
+#[cfg(feature = "spelled-numbers")]
 fn numeral(w: &str) -> Option<Numeral> {
     use Numeral::*;
     Some(match w {
@@ -179,12 +187,14 @@ fn numeral(w: &str) -> Option<Numeral> {
     })
 }
 
+#[cfg(feature = "spelled-numbers")]
 /// Money words after which "cent", "mille" or "hundred" alone is a number ("cent euros",
 /// "a hundred quid") — elsewhere "to the cent" and "mille mercis" are not.
 fn money_word(w: &str) -> bool {
     matches!(w, "€" | "euro" | "euros" | "eur" | "balles" | "piasses" | "quid" | "bucks" | "dollars")
 }
 
+#[cfg(feature = "spelled-numbers")]
 /// Numbers written in words become one number token: "septante-cinq" → 75, "one hundred
 /// and fifty" → 150, "quatre-vingt-dix" → 90, "thirty" → 30. A chain stops where the next
 /// word could not follow ("twenty twenty-six" is 20, then 26); "one", "une", "sept" and
@@ -215,6 +225,7 @@ fn spelled_numbers(tokens: Vec<Token>) -> Vec<Token> {
     out
 }
 
+#[cfg(feature = "spelled-numbers")]
 /// The number spelled from `tokens[i]`, and the index of its last word.
 fn read_numeral(tokens: &[Token], i: usize) -> Option<(u32, usize)> {
     use Numeral::*;
@@ -357,6 +368,7 @@ mod tests {
         assert_eq!(norms("2026."), ["2026"]);
     }
 
+    #[cfg(feature = "spelled-numbers")]
     #[test]
     fn numbers_in_words_are_numbers() {
         for (said, number) in [
