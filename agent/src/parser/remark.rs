@@ -490,7 +490,8 @@ fn refused_form(w: &str) -> Option<Refused> {
             Some(Refused::List)
         }
         "breakdown" | "repartition" | "split" | "chart" | "graph" | "graphique" | "categories"
-        | "category" | "categorie" | "merchant" | "marchand" | "month" | "mois" => Some(Refused::Breakdown),
+        | "category" | "categorie" | "merchant" | "marchand" | "magasin" | "magasins" | "store"
+        | "stores" | "month" | "mois" | "break" => Some(Refused::Breakdown),
         "total" => Some(Refused::Total),
         "average" | "moyenne" => Some(Refused::Average),
         "budgets" | "budget" => Some(Refused::Budgets),
@@ -517,14 +518,22 @@ pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
     let k = (from + 1..tokens.len()).find(|&i| brk(i) || JUST.contains(&tokens[i].norm.as_str()))?;
     let head = &tokens[from..k];
     let negated = head.iter().any(|t| NEGATIONS.contains(&t.norm.as_str()));
+    let detail = head.iter().any(|t| matches!(t.norm.as_str(), "detail" | "details"));
     let mut refused = None;
     for t in head {
         let w = t.norm.as_str();
         if let Some(r) = refused_form(w) {
-            // "la liste des transactions", "month by month": one thing turned down, said twice.
-            if refused.replace(r).is_some_and(|before| before != r) {
+            // "la liste des transactions", "month by month": one thing turned down, said
+            // twice. "Le détail par catégorie" is the breakdown.
+            let r = match refused {
+                Some(Refused::List) if r == Refused::Breakdown && detail => Refused::Breakdown,
+                Some(Refused::Breakdown) if r == Refused::List && detail => Refused::Breakdown,
+                _ => r,
+            };
+            if refused.is_some_and(|before| before != r && !(detail && before == Refused::List)) {
                 return None;
             }
+            refused = Some(r);
         } else if !REFUSAL_WORDS.contains(&w) && !NEGATIONS.contains(&w) {
             return None;
         }
@@ -610,7 +619,6 @@ const REFUSAL_WORDS: &[&str] = &[
     "interested",
     "in",
     "it",
-    "break",
     "down",
     "to",
     "by",

@@ -696,7 +696,12 @@ impl Read<'_> {
     /// token, the money and its last token.
     fn exact_amount(&self) -> Option<(usize, Money, usize)> {
         (0..self.tokens.len()).find_map(|j| {
-            if !matches!(self.w(j), "de" | "of" | "d") || self.used[j] {
+            // ("the 1000€ transfer", "ces virements de 500 €".)
+            if !matches!(
+                self.w(j),
+                "de" | "of" | "d" | "the" | "le" | "la" | "les" | "this" | "those" | "these"
+            ) || self.used[j]
+            {
                 return None;
             }
             let (m, mut last) = self.money(j + 1)?;
