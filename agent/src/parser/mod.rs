@@ -177,12 +177,15 @@ impl Parser {
             .collect();
         // "weekend before last, how much did I spend", "month by month, how much…": a
         // period or a breakdown said first is the question's, not a request of its own.
-        let parts: Vec<&str> =
-            if parts.len() >= 2 && (self.only_period(parts[0], cx) || self.only_breakdown(parts[0])) {
-                parts[1..].to_vec()
-            } else {
-                parts
-            };
+        let parts: Vec<&str> = if parts.len() >= 2
+            && (self.only_period(parts[0], cx)
+                || self.only_breakdown(parts[0])
+                || self.only_name(parts[0], &parts[1..], cx))
+        {
+            parts[1..].to_vec()
+        } else {
+            parts
+        };
         if parts.len() >= 2 {
             let quoted = parts[1..].iter().map(|c| format!("« {c} »")).collect::<Vec<_>>().join(", ");
             p.meta.confidence_reasons.push(Reason::new(ReasonCode::UnplacedMeaning, p.meta.locale, &quoted));

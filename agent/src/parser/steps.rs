@@ -203,6 +203,32 @@ impl Parser {
             && max.is_none()
     }
 
+    /// "my mutuelle, how much in 2026?", "restos, combien ce mois ?": one name said first
+    /// is what the question after it is about — when that question names nothing else.
+    pub(crate) fn only_name(&self, part: &str, rest: &[&str], cx: &Context<'_>) -> bool {
+        let cx = Context { previous: None, ..*cx };
+        let ParseOutcome::Plan(p) = self.parse_request(part, &cx) else { return false };
+        let plain = p.meta.confidence_reasons.iter().all(|r| {
+            matches!(
+                r.code,
+                ReasonCode::InferredIntent
+                    | ReasonCode::FiltersOnly
+                    | ReasonCode::NoIntent
+                    | ReasonCode::ImplicitPeriod
+                    | ReasonCode::ExactCategory
+                    | ReasonCode::ExactMerchant
+                    | ReasonCode::ExactAccount
+            )
+        });
+        let names = [p.call.category(), p.call.merchant(), p.call.account()].iter().flatten().count();
+        let (min, max) = p.call.amounts();
+        let named_after = rest.iter().any(|r| {
+            let ParseOutcome::Plan(q) = self.parse_request(r, &cx) else { return false };
+            q.call.category().is_some() || q.call.merchant().is_some() || q.call.account().is_some()
+        });
+        plain && names == 1 && min.is_none() && max.is_none() && !named_after
+    }
+
     /// "month by month, how much did I pay for transport": a breakdown said first is
     /// the question's, not a request of its own.
     pub(crate) fn only_breakdown(&self, part: &str) -> bool {
