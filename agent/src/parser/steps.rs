@@ -203,8 +203,9 @@ impl Parser {
             && max.is_none()
     }
 
-    /// "my mutuelle, how much in 2026?", "restos, combien ce mois ?": one name said first
-    /// is what the question after it is about — when that question names nothing else.
+    /// "restos, combien ce mois ?": one name said first is what the question after it is
+    /// about — when that question names nothing else; "Excluding the supermarket, what did
+    /// I spend…": so is one thing left out.
     pub(crate) fn only_name(&self, part: &str, rest: &[&str], cx: &Context<'_>) -> bool {
         let cx = Context { previous: None, ..*cx };
         let ParseOutcome::Plan(p) = self.parse_request(part, &cx) else { return false };
@@ -218,15 +219,26 @@ impl Parser {
                     | ReasonCode::ExactCategory
                     | ReasonCode::ExactMerchant
                     | ReasonCode::ExactAccount
+                    | ReasonCode::Excluded
             )
         });
         let names = [p.call.category(), p.call.merchant(), p.call.account()].iter().flatten().count();
+        let (ex_category, ex_merchant) = p.call.excluded();
+        let excluded = usize::from(ex_category.is_some()) + usize::from(ex_merchant.is_some());
         let (min, max) = p.call.amounts();
-        let named_after = rest.iter().any(|r| {
-            let ParseOutcome::Plan(q) = self.parse_request(r, &cx) else { return false };
-            q.call.category().is_some() || q.call.merchant().is_some() || q.call.account().is_some()
-        });
-        plain && names == 1 && min.is_none() && max.is_none() && !named_after
+        let after = |f: &dyn Fn(&crate::ToolCall) -> bool| {
+            rest.iter().any(|r| match self.parse_request(r, &cx) {
+                ParseOutcome::Plan(q) => f(&q.call),
+                ParseOutcome::Clarification(_) => false,
+            })
+        };
+        let named_after =
+            after(&|c| c.category().is_some() || c.merchant().is_some() || c.account().is_some());
+        let excluded_after = after(&|c| c.excluded() != (None, None));
+        // "Leaving out Airbnb, what did travel cost me last summer?": one thing left out,
+        // said first.
+        let left_out = names == 0 && excluded == 1 && !excluded_after;
+        plain && min.is_none() && max.is_none() && ((names == 1 && excluded == 0 && !named_after) || left_out)
     }
 
     /// "month by month, how much did I pay for transport": a breakdown said first is

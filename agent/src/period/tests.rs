@@ -40,6 +40,9 @@ fn months_years_relative() {
         find_in("depuis le 1er septembre jusqu'à aujourd'hui"),
         p("2026-09-01", "2026-11-22", "depuis le 1er septembre jusqu'à aujourd'hui")
     );
+    // "since the 15th": this month's (today is 21 November), or last month's.
+    assert_eq!(find_in("since the 15th"), p("2026-11-15", "2026-11-22", "since the 15th"));
+    assert_eq!(find_in("depuis le 25 du mois"), p("2026-10-25", "2026-11-22", "depuis le 25 du mois"));
     // A span's end follows its start (today is 21 November 2026).
     assert_eq!(
         find_in("between 1 September and 30 November"),

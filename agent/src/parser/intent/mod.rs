@@ -204,12 +204,29 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             !used[i]
                 && matches!(
                     norm(i),
-                    "categories" | "marchands" | "commercants" | "merchants" | "comptes" | "accounts"
+                    "categories"
+                        | "marchands"
+                        | "commercants"
+                        | "merchants"
+                        | "comptes"
+                        | "accounts"
+                        | "magasins"
+                        | "stores"
+                        | "shops"
                 )
         }) {
             intent.group_by = group_word(norm(i));
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
             used[i] = true;
+            // "les 10 marchands où je dépense le plus": the first ten.
+            let n = (i > 0 && !used[i - 1] && tokens[i - 1].kind == TokenKind::Number)
+                .then(|| norm(i - 1).parse::<u32>().ok())
+                .flatten()
+                .filter(|n| (1..=50).contains(n));
+            if let Some(n) = n {
+                intent.top = Some(n);
+                used[i - 1] = true;
+            }
         } else if let Some(i) = (0..tokens.len()).find(|&i| {
             // "quel marchand me coûte le plus", "what day did I spend the most": the one
             // group that ranks first.

@@ -621,6 +621,18 @@ impl Scanner<'_> {
                 (start, last)
             } else if let Some(y) = self.year(j) {
                 (Date::new(y, 1, 1)?, j)
+            } else if let Some((d, l)) = self.day_number(j).filter(|_| self.is(i + 1, &["le", "the"])) {
+                // "since the 15th", "depuis le 15 (du mois)": this month's, or last
+                // month's when this month's is still ahead.
+                let this = Date::new(self.today.year(), self.today.month(), d)?;
+                let start = if this <= self.today { this } else { this.add_months_keep_day(-1) };
+                let month_said = (self.is(l + 1, &["du", "of"]) && self.is(l + 2, &["mois", "month"]))
+                    .then_some(l + 2)
+                    .or_else(|| {
+                        (self.is(l + 1, &["of"]) && self.is(l + 2, &["the"]) && self.is(l + 3, &["month"]))
+                            .then_some(l + 3)
+                    });
+                (start, month_said.unwrap_or(l))
             } else if start_of && self.is(j, &["mois", "month"]) {
                 // "depuis le début du mois": this month so far.
                 (self.today.first_of_month(), j)
