@@ -438,6 +438,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 | "commandes"
                 | "achats"
                 | "purchases"
+                | "retraits"
+                | "withdrawals"
         )
     };
     let how_many = |j: usize| {

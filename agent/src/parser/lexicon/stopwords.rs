@@ -191,6 +191,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "honest",
     "honnetement",
     "how",
+    "hows",
     "i",
     "idem",
     "idk",

@@ -214,14 +214,16 @@ impl Parser {
         }
         if r.any(ASKS) {
             None
-        } else if r.any(RULE) || ((r.any(ALWAYS) || r.says_from_now()) && r.any(FILE | STRONG | AS)) {
+        } else if r.any(RULE)
+            || ((r.any(ALWAYS) || r.says_from_now()) && (r.any(FILE | STRONG | AS) || r.equals()))
+        {
             // "from now on anything with STEAM is leisure": said of what comes, a rule —
             // "…c'est des virements internes" too: the category of that name.
             r.rule()
         } else if let Some((a, b)) = r.transfer_phrase() {
             r.use_span(a, b);
             r.transfers()
-        } else if r.any(MERGE | RENAME) || (r.any(SAME) && r.any(SHOP)) {
+        } else if r.any(MERGE | RENAME) || (r.any(SAME) && r.any(SHOP)) || r.label_is_merchant() {
             r.merge()
         } else if budget && (r.any(SET | CREATE | REMOVE) || currency || amount_alone(tokens)) {
             r.budget()
@@ -504,6 +506,34 @@ impl Read<'_> {
     }
 
     /// An arrow before token `i`: "Uber Eats → Restaurants".
+    /// Whether an equals sign joins two words: "désormais STARBUCKS = restaurants".
+    fn equals(&self) -> bool {
+        (1..self.tokens.len()).any(|i| self.gap(i, "=") && !self.arrow(i))
+    }
+
+    /// "NFLX.COM c'est Netflix", "PICARD SURGELES is Picard": a label in capitals said
+    /// to be a merchant the user has, and nothing else.
+    fn label_is_merchant(&self) -> bool {
+        let caps = |i: usize| {
+            self.message
+                .get(self.tokens[i].start..self.tokens[i].end)
+                .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
+        };
+        let Some(as_at) = (1..self.tokens.len()).find(|&i| self.is(i, AS)) else { return false };
+        // (A name the user has already, "LIDL is Lidl", is no new label.)
+        let label = (0..as_at).all(|i| caps(i) || self.is(i, ARTICLE))
+            && (0..as_at).any(caps)
+            && self.whole(0, as_at - 1).is_none();
+        let mut b = as_at + 1;
+        while b < self.tokens.len() && self.is(b, AS | ARTICLE) {
+            b += 1;
+        }
+        let rest = b..self.tokens.len();
+        label
+            && !rest.is_empty()
+            && self.whole(b, self.tokens.len() - 1).is_some_and(|m| keep(&m, EntityKind::Merchant).is_some())
+    }
+
     /// Whether an arrow joins two words of the message.
     fn arrowed(&self) -> bool {
         (1..self.tokens.len()).any(|i| self.arrow(i))
