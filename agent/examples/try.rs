@@ -39,9 +39,10 @@ fn main() {
                         .collect::<String>()
             ),
             ParseOutcome::Clarification(c) => println!(
-                "{:<60} | clarify {:?}",
+                "{:<60} | clarify {:?} {:?}",
                 line,
-                c.reasons.iter().map(|r| r.code.as_str()).collect::<Vec<_>>()
+                c.reasons.iter().map(|r| r.code.as_str()).collect::<Vec<_>>(),
+                c.suggestions.iter().map(|s| s.label.as_str()).collect::<Vec<_>>()
             ),
         }
     }

@@ -1,5 +1,5 @@
 // Every answer that runs means what was asked: one case of each class a word changes —
-// months joined, a half, an exclusion, an average, money coming in said with a verb,
+// months joined (asked: each, or together), a half, an exclusion, an average, money coming in said with a verb,
 // "where … most" — answers with the figure an independent SQL query gives; months
 // named apart, a write, and a request with no ledger meaning ask instead. With and
 // without JavaScript, no model configured.
@@ -18,7 +18,13 @@ test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
 const lastResult = (page) => page.getByTestId('turn').last().getByTestId('result');
 
 test('months joined by "and", a half, and a terse name and period are what was asked', async ({ page }) => {
+  // Each month, or both together: asked, each one click away.
   await ask(page, 'How much did I spend on trains in June and July 2025?');
+  const card = page.getByTestId('turn').last().getByTestId('clarify');
+  await expect(card).toBeVisible();
+  await expect(card).toContainText('June 2025');
+  await expect(card).toContainText('July 2025');
+  await card.locator('.suggestion button').last().click();
   await expect(lastResult(page).getByTestId('total')).toHaveAttribute(
     'data-minor', String(spent('transport', '2025-06-01', '2025-08-01')));
   await ask(page, 'factures au premier semestre 2025');

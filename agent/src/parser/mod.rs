@@ -336,8 +336,9 @@ impl Parser {
         self.each_period(outcome, &apart, locale, cx)
     }
 
-    /// Months named apart ("courses en janvier et mars", "June or July"): the plan is
-    /// offered for each month; no sum over the range between them runs.
+    /// Months named apart ("courses en janvier et mars", "June or July", "oct et nov"):
+    /// the plan is offered for each month (and for months that follow each other, for
+    /// them together); no sum runs unasked.
     fn each_period(
         &self,
         outcome: ParseOutcome,
@@ -358,9 +359,19 @@ impl Parser {
             p.meta.confidence = crate::confidence_of(&p.meta.confidence_reasons);
             return ParseOutcome::Plan(p);
         }
-        let suggestions = parts
+        // Months that follow each other ("June and July") may also be meant together:
+        // their sum is offered last.
+        let mut sorted: Vec<&Period> = parts.iter().collect();
+        sorted.sort_by_key(|p| p.start);
+        let together = p.call.period().filter(|whole| {
+            sorted.windows(2).all(|w| w[0].end == w[1].start)
+                && sorted.first().is_some_and(|f| f.start == whole.start)
+                && sorted.last().is_some_and(|l| l.end == whole.end)
+        });
+        let each = if together.is_some() { clarify::MAX_SUGGESTIONS - 1 } else { clarify::MAX_SUGGESTIONS };
+        let mut suggestions: Vec<Suggestion> = parts
             .iter()
-            .take(clarify::MAX_SUGGESTIONS)
+            .take(each)
             .filter_map(|part| {
                 let mut call = p.call.clone();
                 *call.period_mut()? = part.clone();
@@ -371,6 +382,13 @@ impl Parser {
                 })
             })
             .collect();
+        if let Some(whole) = together {
+            let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &whole.label)];
+            suggestions.push(Suggestion {
+                label: self.describe(&p.call, locale),
+                plan: plan(p.call.clone(), picked, locale, cx.today),
+            });
+        }
         let question = match locale {
             Locale::Fr => {
                 format!("Plusieurs périodes possibles ({}). Laquelle voulez-vous voir ?", labels.join(", "))

@@ -517,7 +517,11 @@ impl Parser {
                             | "prelevees"
                     )
                 });
-            if a.direction.is_none() && (items || bought || paid) {
+            // ("my salary payments": an income category's lines, received.)
+            let income_category = a.category.as_ref().is_some_and(|k| {
+                self.vocab.categories.iter().any(|t| &t.key == k && t.kind.as_deref() == Some("income"))
+            });
+            if a.direction.is_none() && (items || bought || paid) && !income_category {
                 a.direction = Some(crate::Direction::Debit);
             }
             if intent.largest {

@@ -444,9 +444,8 @@ impl Scanner<'_> {
     /// et mars"), or by "to"/"à"/"au"/"through"/"until"/"jusqu'à": "juin et juillet 2025",
     /// "January to March", "décembre 2025 et janvier 2026", "janvier ou mars". A year
     /// names the months before it that have none ("June and July 2025"). A range
-    /// ("to") is one period; a list is one period when its months follow each other
-    /// (`apart` otherwise, or with "or"), and its months, in the order typed, are its
-    /// `parts`.
+    /// ("to") is one period; a list's months are `apart`, each asked for, and, in the
+    /// order typed, its `parts`.
     fn months(&self, i: usize) -> Option<Hit> {
         let (m, y, mut last) = self.month_year(i, true)?;
         let mut named = vec![(m, y)];
@@ -530,7 +529,10 @@ impl Scanner<'_> {
             period: range(first, end, self.locale),
             last,
             parts,
-            apart: either || !contiguous,
+            // Months joined by "and" are each asked for ("courses oct et nov": October's
+            // and November's), not their sum: apart, like months that do not follow
+            // each other. ("entre mars et juin", "from June to July" are one period.)
+            apart: either || !contiguous || named.len() > 1,
             wrapped,
         })
     }
