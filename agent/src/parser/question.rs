@@ -252,12 +252,18 @@ impl Parser {
         }
         if let Some(t) = &text {
             reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &format!("« {t} »")));
-            // "transferts internes : tout VIR LCL": a category and a label, nothing asked —
-            // show them, or file them there?
-            let only_filters = reasons.iter().any(|r| r.code == ReasonCode::FiltersOnly);
-            if only_filters && category.is_some() {
-                reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &format!("« {t} »")));
-            }
+        }
+        // "transferts internes : tout VIR LCL", "decathlon en loisirs depuis janvier": a
+        // category and a label or a merchant, nothing asked — show them, or file them
+        // there?
+        let only_filters = reasons.iter().any(|r| r.code == ReasonCode::FiltersOnly);
+        let filed_in = categories.iter().any(|c| {
+            let (whole, c) = (crate::text::normalize(message), crate::text::normalize(&c.words));
+            ["en", "dans", "into"].iter().any(|w| whole.contains(&format!("{w} {c}")))
+        });
+        if only_filters && category.is_some() && (text.is_some() || (merchant.is_some() && filed_in)) {
+            let detail = categories.iter().map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
+            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &detail));
         }
         // With the calculation guessed from a name or a period alone, a word left over
         // may be what the message is about ("any meetings today?"): it stops the run.

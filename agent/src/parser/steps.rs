@@ -89,11 +89,19 @@ pub fn clauses(message: &str) -> Vec<&str> {
                     || is_recurring_word(w)
                     || is_largest_word(w)
                     || is_latest_word(w)
+                    // "… et mes remboursements de santé": one side of the ledger.
+                    || matches!(w, "remboursements" | "refunds" | "credits" | "debits")
             };
+            // ("… et mes 3 plus grosses dépenses": a number and "plus" may come first.)
+            let mut k = j + 1;
+            while tokens.get(k).is_some_and(|t| t.kind == crate::text::TokenKind::Number || t.norm == "plus")
+            {
+                k += 1;
+            }
             if join
-                && j + 1 < tokens.len()
+                && k < tokens.len()
                 && LEAD.contains(&tokens[j].norm.as_str())
-                && names_a_tool(&tokens[j + 1].norm)
+                && (names_a_tool(&tokens[k].norm) || (k > j + 1 && names_a_tool(&tokens[k - 1].norm)))
             {
                 starts.push(tokens[j].start);
                 i = j + 1;

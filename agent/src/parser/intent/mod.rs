@@ -621,7 +621,12 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     });
     if let (Some(j), true, false) = (debits_at, a.recurring, repeats) {
         let counted = j >= 2 && how_many(j - 2);
-        if counted || show_verb {
+        // "le plus gros prélèvement de l'année": the largest such debit.
+        if intent.largest {
+            a.recurring = false;
+            a.list = true;
+            intent.direction = Some(Direction::Debit);
+        } else if counted || show_verb {
             a.recurring = false;
             if counted {
                 a.spend = true;

@@ -291,17 +291,42 @@ pub(super) fn words(
                 // "how much per day do I blow", "combien par mois": a rate, the average.
                 // "how much do I spend per month on…", "combien je dépense par semaine
                 // en…": a habit, right after its verb in the present.
-                let habit = i >= 1
-                    && matches!(
-                        norm(i - 1),
-                        "spend" | "depense" | "depenses" | "coute" | "coutent" | "cost" | "costs" | "blow"
+                // ("how much do I spend on navigo per month", "combien dépensons-nous par
+                // mois en restaurants": the verb need not be right before.)
+                // ("dépense", "coûte" are also past participles, "m'a coûté": right before
+                // only.)
+                let present = |j: usize| {
+                    matches!(
+                        norm(j),
+                        "spend"
+                            | "spends"
+                            | "depensons"
+                            | "depensez"
+                            | "depensent"
+                            | "blow"
+                            | "pay"
+                            | "payons"
+                            | "payez"
+                    ) || (j + 1 == i
+                        && matches!(norm(j), "depense" | "depenses" | "coute" | "coutent" | "cost" | "costs"))
+                };
+                let past = |j: usize| {
+                    matches!(
+                        norm(j),
+                        "did"
+                            | "have"
+                            | "has"
+                            | "had"
+                            | "ai"
+                            | "jai"
+                            | "as"
+                            | "avons"
+                            | "avez"
+                            | "avait"
+                            | "avais"
                     )
-                    && !(i.saturating_sub(3)..i).any(|j| {
-                        matches!(
-                            norm(j),
-                            "did" | "have" | "has" | "had" | "ai" | "jai" | "as" | "avons" | "avez"
-                        )
-                    });
+                };
+                let habit = (0..i).any(present) && !(0..i).any(past);
                 let asked = (0..i)
                     .any(|j| norm(j) == "combien" || (norm(j) == "much" && j > 0 && norm(j - 1) == "how"));
                 let rate = (i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "much")

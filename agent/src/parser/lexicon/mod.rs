@@ -328,6 +328,10 @@ const TRANSACTION_WORDS: &[&str] = &[
     "passages",
     "payment",
     "payments",
+    "line",
+    "lines",
+    "ecriture",
+    "ecritures",
 ];
 
 /// A card, the usual way to pay: "by card", "par carte", "par CB".

@@ -300,8 +300,12 @@ impl Read<'_> {
     pub(super) fn recategorise(mut self) -> Option<ParseOutcome> {
         let (strong, said) = (self.any(STRONG) || self.arrowed(), self.any(ROWS));
         self.mark(FILE | STRONG | ROWS);
+        let from = self.currently_in();
         let target = self.target();
         let mut rows = self.rows(false);
+        if rows.category.is_none() {
+            rows.category = from;
+        }
         rows.said |= said;
         let to = match target {
             Ok((key, _)) if strong || rows.said => key,
@@ -327,6 +331,20 @@ impl Read<'_> {
             amount_max: rows.max,
             ids: Vec::new(),
         }))
+    }
+
+    /// "… actuellement en Shopping", "… currently in shopping": the category they are in
+    /// now, which they leave (its tokens used).
+    fn currently_in(&mut self) -> Option<String> {
+        let at = (0..self.tokens.len()).find(|&i| {
+            matches!(self.w(i), "actuellement" | "currently" | "presently") && self.is(i + 1, TO)
+        })?;
+        let (a, b) = self.stretches().into_iter().find(|&(a, _)| a == at + 2)?;
+        let m = self.whole(a, b).and_then(|m| keep(&m, EntityKind::Category))?;
+        let p = self.p;
+        let key = p.finder().pick(&[m], self.locale, &mut self.reasons, EntityKind::Category)?;
+        self.use_span(at, b);
+        Some(key)
     }
 
     /// `mark_transfers`: the transactions named are transfers between the user's accounts.
