@@ -215,5 +215,34 @@ fn is_reference(tokens: &[Token], first: usize) -> bool {
     // "que l'an dernier", "than the year before".
     let glue = |x: &str| matches!(x, "l" | "le" | "la" | "the" | "en" | "in" | "during" | "pendant");
     let before = if glue(before) { first.checked_sub(2).map_or("", w) } else { before };
-    matches!(before, "than" | "que" | "qu" | "vs" | "versus" | "to" | "with" | "contre" | "a" | "au" | "avec")
+    let compared = |x: &str| {
+        matches!(x, "than" | "que" | "qu" | "vs" | "versus" | "to" | "with" | "contre" | "a" | "au" | "avec")
+    };
+    // "than I did last year", "que ce que j'ai dépensé l'an dernier": who did it, said
+    // between.
+    let said_again = |x: &str| {
+        matches!(
+            x,
+            "i" | "we"
+                | "did"
+                | "spent"
+                | "do"
+                | "ce"
+                | "j"
+                | "ai"
+                | "on"
+                | "a"
+                | "depense"
+                | "l"
+                | "le"
+                | "la"
+                | "the"
+        )
+    };
+    compared(before)
+        || (2..=6).any(|back| {
+            first.checked_sub(back).is_some_and(|k| {
+                (w(k) == "than" || w(k) == "que" || w(k) == "qu") && (k + 1..first).all(|j| said_again(w(j)))
+            })
+        })
 }

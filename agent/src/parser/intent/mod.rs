@@ -273,8 +273,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             }
         }
     }
-    // "the most", "le plus" of a ranking read above.
-    if intent.top.is_some() || intent.top_of_name.is_some() {
+    // "the most", "le plus" of a ranking read above ("quelles catégories m'ont coûté
+    // le plus": the groups ranked).
+    if intent.top.is_some() || intent.top_of_name.is_some() || (ranks && intent.group_by.is_some()) {
         for (j, u) in used.iter_mut().enumerate() {
             *u |= norm(j) == "most" || (norm(j) == "plus" && j > 0 && norm(j - 1) == "le");
         }
@@ -293,7 +294,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "where did I shop most for groceries": the spending by merchant.
     if intent.group_by.is_none() && !a.income && asks_where_most(tokens) {
         for i in 0..tokens.len() {
-            if !used[i] && matches!(norm(i), "where" | "ou" | "most" | "shop" | "shopped") {
+            let le_plus = norm(i) == "plus" && i > 0 && norm(i - 1) == "le";
+            if !used[i] && (matches!(norm(i), "where" | "ou" | "most" | "shop" | "shopped") || le_plus) {
                 intent
                     .words
                     .push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());

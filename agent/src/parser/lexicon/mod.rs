@@ -624,7 +624,10 @@ pub(crate) fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) 
             j > m
                 && (norm(j) == "than"
                     || (matches!(norm(j), "qu" | "que")
-                        && matches!(norm(j + 1), "en" | "au" | "l" | "le" | "la" | "pendant" | "durant")))
+                        && matches!(
+                            norm(j + 1),
+                            "en" | "au" | "l" | "le" | "la" | "pendant" | "durant" | "ce"
+                        )))
                 && tokens.get(j + 1).is_some_and(|t| t.kind == TokenKind::Word)
         });
         if let Some(t) = than {

@@ -21,7 +21,9 @@ impl Scanner<'_> {
     /// Sunday) that holds that day.
     pub(super) fn week_of(&self, i: usize) -> Option<(Period, usize)> {
         let j = i + usize::from(self.is(i, &["la", "the"]));
-        if !self.is(j, &["semaine", "week"]) || !self.is(j + 1, &["du", "de", "of"]) {
+        // "the week commencing the 9th of November", "week starting 9 November".
+        let of = self.is(j + 1, &["du", "de", "of", "commencing", "beginning", "starting"]);
+        if !self.is(j, &["semaine", "week"]) || !of {
             return None;
         }
         let k = j + 2 + usize::from(self.is(j + 2, &["le", "the"]));
