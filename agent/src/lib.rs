@@ -26,6 +26,8 @@ pub mod protocol;
 mod reason;
 pub mod reports;
 pub mod runs;
+#[cfg(feature = "shorthand")]
+mod shorthand;
 pub mod text;
 mod tools;
 mod vocab;

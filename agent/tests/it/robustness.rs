@@ -45,10 +45,16 @@ proptest! {
             "mets", "set", "fixe", "supprime", "remove", "to", "en", "à partir de", "from", "→", "->",
             "règle", "rule", "always", "toujours", "classe", "move", "put", "passent", "fusionne",
             "merge", "into", "renomme", "rename", "same merchant", "même marchand", "comme",
-            "virements internes", "as transfers", "Uber Eats", "«", "»", "contenant", ",", "sauf"]), 0..16)) {
+            "virements internes", "as transfers", "Uber Eats", "«", "»", "contenant", ",", "sauf",
+            // Shorthand, numbers in words, asides and corrections.
+            "cmb", "auj", "chui", "mois der", "sem", "txns", "pro", "septante-cinq", "one hundred and",
+            "thirty", "il y a deux mois", "ago", "or more", "ou moins", "Dear Sou", "Yours sincerely,",
+            "NFLX.COM c'est", "actuellement en", "de la semaine", "jusqu'à aujourd'hui", "since the 15th",
+            "non pas", "I meant", "no breakdown,", "just", "not the total,", ".", ":", "?"]), 0..16)) {
         let msg = words.join(" ");
         let today = Date::new(2026, 1, 31).unwrap();
         let p = parser();
+        let _ = p.plan_steps(&msg, &Context { today, locale: None, previous: None });
         let first = p.parse(&msg, &Context { today, locale: None, previous: None });
         let _ = p.parse(&msg, &Context { today, locale: None, previous: first.plan() });
     }

@@ -1,0 +1,281 @@
+//! What people type short, read long: numbers written in words ("septante-cinq",
+//! "one hundred and fifty", "the last thirty days") and the shorthand of texting and of
+//! busy people ("cmb", "dep. oct", "mois der", "txns", "auj"). Each becomes the tokens
+//! it stands for, quoting the words as typed. Off in the browser (feature `shorthand`):
+//! there such a word shows unread, and the server, which parses every typed message
+//! again, reads it.
+
+use crate::text::{Token, TokenKind};
+
+/// Tokens as read: shorthand spelled out, then numbers in words made numbers.
+pub(crate) fn expand(tokens: Vec<Token>) -> Vec<Token> {
+    spelled_numbers(shorthand(tokens))
+}
+
+/// What a short word stands for, given the word before it: "cmb" is "combien", "der"
+/// after "mois" is "dernier". One word may stand for several ("auj": "aujourd hui").
+fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
+    let after_unit = matches!(before, "mois" | "semaine" | "annee" | "sem" | "an");
+    Some(match w {
+        "cmb" | "cbn" | "cmbien" => &["combien"],
+        "dep" | "deps" | "dpns" => &["depenses"],
+        "transac" | "transacs" | "txn" | "txns" | "trx" => &["transactions"],
+        "mvts" | "mvt" => &["mouvements"],
+        "sem" | "sem." => &["semaine"],
+        "auj" | "ajd" | "ajrd" | "aujd" => &["aujourd", "hui"],
+        "pr" => &["pour"],
+        "ds" => &["dans"],
+        "tt" => &["tout"],
+        "chui" | "jsuis" | "chuis" => &["je", "suis"],
+        "der" | "dern" if after_unit => &["dernier"],
+        "pro" | "proch" if after_unit => &["prochain"],
+        _ => return None,
+    })
+}
+
+fn shorthand(tokens: Vec<Token>) -> Vec<Token> {
+    if !tokens.iter().enumerate().any(|(i, t)| {
+        let before = i.checked_sub(1).map_or("", |j| tokens[j].norm.as_str());
+        t.kind == TokenKind::Word && long_form(&t.norm, before).is_some()
+    }) {
+        return tokens;
+    }
+    let mut out: Vec<Token> = Vec::with_capacity(tokens.len() + 2);
+    for (i, t) in tokens.iter().enumerate() {
+        let before = i.checked_sub(1).map_or("", |j| tokens[j].norm.as_str());
+        match long_form(&t.norm, before).filter(|_| t.kind == TokenKind::Word) {
+            // The first word quotes what was typed; the others are empty at its end, so
+            // that tokens stay in order and never overlap.
+            Some(words) => out.extend(words.iter().enumerate().map(|(k, w)| Token {
+                norm: (*w).to_string(),
+                start: if k == 0 { t.start } else { t.end },
+                ..t.clone()
+            })),
+            None => out.push(t.clone()),
+        }
+    }
+    out
+}
+
+/// What a number word is worth, and how it may follow another.
+#[derive(Clone, Copy, PartialEq)]
+enum Numeral {
+    /// 1–9; `weak` ones are other words alone ("one", "une", "sept" for September,
+    /// "neuf" for new) and count only beside another number word.
+    Unit(u32, bool),
+    /// 10–19.
+    Teen(u32),
+    /// 20–90.
+    Ten(u32),
+    Hundred,
+    Thousand,
+}
+
+fn numeral(w: &str) -> Option<Numeral> {
+    use Numeral::*;
+    Some(match w {
+        "one" | "un" | "une" => Unit(1, true),
+        "two" | "deux" => Unit(2, false),
+        "three" | "trois" => Unit(3, false),
+        "four" | "quatre" => Unit(4, false),
+        "five" | "cinq" => Unit(5, false),
+        "six" => Unit(6, false),
+        "seven" => Unit(7, false),
+        "sept" => Unit(7, true),
+        "eight" | "huit" => Unit(8, false),
+        "nine" => Unit(9, false),
+        "neuf" => Unit(9, true),
+        "ten" | "dix" => Teen(10),
+        "eleven" | "onze" => Teen(11),
+        "twelve" | "douze" => Teen(12),
+        "thirteen" | "treize" => Teen(13),
+        "fourteen" | "quatorze" => Teen(14),
+        "fifteen" | "quinze" => Teen(15),
+        "sixteen" | "seize" => Teen(16),
+        "seventeen" => Teen(17),
+        "eighteen" => Teen(18),
+        "nineteen" => Teen(19),
+        "twenty" | "vingt" | "vingts" => Ten(20),
+        "thirty" | "trente" => Ten(30),
+        "forty" | "quarante" => Ten(40),
+        "fifty" | "cinquante" => Ten(50),
+        "sixty" | "soixante" => Ten(60),
+        "seventy" | "septante" => Ten(70),
+        "eighty" | "huitante" | "octante" => Ten(80),
+        "ninety" | "nonante" => Ten(90),
+        "hundred" | "hundreds" | "cent" | "cents" => Hundred,
+        "thousand" | "mille" => Thousand,
+        _ => return None,
+    })
+}
+
+/// Money words after which "cent", "mille" or "hundred" alone is a number ("cent euros",
+/// "a hundred quid") — elsewhere "to the cent" and "mille mercis" are not.
+fn money_word(w: &str) -> bool {
+    matches!(w, "€" | "euro" | "euros" | "eur" | "balles" | "piasses" | "quid" | "bucks" | "dollars")
+}
+
+/// Numbers written in words become one number token: "septante-cinq" → 75, "one hundred
+/// and fifty" → 150, "quatre-vingt-dix" → 90, "thirty" → 30. A chain stops where the next
+/// word could not follow ("twenty twenty-six" is 20, then 26); "one", "une", "sept" and
+/// "neuf" alone stay words.
+fn spelled_numbers(tokens: Vec<Token>) -> Vec<Token> {
+    if !tokens.iter().any(|t| t.kind == TokenKind::Word && numeral(&t.norm).is_some()) {
+        return tokens;
+    }
+    let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        match read_numeral(&tokens, i) {
+            Some((value, last)) => {
+                out.push(Token {
+                    norm: value.to_string(),
+                    start: tokens[i].start,
+                    end: tokens[last].end,
+                    kind: TokenKind::Number,
+                });
+                i = last + 1;
+            }
+            None => {
+                out.push(tokens[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The number spelled from `tokens[i]`, and the index of its last word.
+fn read_numeral(tokens: &[Token], i: usize) -> Option<(u32, usize)> {
+    use Numeral::*;
+    let word = |j: usize| tokens.get(j).filter(|t| t.kind == TokenKind::Word).map(|t| t.norm.as_str());
+    let (mut total, mut current) = (0u32, 0u32);
+    let mut prev: Option<Numeral> = None;
+    let mut last = i;
+    let mut j = i;
+    while let Some(w) = word(j) {
+        // "vingt et un", "one hundred and fifty": a joining word between two numerals.
+        let (n, at) = match numeral(w) {
+            Some(n) => (n, j),
+            None if matches!(w, "et" | "and") && prev.is_some() => match word(j + 1).and_then(numeral) {
+                Some(n @ (Unit(..) | Teen(_) | Ten(_))) => (n, j + 1),
+                _ => break,
+            },
+            None => break,
+        };
+        let follows = match (prev, n) {
+            (None, _) => true,
+            // "quatre-vingt(s)": four twenties.
+            (Some(Unit(4, _)), Ten(20)) => true,
+            (Some(Ten(_)), Unit(..)) => true,
+            // "soixante-dix", "quatre-vingt-dix-sept".
+            (Some(Ten(_)), Teen(_)) => matches!(current % 100, 60 | 80),
+            (Some(Teen(10)), Unit(u, _)) => (7..=9).contains(&u),
+            (Some(Unit(..) | Teen(_) | Ten(_)), Hundred) => current < 100,
+            (Some(Unit(..) | Teen(_) | Ten(_) | Hundred), Thousand) => true,
+            (Some(Hundred | Thousand), Unit(..) | Teen(_) | Ten(_)) => true,
+            _ => false,
+        };
+        if !follows {
+            break;
+        }
+        match n {
+            Unit(v, _) if prev == Some(Teen(10)) => current += v,
+            Ten(20) if prev == Some(Unit(4, false)) => current = current - 4 + 80,
+            Unit(v, _) | Teen(v) | Ten(v) => current += v,
+            Hundred => current = current.max(1) * 100,
+            Thousand => {
+                total += current.max(1) * 1000;
+                current = 0;
+            }
+        }
+        prev = Some(n);
+        last = at;
+        j = at + 1;
+    }
+    let first = numeral(word(i)?)?;
+    let alone = last == i;
+    let weak = match first {
+        Unit(_, weak) => weak,
+        Hundred | Thousand => {
+            !word(i + 1).is_some_and(money_word)
+                && !tokens.get(i + 1).is_some_and(|t| t.kind == TokenKind::Currency)
+        }
+        _ => false,
+    };
+    if alone && weak {
+        return None;
+    }
+    Some((total + current, last))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::text::{tokenize, TokenKind};
+
+    fn norms(s: &str) -> Vec<String> {
+        tokenize(s).into_iter().map(|t| t.norm).collect()
+    }
+
+    #[test]
+    fn numbers_in_words_are_numbers() {
+        for (said, number) in [
+            ("septante-cinq euros", "75 euros"),
+            ("nonante euros par mois", "90 euros par mois"),
+            ("cent vingt-cinq balles", "125 balles"),
+            ("quatre-vingt-dix", "90"),
+            ("quatre-vingts euros", "80 euros"),
+            ("soixante-dix-sept", "77"),
+            ("dix-sept", "17"),
+            ("vingt et un", "21"),
+            ("trois cents euros", "300 euros"),
+            ("deux mille", "2000"),
+            ("cent euros", "100 euros"),
+            ("one hundred and fifty euros", "150 euros"),
+            ("a hundred quid", "a 100 quid"),
+            ("the last thirty days", "the last 30 days"),
+            ("my last ten transactions", "my last 10 transactions"),
+            ("twenty-five", "25"),
+            ("twenty twenty-six", "20 26"),
+            ("top five and the total", "top 5 and the total"),
+            ("il y a deux mois", "il y a 2 mois"),
+            // Other words alone.
+            ("which one", "which one"),
+            ("une fois", "une fois"),
+            ("en sept", "en sept"),
+            ("un compte neuf", "un compte neuf"),
+            ("to the cent", "to the cent"),
+            ("mille mercis", "mille mercis"),
+        ] {
+            assert_eq!(norms(said).join(" "), number, "{said}");
+        }
+        let t = tokenize("budget de septante-cinq €");
+        assert_eq!(
+            (t[2].kind, &"budget de septante-cinq €"[t[2].start..t[2].end]),
+            (TokenKind::Number, "septante-cinq")
+        );
+    }
+
+    #[test]
+    fn shorthand_is_spelled_out() {
+        for (typed, read) in [
+            ("cmb lidl en octobre", "combien lidl en octobre"),
+            ("dep total mois der stp", "depenses total mois dernier stp"),
+            ("combien courses cette sem", "combien courses cette semaine"),
+            ("cette sem vs sem der", "cette semaine vs semaine dernier"),
+            ("budget restos a partir du mois pro", "budget restos a partir du mois prochain"),
+            ("montre les transac de la semaine", "montre les transactions de la semaine"),
+            ("txns > 500€ oct", "transactions 500 € oct"),
+            ("depenses d auj", "depenses d aujourd hui"),
+            // Shorthand only where it is one.
+            ("la der des ders", "la der des ders"),
+            ("un pro", "un pro"),
+        ] {
+            assert_eq!(norms(typed).join(" "), read, "{typed}");
+        }
+        // The words as typed, in order, never overlapping.
+        let t = tokenize("cmb auj");
+        assert_eq!((&"cmb auj"[t[1].start..t[1].end], &"cmb auj"[t[2].start..t[2].end]), ("auj", ""));
+        assert!(t.windows(2).all(|w| w[0].end <= w[1].start));
+    }
+}
