@@ -37,7 +37,7 @@ const AROUND: &[&str] =
 /// Glue before a name or a period: "en octobre", "at Lidl", "chez Carrefour".
 const GLUE: &[&str] = &[
     "en", "in", "on", "for", "pour", "the", "le", "la", "les", "l", "de", "du", "des", "d", "au", "aux",
-    "at", "chez", "a", "of", "dans",
+    "at", "chez", "a", "of", "dans", "my", "mon", "ma", "mes",
 ];
 
 /// The one thing a correction replaces.

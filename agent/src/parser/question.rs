@@ -484,6 +484,19 @@ impl Parser {
         if intent.group_by.is_some_and(|g| g != grouped) && !how_often {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
         }
+        // "total des débits Foncia", "montant des crédits d'ACME", "sorties d'argent total":
+        // the sum of one side's lines, or the spending (or income) they make? Asked.
+        if let ToolCall::ListTransactions(a) = &call {
+            let total =
+                tokens.iter().any(|t| matches!(t.norm.as_str(), "total" | "montant" | "somme" | "sum"));
+            // (Refunds are only ever their lines: "total refunds in October" is the list.)
+            let refunds = tokens.iter().any(|t| {
+                matches!(t.norm.as_str(), "refunds" | "refund" | "remboursements" | "remboursement")
+            });
+            if total && a.direction.is_some() && !refunds && !intent.largest && !intent.latest {
+                reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &words.join(", ")));
+            }
+        }
         if let ToolCall::ListTransactions(a) = &mut call {
             a.text = text;
             // "my deliveroo orders", "what did I buy", "mes dépenses de plus de 100 €":

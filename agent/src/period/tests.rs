@@ -30,6 +30,13 @@ fn months_years_relative() {
     assert_eq!(find_in("3 months ago"), p("2026-08-01", "2026-09-01", "3 months ago"));
     assert_eq!(find_in("2 days ago"), p("2026-11-19", "2026-11-20", "2 days ago"));
     assert_eq!(find_in("two weeks ago"), None);
+    // "depuis lundi" (today is Saturday 21 November).
+    assert_eq!(find_in("depuis lundi"), p("2026-11-16", "2026-11-22", "depuis lundi"));
+    // "du trimestre", "hier soir", "ce matin".
+    assert_eq!(find_in("les dépenses du trimestre"), p("2026-10-01", "2027-01-01", "du trimestre"));
+    assert_eq!(find_in("du trimestre dernier"), p("2026-07-01", "2026-10-01", "trimestre dernier"));
+    assert_eq!(find_in("hier soir"), p("2026-11-20", "2026-11-21", "hier soir"));
+    assert_eq!(find_in("ce matin"), p("2026-11-21", "2026-11-22", "ce matin"));
     // "de la semaine" is this one, unless another week is said after it.
     assert_eq!(find_in("les dépenses de la semaine"), p("2026-11-16", "2026-11-23", "de la semaine"));
     assert_eq!(find_in("de la semaine dernière"), p("2026-11-09", "2026-11-16", "la semaine dernière"));

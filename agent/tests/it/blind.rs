@@ -335,8 +335,8 @@ mod tests {
     // mon salaire" meant the employer. R's "sorties d'argent total" is the spending for its
     // writer; Sou lists the debits with their net, as for "total refunds". R's
     // "abonnements" alone asks for its writer; "mes abos" shows them (the corpus). S's
-    // writer asks about "charges" (one of Housing's names, for this user) and wants the
-    // credits from ACME as income (Sou lists them with their net, as for refunds).
+    // writer asks about "charges" (one of Housing's names, for this user). "The total of
+    // the debits" (R, S) is asked: the lines' sum, or the spending they make?
     const SETS: &[(&str, &str, usize, usize)] = &[
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 131),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 145),
@@ -347,16 +347,16 @@ mod tests {
         ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 144),
         ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 162),
         ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 163),
-        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 153),
+        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 154),
         ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 155),
-        ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 147),
-        ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 147),
+        ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 148),
+        ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 148),
         ("2026-11-29-n", include_str!("../blind/2026-11-29-n.txt"), 0, 147),
         ("2026-11-29-o", include_str!("../blind/2026-11-29-o.txt"), 0, 148),
         ("2026-11-29-p", include_str!("../blind/2026-11-29-p.txt"), 1, 146),
-        ("2026-11-29-q", include_str!("../blind/2026-11-29-q.txt"), 0, 136),
-        ("2026-11-29-r", include_str!("../blind/2026-11-29-r.txt"), 2, 141),
-        ("2026-11-29-s", include_str!("../blind/2026-11-29-s.txt"), 2, 97),
+        ("2026-11-29-q", include_str!("../blind/2026-11-29-q.txt"), 0, 137),
+        ("2026-11-29-r", include_str!("../blind/2026-11-29-r.txt"), 1, 144),
+        ("2026-11-29-s", include_str!("../blind/2026-11-29-s.txt"), 1, 128),
         ("2026-11-29-t", include_str!("../blind/2026-11-29-t.txt"), 0, 145),
     ];
 

@@ -558,6 +558,10 @@ const BREAKDOWN_WORDS: &[&str] = &[
     "reparties",
     "repartit",
     "repartissent",
+    "ventile",
+    "ventilee",
+    "ventilees",
+    "ventiles",
 ];
 
 pub(crate) fn group_word(w: &str) -> Option<GroupBy> {
@@ -618,7 +622,13 @@ pub(crate) fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) 
         let k = if matches!(norm(j + 1), "de" | "d") { j + 2 } else { j + 1 };
         tokens.get(k).is_some_and(|t| t.kind == TokenKind::Word)
     };
-    let more = find(&|j| matches!(norm(j), "more" | "less" | "plus" | "moins") && not_amount(j));
+    // ("worse than last month", "pire qu'en octobre": more spent.)
+    let more = find(&|j| {
+        matches!(
+            norm(j),
+            "more" | "less" | "plus" | "moins" | "worse" | "better" | "higher" | "lower" | "pire" | "mieux"
+        ) && not_amount(j)
+    });
     if let Some(m) = more {
         let than = find(&|j| {
             j > m

@@ -162,6 +162,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "exactement",
     "exactly",
     "exceeded",
+    "exercice",
     "fada",
     "faire",
     "fait",

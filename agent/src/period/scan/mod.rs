@@ -251,8 +251,8 @@ impl Scanner<'_> {
                     continue;
                 }
                 // "de l'année dernière", "de l'année 2025", "of the year before": another year.
-                if matches!(pattern.first(), Some(&"de" | &"of"))
-                    && matches!(pattern.last(), Some(&"annee" | &"year" | &"semaine"))
+                if matches!(pattern.first(), Some(&"de" | &"of" | &"du"))
+                    && matches!(pattern.last(), Some(&"annee" | &"year" | &"semaine" | &"trimestre"))
                     && (self.is(
                         i + n,
                         &[
@@ -261,6 +261,11 @@ impl Scanner<'_> {
                             "precedente",
                             "prochaine",
                             "suivante",
+                            "dernier",
+                            "passe",
+                            "precedent",
+                            "prochain",
+                            "suivant",
                             "d",
                             "du",
                             "en",
@@ -635,6 +640,9 @@ impl Scanner<'_> {
                             .then_some(l + 3)
                     });
                 (start, month_said.unwrap_or(l))
+            } else if let Some((p, l)) = (!start_of).then(|| self.weekday(j)).flatten() {
+                // "depuis lundi", "since Monday": from the latest one.
+                (p.start, l)
             } else if start_of && self.is(j, &["mois", "month"]) {
                 // "depuis le début du mois": this month so far.
                 (self.today.first_of_month(), j)
