@@ -332,10 +332,10 @@ mod tests {
     // writer reads "which month did I spend the most" as every month; eight other writers
     // and Sou: the one month (top 1). "Income without the salary" leaves out the Income
     // category (Salaire is one of its names) for F, G, M, O, P and Q; A's "en dehors de
-    // mon salaire" meant the employer. R's
-    // "abonnements" alone asks for its writer; "mes abos" shows them (the corpus). S's
-    // writer asks about "charges" (one of Housing's names, for this user). "The total of
-    // the debits" (R, S) is asked: the lines' sum, or the spending they make?
+    // mon salaire" meant the employer. R's "abonnements" alone asks for its writer; "mes
+    // abos" shows them (the corpus). S's writer asks about "charges" (one of Housing's
+    // names, for this user). "The total of the debits" (R, S) is asked: the lines' sum,
+    // or the spending they make?
     const SETS: &[(&str, &str, usize, usize)] = &[
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 131),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 145),
