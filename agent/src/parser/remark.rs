@@ -498,6 +498,7 @@ pub(super) enum Refused {
     Breakdown,
     Total,
     Average,
+    Compare,
     Budgets,
     Balance,
     Income,
@@ -513,6 +514,7 @@ fn refused_form(w: &str) -> Option<Refused> {
         | "category" | "categorie" | "merchant" | "marchand" | "magasin" | "magasins" | "store"
         | "stores" | "month" | "mois" | "break" => Some(Refused::Breakdown),
         "total" => Some(Refused::Total),
+        "compare" | "comparer" | "comparison" | "comparaison" => Some(Refused::Compare),
         "average" | "moyenne" => Some(Refused::Average),
         "budgets" | "budget" => Some(Refused::Budgets),
         "balance" | "solde" => Some(Refused::Balance),
@@ -554,7 +556,7 @@ pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
                 return None;
             }
             refused = Some(r);
-        } else if !REFUSAL_WORDS.contains(&w) && !NEGATIONS.contains(&w) {
+        } else if !REFUSAL_WORDS.contains(&w) && !NEGATIONS.contains(&w) && !lexicon::is_stopword(w) {
             return None;
         }
     }
@@ -661,6 +663,7 @@ const REFUSAL_WORDS: &[&str] = &[
     "hein",
     "peine",
     "lister",
+    "souhaite",
     "nous",
     "voulons",
     "on",
@@ -714,6 +717,7 @@ impl Refused {
                 T::SpendingSummary(a) | T::IncomeSummary(a) => a.average.is_some(),
                 _ => false,
             },
+            Refused::Compare => matches!(call, T::ComparePeriods(_)),
             Refused::Budgets => matches!(call, T::BudgetStatus(_)),
             Refused::Balance => matches!(call, T::Balances(_)),
             Refused::Income => matches!(call, T::IncomeSummary(_) | T::CashFlow(_)),

@@ -342,11 +342,11 @@ mod tests {
         ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 135),
         ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 2, 145),
         ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 145),
-        ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 3, 161),
+        ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 3, 162),
         ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 144),
-        ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 162),
+        ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 163),
         ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 163),
-        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 154),
+        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 155),
         ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 155),
         ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 148),
         ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 148),
@@ -356,7 +356,7 @@ mod tests {
         ("2026-11-29-q", include_str!("../blind/2026-11-29-q.txt"), 0, 137),
         ("2026-11-29-r", include_str!("../blind/2026-11-29-r.txt"), 1, 144),
         ("2026-11-29-s", include_str!("../blind/2026-11-29-s.txt"), 1, 128),
-        ("2026-11-29-t", include_str!("../blind/2026-11-29-t.txt"), 0, 145),
+        ("2026-11-29-t", include_str!("../blind/2026-11-29-t.txt"), 0, 161),
     ];
 
     #[test]

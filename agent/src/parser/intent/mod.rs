@@ -240,6 +240,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                         | "merchant"
                         | "magasin"
                         | "store"
+                        | "shop"
                         | "compte"
                         | "account"
                         | "jour"
@@ -602,7 +603,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         a.income = false;
     }
     let show_verb = tokens.iter().any(|t| {
-        matches!(t.norm.as_str(), "show" | "see" | "display" | "montre" | "montrez" | "affiche" | "voir")
+        matches!(
+            t.norm.as_str(),
+            "show" | "see" | "display" | "montre" | "montrez" | "affiche" | "voir" | "consulter"
+        )
     });
     // "combien de prélèvements Basic-Fit", "montre moi les prélèvements Netflix": direct
     // debits counted or shown are those transactions; "mes prélèvements qui reviennent"

@@ -57,10 +57,10 @@ const SHOP: u32 = 1 << 20;
 const LABEL: u32 = 1 << 21;
 
 const WORDS: [&str; 22] = [
-    "set fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump descends descendre monte monter fixez mettez modifiez definissez augmentez baissez passez",
+    "set put fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump descends descendre monte monter fixez mettez modifiez definissez augmentez baissez passez",
     "supprime supprimer enleve enlever remove delete supprimez enlevez annule annuler annulez cancel",
     "move put mets mettre met passe passer passent vont va ira iront go goes aille aillent mettez",
-    "classe classer range ranger recategorise recategoriser recategorize file reclasse reclasser classez reclassez rangez",
+    "classe classer range ranger recategorise recategoriser recategorize file reclasse reclasser classez reclassez rangez categorise categorize categoriser categorisez",
     "regle rule",
     "toujours always automatiquement automatically quand when whenever desormais dorenavant avenir future forward onwards henceforth",
     "fusionne fusionner merge link relie relier associe associer fusionnez reliez associez rattache rattacher rattachez",
