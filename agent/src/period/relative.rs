@@ -21,6 +21,9 @@ pub(super) enum Relative {
     DayBeforeYesterday,
     ThisQuarter,
     LastQuarter,
+    /// "this month last year", "ce mois-ci l'an dernier": this month, a year back ("the
+    /// same month last year" is said of another month: not read).
+    ThisMonthLastYear,
     YearToDate,
     MonthBeforeLast,
     WeekBeforeLast,
@@ -56,6 +59,9 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["annee", "avant", "derniere"], Relative::YearBeforeLast),
     (&["l", "avant", "derniere", "annee"], Relative::YearBeforeLast),
     (&["avant", "derniere", "annee"], Relative::YearBeforeLast),
+    (&["this", "month", "last", "year"], Relative::ThisMonthLastYear),
+    (&["ce", "mois", "ci", "l", "an", "dernier"], Relative::ThisMonthLastYear),
+    (&["ce", "mois", "l", "an", "dernier"], Relative::ThisMonthLastYear),
     // "hier soir", "last night", "ce matin", "this morning": that day.
     (&["hier", "soir"], Relative::Yesterday),
     (&["hier", "midi"], Relative::Yesterday),
@@ -195,6 +201,7 @@ pub(super) fn resolve(rel: Relative, today: Date, locale: Locale) -> Period {
     match rel {
         Relative::ThisMonth => month(today, locale),
         Relative::LastMonth => month(today.add_months(-1), locale),
+        Relative::ThisMonthLastYear => month(today.add_months(-12), locale),
         Relative::NextMonth => month(today.add_months(1), locale),
         Relative::NextYear => year(today.year() + 1, locale).unwrap_or_else(|| month(today, locale)),
         Relative::ThisYear => year(today.year(), locale).unwrap_or_else(|| month(today, locale)),

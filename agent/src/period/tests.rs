@@ -30,6 +30,9 @@ fn months_years_relative() {
     assert_eq!(find_in("3 months ago"), p("2026-08-01", "2026-09-01", "3 months ago"));
     assert_eq!(find_in("2 days ago"), p("2026-11-19", "2026-11-20", "2 days ago"));
     assert_eq!(find_in("two weeks ago"), None);
+    // "this month last year"; "the same month last year" depends on which month.
+    assert_eq!(find_in("this month last year"), p("2025-11-01", "2025-12-01", "this month last year"));
+    assert_eq!(find_in("the same month last year").map(|f| f.2), Some("last year".to_string()));
     // "depuis lundi" (today is Saturday 21 November).
     assert_eq!(find_in("depuis lundi"), p("2026-11-16", "2026-11-22", "depuis lundi"));
     // "du trimestre", "hier soir", "ce matin".
