@@ -484,6 +484,51 @@ impl Parser {
         if intent.group_by.is_some_and(|g| g != grouped) && !how_often {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
         }
+        // "montre-moi les dépenses de la semaine", "show me my spending this month": the
+        // total, or the lines? Writers read both. "What came in on the current account",
+        // "entrées d'argent du mois dernier ?": the income, or the credits? Asked, unless
+        // "how much", a total, a breakdown or a list says which.
+        fn w(t: &crate::text::Token) -> &str {
+            t.norm.as_str()
+        }
+        let shown = tokens.iter().any(|t| {
+            matches!(
+                w(t),
+                "show" | "montre" | "montrez" | "affiche" | "affichez" | "display" | "voir" | "see"
+            )
+        });
+        let how_much = intent.asks_amount
+            || tokens.windows(2).any(|p| w(&p[0]) == "how" && w(&p[1]) == "much")
+            || tokens.iter().any(|t| matches!(w(t), "combien" | "total" | "montant" | "somme" | "sum"));
+        let side_phrase = tokens.windows(2).any(|p| {
+            matches!(
+                (w(&p[0]), w(&p[1])),
+                ("came" | "come" | "comes" | "went" | "goes", "in" | "out" | "into")
+            )
+        }) || tokens.windows(3).any(|p| {
+            matches!(w(&p[0]), "entrees" | "rentrees" | "sorties")
+                && matches!(w(&p[1]), "d" | "de")
+                && w(&p[2]) == "argent"
+        });
+        let plain_total = match &call {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
+                a.group_by == crate::GroupBy::None && a.average.is_none() && a.top.is_none()
+            }
+            _ => false,
+        };
+        let unlisted = matches!(&call, ToolCall::ListTransactions(a) if a.direction.is_some() && a.limit == crate::DEFAULT_LIST_LIMIT && !intent.largest && !intent.latest);
+        let total_or_lines = (shown && plain_total && !how_much && amounts.is_none())
+            || (side_phrase && !shown && !how_much && !intent.list_verb && (plain_total || unlisted));
+        // "les virements internes du mois dernier": moves between the user's accounts are
+        // no spending; their lines, or their total? Asked.
+        let transfers_only = matches!(&call, ToolCall::SpendingSummary(_))
+            && reasons.iter().any(|r| r.code == ReasonCode::FiltersOnly)
+            && call.category().is_some_and(|k| {
+                self.vocab.categories.iter().any(|t| t.key == k && t.kind.as_deref() == Some("transfer"))
+            });
+        if total_or_lines || transfers_only {
+            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &words.join(", ")));
+        }
         // "total des débits Foncia", "montant des crédits d'ACME", "sorties d'argent total":
         // the sum of one side's lines, or the spending (or income) they make? Asked.
         if let ToolCall::ListTransactions(a) = &call {

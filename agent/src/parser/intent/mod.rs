@@ -395,7 +395,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                     t.norm.as_str(),
                     "incoming" | "received" | "recus" | "recues" | "entrants" | "entrantes"
                 )
-            });
+            }) || tokens
+                .windows(2)
+                .any(|w| matches!(w[0].norm.as_str(), "came" | "come") && w[1].norm == "in");
             if intent.largest && incoming {
                 intent.direction = Some(Direction::Credit);
             } else if intent.largest && (a.spend || purchase) {
@@ -739,6 +741,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
 
 /// Saving said as a verb.
 const SAVED: &[&str] = &[
+    "saving",
     "economise",
     "economises",
     "economisee",

@@ -623,6 +623,14 @@ pub(crate) fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) 
         tokens.get(k).is_some_and(|t| t.kind == TokenKind::Word)
     };
     // ("worse than last month", "pire qu'en octobre": more spent.)
+    // "j'ai dépensé plus que ce que j'ai gagné", "did I spend more than I earned": the
+    // two sides of the ledger, not two periods — not read here.
+    let other_side = (0..tokens.len()).any(|j| matches!(norm(j), "than" | "que" | "qu"))
+        && tokens.iter().any(|t| is_income_word(&t.norm))
+        && tokens.iter().any(|t| is_spend_word(&t.norm));
+    if other_side {
+        return (!words.is_empty()).then(|| words.join(" "));
+    }
     let more = find(&|j| {
         matches!(
             norm(j),

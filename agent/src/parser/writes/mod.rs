@@ -208,6 +208,11 @@ impl Parser {
                     "dis" | "dites" | "tell" | "show" | "montre" | "montrez" | "combien" | "how" | "what"
                 )
         });
+        // "mark the REMITLY transfers as internal and create a rule for the next ones":
+        // two changes, which one card would not both make.
+        if r.any(MARK) && r.any(RULE) {
+            r.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(message)));
+        }
         if let Some(k) = second {
             let rest = message.get(tokens[k].start..).unwrap_or_default();
             r.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(rest)));
