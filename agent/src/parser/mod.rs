@@ -113,54 +113,43 @@ impl Parser {
     }
 
     /// The question with what is said beside it set aside, read surely: a form turned
-    /// down before it, a remark, or a correction after it.
+    /// down before it, a remark, or a correction before or after it.
     #[cfg(feature = "asides")]
     fn aside(&self, message: &str, cx: &Context<'_>) -> Option<ToolCallPlan> {
         // "I don't want the list, just the total at Monoprix": the question after
         // "just", read surely, runs if it is not what was turned down.
         let refused = remark::refusal(message).and_then(|(question, said, refused)| {
-            self.without(question, said, cx).filter(|p| !refused.is(&p.call))
+            self.surely(question, ReasonCode::Remark, &format!("« {said} »"), cx)
+                .filter(|p| !refused.is(&p.call))
         });
         // A remark beside the question ("…, ça fait mal"): the question alone, read
         // surely, runs; the remark is said not to be used.
-        let remarked =
-            || self.remark(message, cx).and_then(|(question, remark)| self.without(question, &remark, cx));
-        // "… en septembre… non pardon, en octobre": the question read again as corrected,
-        // if read surely.
+        let remarked = || {
+            let (question, remark) = self.remark(message, cx)?;
+            self.surely(question, ReasonCode::Remark, &format!("« {remark} »"), cx)
+        };
+        // "… en septembre… non pardon, en octobre": the question read again as corrected;
+        // "no not October, I meant September. restaurants": the rest. If read surely.
         let corrected = || {
             let (fixed, old, new) = self.corrected(message, cx)?;
-            let ParseOutcome::Plan(mut p) = self.parse_whole(&fixed, cx) else { return None };
-            if p.meta.confidence != crate::Confidence::High {
-                return None;
-            }
-            let detail = format!("« {old} » → « {new} »");
-            p.meta.confidence_reasons.push(Reason::new(ReasonCode::Correction, p.meta.locale, &detail));
-            Some(p)
+            self.surely(&fixed, ReasonCode::Correction, &format!("« {old} » → « {new} »"), cx)
         };
-        // "no not October, I meant September. restaurants": the rest, read surely.
         let corrected_first = || {
             let (rest, old, new) = self.corrected_first(message, cx)?;
-            let ParseOutcome::Plan(mut p) = self.parse_whole(rest, cx) else { return None };
-            if p.meta.confidence != crate::Confidence::High {
-                return None;
-            }
-            let detail = format!("« {old} » → « {new} »");
-            p.meta.confidence_reasons.push(Reason::new(ReasonCode::Correction, p.meta.locale, &detail));
-            Some(p)
+            self.surely(rest, ReasonCode::Correction, &format!("« {old} » → « {new} »"), cx)
         };
         refused.or_else(remarked).or_else(corrected).or_else(corrected_first)
     }
 
-    /// The plan for `question` said without `aside`, if read surely: with a reason that
-    /// shows `aside` was not used.
+    /// The plan for `text` if read surely (high), with a reason saying what was set aside
+    /// or corrected to get it.
     #[cfg(feature = "asides")]
-    fn without(&self, question: &str, aside: &str, cx: &Context<'_>) -> Option<ToolCallPlan> {
-        let ParseOutcome::Plan(mut p) = self.parse_whole(question, cx) else { return None };
+    fn surely(&self, text: &str, code: ReasonCode, detail: &str, cx: &Context<'_>) -> Option<ToolCallPlan> {
+        let ParseOutcome::Plan(mut p) = self.parse_whole(text, cx) else { return None };
         if p.meta.confidence != crate::Confidence::High {
             return None;
         }
-        let detail = format!("« {aside} »");
-        p.meta.confidence_reasons.push(Reason::new(ReasonCode::Remark, p.meta.locale, &detail));
+        p.meta.confidence_reasons.push(Reason::new(code, p.meta.locale, detail));
         Some(p)
     }
 
