@@ -29,6 +29,7 @@ pub mod runs;
 #[cfg(feature = "shorthand")]
 mod shorthand;
 pub mod text;
+mod token;
 mod tools;
 mod vocab;
 pub mod widgets;

@@ -4,24 +4,7 @@
 /// clarification); it keeps parsing time bounded whatever the input.
 pub const MAX_MESSAGE_CHARS: usize = 500;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Token {
-    /// Lower case, accents removed: "dépensé" -> "depense".
-    pub norm: String,
-    /// Byte range in the original message, to quote the user's own words back.
-    pub start: usize,
-    pub end: usize,
-    pub kind: TokenKind,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TokenKind {
-    Word,
-    /// Digits, possibly with inner `/ . , -` between digits: "2026", "12/01/2026", "1,5".
-    Number,
-    /// A currency sign: "€", "$", "£".
-    Currency,
-}
+pub use crate::token::{Token, TokenKind};
 
 /// Folds one character to lower-case ASCII where it has an obvious ASCII form.
 /// Pushes nothing for characters that separate words.
@@ -221,5 +204,69 @@ mod tests {
         assert_eq!(edit_distance("abc", "xyzuvw", 2), 3);
         assert_eq!(singular("courses"), "course");
         assert_eq!(singular("express"), "express");
+    }
+
+    #[cfg(feature = "shorthand")]
+    #[test]
+    fn numbers_in_words_are_numbers() {
+        for (said, number) in [
+            ("septante-cinq euros", "75 euros"),
+            ("nonante euros par mois", "90 euros par mois"),
+            ("cent vingt-cinq balles", "125 balles"),
+            ("quatre-vingt-dix", "90"),
+            ("quatre-vingts euros", "80 euros"),
+            ("soixante-dix-sept", "77"),
+            ("dix-sept", "17"),
+            ("vingt et un", "21"),
+            ("trois cents euros", "300 euros"),
+            ("deux mille", "2000"),
+            ("cent euros", "100 euros"),
+            ("one hundred and fifty euros", "150 euros"),
+            ("a hundred quid", "a 100 quid"),
+            ("the last thirty days", "the last 30 days"),
+            ("my last ten transactions", "my last 10 transactions"),
+            ("twenty-five", "25"),
+            ("twenty twenty-six", "20 26"),
+            ("top five and the total", "top 5 and the total"),
+            ("il y a deux mois", "il y a 2 mois"),
+            // Other words alone.
+            ("which one", "which one"),
+            ("une fois", "une fois"),
+            ("en sept", "en sept"),
+            ("un compte neuf", "un compte neuf"),
+            ("to the cent", "to the cent"),
+            ("mille mercis", "mille mercis"),
+        ] {
+            assert_eq!(norms(said).join(" "), number, "{said}");
+        }
+        let t = tokenize("budget de septante-cinq €");
+        assert_eq!(
+            (t[2].kind, &"budget de septante-cinq €"[t[2].start..t[2].end]),
+            (TokenKind::Number, "septante-cinq")
+        );
+    }
+
+    #[cfg(feature = "shorthand")]
+    #[test]
+    fn shorthand_is_spelled_out() {
+        for (typed, read) in [
+            ("cmb lidl en octobre", "combien lidl en octobre"),
+            ("dep total mois der stp", "depenses total mois dernier stp"),
+            ("combien courses cette sem", "combien courses cette semaine"),
+            ("cette sem vs sem der", "cette semaine vs semaine dernier"),
+            ("budget restos a partir du mois pro", "budget restos a partir du mois prochain"),
+            ("montre les transac de la semaine", "montre les transactions de la semaine"),
+            ("txns > 500€ oct", "transactions 500 € oct"),
+            ("depenses d auj", "depenses d aujourd hui"),
+            // Shorthand only where it is one.
+            ("la der des ders", "la der des ders"),
+            ("un pro", "un pro"),
+        ] {
+            assert_eq!(norms(typed).join(" "), read, "{typed}");
+        }
+        // The words as typed, in order, never overlapping.
+        let t = tokenize("cmb auj");
+        assert_eq!((&"cmb auj"[t[1].start..t[1].end], &"cmb auj"[t[2].start..t[2].end]), ("auj", ""));
+        assert!(t.windows(2).all(|w| w[0].end <= w[1].start));
     }
 }
