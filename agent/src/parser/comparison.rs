@@ -104,6 +104,16 @@ impl Parser {
                 (current, reference)
             }
             ([a, b, ..], _) => {
+                // "Uber 2025 vs 2026": the later period is the one compared, the earlier
+                // the reference, whichever is said first.
+                // ("plus en 2024 qu'en 2025": what follows "than" is the reference.)
+                let than = (b.first.saturating_sub(3)..b.first)
+                    .any(|k| matches!(tokens[k].norm.as_str(), "than" | "que" | "qu"));
+                let (a, b) = if !than && b.period.start > a.period.start && b.period.end > a.period.end {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
                 // "ce mois-ci par rapport au mois dernier", "this year vs last year":
                 // the whole of the other, or only its days up to today's date? Writers
                 // read both; the user picks.

@@ -190,10 +190,14 @@ impl Parser {
         };
         // "ma facture EDF", "billets SNCF", "cinéma UGC": a category's word right beside
         // a merchant's name says what the merchant sells — the merchant alone.
+        // ("les loyers payés à Foncia", "the rent paid to Foncia": with what joins them.)
         let beside = |a: &str, b: &str| {
             let whole = crate::text::normalize(message);
             let (a, b) = (crate::text::normalize(a), crate::text::normalize(b));
-            whole.contains(&format!("{a} {b}")) || whole.contains(&format!("{b} {a}"))
+            let joins = ["", "paye a ", "payes a ", "payee a ", "payees a ", "chez ", "paid to ", "at "];
+            joins
+                .iter()
+                .any(|j| whole.contains(&format!("{a} {j}{b}")) || whole.contains(&format!("{b} {j}{a}")))
         };
         let categories = match (categories.as_slice(), merchants.as_slice()) {
             ([c], [m]) if beside(&c.words, &m.words) => {
@@ -491,12 +495,22 @@ impl Parser {
         fn w(t: &crate::text::Token) -> &str {
             t.norm.as_str()
         }
-        let shown = tokens.iter().any(|t| {
-            matches!(
-                w(t),
-                "show" | "montre" | "montrez" | "affiche" | "affichez" | "display" | "voir" | "see"
-            )
+        // ("toutes mes dépenses de la semaine", "all my expenses": every one, or their sum?)
+        let every = tokens.windows(3).any(|p| {
+            matches!(w(&p[0]), "toutes" | "tous" | "all")
+                && matches!(w(&p[1]), "mes" | "my" | "les" | "the")
+                && matches!(
+                    w(&p[2]),
+                    "depenses" | "expenses" | "achats" | "purchases" | "paiements" | "payments"
+                )
         });
+        let shown = every
+            || tokens.iter().any(|t| {
+                matches!(
+                    w(t),
+                    "show" | "montre" | "montrez" | "affiche" | "affichez" | "display" | "voir" | "see"
+                )
+            });
         let how_much = intent.asks_amount
             || tokens.windows(2).any(|p| w(&p[0]) == "how" && w(&p[1]) == "much")
             || tokens.iter().any(|t| matches!(w(t), "combien" | "total" | "montant" | "somme" | "sum"));
@@ -517,7 +531,13 @@ impl Parser {
             _ => false,
         };
         let unlisted = matches!(&call, ToolCall::ListTransactions(a) if a.direction.is_some() && a.limit == crate::DEFAULT_LIST_LIMIT && !intent.largest && !intent.latest);
+        // "Est-ce que j'ai reçu mon salaire ce mois-ci ?", "did I pay Foncia in
+        // November?": yes or no — the lines, or their total? Writers read both.
+        let first = |k: usize| tokens.get(k).map_or("", w);
+        let yes_no = (first(0) == "est" && first(1) == "ce" && first(2) == "que")
+            || matches!(first(0), "did" | "have" | "has" | "didn" | "haven" | "hasn");
         let total_or_lines = (shown && plain_total && !how_much && amounts.is_none())
+            || (yes_no && plain_total && !how_much)
             || (side_phrase && !shown && !how_much && !intent.list_verb && (plain_total || unlisted));
         // "les virements internes du mois dernier": moves between the user's accounts are
         // no spending; their lines, or their total? Asked.

@@ -339,16 +339,16 @@ mod tests {
     // directions (the brief and Sou: payments are debits).
     const SETS: &[(&str, &str, usize, usize)] = &[
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 131),
-        ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 145),
-        ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 135),
+        ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 144),
+        ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 134),
         ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 1, 145),
         ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 143),
         ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 3, 162),
         ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 144),
         ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 163),
         ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 163),
-        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 155),
-        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 154),
+        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 154),
+        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 152),
         ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 148),
         ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 147),
         ("2026-11-29-n", include_str!("../blind/2026-11-29-n.txt"), 0, 147),
@@ -360,6 +360,8 @@ mod tests {
         ("2026-11-29-t", include_str!("../blind/2026-11-29-t.txt"), 0, 162),
         ("2026-11-29-u", include_str!("../blind/2026-11-29-u.txt"), 0, 161),
         ("2026-11-29-v", include_str!("../blind/2026-11-29-v.txt"), 1, 148),
+        ("2026-11-29-w", include_str!("../blind/2026-11-29-w.txt"), 0, 142),
+        ("2026-11-29-x", include_str!("../blind/2026-11-29-x.txt"), 0, 157),
     ];
 
     #[test]

@@ -73,6 +73,17 @@ impl Read<'_> {
         let found = self.whole(a, b);
         let words = self.plain(a, b).then(|| self.words(a, b));
         let pronoun = (a..=b).all(|j| is_pronoun(self.w(j)));
+        // "my Leclerc shopping": a label that holds one of the user's names, not written
+        // as a bank writes it (in capitals) nor quoted, may be that name and a word
+        // around it — asked.
+        let caps = self.in_capitals(a, b) == b
+            && (a..=b).all(|j| {
+                self.message
+                    .get(self.tokens[j].start..self.tokens[j].end)
+                    .is_some_and(|w| !w.chars().any(char::is_lowercase))
+            });
+        let holds_a_name =
+            !caps && !self.quoted(a, b) && b > a && (a..=b).any(|j| self.whole(j, j).is_some());
         let (locale, reasons) = (self.locale, &mut self.reasons);
         match found {
             Some(m) => {
@@ -108,7 +119,7 @@ impl Read<'_> {
                 // "the transfers to my wife", "the ikea stuff": a word in lower case that
                 // names nothing Sou knows may be no label at all — asked. Labels are
                 // written as banks write them ("PAYPAL", "Revolut"), or quoted.
-                if !t.chars().any(char::is_uppercase) {
+                if !t.chars().any(char::is_uppercase) || holds_a_name {
                     reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(t)));
                 }
             }
