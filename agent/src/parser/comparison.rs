@@ -114,6 +114,16 @@ impl Parser {
                 } else {
                     (a, b)
                 };
+                // "décembre … pour comparer avec cette année": a month against a year
+                // compares nothing like with like — asked.
+                // ("January compared to last year" is January a year back: as read.)
+                let days = |p: &crate::Period| p.end.to_days() - p.start.to_days();
+                let against = period::against(&a.period, &b.period, locale);
+                let (da, db) = (days(&a.period), days(&against));
+                if da.max(db) > 2 * da.min(db) + 3 {
+                    let detail = format!("« {} », « {} »", a.period.words, b.period.words);
+                    reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
+                }
                 // "ce mois-ci par rapport au mois dernier", "this year vs last year":
                 // the whole of the other, or only its days up to today's date? Writers
                 // read both; the user picks.

@@ -191,10 +191,23 @@ impl Parser {
         // "ma facture EDF", "billets SNCF", "cinéma UGC": a category's word right beside
         // a merchant's name says what the merchant sells — the merchant alone.
         // ("les loyers payés à Foncia", "the rent paid to Foncia": with what joins them.)
+        // ("combien de loyer j'ai payé à Foncia": the words between say who was paid.)
         let beside = |a: &str, b: &str| {
             let whole = crate::text::normalize(message);
             let (a, b) = (crate::text::normalize(a), crate::text::normalize(b));
-            let joins = ["", "paye a ", "payes a ", "payee a ", "payees a ", "chez ", "paid to ", "at "];
+            let joins = [
+                "",
+                "paye a ",
+                "payes a ",
+                "payee a ",
+                "payees a ",
+                "j ai paye a ",
+                "on a paye a ",
+                "chez ",
+                "paid to ",
+                "i paid to ",
+                "at ",
+            ];
             joins
                 .iter()
                 .any(|j| whole.contains(&format!("{a} {j}{b}")) || whole.contains(&format!("{b} {j}{a}")))
@@ -392,7 +405,9 @@ impl Parser {
             if same(&c, &category) || same(&m, &merchant) {
                 reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
             }
-            (c.filter(|_| category.is_none()), m)
+            // (Another merchant than the one asked about is apart from it already: "pas
+            // Carrefour, Monoprix !" is Monoprix.)
+            (c.filter(|_| category.is_none()), m.filter(|_| merchant.is_none()))
         };
         let mut call = call_for(
             kind,
@@ -546,7 +561,35 @@ impl Parser {
             && call.category().is_some_and(|k| {
                 self.vocab.categories.iter().any(|t| t.key == k && t.kind.as_deref() == Some("transfer"))
             });
-        if total_or_lines || transfers_only {
+        // "…, we know about the rent": a clause about what the person knows names
+        // something that is not a filter.
+        let known_of = tokens.windows(2).any(|p| matches!(w(&p[0]), "know" | "knew") && w(&p[1]) == "about");
+        // "il y a un an", "il y a une semaine": a time ago that no period read — its words
+        // ("un", "an") would otherwise pass for nothing.
+        let ago_read = call.period().is_some_and(|p| crate::text::normalize(&p.words).contains("il y a"));
+        let ago_unread = !ago_read
+            && (0..tokens.len()).any(|k| {
+                let at = |j: usize| tokens.get(j).map_or("", w);
+                at(k) == "il"
+                    && at(k + 1) == "y"
+                    && at(k + 2) == "a"
+                    && (k + 3..k + 6).any(|j| {
+                        matches!(
+                            at(j),
+                            "an" | "ans" | "annee" | "mois" | "semaine" | "semaines" | "jour" | "jours"
+                        )
+                    })
+            });
+        // "solde maintenant et fin du mois dernier": two dates, two balances.
+        let now_too = matches!(&call, ToolCall::Balances(_))
+            && call.period().is_some_and(|p| p.end <= cx.today)
+            && tokens.iter().any(|t| {
+                matches!(
+                    w(t),
+                    "maintenant" | "now" | "actuellement" | "today" | "actuel" | "actuelle" | "aujourd"
+                )
+            });
+        if total_or_lines || transfers_only || known_of || ago_unread || now_too {
             reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &words.join(", ")));
         }
         // "total des débits Foncia", "montant des crédits d'ACME", "sorties d'argent total":

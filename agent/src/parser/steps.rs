@@ -94,8 +94,9 @@ pub fn clauses(message: &str) -> Vec<&str> {
             };
             // ("… et mes 3 plus grosses dépenses": a number and "plus" may come first.)
             let mut k = j + 1;
-            while tokens.get(k).is_some_and(|t| t.kind == crate::text::TokenKind::Number || t.norm == "plus")
-            {
+            while tokens.get(k).is_some_and(|t| {
+                t.kind == crate::text::TokenKind::Number || matches!(t.norm.as_str(), "plus" | "single")
+            }) {
                 k += 1;
             }
             if join

@@ -336,7 +336,8 @@ mod tests {
     // abos" shows them (the corpus). S's writer asks about "charges" (one of Housing's
     // names, for this user). "The total of the debits" (R, S) is asked: the lines' sum,
     // or the spending they make? V's writer wants "my spotify payments" in both
-    // directions (the brief and Sou: payments are debits).
+    // directions (the brief and Sou: payments are debits). Y's writer asks about "total
+    // sorties nov" (outings, for most writers: the user's name for Leisure).
     const SETS: &[(&str, &str, usize, usize)] = &[
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 131),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 144),
@@ -350,9 +351,9 @@ mod tests {
         ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 154),
         ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 152),
         ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 148),
-        ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 147),
+        ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 148),
         ("2026-11-29-n", include_str!("../blind/2026-11-29-n.txt"), 0, 147),
-        ("2026-11-29-o", include_str!("../blind/2026-11-29-o.txt"), 0, 148),
+        ("2026-11-29-o", include_str!("../blind/2026-11-29-o.txt"), 0, 149),
         ("2026-11-29-p", include_str!("../blind/2026-11-29-p.txt"), 1, 146),
         ("2026-11-29-q", include_str!("../blind/2026-11-29-q.txt"), 0, 136),
         ("2026-11-29-r", include_str!("../blind/2026-11-29-r.txt"), 1, 144),
@@ -362,6 +363,8 @@ mod tests {
         ("2026-11-29-v", include_str!("../blind/2026-11-29-v.txt"), 1, 148),
         ("2026-11-29-w", include_str!("../blind/2026-11-29-w.txt"), 0, 142),
         ("2026-11-29-x", include_str!("../blind/2026-11-29-x.txt"), 0, 157),
+        ("2026-11-29-y", include_str!("../blind/2026-11-29-y.txt"), 1, 115),
+        ("2026-11-29-z", include_str!("../blind/2026-11-29-z.txt"), 0, 136),
     ];
 
     #[test]

@@ -291,7 +291,10 @@ impl Read<'_> {
             Err(Some(words)) => return self.ask(UNKNOWN_CATEGORY, Some(&words)),
             Err(None) => return self.ask(CATEGORY, None),
         };
-        let Some(pattern) = pattern else { return self.ask(PATTERN, None) };
+        // ("point p": a pattern of one letter would match nearly every label.)
+        let Some(pattern) = pattern.filter(|p| p.chars().filter(|c| c.is_alphanumeric()).count() >= 3) else {
+            return self.ask(PATTERN, None);
+        };
         self.note(ReasonCode::ExplicitText, &quote(&pattern));
         self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: past }))
     }

@@ -78,7 +78,7 @@ const WORDS: [&str; 22] = [
     "internes interne internal entre between mes my nos our comptes accounts own",
     "la le les l the my un une a an des de d c tous toutes tout all both everything anything categorie category",
     "et and avec with pis",
-    "marchand marchands merchant merchants commercant enseigne groupe group chaine chain magasin magasins store stores boutique affaire chose thing",
+    "marchand marchands merchant merchants commercant enseigne groupe group chaine chain magasin magasins store stores boutique affaire chose thing owner owners proprietaire proprietaires patron",
     "libelle libelles label labels",
 ];
 
@@ -187,6 +187,14 @@ impl Parser {
             if other && matches!(tokens[i].norm.as_str(), "name" | "names" | "nom" | "noms") {
                 c[i] |= MERGE;
                 c[i - 1] |= GLUE;
+            }
+        }
+        // "chaque fois qu'il y a INTERFLORA", "every time": what a rule does.
+        for i in 1..tokens.len() {
+            let every = matches!(tokens[i - 1].norm.as_str(), "chaque" | "every" | "each");
+            if every && matches!(tokens[i].norm.as_str(), "fois" | "time") {
+                c[i - 1] |= ALWAYS;
+                c[i] |= ALWAYS;
             }
         }
         let mut r = Read {
