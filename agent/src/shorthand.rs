@@ -26,6 +26,8 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
         "pr" => &["pour"],
         "ds" => &["dans"],
         "tt" => &["tout"],
+        // Québec's "pis": and then.
+        "pis" => &["et"],
         "chui" | "jsuis" | "chuis" => &["je", "suis"],
         "der" | "dern" if after_unit => &["dernier"],
         "pro" | "proch" if after_unit => &["prochain"],

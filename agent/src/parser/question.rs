@@ -532,7 +532,7 @@ impl Parser {
         let side_phrase = tokens.windows(2).any(|p| {
             matches!(
                 (w(&p[0]), w(&p[1])),
-                ("came" | "come" | "comes" | "went" | "goes", "in" | "out" | "into")
+                ("came" | "come" | "comes" | "coming" | "went" | "goes" | "going", "in" | "out" | "into")
             )
         }) || tokens.windows(3).any(|p| {
             matches!(w(&p[0]), "entrees" | "rentrees" | "sorties")
@@ -589,7 +589,13 @@ impl Parser {
                     "maintenant" | "now" | "actuellement" | "today" | "actuel" | "actuelle" | "aujourd"
                 )
             });
-        if total_or_lines || transfers_only || known_of || ago_unread || now_too {
+        // "so far", "to date", "jusqu'ici" said of no period that ends today ("Q4 spend so
+        // far", "2025 so far"): its words would otherwise pass for nothing.
+        let so_far_said = tokens
+            .windows(2)
+            .any(|p| matches!((w(&p[0]), w(&p[1])), ("so", "far") | ("to", "date") | ("jusqu", "ici")));
+        let so_far_unread = so_far_said && !call.period().is_some_and(|p| p.end == cx.today.add_days(1));
+        if total_or_lines || transfers_only || known_of || ago_unread || now_too || so_far_unread {
             reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &words.join(", ")));
         }
         // "total des débits Foncia", "montant des crédits d'ACME", "sorties d'argent total":

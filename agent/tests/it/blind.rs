@@ -337,16 +337,18 @@ mod tests {
     // names, for this user). "The total of the debits" (R, S) is asked: the lines' sum,
     // or the spending they make? V's writer wants "my spotify payments" in both
     // directions (the brief and Sou: payments are debits). Y's writer asks about "total
-    // sorties nov" (outings, for most writers: the user's name for Leisure).
+    // sorties nov" (outings, for most writers: the user's name for Leisure). AA's writer
+    // reads "which month did I spend the most" as every month (as P's); AB's wants the
+    // top 5 of "les magasins où je dépense le plus".
     const SETS: &[(&str, &str, usize, usize)] = &[
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 131),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 144),
         ("2026-11-29-c", include_str!("../blind/2026-11-29-c.txt"), 2, 134),
         ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 1, 145),
         ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 143),
-        ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 3, 162),
+        ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 3, 161),
         ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 144),
-        ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 163),
+        ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 164),
         ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 163),
         ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 154),
         ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 152),
@@ -365,6 +367,8 @@ mod tests {
         ("2026-11-29-x", include_str!("../blind/2026-11-29-x.txt"), 0, 157),
         ("2026-11-29-y", include_str!("../blind/2026-11-29-y.txt"), 1, 115),
         ("2026-11-29-z", include_str!("../blind/2026-11-29-z.txt"), 0, 136),
+        ("2026-11-29-aa", include_str!("../blind/2026-11-29-aa.txt"), 1, 140),
+        ("2026-11-29-ab", include_str!("../blind/2026-11-29-ab.txt"), 1, 148),
     ];
 
     #[test]

@@ -530,10 +530,19 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         a.spend = false;
     }
     // "mardi dernier j'ai payé quoi ?": what was paid, item by item.
+    // ("qu'est-ce que j'ai payé hier ?", "qu'est-ce que j'ai acheté": the same.)
+    let what_paid =
+        tokens.windows(4).any(|w| {
+            w[0].norm == "qu"
+                && w[1].norm == "est"
+                && w[2].norm == "ce"
+                && matches!(w[3].norm.as_str(), "que" | "qu")
+        }) && tokens.iter().any(|t| matches!(t.norm.as_str(), "paye" | "payes" | "achete" | "achetes"));
     if !intent.asks_amount
-        && tokens
-            .windows(2)
-            .any(|w| matches!(w[0].norm.as_str(), "paye" | "payee" | "payes") && w[1].norm == "quoi")
+        && (what_paid
+            || tokens
+                .windows(2)
+                .any(|w| matches!(w[0].norm.as_str(), "paye" | "payee" | "payes") && w[1].norm == "quoi"))
     {
         a.list = true;
         a.spend = false;

@@ -287,7 +287,6 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "pendant",
     "peuchere",
     "peux",
-    "pis",
     "plait",
     "please",
     "pls",

@@ -229,7 +229,8 @@ impl Parser {
         if r.any(ASKS) {
             None
         } else if r.any(RULE)
-            || ((r.any(ALWAYS) || r.says_from_now()) && (r.any(FILE | STRONG | AS) || r.equals()))
+            || ((r.any(ALWAYS) || r.says_from_now())
+                && (r.any(FILE | STRONG | AS) || r.equals() || r.arrowed()))
         {
             // "from now on anything with STEAM is leisure": said of what comes, a rule —
             // "…c'est des virements internes" too: the category of that name.
