@@ -18,6 +18,8 @@ pub use self::lexicon::{is_exclusion_word, is_negation_word, is_write_word, nega
 #[cfg(feature = "asides")]
 mod correction;
 mod question;
+#[cfg(feature = "readings")]
+mod readings;
 #[cfg(feature = "asides")]
 mod remark;
 pub mod steps;
@@ -350,12 +352,11 @@ impl Parser {
         }
         // Months that follow each other ("June and July") may also be meant together:
         // their sum is offered last.
-        let mut sorted: Vec<&Period> = parts.iter().collect();
-        sorted.sort_by_key(|p| p.start);
+        // (Distinct months inside the whole that add up to it follow each other.)
+        let days = |p: &Period| p.end.to_days() - p.start.to_days();
         let together = p.call.period().filter(|whole| {
-            sorted.windows(2).all(|w| w[0].end == w[1].start)
-                && sorted.first().is_some_and(|f| f.start == whole.start)
-                && sorted.last().is_some_and(|l| l.end == whole.end)
+            parts.iter().all(|m| whole.start <= m.start && m.end <= whole.end)
+                && parts.iter().map(days).sum::<i64>() == days(whole)
         });
         let each = if together.is_some() { clarify::MAX_SUGGESTIONS - 1 } else { clarify::MAX_SUGGESTIONS };
         let mut suggestions: Vec<Suggestion> = parts

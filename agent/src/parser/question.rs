@@ -503,67 +503,9 @@ impl Parser {
         if intent.group_by.is_some_and(|g| g != grouped) && !how_often {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
         }
-        // "montre-moi les dépenses de la semaine", "show me my spending this month": the
-        // total, or the lines? Writers read both. "What came in on the current account",
-        // "entrées d'argent du mois dernier ?": the income, or the credits? Asked, unless
-        // "how much", a total, a breakdown or a list says which.
         fn w(t: &crate::text::Token) -> &str {
             t.norm.as_str()
         }
-        // ("toutes mes dépenses de la semaine", "all my expenses": every one, or their sum?)
-        let every = tokens.windows(3).any(|p| {
-            matches!(w(&p[0]), "toutes" | "tous" | "all")
-                && matches!(w(&p[1]), "mes" | "my" | "les" | "the")
-                && matches!(
-                    w(&p[2]),
-                    "depenses" | "expenses" | "achats" | "purchases" | "paiements" | "payments"
-                )
-        });
-        let shown = every
-            || tokens.iter().any(|t| {
-                matches!(
-                    w(t),
-                    "show" | "montre" | "montrez" | "affiche" | "affichez" | "display" | "voir" | "see"
-                )
-            });
-        let how_much = intent.asks_amount
-            || tokens.windows(2).any(|p| w(&p[0]) == "how" && w(&p[1]) == "much")
-            || tokens.iter().any(|t| matches!(w(t), "combien" | "total" | "montant" | "somme" | "sum"));
-        let side_phrase = tokens.windows(2).any(|p| {
-            matches!(
-                (w(&p[0]), w(&p[1])),
-                ("came" | "come" | "comes" | "coming" | "went" | "goes" | "going", "in" | "out" | "into")
-            )
-        }) || tokens.windows(3).any(|p| {
-            matches!(w(&p[0]), "entrees" | "rentrees" | "sorties")
-                && matches!(w(&p[1]), "d" | "de")
-                && w(&p[2]) == "argent"
-        });
-        let plain_total = match &call {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
-                a.group_by == crate::GroupBy::None && a.average.is_none() && a.top.is_none()
-            }
-            _ => false,
-        };
-        let unlisted = matches!(&call, ToolCall::ListTransactions(a) if a.direction.is_some() && a.limit == crate::DEFAULT_LIST_LIMIT && !intent.largest && !intent.latest);
-        // "Est-ce que j'ai reçu mon salaire ce mois-ci ?", "did I pay Foncia in
-        // November?": yes or no — the lines, or their total? Writers read both.
-        let first = |k: usize| tokens.get(k).map_or("", w);
-        let yes_no = (first(0) == "est" && first(1) == "ce" && first(2) == "que")
-            || matches!(first(0), "did" | "have" | "has" | "didn" | "haven" | "hasn");
-        let total_or_lines = (shown && plain_total && !how_much && amounts.is_none())
-            || (yes_no && plain_total && !how_much)
-            || (side_phrase && !shown && !how_much && !intent.list_verb && (plain_total || unlisted));
-        // "les virements internes du mois dernier": moves between the user's accounts are
-        // no spending; their lines, or their total? Asked.
-        let transfers_only = matches!(&call, ToolCall::SpendingSummary(_))
-            && reasons.iter().any(|r| r.code == ReasonCode::FiltersOnly)
-            && call.category().is_some_and(|k| {
-                self.vocab.categories.iter().any(|t| t.key == k && t.kind.as_deref() == Some("transfer"))
-            });
-        // "…, we know about the rent": a clause about what the person knows names
-        // something that is not a filter.
-        let known_of = tokens.windows(2).any(|p| matches!(w(&p[0]), "know" | "knew") && w(&p[1]) == "about");
         // "il y a un an", "il y a une semaine": a time ago that no period read — its words
         // ("un", "an") would otherwise pass for nothing.
         let ago_read = call.period().is_some_and(|p| crate::text::normalize(&p.words).contains("il y a"));
@@ -580,36 +522,20 @@ impl Parser {
                         )
                     })
             });
-        // "solde maintenant et fin du mois dernier": two dates, two balances.
-        let now_too = matches!(&call, ToolCall::Balances(_))
-            && call.period().is_some_and(|p| p.end <= cx.today)
-            && tokens.iter().any(|t| {
-                matches!(
-                    w(t),
-                    "maintenant" | "now" | "actuellement" | "today" | "actuel" | "actuelle" | "aujourd"
-                )
-            });
         // "so far", "to date", "jusqu'ici" said of no period that ends today ("Q4 spend so
         // far", "2025 so far"): its words would otherwise pass for nothing.
         let so_far_said = tokens
             .windows(2)
             .any(|p| matches!((w(&p[0]), w(&p[1])), ("so", "far") | ("to", "date") | ("jusqu", "ici")));
-        let so_far_unread = so_far_said && !call.period().is_some_and(|p| p.end == cx.today.add_days(1));
-        if total_or_lines || transfers_only || known_of || ago_unread || now_too || so_far_unread {
+        let so_far_unread = so_far_said && call.period().is_none_or(|p| p.end != cx.today.add_days(1));
+        // A request people read two ways is asked ("show me my spending": the total, or
+        // the lines?) — on the server; the browser shows its first reading.
+        #[cfg(feature = "readings")]
+        let two_ways = self.read_two_ways(&tokens, &call, &intent, amounts.is_some(), &reasons, cx);
+        #[cfg(not(feature = "readings"))]
+        let two_ways = false;
+        if two_ways || ago_unread || so_far_unread {
             reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &words.join(", ")));
-        }
-        // "total des débits Foncia", "montant des crédits d'ACME", "sorties d'argent total":
-        // the sum of one side's lines, or the spending (or income) they make? Asked.
-        if let ToolCall::ListTransactions(a) = &call {
-            let total =
-                tokens.iter().any(|t| matches!(t.norm.as_str(), "total" | "montant" | "somme" | "sum"));
-            // (Refunds are only ever their lines: "total refunds in October" is the list.)
-            let refunds = tokens.iter().any(|t| {
-                matches!(t.norm.as_str(), "refunds" | "refund" | "remboursements" | "remboursement")
-            });
-            if total && a.direction.is_some() && !refunds && !intent.largest && !intent.latest {
-                reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &words.join(", ")));
-            }
         }
         if let ToolCall::ListTransactions(a) = &mut call {
             a.text = text;
