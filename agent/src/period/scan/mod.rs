@@ -574,13 +574,19 @@ impl Scanner<'_> {
             return Some(hit);
         }
         let hit = self.read_at(i, &one)?;
-        // "Q4 so far", "ce mois-ci jusqu'ici", "this quarter to date": a current period up
-        // to today.
+        #[cfg(feature = "readings")]
+        let hit = self.to_date(i, hit, &one);
+        Some(hit)
+    }
+
+    /// "Q4 so far", "ce mois-ci jusqu'ici", "so far in 2026": a current period up to
+    /// today. (On the server only: in the browser "so far" stays unread.)
+    #[cfg(feature = "readings")]
+    fn to_date(&self, i: usize, hit: Hit, one: &dyn Fn((Period, usize)) -> Hit) -> Hit {
         let n = match (self.word(hit.last + 1), self.word(hit.last + 2)) {
             (Some("so"), Some("far")) | (Some("to"), Some("date")) | (Some("jusqu"), Some("ici")) => 2,
             _ => 0,
         };
-        // ("so far in 2026", "so far this month": said before.)
         let w = |j: usize| self.tokens.get(j).map_or("", |t| t.norm.as_str());
         let before = i >= 2
             && ((w(i - 2) == "so" && w(i - 1) == "far")
@@ -590,9 +596,9 @@ impl Scanner<'_> {
                     && matches!(w(i - 1), "in" | "this" | "for")));
         let current = hit.period.start <= self.today && self.today < hit.period.end;
         if (n == 0 && !before) || !current || !hit.parts.is_empty() {
-            return Some(hit);
+            return hit;
         }
-        Some(one((range(hit.period.start, self.today.add_days(1), self.locale), hit.last + n)))
+        one((range(hit.period.start, self.today.add_days(1), self.locale), hit.last + n))
     }
 
     fn read_at(&self, i: usize, one: &dyn Fn((Period, usize)) -> Hit) -> Option<Hit> {
