@@ -233,23 +233,11 @@ impl Parser {
             }
             _ => categories,
         };
-        // "chez metro": "chez" and a name with no article is a shop's name; the category
-        // of that name is a guess ("chez le médecin" is the category).
-        let shop_named = categories.iter().find(|c| {
-            let whole = crate::text::normalize(message);
-            whole.contains(&format!("chez {}", crate::text::normalize(&c.words)))
-        });
-        // "les sorties sur le compte": money out, or the outings the user calls so?
-        let whole = crate::text::normalize(message);
-        let outings = categories.iter().find(|c| {
-            crate::text::normalize(&c.words) == "sorties"
-                && whole.split(' ').any(|w| w == "compte" || w == "comptes")
-        });
-        if let Some(c) = outings {
-            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &format!("« {} »", c.words)));
-        }
-        if let Some(c) = shop_named {
-            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &format!("« chez {} »", c.words)));
+        // A name read two ways ("chez metro", "les sorties sur le compte"): asked, on the
+        // server.
+        #[cfg(feature = "readings")]
+        if let Some(detail) = Self::name_two_ways(&categories, message) {
+            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &detail));
         }
         let category = self.finder().pick(&categories, locale, &mut reasons, EntityKind::Category);
         let merchant = self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
@@ -270,17 +258,17 @@ impl Parser {
         if let Some(t) = &text {
             reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &format!("« {t} »")));
         }
-        // "transferts internes : tout VIR LCL", "decathlon en loisirs depuis janvier": a
-        // category and a label or a merchant, nothing asked — show them, or file them
-        // there?
-        let only_filters = reasons.iter().any(|r| r.code == ReasonCode::FiltersOnly);
-        let filed_in = categories.iter().any(|c| {
-            let (whole, c) = (crate::text::normalize(message), crate::text::normalize(&c.words));
-            ["en", "dans", "into"].iter().any(|w| whole.contains(&format!("{w} {c}")))
-        });
-        if only_filters && category.is_some() && (text.is_some() || (merchant.is_some() && filed_in)) {
-            let detail = categories.iter().map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
-            reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &detail));
+        // "transferts internes : tout VIR LCL", "decathlon en loisirs depuis janvier":
+        // show them, or file them there? Asked, on the server.
+        #[cfg(feature = "readings")]
+        {
+            let only_filters = reasons.iter().any(|r| r.code == ReasonCode::FiltersOnly);
+            let named = category.is_some() && (text.is_some() || merchant.is_some());
+            if only_filters && named && Self::filed_or_shown(&categories, message, text.is_some()) {
+                let detail =
+                    categories.iter().map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
+                reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &detail));
+            }
         }
         // With the calculation guessed from a name or a period alone, a word left over
         // may be what the message is about ("any meetings today?"): it stops the run.

@@ -5,6 +5,7 @@
 //! split on each. On the server only (feature `readings`): the browser's badge shows the
 //! first reading, and the server, which parses every typed message again, asks.
 
+use super::entities::EntityMatch;
 use super::intent::Intent;
 use super::Parser;
 use crate::reason::{Reason, ReasonCode};
@@ -108,5 +109,33 @@ impl Parser {
             _ => false,
         };
         total_or_lines || transfers_only || known_of || now_too || side_total
+    }
+
+    /// "chez metro": "chez" and a name with no article is a shop's name, the category of
+    /// that name a guess ("chez le médecin" is the category); "les sorties sur le compte":
+    /// money out, or the outings the user calls so? The words to quote, if so.
+    pub(super) fn name_two_ways(categories: &[EntityMatch], message: &str) -> Option<String> {
+        let whole = crate::text::normalize(message);
+        let shop =
+            categories.iter().find(|c| whole.contains(&format!("chez {}", crate::text::normalize(&c.words))));
+        if let Some(c) = shop {
+            return Some(format!("« chez {} »", c.words));
+        }
+        let outings = categories.iter().find(|c| {
+            crate::text::normalize(&c.words) == "sorties"
+                && whole.split(' ').any(|w| w == "compte" || w == "comptes")
+        });
+        outings.map(|c| format!("« {} »", c.words))
+    }
+
+    /// A category and a label ("transferts internes : tout VIR LCL"), or a merchant said
+    /// to be "en" a category ("decathlon en loisirs"), with nothing asked.
+    pub(super) fn filed_or_shown(categories: &[EntityMatch], message: &str, label: bool) -> bool {
+        let whole = crate::text::normalize(message);
+        label
+            || categories.iter().any(|c| {
+                let c = crate::text::normalize(&c.words);
+                ["en", "dans", "into"].iter().any(|w| whole.contains(&format!("{w} {c}")))
+            })
     }
 }
