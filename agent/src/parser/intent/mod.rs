@@ -14,6 +14,7 @@ mod scan;
 mod words;
 use rank::singular_item;
 pub(crate) use words::topic;
+use words::{CREDIT_SIDE, DEBIT_SIDE};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
@@ -761,41 +762,3 @@ const SAVED: &[&str] = &[
     "epargnee",
     "epargner",
 ];
-
-/// Words for money that came in, and for money that went out.
-const CREDIT_SIDE: &[&str] =
-    &["refunds", "refund", "remboursements", "remboursement", "credits", "credit", "rentrees", "entrees"];
-const DEBIT_SIDE: &[&str] = &[
-    "debits",
-    "debit",
-    "depenses",
-    "spending",
-    "expenses",
-    "sorties",
-    "achats",
-    "purchases",
-    "paiements",
-    "payments",
-];
-
-/// "not the refunds", "pas les dépenses", "no refunds": a negation, then one side of
-/// the ledger — the other side, and the last token used.
-fn side_turned_down(tokens: &[Token], used: &[bool], i: usize) -> Option<(Direction, usize)> {
-    let w = |j: usize| tokens.get(j).filter(|_| !used[j]).map(|t| t.norm.as_str());
-    if !matches!(w(i)?, "not" | "pas" | "no" | "sans" | "hors" | "without" | "excluding" | "minus") {
-        return None;
-    }
-    let mut j = i + 1;
-    while matches!(w(j), Some("the" | "les" | "des" | "de" | "d" | "l" | "any")) {
-        j += 1;
-    }
-    let side = w(j)?;
-    let other = if CREDIT_SIDE.contains(&side) {
-        Direction::Debit
-    } else if DEBIT_SIDE.contains(&side) {
-        Direction::Credit
-    } else {
-        return None;
-    };
-    Some((other, j))
-}

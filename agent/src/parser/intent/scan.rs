@@ -4,7 +4,8 @@
 
 use super::rank::top_groups;
 use super::words::fuzzy_intent_word;
-use super::{side_turned_down, Asked, Intent, Kind, DEFAULT_LARGEST, DEFAULT_TOP, SAVED};
+use super::words::side_turned_down;
+use super::{Asked, Intent, Kind, DEFAULT_LARGEST, DEFAULT_TOP, SAVED};
 use crate::parser::lexicon::{
     cash_flow_phrase, direction_words, group_word, income_phrase, is_advice, is_average_word,
     is_balance_word, is_breakdown_word, is_budget_word, is_card, is_cash_flow_word, is_income_word,

@@ -1,5 +1,6 @@
 //! Words that point at a tool without asking it: an intent keyword misspelt ("budjet"),
-//! and the topic a clarification offers first.
+//! and the topic a clarification offers first; the two sides of the ledger, and one
+//! turned down ("not the refunds").
 
 use super::Kind;
 use crate::parser::lexicon::{
@@ -7,6 +8,7 @@ use crate::parser::lexicon::{
     is_spend_word, is_stopword, is_subscription_word,
 };
 use crate::text::{edit_distance, Token};
+use crate::Direction;
 
 /// The words that say what to compute, for one-letter typos ("budjet", "depnses").
 const INTENT_KEYWORDS: &[(&str, Kind)] = &[
@@ -72,4 +74,42 @@ pub(crate) fn topic(tokens: &[Token]) -> Option<Kind> {
             None
         }
     })
+}
+
+/// Words for money that came in, and for money that went out.
+pub(super) const CREDIT_SIDE: &[&str] =
+    &["refunds", "refund", "remboursements", "remboursement", "credits", "credit", "rentrees", "entrees"];
+pub(super) const DEBIT_SIDE: &[&str] = &[
+    "debits",
+    "debit",
+    "depenses",
+    "spending",
+    "expenses",
+    "sorties",
+    "achats",
+    "purchases",
+    "paiements",
+    "payments",
+];
+
+/// "not the refunds", "pas les dépenses", "no refunds": a negation, then one side of
+/// the ledger — the other side, and the last token used.
+pub(super) fn side_turned_down(tokens: &[Token], used: &[bool], i: usize) -> Option<(Direction, usize)> {
+    let w = |j: usize| tokens.get(j).filter(|_| !used[j]).map(|t| t.norm.as_str());
+    if !matches!(w(i)?, "not" | "pas" | "no" | "sans" | "hors" | "without" | "excluding" | "minus") {
+        return None;
+    }
+    let mut j = i + 1;
+    while matches!(w(j), Some("the" | "les" | "des" | "de" | "d" | "l" | "any")) {
+        j += 1;
+    }
+    let side = w(j)?;
+    let other = if CREDIT_SIDE.contains(&side) {
+        Direction::Debit
+    } else if DEBIT_SIDE.contains(&side) {
+        Direction::Credit
+    } else {
+        return None;
+    };
+    Some((other, j))
 }
