@@ -102,8 +102,43 @@ impl LiveTurn {
     }
 }
 
-#[island]
+/// The composer: its data in the page (`data-props` of `#composer-props`, see
+/// `props.rs`), and the island, which reads them there when it wakes. The island takes
+/// no props: Leptos would read them with serde's derived code for a struct, whose error
+/// messages carry the formatting of floats into the browser bundle (about 5 KB).
+// The browser draws no page.
+#[cfg(not(feature = "hydrate"))]
+#[component]
 pub fn Composer(props: ComposerData) -> impl IntoView {
+    let json = serde_json::to_string(&props).unwrap_or_default();
+    provide_context(props);
+    view! {
+        <div hidden id="composer-props" data-props=json></div>
+        <ComposerIsland/>
+    }
+}
+
+/// The page's composer data: the server's context, or in the browser the page's
+/// `data-props`. None only if the page holds no composer data (a bug): then no composer.
+fn page_props() -> Option<ComposerData> {
+    #[cfg(feature = "hydrate")]
+    {
+        let json = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("composer-props"))
+            .and_then(|e| e.get_attribute("data-props"))?;
+        serde_json::from_str(&json).ok()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    use_context::<ComposerData>()
+}
+
+#[island]
+fn ComposerIsland() -> impl IntoView {
+    page_props().map(composer)
+}
+
+fn composer(props: ComposerData) -> impl IntoView {
     let ComposerData {
         locale,
         today,
@@ -360,25 +395,8 @@ fn start(message: String, plan: Option<String>, live: Live, at: Option<usize>, f
         }
     };
     request_animation_frame(browser::scroll_to_end);
-    // `ChatRequest` (docs/api.md), with the plan as the server's form wrote it: the
-    // server reads and checks it, the composer never does.
-    #[derive(serde::Serialize)]
-    struct Request<'a> {
-        message: &'a str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        conversation_id: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        plan: Option<Box<serde_json::value::RawValue>>,
-        locale: &'a str,
-    }
     let kept_plan = plan.clone();
-    let request = Request {
-        message: &message,
-        conversation_id: conversation_id.get_untracked(),
-        plan: plan.and_then(|p| serde_json::value::RawValue::from_string(p).ok()),
-        locale: locale.as_str(),
-    };
-    let body = serde_json::to_string(&request).unwrap_or_default();
+    let body = request_body(&message, conversation_id.get_untracked().as_deref(), plan.as_deref(), locale);
     leptos::task::spawn_local(async move {
         let mut message_id = None;
         let on_event = |event| {
@@ -643,6 +661,27 @@ mod browser {
     }
 }
 
+/// A chat request's JSON (`ChatRequest`, docs/api.md), with the plan as the server's form
+/// wrote it: the server reads and checks it, the composer only checks it is JSON (and
+/// drops it otherwise). Written by hand: serde's raw JSON reader would bring its error
+/// messages, and with them the formatting of floats, into the browser bundle.
+fn request_body(message: &str, conversation_id: Option<&str>, plan: Option<&str>, locale: Locale) -> String {
+    let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let mut body = format!("{{\"message\":{}", text(message));
+    if let Some(id) = conversation_id {
+        body.push_str(",\"conversation_id\":");
+        body.push_str(&text(id));
+    }
+    if let Some(plan) = plan.filter(|p| serde_json::from_str::<agent::json::Json>(p).is_ok()) {
+        body.push_str(",\"plan\":");
+        body.push_str(plan);
+    }
+    body.push_str(",\"locale\":");
+    body.push_str(&text(locale.as_str()));
+    body.push('}');
+    body
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -674,6 +713,27 @@ mod tests {
         assert_eq!(read(r#"{"type":"approval_required","id":"x","effect":{"rows":3}}"#), LiveEvent::Other);
         assert!(LiveEvent::from_json(r#"{"content":"no type"}"#).is_err());
         assert!(LiveEvent::from_json(r#"{"type":"token"}"#).is_err(), "a token without its content");
+    }
+
+    /// The request's JSON is what serde would write: strings escaped, the plan as it
+    /// came, absent fields left out, a plan that is no JSON dropped.
+    #[test]
+    fn a_request_body_is_the_json_serde_writes() {
+        use serde_json::{json, Value};
+        let read = |s: String| serde_json::from_str::<Value>(&s).unwrap();
+        let message = "quote \" backslash \\ line\n </script> é";
+        assert_eq!(
+            read(request_body(message, Some("c\"1"), Some(r#"{"tool":"balances","n":[1,2.5]}"#), Locale::En)),
+            json!({"message": message, "conversation_id": "c\"1", "plan": {"tool": "balances", "n": [1, 2.5]}, "locale": "en"})
+        );
+        assert_eq!(
+            read(request_body("hi", None, None, Locale::Fr)),
+            json!({"message": "hi", "locale": "fr"})
+        );
+        assert_eq!(
+            read(request_body("hi", None, Some("{not json"), Locale::Fr)),
+            json!({"message": "hi", "locale": "fr"})
+        );
     }
 
     /// A plan the parser made, sent and streamed back, reads as the same plan.

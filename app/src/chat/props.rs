@@ -1,7 +1,7 @@
-//! The composer's props as the page carries them (`data-props`, read by the island when
-//! it wakes): a JSON list of lists of strings, each list a tag and its values, so that
-//! the browser reads them with one small decoder instead of serde's code for each type
-//! of the vocabulary and of a plan.
+//! The composer's props as the page carries them (`data-props` of `#composer-props`,
+//! read by the island when it wakes): a JSON list of lists of strings, each list a tag
+//! and its values, so that the browser reads them with one small decoder instead of
+//! serde's code for each type of the vocabulary and of a plan.
 //!
 //! ```text
 //! ["l", locale]  ["t", today]  ["q", draft]          always, once each
@@ -24,7 +24,6 @@ use serde::{Deserialize, Deserializer};
 use super::composer::{ComposerData, VisitorPass};
 
 /// The lists of `data`, in the order above.
-#[cfg_attr(feature = "hydrate", allow(dead_code))]
 fn encode(data: &ComposerData) -> Vec<Vec<String>> {
     let mut lists = vec![
         vec!["l".to_string(), data.locale.as_str().to_string()],
@@ -143,20 +142,9 @@ fn decode(lists: Vec<Vec<String>>) -> Result<ComposerData, &'static str> {
     })
 }
 
-#[cfg(not(feature = "hydrate"))]
 impl serde::Serialize for ComposerData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         encode(self).serialize(serializer)
-    }
-}
-
-/// The island's code serialises its props in the browser too, for the HTML it never
-/// renders there (`data-props` is the server's): nothing, so that the browser bundle
-/// carries no serialiser of the vocabulary and of plans.
-#[cfg(feature = "hydrate")]
-impl serde::Serialize for ComposerData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_unit()
     }
 }
 
