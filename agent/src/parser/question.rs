@@ -62,7 +62,20 @@ impl Parser {
             && !intent.list_verb
             && intent.direction != Some(crate::Direction::Credit);
         let spend_word = tokens.iter().any(|t| super::lexicon::is_spend_word(&t.norm));
+        // "what did I pay on Nov 11", "what have we paid this week": what was paid, item
+        // by item, as "qu'est-ce que j'ai payé" — unless a name says to whom or for what
+        // ("what did I pay Foncia in September": a total).
+        let what_paid = tokens.windows(4).any(|w| {
+            w[0].norm == "what"
+                && matches!(w[1].norm.as_str(), "did" | "have" | "ve")
+                && matches!(w[2].norm.as_str(), "i" | "we")
+                && matches!(w[3].norm.as_str(), "pay" | "paid")
+        }) && categories.is_empty()
+            && merchants.is_empty()
+            && !intent.asks_amount
+            && intent.group_by.is_none();
         let kind = match intent.kind {
+            Some(Kind::Spending) if what_paid => Kind::List,
             // Label text is searched in transactions.
             _ if text.is_some() => Kind::List,
             // "salaire moyen par mois": the average of an income category is income.
@@ -212,8 +225,25 @@ impl Parser {
                 .iter()
                 .any(|j| whole.contains(&format!("{a} {j}{b}")) || whole.contains(&format!("{b} {j}{a}")))
         };
+        let transfer = |c: &EntityMatch| {
+            c.ids
+                .first()
+                .and_then(|id| self.vocab.term(*id))
+                .is_some_and(|t| t.kind.as_deref() == Some("transfer"))
+        };
         let categories = match (categories.as_slice(), merchants.as_slice()) {
-            ([c], [m]) if beside(&c.words, &m.words) => {
+            // "the Paul transfers": no shop sells transfers — which is meant? Asked.
+            ([c], [m]) if transfer(c) && beside(&c.words, &m.words) => {
+                reasons.push(Reason::new(
+                    ReasonCode::AmbiguousEntity,
+                    locale,
+                    &format!("« {} », « {} »", c.words, m.words),
+                ));
+                categories
+            }
+            // (A word only near a category's name — "virements" for "vêtements" — is no
+            // such word: it is asked as any other.)
+            ([c], [m]) if !c.fuzzy && beside(&c.words, &m.words) => {
                 let detail = match locale {
                     crate::Locale::Fr => format!("« {} », dit de {}", c.words, m.words),
                     crate::Locale::En => format!("« {} », said of {}", c.words, m.words),
@@ -552,6 +582,7 @@ impl Parser {
                             | "payments"
                             | "paiements"
                             | "paye"
+                            | "pay"
                             | "paid"
                             | "spent"
                             | "depense"

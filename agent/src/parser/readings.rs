@@ -72,8 +72,13 @@ impl Parser {
         // November?": yes or no — the lines, or their total? Writers read both.
         let first = |k: usize| tokens.get(k).map_or("", w);
         let yes_no = (first(0) == "est" && first(1) == "ce" && first(2) == "que")
-            || matches!(first(0), "did" | "have" | "has" | "didn" | "haven" | "hasn");
+            || matches!(first(0), "did" | "have" | "has" | "didn" | "haven" | "hasn")
+            // "paid EDF this month?", "reçu mon salaire ?": the same, its verb first.
+            || matches!(first(0), "paid" | "paye" | "payee" | "received" | "recu" | "recue");
+        // "j'ai dépensé quoi vendredi ?": the total, or what was bought? Writers split.
+        let spent_what = tokens.windows(2).any(|p| w(&p[0]) == "depense" && w(&p[1]) == "quoi");
         let total_or_lines = (shown && plain_total && !how_much && !amounts)
+            || (spent_what && plain_total && !how_much)
             || (yes_no && plain_total && !how_much)
             || (side_phrase && !shown && !how_much && !intent.list_verb && (plain_total || unlisted));
         // "les virements internes du mois dernier": moves between the user's accounts are

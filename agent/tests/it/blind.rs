@@ -339,7 +339,14 @@ mod tests {
     // directions (the brief and Sou: payments are debits). Y's writer asks about "total
     // sorties nov" (outings, for most writers: the user's name for Leisure). AA's writer
     // reads "which month did I spend the most" as every month (as P's); AB's wants the
-    // top 5 of "les magasins où je dépense le plus".
+    // top 5 of "les magasins où je dépense le plus". "j'ai dépensé quoi vendredi ?" is a
+    // total for K's writer and the lines for AD's: Sou asks. AC's writer wants "hors
+    // épargne" left off spending (which holds no transfer: the same figure) and "move all
+    // the Leclerc stuff to groceries" asked (Sou: a recategorisation of the labels holding
+    // "Leclerc", shown for approval); AD's wants "les paiements picard" in both directions
+    // (the brief: payments are debits), "between 100 and 50 EUR" asked (Sou reads 50 to
+    // 100), "combien j'ai fait de courses" and "mes charges" asked (Sou: the spending at
+    // Groceries, which counts its payments; Housing, whose name "charges" is).
     const SETS: &[(&str, &str, usize, usize)] = &[
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 131),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 144),
@@ -351,7 +358,7 @@ mod tests {
         ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 164),
         ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 163),
         ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 154),
-        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 152),
+        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 151),
         ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 148),
         ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 148),
         ("2026-11-29-n", include_str!("../blind/2026-11-29-n.txt"), 0, 147),
@@ -369,6 +376,8 @@ mod tests {
         ("2026-11-29-z", include_str!("../blind/2026-11-29-z.txt"), 0, 136),
         ("2026-11-29-aa", include_str!("../blind/2026-11-29-aa.txt"), 1, 140),
         ("2026-11-29-ab", include_str!("../blind/2026-11-29-ab.txt"), 1, 148),
+        ("2026-11-29-ac", include_str!("../blind/2026-11-29-ac.txt"), 2, 88),
+        ("2026-11-29-ad", include_str!("../blind/2026-11-29-ad.txt"), 4, 75),
     ];
 
     #[test]

@@ -202,6 +202,21 @@ pub(super) fn words(
             intent.words.push(span(i, i));
             used[i] = true;
         };
+        // "which merchants received the most of my money": they received, the user paid.
+        // "how much did EDF take (from me)", "how much has it had off me": the same
+        // ("how much did I take out": not that).
+        let theirs = |w: &str, i: usize| {
+            let asked = (1..=4).any(|k| i >= k && matches!(norm(i - k), "did" | "has" | "have"));
+            (matches!(w, "received" | "receive" | "recu" | "recus" | "recoivent")
+                && (i + 1..i + 6)
+                    .any(|k| matches!((norm(k), norm(k + 1)), ("my", "money") | ("mon", "argent"))))
+                || (matches!(w, "take" | "took" | "taken")
+                    && asked
+                    && i >= 1
+                    && !matches!(norm(i - 1), "i" | "we" | "you")
+                    && norm(i + 1) != "out")
+                || (w == "had" && matches!((norm(i + 1), norm(i + 2)), ("off", "me" | "us")))
+        };
         // "les soldes d'hiver" are the sales.
         let sales = w == "soldes" && norm(i + 1) == "d" && matches!(norm(i + 2), "hiver" | "ete");
         // "impôt sur le revenu", "income tax": a tax, not money coming in.
@@ -231,7 +246,7 @@ pub(super) fn words(
                 intent.saved = Some(span(i, i));
             }
             mark(&mut a.cash, intent, used);
-        } else if is_spend_word(w) {
+        } else if is_spend_word(w) || theirs(w, i) {
             mark(&mut a.spend, intent, used);
         } else if is_income_word(w) {
             mark(&mut a.income, intent, used);

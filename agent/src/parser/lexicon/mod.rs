@@ -663,8 +663,20 @@ fn is_text_marker(w: &str) -> bool {
     TEXT_MARKERS.contains(&w)
 }
 
-const TEXT_MARKERS: &[&str] =
-    &["contenant", "containing", "contains", "contient", "libelle", "label", "labelled", "mentioning"];
+const TEXT_MARKERS: &[&str] = &[
+    "contenant",
+    "containing",
+    "contains",
+    "contient",
+    "libelle",
+    "label",
+    "labelled",
+    "mentioning",
+    "mentions",
+    "mentionne",
+    "comporte",
+    "says",
+];
 
 pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> Option<String> {
     const QUOTES: [(char, char); 3] = [('"', '"'), ('«', '»'), ('“', '”')];
@@ -701,6 +713,7 @@ pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> 
                 .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
         })
     };
+    let mut markers = Vec::new();
     for i in 0..tokens.len() {
         // (The marker may have been read already as a word of the request: "in the
         // label" still says what is before it.)
@@ -724,6 +737,12 @@ pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> 
         if used[i] {
             continue;
         }
+        // "the label says WISE", "dont le libellé comporte KINE": the text is after the
+        // second.
+        if tokens.get(i + 1).is_some_and(|t| is_text_marker(&t.norm)) {
+            markers.push(i);
+            continue;
+        }
         let next = tokens.get(i + 1).filter(|_| !used.get(i + 1).copied().unwrap_or(true))?;
         // "with label VIR BOURSO": a label in capitals to its last capital word.
         let mut end = i + 1;
@@ -732,6 +751,7 @@ pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> 
         }
         let word = message.get(next.start..tokens[end].end)?.to_string();
         used[i..=end].iter_mut().for_each(|u| *u = true);
+        markers.into_iter().for_each(|k| used[k] = true);
         return Some(word);
     }
     None

@@ -415,15 +415,35 @@ impl Read<'_> {
         let mut name = None;
         if let Some(v) = self.find(0, RENAME) {
             let end = self.find(v + 2, TO).unwrap_or(self.tokens.len());
-            let rest = self.message.get(self.tokens.get(end).map_or(self.message.len(), |t| t.end)..);
-            let mut new = rest.unwrap_or("").trim();
-            for _ in 0..2 {
-                for c in ['"', '\'', '«', '»', '“', '”', '.', '!', '?', ':'] {
-                    new = new.strip_prefix(c).unwrap_or(new).strip_suffix(c).unwrap_or(new).trim();
+            let from = self.tokens.get(end).map_or(self.message.len(), |t| t.end);
+            let rest = self.message.get(from..).unwrap_or("");
+            // A quoted name is the name, whatever follows it ("to "Chez Marcel" in my
+            // merchants": the words after are read as any others).
+            let quoted = quoted_spans(self.message).into_iter().find(|&(a, _)| {
+                a > from
+                    && self
+                        .message
+                        .get(from..a)
+                        .is_some_and(|g| g.trim_matches(|c: char| !c.is_alphanumeric()).is_empty())
+            });
+            if let Some((a, b)) = quoted {
+                name = self.message.get(a..b).map(|n| n.trim().to_string());
+                let inside: Vec<usize> = (end + 1..self.tokens.len())
+                    .filter(|&j| self.tokens[j].start >= a && self.tokens[j].end <= b)
+                    .collect();
+                if let (Some(&x), Some(&y)) = (inside.first(), inside.last()) {
+                    self.use_span(x, y);
                 }
+            } else {
+                let mut new = rest.trim();
+                for _ in 0..2 {
+                    for c in ['"', '\'', '«', '»', '“', '”', '.', '!', '?', ':'] {
+                        new = new.strip_prefix(c).unwrap_or(new).strip_suffix(c).unwrap_or(new).trim();
+                    }
+                }
+                name = Some(new.to_string());
+                self.use_span(end, self.tokens.len());
             }
-            name = Some(new.to_string());
-            self.use_span(end, self.tokens.len());
         }
         // "… are the same merchant", "c'est le même marchand".
         if let Some(m) = self.find(0, SAME) {
