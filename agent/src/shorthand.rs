@@ -29,6 +29,15 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
         // Québec's "pis": and then.
         "pis" => &["et"],
         "chui" | "jsuis" | "chuis" => &["je", "suis"],
+        // "jveux pas la liste", "jdepense cmb": "je" run into its verb.
+        "jveux" => &["je", "veux"],
+        "jvoudrais" => &["je", "voudrais"],
+        "jsais" => &["je", "sais"],
+        "jpense" => &["je", "pense"],
+        "jcrois" => &["je", "crois"],
+        "jdepense" => &["je", "depense"],
+        "jclaque" => &["je", "claque"],
+        "cetait" => &["c", "etait"],
         "der" | "dern" if after_unit => &["dernier"],
         "pro" | "proch" if after_unit => &["prochain"],
         _ => return None,

@@ -128,7 +128,7 @@ impl Parser {
         // surely, runs; the remark is said not to be used.
         let remarked = || {
             let (question, remark) = self.remark(message, cx)?;
-            self.surely(question, ReasonCode::Remark, &format!("« {remark} »"), cx)
+            self.surely(&question, ReasonCode::Remark, &format!("« {remark} »"), cx)
         };
         // "… en septembre… non pardon, en octobre": the question read again as corrected;
         // "no not October, I meant September. restaurants": the rest. If read surely.

@@ -308,6 +308,9 @@ const THANKS: &[&str] = &[
 
 /// Closings, which a name may follow.
 const CLOSINGS: &[&str] = &[
+    "avec mes remerciements",
+    "avec tous mes remerciements",
+    "with my thanks",
     "bien cordialement",
     "tres cordialement",
     "cordialement",
@@ -364,8 +367,9 @@ const RESTRICTING_WORDS: &[&str] = &[
 ];
 
 /// Where the message may hold a remark: (the question, the remark) with the remark
-/// after the last break (`,` `.` `?` `!` `;` `…`, a dash) or before the first one.
-fn splits(message: &str) -> Vec<(&str, &str)> {
+/// after the last break (`,` `.` `?` `!` `;` `…`, a dash) or before the first one, or
+/// between two breaks ("Je voudrais savoir, puisque …, quels prélèvements …").
+fn splits(message: &str) -> Vec<(String, &str)> {
     fn trim(s: &str) -> &str {
         s.trim_matches(|c: char| c.is_whitespace() || ",.?!;…—–-()".contains(c))
     }
@@ -379,34 +383,55 @@ fn splits(message: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     if let Some(&last) = breaks.last() {
         let cut = tokens[last].start;
-        out.push((trim(&message[..cut]), trim(&message[cut..])));
+        out.push((trim(&message[..cut]).to_string(), trim(&message[cut..])));
     }
     // "…. Bien cordialement, Mme Lefèvre": a closing of two clauses.
     if breaks.len() >= 2 {
         let cut = tokens[breaks[breaks.len() - 2]].start;
-        out.push((trim(&message[..cut]), trim(&message[cut..])));
+        out.push((trim(&message[..cut]).to_string(), trim(&message[cut..])));
     }
     if let Some(&first) = breaks.first() {
         let cut = tokens[first].start;
-        out.push((trim(&message[cut..]), trim(&message[..cut])));
+        out.push((trim(&message[cut..]).to_string(), trim(&message[..cut])));
+    }
+    // A clause between two breaks: the question is what is around it.
+    for pair in breaks.windows(2) {
+        let (a, b) = (tokens[pair[0]].start, tokens[pair[1]].start);
+        let before = message[..a].trim_end_matches(|c: char| c.is_whitespace() || ",;—–-(".contains(c));
+        out.push((format!("{before} {}", trim(&message[b..])), trim(&message[a..b])));
     }
     out
 }
 
+/// "because …", "puisque …", "afin que …", "given that …": a clause that says why the
+/// person asks. It may be long, and its "que" is a conjunction's, not "only".
+fn justifies(tokens: &[crate::text::Token]) -> bool {
+    let w = |k: usize| tokens.get(k).map_or("", |t| t.norm.as_str());
+    matches!(w(0), "because" | "cause" | "cuz" | "coz" | "puisque" | "puisqu" | "car")
+        || matches!(
+            (w(0), w(1)),
+            ("parce", "que" | "qu") | ("vu", "que" | "qu") | ("afin", _) | ("given", "that")
+        )
+        || matches!((w(0), w(1)), ("considering", _) | ("seeing", "as" | "that") | ("pour", "que" | "qu"))
+        || matches!((w(0), w(1)), ("so", "that") | ("in", "order"))
+        || matches!((w(0), w(1), w(2)), ("etant", "donne", "que" | "qu") | ("dans", "la", "mesure"))
+}
+
 impl Parser {
     /// The question and the remark beside it, when the message holds one.
-    pub(super) fn remark<'m>(&self, message: &'m str, cx: &Context<'_>) -> Option<(&'m str, String)> {
+    pub(super) fn remark(&self, message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         let one = splits(message)
             .into_iter()
             .find(|(question, remark)| !question.is_empty() && self.says_nothing(remark, cx));
         if let Some((question, remark)) = one {
             // A greeting before and thanks after: both set aside, if the middle holds the
             // question ("Good morning. Could you tell me …? Thank you kindly.").
-            let other = splits(question)
+            let other = splits(&question)
                 .into_iter()
-                .find(|(middle, before)| !middle.is_empty() && self.says_nothing(before, cx));
+                .find(|(middle, before)| !middle.is_empty() && self.says_nothing(before, cx))
+                .map(|(middle, before)| (middle, before.to_string()));
             return Some(match other {
-                Some((middle, before)) if message.find(before) < message.find(remark) => {
+                Some((middle, before)) if message.find(before.as_str()) < message.find(remark) => {
                     (middle, format!("{before} … {remark}"))
                 }
                 _ => (question, remark.to_string()),
@@ -429,14 +454,21 @@ impl Parser {
             (k >= 1 && matches!(w(k - 1), "every"))
                 || (k >= 2 && w(k - 1) == "les" && matches!(w(k - 2), "tous" | "toutes"))
         };
+        let why = justifies(&tokens);
+        // (Its "que": "parce que", "afin que", "la déclaration que mon comptable …".)
+        let conjunction = |w: &str| why && matches!(w, "que" | "qu");
         if tokens.is_empty()
-            || tokens.len() > 12
+            || tokens.len() > if why { 20 } else { 12 }
             || tokens
                 .iter()
                 .enumerate()
                 .any(|(k, t)| t.kind != TokenKind::Word || (period::is_time_word(t) && !how_often(k)))
-            || !(words(&is_remark_marker) || speaks_of_self(&tokens))
-            || tokens.iter().enumerate().any(|(k, t)| restricts(&t.norm) && !after_thinking(&tokens, k))
+            || !(why || words(&is_remark_marker) || speaks_of_self(&tokens))
+            || (why && tokens.iter().skip(2).any(|t| ASKS_SOU.contains(&t.norm.as_str())))
+            || tokens
+                .iter()
+                .enumerate()
+                .any(|(k, t)| restricts(&t.norm) && !after_thinking(&tokens, k) && !conjunction(&t.norm))
             || words(&lexicon::changes_meaning)
             || words(&lexicon::is_exclusion_word)
             || steps::starts_a_request(&tokens[0].norm)
@@ -448,6 +480,18 @@ impl Parser {
         }
         let mut used: Vec<bool> =
             (0..tokens.len()).map(|k| period::is_time_word(&tokens[k]) && how_often(k)).collect();
+        // The words that open a reason are its own.
+        if why {
+            let n = if matches!(
+                tokens[0].norm.as_str(),
+                "because" | "cause" | "cuz" | "coz" | "puisque" | "puisqu" | "car"
+            ) {
+                1
+            } else {
+                2
+            };
+            used.iter_mut().take(n).for_each(|u| *u = true);
+        }
         if period::find(&tokens, &used, clause, cx.today, crate::Locale::En).is_some() {
             return false;
         }
@@ -481,12 +525,20 @@ mod tests {
     use super::splits;
 
     #[test]
-    fn a_remark_is_after_the_last_break_or_before_the_first() {
+    fn a_remark_is_after_the_last_break_before_the_first_or_between_two() {
         let s = splits("how much at foncia this year, the agency keeps adding fees ngl");
-        assert_eq!(s[0], ("how much at foncia this year", "the agency keeps adding fees ngl"));
+        assert_eq!(s[0], ("how much at foncia this year".to_string(), "the agency keeps adding fees ngl"));
         let s = splits("je stresse. combien ce mois-ci ?");
-        assert_eq!(s[1], ("combien ce mois-ci", "je stresse"));
+        assert_eq!(s[1], ("combien ce mois-ci".to_string(), "je stresse"));
         assert!(splits("combien ce mois-ci").is_empty());
+        let s = splits("Je voudrais savoir, puisqu'un loyer manque, quels prélèvements Foncia cette année.");
+        assert_eq!(
+            s[3],
+            (
+                "Je voudrais savoir quels prélèvements Foncia cette année".to_string(),
+                "puisqu'un loyer manque"
+            )
+        );
     }
 }
 
@@ -507,12 +559,11 @@ pub(super) enum Refused {
 fn refused_form(w: &str) -> Option<Refused> {
     match w {
         "list" | "liste" | "listed" | "transactions" | "transaction" | "operations" | "details"
-        | "detail" | "lignes" | "everything" | "payment" | "payments" | "paiement" | "paiements" => {
-            Some(Refused::List)
-        }
-        "breakdown" | "repartition" | "split" | "chart" | "graph" | "graphique" | "categories"
-        | "category" | "categorie" | "merchant" | "marchand" | "magasin" | "magasins" | "store"
-        | "stores" | "month" | "mois" | "break" => Some(Refused::Breakdown),
+        | "detail" | "lignes" | "line" | "lines" | "everything" | "payment" | "payments" | "paiement"
+        | "paiements" => Some(Refused::List),
+        "breakdown" | "repartition" | "ventilation" | "split" | "chart" | "graph" | "graphique"
+        | "categories" | "category" | "categorie" | "merchant" | "marchand" | "magasin" | "magasins"
+        | "store" | "stores" | "month" | "mois" | "break" => Some(Refused::Breakdown),
         "total" => Some(Refused::Total),
         "compare" | "comparer" | "comparison" | "comparaison" => Some(Refused::Compare),
         "average" | "moyenne" => Some(Refused::Average),
@@ -587,6 +638,9 @@ const REFUSAL_WORDS: &[&str] = &[
     "need",
     "veux",
     "voulais",
+    "souhaite",
+    "souhaitais",
+    "voudrais",
     "veut",
     "besoin",
     "de",

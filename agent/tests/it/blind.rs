@@ -343,7 +343,8 @@ mod tests {
     // total for K's writer and the lines for AD's: Sou asks. AC's writer wants "hors
     // épargne" left off spending (which holds no transfer: the same figure) and "move all
     // the Leclerc stuff to groceries" asked (Sou: a recategorisation of the labels holding
-    // "Leclerc", shown for approval); AD's wants "les paiements picard" in both directions
+    // "Leclerc", shown for approval); AD's wants "les paiements picard" and "mes achats à
+    // la Boulangerie Paul" in both directions
     // (the brief: payments are debits), "between 100 and 50 EUR" asked (Sou reads 50 to
     // 100), "combien j'ai fait de courses" and "mes charges" asked (Sou: the spending at
     // Groceries, which counts its payments; Housing, whose name "charges" is).
@@ -376,8 +377,8 @@ mod tests {
         ("2026-11-29-z", include_str!("../blind/2026-11-29-z.txt"), 0, 136),
         ("2026-11-29-aa", include_str!("../blind/2026-11-29-aa.txt"), 1, 140),
         ("2026-11-29-ab", include_str!("../blind/2026-11-29-ab.txt"), 1, 148),
-        ("2026-11-29-ac", include_str!("../blind/2026-11-29-ac.txt"), 2, 88),
-        ("2026-11-29-ad", include_str!("../blind/2026-11-29-ad.txt"), 4, 75),
+        ("2026-11-29-ac", include_str!("../blind/2026-11-29-ac.txt"), 2, 99),
+        ("2026-11-29-ad", include_str!("../blind/2026-11-29-ad.txt"), 5, 84),
     ];
 
     #[test]

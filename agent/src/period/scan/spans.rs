@@ -15,7 +15,7 @@ impl Scanner<'_> {
             j += 1;
         }
         // "depuis 3 mois", "for 2 weeks now": as long up to today.
-        let lead = self.is(j, &["last", "past", "derniers", "dernieres", "previous"])
+        let lead = self.is(j, &["last", "past", "derniers", "dernieres", "previous", "trailing", "rolling"])
             || (self.is(j, &["depuis", "since"])
                 && self.number(j + 1).or_else(|| self.word(j + 1).and_then(number_word)).is_some());
         if lead {
@@ -35,7 +35,7 @@ impl Scanner<'_> {
             k += 1;
         }
         let unit = unit_word(self.word(k)?)?;
-        let trailing = self.is(k + 1, &["derniers", "dernieres", "passes", "passees"]);
+        let trailing = self.is(k + 1, &["derniers", "dernieres", "passes", "passees", "glissants"]);
         if !lead && !trailing && !self.is(j + 1, &["derniers", "dernieres"]) {
             return None;
         }
