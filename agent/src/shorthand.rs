@@ -38,6 +38,7 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
         "jdepense" => &["je", "depense"],
         "jclaque" => &["je", "claque"],
         "cetait" => &["c", "etait"],
+        "cest" => &["c", "est"],
         "der" | "dern" if after_unit => &["dernier"],
         "pro" | "proch" if after_unit => &["prochain"],
         _ => return None,

@@ -164,7 +164,15 @@ impl Parser {
         // A greeting before the question ("hey, how much…") asks nothing.
         let parts: Vec<&str> = steps::clauses(message)
             .into_iter()
-            .filter(|c| tokenize(c).iter().any(|t| !lexicon::is_stopword(t.norm.as_str())))
+            // ("j'ai combien et …", "il me reste combien": what is had, asked, though every
+            // word is one that carries nothing alone.)
+            .filter(|c| {
+                let tokens = tokenize(c);
+                let has = |w: &str| tokens.iter().any(|t| t.norm == w);
+                tokens.iter().any(|t| !lexicon::is_stopword(t.norm.as_str()))
+                    || ((has("combien") || has("cmb"))
+                        && (has("ai") || has("jai") || has("avons") || has("reste")))
+            })
             .collect();
         // "weekend before last, how much did I spend", "month by month, how much…": a
         // period or a breakdown said first is the question's, not a request of its own.

@@ -220,6 +220,11 @@ impl Parser {
                 "paid to ",
                 "i paid to ",
                 "at ",
+                // "the train with Ouigo", "le train avec la SNCF".
+                "with ",
+                "avec ",
+                "avec la ",
+                "avec le ",
             ];
             joins
                 .iter()
@@ -417,6 +422,7 @@ impl Parser {
         // "pas les courses, juste les restos": a category is already apart from every
         // other; leaving one out of another changes nothing. Leaving out the one asked
         // about cannot be meant: asked.
+        let left_out_already;
         let exclude = {
             let (c, m) = self.exclusions(&excluded, locale, &mut reasons);
             let same = |x: &Option<String>, y: &Option<String>| x.is_some() && x == y;
@@ -424,8 +430,19 @@ impl Parser {
                 reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
             }
             // (Another merchant than the one asked about is apart from it already: "pas
-            // Carrefour, Monoprix !" is Monoprix.)
-            (c.filter(|_| category.is_none()), m.filter(|_| merchant.is_none()))
+            // Carrefour, Monoprix !" is Monoprix.) Nor are moves between accounts ever
+            // spending or income: "hors épargne", "the internal transfers not included"
+            // leave out what a summary never holds.
+            let never_summed = |k: &String| {
+                matches!(kind, Kind::Spending | Kind::Income)
+                    && self
+                        .vocab
+                        .categories
+                        .iter()
+                        .any(|t| &t.key == k && t.kind.as_deref() == Some("transfer"))
+            };
+            left_out_already = c.as_ref().is_some_and(never_summed) && m.is_none();
+            (c.filter(|k| category.is_none() && !never_summed(k)), m.filter(|_| merchant.is_none()))
         };
         let mut call = call_for(
             kind,
@@ -460,7 +477,7 @@ impl Parser {
             unit = Some(ReasonCode::RateOrBreakdown);
         }
         let (ex_category, ex_merchant) = call.excluded();
-        if !excluded.is_empty() && ex_category.is_none() && ex_merchant.is_none() {
+        if !excluded.is_empty() && ex_category.is_none() && ex_merchant.is_none() && !left_out_already {
             // "mes budgets hors loyer": the tool cannot leave anything out.
             let words: Vec<String> = excluded.iter().map(|m| format!("« {} »", m.words)).collect();
             reasons.retain(|r| r.code != ReasonCode::Excluded);

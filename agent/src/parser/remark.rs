@@ -366,39 +366,41 @@ const RESTRICTING_WORDS: &[&str] = &[
     "chaque",
 ];
 
-/// Where the message may hold a remark: (the question, the remark) with the remark
-/// after the last break (`,` `.` `?` `!` `;` `…`, a dash) or before the first one, or
-/// between two breaks ("Je voudrais savoir, puisque …, quels prélèvements …").
-fn splits(message: &str) -> Vec<(String, &str)> {
+/// Where the message may hold a remark: (the question, the remark, whether the remark is
+/// a sentence of its own) with the remark after the last break (`,` `.` `?` `!` `;` `…`,
+/// a dash) or before the first one, or between two breaks ("Je voudrais savoir,
+/// puisque …, quels prélèvements …").
+fn splits(message: &str) -> Vec<(String, &str, bool)> {
     fn trim(s: &str) -> &str {
         s.trim_matches(|c: char| c.is_whitespace() || ",.?!;…—–-()".contains(c))
     }
     let tokens = tokenize(message);
+    let gap = |i: usize| &message[tokens[i - 1].end..tokens[i].start];
     let breaks: Vec<usize> = (1..tokens.len())
-        .filter(|&i| {
-            let gap = &message[tokens[i - 1].end..tokens[i].start];
-            gap.contains([',', '.', '?', '!', ';', '…', '—', '–', '(']) || gap.contains(" - ")
-        })
+        .filter(|&i| gap(i).contains([',', '.', '?', '!', ';', '…', '—', '–', '(']) || gap(i).contains(" - "))
         .collect();
+    let full = |i: usize| gap(i).contains(['.', '?', '!']);
     let mut out = Vec::new();
     if let Some(&last) = breaks.last() {
         let cut = tokens[last].start;
-        out.push((trim(&message[..cut]).to_string(), trim(&message[cut..])));
+        out.push((trim(&message[..cut]).to_string(), trim(&message[cut..]), full(last)));
     }
     // "…. Bien cordialement, Mme Lefèvre": a closing of two clauses.
     if breaks.len() >= 2 {
-        let cut = tokens[breaks[breaks.len() - 2]].start;
-        out.push((trim(&message[..cut]).to_string(), trim(&message[cut..])));
+        let at = breaks[breaks.len() - 2];
+        let cut = tokens[at].start;
+        out.push((trim(&message[..cut]).to_string(), trim(&message[cut..]), full(at)));
     }
     if let Some(&first) = breaks.first() {
         let cut = tokens[first].start;
-        out.push((trim(&message[cut..]).to_string(), trim(&message[..cut])));
+        out.push((trim(&message[cut..]).to_string(), trim(&message[..cut]), full(first)));
     }
     // A clause between two breaks: the question is what is around it.
     for pair in breaks.windows(2) {
         let (a, b) = (tokens[pair[0]].start, tokens[pair[1]].start);
         let before = message[..a].trim_end_matches(|c: char| c.is_whitespace() || ",;—–-(".contains(c));
-        out.push((format!("{before} {}", trim(&message[b..])), trim(&message[a..b])));
+        let sentence = full(pair[0]) && full(pair[1]);
+        out.push((format!("{before} {}", trim(&message[b..])), trim(&message[a..b]), sentence));
     }
     out
 }
@@ -420,29 +422,31 @@ fn justifies(tokens: &[crate::text::Token]) -> bool {
 impl Parser {
     /// The question and the remark beside it, when the message holds one.
     pub(super) fn remark(&self, message: &str, cx: &Context<'_>) -> Option<(String, String)> {
-        let one = splits(message)
-            .into_iter()
-            .find(|(question, remark)| !question.is_empty() && self.says_nothing(remark, cx));
-        if let Some((question, remark)) = one {
-            // A greeting before and thanks after: both set aside, if the middle holds the
-            // question ("Good morning. Could you tell me …? Thank you kindly.").
-            let other = splits(&question)
+        // One remark, then another in what is left ("What's my taxi spending in November?
+        // I don't drive anymore, it's the knee."), up to a few.
+        let mut question = message.to_string();
+        let mut remarks: Vec<String> = Vec::new();
+        for _ in 0..4 {
+            let Some((rest, remark)) = splits(&question)
                 .into_iter()
-                .find(|(middle, before)| !middle.is_empty() && self.says_nothing(before, cx))
-                .map(|(middle, before)| (middle, before.to_string()));
-            return Some(match other {
-                Some((middle, before)) if message.find(before.as_str()) < message.find(remark) => {
-                    (middle, format!("{before} … {remark}"))
-                }
-                _ => (question, remark.to_string()),
-            });
+                .find(|(q, r, full)| !q.is_empty() && self.says_nothing(r, *full, cx))
+                .map(|(q, r, _)| (q, r.to_string()))
+            else {
+                break;
+            };
+            remarks.push(remark);
+            question = rest;
         }
-        None
+        if remarks.is_empty() {
+            return None;
+        }
+        remarks.sort_by_key(|r| message.find(r.as_str()));
+        Some((question, remarks.join(" … ")))
     }
 
     /// Whether a clause says nothing Sou reads: a remark's word, and no word that names,
     /// dates, counts, computes, negates or narrows anything.
-    fn says_nothing(&self, clause: &str, cx: &Context<'_>) -> bool {
+    fn says_nothing(&self, clause: &str, sentence: bool, cx: &Context<'_>) -> bool {
         let tokens = tokenize(clause);
         if is_thanks(&tokens) {
             return true;
@@ -458,7 +462,9 @@ impl Parser {
         // (Its "que": "parce que", "afin que", "la déclaration que mon comptable …".)
         let conjunction = |w: &str| why && matches!(w, "que" | "qu");
         if tokens.is_empty()
-            || tokens.len() > if why { 20 } else { 12 }
+            // (A sentence of its own may be long: "My son the doctor says it's arthritis,
+            // what does he know".)
+            || tokens.len() > if why || sentence { 24 } else { 12 }
             || tokens
                 .iter()
                 .enumerate()
@@ -527,18 +533,16 @@ mod tests {
     #[test]
     fn a_remark_is_after_the_last_break_before_the_first_or_between_two() {
         let s = splits("how much at foncia this year, the agency keeps adding fees ngl");
-        assert_eq!(s[0], ("how much at foncia this year".to_string(), "the agency keeps adding fees ngl"));
+        assert_eq!(
+            s[0],
+            ("how much at foncia this year".to_string(), "the agency keeps adding fees ngl", false)
+        );
         let s = splits("je stresse. combien ce mois-ci ?");
-        assert_eq!(s[1], ("combien ce mois-ci".to_string(), "je stresse"));
+        assert_eq!(s[1], ("combien ce mois-ci".to_string(), "je stresse", true));
         assert!(splits("combien ce mois-ci").is_empty());
         let s = splits("Je voudrais savoir, puisqu'un loyer manque, quels prélèvements Foncia cette année.");
-        assert_eq!(
-            s[3],
-            (
-                "Je voudrais savoir quels prélèvements Foncia cette année".to_string(),
-                "puisqu'un loyer manque"
-            )
-        );
+        let around = "Je voudrais savoir quels prélèvements Foncia cette année".to_string();
+        assert_eq!(s[3], (around, "puisqu'un loyer manque", false));
     }
 }
 

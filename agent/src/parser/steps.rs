@@ -113,6 +113,37 @@ pub fn clauses(message: &str) -> Vec<&str> {
                 i = j + 1;
                 continue;
             }
+            // "j'ai combien et j'ai dépensé combien hier", "how much is left and I spent
+            // how much": "how much" again, a few words after the join, with "how much"
+            // before it: a second request.
+            let asks_much = |k: usize| {
+                tokens.get(k).is_some_and(|t| matches!(t.norm.as_str(), "combien" | "cb" | "cmb" | "cbn"))
+                    || (tokens.get(k).is_some_and(|t| t.norm == "how")
+                        && tokens.get(k + 1).is_some_and(|t| matches!(t.norm.as_str(), "much" | "many")))
+            };
+            let before = *starts.last().unwrap_or(&0);
+            let asked_before = (0..i).any(|k| tokens[k].start >= before && asks_much(k));
+            let again = (j..(j + 4).min(tokens.len()))
+                .take_while(|&k| {
+                    k == j || !message[tokens[k - 1].end..tokens[k].start].contains([',', ';', '.', '?'])
+                })
+                .any(asks_much);
+            // (It asks of something of its own — spending, income, a balance: "…et
+            // combien ça fait au total" asks the same thing again.)
+            let own = (j..tokens.len())
+                .take_while(|&k| {
+                    k == j || !message[tokens[k - 1].end..tokens[k].start].contains([',', ';', '.', '?'])
+                })
+                .any(|k| {
+                    use super::lexicon::*;
+                    let w = tokens[k].norm.as_str();
+                    is_spend_word(w) || is_income_word(w) || is_balance_word(w) || is_budget_word(w)
+                });
+            if join && asked_before && again && own {
+                starts.push(tokens[j].start);
+                i = j + 1;
+                continue;
+            }
         }
         i += 1;
     }

@@ -665,6 +665,7 @@ mod browser {
 /// wrote it: the server reads and checks it, the composer only checks it is JSON (and
 /// drops it otherwise). Written by hand: serde's raw JSON reader would bring its error
 /// messages, and with them the formatting of floats, into the browser bundle.
+#[cfg(any(feature = "hydrate", test))]
 fn request_body(message: &str, conversation_id: Option<&str>, plan: Option<&str>, locale: Locale) -> String {
     let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut body = format!("{{\"message\":{}", text(message));

@@ -251,8 +251,12 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                         | "semaine"
                         | "week"
                 )
+                // ("my biggest category", "ma plus grosse catégorie": the one too.)
                 && (i == 0
-                    || matches!(norm(i - 1), "quel" | "quelle" | "which" | "what" | "le" | "la" | "the"))
+                    || matches!(
+                        norm(i - 1),
+                        "quel" | "quelle" | "which" | "what" | "le" | "la" | "the" | "biggest" | "largest" | "grosse" | "gros"
+                    ))
         }) {
             intent.group_by = group_word(norm(i));
             intent.top = Some(1);
@@ -512,7 +516,16 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // credits, whatever they are (income is only the income categories).
     let received =
         tokens.iter().any(|t| matches!(t.norm.as_str(), "recu" | "recus" | "recue" | "recues" | "received"));
-    intent.everything = a.everything || tokens.windows(2).any(|w| w[0].norm == "tout" && w[1].norm == "ce");
+    // ("tout ce que j'ai reçu": everything; "en tout ce mois": in all, this month.)
+    intent.everything = a.everything
+        || (0..tokens.len().saturating_sub(1)).any(|k| {
+            tokens[k].norm == "tout"
+                && tokens[k + 1].norm == "ce"
+                && !(k > 0 && tokens[k - 1].norm == "en")
+                && !tokens.get(k + 2).is_some_and(|t| {
+                    matches!(t.norm.as_str(), "mois" | "trimestre" | "semestre" | "weekend" | "week")
+                })
+        });
     // "l'argent reçu", "the money received": what came in, every credit.
     let money_received = tokens.windows(2).any(|w| {
         matches!(w[0].norm.as_str(), "argent" | "money")

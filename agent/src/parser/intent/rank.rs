@@ -47,11 +47,13 @@ pub(super) fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(G
     if g.is_time() {
         return None;
     }
+    let singular = !word(j)?.ends_with('s');
     // "my main account" is an account's name, not a ranking ("my main merchants" is).
-    if w == "main" && n.is_none() && !word(j)?.ends_with('s') {
+    if w == "main" && n.is_none() && singular {
         return None;
     }
-    Some((g, n.unwrap_or(DEFAULT_TOP), first, j))
+    // "my biggest category", "top merchant": the first one; "biggest merchants": five.
+    Some((g, n.unwrap_or(if singular { 1 } else { DEFAULT_TOP }), first, j))
 }
 
 /// A transaction named in the singular and none in the plural: "my biggest purchase",
@@ -66,6 +68,7 @@ pub(super) fn singular_item(tokens: &[Token]) -> bool {
                 | "achat"
                 | "transaction"
                 | "operation"
+                | "ope"
                 | "payment"
                 | "paiement"
                 | "order"

@@ -316,6 +316,8 @@ pub(super) fn words(
                         norm(j),
                         "spend"
                             | "spends"
+                            | "spending"
+                            | "paying"
                             | "depensons"
                             | "depensez"
                             | "depensent"

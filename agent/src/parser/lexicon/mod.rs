@@ -676,14 +676,39 @@ const TEXT_MARKERS: &[&str] = &[
     "mentionne",
     "comporte",
     "says",
+    "pattern",
+    "motif",
 ];
 
+/// Text between single quotes used as quotes, not apostrophes: "'LA CAVE A BIERES'" (the
+/// opening one at the start or after a space, the closing one before a space, a sign or
+/// the end): (where the text starts, its length).
+pub(crate) fn single_quoted(message: &str) -> Option<(usize, usize)> {
+    let bytes = message.as_bytes();
+    let open = (0..bytes.len()).find(|&i| {
+        bytes[i] == b'\'' && (i == 0 || bytes[i - 1].is_ascii_whitespace() || bytes[i - 1] == b':')
+    })?;
+    let start = open + 1;
+    let len = (start + 1..bytes.len()).find(|&i| {
+        bytes[i] == b'\''
+            && !bytes[i - 1].is_ascii_whitespace()
+            && bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace() || b".,;:!?)".contains(b))
+    })? - start;
+    Some((start, len))
+}
+
 pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> Option<String> {
-    const QUOTES: [(char, char); 3] = [('"', '"'), ('«', '»'), ('“', '”')];
+    const QUOTES: [(char, char); 4] = [('"', '"'), ('«', '»'), ('“', '”'), ('\'', '\'')];
     for (open, close) in QUOTES {
-        let Some(start) = message.find(open) else { continue };
-        let inner_start = start + open.len_utf8();
-        let Some(len) = message[inner_start..].find(close) else { continue };
+        let (inner_start, len) = if open == '\'' {
+            let Some(found) = single_quoted(message) else { continue };
+            found
+        } else {
+            let Some(start) = message.find(open) else { continue };
+            let inner_start = start + open.len_utf8();
+            let Some(len) = message[inner_start..].find(close) else { continue };
+            (inner_start, len)
+        };
         let inner = message[inner_start..inner_start + len].trim();
         if inner.is_empty() || inner.chars().count() > 60 {
             continue;

@@ -66,6 +66,12 @@ impl Read<'_> {
                     .message
                     .get(self.tokens[last].end..)
                     .is_some_and(|r| r.trim_start().starts_with('%'));
+                // "budget transport +30€", "-20 on restaurants": a sign says a change.
+                let signed = self.message.get(..self.tokens[start].start).is_some_and(|r| {
+                    let r = r.trim_end();
+                    r.ends_with('+') || r.ends_with('-') || r.ends_with('−')
+                });
+                let added = added || signed;
                 // "à 0": no budget is an amount of nothing — a removal, or a slip: asked.
                 if (relative && by) || added || percent || m.minor == 0 {
                     self.note(ReasonCode::UnplacedMeaning, &quote(&self.words(start, last)));
@@ -485,6 +491,7 @@ impl Read<'_> {
         };
         let mut target_read = false;
         let mut repeated = Vec::new();
+        let mut loose = Vec::new();
         for (a, b) in self.stretches() {
             let stays = stays_after.is_some_and(|s| s < a);
             if stays {
@@ -530,13 +537,39 @@ impl Read<'_> {
                 Err(w) if w.chars().filter(|c| c.is_alphanumeric()).count() < 2 || self.cut(a, b) => {
                     return self.ask(UNKNOWN_MERCHANT, Some(&w));
                 }
-                Err(w) => aliases.push(w),
+                Err(w) => {
+                    let caps = (a..=b).all(|j| {
+                        self.message
+                            .get(self.tokens[j].start..self.tokens[j].end)
+                            .is_some_and(|t| !t.chars().any(char::is_lowercase))
+                    });
+                    if !self.quoted(a, b) && !caps {
+                        loose.push(w.clone());
+                    }
+                    aliases.push(w)
+                }
             }
         }
         merge.retain(|k| Some(k) != into.as_ref());
+        // Two known merchants merged: other words, neither quoted nor in capitals as a
+        // label is, are what is said about them ("Giuseppe bought it", "c'est le même en
+        // bas de chez moi"), not names to add.
+        if !merge.is_empty() {
+            for w in &loose {
+                self.note(ReasonCode::UnplacedMeaning, &quote(w));
+            }
+            aliases.retain(|a| !loose.contains(a));
+        }
         // "merge AMZN into Amazon" when "AMZN" is already Amazon's: said, so kept.
+        // (Not the merchant's own name: "AMZN c'est amazon" adds "AMZN", not "amazon".)
         if merge.is_empty() && aliases.is_empty() {
-            aliases = repeated;
+            let own = |w: &String| {
+                let w = crate::text::normalize(w);
+                self.p.vocabulary().merchants.iter().filter(|t| Some(&t.key) == into.as_ref()).any(|t| {
+                    crate::text::normalize(&t.name_fr) == w || crate::text::normalize(&t.name_en) == w
+                })
+            };
+            aliases = repeated.into_iter().filter(|w| !own(w)).collect();
         }
         // "fusionne Carrefour et Lidl": two merchants, and nothing says which stays.
         if !directed && !merge.is_empty() && name.is_none() {

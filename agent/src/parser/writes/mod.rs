@@ -64,7 +64,7 @@ const WORDS: [&str; 22] = [
     "classe classer range ranger recategorise recategoriser recategorize file reclasse reclasser classez reclassez rangez categorise categorize categoriser categorisez",
     "regle rule",
     "toujours always automatiquement automatically quand when whenever desormais dorenavant avenir future forward onwards henceforth",
-    "fusionne fusionner merge link relie relier associe associer fusionnez reliez associez rattache rattacher rattachez",
+    "fusionne fusionner merge link relie relier associe associer fusionnez reliez associez rattache rattacher rattachez alias aliases",
     "renomme renommer rename renommez",
     "marque marquer mark flag considere treat marquez considerez",
     "partir starting onwards per monthly mensuel mois month vers compter tels telles sorte them it em correct corrige corriger corrigez fix contenant containing contient contains",
@@ -609,6 +609,9 @@ fn quoted_spans(message: &str) -> Vec<(usize, usize)> {
             out.push((a, b));
             rest = b + close.len_utf8();
         }
+    }
+    if let Some((a, n)) = super::lexicon::single_quoted(message) {
+        out.push((a, a + n));
     }
     out
 }
