@@ -140,7 +140,14 @@ impl Parser {
             let (rest, old, new) = self.corrected_first(message, cx)?;
             self.surely(rest, ReasonCode::Correction, &format!("« {old} » → « {new} »"), cx)
         };
-        refused.or_else(remarked).or_else(corrected).or_else(corrected_first)
+        // "…, pas la liste hein, juste le chiffre": the question before, read surely, runs
+        // if it is a figure.
+        let refused_after = || {
+            let (question, said, refused) = remark::refusal_after(message)?;
+            self.surely(question, ReasonCode::Remark, &format!("« {said} »"), cx)
+                .filter(|p| !refused.is(&p.call))
+        };
+        refused.or_else(refused_after).or_else(remarked).or_else(corrected).or_else(corrected_first)
     }
 
     /// The plan for `text` if read surely (high), with a reason saying what was set aside

@@ -587,10 +587,11 @@ pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
     let tokens = tokenize(message);
     let brk =
         |i: usize| message[tokens[i - 1].end..tokens[i].start].contains([',', '.', ';', ':', '—', '–', '-']);
-    // "Non, pas par magasin, …": a no before the refusal says the same.
+    // "Non, pas par magasin, …": a no before the refusal says the same; "Bonjour, je ne
+    // veux pas la liste, …": so does a greeting.
     let from = match tokens.first().map(|t| t.norm.as_str()) {
         Some("non" | "no" | "nope") if tokens.len() > 1 && brk(1) => 1,
-        _ => 0,
+        _ => (1..tokens.len()).find(|&i| brk(i)).filter(|&i| is_thanks(&tokens[..i])).unwrap_or(0),
     };
     let k = (from + 1..tokens.len()).find(|&i| brk(i) || JUST.contains(&tokens[i].norm.as_str()))?;
     let head = &tokens[from..k];
@@ -623,6 +624,44 @@ pub(super) fn refusal(message: &str) -> Option<(&str, &str, Refused)> {
     }
     let question = message[tokens.get(q)?.start..].trim();
     let said = message[..tokens[k - 1].end].trim();
+    Some((question, said, refused))
+}
+
+/// "combien ce mois sans le loyer, pas la liste hein, juste le chiffre": a form turned
+/// down after the question, and what is wanted instead — (the question, the refusal,
+/// what it turns down). The wanted form is a figure: a total, a number, an amount.
+pub(super) fn refusal_after(message: &str) -> Option<(&str, &str, Refused)> {
+    let tokens = tokenize(message);
+    let brk = |i: usize| message[tokens[i - 1].end..tokens[i].start].contains([',', '.', ';', ':', '—', '–']);
+    // The refusal starts at a break, or at "mais" ("amazon cette année mais pas la liste").
+    let k = (1..tokens.len()).rev().find(|&i| {
+        (brk(i) || tokens[i].norm == "mais")
+            && tokens[i..].iter().any(|t| NEGATIONS.contains(&t.norm.as_str()))
+    })?;
+    let start = if tokens[k].norm == "mais" { k + 1 } else { k };
+    let mut refused = None;
+    let mut wanted = false;
+    let mut just = false;
+    for t in &tokens[start..] {
+        let w = t.norm.as_str();
+        if JUST.contains(&w) {
+            just = true;
+        } else if just
+            && matches!(w, "total" | "chiffre" | "montant" | "nombre" | "number" | "sum" | "somme" | "figure")
+        {
+            wanted = true;
+        } else if let Some(r) = refused_form(w).filter(|_| !just) {
+            if refused.is_some_and(|before| before != r) {
+                return None;
+            }
+            refused = Some(r);
+        } else if !REFUSAL_WORDS.contains(&w) && !NEGATIONS.contains(&w) && !lexicon::is_stopword(w) {
+            return None;
+        }
+    }
+    let refused = refused.filter(|r| wanted && *r == Refused::List)?;
+    let question = message[..tokens[k - 1].end].trim();
+    let said = message[tokens[start].start..].trim();
     Some((question, said, refused))
 }
 
