@@ -278,6 +278,17 @@ impl Parser {
         let merchant = self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
         let account = self.finder().pick(&accounts, locale, &mut reasons, EntityKind::Account);
         let (amount_min, amount_max) = amounts.as_ref().map_or((None, None), |a| (a.min, a.max));
+        // "j'ai claqué plus de nonante euros chez Deliveroo ?", "did I spend over €200 on
+        // food?": the total against an amount, or the payments above it? Asked.
+        if let Some(a) = amounts.as_ref().filter(|_| matches!(kind, Kind::Spending | Kind::Income)) {
+            let verb = a.first.checked_sub(1).and_then(|j| tokens.get(j)).is_some_and(|t| {
+                super::lexicon::is_spend_word(&t.norm) || super::lexicon::is_income_word(&t.norm)
+            });
+            if verb {
+                let said = amount::describe(a.min, a.max, locale);
+                reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &format!("« {said} »")));
+            }
+        }
         if amounts.is_some() {
             reasons.push(Reason::new(
                 ReasonCode::ExplicitAmount,

@@ -126,6 +126,16 @@ impl Parser {
         if let Some(c) = shop {
             return Some(format!("« chez {} »", c.words));
         }
+        // "achats sur internet", "things I bought on the internet": shopping done online,
+        // or the internet bill?
+        let online = categories.iter().find(|c| {
+            let c = crate::text::normalize(&c.words);
+            ["sur ", "on the ", "on ", "via ", "par "].iter().any(|p| whole.contains(&format!("{p}{c}")))
+                && matches!(c.as_str(), "internet" | "phone" | "telephone" | "mobile")
+        });
+        if let Some(c) = online {
+            return Some(format!("« {} »", c.words));
+        }
         let outings = categories.iter().find(|c| {
             crate::text::normalize(&c.words) == "sorties"
                 && whole.split(' ').any(|w| w == "compte" || w == "comptes")

@@ -25,6 +25,10 @@ pub(super) enum Relative {
     /// same month last year" is said of another month: not read).
     ThisMonthLastYear,
     YearToDate,
+    /// "MTD", "month to date": this month up to today.
+    MonthToDate,
+    /// "LTM", "TTM": the twelve months up to today.
+    TwelveMonths,
     MonthBeforeLast,
     WeekBeforeLast,
     YearBeforeLast,
@@ -183,6 +187,10 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["depuis", "janvier", "dernier"], Relative::YearToDate),
     (&["year", "to", "date"], Relative::YearToDate),
     (&["ytd"], Relative::YearToDate),
+    (&["mtd"], Relative::MonthToDate),
+    (&["month", "to", "date"], Relative::MonthToDate),
+    (&["ltm"], Relative::TwelveMonths),
+    (&["ttm"], Relative::TwelveMonths),
     (&["since", "the", "start", "of", "the", "year"], Relative::YearToDate),
     (&["since", "the", "beginning", "of", "the", "year"], Relative::YearToDate),
     (&["so", "far", "this", "year"], Relative::YearToDate),
@@ -232,6 +240,16 @@ pub(super) fn resolve(rel: Relative, today: Date, locale: Locale) -> Period {
             let saturday = today.add_days(5 - i64::from(today.weekday()) - back);
             let mut p = range(saturday, saturday.add_days(2), locale);
             p.label = wording::weekend_label(saturday, locale);
+            p
+        }
+        Relative::MonthToDate => {
+            let start = Date::new(today.year(), today.month(), 1).unwrap_or(today);
+            range(start, today.add_days(1), locale)
+        }
+        Relative::TwelveMonths => {
+            let end = today.add_days(1);
+            let mut p = range(today.add_months_keep_day(-12).add_days(1), end, locale);
+            p.label = wording::rolling_label(12, 'm', &p.label, locale);
             p
         }
         Relative::YearToDate => {

@@ -347,7 +347,9 @@ pub(super) fn words(
                 let habit = (0..i).any(present) && !(0..i).any(past);
                 let asked = (0..i)
                     .any(|j| norm(j) == "combien" || (norm(j) == "much" && j > 0 && norm(j - 1) == "how"));
+                // ("burn per day": a burn rate.)
                 let rate = (i >= 2 && norm(i - 2) == "how" && norm(i - 1) == "much")
+                    || (i >= 1 && norm(i - 1) == "burn" && w == "per")
                     || (i >= 1 && norm(i - 1) == "combien")
                     || (habit && asked);
                 if rate && matches!(g, GroupBy::Month | GroupBy::Week | GroupBy::Day) {

@@ -58,6 +58,9 @@ pub(crate) fn is_spend_word(w: &str) -> bool {
                 | "given"
                 | "gave"
                 | "blew"
+                | "burn"
+                | "burned"
+                | "burnt"
                 | "blown"
         )
 }

@@ -551,10 +551,12 @@ impl Read<'_> {
             }
         }
         merge.retain(|k| Some(k) != into.as_ref());
-        // Two known merchants merged: other words, neither quoted nor in capitals as a
-        // label is, are what is said about them ("Giuseppe bought it", "c'est le même en
-        // bas de chez moi"), not names to add.
-        if !merge.is_empty() {
+        // Two known merchants merged, or one renamed: other words, neither quoted nor in
+        // capitals as a label is, are what is said about them ("Giuseppe bought it",
+        // "c'est le même en bas de chez moi", "c'est plus clair"), not names to add.
+        // (So are they beside a name given in quotes or capitals: "\"AMZN MKTP UK\" lines
+        // are Amazon".)
+        if into.is_some() && (!merge.is_empty() || name.is_some() || aliases.len() > loose.len()) {
             for w in &loose {
                 self.note(ReasonCode::UnplacedMeaning, &quote(w));
             }

@@ -470,7 +470,11 @@ impl Read<'_> {
                 cur = cur.map(|(a, _)| (a, i));
                 continue;
             }
+            // (A quoted name ends at its quote: "\"AMZN MKTP UK\" lines are Amazon".)
+            let quoted_before = cur.is_some_and(|(a, _)| quote_of(a).is_some());
             if i == n
+                || quoted_before
+                || (i < n && quote_of(i).is_some())
                 || self.used[i]
                 || self.is(i, AND | TO | AS)
                 || matches!(self.w(i), "from" | "since" | "depuis")
