@@ -138,3 +138,72 @@ impl Parser {
         Clarification { question, reasons, suggestions, locale }
     }
 }
+
+impl Parser {
+    /// "daily spend this month": each day's total, or the average per day? Writers of
+    /// the blind sets read it both ways; the user picks.
+    pub(super) fn rate_or_breakdown(
+        &self,
+        call: ToolCall,
+        locale: crate::Locale,
+        cx: &Context<'_>,
+    ) -> crate::Clarification {
+        let per = match &call {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => match a.group_by {
+                crate::GroupBy::Day => crate::AveragePer::Day,
+                crate::GroupBy::Week => crate::AveragePer::Week,
+                _ => crate::AveragePer::Month,
+            },
+            _ => crate::AveragePer::Month,
+        };
+        let mut average = call.clone();
+        if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = &mut average {
+            a.average = Some(per);
+        }
+        let suggestions = vec![self.picked(call, locale, cx.today), self.picked(average, locale, cx.today)];
+        let question = match (locale, per) {
+            (crate::Locale::Fr, crate::AveragePer::Day) => {
+                "Le total de chaque jour, ou la moyenne par jour ?"
+            }
+            (crate::Locale::Fr, crate::AveragePer::Week) => {
+                "Le total de chaque semaine, ou la moyenne par semaine ?"
+            }
+            (crate::Locale::Fr, _) => "Le total de chaque mois, ou la moyenne par mois ?",
+            (crate::Locale::En, crate::AveragePer::Day) => "Each day's total, or the average per day?",
+            (crate::Locale::En, crate::AveragePer::Week) => "Each week's total, or the average per week?",
+            (crate::Locale::En, _) => "Each month's total, or the average per month?",
+        };
+        let reasons = vec![Reason::new(ReasonCode::RateOrBreakdown, locale, "")];
+        crate::Clarification { question: question.to_string(), reasons, suggestions, locale }
+    }
+
+    /// "mes dépenses moyennes en courses en 2025": an average, but per what? Per month
+    /// (with the months) or per transaction — the user picks.
+    pub(super) fn average_per(
+        &self,
+        call: ToolCall,
+        locale: crate::Locale,
+        cx: &Context<'_>,
+    ) -> crate::Clarification {
+        let per = |per: crate::AveragePer, group_by: Option<crate::GroupBy>| {
+            let mut call = call.clone();
+            if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = &mut call {
+                a.average = Some(per);
+                if let Some(g) = group_by {
+                    a.group_by = g;
+                }
+            }
+            self.picked(call, locale, cx.today)
+        };
+        let suggestions = vec![
+            per(crate::AveragePer::Month, Some(crate::GroupBy::Month)),
+            per(crate::AveragePer::Transaction, None),
+        ];
+        let question = match locale {
+            crate::Locale::Fr => "Une moyenne par mois, ou par opération ?",
+            crate::Locale::En => "An average per month, or per transaction?",
+        };
+        let reasons = vec![Reason::new(ReasonCode::AverageUnit, locale, "")];
+        crate::Clarification { question: question.to_string(), reasons, suggestions, locale }
+    }
+}

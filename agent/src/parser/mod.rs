@@ -21,6 +21,8 @@ mod question;
 #[cfg(feature = "readings")]
 mod readings;
 #[cfg(feature = "asides")]
+mod refusal;
+#[cfg(feature = "asides")]
 mod remark;
 pub mod steps;
 #[cfg(feature = "writes")]
@@ -120,7 +122,7 @@ impl Parser {
     fn aside(&self, message: &str, cx: &Context<'_>) -> Option<ToolCallPlan> {
         // "I don't want the list, just the total at Monoprix": the question after
         // "just", read surely, runs if it is not what was turned down.
-        let refused = remark::refusal(message).and_then(|(question, said, refused)| {
+        let refused = refusal::refusal(message).and_then(|(question, said, refused)| {
             self.surely(question, ReasonCode::Remark, &format!("« {said} »"), cx)
                 .filter(|p| !refused.is(&p.call))
         });
@@ -143,7 +145,7 @@ impl Parser {
         // "…, pas la liste hein, juste le chiffre": the question before, read surely, runs
         // if it is a figure.
         let refused_after = || {
-            let (question, said, refused) = remark::refusal_after(message)?;
+            let (question, said, refused) = refusal::refusal_after(message)?;
             self.surely(question, ReasonCode::Remark, &format!("« {said} »"), cx)
                 .filter(|p| !refused.is(&p.call))
         };
