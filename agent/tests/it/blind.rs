@@ -338,8 +338,9 @@ mod tests {
     // or the spending they make? V's writer wants "my spotify payments" in both
     // directions (the brief and Sou: payments are debits). Y's writer asks about "total
     // sorties nov" (outings, for most writers: the user's name for Leisure). AA's writer
-    // reads "which month did I spend the most" as every month (as P's); AB's wants the
-    // top 5 of "les magasins où je dépense le plus". "j'ai dépensé quoi vendredi ?" is a
+    // reads "which month did I spend the most" as every month (as P's). "Les magasins où
+    // je dépense le plus" is the top 5 for AB's and AJ's writers (and every other writer
+    // of such a plural): Sou too, since AJ. "j'ai dépensé quoi vendredi ?" is a
     // total for K's writer and the lines for AD's: Sou asks. AC's writer wants "hors
     // épargne" left off spending (which holds no transfer: the same figure) and "move all
     // the Leclerc stuff to groceries" asked (Sou: a recategorisation of the labels holding
@@ -380,13 +381,15 @@ mod tests {
         ("2026-11-29-y", include_str!("../blind/2026-11-29-y.txt"), 1, 116),
         ("2026-11-29-z", include_str!("../blind/2026-11-29-z.txt"), 0, 136),
         ("2026-11-29-aa", include_str!("../blind/2026-11-29-aa.txt"), 1, 141),
-        ("2026-11-29-ab", include_str!("../blind/2026-11-29-ab.txt"), 1, 151),
+        ("2026-11-29-ab", include_str!("../blind/2026-11-29-ab.txt"), 0, 152),
         ("2026-11-29-ac", include_str!("../blind/2026-11-29-ac.txt"), 1, 102),
         ("2026-11-29-ad", include_str!("../blind/2026-11-29-ad.txt"), 5, 86),
         ("2026-11-29-ae", include_str!("../blind/2026-11-29-ae.txt"), 2, 59),
         ("2026-11-29-af", include_str!("../blind/2026-11-29-af.txt"), 0, 108),
         ("2026-11-29-ag", include_str!("../blind/2026-11-29-ag.txt"), 0, 83),
         ("2026-11-29-ah", include_str!("../blind/2026-11-29-ah.txt"), 2, 77),
+        ("2026-11-29-ai", include_str!("../blind/2026-11-29-ai.txt"), 0, 79),
+        ("2026-11-29-aj", include_str!("../blind/2026-11-29-aj.txt"), 0, 87),
     ];
 
     #[test]

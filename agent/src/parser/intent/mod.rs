@@ -227,6 +227,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             if let Some(n) = n {
                 intent.top = Some(n);
                 used[i - 1] = true;
+            } else if tokens.iter().any(|t| t.norm == "most")
+                || tokens.windows(2).any(|w| w[0].norm == "le" && w[1].norm == "plus")
+            {
+                // "les magasins où je dépense le plus": the first five, as "top merchants".
+                intent.top = Some(DEFAULT_TOP);
             }
         } else if let Some(i) = (0..tokens.len()).find(|&i| {
             // "quel marchand me coûte le plus", "what day did I spend the most": the one
