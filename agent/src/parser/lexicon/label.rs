@@ -4,7 +4,7 @@
 
 use crate::text::Token;
 
-fn is_text_marker(w: &str) -> bool {
+pub(crate) fn is_text_marker(w: &str) -> bool {
     TEXT_MARKERS.contains(&w)
 }
 

@@ -7,9 +7,9 @@ mod locale;
 mod meaning;
 mod stopwords;
 
-pub(crate) use label::label_text;
 #[cfg(feature = "writes")]
 pub(crate) use label::single_quoted;
+pub(crate) use label::{is_text_marker, label_text};
 pub(crate) use locale::detect_locale;
 pub(crate) use meaning::{asks_about_world, changes_meaning};
 pub use meaning::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
