@@ -21,6 +21,8 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
         "dep" | "deps" | "dpns" => &["depenses"],
         "transac" | "transacs" | "txn" | "txns" | "trx" => &["transactions"],
         "mvts" | "mvt" => &["mouvements"],
+        "moy" => &["moyenne"],
+        "nb" => &["nombre"],
         "sem" | "sem." => &["semaine"],
         "auj" | "ajd" | "ajrd" | "aujd" => &["aujourd", "hui"],
         "pr" => &["pour"],

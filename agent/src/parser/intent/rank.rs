@@ -74,6 +74,8 @@ pub(super) fn singular_item(tokens: &[Token]) -> bool {
                 | "order"
                 | "commande"
                 | "debit"
+                | "outflow"
+                | "inflow"
                 | "bill"
                 | "facture"
                 | "ride"

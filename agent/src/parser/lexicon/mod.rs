@@ -297,10 +297,10 @@ pub(crate) fn is_purchase_word(w: &str) -> bool {
 /// not two periods compared.
 pub(crate) fn in_against_out(tokens: &[Token]) -> bool {
     let against = |w: &[Token]| {
-        matches!(w[0].norm.as_str(), "entrees" | "in" | "income" | "revenus")
+        matches!(w[0].norm.as_str(), "entrees" | "in" | "income" | "revenus" | "inflows")
             && matches!(w[1].norm.as_str(), "vs" | "versus" | "contre")
     };
-    let out = |w: &str| matches!(w, "sorties" | "out" | "expenses" | "depenses" | "spending");
+    let out = |w: &str| matches!(w, "sorties" | "out" | "expenses" | "depenses" | "spending" | "outflows");
     // "in vs out", "money in vs money out".
     tokens.windows(3).any(|w| against(w) && out(&w[2].norm))
         || tokens.windows(4).any(|w| against(w) && w[2].norm == "money" && out(&w[3].norm))
@@ -417,6 +417,7 @@ pub(crate) fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Opt
         &["in", "and", "out"],
         &["money", "in", "and", "out"],
         &["inflows", "and", "outflows"],
+        &["inflows", "vs", "outflows"],
         &["solde", "net"],
         &["net", "income"],
         &["revenus", "et", "depenses"],
@@ -453,7 +454,8 @@ pub(crate) fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Opti
             | "refund" | "refunded" | "credits" | "credit" | "crediteurs" | "entrees",
             _,
         ) => Some((Direction::Credit, 1)),
-        ("debits" | "debit" | "outgoings", _) => Some((Direction::Debit, 1)),
+        ("debits" | "debit" | "outgoings" | "outflows" | "outflow", _) => Some((Direction::Debit, 1)),
+        ("inflows" | "inflow", _) => Some((Direction::Credit, 1)),
         // "sorties d'argent" is money out; "sorties" alone may be outings (leisure).
         // "la plus grosse rentrée d'argent": money in ("la rentrée" alone is September).
         ("rentree", "d" | "de")
