@@ -74,8 +74,13 @@ impl Parser {
             && merchants.is_empty()
             && !intent.asks_amount
             && intent.group_by.is_none();
+        // "montant total des prélèvements MAIF": what one merchant's direct debits took.
+        let debited_total = intent.asks_amount
+            && merchants.len() == 1
+            && tokens.iter().any(|t| matches!(t.norm.as_str(), "prelevements" | "prelevement"));
         let kind = match intent.kind {
             Some(Kind::Spending) if what_paid => Kind::List,
+            Some(Kind::Recurring) if debited_total => Kind::Spending,
             // Label text is searched in transactions.
             _ if text.is_some() => Kind::List,
             // "salaire moyen par mois": the average of an income category is income.

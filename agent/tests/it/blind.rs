@@ -351,7 +351,12 @@ mod tests {
     // Groceries, which counts its payments; Housing, whose name "charges" is). AE's writer
     // wants "les achats à la boulangerie Paul" and the Deliveroo "transactions … on
     // compte qui a commandé quoi" in both directions (Sou: purchases and orders are
-    // debits); so do AI's ("my Airbnb payments") and AJ's ("les paiements au Franprix").
+    // debits); so do AI's ("my Airbnb payments"), AJ's ("les paiements au Franprix") and
+    // AL's ("my airbnb payments", "my deliveroo orders"). AK's writer reads "my
+    // transactions …, but not the grocery ones? … I know what I bought" as both directions
+    // (Sou reads "bought" in the remark: debits). AL's wants "how much money came in this
+    // month, wages and all" as all income (Sou: the Income category, "wages" one of its
+    // names).
     // AH's writer counts "the last 30 days" from 30 October (31 days with today;
     // the brief and Sou: 30, today the last).
     const SETS: &[(&str, &str, usize, usize)] = &[
@@ -387,9 +392,11 @@ mod tests {
         ("2026-11-29-ad", include_str!("../blind/2026-11-29-ad.txt"), 5, 86),
         ("2026-11-29-ae", include_str!("../blind/2026-11-29-ae.txt"), 2, 61),
         ("2026-11-29-af", include_str!("../blind/2026-11-29-af.txt"), 0, 109),
-        ("2026-11-29-ag", include_str!("../blind/2026-11-29-ag.txt"), 0, 90),
+        ("2026-11-29-ag", include_str!("../blind/2026-11-29-ag.txt"), 0, 91),
         ("2026-11-29-ah", include_str!("../blind/2026-11-29-ah.txt"), 2, 77),
         ("2026-11-29-ai", include_str!("../blind/2026-11-29-ai.txt"), 1, 93),
+        ("2026-11-29-ak", include_str!("../blind/2026-11-29-ak.txt"), 1, 63),
+        ("2026-11-29-al", include_str!("../blind/2026-11-29-al.txt"), 3, 84),
         ("2026-11-29-aj", include_str!("../blind/2026-11-29-aj.txt"), 1, 91),
     ];
 

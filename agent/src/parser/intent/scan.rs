@@ -369,7 +369,12 @@ pub(super) fn words(
                 .filter(|t| t.kind == TokenKind::Number && !used[i + 1])
                 .and_then(|t| t.norm.parse::<u32>().ok())
                 .filter(|n| (1..=50).contains(n));
-            let next = norm(i + 1 + usize::from(n.is_some()));
+            // ("top 3 des dépenses loisirs", "top 5 of my expenses": the same.)
+            let mut k = i + 1 + usize::from(n.is_some());
+            while matches!(norm(k), "des" | "de" | "d" | "of" | "my" | "mes" | "the" | "les") {
+                k += 1;
+            }
+            let next = norm(k);
             let items = is_transaction_word(next)
                 || matches!(next, "depenses" | "expenses" | "purchases" | "achats" | "commandes" | "orders");
             used[i] = true;
