@@ -411,6 +411,11 @@ impl Finder<'_> {
             if n == 1 && is_stopword(phrase.as_str()) {
                 continue;
             }
+            // "je facture plus que l'an dernier": right after "je", a verb, not the
+            // category named "facture" — left unread, so asked.
+            if n == 1 && i > 0 && matches!(tokens[i - 1].norm.as_str(), "je" | "tu" | "nous" | "vous") {
+                continue;
+            }
             if let Some(ids) = self.index.exact(&phrase) {
                 let words = message.get(tokens[i].start..tokens[i + n - 1].end).unwrap_or_default();
                 let m = EntityMatch {

@@ -181,6 +181,10 @@ impl Parser {
                 tokens.iter().any(|t| !lexicon::is_stopword(t.norm.as_str()))
                     || ((has("combien") || has("cmb"))
                         && (has("ai") || has("jai") || has("avons") || has("reste")))
+                    // "…, and is it still going?": a question of its own, after "and".
+                    || (tokens.len() > 1
+                        && tokens.first().is_some_and(|t| steps::starts_a_question(&t.norm))
+                        && joined_before(message, c))
             })
             .collect();
         // "weekend before last, how much did I spend", "month by month, how much…": a
@@ -535,4 +539,11 @@ fn are_days(tokens: &[Token], a: &AmountFilter) -> bool {
             && !t.norm.contains(['€', '$', '£'])
     });
     a.min.is_some() && a.max.is_some() && bare && (time(a.last + 1) || (of && time(a.last + 2)))
+}
+
+/// Whether `part`, a slice of `message`, comes right after "and" or "et".
+fn joined_before(message: &str, part: &str) -> bool {
+    let at = (part.as_ptr() as usize).saturating_sub(message.as_ptr() as usize);
+    let before = message.get(..at).unwrap_or("").trim_end().to_lowercase();
+    before.ends_with(" and") || before.ends_with(" et") || before.ends_with(",and")
 }

@@ -477,7 +477,11 @@ impl Parser {
                 .any(|(k, t)| restricts(&t.norm) && !after_thinking(&tokens, k) && !conjunction(&t.norm))
             || words(&lexicon::changes_meaning)
             || words(&lexicon::is_exclusion_word)
-            || steps::starts_a_request(&tokens[0].norm)
+            // ("…, and is it still going?": a question, after its "and".)
+            || tokens
+                .iter()
+                .find(|t| !matches!(t.norm.as_str(), "and" | "et" | "so" | "donc" | "alors" | "also" | "aussi"))
+                .is_some_and(|t| steps::starts_a_request(&t.norm))
             || words(&steps::asks_or_leads_on)
             || lexicon::asks_about_world(&tokens)
             || lexicon::label_text(clause, &tokens, &mut vec![false; tokens.len()]).is_some()

@@ -35,6 +35,11 @@ const REVIEW: &[&str] = &["bilan", "recap", "recapitulatif", "review", "roundup"
 /// Asking to compare.
 const COMPARE: &[&str] = &["compare", "comparez", "comparer", "versus", "vs"];
 
+/// Whether a clause starting with `w` asks a yes-or-no question ("is…", "did…").
+pub(crate) fn starts_a_question(w: &str) -> bool {
+    QUESTIONS.contains(&w)
+}
+
 /// Whether a clause starting with `w` asks something ("how…", "montre…", "is…").
 #[cfg(feature = "asides")]
 pub(crate) fn starts_a_request(w: &str) -> bool {

@@ -397,6 +397,7 @@ mod tests {
         ("2026-11-29-ai", include_str!("../blind/2026-11-29-ai.txt"), 1, 93),
         ("2026-11-29-ak", include_str!("../blind/2026-11-29-ak.txt"), 1, 63),
         ("2026-11-29-al", include_str!("../blind/2026-11-29-al.txt"), 3, 84),
+        ("2026-11-29-an", include_str!("../blind/2026-11-29-an.txt"), 0, 114),
         ("2026-11-29-aj", include_str!("../blind/2026-11-29-aj.txt"), 1, 91),
     ];
 
