@@ -356,7 +356,11 @@ mod tests {
     // transactions …, but not the grocery ones? … I know what I bought" as both directions
     // (Sou reads "bought" in the remark: debits). AL's wants "how much money came in this
     // month, wages and all" as all income (Sou: the Income category, "wages" one of its
-    // names).
+    // names). AM's writer reads "les courses cet automne par rapport à l'automne dernier"
+    // as this autumn so far (Sou: the two seasons whole), "ce trimestre, les abonnements"
+    // as the Subscriptions category's spending (Sou: the recurring payments), "quel mois
+    // j'ai le plus dépensé" as every month (as P's and AA's), and asks about "Monoprixx"
+    // (Sou: Monoprix).
     // AH's writer counts "the last 30 days" from 30 October (31 days with today;
     // the brief and Sou: 30, today the last).
     const SETS: &[(&str, &str, usize, usize)] = &[
@@ -397,6 +401,7 @@ mod tests {
         ("2026-11-29-ai", include_str!("../blind/2026-11-29-ai.txt"), 1, 93),
         ("2026-11-29-ak", include_str!("../blind/2026-11-29-ak.txt"), 1, 63),
         ("2026-11-29-al", include_str!("../blind/2026-11-29-al.txt"), 3, 84),
+        ("2026-11-29-am", include_str!("../blind/2026-11-29-am.txt"), 4, 66),
         ("2026-11-29-an", include_str!("../blind/2026-11-29-an.txt"), 0, 114),
         ("2026-11-29-aj", include_str!("../blind/2026-11-29-aj.txt"), 1, 91),
     ];
