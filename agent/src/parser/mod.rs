@@ -544,6 +544,7 @@ fn are_days(tokens: &[Token], a: &AmountFilter) -> bool {
 /// Whether `part`, a slice of `message`, comes right after "and" or "et".
 fn joined_before(message: &str, part: &str) -> bool {
     let at = (part.as_ptr() as usize).saturating_sub(message.as_ptr() as usize);
-    let before = message.get(..at).unwrap_or("").trim_end().to_lowercase();
-    before.ends_with(" and") || before.ends_with(" et") || before.ends_with(",and")
+    let before = message.get(..at).unwrap_or("").trim_end().as_bytes();
+    let ends = |w: &[u8]| before.len() > w.len() && before[before.len() - w.len()..].eq_ignore_ascii_case(w);
+    ends(b" and") || ends(b" et") || ends(b",and")
 }
