@@ -33,6 +33,11 @@ impl Vocabulary {
         }
     }
 
+    /// Whether the category `key` is of `kind` (`income`, `transfer`…).
+    pub(crate) fn category_is(&self, key: &str, kind: &str) -> bool {
+        self.categories.iter().any(|t| t.key == key && t.kind.as_deref() == Some(kind))
+    }
+
     /// The name of the category, merchant or account `key`, or the key when none has it.
     pub(crate) fn label_of(&self, key: &str, locale: Locale) -> String {
         self.categories

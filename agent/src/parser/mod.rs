@@ -256,21 +256,14 @@ impl Parser {
         let mut text = label_text(message, &tokens, &mut used);
         // « Restaurants » in quotes is the category of that name, not label text (unless
         // said to be, "containing « amazon »", or in capitals as banks write: « PAUL »).
-        let marked = tokens.iter().any(|t| lexicon::is_text_marker(&t.norm));
-        if let Some(t) = text.as_ref().filter(|t| !marked && t.chars().any(char::is_lowercase)) {
-            let said = crate::text::normalize(t);
-            let named = |terms: &[crate::Term]| {
-                terms.iter().any(|term| {
-                    [&term.name_fr, &term.name_en]
-                        .into_iter()
-                        .chain(&term.aliases)
-                        .any(|n| crate::text::normalize(n) == said)
-                })
-            };
-            if named(&self.vocab.categories) || named(&self.vocab.merchants) || named(&self.vocab.accounts) {
-                used = vec![false; tokens.len()];
-                text = None;
-            }
+        let a_name = text.as_ref().is_some_and(|t| {
+            t.chars().any(char::is_lowercase)
+                && !tokens.iter().any(|w| lexicon::is_text_marker(&w.norm))
+                && self.index.exact(&crate::text::normalize(t)).is_some()
+        });
+        if a_name {
+            used = vec![false; tokens.len()];
+            text = None;
         }
         // Amounts first: "plus de 2000 €" is not the year 2000.
         let currency = self.vocab.currency.unwrap_or(crate::Currency::EUR);

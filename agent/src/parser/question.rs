@@ -450,12 +450,7 @@ impl Parser {
             // spending or income: "hors épargne", "the internal transfers not included"
             // leave out what a summary never holds.
             let never_summed = |k: &String| {
-                matches!(kind, Kind::Spending | Kind::Income)
-                    && self
-                        .vocab
-                        .categories
-                        .iter()
-                        .any(|t| &t.key == k && t.kind.as_deref() == Some("transfer"))
+                matches!(kind, Kind::Spending | Kind::Income) && self.vocab.category_is(k, "transfer")
             };
             left_out_already = c.as_ref().is_some_and(never_summed) && m.is_none();
             (c.filter(|k| category.is_none() && !never_summed(k)), m.filter(|_| merchant.is_none()))
@@ -632,9 +627,7 @@ impl Parser {
                     )
                 });
             // ("my salary payments": an income category's lines, received.)
-            let income_category = a.category.as_ref().is_some_and(|k| {
-                self.vocab.categories.iter().any(|t| &t.key == k && t.kind.as_deref() == Some("income"))
-            });
+            let income_category = a.category.as_ref().is_some_and(|k| self.vocab.category_is(k, "income"));
             if a.direction.is_none() && (items || bought || paid) && !income_category {
                 a.direction = Some(crate::Direction::Debit);
             }

@@ -85,9 +85,7 @@ impl Parser {
         // no spending; their lines, or their total? Asked.
         let transfers_only = matches!(call, ToolCall::SpendingSummary(_))
             && reasons.iter().any(|r| r.code == ReasonCode::FiltersOnly)
-            && call.category().is_some_and(|k| {
-                self.vocab.categories.iter().any(|t| t.key == k && t.kind.as_deref() == Some("transfer"))
-            });
+            && call.category().is_some_and(|k| self.vocab.category_is(k, "transfer"));
         // "…, we know about the rent": a clause about what the person knows names
         // something that is not a filter.
         let known_of = tokens.windows(2).any(|p| matches!(w(&p[0]), "know" | "knew") && w(&p[1]) == "about");

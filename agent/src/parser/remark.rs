@@ -406,17 +406,21 @@ fn splits(message: &str) -> Vec<(String, &str, bool)> {
 }
 
 /// "because …", "puisque …", "afin que …", "given that …": a clause that says why the
-/// person asks. It may be long, and its "que" is a conjunction's, not "only".
-fn justifies(tokens: &[crate::text::Token]) -> bool {
+/// person asks — how many words open it. It may be long, and its "que" is a
+/// conjunction's, not "only".
+fn justifies(tokens: &[crate::text::Token]) -> Option<usize> {
     let w = |k: usize| tokens.get(k).map_or("", |t| t.norm.as_str());
-    matches!(w(0), "because" | "cause" | "cuz" | "coz" | "puisque" | "puisqu" | "car")
-        || matches!(
+    if matches!(w(0), "because" | "cause" | "cuz" | "coz" | "puisque" | "puisqu" | "car") {
+        return Some(1);
+    }
+    let two =
+        matches!(
             (w(0), w(1)),
             ("parce", "que" | "qu") | ("vu", "que" | "qu") | ("afin", _) | ("given", "that")
-        )
-        || matches!((w(0), w(1)), ("considering", _) | ("seeing", "as" | "that") | ("pour", "que" | "qu"))
-        || matches!((w(0), w(1)), ("so", "that") | ("in", "order"))
-        || matches!((w(0), w(1), w(2)), ("etant", "donne", "que" | "qu") | ("dans", "la", "mesure"))
+        ) || matches!((w(0), w(1)), ("considering", _) | ("seeing", "as" | "that") | ("pour", "que" | "qu"))
+            || matches!((w(0), w(1)), ("so", "that") | ("in", "order"))
+            || matches!((w(0), w(1), w(2)), ("etant", "donne", "que" | "qu") | ("dans", "la", "mesure"));
+    two.then_some(2)
 }
 
 impl Parser {
@@ -458,7 +462,8 @@ impl Parser {
             (k >= 1 && matches!(w(k - 1), "every"))
                 || (k >= 2 && w(k - 1) == "les" && matches!(w(k - 2), "tous" | "toutes"))
         };
-        let why = justifies(&tokens);
+        let opener = justifies(&tokens);
+        let why = opener.is_some();
         // (Its "que": "parce que", "afin que", "la déclaration que mon comptable …".)
         let conjunction = |w: &str| why && matches!(w, "que" | "qu");
         if tokens.is_empty()
@@ -491,17 +496,7 @@ impl Parser {
         let mut used: Vec<bool> =
             (0..tokens.len()).map(|k| period::is_time_word(&tokens[k]) && how_often(k)).collect();
         // The words that open a reason are its own.
-        if why {
-            let n = if matches!(
-                tokens[0].norm.as_str(),
-                "because" | "cause" | "cuz" | "coz" | "puisque" | "puisqu" | "car"
-            ) {
-                1
-            } else {
-                2
-            };
-            used.iter_mut().take(n).for_each(|u| *u = true);
-        }
+        used.iter_mut().take(opener.unwrap_or(0)).for_each(|u| *u = true);
         if period::find(&tokens, &used, clause, cx.today, crate::Locale::En).is_some() {
             return false;
         }

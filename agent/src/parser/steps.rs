@@ -128,22 +128,18 @@ pub fn clauses(message: &str) -> Vec<&str> {
             };
             let before = *starts.last().unwrap_or(&0);
             let asked_before = (0..i).any(|k| tokens[k].start >= before && asks_much(k));
-            let again = (j..(j + 4).min(tokens.len()))
-                .take_while(|&k| {
-                    k == j || !message[tokens[k - 1].end..tokens[k].start].contains([',', ';', '.', '?'])
-                })
-                .any(asks_much);
+            // The clause after the join, to the next break.
+            let end = (j + 1..tokens.len())
+                .find(|&k| message[tokens[k - 1].end..tokens[k].start].contains([',', ';', '.', '?']))
+                .unwrap_or(tokens.len());
+            let again = (j..(j + 4).min(end)).any(asks_much);
             // (It asks of something of its own — spending, income, a balance: "…et
             // combien ça fait au total" asks the same thing again.)
-            let own = (j..tokens.len())
-                .take_while(|&k| {
-                    k == j || !message[tokens[k - 1].end..tokens[k].start].contains([',', ';', '.', '?'])
-                })
-                .any(|k| {
-                    use super::lexicon::*;
-                    let w = tokens[k].norm.as_str();
-                    is_spend_word(w) || is_income_word(w) || is_balance_word(w) || is_budget_word(w)
-                });
+            let own = (j..end).any(|k| {
+                use super::lexicon::*;
+                let w = tokens[k].norm.as_str();
+                is_spend_word(w) || is_income_word(w) || is_balance_word(w) || is_budget_word(w)
+            });
             if join && asked_before && again && own {
                 starts.push(tokens[j].start);
                 i = j + 1;
