@@ -8,6 +8,9 @@ fn main() {
     vocab.datasets = agent::datasets::DatasetShape::declared_in(include_str!("../tests/corpus.txt"));
     let p = Parser::new(vocab);
     let today = Date::new(2026, 11, 29).unwrap();
+    // TRY_WIDTH=0 prints the whole arguments.
+    let width = std::env::var("TRY_WIDTH").ok().and_then(|w| w.parse().ok()).unwrap_or(120usize);
+    let width = if width == 0 { usize::MAX } else { width };
     for line in std::io::stdin().lock().lines() {
         let line = line.unwrap();
         let o = p.parse(&line, &Context { today, locale: None, previous: None });
@@ -26,7 +29,7 @@ fn main() {
                     .collect::<String>()
                     .replace("\"period\":", "")
                     .chars()
-                    .take(120)
+                    .take(width)
                     .collect::<String>()
                     + &pl
                         .meta

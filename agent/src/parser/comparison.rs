@@ -84,9 +84,12 @@ impl Parser {
                 .any(|w| matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet"));
             let current = a.period.start <= cx.today && cx.today < a.period.end;
             (this && current)
-                .then(|| period::to_date_against(&b.period, cx.today, locale))
+                .then(|| {
+                    period::to_date_against(&b.period, cx.today, locale)
+                        .filter(|(c, _)| c.start == a.period.start)
+                        .or_else(|| period::so_far_against(&a.period, &b.period, cx.today, locale))
+                })
                 .flatten()
-                .filter(|(c, _)| c.start == a.period.start)
         };
         let mut so_far = None;
         let (current, reference) = match (found.as_slice(), previous) {

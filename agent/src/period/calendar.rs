@@ -193,6 +193,33 @@ pub fn to_date_against(reference: &Period, today: Date, locale: Locale) -> Optio
     None
 }
 
+/// "this quarter vs last quarter", "cet automne par rapport à l'an dernier": a period
+/// under way (`current`) against one like it already over (`reference`) — the current
+/// one so far, against as many days of the other (counted in months and days when
+/// both start on the 1st). `None` when `current` is not under way, `reference` is not
+/// over or the two are not alike in length.
+pub fn so_far_against(
+    current: &Period,
+    reference: &Period,
+    today: Date,
+    locale: Locale,
+) -> Option<(Period, Period)> {
+    let end = today.add_days(1);
+    let len = |p: &Period| p.end.to_days() - p.start.to_days();
+    let under_way = current.start <= today && end < current.end;
+    if !under_way || reference.end > current.start || (len(current) - len(reference)).abs() > 3 {
+        return None;
+    }
+    let ref_end = if current.start.day() == 1 && reference.start.day() == 1 {
+        let index = |d: Date| d.year() * 12 + d.month() as i32;
+        let months = index(today) - index(current.start);
+        reference.start.add_months(months).add_days(i64::from(today.day()))
+    } else {
+        reference.start.add_days(end.to_days() - current.start.to_days())
+    };
+    Some((range(current.start, end, locale), range(reference.start, ref_end.min(reference.end), locale)))
+}
+
 /// The same period named in another language (its words stay the user's).
 pub fn relabel(p: Period, locale: Locale) -> Period {
     let is_month = p.start.day() == 1 && p.start.add_months(1) == p.end;

@@ -9,8 +9,8 @@ mod scan;
 mod tests;
 
 pub use calendar::{
-    against, default_period, last_months, month, preceding, range, relabel, step, to_date_against, today,
-    year, Unit,
+    against, default_period, last_months, month, preceding, range, relabel, so_far_against, step,
+    to_date_against, today, year, Unit,
 };
 
 use crate::text::Token;
