@@ -132,7 +132,7 @@ fn past_glue(tokens: &[Token], used: &[bool], mut j: usize) -> usize {
 }
 
 /// A noun for transactions of a name: "the Uber rides", "les achats Amazon".
-fn names_transactions(w: &str) -> bool {
+pub(crate) fn names_transactions(w: &str) -> bool {
     (is_list_word(w) && !matches!(w, "liste" | "lister" | "list" | "listing"))
         || is_transaction_word(w)
         || matches!(w, "bills" | "factures" | "stuff" | "trucs")
@@ -313,6 +313,22 @@ impl Finder<'_> {
             } else {
                 n
             };
+            // "other than the rent payments to Foncia", "sauf le loyer chez Foncia": a
+            // category's payments to a merchant are one thing left out, the merchant.
+            // ("payments" may already be read as debits.)
+            let p = if tokens.get(j + n).is_some_and(|t| names_transactions(&t.norm)) { j + n + 1 } else { j + n };
+            let to_merchant = match tokens.get(p).map(|t| t.norm.as_str()) {
+                Some("to" | "at" | "from" | "chez" | "a" | "de" | "d" | "with" | "avec")
+                    if !used[p] && !merchant(&m) =>
+                {
+                    self.match_at(tokens, used, p + 1, message).filter(|(next, _)| merchant(next))
+                }
+                _ => None,
+            };
+            let (m, n) = match to_merchant {
+                Some((next, k)) => (next, p + 1 + k - j),
+                None => (m, n),
+            };
             used[i..j + n].iter_mut().for_each(|u| *u = true);
             // The "wasn" of "wasn't" goes with its "t".
             if tokens[i].norm == "t" && i > 0 {
@@ -327,6 +343,12 @@ impl Finder<'_> {
             {
                 let l = past_glue(tokens, used, k + 1);
                 let Some((m, n)) = self.match_at(tokens, used, l, message) else { break };
+                // ("… and the Decathlon purchases": their transactions too.)
+                let n = if tokens.get(l + n).is_some_and(|t| !used[l + n] && names_transactions(&t.norm)) {
+                    n + 1
+                } else {
+                    n
+                };
                 used[k..l + n].iter_mut().for_each(|u| *u = true);
                 out.push(m);
                 k = l + n;

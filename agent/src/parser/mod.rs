@@ -275,6 +275,16 @@ impl Parser {
         if let Some(Found { first, last, .. }) = &found {
             used[*first..=*last].iter_mut().for_each(|u| *u = true);
         }
+        // "leaving out the Decathlon purchases": the transactions of a name left out are
+        // no list asked for — set aside before the intent is read.
+        let mut probe = used.clone();
+        self.finder().excluded(&tokens, &mut probe, message);
+        for (k, t) in tokens.iter().enumerate() {
+            let a_name = self.index.exact(&t.norm).is_some();
+            if probe[k] && !used[k] && entities::names_transactions(&t.norm) && !a_name {
+                used[k] = true;
+            }
+        }
         let intent = intent::read(&tokens, &mut used, message);
         let mut excluded = self.finder().excluded(&tokens, &mut used, message);
         excluded.extend(self.finder().excluded_after(&tokens, &mut used, message));

@@ -51,7 +51,16 @@ impl Parser {
         // amounts select, unless a total is asked.
         let tokens = crate::text::tokenize(message);
         // "tout ce que j'ai payé plus de 500 €", "everything over €100": the transactions.
-        let items = tokens.iter().any(|t| is_item_noun(&t.norm));
+        // (Not the transactions of a name left out: "leaving out the Decathlon purchases";
+        // "les depense" typed for "les dépenses" is plural.)
+        let left_out = |t: &crate::text::Token| {
+            let before = message.get(..t.start).unwrap_or_default().trim_end().to_lowercase();
+            excluded.iter().any(|m| before.ends_with(&m.words.to_lowercase()))
+        };
+        let items = tokens.iter().enumerate().any(|(k, t)| {
+            let plural = t.norm == "depense" && k > 0 && matches!(tokens[k - 1].norm.as_str(), "les" | "mes" | "des");
+            (is_item_noun(&t.norm) || plural) && !left_out(t)
+        });
         let bought =
             tokens.iter().any(|t| matches!(t.norm.as_str(), "buy" | "bought" | "achete" | "achetes"));
         // "where did I buy groceries, broken down by shop": money spent, by merchant — a
@@ -481,6 +490,10 @@ impl Parser {
                 reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
             } else if intent.average_per.is_none() {
                 unit = Some(ReasonCode::AverageUnit);
+            }
+            // "average of my top 3 categories": an average and a ranking are two asks.
+            if top.is_some() {
+                reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
             }
         } else if intent.rate_word
             && matches!(call, ToolCall::SpendingSummary(_) | ToolCall::IncomeSummary(_))

@@ -96,8 +96,21 @@ fn norm(s: &str) -> String {
 
 /// An expected plan as facts: the same words, `flow=spending` and `order=newest` being
 /// what a plan says when it says nothing.
-fn expected_facts(text: &str) -> BTreeSet<String> {
-    let balances = text.split_whitespace().next() == Some("balances");
+fn expected_facts(text: &str, today: Date) -> BTreeSet<String> {
+    let tool = text.split_whitespace().next();
+    let balances = tool == Some("balances");
+    // The brief's defaults: a budget status with no period is this month's, recurring
+    // payments with no period are the last twelve months'.
+    let first = today.first_of_month();
+    let default = match tool {
+        Some("budget_status") => Some(format!("{first}..{}", first.add_months(1))),
+        Some("recurring_payments") => {
+            let end = today.add_days(1);
+            Some(format!("{}..{end}", end.add_months_keep_day(-12)))
+        }
+        _ => None,
+    }
+    .filter(|_| !text.split_whitespace().any(|w| w.contains("..") && !w.contains('=')));
     // A breakdown by the average's own unit is the average's (as in `facts`).
     let average = text.split_whitespace().find_map(|w| w.strip_prefix("average="));
     text.split_whitespace()
@@ -111,17 +124,18 @@ fn expected_facts(text: &str) -> BTreeSet<String> {
             Some((k, v)) if !matches!(k, "min" | "max" | "amount") => format!("{k}={}", norm(v)),
             _ => w,
         })
+        .chain(default)
         .collect()
 }
 
-fn expected(text: &str) -> Expected {
+fn expected(text: &str, today: Date) -> Expected {
     let text = text.split(" #").next().unwrap_or(text).trim();
     match text {
         "ask" => Expected::Ask,
         "none" => Expected::None,
         t => match t.strip_prefix("steps:") {
-            Some(steps) => Expected::Steps(steps.split(";;").map(expected_facts).collect()),
-            None => Expected::Plan(expected_facts(t)),
+            Some(steps) => Expected::Steps(steps.split(";;").map(|s| expected_facts(s, today)).collect()),
+            None => Expected::Plan(expected_facts(t, today)),
         },
     }
 }
@@ -215,7 +229,7 @@ pub fn measure(parser: &Parser, text: &str) -> Figures {
         }
         let Some((message, want)) = line.rsplit_once(" => ") else { continue };
         let message = message.trim();
-        let want = expected(want);
+        let want = expected(want, today);
         let cx = Context { today, locale: None, previous: None };
         let outcome = parser.parse(message, &cx);
         let done = match &outcome {

@@ -416,6 +416,11 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             a.spend = false;
             a.list = true;
         } else {
+            // "la moyenne par semaine, et la semaine la plus chère": an average and the
+            // largest of its units are two asks.
+            if intent.largest && intent.average {
+                intent.second_ask = true;
+            }
             intent.largest = false;
             intent.latest = false;
             intent.limit = None;
@@ -559,9 +564,13 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         }) && tokens.iter().any(|t| matches!(t.norm.as_str(), "paye" | "payes" | "achete" | "achetes"));
     if !intent.asks_amount
         && (what_paid
-            || tokens
-                .windows(2)
-                .any(|w| matches!(w[0].norm.as_str(), "paye" | "payee" | "payes") && w[1].norm == "quoi"))
+            || tokens.windows(2).enumerate().any(|(k, w)| {
+                // ("jai payer quoi": the infinitive typed for the past, after "ai".)
+                let typed = w[0].norm == "payer"
+                    && k > 0
+                    && matches!(tokens[k - 1].norm.as_str(), "ai" | "jai" | "g" | "a" | "avons");
+                (matches!(w[0].norm.as_str(), "paye" | "payee" | "payes") || typed) && w[1].norm == "quoi"
+            }))
     {
         a.list = true;
         a.spend = false;

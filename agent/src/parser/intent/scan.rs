@@ -136,6 +136,10 @@ pub(super) fn words(
         // "what went out of the current account", "how much went out": spending.
         if matches!(w, "went" | "goes" | "gone" | "going") && norm(i + 1) == "out" && !used[i + 1] {
             a.spend = true;
+            // ("list what went out": the debits.)
+            if tokens.iter().any(|t| matches!(t.norm.as_str(), "list" | "liste" | "lister")) {
+                intent.direction = intent.direction.or(Some(Direction::Debit));
+            }
             intent.words.push(span(i, i + 1));
             used[i] = true;
             used[i + 1] = true;

@@ -98,10 +98,11 @@ fn number_word(w: &str) -> Option<u32> {
 
 fn unit_word(w: &str) -> Option<char> {
     match w {
-        "jour" | "jours" | "day" | "days" => Some('d'),
-        "semaine" | "semaines" | "week" | "weeks" => Some('w'),
-        "mois" | "month" | "months" => Some('m'),
-        "an" | "ans" | "annee" | "annees" | "year" | "years" => Some('y'),
+        // "last 3 mo", "2 yrs", "6 wks": the units as people shorten them.
+        "jour" | "jours" | "day" | "days" | "j" | "d" => Some('d'),
+        "semaine" | "semaines" | "week" | "weeks" | "wk" | "wks" | "sem" => Some('w'),
+        "mois" | "month" | "months" | "mo" | "mos" | "mth" | "mths" => Some('m'),
+        "an" | "ans" | "annee" | "annees" | "year" | "years" | "yr" | "yrs" => Some('y'),
         _ => None,
     }
 }
