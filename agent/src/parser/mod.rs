@@ -278,10 +278,11 @@ impl Parser {
         // "leaving out the Decathlon purchases": the transactions of a name left out are
         // no list asked for — set aside before the intent is read.
         let mut probe = used.clone();
-        self.finder().excluded(&tokens, &mut probe, message);
+        let left_out = self.finder().excluded(&tokens, &mut probe, message);
         for (k, t) in tokens.iter().enumerate() {
-            let a_name = self.index.exact(&t.norm).is_some();
-            if probe[k] && !used[k] && entities::names_transactions(&t.norm) && !a_name {
+            let before = message.get(..t.start).unwrap_or_default().trim_end().to_lowercase();
+            let after_name = left_out.iter().any(|m| before.ends_with(&m.words.to_lowercase()));
+            if probe[k] && !used[k] && after_name && entities::names_transactions(&t.norm) {
                 used[k] = true;
             }
         }
