@@ -147,7 +147,11 @@ pub fn edit_distance(a: &str, b: &str, limit: usize) -> usize {
 /// "restaurants" -> "restaurant", "journaux" -> "journal" is out of scope: only the
 /// regular `s`/`x` plural of French and English.
 pub fn singular(word: &str) -> &str {
-    if word.len() > 3 && (word.ends_with('s') || word.ends_with('x')) && !word.ends_with("ss") && !word.ends_with("xx") {
+    if word.len() > 3
+        && (word.ends_with('s') || word.ends_with('x'))
+        && !word.ends_with("ss")
+        && !word.ends_with("xx")
+    {
         &word[..word.len() - 1]
     } else {
         word

@@ -316,7 +316,11 @@ impl Finder<'_> {
             // "other than the rent payments to Foncia", "sauf le loyer chez Foncia": a
             // category's payments to a merchant are one thing left out, the merchant.
             // ("payments" may already be read as debits.)
-            let p = if tokens.get(j + n).is_some_and(|t| names_transactions(&t.norm)) { j + n + 1 } else { j + n };
+            let p = if tokens.get(j + n).is_some_and(|t| names_transactions(&t.norm)) {
+                j + n + 1
+            } else {
+                j + n
+            };
             let to_merchant = match tokens.get(p).map(|t| t.norm.as_str()) {
                 Some("to" | "at" | "from" | "chez" | "a" | "de" | "d" | "with" | "avec")
                     if !used[p] && !merchant(&m) =>

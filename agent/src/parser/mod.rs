@@ -104,6 +104,43 @@ impl Parser {
         Finder { vocab: &self.vocab, index: &self.index }
     }
 
+    /// "le navigo et tout", "wages and all" at the end of a clause: a name given as an
+    /// example of what the rest holds, no filter — set aside.
+    fn set_aside_examples(&self, tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
+        let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+        let mut i = 0;
+        while i < tokens.len() {
+            let Some((m, n)) = self.finder().match_at(tokens, used, i, message) else {
+                i += 1;
+                continue;
+            };
+            let tail = match (w(i + n), w(i + n + 1)) {
+                ("et" | "and", "tout" | "all" | "everything") => 2,
+                ("etc", _) => 1,
+                _ => 0,
+            };
+            let end = i + n + tail;
+            let clause_ends = end == tokens.len()
+                || message
+                    .get(tokens[end - 1].end..tokens[end].start)
+                    .is_some_and(|g| g.contains([',', '.', '?', '!', ';']));
+            // (Only beside another name, or as the income it names: "Uber etc." alone
+            // stays a filter to ask about.)
+            let other = (0..tokens.len())
+                .any(|j| (j < i || j >= end) && self.finder().match_at(tokens, used, j, message).is_some());
+            let income = m
+                .ids
+                .iter()
+                .any(|id| self.vocab.term(*id).is_some_and(|t| self.vocab.category_is(&t.key, "income")));
+            if tail > 0 && clause_ends && (other || income) && used[i + n..end].iter().all(|u| !u) {
+                used[i..end].iter_mut().for_each(|u| *u = true);
+                i = end;
+            } else {
+                i += n;
+            }
+        }
+    }
+
     pub fn parse(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
         let outcome = self.parse_whole(message, cx);
         if matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == crate::Confidence::High) {
@@ -286,6 +323,7 @@ impl Parser {
                 used[k] = true;
             }
         }
+        self.set_aside_examples(&tokens, &mut used, message);
         let intent = intent::read(&tokens, &mut used, message);
         let mut excluded = self.finder().excluded(&tokens, &mut used, message);
         excluded.extend(self.finder().excluded_after(&tokens, &mut used, message));

@@ -58,7 +58,8 @@ impl Parser {
             excluded.iter().any(|m| before.ends_with(&m.words.to_lowercase()))
         };
         let items = tokens.iter().enumerate().any(|(k, t)| {
-            let plural = t.norm == "depense" && k > 0 && matches!(tokens[k - 1].norm.as_str(), "les" | "mes" | "des");
+            let plural =
+                t.norm == "depense" && k > 0 && matches!(tokens[k - 1].norm.as_str(), "les" | "mes" | "des");
             (is_item_noun(&t.norm) || plural) && !left_out(t)
         });
         let bought =

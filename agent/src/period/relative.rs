@@ -130,6 +130,8 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["this", "month"], Relative::ThisMonth),
     (&["current", "month"], Relative::ThisMonth),
     (&["cette", "annee"], Relative::ThisYear),
+    // ("cette anne": the é and its e lost in typing.)
+    (&["cette", "anne"], Relative::ThisYear),
     (&["de", "l", "annee"], Relative::ThisYear),
     (&["of", "the", "year"], Relative::ThisYear),
     (&["annee", "en", "cours"], Relative::ThisYear),

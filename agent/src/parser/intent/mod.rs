@@ -315,6 +315,20 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         }
         a.spend = true;
         intent.group_by = Some(GroupBy::Merchant);
+        // "les trois restaurants où j'ai le plus dépensé": how many.
+        let n = (0..tokens.len()).find_map(|j| {
+            let n = if tokens[j].kind == TokenKind::Number {
+                norm(j).parse().ok()
+            } else {
+                crate::period::number_word(norm(j))
+            };
+            n.filter(|n| !used[j] && (2..=50).contains(n) && j + 1 < tokens.len() && !used[j + 1])
+                .map(|n| (j, n))
+        });
+        if let Some((j, n)) = n {
+            intent.top = Some(n);
+            used[j] = true;
+        }
     }
     if a.breakdown && intent.group_by.is_none() {
         intent.group_by = Some(GroupBy::Category);

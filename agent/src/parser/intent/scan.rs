@@ -148,6 +148,23 @@ pub(super) fn words(
             }
             continue;
         }
+        // "combien j'ai mis en restos", "on a filé combien à Foncia", "ai-je versé à la
+        // MAIF": money put somewhere, in the past — spent (not "mis de côté", read above;
+        // not onto one's own accounts, which stays unread).
+        let aux = (1..=3).any(|k| i >= k && matches!(norm(i - k), "ai" | "jai" | "a" | "avons" | "g" | "as"));
+        let own = (i + 1..(i + 4).min(tokens.len()))
+            .any(|k| matches!(norm(k), "livret" | "compte" | "epargne" | "cote" | "pel" | "ldds"));
+        if aux
+            && !own
+            && matches!(w, "mis" | "file" | "verse")
+            && (i + 1..(i + 3).min(tokens.len()))
+                .any(|k| matches!(norm(k), "en" | "chez" | "dans" | "pour" | "a" | "au" | "aux"))
+        {
+            a.spend = true;
+            intent.words.push(span(i, i));
+            used[i] = true;
+            continue;
+        }
         // "how much did I transfer to savings", "combien j'ai viré": money moved, in the
         // past — a read of what went out, not a request to move it.
         let past = (i >= 2
@@ -391,6 +408,13 @@ pub(super) fn words(
                 intent.limit = Some(n.unwrap_or(DEFAULT_LARGEST));
             } else {
                 intent.top_of_name = Some(n.unwrap_or(DEFAULT_TOP));
+                // "top 5 grocery stores": the merchants of the name, said after it.
+                let shops = |w: &str| {
+                    matches!(w, "stores" | "shops" | "merchants" | "magasins" | "marchands" | "enseignes")
+                };
+                if let Some(j) = (k + 1..(k + 3).min(tokens.len())).find(|&j| !used[j] && shops(norm(j))) {
+                    used[j] = true;
+                }
             }
         } else if let Some(g) = time_group_word(w) {
             intent.second_ask |= intent.group_by.is_some_and(|h| h != g);

@@ -39,6 +39,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "allees",
     "alles",
     "alors",
+    "altogether",
     "am",
     "amabilite",
     "amount",
@@ -200,7 +201,9 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "for",
     "fournir",
     "franchement",
+    "frero",
     "from",
+    "frr",
     "full",
     "g",
     "garcon",
@@ -221,6 +224,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "help",
     "hey",
     "hi",
+    "hiya",
     "hmm",
     "hola",
     "honest",
@@ -332,6 +336,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "present",
     "presenter",
     "prie",
+    "provide",
     "ptdr",
     "purchase",
     "purchases",
@@ -470,6 +475,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "yo",
     "you",
     "your",
+    "zou",
 ];
 
 /// Whether `w` carries nothing the parser uses.

@@ -77,7 +77,7 @@ fn ordinal_word(w: &str) -> Option<u32> {
 }
 
 /// A small number written in words: "six", "trois", "twelve".
-fn number_word(w: &str) -> Option<u32> {
+pub(crate) fn number_word(w: &str) -> Option<u32> {
     let n = match w {
         "one" | "un" | "une" => 1,
         "two" | "deux" => 2,

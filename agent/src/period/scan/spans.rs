@@ -15,7 +15,8 @@ impl Scanner<'_> {
             j += 1;
         }
         // "depuis 3 mois", "for 2 weeks now": as long up to today.
-        let lead = self.is(j, &["last", "past", "derniers", "dernieres", "previous", "trailing", "rolling"])
+        let lead = self
+            .is(j, &["last", "past", "derniers", "dernieres", "dernier", "previous", "trailing", "rolling"])
             || (self.is(j, &["depuis", "since"])
                 && self.number(j + 1).or_else(|| self.word(j + 1).and_then(number_word)).is_some());
         if lead {
@@ -31,12 +32,13 @@ impl Scanner<'_> {
         // "the past 6 months", "the past six months", "les trois derniers mois".
         let n = self.number(j).or_else(|| self.word(j).and_then(number_word))?;
         let mut k = j + 1;
-        if !lead && self.is(k, &["derniers", "dernieres"]) {
+        if !lead && self.is(k, &["derniers", "dernieres", "dernier"]) {
             k += 1;
         }
         let unit = unit_word(self.word(k)?)?;
-        let trailing = self.is(k + 1, &["derniers", "dernieres", "passes", "passees", "glissants"]);
-        if !lead && !trailing && !self.is(j + 1, &["derniers", "dernieres"]) {
+        let trailing =
+            self.is(k + 1, &["derniers", "dernieres", "dernier", "passes", "passees", "glissants"]);
+        if !lead && !trailing && !self.is(j + 1, &["derniers", "dernieres", "dernier"]) {
             return None;
         }
         let last = if trailing { k + 1 } else { k };
