@@ -92,6 +92,8 @@ const COMPARATORS: &[(&[&str], Bound)] = &[
     (&["depassant"], Bound::Min),
     (&["exceeding"], Bound::Min),
     (&["exceeds"], Bound::Min),
+    (&["exceeded"], Bound::Min),
+    (&["exceed"], Bound::Min),
     (&["above"], Bound::Min),
     (&["under"], Bound::Max),
     (&["sous"], Bound::Max),

@@ -41,6 +41,10 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
         "jclaque" => &["je", "claque"],
         "cetait" => &["c", "etait"],
         "cest" => &["c", "est"],
+        // The apostrophe left out: "lan dernier", "de lannee", "rentrées dargent".
+        "lannee" => &["l", "annee"],
+        "dargent" => &["d", "argent"],
+        "lan" => &["l", "an"],
         "der" | "dern" if after_unit => &["dernier"],
         "pro" | "proch" if after_unit => &["prochain"],
         _ => return None,

@@ -324,6 +324,7 @@ impl Parser {
             }
         }
         self.set_aside_examples(&tokens, &mut used, message);
+        set_aside_tag_questions(&tokens, &mut used, message);
         let intent = intent::read(&tokens, &mut used, message);
         let mut excluded = self.finder().excluded(&tokens, &mut used, message);
         excluded.extend(self.finder().excluded_after(&tokens, &mut used, message));
@@ -589,4 +590,26 @@ fn joined_before(message: &str, part: &str) -> bool {
     let before = message.get(..at).unwrap_or("").trim_end().as_bytes();
     let ends = |w: &[u8]| before.len() > w.len() && before[before.len() - w.len()..].eq_ignore_ascii_case(w);
     ends(b" and") || ends(b" et") || ends(b",and")
+}
+
+/// "… plus cette année que l'an dernier ou pas ?", "did my wages come in or not yet?":
+/// "or not" closing a yes/no question asks nothing more — set aside (a negation anywhere
+/// else stays to be read).
+fn set_aside_tag_questions(tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    for i in 0..tokens.len() {
+        let n = match (w(i), w(i + 1), w(i + 2)) {
+            ("or" | "ou", "not" | "pas" | "non", "yet") => 3,
+            ("or" | "ou", "not" | "pas" | "non", _) => 2,
+            _ => continue,
+        };
+        let end = i + n;
+        let clause_ends = end == tokens.len()
+            || message
+                .get(tokens[end - 1].end..tokens[end].start)
+                .is_some_and(|g| g.contains(['.', '?', '!', ',']));
+        if clause_ends && used[i..end].iter().all(|u| !u) {
+            used[i..end].iter_mut().for_each(|u| *u = true);
+        }
+    }
 }

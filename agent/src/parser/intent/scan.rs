@@ -392,12 +392,27 @@ pub(super) fn words(
                 .filter(|n| (1..=50).contains(n));
             // ("top 3 des dépenses loisirs", "top 5 of my expenses": the same.)
             let mut k = i + 1 + usize::from(n.is_some());
-            while matches!(norm(k), "des" | "de" | "d" | "of" | "my" | "mes" | "the" | "les") {
+            // ("top 10 biggest debits": the largest.)
+            while matches!(
+                norm(k),
+                "des" | "de" | "d" | "of" | "my" | "mes" | "the" | "les" | "biggest" | "largest"
+            ) {
                 k += 1;
             }
             let next = norm(k);
             let items = is_transaction_word(next)
-                || matches!(next, "depenses" | "expenses" | "purchases" | "achats" | "commandes" | "orders");
+                || matches!(
+                    next,
+                    "depenses"
+                        | "expenses"
+                        | "purchases"
+                        | "achats"
+                        | "commandes"
+                        | "orders"
+                        | "debits"
+                        | "payments"
+                        | "paiements"
+                );
             used[i] = true;
             if n.is_some() {
                 used[i + 1] = true;

@@ -82,8 +82,8 @@ pub(crate) fn is_income_word(w: &str) -> bool {
 }
 
 const INCOME_WORDS: &[&str] = &[
-    "gagne", "gagnee", "gagner", "revenus", "revenu", "rentrees", "recu", "recus", "percu", "percus",
-    "touche", "earn", "earned", "earnings", "income", "received", "receive", "incoming",
+    "gagne", "gagnee", "gagner", "revenus", "revenu", "rentrees", "rentree", "recu", "recus", "percu",
+    "percus", "touche", "earn", "earned", "earnings", "income", "received", "receive", "incoming",
 ];
 
 pub(crate) fn is_list_word(w: &str) -> bool {
@@ -465,8 +465,12 @@ pub(crate) fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Opti
         ("inflows" | "inflow", _) => Some((Direction::Credit, 1)),
         // "sorties d'argent" is money out; "sorties" alone may be outings (leisure).
         // "la plus grosse rentrée d'argent": money in ("la rentrée" alone is September).
+        // ("combien de rentrée d'argent": how much came in, as "rentrées".)
         ("rentree", "d" | "de")
-            if tokens.get(i + 2).is_some_and(|t| matches!(t.norm.as_str(), "argent" | "cash")) =>
+            if tokens.get(i + 2).is_some_and(|t| matches!(t.norm.as_str(), "argent" | "cash"))
+                && !(i >= 2
+                    && matches!(tokens[i - 1].norm.as_str(), "de" | "d")
+                    && matches!(tokens[i - 2].norm.as_str(), "combien" | "cb" | "cmb")) =>
         {
             Some((Direction::Credit, 3))
         }

@@ -157,6 +157,22 @@ impl Scanner<'_> {
                 .map_or(last, |p| last + p.len());
             return (start < end).then(|| (range(start, end, self.locale), last));
         }
+        // "1 December 2024 through 31 December 2024", "2026-06-15 to 2026-07-15": two
+        // whole dates joined, no "from" before.
+        if let Some((d1, l1)) = self.date(i) {
+            if self.is(l1 + 1, &["to", "through", "thru", "until", "till", "au"]) {
+                if let Some((d2, l2)) = self.date(l1 + 2) {
+                    let dated = |a: usize, b: usize| {
+                        (a..=b)
+                            .any(|j| self.year(j).is_some() || self.tokens[j].norm.matches('-').count() == 2)
+                    };
+                    let years = dated(i, l1) && dated(l1 + 2, l2);
+                    if years && d1 <= d2 {
+                        return Some((range(d1, d2.add_days(1), self.locale), l2));
+                    }
+                }
+            }
+        }
         if !matches!(w, "de" | "du" | "from" | "between" | "entre") {
             return None;
         }
