@@ -189,6 +189,12 @@ fn exclusion_opener(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> 
         "ailleurs" if matches!(w(i + 1), "que" | "qu") => i + 2,
         "anywhere" | "everywhere" if matches!(w(i + 1), "but" | "except") => i + 2,
         "a" if w(i + 1) == "part" => i + 2,
+        // "à l'exception des courses".
+        "a" if w(i + 1) == "l" && w(i + 2) == "exception" => match w(i + 3) {
+            "de" | "des" | "du" | "d" => i + 4,
+            _ => i + 3,
+        },
+        "with" if w(i + 1) == "the" && w(i + 2) == "exception" && w(i + 3) == "of" => i + 4,
         "mis" if w(i + 1) == "a" && w(i + 2) == "part" => i + 3,
         "en" if w(i + 1) == "dehors" => i + 2,
         "dehors" => i + 1,
@@ -378,13 +384,18 @@ impl Finder<'_> {
                 continue;
             };
             let after = i + n;
+            // "leaving the restaurants aside", "putting rent aside": the verb before.
+            let setting = (i.saturating_sub(3)..i).find(|&j| {
+                !used[j] && matches!(w(j), "leaving" | "leave" | "putting" | "put" | "setting" | "set")
+            });
             let marker = match (w(after), w(after + 1)) {
                 ("non" | "not", "compris" | "inclus" | "included" | "counted") => 2,
                 ("exclu" | "exclus" | "exclue" | "exclues" | "excluded", _) => 1,
+                ("aside", _) if setting.is_some() => 1,
                 _ => 0,
             };
             if marker > 0 && (after..after + marker).all(|j| !used[j]) {
-                used[i..after + marker].iter_mut().for_each(|u| *u = true);
+                used[setting.unwrap_or(i)..after + marker].iter_mut().for_each(|u| *u = true);
                 out.push(m);
                 i = after + marker;
             } else {

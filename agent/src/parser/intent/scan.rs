@@ -134,7 +134,21 @@ pub(super) fn words(
             continue;
         }
         // "what went out of the current account", "how much went out": spending.
-        if matches!(w, "went" | "goes" | "gone" | "going") && norm(i + 1) == "out" && !used[i + 1] {
+        // "how much has the rent come to this year": a total, which is asked already.
+        if matches!(w, "come" | "came" | "comes")
+            && norm(i + 1) == "to"
+            && !used[i + 1]
+            && (i + 2 >= tokens.len()
+                || matches!(norm(i + 2), "this" | "last" | "in" | "so" | "for" | "over"))
+        {
+            used[i] = true;
+            used[i + 1] = true;
+            continue;
+        }
+        if matches!(w, "went" | "goes" | "gone" | "going" | "came" | "come" | "comes")
+            && norm(i + 1) == "out"
+            && !used[i + 1]
+        {
             a.spend = true;
             // ("list what went out": the debits.)
             if tokens.iter().any(|t| matches!(t.norm.as_str(), "list" | "liste" | "lister")) {

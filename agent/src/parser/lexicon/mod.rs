@@ -654,7 +654,17 @@ pub(crate) fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) 
     let more = find(&|j| {
         matches!(
             norm(j),
-            "more" | "less" | "plus" | "moins" | "worse" | "better" | "higher" | "lower" | "pire" | "mieux"
+            "more"
+                | "less"
+                | "plus"
+                | "moins"
+                | "worse"
+                | "better"
+                | "higher"
+                | "lower"
+                | "pire"
+                | "mieux"
+                | "davantage"
         ) && not_amount(j)
     });
     if let Some(m) = more {

@@ -270,11 +270,15 @@ impl Scanner<'_> {
                             "suivant",
                             "d",
                             "du",
-                            "en",
                             "before",
                             "after",
                         ],
-                    ) || self.year(i + n).is_some())
+                    ) || self.year(i + n).is_some()
+                        // ("de l'année en cours", "en 2025"; not "…, en excluant".)
+                        || (self.is(i + n, &["en"])
+                            && (self.year(i + n + 1).is_some()
+                                || self.is(i + n + 1, &["cours"])
+                                || self.month_year(i + n + 1, true).is_some())))
                 {
                     continue;
                 }
