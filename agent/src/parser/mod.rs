@@ -324,7 +324,7 @@ impl Parser {
             }
         }
         self.set_aside_examples(&tokens, &mut used, message);
-        set_aside_tag_questions(&tokens, &mut used, message);
+        set_aside_harmless(&tokens, &mut used, message);
         let intent = intent::read(&tokens, &mut used, message);
         let mut excluded = self.finder().excluded(&tokens, &mut used, message);
         excluded.extend(self.finder().excluded_after(&tokens, &mut used, message));
@@ -592,11 +592,29 @@ fn joined_before(message: &str, part: &str) -> bool {
     ends(b" and") || ends(b" et") || ends(b",and")
 }
 
-/// "… plus cette année que l'an dernier ou pas ?", "did my wages come in or not yet?":
+/// Words that ask nothing more, set aside. "… plus cette année que l'an dernier ou
+/// pas ?", "did my wages come in or not yet?":
 /// "or not" closing a yes/no question asks nothing more — set aside (a negation anywhere
 /// else stays to be read).
-fn set_aside_tag_questions(tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
+fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
     let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    // Phrases that say nothing a plan holds, anywhere: "là tout de suite", "à nous deux",
+    // "both dates inclusive".
+    const HARMLESS: &[&[&str]] = &[
+        &["tout", "de", "suite"],
+        &["a", "nous", "deux"],
+        &["a", "nous", "2"],
+        &["both", "dates", "inclusive"],
+        &["both", "dates", "included"],
+        &["both", "inclusive"],
+        &["dates", "incluses"],
+        &["bornes", "incluses"],
+    ];
+    for i in 0..tokens.len() {
+        if let Some(p) = HARMLESS.iter().find(|p| p.iter().enumerate().all(|(k, x)| w(i + k) == *x)) {
+            used[i..i + p.len()].iter_mut().for_each(|u| *u = true);
+        }
+    }
     for i in 0..tokens.len() {
         let n = match (w(i), w(i + 1), w(i + 2)) {
             ("or" | "ou", "not" | "pas" | "non", "yet") => 3,

@@ -42,8 +42,15 @@ pub(crate) fn asks_about_world(tokens: &[Token]) -> bool {
         _ => false,
     });
     // "c'est quoi le total de mes courses" is about the user's money.
-    let mine =
-        tokens.iter().any(|t| matches!(t.norm.as_str(), "my" | "mes" | "mon" | "ma" | "i" | "j" | "je"));
+    // ("c'est quoi le solde du livret", "c'est quoi notre cash flow": the user's too.)
+    let mine = tokens.iter().any(|t| {
+        matches!(
+            t.norm.as_str(),
+            "my" | "mes" | "mon" | "ma" | "i" | "j" | "je" | "notre" | "nos" | "nous" | "our" | "we"
+        )
+    }) || (0..tokens.len()).any(|j| {
+        w(j) == "quoi" && matches!(w(j + 2), "solde" | "soldes" | "total" | "montant" | "budget" | "budgets")
+    });
     let what_is = !mine
         && (0..tokens.len()).any(|j| {
             (w(j) == "qu"

@@ -678,9 +678,19 @@ pub(crate) fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) 
                         )))
                 && tokens.get(j + 1).is_some_and(|t| t.kind == TokenKind::Word)
         });
+        // "plus ou moins qu'en 2024", "more or less than last year": either way, one
+        // comparison.
+        let either = matches!(norm(m + 1), "ou" | "or")
+            && matches!(norm(m + 2), "moins" | "less" | "plus" | "more")
+            && !used[m + 1]
+            && !used[m + 2];
         if let Some(t) = than {
             used[m] = true;
             used[t] = true;
+            if either {
+                used[m + 1] = true;
+                used[m + 2] = true;
+            }
             words.push(format!("{} … {}", norm(m), norm(t)));
         }
     }

@@ -38,10 +38,18 @@ impl Scanner<'_> {
         let unit = unit_word(self.word(k)?)?;
         let trailing =
             self.is(k + 1, &["derniers", "dernieres", "dernier", "passes", "passees", "glissants"]);
-        if !lead && !trailing && !self.is(j + 1, &["derniers", "dernieres", "dernier"]) {
+        // "the two weeks ending today", "the 12 months up to today".
+        let to_today = if self.is(k + 1, &["ending", "until", "to"]) && self.is(k + 2, &["today"]) {
+            2
+        } else if self.is(k + 1, &["up"]) && self.is(k + 2, &["to"]) && self.is(k + 3, &["today"]) {
+            3
+        } else {
+            0
+        };
+        if !lead && !trailing && to_today == 0 && !self.is(j + 1, &["derniers", "dernieres", "dernier"]) {
             return None;
         }
-        let last = if trailing { k + 1 } else { k };
+        let last = if trailing { k + 1 } else { k + to_today };
         if n == 0 || n > 120 {
             return None;
         }
