@@ -43,6 +43,10 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
         "cest" => &["c", "est"],
         // The apostrophe left out: "lan dernier", "de lannee", "rentrées dargent".
         "lannee" => &["l", "annee"],
+        "jen" => &["j", "en"],
+        "doctobre" => &["d", "octobre"],
+        "davril" => &["d", "avril"],
+        "daout" => &["d", "aout"],
         "dargent" => &["d", "argent"],
         "lan" => &["l", "an"],
         "der" | "dern" if after_unit => &["dernier"],

@@ -280,6 +280,8 @@ impl Parser {
             return ParseOutcome::Clarification(c);
         }
         let mut used = vec![false; tokens.len()];
+        self.set_aside_examples(&tokens, &mut used, message);
+        set_aside_harmless(&tokens, &mut used, message);
 
         // "compared to my budget" asks for the budget, not two periods.
         let about_budget = tokens.iter().any(|t| is_budget_word(&t.norm));
@@ -323,8 +325,6 @@ impl Parser {
                 used[k] = true;
             }
         }
-        self.set_aside_examples(&tokens, &mut used, message);
-        set_aside_harmless(&tokens, &mut used, message);
         let intent = intent::read(&tokens, &mut used, message);
         let mut excluded = self.finder().excluded(&tokens, &mut used, message);
         excluded.extend(self.finder().excluded_after(&tokens, &mut used, message));

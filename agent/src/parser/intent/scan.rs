@@ -134,6 +134,21 @@ pub(super) fn words(
             continue;
         }
         // "what went out of the current account", "how much went out": spending.
+        // "mon salaire est tombé ?", "la facture est passée ?", "tout ce qui est passé
+        // sur le livret": whether, and what, went through — the lines.
+        if w == "est"
+            && matches!(norm(i + 1), "tombe" | "tombee" | "passe" | "passee" | "arrive" | "arrivee")
+            && !used[i + 1]
+            && !tokens
+                .iter()
+                .any(|t| matches!(t.norm.as_str(), "combien" | "cb" | "cmb" | "total" | "montant"))
+        {
+            a.list = true;
+            intent.words.push(span(i, i + 1));
+            used[i] = true;
+            used[i + 1] = true;
+            continue;
+        }
         // "how much has the rent come to this year": a total, which is asked already.
         if matches!(w, "come" | "came" | "comes")
             && norm(i + 1) == "to"
