@@ -602,6 +602,14 @@ impl Parser {
             // "my deliveroo orders", "what did I buy", "mes dépenses de plus de 100 €":
             // money that went out.
             // "my last Airbnb payment": paid, unless received ("the last payment from ACME").
+            // "my incoming payments", "the payments I got": money in — credits.
+            let incoming = |j: usize| {
+                matches!(tokens[j].norm.as_str(), "incoming" | "entrants" | "entrantes")
+                    || (tokens[j].norm == "got" && j > 0 && matches!(tokens[j - 1].norm.as_str(), "i" | "we"))
+            };
+            if a.direction.is_none() && (0..tokens.len()).any(incoming) {
+                a.direction = Some(crate::Direction::Credit);
+            }
             // ("the EDF payments from 2025": "from" a date is the period.)
             let received = tokens.iter().enumerate().any(|(j, t)| {
                 let dated = tokens.get(j + 1).is_some_and(|n| {
@@ -614,6 +622,7 @@ impl Parser {
                         t.norm.as_str(),
                         "recu" | "recus" | "received" | "verse" | "versement" | "versements"
                     )
+                    || incoming(j)
             });
             let paid = !received
                 && tokens.iter().any(|t| {

@@ -421,7 +421,10 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 )
             }) || tokens
                 .windows(2)
-                .any(|w| matches!(w[0].norm.as_str(), "came" | "come") && w[1].norm == "in");
+                .any(|w| matches!(w[0].norm.as_str(), "i" | "we") && w[1].norm == "got")
+                || tokens
+                    .windows(2)
+                    .any(|w| matches!(w[0].norm.as_str(), "came" | "come") && w[1].norm == "in");
             if intent.largest && incoming {
                 intent.direction = Some(Direction::Credit);
             } else if intent.largest && (a.spend || purchase) {
@@ -803,3 +806,4 @@ const SAVED: &[&str] = &[
     "epargnee",
     "epargner",
 ];
+
