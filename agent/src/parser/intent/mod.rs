@@ -304,31 +304,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     }
     // "where did I shop most for groceries": the spending by merchant.
     if intent.group_by.is_none() && !a.income && asks_where_most(tokens) {
-        for i in 0..tokens.len() {
-            let le_plus = norm(i) == "plus" && i > 0 && norm(i - 1) == "le";
-            if !used[i] && (matches!(norm(i), "where" | "ou" | "most" | "shop" | "shopped") || le_plus) {
-                intent
-                    .words
-                    .push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
-                used[i] = true;
-            }
-        }
+        rank::where_most(tokens, used, message, &mut intent);
         a.spend = true;
-        intent.group_by = Some(GroupBy::Merchant);
-        // "les trois restaurants où j'ai le plus dépensé": how many.
-        let n = (0..tokens.len()).find_map(|j| {
-            let n = if tokens[j].kind == TokenKind::Number {
-                norm(j).parse().ok()
-            } else {
-                crate::period::number_word(norm(j))
-            };
-            n.filter(|n| !used[j] && (2..=50).contains(n) && j + 1 < tokens.len() && !used[j + 1])
-                .map(|n| (j, n))
-        });
-        if let Some((j, n)) = n {
-            intent.top = Some(n);
-            used[j] = true;
-        }
     }
     if a.breakdown && intent.group_by.is_none() {
         intent.group_by = Some(GroupBy::Category);
@@ -806,4 +783,3 @@ const SAVED: &[&str] = &[
     "epargnee",
     "epargner",
 ];
-

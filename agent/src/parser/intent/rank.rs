@@ -1,6 +1,6 @@
 //! Rankings said in words: "top 5 marchands", "my biggest purchase" (one, or several).
 
-use super::DEFAULT_TOP;
+use super::{Intent, DEFAULT_TOP};
 use crate::parser::lexicon::group_word;
 use crate::text::{Token, TokenKind};
 use crate::GroupBy;
@@ -108,4 +108,30 @@ pub(super) fn singular_item(tokens: &[Token]) -> bool {
         .any(|j| tokens[j].norm == "plus" && matches!(tokens[j - 1].norm.as_str(), "le" | "la"))
         && !tokens.iter().any(|t| matches!(t.norm.as_str(), "les" | "mes" | "des"));
     (singular || article) && !tokens.iter().any(|t| plural(&t.norm))
+}
+
+/// "where did I shop most for groceries", "les trois restaurants où j'ai le plus
+/// dépensé": the spending by merchant, its words used — and how many, if a number says.
+pub(super) fn where_most(tokens: &[Token], used: &mut [bool], message: &str, intent: &mut Intent) {
+    let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    for i in 0..tokens.len() {
+        let le_plus = norm(i) == "plus" && i > 0 && norm(i - 1) == "le";
+        if !used[i] && (matches!(norm(i), "where" | "ou" | "most" | "shop" | "shopped") || le_plus) {
+            intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
+            used[i] = true;
+        }
+    }
+    intent.group_by = Some(GroupBy::Merchant);
+    let n = (0..tokens.len()).find_map(|j| {
+        let n = if tokens[j].kind == TokenKind::Number {
+            norm(j).parse().ok()
+        } else {
+            crate::period::number_word(norm(j))
+        };
+        n.filter(|n| !used[j] && (2..=50).contains(n) && j + 1 < tokens.len() && !used[j + 1]).map(|n| (j, n))
+    });
+    if let Some((j, n)) = n {
+        intent.top = Some(n);
+        used[j] = true;
+    }
 }
