@@ -368,13 +368,16 @@ mod tests {
     // debits); so do AI's ("my Airbnb payments"), AJ's ("les paiements au Franprix") and
     // AL's ("my airbnb payments", "my deliveroo orders"). AK's writer reads "my
     // transactions …, but not the grocery ones? … I know what I bought" as both directions
-    // (Sou reads "bought" in the remark: debits). AL's wants "how much money came in this
-    // month, wages and all" as all income (Sou: the Income category, "wages" one of its
-    // names). AM's writer reads "les courses cet automne par rapport à l'automne dernier"
-    // as this autumn so far (Sou: the two seasons whole), "ce trimestre, les abonnements"
-    // as the Subscriptions category's spending (Sou: the recurring payments), "quel mois
-    // j'ai le plus dépensé" as every month (as P's and AA's), and asks about "Monoprixx"
-    // (Sou: Monoprix).
+    // (Sou reads "bought" in the remark: debits). AM's writer reads "ce trimestre, les
+    // abonnements ça donne quoi" as the Subscriptions category's spending (Sou: the
+    // recurring payments) and "quel mois j'ai le plus dépensé" as every month (as P's and
+    // AA's). AO's asks about "fusionne leclerc dans carrefour" (Sou: "leclerc" an other name
+    // of Carrefour, shown for approval). AP's wants "est-ce qu'on a reçu les salaires" as
+    // the lines (Sou: the total), "mes revenus" as the Income category (AL's, AO's "mes
+    // revenus sans le salaire": all income, as Sou) and "my uber rides" both ways; AQ's
+    // wants "j'ai touché ma paye ?" as the Income category (Sou: all income) and AR's
+    // "argent reçu ce mois à part le salaire" as a total (Sou: the lines, as "liste de
+    // l'argent reçu").
     // AH's writer counts "the last 30 days" from 30 October (31 days with today;
     // the brief and Sou: 30, today the last).
     const SETS: &[(&str, &str, usize, usize)] = &[
@@ -384,40 +387,44 @@ mod tests {
         ("2026-11-29-d", include_str!("../blind/2026-11-29-d.txt"), 1, 146),
         ("2026-11-29-e", include_str!("../blind/2026-11-29-e.txt"), 0, 143),
         ("2026-11-29-f", include_str!("../blind/2026-11-29-f.txt"), 3, 161),
-        ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 144),
+        ("2026-11-29-g", include_str!("../blind/2026-11-29-g.txt"), 0, 146),
         ("2026-11-29-h", include_str!("../blind/2026-11-29-h.txt"), 0, 164),
         ("2026-11-29-i", include_str!("../blind/2026-11-29-i.txt"), 1, 163),
-        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 154),
-        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 151),
-        ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 148),
-        ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 148),
-        ("2026-11-29-n", include_str!("../blind/2026-11-29-n.txt"), 0, 149),
-        ("2026-11-29-o", include_str!("../blind/2026-11-29-o.txt"), 0, 149),
-        ("2026-11-29-p", include_str!("../blind/2026-11-29-p.txt"), 1, 147),
-        ("2026-11-29-q", include_str!("../blind/2026-11-29-q.txt"), 0, 136),
-        ("2026-11-29-r", include_str!("../blind/2026-11-29-r.txt"), 1, 144),
-        ("2026-11-29-s", include_str!("../blind/2026-11-29-s.txt"), 1, 129),
-        ("2026-11-29-t", include_str!("../blind/2026-11-29-t.txt"), 0, 162),
-        ("2026-11-29-u", include_str!("../blind/2026-11-29-u.txt"), 0, 163),
-        ("2026-11-29-v", include_str!("../blind/2026-11-29-v.txt"), 1, 151),
-        ("2026-11-29-w", include_str!("../blind/2026-11-29-w.txt"), 0, 143),
-        ("2026-11-29-x", include_str!("../blind/2026-11-29-x.txt"), 0, 158),
-        ("2026-11-29-y", include_str!("../blind/2026-11-29-y.txt"), 1, 117),
-        ("2026-11-29-z", include_str!("../blind/2026-11-29-z.txt"), 0, 136),
+        ("2026-11-29-j", include_str!("../blind/2026-11-29-j.txt"), 1, 155),
+        ("2026-11-29-k", include_str!("../blind/2026-11-29-k.txt"), 0, 152),
+        ("2026-11-29-l", include_str!("../blind/2026-11-29-l.txt"), 0, 150),
+        ("2026-11-29-m", include_str!("../blind/2026-11-29-m.txt"), 0, 152),
+        ("2026-11-29-n", include_str!("../blind/2026-11-29-n.txt"), 0, 150),
+        ("2026-11-29-o", include_str!("../blind/2026-11-29-o.txt"), 0, 150),
+        ("2026-11-29-p", include_str!("../blind/2026-11-29-p.txt"), 1, 148),
+        ("2026-11-29-q", include_str!("../blind/2026-11-29-q.txt"), 0, 138),
+        ("2026-11-29-r", include_str!("../blind/2026-11-29-r.txt"), 1, 146),
+        ("2026-11-29-s", include_str!("../blind/2026-11-29-s.txt"), 1, 131),
+        ("2026-11-29-t", include_str!("../blind/2026-11-29-t.txt"), 0, 166),
+        ("2026-11-29-u", include_str!("../blind/2026-11-29-u.txt"), 0, 165),
+        ("2026-11-29-v", include_str!("../blind/2026-11-29-v.txt"), 1, 152),
+        ("2026-11-29-w", include_str!("../blind/2026-11-29-w.txt"), 0, 144),
+        ("2026-11-29-x", include_str!("../blind/2026-11-29-x.txt"), 0, 159),
+        ("2026-11-29-y", include_str!("../blind/2026-11-29-y.txt"), 1, 118),
+        ("2026-11-29-z", include_str!("../blind/2026-11-29-z.txt"), 0, 138),
         ("2026-11-29-aa", include_str!("../blind/2026-11-29-aa.txt"), 1, 141),
-        ("2026-11-29-ab", include_str!("../blind/2026-11-29-ab.txt"), 0, 152),
-        ("2026-11-29-ac", include_str!("../blind/2026-11-29-ac.txt"), 1, 102),
-        ("2026-11-29-ad", include_str!("../blind/2026-11-29-ad.txt"), 5, 86),
-        ("2026-11-29-ae", include_str!("../blind/2026-11-29-ae.txt"), 2, 61),
-        ("2026-11-29-af", include_str!("../blind/2026-11-29-af.txt"), 0, 109),
-        ("2026-11-29-ag", include_str!("../blind/2026-11-29-ag.txt"), 0, 91),
-        ("2026-11-29-ah", include_str!("../blind/2026-11-29-ah.txt"), 2, 77),
-        ("2026-11-29-ai", include_str!("../blind/2026-11-29-ai.txt"), 1, 93),
-        ("2026-11-29-ak", include_str!("../blind/2026-11-29-ak.txt"), 1, 63),
-        ("2026-11-29-al", include_str!("../blind/2026-11-29-al.txt"), 3, 84),
-        ("2026-11-29-am", include_str!("../blind/2026-11-29-am.txt"), 4, 66),
-        ("2026-11-29-an", include_str!("../blind/2026-11-29-an.txt"), 0, 114),
-        ("2026-11-29-aj", include_str!("../blind/2026-11-29-aj.txt"), 1, 91),
+        ("2026-11-29-ab", include_str!("../blind/2026-11-29-ab.txt"), 0, 155),
+        ("2026-11-29-ac", include_str!("../blind/2026-11-29-ac.txt"), 1, 104),
+        ("2026-11-29-ad", include_str!("../blind/2026-11-29-ad.txt"), 5, 90),
+        ("2026-11-29-ae", include_str!("../blind/2026-11-29-ae.txt"), 2, 62),
+        ("2026-11-29-af", include_str!("../blind/2026-11-29-af.txt"), 0, 110),
+        ("2026-11-29-ag", include_str!("../blind/2026-11-29-ag.txt"), 0, 92),
+        ("2026-11-29-ah", include_str!("../blind/2026-11-29-ah.txt"), 2, 79),
+        ("2026-11-29-ai", include_str!("../blind/2026-11-29-ai.txt"), 1, 97),
+        ("2026-11-29-ak", include_str!("../blind/2026-11-29-ak.txt"), 1, 65),
+        ("2026-11-29-al", include_str!("../blind/2026-11-29-al.txt"), 2, 85),
+        ("2026-11-29-am", include_str!("../blind/2026-11-29-am.txt"), 2, 66),
+        ("2026-11-29-an", include_str!("../blind/2026-11-29-an.txt"), 0, 116),
+        ("2026-11-29-aj", include_str!("../blind/2026-11-29-aj.txt"), 1, 94),
+        ("2026-11-29-ao", include_str!("../blind/2026-11-29-ao.txt"), 1, 152),
+        ("2026-11-29-ap", include_str!("../blind/2026-11-29-ap.txt"), 3, 126),
+        ("2026-11-29-aq", include_str!("../blind/2026-11-29-aq.txt"), 1, 141),
+        ("2026-11-29-ar", include_str!("../blind/2026-11-29-ar.txt"), 1, 102),
     ];
 
     #[test]
