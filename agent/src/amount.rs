@@ -187,7 +187,10 @@ impl Reader<'_> {
         let start = if before.is_some() { i + 1 } else { i };
         let guess = before.unwrap_or(self.default_currency);
         let (minor, mut last) = self.number(start, guess.exponent())?;
-        let after = self.word(last + 1).and_then(currency_word);
+        // ("50e", "75e": the euro sign typed as an "e" against the number.)
+        let glued_e = self.word(last + 1) == Some("e")
+            && self.tokens.get(last + 1).is_some_and(|e| e.start == self.tokens[last].end);
+        let after = self.word(last + 1).and_then(currency_word).or(glued_e.then_some(Currency::EUR));
         if after.is_some() {
             last += 1;
         }

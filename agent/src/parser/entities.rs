@@ -135,7 +135,7 @@ fn past_glue(tokens: &[Token], used: &[bool], mut j: usize) -> usize {
 pub(crate) fn names_transactions(w: &str) -> bool {
     (is_list_word(w) && !matches!(w, "liste" | "lister" | "list" | "listing"))
         || is_transaction_word(w)
-        || matches!(w, "bills" | "factures" | "stuff" | "trucs")
+        || matches!(w, "bills" | "factures" | "stuff" | "trucs" | "versements" | "versement")
 }
 
 /// The words that open an exclusion at `i`, and the index past them: "hors", "sauf",
@@ -189,8 +189,8 @@ fn exclusion_opener(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> 
         "ailleurs" if matches!(w(i + 1), "que" | "qu") => i + 2,
         "anywhere" | "everywhere" if matches!(w(i + 1), "but" | "except") => i + 2,
         "a" if w(i + 1) == "part" => i + 2,
-        // "à l'exception des courses".
-        "a" if w(i + 1) == "l" && w(i + 2) == "exception" => match w(i + 3) {
+        // "à l'exception des courses", "à l'exclusion du loyer".
+        "a" if w(i + 1) == "l" && matches!(w(i + 2), "exception" | "exclusion") => match w(i + 3) {
             "de" | "des" | "du" | "d" => i + 4,
             _ => i + 3,
         },
@@ -282,7 +282,21 @@ impl Finder<'_> {
         let mut out = Vec::new();
         for i in 0..tokens.len() {
             let Some(after) = exclusion_opener(tokens, used, i) else { continue };
-            let j = past_glue(tokens, used, after);
+            let mut j = past_glue(tokens, used, after);
+            // "en excluant les versements d'ACME", "except the payments to EDF": the
+            // transactions of a name.
+            let to = |k: usize| {
+                matches!(
+                    tokens.get(k).map(|t| t.norm.as_str()),
+                    Some("a" | "au" | "de" | "d" | "du" | "to" | "from" | "chez" | "at")
+                ) && !used[k]
+            };
+            if self.match_at(tokens, used, j, message).is_none()
+                && tokens.get(j).is_some_and(|t| !used[j] && names_transactions(&t.norm))
+                && to(j + 1)
+            {
+                j += 2;
+            }
             let Some((m, n)) = self.match_at(tokens, used, j, message) else { continue };
             // "sauf le loyer Foncia", "autres que le salaire ACME": two names side by side
             // are one thing left out, the merchant (the narrower one).

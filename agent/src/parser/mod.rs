@@ -602,6 +602,15 @@ fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool], message:
     // "both dates inclusive".
     const HARMLESS: &[&[&str]] = &[
         &["tout", "de", "suite"],
+        &["du", "coup"],
+        &["kindly", "share"],
+        &["please", "share"],
+        &["pls", "share"],
+        &["kindly", "advise"],
+        &["please", "advise"],
+        &["request", "you", "to"],
+        &["may", "i", "know"],
+        &["do", "the", "needful"],
         &["a", "nous", "deux"],
         &["a", "nous", "2"],
         &["both", "dates", "inclusive"],

@@ -43,6 +43,12 @@ pub(super) fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(G
     if matches!(word(j), Some("des" | "de" | "d" | "of")) {
         j += 1;
     }
+    // ("the top 5 spending categories": of spending, which a ranking is.)
+    if matches!(word(j), Some("spending" | "spend" | "expense" | "expenses"))
+        && word(j + 1).and_then(group_word).is_some()
+    {
+        j += 1;
+    }
     let g = group_word(word(j)?)?;
     if g.is_time() {
         return None;

@@ -149,6 +149,17 @@ pub(super) fn words(
             used[i + 1] = true;
             continue;
         }
+        // "month-wise cash flow", "category-wise spending": by month, by category.
+        if norm(i + 1) == "wise" && !used[i + 1] {
+            if let Some(g) = crate::parser::lexicon::group_word(w) {
+                intent.second_ask |= intent.group_by.is_some_and(|h| h != g);
+                intent.group_by = Some(g);
+                intent.words.push(span(i, i + 1));
+                used[i] = true;
+                used[i + 1] = true;
+                continue;
+            }
+        }
         // "how much has the rent come to this year": a total, which is asked already.
         if matches!(w, "come" | "came" | "comes")
             && norm(i + 1) == "to"

@@ -49,7 +49,8 @@ pub(crate) fn asks_about_world(tokens: &[Token]) -> bool {
             "my" | "mes" | "mon" | "ma" | "i" | "j" | "je" | "notre" | "nos" | "nous" | "our" | "we"
         )
     }) || (0..tokens.len()).any(|j| {
-        w(j) == "quoi" && matches!(w(j + 2), "solde" | "soldes" | "total" | "montant" | "budget" | "budgets")
+        w(j) == "quoi"
+            && matches!(w(j + 2), "solde" | "soldes" | "total" | "montant" | "budget" | "budgets" | "plus")
     });
     let what_is = !mine
         && (0..tokens.len()).any(|j| {

@@ -171,6 +171,7 @@ const LARGEST_WORDS: &[&str] = &[
     "biggest",
     "largest",
     "highest",
+    "expensive",
 ];
 
 /// "dernières opérations", "latest transactions", "recent payments".
@@ -591,7 +592,7 @@ pub(crate) fn group_word(w: &str) -> Option<GroupBy> {
         }
         "marchand" | "marchands" | "commercant" | "commercants" | "enseigne" | "enseignes" | "magasin"
         | "magasins" | "merchant" | "merchants" | "store" | "stores" | "shop" | "shops" | "vendor"
-        | "vendors" | "boutique" | "boutiques" => Some(GroupBy::Merchant),
+        | "vendors" | "boutique" | "boutiques" | "places" | "endroits" => Some(GroupBy::Merchant),
         "compte" | "comptes" | "account" | "accounts" => Some(GroupBy::Account),
         "mois" | "month" | "months" => Some(GroupBy::Month),
         "semaine" | "semaines" | "week" | "weeks" => Some(GroupBy::Week),

@@ -157,6 +157,7 @@ impl Scanner<'_> {
                 &["until", "now"],
                 &["till", "now"],
                 &["to", "date"],
+                &["till", "date"],
                 &["up", "to", "today"],
             ];
             let last = until
