@@ -236,7 +236,12 @@ impl Finder<'_> {
         let mut unrecognized = Vec::new();
         for (i, t) in tokens.iter().enumerate() {
             let negates = negates_at(tokens, i);
-            if used[i] || (is_stopword(t.norm.as_str()) && !negates) || t.kind == TokenKind::Currency {
+            let french_dont = crate::parser::lexicon::is_french_dont(tokens, i);
+            if used[i]
+                || (is_stopword(t.norm.as_str()) && !negates)
+                || french_dont
+                || t.kind == TokenKind::Currency
+            {
                 continue;
             }
             let words = message.get(t.start..t.end).unwrap_or_default().to_string();

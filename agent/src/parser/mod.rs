@@ -603,6 +603,10 @@ fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool], message:
     const HARMLESS: &[&[&str]] = &[
         &["tout", "de", "suite"],
         &["du", "coup"],
+        &["en", "ce", "moment"],
+        &["at", "the", "moment"],
+        &["were", "made"],
+        &["was", "made"],
         &["kindly", "share"],
         &["please", "share"],
         &["pls", "share"],

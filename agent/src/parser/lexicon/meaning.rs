@@ -173,6 +173,9 @@ pub fn is_negation_word(w: &str) -> bool {
 /// ("don't", "didn't", "isn't": the apostrophe splits the word in two).
 pub fn negates_at(tokens: &[Token], i: usize) -> bool {
     let Some(t) = tokens.get(i) else { return false };
+    if is_french_dont(tokens, i) {
+        return false;
+    }
     if is_negation_word(&t.norm) {
         return true;
     }
@@ -279,4 +282,37 @@ fn changes_meaning_exactly(w: &str) -> bool {
                 // What is left: of a balance or of a budget, not what was spent.
                 | "reste" | "restant" | "rester" | "left" | "remaining"
         )
+}
+
+/// French "dont" ("les opérations dont le libellé contient …"): "whose", no "don't" —
+/// it comes before an article or a subject, where the English never does.
+pub(crate) fn is_french_dont(tokens: &[Token], i: usize) -> bool {
+    tokens.get(i).is_some_and(|t| t.norm == "dont")
+        && tokens.get(i + 1).is_some_and(|n| {
+            matches!(
+                n.norm.as_str(),
+                "le" | "la"
+                    | "les"
+                    | "l"
+                    | "je"
+                    | "j"
+                    | "tu"
+                    | "il"
+                    | "elle"
+                    | "on"
+                    | "nous"
+                    | "vous"
+                    | "ils"
+                    | "elles"
+                    | "un"
+                    | "une"
+                    | "des"
+                    | "mon"
+                    | "ma"
+                    | "mes"
+                    | "ce"
+                    | "cette"
+                    | "ces"
+            )
+        })
 }

@@ -11,7 +11,7 @@ mod stopwords;
 pub(crate) use label::single_quoted;
 pub(crate) use label::{is_text_marker, label_text};
 pub(crate) use locale::detect_locale;
-pub(crate) use meaning::{asks_about_world, changes_meaning};
+pub(crate) use meaning::{asks_about_world, changes_meaning, is_french_dont};
 pub use meaning::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
 pub(crate) use stopwords::is_stopword;
 
@@ -126,6 +126,9 @@ const LIST_WORDS: &[&str] = &[
     "cherche",
     "chercher",
     "recherche",
+    "rechercher",
+    "recherchez",
+    "cherchez",
     "search",
     "find",
     "buy",
@@ -172,6 +175,10 @@ const LARGEST_WORDS: &[&str] = &[
     "largest",
     "highest",
     "expensive",
+    "depensier",
+    "depensiere",
+    "depensiers",
+    "depensieres",
 ];
 
 /// "dernières opérations", "latest transactions", "recent payments".
