@@ -285,9 +285,22 @@ fn changes_meaning_exactly(w: &str) -> bool {
 }
 
 /// French "dont" ("les opérations dont le libellé contient …"): "whose", no "don't" —
-/// it comes before an article or a subject, where the English never does.
+/// after transactions named, before an article or a subject, where the English never is.
 pub(crate) fn is_french_dont(tokens: &[Token], i: usize) -> bool {
     tokens.get(i).is_some_and(|t| t.norm == "dont")
+        && i > 0
+        && matches!(
+            tokens[i - 1].norm.as_str(),
+            "operations"
+                | "transactions"
+                | "depenses"
+                | "achats"
+                | "paiements"
+                | "virements"
+                | "prelevements"
+                | "mouvements"
+                | "lignes"
+        )
         && tokens.get(i + 1).is_some_and(|n| {
             matches!(
                 n.norm.as_str(),
