@@ -319,8 +319,9 @@ impl Parser {
         let mut probe = used.clone();
         let left_out = self.finder().excluded(&tokens, &mut probe, message);
         for (k, t) in tokens.iter().enumerate() {
-            let before = message.get(..t.start).unwrap_or_default().trim_end().to_lowercase();
-            let after_name = left_out.iter().any(|m| before.ends_with(&m.words.to_lowercase()));
+            // (A match's words are the message's own, as typed.)
+            let before = message.get(..t.start).unwrap_or_default().trim_end();
+            let after_name = left_out.iter().any(|m| before.ends_with(m.words.as_str()));
             if probe[k] && !used[k] && after_name && entities::names_transactions(&t.norm) {
                 used[k] = true;
             }

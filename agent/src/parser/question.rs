@@ -54,8 +54,8 @@ impl Parser {
         // (Not the transactions of a name left out: "leaving out the Decathlon purchases";
         // "les depense" typed for "les dépenses" is plural.)
         let left_out = |t: &crate::text::Token| {
-            let before = message.get(..t.start).unwrap_or_default().trim_end().to_lowercase();
-            excluded.iter().any(|m| before.ends_with(&m.words.to_lowercase()))
+            let before = message.get(..t.start).unwrap_or_default().trim_end();
+            excluded.iter().any(|m| before.ends_with(m.words.as_str()))
         };
         let items = tokens.iter().enumerate().any(|(k, t)| {
             let plural =
