@@ -108,35 +108,42 @@ impl Parser {
     /// example of what the rest holds, no filter — set aside.
     fn set_aside_examples(&self, tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
         let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
-        let mut i = 0;
-        while i < tokens.len() {
-            let Some((m, n)) = self.finder().match_at(tokens, used, i, message) else {
-                i += 1;
-                continue;
-            };
-            let tail = match (w(i + n), w(i + n + 1)) {
+        for p in 1..tokens.len() {
+            let tail = match (w(p), w(p + 1)) {
                 ("et" | "and", "tout" | "all" | "everything") => 2,
                 ("etc", _) => 1,
-                _ => 0,
+                _ => continue,
             };
-            let end = i + n + tail;
+            let end = p + tail;
             let clause_ends = end == tokens.len()
                 || message
                     .get(tokens[end - 1].end..tokens[end].start)
                     .is_some_and(|g| g.contains([',', '.', '?', '!', ';']));
+            if !clause_ends || used[p..end].iter().any(|u| *u) {
+                continue;
+            }
+            // The name just before the tail.
+            let Some((i, m)) = (p.saturating_sub(4)..p).find_map(|i| {
+                self.finder()
+                    .match_at(tokens, used, i, message)
+                    .filter(|(_, n)| i + n == p)
+                    .map(|(m, _)| (i, m))
+            }) else {
+                continue;
+            };
             // (Only beside another name, or as the income it names: "Uber etc." alone
             // stays a filter to ask about.)
-            let other = (0..tokens.len())
-                .any(|j| (j < i || j >= end) && self.finder().match_at(tokens, used, j, message).is_some());
             let income = m
                 .ids
                 .iter()
                 .any(|id| self.vocab.term(*id).is_some_and(|t| self.vocab.category_is(&t.key, "income")));
-            if tail > 0 && clause_ends && (other || income) && used[i + n..end].iter().all(|u| !u) {
+            let other = || {
+                (0..tokens.len()).any(|j| {
+                    (j < i || j >= end) && self.finder().match_at(tokens, used, j, message).is_some()
+                })
+            };
+            if income || other() {
                 used[i..end].iter_mut().for_each(|u| *u = true);
-                i = end;
-            } else {
-                i += n;
             }
         }
     }
