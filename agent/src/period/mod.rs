@@ -15,7 +15,6 @@ pub use calendar::{
 
 use crate::text::Token;
 use crate::{Date, Locale, Period};
-pub(crate) use scan::number_word;
 use scan::Scanner;
 
 /// A period found in the message and the tokens it used.

@@ -132,7 +132,7 @@ pub(super) fn where_most(tokens: &[Token], used: &mut [bool], message: &str, int
         let n = if tokens[j].kind == TokenKind::Number {
             norm(j).parse().ok()
         } else {
-            crate::period::number_word(norm(j))
+            crate::text::number_word(norm(j))
         };
         n.filter(|n| !used[j] && (2..=50).contains(n) && j + 1 < tokens.len() && !used[j + 1]).map(|n| (j, n))
     });

@@ -76,26 +76,6 @@ fn ordinal_word(w: &str) -> Option<u32> {
     }
 }
 
-/// A small number written in words: "six", "trois", "twelve".
-pub(crate) fn number_word(w: &str) -> Option<u32> {
-    let n = match w {
-        "one" | "un" | "une" => 1,
-        "two" | "deux" => 2,
-        "three" | "trois" => 3,
-        "four" | "quatre" => 4,
-        "five" | "cinq" => 5,
-        "six" => 6,
-        "seven" | "sept" => 7,
-        "eight" | "huit" => 8,
-        "nine" | "neuf" => 9,
-        "ten" | "dix" => 10,
-        "eleven" | "onze" => 11,
-        "twelve" | "douze" => 12,
-        _ => return None,
-    };
-    Some(n)
-}
-
 fn unit_word(w: &str) -> Option<char> {
     match w {
         // "last 3 mo", "2 yrs", "6 wks": the units as people shorten them.

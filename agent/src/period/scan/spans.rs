@@ -2,6 +2,7 @@
 //! le 15", "du 1er au 15 janvier", "entre mars et juin".
 
 use super::*;
+use crate::text::number_word;
 
 impl Scanner<'_> {
     /// "les 3 derniers mois", "the last 90 days", "past 2 weeks": a rolling window that
