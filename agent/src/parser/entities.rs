@@ -138,6 +138,13 @@ pub(crate) fn names_transactions(w: &str) -> bool {
         || matches!(w, "bills" | "factures" | "stuff" | "trucs" | "versements" | "versement")
 }
 
+/// Whether `t` comes right after one of `names` ("the Decathlon purchases" after
+/// "Decathlon"). A match's words are the message's own, as typed.
+pub(crate) fn follows_a_name(names: &[EntityMatch], t: &Token, message: &str) -> bool {
+    let before = message.get(..t.start).unwrap_or_default().trim_end();
+    names.iter().any(|m| before.ends_with(m.words.as_str()))
+}
+
 /// The words that open an exclusion at `i`, and the index past them: "hors", "sauf",
 /// "excluding", "without"; "not", "pas", "non" (with "counting", "including", "compris"
 /// after them); "but not", "mais pas", "et sans"; "other than", "autre que"; "apart from",

@@ -115,11 +115,7 @@ impl Parser {
                 _ => continue,
             };
             let end = p + tail;
-            let clause_ends = end == tokens.len()
-                || message
-                    .get(tokens[end - 1].end..tokens[end].start)
-                    .is_some_and(|g| g.contains([',', '.', '?', '!', ';']));
-            if !clause_ends || used[p..end].iter().any(|u| *u) {
+            if !clause_ends(tokens, message, end) || used[p..end].iter().any(|u| *u) {
                 continue;
             }
             // The name just before the tail.
@@ -326,9 +322,7 @@ impl Parser {
         let mut probe = used.clone();
         let left_out = self.finder().excluded(&tokens, &mut probe, message);
         for (k, t) in tokens.iter().enumerate() {
-            // (A match's words are the message's own, as typed.)
-            let before = message.get(..t.start).unwrap_or_default().trim_end();
-            let after_name = left_out.iter().any(|m| before.ends_with(m.words.as_str()));
+            let after_name = entities::follows_a_name(&left_out, t, message);
             if probe[k] && !used[k] && after_name && entities::names_transactions(&t.norm) {
                 used[k] = true;
             }
@@ -600,40 +594,15 @@ fn joined_before(message: &str, part: &str) -> bool {
     ends(b" and") || ends(b" et") || ends(b",and")
 }
 
-/// Words that ask nothing more, set aside. "… plus cette année que l'an dernier ou
-/// pas ?", "did my wages come in or not yet?":
-/// "or not" closing a yes/no question asks nothing more — set aside (a negation anywhere
-/// else stays to be read).
+/// Words that ask nothing more, set aside: phrases that carry nothing ("du coup",
+/// "both dates inclusive"), and "or not", "ou pas" closing a yes/no question ("… plus
+/// cette année que l'an dernier ou pas ?", "did my wages come in or not yet?"). A
+/// negation anywhere else stays to be read.
 fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
     let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
-    // Phrases that say nothing a plan holds, anywhere: "là tout de suite", "à nous deux",
-    // "both dates inclusive".
-    const HARMLESS: &[&[&str]] = &[
-        &["tout", "de", "suite"],
-        &["du", "coup"],
-        &["en", "ce", "moment"],
-        &["at", "the", "moment"],
-        &["were", "made"],
-        &["was", "made"],
-        &["kindly", "share"],
-        &["please", "share"],
-        &["pls", "share"],
-        &["kindly", "advise"],
-        &["please", "advise"],
-        &["request", "you", "to"],
-        &["may", "i", "know"],
-        &["do", "the", "needful"],
-        &["a", "nous", "deux"],
-        &["a", "nous", "2"],
-        &["both", "dates", "inclusive"],
-        &["both", "dates", "included"],
-        &["both", "inclusive"],
-        &["dates", "incluses"],
-        &["bornes", "incluses"],
-    ];
     for i in 0..tokens.len() {
-        if let Some(p) = HARMLESS.iter().find(|p| p.iter().enumerate().all(|(k, x)| w(i + k) == *x)) {
-            used[i..i + p.len()].iter_mut().for_each(|u| *u = true);
+        if let Some(n) = lexicon::harmless_phrase_at(tokens, i) {
+            used[i..i + n].iter_mut().for_each(|u| *u = true);
         }
     }
     for i in 0..tokens.len() {
@@ -642,13 +611,18 @@ fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool], message:
             ("or" | "ou", "not" | "pas" | "non", _) => 2,
             _ => continue,
         };
-        let end = i + n;
-        let clause_ends = end == tokens.len()
-            || message
-                .get(tokens[end - 1].end..tokens[end].start)
-                .is_some_and(|g| g.contains(['.', '?', '!', ',']));
-        if clause_ends && used[i..end].iter().all(|u| !u) {
-            used[i..end].iter_mut().for_each(|u| *u = true);
+        if clause_ends(tokens, message, i + n) && used[i..i + n].iter().all(|u| !u) {
+            used[i..i + n].iter_mut().for_each(|u| *u = true);
         }
     }
+}
+
+/// Whether a clause ends before token `end`: the message ends, or a stop or comma
+/// comes first.
+fn clause_ends(tokens: &[crate::text::Token], message: &str, end: usize) -> bool {
+    end == tokens.len()
+        || (end > 0
+            && message
+                .get(tokens[end - 1].end..tokens.get(end).map_or(message.len(), |t| t.start))
+                .is_some_and(|g| g.contains([',', '.', '?', '!', ';'])))
 }

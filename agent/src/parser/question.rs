@@ -53,10 +53,7 @@ impl Parser {
         // "tout ce que j'ai payé plus de 500 €", "everything over €100": the transactions.
         // (Not the transactions of a name left out: "leaving out the Decathlon purchases";
         // "les depense" typed for "les dépenses" is plural.)
-        let left_out = |t: &crate::text::Token| {
-            let before = message.get(..t.start).unwrap_or_default().trim_end();
-            excluded.iter().any(|m| before.ends_with(m.words.as_str()))
-        };
+        let left_out = |t: &crate::text::Token| super::entities::follows_a_name(&excluded, t, message);
         let items = tokens.iter().enumerate().any(|(k, t)| {
             let plural =
                 t.norm == "depense" && k > 0 && matches!(tokens[k - 1].norm.as_str(), "les" | "mes" | "des");

@@ -13,7 +13,7 @@ pub(crate) use label::{is_text_marker, label_text};
 pub(crate) use locale::detect_locale;
 pub(crate) use meaning::{asks_about_world, changes_meaning, is_french_dont};
 pub use meaning::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
-pub(crate) use stopwords::is_stopword;
+pub(crate) use stopwords::{harmless_phrase_at, is_stopword};
 
 use crate::text::{Token, TokenKind};
 use crate::{Direction, GroupBy};

@@ -7,6 +7,8 @@
 //! Kept sorted, without comments (a test checks the order): `is_stopword` finds a word by
 //! binary search, on every token of every keystroke.
 
+use crate::text::Token;
+
 pub(crate) const STOPWORDS: &[&str] = &[
     "a",
     "abeg",
@@ -484,6 +486,37 @@ pub(crate) const STOPWORDS: &[&str] = &[
 /// Whether `w` carries nothing the parser uses.
 pub(crate) fn is_stopword(w: &str) -> bool {
     STOPWORDS.binary_search(&w).is_ok()
+}
+
+/// Phrases that carry nothing the parser uses, though a word of theirs may elsewhere
+/// ("du coup", "à nous deux", "both dates inclusive", "kindly share"): the number of
+/// words of the one starting at `i`, if any. ("deux" may come as "2", spelled out.)
+pub(crate) fn harmless_phrase_at(tokens: &[Token], i: usize) -> Option<usize> {
+    const PHRASES: &[&[&str]] = &[
+        &["tout", "de", "suite"],
+        &["du", "coup"],
+        &["en", "ce", "moment"],
+        &["at", "the", "moment"],
+        &["were", "made"],
+        &["was", "made"],
+        &["kindly", "share"],
+        &["please", "share"],
+        &["pls", "share"],
+        &["kindly", "advise"],
+        &["please", "advise"],
+        &["request", "you", "to"],
+        &["may", "i", "know"],
+        &["do", "the", "needful"],
+        &["a", "nous", "deux"],
+        &["a", "nous", "2"],
+        &["both", "dates", "inclusive"],
+        &["both", "dates", "included"],
+        &["both", "inclusive"],
+        &["dates", "incluses"],
+        &["bornes", "incluses"],
+    ];
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    PHRASES.iter().find(|p| p.iter().enumerate().all(|(k, x)| w(i + k) == *x)).map(|p| p.len())
 }
 
 #[cfg(test)]
