@@ -59,6 +59,10 @@ impl Parser {
                 t.norm == "depense" && k > 0 && matches!(tokens[k - 1].norm.as_str(), "les" | "mes" | "des");
             (is_item_noun(&t.norm) || plural) && !left_out(t)
         });
+        // "quelles dépenses ont été enregistrées", "which expenses": the lines.
+        let which_items = tokens
+            .windows(2)
+            .any(|w| matches!(w[0].norm.as_str(), "quelles" | "quels" | "which") && is_item_noun(&w[1].norm));
         let bought =
             tokens.iter().any(|t| matches!(t.norm.as_str(), "buy" | "bought" | "achete" | "achetes"));
         // "where did I buy groceries, broken down by shop": money spent, by merchant — a
@@ -97,8 +101,7 @@ impl Parser {
             // its transactions.
             Some(Kind::List) if intent.shown_names && only_account && period.is_none() => Kind::Balance,
             Some(Kind::Spending)
-                if amounts.is_some()
-                    && (items || intent.everything)
+                if (amounts.is_some() && (items || intent.everything) || which_items)
                     && !intent.asks_amount
                     && intent.group_by.is_none() =>
             {

@@ -276,9 +276,9 @@ impl Parser {
         let named_after =
             after(&|c| c.category().is_some() || c.merchant().is_some() || c.account().is_some());
         let excluded_after = after(&|c| c.excluded() != (None, None));
-        // "Leaving out Airbnb, what did travel cost me last summer?": one thing left out,
-        // said first.
-        let left_out = names == 0 && excluded == 1 && !excluded_after;
+        // "Leaving out Airbnb, what did travel cost me last summer?", "Hors loyer et hors
+        // Amazon, combien …": what is left out (a category, a merchant), said first.
+        let left_out = names == 0 && excluded >= 1 && !excluded_after;
         plain && min.is_none() && max.is_none() && ((names == 1 && excluded == 0 && !named_after) || left_out)
     }
 

@@ -119,7 +119,10 @@ pub(super) fn words(
             continue;
         }
         // "how much cash did I take out": withdrawals, money out.
-        if matches!(w, "take" | "took" | "taken" | "taking") && norm(i + 1) == "out" && !used[i + 1] {
+        if matches!(w, "take" | "took" | "taken" | "taking" | "pull" | "pulled" | "pulling")
+            && norm(i + 1) == "out"
+            && !used[i + 1]
+        {
             a.spend = true;
             intent.words.push(span(i, i + 1));
             used[i] = true;
@@ -191,7 +194,9 @@ pub(super) fn words(
         // "combien j'ai mis en restos", "on a filé combien à Foncia", "ai-je versé à la
         // MAIF": money put somewhere, in the past — spent (not "mis de côté", read above;
         // not onto one's own accounts, which stays unread).
-        let aux = (1..=3).any(|k| i >= k && matches!(norm(i - k), "ai" | "jai" | "a" | "avons" | "g" | "as"));
+        // ("le montant versé à la MAIF": what was paid, too.)
+        let aux = (1..=3).any(|k| i >= k && matches!(norm(i - k), "ai" | "jai" | "a" | "avons" | "g" | "as"))
+            || (i >= 1 && matches!(norm(i - 1), "montant" | "somme" | "total"));
         let own = (i + 1..(i + 4).min(tokens.len()))
             .any(|k| matches!(norm(k), "livret" | "compte" | "epargne" | "cote" | "pel" | "ldds"));
         if aux
