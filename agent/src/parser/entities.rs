@@ -166,7 +166,8 @@ fn exclusion_opener(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> 
         }
         "not" | "pas" | "non" => match w(i + 1) {
             "counting" | "including" | "incl" | "inc" | "compris" | "comptant" | "compte" | "inclus" => i + 2,
-            "count" | "include" => return None,
+            // ("a treat, not a habit": what a thing is not, no exclusion.)
+            "count" | "include" | "a" | "an" => return None,
             _ => i + 1,
         },
         // "but not", "mais pas", "and not", "et sans": the joining word goes with it.

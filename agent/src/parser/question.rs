@@ -465,6 +465,14 @@ impl Parser {
             left_out_already = c.as_ref().is_some_and(never_summed) && m.is_none();
             (c.filter(|k| category.is_none() && !never_summed(k)), m.filter(|_| merchant.is_none()))
         };
+        // "combien j'ai gagné avec mes courses": money earned with a spending category
+        // — the user's name for it, or another meaning of the word? Asked.
+        if matches!(kind, Kind::Income)
+            && category.as_ref().is_some_and(|k| !self.vocab.category_is(k, "income"))
+            && intent.direction.is_none()
+        {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words.join(" ")));
+        }
         let mut call = call_for(
             kind,
             Slots {

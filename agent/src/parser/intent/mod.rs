@@ -394,7 +394,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             let incoming = tokens.iter().any(|t| {
                 matches!(
                     t.norm.as_str(),
-                    "incoming" | "received" | "recus" | "recues" | "entrants" | "entrantes"
+                    "incoming" | "received" | "recus" | "recues" | "entrants" | "entrantes" | "rentrees"
                 )
             }) || tokens
                 .windows(2)
@@ -575,6 +575,15 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     intent.list_verb =
         tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "lister" | "list" | "listing"));
     let list_verb = intent.list_verb;
+    // "montre mes retraits du mois et le total": the lines, and their total — two asks.
+    let shown = tokens.iter().any(|t| matches!(t.norm.as_str(), "montre" | "montrez" | "affiche" | "show"))
+        || list_verb;
+    intent.second_ask |= shown
+        && tokens.windows(3).any(|w| {
+            matches!(w[0].norm.as_str(), "et" | "and")
+                && matches!(w[1].norm.as_str(), "le" | "the")
+                && matches!(w[2].norm.as_str(), "total" | "montant" | "sum")
+        });
     if (count || total)
         && a.list
         && !list_verb

@@ -124,9 +124,10 @@ pub(crate) fn label_text(message: &str, tokens: &[Token], used: &mut [bool]) -> 
             continue;
         }
         let next = tokens.get(i + 1).filter(|_| !used.get(i + 1).copied().unwrap_or(true))?;
-        // "with label VIR BOURSO": a label in capitals to its last capital word.
+        // "with label VIR BOURSO": a label in capitals to its last capital word, though
+        // another reading took a word of it ("TOO GOOD TO GO", "AMZN MKTP DE").
         let mut end = i + 1;
-        while caps(end) && caps(end + 1) {
+        while caps(i + 1) && said_caps(end + 1) {
             end += 1;
         }
         let word = message.get(next.start..tokens[end].end)?.to_string();

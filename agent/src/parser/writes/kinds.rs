@@ -148,10 +148,15 @@ impl Read<'_> {
         if past {
             for i in 0..self.tokens.len() {
                 let w = self.w(i);
-                self.used[i] |= is_past(w)
-                    || matches!(
-                        w,
-                        "apply"
+                // (A word in capitals is a label's: "TOO GOOD TO GO".)
+                let t = &self.tokens[i];
+                let capitals = t.end - t.start >= 2
+                    && self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase));
+                self.used[i] |= !capitals
+                    && (is_past(w)
+                        || matches!(
+                            w,
+                            "apply"
                             | "applique"
                             | "appliquer"
                             | "appliquez"
@@ -184,7 +189,7 @@ impl Read<'_> {
                             | "refais"
                             | "there"
                             | "la"
-                    );
+                        ));
             }
         }
         for i in 0..self.tokens.len() {
@@ -405,6 +410,15 @@ impl Read<'_> {
     /// instruction ("garde", "keep").
     fn not_a_name(&self, j: usize) -> bool {
         let w = self.w(j);
+        // (A word in capitals among capitals is a label's: "AMZN MKTP DE".)
+        let t = &self.tokens[j];
+        let caps = |t: &crate::text::Token| {
+            t.end - t.start >= 2
+                && self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase))
+        };
+        if caps(t) && j > 0 && caps(&self.tokens[j - 1]) {
+            return false;
+        }
         is_stopword(w)
             || changes_meaning(w)
             || matches!(

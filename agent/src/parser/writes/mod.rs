@@ -484,7 +484,15 @@ impl Read<'_> {
             {
                 out.extend(cur.take());
             }
-            if i < n && self.open(i) && !self.is(i, AND | TO) {
+            // ("AMZN MKTP DE": a word in capitals after capitals is the label's, though
+            // it carries nothing alone.)
+            let caps = |k: usize| {
+                let t = &self.tokens[k];
+                t.end - t.start >= 2
+                    && self.message.get(t.start..t.end).is_some_and(|w| !w.chars().any(char::is_lowercase))
+            };
+            let goes_on = i < n && i > 0 && cur.is_some_and(|(_, b)| b == i - 1) && caps(i - 1) && caps(i);
+            if i < n && (self.open(i) || goes_on) && !self.is(i, AND | TO) {
                 cur = Some((cur.map_or(i, |c| c.0), i));
             }
         }

@@ -195,12 +195,16 @@ impl Read<'_> {
         if !(a..=b).all(caps) || (a..=b).all(|i| self.tokens[i].end - self.tokens[i].start < 2) {
             return b;
         }
+        // (A word of it another reading took goes on too — "TOO GOOD TO GO", "AMZN MKTP
+        // DE" — when written in capitals as the rest, two letters or more.)
         let mut end = b;
         while end + 1 < self.tokens.len()
-            && !self.used[end + 1]
+            && (!self.used[end + 1] || self.tokens[end + 1].end - self.tokens[end + 1].start >= 2)
             && caps(end + 1)
             && self.tokens[end + 1].kind == TokenKind::Word
             && !self.gap(end + 1, ",")
+            && !self.gap(end + 1, "=")
+            && !self.gap(end + 1, ":")
         {
             end += 1;
         }
