@@ -57,12 +57,13 @@ impl Parser {
         let items = tokens.iter().enumerate().any(|(k, t)| {
             let plural =
                 t.norm == "depense" && k > 0 && matches!(tokens[k - 1].norm.as_str(), "les" | "mes" | "des");
-            (is_item_noun(&t.norm) || plural) && !left_out(t)
+            (super::lexicon::is_item_noun(&t.norm) || plural) && !left_out(t)
         });
         // "quelles dépenses ont été enregistrées", "which expenses": the lines.
-        let which_items = tokens
-            .windows(2)
-            .any(|w| matches!(w[0].norm.as_str(), "quelles" | "quels" | "which") && is_item_noun(&w[1].norm));
+        let which_items = tokens.windows(2).any(|w| {
+            matches!(w[0].norm.as_str(), "quelles" | "quels" | "which")
+                && super::lexicon::is_item_noun(&w[1].norm)
+        });
         let bought =
             tokens.iter().any(|t| matches!(t.norm.as_str(), "buy" | "bought" | "achete" | "achetes"));
         // "where did I buy groceries, broken down by shop": money spent, by merchant — a
@@ -722,34 +723,6 @@ fn joined(message: &str, a: &str, b: &str) -> bool {
     let raw_plus = message.contains('+');
     between.split_whitespace().any(|w| matches!(w, "and" | "et" | "plus" | "also" | "aussi")) || raw_plus
 }
-
-/// A noun for money spent, one transaction at a time: "expenses", "dépenses", "achats",
-/// "orders", "purchases".
-fn is_item_noun(w: &str) -> bool {
-    ITEM_NOUNS.contains(&w)
-}
-
-const ITEM_NOUNS: &[&str] = &[
-    "depenses",
-    "ride",
-    "rides",
-    "ticket",
-    "tickets",
-    "billet",
-    "billets",
-    "trajet",
-    "trajets",
-    "expense",
-    "expenses",
-    "achat",
-    "achats",
-    "purchase",
-    "purchases",
-    "order",
-    "orders",
-    "commande",
-    "commandes",
-];
 
 /// Whether `call` filters on this kind of name.
 fn call_has(call: &ToolCall, kind: EntityKind) -> bool {

@@ -728,3 +728,31 @@ pub(crate) fn is_followup(tokens: &[Token]) -> bool {
         )
     ) || matches!((first, second), (Some("what" | "how"), Some("about")) | (Some("and"), _))
 }
+
+/// A noun for money spent, one transaction at a time: "expenses", "dépenses", "achats",
+/// "orders", "purchases".
+pub(crate) fn is_item_noun(w: &str) -> bool {
+    ITEM_NOUNS.contains(&w)
+}
+
+const ITEM_NOUNS: &[&str] = &[
+    "depenses",
+    "ride",
+    "rides",
+    "ticket",
+    "tickets",
+    "billet",
+    "billets",
+    "trajet",
+    "trajets",
+    "expense",
+    "expenses",
+    "achat",
+    "achats",
+    "purchase",
+    "purchases",
+    "order",
+    "orders",
+    "commande",
+    "commandes",
+];
