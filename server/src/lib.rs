@@ -257,7 +257,7 @@ pub(crate) fn event_stream(stream: backend::chat::ChatStream) -> Response {
     });
     let mut response =
         Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response();
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));
     if let Ok(v) = HeaderValue::from_str(&stream.run_id) {
         response.headers_mut().insert("x-sou-run", v);

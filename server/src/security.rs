@@ -10,8 +10,8 @@
 
 use axum::extract::{Request, State};
 use axum::http::header::{
-    CONTENT_SECURITY_POLICY, REFERRER_POLICY, STRICT_TRANSPORT_SECURITY, X_CONTENT_TYPE_OPTIONS,
-    X_FRAME_OPTIONS,
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, LAST_MODIFIED, REFERRER_POLICY, STRICT_TRANSPORT_SECURITY,
+    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
@@ -97,6 +97,13 @@ fn set(h: &mut HeaderMap, nonce: &str, https: bool) {
     }
     if https {
         h.insert(STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
+    }
+    // Nothing a browser keeps can show someone's figures after they signed out (Back,
+    // online or offline): a response that says nothing of caching is `no-store`, unless
+    // it is a file of the site's folder (those carry `Last-Modified`), checked each time.
+    if !h.contains_key(CACHE_CONTROL) {
+        let policy = if h.contains_key(LAST_MODIFIED) { "no-cache" } else { "no-store" };
+        h.insert(CACHE_CONTROL, HeaderValue::from_static(policy));
     }
 }
 

@@ -125,6 +125,33 @@ async fn every_answer_carries_the_security_headers() {
     assert_eq!(text(&h, "strict-transport-security"), "", "plain HTTP: no HSTS");
 }
 
+/// A user's pages, API answers, server functions and streams are never kept by the
+/// browser (Back after signing out must show nothing); the site's files are.
+#[tokio::test]
+async fn what_holds_a_users_data_is_never_stored() {
+    let app = app(false).await;
+    let who = Some(&app.who);
+    for uri in ["/", "/settings", "/budgets", "/api/v1/changes", "/api/v1/usage", "/no/such/page"] {
+        let (_, h, _) = send(&app.router, who, get(uri)).await;
+        assert_eq!(text(&h, "cache-control"), "no-store", "{uri}");
+    }
+    let (status, h, _) = send(
+        &app.router,
+        who,
+        support::post_json("/api/v1/chat", json!({"message": "combien en courses en janvier 2026 ?"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(text(&h, "cache-control"), "no-store", "the chat stream");
+    let (_, h, _) = send(&app.router, who, server_fn("history", "")).await;
+    assert_eq!(text(&h, "cache-control"), "no-store", "a server function");
+    let (_, h, _) = send(&app.router, None, get("/settings")).await;
+    assert_eq!(text(&h, "cache-control"), "no-store", "a redirect to sign in");
+    let (status, h, _) = send(&app.router, None, get("/pkg/sou.css")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(text(&h, "cache-control"), "no-cache", "a file of the site, checked each time");
+}
+
 /// Forwarded headers say nothing unless a proxy is trusted: no HSTS, no `Secure`
 /// cookie, no other origin for a write, no other client address.
 #[tokio::test]
