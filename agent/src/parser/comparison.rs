@@ -40,6 +40,14 @@ impl Parser {
         };
         let found: Vec<period::Found> =
             if list_of_two { found.into_iter().flat_map(period::Found::each).collect() } else { found };
+        // "this year than last": the word standing for the other period is read.
+        let elliptic = match found.as_slice() {
+            [a] => than_the_last(tokens, a.last),
+            _ => None,
+        };
+        if let Some(k) = elliptic {
+            used[k] = true;
+        }
         let intent = intent::read(tokens, used, message);
         let Entities { categories, merchants, accounts, unrecognized } =
             self.finder().entities(tokens, used, message);
@@ -166,6 +174,18 @@ impl Parser {
                     }
                 }
             }
+            // "this year than last": the one said is the current one, the other left to
+            // be understood; as with both said, the current one so far.
+            ([a], None) if elliptic.is_some() && a.period.start <= cx.today && cx.today < a.period.end => {
+                let reference = period::preceding(&a.period, locale);
+                let (current, reference) = period::to_date_against(&reference, cx.today, locale)
+                    .filter(|(c, _)| c.start == a.period.start)
+                    .or_else(|| period::so_far_against(&a.period, &reference, cx.today, locale))
+                    .unwrap_or((a.period.clone(), reference));
+                let detail = format!("{} / {}", current.label, reference.label);
+                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
+                (current, reference)
+            }
             ([a], None) => {
                 let reference = period::preceding(&a.period, locale);
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &a.period.label));
@@ -268,4 +288,12 @@ fn is_reference(tokens: &[Token], first: usize) -> bool {
                 (w(k) == "than" || w(k) == "que" || w(k) == "qu") && (k + 1..first).all(|j| said_again(w(j)))
             })
         })
+}
+
+/// "this year than last", "ce mois-ci que le précédent": "than" after the period, then
+/// "last" or "previous" standing for the one before it.
+fn than_the_last(tokens: &[Token], last: usize) -> Option<usize> {
+    let w = |k: usize| tokens.get(k).map_or("", |t| t.norm.as_str());
+    let than = (last + 1..last + 3).find(|&k| matches!(w(k), "than" | "que" | "qu"))?;
+    (than + 1..than + 3).find(|&k| matches!(w(k), "last" | "previous" | "dernier" | "precedent"))
 }

@@ -207,6 +207,17 @@ fn exclusion_opener(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> 
         "en" if w(i + 1) == "dehors" => i + 2,
         "dehors" => i + 1,
         "minus" | "hormis" | "excl" | "exc" => i + 1,
+        // "everything I spent bar the Uber rides": "bar" before "the", after no article
+        // or preposition of its own ("at the bar", "a bar the kids like" are places).
+        "bar"
+            if w(i + 1) == "the"
+                && !matches!(
+                    i.checked_sub(1).and_then(|j| tokens.get(j)).map(|t| t.norm.as_str()),
+                    Some("the" | "a" | "at" | "to" | "in" | "this" | "that" | "my" | "our")
+                ) =>
+        {
+            i + 1
+        }
         _ => return None,
     };
     Some(after)

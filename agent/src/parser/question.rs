@@ -282,6 +282,17 @@ impl Parser {
                 ));
                 categories
             }
+            // "how much on sncf since september, been doing heaps of trips": a category
+            // named in another clause, not as a restriction, may be the merchant's own
+            // (SNCF's are Transport): filtering on both is a guess. Asked.
+            ([c], [m]) if apart(message, &c.words, &m.words) => {
+                reasons.push(Reason::new(
+                    ReasonCode::UnplacedMeaning,
+                    locale,
+                    &format!("« {} », « {} »", m.words, c.words),
+                ));
+                categories
+            }
             _ => categories,
         };
         // A name read two ways ("chez metro", "les sorties sur le compte"): asked, on the
@@ -722,6 +733,27 @@ fn joined(message: &str, a: &str, b: &str) -> bool {
     let between = whole.get(first + first_len..second).unwrap_or("");
     let raw_plus = message.contains('+');
     between.split_whitespace().any(|w| matches!(w, "and" | "et" | "plus" | "also" | "aussi")) || raw_plus
+}
+
+/// Whether names `a` and `b` are in different clauses, the second not brought in as a
+/// restriction ("…, only the trips", "…, en restos", "…, at Lidl").
+fn apart(message: &str, a: &str, b: &str) -> bool {
+    let (Some(x), Some(y)) = (message.find(a), message.find(b)) else { return false };
+    let (first, first_len, second) = if x < y { (x, a.len(), y) } else { (y, b.len(), x) };
+    let between = message.get(first + first_len..second).unwrap_or("");
+    const BREAKS: [char; 5] = [',', '.', '?', '!', ';'];
+    if !between.contains(BREAKS) {
+        return false;
+    }
+    let lead = crate::text::normalize(between.rsplit(BREAKS).next().unwrap_or(""));
+    !lead.split_whitespace().take(2).any(|w| {
+        matches!(
+            w,
+            "only" | "just" | "on" | "for" | "at" | "in" | "from" | "with" | "en" | "pour" | "chez" | "dans"
+                | "que" | "seulement" | "uniquement" | "juste" | "avec" | "de" | "des" | "du" | "d" | "au" | "aux"
+                | "a"
+        )
+    })
 }
 
 /// Whether `call` filters on this kind of name.

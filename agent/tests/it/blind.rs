@@ -429,6 +429,8 @@ mod tests {
         ("2026-11-29-ar", include_str!("../blind/2026-11-29-ar.txt"), 1, 122),
         ("2026-11-29-as", include_str!("../blind/2026-11-29-as.txt"), 1, 124),
         ("2026-11-29-at", include_str!("../blind/2026-11-29-at.txt"), 1, 147),
+        ("2026-11-30-au", include_str!("../blind/2026-11-30-au.txt"), 0, 133),
+        ("2026-11-30-av", include_str!("../blind/2026-11-30-av.txt"), 0, 129),
     ];
 
     #[test]

@@ -575,14 +575,42 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     intent.list_verb =
         tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "lister" | "list" | "listing"));
     let list_verb = intent.list_verb;
-    // "montre mes retraits du mois et le total": the lines, and their total — two asks.
-    let shown = tokens.iter().any(|t| matches!(t.norm.as_str(), "montre" | "montrez" | "affiche" | "show"))
-        || list_verb;
+    // "montre mes retraits du mois et le total", "…et m'en donner le total": the lines,
+    // and their total — two asks.
+    let shown = tokens.iter().any(|t| {
+        matches!(t.norm.as_str(), "montre" | "montrez" | "montrer" | "affiche" | "afficher" | "show")
+    }) || list_verb;
     intent.second_ask |= shown
-        && tokens.windows(3).any(|w| {
-            matches!(w[0].norm.as_str(), "et" | "and")
-                && matches!(w[1].norm.as_str(), "le" | "the")
-                && matches!(w[2].norm.as_str(), "total" | "montant" | "sum")
+        && tokens.iter().enumerate().any(|(i, t)| {
+            matches!(t.norm.as_str(), "et" | "and" | "puis" | "then")
+                && tokens[i + 1..]
+                    .iter()
+                    .take(5)
+                    .position(|t| matches!(t.norm.as_str(), "total" | "montant" | "sum" | "somme"))
+                    .is_some_and(|k| {
+                        tokens[i + 1..i + 1 + k].iter().all(|t| {
+                            matches!(
+                                t.norm.as_str(),
+                                "le" | "the"
+                                    | "m"
+                                    | "en"
+                                    | "me"
+                                    | "moi"
+                                    | "donner"
+                                    | "donne"
+                                    | "donnez"
+                                    | "give"
+                                    | "tell"
+                                    | "dis"
+                                    | "dites"
+                                    | "also"
+                                    | "aussi"
+                                    | "their"
+                                    | "leur"
+                                    | "its"
+                            )
+                        })
+                    })
         });
     if (count || total)
         && a.list
@@ -651,7 +679,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         )
     });
     // "combien de prélèvements Basic-Fit", "montre moi les prélèvements Netflix": direct
-    // debits counted or shown are those transactions; "mes prélèvements qui reviennent"
+    // debits counted, shown or listed are those transactions; "mes prélèvements qui reviennent"
     // are the recurring payments.
     let debits_at = tokens.iter().position(|t| matches!(t.norm.as_str(), "prelevements" | "prelevement"));
     let repeats = tokens.iter().any(|t| {
@@ -674,7 +702,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             a.recurring = false;
             a.list = true;
             intent.direction = Some(Direction::Debit);
-        } else if counted || show_verb {
+        } else if counted || show_verb || tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "list")) {
             a.recurring = false;
             if counted {
                 a.spend = true;
@@ -708,12 +736,33 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
         intent.shown_names = true;
     }
     // "what's left on my current account", "il reste combien sur le compte joint": the
-    // balance — or the budget's, when one is named. Left of spending is neither: the
-    // word stays unread.
+    // balance — or the budget's, when one is named. Left of spending is neither, nor
+    // "how much is left" with no account or bank said (a budget's, or the balance?):
+    // the word stays unread.
     if let Some(i) =
         (0..tokens.len()).find(|&i| !used[i] && matches!(norm(i), "left" | "reste" | "restant" | "remaining"))
     {
-        if a.budget || (!a.spend && !a.income && !a.list && !a.recurring && !a.cash && !intent.average) {
+        let somewhere = (0..tokens.len()).any(|k| {
+            matches!(
+                norm(k),
+                "sur"
+                    | "on"
+                    | "in"
+                    | "en"
+                    | "dans"
+                    | "dessus"
+                    | "account"
+                    | "accounts"
+                    | "compte"
+                    | "comptes"
+                    | "bank"
+                    | "banque"
+                    | "livret"
+            )
+        });
+        if a.budget
+            || (somewhere && !a.spend && !a.income && !a.list && !a.recurring && !a.cash && !intent.average)
+        {
             a.balance |= !a.budget;
             used[i] = true;
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
