@@ -16,14 +16,14 @@ fn error_text(code: &str, retry_secs: Option<u64>, locale: Locale) -> String {
     let text = match code {
         "invalid_credentials" => tr(locale, "Nom ou mot de passe incorrect.", "Wrong name or password."),
         "rate_limited" => {
-            let wait = wait_text(retry_secs.unwrap_or(60));
+            let wait = wait_text(retry_secs.unwrap_or(60), locale);
             return match locale {
                 Locale::Fr => format!("Trop d'essais infructueux. Réessayez dans {wait}."),
                 Locale::En => format!("Too many failed attempts. Try again in {wait}."),
             };
         }
         "demo_limited" => {
-            let wait = wait_text(retry_secs.unwrap_or(3600));
+            let wait = wait_text(retry_secs.unwrap_or(3600), locale);
             return match locale {
                 Locale::Fr => format!("Trop de démos ouvertes depuis votre adresse. Réessayez dans {wait}."),
                 Locale::En => format!("Too many demos were started from your address. Try again in {wait}."),
@@ -71,12 +71,40 @@ fn error_text(code: &str, retry_secs: Option<u64>, locale: Locale) -> String {
     text.to_string()
 }
 
-/// A wait in seconds under a minute, else in whole minutes (rounded up).
-fn wait_text(secs: u64) -> String {
-    if secs < 60 {
-        format!("{} s", secs.max(1))
-    } else {
-        format!("{} min", secs.div_ceil(60))
+/// A wait in seconds under a minute, else in whole minutes (rounded up), in words: the
+/// server sends the real wait, rounded up to the second.
+fn wait_text(secs: u64, locale: Locale) -> String {
+    let (n, unit) = if secs < 60 { (secs.max(1), 's') } else { (secs.div_ceil(60), 'm') };
+    let word = match (unit, locale, n) {
+        ('s', Locale::Fr, 1) => "seconde",
+        ('s', Locale::Fr, _) => "secondes",
+        ('s', Locale::En, 1) => "second",
+        ('s', Locale::En, _) => "seconds",
+        (_, _, 1) => "minute",
+        _ => "minutes",
+    };
+    format!("{n}\u{a0}{word}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_is_said_as_sent_in_the_page_language() {
+        assert_eq!(wait_text(1, Locale::Fr), "1\u{a0}seconde");
+        assert_eq!(wait_text(4, Locale::Fr), "4\u{a0}secondes");
+        assert_eq!(wait_text(16, Locale::En), "16\u{a0}seconds");
+        assert_eq!(wait_text(60, Locale::En), "1\u{a0}minute");
+        assert_eq!(wait_text(61, Locale::Fr), "2\u{a0}minutes");
+        assert_eq!(
+            error_text("rate_limited", Some(8), Locale::En),
+            "Too many failed attempts. Try again in 8\u{a0}seconds."
+        );
+        assert_eq!(
+            error_text("rate_limited", Some(300), Locale::Fr),
+            "Trop d'essais infructueux. Réessayez dans 5\u{a0}minutes."
+        );
     }
 }
 

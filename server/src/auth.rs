@@ -217,9 +217,15 @@ fn form_failed(page: &str, e: &AuthError, name: &str, next: &str) -> Response {
     if e.kind() == ErrorKind::Internal {
         tracing::error!(error = %e, "signing in failed");
     }
-    let retry = e.retry_after().map(|r| r.as_secs().max(1).to_string()).unwrap_or_default();
-    let q = query(&[("error", e.code()), ("name", name), ("next", next), ("retry", &retry)]);
-    Redirect::to(&format!("{page}?{q}")).into_response()
+    let retry = e.retry_after_secs();
+    let wait = retry.map(|r| r.to_string()).unwrap_or_default();
+    let q = query(&[("error", e.code()), ("name", name), ("next", next), ("retry", &wait)]);
+    let mut response = Redirect::to(&format!("{page}?{q}")).into_response();
+    // The same wait for a client that reads headers, in whole seconds rounded up.
+    if let Some(value) = retry.and_then(|r| HeaderValue::from_str(&r.to_string()).ok()) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
 }
 
 #[derive(Deserialize)]

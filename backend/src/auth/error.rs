@@ -28,9 +28,9 @@ pub enum AuthError {
     TokenLabel,
     #[error("a token label may not contain control or text-direction characters")]
     TokenLabelCharacters,
-    #[error("too many failed attempts; try again in {} s", .retry_after.as_secs().max(1))]
+    #[error("too many failed attempts; try again in {} s", seconds(*.retry_after))]
     RateLimited { retry_after: Duration },
-    #[error("too many demos were started from this address; try again in {} s", .retry_after.as_secs().max(1))]
+    #[error("too many demos were started from this address; try again in {} s", seconds(*.retry_after))]
     DemoLimited { retry_after: Duration },
     #[error("this server does not accept new accounts")]
     Closed,
@@ -74,6 +74,18 @@ impl AuthError {
             _ => None,
         }
     }
+
+    /// [`AuthError::retry_after`] in whole seconds, rounded up: waiting that long is
+    /// always enough (`Retry-After`, the sign-in page's hint).
+    pub fn retry_after_secs(&self) -> Option<u64> {
+        self.retry_after().map(seconds)
+    }
+}
+
+/// A wait in whole seconds, rounded up, at least one.
+fn seconds(wait: Duration) -> u64 {
+    let millis = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
+    millis.div_ceil(1000).max(1)
 }
 
 impl UserError for AuthError {
@@ -113,5 +125,21 @@ impl UserError for AuthError {
             AuthError::Hash | AuthError::Seed | AuthError::Db(_) => ErrorKind::Internal,
             _ => ErrorKind::Invalid,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wait_is_said_in_seconds_rounded_up() {
+        let limited = |ms| AuthError::RateLimited { retry_after: Duration::from_millis(ms) };
+        assert_eq!(limited(1_999).retry_after_secs(), Some(2));
+        assert_eq!(limited(2_000).retry_after_secs(), Some(2));
+        assert_eq!(limited(2_001).retry_after_secs(), Some(3));
+        assert_eq!(limited(0).retry_after_secs(), Some(1));
+        assert_eq!(limited(3_999).to_string(), "too many failed attempts; try again in 4 s");
+        assert_eq!(AuthError::InvalidCredentials.retry_after_secs(), None);
     }
 }

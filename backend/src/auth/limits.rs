@@ -30,33 +30,38 @@ impl Limits {
         Limits { store }
     }
 
-    /// A failed log-in: one more in the pair's streak (started again after `window`
-    /// without failure), one more for the client address.
-    pub(super) async fn failed(
+    /// One more sign-in attempt for the pair (an account from an address), counted
+    /// before its password is checked, in one statement: attempts sent together are each
+    /// counted, one after the other, whichever server they reach. The streak starts
+    /// again after `window` without an attempt. The attempt may be checked when it is
+    /// among the first `free_failures`, or when the one before it is at least the wait
+    /// of the streak so far ago; else it is refused, and the next one waits for the
+    /// streak with this one: the wait returned. A refused attempt counts too: trying
+    /// again too soon only makes the wait longer.
+    pub(super) async fn attempt(
         &self,
         config: &AuthConfig,
         pair: &str,
-        client: &str,
         now: i64,
-    ) -> Result<(), sqlx::Error> {
-        let mut tx = self.store.pool().begin().await?;
-        sqlx::query(
-            "INSERT INTO login_streaks (pair, failures, last_ms) VALUES ($1, 1, $2)
+    ) -> Result<Result<(), Duration>, sqlx::Error> {
+        let row = sqlx::query(
+            "INSERT INTO login_streaks (pair, failures, last_ms, previous_ms) VALUES ($1, 1, $2, NULL)
              ON CONFLICT (pair) DO UPDATE SET
-                 failures = CASE WHEN $2 - login_streaks.last_ms >= $3 THEN 1 ELSE login_streaks.failures + 1 END,
-                 last_ms = $2",
+                 failures = CASE WHEN $2 - login_streaks.last_ms >= $3 THEN 1
+                                 ELSE login_streaks.failures + 1 END,
+                 previous_ms = CASE WHEN $2 - login_streaks.last_ms >= $3 THEN NULL
+                                    ELSE login_streaks.last_ms END,
+                 last_ms = CASE WHEN $2 > login_streaks.last_ms THEN $2 ELSE login_streaks.last_ms END
+             RETURNING failures, previous_ms",
         )
         .bind(digest(pair))
         .bind(now)
         .bind(ms(config.window))
-        .execute(&mut *tx)
+        .fetch_one(self.store.pool())
         .await?;
-        sqlx::query("INSERT INTO rate_events (key, at_ms) VALUES ($1, $2)")
-            .bind(digest(&format!("failed:{client}")))
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await
+        let (count, previous): (i64, Option<i64>) = (row.try_get(0)?, row.try_get(1)?);
+        let count = u32::try_from(count).unwrap_or(u32::MAX);
+        Ok(allowed(config, count, previous, now))
     }
 
     /// A successful log-in ends the pair's streak.
@@ -68,38 +73,20 @@ impl Limits {
             .map(|_| ())
     }
 
-    /// How long the pair still waits after its last failure, if it must.
-    pub(super) async fn streak_wait(
-        &self,
-        config: &AuthConfig,
-        pair: &str,
-        now: i64,
-    ) -> Result<Option<Duration>, sqlx::Error> {
-        let row = sqlx::query("SELECT failures, last_ms FROM login_streaks WHERE pair = $1")
-            .bind(digest(pair))
-            .fetch_optional(self.store.pool())
-            .await?;
-        let Some(row) = row else { return Ok(None) };
-        let (failures, last): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
-        let since = now.saturating_sub(last).max(0);
-        if since >= ms(config.window) {
-            return Ok(None);
-        }
-        let failures = u32::try_from(failures).unwrap_or(u32::MAX);
-        let wait = delay(config, failures).checked_sub(duration(since));
-        Ok(wait.filter(|w| !w.is_zero()))
-    }
-
-    /// How long until `key` has fewer than `limit` events in `window` again, if it has
-    /// not: until the `limit`-th newest of them leaves the window.
-    pub(super) async fn recent_wait(
-        &self,
-        key: &str,
-        limit: usize,
-        window: Duration,
-        now: i64,
-    ) -> Result<Option<Duration>, sqlx::Error> {
-        recent_wait(self.store.pool(), &digest(key), limit, window, now).await
+    /// Takes back one event of `key` counted at `at` by [`Limits::take`]: what it
+    /// counted did not happen after all (a sign-in that succeeded).
+    pub(super) async fn give_back(&self, key: &str, at: i64) -> Result<(), sqlx::Error> {
+        let sql = match self.store.dialect() {
+            Dialect::Postgres => {
+                "DELETE FROM rate_events WHERE ctid =
+                     (SELECT ctid FROM rate_events WHERE key = $1 AND at_ms = $2 LIMIT 1)"
+            }
+            Dialect::Sqlite => {
+                "DELETE FROM rate_events WHERE rowid =
+                     (SELECT rowid FROM rate_events WHERE key = $1 AND at_ms = $2 LIMIT 1)"
+            }
+        };
+        sqlx::query(sql).bind(digest(key)).bind(at).execute(self.store.pool()).await.map(|_| ())
     }
 
     /// One more event for `key` if it has fewer than `limit` in `window`; else how long
@@ -176,4 +163,42 @@ where
     .fetch_optional(db)
     .await?;
     Ok(nth.map(|at| duration(ms(window) - now.saturating_sub(at).max(0))).filter(|w| !w.is_zero()))
+}
+
+/// Whether the `count`-th attempt of a streak, made at `now`, may be checked: one of
+/// the first `free_failures`, or the attempt before it (`previous`) is the wait of the
+/// streak before it ago. If not, how long the next attempt waits after this one.
+fn allowed(config: &AuthConfig, count: u32, previous: Option<i64>, now: i64) -> Result<(), Duration> {
+    let before = delay(config, count.saturating_sub(1));
+    match previous {
+        // Servers' clocks and requests' moments differ by a little: never less than none.
+        Some(at) if now.saturating_sub(at).max(0) < ms(before) => {
+            Err(delay(config, count).max(Duration::from_millis(1)))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attempts_past_the_free_ones_wait_for_the_streak() {
+        let config = AuthConfig::default();
+        // The first three, however close together.
+        for count in 1..=3 {
+            assert_eq!(allowed(&config, count, Some(1_000), 1_000), Ok(()), "{count}");
+        }
+        // The fourth a second after the third; refused sooner, and the fifth then waits 2 s.
+        assert_eq!(allowed(&config, 4, Some(1_000), 2_000), Ok(()));
+        assert_eq!(allowed(&config, 4, Some(1_000), 1_999), Err(Duration::from_secs(2)));
+        assert_eq!(allowed(&config, 5, Some(1_000), 2_999), Err(Duration::from_secs(4)));
+        assert_eq!(allowed(&config, 5, Some(1_000), 3_000), Ok(()));
+        // An attempt counted just after one stamped a millisecond later is no sooner.
+        assert_eq!(allowed(&config, 2, Some(1_001), 1_000), Ok(()));
+        // A streak started again has no attempt before.
+        assert_eq!(allowed(&config, 1, None, 0), Ok(()));
+        assert_eq!(allowed(&config, 40, Some(0), 1), Err(config.max_delay));
+    }
 }

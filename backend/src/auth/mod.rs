@@ -5,11 +5,14 @@
 //! or shown once in Settings) and stored only as its SHA-256: a stolen database dump
 //! signs no one in. Unknown names cost a password verification too, so timing does not
 //! tell which names exist. Names are compared after Unicode normalisation (NFKC, case
-//! folded): "ＡＬＩＣＥ" is "alice". Failed log-ins slow down one account from one client
-//! address (a delay that doubles with each failure, capped), never the account from
-//! everywhere, so no one can lock the owner out; one address failing on many accounts is
-//! stopped, and one address may create only a few demo accounts an hour. The limits are
-//! in the database (`limits.rs`), shared by every server on it.
+//! folded): "ＡＬＩＣＥ" is "alice". Log-in attempts slow down one account from one
+//! client address (past a few, each waits a delay that doubles with each attempt,
+//! capped), never the account from everywhere, so no one can lock the owner out; one
+//! address failing on many accounts is stopped, and one address may create only a few
+//! demo accounts an hour. An attempt is counted before its password is checked, in one
+//! statement, so attempts sent together are each counted and those past the limit are
+//! refused unchecked, the right password too. The limits are in the database
+//! (`limits.rs`), shared by every server on it.
 
 mod error;
 mod limits;
@@ -40,9 +43,9 @@ pub struct AuthConfig {
     pub session_ttl: Duration,
     /// A demo account and its data are deleted this long after creation.
     pub demo_ttl: Duration,
-    /// Failed log-ins to one account from one client address before each next attempt
+    /// Log-in attempts to one account from one client address before each next one
     /// waits: `first_delay` after the last of them, doubling with every further
-    /// failure up to `max_delay`. A success or `window` without failure starts over.
+    /// attempt up to `max_delay`. A success or `window` without an attempt starts over.
     pub free_failures: u32,
     pub first_delay: Duration,
     pub max_delay: Duration,
@@ -188,7 +191,8 @@ impl Auth {
     }
 
     /// Checks a name and password and opens a session. `client` is the caller's address:
-    /// failures slow down this account from this address, and count against the address.
+    /// attempts slow down this account from this address, and failures count against
+    /// the address; both are counted before the password is checked.
     pub async fn log_in(
         &self,
         name: &str,
@@ -199,7 +203,8 @@ impl Auth {
         let key = name_key(name);
         let client = client_key(client);
         let pair = format!("{key}\n{client}");
-        self.check_log_in(&pair, &client).await?;
+        let failed = format!("failed:{client}");
+        let at = self.reserve_attempt(&pair, &failed).await?;
         // By the name as typed first: an account from before names were normalised keeps
         // its own, even if another one has its key.
         let row = sqlx::query(
@@ -216,13 +221,14 @@ impl Auth {
             Some((id, Some(hash), name)) => (Some((id, name)), hash),
             _ => (None, dummy_hash().to_string()),
         };
-        let ok = verify_password(password.expose_secret(), &hash) && found.is_some();
+        let ok = verify_password_apart(password, hash).await && found.is_some();
         let Some((id, name)) = found.filter(|_| ok) else {
-            self.limits.failed(&self.config, &pair, &client, now_ms()).await?;
+            // Already counted, before the check.
             tracing::info!("a log-in failed");
             return Err(AuthError::InvalidCredentials);
         };
         self.limits.succeeded(&pair).await?;
+        self.limits.give_back(&failed, at).await?;
         let user = UserId(id);
         let session = self.open_session(user).await?;
         Ok((Account { user, name, demo_expires_at: None, vocabulary: None }, session))
@@ -506,20 +512,25 @@ impl Auth {
         Ok(done.rows_affected())
     }
 
-    /// Whether this account may be tried from this address now, and this address at all.
-    async fn check_log_in(&self, pair: &str, client: &str) -> Result<(), AuthError> {
+    /// Counts a sign-in attempt before its password is checked: one more in the
+    /// streak of this account from this address (`pair`), then one more failure for
+    /// the address (`failed`, given back if the password is right), each counted
+    /// atomically in the database, so attempts sent together are all counted. Refused
+    /// when the streak must wait or the address has failed too often; else the time it
+    /// was counted at.
+    async fn reserve_attempt(&self, pair: &str, failed: &str) -> Result<i64, AuthError> {
         let now = now_ms();
         let (limit, window) = (self.config.max_failures_per_client, self.config.window);
-        let wait = match self.limits.streak_wait(&self.config, pair, now).await? {
-            Some(wait) => Some(wait),
-            None => self.limits.recent_wait(&format!("failed:{client}"), limit, window, now).await?,
+        let counted = match self.limits.attempt(&self.config, pair, now).await? {
+            Ok(()) => self.limits.take(failed, limit, window, now).await?,
+            Err(wait) => Err(wait),
         };
-        match wait {
-            Some(retry_after) => {
+        match counted {
+            Ok(()) => Ok(now),
+            Err(retry_after) => {
                 tracing::warn!("log-in rate limit reached");
                 Err(AuthError::RateLimited { retry_after })
             }
-            None => Ok(()),
         }
     }
 }
@@ -589,6 +600,14 @@ fn hash_password(password: &str) -> Result<String, AuthError> {
 
 fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+}
+
+/// [`verify_password`] on a thread for blocking work: its tens of milliseconds of
+/// hashing hold up no other request.
+async fn verify_password_apart(password: &SecretString, hash: String) -> bool {
+    let password = password.clone();
+    let verified = tokio::task::spawn_blocking(move || verify_password(password.expose_secret(), &hash));
+    verified.await.unwrap_or(false)
 }
 
 /// A valid argon2id hash of a random password, computed once.

@@ -193,28 +193,36 @@ async fn repeated_failures_slow_down_one_address_and_are_said_so() {
         let (_, headers, _) =
             send(&router, None, from(attacker, form("/auth/login", "name=bob&password=wrong+password")))
                 .await;
-        answers.push(location(&headers).to_string());
+        let retry = headers.get(header::RETRY_AFTER).map(|v| v.to_str().unwrap().to_string());
+        answers.push((location(&headers).to_string(), retry));
     }
-    assert!(answers[..3].iter().all(|a| a == "/login?error=invalid_credentials&name=bob"), "{answers:?}");
-    assert!(answers[3].starts_with("/login?error=rate_limited&name=bob&retry="), "{answers:?}");
+    let invalid = ("/login?error=invalid_credentials&name=bob".to_string(), None);
+    assert_eq!(answers[..3], [invalid.clone(), invalid.clone(), invalid], "{answers:?}");
+    // Each attempt too soon counts, and the wait said is the real one, doubling.
+    let limited =
+        |secs: u64| (format!("/login?error=rate_limited&name=bob&retry={secs}"), Some(secs.to_string()));
+    assert_eq!(answers[3..], [limited(2), limited(4)], "{answers:?}");
 
-    // From that address, even the right password waits (a second, not a quarter of an hour)…
-    let (_, headers, _) =
+    // From that address, even the right password waits, as long as the page says.
+    let (status, headers, _) =
         send(&router, None, from(attacker, form("/auth/login", "name=bob&password=the+right+password")))
             .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(headers.get(header::SET_COOKIE).is_none());
     let to = location(&headers).to_string();
-    assert_eq!(to, "/login?error=rate_limited&name=bob&retry=1");
+    assert_eq!(to, "/login?error=rate_limited&name=bob&retry=8");
+    assert_eq!(headers[header::RETRY_AFTER], "8");
     let (_, _, html) = send(
         &router,
         None,
         Request::get(&to).header(header::ACCEPT_LANGUAGE, "fr").body(Body::empty()).unwrap(),
     )
     .await;
-    assert!(
-        html.contains("Trop d&#x27;essais infructueux. Réessayez dans 1 s.")
-            || html.contains("Trop d'essais infructueux. Réessayez dans 1 s."),
-        "{html}"
-    );
+    let said = |text: &str| html.contains(text) || html.contains(&text.replace('\'', "&#x27;"));
+    assert!(said("Trop d'essais infructueux. Réessayez dans 8\u{a0}secondes."), "{html}");
+    let (_, _, html) =
+        send(&router, None, english_page("/login?error=rate_limited&name=bob&retry=300")).await;
+    assert!(html.contains("Too many failed attempts. Try again in 5\u{a0}minutes."), "{html}");
     // …but the owner, from their own address, signs in.
     let (status, headers, _) = send(
         &router,
@@ -224,6 +232,33 @@ async fn repeated_failures_slow_down_one_address_and_are_said_so() {
     .await;
     assert_eq!((status, location(&headers)), (StatusCode::SEE_OTHER, "/"));
     assert!(headers[header::SET_COOKIE].to_str().unwrap().starts_with("sou_session="));
+}
+
+/// Twelve wrong passwords sent at once, then the right one: three are checked, the
+/// others and the right one are refused with the wait.
+#[tokio::test]
+async fn a_burst_of_sign_ins_is_counted_whole() {
+    let (router, sou, _dir) = app().await;
+    sou.auth().sign_up("bob", &secrecy::SecretString::from("the right password")).await.unwrap();
+    let attacker = [203, 0, 113, 9];
+    let burst = (0..12).map(|_| {
+        let router = router.clone();
+        tokio::spawn(async move {
+            let req = from(attacker, form("/auth/login", "name=bob&password=wrong+password"));
+            let (_, headers, _) = send(&router, None, req).await;
+            location(&headers).to_string()
+        })
+    });
+    let answers: Vec<String> =
+        futures::future::join_all(burst).await.into_iter().map(Result::unwrap).collect();
+    let checked = answers.iter().filter(|a| a.contains("error=invalid_credentials")).count();
+    let refused = answers.iter().filter(|a| a.contains("error=rate_limited")).count();
+    assert_eq!((checked, refused), (3, 9), "{answers:?}");
+    let (_, headers, _) =
+        send(&router, None, from(attacker, form("/auth/login", "name=bob&password=the+right+password")))
+            .await;
+    assert!(location(&headers).contains("error=rate_limited"), "{headers:?}");
+    assert!(headers.get(header::RETRY_AFTER).is_some());
 }
 
 #[tokio::test]
@@ -240,7 +275,13 @@ async fn one_address_starts_only_a_few_demos() {
     assert!(to.starts_with("/login?error=demo_limited&retry="), "{to}");
     assert!(headers.get(header::SET_COOKIE).is_none(), "no account, no session");
     let (_, _, html) = send(&router, None, english_page(&to)).await;
-    assert!(html.contains("Too many demos were started from your address. Try again in 60 min."), "{html}");
+    assert!(
+        html.contains("Too many demos were started from your address. Try again in 60\u{a0}minutes."),
+        "{html}"
+    );
+    assert!(headers
+        .get(header::RETRY_AFTER)
+        .is_some_and(|v| v.to_str().unwrap().parse::<u64>().unwrap() > 3500));
     // Another address still may.
     let (_, headers, _) = send(&router, None, demo([198, 51, 100, 20])).await;
     assert_eq!(location(&headers), "/");
