@@ -595,7 +595,7 @@ fn joined_before(message: &str, part: &str) -> bool {
 }
 
 /// Words that ask nothing more, set aside: phrases that carry nothing ("du coup",
-/// "both dates inclusive"), and "or not", "ou pas" closing a yes/no question ("… plus
+/// "both dates inclusive"), remarks closing a clause ("…, be honest"), and "or not", "ou pas" closing a yes/no question ("… plus
 /// cette année que l'an dernier ou pas ?", "did my wages come in or not yet?"). A
 /// negation anywhere else stays to be read.
 fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
@@ -603,6 +603,19 @@ fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool], message:
     for i in 0..tokens.len() {
         if let Some(n) = lexicon::harmless_phrase_at(tokens, i) {
             used[i..i + n].iter_mut().for_each(|u| *u = true);
+        }
+    }
+    #[cfg(feature = "asides")]
+    for i in 0..tokens.len() {
+        let Some((n, whole_clause)) = lexicon::closing_remark_at(tokens, i) else { continue };
+        let mut end = i + n;
+        if whole_clause {
+            while !clause_ends(tokens, message, end) {
+                end += 1;
+            }
+        }
+        if clause_ends(tokens, message, end) && used[i..end].iter().all(|u| !u) {
+            used[i..end].iter_mut().for_each(|u| *u = true);
         }
     }
     for i in 0..tokens.len() {

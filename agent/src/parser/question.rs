@@ -749,8 +749,29 @@ fn apart(message: &str, a: &str, b: &str) -> bool {
     !lead.split_whitespace().take(2).any(|w| {
         matches!(
             w,
-            "only" | "just" | "on" | "for" | "at" | "in" | "from" | "with" | "en" | "pour" | "chez" | "dans"
-                | "que" | "seulement" | "uniquement" | "juste" | "avec" | "de" | "des" | "du" | "d" | "au" | "aux"
+            "only"
+                | "just"
+                | "on"
+                | "for"
+                | "at"
+                | "in"
+                | "from"
+                | "with"
+                | "en"
+                | "pour"
+                | "chez"
+                | "dans"
+                | "que"
+                | "seulement"
+                | "uniquement"
+                | "juste"
+                | "avec"
+                | "de"
+                | "des"
+                | "du"
+                | "d"
+                | "au"
+                | "aux"
                 | "a"
         )
     })

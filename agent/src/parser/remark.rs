@@ -423,6 +423,58 @@ fn justifies(tokens: &[crate::text::Token]) -> Option<usize> {
     two.then_some(2)
 }
 
+/// "I want to check them", "je veux faire du tri", "need to cut some", "pour voir ce
+/// qu'on contrôle", "so I can plan": a clause that says what the answer is for — how
+/// many words open it, its verb included. A verb that asks Sou for another form
+/// ("I want to compare", "pour trier") opens none.
+fn purpose(tokens: &[crate::text::Token]) -> Option<usize> {
+    let w = |k: usize| tokens.get(k).map_or("", |t| t.norm.as_str());
+    const OPENERS: &[&[&str]] = &[
+        &["i", "want", "to"],
+        &["i", "wanna"],
+        &["i", "need", "to"],
+        &["need", "to"],
+        &["want", "to"],
+        &["im", "trying", "to"],
+        &["i", "m", "trying", "to"],
+        &["trying", "to"],
+        &["so", "i", "can"],
+        &["so", "we", "can"],
+        &["je", "veux"],
+        &["je", "voudrais"],
+        &["on", "veut"],
+        &["j", "ai", "besoin", "de"],
+        &["jai", "besoin", "de"],
+        &["c", "est", "pour"],
+        &["pour"],
+    ];
+    let n = OPENERS.iter().find(|o| o.iter().enumerate().all(|(k, x)| w(k) == *x))?.len();
+    let verb = w(n);
+    let french = !matches!(w(0), "i" | "need" | "want" | "im" | "trying" | "so");
+    let infinitive = ["er", "ir", "re", "oir"].iter().any(|e| verb.ends_with(e)) && verb.len() > 3;
+    let asks_a_form = matches!(
+        verb,
+        "compare"
+            | "comparer"
+            | "sort"
+            | "trier"
+            | "list"
+            | "lister"
+            | "group"
+            | "grouper"
+            | "average"
+            | "split"
+            | "break"
+            | "show"
+            | "montrer"
+            | "afficher"
+            | "know"
+            | "savoir"
+            | "see"
+    );
+    (!verb.is_empty() && !asks_a_form && (!french || infinitive)).then_some(n + 1)
+}
+
 impl Parser {
     /// The question and the remark beside it, when the message holds one.
     pub(super) fn remark(&self, message: &str, cx: &Context<'_>) -> Option<(String, String)> {
@@ -462,7 +514,7 @@ impl Parser {
             (k >= 1 && matches!(w(k - 1), "every"))
                 || (k >= 2 && w(k - 1) == "les" && matches!(w(k - 2), "tous" | "toutes"))
         };
-        let opener = justifies(&tokens);
+        let opener = justifies(&tokens).or_else(|| purpose(&tokens));
         let why = opener.is_some();
         // (Its "que": "parce que", "afin que", "la déclaration que mon comptable …".)
         let conjunction = |w: &str| why && matches!(w, "que" | "qu");
@@ -475,7 +527,7 @@ impl Parser {
                 .enumerate()
                 .any(|(k, t)| t.kind != TokenKind::Word || (period::is_time_word(t) && !how_often(k)))
             || !(why || words(&is_remark_marker) || speaks_of_self(&tokens))
-            || (why && tokens.iter().skip(2).any(|t| ASKS_SOU.contains(&t.norm.as_str())))
+            || (why && tokens.iter().skip(opener.map_or(2, |n| n.max(2))).any(|t| ASKS_SOU.contains(&t.norm.as_str())))
             || tokens
                 .iter()
                 .enumerate()

@@ -234,6 +234,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "help",
     "hey",
     "hi",
+    "hit",
     "hiya",
     "hmm",
     "hola",
@@ -291,6 +292,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "merely",
     "mes",
     "mettons",
+    "might",
     "moi",
     "mon",
     "money",
@@ -476,6 +478,7 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "whats",
     "when",
     "where",
+    "whether",
     "which",
     "whole",
     "with",
@@ -531,4 +534,70 @@ mod tests {
     fn the_list_is_sorted_for_binary_search() {
         assert!(super::STOPWORDS.windows(2).all(|w| w[0] < w[1]));
     }
+}
+
+/// Remarks that close a clause and ask nothing ("…, be honest", "…? dont judge", "…
+/// j'en ai marre", "lowkey scared to know"): the number of words of the one starting at
+/// `i`, and whether the rest of its clause goes with it ("j'en ai besoin pour ma
+/// déclaration": what it is for changes nothing computed). Set aside only where a clause
+/// ends after them.
+#[cfg(feature = "asides")]
+pub(crate) fn closing_remark_at(tokens: &[Token], i: usize) -> Option<(usize, bool)> {
+    const REMARKS: &[&[&str]] = &[
+        &["be", "honest"],
+        &["be", "gentle"],
+        &["be", "nice"],
+        &["be", "kind"],
+        &["be", "brutal"],
+        &["dont", "judge", "me"],
+        &["dont", "judge"],
+        &["don", "t", "judge", "me"],
+        &["don", "t", "judge"],
+        &["no", "judgement"],
+        &["no", "judgment"],
+        &["no", "judging"],
+        &["lowkey", "scared", "to", "know"],
+        &["scared", "to", "know"],
+        &["scared", "to", "look"],
+        &["afraid", "to", "look"],
+        &["afraid", "to", "know"],
+        &["probably", "too", "much"],
+        &["way", "too", "much"],
+        &["sois", "honnete"],
+        &["soyez", "honnete"],
+        &["sois", "gentil"],
+        &["sois", "gentille"],
+        &["soyez", "indulgent"],
+        &["sois", "indulgent"],
+        &["ne", "me", "juge", "pas"],
+        &["me", "juge", "pas"],
+        &["juge", "pas"],
+        &["jugez", "pas"],
+        &["trop", "peur", "de", "regarder"],
+        &["j", "ai", "peur", "de", "regarder"],
+        &["jai", "peur", "de", "regarder"],
+        &["peur", "de", "regarder"],
+        &["j", "ose", "pas", "regarder"],
+        &["jose", "pas", "regarder"],
+        &["j", "en", "ai", "marre"],
+        &["jen", "ai", "marre"],
+        &["j", "en", "veux", "plus"],
+        &["jen", "veux", "plus"],
+    ];
+    const PURPOSES: &[&[&str]] = &[
+        &["j", "en", "ai", "besoin", "pour"],
+        &["jen", "ai", "besoin", "pour"],
+        &["j", "en", "ai", "besoin"],
+        &["jen", "ai", "besoin"],
+        &["i", "need", "it", "for"],
+        &["i", "need", "this", "for"],
+        &["need", "it", "for"],
+    ];
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let at = |p: &&&[&str]| p.iter().enumerate().all(|(k, x)| w(i + k) == *x);
+    REMARKS
+        .iter()
+        .find(at)
+        .map(|p| (p.len(), false))
+        .or_else(|| PURPOSES.iter().find(at).map(|p| (p.len(), true)))
 }
