@@ -598,7 +598,7 @@ fn joined_before(message: &str, part: &str) -> bool {
 /// "both dates inclusive"), remarks closing a clause ("…, be honest"), and "or not", "ou pas" closing a yes/no question ("… plus
 /// cette année que l'an dernier ou pas ?", "did my wages come in or not yet?"). A
 /// negation anywhere else stays to be read.
-fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
+pub(super) fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
     let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
     for i in 0..tokens.len() {
         if let Some(n) = lexicon::harmless_phrase_at(tokens, i) {

@@ -181,6 +181,8 @@ const REFUSAL_WORDS: &[&str] = &[
     "inutile",
     "ai",
     "care",
+    "fussed",
+    "bothered",
     "about",
     "mind",
     "rn",

@@ -101,6 +101,8 @@ pub(super) fn singular_item(tokens: &[Token]) -> bool {
                 | "montant"
                 | "sum"
                 | "somme"
+                | "thing"
+                | "truc"
         )
     };
     let plural = |w: &str| w.len() > 3 && w.ends_with('s') && item(&w[..w.len() - 1]);

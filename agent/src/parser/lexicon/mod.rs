@@ -35,6 +35,7 @@ pub(crate) fn is_spend_word(w: &str) -> bool {
                 | "expenditures"
                 | "cost"
                 | "costs"
+                | "costing"
                 | "coute"
                 | "coutent"
                 | "paye"

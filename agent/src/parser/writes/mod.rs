@@ -197,13 +197,16 @@ impl Parser {
                 c[i] |= ALWAYS;
             }
         }
+        // Phrases that carry nothing ("du coup", "…, j'en ai marre") are read.
+        let mut used = vec![false; tokens.len()];
+        super::set_aside_harmless(tokens, &mut used, message);
         let mut r = Read {
             p: self,
             tokens,
             message,
             locale,
             today: cx.today,
-            used: vec![false; tokens.len()],
+            used,
             c,
             reasons: vec![Reason::new(ReasonCode::WriteRequest, locale, "")],
             currency: self.vocabulary().currency.unwrap_or(Currency::EUR),
