@@ -171,6 +171,10 @@ impl Parser {
             reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
         } else if filters_only {
             reasons.push(Reason::new(ReasonCode::FiltersOnly, locale, wording::kind_label(kind, locale)));
+        } else if kind == Kind::Spending && intent.asks_amount && names == 0 && accounts.is_empty() {
+            // "combien ce week-end", "nov 2025 total", "how much in december": an amount
+            // of a period, nothing else said — what went out.
+            reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, wording::kind_label(kind, locale)));
         } else {
             reasons.push(Reason::new(ReasonCode::InferredIntent, locale, wording::kind_label(kind, locale)));
             // Nothing but a period ("show me everything from yesterday"): what to compute
@@ -349,6 +353,11 @@ impl Parser {
         // "rank my spending categories": the groups of the breakdown asked, named.
         if let Some(g) = intent.group_by {
             unrecognized.retain(|u| super::lexicon::group_word(&crate::text::normalize(&u.words)) != Some(g));
+        }
+        // "the biggest thing I bought": the largest transaction ("the thing last
+        // Tuesday", with no superlative, is one Sou cannot tell).
+        if intent.largest {
+            unrecognized.retain(|u| !matches!(crate::text::normalize(&u.words).as_str(), "thing" | "truc"));
         }
         // "mes abonnements" with no such category: the word asked for the recurring
         // payments, and is read.
