@@ -60,6 +60,10 @@ pub enum BackendError {
     /// A widget's visitors asked the site's hourly limit.
     #[error("the widget's hourly limit was reached")]
     Busy,
+    /// Too many dataset queries at once, the user's or the server's
+    /// (`datasets::DatasetError::Busy`): the sentence, in the user's language.
+    #[error("dataset queries: {0}")]
+    QueriesBusy(String),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
     #[error("{provider}: {error}")]
@@ -80,6 +84,7 @@ impl UserError for BackendError {
             BackendError::InvalidPlan(_) => "invalid_plan",
             BackendError::NotFound => "not_found",
             BackendError::Busy => "rate_limited",
+            BackendError::QueriesBusy(_) => "busy",
             BackendError::Db(_)
             | BackendError::Corrupt(_)
             | BackendError::Vault(_)
@@ -91,7 +96,7 @@ impl UserError for BackendError {
         let fr = locale == Locale::Fr;
         match self {
             BackendError::Llm { provider, error } => llm_sentence(*provider, error, locale),
-            BackendError::BadRequest(m) => m.clone(),
+            BackendError::BadRequest(m) | BackendError::QueriesBusy(m) => m.clone(),
             BackendError::InvalidPlan(p) => p.to_string(),
             BackendError::NotFound => if fr { "Introuvable." } else { "Not found." }.into(),
             BackendError::Busy => if fr {
@@ -118,7 +123,7 @@ impl UserError for BackendError {
             BackendError::BadRequest(_) => ErrorKind::Invalid,
             BackendError::InvalidPlan(_) => ErrorKind::InvalidPlan,
             BackendError::NotFound => ErrorKind::NotFound,
-            BackendError::Busy => ErrorKind::Limited,
+            BackendError::Busy | BackendError::QueriesBusy(_) => ErrorKind::Limited,
             BackendError::Db(_)
             | BackendError::Corrupt(_)
             | BackendError::Vault(_)

@@ -21,6 +21,7 @@ pub mod registry;
 pub mod reports;
 pub mod rules;
 pub mod runs;
+pub mod slots;
 pub mod sou;
 mod statements;
 pub mod store;

@@ -1,6 +1,7 @@
 //! The SQLite store: opening, migrations, and the few queries shared by tools.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use agent::{Term, Vocabulary};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -8,6 +9,7 @@ use sqlx::{Any, AnyPool, Executor, Row, Transaction};
 
 use crate::error::{BackendError, StoreError};
 use crate::ids::{name_key, Dialect, UserId};
+use crate::slots::{QueryLimits, Slots, MAX_TOTAL};
 
 /// RFC 3339 in UTC with milliseconds, the form of every stored timestamp: sorts as
 /// text, in SQLite and PostgreSQL alike.
@@ -24,11 +26,15 @@ pub struct Store {
     pool: AnyPool,
     dialect: Dialect,
     sandbox: Sandbox,
+    /// Turns at the sandbox: each user's share of its connections (`slots.rs`).
+    slots: Arc<Slots>,
 }
 
 /// Connections for dataset SQL (`datasets::query`), apart from the store's: on SQLite
 /// opened read-only, on PostgreSQL as the same role (each query in a read-only
-/// transaction). Native drivers, so every result type can be read as text.
+/// transaction). Native drivers, so every result type can be read as text. Opened as
+/// needed, up to [`MAX_TOTAL`]; [`Slots`] lets fewer queries run at once, so a query
+/// that has its turn never waits for a connection another holds.
 #[derive(Clone, Debug)]
 pub(crate) enum Sandbox {
     Sqlite(sqlx::SqlitePool),
@@ -91,7 +97,7 @@ impl Store {
         let _ = sqlx::query("PRAGMA optimize = 0x10002").execute(&pool).await;
         let read_only: sqlx::sqlite::SqliteConnectOptions = url.parse().map_err(open_error)?;
         let sandbox = sqlx::sqlite::SqlitePoolOptions::new()
-            .max_connections(2)
+            .max_connections(MAX_TOTAL as u32)
             .after_connect(|conn, _| {
                 Box::pin(async move {
                     conn.execute("PRAGMA query_only = ON; PRAGMA busy_timeout = 2000;").await?;
@@ -99,7 +105,12 @@ impl Store {
                 })
             })
             .connect_lazy_with(read_only.read_only(true));
-        Ok(Store { pool, dialect: Dialect::Sqlite, sandbox: Sandbox::Sqlite(sandbox) })
+        Ok(Store {
+            pool,
+            dialect: Dialect::Sqlite,
+            sandbox: Sandbox::Sqlite(sandbox),
+            slots: Slots::new(QueryLimits::default()),
+        })
     }
 
     /// PostgreSQL: `url` is the role Sou works as, which must own no table and must not
@@ -176,10 +187,15 @@ impl Store {
         }
         fill_name_keys(&pool).await?;
         let sandbox = sqlx::postgres::PgPoolOptions::new()
-            .max_connections(4)
+            .max_connections(MAX_TOTAL as u32)
             .connect_lazy(url)
             .map_err(|source| StoreError::Open { url: redact(url), source })?;
-        Ok(Store { pool, dialect: Dialect::Postgres, sandbox: Sandbox::Postgres(sandbox) })
+        Ok(Store {
+            pool,
+            dialect: Dialect::Postgres,
+            sandbox: Sandbox::Postgres(sandbox),
+            slots: Slots::new(QueryLimits::default()),
+        })
     }
 
     /// `sqlite://<dir>/sou.db`, creating `dir`.
@@ -201,6 +217,19 @@ impl Store {
 
     pub(crate) fn sandbox(&self) -> &Sandbox {
         &self.sandbox
+    }
+
+    /// The same, its dataset queries taking turns under `limits` (made usable: see
+    /// [`QueryLimits::problem`]). Before the store is shared: clones made earlier keep
+    /// the turns they had.
+    pub fn with_query_limits(mut self, limits: QueryLimits) -> Store {
+        self.slots = Slots::new(limits);
+        self
+    }
+
+    /// The turns at the sandbox: how many dataset queries run at once.
+    pub fn query_slots(&self) -> &Arc<Slots> {
+        &self.slots
     }
 
     /// A transaction for `user`'s rows that may write. Commit it to keep what it wrote.

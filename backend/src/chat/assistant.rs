@@ -353,8 +353,12 @@ pub(crate) async fn answer(
                         format!("{summary}\n{data}")
                     }
                     // The model's own mistake (SQL the sandbox refused, an unknown
-                    // column): it reads why and may try again.
-                    Err(crate::error::BackendError::BadRequest(why)) => {
+                    // column), or too many dataset queries at once: it reads why and
+                    // may try again.
+                    Err(
+                        crate::error::BackendError::BadRequest(why)
+                        | crate::error::BackendError::QueriesBusy(why),
+                    ) => {
                         tracing::info!(tool = %name, "the model's tool call was refused");
                         format!("error: {why}")
                     }

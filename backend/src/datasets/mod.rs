@@ -18,6 +18,7 @@ mod upload;
 use std::time::Duration;
 
 use crate::error::{ErrorKind, UserError};
+use crate::slots::Full;
 use sandbox::Refused;
 
 pub use catalogue::{delete, describe, list};
@@ -71,6 +72,9 @@ pub enum DatasetError {
     Refused(#[from] Refused),
     #[error("the query took longer than {} s and was stopped", TIME_LIMIT.as_secs())]
     Timeout,
+    /// No turn at the sandbox: too many of the user's queries, or everyone's, at once.
+    #[error(transparent)]
+    Busy(#[from] Full),
     #[error("the result is larger than {} MB: select fewer or shorter values", RESULT_BYTES / 1024 / 1024)]
     ResultTooLarge,
     #[error("the database refused the query: {0}")]
@@ -98,6 +102,7 @@ impl UserError for DatasetError {
             E::NotDate(_) => "not_date",
             E::Refused(_) => "refused",
             E::Timeout => "timeout",
+            E::Busy(_) => "busy",
             E::ResultTooLarge => "result_too_large",
             E::Query(_) => "query",
             E::Db(_) => "internal",
@@ -111,6 +116,7 @@ impl UserError for DatasetError {
     fn kind(&self) -> ErrorKind {
         match self {
             DatasetError::NotFound(_) => ErrorKind::NotFound,
+            DatasetError::Busy(_) => ErrorKind::Limited,
             DatasetError::Db(_) => ErrorKind::Internal,
             _ => ErrorKind::Invalid,
         }
@@ -172,6 +178,18 @@ impl DatasetError {
                 "Le résultat dépasse {} Mo : choisissez moins de valeurs, ou des valeurs plus courtes.",
                 RESULT_BYTES / 1024 / 1024
             ),
+            (E::Busy(Full::User { running }), Fr) => format!(
+                "Trop de requêtes sur ces jeux de données sont en cours ({running} à la fois au plus) : réessayez dans un instant."
+            ),
+            (E::Busy(Full::User { running }), En) => format!(
+                "Too many queries on these datasets are running ({running} at once at most): try again in a moment."
+            ),
+            (E::Busy(Full::Server), Fr) => {
+                "Le serveur exécute déjà autant de requêtes sur des jeux de données qu'il le peut : réessayez dans un instant.".into()
+            }
+            (E::Busy(Full::Server), En) => {
+                "The server is running as many dataset queries as it can: try again in a moment.".into()
+            }
             (E::Query(m), Fr) => format!("La base de données a refusé la requête : {m}."),
             (E::Db(_), Fr) => "Une erreur est survenue sur le serveur ; réessayez.".into(),
             (E::Db(_), En) => "Something went wrong on the server; try again.".into(),

@@ -169,7 +169,10 @@ pub(super) fn filter_sql(c: &DatasetColumn, f: &agent::DatasetFilter) -> Result<
     })
 }
 
-/// Checks and runs `sql` over `tables`.
+/// Checks `sql` over `tables`, then runs it in its turn (`crate::slots`): past the
+/// user's share and queue, or the server's wait, [`DatasetError::Busy`]. The query runs
+/// in a task that keeps the turn until the database is done with it, even if the
+/// caller goes away; its time limit starts when it runs, not while it waits.
 pub(super) async fn run(
     store: &Store,
     user: UserId,
@@ -177,10 +180,20 @@ pub(super) async fn run(
     tables: &HashMap<String, TableRef>,
 ) -> Result<QueryResult, DatasetError> {
     let checked = sandbox::check(sql, store.dialect(), user, tables)?;
-    let (columns, rows, truncated) = match store.sandbox() {
-        Sandbox::Sqlite(pool) => run_sqlite(pool, &checked.sql).await?,
-        Sandbox::Postgres(pool) => run_postgres(pool, user, &checked.sql).await?,
-    };
+    let slot = store.query_slots().enter(user).await?;
+    let sandbox = store.sandbox().clone();
+    let task = tokio::spawn(async move {
+        let result = match sandbox {
+            Sandbox::Sqlite(pool) => run_sqlite(&pool, &checked.sql).await,
+            Sandbox::Postgres(pool) => run_postgres(&pool, user, &checked.sql).await,
+        };
+        drop(slot);
+        result
+    });
+    let (columns, rows, truncated) = task.await.map_err(|e| {
+        tracing::error!(error = %e, "a dataset query's task failed");
+        DatasetError::Db(sqlx::Error::WorkerCrashed)
+    })??;
     if truncated && rows.is_empty() {
         // Not even the first row fits in the byte cap.
         return Err(DatasetError::ResultTooLarge);

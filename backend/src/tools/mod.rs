@@ -274,6 +274,7 @@ async fn dataset_tool(
 ) -> Result<ToolOutput, BackendError> {
     let shown = |e: datasets::DatasetError| match e {
         datasets::DatasetError::Db(e) => BackendError::Db(e),
+        e @ datasets::DatasetError::Busy(_) => BackendError::QueriesBusy(e.message(locale)),
         e => BackendError::BadRequest(e.message(locale)),
     };
     match call {

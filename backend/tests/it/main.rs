@@ -17,6 +17,7 @@ mod support;
 mod auth;
 mod concurrent_writes;
 mod conversations;
+mod datasets_fair;
 mod finance_tools;
 mod hidden_controls;
 mod import_into_ledger;
