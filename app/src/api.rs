@@ -563,8 +563,12 @@ pub struct DatasetsData {
     pub sql: String,
     pub result: Option<agent::datasets::QueryResult>,
     pub query_error: Option<String>,
+    /// The query got no turn (too many at once): the page answers 429.
+    pub query_busy: bool,
     pub max_mb: usize,
     pub row_cap: usize,
+    /// A user's queries running at once at most.
+    pub per_user: usize,
 }
 
 #[server(endpoint = "datasets")]
@@ -575,13 +579,16 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
         let store = sou.store();
         let datasets = backend::datasets::list(store, user).await?;
         let sql = sql.unwrap_or_default();
-        let (result, query_error) = if sql.trim().is_empty() {
-            (None, None)
+        let (result, query_error, query_busy) = if sql.trim().is_empty() {
+            (None, None, false)
         } else {
             match backend::datasets::query(store, user, &sql).await {
-                Ok(r) => (Some(r), None),
+                Ok(r) => (Some(r), None, false),
                 // A query's error is the user's to read, in the page.
-                Err(e) if e.is_users() => (None, Some(e.message(locale))),
+                Err(e) if e.is_users() => {
+                    let busy = matches!(e, backend::datasets::DatasetError::Busy(_));
+                    (None, Some(e.message(locale)), busy)
+                }
                 Err(e) => return Err(e.into()),
             }
         };
@@ -597,8 +604,10 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
             sql,
             result,
             query_error,
+            query_busy,
             max_mb: backend::datasets::MAX_FILE_BYTES / 1024 / 1024,
             row_cap: backend::datasets::ROW_CAP,
+            per_user: store.query_slots().limits().per_user,
         })
     })
     .await

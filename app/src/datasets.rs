@@ -39,12 +39,22 @@ fn Datasets(data: DatasetsData, added: Option<String>) -> impl IntoView {
             data.max_mb
         ),
     };
+    let (rows, at_once) = (data.row_cap, data.per_user);
     let cap = match locale {
-        Locale::Fr => {
-            format!("Une seule requête SELECT, en lecture seule, limitée à 2 s et à {} lignes.", data.row_cap)
+        Locale::Fr => format!(
+            "Une seule requête SELECT, en lecture seule, limitée à 2 s et à {rows} lignes ; {at_once} à la fois au plus."
+        ),
+        Locale::En => {
+            format!("One SELECT query, read-only, limited to 2 s and {rows} rows; {at_once} at once at most.")
         }
-        Locale::En => format!("One SELECT query, read-only, limited to 2 s and {} rows.", data.row_cap),
     };
+    // Too many queries at once: the page says so, and answers 429 (try again later).
+    if data.query_busy {
+        if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
+            r.set_status(http::StatusCode::TOO_MANY_REQUESTS);
+            r.insert_header(http::header::RETRY_AFTER, http::HeaderValue::from_static("1"));
+        }
+    }
     let placeholder = data
         .datasets
         .first()

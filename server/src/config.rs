@@ -2,7 +2,8 @@
 //! `sou.toml` in the working directory if present), then environment variables
 //! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_DEMO_HOURS`, `SOU_DEMO_PER_ADDRESS`, `SOU_SIGNUP`,
 //! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `SOU_APPROVAL_MINUTES`, `SOU_USAGE_LIMIT_EUR`,
-//! `SOU_USER_USAGE_LIMIT_EUR`, `SOU_RUN_STALE_SECS`, `SOU_SHUTDOWN_GRACE_SECS`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
+//! `SOU_USER_USAGE_LIMIT_EUR`, `SOU_RUN_STALE_SECS`, `SOU_SHUTDOWN_GRACE_SECS`, `SOU_DATASET_QUERIES_PER_USER`,
+//! `SOU_DATASET_QUERIES_QUEUE`, `SOU_DATASET_QUERIES_TOTAL`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
 //! `SOU_MASTER_KEY`, and `SOU_LLM__…` for the `[llm]` table, `__` separating levels:
 //! `SOU_LLM__PROVIDERS__OPENAI__BASE_URL`). Provider keys fall back to the usual
 //! variables (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, …).
@@ -44,6 +45,9 @@ struct Raw {
     #[serde(default)]
     pause_between_steps_ms: u64,
     shutdown_grace_secs: u64,
+    dataset_queries_per_user: usize,
+    dataset_queries_queue: usize,
+    dataset_queries_total: usize,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
     #[serde(default, skip_serializing)]
@@ -139,6 +143,9 @@ impl Default for Raw {
             run_stale_secs: 60,
             pause_between_steps_ms: 0,
             shutdown_grace_secs: 8,
+            dataset_queries_per_user: backend::slots::QueryLimits::default().per_user,
+            dataset_queries_queue: backend::slots::QueryLimits::default().queue,
+            dataset_queries_total: backend::slots::QueryLimits::default().total,
             database_url: None,
             database_owner_url: None,
             master_key: None,
@@ -185,6 +192,11 @@ pub struct Config {
     /// short and marked interrupted (`SOU_SHUTDOWN_GRACE_SECS`, default 8: within the
     /// 10 s a container runtime waits before SIGKILL).
     pub shutdown_grace: Duration,
+    /// Dataset queries at once: each user's (`SOU_DATASET_QUERIES_PER_USER`, default 2),
+    /// each user's waiting their turn past it (`SOU_DATASET_QUERIES_QUEUE`, default 2;
+    /// past it a query is refused as busy) and all users' (`SOU_DATASET_QUERIES_TOTAL`,
+    /// default 6, more than a user's share, at most 32).
+    pub queries: backend::slots::QueryLimits,
     /// The key that seals provider keys (`SOU_MASTER_KEY`); else a file in `data_dir`.
     pub master_key: Option<SecretString>,
     pub llm: LlmConfig,
@@ -210,6 +222,8 @@ pub enum ConfigError {
     RunStale(u64),
     #[error("configuration: shutdown_grace_secs must be 0 to 600, not {0}")]
     ShutdownGrace(u64),
+    #[error("configuration: dataset_queries_per_user, _queue and _total: {0}")]
+    DatasetQueries(String),
 }
 
 impl Config {
@@ -250,6 +264,15 @@ impl Config {
         if raw.shutdown_grace_secs > 600 {
             return Err(ConfigError::ShutdownGrace(raw.shutdown_grace_secs));
         }
+        let queries = backend::slots::QueryLimits {
+            per_user: raw.dataset_queries_per_user,
+            queue: raw.dataset_queries_queue,
+            total: raw.dataset_queries_total,
+            ..Default::default()
+        };
+        if let Some(problem) = queries.problem() {
+            return Err(ConfigError::DatasetQueries(problem));
+        }
         Ok(Config {
             addr,
             data_dir: raw.data_dir,
@@ -274,6 +297,7 @@ impl Config {
                 pause_between_steps: Duration::from_millis(raw.pause_between_steps_ms.min(60_000)),
             },
             shutdown_grace: Duration::from_secs(raw.shutdown_grace_secs),
+            queries,
             master_key: raw.master_key,
             llm,
         })
@@ -381,6 +405,16 @@ mod tests {
             jail.set_env("SOU_USAGE_LIMIT_EUR", "0.0000001");
             assert!(Config::load().is_err(), "more than six decimals");
             jail.set_env("SOU_USAGE_LIMIT_EUR", "10");
+            // Dataset queries at once: a user's share must leave room for another's.
+            assert_eq!(c.queries, backend::slots::QueryLimits::default());
+            jail.set_env("SOU_DATASET_QUERIES_PER_USER", "1");
+            jail.set_env("SOU_DATASET_QUERIES_TOTAL", "3");
+            let queries = Config::load().map_err(|e| e.to_string())?.queries;
+            assert_eq!((queries.per_user, queries.queue, queries.total), (1, 2, 3));
+            jail.set_env("SOU_DATASET_QUERIES_PER_USER", "3");
+            let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(err.contains("less than the total"), "{err}");
+            jail.set_env("SOU_DATASET_QUERIES_PER_USER", "1");
             jail.set_env("SOU_ADDR", "nope");
             let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
             assert!(err.contains("nope"), "{err}");

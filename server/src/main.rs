@@ -52,7 +52,8 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         }
         Some(url) => Store::open(url).await?,
         None => Store::open_in(&config.data_dir).await?,
-    };
+    }
+    .with_query_limits(config.queries);
     tracing::info!(database = ?store.dialect(), "store open, migrations applied");
     let mut leptos_options = get_configuration(None)?.leptos_options;
     leptos_options.site_addr = config.addr;

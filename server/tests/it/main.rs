@@ -17,6 +17,7 @@ mod support;
 mod answers;
 mod auth;
 mod datasets;
+mod datasets_fair;
 mod dialects;
 mod imports;
 mod imports_api;
