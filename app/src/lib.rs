@@ -17,7 +17,11 @@ compile_error!(
 
 #[cfg(feature = "ssr")]
 mod account;
+#[cfg(feature = "ssr")]
+mod account_settings;
 pub mod api;
+#[cfg(feature = "ssr")]
+mod auth_text;
 #[cfg(feature = "ssr")]
 mod budgets;
 #[cfg(feature = "ssr")]
@@ -138,6 +142,7 @@ pub fn App() -> impl IntoView {
                 <Route path=(StaticSegment("settings"), StaticSegment("budgets")) view=budgets::BudgetsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("changes")) view=budgets::ChangesPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("usage")) view=usage::UsagePage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("settings"), StaticSegment("account")) view=account_settings::AccountPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("runs"), ParamSegment("id"), StaticSegment("sources")) view=sources::SourcesPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("embed"), ParamSegment("site")) view=embed::EmbedPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("import") view=imports::ImportsPage ssr=SsrMode::Async/>

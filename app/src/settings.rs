@@ -191,6 +191,13 @@ fn Settings(
                     </ul>
                 </section>
                 <Tokens tokens=data.tokens revealed=data.revealed create revoke locale/>
+                <section class="card" data-testid="account-card">
+                    <h2>{tr(locale, "Compte", "Account")}</h2>
+                    <p class="hint">{tr(locale,
+                        "Votre mot de passe, et les navigateurs où vous êtes connecté : voir où, et les déconnecter.",
+                        "Your password, and the browsers you are signed in on: see where, and sign them out.")}</p>
+                    <a href="/settings/account" data-testid="account-link">{tr(locale, "Mot de passe et sessions", "Password and sessions")}</a>
+                </section>
                 <section class="card" data-testid="budgets-card">
                     <h2>{tr(locale, "Budgets", "Budgets")}</h2>
                     <p class="hint">{tr(locale,

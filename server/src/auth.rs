@@ -12,7 +12,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Extension, Form};
-use backend::auth::{Account, AuthError, NewSession};
+use backend::auth::{Account, AuthError, Client, NewSession};
 use backend::{ErrorKind, UserError};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
@@ -156,7 +156,7 @@ fn same_origin(headers: &HeaderMap) -> bool {
     }
 }
 
-fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn session_cookie(headers: &HeaderMap) -> Option<&str> {
     backend::auth::session_in_cookies(headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()))
 }
 
@@ -186,7 +186,7 @@ fn session_cookie_header(session: &NewSession, secure: bool) -> Option<HeaderVal
     .ok()
 }
 
-fn clear_cookie() -> HeaderValue {
+pub(crate) fn clear_cookie() -> HeaderValue {
     HeaderValue::from_static("sou_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
 }
 
@@ -198,6 +198,13 @@ fn query(pairs: &[(&str, &str)]) -> String {
         }
     }
     s.finish()
+}
+
+/// Who is signing in, for the session's entry in their list: the address and the
+/// `User-Agent` (of which only the browser's and system's names are kept).
+fn client<'a>(addr: &'a ClientAddr, headers: &'a HeaderMap) -> Client<'a> {
+    let user_agent = headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
+    Client { address: &addr.0, user_agent }
 }
 
 /// Signed in: the cookie, then on to where the person was going.
@@ -245,7 +252,7 @@ pub async fn log_in(
     Form(form): Form<LogInForm>,
 ) -> Response {
     let password = SecretString::from(form.password);
-    match state.sou.auth().log_in(&form.name, &password, &client.0).await {
+    match state.sou.auth().log_in(&form.name, &password, self::client(&client, &headers)).await {
         Ok((_, session)) => signed_in(session, &headers, &form.next),
         Err(e) => {
             let next = same_site(&form.next);
@@ -267,6 +274,7 @@ pub struct SignUpForm {
 
 pub async fn sign_up(
     State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
     headers: HeaderMap,
     Form(form): Form<SignUpForm>,
 ) -> Response {
@@ -275,7 +283,8 @@ pub async fn sign_up(
         let q = query(&[("error", "password_mismatch"), ("name", &name)]);
         return Redirect::to(&format!("/signup?{q}")).into_response();
     }
-    match state.sou.auth().sign_up(&name, &SecretString::from(form.password)).await {
+    let password = SecretString::from(form.password);
+    match state.sou.auth().sign_up_from(&name, &password, self::client(&client, &headers)).await {
         Ok((account, session)) => {
             tracing::info!(user = %backend::trace::user(account.user), "an account was created");
             signed_in(session, &headers, "/")
@@ -289,7 +298,7 @@ pub async fn demo(
     Extension(client): Extension<ClientAddr>,
     headers: HeaderMap,
 ) -> Response {
-    match state.sou.auth().demo(&client.0).await {
+    match state.sou.auth().demo(self::client(&client, &headers)).await {
         Ok((account, session)) => {
             tracing::info!(user = %backend::trace::user(account.user), "a demo account was created");
             signed_in(session, &headers, "/")

@@ -1,6 +1,7 @@
 //! Configuration in layers: built-in defaults, then a TOML file (`SOU_CONFIG`, or
 //! `sou.toml` in the working directory if present), then environment variables
 //! (`SOU_ADDR`, `SOU_DATA_DIR`, `SOU_LOG`, `SOU_TIMEZONE`, `SOU_DEMO`, `SOU_DEMO_HOURS`, `SOU_DEMO_PER_ADDRESS`, `SOU_SIGNUP`,
+//! `SOU_SESSION_DAYS`, `SOU_SESSION_IDLE_DAYS`,
 //! `SOU_TRUST_PROXY`, `SOU_RETENTION_DAYS`, `SOU_APPROVAL_MINUTES`, `SOU_USAGE_LIMIT_EUR`,
 //! `SOU_USER_USAGE_LIMIT_EUR`, `SOU_RUN_STALE_SECS`, `SOU_SHUTDOWN_GRACE_SECS`, `SOU_DATASET_QUERIES_PER_USER`,
 //! `SOU_DATASET_QUERIES_QUEUE`, `SOU_DATASET_QUERIES_TOTAL`, `DATABASE_URL`, `SOU_DATABASE_OWNER_URL`,
@@ -32,6 +33,8 @@ struct Raw {
     demo_hours: u32,
     demo_per_address: u32,
     signup: bool,
+    session_days: u32,
+    session_idle_days: u32,
     trust_proxy: bool,
     retention_days: u32,
     approval_minutes: u32,
@@ -134,6 +137,8 @@ impl Default for Raw {
             demo_hours: 24,
             demo_per_address: 3,
             signup: true,
+            session_days: 30,
+            session_idle_days: 14,
             trust_proxy: false,
             retention_days: 30,
             approval_minutes: 30,
@@ -173,6 +178,10 @@ pub struct Config {
     pub demo_per_address: usize,
     /// Anyone may create an account from the sign-in page.
     pub signup: bool,
+    /// A session ends this long after sign-in (`SOU_SESSION_DAYS`, default 30), or
+    /// sooner when unused this long (`SOU_SESSION_IDLE_DAYS`, default 14).
+    pub session_ttl: Duration,
+    pub session_idle: Duration,
     /// Behind a reverse proxy: take the client's address from `X-Forwarded-For`.
     pub trust_proxy: bool,
     /// Conversations inactive for this many days are deleted (`SOU_RETENTION_DAYS`,
@@ -212,6 +221,8 @@ pub enum ConfigError {
     Timezone(String),
     #[error("configuration: demo_hours must be between 1 and 8760 (a year), not {0}")]
     DemoHours(u32),
+    #[error("configuration: session_days and session_idle_days must be 1 to 3650, not {0}")]
+    SessionDays(u32),
     #[error("configuration: approval_minutes must be 1 to 10080 (a week), not {0}")]
     ApprovalMinutes(u32),
     #[error("configuration: llm: {0}")]
@@ -247,6 +258,11 @@ impl Config {
         let llm = llm_config(raw.llm, |name| std::env::var(name).ok())?;
         if !(1..=8760).contains(&raw.demo_hours) {
             return Err(ConfigError::DemoHours(raw.demo_hours));
+        }
+        for days in [raw.session_days, raw.session_idle_days] {
+            if !(1..=3650).contains(&days) {
+                return Err(ConfigError::SessionDays(days));
+            }
         }
         if !(1..=10080).contains(&raw.approval_minutes) {
             return Err(ConfigError::ApprovalMinutes(raw.approval_minutes));
@@ -284,6 +300,8 @@ impl Config {
             demo_ttl: Duration::from_secs(u64::from(raw.demo_hours) * 3600),
             demo_per_address: raw.demo_per_address as usize,
             signup: raw.signup,
+            session_ttl: Duration::from_secs(u64::from(raw.session_days) * 24 * 3600),
+            session_idle: Duration::from_secs(u64::from(raw.session_idle_days) * 24 * 3600),
             trust_proxy: raw.trust_proxy,
             retention_days: raw.retention_days,
             writes: backend::approvals::WriteConfig {
@@ -373,6 +391,24 @@ fn llm_config(raw: RawLlm, env: impl Fn(&str) -> Option<String>) -> Result<LlmCo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[allow(clippy::result_large_err)]
+    fn session_lifetimes() {
+        figment::Jail::expect_with(|jail| {
+            let c = Config::load().map_err(|e| e.to_string())?;
+            assert_eq!(c.session_ttl, Duration::from_secs(30 * 24 * 3600));
+            assert_eq!(c.session_idle, Duration::from_secs(14 * 24 * 3600));
+            jail.set_env("SOU_SESSION_IDLE_DAYS", "2");
+            jail.set_env("SOU_SESSION_DAYS", "90");
+            let c = Config::load().map_err(|e| e.to_string())?;
+            assert_eq!((c.session_ttl.as_secs(), c.session_idle.as_secs()), (90 * 86_400, 2 * 86_400));
+            jail.set_env("SOU_SESSION_IDLE_DAYS", "0");
+            let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(err.contains("session_idle_days"), "{err}");
+            Ok(())
+        });
+    }
 
     #[test]
     #[allow(clippy::result_large_err)] // figment's Jail API returns its own large error

@@ -4,6 +4,7 @@
 //! posts are in `forms.rs`, the import API in `imports_api.rs`, the sign-in forms and
 //! the gate in `auth.rs`.
 
+mod account;
 mod approvals;
 pub mod auth;
 pub mod config;
@@ -98,6 +99,9 @@ pub fn router(state: AppState) -> Router {
         .route("/auth/signup", post(auth::sign_up))
         .route("/auth/demo", post(auth::demo))
         .route("/auth/logout", post(auth::log_out))
+        .route("/account/password", post(account::change_password))
+        .route("/account/sessions/{id}/end", post(account::end_session))
+        .route("/account/sessions/end-others", post(account::end_other_sessions))
         .route("/api/v1/plan", post(api_plan))
         .route("/api/v1/chat", post(api_chat))
         .route("/api/v1/tools", get(api_tools))

@@ -61,6 +61,8 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let providers = Providers::new(config.llm, vault)?;
     let auth = AuthConfig {
         demo_ttl: config.demo_ttl,
+        session_ttl: config.session_ttl,
+        session_idle: config.session_idle,
         max_demos_per_client: config.demo_per_address,
         allow_demo: config.demo,
         allow_signup: config.signup,

@@ -12,6 +12,10 @@ use crate::error::{ErrorKind, UserError};
 pub enum AuthError {
     #[error("wrong name or password")]
     InvalidCredentials,
+    #[error("this is not the current password")]
+    WrongPassword,
+    #[error("a demo account has no password")]
+    NoPassword,
     #[error("this name is already taken")]
     NameTaken,
     #[error("a name has 3 to 64 characters")]
@@ -49,6 +53,8 @@ impl AuthError {
     pub fn code(&self) -> &'static str {
         match self {
             AuthError::InvalidCredentials => "invalid_credentials",
+            AuthError::WrongPassword => "wrong_password",
+            AuthError::NoPassword => "no_password",
             AuthError::NameTaken => "name_taken",
             AuthError::NameLength => "name_length",
             AuthError::NameCharacters => "name_characters",
@@ -117,7 +123,7 @@ impl UserError for AuthError {
     fn kind(&self) -> ErrorKind {
         match self {
             AuthError::InvalidCredentials => ErrorKind::Unauthenticated,
-            AuthError::Closed => ErrorKind::Forbidden,
+            AuthError::Closed | AuthError::NoPassword => ErrorKind::Forbidden,
             AuthError::NameTaken => ErrorKind::Conflict,
             AuthError::RateLimited { .. } | AuthError::DemoLimited { .. } | AuthError::DemoFull => {
                 ErrorKind::Limited

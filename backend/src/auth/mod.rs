@@ -14,12 +14,16 @@
 //! refused unchecked, the right password too. The limits are in the database
 //! (`limits.rs`), shared by every server on it.
 
+mod device;
 mod error;
 mod limits;
 mod reveal;
 mod seen;
+mod sessions;
 
+pub use device::Device;
 pub use error::AuthError;
+pub use sessions::{local_minute, Client, SessionInfo};
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -39,8 +43,10 @@ use crate::store::{timestamp, Store};
 /// Lifetimes and limits.
 #[derive(Clone, Debug)]
 pub struct AuthConfig {
-    /// A session lasts this long after sign-in.
+    /// A session lasts this long after sign-in…
     pub session_ttl: Duration,
+    /// …and ends sooner when unused this long.
+    pub session_idle: Duration,
     /// A demo account and its data are deleted this long after creation.
     pub demo_ttl: Duration,
     /// Log-in attempts to one account from one client address before each next one
@@ -66,6 +72,7 @@ impl Default for AuthConfig {
     fn default() -> Self {
         AuthConfig {
             session_ttl: Duration::from_secs(30 * 24 * 3600),
+            session_idle: Duration::from_secs(14 * 24 * 3600),
             demo_ttl: Duration::from_secs(24 * 3600),
             free_failures: 3,
             first_delay: Duration::from_secs(1),
@@ -164,12 +171,22 @@ impl Auth {
         name: &str,
         password: &SecretString,
     ) -> Result<(Account, NewSession), AuthError> {
+        self.sign_up_from(name, password, Client::default()).await
+    }
+
+    /// [`Auth::sign_up`] from `client`, whose session says so.
+    pub async fn sign_up_from(
+        &self,
+        name: &str,
+        password: &SecretString,
+        client: Client<'_>,
+    ) -> Result<(Account, NewSession), AuthError> {
         if !self.config.allow_signup {
             return Err(AuthError::Closed);
         }
         let name = normalize_name(name)?;
         check_password(password.expose_secret())?;
-        let hash = hash_password(password.expose_secret())?;
+        let hash = hash_password_apart(password).await?;
         let now = timestamp(Utc::now());
         // The name is its own key (normalised); an older account whose name has the
         // same key (`name_key`, unique) takes it too.
@@ -186,22 +203,23 @@ impl Auth {
         let mut db = self.store.tenant(user).await?;
         crate::demo::seed_categories(&mut db, user).await?;
         db.commit().await?;
-        let session = self.open_session(user).await?;
+        let session = self.open_session(user, client).await?;
         Ok((Account { user, name, demo_expires_at: None, vocabulary: None }, session))
     }
 
     /// Checks a name and password and opens a session. `client` is the caller's address:
     /// attempts slow down this account from this address, and failures count against
     /// the address; both are counted before the password is checked.
-    pub async fn log_in(
+    pub async fn log_in<'c>(
         &self,
         name: &str,
         password: &SecretString,
-        client: &str,
+        client: impl Into<Client<'c>>,
     ) -> Result<(Account, NewSession), AuthError> {
+        let from = client.into();
         let typed = name.trim().to_lowercase();
         let key = name_key(name);
-        let client = client_key(client);
+        let client = client_key(from.address);
         let pair = format!("{key}\n{client}");
         let failed = format!("failed:{client}");
         let at = self.reserve_attempt(&pair, &failed).await?;
@@ -230,17 +248,18 @@ impl Auth {
         self.limits.succeeded(&pair).await?;
         self.limits.give_back(&failed, at).await?;
         let user = UserId(id);
-        let session = self.open_session(user).await?;
+        let session = self.open_session(user, from).await?;
         Ok((Account { user, name, demo_expires_at: None, vocabulary: None }, session))
     }
 
     /// Creates a demo account with the demo ledger and signs it in. `client` is the
     /// caller's address, which may start only a few demos an hour.
-    pub async fn demo(&self, client: &str) -> Result<(Account, NewSession), AuthError> {
+    pub async fn demo<'c>(&self, client: impl Into<Client<'c>>) -> Result<(Account, NewSession), AuthError> {
         if !self.config.allow_demo {
             return Err(AuthError::Closed);
         }
-        let key = format!("demo:{}", client_key(client));
+        let from = client.into();
+        let key = format!("demo:{}", client_key(from.address));
         let (limit, window) = (self.config.max_demos_per_client, self.config.demo_window);
         if let Err(retry_after) = self.limits.take(&key, limit, window, now_ms()).await? {
             tracing::warn!("the demo limit per address is reached");
@@ -271,59 +290,80 @@ impl Auth {
             sqlx::query("DELETE FROM users WHERE id = $1").bind(id).execute(self.store.pool()).await?;
             return Err(AuthError::Seed);
         }
-        let session = self.open_session(user).await?;
+        let session = self.open_session(user, from).await?;
         Ok((Account { user, name, demo_expires_at: Some(expires), vocabulary: None }, session))
     }
 
-    async fn open_session(&self, user: UserId) -> Result<NewSession, AuthError> {
+    async fn open_session(&self, user: UserId, client: Client<'_>) -> Result<NewSession, AuthError> {
         let token = random_token("");
         let now = Utc::now();
         let expires_at = now + chrono_duration(self.config.session_ttl);
+        let (device, address) = client.described();
         let mut db = self.store.tenant(user).await?;
         sqlx::query(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, id, last_seen_at, browser, os, address)
+             VALUES ($1, $2, $3, $4, $5, $3, $6, $7, $8)",
         )
         .bind(digest(&token))
         .bind(user.0)
         .bind(timestamp(now))
         .bind(timestamp(expires_at))
+        .bind(uuid::Uuid::new_v4().simple().to_string())
+        .bind(device.browser)
+        .bind(device.os)
+        .bind(address)
         .execute(&mut *db)
         .await?;
         db.commit().await?;
         Ok(NewSession { token: SecretString::from(token), expires_at })
     }
 
-    /// The account a session cookie belongs to, if the session is valid and unexpired
-    /// (and, for a demo, the demo too).
+    /// The account a session cookie belongs to, if the session is valid: unexpired,
+    /// used within `session_idle` (and, for a demo, the demo unexpired too). A use is
+    /// noted, at most once a minute per session.
     pub async fn session(&self, token: &str) -> Result<Option<Account>, AuthError> {
-        let now = timestamp(Utc::now());
+        let now = Utc::now();
+        let stamp = timestamp(now);
         let digest = digest(token);
-        if let Some(account) = self.seen.get(&digest, &now) {
+        if let Some(account) = self.seen.get(&digest, &stamp) {
             return Ok(Some(account));
         }
+        let idle = self.config.session_idle;
+        let idle_cutoff = timestamp(now - chrono_duration(idle));
         // Before the user is known: on PostgreSQL, only the owner's function may look.
         let sql = match self.store.dialect() {
             Dialect::Postgres => {
-                "SELECT id, name, demo_expires_at, vocabulary_version, currency FROM sou_session_vocabulary($1, $2)"
+                "SELECT id, name, demo_expires_at, vocabulary_version, currency, last_seen_at
+                 FROM sou_session_lookup($1, $2, $3)"
             }
             Dialect::Sqlite => {
-                "SELECT u.id, u.name, u.demo_expires_at, CAST(u.vocabulary_version AS BIGINT), u.currency
+                "SELECT u.id, u.name, u.demo_expires_at, CAST(u.vocabulary_version AS BIGINT), u.currency,
+                        s.last_seen_at
                  FROM sessions s JOIN users u ON u.id = s.user_id
-                 WHERE s.token_hash = $1 AND s.expires_at > $2
+                 WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $3
                    AND (u.demo_expires_at IS NULL OR u.demo_expires_at > $2)"
             }
         };
-        let row = sqlx::query(sql).bind(&digest).bind(now).fetch_optional(self.store.pool()).await?;
-        let account = row.map(|r| Account {
-            user: UserId(r.get(0)),
-            name: r.get(1),
-            demo_expires_at: r.get(2),
-            vocabulary: Some((r.get(3), r.get(4))),
-        });
-        if let Some(account) = &account {
-            self.seen.keep(digest, account);
+        let row = sqlx::query(sql)
+            .bind(&digest)
+            .bind(&stamp)
+            .bind(idle_cutoff)
+            .fetch_optional(self.store.pool())
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let account = Account {
+            user: UserId(row.try_get(0)?),
+            name: row.try_get(1)?,
+            demo_expires_at: row.try_get(2)?,
+            vocabulary: Some((row.try_get(3)?, row.try_get(4)?)),
+        };
+        let last_seen: String = row.try_get(5)?;
+        let every = (idle / 4).min(Duration::from_secs(60));
+        if last_seen < timestamp(now - chrono_duration(every)) {
+            self.touch(account.user, &digest, &stamp).await?;
         }
-        Ok(account)
+        self.seen.keep(digest, &account);
+        Ok(Some(account))
     }
 
     /// Ends a session. Unknown tokens are ignored.
@@ -464,6 +504,7 @@ impl Auth {
         let now = timestamp(Utc::now());
         // Imports' progress and held tokens a day old: long shown, or never to be.
         let day_ago = timestamp(Utc::now() - chrono::Duration::days(1));
+        let idle_cutoff = timestamp(Utc::now() - chrono_duration(self.config.session_idle));
         let uploads = timestamp(Utc::now() - chrono::Duration::days(crate::imports::UPLOAD_DAYS));
         if self.store.dialect() == Dialect::Postgres {
             let n: i64 = sqlx::query_scalar("SELECT sou_purge_expired($1)")
@@ -474,6 +515,10 @@ impl Auth {
             sqlx::query("SELECT sou_purge_dataset_tables()").execute(self.store.pool()).await?;
             sqlx::query("SELECT sou_purge_shared_state($1)")
                 .bind(&day_ago)
+                .execute(self.store.pool())
+                .await?;
+            sqlx::query("SELECT sou_purge_idle_sessions($1)")
+                .bind(&idle_cutoff)
                 .execute(self.store.pool())
                 .await?;
             return Ok(u64::try_from(n).unwrap_or(0));
@@ -490,10 +535,13 @@ impl Auth {
             .bind(&day_ago)
             .execute(self.store.pool())
             .await?;
-        sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
-            .bind(&now)
-            .execute(self.store.pool())
-            .await?;
+        sqlx::query(
+            "DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at IS NULL OR last_seen_at <= $2",
+        )
+        .bind(&now)
+        .bind(&idle_cutoff)
+        .execute(self.store.pool())
+        .await?;
         let done =
             sqlx::query("DELETE FROM users WHERE demo_expires_at IS NOT NULL AND demo_expires_at <= $1")
                 .bind(&now)
@@ -608,6 +656,13 @@ async fn verify_password_apart(password: &SecretString, hash: String) -> bool {
     let password = password.clone();
     let verified = tokio::task::spawn_blocking(move || verify_password(password.expose_secret(), &hash));
     verified.await.unwrap_or(false)
+}
+
+/// [`hash_password`] on a thread for blocking work.
+async fn hash_password_apart(password: &SecretString) -> Result<String, AuthError> {
+    let password = password.clone();
+    let hashed = tokio::task::spawn_blocking(move || hash_password(password.expose_secret()));
+    hashed.await.unwrap_or(Err(AuthError::Hash))
 }
 
 /// A valid argon2id hash of a random password, computed once.

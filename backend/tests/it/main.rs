@@ -33,5 +33,6 @@ mod postgres;
 mod question_first;
 mod runs;
 mod sandbox;
+mod sessions;
 mod store_and_tools;
 mod vocabulary;

@@ -14,6 +14,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod account;
 mod answers;
 mod auth;
 mod datasets;
