@@ -18,7 +18,7 @@ pub fn is_currency_word(w: &str) -> bool {
     currency_word(w).is_some()
 }
 
-fn currency_word(w: &str) -> Option<Currency> {
+pub(crate) fn currency_word(w: &str) -> Option<Currency> {
     let code = match w {
         // "500 balles": euros, as people say them.
         "€" | "eur" | "euro" | "euros" | "balles" => "EUR",

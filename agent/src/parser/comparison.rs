@@ -45,6 +45,8 @@ impl Parser {
             [a] => than_the_last(tokens, a.last),
             _ => None,
         };
+        let versus = elliptic.is_some_and(|(_, vs)| vs);
+        let elliptic = elliptic.map(|(k, _)| k);
         if let Some(k) = elliptic {
             used[k] = true;
         }
@@ -176,12 +178,18 @@ impl Parser {
             }
             // "this year than last": the one said is the current one, the other left to
             // be understood; as with both said, the current one so far.
+            // With "vs" ("income this year vs last"), as with both said, the user picks.
             ([a], None) if elliptic.is_some() && a.period.start <= cx.today && cx.today < a.period.end => {
                 let reference = period::preceding(&a.period, locale);
-                let (current, reference) = period::to_date_against(&reference, cx.today, locale)
+                let to_date = period::to_date_against(&reference, cx.today, locale)
                     .filter(|(c, _)| c.start == a.period.start)
-                    .or_else(|| period::so_far_against(&a.period, &reference, cx.today, locale))
-                    .unwrap_or((a.period.clone(), reference));
+                    .or_else(|| period::so_far_against(&a.period, &reference, cx.today, locale));
+                let (current, reference) = if versus {
+                    so_far = to_date;
+                    (a.period.clone(), reference)
+                } else {
+                    to_date.unwrap_or((a.period.clone(), reference))
+                };
                 let detail = format!("{} / {}", current.label, reference.label);
                 reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
                 (current, reference)
@@ -290,10 +298,16 @@ fn is_reference(tokens: &[Token], first: usize) -> bool {
         })
 }
 
-/// "this year than last", "ce mois-ci que le précédent": "than" after the period, then
-/// "last" or "previous" standing for the one before it.
-fn than_the_last(tokens: &[Token], last: usize) -> Option<usize> {
+/// "this year than last", "ce mois-ci que le précédent", "ce trimestre vs le précédent":
+/// "than" or "vs" after the period, then "last" or "previous" standing for the one before
+/// it.
+/// Returns the word's index, and whether "vs" joined them.
+fn than_the_last(tokens: &[Token], last: usize) -> Option<(usize, bool)> {
     let w = |k: usize| tokens.get(k).map_or("", |t| t.norm.as_str());
-    let than = (last + 1..last + 3).find(|&k| matches!(w(k), "than" | "que" | "qu"))?;
-    (than + 1..than + 3).find(|&k| matches!(w(k), "last" | "previous" | "dernier" | "precedent"))
+    let than =
+        (last + 1..last + 3).find(|&k| matches!(w(k), "than" | "que" | "qu" | "vs" | "versus" | "contre"))?;
+    let versus = matches!(w(than), "vs" | "versus" | "contre");
+    (than + 1..than + 3)
+        .find(|&k| matches!(w(k), "last" | "previous" | "dernier" | "precedent"))
+        .map(|k| (k, versus))
 }

@@ -245,6 +245,9 @@ impl Parser {
                 "avec ",
                 "avec la ",
                 "avec le ",
+                // "the salary from ACME", "mon salaire de chez ACME".
+                "from ",
+                "de chez ",
             ];
             joins
                 .iter()
@@ -308,6 +311,44 @@ impl Parser {
         let category = self.finder().pick(&categories, locale, &mut reasons, EntityKind::Category);
         let merchant = self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
         let account = self.finder().pick(&accounts, locale, &mut reasons, EntityKind::Account);
+        // "how much did I spend in dollars": figures in another currency than the
+        // ledger's are not what Sou computes — unread, asked.
+        let ledger = self.vocabulary().currency.unwrap_or(crate::Currency::EUR);
+        let in_amount = |k: usize| amounts.as_ref().is_some_and(|a| (a.first..=a.last).contains(&k));
+        for (k, t) in tokens.iter().enumerate() {
+            // ("$" alone is slang for money; "livres" are books as often as pounds.)
+            let named =
+                t.kind == crate::text::TokenKind::Word && !matches!(t.norm.as_str(), "livre" | "livres");
+            if named && crate::amount::currency_word(&t.norm).is_some_and(|c| c != ledger) && !in_amount(k) {
+                reasons.push(Reason::new(
+                    ReasonCode::UnplacedMeaning,
+                    locale,
+                    &format!("« {} »", message.get(t.start..t.end).unwrap_or_default()),
+                ));
+            }
+        }
+        // "solde compte + livret": an account said by its kind alone, joined to one
+        // named — which account is that? Asked.
+        if let [named] = accounts.as_slice() {
+            let own = crate::text::normalize(&named.words);
+            let generic = tokens.iter().find(|t| {
+                matches!(t.norm.as_str(), "compte" | "account" | "cpte" | "cpt")
+                    && !own.split(' ').any(|w| w == t.norm)
+            });
+            if let Some(g) = generic {
+                if joined(message, message.get(g.start..g.end).unwrap_or_default(), &named.words) {
+                    reasons.push(Reason::new(
+                        ReasonCode::UnplacedMeaning,
+                        locale,
+                        &format!(
+                            "« {} », « {} »",
+                            message.get(g.start..g.end).unwrap_or_default(),
+                            named.words
+                        ),
+                    ));
+                }
+            }
+        }
         let (amount_min, amount_max) = amounts.as_ref().map_or((None, None), |a| (a.min, a.max));
         // "j'ai claqué plus de nonante euros chez Deliveroo ?", "did I spend over €200 on
         // food?": the total against an amount, or the payments above it? Asked.

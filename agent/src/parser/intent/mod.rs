@@ -401,8 +401,9 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 .any(|w| matches!(w[0].norm.as_str(), "i" | "we") && w[1].norm == "got")
                 || tokens
                     .windows(2)
-                    .any(|w| matches!(w[0].norm.as_str(), "came" | "come") && w[1].norm == "in");
-            if intent.largest && incoming {
+                    .any(|w| matches!(w[0].norm.as_str(), "came" | "come" | "coming") && w[1].norm == "in");
+            // "mes trois plus gros revenus": the largest credits.
+            if intent.largest && (incoming || (a.income && !a.spend && !purchase)) {
                 intent.direction = Some(Direction::Credit);
             } else if intent.largest && (a.spend || purchase) {
                 intent.direction = Some(Direction::Debit);
@@ -454,6 +455,8 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
                 | "purchases"
                 | "retraits"
                 | "withdrawals"
+                | "runs"
+                | "trips"
         )
     };
     let how_many = |j: usize| {
@@ -496,6 +499,12 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
             if (j..=j + 2).contains(&k) || went(&t.norm) {
                 used[k] = true;
             }
+        }
+        // ("combien de fois ai-je pris un billet": the ticket is what was counted.)
+        let list_asked =
+            tokens.iter().any(|t| matches!(t.norm.as_str(), "liste" | "list" | "show" | "montre"));
+        if a.list && !list_asked {
+            a.list = false;
         }
         if !(a.list || a.income || a.balance || a.budget || a.recurring || a.cash) {
             a.spend = true;

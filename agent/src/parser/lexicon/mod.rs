@@ -315,10 +315,25 @@ pub(crate) fn is_purchase_word(w: &str) -> bool {
 /// not two periods compared.
 pub(crate) fn in_against_out(tokens: &[Token]) -> bool {
     let against = |w: &[Token]| {
-        matches!(w[0].norm.as_str(), "entrees" | "in" | "income" | "revenus" | "inflows")
-            && matches!(w[1].norm.as_str(), "vs" | "versus" | "contre")
+        matches!(
+            w[0].norm.as_str(),
+            "entrees" | "in" | "income" | "revenus" | "inflows" | "earn" | "earned" | "gagne"
+        ) && matches!(w[1].norm.as_str(), "vs" | "versus" | "contre")
     };
-    let out = |w: &str| matches!(w, "sorties" | "out" | "expenses" | "depenses" | "spending" | "outflows");
+    let out = |w: &str| {
+        matches!(
+            w,
+            "sorties"
+                | "out"
+                | "expenses"
+                | "depenses"
+                | "spending"
+                | "outflows"
+                | "spend"
+                | "spent"
+                | "depense"
+        )
+    };
     // "in vs out", "money in vs money out".
     tokens.windows(3).any(|w| against(w) && out(&w[2].norm))
         || tokens.windows(4).any(|w| against(w) && w[2].norm == "money" && out(&w[3].norm))
@@ -442,6 +457,12 @@ pub(crate) fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Opt
         &["revenus", "depenses"],
         &["income", "and", "expenses"],
         &["income", "vs", "expenses"],
+        &["earn", "vs", "spend"],
+        &["earned", "vs", "spent"],
+        &["earn", "versus", "spend"],
+        &["earned", "versus", "spent"],
+        &["gagne", "vs", "depense"],
+        &["gagne", "contre", "depense"],
         &["mis", "de", "cote"],
         &["put", "aside"],
     ];

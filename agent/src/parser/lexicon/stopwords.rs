@@ -533,14 +533,6 @@ pub(crate) fn harmless_phrase_at(tokens: &[Token], i: usize) -> Option<usize> {
     PHRASES.iter().find(|p| p.iter().enumerate().all(|(k, x)| w(i + k) == *x)).map(|p| p.len())
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_list_is_sorted_for_binary_search() {
-        assert!(super::STOPWORDS.windows(2).all(|w| w[0] < w[1]));
-    }
-}
-
 /// Remarks that close a clause and ask nothing ("…, be honest", "…? dont judge", "…
 /// j'en ai marre", "lowkey scared to know"): the number of words of the one starting at
 /// `i`, and whether the rest of its clause goes with it ("j'en ai besoin pour ma
@@ -609,4 +601,12 @@ pub(crate) fn closing_remark_at(tokens: &[Token], i: usize) -> Option<(usize, bo
         .find(at)
         .map(|p| (p.len(), false))
         .or_else(|| PURPOSES.iter().find(at).map(|p| (p.len(), true)))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_list_is_sorted_for_binary_search() {
+        assert!(super::STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+    }
 }

@@ -252,11 +252,19 @@ impl Read<'_> {
                     .get(self.tokens[i].start..self.tokens[i].end)
                     .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
             };
+            // ("L OREAL PRO": a capital letter alone, a space after it, is of the label —
+            // not "l'" said as an article.)
+            let spaced = |i: usize| {
+                self.tokens.get(i + 1).is_some_and(|next| {
+                    self.message.get(self.tokens[i].end..next.start).is_some_and(|g| g == " ")
+                })
+            };
+            let letter = |i: usize| self.tokens[i].end - self.tokens[i].start == 1 && spaced(i);
             let mut a = a;
             while a > 0
                 && caps(a)
                 && caps(a - 1)
-                && !self.used[a - 1]
+                && (!self.used[a - 1] || letter(a - 1))
                 && !self.gap(a, ":")
                 && !self.gap(a, ",")
             {
@@ -267,7 +275,10 @@ impl Read<'_> {
             // the label, not the words around it.
             let b = last.unwrap_or(b);
             said = Some((a, b));
-            if let Some(c) = (a..=b).find(|&i| caps(i) && self.tokens[i].end - self.tokens[i].start >= 2) {
+            if let Some(c) = (a..=b).find(|&i| {
+                caps(i)
+                    && (self.tokens[i].end - self.tokens[i].start >= 2 || (i < b && letter(i) && caps(i + 1)))
+            }) {
                 let mut d = c;
                 while d < b && caps(d + 1) {
                     d += 1;

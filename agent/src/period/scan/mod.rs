@@ -387,6 +387,14 @@ impl Scanner<'_> {
         if named.len() < 2 || (through && named.len() > 2) {
             return None;
         }
+        // "compare octobre à septembre": with no "de" or "from" before it, and no year, a
+        // span ending a month or two before the month it starts with is no span (a year?),
+        // but two months set against each other.
+        let from = i > 0 && self.is(i - 1, &["de", "d", "du", "from"]);
+        let back = named[0].0.saturating_sub(named[1].0);
+        if through && !from && named.iter().all(|(_, y)| y.is_none()) && (1..=2).contains(&back) {
+            return None;
+        }
         // Years: a stated year carries forward to the months after it, then back to
         // the months before it; with none, the last month is the latest such month.
         // Going back, a later month number means the year before.
