@@ -224,6 +224,19 @@ pub struct Approval {
     pub reason: Option<String>,
 }
 
+/// The arguments of a write that its approval card lets a person edit: an edit may
+/// change these and no other (`backend::approvals`, the card's form). A budget's
+/// category, a merge's merchants, a recategorisation's filters stay as proposed.
+pub fn editable_fields(tool: &str) -> &'static [&'static str] {
+    match tool {
+        "set_budget" => &["amount", "from"],
+        "create_rule" => &["pattern", "category", "apply_to_past"],
+        "recategorise" => &["to"],
+        "merge_merchants" => &["name"],
+        _ => &[],
+    }
+}
+
 /// What an approval's or an undo's refusal code means, in the user's language (the
 /// codes of `docs/api.md`); `None` for a code that is not one of them.
 pub fn refusal_text(code: &str, locale: crate::Locale) -> Option<&'static str> {
@@ -256,6 +269,10 @@ pub fn refusal_text(code: &str, locale: crate::Locale) -> Option<&'static str> {
             ("Rien ne changerait : c'est déjà le cas.", "Nothing would change: it is so already.")
         }
         "already_undone" => ("Cette modification a déjà été annulée.", "This change was undone already."),
+        "not_editable" => (
+            "Seuls les champs affichés dans la demande peuvent être modifiés : rien n'a été modifié.",
+            "Only the fields the request shows can be edited: nothing changed.",
+        ),
         _ => return None,
     };
     Some(locale.pick(fr, en))

@@ -42,6 +42,9 @@ pub enum WriteError {
     Nothing,
     #[error("the change was undone already")]
     Undone,
+    /// An edit changed an argument its card does not show (`agent::writes::editable_fields`).
+    #[error("an edit may not change {0}")]
+    NotEditable(String),
     #[error(transparent)]
     Backend(#[from] BackendError),
 }
@@ -72,6 +75,7 @@ impl UserError for WriteError {
             WriteError::Conflict(_) => "conflict",
             WriteError::Nothing => "nothing_to_change",
             WriteError::Undone => "already_undone",
+            WriteError::NotEditable(_) => "not_editable",
             WriteError::Backend(e) => e.code(),
         }
     }
@@ -79,6 +83,9 @@ impl UserError for WriteError {
     fn message(&self, locale: Locale) -> String {
         match self {
             WriteError::Backend(e) => e.message(locale),
+            WriteError::NotEditable(key) => {
+                format!("{} ({key})", agent::writes::refusal_text("not_editable", locale).unwrap_or_default())
+            }
             refused => agent::writes::refusal_text(refused.code(), locale).unwrap_or_default().to_string(),
         }
     }
@@ -86,7 +93,7 @@ impl UserError for WriteError {
     fn kind(&self) -> ErrorKind {
         match self {
             WriteError::Backend(e) => e.kind(),
-            WriteError::Nothing => ErrorKind::Invalid,
+            WriteError::Nothing | WriteError::NotEditable(_) => ErrorKind::Invalid,
             _ => ErrorKind::Conflict,
         }
     }
@@ -104,6 +111,31 @@ pub enum Decision {
     Edit {
         args: serde_json::Value,
     },
+}
+
+/// Refuses an edit that changes, adds or removes an argument the card does not show:
+/// a Restaurants budget stays a Restaurants budget.
+fn only_editable(call: &agent::ToolCall, args: &serde_json::Value) -> Result<(), WriteError> {
+    let editable = agent::writes::editable_fields(call.name());
+    let value = serde_json::json!({ "tool": call.name(), "args": args });
+    // Arguments that are not valid are refused as such, after this.
+    let Ok(edited) = crate::registry::Registry::get().validate(&value) else { return Ok(()) };
+    let args_of = |c: &agent::ToolCall| {
+        serde_json::to_value(c).ok().and_then(|v| v.get("args").cloned()).unwrap_or_default()
+    };
+    let (old, new) = (args_of(call), args_of(&edited));
+    let empty = serde_json::Map::new();
+    let (old, new) = (old.as_object().unwrap_or(&empty), new.as_object().unwrap_or(&empty));
+    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    for key in keys {
+        if !editable.contains(&key.as_str()) && old.get(key) != new.get(key) {
+            let key: String = key.chars().take(40).collect();
+            return Err(WriteError::NotEditable(key));
+        }
+    }
+    Ok(())
 }
 
 /// The digest an approval is bound to.
@@ -327,6 +359,9 @@ impl Sou {
             ApprovalState::Pending => {}
             ApprovalState::Expired => return Err(WriteError::Expired),
             other => return Err(WriteError::Decided(other)),
+        }
+        if let Decision::Edit { args } = &decision {
+            only_editable(&s.plan()?.call, args)?;
         }
         let target = match &decision {
             Decision::Approve { digest: Some(d) } if *d != s.digest => return Err(WriteError::Changed),

@@ -106,8 +106,18 @@ fn typed_amount(text: &str, currency: Currency) -> Option<Money> {
     (minor > 0).then(|| Money::new(minor, currency))
 }
 
-/// New arguments from an approval card's edit form, over the plan's own.
+/// New arguments from an approval card's edit form, over the plan's own. A field the
+/// card does not show (a budget's `category`) is refused, not read.
 fn edited(call: &agent::ToolCall, fields: &[(String, String)]) -> Result<Value, &'static str> {
+    let editable = agent::writes::editable_fields(call.name());
+    let shown = |name: &str| {
+        ["action", "back", "digest"].contains(&name)
+            || editable.contains(&name)
+            || (name == "currency" && matches!(call, agent::ToolCall::SetBudget(_)))
+    };
+    if fields.iter().any(|(name, _)| !shown(name)) {
+        return Err("not_editable");
+    }
     let mut args =
         serde_json::to_value(call).ok().and_then(|v| v.get("args").cloned()).unwrap_or(Value::Null);
     let Some(obj) = args.as_object_mut() else { return Err("bad_request") };
@@ -146,7 +156,7 @@ fn edited(call: &agent::ToolCall, fields: &[(String, String)]) -> Result<Value, 
     }
     for key in ["category", "to"] {
         if let Some(k) = field(fields, key).filter(|k| !k.is_empty()) {
-            if obj.contains_key(key) {
+            if obj.contains_key(key) && editable.contains(&key) {
                 obj.insert(key.into(), json!(k));
             }
         }

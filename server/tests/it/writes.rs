@@ -255,6 +255,45 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     let (_, _, text) = send(&router, Some(&alice), req).await;
     assert!(!text.contains(r#""budget":{"minor":35000"#), "{text}");
 
+    // An edit changes only what the card shows: a Restaurants budget stays one, by
+    // the API (400) and by the card's form (back with why); nothing changes.
+    let budget = json!({"category": "restaurants", "amount": {"minor": 30000, "currency": "EUR"}, "from": "2027-01-01"});
+    let approval = propose(&router, &alice, "set_budget", budget).await.1.unwrap();
+    let uri = format!("/api/v1/approvals/{}", approval.id);
+    let groceries =
+        json!({"category": "groceries", "amount": {"minor": 30000, "currency": "EUR"}, "from": "2027-01-01"});
+    let (status, body) =
+        api(&router, &alice, "POST", &uri, json!({"action": "edit", "args": groceries})).await;
+    assert_eq!((status, code(&body)), (StatusCode::BAD_REQUEST, "not_editable"), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap_or_default().contains("category"), "{body}");
+    let (status, headers, _) = send(
+        &router,
+        Some(&alice),
+        same_site_form(
+            &format!("/approvals/{}", approval.id),
+            "action=edit&amount=400&currency=EUR&from=2027-01&category=groceries&back=%2Fc%2Fx",
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(location(&headers).contains("write_error=not_editable"), "{}", location(&headers));
+    let (_, body) = api(&router, &alice, "GET", &uri, Value::Null).await;
+    assert_eq!(body["state"], "pending", "{body}");
+    assert_eq!(body["plan"]["args"]["category"], "restaurants", "{body}");
+    assert_eq!(body["plan"]["args"]["amount"]["minor"], 30000, "{body}");
+    assert_eq!(body["digest"], approval.digest);
+    // A recategorisation's filters are not the card's either; its `to` is.
+    let (_, recat) = propose(&router, &alice, "recategorise", fnac.clone()).await;
+    let recat = recat.unwrap();
+    let uri = format!("/api/v1/approvals/{}", recat.id);
+    let mut wider = fnac.clone();
+    wider["text"] = json!("a");
+    let (status, body) = api(&router, &alice, "POST", &uri, json!({"action": "edit", "args": wider})).await;
+    assert_eq!((status, code(&body)), (StatusCode::BAD_REQUEST, "not_editable"), "{body}");
+    let (_, body) = api(&router, &alice, "GET", &uri, Value::Null).await;
+    assert_eq!(body["state"], "pending", "{body}");
+    assert_eq!(ledger(&store, alice.user).await, before);
+
     // Rejected: nothing changes, and it cannot be approved after.
     let (_, approval) = propose(
         &router,
