@@ -408,7 +408,9 @@ impl Sou {
             Decision::Edit { args } => {
                 let old = s.plan()?;
                 let value = serde_json::json!({ "tool": old.call.name(), "args": args });
-                let call = crate::registry::Registry::get().validate(&value).map_err(BackendError::from)?;
+                let mut call =
+                    crate::registry::Registry::get().validate(&value).map_err(BackendError::from)?;
+                agent::period::renamed(&mut call, old.meta.locale);
                 db.commit().await?;
                 let mut plan = old.clone();
                 plan.call = call;

@@ -220,6 +220,26 @@ pub fn so_far_against(
     Some((range(current.start, end, locale), range(reference.start, ref_end.min(reference.end), locale)))
 }
 
+/// Every period of a call named again from its dates alone, in `locale`, with no words:
+/// a plan sent by a client carries a label and words that are not trusted (one saying
+/// "janvier 2026" over March would be repeated in the answer and a shared report).
+pub fn renamed(call: &mut crate::ToolCall, locale: Locale) {
+    use crate::ToolCall;
+    let mut periods: Vec<&mut Period> = Vec::new();
+    match call {
+        ToolCall::ComparePeriods(a) => periods.extend([&mut a.current, &mut a.reference]),
+        ToolCall::QueryDataset(a) => {
+            if let Some(p) = a.period.as_mut() {
+                p.label = wording::range_label(p.start, p.end, locale);
+            }
+        }
+        other => periods.extend(other.period_mut()),
+    }
+    for p in periods {
+        *p = range(p.start, p.end, locale);
+    }
+}
+
 /// The same period named in another language (its words stay the user's).
 pub fn relabel(p: Period, locale: Locale) -> Period {
     let is_month = p.start.day() == 1 && p.start.add_months(1) == p.end;

@@ -9,7 +9,7 @@ mod scan;
 mod tests;
 
 pub use calendar::{
-    against, default_period, last_months, month, preceding, range, relabel, so_far_against, step,
+    against, default_period, last_months, month, preceding, range, relabel, renamed, so_far_against, step,
     to_date_against, today, year, Unit,
 };
 

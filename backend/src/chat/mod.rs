@@ -183,6 +183,11 @@ impl Sou {
             false => self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context),
         };
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
+        // A client's plan is named from its dates, not from the label it came with.
+        let client_plan = client_plan.map(|mut call| {
+            agent::period::renamed(&mut call, run_locale);
+            call
+        });
         // The user's words are stored before anything is sent, written or asked of a
         // model; a quick answer is stored with them, in one transaction (`Emitter::stored`).
         let (run, stored) = self
@@ -751,7 +756,10 @@ fn parse_locale(tag: Option<&str>) -> Result<Option<Locale>, BackendError> {
 /// A full plan (with meta) given as context: its call is validated like any plan.
 fn typed_plan(v: &Value) -> Result<ToolCallPlan, BackendError> {
     Registry::get().validate(v)?;
-    serde_json::from_value(v.clone()).map_err(|e| BackendError::BadRequest(format!("context: {e}")))
+    let mut plan: ToolCallPlan =
+        serde_json::from_value(v.clone()).map_err(|e| BackendError::BadRequest(format!("context: {e}")))?;
+    agent::period::renamed(&mut plan.call, plan.meta.locale);
+    Ok(plan)
 }
 
 fn stopped_text(locale: Locale) -> &'static str {

@@ -314,11 +314,20 @@ impl Sou {
         let locale = stored.plan.locale;
         let mut out = Vec::with_capacity(steps.len());
         for (i, s) in steps.iter().enumerate() {
-            let call = Registry::get()
+            let mut call = Registry::get()
                 .validate(&serde_json::json!({"tool": s.get("tool"), "args": s.get("args")}))
                 .map_err(|e| RunError::Invalid(format!("step {}: {e}", i + 1)))?;
+            // Its periods named from their dates; a step kept as it was keeps its own.
+            agent::period::renamed(&mut call, locale);
             let why = s.get("why").and_then(Value::as_str).map(|w| w.chars().take(200).collect::<String>());
-            let kept = stored.plan.steps.iter().find(|p| p.call == call);
+            let kept = stored.plan.steps.iter().find(|p| {
+                let mut own = p.call.clone();
+                agent::period::renamed(&mut own, locale);
+                own == call
+            });
+            if let Some(k) = kept {
+                call = k.call.clone();
+            }
             out.push(PlanStep {
                 title: parser.describe(&call, locale),
                 why: why

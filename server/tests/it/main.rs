@@ -17,6 +17,7 @@ mod support;
 mod account;
 mod answers;
 mod auth;
+mod client_plans;
 mod datasets;
 mod datasets_fair;
 mod dialects;
