@@ -16,10 +16,10 @@ use agent::Locale;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, REFERRER_POLICY,
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, REFERRER_POLICY, RETRY_AFTER,
     X_FRAME_OPTIONS,
 };
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use backend::reports::{NewReport, ReportChange, ReportError, ReportOptions};
@@ -69,9 +69,62 @@ fn viewer(headers: &HeaderMap) -> Option<Locale> {
     crate::forms::accept_language(headers)
 }
 
-/// `GET /r/{id}`: the report, or the same 404 for an unknown, revoked or expired link.
-pub async fn page(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+/// Requests one link serves a minute: `SOU_REPORT_VIEWS_PER_MINUTE`, else
+/// [`backend::reports::VIEWS_PER_MINUTE`]; `0` serves every one.
+fn views_per_minute() -> usize {
+    static LIMIT: OnceLock<usize> = OnceLock::new();
+    *LIMIT.get_or_init(|| match std::env::var("SOU_REPORT_VIEWS_PER_MINUTE") {
+        Err(_) => backend::reports::VIEWS_PER_MINUTE,
+        Ok(v) => v.trim().parse().unwrap_or_else(|_| {
+            tracing::warn!(value = %v, "SOU_REPORT_VIEWS_PER_MINUTE is not a whole number: 60 a minute");
+            backend::reports::VIEWS_PER_MINUTE
+        }),
+    })
+}
+
+/// `429` with `Retry-After`: a small page, nothing read about the report.
+fn busy(locale: Locale, wait: Duration) -> Response {
+    let secs = wait.as_millis().div_ceil(1000).max(1);
+    let secs = u64::try_from(secs).unwrap_or(u64::MAX);
+    let mut response = html(StatusCode::TOO_MANY_REQUESTS, app::report::busy_html(locale, secs));
+    response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(secs));
+    response
+}
+
+/// `GET /r/{id}`: the report, or the same 404 for an unknown, revoked or expired link;
+/// `429` past the link's request limit, shared by every server on the database. A
+/// `HEAD` is not a view: it says whether the link works, without running anything.
+pub async fn page(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    method: Method,
+    headers: HeaderMap,
+) -> Response {
     let locale = viewer(&headers);
+    let failed = |e: backend::BackendError| {
+        tracing::error!(error = %e, "a shared report could not be shown");
+        html(StatusCode::INTERNAL_SERVER_ERROR, app::report::not_found_html(locale.unwrap_or_default()))
+    };
+    let not_found = || html(StatusCode::NOT_FOUND, app::report::not_found_html(locale.unwrap_or_default()));
+    if !backend::reports::well_formed(&id) {
+        return not_found();
+    }
+    let limit = views_per_minute();
+    if limit > 0 {
+        let now = chrono::Utc::now().timestamp_millis();
+        match state.sou.take_report_request(&id, limit, now).await {
+            Ok(Ok(())) => {}
+            Ok(Err(wait)) => return busy(locale.unwrap_or_default(), wait),
+            Err(e) => return failed(e),
+        }
+    }
+    if method == Method::HEAD {
+        return match state.sou.report_stamp(&id).await {
+            Ok(Some(_)) => html(StatusCode::OK, String::new()),
+            Ok(None) => not_found(),
+            Err(e) => failed(e),
+        };
+    }
     match state.sou.report_page(&id, true, locale).await {
         Ok(Some(page)) => {
             let base = origin(&headers);
@@ -79,11 +132,8 @@ pub async fn page(State(state): State<AppState>, Path(id): Path<String>, headers
                 app::report::Links { page: format!("{base}/r/{id}"), image: format!("{base}/r/{id}/og.png") };
             html(StatusCode::OK, app::report::html(page, &links))
         }
-        Ok(None) => html(StatusCode::NOT_FOUND, app::report::not_found_html(locale.unwrap_or_default())),
-        Err(e) => {
-            tracing::error!(error = %e, "a shared report could not be shown");
-            html(StatusCode::INTERNAL_SERVER_ERROR, app::report::not_found_html(locale.unwrap_or_default()))
-        }
+        Ok(None) => not_found(),
+        Err(e) => failed(e),
     }
 }
 

@@ -10,6 +10,7 @@
 mod blocks;
 #[cfg(test)]
 mod golden;
+mod meters;
 pub mod og;
 mod parts;
 mod shares;
@@ -152,6 +153,44 @@ pub fn not_found_html(locale: Locale) -> String {
                         <p>{tr(locale,
                             "Le lien est peut-être incomplet, ou la personne qui l'a partagé l'a révoqué ou l'a laissé expirer.",
                             "The link may be incomplete, or whoever shared it revoked it or let it expire.")}</p>
+                    </main>
+                </body>
+            </html>
+        }
+        .to_html()
+    });
+    owner.unset();
+    html
+}
+
+/// The page a link answers past its request limit (`429`): nothing about the report,
+/// nothing computed, only when to try again (`retry` whole seconds).
+pub fn busy_html(locale: Locale, retry: u64) -> String {
+    let owner = Owner::new();
+    let wait = match locale {
+        Locale::Fr => format!("Réessayez dans {retry} s."),
+        Locale::En => format!("Try again in {retry} s."),
+    };
+    let html = owner.with(|| {
+        view! {
+            <!DOCTYPE html>
+            <html lang=locale.as_str()>
+                <head>
+                    <meta charset="utf-8"/>
+                    <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                    <title>{tr(locale, "Trop de visites — Sou", "Too many views — Sou")}</title>
+                    <meta name="robots" content="noindex, nofollow"/>
+                    <meta name="color-scheme" content="light dark"/>
+                    <link rel="stylesheet" href=crate::site::files().css.as_str()/>
+                </head>
+                <body class="report-page">
+                    <header class="report-brand"><span class="brand">"Sou"</span></header>
+                    <main class="report" data-testid="report-busy">
+                        <h1>{tr(locale, "Ce rapport est très demandé", "This report is being viewed a lot")}</h1>
+                        <p>{tr(locale,
+                            "Il a été ouvert trop de fois en une minute.",
+                            "It was opened too many times in a minute.")}
+                            " " {wait}</p>
                     </main>
                 </body>
             </html>

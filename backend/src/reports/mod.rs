@@ -24,9 +24,11 @@ use crate::ids::UserId;
 use crate::registry::Registry;
 use crate::sou::Sou;
 
+mod limit;
 mod page;
 mod refusal;
 
+pub use limit::{VIEWS_PER_MINUTE, VIEW_WINDOW};
 use refusal::refuse;
 pub use refusal::{Refusal, ReportError};
 

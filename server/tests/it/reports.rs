@@ -312,3 +312,81 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert_eq!(support::location(&headers), "/settings/reports?revoked=1");
     assert_eq!(read(&router, &format!("/r/{id}")).await.0, StatusCode::NOT_FOUND);
 }
+
+backend::on_both_databases!(report_limits_on_sqlite, report_limits_on_postgres, limits);
+
+/// A link's request limit (60 a minute), counted in the database: a burst past it gets
+/// `429` with `Retry-After` and a small page, another link is still served; a `HEAD`
+/// and the preview image are not views. The budgets' meters carry no inline style.
+async fn limits(store: Store, site: &std::path::Path) {
+    let sou = Sou::new(store.clone(), chrono_tz::Europe::Paris);
+    let router = support::app_router(sou.clone(), site);
+    let alice = support::sign_up(&sou, "alice").await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let (status, made) =
+            api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "monthly", "period": "2026-01"}))
+                .await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        ids.push(made["id"].as_str().unwrap().to_string());
+    }
+    let (busy, calm) = (ids[0].clone(), ids[1].clone());
+    let views = |id: String| {
+        let router = router.clone();
+        let alice = alice.clone();
+        async move {
+            let (status, one) =
+                api(&router, &alice, "GET", &format!("/api/v1/reports/{id}"), json!(null)).await;
+            assert_eq!(status, StatusCode::OK, "{one}");
+            one["views"].as_u64().unwrap()
+        }
+    };
+
+    // A HEAD says the link works, with no body, and is not a view; nor is the image.
+    let head = |uri: String| {
+        let router = router.clone();
+        async move {
+            let req = Request::head(uri).header("host", "sou.example").body(Body::empty()).unwrap();
+            support::send(&router, None, req).await
+        }
+    };
+    let (status, headers, body) = head(format!("/r/{busy}")).await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, ""));
+    assert_eq!(headers[header::CACHE_CONTROL], "no-store");
+    let (status, _, _) = head("/r/AAAAAAAAAAAAAAAAAAAAAA".into()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _, _) = read(&router, &format!("/r/{busy}/og.png")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(views(busy.clone()).await, 0, "a HEAD and the image are not views");
+
+    // The page: its budgets' meters drawn with attributes, no inline style.
+    let (status, _, page) = read(&router, &format!("/r/{busy}")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(views(busy.clone()).await, 1);
+    assert!(!page.contains("style="), "no inline style: {page}");
+    let fill = page.find("data-testid=\"meter-fill\"").unwrap_or_else(|| panic!("a meter: {page}"));
+    let widths: Vec<f64> = page[fill..]
+        .split("data-testid=\"meter-fill\"")
+        .filter_map(|m| {
+            m.split("width=\"").nth(1).and_then(|w| w.split('"').next()).and_then(|w| w.parse().ok())
+        })
+        .collect();
+    assert!(widths.iter().any(|w| *w > 0.0), "a meter filled: {widths:?}");
+
+    // A burst: 2 requests counted so far (the HEAD and the page), so 58 more served.
+    let uri = format!("/r/{busy}");
+    let burst = futures::future::join_all((0..70).map(|_| read(&router, &uri))).await;
+    let served = burst.iter().filter(|(s, _, _)| *s == StatusCode::OK).count();
+    let refused: Vec<_> = burst.iter().filter(|(s, _, _)| *s == StatusCode::TOO_MANY_REQUESTS).collect();
+    assert_eq!((served, refused.len()), (58, 12));
+    let (_, headers, page) = refused[0];
+    let retry: u64 = headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    assert_eq!(headers[header::CONTENT_SECURITY_POLICY], server::reports::PAGE_POLICY);
+    assert!(page.contains("report-busy") && !page.contains("budgets"), "{page}");
+    assert_eq!(views(busy.clone()).await, 59, "refused requests are not views");
+
+    // Another link is served as before.
+    let (status, _, page) = read(&router, &format!("/r/{calm}")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+}
