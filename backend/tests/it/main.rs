@@ -31,6 +31,7 @@ mod llm_providers;
 mod llm_retry;
 mod postgres;
 mod question_first;
+mod reports;
 mod runs;
 mod sandbox;
 mod sessions;
