@@ -83,6 +83,8 @@ pub enum T {
     Monthly,
     Quarterly,
     Yearly,
+    WidgetOriginsNote,
+    WidgetRateNote,
 }
 
 /// A string given in both languages where it is used (pages with few strings).
@@ -258,6 +260,10 @@ pub fn t(locale: Locale, key: T) -> &'static str {
         (T::Quarterly, En) => "Quarterly",
         (T::Yearly, Fr) => "Annuel",
         (T::Yearly, En) => "Yearly",
+        (T::WidgetOriginsNote, Fr) => "La liste des origines limite les sites qui peuvent afficher le widget dans leurs pages, pas les scripts : tout programme peut poser les mêmes questions que le widget, dans la même limite par heure. N'y mettez que ce qui peut être public.",
+        (T::WidgetOriginsNote, En) => "The origin list limits which sites may show the widget in their pages, not scripts: any program can ask what the widget asks, within the same hourly limit. Put in it only what may be public.",
+        (T::WidgetRateNote, Fr) => "Un même visiteur n'en pose qu'une part (un cinquième par défaut), pour qu'il ne prive pas les autres ; une question refusée hors du périmètre ne compte pas.",
+        (T::WidgetRateNote, En) => "One visitor may ask only a share of them (a fifth by default), so as not to leave none for the others; a question refused as outside the scope does not count.",
     }
 }
 

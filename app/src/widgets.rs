@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use crate::api::{load_widgets, WidgetsData};
 use crate::fields::TextArea;
-use crate::i18n::{self, tr};
+use crate::i18n::{self, t, tr, T};
 use crate::layout::{Frame, Here, Loaded, TopBar};
 
 /// What the last form sent back: why it was refused, and what it held.
@@ -182,6 +182,7 @@ fn Widgets(data: WidgetsData, typed: Typed, created: Option<String>, revoked: bo
                         <label for="widget-origins">{tr(locale, "Origines autorisées (une par ligne)", "Allowed origins (one per line)")}</label>
                         <TextArea id="widget-origins" name="origins" required=true rows=3 maxlength=1200
                             placeholder="https://www.example.com" value=typed.origins.clone()/>
+                        <p class="hint" data-testid="widget-origins-note">{t(locale, T::WidgetOriginsNote)}</p>
                         <fieldset>
                             <legend>{tr(locale, "Questions sur vos comptes", "Questions about your accounts")}</legend>
                             <ul class="choices">{tools}</ul>
@@ -202,6 +203,7 @@ fn Widgets(data: WidgetsData, typed: Typed, created: Option<String>, revoked: bo
                         </fieldset>
                         <label for="widget-rate">{tr(locale, "Questions par heure, tous visiteurs confondus", "Questions per hour, all visitors together")}</label>
                         <input id="widget-rate" type="number" name="rate_per_hour" min="1" max="10000" required value=rate/>
+                        <p class="hint">{t(locale, T::WidgetRateNote)}</p>
                         <button type="submit">{tr(locale, "Créer le site", "Create the site")}</button>
                     </form>
                 </section>

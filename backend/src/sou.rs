@@ -29,6 +29,8 @@ pub struct Sou {
     /// The date taken for today, when pinned (tests: answers about "this month" that do
     /// not change with the day they run).
     today: Option<Date>,
+    /// The share of a widget site's hourly questions one visitor may ask, in percent.
+    pub(crate) widget_visitor_percent: u32,
 }
 
 impl Sou {
@@ -48,6 +50,7 @@ impl Sou {
             runs,
             parsers: Parsers::default(),
             today: None,
+            widget_visitor_percent: crate::widgets::DEFAULT_VISITOR_PERCENT,
         }
     }
 
@@ -98,6 +101,13 @@ impl Sou {
     /// The configured time zone.
     pub fn timezone(&self) -> chrono_tz::Tz {
         self.timezone
+    }
+
+    /// The same, one widget visitor asking at most `percent` % of its site's hourly
+    /// questions (1 to 100; at least one question).
+    pub fn with_widget_visitor_percent(mut self, percent: u32) -> Sou {
+        self.widget_visitor_percent = percent.clamp(1, 100);
+        self
     }
 
     /// The same, taking `today` for today.

@@ -27,6 +27,15 @@ use crate::sou::Sou;
 pub const MAX_SITES: i64 = 20;
 /// How long a visitor's conversation lasts, in hours.
 pub const VISITOR_HOURS: i64 = 24;
+/// One visitor may ask this share of its site's hourly questions, in percent, unless
+/// configured (`Sou::with_widget_visitor_percent`): a fifth.
+pub const DEFAULT_VISITOR_PERCENT: u32 = 20;
+
+/// The questions one visitor may ask in an hour on a site that takes `site_rate`.
+pub fn visitor_rate(site_rate: u32, percent: u32) -> u32 {
+    (u64::from(site_rate) * u64::from(percent.clamp(1, 100)) / 100).clamp(1, u64::from(site_rate.max(1)))
+        as u32
+}
 
 /// Why a site was refused. `Display` is for logs; [`UserError`] for the owner.
 #[derive(Debug, Error)]
@@ -361,21 +370,39 @@ impl Sou {
         Ok(visitor.site.scope.vocabulary(self.vocabulary(visitor.owner).await?))
     }
 
-    /// The questions the site's visitors asked in the last hour, all together.
-    pub(crate) async fn visitor_questions_last_hour(&self, visitor: &Visitor) -> Result<i64, BackendError> {
+    /// Whether the visitor may ask one more question this hour: the site's visitors
+    /// together under the site's rate, this visitor under its share of it. A question
+    /// refused as outside the site's scope counts for neither. `Busy` when not.
+    pub(crate) async fn check_visitor_rate(&self, visitor: &Visitor) -> Result<(), BackendError> {
         let since = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::hours(1));
         let mut db = self.store.tenant_read(visitor.owner).await?;
-        let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
-             WHERE c.user_id = $1 AND c.site_id = $2 AND m.role = 'user' AND m.created_at > $3",
+        // A refusal's answer holds its error event; a message's own words are escaped
+        // in that JSON, so no question can look like one.
+        let row = sqlx::query(
+            "SELECT
+               COALESCE(SUM(CASE WHEN m.role = 'user' THEN 1 ELSE 0 END), 0)
+                 - COALESCE(SUM(CASE WHEN m.role = 'assistant' AND m.events LIKE $5 THEN 1 ELSE 0 END), 0),
+               COALESCE(SUM(CASE WHEN c.visitor = $4 AND m.role = 'user' THEN 1 ELSE 0 END), 0)
+                 - COALESCE(SUM(CASE WHEN c.visitor = $4 AND m.role = 'assistant' AND m.events LIKE $5
+                                THEN 1 ELSE 0 END), 0)
+             FROM messages m JOIN conversations c ON c.id = m.conversation_id
+             WHERE c.user_id = $1 AND c.site_id = $2 AND m.created_at > $3",
         )
         .bind(visitor.owner.0)
         .bind(visitor.site.id.clone())
         .bind(since)
+        .bind(visitor.key.clone())
+        .bind(r#"%"code":"outside_scope"%"#)
         .fetch_one(&mut *db)
         .await?;
         db.commit().await?;
-        Ok(n)
+        let (site, mine): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+        let rate = visitor.site.rate_per_hour;
+        let own = visitor_rate(rate, self.widget_visitor_percent);
+        if site >= i64::from(rate) || mine >= i64::from(own) {
+            return Err(BackendError::Busy);
+        }
+        Ok(())
     }
 
     /// Whether conversation `id` is this visitor's, on this site, and still current.
@@ -474,6 +501,16 @@ mod tests {
         let mut rate = new(&["https://a.example"], &["balances"], &[]);
         rate.rate_per_hour = 0;
         assert!(matches!(check(rate, &[]), Err(WidgetError::Rate)));
+    }
+
+    #[test]
+    fn a_visitor_asks_its_share_and_at_least_one() {
+        assert_eq!(visitor_rate(60, DEFAULT_VISITOR_PERCENT), 12);
+        assert_eq!(visitor_rate(4, 50), 2);
+        assert_eq!(visitor_rate(4, 20), 1);
+        assert_eq!(visitor_rate(1, 1), 1);
+        assert_eq!(visitor_rate(10_000, 100), 10_000);
+        assert_eq!(visitor_rate(10, 500), 10);
     }
 
     #[test]

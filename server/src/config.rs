@@ -51,6 +51,7 @@ struct Raw {
     dataset_queries_per_user: usize,
     dataset_queries_queue: usize,
     dataset_queries_total: usize,
+    widget_visitor_percent: u32,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
     #[serde(default, skip_serializing)]
@@ -151,6 +152,7 @@ impl Default for Raw {
             dataset_queries_per_user: backend::slots::QueryLimits::default().per_user,
             dataset_queries_queue: backend::slots::QueryLimits::default().queue,
             dataset_queries_total: backend::slots::QueryLimits::default().total,
+            widget_visitor_percent: backend::widgets::DEFAULT_VISITOR_PERCENT,
             database_url: None,
             database_owner_url: None,
             master_key: None,
@@ -206,6 +208,9 @@ pub struct Config {
     /// past it a query is refused as busy) and all users' (`SOU_DATASET_QUERIES_TOTAL`,
     /// default 6, more than a user's share, at most 32).
     pub queries: backend::slots::QueryLimits,
+    /// The share of a widget site's hourly questions one visitor may ask, in percent
+    /// (`SOU_WIDGET_VISITOR_PERCENT`, 1 to 100, default 20; at least one question).
+    pub widget_visitor_percent: u32,
     /// The key that seals provider keys (`SOU_MASTER_KEY`); else a file in `data_dir`.
     pub master_key: Option<SecretString>,
     pub llm: LlmConfig,
@@ -223,6 +228,8 @@ pub enum ConfigError {
     DemoHours(u32),
     #[error("configuration: session_days and session_idle_days must be 1 to 3650, not {0}")]
     SessionDays(u32),
+    #[error("configuration: widget_visitor_percent must be 1 to 100, not {0}")]
+    WidgetVisitorPercent(u32),
     #[error("configuration: approval_minutes must be 1 to 10080 (a week), not {0}")]
     ApprovalMinutes(u32),
     #[error("configuration: llm: {0}")]
@@ -289,6 +296,9 @@ impl Config {
         if let Some(problem) = queries.problem() {
             return Err(ConfigError::DatasetQueries(problem));
         }
+        if !(1..=100).contains(&raw.widget_visitor_percent) {
+            return Err(ConfigError::WidgetVisitorPercent(raw.widget_visitor_percent));
+        }
         Ok(Config {
             addr,
             data_dir: raw.data_dir,
@@ -316,6 +326,7 @@ impl Config {
             },
             shutdown_grace: Duration::from_secs(raw.shutdown_grace_secs),
             queries,
+            widget_visitor_percent: raw.widget_visitor_percent,
             master_key: raw.master_key,
             llm,
         })

@@ -161,9 +161,7 @@ impl Sou {
             None => None,
         };
         if let Some(v) = &visitor {
-            if self.visitor_questions_last_hour(v).await? >= i64::from(v.site.rate_per_hour) {
-                return Err(BackendError::Busy);
-            }
+            self.check_visitor_rate(v).await?;
         }
         let (conversation_id, new) = match (req.conversation_id.as_deref(), &visitor) {
             (Some(id), None) => {

@@ -71,7 +71,8 @@ fn stable(html: &str) -> String {
 backend::on_both_databases!(widgets_on_sqlite, widgets_on_postgres, scenario);
 
 async fn scenario(store: Store, site_root: &std::path::Path) {
-    let sou = Sou::new(store, chrono_tz::Europe::Paris);
+    // A visitor may ask half the site's hour (the default is a fifth).
+    let sou = Sou::new(store, chrono_tz::Europe::Paris).with_widget_visitor_percent(50);
     let router = support::app_router(sou.clone(), site_root);
     let alice = support::sign_up(&sou, "alice").await;
     let bob = support::sign_up(&sou, "bob").await;
@@ -197,12 +198,21 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
         StatusCode::BAD_REQUEST
     );
 
-    // The hourly limit counts every visitor: 2 asked, 2 more, then refused.
+    // The site takes 4 questions an hour, a visitor 2 of them: one visitor cannot use
+    // up the hour for all.
     assert_eq!(ask(&router, &site, &other, "Total montant par région", None).await.0, StatusCode::OK);
     assert_eq!(ask(&router, &site, &other, "Total montant par région", None).await.0, StatusCode::OK);
     let (status, _, text) = ask(&router, &site, &other, "Total montant par région", None).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{text}");
     assert!(text.contains("rate_limited"), "{text}");
+    // The refused question does not count: the first visitor asked one and had one
+    // refused, and may ask its second.
+    let (status, _, text) = ask(&router, &site, &visitor, "Total montant par région", None).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    // Now the site's 4 are asked: a new visitor is refused too.
+    let third = backend::widgets::visitor_token();
+    let (status, _, text) = ask(&router, &site, &third, "Total montant par région", None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{text}");
 
     // Bob can neither see nor change Alice's site.
     let (status, listed) = api(&router, &bob, "GET", "/api/v1/widgets", Value::Null).await;
@@ -283,6 +293,9 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
         html.contains("/widget.js&quot; data-site=&quot;") || html.contains("/widget.js\" data-site"),
         "{html}"
     );
+    // Settings says what the origin list does not do.
+    assert!(html.contains("limite les sites qui peuvent afficher le widget"), "{html}");
+    assert!(html.contains("une question refusée hors du périmètre ne compte pas"), "{html}");
 
     // The host page's script.
     let (status, headers, script) =
