@@ -17,6 +17,7 @@ pub(crate) mod lexicon;
 pub use self::lexicon::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
 #[cfg(feature = "asides")]
 mod correction;
+mod names;
 mod question;
 #[cfg(feature = "readings")]
 mod readings;

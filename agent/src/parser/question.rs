@@ -5,6 +5,7 @@ use super::build::{call_for, current_period, plan, push_unrecognized, Slots, LOO
 use super::clarify::Near;
 use super::entities::{Entities, EntityMatch, Unplaced};
 use super::intent::{Kind, DEFAULT_LARGEST, DEFAULT_LATEST};
+use super::names::{apart, call_has, joined, said_to_be};
 use super::{Context, Parser, Reading};
 use crate::amount;
 use crate::period;
@@ -311,44 +312,9 @@ impl Parser {
         let category = self.finder().pick(&categories, locale, &mut reasons, EntityKind::Category);
         let merchant = self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant);
         let account = self.finder().pick(&accounts, locale, &mut reasons, EntityKind::Account);
-        // "how much did I spend in dollars": figures in another currency than the
-        // ledger's are not what Sou computes — unread, asked.
         let ledger = self.vocabulary().currency.unwrap_or(crate::Currency::EUR);
-        let in_amount = |k: usize| amounts.as_ref().is_some_and(|a| (a.first..=a.last).contains(&k));
-        for (k, t) in tokens.iter().enumerate() {
-            // ("$" alone is slang for money; "livres" are books as often as pounds.)
-            let named =
-                t.kind == crate::text::TokenKind::Word && !matches!(t.norm.as_str(), "livre" | "livres");
-            if named && crate::amount::currency_word(&t.norm).is_some_and(|c| c != ledger) && !in_amount(k) {
-                reasons.push(Reason::new(
-                    ReasonCode::UnplacedMeaning,
-                    locale,
-                    &format!("« {} »", message.get(t.start..t.end).unwrap_or_default()),
-                ));
-            }
-        }
-        // "solde compte + livret": an account said by its kind alone, joined to one
-        // named — which account is that? Asked.
-        if let [named] = accounts.as_slice() {
-            let own = crate::text::normalize(&named.words);
-            let generic = tokens.iter().find(|t| {
-                matches!(t.norm.as_str(), "compte" | "account" | "cpte" | "cpt")
-                    && !own.split(' ').any(|w| w == t.norm)
-            });
-            if let Some(g) = generic {
-                if joined(message, message.get(g.start..g.end).unwrap_or_default(), &named.words) {
-                    reasons.push(Reason::new(
-                        ReasonCode::UnplacedMeaning,
-                        locale,
-                        &format!(
-                            "« {} », « {} »",
-                            message.get(g.start..g.end).unwrap_or_default(),
-                            named.words
-                        ),
-                    ));
-                }
-            }
-        }
+        reasons.extend(super::names::other_currency(&tokens, message, amounts.as_ref(), ledger, locale));
+        reasons.extend(super::names::account_by_kind(&tokens, message, &accounts, locale));
         let (amount_min, amount_max) = amounts.as_ref().map_or((None, None), |a| (a.min, a.max));
         // "j'ai claqué plus de nonante euros chez Deliveroo ?", "did I spend over €200 on
         // food?": the total against an amount, or the payments above it? Asked.
@@ -744,136 +710,5 @@ impl Parser {
             }
             None => ParseOutcome::Plan(plan(call, reasons, locale, cx.today)),
         }
-    }
-}
-
-/// "c'est des loisirs", "sont en courses", "were groceries": a category named as what
-/// something is, quoted.
-fn said_to_be(p: &Parser, tokens: &[crate::text::Token], message: &str) -> Option<String> {
-    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
-    let free = vec![false; tokens.len()];
-    (0..tokens.len()).find_map(|i| {
-        let after = match (w(i), w(i + 1)) {
-            ("c", "est" | "etait" | "etaient") => i + 2,
-            ("sont" | "etaient" | "were" | "are", _) => i + 1,
-            _ => return None,
-        };
-        let mut k = after;
-        while matches!(
-            w(k),
-            "des" | "du" | "de" | "la" | "le" | "les" | "l" | "en" | "of" | "the" | "a" | "all"
-        ) {
-            k += 1;
-        }
-        let (m, n) = p.finder().match_at(tokens, &free, k, message)?;
-        m.ids.iter().all(|id| id.kind == EntityKind::Category).then(|| {
-            let end = tokens.get(k + n - 1).map_or(message.len(), |t| t.end);
-            format!("« {} »", message.get(tokens[i].start..end).unwrap_or_default())
-        })
-    })
-}
-
-/// Whether the names `a` and `b` stand on either side of a joining word ("and",
-/// "et", "plus", "+") in `message`.
-fn joined(message: &str, a: &str, b: &str) -> bool {
-    let whole = crate::text::normalize(message);
-    let (a, b) = (crate::text::normalize(a), crate::text::normalize(b));
-    let (Some(x), Some(y)) = (whole.find(&a), whole.find(&b)) else { return false };
-    let (first, first_len, second) = if x < y { (x, a.len(), y) } else { (y, b.len(), x) };
-    let between = whole.get(first + first_len..second).unwrap_or("");
-    let raw_plus = message.contains('+');
-    between.split_whitespace().any(|w| matches!(w, "and" | "et" | "plus" | "also" | "aussi")) || raw_plus
-}
-
-/// Whether names `a` and `b` are in different clauses, the second not brought in as a
-/// restriction ("…, only the trips", "…, en restos", "…, at Lidl").
-fn apart(message: &str, a: &str, b: &str) -> bool {
-    let (Some(x), Some(y)) = (message.find(a), message.find(b)) else { return false };
-    let (first, first_len, second) = if x < y { (x, a.len(), y) } else { (y, b.len(), x) };
-    let between = message.get(first + first_len..second).unwrap_or("");
-    const BREAKS: [char; 5] = [',', '.', '?', '!', ';'];
-    if !between.contains(BREAKS) {
-        return false;
-    }
-    let lead = crate::text::normalize(between.rsplit(BREAKS).next().unwrap_or(""));
-    !lead.split_whitespace().take(2).any(|w| {
-        matches!(
-            w,
-            "only"
-                | "just"
-                | "on"
-                | "for"
-                | "at"
-                | "in"
-                | "from"
-                | "with"
-                | "en"
-                | "pour"
-                | "chez"
-                | "dans"
-                | "que"
-                | "seulement"
-                | "uniquement"
-                | "juste"
-                | "avec"
-                | "de"
-                | "des"
-                | "du"
-                | "d"
-                | "au"
-                | "aux"
-                | "a"
-        )
-    })
-}
-
-/// Whether `call` filters on this kind of name.
-fn call_has(call: &ToolCall, kind: EntityKind) -> bool {
-    match kind {
-        EntityKind::Category => call.category().is_some(),
-        EntityKind::Merchant => call.merchant().is_some(),
-        EntityKind::Account => call.account().is_some(),
-    }
-}
-
-impl Parser {
-    /// The category and the merchant a message leaves out ("hors Picard", "excluding
-    /// rent"), with the reason saying so. An account, or a second name of one kind,
-    /// cannot be left out: it stops the run.
-    pub(super) fn exclusions(
-        &self,
-        excluded: &[EntityMatch],
-        locale: crate::Locale,
-        reasons: &mut Vec<Reason>,
-    ) -> (Option<String>, Option<String>) {
-        let (mut category, mut merchant) = (None, None);
-        let mut named = Vec::new();
-        for m in excluded {
-            let term = m.ids.first().and_then(|id| self.vocab.term(*id).map(|t| (id.kind, t)));
-            let slot = match term {
-                Some((EntityKind::Category, _)) if m.ids.len() == 1 => &mut category,
-                Some((EntityKind::Merchant, _)) if m.ids.len() == 1 => &mut merchant,
-                _ => {
-                    reasons.push(Reason::new(
-                        ReasonCode::UnplacedMeaning,
-                        locale,
-                        &format!("« {} »", m.words),
-                    ));
-                    continue;
-                }
-            };
-            if slot.is_some() {
-                reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &format!("« {} »", m.words)));
-                continue;
-            }
-            if let Some((_, t)) = term {
-                *slot = Some(t.key.clone());
-                named.push(t.label(locale).to_string());
-            }
-        }
-        if !named.is_empty() {
-            reasons.push(Reason::new(ReasonCode::Excluded, locale, &named.join(", ")));
-        }
-        (category, merchant)
     }
 }
