@@ -34,10 +34,12 @@ pub fn TextArea(
 /// sets `document.title`, which is text, so there it is not.
 #[component]
 pub fn PageTitle(#[prop(into)] text: Signal<String>) -> impl IntoView {
+    // Read when leptos_meta writes the head, which may come after the page's owner was
+    // disposed (a request that ended first): then the text as it was when the page was
+    // drawn, never a panic (and never the plain name: a test compares pages whole).
+    let drawn = text.try_get_untracked().unwrap_or_default();
     let full = move || {
-        // Read when leptos_meta writes the head, which may come after the page's owner
-        // was disposed (a request that ended first): then the plain name, never a panic.
-        let text = text.try_get().unwrap_or_default();
+        let text = text.try_get().unwrap_or_else(|| drawn.clone());
         let full = if text.trim().is_empty() { "Sou".to_string() } else { format!("{text} · Sou") };
         #[cfg(feature = "ssr")]
         let full = escape_text(&full);
