@@ -1,7 +1,8 @@
-// Shared reports: a user shares an answer from the chat and composes a monthly report in
-// Settings; a browser with no cookie reads both (figures equal to the SQLite sums, no
-// script, no serious axe violation); another user can neither list nor revoke them;
-// the owner revokes one and its link answers 404. At 390 px and 1280 px, with
+// Shared reports: a user shares an answer from the chat and composes monthly reports in
+// Settings; a browser with no cookie reads them (figures equal to the SQLite sums, no
+// script, no serious axe violation, budget meters filled under the page's policy, no
+// CSP violation); another user can neither list nor revoke them; the owner revokes one
+// and its link answers 404. At 390 px and 1280 px, with
 // JavaScript and without.
 import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
@@ -66,11 +67,19 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
       await expect(page.getByTestId('created')).toBeVisible();
       const monthLink = await page.getByTestId('new-link').inputValue();
       await expect(page.getByTestId('share-row')).toHaveCount(2);
+      // And with amounts: its budgets have meters.
+      await page.getByTestId('monthly-form').getByLabel('Mois').fill('2026-01');
+      await page.getByTestId('monthly-form').getByRole('button', { name: 'Créer le lien' }).click();
+      await expect(page.getByTestId('created')).toBeVisible();
+      const budgetLink = await page.getByTestId('new-link').inputValue();
+      await expect(page.getByTestId('share-row')).toHaveCount(3);
       await shot(page, 'settings');
 
       // A browser with no cookie reads both.
       const reader = await browser.newContext({ viewport: { width, height }, locale: 'fr-FR', javaScriptEnabled: hydrated(testInfo) });
       const view = await reader.newPage();
+      // The revoked link's 404 is expected; a CSP violation never is.
+      await watchConsole(view, testInfo, (m) => /status of 404/.test(m.text()));
       let response = await view.goto(answerLink);
       expect(response.status()).toBe(200);
       const html = await response.text();
@@ -105,6 +114,21 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
         fs.writeFileSync(testInfo.outputPath('month.pdf'), pdf);
       }
       await view.emulateMedia({ media: 'screen' });
+
+      // The budgets' meters are drawn under the page's policy (no inline style, so no
+      // violation) and filled: the page is server HTML, with JavaScript or without.
+      response = await view.goto(budgetLink);
+      expect(response.status()).toBe(200);
+      expect(await response.text()).not.toContain('style=');
+      const budgets = view.locator('[data-block="budgets"]');
+      await expect(budgets.getByRole('progressbar').first()).toBeVisible();
+      const widths = await budgets.getByTestId('meter-fill').evaluateAll((rects) =>
+        rects.map((r) => r.getBoundingClientRect().width));
+      expect(widths.length).toBeGreaterThan(0);
+      expect(Math.max(...widths)).toBeGreaterThan(0);
+      const track = await budgets.locator('svg.report-meter').first().boundingBox();
+      expect(track.width).toBeGreaterThan(20);
+      await shot(view, 'budgets');
       if (hydrated(testInfo)) {
         for (const link of [answerLink, monthLink]) {
           await view.goto(link);
@@ -130,7 +154,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
       await open(page, testInfo, '/settings/reports');
       await page.locator(`[data-testid="share-row"][data-id="${id}"]`).getByTestId('revoke').click();
       await expect(page.getByTestId('revoked')).toBeVisible();
-      await expect(page.getByTestId('share-row')).toHaveCount(1);
+      await expect(page.getByTestId('share-row')).toHaveCount(2);
       response = await view.goto(answerLink);
       expect(response.status()).toBe(404);
       await expect(view.getByTestId('report-not-found')).toBeVisible();
