@@ -15,6 +15,10 @@ use crate::providers::Providers;
 use crate::store::Store;
 use crate::vocabulary::Parsers;
 
+/// One widget visitor may ask this share of its site's hourly questions, in percent,
+/// unless configured (`Sou::with_widget_visitor_percent`): a fifth.
+pub const DEFAULT_VISITOR_PERCENT: u32 = 20;
+
 /// Sou's server-side core, shared by every surface.
 #[derive(Clone)]
 pub struct Sou {
@@ -50,7 +54,7 @@ impl Sou {
             runs,
             parsers: Parsers::default(),
             today: None,
-            widget_visitor_percent: crate::widgets::DEFAULT_VISITOR_PERCENT,
+            widget_visitor_percent: DEFAULT_VISITOR_PERCENT,
         }
     }
 

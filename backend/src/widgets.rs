@@ -27,9 +27,7 @@ use crate::sou::Sou;
 pub const MAX_SITES: i64 = 20;
 /// How long a visitor's conversation lasts, in hours.
 pub const VISITOR_HOURS: i64 = 24;
-/// One visitor may ask this share of its site's hourly questions, in percent, unless
-/// configured (`Sou::with_widget_visitor_percent`): a fifth.
-pub const DEFAULT_VISITOR_PERCENT: u32 = 20;
+pub use crate::sou::DEFAULT_VISITOR_PERCENT;
 
 /// The questions one visitor may ask in an hour on a site that takes `site_rate`.
 pub fn visitor_rate(site_rate: u32, percent: u32) -> u32 {
