@@ -35,6 +35,7 @@ pub struct Sou {
     today: Option<Date>,
     /// The share of a widget site's hourly questions one visitor may ask, in percent.
     pub(crate) widget_visitor_percent: u32,
+    report_views_per_minute: usize,
 }
 
 impl Sou {
@@ -55,6 +56,7 @@ impl Sou {
             parsers: Parsers::default(),
             today: None,
             widget_visitor_percent: DEFAULT_VISITOR_PERCENT,
+            report_views_per_minute: crate::reports::VIEWS_PER_MINUTE,
         }
     }
 
@@ -112,6 +114,18 @@ impl Sou {
     pub fn with_widget_visitor_percent(mut self, percent: u32) -> Sou {
         self.widget_visitor_percent = percent.clamp(1, 100);
         self
+    }
+
+    /// The same, one shared link serving at most `limit` requests a minute (`0`: every
+    /// one).
+    pub fn with_report_views_per_minute(mut self, limit: usize) -> Sou {
+        self.report_views_per_minute = limit;
+        self
+    }
+
+    /// Requests one shared link serves a minute (`0`: every one).
+    pub fn report_views_per_minute(&self) -> usize {
+        self.report_views_per_minute
     }
 
     /// The same, taking `today` for today.

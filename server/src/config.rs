@@ -52,6 +52,7 @@ struct Raw {
     dataset_queries_queue: usize,
     dataset_queries_total: usize,
     widget_visitor_percent: u32,
+    report_views_per_minute: usize,
     #[serde(default, skip_serializing)]
     database_url: Option<SecretString>,
     #[serde(default, skip_serializing)]
@@ -153,6 +154,7 @@ impl Default for Raw {
             dataset_queries_queue: backend::slots::QueryLimits::default().queue,
             dataset_queries_total: backend::slots::QueryLimits::default().total,
             widget_visitor_percent: backend::widgets::DEFAULT_VISITOR_PERCENT,
+            report_views_per_minute: backend::reports::VIEWS_PER_MINUTE,
             database_url: None,
             database_owner_url: None,
             master_key: None,
@@ -211,6 +213,9 @@ pub struct Config {
     /// The share of a widget site's hourly questions one visitor may ask, in percent
     /// (`SOU_WIDGET_VISITOR_PERCENT`, 1 to 100, default 20; at least one question).
     pub widget_visitor_percent: u32,
+    /// Requests one shared link serves a minute, on every server of the database
+    /// (`SOU_REPORT_VIEWS_PER_MINUTE`, default 60; `0` serves every one).
+    pub report_views_per_minute: usize,
     /// The key that seals provider keys (`SOU_MASTER_KEY`); else a file in `data_dir`.
     pub master_key: Option<SecretString>,
     pub llm: LlmConfig,
@@ -327,6 +332,7 @@ impl Config {
             shutdown_grace: Duration::from_secs(raw.shutdown_grace_secs),
             queries,
             widget_visitor_percent: raw.widget_visitor_percent,
+            report_views_per_minute: raw.report_views_per_minute,
             master_key: raw.master_key,
             llm,
         })
@@ -462,6 +468,14 @@ mod tests {
             let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
             assert!(err.contains("less than the total"), "{err}");
             jail.set_env("SOU_DATASET_QUERIES_PER_USER", "1");
+            // A shared link's requests a minute: read at start, a word is an error.
+            assert_eq!(c.report_views_per_minute, backend::reports::VIEWS_PER_MINUTE);
+            jail.set_env("SOU_REPORT_VIEWS_PER_MINUTE", "0");
+            assert_eq!(Config::load().map_err(|e| e.to_string())?.report_views_per_minute, 0);
+            jail.set_env("SOU_REPORT_VIEWS_PER_MINUTE", "lots");
+            let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(err.contains("REPORT_VIEWS_PER_MINUTE"), "{err}");
+            jail.set_env("SOU_REPORT_VIEWS_PER_MINUTE", "60");
             jail.set_env("SOU_ADDR", "nope");
             let err = Config::load().err().map(|e| e.to_string()).unwrap_or_default();
             assert!(err.contains("nope"), "{err}");

@@ -73,7 +73,8 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         .with_auth(auth)
         .with_writes(config.writes)
         .with_runs(config.runs.clone())
-        .with_widget_visitor_percent(config.widget_visitor_percent);
+        .with_widget_visitor_percent(config.widget_visitor_percent)
+        .with_report_views_per_minute(config.report_views_per_minute);
     // Writes approved before the server stopped, and not run yet, run once now.
     if let Err(e) = sou.resume_approved().await {
         tracing::error!(error = %e, "running the writes approved before the stop failed");

@@ -69,19 +69,6 @@ fn viewer(headers: &HeaderMap) -> Option<Locale> {
     crate::forms::accept_language(headers)
 }
 
-/// Requests one link serves a minute: `SOU_REPORT_VIEWS_PER_MINUTE`, else
-/// [`backend::reports::VIEWS_PER_MINUTE`]; `0` serves every one.
-fn views_per_minute() -> usize {
-    static LIMIT: OnceLock<usize> = OnceLock::new();
-    *LIMIT.get_or_init(|| match std::env::var("SOU_REPORT_VIEWS_PER_MINUTE") {
-        Err(_) => backend::reports::VIEWS_PER_MINUTE,
-        Ok(v) => v.trim().parse().unwrap_or_else(|_| {
-            tracing::warn!(value = %v, "SOU_REPORT_VIEWS_PER_MINUTE is not a whole number: 60 a minute");
-            backend::reports::VIEWS_PER_MINUTE
-        }),
-    })
-}
-
 /// `429` with `Retry-After`: a small page, nothing read about the report.
 fn busy(locale: Locale, wait: Duration) -> Response {
     let secs = wait.as_millis().div_ceil(1000).max(1);
@@ -109,7 +96,7 @@ pub async fn page(
     if !backend::reports::well_formed(&id) {
         return not_found();
     }
-    let limit = views_per_minute();
+    let limit = state.sou.report_views_per_minute();
     if limit > 0 {
         let now = chrono::Utc::now().timestamp_millis();
         match state.sou.take_report_request(&id, limit, now).await {
