@@ -360,7 +360,10 @@ impl Auth {
         let last_seen: String = row.try_get(5)?;
         let every = (idle / 4).min(Duration::from_secs(60));
         if last_seen < timestamp(now - chrono_duration(every)) {
-            self.touch(account.user, &digest, &stamp).await?;
+            // Noted when the database can; a request is not refused for it.
+            if let Err(e) = self.touch(account.user, &digest, &stamp).await {
+                tracing::warn!(error = %e, "a session's use could not be noted");
+            }
         }
         self.seen.keep(digest, &account);
         Ok(Some(account))
