@@ -60,7 +60,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
           await trace.locator('summary').first().click();
           await check('conversation');
           const sources = await trace.locator('a[href*="/sources"]').first().getAttribute('href');
-          for (const path of ['/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/settings/budgets', '/settings/changes', '/settings/usage', sources.split('#')[0], '/nowhere']) {
+          for (const path of ['/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/settings/budgets', '/settings/changes', '/settings/usage', '/settings/account', sources.split('#')[0], '/nowhere']) {
             await open(page, testInfo, path);
             await check(path);
           }

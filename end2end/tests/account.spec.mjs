@@ -91,3 +91,76 @@ test('an API token is shown once, works, and is revoked', async ({ page, playwri
   await api.dispose();
   await expect(page).toHaveURL(/\/settings/);
 });
+
+// Settings → Account, in two browsers signed in to one account: the first signs the
+// second out from the list of sessions, then changes the password, which signs the
+// second out again; the new password is the one that works.
+test('sessions are listed and signed out; a new password signs out the others', async ({ page, browser }, testInfo) => {
+  const name = `ines-${testInfo.project.name}-${Date.now()}`;
+  const password = 'une phrase de passe assez longue';
+  const renewed = 'une autre phrase encore plus longue';
+  await open(page, testInfo, '/signup');
+  await page.getByLabel("Nom d'utilisateur").fill(name);
+  await page.getByLabel('Mot de passe (10 caractères au moins)').fill(password);
+  await page.getByLabel('Le même, encore').fill(password);
+  await page.getByRole('button', { name: 'Créer le compte' }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  // The second browser: its own context, the same project's options.
+  const { baseURL, javaScriptEnabled } = testInfo.project.use;
+  const other = await browser.newContext({ baseURL, javaScriptEnabled, locale: 'fr-FR' });
+  const second = await other.newPage();
+  const signInThere = async (pw) => {
+    await second.goto('/login');
+    await second.getByLabel("Nom d'utilisateur").fill(name);
+    await second.getByLabel('Mot de passe').fill(pw);
+    await second.getByRole('button', { name: 'Se connecter' }).click();
+    await expect(second).toHaveURL(/\/$/);
+  };
+  const signedOutThere = async () => {
+    await second.goto('/settings');
+    await expect(second).toHaveURL(/\/login\?next=%2Fsettings$/);
+  };
+  await signInThere(password);
+
+  // From Settings to the list: this browser marked, the other one beside it.
+  await open(page, testInfo, '/settings');
+  await page.getByTestId('account-link').click();
+  await expect(page).toHaveURL(/\/settings\/account$/);
+  const sessions = page.getByTestId('sessions').getByTestId('session');
+  await expect(sessions).toHaveCount(2);
+  await expect(sessions.first()).toContainText('cet appareil');
+  await expect(sessions.first()).toContainText(/Chrom(e|ium) sous Linux/);
+  await expect(sessions.nth(1)).toContainText('127.0.0.1');
+  await expect(sessions.nth(1)).toContainText(/vue le \d\d\/\d\d\/\d{4} à \d\d:\d\d/);
+  await snap(page, { path: `test-results/account-sessions-${testInfo.project.name}.png`, fullPage: true });
+
+  // Sign out the other one from the list.
+  await sessions.nth(1).getByRole('button', { name: 'Déconnecter' }).click();
+  await expect(page.getByTestId('account-status')).toHaveText('1 session déconnectée.');
+  await expect(sessions).toHaveCount(1);
+  await signedOutThere();
+
+  // Signed in there again, then the password changed here: signed out there again.
+  await signInThere(password);
+  await page.reload();
+  await expect(sessions).toHaveCount(2);
+  const form = page.getByTestId('password-card');
+  await form.getByLabel('Mot de passe actuel').fill('pas le bon mot de passe');
+  await form.getByLabel('Nouveau mot de passe (10 caractères au moins)').fill(renewed);
+  await form.getByLabel('Le nouveau, encore').fill(renewed);
+  await form.getByRole('button', { name: 'Changer le mot de passe' }).click();
+  await expect(page.getByTestId('account-error')).toHaveText("Ce n'est pas votre mot de passe actuel.");
+  await form.getByLabel('Mot de passe actuel').fill(password);
+  await form.getByLabel('Nouveau mot de passe (10 caractères au moins)').fill(renewed);
+  await form.getByLabel('Le nouveau, encore').fill(renewed);
+  await form.getByRole('button', { name: 'Changer le mot de passe' }).click();
+  await expect(page.getByTestId('account-status')).toHaveText('Mot de passe changé. 1 session ailleurs a été déconnectée.');
+  await expect(sessions).toHaveCount(1);
+  await signedOutThere();
+  await signInThere(renewed);
+  // This browser stayed signed in.
+  await open(page, testInfo, '/settings/account');
+  await expect(page.getByTestId('account-page')).toBeVisible();
+  await other.close();
+});

@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn, snap } from './support.mjs';
 
-const PAGES = ['/', '/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/settings/budgets', '/settings/changes', '/settings/usage'];
+const PAGES = ['/', '/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/settings/budgets', '/settings/changes', '/settings/usage', '/settings/account'];
 const LINKS = ['/', '/import', '/rules', '/datasets', '/settings'];
 
 async function noSidewaysScroll(page, where) {
