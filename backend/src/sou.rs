@@ -19,6 +19,10 @@ use crate::vocabulary::Parsers;
 /// unless configured (`Sou::with_widget_visitor_percent`): a fifth.
 pub const DEFAULT_VISITOR_PERCENT: u32 = 20;
 
+/// Requests one shared link serves a minute (`reports::VIEW_WINDOW`), unless configured
+/// (`Sou::with_report_views_per_minute`).
+pub const VIEWS_PER_MINUTE: usize = 60;
+
 /// Sou's server-side core, shared by every surface.
 #[derive(Clone)]
 pub struct Sou {
@@ -56,7 +60,7 @@ impl Sou {
             parsers: Parsers::default(),
             today: None,
             widget_visitor_percent: DEFAULT_VISITOR_PERCENT,
-            report_views_per_minute: crate::reports::VIEWS_PER_MINUTE,
+            report_views_per_minute: VIEWS_PER_MINUTE,
         }
     }
 

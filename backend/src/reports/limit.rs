@@ -10,8 +10,7 @@ use crate::error::BackendError;
 use crate::ids::Dialect;
 use crate::sou::Sou;
 
-/// Requests one link serves in [`VIEW_WINDOW`] by default.
-pub const VIEWS_PER_MINUTE: usize = 60;
+pub use crate::sou::VIEWS_PER_MINUTE;
 /// The limit's window.
 pub const VIEW_WINDOW: Duration = Duration::from_secs(60);
 
