@@ -2,7 +2,7 @@
 // personal API tokens in Settings (shown once, usable, revoked) — with JavaScript and
 // without.
 import { test, expect } from '@playwright/test';
-import { watchConsole, expectNoConsoleErrors, open, snap } from './support.mjs';
+import { watchConsole, expectNoConsoleErrors, open, snap, signUp } from './support.mjs';
 
 test.beforeEach(async ({ page }, testInfo) => watchConsole(page, testInfo));
 test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
@@ -96,15 +96,8 @@ test('an API token is shown once, works, and is revoked', async ({ page, playwri
 // second out from the list of sessions, then changes the password, which signs the
 // second out again; the new password is the one that works.
 test('sessions are listed and signed out; a new password signs out the others', async ({ page, browser }, testInfo) => {
-  const name = `ines-${testInfo.project.name}-${Date.now()}`;
-  const password = 'une phrase de passe assez longue';
+  const { name, password } = await signUp(page, testInfo, 'ines');
   const renewed = 'une autre phrase encore plus longue';
-  await open(page, testInfo, '/signup');
-  await page.getByLabel("Nom d'utilisateur").fill(name);
-  await page.getByLabel('Mot de passe (10 caractères au moins)').fill(password);
-  await page.getByLabel('Le même, encore').fill(password);
-  await page.getByRole('button', { name: 'Créer le compte' }).click();
-  await expect(page).toHaveURL(/\/$/);
 
   // The second browser: its own context, the same project's options.
   const { baseURL, javaScriptEnabled } = testInfo.project.use;

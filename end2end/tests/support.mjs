@@ -71,7 +71,7 @@ export async function snap(page, options) {
 }
 
 // A new account of its own (no demo ledger), signed in: what importing one's own data
-// starts from. `prefix` names the test that made it.
+// starts from. `prefix` names the test that made it. Returns its name and password.
 export async function signUp(page, testInfo, prefix) {
   const name = `${prefix}-${testInfo.project.name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const password = 'une phrase de passe assez longue';
@@ -82,6 +82,7 @@ export async function signUp(page, testInfo, prefix) {
   await page.getByRole('button', { name: 'Créer le compte' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expectLive(page, testInfo);
+  return { name, password };
 }
 
 // Uploads a fixture of backend/tests/fixtures/import through the import form: on its
