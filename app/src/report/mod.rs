@@ -133,44 +133,45 @@ fn document(page: ReportPage, links: &Links) -> impl IntoView {
 /// The page a link that does not exist, was revoked or has expired gets: the same for
 /// all three, so that a revoked link tells nothing more than an unknown one.
 pub fn not_found_html(locale: Locale) -> String {
-    let owner = Owner::new();
-    let html = owner.with(|| {
-        view! {
-            <!DOCTYPE html>
-            <html lang=locale.as_str()>
-                <head>
-                    <meta charset="utf-8"/>
-                    <meta name="viewport" content="width=device-width, initial-scale=1"/>
-                    <title>{tr(locale, "Rapport introuvable — Sou", "Report not found — Sou")}</title>
-                    <meta name="robots" content="noindex, nofollow"/>
-                    <meta name="color-scheme" content="light dark"/>
-                    <link rel="stylesheet" href=crate::site::files().css.as_str()/>
-                </head>
-                <body class="report-page">
-                    <header class="report-brand"><span class="brand">"Sou"</span></header>
-                    <main class="report" data-testid="report-not-found">
-                        <h1>{tr(locale, "Ce rapport n'existe pas", "This report does not exist")}</h1>
-                        <p>{tr(locale,
-                            "Le lien est peut-être incomplet, ou la personne qui l'a partagé l'a révoqué ou l'a laissé expirer.",
-                            "The link may be incomplete, or whoever shared it revoked it or let it expire.")}</p>
-                    </main>
-                </body>
-            </html>
-        }
-        .to_html()
-    });
-    owner.unset();
-    html
+    notice(
+        locale,
+        tr(locale, "Rapport introuvable — Sou", "Report not found — Sou"),
+        "report-not-found",
+        tr(locale, "Ce rapport n'existe pas", "This report does not exist"),
+        tr(
+            locale,
+            "Le lien est peut-être incomplet, ou la personne qui l'a partagé l'a révoqué ou l'a laissé expirer.",
+            "The link may be incomplete, or whoever shared it revoked it or let it expire.",
+        )
+        .to_string(),
+    )
 }
 
 /// The page a link answers past its request limit (`429`): nothing about the report,
 /// nothing computed, only when to try again (`retry` whole seconds).
 pub fn busy_html(locale: Locale, retry: u64) -> String {
-    let owner = Owner::new();
-    let wait = match locale {
-        Locale::Fr => format!("Réessayez dans {retry} s."),
-        Locale::En => format!("Try again in {retry} s."),
+    let text = match locale {
+        Locale::Fr => format!("Il a été ouvert trop de fois en une minute. Réessayez dans {retry} s."),
+        Locale::En => format!("It was opened too many times in a minute. Try again in {retry} s."),
     };
+    notice(
+        locale,
+        tr(locale, "Trop de visites — Sou", "Too many views — Sou"),
+        "report-busy",
+        tr(locale, "Ce rapport est très demandé", "This report is being viewed a lot"),
+        text,
+    )
+}
+
+/// A small page of the report's look that says one thing and shows no report.
+fn notice(
+    locale: Locale,
+    title: &'static str,
+    testid: &'static str,
+    heading: &'static str,
+    text: String,
+) -> String {
+    let owner = Owner::new();
     let html = owner.with(|| {
         view! {
             <!DOCTYPE html>
@@ -178,19 +179,16 @@ pub fn busy_html(locale: Locale, retry: u64) -> String {
                 <head>
                     <meta charset="utf-8"/>
                     <meta name="viewport" content="width=device-width, initial-scale=1"/>
-                    <title>{tr(locale, "Trop de visites — Sou", "Too many views — Sou")}</title>
+                    <title>{title}</title>
                     <meta name="robots" content="noindex, nofollow"/>
                     <meta name="color-scheme" content="light dark"/>
                     <link rel="stylesheet" href=crate::site::files().css.as_str()/>
                 </head>
                 <body class="report-page">
                     <header class="report-brand"><span class="brand">"Sou"</span></header>
-                    <main class="report" data-testid="report-busy">
-                        <h1>{tr(locale, "Ce rapport est très demandé", "This report is being viewed a lot")}</h1>
-                        <p>{tr(locale,
-                            "Il a été ouvert trop de fois en une minute.",
-                            "It was opened too many times in a minute.")}
-                            " " {wait}</p>
+                    <main class="report" data-testid=testid>
+                        <h1>{heading}</h1>
+                        <p>{text}</p>
                     </main>
                 </body>
             </html>
