@@ -1,6 +1,6 @@
 // Shared reports: a user shares an answer from the chat and composes monthly reports in
 // Settings; a browser with no cookie reads them (figures equal to the SQLite sums, no
-// script, no serious axe violation, budget meters filled under the page's policy, no
+// script, no serious axe violation, bars and meters filled under the page's policy, no
 // CSP violation); another user can neither list nor revoke them; the owner revokes one
 // and its link answers 404. At 390 px and 1280 px, with
 // JavaScript and without.
@@ -46,7 +46,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
       const shot = (p, name) =>
         snap(p, { path: `test-results/reports-${name}-${width}-${testInfo.project.name}.png`, fullPage: true });
       await signIn(page, testInfo);
-      await ask(page, "combien j'ai dépensé en janvier 2026 ?");
+      await ask(page, 'mes dépenses par catégorie en janvier 2026');
       const turn = page.getByTestId('turn').last();
       await expect(turn.getByTestId('result')).toBeVisible();
       const spent = januarySpending();
@@ -87,6 +87,12 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
       expect(html).not.toContain('.wasm');
       expect(response.headers()['content-security-policy']).toContain("default-src 'none'");
       await expect(view.getByTestId('report').getByTestId('total').first()).toHaveAttribute('data-minor', String(spent));
+      // Its breakdown's bars are drawn under the page's policy: filled, none wider than its row.
+      const bars = await view.getByTestId('groups').locator('rect.bar-fill').evaluateAll((rects) =>
+        rects.map((r) => [r.getBoundingClientRect().width, r.ownerSVGElement.getBoundingClientRect().width]));
+      expect(bars.length).toBeGreaterThan(1);
+      expect(Math.max(...bars.map(([w]) => w))).toBeGreaterThan(20);
+      for (const [w, box] of bars) expect(w).toBeLessThanOrEqual(box + 0.5);
       await expect(view.locator('meta[property="og:image"]')).toHaveAttribute('content', /\/og\.png$/);
       const [scroll, inner] = await view.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
       expect(scroll).toBeLessThanOrEqual(inner);
@@ -126,7 +132,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
         rects.map((r) => r.getBoundingClientRect().width));
       expect(widths.length).toBeGreaterThan(0);
       expect(Math.max(...widths)).toBeGreaterThan(0);
-      const track = await budgets.locator('svg.report-meter').first().boundingBox();
+      const track = await budgets.locator('svg.meter').first().boundingBox();
       expect(track.width).toBeGreaterThan(20);
       await shot(view, 'budgets');
       if (hydrated(testInfo)) {

@@ -4,6 +4,7 @@ use agent::answer::share;
 use agent::{BalancesResult, CashFlowResult, GroupBy, Locale};
 use leptos::prelude::*;
 
+use super::bars::bar;
 use super::cells::{heading, money, money_cell, table_or, width};
 use crate::i18n::{self, t, T};
 use crate::table::column_heads;
@@ -44,8 +45,8 @@ pub fn cash_flow(r: CashFlowResult, locale: Locale) -> impl IntoView {
                                     <td class="num">{money(x.spending, locale)}</td>
                                     <td class="num">{money(x.net, locale)}</td>
                                     <td class="flow-chart" aria-hidden="true">
-                                        <span class="bar bar-in" style=format!("--w:{w_in}%")></span>
-                                        <span class="bar bar-out" style=format!("--w:{w_out}%")></span>
+                                        {bar("bar-in", w_in)}
+                                        {bar("bar-out", w_out)}
                                     </td>
                                 </tr>
                             }

@@ -4,6 +4,7 @@ use agent::answer::share;
 use agent::{BudgetState, BudgetStatusResult, Locale, Money};
 use leptos::prelude::*;
 
+use super::bars::{meter, MeterText};
 use super::cells::{money, money_cell, table_or};
 use crate::i18n::{self, t, T};
 use crate::table::column_heads;
@@ -51,22 +52,14 @@ pub fn budget_status(r: BudgetStatusResult, locale: Locale) -> impl IntoView {
                             // Whole percent for the bar and assistive technology; the
                             // precise share is written next to it.
                             let percent = (l.used_basis_points.max(0) + 50) / 100;
-                            let fill = percent.min(100);
                             let label = format!("{} — {}", l.category.label, t(locale, T::Used));
-                            let mark = elapsed.map(|bp| {
-                                let x = (bp.clamp(0, 10_000) + 50) / 100;
-                                view! { <span class="meter-mark" style=format!("--x:{x}%")></span> }
-                            });
+                            let mark = elapsed.map(|bp| (bp.clamp(0, 10_000) + 50) / 100);
+                            let aria = MeterText { label, percent, text: share(l.used_basis_points, locale) };
                             view! {
                                 <tr data-key=l.category.key.clone() data-state=state>
                                     <th scope="row">{l.category.label.clone()}</th>
                                     <td class="meter-cell">
-                                        <span class="meter" role="progressbar" aria-label=label
-                                            aria-valuemin="0" aria-valuemax=percent.max(100) aria-valuenow=percent
-                                            aria-valuetext=share(l.used_basis_points, locale)>
-                                            <span class=format!("meter-fill state-{state}") style=format!("--w:{fill}%")></span>
-                                            {mark}
-                                        </span>
+                                        {meter(state, mark, aria)}
                                         <span class="meter-text" aria-hidden="true">{share(l.used_basis_points, locale)}</span>
                                     </td>
                                     {money_cell(l.spent, locale, "spent", t(locale, T::Spent))}

@@ -7,7 +7,8 @@ use agent::{
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use super::cells::{heading, heading_excluding, money};
+use super::bars::bar;
+use super::cells::{heading, heading_excluding, money, width};
 use crate::i18n::{self, t, T};
 use crate::table::column_heads;
 
@@ -103,12 +104,10 @@ pub fn summary(r: SummaryResult, tool: &'static str, locale: Locale) -> impl Int
                     {r.groups
                         .iter()
                         .map(|g| {
-                            // Integer percentage of the largest group, for the bar width.
-                            let pct = (g.total.minor.max(0) * 100 / max).clamp(0, 100);
                             view! {
                                 <li>
                                     <span class="bar-label">{g.label.clone()}</span>
-                                    <span class="bar" style=format!("--w:{pct}%")></span>
+                                    {bar("", width(g.total.minor, max))}
                                     <span class="bar-value">{g.total.format(locale)}</span>
                                 </li>
                             }

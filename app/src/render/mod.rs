@@ -10,6 +10,8 @@ mod answer;
 #[cfg(feature = "ssr")]
 pub mod approval;
 #[cfg(feature = "ssr")]
+mod bars;
+#[cfg(feature = "ssr")]
 pub mod budgets;
 #[cfg(feature = "ssr")]
 pub mod cells;

@@ -7,11 +7,10 @@ use agent::reports::{Block, BlockKind, Figures, Names, ReportPage};
 use agent::{Locale, ToolOutput};
 use leptos::prelude::*;
 
-use super::meters;
 use super::parts::{categories, merchants, nothing};
 use super::shares;
 use crate::i18n::tr;
-use crate::render::{accounts, answer_text, recurring};
+use crate::render::{accounts, answer_text, budgets, recurring, tool_output};
 
 pub fn blocks(page: ReportPage) -> impl IntoView {
     let (locale, figures, names) = (page.locale, page.figures, page.names);
@@ -80,7 +79,7 @@ fn amounts(b: Block, locale: Locale, said: bool) -> AnyView {
                 (None, Some(_)) => None,
                 (None, None) => None,
             };
-            let results = b.outputs.into_iter().map(|o| meters::output(o, locale)).collect_view();
+            let results = b.outputs.into_iter().map(|o| tool_output(o, locale)).collect_view();
             view! { {sentence} {results} }.into_any()
         }
         BlockKind::Categories => {
@@ -97,7 +96,7 @@ fn amounts(b: Block, locale: Locale, said: bool) -> AnyView {
             _ => nothing(locale),
         },
         BlockKind::Budgets => match b.outputs.into_iter().next() {
-            Some(ToolOutput::BudgetStatus(r)) => meters::budget_status(r, locale).into_any(),
+            Some(ToolOutput::BudgetStatus(r)) => budgets::budget_status(r, locale).into_any(),
             _ => nothing(locale),
         },
         BlockKind::Merchants => match b.outputs.into_iter().next() {

@@ -10,7 +10,6 @@
 mod blocks;
 #[cfg(test)]
 mod golden;
-mod meters;
 pub mod og;
 mod parts;
 mod shares;

@@ -38,6 +38,15 @@ async fn answer(sou: &Sou, user: UserId, message: &str) -> (String, ToolOutput) 
     (id, output)
 }
 
+/// The widths in percent of the shapes after each `marker` (bars and meters are SVG
+/// rectangles whose width is an attribute).
+fn widths(page: &str, marker: &str) -> Vec<f64> {
+    page.split(marker)
+        .skip(1)
+        .filter_map(|m| m.split("width=\"").nth(1)?.split('%').next()?.parse().ok())
+        .collect()
+}
+
 /// A page as a browser without a cookie gets it.
 async fn read(router: &Router, uri: &str) -> (StatusCode, axum::http::HeaderMap, String) {
     let req = Request::get(uri).header("host", "sou.example").body(Body::empty()).unwrap();
@@ -364,14 +373,24 @@ async fn limits(store: Store, site: &std::path::Path) {
     assert_eq!(status, StatusCode::OK, "{page}");
     assert_eq!(views(busy.clone()).await, 1);
     assert!(!page.contains("style="), "no inline style: {page}");
-    let fill = page.find("data-testid=\"meter-fill\"").unwrap_or_else(|| panic!("a meter: {page}"));
-    let widths: Vec<f64> = page[fill..]
-        .split("data-testid=\"meter-fill\"")
-        .filter_map(|m| {
-            m.split("width=\"").nth(1).and_then(|w| w.split('"').next()).and_then(|w| w.parse().ok())
-        })
-        .collect();
-    assert!(widths.iter().any(|w| *w > 0.0), "a meter filled: {widths:?}");
+    let meters = widths(&page, "data-testid=\"meter-fill\"");
+    assert!(meters.iter().any(|w| *w > 0.0), "a meter filled: {meters:?}");
+
+    // A shared answer's breakdown and cash-flow bars are drawn the same way.
+    for (message, marker) in [
+        ("mes dépenses par catégorie en janvier 2026", "class=\"bar\""),
+        ("revenus et dépenses par mois en 2025", "class=\"bar bar-out\""),
+    ] {
+        let (id, _) = answer(&sou, alice.user, message).await;
+        let (status, made) =
+            api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": id})).await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        let (status, _, page) = read(&router, &format!("/r/{}", made["id"].as_str().unwrap())).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        assert!(!page.contains("style="), "no inline style: {page}");
+        let widths = widths(&page, marker);
+        assert!(widths.len() > 1 && widths.iter().any(|w| *w > 0.0), "{message}: bars {widths:?} in {page}");
+    }
 
     // A burst: 2 requests counted so far (the HEAD and the page), so 58 more served.
     let uri = format!("/r/{busy}");
