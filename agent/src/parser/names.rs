@@ -36,6 +36,29 @@ pub(super) fn said_to_be(p: &Parser, tokens: &[crate::text::Token], message: &st
     })
 }
 
+/// "how much did I spend on it last month", "combien pour ça en octobre": money spent on
+/// something a pronoun stands for, which a message alone does not name — quoted, asked.
+/// ("for this month", "on that Amazon order": the word is a determiner, not a pronoun.)
+pub(super) fn pronoun_object(tokens: &[crate::text::Token], message: &str) -> Option<String> {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    (1..tokens.len()).find_map(|i| {
+        let before = matches!(w(i - 1), "on" | "for" | "pour" | "towards");
+        let pronoun = matches!(w(i), "it" | "that" | "this" | "them" | "those" | "these" | "ca" | "cela" | "ceci");
+        let next = w(i + 1);
+        let alone = next.is_empty()
+            || message.get(tokens[i].end..).is_some_and(|r| r.trim_start().starts_with(['?', ',', '.', '!']))
+            || (matches!(
+                next,
+                "last" | "in" | "en" | "le" | "la" | "les" | "l" | "ce" | "cette" | "cet" | "depuis" | "since"
+                    | "during" | "pendant" | "over" | "the" | "this" | "so" | "and" | "et" | "today"
+                    | "yesterday" | "hier" | "aujourd" | "au" | "du" | "de" | "from"
+            ) && !crate::period::is_time_word(&tokens[i + 1]));
+        (before && pronoun && alone).then(|| {
+            format!("« {} »", message.get(tokens[i - 1].start..tokens[i].end).unwrap_or_default())
+        })
+    })
+}
+
 /// Whether the names `a` and `b` stand on either side of a joining word ("and",
 /// "et", "plus", "+") in `message`.
 pub(super) fn joined(message: &str, a: &str, b: &str) -> bool {

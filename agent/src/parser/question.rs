@@ -5,7 +5,7 @@ use super::build::{call_for, current_period, plan, push_unrecognized, Slots, LOO
 use super::clarify::Near;
 use super::entities::{Entities, EntityMatch, Unplaced};
 use super::intent::{Kind, DEFAULT_LARGEST, DEFAULT_LATEST};
-use super::names::{apart, call_has, joined, said_to_be};
+use super::names::{apart, call_has, joined, pronoun_object, said_to_be};
 use super::{Context, Parser, Reading};
 use crate::amount;
 use crate::period;
@@ -452,7 +452,7 @@ impl Parser {
         }
         // "les achats Decathlon de cet été, c'est des loisirs", "these were groceries": a
         // category said of transactions is a change to make, not a filter to read.
-        if let Some(words) = said_to_be(self, &tokens, message) {
+        if let Some(words) = said_to_be(self, &tokens, message).or_else(|| pronoun_object(&tokens, message)) {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &words));
         }
         // "top 3 restos": the first merchants of the one category named.

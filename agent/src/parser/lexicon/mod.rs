@@ -521,7 +521,14 @@ pub(crate) fn is_advice(tokens: &[Token], i: usize) -> bool {
     let w = tokens[i].norm.as_str();
     let next = tokens.get(i + 1).map_or("", |t| t.norm.as_str());
     // "Deliveroo should be in restaurants": where something belongs, not advice.
-    if matches!(w, "should" | "devrait" | "devraient") && matches!(next, "be" | "go" | "etre" | "aller") {
+    let after = tokens.get(i + 2).map_or("", |t| t.norm.as_str());
+    let belongs = matches!(next, "be" | "go" | "etre" | "aller")
+        || (matches!(next, "just" | "really" | "all" | "only") && matches!(after, "be" | "go"));
+    if matches!(w, "should" | "devrait" | "devraient") && belongs {
+        return false;
+    }
+    // "I should like to know…": British for "I would like", a request.
+    if w == "should" && next == "like" && i > 0 && matches!(tokens[i - 1].norm.as_str(), "i" | "we") {
         return false;
     }
     matches!(

@@ -156,6 +156,18 @@ impl Parser {
             budget |= is_budget_word(&t.norm);
             currency |= t.kind == TokenKind::Currency || t.norm.starts_with("eur");
         }
+        // "les paiements du mois passé": the period's word, not "passer X en Y".
+        for i in 1..tokens.len() {
+            if matches!(tokens[i].norm.as_str(), "passe" | "passee" | "passes" | "passees")
+                && matches!(
+                    tokens[i - 1].norm.as_str(),
+                    "mois" | "an" | "annee" | "semaine" | "trimestre" | "semestre" | "weekend"
+                )
+                && !message.get(tokens[i - 1].end..tokens[i].start).is_some_and(|g| g.contains([',', ';', '.']))
+            {
+                c[i] &= !(FILE | SET);
+            }
+        }
         // "Deliveroo should be in restaurants", "ça devrait être en courses": where the
         // transactions belong, a recategorisation.
         for i in 1..tokens.len() {
