@@ -302,6 +302,9 @@ const THANKS: &[&str] = &[
     "if you could",
     "si possible",
     "si c est possible",
+    "si ce n est pas trop demander",
+    "if it s not too much trouble",
+    "if its not too much trouble",
     "si vous le voulez bien",
     "si tu veux bien",
 ];
@@ -423,6 +426,47 @@ fn justifies(tokens: &[crate::text::Token]) -> Option<usize> {
     two.then_some(2)
 }
 
+/// "je ne suis pas sûr", "je n'arrive pas à …", "I can't remember", "no me acuerdo": the
+/// person saying what they do not know or remember — how many words open the clause. A
+/// negation of their own state, never of what is asked.
+fn doubts(tokens: &[crate::text::Token]) -> Option<usize> {
+    const OPENERS: &[&[&str]] = &[
+        &["je", "ne", "suis", "pas"],
+        &["je", "suis", "pas"],
+        &["jsuis", "pas"],
+        &["chu", "pas"],
+        &["je", "n", "arrive", "pas"],
+        &["j", "arrive", "pas"],
+        &["jarrive", "pas"],
+        &["je", "ne", "m", "en", "souviens", "plus"],
+        &["je", "ne", "m", "en", "souviens", "pas"],
+        &["je", "m", "en", "souviens", "plus"],
+        &["je", "m", "en", "souviens", "pas"],
+        &["je", "ne", "sais", "plus"],
+        &["je", "sais", "plus"],
+        &["jsais", "plus"],
+        &["j", "ai", "pas", "suivi"],
+        &["jai", "pas", "suivi"],
+        &["i", "m", "not", "sure"],
+        &["im", "not", "sure"],
+        &["i", "am", "not", "sure"],
+        &["not", "sure"],
+        &["i", "can", "t", "remember"],
+        &["i", "cant", "remember"],
+        &["can", "t", "remember"],
+        &["cant", "remember"],
+        &["i", "don", "t", "remember"],
+        &["i", "dont", "remember"],
+        &["i", "do", "not", "remember"],
+        &["i", "cannot", "remember"],
+        &["i", "cannot", "recall"],
+        &["no", "me", "acuerdo"],
+        &["no", "recuerdo"],
+    ];
+    let w = |k: usize| tokens.get(k).map_or("", |t| t.norm.as_str());
+    OPENERS.iter().find(|o| o.iter().enumerate().all(|(k, x)| w(k) == *x)).map(|o| o.len())
+}
+
 /// "I want to check them", "je veux faire du tri", "need to cut some", "pour voir ce
 /// qu'on contrôle", "so I can plan": a clause that says what the answer is for — how
 /// many words open it, its verb included. A verb that asks Sou for another form
@@ -507,6 +551,20 @@ impl Parser {
         if is_thanks(&tokens) {
             return true;
         }
+        // "Je ne suis pas certain de savoir où regarder": the doubt, then words that must
+        // name, date, count, negate and narrow nothing.
+        if let Some(n) = doubts(&tokens) {
+            let rest = &tokens[n..];
+            return rest.len() <= 12
+                && !rest.iter().any(|t| {
+                    t.kind != TokenKind::Word
+                        || period::is_time_word(t)
+                        || restricts(&t.norm)
+                        || lexicon::changes_meaning(&t.norm)
+                        || lexicon::is_exclusion_word(&t.norm)
+                })
+                && self.names_nothing(&tokens, (0..tokens.len()).map(|k| k < n).collect(), clause, cx);
+        }
         let words = |f: &dyn Fn(&str) -> bool| tokens.iter().any(|t| f(&t.norm));
         // "i go every week", "j'y vais tous les matins": how often, not a period.
         let how_often = |k: usize| {
@@ -549,10 +607,21 @@ impl Parser {
             (0..tokens.len()).map(|k| period::is_time_word(&tokens[k]) && how_often(k)).collect();
         // The words that open a reason are its own.
         used.iter_mut().take(opener.unwrap_or(0)).for_each(|u| *u = true);
-        if period::find(&tokens, &used, clause, cx.today, crate::Locale::En).is_some() {
+        self.names_nothing(&tokens, used, clause, cx)
+    }
+
+    /// Whether `tokens` but those `used` read as no period, calculation, exclusion or name.
+    fn names_nothing(
+        &self,
+        tokens: &[crate::text::Token],
+        mut used: Vec<bool>,
+        clause: &str,
+        cx: &Context<'_>,
+    ) -> bool {
+        if period::find(tokens, &used, clause, cx.today, crate::Locale::En).is_some() {
             return false;
         }
-        let read = intent::read(&tokens, &mut used, clause);
+        let read = intent::read(tokens, &mut used, clause);
         if read.kind.is_some()
             || read.group_by.is_some()
             || read.advice
@@ -566,10 +635,10 @@ impl Parser {
             return false;
         }
         let finder = self.finder();
-        if !finder.excluded(&tokens, &mut used, clause).is_empty() {
+        if !finder.excluded(tokens, &mut used, clause).is_empty() {
             return false;
         }
-        let found = finder.entities(&tokens, &mut used, clause);
+        let found = finder.entities(tokens, &mut used, clause);
         found.categories.is_empty()
             && found.merchants.is_empty()
             && found.accounts.is_empty()
