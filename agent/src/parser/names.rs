@@ -164,6 +164,19 @@ impl Parser {
     }
 }
 
+/// What is left out but other accounts than the one asked about (`kept`), which are apart
+/// from it already ("on the current account, not the Livret A").
+pub(super) fn but_other_accounts(p: &Parser, excluded: Vec<EntityMatch>, kept: Option<&str>) -> Vec<EntityMatch> {
+    let Some(kept) = kept else { return excluded };
+    let other_account = |m: &EntityMatch| {
+        m.ids.len() == 1
+            && m.ids.iter().all(|id| {
+                id.kind == EntityKind::Account && p.vocab.term(*id).is_some_and(|t| t.key != kept)
+            })
+    };
+    excluded.into_iter().filter(|m| !other_account(m)).collect()
+}
+
 /// "how much did I spend in dollars": figures in another currency than the ledger's are
 /// not what Sou computes — a reason saying so for each such word outside an amount ("$"
 /// alone is slang for money; "livres" are books as often as pounds).

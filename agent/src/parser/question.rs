@@ -476,6 +476,9 @@ impl Parser {
         // "pas les courses, juste les restos": a category is already apart from every
         // other; leaving one out of another changes nothing. Leaving out the one asked
         // about cannot be meant: asked.
+        // "on the current account, not the Livret A": another account than the one asked
+        // about is apart from it already.
+        let excluded = super::names::but_other_accounts(self, excluded, account.as_deref());
         let left_out_already;
         let exclude = {
             let (c, m) = self.exclusions(&excluded, locale, &mut reasons);
