@@ -23,7 +23,7 @@ pub(super) enum Refused {
 
 fn refused_form(w: &str) -> Option<Refused> {
     match w {
-        "list" | "liste" | "listed" | "transactions" | "transaction" | "operations" | "details"
+        "list" | "liste" | "listed" | "lister" | "transactions" | "transaction" | "operations" | "operation" | "details"
         | "detail" | "lignes" | "line" | "lines" | "everything" | "payment" | "payments" | "paiement"
         | "paiements" => Some(Refused::List),
         "breakdown" | "repartition" | "ventilation" | "split" | "chart" | "graph" | "graphique"
@@ -140,6 +140,10 @@ const REFUSAL_WORDS: &[&str] = &[
     "t",
     "want",
     "need",
+    "require",
+    "chaque",
+    "each",
+    "every",
     "veux",
     "voulais",
     "souhaite",
