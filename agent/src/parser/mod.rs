@@ -619,6 +619,17 @@ pub(super) fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool
             used[i..end].iter_mut().for_each(|u| *u = true);
         }
     }
+    // "list every Utilities transaction", "balance of every account": all of them — not
+    // "every month", "every 2 weeks" (how often).
+    for i in 0..tokens.len() {
+        let next = tokens.get(i + 1);
+        if w(i) == "every"
+            && next.is_some_and(|t| t.kind == crate::text::TokenKind::Word && !period::is_time_word(t))
+            && !matches!(w(i + 1), "other" | "time" | "times" | "single" | "month" | "year" | "morning")
+        {
+            used[i] = true;
+        }
+    }
     for i in 0..tokens.len() {
         let n = match (w(i), w(i + 1), w(i + 2)) {
             ("or" | "ou", "not" | "pas" | "non", "yet") => 3,

@@ -508,6 +508,8 @@ pub(crate) fn harmless_phrase_at(tokens: &[Token], i: usize) -> Option<usize> {
     const PHRASES: &[&[&str]] = &[
         &["tout", "de", "suite"],
         &["du", "coup"],
+        &["ca", "faisait"],
+        &["pull", "up"],
         &["en", "gros"],
         &["en", "ce", "moment"],
         &["at", "the", "moment"],
