@@ -36,6 +36,38 @@ pub(super) fn said_to_be(p: &Parser, tokens: &[crate::text::Token], message: &st
     })
 }
 
+/// What may follow a pronoun that stands alone: a period's first word, a joining word.
+const BEFORE_A_PERIOD: &[&str] = &[
+    "last",
+    "in",
+    "en",
+    "le",
+    "la",
+    "les",
+    "l",
+    "ce",
+    "cette",
+    "cet",
+    "depuis",
+    "since",
+    "during",
+    "pendant",
+    "over",
+    "the",
+    "this",
+    "so",
+    "and",
+    "et",
+    "today",
+    "yesterday",
+    "hier",
+    "aujourd",
+    "au",
+    "du",
+    "de",
+    "from",
+];
+
 /// "how much did I spend on it last month", "combien pour ça en octobre": money spent on
 /// something a pronoun stands for, which a message alone does not name — quoted, asked.
 /// ("for this month", "on that Amazon order": the word is a determiner, not a pronoun.)
@@ -43,19 +75,14 @@ pub(super) fn pronoun_object(tokens: &[crate::text::Token], message: &str) -> Op
     let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
     (1..tokens.len()).find_map(|i| {
         let before = matches!(w(i - 1), "on" | "for" | "pour" | "towards");
-        let pronoun = matches!(w(i), "it" | "that" | "this" | "them" | "those" | "these" | "ca" | "cela" | "ceci");
+        let pronoun =
+            matches!(w(i), "it" | "that" | "this" | "them" | "those" | "these" | "ca" | "cela" | "ceci");
         let next = w(i + 1);
         let alone = next.is_empty()
             || message.get(tokens[i].end..).is_some_and(|r| r.trim_start().starts_with(['?', ',', '.', '!']))
-            || (matches!(
-                next,
-                "last" | "in" | "en" | "le" | "la" | "les" | "l" | "ce" | "cette" | "cet" | "depuis" | "since"
-                    | "during" | "pendant" | "over" | "the" | "this" | "so" | "and" | "et" | "today"
-                    | "yesterday" | "hier" | "aujourd" | "au" | "du" | "de" | "from"
-            ) && !crate::period::is_time_word(&tokens[i + 1]));
-        (before && pronoun && alone).then(|| {
-            format!("« {} »", message.get(tokens[i - 1].start..tokens[i].end).unwrap_or_default())
-        })
+            || (BEFORE_A_PERIOD.contains(&next) && !crate::period::is_time_word(&tokens[i + 1]));
+        (before && pronoun && alone)
+            .then(|| format!("« {} »", message.get(tokens[i - 1].start..tokens[i].end).unwrap_or_default()))
     })
 }
 
@@ -166,13 +193,17 @@ impl Parser {
 
 /// What is left out but other accounts than the one asked about (`kept`), which are apart
 /// from it already ("on the current account, not the Livret A").
-pub(super) fn but_other_accounts(p: &Parser, excluded: Vec<EntityMatch>, kept: Option<&str>) -> Vec<EntityMatch> {
+pub(super) fn but_other_accounts(
+    p: &Parser,
+    excluded: Vec<EntityMatch>,
+    kept: Option<&str>,
+) -> Vec<EntityMatch> {
     let Some(kept) = kept else { return excluded };
     let other_account = |m: &EntityMatch| {
         m.ids.len() == 1
-            && m.ids.iter().all(|id| {
-                id.kind == EntityKind::Account && p.vocab.term(*id).is_some_and(|t| t.key != kept)
-            })
+            && m.ids
+                .iter()
+                .all(|id| id.kind == EntityKind::Account && p.vocab.term(*id).is_some_and(|t| t.key != kept))
     };
     excluded.into_iter().filter(|m| !other_account(m)).collect()
 }

@@ -23,9 +23,9 @@ pub(super) enum Refused {
 
 fn refused_form(w: &str) -> Option<Refused> {
     match w {
-        "list" | "liste" | "listed" | "lister" | "transactions" | "transaction" | "operations" | "operation" | "details"
-        | "detail" | "lignes" | "line" | "lines" | "everything" | "payment" | "payments" | "paiement"
-        | "paiements" => Some(Refused::List),
+        "list" | "liste" | "listed" | "lister" | "transactions" | "transaction" | "operations"
+        | "operation" | "details" | "detail" | "lignes" | "line" | "lines" | "everything" | "payment"
+        | "payments" | "paiement" | "paiements" => Some(Refused::List),
         "breakdown" | "repartition" | "ventilation" | "split" | "chart" | "graph" | "graphique"
         | "categories" | "category" | "categorie" | "merchant" | "marchand" | "magasin" | "magasins"
         | "store" | "stores" | "month" | "mois" | "break" => Some(Refused::Breakdown),

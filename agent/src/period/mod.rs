@@ -71,7 +71,8 @@ fn lead_in(tokens: &[Token], used: &[bool], i: usize) -> usize {
     // ("which month of 2026", "quel mois de l'an dernier": a month asked for within a
     // year — the month is the question's, not the period's.)
     let month_named = scan::month_word(&tokens[i].norm).is_some();
-    if i >= 2 && month_named && matches!(w(i - 2), "mois" | "month") && matches!(w(i - 1), "de" | "d" | "of") {
+    if i >= 2 && month_named && matches!(w(i - 2), "mois" | "month") && matches!(w(i - 1), "de" | "d" | "of")
+    {
         return i - 2;
     }
     if i >= 1 && matches!(w(i - 1), "annee" | "year") && scan::year_number(&tokens[i]).is_some() {

@@ -383,7 +383,8 @@ async fn limits(store: Store, site: &std::path::Path) {
     ] {
         let (id, _) = answer(&sou, alice.user, message).await;
         let (status, made) =
-            api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": id})).await;
+            api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": id}))
+                .await;
         assert_eq!(status, StatusCode::CREATED, "{made}");
         let (status, _, page) = read(&router, &format!("/r/{}", made["id"].as_str().unwrap())).await;
         assert_eq!(status, StatusCode::OK, "{page}");

@@ -163,7 +163,9 @@ impl Parser {
                     tokens[i - 1].norm.as_str(),
                     "mois" | "an" | "annee" | "semaine" | "trimestre" | "semestre" | "weekend"
                 )
-                && !message.get(tokens[i - 1].end..tokens[i].start).is_some_and(|g| g.contains([',', ';', '.']))
+                && !message
+                    .get(tokens[i - 1].end..tokens[i].start)
+                    .is_some_and(|g| g.contains([',', ';', '.']))
             {
                 c[i] &= !(FILE | SET);
             }
