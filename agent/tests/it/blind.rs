@@ -441,6 +441,8 @@ mod tests {
         ("2026-11-30-ax", include_str!("../blind/2026-11-30-ax.txt"), 1, 87),
         ("2026-12-01-ay", include_str!("../blind/2026-12-01-ay.txt"), 0, 117),
         ("2026-12-01-az", include_str!("../blind/2026-12-01-az.txt"), 3, 117),
+        ("2026-12-01-ba", include_str!("../blind/2026-12-01-ba.txt"), 0, 92),
+        ("2026-12-01-bb", include_str!("../blind/2026-12-01-bb.txt"), 0, 85),
     ];
 
     #[test]

@@ -275,7 +275,7 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
         )
     };
     let (w, next) = (word(i), word(i + 1));
-    if matches!(w, "came" | "come" | "comes" | "coming") && next == "in" {
+    if matches!(w, "came" | "come" | "comes" | "coming") && matches!(next, "in" | "into") {
         return Some(2);
     }
     if paid(w) && matches!(next, "me" | "us") {

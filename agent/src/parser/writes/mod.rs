@@ -67,7 +67,7 @@ const WORDS: [&str; 22] = [
     "fusionne fusionner merge link relie relier associe associer fusionnez reliez associez rattache rattacher rattachez alias aliases",
     "renomme renommer rename renommez",
     "marque marquer mark flag considere treat marquez considerez",
-    "partir starting onwards per monthly mensuel mois month vers compter tels telles sorte them it em correct corrige corriger corrigez fix contenant containing contient contains",
+    "partir starting onwards per monthly mensuel mois month vers compter tels telles sorte them it em correct corrige corriger corrigez fix contenant containing contient contains portant bearing",
     "virements virement transfers transfer depenses expenses spending prelevements lignes rides ride trips trajets orders commandes",
     "en in into to dans as sous under vers",
     "combien how what whats quel quelle quels quelles which why pourquoi did where",
@@ -79,7 +79,7 @@ const WORDS: [&str; 22] = [
     "la le les l the my un une a an des de d c tous toutes tout all both everything anything categorie category",
     "et and avec with pis",
     "marchand marchands merchant merchants commercant enseigne groupe group chaine chain magasin magasins store stores boutique affaire chose thing owner owners proprietaire proprietaires patron",
-    "libelle libelles label labels",
+    "libelle libelles label labels mention mentions intitule reference",
 ];
 
 fn class(w: &str) -> u32 {
