@@ -621,14 +621,11 @@ pub(super) fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool
     }
     // "list every Utilities transaction", "balance of every account": all of them — not
     // "every month", "every 2 weeks" (how often).
-    for i in 0..tokens.len() {
+    for (i, u) in used.iter_mut().enumerate() {
         let next = tokens.get(i + 1);
-        if w(i) == "every"
+        *u |= w(i) == "every"
             && next.is_some_and(|t| t.kind == crate::text::TokenKind::Word && !period::is_time_word(t))
-            && !matches!(w(i + 1), "other" | "time" | "times" | "single" | "month" | "year" | "morning")
-        {
-            used[i] = true;
-        }
+            && !matches!(w(i + 1), "other" | "time" | "times" | "single" | "month" | "year" | "morning");
     }
     for i in 0..tokens.len() {
         let n = match (w(i), w(i + 1), w(i + 2)) {
