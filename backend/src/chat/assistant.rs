@@ -266,7 +266,18 @@ pub(crate) async fn answer(
         };
         let clock = Clock::now();
         let mut round = Spent::default();
-        let (result, info) = providers.caller().stream(model, request).await;
+        // Stopped before the first token (the request sent, no answer yet, or a retry
+        // waiting): dropping the call closes the upstream connection.
+        let (result, info) = tokio::select! {
+            r = providers.caller().stream(model, request) => r,
+            () = out.closed() => {
+                outcome.ending = Ending::Stopped;
+                let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round);
+                step.status = agent::runs::StepStatus::Stopped;
+                out.step(clock, step);
+                return Ok(outcome);
+            }
+        };
         if info.dropped > 0 {
             tracing::info!(dropped = info.dropped, "older turns left out to fit the context budget");
         }

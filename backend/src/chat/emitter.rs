@@ -105,6 +105,15 @@ impl Emitter {
         self.run.stopped().await
     }
 
+    /// `call`, unless the user stops the answer first: then `None`, and dropping `call`
+    /// closes its upstream request.
+    pub(crate) async fn unless_stopped<T>(&self, call: impl std::future::Future<Output = T>) -> Option<T> {
+        tokio::select! {
+            v = call => Some(v),
+            () = self.closed() => None,
+        }
+    }
+
     /// Sends `e` and records it; nothing if the question could not be stored. Does not
     /// hurry the question: a quick answer is stored with it.
     pub(crate) async fn emit(&mut self, e: ChatEvent) {
@@ -166,4 +175,11 @@ pub struct ChatStream {
     /// The first event's number; each next one is one more (the stream's `id`s).
     pub first_seq: u64,
     pub events: std::pin::Pin<Box<dyn Stream<Item = ChatEvent> + Send>>,
+}
+
+pub(crate) fn stopped_text(locale: agent::Locale) -> &'static str {
+    match locale {
+        agent::Locale::Fr => "Réponse arrêtée.",
+        agent::Locale::En => "Answer stopped.",
+    }
 }

@@ -86,6 +86,11 @@ impl Answered {
         done
     }
 
+    /// Stopped by the user while a model was asked, before any answer.
+    fn stopped(plan: Option<ToolCallPlan>, warnings: Vec<String>, route: &'static str) -> Answered {
+        Answered { route, stopped: true, ..Answered::parser(plan, no_answer(warnings)) }
+    }
+
     fn parser(plan: Option<ToolCallPlan>, uncertainty: Uncertainty) -> Answered {
         Answered {
             plan,
@@ -383,8 +388,12 @@ impl Sou {
         let model = &models.simple;
         let providers = self.providers.as_ref().ok_or(BackendError::NotFound)?;
         let clock = Clock::now();
-        let reviewed = guardian::review(providers.caller(), model, q.message, &plan).await;
         let locale = plan.meta.locale;
+        let review = guardian::review(providers.caller(), model, q.message, &plan);
+        let Some(reviewed) = out.unless_stopped(review).await else {
+            steps::stopped_while(out, clock, StepKind::Guardian, model, locale).await;
+            return Ok(Answered::stopped(Some(plan), warnings, "guardian"));
+        };
         let (spent, first_token_ms, verdict) = match reviewed {
             Ok(r) => (r.spent, r.first_token_ms, Ok(r.verdict)),
             Err(e) => (Spent::default(), None, Err(e)),
@@ -606,7 +615,12 @@ impl Sou {
             return Answered::parser(None, no_answer(warnings));
         };
         let clock = Clock::now();
-        let (route, mut spent) = router::route(providers.caller(), models, q.message).await;
+        let Some((route, mut spent)) =
+            out.unless_stopped(router::route(providers.caller(), models, q.message)).await
+        else {
+            steps::stopped_while(out, clock, StepKind::Route, &models.simple, locale).await;
+            return Answered::stopped(None, warnings, "llm");
+        };
         let model = match route.complexity {
             Complexity::Simple => &models.simple,
             Complexity::Complex => &models.complex,
@@ -658,8 +672,11 @@ impl Sou {
                 out.emit(ChatEvent::Error { code: "interrupted".into(), message: message.into() }).await;
             }
             assistant::Ending::Stopped => {
-                out.emit(ChatEvent::Error { code: "stopped".into(), message: stopped_text(locale).into() })
-                    .await;
+                out.emit(ChatEvent::Error {
+                    code: "stopped".into(),
+                    message: emitter::stopped_text(locale).into(),
+                })
+                .await;
             }
             assistant::Ending::ToolLimit => {
                 let message = match locale {
@@ -758,11 +775,4 @@ fn typed_plan(v: &Value) -> Result<ToolCallPlan, BackendError> {
         serde_json::from_value(v.clone()).map_err(|e| BackendError::BadRequest(format!("context: {e}")))?;
     agent::period::renamed(&mut plan.call, plan.meta.locale);
     Ok(plan)
-}
-
-fn stopped_text(locale: Locale) -> &'static str {
-    match locale {
-        Locale::Fr => "Réponse arrêtée.",
-        Locale::En => "Answer stopped.",
-    }
 }

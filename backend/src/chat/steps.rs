@@ -2,6 +2,7 @@
 //! pipeline did, in the words the trace panel shows. A tool step runs here too, with its
 //! checks, because every result is checked before it is shown.
 
+use agent::protocol::ChatEvent;
 use agent::runs::{Check, CheckOutcome, Sources, Step, StepKind, StepStatus};
 use agent::{Date, Locale, ParseOutcome, Parser, ToolCall, ToolOutput};
 
@@ -177,6 +178,22 @@ fn transient(e: &sqlx::Error) -> bool {
         }
         _ => false,
     }
+}
+
+/// The user stopped the answer while `model` was asked (`kind`): its step marked
+/// stopped, the stream told so.
+pub(crate) async fn stopped_while(
+    out: &mut Emitter,
+    clock: Clock,
+    kind: StepKind,
+    model: &Model,
+    locale: Locale,
+) {
+    let text = super::emitter::stopped_text(locale);
+    let mut step = self::model(kind, text, model, &Spent::default());
+    step.status = StepStatus::Stopped;
+    out.step(clock, step);
+    out.emit(ChatEvent::Error { code: "stopped".into(), message: text.into() }).await;
 }
 
 #[cfg(test)]

@@ -37,6 +37,9 @@ pub(crate) enum Reply {
     Status(u16, String),
     /// A token every 50 ms, forever; `dropped` is set when the client hangs up.
     Endless,
+    /// Headers, then nothing, forever (a model that has not started to answer);
+    /// `dropped` is set when the client hangs up.
+    Mute,
 }
 
 #[derive(Default)]
@@ -73,6 +76,17 @@ async fn handle(State(mock): State<Shared>, req: Request) -> Response {
         Some(Reply::Status(code, body)) => (StatusCode::from_u16(code).unwrap(), body).into_response(),
         Some(Reply::Sse(body)) => {
             Response::builder().header("content-type", "text/event-stream").body(Body::from(body)).unwrap()
+        }
+        Some(Reply::Mute) => {
+            let flag = DropFlag(mock.clone(), Arc::new(AtomicBool::new(false)));
+            let stream = futures::stream::unfold(flag, |flag| async move {
+                std::future::pending::<()>().await;
+                Some((Ok::<_, std::io::Error>(Bytes::new()), flag))
+            });
+            Response::builder()
+                .header("content-type", "text/event-stream")
+                .body(Body::from_stream(stream))
+                .unwrap()
         }
         Some(Reply::Endless) => {
             let flag = DropFlag(mock.clone(), Arc::new(AtomicBool::new(false)));
@@ -535,6 +549,48 @@ async fn stopping_drops_the_upstream_call_within_a_second_and_going_away_does_no
     assert!(answer.content.starts_with("mot0 mot1 mot2 mot3 mot4 mot5"), "{}", answer.content);
     assert!(answer.events.iter().any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "stopped")));
     assert!(answer.events.last().is_some_and(ChatEvent::is_terminal));
+}
+
+/// Stopped before the model's first token (the request sent, nothing back yet), in the
+/// tool loop and while the guardian checks a plan: the upstream call is dropped and the
+/// stream ends, `stopped`, within a second — not after the read timeouts.
+#[tokio::test]
+async fn stopping_before_the_first_token_ends_the_call_and_the_stream_within_a_second() {
+    for message in ["Should I cancel Netflix?", MEDIUM] {
+        stop_before_the_first_token(message).await;
+    }
+}
+
+async fn stop_before_the_first_token(message: &str) {
+    let s = setup(vec![Reply::Mute]).await;
+    let req =
+        ChatRequest { message: message.into(), conversation_id: None, plan: None, locale: Some("en".into()) };
+    let stream = s.sou.chat(s.user, req).await.unwrap();
+    let run = stream.run_id.clone();
+    for _ in 0..500 {
+        if !lock(&s.mock).bodies.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(lock(&s.mock).bodies.len(), 1, "the model was asked");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let stopped = Instant::now();
+    s.sou.run_action(s.user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
+    let events: Vec<ChatEvent> = tokio::time::timeout(Duration::from_secs(5), stream.events.collect())
+        .await
+        .expect("the stream ends once stopped");
+    let ended = stopped.elapsed();
+    let dropped = lock(&s.mock).dropped_at.map(|t| t.saturating_duration_since(stopped));
+    println!("{message}: stream ended {ended:?}, upstream closed {dropped:?} after the stop");
+    assert!(ended < Duration::from_secs(1), "{ended:?}");
+    assert!(dropped.is_some_and(|d| d < Duration::from_secs(1)), "{dropped:?}");
+    assert!(
+        events.iter().any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "stopped")),
+        "{events:?}"
+    );
+    assert!(events.last().is_some_and(ChatEvent::is_terminal), "{events:?}");
+    assert_eq!(lock(&s.mock).bodies.len(), 1, "no retry once stopped");
 }
 
 #[tokio::test]
