@@ -173,8 +173,12 @@ impl Sou {
         locale: agent::Locale,
     ) -> Result<ConversationView, BackendError> {
         self.check_owner(user, id).await?;
-        let mut view = self.conversation_any(user, id).await?;
+        // The runs before the messages: a plan stores its whole answer before it ends, so
+        // a run read as ended has its answer in the messages read next. (Read the other
+        // way, a plan ending in between showed its old answer as ended, and no page
+        // followed it.)
         let mut traces = self.conversation_traces(user, id, locale).await?;
+        let mut view = self.conversation_any(user, id).await?;
         for m in view.messages.iter_mut().filter(|m| m.role == Role::Assistant) {
             let Some(i) = traces.iter().position(|t| Some(&t.id) == m.id.as_ref()) else { continue };
             let trace = traces.remove(i);
