@@ -561,26 +561,17 @@ async fn stopping_before_the_first_token_ends_the_call_and_the_stream_within_a_s
     }
 }
 
+/// Long enough for the mock to have sent its headers (so that it sees the hang-up).
+const ANSWERING: Duration = Duration::from_millis(200);
+
 async fn stop_before_the_first_token(message: &str) {
     let s = setup(vec![Reply::Mute]).await;
-    let req =
-        ChatRequest { message: message.into(), conversation_id: None, plan: None, locale: Some("en".into()) };
-    let stream = s.sou.chat(s.user, req).await.unwrap();
-    let run = stream.run_id.clone();
-    for _ in 0..500 {
-        if !lock(&s.mock).bodies.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
+    let (events, stopped, ended) =
+        support::ask_then_stop(&s.sou, s.user, message, || lock(&s.mock).bodies.len(), ANSWERING).await;
+    // The mock sees the hang-up a moment after it happened.
+    while lock(&s.mock).dropped_at.is_none() && stopped.elapsed() < Duration::from_secs(2) {
+        tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    assert_eq!(lock(&s.mock).bodies.len(), 1, "the model was asked");
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let stopped = Instant::now();
-    s.sou.run_action(s.user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
-    let events: Vec<ChatEvent> = tokio::time::timeout(Duration::from_secs(5), stream.events.collect())
-        .await
-        .expect("the stream ends once stopped");
-    let ended = stopped.elapsed();
     let dropped = lock(&s.mock).dropped_at.map(|t| t.saturating_duration_since(stopped));
     println!("{message}: stream ended {ended:?}, upstream closed {dropped:?} after the stop");
     assert!(ended < Duration::from_secs(1), "{ended:?}");

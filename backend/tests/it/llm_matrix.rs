@@ -645,27 +645,11 @@ async fn each_provider_stops_before_its_first_token_within_a_second() {
             Format::Gemini | Format::Ollama => String::new(),
         };
         let s = setup(provider, vec![Reply::Stall(opening)]).await;
-        let req = ChatRequest {
-            message: QUESTION.into(),
-            conversation_id: None,
-            plan: None,
-            locale: Some("en".into()),
-        };
-        let stream = s.sou.chat(s.user, req).await.unwrap();
-        let run = stream.run_id.clone();
-        for _ in 0..500 {
-            if !lock(&s.mock).requests.is_empty() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        let stopped = std::time::Instant::now();
-        s.sou.run_action(s.user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
-        let events: Vec<ChatEvent> = tokio::time::timeout(Duration::from_secs(5), stream.events.collect())
-            .await
-            .expect("the stream ends once stopped");
+        let (events, _, ended) =
+            support::ask_then_stop(&s.sou, s.user, QUESTION, || lock(&s.mock).requests.len(), Duration::ZERO)
+                .await;
         let what = format!("{provider:?}: {events:?}");
-        assert!(stopped.elapsed() < Duration::from_secs(1), "{:?} {what}", stopped.elapsed());
+        assert!(ended < Duration::from_secs(1), "{ended:?} {what}");
         assert_eq!(error_code(&events).as_deref(), Some("stopped"), "{what}");
         assert!(events.last().is_some_and(ChatEvent::is_terminal), "{what}");
         assert_eq!(lock(&s.mock).requests.len(), 1, "no retry once stopped: {what}");

@@ -89,3 +89,39 @@ pub fn logs() -> Captured {
     })
     .clone()
 }
+
+/// Asks `message` (in English) and waits until the model has `asked` requests (up to
+/// 5 s) and `settle` more, then stops the answer and reads what is left of it: the
+/// events, when it was stopped, and how long after the stop the stream ended (5 s at
+/// most, else the test fails).
+pub async fn ask_then_stop(
+    sou: &Sou,
+    user: UserId,
+    message: &str,
+    asked: impl Fn() -> usize,
+    settle: Duration,
+) -> (Vec<agent::protocol::ChatEvent>, std::time::Instant, Duration) {
+    use futures::StreamExt;
+    let req = backend::ChatRequest {
+        message: message.into(),
+        conversation_id: None,
+        plan: None,
+        locale: Some("en".into()),
+    };
+    let stream = sou.chat(user, req).await.unwrap();
+    let run = stream.run_id.clone();
+    for _ in 0..500 {
+        if asked() > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(asked(), 1, "the model was asked");
+    tokio::time::sleep(settle).await;
+    let stopped = std::time::Instant::now();
+    sou.run_action(user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
+    let events = tokio::time::timeout(Duration::from_secs(5), stream.events.collect())
+        .await
+        .expect("the stream ends once stopped");
+    (events, stopped, stopped.elapsed())
+}
