@@ -177,6 +177,7 @@ pub struct ChatStream {
     pub events: std::pin::Pin<Box<dyn Stream<Item = ChatEvent> + Send>>,
 }
 
+/// What the stream says when the user stops an answer.
 pub(crate) fn stopped_text(locale: agent::Locale) -> &'static str {
     match locale {
         agent::Locale::Fr => "Réponse arrêtée.",
