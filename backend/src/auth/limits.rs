@@ -13,7 +13,7 @@ use crate::ids::Dialect;
 use crate::store::Store;
 
 #[derive(Clone)]
-pub(super) struct Limits {
+pub(crate) struct Limits {
     store: Store,
 }
 
@@ -26,7 +26,7 @@ fn duration(ms: i64) -> Duration {
 }
 
 impl Limits {
-    pub(super) fn new(store: Store) -> Limits {
+    pub(crate) fn new(store: Store) -> Limits {
         Limits { store }
     }
 
@@ -92,7 +92,7 @@ impl Limits {
     /// One more event for `key` if it has fewer than `limit` in `window`; else how long
     /// to wait. Two servers taking the same key at once count both: on SQLite the insert
     /// holds the writer's lock, on PostgreSQL the key's advisory lock.
-    pub(super) async fn take(
+    pub(crate) async fn take(
         &self,
         key: &str,
         limit: usize,

@@ -16,7 +16,7 @@
 
 mod device;
 mod error;
-mod limits;
+pub(crate) mod limits;
 mod reveal;
 mod seen;
 mod sessions;
