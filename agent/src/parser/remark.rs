@@ -463,8 +463,7 @@ fn doubts(tokens: &[crate::text::Token]) -> Option<usize> {
         &["no", "me", "acuerdo"],
         &["no", "recuerdo"],
     ];
-    let w = |k: usize| tokens.get(k).map_or("", |t| t.norm.as_str());
-    OPENERS.iter().find(|o| o.iter().enumerate().all(|(k, x)| w(k) == *x)).map(|o| o.len())
+    lexicon::phrase_at(tokens, 0, OPENERS)
 }
 
 /// "I want to check them", "je veux faire du tri", "need to cut some", "pour voir ce
@@ -492,7 +491,7 @@ fn purpose(tokens: &[crate::text::Token]) -> Option<usize> {
         &["c", "est", "pour"],
         &["pour"],
     ];
-    let n = OPENERS.iter().find(|o| o.iter().enumerate().all(|(k, x)| w(k) == *x))?.len();
+    let n = lexicon::phrase_at(tokens, 0, OPENERS)?;
     let verb = w(n);
     let french = !matches!(w(0), "i" | "need" | "want" | "im" | "trying" | "so");
     let infinitive = ["er", "ir", "re", "oir"].iter().any(|e| verb.ends_with(e)) && verb.len() > 3;

@@ -15,6 +15,8 @@ pub(crate) use meaning::{asks_about_world, changes_meaning, is_french_dont};
 pub use meaning::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
 #[cfg(feature = "asides")]
 pub(crate) use stopwords::closing_remark_at;
+#[cfg(feature = "asides")]
+pub(crate) use stopwords::phrase_at;
 pub(crate) use stopwords::{harmless_phrase_at, is_stopword};
 
 use crate::text::{Token, TokenKind};

@@ -537,8 +537,13 @@ pub(crate) fn harmless_phrase_at(tokens: &[Token], i: usize) -> Option<usize> {
         &["dates", "incluses"],
         &["bornes", "incluses"],
     ];
+    phrase_at(tokens, i, PHRASES)
+}
+
+/// How many words of the first of `phrases` (normalised words) the tokens from `i` say.
+pub(crate) fn phrase_at(tokens: &[Token], i: usize, phrases: &[&[&str]]) -> Option<usize> {
     let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
-    PHRASES.iter().find(|p| p.iter().enumerate().all(|(k, x)| w(i + k) == *x)).map(|p| p.len())
+    phrases.iter().find(|p| p.iter().enumerate().all(|(k, x)| w(i + k) == *x)).map(|p| p.len())
 }
 
 /// Remarks that close a clause and ask nothing ("…, be honest", "…? dont judge", "…
@@ -602,13 +607,9 @@ pub(crate) fn closing_remark_at(tokens: &[Token], i: usize) -> Option<(usize, bo
         &["i", "need", "this", "for"],
         &["need", "it", "for"],
     ];
-    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
-    let at = |p: &&&[&str]| p.iter().enumerate().all(|(k, x)| w(i + k) == *x);
-    REMARKS
-        .iter()
-        .find(at)
-        .map(|p| (p.len(), false))
-        .or_else(|| PURPOSES.iter().find(at).map(|p| (p.len(), true)))
+    phrase_at(tokens, i, REMARKS)
+        .map(|n| (n, false))
+        .or_else(|| phrase_at(tokens, i, PURPOSES).map(|n| (n, true)))
 }
 
 #[cfg(test)]
