@@ -443,6 +443,8 @@ mod tests {
         ("2026-12-01-az", include_str!("../blind/2026-12-01-az.txt"), 3, 117),
         ("2026-12-01-ba", include_str!("../blind/2026-12-01-ba.txt"), 0, 92),
         ("2026-12-01-bb", include_str!("../blind/2026-12-01-bb.txt"), 0, 85),
+        ("2026-12-02-bc", include_str!("../blind/2026-12-02-bc.txt"), 7, 117),
+        ("2026-12-02-bd", include_str!("../blind/2026-12-02-bd.txt"), 5, 102),
     ];
 
     #[test]
