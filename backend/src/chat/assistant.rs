@@ -16,6 +16,7 @@ use super::router::{Complexity, Route};
 use super::steps;
 use crate::ids::UserId;
 use crate::llm::model::{elapsed_ms, Model, Spent};
+use crate::llm::retry::Meter;
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};
 use crate::providers::Providers;
 use crate::registry::{Registry, ToolClass};
@@ -47,7 +48,6 @@ pub enum Ending {
 #[derive(Debug)]
 pub struct Outcome {
     pub ending: Ending,
-    pub spent: Spent,
     pub first_token_ms: Option<u64>,
     /// Tool calls that ran (valid ones).
     pub tools_run: usize,
@@ -57,7 +57,7 @@ pub struct Outcome {
     pub checks: Vec<Check>,
 }
 
-/// A failure, with what was spent before it.
+/// A failure, with what the loop did before it.
 #[derive(Debug)]
 pub struct Failed {
     pub error: LlmError,
@@ -229,7 +229,6 @@ pub(crate) async fn answer(
 ) -> Result<Outcome, Failed> {
     let mut outcome = Outcome {
         ending: Ending::Answered,
-        spent: Spent::default(),
         first_token_ms: None,
         tools_run: 0,
         answered_text: String::new(),
@@ -263,16 +262,19 @@ pub(crate) async fn answer(
             messages: messages.clone(),
             tools: offered,
             max_tokens: max_tokens(route.complexity),
+            temperature: None,
         };
         let clock = Clock::now();
-        let mut round = Spent::default();
+        // Every token the provider reports for this round, whatever becomes of it.
+        let meter = Meter::default();
+        let round = || Spent::metered(model, &meter);
         // Stopped before the first token (the request sent, no answer yet, or a retry
         // waiting): dropping the call closes the upstream connection.
         let (result, info) = tokio::select! {
-            r = providers.caller().stream(model, request) => r,
+            r = providers.caller().stream(model, request, &meter) => r,
             () = out.closed() => {
                 outcome.ending = Ending::Stopped;
-                let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round);
+                let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
                 step.status = agent::runs::StepStatus::Stopped;
                 out.step(clock, step);
                 return Ok(outcome);
@@ -284,7 +286,7 @@ pub(crate) async fn answer(
         let mut events = match result {
             Ok(e) => e,
             Err(error) => {
-                let step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round);
+                let step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
                 out.step(
                     clock,
                     steps::failed(step, crate::error::llm_message(model.provider, &error, q.locale).1),
@@ -300,8 +302,7 @@ pub(crate) async fn answer(
                 () = out.closed() => {
                     // Dropping `events` closes the upstream connection.
                     outcome.ending = Ending::Stopped;
-                    outcome.spent.merge(&round);
-                    let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round);
+                    let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
                     step.status = agent::runs::StepStatus::Stopped;
                     out.step(clock, step);
                     return Ok(outcome);
@@ -310,8 +311,7 @@ pub(crate) async fn answer(
             match next {
                 None => break,
                 Some(Err(error)) => {
-                    outcome.spent.merge(&round);
-                    let step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round);
+                    let step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
                     out.step(
                         clock,
                         steps::failed(step, crate::error::llm_message(model.provider, &error, q.locale).1),
@@ -328,16 +328,13 @@ pub(crate) async fn answer(
                     outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
                     calls.push((id, name, arguments));
                 }
-                Some(Ok(StreamEvent::Usage { input_tokens, output_tokens })) => {
-                    round.add(model, input_tokens, output_tokens);
-                }
-                Some(Ok(StreamEvent::Done { .. })) => {}
+                // Counted in `meter`.
+                Some(Ok(StreamEvent::Usage { .. } | StreamEvent::Done { .. })) => {}
             }
         }
-        outcome.spent.merge(&round);
         let names: Vec<&str> =
             calls.iter().map(|(_, n, _): &(String, String, serde_json::Value)| n.as_str()).collect();
-        out.step(clock, steps::model(StepKind::Model, model_title(q.locale, &names), model, &round));
+        out.step(clock, steps::model(StepKind::Model, model_title(q.locale, &names), model, &round()));
         if calls.is_empty() {
             return Ok(outcome);
         }

@@ -10,6 +10,7 @@ use futures::Stream;
 use tokio::sync::mpsc;
 
 use crate::error::BackendError;
+use crate::llm::model::Spent;
 use crate::runs::record::{Clock, Recorder};
 use crate::runs::Stored;
 
@@ -37,6 +38,9 @@ pub(crate) struct Emitter {
     /// An event was sent before the question was stored: the client got it at the
     /// commit (`first_event_ms`).
     early: bool,
+    /// What the models this answer asked cost: the sum of its model steps, so the
+    /// answer's usage, its trace and Settings → Usage (one row per model step) agree.
+    spent: Spent,
 }
 
 impl Emitter {
@@ -53,6 +57,7 @@ impl Emitter {
             prefetched: None,
             stored: None,
             early: false,
+            spent: Spent::default(),
         }
     }
 
@@ -144,7 +149,20 @@ impl Emitter {
 
     /// Records a step of the answer that started at `clock`; returns its number.
     pub(crate) fn step(&mut self, clock: Clock, step: Step) -> u32 {
+        if step.provider.is_some() {
+            self.spent.merge(&Spent {
+                input_tokens: step.input_tokens,
+                output_tokens: step.output_tokens,
+                cost_eur_micros: step.cost_eur_micros,
+                unpriced: step.unpriced,
+            });
+        }
         self.run.step(clock, step)
+    }
+
+    /// What the models asked so far cost (the sum of the model steps).
+    pub(crate) fn spent(&self) -> &Spent {
+        &self.spent
     }
 }
 

@@ -5,7 +5,8 @@
 use agent::{Locale, ToolCall, ToolCallPlan};
 use serde_json::{json, Value};
 
-use crate::llm::model::{Caller, Model, Reply, Spent};
+use crate::llm::model::{Caller, Model, Reply};
+use crate::llm::retry::Meter;
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, ToolSpec};
 use crate::registry::Registry;
 
@@ -24,7 +25,6 @@ pub enum Verdict {
 #[derive(Debug, Clone)]
 pub struct Reviewed {
     pub verdict: Verdict,
-    pub spent: Spent,
     pub first_token_ms: Option<u64>,
 }
 
@@ -75,6 +75,7 @@ pub async fn review(
     model: &Model,
     message: &str,
     plan: &ToolCallPlan,
+    meter: &Meter,
 ) -> Result<Reviewed, LlmError> {
     let language = match plan.meta.locale {
         Locale::Fr => "French",
@@ -98,10 +99,11 @@ pub async fn review(
         messages: vec![LlmMessage { role: Role::User, content: vec![Part::Text(input.to_string())] }],
         tools: vec![verdict_spec()],
         max_tokens: 512,
+        temperature: None,
     };
-    let reply = caller.complete(model, request).await?;
+    let reply = caller.complete(model, request, meter).await?;
     let verdict = read(&reply, &plan.call)?;
-    Ok(Reviewed { verdict, spent: reply.usage, first_token_ms: reply.first_token_ms })
+    Ok(Reviewed { verdict, first_token_ms: reply.first_token_ms })
 }
 
 /// The verdict in a reply: the `verdict` tool call, else a JSON object in the text

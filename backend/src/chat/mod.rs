@@ -28,6 +28,7 @@ use tokio::sync::mpsc;
 use crate::error::{llm_message, user_safe, BackendError};
 use crate::ids::UserId;
 use crate::llm::model::Spent;
+use crate::llm::retry::Meter;
 use crate::llm::{self, LlmMessage};
 use crate::messages::NewMessage;
 use crate::providers::Resolved;
@@ -65,7 +66,6 @@ struct Answered {
     /// `parser`, `guardian` or `llm`.
     route: &'static str,
     model: Option<String>,
-    spent: Spent,
     first_token_ms: Option<u64>,
     /// The user stopped it.
     stopped: bool,
@@ -78,10 +78,9 @@ impl Answered {
     fn proposed(p: Proposed) -> Answered {
         let mut done = Answered::parser(None, p.uncertainty);
         done.proposed = true;
-        if let Some((model, spent)) = p.by {
+        if let Some(model) = p.by {
             done.route = "llm";
             done.model = Some(model);
-            done.spent = spent;
         }
         done
     }
@@ -97,7 +96,6 @@ impl Answered {
             uncertainty,
             route: "parser",
             model: None,
-            spent: Spent::default(),
             first_token_ms: None,
             stopped: false,
             proposed: false,
@@ -254,11 +252,13 @@ impl Sou {
                 ms = started.elapsed().as_millis() as u64,
                 "answered"
             );
+            // Every model step's cost, as the trace and Settings → Usage count it.
+            let spent = out.spent();
             let usage = Usage {
-                input_tokens: done.spent.input_tokens,
-                output_tokens: done.spent.output_tokens,
-                cost_eur_micros: done.spent.cost_eur_micros,
-                unpriced: done.spent.unpriced,
+                input_tokens: spent.input_tokens,
+                output_tokens: spent.output_tokens,
+                cost_eur_micros: spent.cost_eur_micros,
+                unpriced: spent.unpriced,
                 model: done.model,
                 route: done.route.into(),
                 first_event_ms: out.first_event_ms.unwrap_or_default(),
@@ -355,7 +355,7 @@ impl Sou {
         if let Some(models) = &models {
             if agent::parser::steps::clauses(q.message).len() >= 2 {
                 if let Some(done) = self.model_plan(&parser, (q.user, q.message), locale, models, out).await {
-                    return Ok(Answered::proposed(done));
+                    return Ok(done);
                 }
             }
         }
@@ -389,14 +389,17 @@ impl Sou {
         let providers = self.providers.as_ref().ok_or(BackendError::NotFound)?;
         let clock = Clock::now();
         let locale = plan.meta.locale;
-        let review = guardian::review(providers.caller(), model, q.message, &plan);
+        let meter = Meter::default();
+        let review = guardian::review(providers.caller(), model, q.message, &plan, &meter);
         let Some(reviewed) = out.unless_stopped(review).await else {
-            steps::stopped_while(out, clock, StepKind::Guardian, model, locale).await;
+            steps::stopped_while(out, clock, StepKind::Guardian, model, &meter, locale).await;
             return Ok(Answered::stopped(Some(plan), warnings, "guardian"));
         };
-        let (spent, first_token_ms, verdict) = match reviewed {
-            Ok(r) => (r.spent, r.first_token_ms, Ok(r.verdict)),
-            Err(e) => (Spent::default(), None, Err(e)),
+        // What the provider reported, a verdict that cannot be read included.
+        let spent = Spent::metered(model, &meter);
+        let (first_token_ms, verdict) = match reviewed {
+            Ok(r) => (r.first_token_ms, Ok(r.verdict)),
+            Err(e) => (None, Err(e)),
         };
         let said = match &verdict {
             Ok(Verdict::Approve) => locale.pick("Plan approuvé", "Plan approved"),
@@ -418,7 +421,6 @@ impl Sou {
             uncertainty,
             route: "guardian",
             model: Some(model.name.clone()),
-            spent: spent.clone(),
             first_token_ms,
             stopped: false,
             proposed: false,
@@ -615,10 +617,11 @@ impl Sou {
             return Answered::parser(None, no_answer(warnings));
         };
         let clock = Clock::now();
-        let Some((route, mut spent)) =
-            out.unless_stopped(router::route(providers.caller(), models, q.message)).await
+        let meter = Meter::default();
+        let Some(route) =
+            out.unless_stopped(router::route(providers.caller(), models, q.message, &meter)).await
         else {
-            steps::stopped_while(out, clock, StepKind::Route, &models.simple, locale).await;
+            steps::stopped_while(out, clock, StepKind::Route, &models.simple, &meter, locale).await;
             return Answered::stopped(None, warnings, "llm");
         };
         let model = match route.complexity {
@@ -628,7 +631,7 @@ impl Sou {
         let chosen = format!("{} · {:?}", model.name, route.basis).to_lowercase();
         let step = match route.basis {
             router::Basis::Classified | router::Basis::Fallback => {
-                steps::model(StepKind::Route, chosen, &models.simple, &spent)
+                steps::model(StepKind::Route, chosen, &models.simple, &Spent::metered(&models.simple, &meter))
             }
             _ => agent::runs::Step::new(StepKind::Route, chosen),
         };
@@ -654,7 +657,6 @@ impl Sou {
             Ok(o) => (o, None),
             Err(f) => (f.outcome, Some(f.error)),
         };
-        spent.merge(&outcome.spent);
         if let Some(e) = &error {
             tracing::warn!(error = %e, provider = %models.provider, "the model's answer failed");
             let (code, message) = llm_message(models.provider, e, locale);
@@ -716,7 +718,6 @@ impl Sou {
             uncertainty: Uncertainty { plan_confidence: None, answer_confidence, warnings },
             route: "llm",
             model: Some(model.name.clone()),
-            spent,
             first_token_ms: outcome.first_token_ms,
             stopped: outcome.ending == assistant::Ending::Stopped,
             proposed: false,

@@ -8,10 +8,11 @@ use agent::runs::StepKind;
 use agent::{Locale, Parser};
 
 use super::emitter::Emitter;
-use super::{planner, steps};
+use super::{planner, steps, Answered};
 use crate::error::{llm_message, BackendError};
 use crate::ids::UserId;
 use crate::llm::model::Spent;
+use crate::llm::retry::Meter;
 use crate::providers::Resolved;
 use crate::runs::record::Clock;
 use crate::sou::Sou;
@@ -19,8 +20,8 @@ use crate::sou::Sou;
 /// A plan shown to the user: what the answer's status says of it.
 pub(super) struct Proposed {
     pub(super) uncertainty: Uncertainty,
-    /// The planner made it: the model, and what it cost.
-    pub(super) by: Option<(String, Spent)>,
+    /// The planner made it: the model.
+    pub(super) by: Option<String>,
 }
 
 impl Sou {
@@ -55,8 +56,9 @@ impl Sou {
         })
     }
 
-    /// The planner's plan for a message of several requests, proposed; `None` (the
-    /// usual route answers) when it gave none the registry accepts.
+    /// The planner's plan for a message of several requests, proposed (or the answer
+    /// stopped while the planner was asked); `None` (the usual route answers) when it
+    /// gave none the registry accepts.
     pub(super) async fn model_plan(
         &self,
         parser: &Parser,
@@ -64,26 +66,33 @@ impl Sou {
         locale: Locale,
         models: &Resolved,
         out: &mut Emitter,
-    ) -> Option<Proposed> {
+    ) -> Option<Answered> {
         let providers = self.providers.as_ref()?;
         let model = &models.complex;
         let clock = Clock::now();
-        match planner::plan(providers.caller(), model, parser, message, locale, self.today()).await {
+        let meter = Meter::default();
+        let planned = planner::plan(providers.caller(), model, parser, message, locale, self.today(), &meter);
+        let Some(planned) = out.unless_stopped(planned).await else {
+            steps::stopped_while(out, clock, StepKind::Planner, model, &meter, locale).await;
+            return Some(Answered::stopped(None, Vec::new(), "llm"));
+        };
+        let spent = Spent::metered(model, &meter);
+        match planned {
             Ok(planned) => {
                 let title = match (&planned.plan, locale) {
                     (Some(p), _) => plan_title(p),
                     (None, Locale::Fr) => "Pas de plan utilisable".to_string(),
                     (None, Locale::En) => "No usable plan".to_string(),
                 };
-                out.step(clock, steps::model(StepKind::Planner, title, model, &planned.spent));
+                out.step(clock, steps::model(StepKind::Planner, title, model, &spent));
                 if let Some(why) = &planned.refused {
                     tracing::info!(why = %why, "the planner's plan was not used");
                 }
                 let plan = planned.plan?;
                 match self.propose_plan(user, plan, out).await {
                     Ok(mut done) => {
-                        done.by = Some((model.name.clone(), planned.spent));
-                        Some(done)
+                        done.by = Some(model.name.clone());
+                        Some(Answered::proposed(done))
                     }
                     Err(e) => {
                         tracing::warn!(error = %e, "proposing the planner's plan failed");
@@ -92,12 +101,8 @@ impl Sou {
                 }
             }
             Err(e) => {
-                let step = steps::model(
-                    StepKind::Planner,
-                    locale.pick("Pas de plan", "No plan"),
-                    model,
-                    &Spent::default(),
-                );
+                let step =
+                    steps::model(StepKind::Planner, locale.pick("Pas de plan", "No plan"), model, &spent);
                 out.step(clock, steps::failed(step, llm_message(models.provider, &e, locale).1));
                 tracing::warn!(error = %e, "the planner failed; the usual route answers");
                 None

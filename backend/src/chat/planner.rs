@@ -8,7 +8,8 @@ use agent::runs::{PlanStep, RunPlan, MAX_PLAN_STEPS};
 use agent::{Confidence, Date, Locale, Parser};
 use serde_json::{json, Value};
 
-use crate::llm::model::{Caller, Model, Spent};
+use crate::llm::model::{Caller, Model};
+use crate::llm::retry::Meter;
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, ToolSpec};
 use crate::registry::Registry;
 
@@ -51,7 +52,6 @@ fn plan_spec() -> ToolSpec {
 /// What the planner gave: a plan the registry accepts (two steps or more), or nothing.
 pub struct Planned {
     pub plan: Option<RunPlan>,
-    pub spent: Spent,
     /// Why a plan was not used (for logs).
     pub refused: Option<String>,
 }
@@ -64,6 +64,7 @@ pub async fn plan(
     message: &str,
     locale: Locale,
     today: Date,
+    meter: &Meter,
 ) -> Result<Planned, LlmError> {
     let language = locale.pick("French", "English");
     let vocabulary = parser.vocabulary();
@@ -82,8 +83,9 @@ pub async fn plan(
         messages: vec![LlmMessage { role: Role::User, content: vec![Part::Text(message.to_string())] }],
         tools: vec![plan_spec()],
         max_tokens: 2_048,
+        temperature: None,
     };
-    let reply = caller.complete(model, request).await?;
+    let reply = caller.complete(model, request, meter).await?;
     let args = reply
         .tool_calls
         .iter()
@@ -96,7 +98,7 @@ pub async fn plan(
         Ok(_) => (None, Some("a plan of one step".to_string())),
         Err(why) => (None, Some(why)),
     };
-    Ok(Planned { plan, spent: reply.usage, refused })
+    Ok(Planned { plan, refused })
 }
 
 /// The steps of the planner's answer, each validated; the first refused one refuses all.

@@ -4,7 +4,8 @@
 //! classifies the question from the tool catalogue's names and one-liners; more than one
 //! tool, or any failure of the router, means the complex model with every tool.
 
-use crate::llm::model::{Caller, Reply, Spent};
+use crate::llm::model::{Caller, Reply};
+use crate::llm::retry::Meter;
 use crate::llm::{LlmMessage, LlmRequest, Part, Role};
 use crate::providers::Resolved;
 use crate::registry::Registry;
@@ -91,13 +92,14 @@ message and the tool catalogue, answer with one JSON object and nothing else: \
 {\"tools\": [names of the tools needed], \"complexity\": \"simple\" or \"complex\"}. \
 simple = one lookup answered by one tool; complex = several tools, reasoning, advice or analysis.";
 
-/// Picks the model tier and tools for a free-form question.
-pub async fn route(caller: &Caller, models: &Resolved, message: &str) -> (Route, Spent) {
+/// Picks the model tier and tools for a free-form question; the router's tokens, if
+/// it was asked, are counted in `meter`.
+pub async fn route(caller: &Caller, models: &Resolved, message: &str, meter: &Meter) -> Route {
     if models.fixed {
-        return (complex_all(Basis::OneModel), Spent::default());
+        return complex_all(Basis::OneModel);
     }
     if keyword_override(message) {
-        return (complex_all(Basis::Keyword), Spent::default());
+        return complex_all(Basis::Keyword);
     }
     let catalogue = Registry::get()
         .read_tools()
@@ -110,18 +112,16 @@ pub async fn route(caller: &Caller, models: &Resolved, message: &str) -> (Route,
         messages: vec![LlmMessage { role: Role::User, content: vec![Part::Text(message.to_string())] }],
         tools: Vec::new(),
         max_tokens: 200,
+        temperature: None,
     };
-    match caller.complete(&models.simple, request).await {
-        Ok(reply) => {
-            let route = read(&reply).unwrap_or_else(|| {
-                tracing::warn!("the router's answer was unusable; using the complex model");
-                complex_all(Basis::Fallback)
-            });
-            (route, reply.usage)
-        }
+    match caller.complete(&models.simple, request, meter).await {
+        Ok(reply) => read(&reply).unwrap_or_else(|| {
+            tracing::warn!("the router's answer was unusable; using the complex model");
+            complex_all(Basis::Fallback)
+        }),
         Err(e) => {
             tracing::warn!(error = %e, "the router failed; using the complex model");
-            (complex_all(Basis::Fallback), Spent::default())
+            complex_all(Basis::Fallback)
         }
     }
 }

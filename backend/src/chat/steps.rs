@@ -10,6 +10,7 @@ use super::emitter::Emitter;
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::llm::model::{Model, Spent};
+use crate::llm::retry::Meter;
 use crate::runs::record::Clock;
 use crate::sou::Sou;
 use crate::tools;
@@ -181,16 +182,17 @@ fn transient(e: &sqlx::Error) -> bool {
 }
 
 /// The user stopped the answer while `model` was asked (`kind`): its step marked
-/// stopped, the stream told so.
+/// stopped with what `meter` counted by then, the stream told so.
 pub(crate) async fn stopped_while(
     out: &mut Emitter,
     clock: Clock,
     kind: StepKind,
     model: &Model,
+    meter: &Meter,
     locale: Locale,
 ) {
     let text = super::emitter::stopped_text(locale);
-    let mut step = self::model(kind, text, model, &Spent::default());
+    let mut step = self::model(kind, text, model, &Spent::metered(model, meter));
     step.status = StepStatus::Stopped;
     out.step(clock, step);
     out.emit(ChatEvent::Error { code: "stopped".into(), message: text.into() }).await;

@@ -58,6 +58,9 @@ pub fn body(request: &LlmRequest) -> Value {
         "messages": messages,
         "stream": true,
     });
+    if let Some(t) = request.temperature {
+        body["temperature"] = json!(t);
+    }
     if !request.system.is_empty() {
         body["system"] = json!(request.system);
     }
@@ -120,6 +123,8 @@ impl Decoder for State {
             "message_start" => {
                 self.input_tokens =
                     data.pointer("/message/usage/input_tokens").and_then(Value::as_u64).unwrap_or(0);
+                // Billed from here on, even if the answer is stopped or fails.
+                out.usage(self.input_tokens, 0);
             }
             "content_block_start" => {
                 let block = data.get("content_block").unwrap_or(&Value::Null);

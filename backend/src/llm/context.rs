@@ -96,6 +96,7 @@ mod tests {
                 parameters: std::sync::Arc::new(json!({})),
             }],
             max_tokens: 100,
+            temperature: None,
         }
     }
 

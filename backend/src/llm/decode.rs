@@ -26,7 +26,8 @@ pub(super) trait Decoder {
 }
 
 /// The events a decoder completed and not yet handed on, and what the stream has shown
-/// so far. When a call to the decoder fails, what it put here is dropped.
+/// so far. When a call to the decoder fails, what it put here is dropped, its tokens
+/// excepted.
 #[derive(Default)]
 pub(super) struct Out {
     pending: VecDeque<StreamEvent>,
@@ -34,6 +35,8 @@ pub(super) struct Out {
     produced: bool,
     /// [`Out::done`] was called.
     ended: bool,
+    /// The tokens already reported by [`Out::usage`].
+    reported: (u64, u64),
 }
 
 impl Out {
@@ -50,8 +53,16 @@ impl Out {
         self.pending.push_back(StreamEvent::ToolCall { id, name, arguments });
     }
 
+    /// The call's tokens so far, as the provider counts them: reported as soon as known
+    /// (a call stopped or failed later still counts them), as the increase over what was
+    /// reported before, if any.
     pub(super) fn usage(&mut self, input_tokens: u64, output_tokens: u64) {
-        self.pending.push_back(StreamEvent::Usage { input_tokens, output_tokens });
+        let input = input_tokens.saturating_sub(self.reported.0);
+        let output = output_tokens.saturating_sub(self.reported.1);
+        self.reported = (self.reported.0.max(input_tokens), self.reported.1.max(output_tokens));
+        if input > 0 || output > 0 {
+            self.pending.push_back(StreamEvent::Usage { input_tokens: input, output_tokens: output });
+        }
     }
 
     /// The provider's end marker: `Done`, or [`LlmError::EmptyReply`] when the answer
@@ -92,20 +103,27 @@ struct Drive<S, D> {
     decoder: D,
     out: Out,
     finished: bool,
+    /// The error that ended the stream, sent after the tokens reported with it.
+    failed: Option<LlmError>,
 }
 
 /// Runs a decoder over a stream of framed items. After the first error, or once the end
-/// marker is seen, nothing more is read.
+/// marker is seen, nothing more is read. What a failing call to the decoder completed is
+/// dropped, except the tokens it reported (they were billed): those come before the
+/// error.
 pub(super) fn drive<S, D>(inner: S, decoder: D) -> impl Stream<Item = Result<StreamEvent, LlmError>> + Send
 where
     S: Stream<Item = Result<D::Item, LlmError>> + Unpin + Send,
     D: Decoder + Send,
 {
-    let state = Drive { inner, decoder, out: Out::default(), finished: false };
+    let state = Drive { inner, decoder, out: Out::default(), finished: false, failed: None };
     futures::stream::unfold(state, |mut st| async move {
         loop {
             if let Some(ev) = st.out.pending.pop_front() {
                 return Some((Ok(ev), st));
+            }
+            if let Some(e) = st.failed.take() {
+                return Some((Err(e), st));
             }
             if st.finished {
                 return None;
@@ -126,8 +144,8 @@ where
             };
             if let Err(e) = result {
                 st.finished = true;
-                st.out.pending.clear();
-                return Some((Err(e), st));
+                st.out.pending.retain(|ev| matches!(ev, StreamEvent::Usage { .. }));
+                st.failed = Some(e);
             }
         }
     })

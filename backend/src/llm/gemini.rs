@@ -4,10 +4,10 @@
 //! `x-goog-api-key` header (never in the URL, which error texts may show). Each SSE
 //! `data:` is a `GenerateContentResponse`: `candidates[0].content.parts` (`text` or
 //! `functionCall {name, args}`), `finishReason` on the last candidate chunk, and
-//! `usageMetadata`. Gemini has no end-marker event: the stream closes after the chunk
-//! with `finishReason`, so a close before it is a truncation. An `error` object in a
-//! chunk is an in-band error; `finishReason` `SAFETY`, `RECITATION`… is passed on as
-//! the stop reason.
+//! `usageMetadata` (the tokens so far). Gemini has no end-marker event: the stream
+//! closes after the chunk with `finishReason`, so a close before it is a truncation. An
+//! `error` object in a chunk is an in-band error; `finishReason` `SAFETY`,
+//! `RECITATION`… is passed on as the stop reason.
 
 use bytes::Bytes;
 use eventsource_stream::Event;
@@ -53,6 +53,9 @@ pub fn body(request: &LlmRequest) -> Value {
         "contents": contents,
         "generationConfig": {"maxOutputTokens": request.max_tokens},
     });
+    if let Some(t) = request.temperature {
+        body["generationConfig"]["temperature"] = json!(t);
+    }
     if !request.system.is_empty() {
         body["systemInstruction"] = json!({"parts": [{"text": request.system}]});
     }
@@ -77,7 +80,6 @@ where
 #[derive(Default)]
 struct State {
     calls: usize,
-    usage: Option<(u64, u64)>,
     stop_reason: Option<String>,
 }
 
@@ -112,7 +114,7 @@ impl Decoder for State {
         }
         if let Some(u) = v.get("usageMetadata") {
             let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
-            self.usage = Some((n("promptTokenCount"), n("candidatesTokenCount")));
+            out.usage(n("promptTokenCount"), n("candidatesTokenCount"));
         }
         Ok(())
     }
@@ -122,9 +124,6 @@ impl Decoder for State {
         let Some(stop_reason) = self.stop_reason.take() else {
             return Err(LlmError::Truncated);
         };
-        if let Some((input_tokens, output_tokens)) = self.usage {
-            out.usage(input_tokens, output_tokens);
-        }
         out.done(stop_reason)
     }
 }

@@ -41,6 +41,9 @@ pub struct LlmRequest {
     pub messages: Vec<LlmMessage>,
     pub tools: Vec<ToolSpec>,
     pub max_tokens: u32,
+    /// The sampling temperature; `None` leaves the provider's default. Set on the
+    /// retry of an empty reply ([`retry`]).
+    pub temperature: Option<f32>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -75,8 +78,10 @@ pub struct ToolSpec {
 }
 
 /// What a provider's stream says, in every provider's order: text deltas, then complete
-/// tool calls, then usage, then `Done`. `Done` is emitted only when the provider's own
-/// end marker was seen.
+/// tool calls, then `Done`; `Usage` whenever the provider reports tokens (Anthropic's
+/// input tokens first, OpenAI's at the end), each the increase since the last, so their
+/// sum is what the call cost so far. `Done` is emitted only when the provider's own end
+/// marker was seen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StreamEvent {
     TextDelta(String),

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::catalog::{self, ProviderId};
 use super::context;
-use super::retry::{self, EventStream, Pause, RealPause, RetryPolicy};
+use super::retry::{self, EventStream, Meter, Pause, RealPause, RetryPolicy};
 use super::{Endpoint, LlmError, LlmRequest, StreamEvent};
 
 /// A model at a provider. `Debug` shows no key (see [`Endpoint`]).
@@ -66,10 +66,13 @@ impl Caller {
 
     /// Sends `request` to `model`: fitted to the budget, retried by the [`retry`] policy, and on a
     /// context overflow truncated to half the budget and sent again (twice at most).
+    /// Every token the provider reports is counted in `meter`, whatever becomes of the
+    /// call (stopped, failed, retried).
     pub async fn stream(
         &self,
         model: &Model,
         mut request: LlmRequest,
+        meter: &Meter,
     ) -> (Result<EventStream, LlmError>, CallInfo) {
         request.model = model.name.clone();
         let mut info = CallInfo::default();
@@ -84,6 +87,7 @@ impl Caller {
                 &self.client,
                 &model.endpoint,
                 &request,
+                meter,
             )
             .await;
             info.requests += attempted.attempts;
@@ -101,10 +105,16 @@ impl Caller {
         }
     }
 
-    /// A call whose reply Sou reads whole (the guardian, the router).
-    pub async fn complete(&self, model: &Model, request: LlmRequest) -> Result<Reply, LlmError> {
+    /// A call whose reply Sou reads whole (the guardian, the router, the planner); its
+    /// tokens are counted in `meter`.
+    pub async fn complete(
+        &self,
+        model: &Model,
+        request: LlmRequest,
+        meter: &Meter,
+    ) -> Result<Reply, LlmError> {
         let started = Instant::now();
-        let (result, _) = self.stream(model, request).await;
+        let (result, _) = self.stream(model, request, meter).await;
         let mut events = result?;
         let mut reply = Reply::default();
         while let Some(event) = events.next().await {
@@ -117,10 +127,7 @@ impl Caller {
                     reply.first_token_ms.get_or_insert_with(|| elapsed_ms(started));
                     reply.tool_calls.push((id, name, arguments));
                 }
-                StreamEvent::Usage { input_tokens, output_tokens } => {
-                    reply.usage.add(model, input_tokens, output_tokens);
-                }
-                StreamEvent::Done { .. } => {}
+                StreamEvent::Usage { .. } | StreamEvent::Done { .. } => {}
             }
         }
         Ok(reply)
@@ -136,7 +143,6 @@ pub fn elapsed_ms(since: Instant) -> u64 {
 pub struct Reply {
     pub text: String,
     pub tool_calls: Vec<(String, String, Value)>,
-    pub usage: Spent,
     pub first_token_ms: Option<u64>,
 }
 
@@ -170,6 +176,16 @@ impl Spent {
             }
             None => self.unpriced = true,
         }
+    }
+
+    /// What `model`'s call counted in `meter` cost.
+    pub fn metered(model: &Model, meter: &Meter) -> Spent {
+        let mut spent = Spent::default();
+        let (input, output) = meter.tokens();
+        if input > 0 || output > 0 {
+            spent.add(model, input, output);
+        }
+        spent
     }
 
     pub fn merge(&mut self, other: &Spent) {

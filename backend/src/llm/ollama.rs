@@ -42,6 +42,9 @@ pub fn body(request: &LlmRequest) -> Value {
         "stream": true,
         "options": {"num_predict": request.max_tokens},
     });
+    if let Some(t) = request.temperature {
+        body["options"]["temperature"] = json!(t);
+    }
     if !request.tools.is_empty() {
         body["tools"] = function_tools(&request.tools);
     }

@@ -58,6 +58,9 @@ pub fn body(request: &LlmRequest, options: &Options) -> Value {
         "max_tokens": request.max_tokens,
         "stream": true,
     });
+    if let Some(t) = request.temperature {
+        body["temperature"] = json!(t);
+    }
     if options.include_usage {
         body["stream_options"] = json!({"include_usage": true});
     }

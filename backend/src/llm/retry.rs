@@ -3,7 +3,9 @@
 //! - `RateLimited` (429): up to [`RetryPolicy::max_retries`] retries (2 by default),
 //!   waiting `retry-after` when the provider gave one (capped by `max_delay`), else
 //!   exponential backoff with jitter.
-//! - `Timeout`, `EmptyReply`, `Network`: one retry each, then the error.
+//! - `Timeout`, `Network`: one retry each, then the error.
+//! - `EmptyReply`: one retry with another temperature ([`empty_reply_temperature`]),
+//!   as the same request would likely get the same nothing.
 //! - `ContextOverflow`: returned as is. Truncating the conversation is the caller's job
 //!   (it owns the token budget: system prompt first, oldest turns dropped first); it may
 //!   then call again with the shorter request.
@@ -15,12 +17,16 @@
 //! forwarded, errors come through as they are. The provider is never switched: every
 //! attempt goes to the same endpoint with the same request.
 //!
+//! Every attempt's tokens are counted in the call's [`Meter`], those of an attempt that
+//! failed and was retried included.
+//!
 //! Time is injected through [`Pause`] so tests neither sleep nor depend on randomness.
 
 use std::collections::VecDeque;
 use std::future::Future;
 use std::hash::{BuildHasher, Hasher};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use futures::{Stream, StreamExt};
@@ -97,6 +103,26 @@ impl Pause for RealPause {
 /// The events of a call, as from [`super::stream`].
 pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, LlmError>> + Send>>;
 
+/// The tokens a provider reported for one call, every attempt included, counted as its
+/// events arrive: a call stopped (its future dropped) or failed still says what it cost.
+/// Cloned into the call; the caller reads it whatever became of the call.
+#[derive(Debug, Clone, Default)]
+pub struct Meter(std::sync::Arc<(AtomicU64, AtomicU64)>);
+
+impl Meter {
+    fn count(&self, event: &StreamEvent) {
+        if let StreamEvent::Usage { input_tokens, output_tokens } = event {
+            self.0 .0.fetch_add(*input_tokens, Ordering::Relaxed);
+            self.0 .1.fetch_add(*output_tokens, Ordering::Relaxed);
+        }
+    }
+
+    /// Input and output tokens reported so far.
+    pub fn tokens(&self) -> (u64, u64) {
+        (self.0 .0.load(Ordering::Relaxed), self.0 .1.load(Ordering::Relaxed))
+    }
+}
+
 /// What [`stream`] returns: the result, shaped like [`super::stream`]'s, and how many
 /// requests were sent for it (1 when nothing was retried).
 pub struct Attempted {
@@ -152,21 +178,41 @@ pub async fn stream(
     client: &reqwest::Client,
     endpoint: &Endpoint,
     request: &LlmRequest,
+    meter: &Meter,
 ) -> Attempted {
     let mut budget = Budget { rate_limited: policy.max_retries, timeout: 1, empty: 1, network: 1 };
     let mut attempts = 0u32;
+    // The request an empty reply is retried with: another temperature.
+    let mut adjusted: Option<LlmRequest> = None;
     loop {
         attempts += 1;
-        let error = match attempt(wire, client, endpoint, request).await {
+        let sent = adjusted.as_ref().unwrap_or(request);
+        let error = match attempt(wire, client, endpoint, sent, meter).await {
             Ok(events) => return Attempted { attempts, result: Ok(events) },
             Err(e) => e,
         };
         let Some(retry) = budget.take(&error, policy) else {
             return Attempted { attempts, result: Err(error) };
         };
+        if error == LlmError::EmptyReply {
+            let mut again = request.clone();
+            again.temperature = Some(empty_reply_temperature(request.temperature));
+            adjusted = Some(again);
+        }
         let delay = policy.delay(&error, retry, pause);
         tracing::warn!(attempt = attempts, ?delay, error = %error, "LLM call failed before any content, retrying");
         pause.sleep(delay).await;
+    }
+}
+
+/// The temperature an empty reply is retried with: 0.3 away from the first one's,
+/// towards the middle of the usual range (0.7 when the first left the provider's
+/// default, which is 1.0 for most).
+pub fn empty_reply_temperature(first: Option<f32>) -> f32 {
+    match first {
+        None => 0.7,
+        Some(t) if t >= 0.7 => t - 0.3,
+        Some(t) => t + 0.3,
     }
 }
 
@@ -176,8 +222,15 @@ async fn attempt(
     client: &reqwest::Client,
     endpoint: &Endpoint,
     request: &LlmRequest,
+    meter: &Meter,
 ) -> Result<EventStream, LlmError> {
-    let mut events = Box::pin(super::stream(wire, client, endpoint, request).await?);
+    let meter = meter.clone();
+    let events = super::stream(wire, client, endpoint, request).await?;
+    let mut events = Box::pin(events.inspect(move |e| {
+        if let Ok(e) = e {
+            meter.count(e);
+        }
+    }));
     let mut held = VecDeque::new();
     loop {
         match events.next().await {
@@ -226,6 +279,14 @@ mod tests {
         assert_eq!(p.delay(&rl, 30, &Fixed(Duration::from_secs(9))), Duration::from_secs(1));
         let given = LlmError::RateLimited { retry_after: Some(Duration::from_secs(120)) };
         assert_eq!(p.delay(&given, 0, &Fixed(Duration::ZERO)), Duration::from_secs(1));
+    }
+
+    #[test]
+    fn an_empty_reply_is_retried_with_another_temperature() {
+        assert_eq!(empty_reply_temperature(None), 0.7);
+        assert!((empty_reply_temperature(Some(1.0)) - 0.7).abs() < 1e-6);
+        assert!((empty_reply_temperature(Some(0.0)) - 0.3).abs() < 1e-6);
+        assert!((empty_reply_temperature(Some(0.3)) - 0.6).abs() < 1e-6);
     }
 
     #[test]

@@ -256,7 +256,7 @@ async fn guardian_approves_and_the_plan_runs() {
     assert!(has_result(&events));
     let (usage, uncertainty) = status(&events);
     assert_eq!((usage.route.as_str(), usage.model.as_deref()), ("guardian", Some("gpt-4.1-mini")));
-    assert_eq!((usage.input_tokens, usage.output_tokens), (800, 30));
+    assert_eq!(support::usage_adds_up(&s.sou, s.user, &events, [0; 4]).await, (800, 30));
     assert!(usage.cost_eur_micros > 0);
     assert!(uncertainty.answer_confidence >= 0.8);
     // One structured call: the verdict tool offered, the plan and its reasons sent.
@@ -266,6 +266,17 @@ async fn guardian_approves_and_the_plan_runs() {
     let sent = b[0]["messages"][1]["content"].as_str().unwrap_or_default();
     assert!(sent.contains("carefour") && sent.contains("fuzzy_merchant"), "{sent}");
     assert_eq!(lock(&s.mock).headers[0], format!("Bearer {CANARY}"));
+}
+
+/// A verdict that cannot be read is no verdict, but the provider billed it: its tokens
+/// are in the answer's usage, its trace and Settings → Usage.
+#[tokio::test]
+async fn an_unreadable_verdict_still_counts_its_tokens() {
+    let s = setup(vec![text(&["Ça me semble correct."])]).await;
+    let before = support::settings_total(&s.sou, s.user).await;
+    let (_, events) = ask(&s, RUNS_AT_MEDIUM, None).await;
+    assert!(has_result(&events), "medium without a verdict runs, with the reason shown");
+    assert_eq!(support::usage_adds_up(&s.sou, s.user, &events, before).await, (1_000, 50));
 }
 
 #[tokio::test]

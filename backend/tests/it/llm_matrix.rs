@@ -471,13 +471,22 @@ async fn each_provider_answers_with_a_tool_then_text_in_its_own_format() {
 }
 
 /// One fault: what the provider does, the code the chat stream ends with (`None`:
-/// the answer arrives), and how many requests the provider sees.
+/// the answer arrives), how many requests the provider sees, and the tokens it reported
+/// (each reply that ends properly reports 1,000 in and 20 out; Anthropic reports the
+/// 1,000 in first, before any text).
 struct Fault {
     name: &'static str,
     script: fn(Format) -> Vec<Reply>,
     code: Option<&'static str>,
     requests: usize,
+    billed: fn(Format) -> (u64, u64),
 }
+
+const NONE: fn(Format) -> (u64, u64) = |_| (0, 0);
+const ONE: fn(Format) -> (u64, u64) = |_| (1_000, 20);
+const TWO: fn(Format) -> (u64, u64) = |_| (2_000, 40);
+/// Only Anthropic said the input tokens before the stream broke.
+const STARTED: fn(Format) -> (u64, u64) = |f| if f == Format::Anthropic { (1_000, 0) } else { (0, 0) };
 
 fn ok(f: Format) -> Reply {
     Reply::Ok(text(f, &["D'accord."]))
@@ -494,18 +503,21 @@ fn faults() -> Vec<Fault> {
             script: |f| vec![limited(), ok(f)],
             code: None,
             requests: 2,
+            billed: ONE,
         },
         Fault {
             name: "429 three times",
             script: |_| vec![limited(), limited(), limited()],
             code: Some("rate_limited"),
             requests: 3,
+            billed: NONE,
         },
         Fault {
             name: "401",
             script: |_| vec![Reply::Status(401, vec![], r#"{"error": {"message": "invalid key"}}"#.into())],
             code: Some("key_rejected"),
             requests: 1,
+            billed: NONE,
         },
         Fault {
             name: "500 echoing the key",
@@ -514,6 +526,7 @@ fn faults() -> Vec<Fault> {
             },
             code: Some("provider_unavailable"),
             requests: 1,
+            billed: NONE,
         },
         Fault {
             // The tool result grew the conversation: it is truncated and sent again.
@@ -527,60 +540,70 @@ fn faults() -> Vec<Fault> {
             },
             code: None,
             requests: 3,
+            billed: TWO,
         },
         Fault {
             name: "reset before any token, then ok",
             script: |f| vec![Reply::Reset(String::new()), ok(f)],
             code: None,
             requests: 2,
+            billed: ONE,
         },
         Fault {
             name: "reset after a token",
             script: |f| vec![Reply::Reset(text_start(f, &["Votre solde"]))],
             code: Some("provider_unavailable"),
             requests: 1,
+            billed: STARTED,
         },
         Fault {
             name: "stall twice",
             script: |_| vec![Reply::Stall(String::new()), Reply::Stall(String::new())],
             code: Some("timeout"),
             requests: 2,
+            billed: NONE,
         },
         Fault {
             name: "stall, then ok",
             script: |f| vec![Reply::Stall(String::new()), ok(f)],
             code: None,
             requests: 2,
+            billed: ONE,
         },
         Fault {
             name: "malformed chunk",
             script: |f| vec![Reply::Ok(malformed(f))],
             code: Some("provider_unavailable"),
             requests: 1,
+            billed: NONE,
         },
         Fault {
             name: "missing end marker",
             script: |f| vec![Reply::Ok(text_start(f, &["Votre", " solde"]))],
             code: Some("provider_unavailable"),
             requests: 1,
+            billed: STARTED,
         },
         Fault {
             name: "in-band error",
             script: |f| vec![Reply::Ok(in_band(f))],
             code: Some("provider_unavailable"),
             requests: 1,
+            billed: STARTED,
         },
         Fault {
             name: "empty reply twice",
             script: |f| vec![Reply::Ok(empty(f)), Reply::Ok(empty(f))],
             code: Some("empty_reply"),
             requests: 2,
+            billed: TWO,
         },
         Fault {
             name: "empty reply, then ok",
             script: |f| vec![Reply::Ok(empty(f)), ok(f)],
             code: None,
             requests: 2,
+            billed: TWO,
         },
     ]
 }
@@ -595,6 +618,7 @@ async fn the_fault_matrix_holds_for_every_provider() {
         for provider in PROVIDERS {
             let f = format_of(provider);
             let s = setup(provider, (fault.script)(f)).await;
+            let before = support::settings_total(&s.sou, s.user).await;
             let events = ask(&s).await;
             let code = error_code(&events);
             let requests = lock(&s.mock).requests.len();
@@ -621,6 +645,22 @@ async fn the_fault_matrix_holds_for_every_provider() {
             if fault.name == "429 three times" {
                 assert_eq!(waits.len(), 2, "two retries: {what}");
             }
+            // Every token the provider reported is counted, and the answer, its trace and
+            // Settings → Usage agree.
+            let tokens = support::usage_adds_up(&s.sou, s.user, &events, before).await;
+            assert_eq!(tokens, (fault.billed)(f), "the tokens billed: {what}");
+            if fault.name.starts_with("empty reply") {
+                let r = lock(&s.mock).requests.clone();
+                let temperature = |b: &Value| {
+                    b.get("temperature")
+                        .or(b.pointer("/generationConfig/temperature"))
+                        .or(b.pointer("/options/temperature"))
+                        .and_then(Value::as_f64)
+                        .map(|t| (t * 10.0).round() / 10.0)
+                };
+                assert_eq!(temperature(&r[0].2), None, "the provider's default first: {what}");
+                assert_eq!(temperature(&r[1].2), Some(0.7), "the retry with another temperature: {what}");
+            }
             for e in &events {
                 if let ChatEvent::Error { message, .. } = e {
                     assert!(!message.contains(CANARY), "{what}");
@@ -645,6 +685,7 @@ async fn each_provider_stops_before_its_first_token_within_a_second() {
             Format::Gemini | Format::Ollama => String::new(),
         };
         let s = setup(provider, vec![Reply::Stall(opening)]).await;
+        let before = support::settings_total(&s.sou, s.user).await;
         let (events, _, ended) =
             support::ask_then_stop(&s.sou, s.user, QUESTION, || lock(&s.mock).requests.len(), Duration::ZERO)
                 .await;
@@ -653,5 +694,9 @@ async fn each_provider_stops_before_its_first_token_within_a_second() {
         assert_eq!(error_code(&events).as_deref(), Some("stopped"), "{what}");
         assert!(events.last().is_some_and(ChatEvent::is_terminal), "{what}");
         assert_eq!(lock(&s.mock).requests.len(), 1, "no retry once stopped: {what}");
+        // What the provider reported before the stop is counted (Anthropic's opening
+        // says the input tokens).
+        let tokens = support::usage_adds_up(&s.sou, s.user, &events, before).await;
+        assert_eq!(tokens, STARTED(format_of(provider)), "{what}");
     }
 }

@@ -143,22 +143,32 @@ fn cases() -> Vec<Case> {
             ],
         ),
         openai("truncated", vec![text("Votre solde"), text(" est de"), Err(Truncated)]),
-        // Anthropic Messages.
+        // Anthropic Messages: the input tokens as soon as `message_start` says them.
         anthropic(
             "text",
-            vec![text("Vous avez dépensé"), text(" 412,30 € en courses ✓"), usage(47, 12), done("end_turn")],
+            vec![
+                usage(47, 0),
+                text("Vous avez dépensé"),
+                text(" 412,30 € en courses ✓"),
+                usage(0, 12),
+                done("end_turn"),
+            ],
         ),
         anthropic(
             "tool_call",
             vec![
+                usage(390, 0),
                 text("Je regarde vos dépenses."),
                 call("toolu_01Sou", "spending_total", courses()),
-                usage(390, 64),
+                usage(0, 64),
                 done("tool_use"),
             ],
         ),
-        anthropic("error", vec![text("Votre solde"), Err(InBand("overloaded_error: Overloaded".into()))]),
-        anthropic("truncated", vec![text("Votre solde"), usage(47, 3), Err(Truncated)]),
+        anthropic(
+            "error",
+            vec![usage(47, 0), text("Votre solde"), Err(InBand("overloaded_error: Overloaded".into()))],
+        ),
+        anthropic("truncated", vec![usage(47, 0), text("Votre solde"), usage(0, 3), Err(Truncated)]),
         // Ollama /api/chat (NDJSON).
         ollama(
             "text",
@@ -173,10 +183,16 @@ fn cases() -> Vec<Case> {
             ],
         ),
         ollama("truncated", vec![text("Votre solde"), text(" est de"), Err(Truncated)]),
-        // Gemini streamGenerateContent?alt=sse.
+        // Gemini streamGenerateContent?alt=sse: each chunk's tokens so far, as increments.
         gemini(
             "text",
-            vec![text("Vous avez dépensé"), text(" 412,30 € en courses ✓"), usage(31, 10), done("STOP")],
+            vec![
+                text("Vous avez dépensé"),
+                usage(31, 0),
+                text(" 412,30 € en courses ✓"),
+                usage(0, 10),
+                done("STOP"),
+            ],
         ),
         gemini("tool_call", vec![call("call_1", "spending_total", courses()), usage(140, 18), done("STOP")]),
         gemini(
@@ -325,6 +341,7 @@ fn sample_request(wire: Wire) -> LlmRequest {
             parameters: std::sync::Arc::new(schema()),
         }],
         max_tokens: 512,
+        temperature: None,
     }
 }
 

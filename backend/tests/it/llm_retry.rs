@@ -10,7 +10,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use backend::llm::retry::{self, RetryPolicy};
+use backend::llm::retry::{self, Meter, RetryPolicy};
 use backend::llm::{self, Endpoint, LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, Wire};
 use futures::StreamExt;
 use secrecy::SecretString;
@@ -39,14 +39,18 @@ fn reply(status: u16, body: &[u8]) -> Reply {
 struct Mock {
     script: VecDeque<Reply>,
     requests: u32,
+    /// Each request's JSON body.
+    bodies: Vec<serde_json::Value>,
 }
 
 type Shared = Arc<Mutex<Mock>>;
 
-async fn handle(State(mock): State<Shared>, _req: Request) -> Response {
+async fn handle(State(mock): State<Shared>, req: Request) -> Response {
+    let bytes = axum::body::to_bytes(req.into_body(), 1 << 20).await.unwrap_or_default();
     let next = {
         let mut m = mock.lock().unwrap_or_else(|p| p.into_inner());
         m.requests += 1;
+        m.bodies.push(serde_json::from_slice(&bytes).unwrap_or_default());
         m.script.pop_front()
     };
     let Some(r) = next else {
@@ -66,7 +70,7 @@ async fn handle(State(mock): State<Shared>, _req: Request) -> Response {
 }
 
 async fn serve(script: Vec<Reply>) -> (Endpoint, Shared) {
-    let mock: Shared = Arc::new(Mutex::new(Mock { script: script.into(), requests: 0 }));
+    let mock: Shared = Arc::new(Mutex::new(Mock { script: script.into(), ..Mock::default() }));
     let app = axum::Router::new().fallback(handle).with_state(mock.clone());
     let addr = support::serve(app).await;
     let endpoint =
@@ -127,20 +131,31 @@ fn request() -> LlmRequest {
         messages: vec![LlmMessage { role: Role::User, content: vec![Part::Text("Mon solde ?".into())] }],
         tools: vec![],
         max_tokens: 256,
+        temperature: None,
     }
 }
 
 /// Runs the retrying call; returns the attempts it reports, the outcome (an outer
 /// error as the only item) and the recorded sleeps.
 async fn run(endpoint: &Endpoint, read_timeout: Duration) -> (u32, Outcome, Vec<Duration>) {
+    let (attempts, outcome, sleeps, _) = run_metered(endpoint, read_timeout).await;
+    (attempts, outcome, sleeps)
+}
+
+/// The same, with the tokens the call's meter counted.
+async fn run_metered(
+    endpoint: &Endpoint,
+    read_timeout: Duration,
+) -> (u32, Outcome, Vec<Duration>, (u64, u64)) {
     let client = llm::http_client(Duration::from_secs(5), read_timeout).expect("client");
     let pause = Waits::default();
-    let attempted = retry::stream(&POLICY, &pause, Wire::OpenAi, &client, endpoint, &request()).await;
+    let meter = Meter::default();
+    let attempted = retry::stream(&POLICY, &pause, Wire::OpenAi, &client, endpoint, &request(), &meter).await;
     let outcome = match attempted.result {
         Ok(events) => events.collect().await,
         Err(e) => vec![Err(e)],
     };
-    (attempted.attempts, outcome, pause.sleeps())
+    (attempted.attempts, outcome, pause.sleeps(), meter.tokens())
 }
 
 const READ: Duration = Duration::from_secs(5);
@@ -248,16 +263,38 @@ async fn two_stalls_give_a_timeout_after_one_retry() {
 }
 
 #[tokio::test]
-async fn an_empty_reply_is_retried_once() {
+async fn an_empty_reply_is_retried_once_with_another_temperature() {
     let (endpoint, mock) = serve(vec![reply(200, EMPTY), ok_text()]).await;
     let (attempts, got, _) = run(&endpoint, READ).await;
     assert_eq!(got, text_events());
     assert_eq!((attempts, requests(&mock)), (2, 2));
+    let bodies = mock.lock().unwrap().bodies.clone();
+    assert_eq!(bodies[0].get("temperature"), None, "the first call leaves the provider's default");
+    assert_eq!(bodies[1]["temperature"].as_f64().map(|t| (t * 10.0).round()), Some(7.0), "{}", bodies[1]);
+    let (mut first, mut second) = (bodies[0].clone(), bodies[1].clone());
+    first.as_object_mut().unwrap().remove("temperature");
+    second.as_object_mut().unwrap().remove("temperature");
+    assert_eq!(first, second, "nothing else changes");
 
     let (endpoint, mock) = serve(vec![reply(200, EMPTY), reply(200, EMPTY), ok_text()]).await;
     let (attempts, got, _) = run(&endpoint, READ).await;
     assert_eq!(got, vec![Err(LlmError::EmptyReply)]);
     assert_eq!((attempts, requests(&mock)), (2, 2));
+}
+
+/// Every attempt the provider reported tokens for is counted: an empty reply's (billed,
+/// then retried), and the answer's.
+#[tokio::test]
+async fn the_meter_counts_every_attempt_that_reported_tokens() {
+    let billed_empty = String::from_utf8(EMPTY.to_vec()).unwrap().replace(
+        "data: [DONE]",
+        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":0}}\n\ndata: [DONE]",
+    );
+    let (endpoint, _mock) = serve(vec![reply(200, billed_empty.as_bytes()), ok_text()]).await;
+    let (attempts, got, _, tokens) = run_metered(&endpoint, READ).await;
+    assert_eq!(got, text_events());
+    assert_eq!(attempts, 2);
+    assert_eq!(tokens, (40 + 52, 9));
 }
 
 #[tokio::test]

@@ -402,9 +402,13 @@ async fn scenario(a: Store, b: Store) {
     ]});
     lock(&mock).script.push_back(crate::llm_chat::calls(&[("propose_plan", bad)]));
     lock(&mock).script.push_back(text(&["Je ne peux pas déplacer d'argent."]));
+    let before = crate::support::settings_total(&one, user).await;
     let (_, events) =
         ask(&one, user, "Devrais-je résilier Netflix, et combien j'ai payé Spotify cette année ?").await;
     assert!(!events.iter().any(|e| matches!(e, ChatEvent::PlanProposed { .. })), "{events:?}");
+    // The planner's call counts in the answer's usage too.
+    let tokens = crate::support::usage_adds_up(&one, user, &events, before).await;
+    assert_eq!(tokens, (800 + 1_000, 30 + 50));
 
     // The instance's limit, all users together, stops models the same way.
     let capped = sou(

@@ -125,3 +125,37 @@ pub async fn ask_then_stop(
         .expect("the stream ends once stopped");
     (events, stopped, stopped.elapsed())
 }
+
+/// What Settings → Usage counts in all for `user`: calls, input and output tokens, cost.
+pub async fn settings_total(sou: &Sou, user: UserId) -> [u64; 4] {
+    let u = sou.usage(user).await.unwrap();
+    u.months.iter().fold([0; 4], |a, m| {
+        [a[0] + m.calls, a[1] + m.input_tokens, a[2] + m.output_tokens, a[3] + m.cost_eur_micros]
+    })
+}
+
+/// The answer in `events` (its status's usage), its trace's model steps and what Settings →
+/// Usage gained since `before` count the same calls, tokens and cost; returns the answer's
+/// input and output tokens.
+pub async fn usage_adds_up(
+    sou: &Sou,
+    user: UserId,
+    events: &[agent::protocol::ChatEvent],
+    before: [u64; 4],
+) -> (u64, u64) {
+    use agent::protocol::ChatEvent;
+    let Some(ChatEvent::Status { usage, message_id: Some(run), .. }) = events.last() else {
+        panic!("no status with a run: {events:?}")
+    };
+    let trace = sou.run_trace(user, run, agent::Locale::En).await.unwrap();
+    let models: Vec<_> = trace.steps.iter().filter(|s| s.provider.is_some()).collect();
+    let steps = models.iter().fold([models.len() as u64, 0, 0, 0], |a, s| {
+        [a[0], a[1] + s.input_tokens, a[2] + s.output_tokens, a[3] + s.cost_eur_micros]
+    });
+    let answer = [steps[0], usage.input_tokens, usage.output_tokens, usage.cost_eur_micros];
+    assert_eq!(answer, steps, "the answer's usage and its trace's model steps");
+    let after = settings_total(sou, user).await;
+    let added = [0, 1, 2, 3].map(|i| after[i] - before[i]);
+    assert_eq!(added, steps, "Settings → Usage and the trace's model steps");
+    (usage.input_tokens, usage.output_tokens)
+}
