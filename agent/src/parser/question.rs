@@ -260,7 +260,17 @@ impl Parser {
                 .and_then(|id| self.vocab.term(*id))
                 .is_some_and(|t| t.kind.as_deref() == Some("transfer"))
         };
-        let categories = match (categories.as_slice(), merchants.as_slice()) {
+        // One merchant named twice ("sncf …, the ouigo trips"): read as once, by its
+        // name nearest the category's word.
+        let named = match merchants.split_first() {
+            Some((m, rest)) if !rest.is_empty() && rest.iter().all(|o| o.ids == m.ids) => {
+                let near =
+                    categories.first().and_then(|c| merchants.iter().find(|o| beside(&c.words, &o.words)));
+                std::slice::from_ref(near.unwrap_or(m))
+            }
+            _ => merchants.as_slice(),
+        };
+        let categories = match (categories.as_slice(), named) {
             // "the Paul transfers": no shop sells transfers — which is meant? Asked.
             ([c], [m]) if transfer(c) && beside(&c.words, &m.words) => {
                 reasons.push(Reason::new(

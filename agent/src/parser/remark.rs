@@ -25,6 +25,8 @@ fn is_remark_marker(w: &str) -> bool {
 
 const REMARK_MARKERS: &[&str] = &[
     "is",
+    "its",
+    "thats",
     "was",
     "were",
     "are",
@@ -369,6 +371,9 @@ const RESTRICTING_WORDS: &[&str] = &[
     "chaque",
 ];
 
+/// Interjections that open a remark even with no comma before them.
+const INTERJECTIONS: &[&str] = &["lol", "ngl", "tbh", "haha", "lmao", "omg", "ugh", "mdr", "ptdr", "jpp"];
+
 /// Where the message may hold a remark: (the question, the remark, whether the remark is
 /// a sentence of its own) with the remark after the last break (`,` `.` `?` `!` `;` `…`,
 /// a dash) or before the first one, or between two breaks ("Je voudrais savoir,
@@ -379,8 +384,14 @@ fn splits(message: &str) -> Vec<(String, &str, bool)> {
     }
     let tokens = tokenize(message);
     let gap = |i: usize| &message[tokens[i - 1].end..tokens[i].start];
+    // ("…this year lol its probably bad": an interjection opens a clause of its own —
+    // one that ends the message stays with the clause it closes.)
     let breaks: Vec<usize> = (1..tokens.len())
-        .filter(|&i| gap(i).contains([',', '.', '?', '!', ';', '…', '—', '–', '(']) || gap(i).contains(" - "))
+        .filter(|&i| {
+            gap(i).contains([',', '.', '?', '!', ';', '…', '—', '–', '('])
+                || gap(i).contains(" - ")
+                || (INTERJECTIONS.contains(&tokens[i].norm.as_str()) && i + 1 < tokens.len())
+        })
         .collect();
     let full = |i: usize| gap(i).contains(['.', '?', '!']);
     let mut out = Vec::new();

@@ -270,6 +270,11 @@ impl Read<'_> {
             {
                 a -= 1;
             }
+            // "une règle total energies en transport": "total", which alone names no
+            // filter, is TotalEnergies' when a label follows it.
+            if a > 0 && self.w(a - 1) == "total" && !self.gap(a, ",") {
+                a -= 1;
+            }
             first = Some(a);
             // "anything from HELLOFRESH is filed under groceries": a label in capitals is
             // the label, not the words around it.
