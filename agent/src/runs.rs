@@ -154,6 +154,8 @@ pub enum StepStatus {
     Failed,
     /// Stopped by the user, or by a client going away.
     Stopped,
+    /// Not run: a model's tool call the registry refused (the reason in `error`).
+    Refused,
 }
 
 impl StepStatus {
@@ -162,6 +164,7 @@ impl StepStatus {
             StepStatus::Done => "done",
             StepStatus::Failed => "failed",
             StepStatus::Stopped => "stopped",
+            StepStatus::Refused => "refused",
         }
     }
 
@@ -170,6 +173,7 @@ impl StepStatus {
             "done" => StepStatus::Done,
             "failed" => StepStatus::Failed,
             "stopped" => StepStatus::Stopped,
+            "refused" => StepStatus::Refused,
             _ => return None,
         })
     }

@@ -377,6 +377,7 @@ pub(crate) async fn answer(
                 },
                 Err(e) => {
                     tracing::info!(tool = %name, "the model's tool call was refused by the registry");
+                    out.step(Clock::now(), steps::refused(&name, &arguments, &e.to_string(), q.locale));
                     format!("error: {e}. Call a listed tool with arguments valid for its schema.")
                 }
             };

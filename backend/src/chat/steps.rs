@@ -52,6 +52,20 @@ pub(crate) fn arguments(call: &ToolCall) -> Option<serde_json::Value> {
     serde_json::to_value(call).ok().and_then(|mut v| v.get_mut("args").map(serde_json::Value::take))
 }
 
+/// A model's tool call the registry refused: not run, `why` said. The name and arguments
+/// are the model's, kept as text (never a link or markup where shown).
+pub(crate) fn refused(name: &str, arguments: &serde_json::Value, why: &str, locale: Locale) -> Step {
+    let mut s = Step::new(
+        StepKind::Tool,
+        locale.pick(format!("Appel refusé : {name}"), format!("Call refused: {name}")),
+    );
+    s.status = StepStatus::Refused;
+    s.tool = Some(name.chars().take(64).collect());
+    s.arguments = Some(arguments.clone());
+    s.error = Some(why.chars().take(500).collect());
+    s
+}
+
 /// A tool step before it ran: its name and arguments.
 pub(crate) fn tool(call: &ToolCall, title: impl Into<String>) -> Step {
     let mut s = Step::new(StepKind::Tool, title);

@@ -439,6 +439,16 @@ async fn invalid_tool_calls_are_refused_and_the_model_told() {
     .await;
     let (_, events) = ask(&s, "Should I worry about my accounts?", None).await;
     assert!(!has_result(&events), "nothing outside the registry's schemas runs");
+    // Each refused call is a step of the trace, marked refused, with the reason.
+    let Some(ChatEvent::Status { message_id: Some(run), .. }) = events.last() else { panic!("no run") };
+    let trace = s.sou.run_trace(s.user, run, Locale::Fr).await.unwrap();
+    let refused: Vec<_> =
+        trace.steps.iter().filter(|s| s.status == agent::runs::StepStatus::Refused).collect();
+    let tools: Vec<_> = refused.iter().map(|s| s.tool.as_deref().unwrap_or_default()).collect();
+    assert_eq!(tools, ["drop_table", "balances"], "{:?}", trace.steps);
+    assert!(refused.iter().all(|s| s.kind == agent::runs::StepKind::Tool
+        && s.title.starts_with("Call refused")
+        && s.error.as_ref().is_some_and(|e| !e.is_empty())));
     let b = bodies(&s.mock);
     let results: Vec<String> = b[1]["messages"]
         .as_array()
