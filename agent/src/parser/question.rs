@@ -204,10 +204,22 @@ impl Parser {
                 reasons.push(Reason::new(ReasonCode::CurrentPeriod, locale, &p.label));
                 p
             }
-            // A point-in-time question means now, conversation or not.
+            // A point-in-time question means now, conversation or not — unless it is
+            // asked in the past ("quel était mon solde ?", "what was my balance?"): then
+            // when? Asked.
             (None, _) if kind.is_current() => {
                 let p = current_period(kind, cx.today, locale);
                 reasons.push(Reason::new(ReasonCode::CurrentPeriod, locale, &p.label));
+                let past = tokens.iter().find(|t| {
+                    matches!(
+                        t.norm.as_str(),
+                        "etait" | "etaient" | "avait" | "avais" | "was" | "were" | "had"
+                    )
+                });
+                if let Some(t) = past.filter(|_| previous.is_none()) {
+                    let said = message.get(t.start..t.end).unwrap_or(&t.norm);
+                    reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &format!("« {said} »")));
+                }
                 p
             }
             // A new question without a period, in a conversation that had one.

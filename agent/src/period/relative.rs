@@ -139,6 +139,9 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["de", "l", "annee"], Relative::ThisYear),
     (&["of", "the", "year"], Relative::ThisYear),
     (&["annee", "en", "cours"], Relative::ThisYear),
+    // A person's financial year ("l'exercice en cours") is the calendar year.
+    (&["exercice", "en", "cours"], Relative::ThisYear),
+    (&["exercice", "precedent"], Relative::LastYear),
     (&["this", "year"], Relative::ThisYear),
     (&["this", "yr"], Relative::ThisYear),
     (&["last", "yr"], Relative::LastYear),

@@ -387,7 +387,12 @@ mod tests {
     // credits, as "mes revenus" is all income). AZ's wants "qu'est-ce que j'ai payé à EDF
     // l'an passé" as a total (Sou: the payments, as "qu'est-ce que j'ai payé hier"), "le
     // retrait de samedi c'était combien" as the line (Sou: the total of that day's) and
-    // "anything over 200 last month that wasnt rent" as debits (Sou: both ways).
+    // "anything over 200 last month that wasnt rent" as debits (Sou: both ways). BC's and
+    // BF's want "my airbnb payments", "mes achats à la Pharmacie", "my deliveroo orders"
+    // both ways (the brief: debits); BD's, BE's and BF's ask of "at the bakery", "mes
+    // charges", "dans le bar", "dans le resto" (the vocabulary's other names: Groceries,
+    // Housing, Restaurants); BE's wants "la MAIF m'a-t-elle bien prélevé" as the lines
+    // (Sou: the total, with them).
     const SETS: &[(&str, &str, usize, usize)] = &[
         ("2026-11-29-a", include_str!("../blind/2026-11-29-a.txt"), 8, 131),
         ("2026-11-29-b", include_str!("../blind/2026-11-29-b.txt"), 3, 144),
@@ -431,13 +436,13 @@ mod tests {
         ("2026-11-29-aj", include_str!("../blind/2026-11-29-aj.txt"), 1, 97),
         ("2026-11-29-ao", include_str!("../blind/2026-11-29-ao.txt"), 1, 152),
         ("2026-11-29-ap", include_str!("../blind/2026-11-29-ap.txt"), 3, 129),
-        ("2026-11-29-aq", include_str!("../blind/2026-11-29-aq.txt"), 1, 157),
+        ("2026-11-29-aq", include_str!("../blind/2026-11-29-aq.txt"), 1, 158),
         ("2026-11-29-ar", include_str!("../blind/2026-11-29-ar.txt"), 1, 127),
         ("2026-11-29-as", include_str!("../blind/2026-11-29-as.txt"), 1, 126),
         ("2026-11-29-at", include_str!("../blind/2026-11-29-at.txt"), 1, 150),
         ("2026-11-30-au", include_str!("../blind/2026-11-30-au.txt"), 0, 143),
         ("2026-11-30-av", include_str!("../blind/2026-11-30-av.txt"), 0, 145),
-        ("2026-11-30-aw", include_str!("../blind/2026-11-30-aw.txt"), 2, 112),
+        ("2026-11-30-aw", include_str!("../blind/2026-11-30-aw.txt"), 2, 113),
         ("2026-11-30-ax", include_str!("../blind/2026-11-30-ax.txt"), 1, 87),
         ("2026-12-01-ay", include_str!("../blind/2026-12-01-ay.txt"), 0, 118),
         ("2026-12-01-az", include_str!("../blind/2026-12-01-az.txt"), 3, 117),
@@ -445,6 +450,8 @@ mod tests {
         ("2026-12-01-bb", include_str!("../blind/2026-12-01-bb.txt"), 0, 85),
         ("2026-12-02-bc", include_str!("../blind/2026-12-02-bc.txt"), 5, 122),
         ("2026-12-02-bd", include_str!("../blind/2026-12-02-bd.txt"), 3, 104),
+        ("2026-12-02-be", include_str!("../blind/2026-12-02-be.txt"), 3, 96),
+        ("2026-12-02-bf", include_str!("../blind/2026-12-02-bf.txt"), 2, 111),
     ];
 
     #[test]

@@ -202,6 +202,14 @@ impl Read<'_> {
         }
         let asked = self.any(CREATE | ALWAYS) || from_now;
         self.mark(RULE | LABEL | CREATE | FILE | STRONG);
+        // "les prélèvements Harmonie Mutuelle": the transactions' noun is not the label's
+        // (in capitals it is: "VIREMENT SALAIRE").
+        for i in 0..self.tokens.len() {
+            let t = &self.tokens[i];
+            let capitals =
+                self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase));
+            self.used[i] |= self.is(i, ROWS) && !self.is(i, TRANSFER) && !capitals;
+        }
         for i in 0..self.tokens.len() {
             self.used[i] |= matches!(
                 self.w(i),

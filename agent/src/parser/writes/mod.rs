@@ -195,6 +195,20 @@ impl Parser {
                 }
             }
         }
+        // "je veux un budget resto", "I'd like a budget for eating out": a budget wanted is
+        // one to make.
+        for i in 2..tokens.len() {
+            let wants = matches!(
+                tokens[i - 2].norm.as_str(),
+                "veux" | "voudrais" | "voulais" | "aimerais" | "want" | "like" | "need"
+            );
+            if wants
+                && matches!(tokens[i - 1].norm.as_str(), "un" | "a" | "another" | "nouveau")
+                && is_budget_word(&tokens[i].norm)
+            {
+                c[i - 2] |= CREATE;
+            }
+        }
         // "add AMZN MKTP as another name for Amazon", "un autre nom pour Amazon": a merge.
         for i in 1..tokens.len() {
             let other = matches!(tokens[i - 1].norm.as_str(), "another" | "other" | "autre");
