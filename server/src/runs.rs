@@ -122,7 +122,7 @@ pub async fn act_form(
         let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
         while std::time::Instant::now() < until {
             match state.sou.run_state(account.user, &id).await {
-                Ok((agent::runs::RunStatus::Running, _)) => {}
+                Ok((agent::runs::RunStatus::Running, ..)) => {}
                 _ => break,
             }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
@@ -142,7 +142,7 @@ pub async fn edit_form(
     let page = field(&fields, "back").unwrap_or("/").to_string();
     let anchor = anchor(&id);
     let plan = match state.sou.run_state(account.user, &id).await {
-        Ok((_, plan)) => plan,
+        Ok((_, plan, _)) => plan,
         Err(e) => return refused(&page, &anchor, RunError::Backend(e)),
     };
     let Some(plan) = plan else { return back(&page, Some("not_a_plan"), &anchor) };

@@ -349,7 +349,14 @@ pub(crate) async fn answer(
         let mut results = Vec::new();
         for (id, name, arguments) in calls {
             said.push(Part::ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() });
-            let content = match Registry::get().validate(&json!({"tool": name, "args": arguments})) {
+            // A valid call's periods are named in the conversation's language, not the
+            // model's ("janvier 2026" in a French answer, whatever label it wrote).
+            let validated =
+                Registry::get().validate(&json!({"tool": name, "args": arguments})).map(|mut c| {
+                    agent::period::renamed(&mut c, q.locale);
+                    c
+                });
+            let content = match validated {
                 Ok(call) if call.is_write() => propose(sou, &q, model, call, out).await,
                 Ok(call) => match steps::run_checked(sou, out, q.user, &call, q.locale, q.today).await {
                     Ok((output, checks)) => {

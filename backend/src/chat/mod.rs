@@ -437,9 +437,12 @@ impl Sou {
                 Ok(guarded(p, u))
             }
             Ok(Verdict::Repair(call)) => {
+                // Its periods named in the conversation's language, not the model's.
+                let mut call = *call;
+                agent::period::renamed(&mut call, locale);
                 let detail = parser.describe(&call, locale);
                 let repaired = ToolCallPlan {
-                    call: *call,
+                    call,
                     meta: agent::PlanMeta {
                         confidence: Confidence::Medium,
                         confidence_reasons: vec![Reason::new(ReasonCode::GuardianRepaired, locale, &detail)],

@@ -111,9 +111,11 @@ fn read(args: &Value, parser: &Parser, locale: Locale, today: Date) -> Result<Ru
         |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").chars().take(200).collect::<String>();
     let mut out = Vec::with_capacity(steps.len());
     for (i, s) in steps.iter().enumerate() {
-        let call = Registry::get()
+        let mut call = Registry::get()
             .validate(&json!({"tool": s.get("tool"), "args": s.get("args")}))
             .map_err(|e| format!("step {}: {e}", i + 1))?;
+        // Its periods named in the user's language, not the model's.
+        agent::period::renamed(&mut call, locale);
         out.push(PlanStep {
             title: parser.describe(&call, locale),
             why: text(s.get("why")),

@@ -231,6 +231,9 @@ impl Sou {
             Some(p) if outputs.len() == 1 && markdown.is_empty() => vec![p.clone()],
             _ => Vec::new(),
         };
+        // Titled in the conversation's language, as its period's label is ("Dépenses :
+        // Courses — janvier 2026", whoever shares it in whatever language).
+        let locale = plan.as_ref().map_or(locale, |p| p.meta.locale);
         let generic = locale.pick("Réponse de Sou", "Sou's answer");
         let generic_title = match plan.as_ref().and_then(|p| p.call.period()) {
             Some(period) => format!("{generic} — {}", period.label),

@@ -138,10 +138,10 @@ impl Sou {
         &self,
         user: UserId,
         run: &str,
-    ) -> Result<(RunStatus, Option<agent::runs::RunPlan>), BackendError> {
+    ) -> Result<(RunStatus, Option<agent::runs::RunPlan>, agent::Locale), BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let (status, plan): (String, Option<String>) =
-            sqlx::query_as("SELECT status, plan FROM runs WHERE id = $1 AND user_id = $2")
+        let (status, plan, locale): (String, Option<String>, String) =
+            sqlx::query_as("SELECT status, plan, locale FROM runs WHERE id = $1 AND user_id = $2")
                 .bind(run)
                 .bind(user.0)
                 .fetch_optional(&mut *db)
@@ -154,7 +154,7 @@ impl Sou {
             .map(|p| serde_json::from_str(&p))
             .transpose()
             .map_err(|e| BackendError::Corrupt(format!("run plan: {e}")))?;
-        Ok((status, plan))
+        Ok((status, plan, agent::Locale::from_tag(&locale).unwrap_or_default()))
     }
 
     /// The runs of a conversation, oldest first (the chat page's trace panels).

@@ -70,6 +70,10 @@ pub enum RunError {
     /// An answer of one step: there is no plan to act on.
     #[error("the run has no plan")]
     NotAPlan,
+    /// An answer of one step that is no longer being written: it cannot be stopped.
+    /// Said in its conversation's language.
+    #[error("the answer is {0:?}")]
+    Answered(RunStatus, Locale),
     /// An edited plan the registry refused.
     #[error("invalid plan: {0}")]
     Invalid(String),
@@ -79,7 +83,7 @@ impl UserError for RunError {
     fn code(&self) -> &'static str {
         match self {
             RunError::Backend(e) => e.code(),
-            RunError::State(_) => "run_state",
+            RunError::State(_) | RunError::Answered(..) => "run_state",
             RunError::NotAPlan => "not_a_plan",
             RunError::Invalid(_) => "invalid_plan",
         }
@@ -95,6 +99,12 @@ impl UserError for RunError {
             RunError::NotAPlan => {
                 locale.pick("Cette réponse n'a pas de plan.", "This answer has no plan.").to_string()
             }
+            RunError::Answered(_, said_in) => said_in
+                .pick(
+                    "Cette réponse est déjà terminée : il n'y a plus rien à arrêter.",
+                    "This answer has already ended: there is nothing left to stop.",
+                )
+                .to_string(),
             RunError::Invalid(why) => {
                 locale.pick(format!("Plan refusé : {why}"), format!("Plan refused: {why}"))
             }
@@ -104,7 +114,7 @@ impl UserError for RunError {
     fn kind(&self) -> ErrorKind {
         match self {
             RunError::Backend(e) => e.kind(),
-            RunError::State(_) | RunError::NotAPlan => ErrorKind::Conflict,
+            RunError::State(_) | RunError::NotAPlan | RunError::Answered(..) => ErrorKind::Conflict,
             RunError::Invalid(_) => ErrorKind::InvalidPlan,
         }
     }
@@ -289,11 +299,12 @@ impl Sou {
 
     /// Stops an answer being written (a model's, say): its server sees it and stops.
     async fn stop_answer(&self, user: UserId, run: &str) -> Result<agent::runs::RunTrace, RunError> {
+        let (_, _, locale) = self.run_state(user, run).await?;
         if !self.move_run(user, run, &["running"], RunStatus::Cancelled).await? {
-            return Err(RunError::State(self.run_state(user, run).await?.0));
+            return Err(RunError::Answered(self.run_state(user, run).await?.0, locale));
         }
         self.runs.hub.stop(run);
-        Ok(self.run_trace(user, run, Locale::En).await?)
+        Ok(self.run_trace(user, run, locale).await?)
     }
 
     /// `PATCH /api/v1/runs/{id}`: the plan's steps as the user edited them (removed,

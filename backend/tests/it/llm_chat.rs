@@ -283,11 +283,21 @@ async fn an_unreadable_verdict_still_counts_its_tokens() {
 async fn guardian_repair_is_validated_then_runs() {
     let s = setup(vec![]).await;
     let repaired = call_of(&s, "combien en courses en février 2026").await;
-    lock(&s.mock).script.push_back(verdict(json!({"decision": "repair", "plan": repaired})));
+    // The model labels the period in its own words: the plan says it in the
+    // conversation's language.
+    let mut said = repaired.clone();
+    said["args"]["period"]["label"] = json!("February 2026");
+    lock(&s.mock).script.push_back(verdict(json!({"decision": "repair", "plan": said})));
     let (_, events) = ask(&s, MEDIUM, None).await;
     let p = plans(&events);
     assert_eq!(p.len(), 2, "the parser's plan, then the repaired one");
-    assert_eq!(serde_json::to_value(&p[1].call).unwrap(), repaired);
+    assert_eq!(p[1].call.period().map(|p| p.label.as_str()), Some("février 2026"));
+    // The rest as the model said it (the period's words are Sou's own).
+    let (mut got, mut want) = (serde_json::to_value(&p[1].call).unwrap(), repaired);
+    for v in [&mut got, &mut want] {
+        v["args"]["period"].as_object_mut().unwrap().remove("words");
+    }
+    assert_eq!(got, want);
     assert!(p[1].meta.confidence_reasons.iter().any(|r| r.code == ReasonCode::GuardianRepaired));
     assert!(has_result(&events));
 }
@@ -603,6 +613,13 @@ async fn stop_before_the_first_token(message: &str) {
     );
     assert!(events.last().is_some_and(ChatEvent::is_terminal), "{events:?}");
     assert_eq!(lock(&s.mock).bodies.len(), 1, "no retry once stopped");
+    // Stopped again: the answer has ended, said in its conversation's language (English
+    // here), whatever the request's — and it is no plan.
+    let Some(ChatEvent::Status { message_id: Some(run), .. }) = events.last() else { panic!("no run") };
+    let again = s.sou.run_action(s.user, run, backend::runs::plans::RunAction::Cancel).await.unwrap_err();
+    use backend::UserError as _;
+    assert_eq!(again.code(), "run_state");
+    assert_eq!(again.message(Locale::Fr), "This answer has already ended: there is nothing left to stop.");
 }
 
 #[tokio::test]

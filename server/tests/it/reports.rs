@@ -220,7 +220,8 @@ async fn scenario(store: Store, site: &std::path::Path) {
         api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": carrefour}))
             .await;
     let named_id = named["id"].as_str().unwrap().to_string();
-    assert!(named["title"].as_str().unwrap().contains("Carrefour"), "{named}");
+    // In the conversation's language, whatever the request's.
+    assert_eq!(named["title"].as_str(), Some("Dépenses : Carrefour — janvier 2026"), "{named}");
     let (_, changed) =
         api(&router, &alice, "PATCH", &format!("/api/v1/reports/{named_id}"), json!({"names": "categories"}))
             .await;
