@@ -547,6 +547,17 @@ impl ToolCall {
         }
     }
 
+    /// The category a write puts transactions or a budget in: a budget's, a rule's, a
+    /// recategorisation's target.
+    pub fn written_category_mut(&mut self) -> Option<&mut String> {
+        match self {
+            ToolCall::SetBudget(a) => Some(&mut a.category),
+            ToolCall::CreateRule(a) => Some(&mut a.category),
+            ToolCall::Recategorise(a) => Some(&mut a.to),
+            _ => None,
+        }
+    }
+
     pub fn merchant(&self) -> Option<&str> {
         match self {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.merchant.as_deref(),

@@ -38,6 +38,39 @@ impl Vocabulary {
         self.categories.iter().any(|t| t.key == key && t.kind.as_deref() == Some(kind))
     }
 
+    /// The categories nearest to `said` — a key or a name that is none of the user's
+    /// (a model's "savings_goals", "epargne") — best first, at most `n`: by their key,
+    /// names and other names, a word in common first, then by spelling.
+    pub fn nearest_categories(&self, said: &str, n: usize) -> Vec<&Term> {
+        let said = crate::text::normalize(&said.replace(['_', '-'], " "));
+        let words: Vec<&str> = said.split_whitespace().collect();
+        let mut scored: Vec<(usize, usize, &Term)> = Vec::new();
+        for (i, t) in self.categories.iter().enumerate() {
+            let key = t.key.replace('_', " ");
+            let names = [key.as_str(), t.name_fr.as_str(), t.name_en.as_str()];
+            let score = names
+                .into_iter()
+                .chain(t.aliases.iter().map(String::as_str))
+                .map(|name| {
+                    let name = crate::text::normalize(name);
+                    if name.split_whitespace().any(|w| words.contains(&w)) {
+                        0
+                    } else {
+                        let limit = (said.chars().count().max(name.chars().count()) / 3).max(1);
+                        crate::text::edit_distance(&said, &name, limit).saturating_add(1)
+                    }
+                })
+                .min()
+                .unwrap_or(usize::MAX);
+            let limit = (said.chars().count() / 3).max(1) + 1;
+            if score <= limit {
+                scored.push((score, i, t));
+            }
+        }
+        scored.sort_by_key(|&(score, i, _)| (score, i));
+        scored.into_iter().take(n).map(|(_, _, t)| t).collect()
+    }
+
     /// The name of the category, merchant or account `key`, or the key when none has it.
     pub(crate) fn label_of(&self, key: &str, locale: Locale) -> String {
         self.categories
@@ -169,5 +202,30 @@ impl Index {
                 self.phrases.get(&singular_phrase)
             })
             .map(Vec::as_slice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    #[test]
+    fn the_nearest_categories_share_a_word_or_a_spelling() {
+        let vocab: super::Vocabulary =
+            serde_json::from_str(include_str!("../../backend/demo/vocabulary.json")).unwrap();
+        let nearest = |said: &str| -> Vec<String> {
+            vocab.nearest_categories(said, 3).into_iter().map(|t| t.key.clone()).collect()
+        };
+        for (said, first) in [
+            ("savings_goals", "savings"),
+            ("epargne", "savings"),
+            ("restaurant", "restaurants"),
+            ("grocery_shopping", "groceries"),
+            ("Santé", "health"),
+            ("transports_publics", "transport"),
+        ] {
+            assert_eq!(nearest(said).first().map(String::as_str), Some(first), "{said}: {:?}", nearest(said));
+        }
+        assert!(nearest("zzqx_unrelated").is_empty());
     }
 }

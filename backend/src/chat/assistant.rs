@@ -135,6 +135,10 @@ async fn propose(
             today: q.today,
         },
     };
+    if let Some(asked) = unknown_category(sou, q, &plan).await {
+        out.emit(ChatEvent::Clarify { clarification: asked.0 }).await;
+        return asked.1;
+    }
     match sou.propose(q.user, Some(q.conversation), &plan).await {
         Ok(approval) => {
             let effect = approval.effect.lines.join("; ");
@@ -150,6 +154,60 @@ async fn propose(
             format!("error: {}", e.message(agent::Locale::En))
         }
     }
+}
+
+/// A write of the model's into a category the user does not have ("budgets that would
+/// help me save" → `savings_goals`): the question to the user, with the same write into
+/// each of the nearest categories as one click (or, when none is near, the user's
+/// categories named), and what the model is told.
+async fn unknown_category(
+    sou: &crate::sou::Sou,
+    q: &Question<'_>,
+    plan: &agent::ToolCallPlan,
+) -> Option<(agent::Clarification, String)> {
+    let mut call = plan.call.clone();
+    let said = call.written_category_mut()?.clone();
+    let parser = match sou.parser(q.user).await {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!(error = %e, "reading the vocabulary for a model's write failed");
+            return None;
+        }
+    };
+    let vocab = parser.vocabulary();
+    if vocab.categories.iter().any(|t| t.key == said) {
+        return None;
+    }
+    let mut suggestions = Vec::new();
+    for t in vocab.nearest_categories(&said, 3) {
+        if let Some(c) = call.written_category_mut() {
+            *c = t.key.clone();
+        }
+        let label = agent::wording::describe(vocab, &call, q.locale);
+        suggestions.push(agent::Suggestion {
+            label,
+            plan: agent::ToolCallPlan { call: call.clone(), ..plan.clone() },
+        });
+    }
+    let shown: String = said.chars().take(60).collect();
+    let mut question = q.locale.pick(
+        format!("Vous n'avez pas de catégorie « {shown} ». Laquelle voulez-vous ?"),
+        format!("You have no category “{shown}”. Which one do you mean?"),
+    );
+    if suggestions.is_empty() {
+        let names: Vec<&str> = vocab.categories.iter().map(|t| t.label(q.locale)).collect();
+        question.push_str(&q.locale.pick(
+            format!(" Vos catégories : {}.", names.join(", ")),
+            format!(" Your categories: {}.", names.join(", ")),
+        ));
+    }
+    let options: Vec<&str> = suggestions.iter().map(|s| s.label.as_str()).collect();
+    let told = format!(
+        "error: the user has no category {said:?}. They were asked which one they mean{}.          Do not propose this change again: say you asked them.",
+        if options.is_empty() { String::new() } else { format!(" ({})", options.join("; ")) }
+    );
+    let reasons = vec![agent::Reason::new(agent::ReasonCode::UnknownName, q.locale, &shown)];
+    Some((agent::Clarification { question, reasons, suggestions, locale: q.locale }, told))
 }
 
 /// The catalogue offered to the model: the routed read tools with their schemas, in

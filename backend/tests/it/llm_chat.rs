@@ -421,6 +421,30 @@ async fn a_failed_router_means_the_complex_model_with_every_tool() {
     assert_eq!(b[1]["tools"].as_array().map(Vec::len), Some(agent::ToolCall::READ_NAMES.len()));
 }
 
+/// A write the model proposes into a category the user does not have: no card, a
+/// question whose one-click answers are the same write into the nearest categories, and
+/// the model told it was asked.
+#[tokio::test]
+async fn a_models_write_into_an_unknown_category_offers_the_nearest() {
+    let budget = json!({"category": "savings_goals", "amount": {"minor": 20000, "currency": "EUR"},
+        "from": "2026-12-01"});
+    let s = setup(vec![calls(&[("set_budget", budget)]), text(&["Je vous ai demandé laquelle."])]).await;
+    let (_, events) = ask(&s, "what budgets should I set to save more?", None).await;
+    assert!(!events.iter().any(|e| matches!(e, ChatEvent::ApprovalRequired { .. })), "{events:?}");
+    let asked = events
+        .iter()
+        .find_map(|e| if let ChatEvent::Clarify { clarification } = e { Some(clarification) } else { None })
+        .expect("a question");
+    assert!(asked.question.contains("savings_goals"), "{}", asked.question);
+    let first = asked.suggestions.first().expect("the nearest categories offered");
+    let agent::ToolCall::SetBudget(a) = &first.plan.call else { panic!("{:?}", first.plan.call) };
+    assert_eq!((a.category.as_str(), a.amount.map(|m| m.minor)), ("savings", Some(20000)));
+    // The model is told, and answers.
+    let b = bodies(&s.mock);
+    let told = b[1]["messages"].as_array().unwrap().iter().find(|m| m["role"] == "tool").unwrap();
+    assert!(told["content"].as_str().unwrap().contains("no category"), "{told}");
+}
+
 #[tokio::test]
 async fn the_tool_loop_stops_after_five_rounds() {
     let s = setup(vec![]).await;
