@@ -137,6 +137,7 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     // ("cette anne": the é and its e lost in typing.)
     (&["cette", "anne"], Relative::ThisYear),
     (&["de", "l", "annee"], Relative::ThisYear),
+    (&["dans", "l", "annee"], Relative::ThisYear),
     (&["of", "the", "year"], Relative::ThisYear),
     (&["annee", "en", "cours"], Relative::ThisYear),
     // A person's financial year ("l'exercice en cours") is the calendar year.

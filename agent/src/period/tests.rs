@@ -80,6 +80,8 @@ fn seasons() {
     assert_eq!(find_in("l'été dernier"), p("2026-06-01", "2026-09-01", "l'été dernier"));
     assert_eq!(find_in("cet hiver"), p("2025-12-01", "2026-03-01", "cet hiver"));
     assert_eq!(find_in("summer 2025"), p("2025-06-01", "2025-09-01", "summer 2025"));
+    assert_eq!(find_in("over summer"), p("2026-06-01", "2026-09-01", "over summer"));
+    assert_eq!(find_in("during summer"), p("2026-06-01", "2026-09-01", "during summer"));
     assert_eq!(find_in("last winter"), p("2025-12-01", "2026-03-01", "last winter"));
     assert_eq!(find_in("hiver 2026"), p("2025-12-01", "2026-03-01", "hiver 2026"));
     assert_eq!(find_in("j'ai été payé"), None);

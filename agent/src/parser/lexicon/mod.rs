@@ -280,6 +280,17 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
     if matches!(w, "came" | "come" | "comes" | "coming") && matches!(next, "in" | "into") {
         return Some(2);
     }
+    // "combien il est rentré", "combien est entré sur le livret": the money that came
+    // in. ("qu'est-ce qui est rentré" may want the lines: not read here.)
+    if matches!(w, "est" | "sont")
+        && matches!(
+            next,
+            "rentre" | "rentree" | "rentres" | "rentrees" | "entre" | "entree" | "entres" | "entrees"
+        )
+        && tokens[..i].iter().any(|t| t.norm == "combien")
+    {
+        return Some(2);
+    }
     if paid(w) && matches!(next, "me" | "us") {
         return Some(2);
     }

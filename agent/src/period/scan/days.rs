@@ -5,6 +5,20 @@ use super::{latest_month, month_word, Scanner};
 use crate::period::calendar::{day, month, week};
 use crate::Period;
 
+/// A day of the week's number, Monday 0.
+pub(super) fn weekday_number(w: &str) -> Option<i64> {
+    Some(match w {
+        "lundi" | "monday" => 0,
+        "mardi" | "tuesday" => 1,
+        "mercredi" | "wednesday" => 2,
+        "jeudi" | "thursday" => 3,
+        "vendredi" | "friday" => 4,
+        "samedi" | "saturday" => 5,
+        "dimanche" | "sunday" => 6,
+        _ => return None,
+    })
+}
+
 impl Scanner<'_> {
     /// "last December": the latest December that is over.
     pub(super) fn last_month_named(&self, i: usize) -> Option<(Period, usize)> {
@@ -37,16 +51,11 @@ impl Scanner<'_> {
     pub(super) fn weekday(&self, i: usize) -> Option<(Period, usize)> {
         let lead = self.is(i, &["last", "ce", "on", "this"]);
         let k = i + usize::from(lead);
-        let n = match self.word(k)? {
-            "lundi" | "monday" => 0,
-            "mardi" | "tuesday" => 1,
-            "mercredi" | "wednesday" => 2,
-            "jeudi" | "thursday" => 3,
-            "vendredi" | "friday" => 4,
-            "samedi" | "saturday" => 5,
-            "dimanche" | "sunday" => 6,
-            _ => return None,
-        };
+        let n = weekday_number(self.word(k)?)?;
+        // "lundi 16 novembre": a date, read as one.
+        if self.date(k + 1).is_some() {
+            return None;
+        }
         let after = self.is(k + 1, &["dernier", "passe"]);
         let before_today = after || self.is(i, &["last"]);
         let back = (i64::from(self.today.weekday()) - n).rem_euclid(7);

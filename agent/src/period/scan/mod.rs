@@ -146,6 +146,12 @@ impl Scanner<'_> {
     /// A calendar day: "12/01/2026", "2026-01-12", "12 janvier 2026", "January 12, 2026".
     fn date(&self, i: usize) -> Option<(Date, usize)> {
         let t = self.tokens.get(i).filter(|_| self.free(i))?;
+        // "Monday 16 November", "lundi 16 novembre": the day named twice — read only if
+        // both say the same day.
+        if let Some(n) = days::weekday_number(&t.norm) {
+            let (d, last) = self.date(i + 1)?;
+            return (i64::from(d.weekday()) == n).then_some((d, last));
+        }
         if t.kind == TokenKind::Number && (t.norm.contains('/') || t.norm.contains('-')) {
             return self.numeric_date(&t.norm).map(|d| (d, i));
         }
@@ -233,7 +239,7 @@ impl Scanner<'_> {
                     continue;
                 }
                 // "de l'année dernière", "de l'année 2025", "of the year before": another year.
-                if matches!(pattern.first(), Some(&"de" | &"of" | &"du"))
+                if matches!(pattern.first(), Some(&"de" | &"of" | &"du" | &"dans"))
                     && matches!(pattern.last(), Some(&"annee" | &"year" | &"semaine" | &"trimestre"))
                     && (self.is(
                         i + n,

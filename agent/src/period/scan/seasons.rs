@@ -12,7 +12,8 @@ impl Scanner<'_> {
     pub(super) fn season(&self, i: usize) -> Option<(Period, usize)> {
         // The season word, with an optional article or qualifier before it.
         let (lead, s) = match self.word(i)? {
-            "l" | "cet" | "cette" | "this" | "last" | "the" | "en" | "in" | "le" | "au" => (true, i + 1),
+            "l" | "cet" | "cette" | "this" | "last" | "the" | "en" | "in" | "le" | "au" | "over"
+            | "during" => (true, i + 1),
             _ => (false, i),
         };
         let w = self.word(s)?;
@@ -32,7 +33,7 @@ impl Scanner<'_> {
         if y.is_none()
             && !last_word
             && !this_word
-            && !matches!(before, Some("l" | "the" | "en" | "in" | "au"))
+            && !matches!(before, Some("l" | "the" | "en" | "in" | "au" | "over" | "during"))
         {
             return None;
         }
