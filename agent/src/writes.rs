@@ -222,6 +222,10 @@ pub struct Approval {
     /// Why it failed, when it did; safe to show.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Proposed by a model's tool loop, which goes on once it is decided: the run (an
+    /// answer in the same conversation) that does (`GET /api/v1/runs/{id}/events`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continued_in: Option<String>,
 }
 
 /// The arguments of a write that its approval card lets a person edit: an edit may

@@ -157,7 +157,7 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<String, BackendError> {
 }
 
 const COLUMNS: &str =
-    "id, plan, title, effect, digest, state, expires_at, change_id, reason, rows, conversation_id";
+    "id, plan, title, effect, digest, state, expires_at, change_id, reason, rows, conversation_id, resume";
 
 /// An approval's row, read.
 struct Stored {
@@ -172,6 +172,8 @@ struct Stored {
     reason: Option<String>,
     rows: String,
     conversation: Option<String>,
+    /// The model's tool loop that proposed it, waiting for the decision (JSON).
+    resume: Option<String>,
 }
 
 impl Stored {
@@ -188,6 +190,7 @@ impl Stored {
             reason: r.get(8),
             rows: r.get(9),
             conversation: r.get(10),
+            resume: r.get(11),
         }
     }
 
@@ -264,6 +267,7 @@ async fn view(db: &mut AnyConnection, user: UserId, s: Stored) -> Result<Approva
         state,
         change,
         reason,
+        continued_in: None,
     })
 }
 
@@ -351,7 +355,59 @@ impl Sou {
 
     /// The user's answer to an approval. Returns the approval as it is after it (for an
     /// edit, the new one that replaced it).
+    /// Approves, rejects or edits a pending approval. A model's tool loop that proposed
+    /// it goes on once it is approved (and run) or rejected, with what became of it.
     pub async fn decide(&self, user: UserId, id: &str, decision: Decision) -> Result<Approval, WriteError> {
+        let goes_on = !matches!(decision, Decision::Edit { .. });
+        let mut approval = self.decide_only(user, id, decision).await?;
+        if goes_on {
+            approval.continued_in = self.go_on_after(user, &approval).await;
+        }
+        Ok(approval)
+    }
+
+    /// Keeps a model's tool loop with the approval of the write it proposed.
+    pub(crate) async fn pause_for_approval(
+        &self,
+        user: UserId,
+        approval: &str,
+        paused: &crate::chat::assistant::Paused,
+    ) -> Result<(), BackendError> {
+        let mut db = self.store.tenant(user).await?;
+        sqlx::query("UPDATE approvals SET resume = $1 WHERE user_id = $2 AND id = $3")
+            .bind(to_json(paused)?)
+            .bind(user.0)
+            .bind(approval)
+            .execute(&mut *db)
+            .await?;
+        db.commit().await?;
+        Ok(())
+    }
+
+    /// The tool loop kept with a decided approval, and its conversation; taken once.
+    pub(crate) async fn take_paused(
+        &self,
+        user: UserId,
+        approval: &str,
+    ) -> Result<Option<(crate::chat::assistant::Paused, String)>, BackendError> {
+        let mut db = self.store.tenant(user).await?;
+        let s = stored(&mut db, user, approval).await?;
+        let taken = sqlx::query(
+            "UPDATE approvals SET resume = NULL WHERE user_id = $1 AND id = $2 AND resume IS NOT NULL",
+        )
+        .bind(user.0)
+        .bind(approval)
+        .execute(&mut *db)
+        .await?
+        .rows_affected();
+        db.commit().await?;
+        match (s.resume, s.conversation) {
+            (Some(r), Some(c)) if taken == 1 => Ok(Some((serde_json::from_str(&r).map_err(corrupt)?, c))),
+            _ => Ok(None),
+        }
+    }
+
+    async fn decide_only(&self, user: UserId, id: &str, decision: Decision) -> Result<Approval, WriteError> {
         let now = timestamp(chrono::Utc::now());
         let mut db = self.store.tenant(user).await?;
         let s = stored(&mut db, user, id).await?;
@@ -432,6 +488,17 @@ impl Sou {
                     db.commit().await?;
                 }
                 let approval = result?;
+                // A model's tool loop waits for the edited approval now.
+                if let Some(resume) = &s.resume {
+                    let mut db = self.store.tenant(user).await?;
+                    sqlx::query("UPDATE approvals SET resume = $1 WHERE user_id = $2 AND id = $3")
+                        .bind(resume)
+                        .bind(user.0)
+                        .bind(&approval.id)
+                        .execute(&mut *db)
+                        .await?;
+                    db.commit().await?;
+                }
                 if let Some(conversation) = &s.conversation {
                     // The new approval exists; the conversation only shows it.
                     if let Err(e) = self.post_approval(user, conversation, &approval).await {

@@ -43,7 +43,31 @@ pub enum Ending {
     Stopped,
     /// Five rounds of tools and the model still wanted more.
     ToolLimit,
+    /// The model proposed a write: the loop waits for the person's decision
+    /// ([`Paused`], kept with the approval) and goes on after it ([`resume`]).
+    Awaiting,
 }
+
+/// A tool loop waiting for a person's decision on a write it proposed: its turns so
+/// far, the last holding each call's result but the write's, which the decision gives.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Paused {
+    /// The model that asked (its name) and whether it was the complex tier.
+    pub model: String,
+    pub complex: bool,
+    /// The read tools it was offered; the writes too when `writes`.
+    pub tools: Vec<String>,
+    pub writes: bool,
+    pub locale: Locale,
+    pub messages: Vec<LlmMessage>,
+    /// The write's call, whose result the decision gives.
+    pub call: String,
+    /// The round it was proposed in.
+    pub round: usize,
+}
+
+/// What the model reads for a write while the person has not decided.
+const UNDECIDED: &str = "(waiting for the user's decision)";
 
 #[derive(Debug)]
 pub struct Outcome {
@@ -120,7 +144,7 @@ async fn propose(
     model: &Model,
     call: agent::ToolCall,
     out: &mut Emitter,
-) -> String {
+) -> (String, Option<String>) {
     use crate::error::UserError;
     let plan = agent::ToolCallPlan {
         call,
@@ -137,21 +161,19 @@ async fn propose(
     };
     if let Some(asked) = unknown_category(sou, q, &plan).await {
         out.emit(ChatEvent::Clarify { clarification: asked.0 }).await;
-        return asked.1;
+        return (asked.1, None);
     }
     match sou.propose(q.user, Some(q.conversation), &plan).await {
         Ok(approval) => {
             let effect = approval.effect.lines.join("; ");
+            let id = approval.id.clone();
             out.emit(ChatEvent::Plan { plan }).await;
             out.emit(ChatEvent::ApprovalRequired { approval: Box::new(approval) }).await;
-            format!(
-                "Not done yet: the user is shown this change and approves or rejects it ({effect}). \
-                 Say that it waits for their approval; never say it is done."
-            )
+            (format!("Not done yet: the user is shown this change ({effect})."), Some(id))
         }
         Err(e) => {
             tracing::info!(error = %e, "a write the model proposed was refused");
-            format!("error: {}", e.message(agent::Locale::En))
+            (format!("error: {}", e.message(agent::Locale::En)), None)
         }
     }
 }
@@ -294,13 +316,77 @@ pub(crate) async fn answer(
     };
     let mut messages = std::mem::take(&mut q.history);
     messages.push(LlmMessage { role: Role::User, content: vec![Part::Text(q.message.to_string())] });
-    let store = sou.store();
-    let mut tools = catalogue(&route.tools);
     // The writes are offered when the message asks for a change (a write verb): the
     // model may then propose one, which the user approves or not, as any other.
-    if agent::text::tokenize(q.message).iter().any(|t| agent::is_write_word(&t.norm)) {
+    let writes = agent::text::tokenize(q.message).iter().any(|t| agent::is_write_word(&t.norm));
+    let paused = Paused {
+        model: model.name.clone(),
+        complex: route.complexity == Complexity::Complex,
+        tools: route.tools.iter().map(|t| t.to_string()).collect(),
+        writes,
+        locale: q.locale,
+        messages,
+        call: String::new(),
+        round: 0,
+    };
+    match tool_loop(sou, providers, model, paused, &q, out, &mut outcome).await {
+        Ok(()) => Ok(outcome),
+        Err(error) => Err(Failed { error, outcome }),
+    }
+}
+
+/// Goes on with a tool loop `paused` for a write the person decided on: `result`, what
+/// became of the write, is its call's result; the loop runs from the next round.
+pub(crate) async fn resume(
+    sou: &crate::sou::Sou,
+    providers: &Providers,
+    model: &Model,
+    mut paused: Paused,
+    result: &str,
+    q: Question<'_>,
+    out: &mut Emitter,
+) -> Result<Outcome, Failed> {
+    let mut outcome = Outcome {
+        ending: Ending::Answered,
+        first_token_ms: None,
+        tools_run: 0,
+        answered_text: String::new(),
+        checks: Vec::new(),
+    };
+    for m in paused.messages.iter_mut() {
+        for part in m.content.iter_mut() {
+            if let Part::ToolResult { id, content } = part {
+                if *id == paused.call {
+                    *content = result.to_string();
+                }
+            }
+        }
+    }
+    paused.round += 1;
+    match tool_loop(sou, providers, model, paused, &q, out, &mut outcome).await {
+        Ok(()) => Ok(outcome),
+        Err(error) => Err(Failed { error, outcome }),
+    }
+}
+
+/// The rounds of a tool loop from `state.round` on, with its turns so far; a failure is
+/// the provider's error (what the loop did is in `outcome`).
+async fn tool_loop(
+    sou: &crate::sou::Sou,
+    providers: &Providers,
+    model: &Model,
+    state: Paused,
+    q: &Question<'_>,
+    out: &mut Emitter,
+    outcome: &mut Outcome,
+) -> Result<(), LlmError> {
+    let store = sou.store();
+    let read: Vec<&str> = state.tools.iter().map(String::as_str).collect();
+    let mut tools = catalogue(&read);
+    if state.writes {
         tools.extend(write_catalogue());
     }
+    let complexity = if state.complex { Complexity::Complex } else { Complexity::Simple };
     // What the model must know to write SQL: the datasets' tables and columns.
     let datasets = match crate::datasets::list(store, q.user).await {
         Ok(list) if !list.is_empty() => Some(crate::datasets::describe(&list, store.dialect())),
@@ -311,7 +397,8 @@ pub(crate) async fn answer(
         }
     };
     let system = system(q.locale, q.today, datasets.as_deref());
-    for iteration in 0..=MAX_TOOL_ITERATIONS {
+    let mut messages = state.messages.clone();
+    for iteration in state.round..=MAX_TOOL_ITERATIONS {
         // The last call offers no tools: the model must answer with what it has.
         let offered = if iteration < MAX_TOOL_ITERATIONS { tools.clone() } else { Vec::new() };
         let request = LlmRequest {
@@ -319,7 +406,7 @@ pub(crate) async fn answer(
             system: system.clone(),
             messages: messages.clone(),
             tools: offered,
-            max_tokens: max_tokens(route.complexity),
+            max_tokens: max_tokens(complexity),
             temperature: None,
         };
         let clock = Clock::now();
@@ -335,7 +422,7 @@ pub(crate) async fn answer(
                 let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
                 step.status = agent::runs::StepStatus::Stopped;
                 out.step(clock, step);
-                return Ok(outcome);
+                return Ok(());
             }
         };
         if info.dropped > 0 {
@@ -349,7 +436,7 @@ pub(crate) async fn answer(
                     clock,
                     steps::failed(step, crate::error::llm_message(model.provider, &error, q.locale).1),
                 );
-                return Err(Failed { error, outcome });
+                return Err(error);
             }
         };
         let mut text = String::new();
@@ -363,7 +450,7 @@ pub(crate) async fn answer(
                     let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
                     step.status = agent::runs::StepStatus::Stopped;
                     out.step(clock, step);
-                    return Ok(outcome);
+                    return Ok(());
                 }
             };
             match next {
@@ -374,7 +461,7 @@ pub(crate) async fn answer(
                         clock,
                         steps::failed(step, crate::error::llm_message(model.provider, &error, q.locale).1),
                     );
-                    return Err(Failed { error, outcome });
+                    return Err(error);
                 }
                 Some(Ok(StreamEvent::TextDelta(t))) => {
                     outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
@@ -394,17 +481,19 @@ pub(crate) async fn answer(
             calls.iter().map(|(_, n, _): &(String, String, serde_json::Value)| n.as_str()).collect();
         out.step(clock, steps::model(StepKind::Model, model_title(q.locale, &names), model, &round()));
         if calls.is_empty() {
-            return Ok(outcome);
+            return Ok(());
         }
         if iteration == MAX_TOOL_ITERATIONS {
             outcome.ending = Ending::ToolLimit;
-            return Ok(outcome);
+            return Ok(());
         }
         let mut said: Vec<Part> = Vec::new();
         if !text.is_empty() {
             said.push(Part::Text(text));
         }
         let mut results = Vec::new();
+        // A write proposed in this round: its approval, and its call.
+        let mut waiting: Option<(String, String)> = None;
         for (id, name, arguments) in calls {
             said.push(Part::ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() });
             // A valid call's periods are named in the conversation's language, not the
@@ -415,7 +504,18 @@ pub(crate) async fn answer(
                     c
                 });
             let content = match validated {
-                Ok(call) if call.is_write() => propose(sou, &q, model, call, out).await,
+                // One change at a time: a second write waits for the first's decision.
+                Ok(call) if call.is_write() && waiting.is_some() => {
+                    "error: one change at a time; propose this one once the user decided on the first."
+                        .to_string()
+                }
+                Ok(call) if call.is_write() => match propose(sou, q, model, call, out).await {
+                    (_, Some(approval)) => {
+                        waiting = Some((approval, id.clone()));
+                        UNDECIDED.to_string()
+                    }
+                    (told, None) => told,
+                },
                 Ok(call) => match steps::run_checked(sou, out, q.user, &call, q.locale, q.today).await {
                     Ok((output, checks)) => {
                         outcome.tools_run += 1;
@@ -450,9 +550,25 @@ pub(crate) async fn answer(
         }
         messages.push(LlmMessage { role: Role::Assistant, content: said });
         messages.push(LlmMessage { role: Role::Tool, content: results });
+        // A write waits for the person: the loop stops here, kept with the approval,
+        // and goes on once they decide.
+        if let Some((approval, call)) = waiting {
+            let paused = Paused { messages, call, round: iteration, ..state };
+            if let Err(e) = sou.pause_for_approval(q.user, &approval, &paused).await {
+                tracing::error!(error = %e, "keeping the tool loop with its approval failed");
+            }
+            let said = q.locale.pick(
+                "Cette modification attend votre accord : je continuerai une fois votre décision prise.",
+                "This change waits for your approval: I will go on once you decide.",
+            );
+            outcome.answered_text.push_str(said);
+            out.emit(ChatEvent::markdown(said.to_string())).await;
+            outcome.ending = Ending::Awaiting;
+            return Ok(());
+        }
     }
     outcome.ending = Ending::ToolLimit;
-    Ok(outcome)
+    Ok(())
 }
 
 /// A model step's title: it answered, or called these tools.

@@ -8,6 +8,7 @@
 pub mod assistant;
 mod clarify;
 pub(crate) mod emitter;
+mod free;
 pub mod guardian;
 mod multi;
 mod parsing;
@@ -21,7 +22,7 @@ use std::time::Instant;
 use agent::protocol::{ChatEvent, Role, StreamStatus, Uncertainty, Usage};
 pub use agent::protocol::{ChatRequest, PlanRequest};
 use agent::runs::{answer_confidence, plan_base, CheckOutcome, LimitState, RunStatus, StepKind};
-use agent::{Confidence, Context, Locale, ParseOutcome, Parser, Reason, ReasonCode, ToolCallPlan};
+use agent::{Confidence, Context, Locale, ParseOutcome, Reason, ReasonCode, ToolCallPlan};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -42,7 +43,6 @@ pub use emitter::ChatStream;
 use emitter::Emitter;
 use guardian::Verdict;
 use multi::{plan_title, Proposed};
-use router::Complexity;
 use scoped::{outside_scope, within};
 
 /// Longest message accepted, in characters.
@@ -140,21 +140,24 @@ impl Sou {
     /// `POST /api/v1/chat`. Errors returned here (bad request, unknown conversation)
     /// happen before any event; once the stream starts it always ends with `status`.
     pub async fn chat(&self, user: UserId, req: ChatRequest) -> Result<ChatStream, BackendError> {
-        self.chat_for(user, None, req).await
+        self.chat_for(user, None, req, None).await
     }
 
     /// A widget visitor's message (`POST /embed/{site}/chat`): answered as the site's
     /// owner, within the site's scope, in the visitor's own conversations, by the
     /// parser alone; refused once the site's visitors asked its hourly limit.
     pub async fn visitor_chat(&self, visitor: Visitor, req: ChatRequest) -> Result<ChatStream, BackendError> {
-        self.chat_for(visitor.owner, Some(visitor), req).await
+        self.chat_for(visitor.owner, Some(visitor), req, None).await
     }
 
+    /// A message's answer; with `then`, a model's tool loop going on after a decision
+    /// (`free::go_on_after`) instead of the message read.
     async fn chat_for(
         &self,
         user: UserId,
         visitor: Option<Visitor>,
         req: ChatRequest,
+        then: Option<free::Continuation>,
     ) -> Result<ChatStream, BackendError> {
         let started = Instant::now();
         check_message(&req.message)?;
@@ -212,7 +215,10 @@ impl Sou {
                 conversation: &id,
                 scope: visitor.as_ref().map(|v| &v.site.scope),
             };
-            let outcome = sou.answer(question, client_plan, &mut out).await;
+            let outcome = match then {
+                Some(c) => sou.continued(question, c, &mut out).await,
+                None => sou.answer(question, client_plan, &mut out).await,
+            };
             // The question was not stored: the request failed, and nothing of its
             // answer is sent or kept.
             if out.unstored() {
@@ -604,127 +610,6 @@ impl Sou {
         let uncertainty =
             Uncertainty { plan_confidence: Some(plan.meta.confidence), answer_confidence: 1.0, warnings };
         Ok((Some(plan), uncertainty))
-    }
-
-    /// A question no plan covers: the router, then the tool loop, streamed.
-    async fn free_form(
-        &self,
-        parser: &Parser,
-        q: Asked<'_>,
-        locale: Locale,
-        models: &Resolved,
-        mut warnings: Vec<String>,
-        out: &mut Emitter,
-    ) -> Answered {
-        let Some(providers) = self.providers.as_ref() else {
-            return Answered::parser(None, no_answer(warnings));
-        };
-        let clock = Clock::now();
-        let meter = Meter::default();
-        let Some(route) =
-            out.unless_stopped(router::route(providers.caller(), models, q.message, &meter)).await
-        else {
-            steps::stopped_while(out, clock, StepKind::Route, &models.simple, &meter, locale).await;
-            return Answered::stopped(None, warnings, "llm");
-        };
-        let model = match route.complexity {
-            Complexity::Simple => &models.simple,
-            Complexity::Complex => &models.complex,
-        };
-        let chosen = format!("{} · {:?}", model.name, route.basis).to_lowercase();
-        let step = match route.basis {
-            router::Basis::Classified | router::Basis::Fallback => {
-                steps::model(StepKind::Route, chosen, &models.simple, &Spent::metered(&models.simple, &meter))
-            }
-            _ => agent::runs::Step::new(StepKind::Route, chosen),
-        };
-        out.step(clock, step);
-        let today = self.today();
-        let history = match self.history(q.user, q.conversation).await {
-            Ok(h) => h,
-            Err(e) => {
-                tracing::error!(error = %e, "reading the conversation for the model failed");
-                Vec::new()
-            }
-        };
-        let question = assistant::Question {
-            user: q.user,
-            conversation: q.conversation,
-            message: q.message,
-            history,
-            locale,
-            today,
-            started: out.started,
-        };
-        let (outcome, error) = match assistant::answer(self, providers, model, &route, question, out).await {
-            Ok(o) => (o, None),
-            Err(f) => (f.outcome, Some(f.error)),
-        };
-        if let Some(e) = &error {
-            tracing::warn!(error = %e, provider = %models.provider, "the model's answer failed");
-            let (code, message) = llm_message(models.provider, e, locale);
-            out.emit(ChatEvent::Error { code, message }).await;
-        }
-        match outcome.ending {
-            assistant::Ending::Answered => {}
-            assistant::Ending::Stopped if self.draining() => {
-                let message = match locale {
-                    Locale::Fr => {
-                        "Sou redémarrait : cette réponse a été interrompue. Posez la question à nouveau."
-                    }
-                    Locale::En => "Sou was restarting: this answer was cut short. Ask again.",
-                };
-                out.emit(ChatEvent::Error { code: "interrupted".into(), message: message.into() }).await;
-            }
-            assistant::Ending::Stopped => {
-                out.emit(ChatEvent::Error {
-                    code: "stopped".into(),
-                    message: emitter::stopped_text(locale).into(),
-                })
-                .await;
-            }
-            assistant::Ending::ToolLimit => {
-                let message = match locale {
-                    Locale::Fr => "Le modèle a demandé plus de 5 séries d'outils ; Sou s'est arrêté là.",
-                    Locale::En => "The model asked for more than 5 rounds of tools; Sou stopped there.",
-                };
-                out.emit(ChatEvent::Error { code: "tool_limit".into(), message: message.into() }).await;
-            }
-        }
-        if error.is_none() && outcome.ending == assistant::Ending::Answered {
-            let cx = Context { today, locale: Some(locale), previous: None };
-            let entities = parser.mentions(&outcome.answered_text, &cx, 5);
-            if !entities.is_empty() {
-                out.emit(ChatEvent::EntitiesDetected { entities }).await;
-            }
-        }
-        let grounded = outcome.tools_run > 0;
-        if !grounded {
-            warnings.push(match locale {
-                Locale::Fr => {
-                    "Cette réponse n'utilise aucune de vos données : le modèle a répondu de lui-même.".into()
-                }
-                Locale::En => "This answer uses none of your data: the model answered on its own.".into(),
-            });
-        }
-        let base = match (&error, outcome.ending, grounded) {
-            (None, assistant::Ending::Answered, true) => 0.8,
-            (None, assistant::Ending::Answered, false) => 0.6,
-            _ => 0.0,
-        };
-        warnings.extend(
-            outcome.checks.iter().filter(|c| c.outcome == CheckOutcome::Failed).map(|c| c.text.clone()),
-        );
-        let answer_confidence = answer_confidence(base, &outcome.checks);
-        Answered {
-            plan: None,
-            uncertainty: Uncertainty { plan_confidence: None, answer_confidence, warnings },
-            route: "llm",
-            model: Some(model.name.clone()),
-            first_token_ms: outcome.first_token_ms,
-            stopped: outcome.ending == assistant::Ending::Stopped,
-            proposed: false,
-        }
     }
 
     /// The conversation before the message being answered, as a model reads it: the

@@ -46,13 +46,15 @@ pub struct LlmRequest {
     pub temperature: Option<f32>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// A turn of the conversation sent to a model; serialisable, as a tool loop waiting for
+/// an approval keeps its turns (`chat::assistant::Paused`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LlmMessage {
     pub role: Role,
     pub content: Vec<Part>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Role {
     User,
     Assistant,
@@ -60,7 +62,7 @@ pub enum Role {
     Tool,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Part {
     Text(String),
     ToolCall { id: String, name: String, arguments: Value },

@@ -674,3 +674,68 @@ async fn a_failing_guardian_on_a_typo_offers_the_correction_and_runs_nothing() {
     let first = &q.unwrap().suggestions[0];
     assert_eq!(first.plan.call.merchant(), Some("carrefour"), "the correction, one click away");
 }
+
+/// A write the model proposes waits for the person; once they decide, the model's loop
+/// goes on in the same conversation, with what became of the write as its call's result.
+#[tokio::test]
+async fn the_tool_loop_goes_on_after_the_person_decides() {
+    let budget = |minor: i64| json!({"category": "restaurants", "amount": {"minor": minor, "currency": "EUR"}, "from": "2026-12-01"});
+    let s = setup(vec![
+        calls(&[("set_budget", budget(25_000))]),
+        text(&["C'est fait : 250 € par mois pour les restaurants."]),
+        calls(&[("set_budget", budget(30_000))]),
+        text(&["D'accord, je n'ai rien changé."]),
+    ])
+    .await;
+    let decided = |events: &[ChatEvent]| {
+        events.iter().find_map(|e| match e {
+            ChatEvent::ApprovalRequired { approval } => Some(approval.id.clone()),
+            _ => None,
+        })
+    };
+    let tool_result = |body: &Value| -> String {
+        let messages = body["messages"].as_array().unwrap();
+        let tool = messages.iter().rev().find(|m| m["role"] == "tool").unwrap();
+        tool["content"].as_str().unwrap_or_default().to_string()
+    };
+
+    // Proposed: the loop stops there, one request, the answer says it waits.
+    let (conversation, events) = ask(&s, "what budgets should I set to save more?", None).await;
+    let id = decided(&events).expect("a card");
+    assert_eq!(bodies(&s.mock).len(), 1, "no model call while the person decides");
+    let (usage, _) = status(&events);
+    assert_eq!(usage.route, "llm");
+    // Approved: the write runs, then the loop goes on with its result.
+    let approved =
+        s.sou.decide(s.user, &id, backend::approvals::Decision::Approve { digest: None }).await.unwrap();
+    let run = approved.continued_in.clone().expect("the loop goes on");
+    let events = follow(&s, &run).await;
+    let said: String = events
+        .iter()
+        .filter_map(|e| if let ChatEvent::Token { content, .. } = e { Some(content.as_str()) } else { None })
+        .collect();
+    assert_eq!(said, "C'est fait : 250 € par mois pour les restaurants.");
+    let b = bodies(&s.mock);
+    assert_eq!(b.len(), 2);
+    assert!(tool_result(&b[1]).starts_with("Done, the user approved it"), "{}", tool_result(&b[1]));
+    let view = s.sou.conversation(s.user, &conversation, Locale::En).await.unwrap();
+    assert!(
+        view.messages.iter().any(|m| m.content.starts_with("✓ Approved")),
+        "the decision is the question"
+    );
+
+    // Rejected: nothing changes, and the model reads so.
+    let (_, events) = ask(&s, "which other budget should I set to save more?", Some(conversation)).await;
+    let id = decided(&events).expect("a card");
+    let rejected = s.sou.decide(s.user, &id, backend::approvals::Decision::Reject).await.unwrap();
+    follow(&s, &rejected.continued_in.expect("the loop goes on")).await;
+    let b = bodies(&s.mock);
+    assert_eq!(tool_result(&b[3]), "The user rejected this change: nothing changed.");
+}
+
+/// The events of run `run`, from its first to its end.
+async fn follow(s: &Setup, run: &str) -> Vec<ChatEvent> {
+    let events: Vec<ChatEvent> = s.sou.attach(s.user, run, 0).await.unwrap().events.collect().await;
+    assert!(events.last().is_some_and(ChatEvent::is_terminal), "{events:?}");
+    events
+}
