@@ -452,6 +452,8 @@ mod tests {
         ("2026-12-02-bd", include_str!("../blind/2026-12-02-bd.txt"), 3, 105),
         ("2026-12-02-be", include_str!("../blind/2026-12-02-be.txt"), 3, 97),
         ("2026-12-02-bf", include_str!("../blind/2026-12-02-bf.txt"), 2, 112),
+        ("2026-12-02-bg", include_str!("../blind/2026-12-02-bg.txt"), 0, 79),
+        ("2026-12-02-bh", include_str!("../blind/2026-12-02-bh.txt"), 0, 68),
     ];
 
     #[test]

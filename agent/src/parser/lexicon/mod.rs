@@ -5,6 +5,7 @@
 mod label;
 mod locale;
 mod meaning;
+mod phrases;
 mod stopwords;
 
 #[cfg(feature = "writes")]
@@ -13,6 +14,7 @@ pub(crate) use label::{is_text_marker, label_text};
 pub(crate) use locale::detect_locale;
 pub(crate) use meaning::{asks_about_world, changes_meaning, is_french_dont};
 pub use meaning::{is_exclusion_word, is_negation_word, is_write_word, negates_at};
+pub(crate) use phrases::{cash_flow_phrase, direction_words, income_phrase};
 #[cfg(feature = "asides")]
 pub(crate) use stopwords::closing_remark_at;
 #[cfg(feature = "asides")]
@@ -20,7 +22,7 @@ pub(crate) use stopwords::phrase_at;
 pub(crate) use stopwords::{harmless_phrase_at, is_stopword};
 
 use crate::text::{Token, TokenKind};
-use crate::{Direction, GroupBy};
+use crate::GroupBy;
 
 /// Words that say "money going out".
 pub(crate) fn is_spend_word(w: &str) -> bool {
@@ -263,62 +265,6 @@ pub(crate) fn saves_before(tokens: &[Token], i: usize) -> bool {
         || (before(1) == "d" && matches!(before(2), "taux" | "capacite"))
 }
 
-/// Money coming in said with a verb: "came in", "paid me", "m'a versé", "paid by my
-/// employer", "payé par la CAF" — but "paid by card" is spending. The number of tokens
-/// the phrase uses.
-pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
-    let word = |j: usize| {
-        tokens.get(j).filter(|_| !used.get(j).copied().unwrap_or(true)).map_or("", |t| t.norm.as_str())
-    };
-    let paid = |w: &str| {
-        matches!(
-            w,
-            "pay" | "pays" | "paid" | "payed" | "paye" | "payee" | "payes" | "verse" | "versee" | "verses"
-        )
-    };
-    let (w, next) = (word(i), word(i + 1));
-    if matches!(w, "came" | "come" | "comes" | "coming") && matches!(next, "in" | "into") {
-        return Some(2);
-    }
-    // "combien il est rentré", "combien est entré sur le livret": the money that came
-    // in. ("qu'est-ce qui est rentré" may want the lines: not read here.)
-    if matches!(w, "est" | "sont")
-        && matches!(
-            next,
-            "rentre" | "rentree" | "rentres" | "rentrees" | "entre" | "entree" | "entres" | "entrees"
-        )
-        && tokens[..i].iter().any(|t| t.norm == "combien")
-    {
-        return Some(2);
-    }
-    if paid(w) && matches!(next, "me" | "us") {
-        return Some(2);
-    }
-    // "did I get paid", "I got paid", "have I been paid" — not "have my bills been paid".
-    let subject = i > 0 && matches!(tokens[i - 1].norm.as_str(), "i" | "we" | "je" | "j" | "on");
-    if matches!(w, "get" | "got" | "been" | "getting") && paid(next) && subject {
-        return Some(2);
-    }
-    // "m'a payé", "m'ont versé", and "ma versé" typed without the apostrophe.
-    if w == "m" && matches!(next, "a" | "ont") && paid(word(i + 2)) {
-        return Some(3);
-    }
-    if w == "ma" && paid(next) {
-        return Some(2);
-    }
-    if paid(w) && matches!(next, "by" | "par") {
-        let mut j = i + 2;
-        while matches!(word(j), "my" | "mon" | "ma" | "mes" | "le" | "la" | "l" | "the" | "a" | "une" | "un")
-        {
-            j += 1;
-        }
-        // "payé par le compte joint" is paid from an account: spending.
-        let account = matches!(word(j), "compte" | "account" | "livret" | "checking" | "savings");
-        return (!is_payment_method(word(j)) && !account && !word(j).is_empty()).then_some(2);
-    }
-    None
-}
-
 /// What was bought: "my biggest purchase" is a debit.
 pub(crate) fn is_purchase_word(w: &str) -> bool {
     matches!(w, "purchase" | "purchases" | "achat" | "achats" | "buy" | "bought" | "runs")
@@ -434,98 +380,6 @@ pub(crate) fn asks_where_most(tokens: &[Token]) -> bool {
     });
     let most = (0..tokens.len()).any(|j| w(j) == "most" || (w(j) == "le" && w(j + 1) == "plus"));
     where_ && most
-}
-
-/// "cash flow", "taux d'épargne", "savings rate", "entrées et sorties", "in and out":
-/// the number of tokens the phrase uses.
-pub(crate) fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
-    const PHRASES: &[&[&str]] = &[
-        &["money", "in", "vs", "money", "out"],
-        &["money", "in", "versus", "money", "out"],
-        &["money", "in", "and", "money", "out"],
-        &["money", "in", "money", "out"],
-        &["money", "in", "vs", "out"],
-        &["in", "and", "out", "money"],
-        &["net", "cash", "flow"],
-        &["cash", "flow"],
-        &["taux", "d", "epargne"],
-        &["savings", "rate"],
-        &["saving", "rate"],
-        &["net", "savings"],
-        &["flux", "de", "tresorerie"],
-        &["entrees", "et", "sorties"],
-        &["entrees", "vs", "sorties"],
-        &["entrees", "contre", "sorties"],
-        &["in", "vs", "out"],
-        &["income", "versus", "expenses"],
-        &["revenus", "vs", "depenses"],
-        &["entrees", "sorties"],
-        &["in", "and", "out"],
-        &["money", "in", "and", "out"],
-        &["inflows", "and", "outflows"],
-        &["inflows", "vs", "outflows"],
-        &["solde", "net"],
-        &["net", "income"],
-        &["revenus", "et", "depenses"],
-        &["revenus", "depenses"],
-        &["income", "and", "expenses"],
-        &["income", "vs", "expenses"],
-        &["earn", "vs", "spend"],
-        &["earned", "vs", "spent"],
-        &["earn", "versus", "spend"],
-        &["earned", "versus", "spent"],
-        &["gagne", "vs", "depense"],
-        &["gagne", "contre", "depense"],
-        &["mis", "de", "cote"],
-        &["put", "aside"],
-    ];
-    PHRASES.iter().find_map(|p| {
-        let fits = p.iter().enumerate().all(|(k, w)| {
-            tokens.get(i + k).is_some_and(|t| t.norm == *w) && !used.get(i + k).copied().unwrap_or(true)
-        });
-        fits.then_some(p.len())
-    })
-}
-
-/// "remboursements", "refunds", "crédits", "débits", "virements reçus", "money in".
-pub(crate) fn direction_words(tokens: &[Token], used: &[bool], i: usize) -> Option<(Direction, usize)> {
-    let free = |j: usize| !used.get(j).copied().unwrap_or(true);
-    let w = tokens.get(i).filter(|_| free(i))?.norm.as_str();
-    let next = tokens.get(i + 1).filter(|_| free(i + 1)).map_or("", |t| t.norm.as_str());
-    match (w, next) {
-        ("virements" | "virement" | "transfers" | "transfer", "recus" | "recu" | "received" | "entrants") => {
-            Some((Direction::Credit, 2))
-        }
-        ("money", "in") => Some((Direction::Credit, 2)),
-        ("money", "out") => Some((Direction::Debit, 2)),
-        // "the money that came into my Livret A", "what came in".
-        ("came" | "come" | "comes" | "coming", "in" | "into") => Some((Direction::Credit, 2)),
-        ("deposits" | "deposit" | "depots" | "depot", _) => Some((Direction::Credit, 1)),
-        (
-            "remboursements" | "remboursement" | "rembourse" | "remboursee" | "rembourses" | "refunds"
-            | "refund" | "refunded" | "credits" | "credit" | "crediteurs" | "entrees",
-            _,
-        ) => Some((Direction::Credit, 1)),
-        ("debits" | "debit" | "outgoings" | "outflows" | "outflow", _) => Some((Direction::Debit, 1)),
-        ("inflows" | "inflow", _) => Some((Direction::Credit, 1)),
-        // "sorties d'argent" is money out; "sorties" alone may be outings (leisure).
-        // "la plus grosse rentrée d'argent": money in ("la rentrée" alone is September).
-        // ("combien de rentrée d'argent": how much came in, as "rentrées".)
-        ("rentree", "d" | "de")
-            if tokens.get(i + 2).is_some_and(|t| matches!(t.norm.as_str(), "argent" | "cash"))
-                && !(i >= 2
-                    && matches!(tokens[i - 1].norm.as_str(), "de" | "d")
-                    && matches!(tokens[i - 2].norm.as_str(), "combien" | "cb" | "cmb")) =>
-        {
-            Some((Direction::Credit, 3))
-        }
-        ("sorties", "d" | "de")
-            if tokens.get(i + 2).is_some_and(|t| matches!(t.norm.as_str(), "argent" | "cash")) =>
-        {
-            Some((Direction::Debit, 3))
-        }
-        _ => None,
-    }
 }
 
 /// Advice or an opinion: "should I", "devrais-je", "est-ce que je peux me permettre",
