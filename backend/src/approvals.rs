@@ -373,9 +373,13 @@ impl Sou {
         approval: &str,
         paused: &crate::chat::assistant::Paused,
     ) -> Result<(), BackendError> {
+        self.keep_resume(user, approval, &to_json(paused)?).await
+    }
+
+    async fn keep_resume(&self, user: UserId, approval: &str, resume: &str) -> Result<(), BackendError> {
         let mut db = self.store.tenant(user).await?;
         sqlx::query("UPDATE approvals SET resume = $1 WHERE user_id = $2 AND id = $3")
-            .bind(to_json(paused)?)
+            .bind(resume)
             .bind(user.0)
             .bind(approval)
             .execute(&mut *db)
@@ -490,14 +494,7 @@ impl Sou {
                 let approval = result?;
                 // A model's tool loop waits for the edited approval now.
                 if let Some(resume) = &s.resume {
-                    let mut db = self.store.tenant(user).await?;
-                    sqlx::query("UPDATE approvals SET resume = $1 WHERE user_id = $2 AND id = $3")
-                        .bind(resume)
-                        .bind(user.0)
-                        .bind(&approval.id)
-                        .execute(&mut *db)
-                        .await?;
-                    db.commit().await?;
+                    self.keep_resume(user, &approval.id, resume).await?;
                 }
                 if let Some(conversation) = &s.conversation {
                     // The new approval exists; the conversation only shows it.

@@ -81,6 +81,18 @@ pub struct Outcome {
     pub checks: Vec<Check>,
 }
 
+impl Outcome {
+    fn new() -> Outcome {
+        Outcome {
+            ending: Ending::Answered,
+            first_token_ms: None,
+            tools_run: 0,
+            answered_text: String::new(),
+            checks: Vec::new(),
+        }
+    }
+}
+
 /// A failure, with what the loop did before it.
 #[derive(Debug)]
 pub struct Failed {
@@ -307,13 +319,7 @@ pub(crate) async fn answer(
     mut q: Question<'_>,
     out: &mut Emitter,
 ) -> Result<Outcome, Failed> {
-    let mut outcome = Outcome {
-        ending: Ending::Answered,
-        first_token_ms: None,
-        tools_run: 0,
-        answered_text: String::new(),
-        checks: Vec::new(),
-    };
+    let mut outcome = Outcome::new();
     let mut messages = std::mem::take(&mut q.history);
     messages.push(LlmMessage { role: Role::User, content: vec![Part::Text(q.message.to_string())] });
     // The writes are offered when the message asks for a change (a write verb): the
@@ -346,13 +352,7 @@ pub(crate) async fn resume(
     q: Question<'_>,
     out: &mut Emitter,
 ) -> Result<Outcome, Failed> {
-    let mut outcome = Outcome {
-        ending: Ending::Answered,
-        first_token_ms: None,
-        tools_run: 0,
-        answered_text: String::new(),
-        checks: Vec::new(),
-    };
+    let mut outcome = Outcome::new();
     for m in paused.messages.iter_mut() {
         for part in m.content.iter_mut() {
             if let Part::ToolResult { id, content } = part {
