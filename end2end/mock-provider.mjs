@@ -19,6 +19,8 @@
 //   the stop button;
 // - "story" / "histoire": forty words, one every 100 ms, then "fin.": an answer a page
 //   reloads in the middle of;
+// - "budget" with the write tools offered: a `set_budget` call (250 € for restaurants
+//   from next month); once the person decided, an answer saying what became of it;
 // - anything else: a short answer.
 // GET /v1/models checks the key (200 for the accepted keys, 401 otherwise), as Sou's
 // "check and save" does. GET /__mock/state tells the tests what the mock saw.
@@ -162,6 +164,19 @@ async function chat(req, res, body) {
       const [label, value] = data.result.result.rows[0];
       const shown = typeof value === 'object' ? value.num : String(value);
       stream.completed = await text(res, [`**${label}** `, `a le plus progressé : +${shown} `, 'entre janvier et février.'], 20, model);
+    }
+  } else if (/budget/i.test(question) && tools.includes('set_budget')) {
+    if (!toolResult) {
+      const now = new Date();
+      const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+      toolCall(res, 'set_budget', {
+        category: 'restaurants', amount: { minor: 25000, currency: 'EUR' }, from: day(next),
+      }, model);
+      stream.completed = true;
+    } else if (lastResult.startsWith('Done')) {
+      stream.completed = await text(res, ["C'est fait : ", '250 € par mois ', 'pour les restaurants.'], 20, model);
+    } else {
+      stream.completed = await text(res, ['Entendu, ', "rien n'a changé."], 20, model);
     }
   } else if (/story|histoire/i.test(question)) {
     const words = [...Array.from({ length: 40 }, (_, i) => `mot${i + 1} `), 'fin.'];

@@ -83,6 +83,23 @@ test('a free-form question: tool result, then a Markdown answer from the model',
   await expect(page.getByTestId('result').last()).toHaveAttribute('data-tool', 'recurring_payments');
 });
 
+test('a write the model proposes waits for the person, then the model goes on', async ({ page }, testInfo) => {
+  await open(page, testInfo);
+  await ask(page, 'Quel budget devrais-je fixer pour les restaurants ?');
+  const card = page.getByTestId('approval').last();
+  await expect(card).toHaveAttribute('data-state', 'pending');
+  await expect(page.getByTestId('answer').last()).toContainText('attend votre accord');
+  await card.getByTestId('approve').click();
+  // The decision is the next question, and the model's answer follows it.
+  await expect(page.getByText('✓ Approuvé', { exact: false }).last()).toBeVisible();
+  await expect(async () => {
+    if (!hydrated(testInfo)) await page.reload();
+    await expect(page.getByTestId('answer').last()).toContainText("C'est fait : 250 € par mois", { timeout: 2000 });
+  }).toPass({ timeout: 15000 });
+  await expect(page.getByTestId('approval').first()).toHaveAttribute('data-state', 'executed');
+  await snap(page, { path: `test-results/model-write-goes-on-${testInfo.project.name}.png`, fullPage: true });
+});
+
 test('the answer streams and the stop button ends it, upstream too', async ({ page }, testInfo) => {
   test.skip(!hydrated(testInfo), 'without JavaScript the form waits for the whole answer; there is no stop button');
   await open(page, testInfo);

@@ -52,22 +52,47 @@ pub struct Fitted {
 }
 
 /// Drops the oldest messages until the request's input fits `budget` (the reply has
-/// its own `max_tokens`). The system prompt, the tools and the last message always stay; the
+/// its own `max_tokens`), then cuts the longest tool results. The system prompt, the
+/// tools and the current exchange — the user's last message and the tool calls and
+/// results after it — always stay; the
 /// conversation never starts with an assistant turn or an orphaned tool result, so a
 /// tool call is never separated from its result.
 pub fn fit(request: &mut LlmRequest, budget: u32) -> Fitted {
     let mut dropped = 0;
-    while request_tokens(request) > budget && request.messages.len() > 1 {
+    // The current exchange starts at the user's last message.
+    let mut current = request.messages.iter().rposition(|m| m.role == Role::User).unwrap_or(0);
+    while request_tokens(request) > budget && current > 0 {
         request.messages.remove(0);
         dropped += 1;
+        current -= 1;
         // Keep dropping until the conversation starts where a user spoke.
-        while request.messages.len() > 1 && request.messages[0].role != Role::User {
+        while current > 0 && request.messages[0].role != Role::User {
             request.messages.remove(0);
             dropped += 1;
+            current -= 1;
         }
+    }
+    // Still too long: the longest tool result is cut to half (its start kept), again
+    // while it helps — never the question or a call.
+    while request_tokens(request) > budget {
+        let longest = request
+            .messages
+            .iter_mut()
+            .flat_map(|m| m.content.iter_mut())
+            .filter_map(|p| match p {
+                Part::ToolResult { content, .. } => Some(content),
+                _ => None,
+            })
+            .max_by_key(|c| c.len());
+        let Some(content) = longest.filter(|c| c.chars().count() > MIN_RESULT_CHARS) else { break };
+        let keep = content.chars().count() / 2;
+        *content = content.chars().take(keep).collect::<String>() + " … (cut to fit)";
     }
     Fitted { dropped, tokens: request_tokens(request) }
 }
+
+/// A tool result is never cut below this many characters.
+const MIN_RESULT_CHARS: usize = 400;
 
 /// The budget to use after the provider said a request did not fit: half of the
 /// previous one, never below what the request's fixed part needs.
@@ -128,6 +153,32 @@ mod tests {
         assert_eq!((f.dropped, r.messages.len()), (2, 1));
         assert_eq!(r.system, "You are Sou.");
         assert_eq!(r.tools.len(), 1);
+    }
+
+    #[test]
+    fn the_current_exchange_stays_whatever_the_budget() {
+        // The question, the model's tool call and its result: the model must still
+        // read the question once the tools answered.
+        let long = "mot ".repeat(200);
+        let call = LlmMessage {
+            role: Role::Assistant,
+            content: vec![Part::ToolCall { id: "c".into(), name: "t".into(), arguments: json!({}) }],
+        };
+        let result = LlmMessage {
+            role: Role::Tool,
+            content: vec![Part::ToolResult { id: "c".into(), content: long.clone() }],
+        };
+        let mut r = request(vec![
+            text(Role::User, &format!("1 {long}")),
+            text(Role::Assistant, &format!("2 {long}")),
+            text(Role::User, "3 combien en courses ?"),
+            call,
+            result,
+        ]);
+        let f = fit(&mut r, 10);
+        assert_eq!(f.dropped, 2);
+        let roles: Vec<Role> = r.messages.iter().map(|m| m.role).collect();
+        assert_eq!(roles, [Role::User, Role::Assistant, Role::Tool]);
     }
 
     #[test]

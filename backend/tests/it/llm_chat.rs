@@ -718,6 +718,9 @@ async fn the_tool_loop_goes_on_after_the_person_decides() {
     let b = bodies(&s.mock);
     assert_eq!(b.len(), 2);
     assert!(tool_result(&b[1]).starts_with("Done, the user approved it"), "{}", tool_result(&b[1]));
+    // The same tools, the same question: the loop goes on as it was.
+    assert_eq!(b[1]["tools"], b[0]["tools"]);
+    assert_eq!(b[1]["messages"][1], b[0]["messages"][1], "{}", b[1]["messages"]);
     let view = s.sou.conversation(s.user, &conversation, Locale::En).await.unwrap();
     assert!(
         view.messages.iter().any(|m| m.content.starts_with("✓ Approved")),
