@@ -363,6 +363,9 @@ pub(crate) async fn resume(
         }
     }
     paused.round += 1;
+    // The decided write is a result about the user's data the model reads: the answer
+    // rests on it.
+    outcome.tools_run += 1;
     match tool_loop(sou, providers, model, paused, &q, out, &mut outcome).await {
         Ok(()) => Ok(outcome),
         Err(error) => Err(Failed { error, outcome }),

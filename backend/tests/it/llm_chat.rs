@@ -715,6 +715,8 @@ async fn the_tool_loop_goes_on_after_the_person_decides() {
         .filter_map(|e| if let ChatEvent::Token { content, .. } = e { Some(content.as_str()) } else { None })
         .collect();
     assert_eq!(said, "C'est fait : 250 € par mois pour les restaurants.");
+    let (_, uncertainty) = status(&events);
+    assert!(uncertainty.warnings.is_empty(), "the answer rests on the write's result: {uncertainty:?}");
     let b = bodies(&s.mock);
     assert_eq!(b.len(), 2);
     assert!(tool_result(&b[1]).starts_with("Done, the user approved it"), "{}", tool_result(&b[1]));
