@@ -378,7 +378,7 @@ async fn tool_loop(
     sou: &crate::sou::Sou,
     providers: &Providers,
     model: &Model,
-    state: Paused,
+    mut state: Paused,
     q: &Question<'_>,
     out: &mut Emitter,
     outcome: &mut Outcome,
@@ -400,7 +400,7 @@ async fn tool_loop(
         }
     };
     let system = system(q.locale, q.today, datasets.as_deref());
-    let mut messages = state.messages.clone();
+    let mut messages = std::mem::take(&mut state.messages);
     for iteration in state.round..=MAX_TOOL_ITERATIONS {
         // The last call offers no tools: the model must answer with what it has.
         let offered = if iteration < MAX_TOOL_ITERATIONS { tools.clone() } else { Vec::new() };
