@@ -13,6 +13,7 @@ pub mod guardian;
 mod multi;
 mod parsing;
 pub mod planner;
+mod route;
 pub mod router;
 mod scoped;
 pub(crate) mod steps;
@@ -43,12 +44,14 @@ pub use emitter::ChatStream;
 use emitter::Emitter;
 use guardian::Verdict;
 use multi::{plan_title, Proposed};
+use route::{Facts, Read, Review, Route};
 use scoped::{outside_scope, within};
 
 /// Longest message accepted, in characters.
 pub const MAX_MESSAGE_CHARS: usize = agent::protocol::MAX_CHAT_MESSAGE_CHARS;
 
 /// One message to answer, with what it is answered in the light of.
+#[derive(Clone, Copy)]
 struct Asked<'a> {
     user: UserId,
     message: &'a str,
@@ -219,77 +222,7 @@ impl Sou {
                 Some(c) => sou.continued(question, c, &mut out).await,
                 None => sou.answer(question, client_plan, &mut out).await,
             };
-            // The question was not stored: the request failed, and nothing of its
-            // answer is sent or kept.
-            if out.unstored() {
-                return;
-            }
-            let (done, run_status) = match outcome {
-                Ok(done) => {
-                    let status = if done.stopped && sou.draining() {
-                        RunStatus::Interrupted
-                    } else if done.stopped {
-                        RunStatus::Cancelled
-                    } else if done.proposed {
-                        RunStatus::Proposed
-                    } else {
-                        RunStatus::Done
-                    };
-                    (done, status)
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, "chat answer failed");
-                    let (code, message) = user_safe(&e, locale);
-                    out.emit(ChatEvent::Error { code, message }).await;
-                    (Answered::parser(None, no_answer(vec![])), RunStatus::Failed)
-                }
-            };
-            let (plan, uncertainty) = (done.plan, done.uncertainty);
-            let total = out.sent.iter().find_map(|e| match e {
-                ChatEvent::ToolResult(o) => crate::trace::headline(o),
-                _ => None,
-            });
-            tracing::info!(
-                user = %crate::trace::user(user),
-                conversation = %crate::trace::id("conversation", &id),
-                route = %done.route,
-                tool = %plan.as_ref().map(|p| p.call.name()).unwrap_or("-"),
-                amount = %total.map(crate::trace::bucket).unwrap_or("-"),
-                ms = started.elapsed().as_millis() as u64,
-                "answered"
-            );
-            // Every model step's cost, as the trace and Settings → Usage count it.
-            let spent = out.spent();
-            let usage = Usage {
-                input_tokens: spent.input_tokens,
-                output_tokens: spent.output_tokens,
-                cost_eur_micros: spent.cost_eur_micros,
-                unpriced: spent.unpriced,
-                model: done.model,
-                route: done.route.into(),
-                first_event_ms: out.first_event_ms.unwrap_or_default(),
-                first_token_ms: done.first_token_ms,
-            };
-            let message_id = out.run.id.clone();
-            let confidence = uncertainty.answer_confidence;
-            let status = ChatEvent::Status {
-                content: StreamStatus::Done,
-                usage,
-                uncertainty,
-                conversation_id: Some(id.clone()),
-                message_id: Some(message_id.clone()),
-            };
-            out.sent.push(status.clone());
-            let text = ChatEvent::words(&out.sent);
-            // The answer is stored with the run's last event and end, in one transaction:
-            // a client that re-attaches and sees the end finds the answer.
-            out.run.end_with(&status);
-            let answer = NewMessage::new(&id, Some(&message_id), &text, plan.as_ref(), &out.sent);
-            out.run.finish_answered(run_status, Some(confidence), answer).await;
-            // What waited for the question, then the end; nothing if it was not stored.
-            if out.stored().await.is_ok() {
-                let _ = out.tx.send(status).await;
-            }
+            sou.finish(&question, outcome, out, started).await;
         });
         // The stream starts once the question is stored.
         if !committed.wait().await {
@@ -299,10 +232,10 @@ impl Sou {
         Ok(ChatStream { conversation_id, run_id, first_seq: 1, events: Box::pin(events) })
     }
 
-    /// Decides what to do with a message and emits the events: the parser's plan runs
-    /// at once when sure; otherwise the guardian decides (with a model), or without one
-    /// a low-confidence plan is asked about and a medium one runs; questions no plan
-    /// covers go to the tool loop.
+    /// Decides what to do with a message ([`route`]) and does it, emitting the events:
+    /// the parser's plan runs at once when sure; otherwise the guardian decides (with a
+    /// model), or without one a low-confidence plan is asked about and a medium one
+    /// runs; questions no plan covers go to the tool loop.
     async fn answer(
         &self,
         q: Asked<'_>,
@@ -316,81 +249,191 @@ impl Sou {
         if parsing::quick(&outcome).is_none() {
             out.stored().await?;
         }
-
+        let visitor = q.scope.is_some();
+        let read = match &outcome {
+            ParseOutcome::Plan(p) => Read::Plan(p.meta.confidence),
+            ParseOutcome::Clarification(c) => Read::Question { free_form: is_free_form(c) },
+        };
+        let mut facts = Facts {
+            read,
+            visitor,
+            split: false,
+            in_scope: true,
+            model: false,
+            clauses: agent::parser::steps::clauses(q.message).len() >= 2,
+            planner_gave_none: false,
+        };
         // A message that asks several things: a plan of steps, shown before it runs.
-        if q.scope.is_none()
-            && !matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == Confidence::High)
-        {
-            let cx = Context { today, locale: q.locale, previous: None };
-            if let Some(plan) = parser.plan_steps(q.message, &cx) {
-                let mut step = agent::runs::Step::new(StepKind::Parse, plan_title(&plan));
-                step.arguments = serde_json::to_value(&plan.steps).ok();
-                out.step(clock, step);
-                return self.propose_plan(q.user, plan, out).await.map(Answered::proposed);
-            }
+        let split = match route::may_split(read, visitor) {
+            true => parser.plan_steps(q.message, &Context { today, locale: q.locale, previous: None }),
+            false => None,
+        };
+        facts.split = split.is_some();
+        if let (Route::Steps, Some(plan)) = (route::route(facts), split) {
+            let mut step = agent::runs::Step::new(StepKind::Parse, plan_title(&plan));
+            step.arguments = serde_json::to_value(&plan.steps).ok();
+            out.step(clock, step);
+            return self.propose_plan(q.user, plan, out).await.map(Answered::proposed);
         }
         out.step(clock, steps::parse(&outcome, &parser));
-        // A widget's visitor: what the site does not offer is refused before anything
-        // runs, and never offered as a suggestion.
+        // A widget's visitor: what the site does not offer is never offered as a
+        // suggestion, and is refused before anything runs.
         let outcome = match q.scope {
-            Some(scope) => match within(scope, outcome) {
-                Some(outcome) => outcome,
-                None => {
-                    let message = outside_scope(scope, q.locale.unwrap_or_default());
-                    out.emit(ChatEvent::Error { code: "outside_scope".into(), message }).await;
-                    return Ok(Answered::parser(None, no_answer(Vec::new())));
-                }
-            },
+            Some(scope) => {
+                let (outcome, allowed) = within(scope, outcome);
+                facts.in_scope = allowed;
+                outcome
+            }
             None => outcome,
-        };
-        let mut warnings = Vec::new();
-        let needs_model = match &outcome {
-            ParseOutcome::Plan(p) => p.meta.confidence != Confidence::High,
-            ParseOutcome::Clarification(c) => is_free_form(c),
         };
         let locale = match &outcome {
             ParseOutcome::Plan(p) => p.meta.locale,
             ParseOutcome::Clarification(c) => c.locale,
         };
-        let models = if needs_model && q.scope.is_none() {
-            self.models(q.user, locale, &mut warnings).await
-        } else {
-            None
+        let mut warnings = Vec::new();
+        let models = match route::needs_model(read, visitor) {
+            true => self.models(q.user, locale, &mut warnings).await,
+            false => None,
         };
+        facts.model = models.is_some();
+        let mut next = route::route(facts);
         // Several requests the parser could not split: a model's plan, shown first.
-        if let Some(models) = &models {
-            if agent::parser::steps::clauses(q.message).len() >= 2 {
-                if let Some(done) = self.model_plan(&parser, (q.user, q.message), locale, models, out).await {
-                    return Ok(done);
-                }
+        if let (Route::Planner, Some(models)) = (next, &models) {
+            if let Some(done) = self.model_plan(&parser, (q.user, q.message), locale, models, out).await {
+                return Ok(done);
             }
+            facts.planner_gave_none = true;
+            next = route::route(facts);
         }
-        let plan = match outcome {
-            ParseOutcome::Clarification(c) => {
-                if let (Some(models), true) = (&models, is_free_form(&c)) {
-                    return Ok(self.free_form(&parser, q, c.locale, models, warnings, out).await);
-                }
-                out.emit(ChatEvent::Clarify { clarification: c }).await;
+        let plan = match (next, outcome, &models) {
+            (Route::OutsideScope, _, _) => {
+                let scope = q.scope.ok_or(BackendError::NotFound)?;
+                let message = outside_scope(scope, q.locale.unwrap_or_default());
+                out.emit(ChatEvent::Error { code: "outside_scope".into(), message }).await;
+                return Ok(Answered::parser(None, no_answer(Vec::new())));
+            }
+            (Route::Assistant, ParseOutcome::Clarification(c), Some(models)) => {
+                return Ok(self.free_form(&parser, q, c.locale, models, warnings, out).await);
+            }
+            (_, ParseOutcome::Clarification(clarification), _) => {
+                out.emit(ChatEvent::Clarify { clarification }).await;
                 return Ok(Answered::parser(None, no_answer(warnings)));
             }
-            ParseOutcome::Plan(p) => p,
+            (_, ParseOutcome::Plan(p), _) => p,
         };
         out.emit(ChatEvent::Plan { plan: plan.clone() }).await;
-        let Some(models) = models.filter(|_| plan.meta.confidence != Confidence::High) else {
-            if plan.meta.confidence == Confidence::Low {
+        match (next, models) {
+            (Route::Run { checked }, _) => {
+                let (p, u) = self.run_plan(&q, plan, checked.weight(), warnings, out).await?;
+                Ok(Answered::parser(p, u))
+            }
+            (Route::Guardian, Some(models)) => self.guard(&q, &parser, plan, &models, warnings, out).await,
+            // (`Route::AskAbout`: nothing else reaches here.)
+            _ => {
                 // No model to check a fragile plan: ask rather than run it.
                 let clarification = low_confidence_question(&parser, q.message, &plan, None);
                 out.emit(ChatEvent::Clarify { clarification }).await;
                 let mut u = no_answer(warnings);
                 u.plan_confidence = Some(Confidence::Low);
-                return Ok(Answered::parser(Some(plan), u));
+                Ok(Answered::parser(Some(plan), u))
             }
-            return self
-                .run_plan(q.user, q.scope, q.conversation, plan, 0.0, warnings, out)
-                .await
-                .map(|(p, u)| Answered::parser(p, u));
+        }
+    }
+
+    /// The end of an answer: its status (what it cost, how sure it is), logged, stored
+    /// with the answer's message in one transaction, then sent.
+    async fn finish(
+        &self,
+        q: &Asked<'_>,
+        outcome: Result<Answered, BackendError>,
+        mut out: Emitter,
+        started: Instant,
+    ) {
+        let (user, id, locale) = (q.user, q.conversation, q.locale);
+        // The question was not stored: the request failed, and nothing of its
+        // answer is sent or kept.
+        if out.unstored() {
+            return;
+        }
+        let (done, run_status) = match outcome {
+            Ok(done) => {
+                let status = if done.stopped && self.draining() {
+                    RunStatus::Interrupted
+                } else if done.stopped {
+                    RunStatus::Cancelled
+                } else if done.proposed {
+                    RunStatus::Proposed
+                } else {
+                    RunStatus::Done
+                };
+                (done, status)
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "chat answer failed");
+                let (code, message) = user_safe(&e, locale);
+                out.emit(ChatEvent::Error { code, message }).await;
+                (Answered::parser(None, no_answer(vec![])), RunStatus::Failed)
+            }
         };
-        // The guardian: approve, repair (re-validated) or ask.
+        let (plan, uncertainty) = (done.plan, done.uncertainty);
+        let total = out.sent.iter().find_map(|e| match e {
+            ChatEvent::ToolResult(o) => crate::trace::headline(o),
+            _ => None,
+        });
+        tracing::info!(
+            user = %crate::trace::user(user),
+            conversation = %crate::trace::id("conversation", id),
+            route = %done.route,
+            tool = %plan.as_ref().map(|p| p.call.name()).unwrap_or("-"),
+            amount = %total.map(crate::trace::bucket).unwrap_or("-"),
+            ms = started.elapsed().as_millis() as u64,
+            "answered"
+        );
+        // Every model step's cost, as the trace and Settings → Usage count it.
+        let spent = out.spent();
+        let usage = Usage {
+            input_tokens: spent.input_tokens,
+            output_tokens: spent.output_tokens,
+            cost_eur_micros: spent.cost_eur_micros,
+            unpriced: spent.unpriced,
+            model: done.model,
+            route: done.route.into(),
+            first_event_ms: out.first_event_ms.unwrap_or_default(),
+            first_token_ms: done.first_token_ms,
+        };
+        let message_id = out.run.id.clone();
+        let confidence = uncertainty.answer_confidence;
+        let status = ChatEvent::Status {
+            content: StreamStatus::Done,
+            usage,
+            uncertainty,
+            conversation_id: Some(id.to_string()),
+            message_id: Some(message_id.clone()),
+        };
+        out.sent.push(status.clone());
+        let text = ChatEvent::words(&out.sent);
+        // The answer is stored with the run's last event and end, in one transaction:
+        // a client that re-attaches and sees the end finds the answer.
+        out.run.end_with(&status);
+        let answer = NewMessage::new(id, Some(&message_id), &text, plan.as_ref(), &out.sent);
+        out.run.finish_answered(run_status, Some(confidence), answer).await;
+        // What waited for the question, then the end; nothing if it was not stored.
+        if out.stored().await.is_ok() {
+            let _ = out.tx.send(status).await;
+        }
+    }
+
+    /// The guardian's review of a plan the parser is not sure of: approved or repaired
+    /// (re-validated), it runs; else Sou asks ([`route::reviewed`]).
+    async fn guard(
+        &self,
+        q: &Asked<'_>,
+        parser: &agent::Parser,
+        plan: ToolCallPlan,
+        models: &Resolved,
+        mut warnings: Vec<String>,
+        out: &mut Emitter,
+    ) -> Result<Answered, BackendError> {
         let model = &models.simple;
         let providers = self.providers.as_ref().ok_or(BackendError::NotFound)?;
         let clock = Clock::now();
@@ -407,14 +450,17 @@ impl Sou {
             Ok(r) => (r.first_token_ms, Ok(r.verdict)),
             Err(e) => (None, Err(e)),
         };
-        let said = match &verdict {
-            Ok(Verdict::Approve) => locale.pick("Plan approuvé", "Plan approved"),
-            Ok(Verdict::Repair(_)) => locale.pick("Plan corrigé", "Plan repaired"),
-            Ok(Verdict::Clarify(_)) => locale.pick("Question à poser", "A question to ask"),
-            Ok(Verdict::InvalidRepair(_)) => {
-                locale.pick("Correction refusée par le registre", "Repair refused by the registry")
+        let (said, review) = match &verdict {
+            Ok(Verdict::Approve) => (locale.pick("Plan approuvé", "Plan approved"), Review::Approve),
+            Ok(Verdict::Repair(_)) => (locale.pick("Plan corrigé", "Plan repaired"), Review::Repair),
+            Ok(Verdict::Clarify(_)) => {
+                (locale.pick("Question à poser", "A question to ask"), Review::Clarify)
             }
-            Err(_) => locale.pick("Pas de verdict", "No verdict"),
+            Ok(Verdict::InvalidRepair(_)) => (
+                locale.pick("Correction refusée par le registre", "Repair refused by the registry"),
+                Review::InvalidRepair,
+            ),
+            Err(_) => (locale.pick("Pas de verdict", "No verdict"), Review::None),
         };
         let step = steps::model(StepKind::Guardian, said, model, &spent);
         let step = match &verdict {
@@ -422,16 +468,9 @@ impl Sou {
             Ok(_) => step,
         };
         out.step(clock, step);
-        let guarded = |plan, uncertainty| Answered {
-            plan,
-            uncertainty,
-            route: "guardian",
-            model: Some(model.name.clone()),
-            first_token_ms,
-            stopped: false,
-            proposed: false,
-        };
-        match verdict {
+        let next = route::reviewed(review, plan.meta.confidence);
+        let mut asked = None;
+        let plan = match verdict {
             Ok(Verdict::Approve) => {
                 let mut plan = plan;
                 plan.meta.confidence_reasons.push(Reason::new(
@@ -439,8 +478,7 @@ impl Sou {
                     locale,
                     &model.name,
                 ));
-                let (p, u) = self.run_plan(q.user, q.scope, q.conversation, plan, 0.9, warnings, out).await?;
-                Ok(guarded(p, u))
+                plan
             }
             Ok(Verdict::Repair(call)) => {
                 // Its periods named in the conversation's language, not the model's.
@@ -457,32 +495,42 @@ impl Sou {
                     },
                 };
                 out.emit(ChatEvent::Plan { plan: repaired.clone() }).await;
-                let (p, u) =
-                    self.run_plan(q.user, q.scope, q.conversation, repaired, 0.8, warnings, out).await?;
-                Ok(guarded(p, u))
+                repaired
             }
             Ok(Verdict::Clarify(question)) => {
-                let clarification = low_confidence_question(&parser, q.message, &plan, Some(question));
-                out.emit(ChatEvent::Clarify { clarification }).await;
-                Ok(guarded(Some(plan), no_answer(warnings)))
+                asked = Some(question);
+                plan
             }
             Ok(Verdict::InvalidRepair(why)) => {
                 tracing::warn!(why = %why, "the guardian's repair was refused by the registry");
-                let clarification = low_confidence_question(&parser, q.message, &plan, None);
-                out.emit(ChatEvent::Clarify { clarification }).await;
-                Ok(guarded(Some(plan), no_answer(warnings)))
+                plan
             }
             Err(e) => {
                 // No verdict: the rules for no model, and the user is told why.
                 tracing::warn!(error = %e, "the guardian failed; applying the rules without a model");
                 warnings.push(llm_message(models.provider, &e, locale).1);
-                if plan.meta.confidence == Confidence::Low {
-                    let clarification = low_confidence_question(&parser, q.message, &plan, None);
-                    out.emit(ChatEvent::Clarify { clarification }).await;
-                    return Ok(guarded(Some(plan), no_answer(warnings)));
-                }
-                let (p, u) = self.run_plan(q.user, q.scope, q.conversation, plan, 0.0, warnings, out).await?;
+                plan
+            }
+        };
+        let guarded = |plan, uncertainty| Answered {
+            plan,
+            uncertainty,
+            route: "guardian",
+            model: Some(model.name.clone()),
+            first_token_ms,
+            stopped: false,
+            proposed: false,
+        };
+        match next {
+            Route::Run { checked } => {
+                let (p, u) = self.run_plan(q, plan, checked.weight(), warnings, out).await?;
                 Ok(guarded(p, u))
+            }
+            // (`Route::Ask` with the guardian's question, `Route::AskAbout` without.)
+            _ => {
+                let clarification = low_confidence_question(parser, q.message, &plan, asked);
+                out.emit(ChatEvent::Clarify { clarification }).await;
+                Ok(guarded(Some(plan), no_answer(warnings)))
             }
         }
     }
@@ -524,17 +572,15 @@ impl Sou {
     /// Runs a plan and writes its answer. `checked` is the answer confidence a model's
     /// review gives it (0 when no model looked at it). A widget's visitor gets only
     /// what the site's `scope` allows: anything else is refused, and runs nothing.
-    #[allow(clippy::too_many_arguments)]
     async fn run_plan(
         &self,
-        user: UserId,
-        scope: Option<&WidgetScope>,
-        conversation: &str,
+        q: &Asked<'_>,
         plan: ToolCallPlan,
         checked: f32,
         mut warnings: Vec<String>,
         out: &mut Emitter,
     ) -> Result<(Option<ToolCallPlan>, Uncertainty), BackendError> {
+        let (user, scope) = (q.user, q.scope);
         let locale = plan.meta.locale;
         if let Some(scope) = scope.filter(|s| !s.allows(&plan.call)) {
             let message = outside_scope(scope, locale);
@@ -542,7 +588,7 @@ impl Sou {
             return Ok((None, no_answer(warnings)));
         }
         if plan.call.is_write() {
-            return self.gate(user, conversation, plan, warnings, out).await;
+            return self.gate(user, q.conversation, plan, warnings, out).await;
         }
         let (mut output, checks) =
             steps::run_checked(self, out, user, &plan.call, locale, plan.meta.today).await?;

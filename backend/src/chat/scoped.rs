@@ -4,15 +4,19 @@
 use agent::widgets::WidgetScope;
 use agent::{Locale, ParseOutcome};
 
-/// What a parse leaves a widget's visitor: a plan the site offers, or a question
-/// with only the suggestions it offers; `None` when nothing of it is the site's.
-pub(super) fn within(scope: &WidgetScope, outcome: ParseOutcome) -> Option<ParseOutcome> {
+/// What a parse leaves a widget's visitor — a question keeps only the suggestions the
+/// site offers — and whether any of it is the site's (else the route refuses it).
+pub(super) fn within(scope: &WidgetScope, outcome: ParseOutcome) -> (ParseOutcome, bool) {
     match outcome {
-        ParseOutcome::Plan(p) => scope.allows(&p.call).then_some(ParseOutcome::Plan(p)),
+        ParseOutcome::Plan(p) => {
+            let allowed = scope.allows(&p.call);
+            (ParseOutcome::Plan(p), allowed)
+        }
         ParseOutcome::Clarification(mut c) => {
             let offered = !c.suggestions.is_empty();
             c.suggestions.retain(|s| scope.allows(&s.plan.call));
-            (!offered || !c.suggestions.is_empty()).then_some(ParseOutcome::Clarification(c))
+            let allowed = !offered || !c.suggestions.is_empty();
+            (ParseOutcome::Clarification(c), allowed)
         }
     }
 }
