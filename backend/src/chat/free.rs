@@ -81,7 +81,6 @@ impl Sou {
 
     /// What a model's tool loop did, told and summed up: its ending said, the names it
     /// mentioned offered, the answer's confidence and warnings.
-    #[allow(clippy::too_many_arguments)]
     async fn model_answered(
         &self,
         parser: &Parser,

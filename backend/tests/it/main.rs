@@ -34,6 +34,7 @@ mod question_first;
 mod reports;
 mod runs;
 mod sandbox;
+mod schema;
 mod sessions;
 mod store_and_tools;
 mod vocabulary;
