@@ -506,17 +506,21 @@ fn capitalise(s: &str) -> String {
     s
 }
 
-/// What a filter keeps, in words: "Amazon, texte « prime », plus de 50 € — mars 2026".
+/// Which transactions a write changes: names (merchant, category), label text, amounts,
+/// transactions chosen one by one, a period.
 #[cfg(feature = "writes")]
-fn filters(
-    vocab: &crate::Vocabulary,
-    names: [Option<&str>; 2],
-    text: Option<&str>,
+struct Which<'a> {
+    names: [Option<&'a str>; 2],
+    text: Option<&'a str>,
     amounts: (Option<crate::Money>, Option<crate::Money>),
     ids: usize,
-    period: Option<&crate::Period>,
-    locale: crate::Locale,
-) -> String {
+    period: Option<&'a crate::Period>,
+}
+
+/// What a filter keeps, in words: "Amazon, texte « prime », plus de 50 € — mars 2026".
+#[cfg(feature = "writes")]
+fn filters(vocab: &crate::Vocabulary, which: Which<'_>, locale: crate::Locale) -> String {
+    let Which { names, text, amounts, ids, period } = which;
     let mut parts: Vec<String> = names.into_iter().flatten().map(|k| vocab.label_of(k, locale)).collect();
     if let Some(t) = text {
         parts.push(locale.pick(format!("libellé « {t} »"), format!("label “{t}”")));
@@ -593,15 +597,14 @@ fn describe_write(
             if a.apply_to_past { ", past transactions too" } else { "" }
         ),
         (ToolCall::Recategorise(a), _) => {
-            let what = filters(
-                vocab,
-                [a.merchant.as_deref(), a.category.as_deref()],
-                a.text.as_deref(),
-                (a.amount_min, a.amount_max),
-                a.ids.len(),
-                a.period.as_ref(),
-                locale,
-            );
+            let which = Which {
+                names: [a.merchant.as_deref(), a.category.as_deref()],
+                text: a.text.as_deref(),
+                amounts: (a.amount_min, a.amount_max),
+                ids: a.ids.len(),
+                period: a.period.as_ref(),
+            };
+            let what = filters(vocab, which, locale);
             match locale {
                 Locale::Fr => format!("Passer en {} : {what}", name(&a.to)),
                 Locale::En => format!("Move to {}: {what}", name(&a.to)),
@@ -628,15 +631,14 @@ fn describe_write(
             }
         }
         (ToolCall::MarkTransfers(a), _) => {
-            let what = filters(
-                vocab,
-                [a.merchant.as_deref(), None],
-                a.text.as_deref(),
-                (a.amount_min, a.amount_max),
-                a.ids.len(),
-                a.period.as_ref(),
-                locale,
-            );
+            let which = Which {
+                names: [a.merchant.as_deref(), None],
+                text: a.text.as_deref(),
+                amounts: (a.amount_min, a.amount_max),
+                ids: a.ids.len(),
+                period: a.period.as_ref(),
+            };
+            let what = filters(vocab, which, locale);
             match locale {
                 Locale::Fr => format!("Marquer comme virements entre vos comptes : {what}"),
                 Locale::En => format!("Mark as transfers between your accounts: {what}"),

@@ -299,6 +299,14 @@ pub fn history_message(role: Role, text: &str) -> Option<LlmMessage> {
     (!text.trim().is_empty()).then(|| LlmMessage { role, content: vec![Part::Text(text.to_string())] })
 }
 
+/// Who answers: Sou's tools, the providers and the model asked.
+#[derive(Clone, Copy)]
+pub(crate) struct Answerer<'a> {
+    pub(crate) sou: &'a crate::sou::Sou,
+    pub(crate) providers: &'a Providers,
+    pub(crate) model: &'a Model,
+}
+
 pub struct Question<'a> {
     pub user: UserId,
     /// Where a write the model proposes is asked about.
@@ -312,13 +320,12 @@ pub struct Question<'a> {
 
 /// Runs the tool loop for `q` with `model`, streaming into `out`.
 pub(crate) async fn answer(
-    sou: &crate::sou::Sou,
-    providers: &Providers,
-    model: &Model,
+    by: Answerer<'_>,
     route: &Route,
     mut q: Question<'_>,
     out: &mut Emitter,
 ) -> Result<Outcome, Failed> {
+    let model = by.model;
     let mut outcome = Outcome::new();
     let mut messages = std::mem::take(&mut q.history);
     messages.push(LlmMessage { role: Role::User, content: vec![Part::Text(q.message.to_string())] });
@@ -335,7 +342,7 @@ pub(crate) async fn answer(
         call: String::new(),
         round: 0,
     };
-    match tool_loop(sou, providers, model, paused, &q, out, &mut outcome).await {
+    match tool_loop(by, paused, &q, out, &mut outcome).await {
         Ok(()) => Ok(outcome),
         Err(error) => Err(Failed { error, outcome }),
     }
@@ -344,9 +351,7 @@ pub(crate) async fn answer(
 /// Goes on with a tool loop `paused` for a write the person decided on: `result`, what
 /// became of the write, is its call's result; the loop runs from the next round.
 pub(crate) async fn resume(
-    sou: &crate::sou::Sou,
-    providers: &Providers,
-    model: &Model,
+    by: Answerer<'_>,
     mut paused: Paused,
     result: &str,
     q: Question<'_>,
@@ -366,7 +371,7 @@ pub(crate) async fn resume(
     // The decided write is a result about the user's data the model reads: the answer
     // rests on it.
     outcome.tools_run += 1;
-    match tool_loop(sou, providers, model, paused, &q, out, &mut outcome).await {
+    match tool_loop(by, paused, &q, out, &mut outcome).await {
         Ok(()) => Ok(outcome),
         Err(error) => Err(Failed { error, outcome }),
     }
@@ -375,14 +380,13 @@ pub(crate) async fn resume(
 /// The rounds of a tool loop from `state.round` on, with its turns so far; a failure is
 /// the provider's error (what the loop did is in `outcome`).
 async fn tool_loop(
-    sou: &crate::sou::Sou,
-    providers: &Providers,
-    model: &Model,
+    by: Answerer<'_>,
     mut state: Paused,
     q: &Question<'_>,
     out: &mut Emitter,
     outcome: &mut Outcome,
 ) -> Result<(), LlmError> {
+    let Answerer { sou, providers, model } = by;
     let store = sou.store();
     let read: Vec<&str> = state.tools.iter().map(String::as_str).collect();
     let mut tools = catalogue(&read);

@@ -5,16 +5,15 @@
 
 use agent::protocol::{ChatEvent, ChatRequest, Uncertainty};
 use agent::runs::{CheckOutcome, StepKind};
-use agent::{ApprovalState, Context, Locale, Parser};
+use agent::{ApprovalState, Context, Locale};
 
 use super::emitter::{self, Emitter};
 use super::router::Complexity;
-use super::{answer_confidence, assistant, llm_message, no_answer, router, steps, Answered, Asked};
+use super::{answer_confidence, assistant, llm_message, no_answer, router, steps, Answered, Asked, Unsure};
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::llm::model::{Model, Spent};
 use crate::llm::retry::Meter;
-use crate::providers::Resolved;
 use crate::runs::record::Clock;
 use crate::sou::Sou;
 
@@ -28,23 +27,22 @@ impl Sou {
     /// A question no plan covers: the router, then the tool loop, streamed.
     pub(super) async fn free_form(
         &self,
-        parser: &Parser,
         q: Asked<'_>,
         locale: Locale,
-        models: &Resolved,
-        warnings: Vec<String>,
+        unsure: Unsure<'_>,
         out: &mut Emitter,
     ) -> Answered {
         let Some(providers) = self.providers.as_ref() else {
-            return Answered::parser(None, no_answer(warnings));
+            return Answered::parser(None, no_answer(unsure.warnings));
         };
+        let models = unsure.models;
         let clock = Clock::now();
         let meter = Meter::default();
         let Some(route) =
             out.unless_stopped(router::route(providers.caller(), models, q.message, &meter)).await
         else {
             steps::stopped_while(out, clock, StepKind::Route, &models.simple, &meter, locale).await;
-            return Answered::stopped(None, warnings, "llm");
+            return Answered::stopped(None, unsure.warnings, "llm");
         };
         let model = match route.complexity {
             Complexity::Simple => &models.simple,
@@ -75,22 +73,22 @@ impl Sou {
             today,
             started: out.started,
         };
-        let answered = assistant::answer(self, providers, model, &route, question, out).await;
-        self.model_answered(parser, models, model, answered, locale, warnings, out).await
+        let by = assistant::Answerer { sou: self, providers, model };
+        let answered = assistant::answer(by, &route, question, out).await;
+        self.model_answered(unsure, model, answered, locale, out).await
     }
 
     /// What a model's tool loop did, told and summed up: its ending said, the names it
     /// mentioned offered, the answer's confidence and warnings.
     async fn model_answered(
         &self,
-        parser: &Parser,
-        models: &Resolved,
+        unsure: Unsure<'_>,
         model: &Model,
         answered: Result<assistant::Outcome, assistant::Failed>,
         locale: Locale,
-        mut warnings: Vec<String>,
         out: &mut Emitter,
     ) -> Answered {
+        let Unsure { parser, models, mut warnings } = unsure;
         let today = self.today();
         let (outcome, error) = match answered {
             Ok(o) => (o, None),
@@ -200,8 +198,10 @@ impl Sou {
             today: self.today(),
             started: out.started,
         };
-        let answered = assistant::resume(self, providers, model, c.paused, &c.result, question, out).await;
-        Ok(self.model_answered(&parser, &models, model, answered, locale, warnings, out).await)
+        let by = assistant::Answerer { sou: self, providers, model };
+        let answered = assistant::resume(by, c.paused, &c.result, question, out).await;
+        let unsure = Unsure { parser: &parser, models: &models, warnings };
+        Ok(self.model_answered(unsure, model, answered, locale, out).await)
     }
 
     /// Once a write a model's tool loop proposed is decided, the loop goes on: the run

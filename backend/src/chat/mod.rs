@@ -62,6 +62,14 @@ struct Asked<'a> {
     scope: Option<&'a WidgetScope>,
 }
 
+/// A message the parser is not sure of, and what a model needs to look at it.
+struct Unsure<'a> {
+    parser: &'a agent::Parser,
+    models: &'a Resolved,
+    /// Said with the answer (a usage limit near, a chosen provider without a key…).
+    warnings: Vec<String>,
+}
+
 /// What an answer did, for the final status.
 struct Answered {
     plan: Option<ToolCallPlan>,
@@ -313,7 +321,8 @@ impl Sou {
                 return Ok(Answered::parser(None, no_answer(Vec::new())));
             }
             (Route::Assistant, ParseOutcome::Clarification(c), Some(models)) => {
-                return Ok(self.free_form(&parser, q, c.locale, models, warnings, out).await);
+                let unsure = Unsure { parser: &parser, models, warnings };
+                return Ok(self.free_form(q, c.locale, unsure, out).await);
             }
             (_, ParseOutcome::Clarification(clarification), _) => {
                 out.emit(ChatEvent::Clarify { clarification }).await;
@@ -327,7 +336,9 @@ impl Sou {
                 let (p, u) = self.run_plan(&q, plan, checked.weight(), warnings, out).await?;
                 Ok(Answered::parser(p, u))
             }
-            (Route::Guardian, Some(models)) => self.guard(&q, &parser, plan, &models, warnings, out).await,
+            (Route::Guardian, Some(models)) => {
+                self.guard(&q, plan, Unsure { parser: &parser, models: &models, warnings }, out).await
+            }
             // (`Route::AskAbout`: nothing else reaches here.)
             _ => {
                 // No model to check a fragile plan: ask rather than run it.
@@ -428,12 +439,11 @@ impl Sou {
     async fn guard(
         &self,
         q: &Asked<'_>,
-        parser: &agent::Parser,
         plan: ToolCallPlan,
-        models: &Resolved,
-        mut warnings: Vec<String>,
+        unsure: Unsure<'_>,
         out: &mut Emitter,
     ) -> Result<Answered, BackendError> {
+        let Unsure { parser, models, mut warnings } = unsure;
         let model = &models.simple;
         let providers = self.providers.as_ref().ok_or(BackendError::NotFound)?;
         let clock = Clock::now();

@@ -71,7 +71,8 @@ impl Sou {
         let model = &models.complex;
         let clock = Clock::now();
         let meter = Meter::default();
-        let planned = planner::plan(providers.caller(), model, parser, message, locale, self.today(), &meter);
+        let planned =
+            planner::plan(providers.caller(), model, parser, (message, locale, self.today()), &meter);
         let Some(planned) = out.unless_stopped(planned).await else {
             steps::stopped_while(out, clock, StepKind::Planner, model, &meter, locale).await;
             return Some(Answered::stopped(None, Vec::new(), "llm"));

@@ -61,9 +61,7 @@ pub async fn plan(
     caller: &Caller,
     model: &Model,
     parser: &Parser,
-    message: &str,
-    locale: Locale,
-    today: Date,
+    (message, locale, today): (&str, Locale, Date),
     meter: &Meter,
 ) -> Result<Planned, LlmError> {
     let language = locale.pick("French", "English");
