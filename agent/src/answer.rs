@@ -60,6 +60,8 @@ fn dataset(r: &crate::DatasetResult, locale: Locale) -> String {
     }
 }
 
+// Over 120 lines; to split (issue 49).
+#[allow(clippy::too_many_lines)]
 pub fn summarize(output: &ToolOutput, locale: Locale) -> String {
     match output {
         ToolOutput::ComparePeriods(r) => {

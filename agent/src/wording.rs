@@ -171,6 +171,8 @@ pub fn range_label(start: Date, end: Date, locale: Locale) -> String {
 }
 
 /// One line saying what a call computes: "Dépenses en Courses — janvier 2026".
+// Over 120 lines; to split (issue 49).
+#[allow(clippy::too_many_lines)]
 pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
     if let Some(write) = describe_write(vocab, call, locale) {
         return write;

@@ -31,6 +31,8 @@ pub fn tool_output(output: ToolOutput, locale: Locale) -> AnyView {
 /// One stored assistant answer, event by event, with its run's trace when it has one
 /// (its owner's pages): each result then links to the step that computed it, and the
 /// answer ends with "How Sou got this".
+// Over 120 lines; to split (issue 49).
+#[allow(clippy::too_many_lines)]
 pub fn events_view(
     events: Vec<ChatEvent>,
     locale: Locale,

@@ -51,6 +51,8 @@ struct Status {
 }
 
 /// The statement's transactions; its currency is `<CURDEF>`.
+// Over 120 lines; to split (issue 49).
+#[allow(clippy::too_many_lines)]
 pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
     let (text, encoding) = decode(bytes);
     let upper = text.to_ascii_uppercase();

@@ -80,6 +80,8 @@ fn is_list_type(kind: &str) -> bool {
     ["cat", "class", "memorized", "prices", "security"].contains(&kind.trim().to_ascii_lowercase().as_str())
 }
 
+// Over 120 lines; to split (issue 49).
+#[allow(clippy::too_many_lines)]
 pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     let (text, encoding) = decode(bytes);
     let mut blocks = Vec::new();

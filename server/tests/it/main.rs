@@ -9,6 +9,8 @@
 //!
 //! `cargo test -p server --test it MODULE::` runs one module's tests.
 
+// (A test scenario reads top to bottom, however long.)
+#![allow(clippy::too_many_lines)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../support/mod.rs"]

@@ -106,6 +106,8 @@ pub const DEFAULT_LARGEST: u32 = 5;
 /// Transactions shown for "my latest transactions" when the message gives no number.
 pub const DEFAULT_LATEST: u32 = 10;
 
+// Over 120 lines; to split (issue 49).
+#[allow(clippy::too_many_lines)]
 pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent {
     let mut intent = Intent {
         kind: None,
