@@ -56,187 +56,200 @@ fn schema_of<T: schemars::JsonSchema>() -> Value {
     serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null)
 }
 
-impl Registry {
-    // Over 120 lines; to split (issue 49).
-    #[allow(clippy::too_many_lines)]
-    fn build() -> Registry {
-        let mut tools = vec![
-            ToolSpec {
-                name: "spending_summary",
-                description: "Money spent (outgoing transactions of expense categories) over a period, \
-                              optionally for one category or merchant, optionally grouped by category, \
-                              merchant or month. Returns the total, groups, matching transactions and their ids.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::SummaryArgs>(),
-            },
-            ToolSpec {
-                name: "income_summary",
-                description: "Money received (incoming transactions of income categories) over a period, \
-                              optionally for one category or payer, optionally grouped by category, payer \
-                              or month. Returns the total, groups, matching transactions and their ids.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::SummaryArgs>(),
-            },
-            ToolSpec {
-                name: "compare_periods",
-                description: "Spending or income over two periods (optionally for one category or merchant) \
-                              and the change between them, in money and in hundredths of a percent.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::CompareArgs>(),
-            },
-            ToolSpec {
-                name: "list_transactions",
-                description: "Transactions of a period, newest first, optionally filtered by category, \
-                              merchant, account, direction (debit or credit) or label text. Returns the \
-                              rows, their count and net sum.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::ListTransactionsArgs>(),
-            },
-            ToolSpec {
-                name: "cash_flow",
-                description: "Money in, money out, the net and the savings rate over a period, optionally \
-                              for one account and per month, week or day. Transfers between the user's own \
-                              accounts are neither; refunds lower spending.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::CashFlowArgs>(),
-            },
-            ToolSpec {
-                name: "balances",
-                description: "The balance of each account (or one) at the close of the period's last day, \
-                              never after today, and their total.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::BalancesArgs>(),
-            },
-            ToolSpec {
-                name: "budget_status",
-                description: "Each monthly budget (or one category's) against what was spent in its \
-                              category over the period, net of refunds: spent, remaining, share used and \
-                              state (ok, warning from 80 %, over).",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::BudgetArgs>(),
-            },
-            ToolSpec {
-                name: "recurring_payments",
-                description: "Payments that repeat weekly, monthly, quarterly or yearly with a stable \
-                              amount (subscriptions, rent, bills), found over the period, optionally for one \
-                              category or merchant: typical amount, next date, yearly cost.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::RecurringArgs>(),
-            },
-            ToolSpec {
-                name: "dataset_info",
-                description: "The user's datasets (CSV files uploaded for analysis): each table's name, row \
-                              count and typed columns, and the SQL dialect to query them with.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::DatasetInfoArgs>(),
-            },
-            ToolSpec {
-                name: "query_dataset",
-                description: "One aggregate (sum, avg, count, min, max) of a dataset's column, optionally per \
-                              value of another column (a date column per month, quarter or year), over the \
-                              rows that filters and a period keep, ordered and limited. Returns the rows and \
-                              a chart.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::QueryDatasetArgs>(),
-            },
-            ToolSpec {
-                name: "run_sql",
-                description: "Runs one read-only SELECT over the user's datasets (the tables dataset_info \
-                              lists, nothing else), within 2 seconds, at most 1000 rows. Returns the rows \
-                              and a chart when they are labels then numbers.",
-                class: ToolClass::Read,
-                schema: schema_of::<agent::RunSqlArgs>(),
-            },
-            ToolSpec {
-                name: "set_budget",
-                description: "Sets, changes or removes (no amount) a category's monthly budget from a month \
-                              on (`from`, a month's first day); earlier months keep theirs. A write: Sou \
-                              shows its effect and runs it only once the user approves.",
-                class: ToolClass::Write,
-                schema: schema_of::<agent::SetBudgetArgs>(),
-            },
-            ToolSpec {
-                name: "create_rule",
-                description: "Creates a categorisation rule: a bank label or merchant name containing the \
-                              pattern's words gets the category, at the next imports and, with \
-                              apply_to_past, already. A write, approved by the user first.",
-                class: ToolClass::Write,
-                schema: schema_of::<agent::CreateRuleArgs>(),
-            },
-            ToolSpec {
-                name: "recategorise",
-                description: "Gives a category (`to`) to the transactions every filter keeps: period, \
-                              current category, merchant, label text, amounts, or ids. A write, approved \
-                              by the user first.",
-                class: ToolClass::Write,
-                schema: schema_of::<agent::RecategoriseArgs>(),
-            },
-            ToolSpec {
-                name: "merge_merchants",
-                description: "Merges merchants into one (`into`; the others' transactions, names and \
-                              aliases follow), adds label aliases, or renames it. A write, approved by \
-                              the user first.",
-                class: ToolClass::Write,
-                schema: schema_of::<agent::MergeMerchantsArgs>(),
-            },
-            ToolSpec {
-                name: "mark_transfers",
-                description: "Marks the transactions every filter keeps as transfers between the user's \
-                              own accounts (neither spending nor income). A write, approved by the user \
-                              first.",
-                class: ToolClass::Write,
-                schema: schema_of::<agent::MarkTransfersArgs>(),
-            },
-        ];
-        // Bounds the Rust types cannot express.
-        for t in &mut tools {
-            if let Some(limit) = t.schema.pointer_mut("/properties/limit") {
-                limit["minimum"] = 1.into();
-                limit["maximum"] = MAX_LIST_LIMIT.into();
-            }
-            if let Some(top) = t.schema.pointer_mut("/properties/top") {
-                top["minimum"] = 1.into();
-                top["maximum"] = 50.into();
-            }
-            if t.name == "query_dataset" {
-                if let Some(limit) = t.schema.pointer_mut("/properties/limit") {
-                    limit["minimum"] = 1.into();
-                    limit["maximum"] = agent::analyst::MAX_TOP.into();
-                }
-            }
-            if let Some(sql) = t.schema.pointer_mut("/properties/sql") {
-                sql["minLength"] = 1.into();
-                sql["maxLength"] = crate::datasets::sandbox::MAX_SQL.into();
-            }
-            if let Some(ids) = t.schema.pointer_mut("/properties/ids") {
-                ids["maxItems"] = agent::writes::MAX_WRITE_ROWS.into();
-            }
-            for key in ["merge", "aliases"] {
-                if let Some(list) = t.schema.pointer_mut(&format!("/properties/{key}")) {
-                    list["maxItems"] = 20.into();
-                }
-            }
-            for key in ["pattern", "name", "to", "into"] {
-                if let Some(p) = t.schema.pointer_mut(&format!("/properties/{key}")) {
-                    p["maxLength"] = 100.into();
-                }
-            }
-            for key in ["category", "merchant", "account", "text", "dataset", "measure", "group_by"] {
-                if let Some(p) = t.schema.pointer_mut(&format!("/properties/{key}")) {
-                    p["maxLength"] = 100.into();
-                }
-            }
-            // Cash flow is shown over time or as one total, never per category or merchant.
-            if t.name == "cash_flow" {
-                if let Some(g) = t.schema.pointer_mut("/properties/group_by") {
-                    *g = serde_json::json!({
-                        "description": "`none`, or rows per `month`, `week` (from Monday) or `day`.",
-                        "enum": CASH_FLOW_GROUPS,
-                        "default": "none"
-                    });
-                }
-            }
+/// Every tool, in registry order: its name, class, description (what a model and the
+/// API read) and the JSON Schema of its arguments, from their Rust type.
+type Entry = (&'static str, ToolClass, &'static str, fn() -> Value);
+const TOOLS: [Entry; 16] = [
+    (
+        "spending_summary",
+        ToolClass::Read,
+        "Money spent (outgoing transactions of expense categories) over a period, \
+         optionally for one category or merchant, optionally grouped by category, \
+         merchant or month. Returns the total, groups, matching transactions and their ids.",
+        schema_of::<agent::SummaryArgs>,
+    ),
+    (
+        "income_summary",
+        ToolClass::Read,
+        "Money received (incoming transactions of income categories) over a period, \
+         optionally for one category or payer, optionally grouped by category, payer \
+         or month. Returns the total, groups, matching transactions and their ids.",
+        schema_of::<agent::SummaryArgs>,
+    ),
+    (
+        "compare_periods",
+        ToolClass::Read,
+        "Spending or income over two periods (optionally for one category or merchant) \
+         and the change between them, in money and in hundredths of a percent.",
+        schema_of::<agent::CompareArgs>,
+    ),
+    (
+        "list_transactions",
+        ToolClass::Read,
+        "Transactions of a period, newest first, optionally filtered by category, \
+         merchant, account, direction (debit or credit) or label text. Returns the \
+         rows, their count and net sum.",
+        schema_of::<agent::ListTransactionsArgs>,
+    ),
+    (
+        "cash_flow",
+        ToolClass::Read,
+        "Money in, money out, the net and the savings rate over a period, optionally \
+         for one account and per month, week or day. Transfers between the user's own \
+         accounts are neither; refunds lower spending.",
+        schema_of::<agent::CashFlowArgs>,
+    ),
+    (
+        "balances",
+        ToolClass::Read,
+        "The balance of each account (or one) at the close of the period's last day, \
+         never after today, and their total.",
+        schema_of::<agent::BalancesArgs>,
+    ),
+    (
+        "budget_status",
+        ToolClass::Read,
+        "Each monthly budget (or one category's) against what was spent in its \
+         category over the period, net of refunds: spent, remaining, share used and \
+         state (ok, warning from 80 %, over).",
+        schema_of::<agent::BudgetArgs>,
+    ),
+    (
+        "recurring_payments",
+        ToolClass::Read,
+        "Payments that repeat weekly, monthly, quarterly or yearly with a stable \
+         amount (subscriptions, rent, bills), found over the period, optionally for one \
+         category or merchant: typical amount, next date, yearly cost.",
+        schema_of::<agent::RecurringArgs>,
+    ),
+    (
+        "dataset_info",
+        ToolClass::Read,
+        "The user's datasets (CSV files uploaded for analysis): each table's name, row \
+         count and typed columns, and the SQL dialect to query them with.",
+        schema_of::<agent::DatasetInfoArgs>,
+    ),
+    (
+        "query_dataset",
+        ToolClass::Read,
+        "One aggregate (sum, avg, count, min, max) of a dataset's column, optionally per \
+         value of another column (a date column per month, quarter or year), over the \
+         rows that filters and a period keep, ordered and limited. Returns the rows and \
+         a chart.",
+        schema_of::<agent::QueryDatasetArgs>,
+    ),
+    (
+        "run_sql",
+        ToolClass::Read,
+        "Runs one read-only SELECT over the user's datasets (the tables dataset_info \
+         lists, nothing else), within 2 seconds, at most 1000 rows. Returns the rows \
+         and a chart when they are labels then numbers.",
+        schema_of::<agent::RunSqlArgs>,
+    ),
+    (
+        "set_budget",
+        ToolClass::Write,
+        "Sets, changes or removes (no amount) a category's monthly budget from a month \
+         on (`from`, a month's first day); earlier months keep theirs. A write: Sou \
+         shows its effect and runs it only once the user approves.",
+        schema_of::<agent::SetBudgetArgs>,
+    ),
+    (
+        "create_rule",
+        ToolClass::Write,
+        "Creates a categorisation rule: a bank label or merchant name containing the \
+         pattern's words gets the category, at the next imports and, with \
+         apply_to_past, already. A write, approved by the user first.",
+        schema_of::<agent::CreateRuleArgs>,
+    ),
+    (
+        "recategorise",
+        ToolClass::Write,
+        "Gives a category (`to`) to the transactions every filter keeps: period, \
+         current category, merchant, label text, amounts, or ids. A write, approved \
+         by the user first.",
+        schema_of::<agent::RecategoriseArgs>,
+    ),
+    (
+        "merge_merchants",
+        ToolClass::Write,
+        "Merges merchants into one (`into`; the others' transactions, names and \
+         aliases follow), adds label aliases, or renames it. A write, approved by \
+         the user first.",
+        schema_of::<agent::MergeMerchantsArgs>,
+    ),
+    (
+        "mark_transfers",
+        ToolClass::Write,
+        "Marks the transactions every filter keeps as transfers between the user's \
+         own accounts (neither spending nor income). A write, approved by the user \
+         first.",
+        schema_of::<agent::MarkTransfersArgs>,
+    ),
+];
+
+/// Bounds the Rust types cannot express.
+fn bound(t: &mut ToolSpec) {
+    if let Some(limit) = t.schema.pointer_mut("/properties/limit") {
+        limit["minimum"] = 1.into();
+        limit["maximum"] = MAX_LIST_LIMIT.into();
+    }
+    if let Some(top) = t.schema.pointer_mut("/properties/top") {
+        top["minimum"] = 1.into();
+        top["maximum"] = 50.into();
+    }
+    if t.name == "query_dataset" {
+        if let Some(limit) = t.schema.pointer_mut("/properties/limit") {
+            limit["minimum"] = 1.into();
+            limit["maximum"] = agent::analyst::MAX_TOP.into();
         }
+    }
+    if let Some(sql) = t.schema.pointer_mut("/properties/sql") {
+        sql["minLength"] = 1.into();
+        sql["maxLength"] = crate::datasets::sandbox::MAX_SQL.into();
+    }
+    if let Some(ids) = t.schema.pointer_mut("/properties/ids") {
+        ids["maxItems"] = agent::writes::MAX_WRITE_ROWS.into();
+    }
+    for key in ["merge", "aliases"] {
+        if let Some(list) = t.schema.pointer_mut(&format!("/properties/{key}")) {
+            list["maxItems"] = 20.into();
+        }
+    }
+    for key in ["pattern", "name", "to", "into"] {
+        if let Some(p) = t.schema.pointer_mut(&format!("/properties/{key}")) {
+            p["maxLength"] = 100.into();
+        }
+    }
+    for key in ["category", "merchant", "account", "text", "dataset", "measure", "group_by"] {
+        if let Some(p) = t.schema.pointer_mut(&format!("/properties/{key}")) {
+            p["maxLength"] = 100.into();
+        }
+    }
+    // Cash flow is shown over time or as one total, never per category or merchant.
+    if t.name == "cash_flow" {
+        if let Some(g) = t.schema.pointer_mut("/properties/group_by") {
+            *g = serde_json::json!({
+                "description": "`none`, or rows per `month`, `week` (from Monday) or `day`.",
+                "enum": CASH_FLOW_GROUPS,
+                "default": "none"
+            });
+        }
+    }
+}
+
+impl Registry {
+    fn build() -> Registry {
+        let mut tools: Vec<ToolSpec> = TOOLS
+            .iter()
+            .map(|&(name, class, description, schema)| ToolSpec {
+                name,
+                description,
+                class,
+                schema: schema(),
+            })
+            .collect();
+        tools.iter_mut().for_each(bound);
         let validators = tools.iter().filter_map(|t| jsonschema::validator_for(&t.schema).ok()).collect();
         Registry { tools, validators }
     }

@@ -379,8 +379,6 @@ pub(crate) async fn resume(
 
 /// The rounds of a tool loop from `state.round` on, with its turns so far; a failure is
 /// the provider's error (what the loop did is in `outcome`).
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 async fn tool_loop(
     by: Answerer<'_>,
     mut state: Paused,
@@ -388,7 +386,7 @@ async fn tool_loop(
     out: &mut Emitter,
     outcome: &mut Outcome,
 ) -> Result<(), LlmError> {
-    let Answerer { sou, providers, model } = by;
+    let Answerer { sou, model, .. } = by;
     let store = sou.store();
     let read: Vec<&str> = state.tools.iter().map(String::as_str).collect();
     let mut tools = catalogue(&read);
@@ -418,77 +416,9 @@ async fn tool_loop(
             max_tokens: max_tokens(complexity),
             temperature: None,
         };
-        let clock = Clock::now();
-        // Every token the provider reports for this round, whatever becomes of it.
-        let meter = Meter::default();
-        let round = || Spent::metered(model, &meter);
-        // Stopped before the first token (the request sent, no answer yet, or a retry
-        // waiting): dropping the call closes the upstream connection.
-        let (result, info) = tokio::select! {
-            r = providers.caller().stream(model, request, &meter) => r,
-            () = out.closed() => {
-                outcome.ending = Ending::Stopped;
-                let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
-                step.status = agent::runs::StepStatus::Stopped;
-                out.step(clock, step);
-                return Ok(());
-            }
+        let Some((text, calls)) = hear(by, request, q, out, outcome).await? else {
+            return Ok(());
         };
-        if info.dropped > 0 {
-            tracing::info!(dropped = info.dropped, "older turns left out to fit the context budget");
-        }
-        let mut events = match result {
-            Ok(e) => e,
-            Err(error) => {
-                let step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
-                out.step(
-                    clock,
-                    steps::failed(step, crate::error::llm_message(model.provider, &error, q.locale).1),
-                );
-                return Err(error);
-            }
-        };
-        let mut text = String::new();
-        let mut calls = Vec::new();
-        loop {
-            let next = tokio::select! {
-                next = events.next() => next,
-                () = out.closed() => {
-                    // Dropping `events` closes the upstream connection.
-                    outcome.ending = Ending::Stopped;
-                    let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
-                    step.status = agent::runs::StepStatus::Stopped;
-                    out.step(clock, step);
-                    return Ok(());
-                }
-            };
-            match next {
-                None => break,
-                Some(Err(error)) => {
-                    let step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
-                    out.step(
-                        clock,
-                        steps::failed(step, crate::error::llm_message(model.provider, &error, q.locale).1),
-                    );
-                    return Err(error);
-                }
-                Some(Ok(StreamEvent::TextDelta(t))) => {
-                    outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
-                    text.push_str(&t);
-                    outcome.answered_text.push_str(&t);
-                    out.emit(ChatEvent::markdown(t)).await;
-                }
-                Some(Ok(StreamEvent::ToolCall { id, name, arguments })) => {
-                    outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
-                    calls.push((id, name, arguments));
-                }
-                // Counted in `meter`.
-                Some(Ok(StreamEvent::Usage { .. } | StreamEvent::Done { .. })) => {}
-            }
-        }
-        let names: Vec<&str> =
-            calls.iter().map(|(_, n, _): &(String, String, serde_json::Value)| n.as_str()).collect();
-        out.step(clock, steps::model(StepKind::Model, model_title(q.locale, &names), model, &round()));
         if calls.is_empty() {
             return Ok(());
         }
@@ -503,58 +433,10 @@ async fn tool_loop(
         let mut results = Vec::new();
         // A write proposed in this round: its approval, and its call.
         let mut waiting: Option<(String, String)> = None;
-        for (id, name, arguments) in calls {
-            said.push(Part::ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() });
-            // A valid call's periods are named in the conversation's language, not the
-            // model's ("janvier 2026" in a French answer, whatever label it wrote).
-            let validated =
-                Registry::get().validate(&json!({"tool": name, "args": arguments})).map(|mut c| {
-                    agent::period::renamed(&mut c, q.locale);
-                    c
-                });
-            let content = match validated {
-                // One change at a time: a second write waits for the first's decision.
-                Ok(call) if call.is_write() && waiting.is_some() => {
-                    "error: one change at a time; propose this one once the user decided on the first."
-                        .to_string()
-                }
-                Ok(call) if call.is_write() => match propose(sou, q, model, call, out).await {
-                    (_, Some(approval)) => {
-                        waiting = Some((approval, id.clone()));
-                        UNDECIDED.to_string()
-                    }
-                    (told, None) => told,
-                },
-                Ok(call) => match steps::run_checked(sou, out, q.user, &call, q.locale, q.today).await {
-                    Ok((output, checks)) => {
-                        outcome.tools_run += 1;
-                        outcome.checks.extend(checks);
-                        let summary = agent::answer::summarize(&output, q.locale);
-                        let data = serde_json::to_string(&output).unwrap_or_default();
-                        out.emit(ChatEvent::ToolResult(output)).await;
-                        format!("{summary}\n{data}")
-                    }
-                    // The model's own mistake (SQL the sandbox refused, an unknown
-                    // column), or too many dataset queries at once: it reads why and
-                    // may try again.
-                    Err(
-                        crate::error::BackendError::BadRequest(why)
-                        | crate::error::BackendError::QueriesBusy(why),
-                    ) => {
-                        tracing::info!(tool = %name, "the model's tool call was refused");
-                        format!("error: {why}")
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %e, tool = %name, "a tool the model called failed");
-                        "error: the tool failed on the server".to_string()
-                    }
-                },
-                Err(e) => {
-                    tracing::info!(tool = %name, "the model's tool call was refused by the registry");
-                    out.step(Clock::now(), steps::refused(&name, &arguments, &e.to_string(), q.locale));
-                    format!("error: {e}. Call a listed tool with arguments valid for its schema.")
-                }
-            };
+        for call in calls {
+            let content = call_result(by, q, &call, &mut waiting, out, outcome).await;
+            let (id, name, arguments) = call;
+            said.push(Part::ToolCall { id: id.clone(), name, arguments });
             results.push(Part::ToolResult { id, content });
         }
         messages.push(LlmMessage { role: Role::Assistant, content: said });
@@ -578,6 +460,147 @@ async fn tool_loop(
     }
     outcome.ending = Ending::ToolLimit;
     Ok(())
+}
+
+/// A tool call of the model's: its id, the tool's name, the arguments.
+type Call = (String, String, serde_json::Value);
+
+/// One round of the model, streamed: its text and the tools it called, its step
+/// recorded; `None` when the person stopped it (dropping the call closes the upstream
+/// connection).
+async fn hear(
+    by: Answerer<'_>,
+    request: LlmRequest,
+    q: &Question<'_>,
+    out: &mut Emitter,
+    outcome: &mut Outcome,
+) -> Result<Option<(String, Vec<Call>)>, LlmError> {
+    let Answerer { providers, model, .. } = by;
+    let clock = Clock::now();
+    // Every token the provider reports for this round, whatever becomes of it.
+    let meter = Meter::default();
+    let round = || Spent::metered(model, &meter);
+    let stopped = |out: &mut Emitter, outcome: &mut Outcome| {
+        outcome.ending = Ending::Stopped;
+        let mut step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
+        step.status = agent::runs::StepStatus::Stopped;
+        out.step(clock, step);
+    };
+    let failed = |out: &mut Emitter, error: &LlmError| {
+        let step = steps::model(StepKind::Model, model_title(q.locale, &[]), model, &round());
+        out.step(clock, steps::failed(step, crate::error::llm_message(model.provider, error, q.locale).1));
+    };
+    // Stopped before the first token (the request sent, no answer yet, or a retry
+    // waiting).
+    let (result, info) = tokio::select! {
+        r = providers.caller().stream(model, request, &meter) => r,
+        () = out.closed() => {
+            stopped(out, outcome);
+            return Ok(None);
+        }
+    };
+    if info.dropped > 0 {
+        tracing::info!(dropped = info.dropped, "older turns left out to fit the context budget");
+    }
+    let mut events = match result {
+        Ok(e) => e,
+        Err(error) => {
+            failed(out, &error);
+            return Err(error);
+        }
+    };
+    let mut text = String::new();
+    let mut calls = Vec::new();
+    loop {
+        let next = tokio::select! {
+            next = events.next() => next,
+            () = out.closed() => {
+                stopped(out, outcome);
+                return Ok(None);
+            }
+        };
+        match next {
+            None => break,
+            Some(Err(error)) => {
+                failed(out, &error);
+                return Err(error);
+            }
+            Some(Ok(StreamEvent::TextDelta(t))) => {
+                outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
+                text.push_str(&t);
+                outcome.answered_text.push_str(&t);
+                out.emit(ChatEvent::markdown(t)).await;
+            }
+            Some(Ok(StreamEvent::ToolCall { id, name, arguments })) => {
+                outcome.first_token_ms.get_or_insert_with(|| elapsed_ms(q.started));
+                calls.push((id, name, arguments));
+            }
+            // Counted in `meter`.
+            Some(Ok(StreamEvent::Usage { .. } | StreamEvent::Done { .. })) => {}
+        }
+    }
+    let names: Vec<&str> = calls.iter().map(|(_, n, _): &Call| n.as_str()).collect();
+    out.step(clock, steps::model(StepKind::Model, model_title(q.locale, &names), model, &round()));
+    Ok(Some((text, calls)))
+}
+
+/// What the model reads back for one of its tool calls: a read's result, a write
+/// proposed (its approval and call then in `waiting`), or why the call was refused.
+async fn call_result(
+    by: Answerer<'_>,
+    q: &Question<'_>,
+    (id, name, arguments): &Call,
+    waiting: &mut Option<(String, String)>,
+    out: &mut Emitter,
+    outcome: &mut Outcome,
+) -> String {
+    let Answerer { sou, model, .. } = by;
+    // A valid call's periods are named in the conversation's language, not the
+    // model's ("janvier 2026" in a French answer, whatever label it wrote).
+    let validated = Registry::get().validate(&json!({"tool": name, "args": arguments})).map(|mut c| {
+        agent::period::renamed(&mut c, q.locale);
+        c
+    });
+    match validated {
+        // One change at a time: a second write waits for the first's decision.
+        Ok(call) if call.is_write() && waiting.is_some() => {
+            "error: one change at a time; propose this one once the user decided on the first.".to_string()
+        }
+        Ok(call) if call.is_write() => match propose(sou, q, model, call, out).await {
+            (_, Some(approval)) => {
+                *waiting = Some((approval, id.clone()));
+                UNDECIDED.to_string()
+            }
+            (told, None) => told,
+        },
+        Ok(call) => match steps::run_checked(sou, out, q.user, &call, q.locale, q.today).await {
+            Ok((output, checks)) => {
+                outcome.tools_run += 1;
+                outcome.checks.extend(checks);
+                let summary = agent::answer::summarize(&output, q.locale);
+                let data = serde_json::to_string(&output).unwrap_or_default();
+                out.emit(ChatEvent::ToolResult(output)).await;
+                format!("{summary}\n{data}")
+            }
+            // The model's own mistake (SQL the sandbox refused, an unknown column), or
+            // too many dataset queries at once: it reads why and may try again.
+            Err(
+                crate::error::BackendError::BadRequest(why) | crate::error::BackendError::QueriesBusy(why),
+            ) => {
+                tracing::info!(tool = %name, "the model's tool call was refused");
+                format!("error: {why}")
+            }
+            Err(e) => {
+                tracing::error!(error = %e, tool = %name, "a tool the model called failed");
+                "error: the tool failed on the server".to_string()
+            }
+        },
+        Err(e) => {
+            tracing::info!(tool = %name, "the model's tool call was refused by the registry");
+            out.step(Clock::now(), steps::refused(name, arguments, &e.to_string(), q.locale));
+            format!("error: {e}. Call a listed tool with arguments valid for its schema.")
+        }
+    }
 }
 
 /// A model step's title: it answered, or called these tools.
