@@ -39,17 +39,21 @@ struct Entry {
 }
 
 /// The statement's entries; its currency is the account's (`<Acct><Ccy>`).
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     let (text, encoding) = decode(bytes);
+    let (stmts, entries) = read(&text)?;
+    Ok(statement(encoding, stmts, entries))
+}
+
+/// The statements and entries of a CAMT.053 document, as written.
+fn read(text: &str) -> Result<(Vec<Stmt>, Vec<Entry>), CamtError> {
     // The line of the first tag at or after a byte position.
     let line_of = |pos: u64| {
         let start = usize::try_from(pos).unwrap_or(usize::MAX).min(text.len());
         let end = text.as_bytes()[start..].iter().position(|&b| b == b'<').map_or(text.len(), |i| start + i);
         text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() as u64 + 1
     };
-    let mut reader = Reader::from_str(&text);
+    let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(true);
     let mut path: Vec<String> = Vec::new();
     let mut statement = false;
@@ -105,69 +109,13 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
                     .map_err(|e| CamtError::Xml { line: line_of(position), message: e.to_string() })?
                     .trim()
                     .to_string();
-                let parent = path.last().map(String::as_str).unwrap_or("");
-                let grandparent = path.len().checked_sub(2).and_then(|i| path.get(i)).map(String::as_str);
                 match entry.as_mut() {
                     None => {
-                        let Some(st) = stmts.last_mut() else { continue };
-                        let in_account = path.iter().any(|p| p == "Acct");
-                        if parent == "Ccy" && grandparent == Some("Acct") {
-                            st.currency = super::currency_code(&value);
-                        }
-                        if in_account
-                            && st.account.is_none()
-                            && (parent == "IBAN" || grandparent == Some("Othr"))
-                        {
-                            st.account = Some(value.clone());
-                        }
-                        if path.iter().any(|p| p == "Bal") {
-                            if let Some(bal) = st.balances.last_mut() {
-                                let slot = match (grandparent, parent) {
-                                    (Some("CdOrPrtry"), "Cd") => Some(0),
-                                    (Some("Bal"), "Amt") => Some(1),
-                                    (Some("Bal"), "CdtDbtInd") => Some(2),
-                                    (Some("Dt"), "Dt" | "DtTm") => Some(3),
-                                    _ => None,
-                                };
-                                if let Some(i) = slot {
-                                    bal[i].get_or_insert(value.clone());
-                                }
-                            }
+                        if let Some(st) = stmts.last_mut() {
+                            statement_text(st, &path, value);
                         }
                     }
-                    Some(en) => {
-                        let keep = |slot: &mut Option<String>| {
-                            if slot.is_none() {
-                                *slot = Some(value.clone());
-                            }
-                        };
-                        match (grandparent, parent) {
-                            // The entry's own amount comes first; transaction details may repeat one.
-                            (Some("Ntry"), "Amt") => keep(&mut en.amount),
-                            (Some("Ntry"), "CdtDbtInd") => keep(&mut en.sign),
-                            (Some("BookgDt"), "Dt" | "DtTm") => keep(&mut en.booked),
-                            (Some("ValDt"), "Dt" | "DtTm") => keep(&mut en.value),
-                            (Some("Ntry"), "AcctSvcrRef" | "NtryRef") => keep(&mut en.reference),
-                            (Some("Refs"), "AcctSvcrRef") => keep(&mut en.reference),
-                            (Some("Ntry"), "AddtlNtryInf") => keep(&mut en.info),
-                            (_, "Nm") => {
-                                // The nearest party above: `Cdtr/Nm` or `Cdtr/Pty/Nm`; the
-                                // ultimate parties when the statement names no other.
-                                let party = path.iter().rev().skip(1).take(2).find(|p| {
-                                    matches!(p.as_str(), "Cdtr" | "Dbtr" | "UltmtCdtr" | "UltmtDbtr")
-                                });
-                                match party.map(String::as_str) {
-                                    Some("Cdtr") => keep(&mut en.creditor),
-                                    Some("Dbtr") => keep(&mut en.debtor),
-                                    Some("UltmtCdtr") => keep(&mut en.ultimate_creditor),
-                                    Some("UltmtDbtr") => keep(&mut en.ultimate_debtor),
-                                    _ => {}
-                                }
-                            }
-                            (Some("RmtInf"), "Ustrd") => en.remittance.push(value.clone()),
-                            _ => {}
-                        }
-                    }
+                    Some(en) => entry_text(en, &path, value),
                 }
             }
             Event::Eof => break,
@@ -177,6 +125,85 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
     if !statement {
         return Err(CamtError::NotCamt);
     }
+    Ok((stmts, entries))
+}
+
+/// The element's parent and grandparent names.
+fn parents(path: &[String]) -> (&str, Option<&str>) {
+    let parent = path.last().map(String::as_str).unwrap_or("");
+    let grandparent = path.len().checked_sub(2).and_then(|i| path.get(i)).map(String::as_str);
+    (parent, grandparent)
+}
+
+/// A statement's text outside its entries: its account, currency and balances.
+fn statement_text(st: &mut Stmt, path: &[String], value: String) {
+    let (parent, grandparent) = parents(path);
+    let in_account = path.iter().any(|p| p == "Acct");
+    if parent == "Ccy" && grandparent == Some("Acct") {
+        st.currency = super::currency_code(&value);
+    }
+    if in_account && st.account.is_none() && (parent == "IBAN" || grandparent == Some("Othr")) {
+        st.account = Some(value.clone());
+    }
+    if path.iter().any(|p| p == "Bal") {
+        if let Some(bal) = st.balances.last_mut() {
+            let slot = match (grandparent, parent) {
+                (Some("CdOrPrtry"), "Cd") => Some(0),
+                (Some("Bal"), "Amt") => Some(1),
+                (Some("Bal"), "CdtDbtInd") => Some(2),
+                (Some("Dt"), "Dt" | "DtTm") => Some(3),
+                _ => None,
+            };
+            if let Some(i) = slot {
+                bal[i].get_or_insert(value);
+            }
+        }
+    }
+}
+
+/// An entry's text: its amount, sign, dates, reference, information, parties and
+/// remittance.
+fn entry_text(en: &mut Entry, path: &[String], value: String) {
+    let (parent, grandparent) = parents(path);
+    let keep = |slot: &mut Option<String>| {
+        if slot.is_none() {
+            *slot = Some(value.clone());
+        }
+    };
+    match (grandparent, parent) {
+        // The entry's own amount comes first; transaction details may repeat one.
+        (Some("Ntry"), "Amt") => keep(&mut en.amount),
+        (Some("Ntry"), "CdtDbtInd") => keep(&mut en.sign),
+        (Some("BookgDt"), "Dt" | "DtTm") => keep(&mut en.booked),
+        (Some("ValDt"), "Dt" | "DtTm") => keep(&mut en.value),
+        (Some("Ntry"), "AcctSvcrRef" | "NtryRef") => keep(&mut en.reference),
+        (Some("Refs"), "AcctSvcrRef") => keep(&mut en.reference),
+        (Some("Ntry"), "AddtlNtryInf") => keep(&mut en.info),
+        (_, "Nm") => {
+            // The nearest party above: `Cdtr/Nm` or `Cdtr/Pty/Nm`; the ultimate parties
+            // when the statement names no other.
+            let party = path
+                .iter()
+                .rev()
+                .skip(1)
+                .take(2)
+                .find(|p| matches!(p.as_str(), "Cdtr" | "Dbtr" | "UltmtCdtr" | "UltmtDbtr"));
+            match party.map(String::as_str) {
+                Some("Cdtr") => keep(&mut en.creditor),
+                Some("Dbtr") => keep(&mut en.debtor),
+                Some("UltmtCdtr") => keep(&mut en.ultimate_creditor),
+                Some("UltmtDbtr") => keep(&mut en.ultimate_debtor),
+                _ => {}
+            }
+        }
+        (Some("RmtInf"), "Ustrd") => en.remittance.push(value),
+        _ => {}
+    }
+}
+
+/// The statement the file's statements and entries make: rows (or why not), accounts
+/// and the balances they state.
+fn statement(encoding: super::Encoding, mut stmts: Vec<Stmt>, entries: Vec<Entry>) -> Statement {
     // A statement without `<Acct><Ccy>` counts in its entries' currency (the most used).
     for (i, st) in stmts.iter_mut().enumerate() {
         if st.currency.is_none() {
@@ -223,7 +250,7 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, CamtError> {
         })
         .collect();
     let stated = stmts.first().and_then(|st| stated(&st.balances));
-    Ok(Statement { encoding, currency, rows, rejected, stated, accounts })
+    Statement { encoding, currency, rows, rejected, stated, accounts }
 }
 
 /// One `<Stmt>`: its account (IBAN, or other id), currency and `<Bal>` elements, each

@@ -80,10 +80,35 @@ fn is_list_type(kind: &str) -> bool {
     ["cat", "class", "memorized", "prices", "security"].contains(&kind.trim().to_ascii_lowercase().as_str())
 }
 
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     let (text, encoding) = decode(bytes);
+    let blocks = blocks(&text)?;
+    let (order, comma) = date_order(&blocks);
+    // Labels Sou writes itself ("Chèque 1234567") follow the file: French when its dates
+    // are day first or its amounts have a decimal comma.
+    let french = order == DateOrder::Dmy || comma;
+    let (rows, rejected, openings) = rows(blocks, order, french);
+    let accounts = openings
+        .iter()
+        .filter_map(|(account, date, minor, payee)| {
+            Some(FileAccount {
+                name: account.clone()?,
+                currency: None,
+                stated: Some(Stated {
+                    source: payee.clone(),
+                    opening: Some((*date, *minor)),
+                    ..Stated::default()
+                }),
+            })
+        })
+        .collect();
+    let opening = openings.into_iter().next().map(|(_, date, minor, payee)| (date, minor, payee));
+    Ok(Parsed { encoding, order, rows, rejected, opening, accounts })
+}
+
+/// The transactions of a QIF file, as blocks of lines; refused when the file holds none
+/// Sou reads (another kind of list, or not QIF).
+fn blocks(text: &str) -> Result<Vec<Block>, QifError> {
     let mut blocks = Vec::new();
     let mut current = Block::default();
     let mut section = Section::Start;
@@ -169,9 +194,17 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
     if !readable {
         return Err(refused.map_or(QifError::NotQif, QifError::UnsupportedType));
     }
+    Ok(blocks)
+}
 
-    // QIF writes `'` before a two-digit year (1/5'26) and may pad with spaces.
-    let clean = |d: &str| d.replace('\'', "/").replace(' ', "");
+/// QIF writes `'` before a two-digit year (1/5'26) and may pad with spaces.
+fn clean(d: &str) -> String {
+    d.replace('\'', "/").replace(' ', "")
+}
+
+/// The order the file's dates are written in, and whether its amounts have a decimal
+/// comma.
+fn date_order(blocks: &[Block]) -> (DateOrder, bool) {
     let dates: Vec<String> = blocks.iter().filter_map(|b| b.date.as_deref().map(clean)).collect();
     // When every date reads both ways (05/01/2026), amounts with a decimal comma say the
     // file is French, so day first; otherwise Quicken's own month first.
@@ -183,13 +216,18 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
         .max_by_key(|&o| (dates.iter().filter(|d| parse_date(d, o).is_some()).count(), o == usual))
         .unwrap_or(usual);
 
-    // Labels Sou writes itself ("Chèque 1234567") follow the file: French when its dates
-    // are day first or its amounts have a decimal comma.
-    let french = order == DateOrder::Dmy || comma;
+    (order, comma)
+}
+
+/// An account's opening balance: its account, day, amount and the payee that says so.
+type Opening = (Option<String>, agent::Date, i64, String);
+
+/// The blocks as rows, those refused with why, and each account's opening balance.
+fn rows(blocks: Vec<Block>, order: DateOrder, french: bool) -> (Vec<Row>, Vec<Rejected>, Vec<Opening>) {
     let mut rows = Vec::new();
     let mut rejected = Vec::new();
     // Each account's opening balance, by account (`None`: a file naming none).
-    let mut openings: Vec<(Option<String>, agent::Date, i64, String)> = Vec::new();
+    let mut openings: Vec<Opening> = Vec::new();
     let mut started: Vec<Option<String>> = Vec::new();
     for b in blocks {
         // An account's opening balance is its first block; later, a payee of that name
@@ -232,20 +270,5 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, QifError> {
             Err(why) => rejected.push(Rejected { line: b.line, why }),
         }
     }
-    let accounts = openings
-        .iter()
-        .filter_map(|(account, date, minor, payee)| {
-            Some(FileAccount {
-                name: account.clone()?,
-                currency: None,
-                stated: Some(Stated {
-                    source: payee.clone(),
-                    opening: Some((*date, *minor)),
-                    ..Stated::default()
-                }),
-            })
-        })
-        .collect();
-    let opening = openings.into_iter().next().map(|(_, date, minor, payee)| (date, minor, payee));
-    Ok(Parsed { encoding, order, rows, rejected, opening, accounts })
+    (rows, rejected, openings)
 }
