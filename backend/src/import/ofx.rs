@@ -50,77 +50,70 @@ struct Status {
     message: Option<String>,
 }
 
-/// The statement's transactions; its currency is `<CURDEF>`.
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
-pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
-    let (text, encoding) = decode(bytes);
-    let upper = text.to_ascii_uppercase();
-    if !upper.contains("<OFX>") && !upper.contains("<OFC>") {
-        return Err(OfxError::NotOfx);
-    }
-    let mut language = None;
-    let mut stmts: Vec<Stmt> = Vec::new();
-    let mut in_ledger = false;
-    let mut blocks: Vec<Block> = Vec::new();
-    let mut current: Option<Block> = None;
-    let mut status: Option<Status> = None;
-    let mut line: u64 = 1;
-    let mut rest = text.as_str();
-    while let Some(open) = rest.find('<') {
-        line += rest[..open].matches('\n').count() as u64;
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('>') else { break };
-        let tag = after[..close].trim().to_ascii_uppercase();
-        let body = &after[close + 1..];
-        let (value, consumed) = element_value(body);
-        let value = value.trim().to_string();
-        line += after[..close + 1].matches('\n').count() as u64;
-        match tag.as_str() {
+/// What has been read of an OFX document so far.
+#[derive(Default)]
+struct Read {
+    language: Option<String>,
+    stmts: Vec<Stmt>,
+    in_ledger: bool,
+    blocks: Vec<Block>,
+    current: Option<Block>,
+    status: Option<Status>,
+    /// The line of the element being read.
+    line: u64,
+}
+
+impl Read {
+    /// One element: its tag (in capitals) and its text. A `<STATUS>` of severity
+    /// `ERROR` refuses the file.
+    fn element(&mut self, tag: &str, value: String) -> Result<(), OfxError> {
+        match tag {
             "STMTTRN" => {
                 // SGML may leave a transaction unclosed: the next one closes it.
-                blocks.extend(current.take());
-                let account = stmts.last().and_then(|s| s.account.clone());
-                current = Some(Block { line, account, ..Block::default() })
+                self.blocks.extend(self.current.take());
+                let account = self.stmts.last().and_then(|s| s.account.clone());
+                self.current = Some(Block { line: self.line, account, ..Block::default() })
             }
-            "/STMTTRN" => blocks.extend(current.take()),
+            "/STMTTRN" => self.blocks.extend(self.current.take()),
             "STMTRS" | "CCSTMTRS" | "INVSTMTRS" => {
-                blocks.extend(current.take());
+                self.blocks.extend(self.current.take());
                 // Microsoft Money's OFC names the account (`<ACCTFROM>`) before its statement.
-                if !stmts.last().is_some_and(|s| s.announced) {
-                    stmts.push(Stmt::default());
+                if !self.stmts.last().is_some_and(|s| s.announced) {
+                    self.stmts.push(Stmt::default());
                 }
-                if let Some(st) = stmts.last_mut() {
+                if let Some(st) = self.stmts.last_mut() {
                     st.announced = false;
                 }
             }
-            "ACCTFROM" => stmts.push(Stmt { announced: true, ..Stmt::default() }),
-            "/BANKTRANLIST" | "/STMTRS" | "/CCSTMTRS" | "/INVSTMTRS" => blocks.extend(current.take()),
+            "ACCTFROM" => self.stmts.push(Stmt { announced: true, ..Stmt::default() }),
+            "/BANKTRANLIST" | "/STMTRS" | "/CCSTMTRS" | "/INVSTMTRS" => {
+                self.blocks.extend(self.current.take())
+            }
             "ACCTID" if !value.is_empty() => {
-                if let Some(st) = stmts.last_mut().filter(|s| s.account.is_none()) {
+                if let Some(st) = self.stmts.last_mut().filter(|s| s.account.is_none()) {
                     st.account = Some(value);
                 }
             }
             "CURDEF" => {
-                if stmts.is_empty() {
-                    stmts.push(Stmt::default());
+                if self.stmts.is_empty() {
+                    self.stmts.push(Stmt::default());
                 }
-                if let Some(st) = stmts.last_mut() {
+                if let Some(st) = self.stmts.last_mut() {
                     st.currency = super::currency_code(&value);
                 }
             }
-            "LEDGERBAL" => in_ledger = true,
-            "/LEDGERBAL" | "AVAILBAL" | "BANKTRANLIST" => in_ledger = false,
-            "BALAMT" | "DTASOF" if in_ledger => {
-                if let Some(st) = stmts.last_mut() {
+            "LEDGERBAL" => self.in_ledger = true,
+            "/LEDGERBAL" | "AVAILBAL" | "BANKTRANLIST" => self.in_ledger = false,
+            "BALAMT" | "DTASOF" if self.in_ledger => {
+                if let Some(st) = self.stmts.last_mut() {
                     let slot = if tag == "BALAMT" { &mut st.ledger.0 } else { &mut st.ledger.1 };
                     slot.get_or_insert(value);
                 }
             }
-            "LANGUAGE" if !value.is_empty() => language = Some(value.to_ascii_uppercase()),
-            "STATUS" => status = Some(Status::default()),
+            "LANGUAGE" if !value.is_empty() => self.language = Some(value.to_ascii_uppercase()),
+            "STATUS" => self.status = Some(Status::default()),
             "/STATUS" => {
-                if let Some(st) = status.take() {
+                if let Some(st) = self.status.take() {
                     if st.severity.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("ERROR")) {
                         return Err(OfxError::Refused {
                             code: st.code.unwrap_or_default(),
@@ -129,9 +122,9 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
                     }
                 }
             }
-            "CODE" | "SEVERITY" | "MESSAGE" if status.is_some() => {
-                if let Some(st) = status.as_mut() {
-                    let slot = match tag.as_str() {
+            "CODE" | "SEVERITY" | "MESSAGE" if self.status.is_some() => {
+                if let Some(st) = self.status.as_mut() {
+                    let slot = match tag {
                         "CODE" => &mut st.code,
                         "SEVERITY" => &mut st.severity,
                         _ => &mut st.message,
@@ -140,8 +133,8 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
                 }
             }
             _ => {
-                if let Some(b) = current.as_mut() {
-                    let slot = match tag.as_str() {
+                if let Some(b) = self.current.as_mut() {
+                    let slot = match tag {
                         "DTPOSTED" => Some(&mut b.posted),
                         "TRNAMT" => Some(&mut b.amount),
                         "FITID" => Some(&mut b.id),
@@ -157,12 +150,41 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
                 }
             }
         }
-        line += body[..consumed].matches('\n').count() as u64;
+        Ok(())
+    }
+}
+
+/// The statement's transactions; its currency is `<CURDEF>`.
+pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
+    let (text, encoding) = decode(bytes);
+    let upper = text.to_ascii_uppercase();
+    if !upper.contains("<OFX>") && !upper.contains("<OFC>") {
+        return Err(OfxError::NotOfx);
+    }
+    let mut read = Read { line: 1, ..Read::default() };
+    let mut rest = text.as_str();
+    while let Some(open) = rest.find('<') {
+        read.line += rest[..open].matches('\n').count() as u64;
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('>') else { break };
+        let tag = after[..close].trim().to_ascii_uppercase();
+        let body = &after[close + 1..];
+        let (value, consumed) = element_value(body);
+        let value = value.trim().to_string();
+        read.line += after[..close + 1].matches('\n').count() as u64;
+        read.element(&tag, value)?;
+        read.line += body[..consumed].matches('\n').count() as u64;
         rest = &body[consumed..];
     }
     // SGML files may leave the last block open at the end of the list.
-    blocks.extend(current.take());
+    read.blocks.extend(read.current.take());
+    Ok(statement(encoding, read))
+}
 
+/// The statement what was read makes: rows (or why not), accounts and the balances
+/// they state.
+fn statement(encoding: super::Encoding, read: Read) -> Statement {
+    let Read { language, stmts, blocks, .. } = read;
     let currency = stmts.iter().find_map(|s| s.currency.clone());
     // Labels Sou writes itself (a cheque, a cash withdrawal) are in the file's language:
     // French when it says so, or when it says nothing and counts in euros.
@@ -204,7 +226,7 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, OfxError> {
         })
         .collect();
     let stated = stmts.first().and_then(stated);
-    Ok(Statement { encoding, currency, rows, rejected, stated, accounts })
+    Statement { encoding, currency, rows, rejected, stated, accounts }
 }
 
 /// An element's text right after its opening tag, unescaped, and how many bytes of
