@@ -9,8 +9,6 @@ impl Imports {
     /// `account` (a key; else a new account), or its progress, or its report.
     // Seven parameters, over the limit of six; to go (issue 49): a service owning its store (the backend as services).
     #[allow(clippy::too_many_arguments)]
-    // Over 120 lines; to split (issue 49).
-    #[allow(clippy::too_many_lines)]
     pub async fn view(
         &self,
         store: &Store,
@@ -57,28 +55,7 @@ impl Imports {
         }
         let content =
             upload.content.as_deref().ok_or(ImportError::Corrupt("an upload without content".into()))?;
-        // A layout the file cannot be read with is reported, and the detected one shown.
-        let read = |mapping| import::read(upload.format, content, mapping);
-        let (file, mapping_error) = match layout {
-            Layout::Detected => (read(None)?, None),
-            Layout::Given(mapping) => match read(Some(*mapping)) {
-                Ok(file) => (file, None),
-                Err(e) => (read(None)?, Some(e.to_string())),
-            },
-            Layout::Edited(edit) => {
-                let detected = read(None)?;
-                match detected
-                    .mapping
-                    .as_ref()
-                    .filter(|_| !edit.is_empty())
-                    .map(|m| read(Some(edit.apply(m))))
-                {
-                    Some(Ok(file)) => (file, None),
-                    Some(Err(e)) => (detected, Some(e.to_string())),
-                    None => (detected, None),
-                }
-            }
-        };
+        let (file, mapping_error) = read_with(upload.format, content, layout)?;
         let state = live.map_or(ImportState::Pending, |l| l.state(locale));
         let (account, parts) = (chosen.account, chosen.parts);
         let split = file.is_split();
@@ -101,51 +78,11 @@ impl Imports {
             None => vec![false; file.rows.len()],
         };
         // A file naming several accounts: each one's target, rows already there and
-        // currency; rows going to one account are matched against it together, grouped
-        // as the import groups them.
-        let mut part_views = Vec::new();
-        let mut row_currency: Vec<Option<Currency>> = vec![None; file.rows.len()];
-        if split {
-            let keys: Vec<Option<String>> = (0..file.accounts.len())
-                .map(|i| {
-                    parts.get(i).and_then(|k| accounts.iter().find(|a| a.key == *k)).map(|a| a.key.clone())
-                })
-                .collect();
-            let split_target = Target::Split(
-                keys.iter().map(|k| k.clone().map_or(Target::New(String::new()), Target::Existing)).collect(),
-            );
-            // The currency of each account chosen, by key.
-            let mut currencies: HashMap<String, String> = HashMap::new();
-            for group in super::parts(&file, split_target)? {
-                let Target::Existing(key) = &group.target else { continue };
-                let Some((account_id, _, currency)) = account_row(&mut db, user, key).await? else {
-                    continue;
-                };
-                let rows: Vec<Row> = group.rows.iter().map(|&j| file.rows[j].clone()).collect();
-                for (&j, there) in
-                    group.rows.iter().zip(present(&mut db, user, &hashes(&rows, account_id)).await?)
-                {
-                    already[j] = there;
-                }
-                currencies.insert(key.clone(), currency);
-            }
-            for (named, key) in file.accounts.iter().zip(keys) {
-                let own = file.rows_of(named);
-                let stated = file.currency_of(named);
-                let chosen = key.as_ref().and_then(|k| currencies.get(k).cloned());
-                let shown = chosen.or_else(|| stated.clone()).and_then(|c| Currency::new(&c));
-                for &j in &own {
-                    row_currency[j] = shown;
-                }
-                part_views.push(agent::imports::PartView {
-                    name: named.name.clone(),
-                    rows: own.len() as u64,
-                    currency: stated,
-                    account: key,
-                    duplicates: own.iter().filter(|&&j| already[j]).count() as u64,
-                });
-            }
-        }
+        // currency.
+        let (part_views, row_currency) = match split {
+            true => split_parts(&mut db, user, &file, parts, &accounts, &mut already).await?,
+            false => (Vec::new(), vec![None; file.rows.len()]),
+        };
         let duplicates = already.iter().filter(|&&p| p).count() as u64;
         let balances = match file.stated.as_ref().filter(|_| !split) {
             Some(stated) => {
@@ -164,33 +101,7 @@ impl Imports {
         let currencies: Vec<String> = std::iter::once(own.clone()).chain(others).collect();
         let context = Context::load(&mut db, user).await?;
         db.commit().await?;
-        let rows = file
-            .rows
-            .iter()
-            .take(PREVIEW_ROWS)
-            .enumerate()
-            .map(|(i, r)| {
-                let m = context.matcher.recognise(&r.label);
-                let category =
-                    rules::category_for(&context.rules, &r.label, m.as_ref().map(|m| m.name.as_str()))
-                        .and_then(|id| context.category_names.get(&id))
-                        .or_else(|| {
-                            m.as_ref()
-                                .and_then(|m| m.category.as_ref())
-                                .and_then(|k| context.category_by_key(k))
-                        })
-                        .map(|(fr, en)| if locale == Locale::Fr { fr.clone() } else { en.clone() });
-                PreviewRow {
-                    line: r.line,
-                    date: r.date,
-                    label: r.label.clone(),
-                    amount: Money::new(r.amount_minor, row_currency[i].unwrap_or(currency)),
-                    merchant: m.map(|m| m.name),
-                    category,
-                    duplicate: already.get(i).copied().unwrap_or(false),
-                }
-            })
-            .collect();
+        let rows = preview_rows(&file, &context, (&row_currency, currency), &already, locale);
         let columns = columns(content, file.mapping.as_ref());
         let encoding = file.encoding;
         let stem = upload.file_name.rsplit_once('.').map_or(upload.file_name.as_str(), |(s, _)| s);
@@ -212,6 +123,116 @@ impl Imports {
             ..base(encoding, state)
         })
     }
+}
+
+/// The file read with `layout`: a layout the file cannot be read with is reported, and
+/// the detected one used.
+fn read_with(
+    format: import::Format,
+    content: &[u8],
+    layout: Layout<'_>,
+) -> Result<(import::File, Option<String>), ImportError> {
+    let read = |mapping| import::read(format, content, mapping);
+    Ok(match layout {
+        Layout::Detected => (read(None)?, None),
+        Layout::Given(mapping) => match read(Some(*mapping)) {
+            Ok(file) => (file, None),
+            Err(e) => (read(None)?, Some(e.to_string())),
+        },
+        Layout::Edited(edit) => {
+            let detected = read(None)?;
+            match detected.mapping.as_ref().filter(|_| !edit.is_empty()).map(|m| read(Some(edit.apply(m)))) {
+                Some(Ok(file)) => (file, None),
+                Some(Err(e)) => (detected, Some(e.to_string())),
+                None => (detected, None),
+            }
+        }
+    })
+}
+
+/// Each account a file names: its target, rows already there and currency; rows going
+/// to one account are matched against it together, grouped as the import groups them.
+/// Also each row's currency as shown.
+async fn split_parts(
+    db: &mut AnyConnection,
+    user: UserId,
+    file: &import::File,
+    parts: &[String],
+    accounts: &[AccountOption],
+    already: &mut [bool],
+) -> Result<(Vec<agent::imports::PartView>, Vec<Option<Currency>>), ImportError> {
+    let mut part_views = Vec::new();
+    let mut row_currency: Vec<Option<Currency>> = vec![None; file.rows.len()];
+    let keys: Vec<Option<String>> = (0..file.accounts.len())
+        .map(|i| parts.get(i).and_then(|k| accounts.iter().find(|a| a.key == *k)).map(|a| a.key.clone()))
+        .collect();
+    let split_target = Target::Split(
+        keys.iter().map(|k| k.clone().map_or(Target::New(String::new()), Target::Existing)).collect(),
+    );
+    // The currency of each account chosen, by key.
+    let mut currencies: HashMap<String, String> = HashMap::new();
+    for group in super::parts(file, split_target)? {
+        let Target::Existing(key) = &group.target else { continue };
+        let Some((account_id, _, currency)) = account_row(db, user, key).await? else {
+            continue;
+        };
+        let rows: Vec<Row> = group.rows.iter().map(|&j| file.rows[j].clone()).collect();
+        for (&j, there) in group.rows.iter().zip(present(db, user, &hashes(&rows, account_id)).await?) {
+            already[j] = there;
+        }
+        currencies.insert(key.clone(), currency);
+    }
+    for (named, key) in file.accounts.iter().zip(keys) {
+        let own = file.rows_of(named);
+        let stated = file.currency_of(named);
+        let chosen = key.as_ref().and_then(|k| currencies.get(k).cloned());
+        let shown = chosen.or_else(|| stated.clone()).and_then(|c| Currency::new(&c));
+        for &j in &own {
+            row_currency[j] = shown;
+        }
+        part_views.push(agent::imports::PartView {
+            name: named.name.clone(),
+            rows: own.len() as u64,
+            currency: stated,
+            account: key,
+            duplicates: own.iter().filter(|&&j| already[j]).count() as u64,
+        });
+    }
+    Ok((part_views, row_currency))
+}
+
+/// The first rows as the preview shows them: the merchant and category each will get,
+/// in its currency, and whether the account has it already.
+fn preview_rows(
+    file: &import::File,
+    context: &Context,
+    (row_currency, currency): (&[Option<Currency>], Currency),
+    already: &[bool],
+    locale: Locale,
+) -> Vec<PreviewRow> {
+    file.rows
+        .iter()
+        .take(PREVIEW_ROWS)
+        .enumerate()
+        .map(|(i, r)| {
+            let m = context.matcher.recognise(&r.label);
+            let category = rules::category_for(&context.rules, &r.label, m.as_ref().map(|m| m.name.as_str()))
+                .and_then(|id| context.category_names.get(&id))
+                .or_else(|| {
+                    m.as_ref().and_then(|m| m.category.as_ref()).and_then(|k| context.category_by_key(k))
+                })
+                .map(|(fr, en)| if locale == Locale::Fr { fr.clone() } else { en.clone() });
+            PreviewRow {
+                line: r.line,
+                date: r.date,
+                label: r.label.clone(),
+                amount: Money::new(r.amount_minor, row_currency[i].unwrap_or(currency)),
+                merchant: m.map(|m| m.name),
+                category,
+                duplicate: already.get(i).copied().unwrap_or(false),
+            }
+        })
+        .collect()
 }
 
 /// The balances `stated` checked against `rows` going into `account` (`None`: a new
