@@ -355,7 +355,7 @@ mod tests {
     /// Every shape of `query_dataset` plan gives SQL the sandbox accepts, on both
     /// databases — also with columns named like SQL keywords.
     #[test]
-    // Over 120 lines; to split (issue 49).
+    // (A test: it may be long.)
     #[allow(clippy::too_many_lines)]
     fn plan_sql_passes_the_sandbox() {
         let column = |name: &str, kind| DatasetColumn { name: name.into(), kind };

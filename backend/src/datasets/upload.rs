@@ -5,6 +5,8 @@ use agent::datasets::{ColumnType, DatasetColumn, DatasetInfo};
 use agent::imports::DateOrder;
 
 use super::*;
+use sqlx::AnyConnection;
+
 use crate::ids::{Dialect, UserId};
 use crate::import::{self, fold};
 use crate::store::{timestamp, Store};
@@ -116,14 +118,61 @@ pub(super) fn sql_type(kind: ColumnType, dialect: Dialect) -> &'static str {
 }
 
 /// Uploads `bytes` (a CSV file with a header row) as a dataset; its description.
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 pub async fn create(
     store: &Store,
     user: UserId,
     file_name: &str,
     bytes: &[u8],
 ) -> Result<DatasetInfo, DatasetError> {
+    let Table { names, records, kinds } = table(file_name, bytes)?;
+    let columns: Vec<DatasetColumn> = names
+        .iter()
+        .zip(&kinds)
+        .map(|(name, (kind, _))| DatasetColumn { name: name.clone(), kind: *kind })
+        .collect();
+    let dialect = store.dialect();
+    let mut db = store.tenant(user).await?;
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM datasets WHERE user_id = $1")
+        .bind(user.0)
+        .fetch_one(&mut *db)
+        .await?;
+    if count >= MAX_DATASETS {
+        return Err(DatasetError::TooMany);
+    }
+    let name = free_name(&mut db, user, file_name).await?;
+    let physical = format!("ds_{}", uuid::Uuid::new_v4().simple());
+    create_table(&mut db, dialect, &physical, &columns).await?;
+    let now = timestamp(chrono::Utc::now());
+    let file: String = file_name.chars().filter(|c| !c.is_control()).take(200).collect();
+    sqlx::query(
+        "INSERT INTO datasets (user_id, name, physical, file_name, columns, row_count, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(user.0)
+    .bind(&name)
+    .bind(&physical)
+    .bind(&file)
+    .bind(serde_json::to_string(&columns).unwrap_or_default())
+    .bind(records.len() as i64)
+    .bind(&now)
+    .execute(&mut *db)
+    .await?;
+    insert_rows(&mut db, user, &physical, &columns, (&records, &kinds)).await?;
+    db.commit().await?;
+    tracing::info!(rows = records.len(), columns = columns.len(), "dataset created");
+    Ok(DatasetInfo { name, file_name: file, rows: records.len() as u64, columns, created_at: now })
+}
+
+/// A CSV file read as a table: its columns' names, its records (with their lines) and
+/// each column's type (a date column with its order).
+struct Table {
+    names: Vec<String>,
+    records: Vec<import::csv::Record>,
+    kinds: Vec<(ColumnType, Option<DateOrder>)>,
+}
+
+/// The file as a table, within every limit: refused, with why, when it is not.
+fn table(file_name: &str, bytes: &[u8]) -> Result<Table, DatasetError> {
     // The dataset's own name is made of ASCII letters, digits and `_` (`dataset_name`);
     // the file's is shown as given, so it must not hide or reorder text.
     if agent::text::hidden_control(file_name).is_some() {
@@ -158,20 +207,12 @@ pub async fn create(
     let kinds: Vec<(ColumnType, Option<DateOrder>)> = (0..header.len())
         .map(|c| infer(&records.iter().map(|(_, r)| r[c].as_str()).collect::<Vec<_>>()))
         .collect();
-    let columns: Vec<DatasetColumn> = names
-        .iter()
-        .zip(&kinds)
-        .map(|(name, (kind, _))| DatasetColumn { name: name.clone(), kind: *kind })
-        .collect();
-    let dialect = store.dialect();
-    let mut db = store.tenant(user).await?;
-    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM datasets WHERE user_id = $1")
-        .bind(user.0)
-        .fetch_one(&mut *db)
-        .await?;
-    if count >= MAX_DATASETS {
-        return Err(DatasetError::TooMany);
-    }
+    Ok(Table { names, records, kinds })
+}
+
+/// The dataset's name: the file's, made of ASCII letters, digits and `_`, numbered when
+/// the user has one of that name already.
+async fn free_name(db: &mut AnyConnection, user: UserId, file_name: &str) -> Result<String, DatasetError> {
     let base = dataset_name(file_name);
     let mut name = if base.is_empty() { "data".to_string() } else { base.clone() };
     for n in 2.. {
@@ -186,7 +227,16 @@ pub async fn create(
         }
         name = format!("{base}_{n}");
     }
-    let physical = format!("ds_{}", uuid::Uuid::new_v4().simple());
+    Ok(name)
+}
+
+/// The dataset's own table, its columns typed for the database.
+async fn create_table(
+    db: &mut AnyConnection,
+    dialect: Dialect,
+    physical: &str,
+    columns: &[DatasetColumn],
+) -> Result<(), DatasetError> {
     match dialect {
         Dialect::Sqlite => {
             let cols: Vec<String> = columns
@@ -195,7 +245,7 @@ pub async fn create(
                 .collect();
             let ddl = format!(
                 "CREATE TABLE {} (user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE, {})",
-                quoted(&physical),
+                quoted(physical),
                 cols.join(", ")
             );
             sqlx::query(&ddl).execute(&mut *db).await?;
@@ -206,27 +256,23 @@ pub async fn create(
             )
             .unwrap_or_default();
             sqlx::query("SELECT sou_create_dataset_table($1, $2)")
-                .bind(&physical)
+                .bind(physical)
                 .bind(spec)
                 .execute(&mut *db)
                 .await?;
         }
     }
-    let now = timestamp(chrono::Utc::now());
-    let file: String = file_name.chars().filter(|c| !c.is_control()).take(200).collect();
-    sqlx::query(
-        "INSERT INTO datasets (user_id, name, physical, file_name, columns, row_count, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(user.0)
-    .bind(&name)
-    .bind(&physical)
-    .bind(&file)
-    .bind(serde_json::to_string(&columns).unwrap_or_default())
-    .bind(records.len() as i64)
-    .bind(&now)
-    .execute(&mut *db)
-    .await?;
+    Ok(())
+}
+
+/// The records into the dataset's table, each cell as its column's type.
+async fn insert_rows(
+    db: &mut AnyConnection,
+    user: UserId,
+    physical: &str,
+    columns: &[DatasetColumn],
+    (records, kinds): (&[import::csv::Record], &[(ColumnType, Option<DateOrder>)]),
+) -> Result<(), DatasetError> {
     // Rows in batches, within the 999 parameters every SQLite accepts.
     let per_row = columns.len() + 1;
     let batch = (999 / per_row).max(1);
@@ -241,11 +287,11 @@ pub async fn create(
             placeholders.push(format!("({})", row.join(", ")));
         }
         let sql =
-            format!("INSERT INTO {} ({column_list}) VALUES {}", quoted(&physical), placeholders.join(", "));
+            format!("INSERT INTO {} ({column_list}) VALUES {}", quoted(physical), placeholders.join(", "));
         let mut q = sqlx::query(&sql);
         for (_, record) in chunk {
             q = q.bind(user.0);
-            for (cell, (kind, order)) in record.iter().zip(&kinds) {
+            for (cell, (kind, order)) in record.iter().zip(kinds) {
                 let empty = cell.trim().is_empty();
                 let value = match kind {
                     ColumnType::Integer => Value::Int(if empty { None } else { integer(cell) }),
@@ -264,7 +310,5 @@ pub async fn create(
         }
         q.execute(&mut *db).await?;
     }
-    db.commit().await?;
-    tracing::info!(rows = records.len(), columns = columns.len(), "dataset created");
-    Ok(DatasetInfo { name, file_name: file, rows: records.len() as u64, columns, created_at: now })
+    Ok(())
 }
