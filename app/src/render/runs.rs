@@ -224,11 +224,7 @@ fn row_line(r: &TransactionRow, locale: Locale) -> String {
 }
 
 /// "How Sou got this": the run's steps.
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 pub fn trace_panel(trace: &RunTrace, locale: Locale) -> AnyView {
-    let pick = |fr: &'static str, en: &'static str| locale.pick(fr, en);
-    let run = trace.id.clone();
     let (input, output) = trace.tokens();
     let cost = trace.cost_eur_micros();
     let n = trace.steps.len();
@@ -248,101 +244,7 @@ pub fn trace_panel(trace: &RunTrace, locale: Locale) -> AnyView {
             agent::runs::eur_micros(cost, locale)
         ));
     }
-    let steps = trace
-        .steps
-        .iter()
-        .map(|s| {
-            let model = s.model.as_ref().map(|m| {
-                let provider = s.provider.clone().unwrap_or_default();
-                let cost = agent::runs::eur_micros(s.cost_eur_micros, locale);
-                let floor = if s.unpriced { "≥ " } else { "≈ " };
-                view! {
-                    <p class="step-model">{format!("{provider} · {m} · {} + {} {} · {floor}{cost}", s.input_tokens, s.output_tokens, locale.pick("jetons", "tokens"))}</p>
-                }
-            });
-            let arguments = s.arguments.as_ref().map(|a| {
-                let text = serde_json::to_string_pretty(a).unwrap_or_default();
-                view! { <details class="step-args"><summary>{pick("Arguments", "Arguments")}</summary><pre><code>{text}</code></pre></details> }
-            });
-            let sql = s.sql.clone().map(|q| view! { <details class="step-sql"><summary>"SQL"</summary><pre><code>{q}</code></pre></details> });
-            let checks = (!s.checks.is_empty()).then(|| {
-                let items = s
-                    .checks
-                    .iter()
-                    .map(|c| {
-                        let outcome = match c.outcome {
-                            CheckOutcome::Passed => "passed",
-                            CheckOutcome::Note => "note",
-                            CheckOutcome::Failed => "failed",
-                        };
-                        let mark = match c.outcome {
-                            CheckOutcome::Passed => "✓",
-                            CheckOutcome::Note => "ℹ",
-                            CheckOutcome::Failed => "✗",
-                        };
-                        view! { <li data-outcome=outcome data-code=c.code.as_str()><span aria-hidden="true">{mark}</span>" "{c.text.clone()}</li> }
-                    })
-                    .collect_view();
-                view! { <ul class="checks">{items}</ul> }
-            });
-            let sources = (!s.sources.transactions.is_empty()).then(|| {
-                let ids = &s.sources.transactions;
-                let shown: Vec<&TransactionRow> = ids
-                    .iter()
-                    .take(agent::runs::SOURCE_ROWS)
-                    .filter_map(|id| trace.source_rows.iter().find(|r| r.id == *id))
-                    .collect();
-                let link = |id: i64| format!("/runs/{run}/sources?step={}#tx-{id}", s.seq);
-                let items = shown
-                    .iter()
-                    .map(|r| view! { <li data-id=r.id.to_string()><a href=link(r.id)>{row_line(r, locale)}</a></li> })
-                    .collect_view();
-                let all = (ids.len() > shown.len()).then(|| {
-                    let text = match locale {
-                        Locale::Fr => format!("Voir les {} opérations", ids.len()),
-                        Locale::En => format!("See all {} transactions", ids.len()),
-                    };
-                    view! { <p><a href=format!("/runs/{run}/sources?step={}", s.seq)>{text}</a></p> }
-                });
-                let count = match locale {
-                    Locale::Fr => format!("Sources : {} opérations", ids.len()),
-                    Locale::En => format!("Sources: {} transactions", ids.len()),
-                };
-                view! {
-                    <details class="step-sources" data-testid="sources">
-                        <summary>{count}</summary>
-                        <ul>{items}</ul>
-                        {all}
-                    </details>
-                }
-            });
-            let dataset = s.sources.dataset_rows.map(|rows| {
-                let name = s.sources.dataset.clone().unwrap_or_default();
-                let text = match locale {
-                    Locale::Fr => format!("Sources : {rows} lignes de « {name} »"),
-                    Locale::En => format!("Sources: {rows} rows of “{name}”"),
-                };
-                view! { <p class="step-sources">{text}</p> }
-            });
-            let error = s.error.clone().map(|e| view! { <p class="step-error">{e}</p> });
-            let label = match (s.kind, &s.tool) {
-                (StepKind::Tool, Some(t)) => format!("{} · {t}", s.kind.label(locale)),
-                _ => s.kind.label(locale).to_string(),
-            };
-            // A tool step's title is its tool's name unless it says more.
-            let title = (s.tool.as_deref() != Some(s.title.as_str())).then(|| s.title.clone());
-            view! {
-                <li id=step_anchor(&run, s.seq) data-kind=s.kind.as_str() data-status=s.status.as_str() data-testid="trace-step">
-                    <p class="step-head">
-                        <span class="step-kind">{label}</span>
-                        {title.map(|t| view! { " "<span class="step-title">{t}</span> })}
-                        " "<span class="step-time">{duration(s.duration_us, locale)}</span>
-                    </p>
-                    {model} {error} {arguments} {sql} {checks} {sources} {dataset}
-                </li>
-            }
-        })
-        .collect_view();
+    let steps = trace.steps.iter().map(|s| step_view(trace, s, locale)).collect_view();
     view! {
         <details class="trace" data-testid="trace" id=format!("trace-{}", trace.id)>
             <summary>{summary}</summary>
@@ -350,6 +252,115 @@ pub fn trace_panel(trace: &RunTrace, locale: Locale) -> AnyView {
         </details>
     }
     .into_any()
+}
+
+/// One step of a run's trace: what it was, its model, error, arguments, SQL, checks and
+/// sources.
+fn step_view(trace: &RunTrace, s: &agent::runs::Step, locale: Locale) -> impl IntoView {
+    let pick = |fr: &'static str, en: &'static str| locale.pick(fr, en);
+    let run = trace.id.clone();
+
+    let model = s.model.as_ref().map(|m| {
+        let provider = s.provider.clone().unwrap_or_default();
+        let cost = agent::runs::eur_micros(s.cost_eur_micros, locale);
+        let floor = if s.unpriced { "≥ " } else { "≈ " };
+        view! {
+            <p class="step-model">{format!("{provider} · {m} · {} + {} {} · {floor}{cost}", s.input_tokens, s.output_tokens, locale.pick("jetons", "tokens"))}</p>
+        }
+    });
+    let arguments = s.arguments.as_ref().map(|a| {
+        let text = serde_json::to_string_pretty(a).unwrap_or_default();
+        view! { <details class="step-args"><summary>{pick("Arguments", "Arguments")}</summary><pre><code>{text}</code></pre></details> }
+    });
+    let sql = s.sql.clone().map(
+        |q| view! { <details class="step-sql"><summary>"SQL"</summary><pre><code>{q}</code></pre></details> },
+    );
+    let checks = checks_view(&s.checks);
+    let sources = sources_view(trace, s, locale);
+    let dataset = s.sources.dataset_rows.map(|rows| {
+        let name = s.sources.dataset.clone().unwrap_or_default();
+        let text = match locale {
+            Locale::Fr => format!("Sources : {rows} lignes de « {name} »"),
+            Locale::En => format!("Sources: {rows} rows of “{name}”"),
+        };
+        view! { <p class="step-sources">{text}</p> }
+    });
+    let error = s.error.clone().map(|e| view! { <p class="step-error">{e}</p> });
+    let label = match (s.kind, &s.tool) {
+        (StepKind::Tool, Some(t)) => format!("{} · {t}", s.kind.label(locale)),
+        _ => s.kind.label(locale).to_string(),
+    };
+    // A tool step's title is its tool's name unless it says more.
+    let title = (s.tool.as_deref() != Some(s.title.as_str())).then(|| s.title.clone());
+    view! {
+        <li id=step_anchor(&run, s.seq) data-kind=s.kind.as_str() data-status=s.status.as_str() data-testid="trace-step">
+            <p class="step-head">
+                <span class="step-kind">{label}</span>
+                {title.map(|t| view! { " "<span class="step-title">{t}</span> })}
+                " "<span class="step-time">{duration(s.duration_us, locale)}</span>
+            </p>
+            {model} {error} {arguments} {sql} {checks} {sources} {dataset}
+        </li>
+    }
+}
+
+/// A step's checks, each with its outcome.
+fn checks_view(checks: &[agent::runs::Check]) -> Option<impl IntoView> {
+    (!checks.is_empty()).then(|| {
+    let items = checks
+        .iter()
+        .map(|c| {
+            let outcome = match c.outcome {
+                CheckOutcome::Passed => "passed",
+                CheckOutcome::Note => "note",
+                CheckOutcome::Failed => "failed",
+            };
+            let mark = match c.outcome {
+                CheckOutcome::Passed => "✓",
+                CheckOutcome::Note => "ℹ",
+                CheckOutcome::Failed => "✗",
+            };
+            view! { <li data-outcome=outcome data-code=c.code.as_str()><span aria-hidden="true">{mark}</span>" "{c.text.clone()}</li> }
+        })
+        .collect_view();
+    view! { <ul class="checks">{items}</ul> }
+    })
+}
+
+/// The transactions a step read, the first of them linked.
+fn sources_view(trace: &RunTrace, s: &agent::runs::Step, locale: Locale) -> Option<impl IntoView> {
+    let run = &trace.id;
+    (!s.sources.transactions.is_empty()).then(|| {
+        let ids = &s.sources.transactions;
+        let shown: Vec<&TransactionRow> = ids
+            .iter()
+            .take(agent::runs::SOURCE_ROWS)
+            .filter_map(|id| trace.source_rows.iter().find(|r| r.id == *id))
+            .collect();
+        let link = |id: i64| format!("/runs/{run}/sources?step={}#tx-{id}", s.seq);
+        let items = shown
+            .iter()
+            .map(|r| view! { <li data-id=r.id.to_string()><a href=link(r.id)>{row_line(r, locale)}</a></li> })
+            .collect_view();
+        let all = (ids.len() > shown.len()).then(|| {
+            let text = match locale {
+                Locale::Fr => format!("Voir les {} opérations", ids.len()),
+                Locale::En => format!("See all {} transactions", ids.len()),
+            };
+            view! { <p><a href=format!("/runs/{run}/sources?step={}", s.seq)>{text}</a></p> }
+        });
+        let count = match locale {
+            Locale::Fr => format!("Sources : {} opérations", ids.len()),
+            Locale::En => format!("Sources: {} transactions", ids.len()),
+        };
+        view! {
+            <details class="step-sources" data-testid="sources">
+                <summary>{count}</summary>
+                <ul>{items}</ul>
+                {all}
+            </details>
+        }
+    })
 }
 
 #[cfg(test)]
