@@ -540,9 +540,21 @@ fn preview_table(rows: Vec<PreviewRow>, locale: Locale) -> AnyView {
 }
 
 /// The layout (CSV) and the account, sent back as a GET to redraw the preview.
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
+    let csv = csv_layout(v, locale);
+    let targets = targets(v, locale);
+    view! {
+        <form method="get" action=format!("/import/{}", v.id) class="layout-form" data-testid="layout-form">
+            {csv}
+            {targets}
+            <button type="submit" class="secondary-action">{tr(locale, "Mettre à jour l'aperçu", "Update the preview")}</button>
+        </form>
+    }
+    .into_any()
+}
+
+/// A CSV file's layout, each part said with how sure Sou is of it.
+fn csv_layout(v: &ImportView, locale: Locale) -> Option<impl IntoView> {
     let columns = v.columns.clone();
     // `chosen: None` (the amount column Sou is not sure of): a first, empty option the
     // user must change.
@@ -599,7 +611,7 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
         };
         view! { <span class=class data-testid="found">{text}</span> }
     };
-    let csv = v.mapping.clone().map(|m: Mapping| {
+    v.mapping.clone().map(|m: Mapping| {
         let (signed, amount, debit, credit) = match m.amounts {
             AmountColumns::Signed { amount } => (true, amount, amount, amount),
             AmountColumns::DebitCredit { debit, credit } => (false, debit, debit, credit),
@@ -655,7 +667,11 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
                 </select>
             </fieldset>
         }
-    });
+    })
+}
+
+/// Where the rows go: an account, or one for each account a file names.
+fn targets(v: &ImportView, locale: Locale) -> AnyView {
     let chosen = v.account.clone();
     let account_options = |chosen: Option<&str>, new: String| {
         view! {
@@ -667,7 +683,7 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
         }
     };
     // A file naming several accounts: where each one's rows go.
-    let targets = if v.parts.is_empty() {
+    if v.parts.is_empty() {
         view! {
             <label for="l-account">{tr(locale, "Compte", "Account")}</label>
             <select id="l-account" name="account">
@@ -701,13 +717,5 @@ fn layout_form(v: &ImportView, locale: Locale) -> AnyView {
             </fieldset>
         }
         .into_any()
-    };
-    view! {
-        <form method="get" action=format!("/import/{}", v.id) class="layout-form" data-testid="layout-form">
-            {csv}
-            {targets}
-            <button type="submit" class="secondary-action">{tr(locale, "Mettre à jour l'aperçu", "Update the preview")}</button>
-        </form>
     }
-    .into_any()
 }
