@@ -22,81 +22,121 @@ pub enum ProviderId {
     Ollama,
 }
 
+/// What Sou knows of a provider: one row each in [`PROVIDERS`].
+pub struct Spec {
+    pub id: ProviderId,
+    /// Its name in configuration, the API and the database.
+    pub key: &'static str,
+    /// The name people know it by.
+    pub name: &'static str,
+    pub wire: Wire,
+    pub base_url: &'static str,
+    /// `(simple, complex)`: the router's two tiers.
+    pub models: (&'static str, &'static str),
+    /// Environment variables whose value is used as the key when the user saved none.
+    pub key_env: &'static [&'static str],
+}
+
+/// Every provider, in the order Sou offers them (that of [`ProviderId`]'s variants). A
+/// provider that speaks OpenAI's API is a variant and a row here.
+pub const PROVIDERS: [Spec; 6] = [
+    Spec {
+        id: ProviderId::Anthropic,
+        key: "anthropic",
+        name: "Anthropic",
+        wire: Wire::Anthropic,
+        base_url: "https://api.anthropic.com",
+        models: ("claude-haiku-4-5", "claude-sonnet-4-5"),
+        key_env: &["ANTHROPIC_API_KEY"],
+    },
+    Spec {
+        id: ProviderId::Openai,
+        key: "openai",
+        name: "OpenAI",
+        wire: Wire::OpenAi,
+        base_url: "https://api.openai.com/v1",
+        models: ("gpt-4.1-mini", "gpt-4.1"),
+        key_env: &["OPENAI_API_KEY"],
+    },
+    Spec {
+        id: ProviderId::Gemini,
+        key: "gemini",
+        name: "Google Gemini",
+        wire: Wire::Gemini,
+        base_url: "https://generativelanguage.googleapis.com",
+        models: ("gemini-2.5-flash", "gemini-2.5-pro"),
+        key_env: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+    },
+    Spec {
+        id: ProviderId::Mistral,
+        key: "mistral",
+        name: "Mistral",
+        wire: Wire::OpenAi,
+        base_url: "https://api.mistral.ai/v1",
+        models: ("mistral-small-latest", "mistral-large-latest"),
+        key_env: &["MISTRAL_API_KEY"],
+    },
+    Spec {
+        id: ProviderId::Xai,
+        key: "xai",
+        name: "xAI",
+        wire: Wire::OpenAi,
+        base_url: "https://api.x.ai/v1",
+        models: ("grok-3-mini", "grok-4"),
+        key_env: &["XAI_API_KEY"],
+    },
+    Spec {
+        id: ProviderId::Ollama,
+        key: "ollama",
+        name: "Ollama",
+        wire: Wire::Ollama,
+        base_url: "http://127.0.0.1:11434",
+        models: ("llama3.2", "llama3.2"),
+        key_env: &["OLLAMA_API_KEY"],
+    },
+];
+
 impl ProviderId {
-    pub const ALL: [ProviderId; 6] = [
-        ProviderId::Anthropic,
-        ProviderId::Openai,
-        ProviderId::Gemini,
-        ProviderId::Mistral,
-        ProviderId::Xai,
-        ProviderId::Ollama,
-    ];
+    pub const ALL: [ProviderId; PROVIDERS.len()] = {
+        let mut all = [ProviderId::Anthropic; PROVIDERS.len()];
+        let mut i = 0;
+        while i < PROVIDERS.len() {
+            all[i] = PROVIDERS[i].id;
+            i += 1;
+        }
+        all
+    };
+
+    /// Its row in [`PROVIDERS`] (a test checks the rows follow the variants).
+    pub fn spec(self) -> &'static Spec {
+        &PROVIDERS[self as usize]
+    }
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            ProviderId::Anthropic => "anthropic",
-            ProviderId::Openai => "openai",
-            ProviderId::Gemini => "gemini",
-            ProviderId::Mistral => "mistral",
-            ProviderId::Xai => "xai",
-            ProviderId::Ollama => "ollama",
-        }
+        self.spec().key
     }
 
     /// The name people know it by.
     pub fn display_name(self) -> &'static str {
-        match self {
-            ProviderId::Anthropic => "Anthropic",
-            ProviderId::Openai => "OpenAI",
-            ProviderId::Gemini => "Google Gemini",
-            ProviderId::Mistral => "Mistral",
-            ProviderId::Xai => "xAI",
-            ProviderId::Ollama => "Ollama",
-        }
+        self.spec().name
     }
 
     pub fn wire(self) -> Wire {
-        match self {
-            ProviderId::Anthropic => Wire::Anthropic,
-            ProviderId::Openai | ProviderId::Mistral | ProviderId::Xai => Wire::OpenAi,
-            ProviderId::Gemini => Wire::Gemini,
-            ProviderId::Ollama => Wire::Ollama,
-        }
+        self.spec().wire
     }
 
     pub fn default_base_url(self) -> &'static str {
-        match self {
-            ProviderId::Anthropic => "https://api.anthropic.com",
-            ProviderId::Openai => "https://api.openai.com/v1",
-            ProviderId::Gemini => "https://generativelanguage.googleapis.com",
-            ProviderId::Mistral => "https://api.mistral.ai/v1",
-            ProviderId::Xai => "https://api.x.ai/v1",
-            ProviderId::Ollama => "http://127.0.0.1:11434",
-        }
+        self.spec().base_url
     }
 
     /// `(simple, complex)`: the router's two tiers.
     pub fn default_models(self) -> (&'static str, &'static str) {
-        match self {
-            ProviderId::Anthropic => ("claude-haiku-4-5", "claude-sonnet-4-5"),
-            ProviderId::Openai => ("gpt-4.1-mini", "gpt-4.1"),
-            ProviderId::Gemini => ("gemini-2.5-flash", "gemini-2.5-pro"),
-            ProviderId::Mistral => ("mistral-small-latest", "mistral-large-latest"),
-            ProviderId::Xai => ("grok-3-mini", "grok-4"),
-            ProviderId::Ollama => ("llama3.2", "llama3.2"),
-        }
+        self.spec().models
     }
 
     /// Environment variables whose value is used as the key when the user saved none.
     pub fn key_env(self) -> &'static [&'static str] {
-        match self {
-            ProviderId::Anthropic => &["ANTHROPIC_API_KEY"],
-            ProviderId::Openai => &["OPENAI_API_KEY"],
-            ProviderId::Gemini => &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-            ProviderId::Mistral => &["MISTRAL_API_KEY"],
-            ProviderId::Xai => &["XAI_API_KEY"],
-            ProviderId::Ollama => &["OLLAMA_API_KEY"],
-        }
+        self.spec().key_env
     }
 
     /// Whether a call needs a key. A local Ollama does not.
@@ -173,6 +213,14 @@ pub fn price(provider: ProviderId, model: &str) -> Option<Price> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_follows_the_variants() {
+        for (i, spec) in PROVIDERS.iter().enumerate() {
+            assert_eq!(spec.id as usize, i, "{} is not at its variant's place", spec.key);
+            assert_eq!(spec.id.spec().key, spec.key);
+        }
+    }
 
     #[test]
     fn ids_round_trip_and_unknowns_are_named() {
