@@ -392,7 +392,7 @@ fn netflix_args() -> Value {
     json!({"period": {"start": "2025-11-01", "end": "2026-11-01", "label": "last 12 months"}, "merchant": "netflix"})
 }
 
-const PROVIDERS: [ProviderId; 6] = ProviderId::ALL;
+const PROVIDERS: [ProviderId; ProviderId::ALL.len()] = ProviderId::ALL;
 
 // ---------------------------------------------------------------------------------
 
