@@ -19,6 +19,7 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use backend::llm::catalog::ProviderId;
+use backend::llm::Wire as Format;
 use backend::providers::LlmConfig;
 use backend::{ChatRequest, Sou, UserId};
 use futures::StreamExt;
@@ -33,21 +34,9 @@ const QUESTION: &str = "Should I cancel Netflix?";
 // ---------------------------------------------------------------------------------
 // Each provider's wire format, written from its documented streaming examples.
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Format {
-    OpenAi,
-    Anthropic,
-    Gemini,
-    Ollama,
-}
-
+/// The wire format a provider speaks, as the catalogue says.
 fn format_of(p: ProviderId) -> Format {
-    match p {
-        ProviderId::Anthropic => Format::Anthropic,
-        ProviderId::Gemini => Format::Gemini,
-        ProviderId::Ollama => Format::Ollama,
-        ProviderId::Openai | ProviderId::Mistral | ProviderId::Xai => Format::OpenAi,
-    }
+    p.wire()
 }
 
 fn sse(event: Option<&str>, data: &Value) -> String {
