@@ -514,7 +514,12 @@ impl ToolCall {
             ToolCall::RecurringPayments(a) => Some(&a.period),
             ToolCall::Recategorise(a) => a.period.as_ref(),
             ToolCall::MarkTransfers(a) => a.period.as_ref(),
-            _ => None,
+            ToolCall::QueryDataset(_)
+            | ToolCall::RunSql(_)
+            | ToolCall::DatasetInfo(_)
+            | ToolCall::SetBudget(_)
+            | ToolCall::CreateRule(_)
+            | ToolCall::MergeMerchants(_) => None,
         }
     }
 
@@ -529,7 +534,12 @@ impl ToolCall {
             ToolCall::RecurringPayments(a) => Some(&mut a.period),
             ToolCall::Recategorise(a) => a.period.as_mut(),
             ToolCall::MarkTransfers(a) => a.period.as_mut(),
-            _ => None,
+            ToolCall::QueryDataset(_)
+            | ToolCall::RunSql(_)
+            | ToolCall::DatasetInfo(_)
+            | ToolCall::SetBudget(_)
+            | ToolCall::CreateRule(_)
+            | ToolCall::MergeMerchants(_) => None,
         }
     }
 

@@ -298,7 +298,14 @@ pub fn redact(output: ToolOutput, call: Option<&ToolCall>, names: Names, locale:
             }
             ToolOutput::RecurringPayments(r)
         }
-        other => other,
+        // Nothing of theirs names a merchant or a bank label, nor carries an id: each
+        // account's balance, each category's budget, a dataset's own table. (A new tool
+        // says here what it hides.)
+        o @ (ToolOutput::Balances(_)
+        | ToolOutput::BudgetStatus(_)
+        | ToolOutput::QueryDataset(_)
+        | ToolOutput::RunSql(_)
+        | ToolOutput::DatasetInfo(_)) => o,
     }
 }
 
@@ -462,7 +469,7 @@ fn o_period(o: &ToolOutput) -> Option<String> {
         ToolOutput::Balances(r) => r.period.label.clone(),
         ToolOutput::BudgetStatus(r) => r.period.label.clone(),
         ToolOutput::RecurringPayments(r) => r.period.label.clone(),
-        _ => return None,
+        ToolOutput::QueryDataset(_) | ToolOutput::RunSql(_) | ToolOutput::DatasetInfo(_) => return None,
     })
 }
 

@@ -426,7 +426,11 @@ pub fn expected(call: &ToolCall, locale: Locale) -> String {
         ToolCall::RecurringPayments(_) => ("Les paiements réguliers", "The regular payments"),
         ToolCall::QueryDataset(_) | ToolCall::RunSql(_) => ("Un tableau", "A table"),
         ToolCall::DatasetInfo(_) => ("Les jeux de données", "The datasets"),
-        _ => ("Une modification à approuver", "A change to approve"),
+        ToolCall::SetBudget(_)
+        | ToolCall::CreateRule(_)
+        | ToolCall::Recategorise(_)
+        | ToolCall::MergeMerchants(_)
+        | ToolCall::MarkTransfers(_) => ("Une modification à approuver", "A change to approve"),
     };
     locale.pick(fr, en).to_string()
 }

@@ -73,7 +73,13 @@ pub fn sources(output: &ToolOutput) -> (Vec<i64>, u64) {
             let n = ids.len() as u64;
             (ids, n)
         }
-        _ => (Vec::new(), 0),
+        // Each account, each budget, a dataset's table: no transaction of their own.
+        ToolOutput::ComparePeriods(_)
+        | ToolOutput::Balances(_)
+        | ToolOutput::BudgetStatus(_)
+        | ToolOutput::QueryDataset(_)
+        | ToolOutput::RunSql(_)
+        | ToolOutput::DatasetInfo(_) => (Vec::new(), 0),
     }
 }
 
@@ -260,7 +266,13 @@ pub(crate) async fn read(
             return Ok((dataset_tool(store, user, call, locale).await?, None));
         }
         // A write never runs as a read: it goes through an approval (`crate::approvals`).
-        write => Err(BackendError::BadRequest(format!("{} needs the user's approval", write.name()))),
+        write @ (ToolCall::SetBudget(_)
+        | ToolCall::CreateRule(_)
+        | ToolCall::Recategorise(_)
+        | ToolCall::MergeMerchants(_)
+        | ToolCall::MarkTransfers(_)) => {
+            Err(BackendError::BadRequest(format!("{} needs the user's approval", write.name())))
+        }
     }?;
     Ok((output, Some(ForChecks { tx, months })))
 }

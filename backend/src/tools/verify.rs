@@ -273,7 +273,8 @@ pub(crate) async fn verify_in(
             let future = rows.iter().filter(|(d, _)| *d > today).count();
             checks.push(future_check(future as i64, locale));
         }
-        _ => {}
+        // Checked apart (`dataset_checks`): they read no ledger.
+        ToolOutput::QueryDataset(_) | ToolOutput::RunSql(_) | ToolOutput::DatasetInfo(_) => {}
     }
     Ok(checks)
 }

@@ -39,4 +39,5 @@ mod sandbox;
 mod schema;
 mod sessions;
 mod store_and_tools;
+mod tool_contract;
 mod vocabulary;
