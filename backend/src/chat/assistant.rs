@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::emitter::Emitter;
 use super::router::{Complexity, Route};
-use super::steps;
+use super::steps::{self, ToolCx};
 use crate::ids::UserId;
 use crate::llm::model::{elapsed_ms, Model, Spent};
 use crate::llm::retry::Meter;
@@ -321,6 +321,7 @@ pub struct Question<'a> {
 /// Runs the tool loop for `q` with `model`, streaming into `out`.
 pub(crate) async fn answer(
     by: Answerer<'_>,
+    tcx: &mut ToolCx<'_>,
     route: &Route,
     mut q: Question<'_>,
     out: &mut Emitter,
@@ -342,7 +343,7 @@ pub(crate) async fn answer(
         call: String::new(),
         round: 0,
     };
-    match tool_loop(by, paused, &q, out, &mut outcome).await {
+    match tool_loop(by, tcx, paused, &q, out, &mut outcome).await {
         Ok(()) => Ok(outcome),
         Err(error) => Err(Failed { error, outcome }),
     }
@@ -352,6 +353,7 @@ pub(crate) async fn answer(
 /// became of the write, is its call's result; the loop runs from the next round.
 pub(crate) async fn resume(
     by: Answerer<'_>,
+    tcx: &mut ToolCx<'_>,
     mut paused: Paused,
     result: &str,
     q: Question<'_>,
@@ -371,7 +373,7 @@ pub(crate) async fn resume(
     // The decided write is a result about the user's data the model reads: the answer
     // rests on it.
     outcome.tools_run += 1;
-    match tool_loop(by, paused, &q, out, &mut outcome).await {
+    match tool_loop(by, tcx, paused, &q, out, &mut outcome).await {
         Ok(()) => Ok(outcome),
         Err(error) => Err(Failed { error, outcome }),
     }
@@ -381,6 +383,7 @@ pub(crate) async fn resume(
 /// the provider's error (what the loop did is in `outcome`).
 async fn tool_loop(
     by: Answerer<'_>,
+    tcx: &mut ToolCx<'_>,
     mut state: Paused,
     q: &Question<'_>,
     out: &mut Emitter,
@@ -434,7 +437,11 @@ async fn tool_loop(
         // A write proposed in this round: its approval, and its call.
         let mut waiting: Option<(String, String)> = None;
         for call in calls {
-            let content = call_result(by, q, &call, &mut waiting, out, outcome).await;
+            let (content, ran) = call_result(by, tcx, q, &call, &mut waiting, out).await;
+            if let Some(checks) = ran {
+                outcome.tools_run += 1;
+                outcome.checks.extend(checks);
+            }
             let (id, name, arguments) = call;
             said.push(Part::ToolCall { id: id.clone(), name, arguments });
             results.push(Part::ToolResult { id, content });
@@ -544,16 +551,17 @@ async fn hear(
     Ok(Some((text, calls)))
 }
 
-/// What the model reads back for one of its tool calls: a read's result, a write
-/// proposed (its approval and call then in `waiting`), or why the call was refused.
+/// What the model reads back for one of its tool calls: a read's result (with its
+/// checks), a write proposed (its approval and call then in `waiting`), or why the call
+/// was refused.
 async fn call_result(
     by: Answerer<'_>,
+    tcx: &mut ToolCx<'_>,
     q: &Question<'_>,
     (id, name, arguments): &Call,
     waiting: &mut Option<(String, String)>,
     out: &mut Emitter,
-    outcome: &mut Outcome,
-) -> String {
+) -> (String, Option<Vec<agent::runs::Check>>) {
     let Answerer { sou, model, .. } = by;
     // A valid call's periods are named in the conversation's language, not the
     // model's ("janvier 2026" in a French answer, whatever label it wrote).
@@ -563,24 +571,23 @@ async fn call_result(
     });
     match validated {
         // One change at a time: a second write waits for the first's decision.
-        Ok(call) if call.is_write() && waiting.is_some() => {
-            "error: one change at a time; propose this one once the user decided on the first.".to_string()
-        }
+        Ok(call) if call.is_write() && waiting.is_some() => (
+            "error: one change at a time; propose this one once the user decided on the first.".to_string(),
+            None,
+        ),
         Ok(call) if call.is_write() => match propose(sou, q, model, call, out).await {
             (_, Some(approval)) => {
                 *waiting = Some((approval, id.clone()));
-                UNDECIDED.to_string()
+                (UNDECIDED.to_string(), None)
             }
-            (told, None) => told,
+            (told, None) => (told, None),
         },
-        Ok(call) => match steps::run_checked(sou, out, q.user, &call, q.locale, q.today).await {
+        Ok(call) => match steps::run_checked(tcx, out, &call, q.locale, q.today).await {
             Ok((output, checks)) => {
-                outcome.tools_run += 1;
-                outcome.checks.extend(checks);
                 let summary = agent::answer::summarize(&output, q.locale);
                 let data = serde_json::to_string(&output).unwrap_or_default();
                 out.emit(ChatEvent::ToolResult(output)).await;
-                format!("{summary}\n{data}")
+                (format!("{summary}\n{data}"), Some(checks))
             }
             // The model's own mistake (SQL the sandbox refused, an unknown column), or
             // too many dataset queries at once: it reads why and may try again.
@@ -588,17 +595,17 @@ async fn call_result(
                 crate::error::BackendError::BadRequest(why) | crate::error::BackendError::QueriesBusy(why),
             ) => {
                 tracing::info!(tool = %name, "the model's tool call was refused");
-                format!("error: {why}")
+                (format!("error: {why}"), None)
             }
             Err(e) => {
                 tracing::error!(error = %e, tool = %name, "a tool the model called failed");
-                "error: the tool failed on the server".to_string()
+                ("error: the tool failed on the server".to_string(), None)
             }
         },
         Err(e) => {
             tracing::info!(tool = %name, "the model's tool call was refused by the registry");
             out.step(Clock::now(), steps::refused(name, arguments, &e.to_string(), q.locale));
-            format!("error: {e}. Call a listed tool with arguments valid for its schema.")
+            (format!("error: {e}. Call a listed tool with arguments valid for its schema."), None)
         }
     }
 }

@@ -22,14 +22,6 @@ pub(crate) struct Emitter {
     pub(crate) first_event_ms: Option<u64>,
     /// The run this answer is: every event and step is recorded there.
     pub(crate) run: Recorder,
-    /// What the answer read of the user with their question, which its tools need not
-    /// read again.
-    pub(crate) known: crate::tools::Known,
-    /// The read of the plan about to run, made while the parser was checked
-    /// (`parsing.rs`): its tool step takes it instead of reading again. In a mutex only
-    /// so that an `&Emitter` may be held across an await (the read's transaction is
-    /// not `Sync`); it is only ever moved in and out whole.
-    pub(crate) prefetched: Option<std::sync::Mutex<Prefetched>>,
     /// The question's transaction, while it may still be under way. Events are sent
     /// meanwhile: the stream reaches the client only once it committed (`chat_for`
     /// returns it then, and never if it did not), and then at once, not with the
@@ -53,8 +45,6 @@ impl Emitter {
             started,
             first_event_ms: None,
             run,
-            known: Default::default(),
-            prefetched: None,
             stored: None,
             early: false,
             spent: Spent::default(),
@@ -165,25 +155,6 @@ impl Emitter {
         &self.spent
     }
 }
-
-/// A tool's read begun before its step, from `clock` on, maybe still under way: `call`
-/// in `locale` as of `today`.
-pub(crate) struct Prefetched {
-    pub(crate) call: agent::ToolCall,
-    pub(crate) locale: agent::Locale,
-    pub(crate) today: agent::Date,
-    pub(crate) clock: Clock,
-    pub(crate) read: PendingRead,
-}
-
-/// What `tools::read` returns, to come.
-pub(crate) type PendingRead = std::pin::Pin<
-    Box<
-        dyn std::future::Future<
-                Output = Result<(agent::ToolOutput, Option<crate::tools::ForChecks>), BackendError>,
-            > + Send,
-    >,
->;
 
 /// The events of one answer, and the conversation and run they belong to.
 pub struct ChatStream {

@@ -9,6 +9,7 @@ use agent::{ApprovalState, Context, Locale};
 
 use super::emitter::{self, Emitter};
 use super::router::Complexity;
+use super::steps::ToolCx;
 use super::{answer_confidence, assistant, llm_message, no_answer, router, steps, Answered, Asked, Unsure};
 use crate::error::BackendError;
 use crate::ids::UserId;
@@ -28,6 +29,7 @@ impl Sou {
     pub(super) async fn free_form(
         &self,
         q: Asked<'_>,
+        tcx: &mut ToolCx<'_>,
         locale: Locale,
         unsure: Unsure<'_>,
         out: &mut Emitter,
@@ -74,7 +76,7 @@ impl Sou {
             started: out.started,
         };
         let by = assistant::Answerer { sou: self, providers, model };
-        let answered = assistant::answer(by, &route, question, out).await;
+        let answered = assistant::answer(by, tcx, &route, question, out).await;
         self.model_answered(unsure, model, answered, locale, out).await
     }
 
@@ -199,7 +201,8 @@ impl Sou {
             started: out.started,
         };
         let by = assistant::Answerer { sou: self, providers, model };
-        let answered = assistant::resume(by, c.paused, &c.result, question, out).await;
+        let answered =
+            assistant::resume(by, &mut ToolCx::new(self, q.user), c.paused, &c.result, question, out).await;
         let unsure = Unsure { parser: &parser, models: &models, warnings };
         Ok(self.model_answered(unsure, model, answered, locale, out).await)
     }

@@ -46,6 +46,7 @@ use guardian::Verdict;
 use multi::{plan_title, Proposed};
 use route::{Facts, Read, Review, Route};
 use scoped::{outside_scope, within};
+use steps::ToolCx;
 
 /// Longest message accepted, in characters.
 pub const MAX_MESSAGE_CHARS: usize = agent::protocol::MAX_CHAT_MESSAGE_CHARS;
@@ -251,7 +252,8 @@ impl Sou {
         out: &mut Emitter,
     ) -> Result<Answered, BackendError> {
         let today = self.today();
-        let (parser, outcome, clock) = self.understand(&q, client_plan, today, out).await?;
+        let mut tcx = ToolCx::new(self, q.user);
+        let (parser, outcome, clock) = self.understand(&q, client_plan, today, &mut tcx).await?;
         // Only a plan the parser is sure of, that only reads, runs before the question
         // is stored (its result is sent once it is); anything else waits.
         if parsing::quick(&outcome).is_none() {
@@ -322,7 +324,7 @@ impl Sou {
             }
             (Route::Assistant, ParseOutcome::Clarification(c), Some(models)) => {
                 let unsure = Unsure { parser: &parser, models, warnings };
-                return Ok(self.free_form(q, c.locale, unsure, out).await);
+                return Ok(self.free_form(q, &mut tcx, c.locale, unsure, out).await);
             }
             (_, ParseOutcome::Clarification(clarification), _) => {
                 out.emit(ChatEvent::Clarify { clarification }).await;
@@ -333,11 +335,12 @@ impl Sou {
         out.emit(ChatEvent::Plan { plan: plan.clone() }).await;
         match (next, models) {
             (Route::Run { checked }, _) => {
-                let (p, u) = self.run_plan(&q, plan, checked.weight(), warnings, out).await?;
+                let (p, u) = run_plan(&mut tcx, &q, plan, checked.weight(), warnings, out).await?;
                 Ok(Answered::parser(p, u))
             }
             (Route::Guardian, Some(models)) => {
-                self.guard(&q, plan, Unsure { parser: &parser, models: &models, warnings }, out).await
+                let unsure = Unsure { parser: &parser, models: &models, warnings };
+                self.guard(&q, &mut tcx, plan, unsure, out).await
             }
             // (`Route::AskAbout`: nothing else reaches here.)
             _ => {
@@ -439,6 +442,7 @@ impl Sou {
     async fn guard(
         &self,
         q: &Asked<'_>,
+        tcx: &mut ToolCx<'_>,
         plan: ToolCallPlan,
         unsure: Unsure<'_>,
         out: &mut Emitter,
@@ -533,7 +537,7 @@ impl Sou {
         };
         match next {
             Route::Run { checked } => {
-                let (p, u) = self.run_plan(q, plan, checked.weight(), warnings, out).await?;
+                let (p, u) = run_plan(tcx, q, plan, checked.weight(), warnings, out).await?;
                 Ok(guarded(p, u))
             }
             // (`Route::Ask` with the guardian's question, `Route::AskAbout` without.)
@@ -577,51 +581,6 @@ impl Sou {
                 None
             }
         }
-    }
-
-    /// Runs a plan and writes its answer. `checked` is the answer confidence a model's
-    /// review gives it (0 when no model looked at it). A widget's visitor gets only
-    /// what the site's `scope` allows: anything else is refused, and runs nothing.
-    async fn run_plan(
-        &self,
-        q: &Asked<'_>,
-        plan: ToolCallPlan,
-        checked: f32,
-        mut warnings: Vec<String>,
-        out: &mut Emitter,
-    ) -> Result<(Option<ToolCallPlan>, Uncertainty), BackendError> {
-        let (user, scope) = (q.user, q.scope);
-        let locale = plan.meta.locale;
-        if let Some(scope) = scope.filter(|s| !s.allows(&plan.call)) {
-            let message = outside_scope(scope, locale);
-            out.emit(ChatEvent::Error { code: "outside_scope".into(), message }).await;
-            return Ok((None, no_answer(warnings)));
-        }
-        if plan.call.is_write() {
-            return self.gate(user, q.conversation, plan, warnings, out).await;
-        }
-        let (mut output, checks) =
-            steps::run_checked(self, out, user, &plan.call, locale, plan.meta.today).await?;
-        if let (Some(scope), agent::ToolOutput::DatasetInfo(info)) = (scope, &mut output) {
-            info.datasets.retain(|d| scope.datasets.contains(&d.name));
-        }
-        out.emit(ChatEvent::ToolResult(output.clone())).await;
-
-        // Sou's own sentence quotes labels from the bank and cells from files: sent as text.
-        out.emit(agent::answer::event(&output, locale)).await;
-        warnings.extend(
-            plan.meta
-                .confidence_reasons
-                .iter()
-                .filter(|r| r.code.cap() < Confidence::High)
-                .map(|r| r.text.clone()),
-        );
-        // What the checks found wrong is said, and lowers the confidence.
-        warnings.extend(checks.iter().filter(|c| c.outcome == CheckOutcome::Failed).map(|c| c.text.clone()));
-        let answer_confidence = answer_confidence(plan_base(plan.meta.confidence, checked), &checks);
-        let uncertainty =
-            Uncertainty { plan_confidence: Some(plan.meta.confidence), answer_confidence, warnings };
-        Ok((Some(plan), uncertainty))
     }
 
     /// A write plan, whoever made it (the parser, a model, the client): never run here,
@@ -689,6 +648,50 @@ impl Sou {
         }
         Ok(out)
     }
+}
+
+/// Runs a plan and writes its answer. `checked` is the answer confidence a model's
+/// review gives it (0 when no model looked at it). A widget's visitor gets only
+/// what the site's `scope` allows: anything else is refused, and runs nothing.
+async fn run_plan(
+    tcx: &mut ToolCx<'_>,
+    q: &Asked<'_>,
+    plan: ToolCallPlan,
+    checked: f32,
+    mut warnings: Vec<String>,
+    out: &mut Emitter,
+) -> Result<(Option<ToolCallPlan>, Uncertainty), BackendError> {
+    let (sou, user, scope) = (tcx.sou, q.user, q.scope);
+    let locale = plan.meta.locale;
+    if let Some(scope) = scope.filter(|s| !s.allows(&plan.call)) {
+        let message = outside_scope(scope, locale);
+        out.emit(ChatEvent::Error { code: "outside_scope".into(), message }).await;
+        return Ok((None, no_answer(warnings)));
+    }
+    if plan.call.is_write() {
+        return sou.gate(user, q.conversation, plan, warnings, out).await;
+    }
+    let (mut output, checks) = steps::run_checked(tcx, out, &plan.call, locale, plan.meta.today).await?;
+    if let (Some(scope), agent::ToolOutput::DatasetInfo(info)) = (scope, &mut output) {
+        info.datasets.retain(|d| scope.datasets.contains(&d.name));
+    }
+    out.emit(ChatEvent::ToolResult(output.clone())).await;
+
+    // Sou's own sentence quotes labels from the bank and cells from files: sent as text.
+    out.emit(agent::answer::event(&output, locale)).await;
+    warnings.extend(
+        plan.meta
+            .confidence_reasons
+            .iter()
+            .filter(|r| r.code.cap() < Confidence::High)
+            .map(|r| r.text.clone()),
+    );
+    // What the checks found wrong is said, and lowers the confidence.
+    warnings.extend(checks.iter().filter(|c| c.outcome == CheckOutcome::Failed).map(|c| c.text.clone()));
+    let answer_confidence = answer_confidence(plan_base(plan.meta.confidence, checked), &checks);
+    let uncertainty =
+        Uncertainty { plan_confidence: Some(plan.meta.confidence), answer_confidence, warnings };
+    Ok((Some(plan), uncertainty))
 }
 
 fn check_message(message: &str) -> Result<(), BackendError> {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use agent::{Confidence, Context, Date, ParseOutcome, Parser, Reason, ReasonCode, ToolCall, ToolCallPlan};
 
-use super::emitter::{Emitter, PendingRead, Prefetched};
+use super::steps::{PendingRead, Prefetched, ToolCx};
 use super::Asked;
 use crate::error::BackendError;
 use crate::runs::record::Clock;
@@ -30,14 +30,14 @@ pub(super) fn quick(outcome: &ParseOutcome) -> Option<&ToolCallPlan> {
 impl Sou {
     /// The user's parser (a widget's: the site's vocabulary), what it made of the
     /// message, and the parse step's clock. The parser's vocabulary is what tools take
-    /// labels and the currency from (`out.known`); a quick plan's read may already be
-    /// made (`out.prefetched`).
+    /// labels and the currency from (`tcx.known`); a quick plan's read may already be
+    /// begun (`tcx.prefetched`).
     pub(super) async fn understand(
         &self,
         q: &Asked<'_>,
         client_plan: Option<ToolCall>,
         today: Date,
-        out: &mut Emitter,
+        tcx: &mut ToolCx<'_>,
     ) -> Result<(Arc<Parser>, ParseOutcome, Clock), BackendError> {
         let clock = Clock::now();
         if let Some(scope) = q.scope {
@@ -47,7 +47,7 @@ impl Sou {
         }
         let Some((kept, parser)) = self.parser_kept(q.user) else {
             let parser = self.parser_stamped(q.user, None).await?;
-            out.known = Known::from(parser.clone());
+            tcx.known = Known::from(parser.clone());
             let outcome = parse(&parser, q, client_plan.clone(), today);
             return Ok((parser, outcome, clock.stop()));
         };
@@ -76,12 +76,12 @@ impl Sou {
             None => (vocabulary::stamp(&self.store, q.user).await?, None),
         };
         if stamp == kept {
-            out.known = known;
-            out.prefetched = read.map(std::sync::Mutex::new);
+            tcx.known = known;
+            tcx.prefetched = read;
             return Ok((parser, outcome, parsed));
         }
         let parser = self.parser_stamped(q.user, Some(stamp)).await?;
-        out.known = Known::from(parser.clone());
+        tcx.known = Known::from(parser.clone());
         let outcome = parse(&parser, q, client_plan, today);
         Ok((parser, outcome, clock.stop()))
     }

@@ -15,6 +15,44 @@ use crate::runs::record::Clock;
 use crate::sou::Sou;
 use crate::tools;
 
+/// What an answer's tool steps read with: Sou's store, whose data, the vocabulary the
+/// tools take labels and the currency from (what the answer read of the user with their
+/// question, which its tools need not read again), and a read already begun.
+pub(crate) struct ToolCx<'a> {
+    pub(crate) sou: &'a Sou,
+    pub(crate) user: UserId,
+    pub(crate) known: tools::Known,
+    /// The read of the plan about to run, made while the parser was checked
+    /// (`parsing.rs`): its tool step takes it instead of reading again.
+    pub(crate) prefetched: Option<Prefetched>,
+}
+
+impl<'a> ToolCx<'a> {
+    /// Reading `user`'s data, with nothing read yet.
+    pub(crate) fn new(sou: &'a Sou, user: UserId) -> ToolCx<'a> {
+        ToolCx { sou, user, known: Default::default(), prefetched: None }
+    }
+}
+
+/// A tool's read begun before its step, from `clock` on, maybe still under way: `call`
+/// in `locale` as of `today`.
+pub(crate) struct Prefetched {
+    pub(crate) call: agent::ToolCall,
+    pub(crate) locale: agent::Locale,
+    pub(crate) today: agent::Date,
+    pub(crate) clock: Clock,
+    pub(crate) read: PendingRead,
+}
+
+/// What `tools::read` returns, to come.
+pub(crate) type PendingRead = std::pin::Pin<
+    Box<
+        dyn std::future::Future<
+                Output = Result<(agent::ToolOutput, Option<crate::tools::ForChecks>), BackendError>,
+            > + Send,
+    >,
+>;
+
 /// What the parser made of the message.
 pub(crate) fn parse(outcome: &ParseOutcome, parser: &Parser) -> Step {
     match outcome {
@@ -79,26 +117,23 @@ pub(crate) fn tool(call: &ToolCall, title: impl Into<String>) -> Step {
 /// dropped connection) is tried again with backoff before the step fails. Returns the
 /// result and its checks.
 pub(crate) async fn run_checked(
-    sou: &Sou,
+    tcx: &mut ToolCx<'_>,
     out: &mut Emitter,
-    user: UserId,
     call: &ToolCall,
     locale: Locale,
     today: Date,
 ) -> Result<(ToolOutput, Vec<Check>), BackendError> {
+    let (sou, user) = (tcx.sou, tcx.user);
     // A read made while the parser was checked is this step's first attempt.
-    let mut first = out
-        .prefetched
-        .take()
-        .map(|p| p.into_inner().unwrap_or_else(|p| p.into_inner()))
-        .filter(|p| p.call == *call && p.locale == locale && p.today == today);
+    let mut first =
+        tcx.prefetched.take().filter(|p| p.call == *call && p.locale == locale && p.today == today);
     let clock = first.as_ref().map_or_else(Clock::now, |p| p.clock);
     let mut pause = std::time::Duration::from_millis(50);
     let mut attempt = 1;
     let output = loop {
         let read = match first.take() {
             Some(p) => p.read.await,
-            None => tools::read(&sou.store, user, &out.known, call, locale, today).await,
+            None => tools::read(&sou.store, user, &tcx.known, call, locale, today).await,
         };
         match read {
             Err(BackendError::Db(e)) if attempt < 3 && transient(&e) => {

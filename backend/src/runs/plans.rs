@@ -583,8 +583,14 @@ impl Sou {
                     out.emit(ChatEvent::StepFailed { step: number, code, message }).await;
                 }
             } else {
-                match crate::chat::steps::run_checked(self, &mut out, user, &step.call, locale, plan.today)
-                    .await
+                match crate::chat::steps::run_checked(
+                    &mut crate::chat::steps::ToolCx::new(self, user),
+                    &mut out,
+                    &step.call,
+                    locale,
+                    plan.today,
+                )
+                .await
                 {
                     Ok((output, found)) => {
                         warnings.extend(
