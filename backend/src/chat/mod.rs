@@ -270,7 +270,7 @@ impl Sou {
             split: false,
             in_scope: true,
             model: false,
-            clauses: agent::parser::steps::clauses(q.message).len() >= 2,
+            clauses: false,
             planner_gave_none: false,
         };
         // A message that asks several things: a plan of steps, shown before it runs.
@@ -306,6 +306,8 @@ impl Sou {
             false => None,
         };
         facts.model = models.is_some();
+        // (Only the planner's route reads it: not worked out for a plan that runs at once.)
+        facts.clauses = facts.model && agent::parser::steps::clauses(q.message).len() >= 2;
         let mut next = route::route(facts);
         // Several requests the parser could not split: a model's plan, shown first.
         if let (Route::Planner, Some(models)) = (next, &models) {

@@ -30,7 +30,7 @@ pub(super) struct Facts {
     /// A model can answer: configured, with a key, within the month's limits (looked
     /// for only when [`needs_model`]).
     pub model: bool,
-    /// The message holds two clauses or more.
+    /// The message holds two clauses or more (looked for only when a model can answer).
     pub clauses: bool,
     /// The planner model was asked for a plan of steps and gave none that can run.
     pub planner_gave_none: bool,

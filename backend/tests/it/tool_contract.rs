@@ -9,7 +9,7 @@ use agent::{Locale, ToolCall, ToolCallPlan, Vocabulary};
 use backend::registry::{Registry, ToolClass};
 use serde_json::{json, Value};
 
-use crate::finance_tools::{demo_store, demo_today, period, run_at};
+use crate::finance_tools::{call, demo_store, demo_today, period, run_at};
 
 const VOCABULARY: &str = include_str!("../../demo/vocabulary.json");
 
@@ -114,7 +114,7 @@ async fn every_read_tool_shared_as_categories_only_names_no_merchant_and_no_id()
     let vocabulary: Value = serde_json::from_str(VOCABULARY).unwrap();
     let mut ran = 0;
     for (tool, args) in examples() {
-        let call: ToolCall = serde_json::from_value(json!({"tool": tool, "args": args})).unwrap();
+        let call: ToolCall = call(tool, args);
         // Writes never run as a read; a dataset's cells are its owner's own table.
         if call.is_write()
             || matches!(call, ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_))
