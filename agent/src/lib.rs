@@ -30,6 +30,7 @@ pub mod runs;
 mod shorthand;
 pub mod text;
 mod token;
+pub mod tool;
 mod tools;
 mod vocab;
 pub mod widgets;
@@ -42,24 +43,29 @@ pub use date::{days_in_month, Date};
 pub use money::{Currency, Money};
 pub use parser::{is_exclusion_word, is_negation_word, is_write_word, negates_at, Context, Parser};
 pub use plan::{
-    Aggregate, AveragePer, BalancesArgs, BudgetArgs, CashFlowArgs, Clarification, CompareArgs, Confidence,
-    DatasetFilter, DatasetInfoArgs, DatasetOrder, DatasetPeriod, DateBucket, Direction, FilterOp, Flow,
-    GroupBy, ListOrder, ListTransactionsArgs, ParseOutcome, Period, PlanMeta, QueryDatasetArgs,
-    RecurringArgs, RunSqlArgs, Suggestion, SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT,
-    MAX_LIST_LIMIT,
+    Aggregate, AveragePer, Clarification, Confidence, DatasetFilter, DatasetOrder, DatasetPeriod, DateBucket,
+    Direction, FilterOp, Flow, GroupBy, ListOrder, ParseOutcome, Period, PlanMeta, Suggestion, ToolCall,
+    ToolCallPlan, ToolOutput, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
 };
 pub use reason::{confidence_of, Reason, ReasonCode};
-pub use tools::{
-    AccountBalance, Average, BalancesResult, BudgetLine, BudgetState, BudgetStatusResult, Cadence,
-    CashFlowResult, CashFlowRow, CompareResult, DatasetInfoResult, DatasetResult, EntityRef, Group,
-    PeriodTotal, RecurringItem, RecurringResult, SummaryResult, ToolOutput, TransactionListResult,
-    TransactionRow, SOURCE_PAGE,
-};
+pub use tool::balances::{AccountBalance, BalancesArgs, BalancesResult};
+pub use tool::budget_status::{BudgetArgs, BudgetLine, BudgetState, BudgetStatusResult};
+pub use tool::cash_flow::{CashFlowArgs, CashFlowResult, CashFlowRow};
+pub use tool::compare_periods::{CompareArgs, CompareResult, PeriodTotal};
+pub use tool::create_rule::CreateRuleArgs;
+pub use tool::dataset_info::{DatasetInfoArgs, DatasetInfoResult};
+pub use tool::list_transactions::{ListTransactionsArgs, TransactionListResult};
+pub use tool::mark_transfers::MarkTransfersArgs;
+pub use tool::merge_merchants::MergeMerchantsArgs;
+pub use tool::query_dataset::{DatasetResult, QueryDatasetArgs};
+pub use tool::recategorise::RecategoriseArgs;
+pub use tool::recurring_payments::{Cadence, RecurringArgs, RecurringItem, RecurringResult};
+pub use tool::run_sql::RunSqlArgs;
+pub use tool::set_budget::SetBudgetArgs;
+pub use tool::spending_summary::{SummaryArgs, SummaryResult};
+pub use tools::{Average, EntityRef, Group, TransactionRow, SOURCE_PAGE};
 pub use vocab::{Term, Vocabulary};
-pub use writes::{
-    Approval, ApprovalState, BudgetEffect, Change, CreateRuleArgs, Effect, MarkTransfersArgs,
-    MergeMerchantsArgs, RecategoriseArgs, SetBudgetArgs,
-};
+pub use writes::{Approval, ApprovalState, BudgetEffect, Change, Effect};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::tool::{ToolCall, ToolOutput};
 use crate::{Date, Locale, Money, Reason};
 
 /// Declares the arguments of a tool over the ledger: a struct that refuses unknown
@@ -25,9 +26,9 @@ macro_rules! ledger_args {
     (@fields $attrs:tt $name:ident $done:tt [amounts] $($rest:tt)*) => {
         ledger_args!(@fields $attrs $name $done
             /// Only transactions at least this large (absolute amount, inclusive).
-            pub amount_min?: Money,
+            pub amount_min?: $crate::Money,
             /// Only transactions at most this large (absolute amount, inclusive).
-            pub amount_max?: Money,
+            pub amount_max?: $crate::Money,
             $($rest)*);
     };
     (@fields $attrs:tt $name:ident $done:tt [exclude] $($rest:tt)*) => {
@@ -52,7 +53,7 @@ macro_rules! ledger_args {
     (@fields [$($attr:tt)*] $name:ident [$($done:tt)*]) => {
         $($attr)*
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct $name { $($done)* }
     };
@@ -115,48 +116,6 @@ pub enum AveragePer {
     Transaction,
 }
 
-ledger_args! {
-    /// Arguments of `spending_summary` (money going out) and `income_summary` (money
-    /// coming in) over a period, optionally filtered by category or merchant, optionally
-    /// broken down.
-    pub struct SummaryArgs {
-        pub period: Period,
-        /// A category key of the user's vocabulary ("groceries").
-        pub category?: String,
-        /// A merchant key of the user's vocabulary ("carrefour").
-        pub merchant?: String,
-        /// An account key of the user's vocabulary ("compte_courant").
-        pub account?: String,
-        [amounts]
-        [exclude]
-        #[serde(default)]
-        pub group_by: GroupBy,
-        /// With `group_by`: keep only the N largest groups ("top 5 merchants").
-        pub top?: u32,
-        /// Also the average per month, week, day or transaction.
-        pub average?: AveragePer,
-    }
-}
-
-ledger_args! {
-    /// Arguments of `list_transactions`: the transactions of a period, newest first.
-    pub struct ListTransactionsArgs {
-        pub period: Period,
-        [keys]
-        /// Only money going out (`debit`) or coming in (`credit`: refunds, salary…).
-        pub direction?: Direction,
-        [amounts]
-        [exclude]
-        /// Case- and accent-insensitive substring of the bank label.
-        pub text?: String,
-        /// `newest` first (the default) or `largest` amounts first ("my biggest expenses").
-        #[serde(default, skip_serializing_if = "ListOrder::is_newest")]
-        pub order: ListOrder,
-        #[serde(default = "default_limit")]
-        pub limit: u32,
-    }
-}
-
 /// The order of a transaction list.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,19 +144,6 @@ pub enum Flow {
     Income,
 }
 
-ledger_args! {
-    /// Arguments of `compare_periods`: the same total over two periods.
-    pub struct CompareArgs {
-        #[serde(default)]
-        pub flow: Flow,
-        /// The period asked about.
-        pub current: Period,
-        /// The period it is compared with.
-        pub reference: Period,
-        [keys]
-    }
-}
-
 /// Which side of the ledger a transaction is on.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -207,47 +153,6 @@ pub enum Direction {
     Debit,
     /// Money coming in (positive amounts): salary, refunds, transfers received.
     Credit,
-}
-
-ledger_args! {
-    /// Arguments of `cash_flow`: money in, money out, the net and the savings rate over a
-    /// period, optionally per month, week or day. Transfers between the user's own
-    /// accounts count as neither.
-    pub struct CashFlowArgs {
-        pub period: Period,
-        pub account?: String,
-        /// `none`, `month`, `week` or `day`.
-        #[serde(default)]
-        pub group_by: GroupBy,
-    }
-}
-
-ledger_args! {
-    /// Arguments of `balances`: each account's balance at the close of the period's last
-    /// day (`end - 1`). "What is my balance" is today's period.
-    pub struct BalancesArgs {
-        pub period: Period,
-        pub account?: String,
-    }
-}
-
-ledger_args! {
-    /// Arguments of `budget_status`: each monthly budget against what was spent in its
-    /// category over the period (whole months; a budget counts once per month).
-    pub struct BudgetArgs {
-        pub period: Period,
-        pub category?: String,
-    }
-}
-
-ledger_args! {
-    /// Arguments of `recurring_payments`: payments that repeat at a regular interval with
-    /// a stable amount (subscriptions, rent, bills), detected over the period.
-    pub struct RecurringArgs {
-        pub period: Period,
-        pub category?: String,
-        pub merchant?: String,
-    }
 }
 
 /// How `query_dataset` combines a column's values.
@@ -361,323 +266,85 @@ pub struct DatasetPeriod {
     pub label: String,
 }
 
-/// Arguments of `query_dataset`: one aggregate over a dataset (a CSV file the user
-/// uploaded), optionally per value of one of its columns and over some of its rows.
-/// Structured, not SQL: Sou writes the SELECT, which runs in the same sandbox as
-/// `run_sql`.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct QueryDatasetArgs {
-    /// The dataset's name, as `dataset_info` lists it ("ventes").
-    pub dataset: String,
-    #[serde(default)]
-    pub aggregate: Aggregate,
-    /// The numeric column aggregated; absent for `count`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub measure: Option<String>,
-    /// One value of the result per value of this column ("by region").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group_by: Option<String>,
-    /// When `group_by` is a date column: one value per month, quarter or year.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bucket: Option<DateBucket>,
-    /// Only the rows every filter keeps ("where region is Nord").
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub filters: Vec<DatasetFilter>,
-    /// Only the rows whose date column falls in this period.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub period: Option<DatasetPeriod>,
-    #[serde(default, skip_serializing_if = "DatasetOrder::is_default")]
-    pub order: DatasetOrder,
-    /// Keep only the first N groups ("top 5").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limit: Option<u32>,
-    /// The chart asked for ("répartition" → `pie`, "évolution" → `line`); otherwise the
-    /// result's shape decides.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chart: Option<crate::chart::ChartKind>,
-}
-
-/// Arguments of `run_sql`: one read-only SELECT over the user's datasets.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunSqlArgs {
-    /// One SELECT in the dialect `dataset_info` names, over the datasets it lists.
-    pub sql: String,
-}
-
-/// Arguments of `dataset_info`: none.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DatasetInfoArgs {}
-
 pub const DEFAULT_LIST_LIMIT: u32 = 50;
 pub const MAX_LIST_LIMIT: u32 = 500;
 
-fn default_limit() -> u32 {
-    DEFAULT_LIST_LIMIT
-}
-
-/// One call of one tool of the registry. The serde tag is the tool's registry name.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "tool", content = "args", rename_all = "snake_case")]
-pub enum ToolCall {
-    SpendingSummary(SummaryArgs),
-    IncomeSummary(SummaryArgs),
-    ListTransactions(ListTransactionsArgs),
-    ComparePeriods(CompareArgs),
-    CashFlow(CashFlowArgs),
-    Balances(BalancesArgs),
-    BudgetStatus(BudgetArgs),
-    RecurringPayments(RecurringArgs),
-    QueryDataset(QueryDatasetArgs),
-    RunSql(RunSqlArgs),
-    DatasetInfo(DatasetInfoArgs),
-    SetBudget(crate::SetBudgetArgs),
-    CreateRule(crate::CreateRuleArgs),
-    Recategorise(crate::RecategoriseArgs),
-    MergeMerchants(crate::MergeMerchantsArgs),
-    MarkTransfers(crate::MarkTransfersArgs),
-}
-
+/// What a call filters on, read and changed through [`ToolCall::filters`] and
+/// [`ToolCall::filters_mut`], which each tool's file fills.
 impl ToolCall {
-    /// The tools that only read, in registry order.
-    pub const READ_NAMES: [&'static str; 11] = [
-        "spending_summary",
-        "income_summary",
-        "list_transactions",
-        "compare_periods",
-        "cash_flow",
-        "balances",
-        "budget_status",
-        "recurring_payments",
-        "query_dataset",
-        "run_sql",
-        "dataset_info",
-    ];
-
-    /// The tools that change the user's data, in registry order: they run only once
-    /// the user approved their effect.
-    pub const WRITE_NAMES: [&'static str; 5] =
-        ["set_budget", "create_rule", "recategorise", "merge_merchants", "mark_transfers"];
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            ToolCall::SpendingSummary(_) => "spending_summary",
-            ToolCall::IncomeSummary(_) => "income_summary",
-            ToolCall::ListTransactions(_) => "list_transactions",
-            ToolCall::ComparePeriods(_) => "compare_periods",
-            ToolCall::CashFlow(_) => "cash_flow",
-            ToolCall::Balances(_) => "balances",
-            ToolCall::BudgetStatus(_) => "budget_status",
-            ToolCall::RecurringPayments(_) => "recurring_payments",
-            ToolCall::QueryDataset(_) => "query_dataset",
-            ToolCall::RunSql(_) => "run_sql",
-            ToolCall::DatasetInfo(_) => "dataset_info",
-            ToolCall::SetBudget(_) => "set_budget",
-            ToolCall::CreateRule(_) => "create_rule",
-            ToolCall::Recategorise(_) => "recategorise",
-            ToolCall::MergeMerchants(_) => "merge_merchants",
-            ToolCall::MarkTransfers(_) => "mark_transfers",
-        }
-    }
-
-    /// Whether the call changes the user's data (and so waits for their approval).
-    pub fn is_write(&self) -> bool {
-        matches!(
-            self,
-            ToolCall::SetBudget(_)
-                | ToolCall::CreateRule(_)
-                | ToolCall::Recategorise(_)
-                | ToolCall::MergeMerchants(_)
-                | ToolCall::MarkTransfers(_)
-        )
-    }
-
-    /// Whether the tool reads datasets rather than the ledger.
-    pub fn is_dataset(&self) -> bool {
-        matches!(self, ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_))
-    }
-
     /// The period asked about; ledger tools have one, dataset tools none.
     pub fn period(&self) -> Option<&Period> {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => Some(&a.period),
-            ToolCall::ListTransactions(a) => Some(&a.period),
-            ToolCall::ComparePeriods(a) => Some(&a.current),
-            ToolCall::CashFlow(a) => Some(&a.period),
-            ToolCall::Balances(a) => Some(&a.period),
-            ToolCall::BudgetStatus(a) => Some(&a.period),
-            ToolCall::RecurringPayments(a) => Some(&a.period),
-            ToolCall::Recategorise(a) => a.period.as_ref(),
-            ToolCall::MarkTransfers(a) => a.period.as_ref(),
-            ToolCall::QueryDataset(_)
-            | ToolCall::RunSql(_)
-            | ToolCall::DatasetInfo(_)
-            | ToolCall::SetBudget(_)
-            | ToolCall::CreateRule(_)
-            | ToolCall::MergeMerchants(_) => None,
-        }
+        self.filters().period
     }
 
     pub fn period_mut(&mut self) -> Option<&mut Period> {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => Some(&mut a.period),
-            ToolCall::ListTransactions(a) => Some(&mut a.period),
-            ToolCall::ComparePeriods(a) => Some(&mut a.current),
-            ToolCall::CashFlow(a) => Some(&mut a.period),
-            ToolCall::Balances(a) => Some(&mut a.period),
-            ToolCall::BudgetStatus(a) => Some(&mut a.period),
-            ToolCall::RecurringPayments(a) => Some(&mut a.period),
-            ToolCall::Recategorise(a) => a.period.as_mut(),
-            ToolCall::MarkTransfers(a) => a.period.as_mut(),
-            ToolCall::QueryDataset(_)
-            | ToolCall::RunSql(_)
-            | ToolCall::DatasetInfo(_)
-            | ToolCall::SetBudget(_)
-            | ToolCall::CreateRule(_)
-            | ToolCall::MergeMerchants(_) => None,
-        }
+        self.filters_mut().period
     }
 
+    /// The category a read filters on, or the one a budget or a rule is for.
     pub fn category(&self) -> Option<&str> {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.category.as_deref(),
-            ToolCall::ListTransactions(a) => a.category.as_deref(),
-            ToolCall::ComparePeriods(a) => a.category.as_deref(),
-            ToolCall::BudgetStatus(a) => a.category.as_deref(),
-            ToolCall::RecurringPayments(a) => a.category.as_deref(),
-            ToolCall::SetBudget(a) => Some(&a.category),
-            ToolCall::CreateRule(a) => Some(&a.category),
-            ToolCall::Recategorise(a) => a.category.as_deref(),
-            _ => None,
-        }
+        self.filters().category
     }
 
     /// The category a write puts transactions or a budget in: a budget's, a rule's, a
     /// recategorisation's target.
     pub fn written_category_mut(&mut self) -> Option<&mut String> {
-        match self {
-            ToolCall::SetBudget(a) => Some(&mut a.category),
-            ToolCall::CreateRule(a) => Some(&mut a.category),
-            ToolCall::Recategorise(a) => Some(&mut a.to),
-            _ => None,
-        }
+        self.filters_mut().written_category
     }
 
     pub fn merchant(&self) -> Option<&str> {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.merchant.as_deref(),
-            ToolCall::ListTransactions(a) => a.merchant.as_deref(),
-            ToolCall::ComparePeriods(a) => a.merchant.as_deref(),
-            ToolCall::RecurringPayments(a) => a.merchant.as_deref(),
-            ToolCall::Recategorise(a) => a.merchant.as_deref(),
-            ToolCall::MarkTransfers(a) => a.merchant.as_deref(),
-            _ => None,
-        }
+        self.filters().merchant
     }
 
     pub fn account(&self) -> Option<&str> {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.account.as_deref(),
-            ToolCall::ListTransactions(a) => a.account.as_deref(),
-            ToolCall::ComparePeriods(a) => a.account.as_deref(),
-            ToolCall::CashFlow(a) => a.account.as_deref(),
-            ToolCall::Balances(a) => a.account.as_deref(),
-            _ => None,
-        }
+        self.filters().account
     }
 
     /// The category and the merchant the call leaves out, where the tool has them.
     pub fn excluded(&self) -> (Option<&str>, Option<&str>) {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
-                (a.exclude_category.as_deref(), a.exclude_merchant.as_deref())
-            }
-            ToolCall::ListTransactions(a) => (a.exclude_category.as_deref(), a.exclude_merchant.as_deref()),
-            _ => (None, None),
-        }
+        let f = self.filters();
+        (f.exclude_category, f.exclude_merchant)
     }
 
     pub fn amounts(&self) -> (Option<Money>, Option<Money>) {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => (a.amount_min, a.amount_max),
-            ToolCall::ListTransactions(a) => (a.amount_min, a.amount_max),
-            ToolCall::Recategorise(a) => (a.amount_min, a.amount_max),
-            ToolCall::MarkTransfers(a) => (a.amount_min, a.amount_max),
-            _ => (None, None),
-        }
+        let f = self.filters();
+        (f.amount_min, f.amount_max)
     }
 
     /// Sets the amount bounds where the tool has them; other tools ignore them.
     pub fn set_amounts(&mut self, min: Option<Money>, max: Option<Money>) {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
-                a.amount_min = min;
-                a.amount_max = max;
-            }
-            ToolCall::ListTransactions(a) => {
-                a.amount_min = min;
-                a.amount_max = max;
-            }
-            _ => {}
+        if let Some((lo, hi)) = self.filters_mut().amounts {
+            (*lo, *hi) = (min, max);
         }
     }
 
     /// Sets the category and merchant filters where the tool has them.
     pub fn set_filters(&mut self, category: Option<String>, merchant: Option<String>) {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
-                a.category = category;
-                a.merchant = merchant;
-            }
-            ToolCall::ListTransactions(a) => {
-                a.category = category;
-                a.merchant = merchant;
-            }
-            ToolCall::ComparePeriods(a) => {
-                a.category = category;
-                a.merchant = merchant;
-            }
-            ToolCall::RecurringPayments(a) => {
-                a.category = category;
-                a.merchant = merchant;
-            }
-            ToolCall::BudgetStatus(a) => a.category = category,
-            _ => {}
+        let f = self.filters_mut();
+        if let Some(c) = f.category {
+            *c = category;
+        }
+        if let Some(m) = f.merchant {
+            *m = merchant;
         }
     }
 
     /// Sets the category and merchant to leave out where the tool has them; returns
     /// whether it has them.
     pub fn set_excluded(&mut self, category: Option<String>, merchant: Option<String>) -> bool {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
-                a.exclude_category = category;
-                a.exclude_merchant = merchant;
+        match self.filters_mut().excluded {
+            Some((c, m)) => {
+                (*c, *m) = (category, merchant);
                 true
             }
-            ToolCall::ListTransactions(a) => {
-                a.exclude_category = category;
-                a.exclude_merchant = merchant;
-                true
-            }
-            _ => false,
+            None => false,
         }
     }
 
     /// Sets the account filter where the tool has one.
     pub fn set_account(&mut self, account: Option<String>) {
-        match self {
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.account = account,
-            ToolCall::ListTransactions(a) => a.account = account,
-            ToolCall::ComparePeriods(a) => a.account = account,
-            ToolCall::CashFlow(a) => a.account = account,
-            ToolCall::Balances(a) => a.account = account,
-            _ => {}
+        if let Some(a) = self.filters_mut().account {
+            *a = account;
         }
     }
 }

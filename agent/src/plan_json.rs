@@ -9,19 +9,18 @@
 //! given twice is refused even where serde would ignore it, and an enum's variant must
 //! be a string (serde also takes `{"month": null}`). Its error messages are shorter.
 
-use crate::chart::ChartKind;
-use crate::json::{fail, i64_, list, string, u32_, unit, Fields, Json, R};
+use crate::json::{fail, i64_, list, string, unit, Fields, Json, R};
 use crate::plan::*;
 use crate::{Currency, Date, Money, Reason};
 
-fn date(json: &Json) -> R<Date> {
+pub(crate) fn date(json: &Json) -> R<Date> {
     match json {
         Json::Str(s) => Date::parse_iso(s).map_or_else(|| fail("invalid date"), Ok),
         _ => fail("expected a date"),
     }
 }
 
-fn money(json: &Json) -> R<Money> {
+pub(crate) fn money(json: &Json) -> R<Money> {
     let f = Fields::of(json, None)?;
     let currency = |json: &Json| match json {
         Json::Str(s) => Currency::new(s).map_or_else(|| fail("invalid currency"), Ok),
@@ -30,7 +29,7 @@ fn money(json: &Json) -> R<Money> {
     Ok(Money { minor: f.req("minor", i64_)?, currency: f.req("currency", currency)? })
 }
 
-fn period(json: &Json) -> R<Period> {
+pub(crate) fn period(json: &Json) -> R<Period> {
     let f = Fields::of(json, Some(&["start", "end", "label", "words"]))?;
     Ok(Period {
         start: f.req("start", date)?,
@@ -40,236 +39,10 @@ fn period(json: &Json) -> R<Period> {
     })
 }
 
-const SUMMARY: &[&str] = &[
-    "period",
-    "category",
-    "merchant",
-    "account",
-    "amount_min",
-    "amount_max",
-    "exclude_category",
-    "exclude_merchant",
-    "group_by",
-    "top",
-    "average",
-];
-
-fn summary(json: &Json) -> R<SummaryArgs> {
-    let f = Fields::of(json, Some(SUMMARY))?;
-    Ok(SummaryArgs {
-        period: f.req("period", period)?,
-        category: f.opt("category", string)?,
-        merchant: f.opt("merchant", string)?,
-        account: f.opt("account", string)?,
-        amount_min: f.opt("amount_min", money)?,
-        amount_max: f.opt("amount_max", money)?,
-        exclude_category: f.opt("exclude_category", string)?,
-        exclude_merchant: f.opt("exclude_merchant", string)?,
-        group_by: f.or("group_by", unit, GroupBy::default)?,
-        top: f.opt("top", u32_)?,
-        average: f.opt("average", unit)?,
-    })
-}
-
-const LIST: &[&str] = &[
-    "period",
-    "category",
-    "merchant",
-    "account",
-    "direction",
-    "amount_min",
-    "amount_max",
-    "exclude_category",
-    "exclude_merchant",
-    "text",
-    "order",
-    "limit",
-];
-
-fn list_transactions(json: &Json) -> R<ListTransactionsArgs> {
-    let f = Fields::of(json, Some(LIST))?;
-    Ok(ListTransactionsArgs {
-        period: f.req("period", period)?,
-        category: f.opt("category", string)?,
-        merchant: f.opt("merchant", string)?,
-        account: f.opt("account", string)?,
-        direction: f.opt("direction", unit)?,
-        amount_min: f.opt("amount_min", money)?,
-        amount_max: f.opt("amount_max", money)?,
-        exclude_category: f.opt("exclude_category", string)?,
-        exclude_merchant: f.opt("exclude_merchant", string)?,
-        text: f.opt("text", string)?,
-        order: f.or("order", unit, ListOrder::default)?,
-        limit: f.or("limit", u32_, || DEFAULT_LIST_LIMIT)?,
-    })
-}
-
-fn compare(json: &Json) -> R<CompareArgs> {
-    let f = Fields::of(json, Some(&["flow", "current", "reference", "category", "merchant", "account"]))?;
-    Ok(CompareArgs {
-        flow: f.or("flow", unit, Flow::default)?,
-        current: f.req("current", period)?,
-        reference: f.req("reference", period)?,
-        category: f.opt("category", string)?,
-        merchant: f.opt("merchant", string)?,
-        account: f.opt("account", string)?,
-    })
-}
-
-fn cash_flow(json: &Json) -> R<CashFlowArgs> {
-    let f = Fields::of(json, Some(&["period", "account", "group_by"]))?;
-    Ok(CashFlowArgs {
-        period: f.req("period", period)?,
-        account: f.opt("account", string)?,
-        group_by: f.or("group_by", unit, GroupBy::default)?,
-    })
-}
-
-fn balances(json: &Json) -> R<BalancesArgs> {
-    let f = Fields::of(json, Some(&["period", "account"]))?;
-    Ok(BalancesArgs { period: f.req("period", period)?, account: f.opt("account", string)? })
-}
-
-fn budget(json: &Json) -> R<BudgetArgs> {
-    let f = Fields::of(json, Some(&["period", "category"]))?;
-    Ok(BudgetArgs { period: f.req("period", period)?, category: f.opt("category", string)? })
-}
-
-fn recurring(json: &Json) -> R<RecurringArgs> {
-    let f = Fields::of(json, Some(&["period", "category", "merchant"]))?;
-    Ok(RecurringArgs {
-        period: f.req("period", period)?,
-        category: f.opt("category", string)?,
-        merchant: f.opt("merchant", string)?,
-    })
-}
-
-fn filter(json: &Json) -> R<DatasetFilter> {
-    let f = Fields::of(json, Some(&["column", "op", "value"]))?;
-    Ok(DatasetFilter {
-        column: f.req("column", string)?,
-        op: f.req("op", unit)?,
-        value: f.req("value", string)?,
-    })
-}
-
-fn dataset_period(json: &Json) -> R<DatasetPeriod> {
-    let f = Fields::of(json, Some(&["column", "start", "end", "label"]))?;
-    Ok(DatasetPeriod {
-        column: f.req("column", string)?,
-        start: f.req("start", date)?,
-        end: f.req("end", date)?,
-        label: f.or("label", string, String::new)?,
-    })
-}
-
-const QUERY: &[&str] = &[
-    "dataset",
-    "aggregate",
-    "measure",
-    "group_by",
-    "bucket",
-    "filters",
-    "period",
-    "order",
-    "limit",
-    "chart",
-];
-
-fn query_dataset(json: &Json) -> R<QueryDatasetArgs> {
-    let f = Fields::of(json, Some(QUERY))?;
-    Ok(QueryDatasetArgs {
-        dataset: f.req("dataset", string)?,
-        aggregate: f.or("aggregate", unit, Aggregate::default)?,
-        measure: f.opt("measure", string)?,
-        group_by: f.opt("group_by", string)?,
-        bucket: f.opt("bucket", unit)?,
-        filters: f.or("filters", |j| list(j, filter), Vec::new)?,
-        period: f.opt("period", dataset_period)?,
-        order: f.or("order", unit, DatasetOrder::default)?,
-        limit: f.opt("limit", u32_)?,
-        chart: f.opt::<ChartKind>("chart", unit)?,
-    })
-}
-
-fn run_sql(json: &Json) -> R<RunSqlArgs> {
-    let f = Fields::of(json, Some(&["sql"]))?;
-    Ok(RunSqlArgs { sql: f.req("sql", string)? })
-}
-
-fn dataset_info(json: &Json) -> R<DatasetInfoArgs> {
-    Fields::of(json, Some(&[]))?;
-    Ok(DatasetInfoArgs {})
-}
-
-/// The write tools' arguments: the server's only (see `writes` in Cargo.toml).
+/// A write's transaction ids.
 #[cfg(feature = "writes")]
-mod write_args {
-    use super::{date, money, period};
-    use crate::json::{bool_, i64_, list, string, Fields, Json, R};
-    use crate::{CreateRuleArgs, MarkTransfersArgs, MergeMerchantsArgs, RecategoriseArgs, SetBudgetArgs};
-
-    pub(super) fn set_budget(json: &Json) -> R<SetBudgetArgs> {
-        let f = Fields::of(json, Some(&["category", "amount", "from"]))?;
-        Ok(SetBudgetArgs {
-            category: f.req("category", string)?,
-            amount: f.opt("amount", money)?,
-            from: f.req("from", date)?,
-        })
-    }
-
-    pub(super) fn create_rule(json: &Json) -> R<CreateRuleArgs> {
-        let f = Fields::of(json, Some(&["pattern", "category", "apply_to_past"]))?;
-        Ok(CreateRuleArgs {
-            pattern: f.req("pattern", string)?,
-            category: f.req("category", string)?,
-            apply_to_past: f.or("apply_to_past", bool_, || false)?,
-        })
-    }
-
-    fn ids(json: &Json) -> R<Vec<i64>> {
-        list(json, i64_)
-    }
-
-    pub(super) fn recategorise(json: &Json) -> R<RecategoriseArgs> {
-        let f = Fields::of(
-            json,
-            Some(&["to", "period", "category", "merchant", "text", "amount_min", "amount_max", "ids"]),
-        )?;
-        Ok(RecategoriseArgs {
-            to: f.req("to", string)?,
-            period: f.opt("period", period)?,
-            category: f.opt("category", string)?,
-            merchant: f.opt("merchant", string)?,
-            text: f.opt("text", string)?,
-            amount_min: f.opt("amount_min", money)?,
-            amount_max: f.opt("amount_max", money)?,
-            ids: f.or("ids", ids, Vec::new)?,
-        })
-    }
-
-    pub(super) fn merge_merchants(json: &Json) -> R<MergeMerchantsArgs> {
-        let f = Fields::of(json, Some(&["into", "merge", "aliases", "name"]))?;
-        let strings = |j: &Json| list(j, string);
-        Ok(MergeMerchantsArgs {
-            into: f.req("into", string)?,
-            merge: f.or("merge", strings, Vec::new)?,
-            aliases: f.or("aliases", strings, Vec::new)?,
-            name: f.opt("name", string)?,
-        })
-    }
-
-    pub(super) fn mark_transfers(json: &Json) -> R<MarkTransfersArgs> {
-        let f = Fields::of(json, Some(&["period", "merchant", "text", "amount_min", "amount_max", "ids"]))?;
-        Ok(MarkTransfersArgs {
-            period: f.opt("period", period)?,
-            merchant: f.opt("merchant", string)?,
-            text: f.opt("text", string)?,
-            amount_min: f.opt("amount_min", money)?,
-            amount_max: f.opt("amount_max", money)?,
-            ids: f.or("ids", ids, Vec::new)?,
-        })
-    }
+pub(crate) fn ids(json: &Json) -> R<Vec<i64>> {
+    crate::json::list(json, i64_)
 }
 
 fn reason(json: &Json) -> R<Reason> {
@@ -299,31 +72,7 @@ impl ToolCallPlan {
         let f = Fields::of(json, None)?;
         let tool = f.req("tool", string)?;
         let Some(args) = f.get("args") else { return fail("missing field") };
-        let call = match tool.as_str() {
-            "spending_summary" => ToolCall::SpendingSummary(summary(args)?),
-            "income_summary" => ToolCall::IncomeSummary(summary(args)?),
-            "list_transactions" => ToolCall::ListTransactions(list_transactions(args)?),
-            "compare_periods" => ToolCall::ComparePeriods(compare(args)?),
-            "cash_flow" => ToolCall::CashFlow(cash_flow(args)?),
-            "balances" => ToolCall::Balances(balances(args)?),
-            "budget_status" => ToolCall::BudgetStatus(budget(args)?),
-            "recurring_payments" => ToolCall::RecurringPayments(recurring(args)?),
-            "query_dataset" => ToolCall::QueryDataset(query_dataset(args)?),
-            "run_sql" => ToolCall::RunSql(run_sql(args)?),
-            "dataset_info" => ToolCall::DatasetInfo(dataset_info(args)?),
-            // The browser's bundle reads no write plan (see `writes` in Cargo.toml).
-            #[cfg(feature = "writes")]
-            "set_budget" => ToolCall::SetBudget(write_args::set_budget(args)?),
-            #[cfg(feature = "writes")]
-            "create_rule" => ToolCall::CreateRule(write_args::create_rule(args)?),
-            #[cfg(feature = "writes")]
-            "recategorise" => ToolCall::Recategorise(write_args::recategorise(args)?),
-            #[cfg(feature = "writes")]
-            "merge_merchants" => ToolCall::MergeMerchants(write_args::merge_merchants(args)?),
-            #[cfg(feature = "writes")]
-            "mark_transfers" => ToolCall::MarkTransfers(write_args::mark_transfers(args)?),
-            _ => return fail("unknown tool"),
-        };
+        let call = ToolCall::read(&tool, args)?;
         Ok(ToolCallPlan { call, meta: f.req("meta", meta)? })
     }
 }

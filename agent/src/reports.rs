@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::tools::{EntityRef, SummaryResult, TransactionRow};
-use crate::{period, Date, GroupBy, Locale, Period, ToolCall, ToolCallPlan, ToolOutput};
+use crate::tools::{EntityRef, TransactionRow};
+use crate::{period, Date, Locale, Period, SummaryResult, ToolCall, ToolCallPlan, ToolOutput};
 
 /// What a report is made from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -257,73 +257,27 @@ pub fn parse_period(text: &str, locale: Locale) -> Option<Period> {
 /// an excluded merchant from an excluded category.
 pub fn redact(output: ToolOutput, call: Option<&ToolCall>, names: Names, locale: Locale) -> ToolOutput {
     let categories = names == Names::Categories;
-    let excluded_merchant = match call {
-        Some(ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a)) => a.exclude_merchant.clone(),
-        Some(ToolCall::ListTransactions(a)) => a.exclude_merchant.clone(),
-        _ => None,
-    };
+    let excluded_merchant = call.and_then(|c| c.excluded().1).map(str::to_string);
     let hide = Hide { categories, locale, excluded_merchant, known: call.is_some() };
-    match output {
-        ToolOutput::SpendingSummary(r) => ToolOutput::SpendingSummary(hide.summary(r)),
-        ToolOutput::IncomeSummary(r) => ToolOutput::IncomeSummary(hide.summary(r)),
-        ToolOutput::ListTransactions(mut r) => {
-            hide.rows(&mut r.transactions);
-            r.source_ids.clear();
-            hide.merchant(&mut r.merchant);
-            hide.excluded(&mut r.excluded);
-            if categories {
-                r.text = None;
-            }
-            ToolOutput::ListTransactions(r)
-        }
-        ToolOutput::ComparePeriods(mut r) => {
-            hide.merchant(&mut r.merchant);
-            ToolOutput::ComparePeriods(r)
-        }
-        ToolOutput::CashFlow(mut r) => {
-            r.source_ids.clear();
-            ToolOutput::CashFlow(r)
-        }
-        ToolOutput::RecurringPayments(mut r) => {
-            hide.merchant(&mut r.merchant);
-            for (i, item) in r.items.iter_mut().enumerate() {
-                item.source_ids.clear();
-                if categories {
-                    item.merchant = None;
-                    item.label = match &item.category {
-                        Some(c) => c.label.clone(),
-                        None => format!("{} {}", locale.pick("Paiement", "Payment"), i + 1),
-                    };
-                }
-            }
-            ToolOutput::RecurringPayments(r)
-        }
-        // Nothing of theirs names a merchant or a bank label, nor carries an id: each
-        // account's balance, each category's budget, a dataset's own table. (A new tool
-        // says here what it hides.)
-        o @ (ToolOutput::Balances(_)
-        | ToolOutput::BudgetStatus(_)
-        | ToolOutput::QueryDataset(_)
-        | ToolOutput::RunSql(_)
-        | ToolOutput::DatasetInfo(_)) => o,
-    }
+    // Each tool says what it hides (in its file, `crate::tool`).
+    output.redact(&hide)
 }
 
 /// What [`redact`] takes out.
-struct Hide {
-    categories: bool,
-    locale: Locale,
+pub(crate) struct Hide {
+    pub categories: bool,
+    pub locale: Locale,
     excluded_merchant: Option<String>,
     /// Whether the plan is known; without it every exclusion may be a merchant.
     known: bool,
 }
 
 impl Hide {
-    fn someone(&self) -> EntityRef {
+    pub fn someone(&self) -> EntityRef {
         EntityRef { key: String::new(), label: self.locale.pick("un commerçant", "a merchant").into() }
     }
 
-    fn rows(&self, rows: &mut [TransactionRow]) {
+    pub fn rows(&self, rows: &mut [TransactionRow]) {
         for r in rows.iter_mut() {
             r.id = 0;
             if self.categories {
@@ -336,13 +290,13 @@ impl Hide {
         }
     }
 
-    fn merchant(&self, m: &mut Option<EntityRef>) {
+    pub fn merchant(&self, m: &mut Option<EntityRef>) {
         if self.categories && m.is_some() {
             *m = Some(self.someone());
         }
     }
 
-    fn excluded(&self, list: &mut [EntityRef]) {
+    pub fn excluded(&self, list: &mut [EntityRef]) {
         if !self.categories {
             return;
         }
@@ -351,24 +305,6 @@ impl Hide {
                 *e = self.someone();
             }
         }
-    }
-
-    fn summary(&self, mut r: SummaryResult) -> SummaryResult {
-        r.source_ids.clear();
-        self.rows(&mut r.transactions);
-        self.merchant(&mut r.merchant);
-        self.excluded(&mut r.excluded);
-        // A line's title names what it is of ("Dépenses par mois — Carrefour, 2025").
-        if let (true, true, Some(chart)) = (self.categories, r.merchant.is_some(), r.chart.as_mut()) {
-            chart.title = format!("{} — {}, {}", chart.y, self.someone().label, r.period.label);
-        }
-        if self.categories && r.group_by == GroupBy::Merchant {
-            for (i, g) in r.groups.iter_mut().enumerate() {
-                g.key = format!("{}", i + 1);
-                g.label = format!("{} {}", self.locale.pick("Commerçant", "Merchant"), i + 1);
-            }
-        }
-        r
     }
 }
 
@@ -461,16 +397,7 @@ fn largest_share(r: &SummaryResult, income: bool, locale: Locale) -> Option<Stri
 }
 
 fn o_period(o: &ToolOutput) -> Option<String> {
-    Some(match o {
-        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) => r.period.label.clone(),
-        ToolOutput::ListTransactions(r) => r.period.label.clone(),
-        ToolOutput::ComparePeriods(r) => r.current.period.label.clone(),
-        ToolOutput::CashFlow(r) => r.period.label.clone(),
-        ToolOutput::Balances(r) => r.period.label.clone(),
-        ToolOutput::BudgetStatus(r) => r.period.label.clone(),
-        ToolOutput::RecurringPayments(r) => r.period.label.clone(),
-        ToolOutput::QueryDataset(_) | ToolOutput::RunSql(_) | ToolOutput::DatasetInfo(_) => return None,
-    })
+    o.period().map(|p| p.label.clone())
 }
 
 /// A Markdown text's first line, without its marks, at most 200 characters.
@@ -489,6 +416,7 @@ pub fn previous(p: &Period, locale: Locale) -> Period {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use crate::GroupBy;
 
     #[test]
     fn shares_round_half_away_from_zero() {

@@ -7,10 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::{ToolCall, Vocabulary};
 
-/// The ledger's read tools a site may offer: the registry's names before its three
-/// dataset tools (every ledger tool is a read today; a write is never offered to a
-/// visitor).
-pub const LEDGER_TOOLS: &[&str] = ToolCall::READ_NAMES.split_at(ToolCall::READ_NAMES.len() - 3).0;
+/// The ledger's read tools a site may offer (a write is never offered to a visitor).
+pub const LEDGER_TOOLS: &[&str] = ToolCall::LEDGER_NAMES;
 
 /// Origins one site may list, at most.
 pub const MAX_ORIGINS: usize = 10;

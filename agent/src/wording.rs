@@ -3,11 +3,9 @@
 //! plans. Only words: no parsing, no arithmetic on dates.
 
 use crate::amount;
-use crate::parser::intent::{Kind, DEFAULT_TOP};
+use crate::parser::intent::Kind;
 use crate::vocab::Vocabulary;
-use crate::{
-    Aggregate, DatasetOrder, Date, DateBucket, Direction, GroupBy, Locale, QueryDatasetArgs, ToolCall,
-};
+use crate::{Aggregate, DatasetOrder, Date, DateBucket, GroupBy, Locale, QueryDatasetArgs, ToolCall};
 
 const MONTHS_FR: [&str; 12] = [
     "janvier",
@@ -170,9 +168,8 @@ pub fn range_label(start: Date, end: Date, locale: Locale) -> String {
     }
 }
 
-/// One line saying what a call computes: "Dépenses en Courses — janvier 2026".
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
+/// One line saying what a call computes: "Dépenses en Courses — janvier 2026": its
+/// filters in words, then each tool's own words (in its file, `crate::tool`).
 pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
     if let Some(write) = describe_write(vocab, call, locale) {
         return write;
@@ -201,138 +198,7 @@ pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
         (None, Some(but)) => Some(but),
         (Some(f), Some(but)) => Some(format!("{f} {but}")),
     };
-    let with = |what: &str| match &filter {
-        Some(f) => format!("{what} : {f} — {period}"),
-        None => format!("{what} — {period}"),
-    };
-    let with_en = |what: &str| match &filter {
-        Some(f) => format!("{what}: {f} — {period}"),
-        None => format!("{what} — {period}"),
-    };
-    match (call, locale) {
-        (ToolCall::QueryDataset(a), _) => dataset_title(a, locale),
-        (ToolCall::RunSql(_), Locale::Fr) => "Requête SQL sur vos jeux de données".to_string(),
-        (ToolCall::RunSql(_), Locale::En) => "SQL query over your datasets".to_string(),
-        (ToolCall::DatasetInfo(_), Locale::Fr) => "Vos jeux de données".to_string(),
-        (ToolCall::DatasetInfo(_), Locale::En) => "Your datasets".to_string(),
-        (ToolCall::CashFlow(a), _) => {
-            let base = match locale {
-                Locale::Fr => with("Entrées et sorties"),
-                Locale::En => with_en("Cash flow"),
-            };
-            if a.group_by.is_time() {
-                format!("{base} ({})", group_label(a.group_by, locale))
-            } else {
-                base
-            }
-        }
-        (ToolCall::Balances(_), Locale::Fr) => with("Solde des comptes"),
-        (ToolCall::Balances(_), Locale::En) => with_en("Account balances"),
-        (ToolCall::BudgetStatus(_), Locale::Fr) => with("Suivi des budgets"),
-        (ToolCall::BudgetStatus(_), Locale::En) => with_en("Budget status"),
-        (ToolCall::RecurringPayments(_), Locale::Fr) => with("Paiements récurrents"),
-        (ToolCall::RecurringPayments(_), Locale::En) => with_en("Recurring payments"),
-        (ToolCall::ListTransactions(a), _) if a.direction.is_some() => match (locale, a.direction) {
-            (Locale::Fr, Some(Direction::Credit)) => with("Crédits et remboursements"),
-            (Locale::Fr, _) => with("Débits"),
-            (Locale::En, Some(Direction::Credit)) => with_en("Credits and refunds"),
-            (Locale::En, _) => with_en("Debits"),
-        },
-        (ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a), _) if a.average.is_some() => {
-            let spending = matches!(call, ToolCall::SpendingSummary(_));
-            let what = match (locale, spending) {
-                (Locale::Fr, true) => "Dépense moyenne",
-                (Locale::Fr, false) => "Revenu moyen",
-                (Locale::En, true) => "Average spending",
-                (Locale::En, false) => "Average income",
-            };
-            let per = a.average.map_or("", |p| per_label(p, locale));
-            match (locale, &filter) {
-                (Locale::Fr, Some(f)) => format!("{what} {per} : {f} — {period}"),
-                (Locale::En, Some(f)) => format!("{what} {per}: {f} — {period}"),
-                (_, None) => format!("{what} {per} — {period}"),
-            }
-        }
-        (ToolCall::SpendingSummary(a), _) if a.group_by != GroupBy::None && a.top.is_some() => {
-            let n = a.top.unwrap_or(DEFAULT_TOP);
-            let what = match (locale, a.group_by) {
-                (Locale::Fr, GroupBy::Merchant) => format!("Top {n} des marchands"),
-                (Locale::Fr, GroupBy::Month) => format!("Les {n} mois les plus chers"),
-                (Locale::Fr, GroupBy::Week) => format!("Les {n} semaines les plus chères"),
-                (Locale::Fr, GroupBy::Day) => format!("Les {n} jours les plus chers"),
-                (Locale::Fr, GroupBy::Account) => format!("Top {n} des comptes"),
-                (Locale::Fr, _) => format!("Top {n} des catégories"),
-                (Locale::En, GroupBy::Merchant) => format!("Top {n} merchants"),
-                (Locale::En, GroupBy::Month) => format!("The {n} most expensive months"),
-                (Locale::En, GroupBy::Week) => format!("The {n} most expensive weeks"),
-                (Locale::En, GroupBy::Day) => format!("The {n} most expensive days"),
-                (Locale::En, GroupBy::Account) => format!("Top {n} accounts"),
-                (Locale::En, _) => format!("Top {n} categories"),
-            };
-            match filter {
-                Some(f) => format!("{what} ({f}) — {period}"),
-                None => format!("{what} — {period}"),
-            }
-        }
-        (ToolCall::SpendingSummary(a), _) if a.group_by != GroupBy::None => {
-            let base = match (locale, &filter) {
-                (Locale::Fr, Some(f)) => format!("Dépenses {f}"),
-                (Locale::En, Some(f)) => format!("{f} spending"),
-                (Locale::Fr, None) => "Dépenses".to_string(),
-                (Locale::En, None) => "Spending".to_string(),
-            };
-            format!("{base} {} — {period}", group_label(a.group_by, locale))
-        }
-        (ToolCall::SpendingSummary(_), Locale::Fr) => match filter {
-            Some(f) => format!("Dépenses : {f} — {period}"),
-            None => format!("Total des dépenses — {period}"),
-        },
-        (ToolCall::SpendingSummary(_), Locale::En) => match filter {
-            Some(f) => format!("Spending: {f} — {period}"),
-            None => format!("Total spending — {period}"),
-        },
-        (ToolCall::ComparePeriods(a), _) => {
-            let what = match (locale, a.flow) {
-                (Locale::Fr, crate::Flow::Spending) => "Dépenses",
-                (Locale::Fr, crate::Flow::Income) => "Revenus",
-                (Locale::En, crate::Flow::Spending) => "Spending",
-                (Locale::En, crate::Flow::Income) => "Income",
-            };
-            let vs = match locale {
-                Locale::Fr => "comparé à",
-                Locale::En => "compared with",
-            };
-            match filter {
-                Some(f) => format!("{what} : {f} — {period} {vs} {}", a.reference.label),
-                None => format!("{what} — {period} {vs} {}", a.reference.label),
-            }
-        }
-        (ToolCall::IncomeSummary(_), Locale::Fr) => match filter {
-            Some(f) => format!("Revenus : {f} — {period}"),
-            None => format!("Revenus — {period}"),
-        },
-        (ToolCall::IncomeSummary(_), Locale::En) => match filter {
-            Some(f) => format!("Income: {f} — {period}"),
-            None => format!("Income — {period}"),
-        },
-        (ToolCall::ListTransactions(_), Locale::Fr) => match filter {
-            Some(f) => format!("Opérations : {f} — {period}"),
-            None => format!("Toutes les opérations — {period}"),
-        },
-        (ToolCall::ListTransactions(_), Locale::En) => match filter {
-            Some(f) => format!("Transactions: {f} — {period}"),
-            None => format!("All transactions — {period}"),
-        },
-        // Described above.
-        (
-            ToolCall::SetBudget(_)
-            | ToolCall::CreateRule(_)
-            | ToolCall::Recategorise(_)
-            | ToolCall::MergeMerchants(_)
-            | ToolCall::MarkTransfers(_),
-            _,
-        ) => String::new(),
-    }
+    call.title(&crate::tool::Heading { filter, period }, locale)
 }
 
 /// "hors Deliveroo, Loyer", "excluding Deliveroo": what a figure leaves out; `None`
@@ -511,17 +377,17 @@ fn capitalise(s: &str) -> String {
 /// Which transactions a write changes: names (merchant, category), label text, amounts,
 /// transactions chosen one by one, a period.
 #[cfg(feature = "writes")]
-struct Which<'a> {
-    names: [Option<&'a str>; 2],
-    text: Option<&'a str>,
-    amounts: (Option<crate::Money>, Option<crate::Money>),
-    ids: usize,
-    period: Option<&'a crate::Period>,
+pub(crate) struct Which<'a> {
+    pub names: [Option<&'a str>; 2],
+    pub text: Option<&'a str>,
+    pub amounts: (Option<crate::Money>, Option<crate::Money>),
+    pub ids: usize,
+    pub period: Option<&'a crate::Period>,
 }
 
 /// What a filter keeps, in words: "Amazon, texte « prime », plus de 50 € — mars 2026".
 #[cfg(feature = "writes")]
-fn filters(vocab: &crate::Vocabulary, which: Which<'_>, locale: crate::Locale) -> String {
+pub(crate) fn which_words(vocab: &crate::Vocabulary, which: Which<'_>, locale: crate::Locale) -> String {
     let Which { names, text, amounts, ids, period } = which;
     let mut parts: Vec<String> = names.into_iter().flatten().map(|k| vocab.label_of(k, locale)).collect();
     if let Some(t) = text {
@@ -564,88 +430,5 @@ fn describe_write(
     call: &crate::ToolCall,
     locale: crate::Locale,
 ) -> Option<String> {
-    use crate::{Locale, ToolCall};
-    let name = |k: &str| vocab.label_of(k, locale);
-    Some(match (call, locale) {
-        (ToolCall::SetBudget(a), _) => {
-            let month = month_label(a.from, locale);
-            match (a.amount, locale) {
-                (Some(m), Locale::Fr) => {
-                    format!(
-                        "Budget {} : {} par mois à partir de {month}",
-                        name(&a.category),
-                        m.format(locale)
-                    )
-                }
-                (Some(m), Locale::En) => {
-                    format!("{} budget: {} a month from {month}", name(&a.category), m.format(locale))
-                }
-                (None, Locale::Fr) => {
-                    format!("Supprimer le budget {} à partir de {month}", name(&a.category))
-                }
-                (None, Locale::En) => format!("Remove the {} budget from {month}", name(&a.category)),
-            }
-        }
-        (ToolCall::CreateRule(a), Locale::Fr) => format!(
-            "Règle : « {} » → {}{}",
-            a.pattern,
-            name(&a.category),
-            if a.apply_to_past { ", aussi pour les opérations passées" } else { "" }
-        ),
-        (ToolCall::CreateRule(a), Locale::En) => format!(
-            "Rule: “{}” → {}{}",
-            a.pattern,
-            name(&a.category),
-            if a.apply_to_past { ", past transactions too" } else { "" }
-        ),
-        (ToolCall::Recategorise(a), _) => {
-            let which = Which {
-                names: [a.merchant.as_deref(), a.category.as_deref()],
-                text: a.text.as_deref(),
-                amounts: (a.amount_min, a.amount_max),
-                ids: a.ids.len(),
-                period: a.period.as_ref(),
-            };
-            let what = filters(vocab, which, locale);
-            match locale {
-                Locale::Fr => format!("Passer en {} : {what}", name(&a.to)),
-                Locale::En => format!("Move to {}: {what}", name(&a.to)),
-            }
-        }
-        (ToolCall::MergeMerchants(a), _) => {
-            let mut merged: Vec<String> = a.merge.iter().map(|k| name(k)).collect();
-            merged.extend(a.aliases.iter().map(|a| locale.pick(format!("« {a} »"), format!("“{a}”"))));
-            match (merged.is_empty(), &a.name, locale) {
-                (true, Some(n), Locale::Fr) => format!("Renommer {} en « {n} »", name(&a.into)),
-                (true, Some(n), Locale::En) => format!("Rename {} to “{n}”", name(&a.into)),
-                (_, n, Locale::Fr) => format!(
-                    "Fusionner {} dans {}{}",
-                    merged.join(", "),
-                    name(&a.into),
-                    n.as_ref().map(|n| format!(", renommé « {n} »")).unwrap_or_default()
-                ),
-                (_, n, Locale::En) => format!(
-                    "Merge {} into {}{}",
-                    merged.join(", "),
-                    name(&a.into),
-                    n.as_ref().map(|n| format!(", renamed “{n}”")).unwrap_or_default()
-                ),
-            }
-        }
-        (ToolCall::MarkTransfers(a), _) => {
-            let which = Which {
-                names: [a.merchant.as_deref(), None],
-                text: a.text.as_deref(),
-                amounts: (a.amount_min, a.amount_max),
-                ids: a.ids.len(),
-                period: a.period.as_ref(),
-            };
-            let what = filters(vocab, which, locale);
-            match locale {
-                Locale::Fr => format!("Marquer comme virements entre vos comptes : {what}"),
-                Locale::En => format!("Mark as transfers between your accounts: {what}"),
-            }
-        }
-        _ => return None,
-    })
+    call.write_title(vocab, locale)
 }

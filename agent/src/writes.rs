@@ -7,91 +7,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::plan::ledger_args;
-use crate::{Date, Money, Period, TransactionRow};
+use crate::{Date, Money, TransactionRow};
 
 /// The most transactions one write may change: past it, the user is asked to narrow it.
 pub const MAX_WRITE_ROWS: usize = 5000;
-
-ledger_args! {
-    /// Arguments of `set_budget`: a category's monthly budget from a month on — set or
-    /// changed (`amount`), or removed (no `amount`). Months before keep theirs.
-    pub struct SetBudgetArgs {
-        /// A category key of the user's vocabulary ("restaurants").
-        pub category: String,
-        /// The budget for each month; absent removes the budget from `from` on.
-        pub amount?: Money,
-        /// The first month it applies to: its first day ("2026-12-01").
-        pub from: Date,
-    }
-}
-
-ledger_args! {
-    /// Arguments of `create_rule`: "a label or merchant name containing `pattern` is
-    /// `category`", for the next imports and, with `apply_to_past`, for the
-    /// transactions already there.
-    pub struct CreateRuleArgs {
-        /// Whole words looked for in the bank label and the merchant's name, case and
-        /// accents ignored ("uber eats").
-        pub pattern: String,
-        /// A category key of the user's vocabulary.
-        pub category: String,
-        /// Also give that category to past transactions that match.
-        #[serde(default)]
-        pub apply_to_past: bool,
-    }
-}
-
-ledger_args! {
-    /// Arguments of `recategorise`: give the category `to` to the transactions that
-    /// every given filter keeps (at least one filter, or `ids`).
-    pub struct RecategoriseArgs {
-        /// The category key the transactions move to.
-        pub to: String,
-        pub period?: Period,
-        /// Only transactions now in this category.
-        pub category?: String,
-        pub merchant?: String,
-        /// Case- and accent-insensitive substring of the bank label.
-        pub text?: String,
-        [amounts]
-        /// Exactly these transactions.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        pub ids: Vec<i64>,
-    }
-}
-
-ledger_args! {
-    /// Arguments of `merge_merchants`: the merchants in `merge` become `into` (their
-    /// transactions, names and aliases follow, and they are gone), and `into` may take
-    /// a new `name`. With no `merge`, a rename.
-    pub struct MergeMerchantsArgs {
-        /// The merchant key that stays.
-        pub into: String,
-        /// Merchant keys merged into it.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        pub merge: Vec<String>,
-        /// Names seen in bank labels ("AMZN MKTP") that become aliases of `into`: a
-        /// transaction whose label holds one gets `into` as its merchant.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        pub aliases: Vec<String>,
-        /// A new display name for `into`.
-        pub name?: String,
-    }
-}
-
-ledger_args! {
-    /// Arguments of `mark_transfers`: the transactions every given filter keeps are
-    /// transfers between the user's own accounts (neither spending nor income).
-    pub struct MarkTransfersArgs {
-        pub period?: Period,
-        pub merchant?: String,
-        pub text?: String,
-        [amounts]
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        pub ids: Vec<i64>,
-    }
-}
 
 /// Where an approval is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

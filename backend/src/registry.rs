@@ -422,7 +422,7 @@ mod tests {
         let r = Registry::get();
         assert_eq!(r.tools().len(), 16);
         let mut names: Vec<&str> = r.tools().iter().map(|t| t.name).collect();
-        let mut expected = [&ToolCall::READ_NAMES[..], &ToolCall::WRITE_NAMES[..]].concat();
+        let mut expected = [ToolCall::READ_NAMES, ToolCall::WRITE_NAMES].concat();
         names.sort_unstable();
         expected.sort_unstable();
         assert_eq!(names, expected, "the registry and the agent's tool calls agree");

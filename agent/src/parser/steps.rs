@@ -413,26 +413,9 @@ fn summary(period: &Period, kind: &str, key: &str) -> Option<ToolCall> {
     .ok()
 }
 
-/// What a step gives, in words.
+/// What a step gives, in words (each tool's, in its file).
 pub fn expected(call: &ToolCall, locale: Locale) -> String {
-    let (fr, en) = match call {
-        ToolCall::SpendingSummary(_) => ("Un total de dépenses", "A spending total"),
-        ToolCall::IncomeSummary(_) => ("Un total de revenus", "An income total"),
-        ToolCall::ListTransactions(_) => ("Une liste d'opérations", "A list of transactions"),
-        ToolCall::ComparePeriods(_) => ("Deux totaux et leur écart", "Two totals and their difference"),
-        ToolCall::CashFlow(_) => ("Entrées, sorties et solde", "Money in, out and the net"),
-        ToolCall::Balances(_) => ("Les soldes des comptes", "The accounts' balances"),
-        ToolCall::BudgetStatus(_) => ("L'état de chaque budget", "Where each budget stands"),
-        ToolCall::RecurringPayments(_) => ("Les paiements réguliers", "The regular payments"),
-        ToolCall::QueryDataset(_) | ToolCall::RunSql(_) => ("Un tableau", "A table"),
-        ToolCall::DatasetInfo(_) => ("Les jeux de données", "The datasets"),
-        ToolCall::SetBudget(_)
-        | ToolCall::CreateRule(_)
-        | ToolCall::Recategorise(_)
-        | ToolCall::MergeMerchants(_)
-        | ToolCall::MarkTransfers(_) => ("Une modification à approuver", "A change to approve"),
-    };
-    locale.pick(fr, en).to_string()
+    call.expected(locale).to_string()
 }
 
 #[cfg(test)]

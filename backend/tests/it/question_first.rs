@@ -385,8 +385,24 @@ async fn a_delete_that_meets_an_answers_batch_is_tried_again_on_postgres() {
     });
     // The delete holds the conversation's row and waits for the run's; the batch then
     // waits for the conversation's, and is still waiting when the delete's deadlock
-    // check (a second after it began to wait) stops the delete.
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // check (a second after it began to wait) stops the delete. The batch goes on only
+    // once the delete waits (on a busy machine a fixed pause was not always enough, and
+    // the batch, waiting first, was the one stopped).
+    let mut waits = 0;
+    for _ in 0..200 {
+        let (n,): (i64,) = sqlx::query_as(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+        waits = n;
+        if n > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    assert_eq!(waits, 1, "the delete never waited for the run's row");
     assert!(!deleting.is_finished());
     sqlx::query("UPDATE conversations SET updated_at = 'z' WHERE id = $1")
         .bind(&conversation)

@@ -1,0 +1,34 @@
+//! `run_sql`: one read-only SELECT over the user's datasets, in the sandbox; its result
+//! is `query_dataset`'s.
+
+use serde::{Deserialize, Serialize};
+
+use super::query_dataset::DatasetResult;
+use super::Heading;
+use crate::json::{string, Fields, Json, R};
+use crate::Locale;
+
+pub(crate) use super::query_dataset::{answer, redact};
+
+/// Arguments of `run_sql`: one read-only SELECT over the user's datasets.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSqlArgs {
+    /// One SELECT in the dialect `dataset_info` names, over the datasets it lists.
+    pub sql: String,
+}
+
+pub type Args = RunSqlArgs;
+pub type Output = DatasetResult;
+
+pub(crate) const EXPECT: (&str, &str) = ("Un tableau", "A table");
+
+pub(crate) fn read(json: &Json) -> R<RunSqlArgs> {
+    let f = Fields::of(json, Some(&["sql"]))?;
+    Ok(RunSqlArgs { sql: f.req("sql", string)? })
+}
+
+pub(crate) fn title(_: &RunSqlArgs, _: &Heading<'_>, locale: Locale) -> String {
+    locale.pick("Requête SQL sur vos jeux de données", "SQL query over your datasets").to_string()
+}
