@@ -3,6 +3,7 @@
 //! are grouped by family (`spending.rs`, `flows.rs`, `recurring.rs`) on the shared
 //! query of `ledger.rs`; the analyst tools read datasets through the SQL sandbox.
 
+mod by_tool;
 mod checked;
 pub(crate) mod flows;
 mod ledger;
@@ -18,9 +19,7 @@ use crate::datasets;
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::store::Store;
-use flows::{balances, budget_status, cash_flow};
-use recurring::recurring_payments;
-use spending::{compare, list_transactions, summary, Flow};
+pub(crate) use by_tool::{CheckCx, PageCx, RunCx};
 
 /// The first source transactions of each step of a trace, in each step's order (the
 /// trace panel shows them).
@@ -59,30 +58,6 @@ pub(crate) async fn rows_by_id(
     Ok(ids.iter().filter_map(|id| rows.remove(id)).collect())
 }
 
-/// The first ids of the transactions a result rests on (at most [`agent::SOURCE_PAGE`],
-/// in the result's order), and how many there are in all.
-pub fn sources(output: &ToolOutput) -> (Vec<i64>, u64) {
-    match output {
-        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) => {
-            (r.source_ids.clone(), r.source_count)
-        }
-        ToolOutput::ListTransactions(r) => (r.source_ids.clone(), u64::from(r.count)),
-        ToolOutput::CashFlow(r) => (r.source_ids.clone(), r.source_count),
-        ToolOutput::RecurringPayments(r) => {
-            let ids: Vec<i64> = r.items.iter().flat_map(|i| i.source_ids.iter().copied()).collect();
-            let n = ids.len() as u64;
-            (ids, n)
-        }
-        // Each account, each budget, a dataset's table: no transaction of their own.
-        ToolOutput::ComparePeriods(_)
-        | ToolOutput::Balances(_)
-        | ToolOutput::BudgetStatus(_)
-        | ToolOutput::QueryDataset(_)
-        | ToolOutput::RunSql(_)
-        | ToolOutput::DatasetInfo(_) => (Vec::new(), 0),
-    }
-}
-
 /// The transactions `call` rests on, read again in its order: `limit` of them after
 /// the first `offset` (the pages past the first that results carry). A result whose
 /// sources are all in it (recurring payments) has none here.
@@ -95,20 +70,8 @@ pub async fn source_page(
 ) -> Result<Vec<agent::TransactionRow>, BackendError> {
     let mut tx = store.tenant_read(user).await?;
     let currency = crate::store::currency(&mut tx, user).await?;
-    let page = (limit, offset);
-    let rows = match call {
-        ToolCall::SpendingSummary(a) => {
-            spending::summary_lines(&mut tx, user, a, Flow::Out, currency, locale, page).await?
-        }
-        ToolCall::IncomeSummary(a) => {
-            spending::summary_lines(&mut tx, user, a, Flow::In, currency, locale, page).await?
-        }
-        ToolCall::ListTransactions(a) => {
-            spending::list_lines(&mut tx, user, a, currency, locale, page).await?
-        }
-        ToolCall::CashFlow(a) => flows::cash_flow_lines(&mut tx, user, a, currency, locale, page).await?,
-        _ => Vec::new(),
-    };
+    let cx = PageCx { db: &mut tx, user, currency, locale, page: (limit, offset) };
+    let rows = page_of(cx, call).await?;
     tx.commit().await?;
     Ok(rows.into_iter().map(|r| r.row).collect())
 }
@@ -227,7 +190,7 @@ pub(crate) async fn read(
     }
     let mut tx = store.tenant_read(user).await?;
     let mut months = Ok(None);
-    if let Some((first, last)) = verify::rollup_months(call) {
+    if let Some((first, last)) = rollup_months(call) {
         let unchecked = checked::unchecked(&mut tx, user, first, last).await?;
         months = if unchecked.is_empty() {
             Ok(Some((first, last)))
@@ -240,42 +203,73 @@ pub(crate) async fn read(
             matched.map(|all| all.then_some((first, last)))
         };
     }
-    let db = &mut *tx;
-    let output = match call {
-        ToolCall::SpendingSummary(a) => {
-            summary(db, user, known, a, Flow::Out, locale, today).await.map(ToolOutput::SpendingSummary)
-        }
-        ToolCall::IncomeSummary(a) => {
-            summary(db, user, known, a, Flow::In, locale, today).await.map(ToolOutput::IncomeSummary)
-        }
-        ToolCall::ComparePeriods(a) => {
-            compare(db, user, known, a, locale, today).await.map(ToolOutput::ComparePeriods)
-        }
-        ToolCall::ListTransactions(a) => {
-            list_transactions(db, user, known, a, locale).await.map(ToolOutput::ListTransactions)
-        }
-        ToolCall::CashFlow(a) => cash_flow(db, user, known, a, locale).await.map(ToolOutput::CashFlow),
-        ToolCall::Balances(a) => balances(db, user, known, a, locale, today).await.map(ToolOutput::Balances),
-        ToolCall::BudgetStatus(a) => {
-            budget_status(db, user, known, a, locale, today).await.map(ToolOutput::BudgetStatus)
-        }
-        ToolCall::RecurringPayments(a) => {
-            recurring_payments(db, user, known, a, locale).await.map(ToolOutput::RecurringPayments)
-        }
-        ToolCall::QueryDataset(_) | ToolCall::RunSql(_) | ToolCall::DatasetInfo(_) => {
-            return Ok((dataset_tool(store, user, call, locale).await?, None));
-        }
-        // A write never runs as a read: it goes through an approval (`crate::approvals`).
-        write @ (ToolCall::SetBudget(_)
-        | ToolCall::CreateRule(_)
-        | ToolCall::Recategorise(_)
-        | ToolCall::MergeMerchants(_)
-        | ToolCall::MarkTransfers(_)) => {
-            Err(BackendError::BadRequest(format!("{} needs the user's approval", write.name())))
-        }
-    }?;
+    let output = run_ledger(&mut RunCx { db: &mut tx, user, known, locale, today }, call).await?;
     Ok((output, Some(ForChecks { tx, months })))
 }
+
+/// The dispatches over the tools of the ledger, each to its file in `by_tool`.
+macro_rules! ledger_tools {
+    (
+        ledger: [$($l:ident $L:ident,)*]
+        dataset: [$($d:ident $D:ident,)*]
+        write: [$($w:ident $W:ident,)*]
+    ) => {
+        /// Runs a read over the ledger, in `cx`'s transaction.
+        async fn run_ledger(cx: &mut RunCx<'_>, call: &ToolCall) -> Result<ToolOutput, BackendError> {
+            match call {
+                $(ToolCall::$L(a) => by_tool::$l::run(cx, a).await.map(ToolOutput::$L),)*
+                $(ToolCall::$D(_))|* => Err(BackendError::BadRequest(format!("{} reads no ledger", call.name()))),
+                // A write never runs as a read: it goes through an approval (`crate::approvals`).
+                $(ToolCall::$W(_))|* => {
+                    Err(BackendError::BadRequest(format!("{} needs the user's approval", call.name())))
+                }
+            }
+        }
+
+        /// The checks of a ledger tool's result (a dataset's are `verify::dataset_checks`).
+        pub(crate) async fn ledger_checks(
+            cx: &mut CheckCx<'_>,
+            call: &ToolCall,
+            output: &ToolOutput,
+        ) -> Result<Vec<agent::runs::Check>, BackendError> {
+            match (call, output) {
+                $((ToolCall::$L(a), ToolOutput::$L(r)) => by_tool::$l::checks(cx, a, r).await,)*
+                // Checked apart: they read no ledger.
+                $((_, ToolOutput::$D(_)))|* => Ok(Vec::new()),
+                _ => Err(BackendError::BadRequest(format!("a result that is not {}'s", call.name()))),
+            }
+        }
+
+        /// The first ids of the transactions a result rests on (at most
+        /// [`agent::SOURCE_PAGE`], in the result's order), and how many there are in all.
+        pub fn sources(output: &ToolOutput) -> (Vec<i64>, u64) {
+            match output {
+                $(ToolOutput::$L(r) => by_tool::$l::sources(r),)*
+                // A dataset's table: no transaction of its own.
+                $(ToolOutput::$D(_))|* => (Vec::new(), 0),
+            }
+        }
+
+        /// The whole months of a call's period (first days; the last one excluded) that
+        /// its checks may read from the roll-up once they are found equal to their rows.
+        fn rollup_months(call: &ToolCall) -> Option<(Date, Date)> {
+            match call {
+                $(ToolCall::$L(a) => by_tool::$l::rollup_months(a),)*
+                $(ToolCall::$D(_))|* | $(ToolCall::$W(_))|* => None,
+            }
+        }
+
+        /// A page of the transactions a call rests on.
+        async fn page_of(cx: PageCx<'_>, call: &ToolCall) -> Result<Vec<ledger::Row_>, BackendError> {
+            match call {
+                $(ToolCall::$L(a) => by_tool::$l::source_page(cx, a).await,)*
+                $(ToolCall::$D(_))|* | $(ToolCall::$W(_))|* => Ok(Vec::new()),
+            }
+        }
+    };
+}
+
+agent::for_each_tool!(ledger_tools);
 
 /// The analyst tools: they read datasets through the SQL sandbox, not the ledger.
 async fn dataset_tool(

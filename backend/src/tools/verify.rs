@@ -9,35 +9,16 @@ use agent::runs::{Check, CheckCode, CheckOutcome};
 use agent::{Currency, Date, Locale, Money, Period, ToolCall, ToolOutput};
 use sqlx::AnyConnection;
 
-use super::flows::cash_flow_from_rows;
 use super::ledger::dated_by_ids;
-use super::rollup::whole_months;
-use super::spending::{summary_from_rollup, summary_from_rows, Flow};
 use crate::error::BackendError;
 use crate::ids::UserId;
 
 /// At most this many source ids are read again one by one (a result carries a page).
 const MAX_REREAD: usize = 1_000;
 
-/// The whole months of a summary's period (first days; the last one excluded) that
-/// its checks may read from the roll-up once they are found equal to their rows.
-pub(super) fn rollup_months(call: &ToolCall) -> Option<(Date, Date)> {
-    match call {
-        ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a)
-            if a.amount_min.is_none() && a.amount_max.is_none() =>
-        {
-            whole_months(a.period.start, a.period.end)
-        }
-        ToolCall::CashFlow(a) => whole_months(a.period.start, a.period.end),
-        _ => None,
-    }
-}
-
 /// The checks of one ledger tool's result, read in the transaction that read the result
 /// (the same rows: a change committed in between cannot fail a check). `checked`: what
 /// [`checked_months`] found for `call`.
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 pub(crate) async fn verify_in(
     db: &mut AnyConnection,
     user: UserId,
@@ -47,236 +28,9 @@ pub(crate) async fn verify_in(
     today: Date,
 ) -> Result<Vec<Check>, BackendError> {
     let span = data_span(db, user).await?;
-    let mut checks = Vec::new();
-    let pick = |fr: String, en: String| locale.pick(fr, en);
-    match output {
-        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) => {
-            checks.push(coverage(&r.period, span, today, locale));
-            let top = match call {
-                ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.top,
-                _ => None,
-            };
-            if !r.groups.is_empty() {
-                let sum: i64 = r.groups.iter().map(|g| g.total.minor).sum();
-                let count: u32 = r.groups.iter().map(|g| g.count).sum();
-                let whole = top.is_none_or(|n| r.groups.len() < n as usize);
-                let ok = if whole { sum == r.total.minor && count == r.count } else { sum <= r.total.minor };
-                let text = pick(
-                    format!(
-                        "Somme des groupes : {} ; total : {}.",
-                        money(sum, r.total.currency, locale),
-                        r.total.format(locale)
-                    ),
-                    format!(
-                        "Sum of the groups: {}; total: {}.",
-                        money(sum, r.total.currency, locale),
-                        r.total.format(locale)
-                    ),
-                );
-                checks.push(Check::of(ok, CheckCode::TotalOfGroups, text));
-            }
-            let (a, flow) = match call {
-                ToolCall::SpendingSummary(a) => (a, Flow::Out),
-                ToolCall::IncomeSummary(a) => (a, Flow::In),
-                _ => return Err(BackendError::BadRequest("a summary from another call".into())),
-            };
-            // Read again from the rows themselves (the answer used the monthly roll-up);
-            // the whole months whose roll-up was found equal to their rows, and has not
-            // changed since, from the roll-up.
-            let currency = r.total.currency;
-            let ((sum, n), others) = match checked {
-                Some(months) => summary_from_rollup(db, user, a, flow, currency, months).await?,
-                None => summary_from_rows(db, user, a, flow, currency, None).await?,
-            };
-            let shown = money(sum, currency, locale);
-            let text = match checked {
-                Some(_) => pick(
-                    format!(
-                        "Relu dans vos opérations : {shown} sur {n} opérations ; les mois entiers d'après \
-                         leur cumul, comparé à leurs opérations depuis leur dernier changement."
-                    ),
-                    format!(
-                        "Read again from your transactions: {shown} over {n} transactions; whole months \
-                         from their roll-up, compared with their transactions since they last changed."
-                    ),
-                ),
-                None => pick(
-                    format!("Relu dans vos opérations : {shown} sur {n} opérations."),
-                    format!("Read again from your transactions: {shown} over {n} transactions."),
-                ),
-            };
-            let ok = sum == r.total.minor && n == i64::from(r.count);
-            checks.push(Check::of(ok, CheckCode::TotalOfSources, text));
-            currencies(&others, &r.other_currencies, locale, &mut checks);
-            reread(db, user, &r.source_ids, locale, &mut checks).await?;
-            let future = match after_today(&a.period, today) {
-                Some(later) => {
-                    let ((_, n), others) =
-                        summary_from_rows(db, user, a, flow, currency, Some(&later)).await?;
-                    n + others.values().map(|(_, n)| n).sum::<i64>()
-                }
-                None => 0,
-            };
-            checks.push(future_check(future, locale));
-        }
-        ToolOutput::ListTransactions(r) => {
-            checks.push(coverage(&r.period, span, today, locale));
-            let page = (r.count as usize).min(agent::SOURCE_PAGE);
-            let ok = r.source_ids.len() == page && r.transactions.len() <= r.count as usize;
-            checks.push(count_check(ok, r.count, r.source_ids.len().max(r.count as usize), locale));
-            let rows = reread(db, user, &r.source_ids, locale, &mut checks).await?;
-            let future = rows.iter().filter(|(d, _)| *d > today).count();
-            checks.push(future_check(future as i64, locale));
-        }
-        ToolOutput::ComparePeriods(r) => {
-            checks.push(coverage(&r.current.period, span, today, locale));
-            checks.push(coverage(&r.reference.period, span, today, locale));
-            let ok = r.difference.minor == r.current.total.minor - r.reference.total.minor;
-            let text = pick(
-                format!(
-                    "Écart : {} − {} = {}.",
-                    r.current.total.format(locale),
-                    r.reference.total.format(locale),
-                    r.difference.format(locale)
-                ),
-                format!(
-                    "Difference: {} − {} = {}.",
-                    r.current.total.format(locale),
-                    r.reference.total.format(locale),
-                    r.difference.format(locale)
-                ),
-            );
-            checks.push(Check::of(ok, CheckCode::TotalOfGroups, text));
-        }
-        ToolOutput::CashFlow(r) => {
-            checks.push(coverage(&r.period, span, today, locale));
-            let mut ok = r.net.minor == r.income.minor - r.spending.minor;
-            if !r.rows.is_empty() {
-                let income: i64 = r.rows.iter().map(|x| x.income.minor).sum();
-                let spending: i64 = r.rows.iter().map(|x| x.spending.minor).sum();
-                ok &= income == r.income.minor && spending == r.spending.minor;
-            }
-            let text = pick(
-                format!(
-                    "Entrées {} − sorties {} = {} ; les lignes s'additionnent.",
-                    r.income.format(locale),
-                    r.spending.format(locale),
-                    r.net.format(locale)
-                ),
-                format!(
-                    "Income {} − spending {} = {}; the rows add up.",
-                    r.income.format(locale),
-                    r.spending.format(locale),
-                    r.net.format(locale)
-                ),
-            );
-            checks.push(Check::of(ok, CheckCode::TotalOfGroups, text));
-            if let ToolCall::CashFlow(a) = call {
-                let currency = r.net.currency;
-                let (income, spending, n) = cash_flow_from_rows(db, user, a, currency, checked).await?;
-                let (shown_in, shown_out) =
-                    (money(income, currency, locale), money(spending, currency, locale));
-                let text = match checked {
-                    Some(_) => pick(
-                        format!(
-                            "Relu dans vos opérations : entrées {shown_in}, sorties {shown_out}, sur {n} \
-                             opérations ; les mois entiers d'après leur cumul, comparé à leurs opérations \
-                             depuis leur dernier changement."
-                        ),
-                        format!(
-                            "Read again from your transactions: income {shown_in}, spending {shown_out}, over \
-                             {n} transactions; whole months from their roll-up, compared with their \
-                             transactions since they last changed."
-                        ),
-                    ),
-                    None => pick(
-                        format!(
-                            "Relu dans vos opérations : entrées {shown_in}, sorties {shown_out}, sur {n} opérations."
-                        ),
-                        format!(
-                            "Read again from your transactions: income {shown_in}, spending {shown_out}, over \
-                             {n} transactions."
-                        ),
-                    ),
-                };
-                let ok = income == r.income.minor && spending == r.spending.minor && n == r.source_count;
-                checks.push(Check::of(ok, CheckCode::TotalOfSources, text));
-            }
-            let rows = reread(db, user, &r.source_ids, locale, &mut checks).await?;
-            let future = rows.iter().filter(|(d, _)| *d > today).count();
-            checks.push(future_check(future as i64, locale));
-        }
-        ToolOutput::Balances(r) => {
-            let day =
-                Period { start: r.date, end: r.date.add_days(1), label: String::new(), words: String::new() };
-            if span.is_some_and(|(first, _)| r.date < first) {
-                checks.push(coverage(&day, span, today, locale));
-            }
-            let sum: i64 = r
-                .accounts
-                .iter()
-                .filter(|a| a.balance.currency == r.total.currency)
-                .map(|a| a.balance.minor)
-                .sum();
-            let text = pick(
-                format!("Somme des comptes : {}.", money(sum, r.total.currency, locale)),
-                format!("Sum of the accounts: {}.", money(sum, r.total.currency, locale)),
-            );
-            checks.push(Check::of(sum == r.total.minor, CheckCode::TotalOfGroups, text));
-            let apart: Vec<Money> = r
-                .accounts
-                .iter()
-                .filter(|a| a.balance.currency != r.total.currency)
-                .map(|a| a.balance)
-                .collect();
-            if !apart.is_empty() {
-                let listed = apart.iter().map(|m| m.format(locale)).collect::<Vec<_>>().join(", ");
-                checks.push(Check::note(
-                    CheckCode::Currencies,
-                    pick(
-                        format!("Hors du total, dans leur devise : {listed}."),
-                        format!("Not in the total, in their own currency: {listed}."),
-                    ),
-                ));
-            }
-        }
-        ToolOutput::BudgetStatus(r) => {
-            checks.push(coverage(&r.period, span, today, locale));
-            let budget: i64 = r.lines.iter().map(|l| l.budget.minor).sum();
-            let spent: i64 = r.lines.iter().map(|l| l.spent.minor).sum();
-            let lines_ok = r.lines.iter().all(|l| l.remaining.minor == l.budget.minor - l.spent.minor);
-            let ok = budget == r.budget.minor && spent == r.spent.minor && lines_ok;
-            let text = pick(
-                format!(
-                    "Les lignes s'additionnent : budget {}, dépensé {}.",
-                    money(budget, r.budget.currency, locale),
-                    money(spent, r.spent.currency, locale)
-                ),
-                format!(
-                    "The lines add up: budget {}, spent {}.",
-                    money(budget, r.budget.currency, locale),
-                    money(spent, r.spent.currency, locale)
-                ),
-            );
-            checks.push(Check::of(ok, CheckCode::TotalOfGroups, text));
-        }
-        ToolOutput::RecurringPayments(r) => {
-            checks.push(coverage(&r.period, span, today, locale));
-            let yearly: i64 = r.items.iter().map(|i| i.yearly_cost.minor).sum();
-            let text = pick(
-                format!("Somme des paiements par an : {}.", money(yearly, r.yearly_total.currency, locale)),
-                format!("Sum of the payments per year: {}.", money(yearly, r.yearly_total.currency, locale)),
-            );
-            checks.push(Check::of(yearly == r.yearly_total.minor, CheckCode::TotalOfGroups, text));
-            let ids: Vec<i64> = r.items.iter().flat_map(|i| i.source_ids.iter().copied()).collect();
-            let rows = reread(db, user, &ids, locale, &mut checks).await?;
-            let future = rows.iter().filter(|(d, _)| *d > today).count();
-            checks.push(future_check(future as i64, locale));
-        }
-        // Checked apart (`dataset_checks`): they read no ledger.
-        ToolOutput::QueryDataset(_) | ToolOutput::RunSql(_) | ToolOutput::DatasetInfo(_) => {}
-    }
-    Ok(checks)
+    let mut cx = super::CheckCx { db, user, span, checked, locale, today };
+    // Each tool's checks are in its file (`by_tool`).
+    super::ledger_checks(&mut cx, call, output).await
 }
 
 /// The first and last dates of the user's transactions.
@@ -365,7 +119,7 @@ fn coverage_of(period: &Period, span: Option<(Date, Date)>, today: Date, locale:
 
 /// Reads source transactions again by id (the first page a result carries, or a
 /// recurring payment's few): every one must be found.
-async fn reread(
+pub(super) async fn reread(
     db: &mut AnyConnection,
     user: UserId,
     ids: &[i64],
@@ -381,12 +135,12 @@ async fn reread(
 }
 
 /// The part of `period` after `today`, if it has one.
-fn after_today(period: &Period, today: Date) -> Option<Period> {
+pub(super) fn after_today(period: &Period, today: Date) -> Option<Period> {
     let from = today.add_days(1).max(period.start);
     (from < period.end).then(|| Period { start: from, ..period.clone() })
 }
 
-fn future_check(future: i64, locale: Locale) -> Check {
+pub(super) fn future_check(future: i64, locale: Locale) -> Check {
     if future == 0 {
         Check::passed(
             CheckCode::FutureDates,
@@ -407,7 +161,12 @@ fn future_check(future: i64, locale: Locale) -> Check {
 type Sums = (i64, i64);
 
 /// Other currencies are reported apart: each must be what the sources hold.
-fn currencies(found: &BTreeMap<Currency, Sums>, reported: &[Money], locale: Locale, checks: &mut Vec<Check>) {
+pub(super) fn currencies(
+    found: &BTreeMap<Currency, Sums>,
+    reported: &[Money],
+    locale: Locale,
+    checks: &mut Vec<Check>,
+) {
     if found.is_empty() && reported.is_empty() {
         return;
     }
@@ -435,7 +194,7 @@ fn currencies(found: &BTreeMap<Currency, Sums>, reported: &[Money], locale: Loca
     });
 }
 
-fn count_check(ok: bool, said: u32, found: usize, locale: Locale) -> Check {
+pub(super) fn count_check(ok: bool, said: u32, found: usize, locale: Locale) -> Check {
     let text = locale.pick(
         format!("{said} opérations annoncées, {found} trouvées."),
         format!("{said} transactions said, {found} found."),
@@ -443,7 +202,7 @@ fn count_check(ok: bool, said: u32, found: usize, locale: Locale) -> Check {
     Check::of(ok, CheckCode::Counts, text)
 }
 
-fn money(minor: i64, currency: Currency, locale: Locale) -> String {
+pub(super) fn money(minor: i64, currency: Currency, locale: Locale) -> String {
     Money::new(minor, currency).format(locale)
 }
 
