@@ -52,17 +52,7 @@ pub fn WidgetsPage() -> impl IntoView {
 
 /// A ledger tool as the form names it.
 fn tool_label(name: &str, locale: Locale) -> &'static str {
-    match name {
-        "spending_summary" => tr(locale, "Dépenses", "Spending"),
-        "income_summary" => tr(locale, "Revenus", "Income"),
-        "list_transactions" => tr(locale, "Liste des opérations", "Transaction lists"),
-        "compare_periods" => tr(locale, "Comparaisons de périodes", "Period comparisons"),
-        "cash_flow" => tr(locale, "Flux de trésorerie", "Cash flow"),
-        "balances" => tr(locale, "Soldes", "Balances"),
-        "budget_status" => tr(locale, "Budgets", "Budgets"),
-        "recurring_payments" => tr(locale, "Paiements récurrents", "Recurring payments"),
-        _ => "",
-    }
+    crate::render::tools::label(name, locale)
 }
 
 /// Why the form was refused, in words; for an origin, which line.

@@ -3,30 +3,13 @@
 
 use agent::protocol::{ChatEvent, TextFormat};
 use agent::runs::{RunStatus, RunTrace};
-use agent::{Clarification, Locale, ToolCallPlan, ToolOutput};
+use agent::{Clarification, Locale, ToolCallPlan};
 use leptos::prelude::*;
 
 use super::answer::{answer_text, usage_line};
 use super::plan::{ClarifyCard, PlanBadge};
-use super::{accounts, budgets, ledger, recurring, tables};
+use super::tool_output;
 use crate::i18n::{t, T};
-
-/// A tool's result as the answer shows it.
-pub fn tool_output(output: ToolOutput, locale: Locale) -> AnyView {
-    match output {
-        ToolOutput::SpendingSummary(r) => ledger::summary(r, "spending_summary", locale).into_any(),
-        ToolOutput::IncomeSummary(r) => ledger::summary(r, "income_summary", locale).into_any(),
-        ToolOutput::ListTransactions(r) => ledger::listing(r, locale).into_any(),
-        ToolOutput::ComparePeriods(r) => ledger::comparison(r, locale).into_any(),
-        ToolOutput::CashFlow(r) => accounts::cash_flow(r, locale).into_any(),
-        ToolOutput::Balances(r) => accounts::balances(r, locale).into_any(),
-        ToolOutput::BudgetStatus(r) => budgets::budget_status(r, locale).into_any(),
-        ToolOutput::RecurringPayments(r) => recurring::recurring(r, locale).into_any(),
-        ToolOutput::QueryDataset(r) => tables::dataset_result(r, "query_dataset", locale).into_any(),
-        ToolOutput::RunSql(r) => tables::dataset_result(r, "run_sql", locale).into_any(),
-        ToolOutput::DatasetInfo(r) => tables::dataset_info(r, locale).into_any(),
-    }
-}
 
 /// One stored assistant answer, event by event, with its run's trace when it has one
 /// (its owner's pages): each result then links to the step that computed it, and the

@@ -4,15 +4,11 @@
 //! [`plan`]: the badge and the clarifying question, while an answer streams.
 
 #[cfg(feature = "ssr")]
-pub mod accounts;
-#[cfg(feature = "ssr")]
 mod answer;
 #[cfg(feature = "ssr")]
 pub mod approval;
 #[cfg(feature = "ssr")]
-mod bars;
-#[cfg(feature = "ssr")]
-pub mod budgets;
+pub(crate) mod bars;
 #[cfg(feature = "ssr")]
 pub mod cells;
 #[cfg(feature = "ssr")]
@@ -21,15 +17,15 @@ mod events;
 mod ledger;
 pub mod plan;
 #[cfg(feature = "ssr")]
-pub mod recurring;
-#[cfg(feature = "ssr")]
 pub mod runs;
 #[cfg(feature = "ssr")]
 pub mod share;
 #[cfg(feature = "ssr")]
-mod tables;
+pub mod tools;
 
 #[cfg(feature = "ssr")]
 pub use answer::answer_text;
 #[cfg(feature = "ssr")]
-pub use events::{events_view, tool_output};
+pub use events::events_view;
+#[cfg(feature = "ssr")]
+pub use tools::tool_output;

@@ -10,7 +10,8 @@ use leptos::prelude::*;
 use super::parts::{categories, merchants, nothing};
 use super::shares;
 use crate::i18n::tr;
-use crate::render::{accounts, answer_text, budgets, recurring, tool_output};
+use crate::render::tools::{budget_status, cash_flow, recurring_payments};
+use crate::render::{answer_text, tool_output};
 
 pub fn blocks(page: ReportPage) -> impl IntoView {
     let (locale, figures, names) = (page.locale, page.figures, page.names);
@@ -92,11 +93,11 @@ fn amounts(b: Block, locale: Locale, said: bool) -> AnyView {
             }
         }
         BlockKind::CashFlow => match b.outputs.into_iter().next() {
-            Some(ToolOutput::CashFlow(r)) => accounts::cash_flow(r, locale).into_any(),
+            Some(ToolOutput::CashFlow(r)) => cash_flow::cash_flow(r, locale).into_any(),
             _ => nothing(locale),
         },
         BlockKind::Budgets => match b.outputs.into_iter().next() {
-            Some(ToolOutput::BudgetStatus(r)) => budgets::budget_status(r, locale).into_any(),
+            Some(ToolOutput::BudgetStatus(r)) => budget_status::budget_status(r, locale).into_any(),
             _ => nothing(locale),
         },
         BlockKind::Merchants => match b.outputs.into_iter().next() {
@@ -104,7 +105,7 @@ fn amounts(b: Block, locale: Locale, said: bool) -> AnyView {
             _ => nothing(locale),
         },
         BlockKind::Recurring => match b.outputs.into_iter().next() {
-            Some(ToolOutput::RecurringPayments(r)) => recurring::recurring(r, locale).into_any(),
+            Some(ToolOutput::RecurringPayments(r)) => recurring_payments::recurring(r, locale).into_any(),
             _ => nothing(locale),
         },
     }

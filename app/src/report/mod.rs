@@ -11,8 +11,8 @@ mod blocks;
 #[cfg(test)]
 mod golden;
 pub mod og;
-mod parts;
-mod shares;
+pub(crate) mod parts;
+pub(crate) mod shares;
 
 use agent::reports::{Figures, Freshness, ReportPage};
 use agent::Locale;

@@ -41,20 +41,7 @@ fn groups(page: &ReportPage) -> Option<(Vec<Group>, i64, bool)> {
 fn figure(page: &ReportPage) -> Option<String> {
     let locale = page.locale;
     let output = page.blocks.first()?.outputs.first()?;
-    let amounts = page.figures == Figures::Amounts;
-    match output {
-        ToolOutput::SpendingSummary(r) | ToolOutput::IncomeSummary(r) if amounts => {
-            Some(r.total.format(locale))
-        }
-        ToolOutput::ListTransactions(r) if amounts => Some(r.net.format(locale)),
-        ToolOutput::Balances(r) if amounts => Some(r.total.format(locale)),
-        ToolOutput::ComparePeriods(r) => r.change_basis_points.map(|bp| agent::answer::percent(bp, locale)),
-        ToolOutput::CashFlow(r) => r.savings_rate_basis_points.map(|bp| agent::answer::share(bp, locale)),
-        ToolOutput::BudgetStatus(r) => {
-            agent::reports::share_bp(r.spent.minor, r.budget.minor).map(|bp| agent::answer::share(bp, locale))
-        }
-        _ => None,
-    }
+    crate::render::tools::figure(output, page.figures == Figures::Amounts, locale)
 }
 
 fn short(text: &str, max: usize) -> String {

@@ -1,13 +1,35 @@
-//! Budgets: each category's spending against its budget, as a meter and in numbers.
+//! `budget_status`' result: each category's spending against its budget, as a meter
+//! and in numbers; as shares, each budget's part used.
 
 use agent::answer::share;
 use agent::{BudgetState, BudgetStatusResult, Locale, Money};
 use leptos::prelude::*;
 
-use super::bars::{meter, MeterText};
-use super::cells::{money, money_cell, table_or};
-use crate::i18n::{self, t, T};
+use super::ToolView;
+use crate::i18n::{self, t, tr, T};
+use crate::render::bars::{meter, MeterText};
+use crate::render::cells::{money, money_cell, table_or};
+use crate::report::parts::nothing;
 use crate::table::column_heads;
+
+pub(crate) struct View;
+
+impl ToolView for View {
+    type Output = BudgetStatusResult;
+    const LABEL: (&'static str, &'static str) = ("Budgets", "Budgets");
+
+    fn view(r: BudgetStatusResult, locale: Locale) -> AnyView {
+        budget_status(r, locale).into_any()
+    }
+
+    fn shares(r: BudgetStatusResult, locale: Locale) -> Option<AnyView> {
+        Some(shares(r, locale))
+    }
+
+    fn figure(r: &BudgetStatusResult, _: bool, locale: Locale) -> Option<String> {
+        agent::reports::share_bp(r.spent.minor, r.budget.minor).map(|bp| share(bp, locale))
+    }
+}
 
 fn budget_state(state: BudgetState, locale: Locale) -> (&'static str, &'static str, &'static str) {
     match state {
@@ -17,7 +39,7 @@ fn budget_state(state: BudgetState, locale: Locale) -> (&'static str, &'static s
     }
 }
 
-pub fn budget_status(r: BudgetStatusResult, locale: Locale) -> impl IntoView {
+pub(crate) fn budget_status(r: BudgetStatusResult, locale: Locale) -> impl IntoView {
     let mut heading = r.period.label.clone();
     if r.months > 1 {
         heading = format!("{heading} · {}", i18n::months(r.months, locale));
@@ -99,4 +121,37 @@ pub fn budget_status(r: BudgetStatusResult, locale: Locale) -> impl IntoView {
             {body}
         </section>
     }
+}
+
+fn shares(r: BudgetStatusResult, locale: Locale) -> AnyView {
+    if r.lines.is_empty() {
+        return nothing(locale);
+    }
+    let rows = r
+        .lines
+        .into_iter()
+        .map(|l| {
+            view! {
+                <tr>
+                    <th scope="row">{l.category.label}</th>
+                    <td class="num">{agent::answer::share(l.used_basis_points, locale)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table class="rows" data-testid="budgets">
+                <caption>{r.period.label.clone()}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{tr(locale, "Catégorie", "Category")}</th>
+                        <th scope="col" class="num">{tr(locale, "Budget utilisé", "Budget used")}</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
 }

@@ -1,13 +1,32 @@
-//! Recurring payments: subscriptions and other regular debits, with their yearly cost.
+//! `recurring_payments`' result: subscriptions and other regular debits, with their
+//! yearly cost; as shares, each payment's part of the yearly cost.
 
 use agent::{Cadence, Locale, RecurringResult};
 use leptos::prelude::*;
 
-use super::cells::{heading, money, money_cell, table_or};
-use crate::i18n::{self, t, T};
+use super::ToolView;
+use crate::i18n::{self, t, tr, T};
+use crate::render::cells::{heading, money, money_cell, table_or};
+use crate::report::parts::nothing;
+use crate::report::shares::pct;
 use crate::table::column_heads;
 
-pub fn cadence(c: Cadence, locale: Locale) -> &'static str {
+pub(crate) struct View;
+
+impl ToolView for View {
+    type Output = RecurringResult;
+    const LABEL: (&'static str, &'static str) = ("Paiements récurrents", "Recurring payments");
+
+    fn view(r: RecurringResult, locale: Locale) -> AnyView {
+        recurring(r, locale).into_any()
+    }
+
+    fn shares(r: RecurringResult, locale: Locale) -> Option<AnyView> {
+        Some(shares(r, locale))
+    }
+}
+
+fn cadence(c: Cadence, locale: Locale) -> &'static str {
     match c {
         Cadence::Weekly => t(locale, T::Weekly),
         Cadence::Monthly => t(locale, T::Monthly),
@@ -16,7 +35,7 @@ pub fn cadence(c: Cadence, locale: Locale) -> &'static str {
     }
 }
 
-pub fn recurring(r: RecurringResult, locale: Locale) -> impl IntoView {
+pub(crate) fn recurring(r: RecurringResult, locale: Locale) -> impl IntoView {
     let heading = heading(&[r.merchant.as_ref().or(r.category.as_ref())], &r.period);
     let body = table_or(r.items.is_empty(), t(locale, T::NoRecurring), move || {
         view! {
@@ -75,4 +94,40 @@ pub fn recurring(r: RecurringResult, locale: Locale) -> impl IntoView {
             {body}
         </section>
     }
+}
+
+fn shares(r: RecurringResult, locale: Locale) -> AnyView {
+    if r.items.is_empty() {
+        return nothing(locale);
+    }
+    let total = r.yearly_total.minor;
+    let rows = r
+        .items
+        .into_iter()
+        .map(|i| {
+            view! {
+                <tr>
+                    <th scope="row">{i.label}</th>
+                    <td>{cadence(i.cadence, locale)}</td>
+                    <td class="num">{pct(i.yearly_cost.minor, total, locale)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table class="rows" data-testid="recurring">
+                <caption>{r.period.label.clone()}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{tr(locale, "Paiement", "Payment")}</th>
+                        <th scope="col">{tr(locale, "Fréquence", "Frequency")}</th>
+                        <th scope="col" class="num">{tr(locale, "Part du coût annuel", "Share of the yearly cost")}</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
 }

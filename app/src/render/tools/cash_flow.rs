@@ -1,15 +1,37 @@
-//! Money in and out of the accounts: cash flow over a period, and balances on a day.
+//! `cash_flow`'s result: money in and out, the net and the savings rate, by month, week
+//! or day; as shares, each of income.
 
 use agent::answer::share;
-use agent::{BalancesResult, CashFlowResult, GroupBy, Locale};
+use agent::{CashFlowResult, GroupBy, Locale};
 use leptos::prelude::*;
 
-use super::bars::bar;
-use super::cells::{heading, money, money_cell, table_or, width};
-use crate::i18n::{self, t, T};
+use super::ToolView;
+use crate::i18n::{t, tr, T};
+use crate::render::bars::bar;
+use crate::render::cells::{heading, money, width};
+use crate::report::shares::pct;
 use crate::table::column_heads;
 
-pub fn cash_flow(r: CashFlowResult, locale: Locale) -> impl IntoView {
+pub(crate) struct View;
+
+impl ToolView for View {
+    type Output = CashFlowResult;
+    const LABEL: (&'static str, &'static str) = ("Flux de trésorerie", "Cash flow");
+
+    fn view(r: CashFlowResult, locale: Locale) -> AnyView {
+        cash_flow(r, locale).into_any()
+    }
+
+    fn shares(r: CashFlowResult, locale: Locale) -> Option<AnyView> {
+        Some(shares(r, locale))
+    }
+
+    fn figure(r: &CashFlowResult, _: bool, locale: Locale) -> Option<String> {
+        r.savings_rate_basis_points.map(|bp| share(bp, locale))
+    }
+}
+
+pub(crate) fn cash_flow(r: CashFlowResult, locale: Locale) -> impl IntoView {
     let heading = heading(&[r.account.as_ref()], &r.period);
     let net_class = if r.net.minor < 0 { "kpi kpi-net neg" } else { "kpi kpi-net" };
     let rate = r.savings_rate_basis_points;
@@ -88,59 +110,49 @@ pub fn cash_flow(r: CashFlowResult, locale: Locale) -> impl IntoView {
     }
 }
 
-fn account_kind(kind: &str, locale: Locale) -> &'static str {
-    match kind {
-        "checking" => t(locale, T::Checking),
-        "savings" => t(locale, T::SavingsAccount),
-        "card" => t(locale, T::Card),
-        _ => t(locale, T::OtherAccount),
-    }
-}
-
-pub fn balances(r: BalancesResult, locale: Locale) -> impl IntoView {
-    let heading = format!("{} {}", t(locale, T::BalancesOn), i18n::date(r.date, locale));
-    let body = table_or(r.accounts.is_empty(), t(locale, T::NoAccount), move || {
+fn shares(r: CashFlowResult, locale: Locale) -> AnyView {
+    let rate = r.savings_rate_basis_points.map(|bp| agent::answer::share(bp, locale));
+    let rows = r
+        .rows
+        .iter()
+        .map(|row| {
+            view! {
+                <tr>
+                    <th scope="row">{row.label.clone()}</th>
+                    <td class="num">{pct(row.spending.minor, row.income.minor, locale)}</td>
+                    <td class="num">{pct(row.net.minor, row.income.minor, locale)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let table = (!r.rows.is_empty()).then(|| {
         view! {
-            <table class="rows balances" data-testid="balances">
-                <caption>{t(locale, T::Accounts)}</caption>
-                <thead>
-                    <tr>
-                        {column_heads([
-                            (t(locale, T::Account), ""), (t(locale, T::AccountType), ""),
-                            (t(locale, T::Balance), "num"),
-                        ])}
-                    </tr>
-                </thead>
-                <tbody>
-                    {r.accounts
-                        .into_iter()
-                        .map(|a| {
-                            view! {
-                                <tr data-key=a.key.clone()>
-                                    <th scope="row">{a.label}</th>
-                                    <td>{account_kind(&a.kind, locale)}</td>
-                                    {money_cell(a.balance, locale, "balance", t(locale, T::Balance))}
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-                <tfoot>
-                    <tr>
-                        <th scope="row" colspan="2">{t(locale, T::Total)}</th>
-                        <td class="num">{money(r.total, locale)}</td>
-                    </tr>
-                </tfoot>
-            </table>
+            <div class="table-wrap">
+                <table class="rows">
+                    <thead>
+                        <tr>
+                            <th scope="col">{tr(locale, "Période", "Period")}</th>
+                            <th scope="col" class="num">{tr(locale, "Dépenses / revenus", "Spending / income")}</th>
+                            <th scope="col" class="num">{tr(locale, "Épargne / revenus", "Savings / income")}</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
         }
     });
     view! {
-        <section class="result" data-testid="result" data-tool="balances">
-            <p class="result-heading">{heading}</p>
-            <p class="total" data-testid="total" data-minor=r.total.minor data-currency=r.total.currency.to_string()>
-                {r.total.format(locale)}
+        <section class="result" data-testid="result" data-tool="cash_flow">
+            <p class="result-heading">{r.period.label.clone()}</p>
+            <p class="total" data-testid="savings-rate">
+                {tr(locale, "Taux d'épargne : ", "Savings rate: ")} {rate.unwrap_or_else(|| "—".into())}
             </p>
-            {body}
+            <p class="result-sub">
+                {tr(locale, "Dépenses : ", "Spending: ")} {pct(r.spending.minor, r.income.minor, locale)}
+                {tr(locale, " des revenus", " of income")}
+            </p>
+            {table}
         </section>
     }
+    .into_any()
 }
