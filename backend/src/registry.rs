@@ -56,137 +56,26 @@ fn schema_of<T: schemars::JsonSchema>() -> Value {
     serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null)
 }
 
-/// Every tool, in registry order: its name, class, description (what a model and the
-/// API read) and the JSON Schema of its arguments, from their Rust type.
+/// Every tool, in the order of `agent::for_each_tool!`: its name, class, description
+/// (what a model and the API read, in its file in `agent::tool`) and the JSON Schema of
+/// its arguments, from their Rust type.
 type Entry = (&'static str, ToolClass, &'static str, fn() -> Value);
-const TOOLS: [Entry; 16] = [
+
+macro_rules! registry_rows {
     (
-        "spending_summary",
-        ToolClass::Read,
-        "Money spent (outgoing transactions of expense categories) over a period, \
-         optionally for one category or merchant, optionally grouped by category, \
-         merchant or month. Returns the total, groups, matching transactions and their ids.",
-        schema_of::<agent::SummaryArgs>,
-    ),
-    (
-        "income_summary",
-        ToolClass::Read,
-        "Money received (incoming transactions of income categories) over a period, \
-         optionally for one category or payer, optionally grouped by category, payer \
-         or month. Returns the total, groups, matching transactions and their ids.",
-        schema_of::<agent::SummaryArgs>,
-    ),
-    (
-        "compare_periods",
-        ToolClass::Read,
-        "Spending or income over two periods (optionally for one category or merchant) \
-         and the change between them, in money and in hundredths of a percent.",
-        schema_of::<agent::CompareArgs>,
-    ),
-    (
-        "list_transactions",
-        ToolClass::Read,
-        "Transactions of a period, newest first, optionally filtered by category, \
-         merchant, account, direction (debit or credit) or label text. Returns the \
-         rows, their count and net sum.",
-        schema_of::<agent::ListTransactionsArgs>,
-    ),
-    (
-        "cash_flow",
-        ToolClass::Read,
-        "Money in, money out, the net and the savings rate over a period, optionally \
-         for one account and per month, week or day. Transfers between the user's own \
-         accounts are neither; refunds lower spending.",
-        schema_of::<agent::CashFlowArgs>,
-    ),
-    (
-        "balances",
-        ToolClass::Read,
-        "The balance of each account (or one) at the close of the period's last day, \
-         never after today, and their total.",
-        schema_of::<agent::BalancesArgs>,
-    ),
-    (
-        "budget_status",
-        ToolClass::Read,
-        "Each monthly budget (or one category's) against what was spent in its \
-         category over the period, net of refunds: spent, remaining, share used and \
-         state (ok, warning from 80 %, over).",
-        schema_of::<agent::BudgetArgs>,
-    ),
-    (
-        "recurring_payments",
-        ToolClass::Read,
-        "Payments that repeat weekly, monthly, quarterly or yearly with a stable \
-         amount (subscriptions, rent, bills), found over the period, optionally for one \
-         category or merchant: typical amount, next date, yearly cost.",
-        schema_of::<agent::RecurringArgs>,
-    ),
-    (
-        "dataset_info",
-        ToolClass::Read,
-        "The user's datasets (CSV files uploaded for analysis): each table's name, row \
-         count and typed columns, and the SQL dialect to query them with.",
-        schema_of::<agent::DatasetInfoArgs>,
-    ),
-    (
-        "query_dataset",
-        ToolClass::Read,
-        "One aggregate (sum, avg, count, min, max) of a dataset's column, optionally per \
-         value of another column (a date column per month, quarter or year), over the \
-         rows that filters and a period keep, ordered and limited. Returns the rows and \
-         a chart.",
-        schema_of::<agent::QueryDatasetArgs>,
-    ),
-    (
-        "run_sql",
-        ToolClass::Read,
-        "Runs one read-only SELECT over the user's datasets (the tables dataset_info \
-         lists, nothing else), within 2 seconds, at most 1000 rows. Returns the rows \
-         and a chart when they are labels then numbers.",
-        schema_of::<agent::RunSqlArgs>,
-    ),
-    (
-        "set_budget",
-        ToolClass::Write,
-        "Sets, changes or removes (no amount) a category's monthly budget from a month \
-         on (`from`, a month's first day); earlier months keep theirs. A write: Sou \
-         shows its effect and runs it only once the user approves.",
-        schema_of::<agent::SetBudgetArgs>,
-    ),
-    (
-        "create_rule",
-        ToolClass::Write,
-        "Creates a categorisation rule: a bank label or merchant name containing the \
-         pattern's words gets the category, at the next imports and, with \
-         apply_to_past, already. A write, approved by the user first.",
-        schema_of::<agent::CreateRuleArgs>,
-    ),
-    (
-        "recategorise",
-        ToolClass::Write,
-        "Gives a category (`to`) to the transactions every filter keeps: period, \
-         current category, merchant, label text, amounts, or ids. A write, approved \
-         by the user first.",
-        schema_of::<agent::RecategoriseArgs>,
-    ),
-    (
-        "merge_merchants",
-        ToolClass::Write,
-        "Merges merchants into one (`into`; the others' transactions, names and \
-         aliases follow), adds label aliases, or renames it. A write, approved by \
-         the user first.",
-        schema_of::<agent::MergeMerchantsArgs>,
-    ),
-    (
-        "mark_transfers",
-        ToolClass::Write,
-        "Marks the transactions every filter keeps as transfers between the user's \
-         own accounts (neither spending nor income). A write, approved by the user \
-         first.",
-        schema_of::<agent::MarkTransfersArgs>,
-    ),
-];
+        ledger: [$($l:ident $L:ident,)*]
+        dataset: [$($d:ident $D:ident,)*]
+        write: [$($w:ident $W:ident,)*]
+    ) => {
+        const TOOLS: &[Entry] = &[
+            $((stringify!($l), ToolClass::Read, agent::tool::$l::DESCRIPTION, schema_of::<agent::tool::$l::Args>),)*
+            $((stringify!($d), ToolClass::Read, agent::tool::$d::DESCRIPTION, schema_of::<agent::tool::$d::Args>),)*
+            $((stringify!($w), ToolClass::Write, agent::tool::$w::DESCRIPTION, schema_of::<agent::tool::$w::Args>),)*
+        ];
+    };
+}
+
+agent::for_each_tool!(registry_rows);
 
 /// Bounds the Rust types cannot express.
 fn bound(t: &mut ToolSpec) {
@@ -410,17 +299,21 @@ mod tests {
     }
 
     #[test]
-    fn every_tool_is_documented() {
+    fn every_tool_is_documented_in_the_registrys_order() {
         let doc = include_str!("../../docs/tools.md");
+        let mut from = 0;
         for t in Registry::get().tools() {
-            assert!(doc.contains(&format!("## `{}`", t.name)), "docs/tools.md lacks {}", t.name);
+            let at = doc.find(&format!("## `{}`", t.name));
+            assert!(at.is_some(), "docs/tools.md lacks {}", t.name);
+            assert!(at >= Some(from), "docs/tools.md has {} out of the registry's order", t.name);
+            from = at.unwrap_or(from);
         }
     }
 
     #[test]
     fn accepts_parser_plans_and_rejects_the_rest() {
         let r = Registry::get();
-        assert_eq!(r.tools().len(), 16);
+        assert_eq!(r.tools().len(), ToolCall::READ_NAMES.len() + ToolCall::WRITE_NAMES.len());
         let mut names: Vec<&str> = r.tools().iter().map(|t| t.name).collect();
         let mut expected = [ToolCall::READ_NAMES, ToolCall::WRITE_NAMES].concat();
         names.sort_unstable();

@@ -37,6 +37,10 @@ pub struct BalancesResult {
     pub total: Money,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "The balance of each account (or one) at the close of the period's last day, \
+     never after today, and their total.";
+
 pub type Args = BalancesArgs;
 pub type Output = BalancesResult;
 

@@ -57,6 +57,11 @@ pub struct BudgetStatusResult {
     pub elapsed_basis_points: Option<i64>,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Each monthly budget (or one category's) against what was spent in its \
+     category over the period, net of refunds: spent, remaining, share used and \
+     state (ok, warning from 80 %, over).";
+
 pub type Args = BudgetArgs;
 pub type Output = BudgetStatusResult;
 

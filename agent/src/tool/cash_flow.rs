@@ -60,6 +60,11 @@ pub struct CashFlowResult {
     pub source_count: u64,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Money in, money out, the net and the savings rate over a period, optionally \
+     for one account and per month, week or day. Transfers between the user's own \
+     accounts are neither; refunds lower spending.";
+
 pub type Args = CashFlowArgs;
 pub type Output = CashFlowResult;
 

@@ -48,6 +48,10 @@ pub struct CompareResult {
     pub change_basis_points: Option<i64>,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Spending or income over two periods (optionally for one category or merchant) \
+     and the change between them, in money and in hundredths of a percent.";
+
 pub type Args = CompareArgs;
 pub type Output = CompareResult;
 

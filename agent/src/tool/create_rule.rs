@@ -20,6 +20,11 @@ ledger_args! {
     }
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Creates a categorisation rule: a bank label or merchant name containing the \
+     pattern's words gets the category, at the next imports and, with \
+     apply_to_past, already. A write, approved by the user first.";
+
 pub type Args = CreateRuleArgs;
 
 pub(crate) const EXPECT: (&str, &str) = super::WRITE_EXPECT;

@@ -21,6 +21,10 @@ pub struct DatasetInfoResult {
     pub dialect: String,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "The user's datasets (CSV files uploaded for analysis): each table's name, row \
+     count and typed columns, and the SQL dialect to query them with.";
+
 pub type Args = DatasetInfoArgs;
 pub type Output = DatasetInfoResult;
 

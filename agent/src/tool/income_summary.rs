@@ -8,6 +8,11 @@ use crate::Locale;
 
 pub(crate) use super::spending_summary::{filters, filters_mut, period, read, redact};
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Money received (incoming transactions of income categories) over a period, \
+     optionally for one category or payer, optionally grouped by category, payer \
+     or month. Returns the total, groups, matching transactions and their ids.";
+
 pub type Args = SummaryArgs;
 pub type Output = SummaryResult;
 

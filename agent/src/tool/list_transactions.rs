@@ -60,6 +60,11 @@ pub struct TransactionListResult {
     pub source_ids: Vec<i64>,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Transactions of a period, newest first, optionally filtered by category, \
+     merchant, account, direction (debit or credit) or label text. Returns the \
+     rows, their count and net sum.";
+
 pub type Args = ListTransactionsArgs;
 pub type Output = TransactionListResult;
 

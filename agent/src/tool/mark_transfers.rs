@@ -17,6 +17,11 @@ ledger_args! {
     }
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Marks the transactions every filter keeps as transfers between the user's \
+     own accounts (neither spending nor income). A write, approved by the user \
+     first.";
+
 pub type Args = MarkTransfersArgs;
 
 pub(crate) const EXPECT: (&str, &str) = super::WRITE_EXPECT;

@@ -22,6 +22,11 @@ ledger_args! {
     }
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Merges merchants into one (`into`; the others' transactions, names and \
+     aliases follow), adds label aliases, or renames it. A write, approved by \
+     the user first.";
+
 pub type Args = MergeMerchantsArgs;
 
 pub(crate) const EXPECT: (&str, &str) = super::WRITE_EXPECT;

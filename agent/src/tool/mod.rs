@@ -1,7 +1,8 @@
 //! Sou's tools, one file each, and the one list they are made from.
 //!
-//! A tool's file holds what the agent knows of it: its arguments and their JSON reader
-//! (the browser's, see `plan_json`), what it filters on, its result, the line that
+//! A tool's file holds what the agent knows of it: its description (the registry's, for
+//! models and API clients), its arguments and their JSON reader (the browser's, see
+//! `plan_json`), what it filters on, its result, the line that
 //! names a call ("Dépenses en Courses — janvier 2026"), the sentence that answers with
 //! its result, what a shared page hides of it, and what a step of a plan expects of it.
 //! [`for_each_tool!`] lists every tool once, in the registry's order; this module, the
@@ -9,23 +10,6 @@
 //! so a tool left out of one of them does not compile.
 
 use crate::{Locale, Money, Period};
-
-pub mod balances;
-pub mod budget_status;
-pub mod cash_flow;
-pub mod compare_periods;
-pub mod create_rule;
-pub mod dataset_info;
-pub mod income_summary;
-pub mod list_transactions;
-pub mod mark_transfers;
-pub mod merge_merchants;
-pub mod query_dataset;
-pub mod recategorise;
-pub mod recurring_payments;
-pub mod run_sql;
-pub mod set_budget;
-pub mod spending_summary;
 
 /// Calls `$cb!` with every tool, in the registry's order, grouped as tools over the
 /// ledger, tools over the user's datasets and tools that change data: each entry is the
@@ -41,17 +25,17 @@ macro_rules! for_each_tool {
             ledger: [
                 spending_summary SpendingSummary,
                 income_summary IncomeSummary,
-                list_transactions ListTransactions,
                 compare_periods ComparePeriods,
+                list_transactions ListTransactions,
                 cash_flow CashFlow,
                 balances Balances,
                 budget_status BudgetStatus,
                 recurring_payments RecurringPayments,
             ]
             dataset: [
+                dataset_info DatasetInfo,
                 query_dataset QueryDataset,
                 run_sql RunSql,
-                dataset_info DatasetInfo,
             ]
             write: [
                 set_budget SetBudget,
@@ -123,6 +107,10 @@ macro_rules! agent_tools {
         dataset: [$($d:ident $D:ident,)*]
         write: [$($w:ident $W:ident,)*]
     ) => {
+        $(pub mod $l;)*
+        $(pub mod $d;)*
+        $(pub mod $w;)*
+
         /// One call of one tool of the registry. The serde tag is the tool's registry name.
         #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
         #[serde(tag = "tool", content = "args", rename_all = "snake_case")]

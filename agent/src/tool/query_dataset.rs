@@ -63,6 +63,12 @@ pub struct DatasetResult {
     pub chart: Option<ChartSpec>,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "One aggregate (sum, avg, count, min, max) of a dataset's column, optionally per \
+     value of another column (a date column per month, quarter or year), over the \
+     rows that filters and a period keep, ordered and limited. Returns the rows and \
+     a chart.";
+
 pub type Args = QueryDatasetArgs;
 pub type Output = DatasetResult;
 

@@ -23,6 +23,11 @@ ledger_args! {
     }
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Gives a category (`to`) to the transactions every filter keeps: period, \
+     current category, merchant, label text, amounts, or ids. A write, approved \
+     by the user first.";
+
 pub type Args = RecategoriseArgs;
 
 pub(crate) const EXPECT: (&str, &str) = super::WRITE_EXPECT;

@@ -62,6 +62,11 @@ pub struct RecurringResult {
     pub yearly_total: Money,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Payments that repeat weekly, monthly, quarterly or yearly with a stable \
+     amount (subscriptions, rent, bills), found over the period, optionally for one \
+     category or merchant: typical amount, next date, yearly cost.";
+
 pub type Args = RecurringArgs;
 pub type Output = RecurringResult;
 

@@ -19,6 +19,11 @@ pub struct RunSqlArgs {
     pub sql: String,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Runs one read-only SELECT over the user's datasets (the tables dataset_info \
+     lists, nothing else), within 2 seconds, at most 1000 rows. Returns the rows \
+     and a chart when they are labels then numbers.";
+
 pub type Args = RunSqlArgs;
 pub type Output = DatasetResult;
 

@@ -17,6 +17,11 @@ ledger_args! {
     }
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Sets, changes or removes (no amount) a category's monthly budget from a month \
+     on (`from`, a month's first day); earlier months keep theirs. A write: Sou \
+     shows its effect and runs it only once the user approves.";
+
 pub type Args = SetBudgetArgs;
 
 pub(crate) const EXPECT: (&str, &str) = super::WRITE_EXPECT;

@@ -81,6 +81,11 @@ pub struct SummaryResult {
     pub source_count: u64,
 }
 
+/// What the tool does, as the registry gives it to models and API clients.
+pub const DESCRIPTION: &str = "Money spent (outgoing transactions of expense categories) over a period, \
+     optionally for one category or merchant, optionally grouped by category, \
+     merchant or month. Returns the total, groups, matching transactions and their ids.";
+
 pub type Args = SummaryArgs;
 pub type Output = SummaryResult;
 

@@ -3,14 +3,13 @@
 //! transactions its result rests on, and how to page through them. `super` expands
 //! `agent::for_each_tool!` into the dispatches, so a tool missing here does not compile.
 
-pub(super) mod balances;
-pub(super) mod budget_status;
-pub(super) mod cash_flow;
-pub(super) mod compare_periods;
-pub(super) mod income_summary;
-pub(super) mod list_transactions;
-pub(super) mod recurring_payments;
-pub(super) mod spending_summary;
+macro_rules! ledger_mods {
+    (ledger: [$($l:ident $L:ident,)*] dataset: $d:tt write: $w:tt) => {
+        $(pub(super) mod $l;)*
+    };
+}
+
+agent::for_each_tool!(ledger_mods);
 
 use agent::{Currency, Date, Locale};
 use sqlx::AnyConnection;
