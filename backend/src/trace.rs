@@ -70,19 +70,9 @@ pub fn bucket(minor: i64) -> &'static str {
 }
 
 /// The headline amount of a tool's output (its total), for [`bucket`]; `None` for
-/// tools whose results are not money (datasets).
+/// tools whose results are not money (datasets). Each tool's is in its file.
 pub fn headline(output: &agent::ToolOutput) -> Option<i64> {
-    use agent::ToolOutput as O;
-    Some(match output {
-        O::SpendingSummary(r) | O::IncomeSummary(r) => r.total.minor,
-        O::ListTransactions(r) => r.net.minor,
-        O::ComparePeriods(r) => r.current.total.minor,
-        O::CashFlow(r) => r.net.minor,
-        O::Balances(r) => r.total.minor,
-        O::BudgetStatus(r) => r.spent.minor,
-        O::RecurringPayments(r) => r.monthly_total.minor,
-        O::QueryDataset(_) | O::RunSql(_) | O::DatasetInfo(_) => return None,
-    })
+    crate::tools::headline(output)
 }
 
 #[cfg(test)]

@@ -250,6 +250,16 @@ macro_rules! ledger_tools {
             }
         }
 
+        /// The headline amount of a tool's output (its total), for
+        /// [`crate::trace::bucket`]; `None` for tools whose results are not money
+        /// (datasets).
+        pub fn headline(output: &ToolOutput) -> Option<i64> {
+            match output {
+                $(ToolOutput::$L(r) => Some(by_tool::$l::headline(r)),)*
+                $(ToolOutput::$D(_))|* => None,
+            }
+        }
+
         /// The whole months of a call's period (first days; the last one excluded) that
         /// its checks may read from the roll-up once they are found equal to their rows.
         fn rollup_months(call: &ToolCall) -> Option<(Date, Date)> {

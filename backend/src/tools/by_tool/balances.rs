@@ -66,3 +66,8 @@ pub(in crate::tools) async fn source_page(
 ) -> Result<Vec<Row_>, BackendError> {
     Ok(Vec::new())
 }
+
+/// The amount the traces bucket ([`crate::trace::bucket`]).
+pub(in crate::tools) fn headline(r: &BalancesResult) -> i64 {
+    r.total.minor
+}

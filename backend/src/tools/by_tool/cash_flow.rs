@@ -88,3 +88,8 @@ pub(in crate::tools) async fn source_page(
 ) -> Result<Vec<Row_>, BackendError> {
     cash_flow_lines(cx.db, cx.user, a, cx.currency, cx.locale, cx.page).await
 }
+
+/// The amount the traces bucket ([`crate::trace::bucket`]).
+pub(in crate::tools) fn headline(r: &CashFlowResult) -> i64 {
+    r.net.minor
+}

@@ -50,3 +50,8 @@ pub(in crate::tools) fn rollup_months(_: &CompareArgs) -> Option<(Date, Date)> {
 pub(in crate::tools) async fn source_page(_: PageCx<'_>, _: &CompareArgs) -> Result<Vec<Row_>, BackendError> {
     Ok(Vec::new())
 }
+
+/// The amount the traces bucket ([`crate::trace::bucket`]).
+pub(in crate::tools) fn headline(r: &CompareResult) -> i64 {
+    r.current.total.minor
+}

@@ -9,7 +9,7 @@ use crate::error::BackendError;
 use crate::tools::ledger::Row_;
 use crate::tools::spending::{summary, summary_lines, Flow};
 
-pub(in crate::tools) use super::spending_summary::{rollup_months, sources};
+pub(in crate::tools) use super::spending_summary::{headline, rollup_months, sources};
 
 pub(in crate::tools) async fn run(
     cx: &mut RunCx<'_>,

@@ -56,3 +56,8 @@ pub(in crate::tools) async fn source_page(
 ) -> Result<Vec<Row_>, BackendError> {
     Ok(Vec::new())
 }
+
+/// The amount the traces bucket ([`crate::trace::bucket`]).
+pub(in crate::tools) fn headline(r: &RecurringResult) -> i64 {
+    r.monthly_total.minor
+}

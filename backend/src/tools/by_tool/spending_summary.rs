@@ -117,3 +117,8 @@ pub(in crate::tools) async fn summary_checks(
     checks.push(future_check(future, locale));
     Ok(checks)
 }
+
+/// The amount the traces bucket ([`crate::trace::bucket`]).
+pub(in crate::tools) fn headline(r: &SummaryResult) -> i64 {
+    r.total.minor
+}
