@@ -31,6 +31,7 @@ macro_rules! for_each_tool {
                 balances Balances,
                 budget_status BudgetStatus,
                 recurring_payments RecurringPayments,
+                activity Activity,
             ]
             dataset: [
                 dataset_info DatasetInfo,

@@ -632,3 +632,84 @@ async fn chat_runs_each_new_tool_from_a_chosen_plan() {
         .any(|e| matches!(e, ChatEvent::Error { message, .. } if message.contains("offshore"))));
     assert!(events.last().is_some_and(ChatEvent::is_terminal));
 }
+
+/// `activity` on the demo ledger, against plain SQL: Carrefour's debits in 2025 counted,
+/// added up and averaged, the first, the last and the largest found; the salary's credits
+/// from Acme; a merchant with none says so. Its checks pass, and PostgreSQL gives the same.
+#[tokio::test]
+async fn activity_counts_a_merchants_lines_and_finds_their_ends() {
+    let (_dir, store, user) = demo_store().await;
+    let year = period("2025-01-01", "2026-01-01");
+    let lines = |merchant: &str, side: &str, order: &str| {
+        format!(
+            "SELECT {{}} FROM transactions WHERE user_id = $1 AND date >= '2025-01-01' AND date < '2026-01-01'
+             AND amount_minor {side} 0 AND currency = 'EUR'
+             AND merchant_id = (SELECT id FROM merchants WHERE user_id = $1 AND key = '{merchant}') {order}"
+        )
+    };
+    let at = |what: &str, sql: &str| sql.replacen("{}", what, 1);
+    let carrefour = lines("carrefour", "<", "");
+    let n = scalar(&store, &at("count(*)", &carrefour), user).await;
+    let total = -scalar(&store, &at("SUM(amount_minor)", &carrefour), user).await;
+    let id_of = |order: &str| at("id", &lines("carrefour", "<", &format!("ORDER BY {order} LIMIT 1")));
+    let first = scalar(&store, &id_of("date, id"), user).await;
+    let last = scalar(&store, &id_of("date DESC, id DESC"), user).await;
+    let largest = scalar(&store, &id_of("ABS(amount_minor) DESC, date DESC, id DESC"), user).await;
+    assert!(n > 3, "the demo ledger has Carrefour all year");
+
+    let c = call("activity", json!({"period": year, "merchant": "carrefour"}));
+    let (output, checks) =
+        backend::tools::run_checked(&store, user, &c, agent::Locale::Fr, demo_today()).await.unwrap();
+    let failed: Vec<_> = checks.iter().filter(|c| c.outcome == agent::runs::CheckOutcome::Failed).collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    let ToolOutput::Activity(r) = &output else { panic!("{output:?}") };
+    assert_eq!((i64::from(r.count), r.total.minor, r.source_count as i64), (n, total, n));
+    assert_eq!(r.average.map(|m| m.minor), Some((total + n / 2) / n));
+    let ids = [&r.first, &r.last, &r.largest].map(|t| t.as_ref().map(|t| t.id));
+    assert_eq!(ids, [Some(first), Some(last), Some(largest)]);
+    assert_eq!(r.source_ids.first(), Some(&last), "newest first");
+    assert_eq!(r.source_ids.len(), (n as usize).min(agent::SOURCE_PAGE));
+    let sentence = agent::answer::summarize(&output, agent::Locale::Fr);
+    assert!(sentence.starts_with(&format!("{n} dépenses chez Carrefour — ")), "{sentence}");
+
+    // Money in: the salary, from Acme.
+    let acme = lines("acme", ">", "");
+    let c = call("activity", json!({"period": year, "merchant": "acme", "direction": "credit"}));
+    let ToolOutput::Activity(salary) = run_at(&store, user, &c, demo_today()).await.unwrap() else {
+        panic!()
+    };
+    let paid = scalar(&store, &at("count(*)", &acme), user).await;
+    assert!(paid >= 12, "a salary each month");
+    assert_eq!(
+        (i64::from(salary.count), salary.total.minor),
+        (paid, scalar(&store, &at("SUM(amount_minor)", &acme), user).await)
+    );
+    let sentence = agent::answer::summarize(&ToolOutput::Activity(salary), agent::Locale::En);
+    assert!(sentence.starts_with(&format!("{paid} credits from ACME SAS — ")), "{sentence}");
+
+    // None: said, with no row and no average.
+    let c = call("activity", json!({"period": period("2025-01-01", "2025-01-02"), "merchant": "air_france"}));
+    let none = run_at(&store, user, &c, demo_today()).await.unwrap();
+    let ToolOutput::Activity(r) = &none else { panic!() };
+    assert_eq!((r.count, r.average, r.first.is_none(), r.source_ids.len()), (0, None, true, 0));
+    assert!(
+        agent::answer::summarize(&none, agent::Locale::En).starts_with("No transactions at Air France — ")
+    );
+
+    // The same on PostgreSQL.
+    let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let pg = fresh.open_store().await.unwrap();
+    let pg_user = pg.ensure_user("local").await.unwrap();
+    assert!(backend::demo::seed(&pg, pg_user).await.unwrap());
+    let c = call("activity", json!({"period": year, "merchant": "carrefour"}));
+    let ToolOutput::Activity(mut a) = run_at(&pg, pg_user, &c, demo_today()).await.unwrap() else { panic!() };
+    let ToolOutput::Activity(mut b) = run_at(&store, user, &c, demo_today()).await.unwrap() else { panic!() };
+    // Ids differ between the two databases; everything else is the same.
+    for r in [&mut a, &mut b] {
+        r.source_ids.clear();
+        for t in [&mut r.first, &mut r.last, &mut r.largest].into_iter().flatten() {
+            t.id = 0;
+        }
+    }
+    assert_eq!(a, b);
+}
