@@ -7,7 +7,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::tools::{EntityRef, TransactionRow};
 use crate::{period, Date, Locale, Period, SummaryResult, ToolCall, ToolCallPlan, ToolOutput};
 
 /// What a report is made from.
@@ -258,54 +257,9 @@ pub fn parse_period(text: &str, locale: Locale) -> Option<Period> {
 pub fn redact(output: ToolOutput, call: Option<&ToolCall>, names: Names, locale: Locale) -> ToolOutput {
     let categories = names == Names::Categories;
     let excluded_merchant = call.and_then(|c| c.excluded().1).map(str::to_string);
-    let hide = Hide { categories, locale, excluded_merchant, known: call.is_some() };
+    let hide = crate::tool::Hide { categories, locale, excluded_merchant, known: call.is_some() };
     // Each tool says what it hides (in its file, `crate::tool`).
     output.redact(&hide)
-}
-
-/// What [`redact`] takes out.
-pub(crate) struct Hide {
-    pub categories: bool,
-    pub locale: Locale,
-    excluded_merchant: Option<String>,
-    /// Whether the plan is known; without it every exclusion may be a merchant.
-    known: bool,
-}
-
-impl Hide {
-    pub fn someone(&self) -> EntityRef {
-        EntityRef { key: String::new(), label: self.locale.pick("un commerçant", "a merchant").into() }
-    }
-
-    pub fn rows(&self, rows: &mut [TransactionRow]) {
-        for r in rows.iter_mut() {
-            r.id = 0;
-            if self.categories {
-                r.label = r
-                    .category
-                    .clone()
-                    .unwrap_or_else(|| self.locale.pick("Sans catégorie", "Uncategorised").into());
-                r.merchant = None;
-            }
-        }
-    }
-
-    pub fn merchant(&self, m: &mut Option<EntityRef>) {
-        if self.categories && m.is_some() {
-            *m = Some(self.someone());
-        }
-    }
-
-    pub fn excluded(&self, list: &mut [EntityRef]) {
-        if !self.categories {
-            return;
-        }
-        for e in list.iter_mut() {
-            if !self.known || self.excluded_merchant.as_deref() == Some(e.key.as_str()) {
-                *e = self.someone();
-            }
-        }
-    }
 }
 
 /// One line saying what a report shows, under its title and in its link preview: the
@@ -416,7 +370,7 @@ pub fn previous(p: &Period, locale: Locale) -> Period {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use crate::GroupBy;
+    use crate::{EntityRef, GroupBy, TransactionRow};
 
     #[test]
     fn shares_round_half_away_from_zero() {

@@ -69,12 +69,6 @@ pub fn bucket(minor: i64) -> &'static str {
     }
 }
 
-/// The headline amount of a tool's output (its total), for [`bucket`]; `None` for
-/// tools whose results are not money (datasets). Each tool's is in its file.
-pub fn headline(output: &agent::ToolOutput) -> Option<i64> {
-    crate::tools::headline(output)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use super::{Filters, FiltersMut, Heading};
 use crate::json::{string, unit, Fields, Json, R};
 use crate::plan::ledger_args;
 use crate::plan_json::period as read_period;
-use crate::reports::Hide;
+use super::Hide;
 use crate::tools::{EntityRef, TransactionRow};
 use crate::wording::day_label;
 use crate::{Direction, Locale, Money, Period};

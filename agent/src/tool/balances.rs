@@ -6,7 +6,7 @@ use super::{Filters, FiltersMut, Heading};
 use crate::json::{string, Fields, Json, R};
 use crate::plan::ledger_args;
 use crate::plan_json::period as read_period;
-use crate::reports::Hide;
+use super::Hide;
 use crate::{Date, Locale, Money, Period};
 
 ledger_args! {

@@ -8,7 +8,7 @@ use crate::answer::percent;
 use crate::json::{string, unit, Fields, Json, R};
 use crate::plan::ledger_args;
 use crate::plan_json::period as read_period;
-use crate::reports::Hide;
+use super::Hide;
 use crate::tools::EntityRef;
 use crate::wording::group_label;
 use crate::{GroupBy, Locale, Money, Period};

@@ -7,7 +7,7 @@ use crate::answer::percent;
 use crate::json::{string, unit, Fields, Json, R};
 use crate::plan::ledger_args;
 use crate::plan_json::period as read_period;
-use crate::reports::Hide;
+use super::Hide;
 use crate::tools::EntityRef;
 use crate::{Flow, Locale, Money, Period};
 

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Heading;
 use crate::json::{Fields, Json, R};
-use crate::reports::Hide;
+use super::Hide;
 use crate::Locale;
 
 /// Arguments of `dataset_info`: none.

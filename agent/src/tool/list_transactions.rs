@@ -7,7 +7,7 @@ use crate::answer::left_out;
 use crate::json::{string, u32_, unit, Fields, Json, R};
 use crate::plan::ledger_args;
 use crate::plan_json::{money, period as read_period};
-use crate::reports::Hide;
+use super::Hide;
 use crate::tools::{EntityRef, TransactionRow};
 use crate::{Direction, ListOrder, Locale, Money, Period, DEFAULT_LIST_LIMIT};
 

@@ -9,6 +9,7 @@
 //! server's registry and runner and the pages' views expand it into their `match`es,
 //! so a tool left out of one of them does not compile.
 
+use crate::tools::{EntityRef, TransactionRow};
 use crate::{Locale, Money, Period};
 
 /// Calls `$cb!` with every tool, in the registry's order, grouped as tools over the
@@ -97,6 +98,51 @@ impl Heading<'_> {
             (Some(f), Locale::Fr) => format!("{what} : {f} — {}", self.period),
             (Some(f), Locale::En) => format!("{what}: {f} — {}", self.period),
             (None, _) => format!("{what} — {}", self.period),
+        }
+    }
+}
+
+/// What [`crate::reports::redact`] takes out of a result a page shares.
+pub(crate) struct Hide {
+    pub categories: bool,
+    pub locale: Locale,
+    pub excluded_merchant: Option<String>,
+    /// Whether the plan is known; without it every exclusion may be a merchant.
+    pub known: bool,
+}
+
+impl Hide {
+    pub fn someone(&self) -> EntityRef {
+        EntityRef { key: String::new(), label: self.locale.pick("un commerçant", "a merchant").into() }
+    }
+
+    pub fn rows(&self, rows: &mut [TransactionRow]) {
+        for r in rows.iter_mut() {
+            r.id = 0;
+            if self.categories {
+                r.label = r
+                    .category
+                    .clone()
+                    .unwrap_or_else(|| self.locale.pick("Sans catégorie", "Uncategorised").into());
+                r.merchant = None;
+            }
+        }
+    }
+
+    pub fn merchant(&self, m: &mut Option<EntityRef>) {
+        if self.categories && m.is_some() {
+            *m = Some(self.someone());
+        }
+    }
+
+    pub fn excluded(&self, list: &mut [EntityRef]) {
+        if !self.categories {
+            return;
+        }
+        for e in list.iter_mut() {
+            if !self.known || self.excluded_merchant.as_deref() == Some(e.key.as_str()) {
+                *e = self.someone();
+            }
         }
     }
 }
@@ -243,7 +289,7 @@ macro_rules! agent_tools {
             }
 
             /// The result as a shared page may show it (see [`crate::reports::redact`]).
-            pub(crate) fn redact(self, hide: &crate::reports::Hide) -> ToolOutput {
+            pub(crate) fn redact(self, hide: &Hide) -> ToolOutput {
                 match self {
                     $(ToolOutput::$L(r) => ToolOutput::$L($l::redact(r, hide)),)*
                     $(ToolOutput::$D(r) => ToolOutput::$D($d::redact(r, hide)),)*

@@ -8,7 +8,7 @@ use crate::chart::spec::ChartSpec;
 use crate::chart::ChartKind;
 use crate::json::{list, string, u32_, unit, Fields, Json, R};
 use crate::plan_json::date;
-use crate::reports::Hide;
+use super::Hide;
 use crate::{Aggregate, DatasetFilter, DatasetOrder, DatasetPeriod, DateBucket, Locale};
 
 /// Arguments of `query_dataset`: one aggregate over a dataset (a CSV file the user

@@ -11,7 +11,7 @@ use crate::json::{string, u32_, unit, Fields, Json, R};
 use crate::parser::intent::DEFAULT_TOP;
 use crate::plan::ledger_args;
 use crate::plan_json::{money, period as read_period};
-use crate::reports::Hide;
+use super::Hide;
 use crate::tools::{Average, EntityRef, Group, TransactionRow};
 use crate::wording::{group_label, per_label};
 use crate::{AveragePer, GroupBy, Locale, Money, Period};

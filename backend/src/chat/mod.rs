@@ -393,7 +393,7 @@ impl Sou {
         };
         let (plan, uncertainty) = (done.plan, done.uncertainty);
         let total = out.sent.iter().find_map(|e| match e {
-            ChatEvent::ToolResult(o) => crate::trace::headline(o),
+            ChatEvent::ToolResult(o) => crate::tools::headline(o),
             _ => None,
         });
         tracing::info!(
