@@ -52,7 +52,7 @@ pub struct LlmConfig {
     /// Where questions go for users who chose nothing: this provider if usable, else
     /// the first usable one in [`ProviderId::ALL`] order.
     pub default_provider: Option<ProviderId>,
-    /// Token budget of one request (8,000 by default).
+    /// Token budget of one request (20,000 by default).
     pub context_tokens: u32,
     pub connect_timeout: Duration,
     /// A stream that sends nothing for this long is a timeout.

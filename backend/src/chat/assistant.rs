@@ -627,6 +627,22 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    /// The catalogue is Sou's own words, sent with every request: with every read tool it
+    /// must leave at least half of the default budget to the question, the calls and their
+    /// results (at 8,000 tokens, the catalogue grew past it and results were cut unread).
+    #[test]
+    fn the_whole_catalogue_leaves_half_the_default_budget_to_the_conversation() {
+        use crate::llm::context::{estimate, DEFAULT_BUDGET};
+        let names: Vec<&str> = Registry::get().read_tools().map(|t| t.name).collect();
+        let tools = catalogue(&names);
+        assert_eq!(tools.len(), names.len());
+        let tokens: u32 = tools
+            .iter()
+            .map(|t| estimate(&t.name) + estimate(&t.description) + estimate(&t.parameters.to_string()))
+            .sum();
+        assert!(tokens * 2 <= DEFAULT_BUDGET, "the catalogue is {tokens} tokens of {DEFAULT_BUDGET}");
+    }
+
     #[test]
     fn an_optional_field_is_offered_as_its_type_alone() {
         let schema = json!({

@@ -1,4 +1,4 @@
-//! The context window: a token budget (8,000 by default), the system prompt and the
+//! The context window: a token budget (20,000 by default), the system prompt and the
 //! tool catalogue first, then the newest turns, the oldest dropped first.
 //!
 //! Tokens are estimated, not counted: one token per 4 bytes of text (or per 3 characters
@@ -9,7 +9,8 @@
 use super::{LlmMessage, LlmRequest, Part, Role};
 
 /// The default budget of a request, in (estimated) tokens.
-pub const DEFAULT_BUDGET: u32 = 8_000;
+// Sou's catalogue of read tools alone is about 7,500 tokens (a test keeps it under half).
+pub const DEFAULT_BUDGET: u32 = 20_000;
 
 /// Tokens every message costs besides its text (role, separators).
 const PER_MESSAGE: u32 = 4;
