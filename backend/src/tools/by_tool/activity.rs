@@ -43,11 +43,13 @@ pub(in crate::tools) async fn run(cx: &mut RunCx<'_>, a: &ActivityArgs) -> Resul
     let condition = format!("{condition} AND CAST($11 AS TEXT) IS NULL");
     let ((sum, n), others) = totals(db, user, &filters(a), &condition, None, currency).await?;
     let first = lines(PageCx { db: &mut *db, user, currency, locale, page: (1, 0) }, a, OLDEST).await?;
-    let last = lines(PageCx { db: &mut *db, user, currency, locale, page: (1, 0) }, a, NEWEST).await?;
     let largest = lines(PageCx { db: &mut *db, user, currency, locale, page: (1, 0) }, a, LARGEST).await?;
-    let [first, last, largest] = [first, last, largest].map(|mut rows| rows.pop().map(|r| Box::new(r.row)));
+    let [first, largest] = [first, largest].map(|mut rows| rows.pop().map(|r| Box::new(r.row)));
+    // The sources' first page, newest first: its first line is the last one.
     let page = PageCx { db: &mut *db, user, currency, locale, page: (agent::SOURCE_PAGE, 0) };
-    let source_ids = lines(page, a, NEWEST).await?.into_iter().map(|r| r.row.id).collect();
+    let newest = lines(page, a, NEWEST).await?;
+    let source_ids = newest.iter().map(|r| r.row.id).collect();
+    let last = newest.into_iter().next().map(|r| Box::new(r.row));
     let total = sum.saturating_abs();
     let count = u32::try_from(n).unwrap_or(u32::MAX);
     let average = (n > 0).then(|| {
