@@ -6,38 +6,80 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Date, Money};
 
-/// The bank file formats Sou reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    Csv,
-    Ofx,
-    Qif,
-    Camt,
+/// Calls `$cb!` with every bank file format Sou reads, in the order detection breaks
+/// ties and the upload page names them: its reader's module on the server
+/// (`backend::import::<module>`), its variant in [`Format`], the name people know it by,
+/// the name the upload page gives it, and the file extensions the upload accepts.
+///
+/// A new format is one line here and one module beside the server's readers (its
+/// detection, its reader, its error); the compiler then asks for nothing else.
+#[macro_export]
+macro_rules! for_each_format {
+    ($cb:ident) => {
+        $cb! {
+            csv Csv "CSV" "CSV" ["csv", "txt"],
+            ofx Ofx "OFX" "OFX/QFX" ["ofx", "qfx", "ofc"],
+            qif Qif "QIF" "QIF" ["qif"],
+            camt Camt "CAMT.053" "CAMT.053" ["xml"],
+            mt940 Mt940 "MT940" "MT940" ["sta", "mt940"],
+        }
+    };
 }
 
+macro_rules! formats {
+    ($($module:ident $variant:ident $name:literal $upload:literal [$($extension:literal),*],)*) => {
+        /// The bank file formats Sou reads (see [`for_each_format!`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum Format {
+            $($variant,)*
+        }
+
+        impl Format {
+            /// Every format, in the list's order.
+            pub const ALL: &'static [Format] = &[$(Format::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Format::$variant => stringify!($module),)*
+                }
+            }
+
+            /// The name people know it by.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Format::$variant => $name,)*
+                }
+            }
+
+            /// The name the upload page gives it ("OFX/QFX").
+            pub fn upload_name(self) -> &'static str {
+                match self {
+                    $(Format::$variant => $upload,)*
+                }
+            }
+
+            /// The file extensions the upload accepts for it, lower case, without the dot.
+            pub fn extensions(self) -> &'static [&'static str] {
+                match self {
+                    $(Format::$variant => &[$($extension),*],)*
+                }
+            }
+        }
+    };
+}
+
+for_each_format!(formats);
+
 impl Format {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Csv => "csv",
-            Format::Ofx => "ofx",
-            Format::Qif => "qif",
-            Format::Camt => "camt",
-        }
-    }
-
     pub fn parse(s: &str) -> Option<Format> {
-        [Format::Csv, Format::Ofx, Format::Qif, Format::Camt].into_iter().find(|f| f.as_str() == s)
+        Format::ALL.iter().copied().find(|f| f.as_str() == s)
     }
 
-    /// The name people know it by.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Csv => "CSV",
-            Format::Ofx => "OFX",
-            Format::Qif => "QIF",
-            Format::Camt => "CAMT.053",
-        }
+    /// What an upload's `accept` attribute lists: every format's extensions
+    /// (".csv,.txt,.ofx,…").
+    pub fn accept() -> String {
+        Format::ALL.iter().flat_map(|f| f.extensions()).map(|e| format!(".{e}")).collect::<Vec<_>>().join(",")
     }
 }
 
@@ -681,5 +723,24 @@ mod tests {
         for s in ["COMPLETED", "settled", "Exécutée", "", "ANNULÉES"] {
             assert!(!super::is_unbooked_state(s), "{s}");
         }
+    }
+
+    /// A format's name in the store and on the wire is its reader's module name, and
+    /// reads back to itself; no two formats accept the same extension.
+    #[test]
+    fn every_format_is_named_once_and_reads_back() {
+        use super::Format;
+        let mut extensions: Vec<&str> = Vec::new();
+        for &f in Format::ALL {
+            assert_eq!(serde_json::to_value(f).unwrap(), serde_json::json!(f.as_str()));
+            assert_eq!(Format::parse(f.as_str()), Some(f));
+            assert!(!f.extensions().is_empty(), "{f:?}");
+            extensions.extend(f.extensions());
+        }
+        let count = extensions.len();
+        extensions.sort_unstable();
+        extensions.dedup();
+        assert_eq!(extensions.len(), count, "an extension in two formats");
+        assert_eq!(Format::accept(), ".csv,.txt,.ofx,.qfx,.ofc,.qif,.xml");
     }
 }

@@ -5,7 +5,7 @@
 //! itself every second until its report is there.
 
 use agent::imports::{
-    AmountColumns, BalanceCheck, DateOrder, Fees, Found, ImportReport, ImportState, ImportSummary,
+    AmountColumns, BalanceCheck, DateOrder, Fees, Format, Found, ImportReport, ImportState, ImportSummary,
     ImportView, Mapping, PreviewRow, Rejected,
 };
 use agent::Locale;
@@ -28,16 +28,28 @@ pub fn ImportsPage() -> impl IntoView {
     }
 }
 
+/// The formats Sou reads, as the upload names them: "CSV, OFX/QFX, QIF ou CAMT.053".
+fn formats(or: &str) -> String {
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.upload_name()).collect();
+    match names.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{}{or}{last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 #[component]
 fn Imports(data: ImportsData) -> impl IntoView {
     let locale = data.locale;
     let hint = match locale {
         Locale::Fr => format!(
-            "CSV, OFX/QFX, QIF ou CAMT.053, jusqu'à {} Mo. Sou reconnaît le format, l'encodage, le séparateur, l'ordre des dates et le signe des montants ; vous vérifiez l'aperçu avant d'importer.",
+            "{}, jusqu'à {} Mo. Sou reconnaît le format, l'encodage, le séparateur, l'ordre des dates et le signe des montants ; vous vérifiez l'aperçu avant d'importer.",
+            formats(" ou "),
             data.max_mb
         ),
         Locale::En => format!(
-            "CSV, OFX/QFX, QIF or CAMT.053, up to {} MB. Sou recognises the format, encoding, delimiter, date order and sign of amounts; you check the preview before importing.",
+            "{}, up to {} MB. Sou recognises the format, encoding, delimiter, date order and sign of amounts; you check the preview before importing.",
+            formats(" or "),
             data.max_mb
         ),
     };
@@ -52,7 +64,7 @@ fn Imports(data: ImportsData) -> impl IntoView {
                     <form method="post" action="/import" enctype="multipart/form-data" data-testid="upload-form">
                         <label for="import-file">{tr(locale, "Fichier", "File")}</label>
                         <input id="import-file" type="file" name="file" required
-                            accept=".csv,.txt,.ofx,.qfx,.ofc,.qif,.xml"/>
+                            accept=Format::accept()/>
                         <button type="submit">{tr(locale, "Lire le fichier", "Read the file")}</button>
                     </form>
                 </section>

@@ -8,8 +8,8 @@ use agent::Date;
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::csv::{parse_date, DateOrder};
-use super::{decode, fields, Rejected, Row, Statement, Why};
+use super::csv::{parse_date, DateOrder, Mapping};
+use super::{decode, fields, File, Format, Head, Likely, Rejected, Row, Statement, Why};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CamtError {
@@ -17,6 +17,23 @@ pub enum CamtError {
     NotCamt,
     #[error("the XML is broken at line {line}: {message}")]
     Xml { line: u64, message: String },
+}
+
+pub type Error = CamtError;
+
+/// A `.xml` file, else any file that starts like XML and is no other format.
+pub fn likely(head: &Head) -> Likely {
+    if head.has_extension_of(Format::Camt) {
+        Likely::Extension
+    } else if head.text.starts_with('<') {
+        Likely::Shape
+    } else {
+        Likely::Not
+    }
+}
+
+pub fn file(bytes: &[u8], _: Option<Mapping>) -> Result<File, CamtError> {
+    Ok(super::statement(Format::Camt, parse(bytes)?))
 }
 
 #[derive(Default)]

@@ -26,6 +26,32 @@ pub enum CsvError {
     NoSuchColumn(usize),
 }
 
+pub type Error = CsvError;
+
+/// Any file may be a CSV export: the one tried when no other format is likelier (its
+/// extensions only tell the upload what to accept).
+pub fn likely(_: &super::Head) -> super::Likely {
+    super::Likely::Fallback
+}
+
+/// Reads `bytes` with `mapping` when given, else with the layout detected.
+pub fn file(bytes: &[u8], mapping: Option<Mapping>) -> Result<super::File, CsvError> {
+    let p = match mapping {
+        Some(m) => parse_with(bytes, m)?,
+        None => parse(bytes)?,
+    };
+    Ok(super::File {
+        format: super::Format::Csv,
+        encoding: p.encoding,
+        currency: p.currency,
+        mapping: Some(p.mapping),
+        accounts: super::accounts_of(&p.rows, &[]),
+        rows: p.rows,
+        rejected: p.rejected,
+        stated: p.stated,
+    })
+}
+
 /// Records looked at to guess the layout.
 const SAMPLE: usize = 50;
 

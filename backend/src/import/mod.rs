@@ -2,12 +2,8 @@
 //! label, and reports every line it could not read with its number and the reason;
 //! nothing here touches the store. Parsers never panic, whatever the input.
 
-pub mod camt;
-pub mod csv;
 pub mod layouts;
 pub mod merchant;
-pub mod ofx;
-pub mod qif;
 
 pub use agent::imports::{Encoding, Format, Rejected, Why};
 use agent::Date;
@@ -99,29 +95,55 @@ pub fn label(first: Option<&str>, second: Option<&str>) -> Option<String> {
     Some(text.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|l| !l.is_empty())
 }
 
-/// Which format a file is in: from its first bytes when they say (OFX and QFX name
-/// `OFXHEADER` or `<OFX>`, Microsoft Money's OFC `<OFC>`, QIF starts with `!Type:`),
-/// else from its name's extension (`.ofx`, `.qfx`, `.ofc`, `.qif`, `.xml`), else any
-/// other XML is taken for CAMT.053 and the rest for CSV. A wrong guess fails in that
-/// format's parser with a readable message.
-pub fn sniff(file_name: &str, bytes: &[u8]) -> Format {
-    let head = &bytes[..bytes.len().min(4096)];
-    let (text, _) = decode(head);
-    let text = text.trim_start().to_ascii_uppercase();
-    let extension = file_name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-    if text.starts_with("OFXHEADER") || text.contains("<OFX>") || text.contains("<OFC>") {
-        Format::Ofx
-    } else if text.starts_with("!TYPE:") || text.starts_with("!OPTION") || text.starts_with("!ACCOUNT") {
-        Format::Qif
-    } else if matches!(extension.as_str(), "ofx" | "qfx" | "ofc") {
-        Format::Ofx
-    } else if extension == "qif" {
-        Format::Qif
-    } else if extension == "xml" || text.starts_with('<') {
-        Format::Camt
-    } else {
-        Format::Csv
+/// A file's first bytes and its name, as the readers' detection sees them.
+pub struct Head {
+    /// The first 4 KiB as text, from the first character that is not a space, upper case.
+    pub text: String,
+    /// The name's extension, lower case ("" without one).
+    pub extension: String,
+}
+
+impl Head {
+    pub fn of(file_name: &str, bytes: &[u8]) -> Head {
+        let (text, _) = decode(&bytes[..bytes.len().min(4096)]);
+        Head {
+            text: text.trim_start().to_ascii_uppercase(),
+            extension: file_name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default(),
+        }
     }
+
+    /// Whether the file's name has one of `format`'s extensions.
+    pub fn has_extension_of(&self, format: Format) -> bool {
+        format.extensions().contains(&self.extension.as_str())
+    }
+}
+
+/// How surely a file is in a format: its first bytes say so, else its extension, else
+/// its shape (XML for CAMT), else the format everything else is tried as (CSV).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Likely {
+    Not,
+    Fallback,
+    Shape,
+    Extension,
+    Content,
+}
+
+/// Which format a file is in: the one its reader finds likeliest (`likely` in each
+/// reader's module), ties in the list's order (OFX and QFX name `OFXHEADER` or `<OFX>`,
+/// Microsoft Money's OFC `<OFC>`, QIF starts with `!Type:`; then the extensions; then
+/// any other XML is taken for CAMT.053 and the rest for CSV). A wrong guess fails in
+/// that format's reader with a readable message.
+pub fn sniff(file_name: &str, bytes: &[u8]) -> Format {
+    let head = Head::of(file_name, bytes);
+    let mut best = (Likely::Not, Format::Csv);
+    for &format in Format::ALL {
+        let likely = likely(format, &head);
+        if likely > best.0 {
+            best = (likely, format);
+        }
+    }
+    best.1
 }
 
 /// A bank file, read.
@@ -231,18 +253,37 @@ pub fn opening_to_set(stated: &Stated, rows: &[Row]) -> Option<(Date, i64)> {
     Some((day, opening))
 }
 
-/// Why a file could not be read at all.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReadError {
-    #[error(transparent)]
-    Csv(#[from] csv::CsvError),
-    #[error(transparent)]
-    Ofx(#[from] ofx::OfxError),
-    #[error(transparent)]
-    Qif(#[from] qif::QifError),
-    #[error(transparent)]
-    Camt(#[from] camt::CamtError),
+/// The readers, one module per format of [`agent::for_each_format!`]: each has
+/// `likely(&Head) -> Likely`, `file(bytes, csv_layout) -> Result<File, Error>` (the layout is CSV's; the others ignore it) and its
+/// `Error`.
+macro_rules! readers {
+    ($($module:ident $variant:ident $name:literal $upload:literal [$($extension:literal),*],)*) => {
+        $(pub mod $module;)*
+
+        /// Why a file could not be read at all.
+        #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+        pub enum ReadError {
+            $(
+                #[error(transparent)]
+                $variant(#[from] $module::Error),
+            )*
+        }
+
+        fn likely(format: Format, head: &Head) -> Likely {
+            match format {
+                $(Format::$variant => $module::likely(head),)*
+            }
+        }
+
+        fn read_format(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Result<File, ReadError> {
+            Ok(match format {
+                $(Format::$variant => $module::file(bytes, mapping)?,)*
+            })
+        }
+    };
 }
+
+agent::for_each_format!(readers);
 
 /// Reads `bytes` as `format`; a CSV file with `mapping` when given, else with the
 /// layout detected.
@@ -264,46 +305,7 @@ pub fn read(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Resu
     Ok(file)
 }
 
-fn read_format(format: Format, bytes: &[u8], mapping: Option<csv::Mapping>) -> Result<File, ReadError> {
-    Ok(match format {
-        Format::Csv => {
-            let p = match mapping {
-                Some(m) => csv::parse_with(bytes, m)?,
-                None => csv::parse(bytes)?,
-            };
-            File {
-                format,
-                encoding: p.encoding,
-                currency: p.currency,
-                mapping: Some(p.mapping),
-                accounts: accounts_of(&p.rows, &[]),
-                rows: p.rows,
-                rejected: p.rejected,
-                stated: p.stated,
-            }
-        }
-        Format::Qif => {
-            let p = qif::parse(bytes)?;
-            File {
-                format,
-                encoding: p.encoding,
-                currency: None,
-                mapping: None,
-                accounts: accounts_of(&p.rows, &p.accounts),
-                rows: p.rows,
-                rejected: p.rejected,
-                stated: p.opening.map(|(date, minor, source)| Stated {
-                    source,
-                    opening: Some((date, minor)),
-                    ..Stated::default()
-                }),
-            }
-        }
-        Format::Ofx => statement(format, ofx::parse(bytes)?),
-        Format::Camt => statement(format, camt::parse(bytes)?),
-    })
-}
-
+/// A statement's file (OFX, CAMT.053).
 fn statement(format: Format, s: Statement) -> File {
     File {
         format,

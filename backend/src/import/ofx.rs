@@ -4,7 +4,8 @@
 //! value. Transactions are the `<STMTTRN>` blocks. A status of severity `ERROR` (a
 //! refused sign-on) is the bank's message, passed on.
 
-use super::{amount, decode, fields, label, Rejected, Row, Statement, Why};
+use super::csv::Mapping;
+use super::{amount, decode, fields, label, File, Format, Head, Likely, Rejected, Row, Statement, Why};
 use agent::Date;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -14,6 +15,24 @@ pub enum OfxError {
     /// The file is the bank's answer to a failed request, not a statement.
     #[error("the bank refused the request (code {code}): {message}")]
     Refused { code: String, message: String },
+}
+
+pub type Error = OfxError;
+
+/// OFX and QFX name `OFXHEADER` or `<OFX>`, Microsoft Money's OFC `<OFC>`.
+pub fn likely(head: &Head) -> Likely {
+    let t = &head.text;
+    if t.starts_with("OFXHEADER") || t.contains("<OFX>") || t.contains("<OFC>") {
+        Likely::Content
+    } else if head.has_extension_of(Format::Ofx) {
+        Likely::Extension
+    } else {
+        Likely::Not
+    }
+}
+
+pub fn file(bytes: &[u8], _: Option<Mapping>) -> Result<File, OfxError> {
+    Ok(super::statement(Format::Ofx, parse(bytes)?))
 }
 
 /// One transaction's elements as read.

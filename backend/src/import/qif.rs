@@ -13,8 +13,8 @@
 //! name, before each account's section) gives each row its account, and each account its
 //! own opening balance.
 
-use super::csv::{parse_date, DateOrder};
-use super::{decode, fields, label, Encoding, FileAccount, Rejected, Row, Stated, Why};
+use super::csv::{parse_date, DateOrder, Mapping};
+use super::{decode, fields, label, Encoding, File, FileAccount, Format, Head, Likely, Rejected, Row, Stated, Why};
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Parsed {
@@ -44,6 +44,34 @@ pub enum QifError {
     NotQif,
     #[error("this QIF file holds {0:?}, not a bank, card or cash account")]
     UnsupportedType(String),
+}
+
+pub type Error = QifError;
+
+/// QIF starts with `!Type:` (or the `!Option` and `!Account` lines exporters put first).
+pub fn likely(head: &Head) -> Likely {
+    let t = &head.text;
+    if t.starts_with("!TYPE:") || t.starts_with("!OPTION") || t.starts_with("!ACCOUNT") {
+        Likely::Content
+    } else if head.has_extension_of(Format::Qif) {
+        Likely::Extension
+    } else {
+        Likely::Not
+    }
+}
+
+pub fn file(bytes: &[u8], _: Option<Mapping>) -> Result<File, QifError> {
+    let p = parse(bytes)?;
+    Ok(File {
+        format: Format::Qif,
+        encoding: p.encoding,
+        currency: None,
+        mapping: None,
+        accounts: super::accounts_of(&p.rows, &p.accounts),
+        rows: p.rows,
+        rejected: p.rejected,
+        stated: p.opening.map(|(date, minor, source)| Stated { source, opening: Some((date, minor)), ..Stated::default() }),
+    })
 }
 
 #[derive(Default)]
