@@ -371,9 +371,9 @@ pub async fn load_imports(refused: Option<String>) -> Result<ImportsData, AppErr
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
-        let imports = sou.imports().list(sou.store(), user).await?;
+        let imports = sou.imports().list(user).await?;
         let refused = match refused {
-            Some(id) => sou.imports().refusal(sou.store(), user, &id, locale).await?,
+            Some(id) => sou.imports().refusal(user, &id, locale).await?,
             None => None,
         };
         Ok(ImportsData {
@@ -416,7 +416,7 @@ pub async fn load_import(
         let layout = backend::imports::Layout::Edited(&edit);
         let parts: Vec<String> = parts.split(',').map(str::to_string).collect();
         let chosen = backend::imports::Chosen { account: into.as_deref(), parts: &parts };
-        let view = imports.view(sou.store(), user, &id, layout, chosen, locale).await?;
+        let view = imports.view(user, &id, layout, chosen, locale).await?;
         Ok(ImportData { account: ssr::account_view()?, locale, view })
     })
     .await
@@ -428,7 +428,7 @@ pub async fn import_state(id: String) -> Result<agent::imports::ImportState, App
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
-        Ok(sou.imports().state(sou.store(), user, &id, locale).await?)
+        Ok(sou.imports().state(user, &id, locale).await?)
     })
     .await
 }
@@ -598,7 +598,7 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
             described: backend::datasets::describe(&datasets, store.dialect()),
             datasets,
             refused: match refused {
-                Some(id) => sou.imports().refusal(sou.store(), user, &id, locale).await?,
+                Some(id) => sou.imports().refusal(user, &id, locale).await?,
                 None => None,
             },
             sql,

@@ -108,8 +108,8 @@ fn main() {
             Err(e) => return eprintln!("store: {e}"),
         };
         let Ok(user) = store.ensure_user("bench").await else { return eprintln!("no user") };
-        let imports = Imports::default();
-        let Ok(id) = imports.upload(&store, user, "export.csv", bytes.clone()).await else {
+        let imports = Imports::new(store.clone());
+        let Ok(id) = imports.upload(user, "export.csv", bytes.clone()).await else {
             return eprintln!("the upload failed");
         };
         let file = match import::read(import::Format::Csv, &bytes, None) {
@@ -117,7 +117,7 @@ fn main() {
             Err(e) => return eprintln!("read: {e}"),
         };
         let start = Instant::now();
-        match imports.run(&store, user, &id, file, Target::New("Compte".into())).await {
+        match imports.run(user, &id, file, Target::New("Compte".into())).await {
             Ok(report) => {
                 let ms = start.elapsed().as_secs_f64() * 1000.0;
                 println!(

@@ -90,14 +90,12 @@ impl Sou {
         Ok(self.start_run(user, run, started, start))
     }
 
-    /// Stores an answer under its public id, with the plan it ran and every event it sent.
-    // Seven parameters, over the limit of six; to go (issue 49): callers pass a `NewMessage`.
-    #[allow(clippy::too_many_arguments)]
+    /// Stores an answer in `conversation` under its public id, with the plan it ran and
+    /// every event it sent.
     pub(crate) async fn insert_answer(
         &self,
         user: UserId,
-        conversation: &str,
-        public_id: &str,
+        (conversation, public_id): (&str, &str),
         content: &str,
         plan: Option<&ToolCallPlan>,
         events: &[ChatEvent],

@@ -49,12 +49,13 @@ impl Sou {
         let auth = Auth::new(store.clone(), AuthConfig::default());
         let runs = crate::runs::record::Runs::default();
         runs.hub.listen(&store);
+        let imports = Imports::new(store.clone());
         Sou {
             store,
             timezone,
             providers: None,
             auth,
-            imports: Imports::default(),
+            imports,
             writes: Default::default(),
             runs,
             parsers: Parsers::default(),

@@ -50,7 +50,7 @@ pub async fn upload(
     let imports = state.sou.imports();
     let file = read_file(multipart).await;
     let result = match file {
-        Ok((name, bytes)) => imports.upload(state.sou.store(), account.user, &name, bytes).await,
+        Ok((name, bytes)) => imports.upload(account.user, &name, bytes).await,
         Err(e) => Err(e),
     };
     match result {
@@ -59,7 +59,7 @@ pub async fn upload(
             if e.kind() == ErrorKind::Internal {
                 tracing::error!(error = %e, "an upload failed");
             }
-            match imports.refused(state.sou.store(), account.user, &e).await {
+            match imports.refused(account.user, &e).await {
                 Ok(refused) => see_other(&format!("/import?refused={refused}")),
                 Err(e) => {
                     tracing::error!(error = %e, "keeping why an upload was refused failed");
@@ -92,7 +92,7 @@ pub async fn upload_dataset(
                 tracing::error!(error = %e, "a dataset upload failed");
             }
             let (fr, en) = (e.message(agent::Locale::Fr), e.message(agent::Locale::En));
-            match state.sou.imports().refused_with(state.sou.store(), account.user, fr, en).await {
+            match state.sou.imports().refused_with(account.user, fr, en).await {
                 Ok(refused) => see_other(&format!("/datasets?refused={refused}")),
                 Err(e) => {
                     tracing::error!(error = %e, "keeping why a dataset upload was refused failed");
@@ -203,7 +203,7 @@ pub async fn run(
             (key, _) => Target::Existing(key.to_string()),
         },
     };
-    match state.sou.imports().start(state.sou.store(), account.user, &id, mapping, target).await {
+    match state.sou.imports().start(account.user, &id, mapping, target).await {
         // The upload's page says why an import did not start.
         Ok(()) => see_other(&format!("/import/{id}")),
         Err(e) if !matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Internal) => {
@@ -219,7 +219,7 @@ pub async fn discard(
     SignedIn(account): SignedIn,
     Path(id): Path<String>,
 ) -> Response {
-    match state.sou.imports().discard(state.sou.store(), account.user, &id).await {
+    match state.sou.imports().discard(account.user, &id).await {
         Ok(()) => see_other("/import"),
         Err(e) => ApiError::from_user(e).into_response(),
     }

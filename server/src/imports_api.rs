@@ -78,8 +78,7 @@ pub async fn create(
     let name = q.get("name").cloned().unwrap_or_default();
     let into = q.get("account").filter(|a| !a.is_empty()).cloned();
     let imports = state.sou.imports();
-    let store = state.sou.store();
-    let id = match imports.upload(store, account.user, &name, bytes.to_vec()).await {
+    let id = match imports.upload(account.user, &name, bytes.to_vec()).await {
         Ok(id) => id,
         // Over the limit by less than the form's margin: still too large.
         Err(e @ ImportError::TooLarge) => {
@@ -93,7 +92,6 @@ pub async fn create(
     };
     let view = imports
         .view(
-            store,
             account.user,
             &id,
             Layout::Detected,
@@ -111,8 +109,7 @@ pub async fn create(
 
 /// `GET /api/v1/imports`: the caller's imports, newest first.
 pub async fn list(State(state): State<AppState>, SignedIn(account): SignedIn) -> Result<Response, ApiError> {
-    let imports =
-        state.sou.imports().list(state.sou.store(), account.user).await.map_err(ApiError::from_user)?;
+    let imports = state.sou.imports().list(account.user).await.map_err(ApiError::from_user)?;
     Ok(Json(json!({ "imports": imports })).into_response())
 }
 
@@ -133,7 +130,6 @@ pub async fn show(
         .sou
         .imports()
         .view(
-            state.sou.store(),
             account.user,
             &id,
             Layout::Edited(&edit),
@@ -200,7 +196,6 @@ pub async fn run(
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
     let imports = state.sou.imports();
-    let store = state.sou.store();
     let target = match req.parts {
         // A new account without a name is named as the file names that account.
         Some(parts) => Target::Split(
@@ -214,11 +209,10 @@ pub async fn run(
         ),
         None => target(req.account, req.new_account.unwrap_or_default(), req.currency),
     };
-    imports.start(store, account.user, &id, req.mapping, target).await.map_err(ApiError::from_user)?;
+    imports.start(account.user, &id, req.mapping, target).await.map_err(ApiError::from_user)?;
     let deadline = tokio::time::Instant::now() + if req.wait { WAIT } else { Duration::ZERO };
     loop {
-        let now =
-            imports.state(store, account.user, &id, agent::Locale::En).await.map_err(ApiError::from_user)?;
+        let now = imports.state(account.user, &id, agent::Locale::En).await.map_err(ApiError::from_user)?;
         match now {
             ImportState::Running { .. } if tokio::time::Instant::now() < deadline => {
                 tokio::time::sleep(Duration::from_millis(50)).await;
@@ -238,6 +232,6 @@ pub async fn discard(
     SignedIn(account): SignedIn,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    state.sou.imports().discard(state.sou.store(), account.user, &id).await.map_err(ApiError::from_user)?;
+    state.sou.imports().discard(account.user, &id).await.map_err(ApiError::from_user)?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }

@@ -15,18 +15,15 @@ use crate::{Locale, ParseOutcome, ToolCall};
 impl Parser {
     /// "mars 2026 vs mars 2025", "courses en janvier par rapport à l'an dernier",
     /// "compare with 2024" (a follow-up): the same total over two periods.
-    // Seven parameters, over the limit of six; to go (issue 49): the message, its tokens and its language as one value.
-    #[allow(clippy::too_many_arguments)]
     // Over 120 lines; to split (issue 49).
     #[allow(clippy::too_many_lines)]
     pub(super) fn comparison(
         &self,
-        message: &str,
+        (message, words): (&str, &str),
         tokens: &[Token],
         used: &mut [bool],
         locale: Locale,
         cx: &Context<'_>,
-        words: &str,
     ) -> ParseOutcome {
         let found = period::find_all(tokens, used, message, cx.today, locale);
         for f in &found {

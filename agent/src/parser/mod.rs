@@ -295,7 +295,7 @@ impl Parser {
         let in_vs_out = lexicon::in_against_out(&tokens);
         let compared = if in_vs_out { None } else { compare_words(&tokens, &mut used, message) };
         if let Some(words) = compared.filter(|_| !about_budget) {
-            return self.comparison(message, &tokens, &mut used, locale, cx, &words);
+            return self.comparison((message, &words), &tokens, &mut used, locale, cx);
         }
         // Text to find in bank labels: quoted, or after "contenant"/"containing".
         let mut text = label_text(message, &tokens, &mut used);

@@ -654,7 +654,7 @@ impl Parser {
         // A request people read two ways is asked ("show me my spending": the total, or
         // the lines?) — on the server; the browser shows its first reading.
         #[cfg(feature = "readings")]
-        let two_ways = self.read_two_ways(&tokens, &call, &intent, amounts.is_some(), &reasons, cx);
+        let two_ways = self.read_two_ways(&tokens, (&call, &intent), amounts.is_some(), &reasons, cx);
         #[cfg(not(feature = "readings"))]
         let two_ways = false;
         if two_ways || ago_unread || so_far_unread {

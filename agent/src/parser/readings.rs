@@ -17,15 +17,12 @@ fn w(t: &Token) -> &str {
 }
 
 impl Parser {
-    /// Whether `call`, read from `tokens`, is one of two readings writers give such a
-    /// request.
-    // Seven parameters, over the limit of six; to go (issue 49): the message, its tokens and its language as one value.
-    #[allow(clippy::too_many_arguments)]
+    /// Whether `call`, read from `tokens` (with `intent`), is one of two readings writers
+    /// give such a request.
     pub(super) fn read_two_ways(
         &self,
         tokens: &[Token],
-        call: &ToolCall,
-        intent: &Intent,
+        (call, intent): (&ToolCall, &Intent),
         amounts: bool,
         reasons: &[Reason],
         cx: &Context<'_>,

@@ -10,7 +10,6 @@ impl Imports {
     /// shown by the upload's page, as a failed import.
     pub async fn start(
         &self,
-        store: &Store,
         user: UserId,
         id: &str,
         mapping: Option<Mapping>,
@@ -18,10 +17,10 @@ impl Imports {
     ) -> Result<(), ImportError> {
         // The checks, then the import in the background.
         let started: Result<(), ImportError> = async move {
-            if matches!(self.get(store, user, id, false).await?, Some(Live::Running { .. })) {
+            if matches!(self.get(user, id, false).await?, Some(Live::Running { .. })) {
                 return Err(ImportError::Running);
             }
-            let mut db = store.tenant_read(user).await?;
+            let mut db = self.store.tenant_read(user).await?;
             let upload = Self::load(&mut db, user, id).await?;
             db.commit().await?;
             if upload.report.is_some() {
@@ -47,10 +46,10 @@ impl Imports {
                     }
                 }
             }
-            self.set(store, user, id, Some(Live::Running { done: 0, total: file.rows.len() as u64 })).await?;
-            let (imports, store, id) = (self.clone(), store.clone(), id.to_string());
+            self.set(user, id, Some(Live::Running { done: 0, total: file.rows.len() as u64 })).await?;
+            let (imports, id) = (self.clone(), id.to_string());
             tokio::spawn(async move {
-                let state = match imports.run(&store, user, &id, file, target).await {
+                let state = match imports.run(user, &id, file, target).await {
                     Ok(report) => {
                         tracing::info!(added = report.added, duplicates = report.duplicates, "file imported");
                         None
@@ -64,7 +63,7 @@ impl Imports {
                         Some(Live::failed(&e))
                     }
                 };
-                if let Err(e) = imports.set(&store, user, &id, state).await {
+                if let Err(e) = imports.set(user, &id, state).await {
                     tracing::error!(error = %e, "recording how an import ended failed");
                 }
             });
@@ -73,7 +72,7 @@ impl Imports {
         .await;
         if let Err(e) = &started {
             if e.is_users() && !matches!(e, ImportError::NotFound | ImportError::Running) {
-                if let Err(e) = self.set(store, user, id, Some(Live::failed(e))).await {
+                if let Err(e) = self.set(user, id, Some(Live::failed(e))).await {
                     tracing::error!(error = %e, "recording a refused import failed");
                 }
             }
@@ -84,13 +83,12 @@ impl Imports {
     /// Imports `file` in one transaction; nothing stays if anything fails.
     pub async fn run(
         &self,
-        store: &Store,
         user: UserId,
         id: &str,
         file: File,
         target: Target,
     ) -> Result<ImportReport, ImportError> {
-        let mut db = store.tenant(user).await?;
+        let mut db = self.store.tenant(user).await?;
         // A write first: on SQLite it waits for another writer to finish instead of
         // failing later, and it claims the upload against a second run at once.
         let claimed = sqlx::query(
@@ -160,7 +158,7 @@ impl Imports {
                 batch.clear();
                 if done / PROGRESS_EVERY > before / PROGRESS_EVERY {
                     let now = Live::Running { done: done as u64, total: total as u64 };
-                    self.set(store, user, id, Some(now)).await?;
+                    self.set(user, id, Some(now)).await?;
                 }
             }
             // Only when the rows agree with the balances the file states.

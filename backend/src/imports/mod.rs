@@ -321,9 +321,17 @@ async fn balance_on(
 /// transaction. On SQLite that transaction holds the only writer's lock until it ends
 /// (and one SQLite file has one server), so the progress of an import under way is this
 /// server's memory only. Finished imports are read from the store.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Imports {
+    store: Store,
     running: Arc<Mutex<HashMap<(i64, String), Shown>>>,
+}
+
+impl Imports {
+    /// The imports of the users of `store`.
+    pub fn new(store: Store) -> Imports {
+        Imports { store, running: Arc::default() }
+    }
 }
 
 /// An import this server runs, and when it last told the other servers where it is.
@@ -369,20 +377,14 @@ impl Imports {
     /// Where import `id` stands now (`None`: finished, read from the store). An end is
     /// stored before this server forgets the import: a page asking in between still sees
     /// it under way, never an older state the store kept (a failure of a first try).
-    async fn set(
-        &self,
-        store: &Store,
-        user: UserId,
-        id: &str,
-        state: Option<Live>,
-    ) -> Result<(), ImportError> {
+    async fn set(&self, user: UserId, id: &str, state: Option<Live>) -> Result<(), ImportError> {
         let key = (user.0, id.to_string());
         let share = {
             let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
             let last = running.get(&key).and_then(|(_, at)| *at);
             match &state {
                 Some(Live::Running { done, total }) => {
-                    let share = store.dialect() == Dialect::Postgres
+                    let share = self.store.dialect() == Dialect::Postgres
                         && (*done == 0 || done == total || last.is_none_or(|at| at.elapsed() >= SHARE_EVERY));
                     let at = if share { Some(Instant::now()) } else { last };
                     running.insert(key.clone(), (Live::Running { done: *done, total: *total }, at));
@@ -395,7 +397,7 @@ impl Imports {
             return Ok(());
         }
         let end = !matches!(state, Some(Live::Running { .. }));
-        let stored = self.store_state(store, user, id, state).await;
+        let stored = self.store_state(user, id, state).await;
         // Forgotten even if the store failed: the import is over either way.
         if end {
             self.running.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
@@ -404,14 +406,8 @@ impl Imports {
     }
 
     /// The same, in the store: for a page another server serves.
-    async fn store_state(
-        &self,
-        store: &Store,
-        user: UserId,
-        id: &str,
-        state: Option<Live>,
-    ) -> Result<(), ImportError> {
-        let mut db = store.tenant(user).await?;
+    async fn store_state(&self, user: UserId, id: &str, state: Option<Live>) -> Result<(), ImportError> {
+        let mut db = self.store.tenant(user).await?;
         match state {
             None => {
                 sqlx::query("DELETE FROM import_progress WHERE user_id = $1 AND id = $2")
@@ -447,19 +443,13 @@ impl Imports {
 
     /// Where import `id` stands if it is under way or failed: on this server, else as
     /// any server last said. `take` forgets a failure once read.
-    async fn get(
-        &self,
-        store: &Store,
-        user: UserId,
-        id: &str,
-        take: bool,
-    ) -> Result<Option<Live>, ImportError> {
+    async fn get(&self, user: UserId, id: &str, take: bool) -> Result<Option<Live>, ImportError> {
         let key = (user.0, id.to_string());
         if let Some((live, _)) = self.running.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return Ok(Some(live.clone()));
         }
         // Only reads, unless a failure is taken: a page never waits for an import writing.
-        let mut db = store.tenant_read(user).await?;
+        let mut db = self.store.tenant_read(user).await?;
         let row = sqlx::query(
             "SELECT done, total, failed_fr, failed_en, at FROM import_progress WHERE user_id = $1 AND id = $2",
         )
@@ -480,19 +470,13 @@ impl Imports {
         });
         if take && matches!(live, Some(Live::Failed { .. })) {
             let forget = sqlx::query("DELETE FROM import_progress WHERE user_id = $1 AND id = $2");
-            store.change(user, forget.bind(user.0).bind(id)).await?;
+            self.store.change(user, forget.bind(user.0).bind(id)).await?;
         }
         Ok(live)
     }
 
     /// Reads an uploaded file and keeps it for preview and import. Returns its id.
-    pub async fn upload(
-        &self,
-        store: &Store,
-        user: UserId,
-        file_name: &str,
-        bytes: Vec<u8>,
-    ) -> Result<String, ImportError> {
+    pub async fn upload(&self, user: UserId, file_name: &str, bytes: Vec<u8>) -> Result<String, ImportError> {
         if bytes.is_empty() {
             return Err(ImportError::Empty);
         }
@@ -508,7 +492,7 @@ impl Imports {
         let name: String =
             file_name.trim().chars().filter(|&c| !agent::text::is_hidden_control(c)).take(200).collect();
         let name = if name.is_empty() { format!("import.{}", format.as_str()) } else { name };
-        let mut db = store.tenant(user).await?;
+        let mut db = self.store.tenant(user).await?;
         sqlx::query(
             "INSERT INTO imports (id, user_id, file_name, format, content, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
         )
@@ -534,8 +518,8 @@ impl Imports {
     }
 
     /// The user's imports, newest first.
-    pub async fn list(&self, store: &Store, user: UserId) -> Result<Vec<ImportSummary>, ImportError> {
-        let mut db = store.tenant_read(user).await?;
+    pub async fn list(&self, user: UserId) -> Result<Vec<ImportSummary>, ImportError> {
+        let mut db = self.store.tenant_read(user).await?;
         let rows = sqlx::query(
             "SELECT id, file_name, format, created_at, report FROM imports WHERE user_id = $1
              ORDER BY created_at DESC, id LIMIT 100",
@@ -581,17 +565,11 @@ impl Imports {
     }
 
     /// Where upload `id` stands: running or failed (in memory), else done or pending.
-    pub async fn state(
-        &self,
-        store: &Store,
-        user: UserId,
-        id: &str,
-        locale: Locale,
-    ) -> Result<ImportState, ImportError> {
-        if let Some(live) = self.get(store, user, id, false).await? {
+    pub async fn state(&self, user: UserId, id: &str, locale: Locale) -> Result<ImportState, ImportError> {
+        if let Some(live) = self.get(user, id, false).await? {
             return Ok(live.state(locale));
         }
-        let mut db = store.tenant_read(user).await?;
+        let mut db = self.store.tenant_read(user).await?;
         let upload = Self::load(&mut db, user, id).await?;
         db.commit().await?;
         Ok(match upload.report {
@@ -602,46 +580,34 @@ impl Imports {
 
     /// Remembers why an upload was refused, for the page the form goes back to, under
     /// a new id it returns; [`Imports::refusal`] reads it once.
-    pub async fn refused(
-        &self,
-        store: &Store,
-        user: UserId,
-        error: &ImportError,
-    ) -> Result<String, ImportError> {
-        self.refused_with(store, user, error.message(Locale::Fr), error.message(Locale::En)).await
+    pub async fn refused(&self, user: UserId, error: &ImportError) -> Result<String, ImportError> {
+        self.refused_with(user, error.message(Locale::Fr), error.message(Locale::En)).await
     }
 
     /// The same for any refusal, said in French and in English (a dataset upload's).
-    pub async fn refused_with(
-        &self,
-        store: &Store,
-        user: UserId,
-        fr: String,
-        en: String,
-    ) -> Result<String, ImportError> {
+    pub async fn refused_with(&self, user: UserId, fr: String, en: String) -> Result<String, ImportError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
-        self.set(store, user, &id, Some(Live::Failed { fr, en })).await?;
+        self.set(user, &id, Some(Live::Failed { fr, en })).await?;
         Ok(id)
     }
 
     /// Why upload `id` was refused (said once: it is forgotten when read).
     pub async fn refusal(
         &self,
-        store: &Store,
         user: UserId,
         id: &str,
         locale: Locale,
     ) -> Result<Option<String>, ImportError> {
-        Ok(match self.get(store, user, id, true).await? {
+        Ok(match self.get(user, id, true).await? {
             Some(Live::Failed { fr, en }) => Some(if locale == Locale::Fr { fr } else { en }),
             _ => None,
         })
     }
 
     /// Deletes a pending upload (an import done stays: its transactions are in the ledger).
-    pub async fn discard(&self, store: &Store, user: UserId, id: &str) -> Result<(), ImportError> {
+    pub async fn discard(&self, user: UserId, id: &str) -> Result<(), ImportError> {
         let query = sqlx::query("DELETE FROM imports WHERE user_id = $1 AND id = $2 AND status = 'pending'");
-        if !store.change(user, query.bind(user.0).bind(id)).await? {
+        if !self.store.change(user, query.bind(user.0).bind(id)).await? {
             return Err(ImportError::NotFound);
         }
         Ok(())

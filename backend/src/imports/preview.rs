@@ -7,11 +7,8 @@ use super::*;
 impl Imports {
     /// An upload's preview with `mapping` (CSV; else the detected layout) into
     /// `account` (a key; else a new account), or its progress, or its report.
-    // Seven parameters, over the limit of six; to go (issue 49): a service owning its store (the backend as services).
-    #[allow(clippy::too_many_arguments)]
     pub async fn view(
         &self,
-        store: &Store,
         user: UserId,
         id: &str,
         layout: Layout<'_>,
@@ -21,10 +18,10 @@ impl Imports {
         // The import's live state before the stored one: a running import is forgotten
         // only after its report is stored, so read the other way round a page could find
         // neither (no report yet, no longer running) and show the file as pending.
-        let live = self.get(store, user, id, false).await?;
+        let live = self.get(user, id, false).await?;
         // Only reads (the upload gave the user the default categories), so it never
         // waits for an import writing.
-        let mut db = store.tenant_read(user).await?;
+        let mut db = self.store.tenant_read(user).await?;
         let upload = Self::load(&mut db, user, id).await?;
         let accounts = accounts(&mut db, user, locale).await?;
         let base = |encoding, state| ImportView {
@@ -87,7 +84,7 @@ impl Imports {
         let balances = match file.stated.as_ref().filter(|_| !split) {
             Some(stated) => {
                 let account = target.as_ref().map(|t| t.0);
-                Some(balance_check(&mut db, user, stated, &file.rows, &already, account, currency).await?)
+                Some(balance_check(&mut db, user, stated, (&file.rows, &already), account, currency).await?)
             }
             None => None,
         };
@@ -237,14 +234,11 @@ fn preview_rows(
 
 /// The balances `stated` checked against `rows` going into `account` (`None`: a new
 /// one), of which `already` are there.
-// Seven parameters, over the limit of six; to go (issue 49): the rows and what is already there as one value.
-#[allow(clippy::too_many_arguments)]
 async fn balance_check(
     db: &mut AnyConnection,
     user: UserId,
     stated: &import::Stated,
-    rows: &[Row],
-    already: &[bool],
+    (rows, already): (&[Row], &[bool]),
     account: Option<i64>,
     currency: Currency,
 ) -> Result<agent::imports::BalanceCheck, sqlx::Error> {

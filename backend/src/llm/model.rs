@@ -83,9 +83,11 @@ impl Caller {
             let attempted = retry::stream(
                 &self.policy,
                 self.pause.as_ref(),
-                model.provider.wire(),
-                &self.client,
-                &model.endpoint,
+                retry::Target {
+                    wire: model.provider.wire(),
+                    client: &self.client,
+                    endpoint: &model.endpoint,
+                },
                 &request,
                 meter,
             )

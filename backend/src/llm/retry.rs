@@ -166,19 +166,23 @@ impl Budget {
     }
 }
 
+/// Where a request goes: the provider's wire format, the HTTP client and the endpoint.
+#[derive(Clone, Copy)]
+pub struct Target<'a> {
+    pub wire: Wire,
+    pub client: &'a reqwest::Client,
+    pub endpoint: &'a Endpoint,
+}
+
 /// Sends `request` with the retries of the module documentation.
 ///
 /// `Ok` once a content event arrived or the stream ended cleanly: the events held back
 /// so far come first, then the rest of that attempt's stream, with no further retries.
 /// `Err` when an attempt failed before any content and no retry is left for its error.
-// Seven parameters, over the limit of six; to go (issue 49): the wire, client and endpoint as one adapter value.
-#[allow(clippy::too_many_arguments)]
 pub async fn stream(
     policy: &RetryPolicy,
     pause: &dyn Pause,
-    wire: Wire,
-    client: &reqwest::Client,
-    endpoint: &Endpoint,
+    to: Target<'_>,
     request: &LlmRequest,
     meter: &Meter,
 ) -> Attempted {
@@ -189,7 +193,7 @@ pub async fn stream(
     loop {
         attempts += 1;
         let sent = adjusted.as_ref().unwrap_or(request);
-        let error = match attempt(wire, client, endpoint, sent, meter).await {
+        let error = match attempt(to, sent, meter).await {
             Ok(events) => return Attempted { attempts, result: Ok(events) },
             Err(e) => e,
         };
@@ -219,15 +223,9 @@ pub fn empty_reply_temperature(first: Option<f32>) -> f32 {
 }
 
 /// One request, read up to its first content event (or its clean end).
-async fn attempt(
-    wire: Wire,
-    client: &reqwest::Client,
-    endpoint: &Endpoint,
-    request: &LlmRequest,
-    meter: &Meter,
-) -> Result<EventStream, LlmError> {
+async fn attempt(to: Target<'_>, request: &LlmRequest, meter: &Meter) -> Result<EventStream, LlmError> {
     let meter = meter.clone();
-    let events = super::stream(wire, client, endpoint, request).await?;
+    let events = super::stream(to.wire, to.client, to.endpoint, request).await?;
     let mut events = Box::pin(events.inspect(move |e| {
         if let Ok(e) = e {
             meter.count(e);

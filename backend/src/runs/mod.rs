@@ -95,15 +95,12 @@ impl Sou {
     /// The transactions step `step` of run `run` rests on, page `page` (from 1) of
     /// `per_page`, in the step's order; with the step, the run's conversation and how
     /// many there are in all.
-    // Seven parameters, over the limit of six; to go (issue 49): a page as one value.
-    #[allow(clippy::too_many_arguments)]
     pub async fn run_sources(
         &self,
         user: UserId,
         run: &str,
         step: u32,
-        page: u32,
-        per_page: u32,
+        (page, per_page): (u32, u32),
         locale: agent::Locale,
     ) -> Result<RunSources, BackendError> {
         let mut traces = self.traces(user, TraceOf::Run(run)).await?;
@@ -333,7 +330,7 @@ impl Sou {
         let events = self.run_events(user, id).await?;
         let text = ChatEvent::words(&events);
         if !self.answer_exists(user, id).await? {
-            self.insert_answer(user, &conversation, id, &text, None, &events).await?;
+            self.insert_answer(user, (&conversation, id), &text, None, &events).await?;
         }
         self.runs.hub.wake(id);
         Ok(true)

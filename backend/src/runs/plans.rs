@@ -289,7 +289,7 @@ impl Sou {
                     },
                     final_status(&stored.conversation, run, Some(stored.plan.confidence), 0.0, Vec::new()),
                 ];
-                self.end_plan(user, run, &mut rec, stored.next_step, &last, (RunStatus::Cancelled, None))
+                self.end_plan(user, run, &mut rec, (stored.next_step, &last), (RunStatus::Cancelled, None))
                     .await;
             }
             _ => {}
@@ -629,22 +629,19 @@ impl Sou {
         let confidence = answer_confidence(plan_base(plan.confidence, 0.0), &checks);
         let status = final_status(&stored.conversation, run, Some(plan.confidence), confidence, warnings);
         let ended = if cancelled { RunStatus::Cancelled } else { RunStatus::Done };
-        self.end_plan(user, run, &mut out.run, next, &[status], (ended, Some(confidence))).await;
+        self.end_plan(user, run, &mut out.run, (next, &[status]), (ended, Some(confidence))).await;
         Ok(())
     }
 
-    /// Ends a plan with `last`, its closing events. Its answer in the conversation is
+    /// Ends a plan stopped before `next_step` with `last`, its closing events. Its answer in the conversation is
     /// stored again first, whole (the plan, its steps, `last`), and only then are `last`
     /// recorded and the run finished: a client that saw the end reads the whole answer.
-    // Seven parameters, over the limit of six; to go (issue 49): the run being ended as one value.
-    #[allow(clippy::too_many_arguments)]
     async fn end_plan(
         &self,
         user: UserId,
         run: &str,
         rec: &mut Recorder,
-        next_step: u32,
-        last: &[ChatEvent],
+        (next_step, last): (u32, &[ChatEvent]),
         (status, confidence): (RunStatus, Option<f32>),
     ) {
         rec.checkpoint(next_step).await;

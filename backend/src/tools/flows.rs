@@ -83,7 +83,7 @@ pub(super) async fn cash_flow(
     locale: Locale,
 ) -> Result<CashFlowResult, BackendError> {
     let Scope { account, currency, .. } =
-        scope(db, user, known, None, None, a.account.as_deref(), locale).await?;
+        scope(db, user, known, Names { account: a.account.as_deref(), ..Names::default() }, locale).await?;
     let filters = Filters { account: a.account.as_deref(), ..Filters::new(&a.period) };
     let by = match a.group_by {
         agent::GroupBy::Month => By::Month,
@@ -149,7 +149,8 @@ pub(super) async fn balances(
     locale: Locale,
     today: Date,
 ) -> Result<BalancesResult, BackendError> {
-    let Scope { currency, .. } = scope(db, user, known, None, None, a.account.as_deref(), locale).await?;
+    let Scope { currency, .. } =
+        scope(db, user, known, Names { account: a.account.as_deref(), ..Names::default() }, locale).await?;
     let date = a.period.end.add_days(-1).min(today);
     let rows = sqlx::query(
         "SELECT a.id, a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency,
@@ -255,7 +256,8 @@ pub(super) async fn budget_status(
     locale: Locale,
     today: Date,
 ) -> Result<BudgetStatusResult, BackendError> {
-    let Scope { currency, .. } = scope(db, user, known, a.category.as_deref(), None, None, locale).await?;
+    let Scope { currency, .. } =
+        scope(db, user, known, Names { category: a.category.as_deref(), ..Names::default() }, locale).await?;
     let months = months_touched(&a.period);
     let budgets = sqlx::query(
         "SELECT b.category_id, b.start_month, b.amount_minor, c.key, c.name_fr, c.name_en

@@ -87,15 +87,30 @@ pub(super) struct Scope {
     pub(super) currency: Currency,
 }
 
-// Seven parameters, over the limit of six; to go (issue 49): a tool given one `ToolCx` (user, store, vocabulary, locale, today).
-#[allow(clippy::too_many_arguments)]
+/// The category, merchant and account a call names (by name or key), where it names them.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Names<'a> {
+    pub category: Option<&'a str>,
+    pub merchant: Option<&'a str>,
+    pub account: Option<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    /// A summary's three.
+    pub fn of(a: &'a agent::SummaryArgs) -> Names<'a> {
+        Names {
+            category: a.category.as_deref(),
+            merchant: a.merchant.as_deref(),
+            account: a.account.as_deref(),
+        }
+    }
+}
+
 pub(super) async fn scope(
     db: &mut AnyConnection,
     user: UserId,
     known: &Known,
-    category: Option<&str>,
-    merchant: Option<&str>,
-    account: Option<&str>,
+    Names { category, merchant, account }: Names<'_>,
     locale: Locale,
 ) -> Result<Scope, BackendError> {
     Ok(Scope {

@@ -5,6 +5,7 @@
 
 mod by_tool;
 mod checked;
+mod cx;
 pub(crate) mod flows;
 mod ledger;
 pub mod recurring;

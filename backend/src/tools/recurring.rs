@@ -179,8 +179,14 @@ pub(super) async fn recurring_payments(
     a: &RecurringArgs,
     locale: Locale,
 ) -> Result<RecurringResult, BackendError> {
-    let Scope { category, merchant, currency, .. } =
-        scope(db, user, known, a.category.as_deref(), a.merchant.as_deref(), None, locale).await?;
+    let Scope { category, merchant, currency, .. } = scope(
+        db,
+        user,
+        known,
+        Names { category: a.category.as_deref(), merchant: a.merchant.as_deref(), account: None },
+        locale,
+    )
+    .await?;
     let filters = Filters {
         category: a.category.as_deref(),
         merchant: a.merchant.as_deref(),

@@ -17,6 +17,7 @@ use crate::ids::UserId;
 use super::ledger::*;
 use super::rollup::{self, By};
 use super::SUMMARY_ROWS;
+use super::{PageCx, RunCx};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Flow {
@@ -47,17 +48,12 @@ fn summary_filters(a: &SummaryArgs) -> Filters<'_> {
 }
 
 /// The lines a summary counts, newest first: `limit` of them after the first `offset`.
-// Seven parameters, over the limit of six; to go (issue 49): a tool given one `ToolCx` (user, store, vocabulary, locale, today).
-#[allow(clippy::too_many_arguments)]
 pub(super) async fn summary_lines(
-    db: &mut AnyConnection,
-    user: UserId,
+    cx: PageCx<'_>,
     a: &SummaryArgs,
     flow: Flow,
-    currency: Currency,
-    locale: Locale,
-    (limit, offset): (usize, usize),
 ) -> Result<Vec<Row_>, BackendError> {
+    let (db, user, currency, locale, (limit, offset)) = (cx.db, cx.user, cx.currency, cx.locale, cx.page);
     // Without a category filter, spending counts expense categories (and uncategorised
     // lines) and income counts income categories (and uncategorised lines).
     let (sign, kind) = flow.sql();
@@ -149,22 +145,16 @@ pub(super) async fn summary_from_rollup(
     Ok((mine, others))
 }
 
-// Seven parameters, over the limit of six; to go (issue 49): a tool given one `ToolCx` (user, store, vocabulary, locale, today).
-#[allow(clippy::too_many_arguments)]
 // Over 120 lines; to split (issue 49).
 #[allow(clippy::too_many_lines)]
 pub(super) async fn summary(
-    db: &mut AnyConnection,
-    user: UserId,
-    known: &Known,
+    cx: &mut RunCx<'_>,
     a: &SummaryArgs,
     flow: Flow,
-    locale: Locale,
-    today: Date,
 ) -> Result<SummaryResult, BackendError> {
+    let (db, user, known, locale, today) = (&mut *cx.db, cx.user, cx.known, cx.locale, cx.today);
     let Scope { category, merchant, account, currency } =
-        scope(db, user, known, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale)
-            .await?;
+        scope(db, user, known, Names::of(a), locale).await?;
     // Without a category filter, spending counts expense categories (and uncategorised
     // lines) and income counts income categories (and uncategorised lines): savings
     // transfers are neither, and a refund is not income.
@@ -283,7 +273,9 @@ pub(super) async fn summary(
         agent::average::average(Money::new(total, currency), count, &elapsed, per)
     });
     // The newest lines, shown and named as the first of the sources.
-    let rows = summary_lines(db, user, a, flow, currency, locale, (SUMMARY_ROWS, 0)).await?;
+    let rows =
+        summary_lines(PageCx { db: &mut *db, user, currency, locale, page: (SUMMARY_ROWS, 0) }, a, flow)
+            .await?;
     let source_ids = rows.iter().map(|r| r.row.id).take(agent::SOURCE_PAGE).collect();
     let truncated = source_count > rows.len() as u64;
     // Under "top 5 merchants", the transactions shown are the five's.
@@ -346,12 +338,8 @@ pub(super) fn summary_chart(
 
 /// The same summary over two periods, and the change between them.
 pub(super) async fn compare(
-    db: &mut AnyConnection,
-    user: UserId,
-    known: &Known,
+    cx: &mut RunCx<'_>,
     a: &agent::CompareArgs,
-    locale: Locale,
-    today: Date,
 ) -> Result<agent::CompareResult, BackendError> {
     let flow = match a.flow {
         agent::Flow::Spending => Flow::Out,
@@ -370,8 +358,8 @@ pub(super) async fn compare(
         top: None,
         average: None,
     };
-    let current = summary(db, user, known, &args(&a.current), flow, locale, today).await?;
-    let reference = summary(db, user, known, &args(&a.reference), flow, locale, today).await?;
+    let current = summary(cx, &args(&a.current), flow).await?;
+    let reference = summary(cx, &args(&a.reference), flow).await?;
     let difference = current.total.minor.saturating_sub(reference.total.minor);
     let change_basis_points = (reference.total.minor != 0).then(|| {
         i64::try_from(i128::from(difference) * 10_000 / i128::from(reference.total.minor)).unwrap_or(i64::MAX)
@@ -445,9 +433,18 @@ pub(super) async fn list_transactions(
     a: &ListTransactionsArgs,
     locale: Locale,
 ) -> Result<TransactionListResult, BackendError> {
-    let Scope { category, merchant, account, currency } =
-        scope(db, user, known, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale)
-            .await?;
+    let Scope { category, merchant, account, currency } = scope(
+        db,
+        user,
+        known,
+        Names {
+            category: a.category.as_deref(),
+            merchant: a.merchant.as_deref(),
+            account: a.account.as_deref(),
+        },
+        locale,
+    )
+    .await?;
     let excluded = excluded(
         db,
         user,

@@ -75,11 +75,11 @@ async fn rule_patterns() {
 #[tokio::test]
 async fn new_account_names_of_an_import() {
     let (_dir, store, alice) = store().await;
-    let imports = Imports::default();
+    let imports = Imports::new(store.clone());
     let csv = "Date;Libellé;Montant\n02/01/2026;CB CARREFOUR;-12,50\n";
-    let id = imports.upload(&store, alice, "releve.csv", csv.as_bytes().to_vec()).await.unwrap();
+    let id = imports.upload(alice, "releve.csv", csv.as_bytes().to_vec()).await.unwrap();
     for name in HOSTILE {
-        let e = imports.start(&store, alice, &id, None, Target::New(name.into())).await.unwrap_err();
+        let e = imports.start(alice, &id, None, Target::New(name.into())).await.unwrap_err();
         assert!(matches!(e, ImportError::AccountNameCharacters), "{name:?}: {e:?}");
         assert!(e.is_users());
         assert_eq!(
@@ -118,12 +118,12 @@ async fn dataset_file_names() {
 #[tokio::test]
 async fn bank_file_names_lose_them() {
     let (_dir, store, alice) = store().await;
-    let imports = Imports::default();
+    let imports = Imports::new(store.clone());
     let csv = "Date;Libellé;Montant\n02/01/2026;CB CARREFOUR;-12,50\n";
     for name in HOSTILE {
-        imports.upload(&store, alice, &format!("{name}.csv"), csv.as_bytes().to_vec()).await.unwrap();
+        imports.upload(alice, &format!("{name}.csv"), csv.as_bytes().to_vec()).await.unwrap();
     }
-    let listed = imports.list(&store, alice).await.unwrap();
+    let listed = imports.list(alice).await.unwrap();
     assert_eq!(listed.len(), HOSTILE.len());
     for summary in listed {
         assert!(agent::text::hidden_control(&summary.file_name).is_none(), "{:?}", summary.file_name);

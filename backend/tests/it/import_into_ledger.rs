@@ -21,9 +21,9 @@ async fn store() -> (tempfile::TempDir, Store, UserId, UserId) {
 }
 
 /// Waits for the import to end; its state then.
-async fn finished(imports: &Imports, store: &Store, user: UserId, id: &str) -> ImportState {
+async fn finished(imports: &Imports, user: UserId, id: &str) -> ImportState {
     for _ in 0..500 {
-        match imports.state(store, user, id, Locale::En).await.unwrap() {
+        match imports.state(user, id, Locale::En).await.unwrap() {
             ImportState::Running { .. } => tokio::time::sleep(std::time::Duration::from_millis(10)).await,
             other => return other,
         }
@@ -32,17 +32,17 @@ async fn finished(imports: &Imports, store: &Store, user: UserId, id: &str) -> I
 }
 
 /// Starts the upload `id`'s import into `target` and waits for its report.
-async fn started(imports: &Imports, store: &Store, user: UserId, id: &str, target: Target) -> ImportReport {
-    imports.start(store, user, id, None, target).await.unwrap();
-    match finished(imports, store, user, id).await {
+async fn started(imports: &Imports, user: UserId, id: &str, target: Target) -> ImportReport {
+    imports.start(user, id, None, target).await.unwrap();
+    match finished(imports, user, id).await {
         ImportState::Done(report) => report,
         other => panic!("{id}: {other:?}"),
     }
 }
 
-async fn import(imports: &Imports, store: &Store, user: UserId, file: &str, target: Target) -> ImportReport {
-    let id = imports.upload(store, user, file, fixture(file)).await.unwrap();
-    started(imports, store, user, &id, target).await
+async fn import(imports: &Imports, user: UserId, file: &str, target: Target) -> ImportReport {
+    let id = imports.upload(user, file, fixture(file)).await.unwrap();
+    started(imports, user, &id, target).await
 }
 
 async fn count(store: &Store, user: UserId, sql_where: &str) -> i64 {
@@ -60,12 +60,10 @@ async fn count(store: &Store, user: UserId, sql_where: &str) -> i64 {
 #[tokio::test]
 async fn a_french_csv_previewed_imported_then_imported_again() {
     let (_dir, store, alice, _) = store().await;
-    let imports = Imports::default();
-    let id =
-        imports.upload(&store, alice, "releve janvier.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
+    let imports = Imports::new(store.clone());
+    let id = imports.upload(alice, "releve janvier.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
 
-    let view =
-        imports.view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
+    let view = imports.view(alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
     assert_eq!((view.format, view.encoding), (Format::Csv, Encoding::Windows1252));
     let m = view.mapping.clone().unwrap();
     assert_eq!((m.delimiter, m.order, m.decimal), (';', DateOrder::Dmy, ','));
@@ -83,15 +81,13 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
 
     // A wrong layout is said, and the detected one shown instead.
     let bad = agent::imports::Mapping { date: 9, ..m.clone() };
-    let v = imports
-        .view(&store, alice, &id, Layout::Given(Box::new(bad)), Chosen::default(), Locale::Fr)
-        .await
-        .unwrap();
+    let v =
+        imports.view(alice, &id, Layout::Given(Box::new(bad)), Chosen::default(), Locale::Fr).await.unwrap();
     assert!(v.mapping_error.unwrap().contains("column 10"));
     assert_eq!(v.total_rows, 4);
 
-    imports.start(&store, alice, &id, Some(m), Target::New("Compte BNP".into())).await.unwrap();
-    let ImportState::Done(report) = finished(&imports, &store, alice, &id).await else { panic!() };
+    imports.start(alice, &id, Some(m), Target::New("Compte BNP".into())).await.unwrap();
+    let ImportState::Done(report) = finished(&imports, alice, &id).await else { panic!() };
     assert_eq!((report.read, report.added, report.duplicates, report.rejected.len()), (4, 4, 0, 3));
     assert_eq!(report.account, "Compte BNP");
     assert_eq!(count(&store, alice, &format!("AND import_batch = '{id}'")).await, 4);
@@ -101,22 +97,22 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
     );
     // Done: the file is gone, the report stays; starting again is refused.
     assert!(matches!(
-        imports.start(&store, alice, &id, None, Target::New("x".into())).await,
+        imports.start(alice, &id, None, Target::New("x".into())).await,
         Err(ImportError::AlreadyImported)
     ));
-    let list = imports.list(&store, alice).await.unwrap();
+    let list = imports.list(alice).await.unwrap();
     assert_eq!((list.len(), list[0].added), (1, Some(4)));
 
     // The same file again, into the same account: every row is already there.
-    let again = imports.upload(&store, alice, "copie.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
+    let again = imports.upload(alice, "copie.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
     let v = imports
-        .view(&store, alice, &again, Layout::Detected, Chosen::account("compte_bnp"), Locale::En)
+        .view(alice, &again, Layout::Detected, Chosen::account("compte_bnp"), Locale::En)
         .await
         .unwrap();
     assert_eq!((v.duplicates, v.account.as_deref()), (4, Some("compte_bnp")));
     assert!(v.rows.iter().all(|r| r.duplicate));
     assert_eq!(v.rows[0].category.as_deref(), Some("Groceries"));
-    let r = started(&imports, &store, alice, &again, Target::Existing("compte_bnp".into())).await;
+    let r = started(&imports, alice, &again, Target::Existing("compte_bnp".into())).await;
     assert_eq!((r.added, r.duplicates), (0, 4));
     assert_eq!(count(&store, alice, "").await, 4);
 }
@@ -124,8 +120,8 @@ async fn a_french_csv_previewed_imported_then_imported_again() {
 #[tokio::test]
 async fn an_overlapping_file_adds_only_what_is_new() {
     let (_dir, store, alice, _) = store().await;
-    let imports = Imports::default();
-    let r = import(&imports, &store, alice, "en-bank.csv", Target::New("Checking".into())).await;
+    let imports = Imports::new(store.clone());
+    let r = import(&imports, alice, "en-bank.csv", Target::New("Checking".into())).await;
     assert_eq!((r.added, r.duplicates, r.rejected.len()), (3, 0, 1));
     // The next month's export overlaps the last line and adds two.
     let text = String::from_utf8(fixture("en-bank.csv")).unwrap();
@@ -134,8 +130,8 @@ async fn an_overlapping_file_adds_only_what_is_new() {
         "{}\n{}\n02/03/2026,TESCO STORES 2231,-23.10,\"3,270.15\"\n02/03/2026,TESCO STORES 2231,-23.10,\"3,247.05\"\n",
         lines[0], lines[3]
     );
-    let id = imports.upload(&store, alice, "february.csv", next.into_bytes()).await.unwrap();
-    let r = started(&imports, &store, alice, &id, Target::Existing("checking".into())).await;
+    let id = imports.upload(alice, "february.csv", next.into_bytes()).await.unwrap();
+    let r = started(&imports, alice, &id, Target::Existing("checking".into())).await;
     assert_eq!((r.read, r.added, r.duplicates), (3, 2, 1), "two identical lines the same day are two");
     assert_eq!(count(&store, alice, "").await, 5);
 }
@@ -146,21 +142,17 @@ async fn an_overlapping_file_adds_only_what_is_new() {
 #[tokio::test]
 async fn a_bank_id_used_twice_in_one_file_loses_no_line() {
     let (_dir, store, alice, _) = store().await;
-    let imports = Imports::default();
-    let id = imports.upload(&store, alice, "cic.ofx", fixture("ofx-fitid-repete.ofx")).await.unwrap();
-    let view =
-        imports.view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
+    let imports = Imports::new(store.clone());
+    let id = imports.upload(alice, "cic.ofx", fixture("ofx-fitid-repete.ofx")).await.unwrap();
+    let view = imports.view(alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
     assert_eq!((view.total_rows, view.duplicates), (5, 0));
-    let r = started(&imports, &store, alice, &id, Target::New("CIC".into())).await;
+    let r = started(&imports, alice, &id, Target::New("CIC".into())).await;
     assert_eq!((r.read, r.added, r.duplicates), (5, 5, 0), "the preview's count is the import's");
     assert_eq!(count(&store, alice, "").await, 5);
-    let again = imports.upload(&store, alice, "cic bis.ofx", fixture("ofx-fitid-repete.ofx")).await.unwrap();
-    let v = imports
-        .view(&store, alice, &again, Layout::Detected, Chosen::account("cic"), Locale::Fr)
-        .await
-        .unwrap();
+    let again = imports.upload(alice, "cic bis.ofx", fixture("ofx-fitid-repete.ofx")).await.unwrap();
+    let v = imports.view(alice, &again, Layout::Detected, Chosen::account("cic"), Locale::Fr).await.unwrap();
     assert_eq!(v.duplicates, 5);
-    let r = started(&imports, &store, alice, &again, Target::Existing("cic".into())).await;
+    let r = started(&imports, alice, &again, Target::Existing("cic".into())).await;
     assert_eq!((r.added, r.duplicates), (0, 5));
     assert_eq!(count(&store, alice, "").await, 5);
 }
@@ -171,39 +163,33 @@ async fn a_bank_id_used_twice_in_one_file_loses_no_line() {
 #[tokio::test]
 async fn an_unsure_amount_column_waits_for_the_user() {
     let (_dir, store, alice, _) = store().await;
-    let imports = Imports::default();
-    let id =
-        imports.upload(&store, alice, "ancien.csv", fixture("sans-entete-deux-montants.csv")).await.unwrap();
-    let view =
-        imports.view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
+    let imports = Imports::new(store.clone());
+    let id = imports.upload(alice, "ancien.csv", fixture("sans-entete-deux-montants.csv")).await.unwrap();
+    let view = imports.view(alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
     let m = view.mapping.clone().unwrap();
     assert_eq!(m.unsure_amount, [3, 2]);
     assert!(matches!(
-        imports.start(&store, alice, &id, Some(m.clone()), Target::New("Ancien".into())).await,
+        imports.start(alice, &id, Some(m.clone()), Target::New("Ancien".into())).await,
         Err(ImportError::LayoutUnsure)
     ));
     assert!(matches!(
-        imports.start(&store, alice, &id, None, Target::New("Ancien".into())).await,
+        imports.start(alice, &id, None, Target::New("Ancien".into())).await,
         Err(ImportError::LayoutUnsure)
     ));
     assert_eq!(count(&store, alice, "").await, 0, "nothing imported while unsure");
     // Choosing the account or the decimal mark does not answer the question.
     let other = agent::imports::LayoutEdit { decimal: Some(",".into()), ..Default::default() };
-    let v = imports
-        .view(&store, alice, &id, Layout::Edited(&other), Chosen::default(), Locale::Fr)
-        .await
-        .unwrap();
+    let v = imports.view(alice, &id, Layout::Edited(&other), Chosen::default(), Locale::Fr).await.unwrap();
     assert!(!v.mapping.unwrap().is_sure());
     // The user says the euros are in column 3 (counting from 1).
     let edit =
         agent::imports::LayoutEdit { amounts: Some("signed".into()), amount: Some(3), ..Default::default() };
-    let v =
-        imports.view(&store, alice, &id, Layout::Edited(&edit), Chosen::default(), Locale::Fr).await.unwrap();
+    let v = imports.view(alice, &id, Layout::Edited(&edit), Chosen::default(), Locale::Fr).await.unwrap();
     let chosen = v.mapping.clone().unwrap();
     assert!(chosen.is_sure());
     assert_eq!(v.rows[0].amount.minor, -4_567);
-    imports.start(&store, alice, &id, Some(chosen), Target::New("Ancien".into())).await.unwrap();
-    let ImportState::Done(report) = finished(&imports, &store, alice, &id).await else { panic!() };
+    imports.start(alice, &id, Some(chosen), Target::New("Ancien".into())).await.unwrap();
+    let ImportState::Done(report) = finished(&imports, alice, &id).await else { panic!() };
     assert_eq!((report.read, report.added), (3, 3));
     assert_eq!(count(&store, alice, "AND amount_minor = -4567").await, 1);
 }
@@ -211,58 +197,56 @@ async fn an_unsure_amount_column_waits_for_the_user() {
 #[tokio::test]
 async fn ofx_and_camt_statements_with_their_currency() {
     let (_dir, store, alice, _) = store().await;
-    let imports = Imports::default();
-    let r = import(&imports, &store, alice, "releve-camt053.xml", Target::New("Compte courant".into())).await;
+    let imports = Imports::new(store.clone());
+    let r = import(&imports, alice, "releve-camt053.xml", Target::New("Compte courant".into())).await;
     assert_eq!((r.added, r.rejected.len()), (3, 2));
-    let r =
-        import(&imports, &store, alice, "releve-ofx1-sgml.ofx", Target::Existing("compte_courant".into()))
-            .await;
+    let r = import(&imports, alice, "releve-ofx1-sgml.ofx", Target::Existing("compte_courant".into())).await;
     assert_eq!((r.added, r.duplicates, r.rejected.len()), (3, 0, 2), "other bank ids than the CAMT file's");
     // A file in dollars is refused for an account in euros, with the reason.
-    let id = imports.upload(&store, alice, "card.qfx", fixture("card-ofx2.qfx")).await.unwrap();
+    let id = imports.upload(alice, "card.qfx", fixture("card-ofx2.qfx")).await.unwrap();
     assert_eq!(
         imports
-            .view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::En)
+            .view(alice, &id, Layout::Detected, Chosen::default(), Locale::En)
             .await
             .unwrap()
             .currency
             .as_deref(),
         Some("USD")
     );
-    imports.start(&store, alice, &id, None, Target::Existing("compte_courant".into())).await.unwrap();
-    let ImportState::Failed { message } = finished(&imports, &store, alice, &id).await else { panic!() };
+    imports.start(alice, &id, None, Target::Existing("compte_courant".into())).await.unwrap();
+    let ImportState::Failed { message } = finished(&imports, alice, &id).await else { panic!() };
     assert_eq!(
         message,
         "The file is in USD and the account “Compte courant” in EUR: choose another account."
     );
     assert_eq!(count(&store, alice, &format!("AND import_batch = '{id}'")).await, 0);
     // Into a new account it goes, in dollars.
-    let r = started(&imports, &store, alice, &id, Target::New("Visa".into())).await;
+    let r = started(&imports, alice, &id, Target::New("Visa".into())).await;
     assert!(r.added > 0);
     assert_eq!(count(&store, alice, "AND currency = 'USD'").await, r.added as i64);
-    let r = import(&imports, &store, alice, "fr-bank.qif", Target::New("Livret".into())).await;
+    let r = import(&imports, alice, "fr-bank.qif", Target::New("Livret".into())).await;
     assert!(r.added > 0);
 }
 
 #[tokio::test]
 async fn unreadable_files_are_refused_with_the_reason() {
     let (_dir, store, alice, _) = store().await;
-    let imports = Imports::default();
+    let imports = Imports::new(store.clone());
     for (file, want) in [
         ("pas-un-releve.txt", "no column of dates"),
         ("faux.ofx", "not an OFX file"),
         ("faux.qif", "not a bank"),
         ("camt-casse.xml", "line 24"),
     ] {
-        let e = imports.upload(&store, alice, file, fixture(file)).await.unwrap_err();
+        let e = imports.upload(alice, file, fixture(file)).await.unwrap_err();
         assert!(e.message(Locale::En).contains(want), "{file}: {}", e.message(Locale::En));
         assert!(e.message(Locale::Fr).starts_with("Sou n'a pas pu lire ce fichier"), "{file}");
     }
-    let e = imports.upload(&store, alice, "vide.csv", Vec::new()).await.unwrap_err();
+    let e = imports.upload(alice, "vide.csv", Vec::new()).await.unwrap_err();
     assert_eq!(e.message(Locale::Fr), "Le fichier est vide.");
     let big = vec![b'a'; backend::imports::MAX_FILE_BYTES + 1];
-    assert!(matches!(imports.upload(&store, alice, "big.csv", big).await, Err(ImportError::TooLarge)));
-    let list = imports.list(&store, alice).await.unwrap();
+    assert!(matches!(imports.upload(alice, "big.csv", big).await, Err(ImportError::TooLarge)));
+    let list = imports.list(alice).await.unwrap();
     assert!(list.is_empty(), "nothing kept of a refused file");
 }
 
@@ -270,8 +254,8 @@ async fn unreadable_files_are_refused_with_the_reason() {
 #[tokio::test]
 async fn nothing_is_half_imported() {
     let (_dir, store, alice, _) = store().await;
-    let imports = Imports::default();
-    let id = imports.upload(&store, alice, "a.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
+    let imports = Imports::new(store.clone());
+    let id = imports.upload(alice, "a.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
     sqlx::query(
         "CREATE TRIGGER third_row_fails AFTER INSERT ON transactions
          WHEN (SELECT COUNT(*) FROM transactions WHERE import_batch = NEW.import_batch) >= 3
@@ -280,8 +264,8 @@ async fn nothing_is_half_imported() {
     .execute(store.pool())
     .await
     .unwrap();
-    imports.start(&store, alice, &id, None, Target::New("Compte".into())).await.unwrap();
-    let ImportState::Failed { message } = finished(&imports, &store, alice, &id).await else { panic!() };
+    imports.start(alice, &id, None, Target::New("Compte".into())).await.unwrap();
+    let ImportState::Failed { message } = finished(&imports, alice, &id).await else { panic!() };
     assert_eq!(message, "Something went wrong on the server; nothing was imported, try again.");
     assert_eq!(count(&store, alice, "").await, 0);
     let accounts: i64 =
@@ -289,15 +273,15 @@ async fn nothing_is_half_imported() {
     assert_eq!(accounts, 0, "the new account went with the rest");
     // Once the cause is gone, the same upload imports.
     sqlx::query("DROP TRIGGER third_row_fails").execute(store.pool()).await.unwrap();
-    imports.start(&store, alice, &id, None, Target::New("Compte".into())).await.unwrap();
-    assert!(matches!(finished(&imports, &store, alice, &id).await, ImportState::Done(r) if r.added == 4));
+    imports.start(alice, &id, None, Target::New("Compte".into())).await.unwrap();
+    assert!(matches!(finished(&imports, alice, &id).await, ImportState::Done(r) if r.added == 4));
 }
 
 #[tokio::test]
 async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     let (_dir, store, alice, bob) = store().await;
-    let imports = Imports::default();
-    import(&imports, &store, alice, "fr-banque-latin1.csv", Target::New("Compte".into())).await;
+    let imports = Imports::new(store.clone());
+    import(&imports, alice, "fr-banque-latin1.csv", Target::New("Compte".into())).await;
     let leisure = "AND category_id = (SELECT id FROM categories WHERE key = 'leisure' AND user_id = transactions.user_id)";
     assert_eq!(count(&store, alice, leisure).await, 0);
 
@@ -323,7 +307,7 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     assert_eq!(backend::rules::proposal(&store, alice, p.rule.id, Locale::En).await.unwrap().changing, 0);
 
     // New imports follow the rule: the OFX file's bookshop is leisure at once.
-    import(&imports, &store, alice, "releve-ofx1-sgml.ofx", Target::New("Autre".into())).await;
+    import(&imports, alice, "releve-ofx1-sgml.ofx", Target::New("Autre".into())).await;
     assert_eq!(count(&store, alice, leisure).await, 2);
     // The monthly roll-up followed every import, write and undo.
     assert_eq!(
@@ -346,20 +330,20 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
 #[tokio::test]
 async fn one_users_uploads_are_not_anothers() {
     let (_dir, store, alice, bob) = store().await;
-    let imports = Imports::default();
-    let id = imports.upload(&store, alice, "a.csv", fixture("en-bank.csv")).await.unwrap();
+    let imports = Imports::new(store.clone());
+    let id = imports.upload(alice, "a.csv", fixture("en-bank.csv")).await.unwrap();
     assert!(matches!(
-        imports.view(&store, bob, &id, Layout::Detected, Chosen::default(), Locale::En).await,
+        imports.view(bob, &id, Layout::Detected, Chosen::default(), Locale::En).await,
         Err(ImportError::NotFound)
     ));
     assert!(matches!(
-        imports.start(&store, bob, &id, None, Target::New("Mine".into())).await,
+        imports.start(bob, &id, None, Target::New("Mine".into())).await,
         Err(ImportError::NotFound)
     ));
-    assert!(matches!(imports.discard(&store, bob, &id).await, Err(ImportError::NotFound)));
-    assert!(imports.list(&store, bob).await.unwrap().is_empty());
-    imports.discard(&store, alice, &id).await.unwrap();
-    assert!(imports.list(&store, alice).await.unwrap().is_empty());
+    assert!(matches!(imports.discard(bob, &id).await, Err(ImportError::NotFound)));
+    assert!(imports.list(bob).await.unwrap().is_empty());
+    imports.discard(alice, &id).await.unwrap();
+    assert!(imports.list(alice).await.unwrap().is_empty());
 }
 
 /// While an import holds the database's write lock (SQLite has one writer), the pages
@@ -367,8 +351,8 @@ async fn one_users_uploads_are_not_anothers() {
 #[tokio::test]
 async fn pages_load_while_an_import_writes() {
     let (_dir, store, alice, _) = store().await;
-    let imports = Imports::default();
-    let id = imports.upload(&store, alice, "a.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
+    let imports = Imports::new(store.clone());
+    let id = imports.upload(alice, "a.csv", fixture("fr-banque-latin1.csv")).await.unwrap();
     let mut writer = store.tenant(alice).await.unwrap();
     sqlx::query("UPDATE imports SET status = 'pending' WHERE id = $1")
         .bind(&id)
@@ -376,11 +360,10 @@ async fn pages_load_while_an_import_writes() {
         .await
         .unwrap();
     let started = std::time::Instant::now();
-    let view =
-        imports.view(&store, alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
+    let view = imports.view(alice, &id, Layout::Detected, Chosen::default(), Locale::Fr).await.unwrap();
     assert_eq!(view.rows[0].category.as_deref(), Some("Courses"));
-    imports.list(&store, alice).await.unwrap();
-    imports.state(&store, alice, &id, Locale::Fr).await.unwrap();
+    imports.list(alice).await.unwrap();
+    imports.state(alice, &id, Locale::Fr).await.unwrap();
     backend::rules::list(&store, alice, Locale::Fr).await.unwrap();
     backend::rules::categories(&store, alice, Locale::Fr).await.unwrap();
     assert!(started.elapsed() < std::time::Duration::from_secs(2), "a page waited for the writer");
@@ -392,12 +375,12 @@ async fn pages_load_while_an_import_writes() {
 #[tokio::test]
 async fn progress_is_reported_while_rows_are_written() {
     let (_dir, store, alice, _) = store().await;
-    let imports = Imports::default();
+    let imports = Imports::new(store.clone());
     let mut csv = String::from("Date;Libellé;Montant\n");
     for i in 0..500 {
         csv.push_str(&format!("{:02}/01/2026;CB CAFE {i};-3,50\n", i % 28 + 1));
     }
-    let id = imports.upload(&store, alice, "cafes.csv", csv.into_bytes()).await.unwrap();
+    let id = imports.upload(alice, "cafes.csv", csv.into_bytes()).await.unwrap();
     sqlx::query(
         "CREATE TRIGGER slow AFTER INSERT ON transactions BEGIN
              SELECT COUNT(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000)
@@ -407,10 +390,10 @@ async fn progress_is_reported_while_rows_are_written() {
     .execute(store.pool())
     .await
     .unwrap();
-    imports.start(&store, alice, &id, None, Target::New("Compte".into())).await.unwrap();
+    imports.start(alice, &id, None, Target::New("Compte".into())).await.unwrap();
     let mut seen = Vec::new();
     loop {
-        match imports.state(&store, alice, &id, Locale::En).await.unwrap() {
+        match imports.state(alice, &id, Locale::En).await.unwrap() {
             ImportState::Running { done, total } => {
                 assert_eq!(total, 500);
                 if seen.last() != Some(&done) {
@@ -451,12 +434,12 @@ fn statement(rows: std::ops::Range<usize>) -> Vec<u8> {
 /// whichever statement they were in, and leaves the roll-up equal to the rows.
 async fn long_files_count_every_line(store: Store) {
     let alice = store.ensure_user("alice").await.unwrap();
-    let imports = Imports::default();
-    let id = imports.upload(&store, alice, "a.csv", statement(0..450)).await.unwrap();
-    let first = started(&imports, &store, alice, &id, Target::New("Compte import".into())).await;
+    let imports = Imports::new(store.clone());
+    let id = imports.upload(alice, "a.csv", statement(0..450)).await.unwrap();
+    let first = started(&imports, alice, &id, Target::New("Compte import".into())).await;
     assert_eq!((first.added, first.duplicates), (450, 0));
-    let id = imports.upload(&store, alice, "b.csv", statement(390..900)).await.unwrap();
-    let second = started(&imports, &store, alice, &id, Target::New("Compte import".into())).await;
+    let id = imports.upload(alice, "b.csv", statement(390..900)).await.unwrap();
+    let second = started(&imports, alice, &id, Target::New("Compte import".into())).await;
     assert_eq!((second.added, second.duplicates), (450, 60));
     assert_eq!(count(&store, alice, "").await, 900);
     let off = backend::testing::ledger_months_mismatches(&store, alice).await.unwrap();

@@ -150,7 +150,14 @@ async fn run_metered(
     let client = llm::http_client(Duration::from_secs(5), read_timeout).expect("client");
     let pause = Waits::default();
     let meter = Meter::default();
-    let attempted = retry::stream(&POLICY, &pause, Wire::OpenAi, &client, endpoint, &request(), &meter).await;
+    let attempted = retry::stream(
+        &POLICY,
+        &pause,
+        retry::Target { wire: Wire::OpenAi, client: &client, endpoint },
+        &request(),
+        &meter,
+    )
+    .await;
     let outcome = match attempted.result {
         Ok(events) => events.collect().await,
         Err(e) => vec![Err(e)],

@@ -196,7 +196,7 @@ async fn scenario(a: Store, b: Store) {
     );
     let mut paged = Vec::new();
     for page in 1.. {
-        let p = two.run_sources(user, &year, 2, page, 70, Locale::Fr).await.unwrap();
+        let p = two.run_sources(user, &year, 2, (page, 70), Locale::Fr).await.unwrap();
         assert_eq!(p.total, counted.len() as u64);
         if p.rows.is_empty() {
             break;

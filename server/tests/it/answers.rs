@@ -42,7 +42,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
     assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
     let mut state = ImportState::Pending;
     for _ in 0..500 {
-        state = sou.imports().state(sou.store(), alice.user, &id, Locale::En).await.unwrap();
+        state = sou.imports().state(alice.user, &id, Locale::En).await.unwrap();
         match state {
             ImportState::Running { .. } => tokio::time::sleep(Duration::from_millis(10)).await,
             _ => break,

@@ -21,7 +21,7 @@ fn fixture(name: &str) -> Vec<u8> {
 
 async fn finished(sou: &Sou, who: &Signed, id: &str) {
     for _ in 0..500 {
-        match sou.imports().state(sou.store(), who.user, id, Locale::Fr).await.unwrap() {
+        match sou.imports().state(who.user, id, Locale::Fr).await.unwrap() {
             ImportState::Running { .. } => tokio::time::sleep(Duration::from_millis(10)).await,
             _ => return,
         }

@@ -142,7 +142,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // down — the other side, if the message asks for it too (read at the end).
     let mut turned_down: Option<(Direction, usize, usize)> = None;
     let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
-    scan::words(tokens, used, message, &mut intent, &mut a, &mut subscription_words, &mut turned_down);
+    scan::words(tokens, used, message, &mut intent, &mut a, (&mut subscription_words, &mut turned_down));
     // "mes abonnements": the recurring payments; "paiements récurrents dans les
     // abonnements": the word is then the category, read as a name.
     // "my subscription payments": the payments, in the category.

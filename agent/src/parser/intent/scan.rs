@@ -17,8 +17,6 @@ use crate::{AveragePer, Direction, GroupBy};
 
 /// Reads each word not yet used into `intent` and `a`; "abonnements" and a side of the
 /// ledger turned down are kept for `read` to decide.
-// Seven parameters, over the limit of six; to go (issue 49): the message, its tokens and its language as one value.
-#[allow(clippy::too_many_arguments)]
 // Over 120 lines; to split (issue 49).
 #[allow(clippy::too_many_lines)]
 pub(super) fn words(
@@ -27,8 +25,7 @@ pub(super) fn words(
     message: &str,
     intent: &mut Intent,
     a: &mut Asked,
-    subscription_words: &mut Vec<usize>,
-    turned_down: &mut Option<(Direction, usize, usize)>,
+    (subscription_words, turned_down): (&mut Vec<usize>, &mut Option<(Direction, usize, usize)>),
 ) {
     let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
     for i in 0..tokens.len() {

@@ -8,7 +8,7 @@ use agent::{Date, Direction, Money};
 
 use super::{CheckCx, PageCx, RunCx};
 use crate::error::BackendError;
-use crate::tools::ledger::{div_round, lines_sql, scope, totals, Filters, Row_, Scope};
+use crate::tools::ledger::{div_round, lines_sql, scope, totals, Filters, Names, Row_, Scope};
 use crate::tools::verify::{count_check, coverage, future_check, money, reread};
 
 /// The side counted, on `t`.
@@ -38,7 +38,7 @@ const LARGEST: &str = "ABS(t.amount_minor) DESC, t.date DESC, t.id DESC";
 pub(in crate::tools) async fn run(cx: &mut RunCx<'_>, a: &ActivityArgs) -> Result<ActivityResult, BackendError> {
     let (db, user, locale) = (&mut *cx.db, cx.user, cx.locale);
     let Scope { category, merchant, account, currency } =
-        scope(db, user, cx.known, a.category.as_deref(), a.merchant.as_deref(), a.account.as_deref(), locale).await?;
+        scope(db, user, cx.known, Names { category: a.category.as_deref(), merchant: a.merchant.as_deref(), account: a.account.as_deref() }, locale).await?;
     let (direction, condition) = side(a);
     let condition = format!("{condition} AND CAST($11 AS TEXT) IS NULL");
     let ((sum, n), others) = totals(db, user, &filters(a), &condition, None, currency).await?;

@@ -13,7 +13,7 @@ pub(in crate::tools) async fn run(
     cx: &mut RunCx<'_>,
     a: &CompareArgs,
 ) -> Result<CompareResult, BackendError> {
-    compare(cx.db, cx.user, cx.known, a, cx.locale, cx.today).await
+    compare(cx, a).await
 }
 
 /// Both periods covered; the difference is the one total minus the other.

@@ -15,7 +15,7 @@ pub(in crate::tools) async fn run(
     cx: &mut RunCx<'_>,
     a: &SummaryArgs,
 ) -> Result<SummaryResult, BackendError> {
-    summary(cx.db, cx.user, cx.known, a, Flow::In, cx.locale, cx.today).await
+    summary(cx, a, Flow::In).await
 }
 
 pub(in crate::tools) async fn checks(
@@ -30,5 +30,5 @@ pub(in crate::tools) async fn source_page(
     cx: PageCx<'_>,
     a: &SummaryArgs,
 ) -> Result<Vec<Row_>, BackendError> {
-    summary_lines(cx.db, cx.user, a, Flow::In, cx.currency, cx.locale, cx.page).await
+    summary_lines(cx, a, Flow::In).await
 }

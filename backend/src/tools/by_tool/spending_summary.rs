@@ -14,7 +14,7 @@ pub(in crate::tools) async fn run(
     cx: &mut RunCx<'_>,
     a: &SummaryArgs,
 ) -> Result<SummaryResult, BackendError> {
-    summary(cx.db, cx.user, cx.known, a, Flow::Out, cx.locale, cx.today).await
+    summary(cx, a, Flow::Out).await
 }
 
 pub(in crate::tools) async fn checks(
@@ -43,7 +43,7 @@ pub(in crate::tools) async fn source_page(
     cx: PageCx<'_>,
     a: &SummaryArgs,
 ) -> Result<Vec<Row_>, BackendError> {
-    summary_lines(cx.db, cx.user, a, Flow::Out, cx.currency, cx.locale, cx.page).await
+    summary_lines(cx, a, Flow::Out).await
 }
 
 /// A summary's checks: its groups add up to its total, its total and count read again
