@@ -23,6 +23,8 @@ pub mod api;
 #[cfg(feature = "ssr")]
 mod auth_text;
 #[cfg(feature = "ssr")]
+mod bank_accounts;
+#[cfg(feature = "ssr")]
 mod budgets;
 #[cfg(feature = "ssr")]
 mod chart;
@@ -139,6 +141,7 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("reports")) view=reports::ReportsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("widgets")) view=widgets::WidgetsPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("settings"), StaticSegment("accounts")) view=bank_accounts::BankAccountsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("budgets")) view=budgets::BudgetsPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("changes")) view=budgets::ChangesPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("settings"), StaticSegment("usage")) view=usage::UsagePage ssr=SsrMode::Async/>

@@ -198,6 +198,13 @@ fn Settings(
                         "Your password, and the browsers you are signed in on: see where, and sign them out.")}</p>
                     <a href="/settings/account" data-testid="account-link">{tr(locale, "Mot de passe et sessions", "Password and sessions")}</a>
                 </section>
+                <section class="card" data-testid="accounts-card">
+                    <h2>{tr(locale, "Comptes bancaires", "Bank accounts")}</h2>
+                    <p class="hint">{tr(locale,
+                        "Le solde de chaque compte aujourd'hui, ses opérations, et son nom : renommez un compte importé sous le nom du fichier.",
+                        "Each account's balance today, its transactions, and its name: rename an account an import named after its file.")}</p>
+                    <a href="/settings/accounts" data-testid="accounts-link">{tr(locale, "Voir les comptes", "See the accounts")}</a>
+                </section>
                 <section class="card" data-testid="budgets-card">
                     <h2>{tr(locale, "Budgets", "Budgets")}</h2>
                     <p class="hint">{tr(locale,

@@ -5,6 +5,7 @@
 
 pub mod approvals;
 pub mod auth;
+pub mod bank_accounts;
 pub mod budgets;
 pub mod chat;
 pub mod conversations;

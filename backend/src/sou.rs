@@ -8,6 +8,7 @@ use std::sync::Arc;
 use agent::{Date, Parser, Vocabulary};
 
 use crate::auth::{Auth, AuthConfig};
+use crate::bank_accounts::BankAccounts;
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::imports::Imports;
@@ -31,6 +32,7 @@ pub struct Sou {
     pub(crate) providers: Option<Providers>,
     auth: Auth,
     imports: Imports,
+    bank_accounts: BankAccounts,
     pub(crate) writes: WriteConfig,
     pub(crate) runs: crate::runs::record::Runs,
     parsers: Parsers,
@@ -50,12 +52,14 @@ impl Sou {
         let runs = crate::runs::record::Runs::default();
         runs.hub.listen(&store);
         let imports = Imports::new(store.clone());
+        let bank_accounts = BankAccounts::new(store.clone());
         Sou {
             store,
             timezone,
             providers: None,
             auth,
             imports,
+            bank_accounts,
             writes: Default::default(),
             runs,
             parsers: Parsers::default(),
@@ -79,6 +83,11 @@ impl Sou {
     /// Bank file uploads and imports.
     pub fn imports(&self) -> &Imports {
         &self.imports
+    }
+
+    /// The user's bank accounts: listed with their balances, renamed.
+    pub fn bank_accounts(&self) -> &BankAccounts {
+        &self.bank_accounts
     }
 
     /// The same, with this approval lifetime (and, for crash tests, a pause before a

@@ -7,7 +7,7 @@
 import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn, settingsPages } from './support.mjs';
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -60,7 +60,8 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
           await trace.locator('summary').first().click();
           await check('conversation');
           const sources = await trace.locator('a[href*="/sources"]').first().getAttribute('href');
-          for (const path of ['/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/settings/budgets', '/settings/changes', '/settings/usage', '/settings/account', sources.split('#')[0], '/nowhere']) {
+          const settings = await settingsPages(page, testInfo);
+          for (const path of ['/import', '/rules', '/datasets', '/settings', ...settings, sources.split('#')[0], '/nowhere']) {
             await open(page, testInfo, path);
             await check(path);
           }

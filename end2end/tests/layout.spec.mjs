@@ -3,9 +3,10 @@
 // a transaction list whose amounts are shown whole, and fields large enough that a
 // phone does not zoom on them. With JavaScript and without.
 import { test, expect } from '@playwright/test';
-import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn, snap } from './support.mjs';
+import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn, snap, settingsPages } from './support.mjs';
 
-const PAGES = ['/', '/import', '/rules', '/datasets', '/settings', '/settings/reports', '/settings/widgets', '/settings/budgets', '/settings/changes', '/settings/usage', '/settings/account'];
+// And every page Settings links to (`settingsPages`).
+const PAGES = ['/', '/import', '/rules', '/datasets', '/settings'];
 const LINKS = ['/', '/import', '/rules', '/datasets', '/settings'];
 
 async function noSidewaysScroll(page, where) {
@@ -49,7 +50,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) for (const lang of ['fr
     test.afterEach(async ({}, testInfo) => expectNoConsoleErrors(testInfo));
 
     test('every page fits the screen and has the same navigation', async ({ page }, testInfo) => {
-      for (const path of PAGES) {
+      for (const path of [...PAGES, ...(await settingsPages(page, testInfo))]) {
         await open(page, testInfo, path);
         await noSidewaysScroll(page, path);
         // Each page says what it is: one <h1>, and a title of its own.

@@ -42,6 +42,16 @@ export async function expectLive(page, testInfo) {
   await expect(page.locator('body[data-hydrated]')).toHaveCount(hydrated(testInfo) && island ? 1 : 0);
 }
 
+// Every page Settings links to (`/settings/…`), in its order: a page added there is
+// checked by the tests that walk every page, without a list of their own.
+export async function settingsPages(page, testInfo) {
+  await open(page, testInfo, '/settings');
+  const hrefs = await page.locator('main a[href^="/settings/"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  const pages = [...new Set(hrefs)];
+  expect(pages.length, 'Settings links to its pages').toBeGreaterThanOrEqual(8);
+  return pages;
+}
+
 // "Try the demo" on the sign-in page: a new account with the demo ledger, signed in
 // in this browser context. Returns the account's name.
 export async function signIn(page, testInfo) {

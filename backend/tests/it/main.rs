@@ -17,6 +17,7 @@
 mod support;
 
 mod auth;
+mod bank_accounts;
 mod concurrent_writes;
 mod conversations;
 mod datasets_fair;
