@@ -307,8 +307,6 @@ fn candidates(
 
 /// The plans dataset `d` gives for what is asked: one, or one per numeric column
 /// when none is named. `follows`: the previous plan is the one to change.
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 fn options_for(
     q: &Question<'_>,
     ask: &Ask<'_>,
@@ -322,7 +320,6 @@ fn options_for(
     let words_of = |m: &Mention| {
         q.message.get(tokens[m.first].start..tokens[m.last].end).unwrap_or_default().to_string()
     };
-    let mut options: Vec<(QueryDatasetArgs, Vec<Reason>)> = Vec::new();
     let set = &q.datasets[d];
     let mut args = match q.previous {
         Some(p) if follows => p.clone(),
@@ -332,16 +329,7 @@ fn options_for(
         args.chart = chart;
     }
     let mut notes = Vec::new();
-    let mut group = group;
-    // "top 3 vendeurs par montant": ranked by the number, per the word.
-    if let Some(g) = group.filter(|g| g.column_in(d).is_some_and(|c| set.columns[c].kind.is_numeric())) {
-        let word = columns.iter().copied().find(|m| {
-            m.first != g.first && m.column_in(d).is_some_and(|c| !set.columns[c].kind.is_numeric())
-        });
-        if word.is_some() {
-            group = word;
-        }
-    }
+    let group = breakdown(group, columns, set, d);
     for cond in conds {
         match found[cond.mention].column_in(d).and_then(|c| filter_on(set, c, cond)) {
             Some(f) => {
@@ -444,14 +432,41 @@ fn options_for(
             args.aggregate = Aggregate::Sum;
         }
     }
+    measured(args, notes, set, locale)
+}
+
+/// "top 3 vendeurs par montant": a breakdown named by a number is ranked by it, per the
+/// word that is not a number.
+fn breakdown<'m>(
+    group: Option<&'m Mention>,
+    columns: &[&'m Mention],
+    set: &DatasetShape,
+    d: usize,
+) -> Option<&'m Mention> {
+    let numeric =
+        |m: &Mention, yes: bool| m.column_in(d).is_some_and(|c| set.columns[c].kind.is_numeric() == yes);
+    match group {
+        Some(g) if numeric(g, true) => {
+            columns.iter().copied().find(|m| m.first != g.first && numeric(m, false)).or(Some(g))
+        }
+        other => other,
+    }
+}
+
+/// The plans `args` makes: itself when it counts or has its number; else with the
+/// dataset's only number, or one plan per number (or a count, without any).
+fn measured(
+    mut args: QueryDatasetArgs,
+    mut notes: Vec<Reason>,
+    set: &DatasetShape,
+    locale: Locale,
+) -> Vec<(QueryDatasetArgs, Vec<Reason>)> {
     if args.aggregate == Aggregate::Count {
         args.measure = None;
-        options.push((args, notes));
-        return options;
+        return vec![(args, notes)];
     }
     if args.measure.is_some() {
-        options.push((args, notes));
-        return options;
+        return vec![(args, notes)];
     }
     // No number named: the dataset's only one, else one plan per number.
     let all: Vec<&str> =
@@ -459,21 +474,18 @@ fn options_for(
     match all.as_slice() {
         [] => {
             args.aggregate = Aggregate::Count;
-            options.push((args, notes));
+            vec![(args, notes)]
         }
         [only] => {
             args.measure = Some(only.to_string());
             notes.push(Reason::new(ReasonCode::InferredColumn, locale, only));
-            options.push((args, notes));
+            vec![(args, notes)]
         }
-        several => {
-            for name in several {
-                options
-                    .push((QueryDatasetArgs { measure: Some(name.to_string()), ..args.clone() }, Vec::new()));
-            }
-        }
+        several => several
+            .iter()
+            .map(|name| (QueryDatasetArgs { measure: Some(name.to_string()), ..args.clone() }, Vec::new()))
+            .collect(),
     }
-    options
 }
 
 /// The answer: a plan with its reasons, or plans to choose from when the message

@@ -14,8 +14,6 @@ use crate::i18n::{t, T};
 /// One stored assistant answer, event by event, with its run's trace when it has one
 /// (its owner's pages): each result then links to the step that computed it, and the
 /// answer ends with "How Sou got this".
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 pub fn events_view(
     events: Vec<ChatEvent>,
     locale: Locale,
@@ -85,40 +83,19 @@ pub fn events_view(
             }
             ChatEvent::StepStarted { step, title, .. } => {
                 out.open();
-                let head = match locale {
-                    Locale::Fr => format!("Étape {step} : {title}"),
-                    Locale::En => format!("Step {step}: {title}"),
-                };
-                view! { <h3 class="step-head" data-testid="step-head">{head}</h3> }.into_any()
+                step_head(step, &title, locale)
             }
             ChatEvent::StepResult { result, .. } => {
                 had_result = true;
                 with_source(tool_output(*result, locale), &mut results)
             }
-            ChatEvent::StepFailed { step, code, message } => {
-                let text = match locale {
-                    Locale::Fr => format!("Étape {step} en échec : {message}"),
-                    Locale::En => format!("Step {step} failed: {message}"),
-                };
-                view! { <p class="error" role="alert" data-code=code>{text}</p> }.into_any()
-            }
+            ChatEvent::StepFailed { step, code, message } => step_failed(step, code, &message, locale),
             ChatEvent::Token { .. } => ().into_any(),
             ChatEvent::ApprovalRequired { approval } => {
                 super::approval::approval_card(*approval, back.clone(), locale).into_any()
             }
             ChatEvent::EntitiesDetected { entities } => {
-                let clarification = Clarification {
-                    question: t(locale, T::Mentioned).to_string(),
-                    reasons: Vec::new(),
-                    suggestions: entities.into_iter().map(|e| e.suggestion).collect(),
-                    locale,
-                };
-                view! {
-                    <div class="entities" data-testid="entities">
-                        <ClarifyCard clarification conversation_id=conversation_id.clone() show_reasons=false/>
-                    </div>
-                }
-                .into_any()
+                mentioned(entities.into_iter().map(|e| e.suggestion).collect(), conversation_id.clone(), locale)
             }
             ChatEvent::Error { message, code } => {
                 stopped |= code == "stopped";
@@ -134,19 +111,9 @@ pub fn events_view(
                 ended = true;
                 let share =
                     message_id.filter(|_| had_result).map(|id| super::share::answer_share(id, locale));
-                let by_model = usage.route != "parser";
-                let warn = (uncertainty.answer_confidence > 0.0 && uncertainty.answer_confidence < 0.8)
-                    || (by_model && !uncertainty.warnings.is_empty());
-                let warning = (warn && !uncertainty.warnings.is_empty()).then(|| {
-                    view! {
-                        <div class="warning" role="note" data-testid="warning">
-                            <strong>{t(locale, T::Warning)}</strong>
-                            <ul>{uncertainty.warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
-                        </div>
-                    }
-                });
                 let panel = trace.as_deref().map(|t| super::runs::trace_panel(t, locale));
-                view! { {warning} {usage_line(&usage, locale)} {share} {panel} }.into_any()
+                view! { {warning(uncertainty, usage.route != "parser", locale)} {usage_line(&usage, locale)} {share} {panel} }
+                    .into_any()
             }
         };
         out.push(v);
@@ -160,6 +127,58 @@ pub fn events_view(
     }
     out.close();
     out.out
+}
+
+fn step_head(step: u32, title: &str, locale: Locale) -> AnyView {
+    let head = match locale {
+        Locale::Fr => format!("Étape {step} : {title}"),
+        Locale::En => format!("Step {step}: {title}"),
+    };
+    view! { <h3 class="step-head" data-testid="step-head">{head}</h3> }.into_any()
+}
+
+fn step_failed(step: u32, code: String, message: &str, locale: Locale) -> AnyView {
+    let text = match locale {
+        Locale::Fr => format!("Étape {step} en échec : {message}"),
+        Locale::En => format!("Step {step} failed: {message}"),
+    };
+    view! { <p class="error" role="alert" data-code=code>{text}</p> }.into_any()
+}
+
+/// Names an answer mentioned that the user may mean, offered as suggestions.
+fn mentioned(
+    suggestions: Vec<agent::Suggestion>,
+    conversation_id: Option<String>,
+    locale: Locale,
+) -> AnyView {
+    let clarification = Clarification {
+        question: t(locale, T::Mentioned).to_string(),
+        reasons: Vec::new(),
+        suggestions,
+        locale,
+    };
+    view! {
+        <div class="entities" data-testid="entities">
+            <ClarifyCard clarification conversation_id show_reasons=false/>
+        </div>
+    }
+    .into_any()
+}
+
+/// The warnings under an answer: when its confidence is middling, or a model answered
+/// with warnings.
+fn warning(uncertainty: agent::protocol::Uncertainty, by_model: bool, locale: Locale) -> Option<AnyView> {
+    let warn = (uncertainty.answer_confidence > 0.0 && uncertainty.answer_confidence < 0.8)
+        || (by_model && !uncertainty.warnings.is_empty());
+    (warn && !uncertainty.warnings.is_empty()).then(|| {
+        view! {
+            <div class="warning" role="note" data-testid="warning">
+                <strong>{t(locale, T::Warning)}</strong>
+                <ul>{uncertainty.warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
+            </div>
+        }
+        .into_any()
+    })
 }
 
 /// Where an answer's views go: in order, a plan's steps each in a section of its own

@@ -145,8 +145,6 @@ pub(super) async fn summary_from_rollup(
     Ok((mine, others))
 }
 
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 pub(super) async fn summary(
     cx: &mut RunCx<'_>,
     a: &SummaryArgs,
@@ -183,15 +181,6 @@ pub(super) async fn summary(
         Flow::Out => (s.debit.saturating_neg(), s.debits),
         Flow::In => (s.credit, s.credits),
     };
-
-    let uncategorised = match locale {
-        Locale::Fr => "Sans catégorie",
-        Locale::En => "Uncategorised",
-    };
-    let no_merchant = match locale {
-        Locale::Fr => "Sans marchand",
-        Locale::En => "No merchant",
-    };
     let entity = match by {
         By::Category => Some(Entity::Category),
         By::Merchant => Some(Entity::Merchant),
@@ -222,28 +211,7 @@ pub(super) async fn summary(
         }
         total = total.saturating_add(spent);
         count = count.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
-        let (key, label) = match a.group_by {
-            GroupBy::None => continue,
-            GroupBy::Category | GroupBy::Merchant | GroupBy::Account => {
-                let none = if by == By::Merchant { no_merchant } else { uncategorised };
-                match names.get(&s.id()) {
-                    Some((key, label)) => (key.clone(), label.clone()),
-                    None => (String::new(), none.to_string()),
-                }
-            }
-            GroupBy::Month => {
-                let Some(first) = Date::parse_iso(&format!("{}-01", s.group)) else { continue };
-                (s.group.clone(), agent::wording::month_label(first, locale))
-            }
-            GroupBy::Week | GroupBy::Day => {
-                let Some((start, label)) =
-                    Date::parse_iso(&s.group).and_then(|d| time_bucket(d, a.group_by, locale))
-                else {
-                    continue;
-                };
-                (start.to_string(), label)
-            }
-        };
+        let Some((key, label)) = group_of(s, a.group_by, &names, locale) else { continue };
         let g = groups.entry(key.clone()).or_insert_with(|| Group {
             key,
             label,
@@ -278,19 +246,8 @@ pub(super) async fn summary(
             .await?;
     let source_ids = rows.iter().map(|r| r.row.id).take(agent::SOURCE_PAGE).collect();
     let truncated = source_count > rows.len() as u64;
-    // Under "top 5 merchants", the transactions shown are the five's.
-    let ranked = a.top.is_some() && matches!(a.group_by, GroupBy::Category | GroupBy::Merchant);
-    let in_top = |row: &agent::TransactionRow| {
-        let name = match a.group_by {
-            GroupBy::Merchant => row.merchant.as_deref(),
-            _ => row.category.as_deref(),
-        };
-        let none = if a.group_by == GroupBy::Merchant { no_merchant } else { uncategorised };
-        groups.iter().any(|g| g.label == name.unwrap_or(none))
-    };
     let shown = rows.len();
-    let transactions: Vec<agent::TransactionRow> =
-        rows.into_iter().map(|r| r.row).filter(|row| !ranked || in_top(row)).collect();
+    let transactions = in_groups(rows, a, &groups, locale);
     let truncated = truncated || transactions.len() < shown;
     Ok(SummaryResult {
         top: a.top.and_then(|n| u8::try_from(n).ok()),
@@ -311,6 +268,60 @@ pub(super) async fn summary(
         source_ids,
         source_count,
     })
+}
+
+/// What a group without a name is called: lines with no merchant, or no category.
+fn unnamed(group_by: GroupBy, locale: Locale) -> &'static str {
+    match (group_by == GroupBy::Merchant, locale) {
+        (true, Locale::Fr) => "Sans marchand",
+        (true, Locale::En) => "No merchant",
+        (false, Locale::Fr) => "Sans catégorie",
+        (false, Locale::En) => "Uncategorised",
+    }
+}
+
+/// The group a roll-up's sums go to, its key and label: a category, merchant or account
+/// by name (the unnamed ones together), a month, a week or a day. `None`: no groups, or
+/// a date that does not read.
+fn group_of(
+    s: &rollup::Sums,
+    group_by: GroupBy,
+    names: &std::collections::HashMap<i64, (String, String)>,
+    locale: Locale,
+) -> Option<(String, String)> {
+    match group_by {
+        GroupBy::None => None,
+        GroupBy::Category | GroupBy::Merchant | GroupBy::Account => Some(match names.get(&s.id()) {
+            Some((key, label)) => (key.clone(), label.clone()),
+            None => (String::new(), unnamed(group_by, locale).to_string()),
+        }),
+        GroupBy::Month => {
+            let first = Date::parse_iso(&format!("{}-01", s.group))?;
+            Some((s.group.clone(), agent::wording::month_label(first, locale)))
+        }
+        GroupBy::Week | GroupBy::Day => {
+            let (start, label) = Date::parse_iso(&s.group).and_then(|d| time_bucket(d, group_by, locale))?;
+            Some((start.to_string(), label))
+        }
+    }
+}
+
+/// The lines a summary shows: under "top 5 merchants" (or categories), only the five's.
+fn in_groups(
+    rows: Vec<Row_>,
+    a: &SummaryArgs,
+    groups: &[Group],
+    locale: Locale,
+) -> Vec<agent::TransactionRow> {
+    let ranked = a.top.is_some() && matches!(a.group_by, GroupBy::Category | GroupBy::Merchant);
+    let in_top = |row: &agent::TransactionRow| {
+        let name = match a.group_by {
+            GroupBy::Merchant => row.merchant.as_deref(),
+            _ => row.category.as_deref(),
+        };
+        groups.iter().any(|g| g.label == name.unwrap_or(unnamed(a.group_by, locale)))
+    };
+    rows.into_iter().map(|r| r.row).filter(|row| !ranked || in_top(row)).collect()
 }
 
 /// A summary's months, weeks or days as a line: "Dépenses par mois — Courses, 2025".
