@@ -145,9 +145,62 @@ fn card_label(base: &str, d: Date) -> String {
     format!("{base} {:02}/{:02}", d.day(), d.month())
 }
 
+/// One month of the ledger as it is made: its days, the ledger's bounds, its lines.
+struct Month {
+    month: Date,
+    days: u32,
+    bounds: (Date, Date),
+    lines: Vec<DemoTransaction>,
+}
+
+impl Month {
+    /// Day `d` of the month (its last day past the end).
+    fn day(&self, d: u32) -> Option<Date> {
+        Date::new(self.month.year(), self.month.month(), d.min(self.days))
+    }
+
+    /// A day drawn between `from` and the month's end.
+    fn any_day(&self, rng: &mut Rng, from: i64) -> Option<Date> {
+        self.day(rng.range(from, i64::from(self.days)) as u32)
+    }
+
+    /// A line of the current account, if its day is within the ledger.
+    fn push(
+        &mut self,
+        d: Option<Date>,
+        amount: i64,
+        label: String,
+        merchant: Option<&'static str>,
+        category: &'static str,
+    ) {
+        let (first, last) = self.bounds;
+        if let Some(d) = d.filter(|d| *d >= first && *d <= last) {
+            self.lines.push(DemoTransaction {
+                account: CHECKING,
+                date: d,
+                amount_minor: amount,
+                label,
+                merchant,
+                category,
+            });
+        }
+    }
+
+    /// A card payment on day `d`: "CB LABEL dd/mm".
+    fn card(
+        &mut self,
+        d: Option<Date>,
+        amount: i64,
+        base: &str,
+        merchant: &'static str,
+        category: &'static str,
+    ) {
+        let label = card_label(base, d.unwrap_or(self.month));
+        self.push(d, amount, label, Some(merchant), category);
+    }
+}
+
 /// The whole ledger, oldest first. Pure: same output on every call.
-// Over 120 lines; to split (issue 49).
-#[allow(clippy::too_many_lines)]
 pub fn ledger() -> Vec<DemoTransaction> {
     let mut rng = Rng(SEED);
     let mut out = Vec::new();
@@ -156,192 +209,185 @@ pub fn ledger() -> Vec<DemoTransaction> {
     else {
         return out;
     };
-    // The Livret A's balance and the interest it earns: the yearly rate applies to
-    // each month's opening balance, and the year's interest is paid on 31 December.
-    let mut livret = OPENING_BALANCES.iter().find(|(k, _)| *k == SAVINGS).map_or(0, |(_, b)| *b);
-    let mut interest_acc: i64 = 0;
+    let mut livret = Livret {
+        balance: OPENING_BALANCES.iter().find(|(k, _)| *k == SAVINGS).map_or(0, |(_, b)| *b),
+        interest: 0,
+    };
     let mut month = first.first_of_month();
     while month <= last {
-        let days = crate::demo::days_in(month);
-        let day = |d: u32| Date::new(month.year(), month.month(), d.min(days));
-        let mut month_lines: Vec<DemoTransaction> = Vec::new();
-        let mut push = |d: Option<Date>,
-                        amount: i64,
-                        label: String,
-                        merchant: Option<&'static str>,
-                        category: &'static str| {
-            if let Some(d) = d.filter(|d| *d >= first && *d <= last) {
-                month_lines.push(DemoTransaction {
-                    account: CHECKING,
-                    date: d,
-                    amount_minor: amount,
-                    label,
-                    merchant,
-                    category,
-                });
-            }
+        let mut m = Month { month, days: days_in(month), bounds: (first, last), lines: Vec::new() };
+        fixed_lines(&mut m, &mut rng);
+        everyday_lines(&mut m, &mut rng);
+        holidays(&mut m, &mut rng);
+        livret.month(&mut m);
+        out.append(&mut m.lines);
+        month = month.add_months(1);
+    }
+    out.sort_by(|a, b| a.date.cmp(&b.date).then(a.account.cmp(b.account)).then(a.label.cmp(&b.label)));
+    out
+}
+
+/// The bills and the salary, on their days; the transfer to the Livret A.
+fn fixed_lines(mo: &mut Month, rng: &mut Rng) {
+    let (y, m) = (mo.month.year(), mo.month.month());
+    let mmyy = format!("{m:02}/{y}");
+    let salary = if y >= 2026 { 382_000 } else { 365_000 };
+    mo.push(mo.day(27), salary, format!("VIR SEPA ACME SAS SALAIRE {mmyy}"), Some("acme"), "income");
+    if m == 12 {
+        // A thirteenth month, paid with December's salary.
+        mo.push(mo.day(27), salary, format!("VIR SEPA ACME SAS PRIME 13E MOIS {y}"), Some("acme"), "income");
+    }
+    let rent = if (y, m) >= (2025, 7) { 118_500 } else { 115_000 };
+    mo.push(mo.day(5), -rent, "PRLV SEPA FONCIA LOYER".to_string(), Some("foncia"), "housing");
+    // Electricity is paid in equal monthly instalments, revised each November,
+    // with a yearly adjustment bill in October.
+    let edf = if (y, m) >= (2025, 11) { 9_400 } else { 8_900 };
+    mo.push(mo.day(10), -edf, "PRLV SEPA EDF CLIENTS PARTICULIERS".to_string(), Some("edf"), "utilities");
+    if m == 10 {
+        let a = rng.range(1_800, 6_500);
+        mo.push(mo.day(24), -a, "PRLV SEPA EDF REGULARISATION".to_string(), Some("edf"), "utilities");
+    }
+    mo.push(mo.day(12), -1_999, "PRLV SEPA FREE MOBILE".to_string(), Some("free_mobile"), "utilities");
+    let navigo = if y >= 2025 { 8_880 } else { 8_640 };
+    mo.push(mo.day(2), -navigo, "PRLV SEPA RATP NAVIGO".to_string(), Some("ratp"), "transport");
+    let netflix = if (y, m) >= (2025, 10) { 1_499 } else { 1_349 };
+    mo.card(mo.day(15), -netflix, "CB NETFLIX.COM", "netflix", "subscriptions");
+    let spotify = if (y, m) >= (2025, 6) { 1_199 } else { 1_099 };
+    mo.card(mo.day(20), -spotify, "CB SPOTIFY", "spotify", "subscriptions");
+    mo.push(mo.day(3), -2_999, "PRLV SEPA BASIC FIT".to_string(), Some("basic_fit"), "leisure");
+    let mutuelle = if y >= 2026 { 5_140 } else { 4_870 };
+    mo.push(
+        mo.day(6),
+        -mutuelle,
+        "PRLV SEPA HARMONIE MUTUELLE COTISATION".to_string(),
+        Some("harmonie_mutuelle"),
+        "health",
+    );
+    // Home insurance, once a year on the contract's anniversary.
+    if m == 11 {
+        let maif = match y {
+            2024 => 21_480,
+            2025 => 22_560,
+            _ => 23_640,
         };
-        let y = month.year();
-        let m = month.month();
-        let mmyy = format!("{m:02}/{y}");
+        mo.push(mo.day(8), -maif, "PRLV SEPA MAIF ASSURANCE HABITATION".to_string(), Some("maif"), "housing");
+    }
+    mo.push(mo.day(28), -30_000, "VIR PERMANENT LIVRET A".to_string(), None, "savings");
+}
 
-        // Fixed monthly lines.
-        let salary = if y >= 2026 { 382_000 } else { 365_000 };
-        push(day(27), salary, format!("VIR SEPA ACME SAS SALAIRE {mmyy}"), Some("acme"), "income");
-        if m == 12 {
-            // A thirteenth month, paid with December's salary.
-            push(day(27), salary, format!("VIR SEPA ACME SAS PRIME 13E MOIS {y}"), Some("acme"), "income");
+/// Everyday spending on random days, refunds now and then.
+fn everyday_lines(mo: &mut Month, rng: &mut Rng) {
+    let m = mo.month.month();
+    let random_visits = |count: i64,
+                         visits: &[Visit],
+                         out: &mut Vec<(Date, &'static str, &'static str, String, i64)>,
+                         rng: &mut Rng| {
+        for _ in 0..count {
+            let v = pick(rng, visits);
+            let d = mo.any_day(rng, 1).unwrap_or(mo.month);
+            let amount = rng.range(v.3 .0, v.3 .1);
+            out.push((d, v.0, v.1, card_label(v.2, d), -amount));
         }
-        let rent = if (y, m) >= (2025, 7) { 118_500 } else { 115_000 };
-        push(day(5), -rent, "PRLV SEPA FONCIA LOYER".to_string(), Some("foncia"), "housing");
-        // Electricity is paid in equal monthly instalments, revised each November,
-        // with a yearly adjustment bill in October.
-        let edf = if (y, m) >= (2025, 11) { 9_400 } else { 8_900 };
-        push(day(10), -edf, "PRLV SEPA EDF CLIENTS PARTICULIERS".to_string(), Some("edf"), "utilities");
-        if m == 10 {
-            let a = rng.range(1_800, 6_500);
-            push(day(24), -a, "PRLV SEPA EDF REGULARISATION".to_string(), Some("edf"), "utilities");
-        }
-        push(day(12), -1_999, "PRLV SEPA FREE MOBILE".to_string(), Some("free_mobile"), "utilities");
-        let navigo = if y >= 2025 { 8_880 } else { 8_640 };
-        push(day(2), -navigo, "PRLV SEPA RATP NAVIGO".to_string(), Some("ratp"), "transport");
-        let netflix = if (y, m) >= (2025, 10) { 1_499 } else { 1_349 };
-        push(
-            day(15),
-            -netflix,
-            card_label("CB NETFLIX.COM", day(15).unwrap_or(month)),
-            Some("netflix"),
-            "subscriptions",
-        );
-        let spotify = if (y, m) >= (2025, 6) { 1_199 } else { 1_099 };
-        push(
-            day(20),
-            -spotify,
-            card_label("CB SPOTIFY", day(20).unwrap_or(month)),
-            Some("spotify"),
-            "subscriptions",
-        );
-        push(day(3), -2_999, "PRLV SEPA BASIC FIT".to_string(), Some("basic_fit"), "leisure");
-        let mutuelle = if y >= 2026 { 5_140 } else { 4_870 };
-        push(
-            day(6),
-            -mutuelle,
-            "PRLV SEPA HARMONIE MUTUELLE COTISATION".to_string(),
-            Some("harmonie_mutuelle"),
-            "health",
-        );
-        // Home insurance, once a year on the contract's anniversary.
-        if m == 11 {
-            let maif = match y {
-                2024 => 21_480,
-                2025 => 22_560,
-                _ => 23_640,
-            };
-            push(day(8), -maif, "PRLV SEPA MAIF ASSURANCE HABITATION".to_string(), Some("maif"), "housing");
-        }
-        push(day(28), -30_000, "VIR PERMANENT LIVRET A".to_string(), None, "savings");
+    };
+    let mut visits = Vec::new();
+    random_visits(rng.range(24, 30), GROCERIES, &mut visits, rng);
+    random_visits(rng.range(10, 15), EATING_OUT, &mut visits, rng);
+    random_visits(rng.range(2, 5), SHOPPING, &mut visits, rng);
+    // Now and then an online order goes back and is refunded a few days later.
+    let returned = visits.iter().find(|v| v.1 == "amazon").map(|v| (v.0, -v.4)).filter(|_| rng.chance(45));
+    for (d, merchant, category, label, amount) in visits {
+        mo.push(Some(d), amount, label, Some(merchant), category);
+    }
+    if let Some((bought, amount)) = returned {
+        let d = bought.add_days(rng.range(4, 12)).min(mo.day(mo.days).unwrap_or(mo.month));
+        mo.push(Some(d), amount, "REMBOURSEMENT AMAZON".to_string(), Some("amazon"), "shopping");
+    }
+    for _ in 0..rng.range(1, 4) {
+        let d = mo.any_day(rng, 1);
+        let a = rng.range(1_250, 3_800);
+        mo.card(d, -a, "CB UBER TRIP", "uber", "transport");
+    }
+    if rng.chance(45) || matches!(m, 7 | 12) {
+        let d = mo.any_day(rng, 1);
+        let a = rng.range(3_500, 12_900);
+        mo.card(d, -a, "CB SNCF CONNECT", "sncf", "transport");
+    }
+    for _ in 0..rng.range(1, 3) {
+        let d = mo.any_day(rng, 1);
+        let a = rng.range(490, 4_200);
+        mo.card(d, -a, "CB PHARMACIE DU CENTRE", "pharmacie_du_centre", "health");
+    }
+    if rng.chance(40) {
+        let d = mo.any_day(rng, 5);
+        let a = rng.range(1_500, 4_600);
+        mo.push(d, a, "VIR HARMONIE MUTUELLE REMB SANTE".to_string(), Some("harmonie_mutuelle"), "health");
+    }
+    if rng.chance(35) {
+        let d = mo.any_day(rng, 5);
+        let a = rng.range(700, 2_500);
+        mo.push(d, a, "VIR CPAM PARIS REMB SANTE".to_string(), None, "health");
+    }
+    for _ in 0..rng.range(1, 3) {
+        let d = mo.any_day(rng, 1);
+        let a = [2_000, 4_000, 6_000][rng.range(0, 2) as usize];
+        let label = format!("RETRAIT DAB {:02}/{:02} PARIS 11", d.map_or(1, Date::day), m);
+        mo.push(d, -a, label, None, "cash");
+    }
+    if rng.chance(70) {
+        let d = mo.any_day(rng, 1);
+        mo.card(d, -1_190, "CB UGC CINE CITE", "ugc", "leisure");
+    }
+}
 
-        // Everyday spending on random days.
-        let random_visits = |count: i64,
-                             visits: &[Visit],
-                             out: &mut Vec<(Date, &'static str, &'static str, String, i64)>,
-                             rng: &mut Rng| {
-            for _ in 0..count {
-                let v = pick(rng, visits);
-                let d = day(rng.range(1, i64::from(days)) as u32).unwrap_or(month);
-                let amount = rng.range(v.3 .0, v.3 .1);
-                out.push((d, v.0, v.1, card_label(v.2, d), -amount));
-            }
-        };
-        let mut visits = Vec::new();
-        random_visits(rng.range(24, 30), GROCERIES, &mut visits, &mut rng);
-        random_visits(rng.range(10, 15), EATING_OUT, &mut visits, &mut rng);
-        random_visits(rng.range(2, 5), SHOPPING, &mut visits, &mut rng);
-        // Now and then an online order goes back and is refunded a few days later.
-        let returned =
-            visits.iter().find(|v| v.1 == "amazon").map(|v| (v.0, -v.4)).filter(|_| rng.chance(45));
-        for (d, merchant, category, label, amount) in visits {
-            push(Some(d), amount, label, Some(merchant), category);
-        }
-        if let Some((bought, amount)) = returned {
-            let d = bought.add_days(rng.range(4, 12)).min(day(days).unwrap_or(month));
-            push(Some(d), amount, "REMBOURSEMENT AMAZON".to_string(), Some("amazon"), "shopping");
-        }
-        for _ in 0..rng.range(1, 4) {
-            let d = day(rng.range(1, i64::from(days)) as u32);
-            let a = rng.range(1_250, 3_800);
-            push(d, -a, card_label("CB UBER TRIP", d.unwrap_or(month)), Some("uber"), "transport");
-        }
-        if rng.chance(45) || matches!(m, 7 | 12) {
-            let d = day(rng.range(1, i64::from(days)) as u32);
-            let a = rng.range(3_500, 12_900);
-            push(d, -a, card_label("CB SNCF CONNECT", d.unwrap_or(month)), Some("sncf"), "transport");
-        }
-        for _ in 0..rng.range(1, 3) {
-            let d = day(rng.range(1, i64::from(days)) as u32);
-            let a = rng.range(490, 4_200);
-            push(
-                d,
-                -a,
-                card_label("CB PHARMACIE DU CENTRE", d.unwrap_or(month)),
-                Some("pharmacie_du_centre"),
-                "health",
-            );
-        }
-        if rng.chance(40) {
-            let d = day(rng.range(5, i64::from(days)) as u32);
-            let a = rng.range(1_500, 4_600);
-            push(d, a, "VIR HARMONIE MUTUELLE REMB SANTE".to_string(), Some("harmonie_mutuelle"), "health");
-        }
-        if rng.chance(35) {
-            let d = day(rng.range(5, i64::from(days)) as u32);
-            let a = rng.range(700, 2_500);
-            push(d, a, "VIR CPAM PARIS REMB SANTE".to_string(), None, "health");
-        }
-        for _ in 0..rng.range(1, 3) {
-            let d = day(rng.range(1, i64::from(days)) as u32);
-            let a = [2_000, 4_000, 6_000][rng.range(0, 2) as usize];
-            let label = format!("RETRAIT DAB {:02}/{:02} PARIS 11", d.map_or(1, Date::day), m);
-            push(d, -a, label, None, "cash");
-        }
-        if rng.chance(70) {
-            let d = day(rng.range(1, i64::from(days)) as u32);
-            push(d, -1_190, card_label("CB UGC CINE CITE", d.unwrap_or(month)), Some("ugc"), "leisure");
-        }
-        // Holidays: flights in spring for the summer, a flat in August, a winter trip.
-        if m == 4 {
-            let d = day(rng.range(1, 28) as u32);
-            // A short trip one year, a long-haul one the next: not a yearly bill.
-            let a = if y % 2 == 1 { rng.range(28_000, 36_000) } else { rng.range(62_000, 76_000) };
-            push(d, -a, card_label("CB AIR FRANCE", d.unwrap_or(month)), Some("air_france"), "travel");
-        }
-        if m == 8 {
-            let d = day(rng.range(1, 10) as u32);
-            let a = rng.range(48_000, 92_000);
-            push(d, -a, card_label("CB AIRBNB * HMQ", d.unwrap_or(month)), Some("airbnb"), "travel");
-        }
-        if m == 2 {
-            let d = day(rng.range(8, 20) as u32);
-            let a = rng.range(25_000, 45_000);
-            push(d, -a, card_label("CB AIRBNB * HMW", d.unwrap_or(month)), Some("airbnb"), "travel");
-        }
+/// Holidays: flights in spring for the summer, a flat in August, a winter trip.
+fn holidays(mo: &mut Month, rng: &mut Rng) {
+    let (y, m) = (mo.month.year(), mo.month.month());
+    if m == 4 {
+        let d = mo.day(rng.range(1, 28) as u32);
+        // A short trip one year, a long-haul one the next: not a yearly bill.
+        let a = if y % 2 == 1 { rng.range(28_000, 36_000) } else { rng.range(62_000, 76_000) };
+        mo.card(d, -a, "CB AIR FRANCE", "air_france", "travel");
+    }
+    if m == 8 {
+        let d = mo.day(rng.range(1, 10) as u32);
+        let a = rng.range(48_000, 92_000);
+        mo.card(d, -a, "CB AIRBNB * HMQ", "airbnb", "travel");
+    }
+    if m == 2 {
+        let d = mo.day(rng.range(8, 20) as u32);
+        let a = rng.range(25_000, 45_000);
+        mo.card(d, -a, "CB AIRBNB * HMW", "airbnb", "travel");
+    }
+}
 
-        // The Livret A: interest on the balance at the start of the month, then every
-        // transfer out of the current account arrives on it the same day.
+/// The Livret A's balance and the interest it earns: the yearly rate applies to each
+/// month's opening balance, and the year's interest is paid on 31 December.
+struct Livret {
+    balance: i64,
+    /// Σ balance × rate (basis points) over the year's months so far.
+    interest: i64,
+}
+
+impl Livret {
+    /// Interest on the balance at the start of the month, then every transfer out of
+    /// the current account arrives on the Livret the same day.
+    fn month(&mut self, mo: &mut Month) {
+        let (y, m) = (mo.month.year(), mo.month.month());
         let rate_basis_points = match (y, m) {
             (y, m) if (y, m) < (2025, 2) => 300,
             (y, m) if (y, m) < (2025, 8) => 240,
             _ => 170,
         };
-        interest_acc += livret * rate_basis_points;
-        let transfers: Vec<(Date, i64)> = month_lines
+        self.interest += self.balance * rate_basis_points;
+        let transfers: Vec<(Date, i64)> = mo
+            .lines
             .iter()
             .filter(|t| t.category == "savings" && t.amount_minor < 0)
             .map(|t| (t.date, -t.amount_minor))
             .collect();
         for (d, amount) in transfers {
-            livret += amount;
-            month_lines.push(DemoTransaction {
+            self.balance += amount;
+            mo.lines.push(DemoTransaction {
                 account: SAVINGS,
                 date: d,
                 amount_minor: amount,
@@ -352,11 +398,11 @@ pub fn ledger() -> Vec<DemoTransaction> {
         }
         if m == 12 {
             // Σ balance × rate over the months, / 10 000 (basis points) / 12 (months), rounded.
-            let interest = (interest_acc + 60_000) / 120_000;
-            interest_acc = 0;
-            if let Some(d) = day(31).filter(|d| *d <= last) {
-                livret += interest;
-                month_lines.push(DemoTransaction {
+            let interest = (self.interest + 60_000) / 120_000;
+            self.interest = 0;
+            if let Some(d) = mo.day(31).filter(|d| *d <= mo.bounds.1) {
+                self.balance += interest;
+                mo.lines.push(DemoTransaction {
                     account: SAVINGS,
                     date: d,
                     amount_minor: interest,
@@ -366,11 +412,7 @@ pub fn ledger() -> Vec<DemoTransaction> {
                 });
             }
         }
-        out.append(&mut month_lines);
-        month = month.add_months(1);
     }
-    out.sort_by(|a, b| a.date.cmp(&b.date).then(a.account.cmp(b.account)).then(a.label.cmp(&b.label)));
-    out
 }
 
 fn days_in(month: Date) -> u32 {
