@@ -99,6 +99,20 @@ pub fn count(locale: Locale, n: u64, fr: (&str, &str), en: (&str, &str)) -> Stri
     format!("{n} {word}")
 }
 
+/// A count with its thousands apart: "1 525" (a narrow no-break space), "1,525".
+pub fn grouped(n: u64, locale: Locale) -> String {
+    let digits = n.to_string();
+    let sep = locale.pick('\u{202f}', ',');
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    out
+}
+
 pub fn tr(locale: Locale, fr: &'static str, en: &'static str) -> &'static str {
     locale.pick(fr, en)
 }
@@ -230,5 +244,17 @@ pub fn date(d: agent::Date, locale: Locale) -> String {
             let m = EN.get(d.month().saturating_sub(1) as usize).copied().unwrap_or("");
             format!("{} {m} {}", d.day(), d.year())
         }
+    }
+}
+
+#[cfg(test)]
+mod grouped_tests {
+    #[test]
+    fn thousands_apart() {
+        use agent::Locale::{En, Fr};
+        assert_eq!(super::grouped(7, Fr), "7");
+        assert_eq!(super::grouped(1525, Fr), "1\u{202f}525");
+        assert_eq!(super::grouped(1_234_567, En), "1,234,567");
+        assert_eq!(super::grouped(100_000, En), "100,000");
     }
 }

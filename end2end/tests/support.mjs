@@ -48,7 +48,7 @@ export async function settingsPages(page, testInfo) {
   await open(page, testInfo, '/settings');
   const hrefs = await page.locator('main a[href^="/settings/"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
   const pages = [...new Set(hrefs)];
-  expect(pages.length, 'Settings links to its pages').toBeGreaterThanOrEqual(8);
+  expect(pages.length, 'Settings links to its pages').toBeGreaterThanOrEqual(7);
   return pages;
 }
 

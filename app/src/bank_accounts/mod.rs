@@ -14,7 +14,7 @@ use agent::Locale;
 use leptos::form::ActionForm;
 use leptos::prelude::*;
 
-use crate::i18n::{count, tr};
+use crate::i18n::{grouped, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
 use data::{load_bank_accounts, AccountRow, BankAccountsData, RenameAccount};
 
@@ -90,7 +90,16 @@ fn Account(a: AccountRow, locale: Locale, rename: ServerAction<RenameAccount>) -
         Some(b) => b.format(locale),
         None => tr(locale, "pas encore ouvert", "not open yet").to_string(),
     };
-    let lines = count(locale, a.transactions, ("opération", "opérations"), ("transaction", "transactions"));
+    // Its kind, unless its name says it already ("Compte courant").
+    let kind = kind_label(&a.kind, locale);
+    let kind =
+        (!a.name.eq_ignore_ascii_case(kind)).then(|| view! { " " <span class="total-of">{kind}</span> });
+    let lines = match (locale, a.transactions) {
+        (Locale::Fr, n) if n <= 1 => format!("{n} opération"),
+        (Locale::Fr, n) => format!("{} opérations", grouped(n, locale)),
+        (Locale::En, 1) => "1 transaction".to_string(),
+        (Locale::En, n) => format!("{} transactions", grouped(n, locale)),
+    };
     let activity = match a.span {
         Some((first, last)) => match locale {
             Locale::Fr => format!("{lines}, du {} au {}.", day_label(first, locale), day_label(last, locale)),
@@ -110,15 +119,15 @@ fn Account(a: AccountRow, locale: Locale, rename: ServerAction<RenameAccount>) -
     });
     view! {
         <section class="card" data-testid="bank-account" data-key=a.key>
-            <h2>{a.name.clone()} " " <span class="total-of">{kind_label(&a.kind, locale)}</span></h2>
+            <h2>{a.name.clone()} {kind}</h2>
             <p class="total" data-testid="balance">{balance}</p>
             <p class="hint" data-testid="activity">{activity} " " {opening}</p>
             {aliases}
-            <ActionForm action=rename attr:class="inline" attr:data-testid="rename-form">
+            <ActionForm action=rename attr:data-testid="rename-form">
                 <input type="hidden" name="key" value=key/>
                 <label for=input.clone()>{tr(locale, "Nom", "Name")}</label>
-                <input id=input name="name" required maxlength="60" autocomplete="off" value=a.name/>
-                <button type="submit" class="secondary">{tr(locale, "Renommer", "Rename")}</button>
+                <input id=input type="text" name="name" required maxlength="60" autocomplete="off" value=a.name/>
+                <button type="submit" class="secondary-action">{tr(locale, "Renommer", "Rename")}</button>
             </ActionForm>
         </section>
     }
