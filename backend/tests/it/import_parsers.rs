@@ -489,6 +489,52 @@ fn a_german_mt940_statement() {
     );
 }
 
+/// Eight MT940 statements written blind — by someone who had not read the reader — as
+/// Sparkasse, Deutsche Bank, ING, Rabobank, ABN AMRO, UBS and Commerzbank export them,
+/// and one of edge cases (reversals, funds codes, a booking date in the next year,
+/// amounts without decimals, a line with no `:86:`), each with what it holds: every row
+/// on its line, day, amount and account, its label naming whom or what, every account's
+/// balances; nothing refused. Found by their content, whatever their extension.
+#[test]
+fn blind_mt940_statements_read_as_their_writer_expects() {
+    let dir = format!("{}/tests/fixtures/import-blind/mt940", env!("CARGO_MANIFEST_DIR"));
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(file) = name.strip_suffix(".expected.json") else { continue };
+        files += 1;
+        let expected: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let bytes = std::fs::read(format!("{dir}/{file}")).unwrap();
+        assert_eq!(sniff(file, &bytes), Format::Mt940, "{file}");
+        let f = read(Format::Mt940, &bytes, None).unwrap();
+        assert!(f.rejected.is_empty(), "{file}: {:?}", f.rejected);
+        let rows = expected["rows"].as_array().unwrap();
+        assert_eq!(f.rows.len(), rows.len(), "{file}");
+        for (r, e) in f.rows.iter().zip(rows) {
+            let what = format!("{file} line {}", r.line);
+            assert_eq!(r.line, e["line"].as_u64().unwrap(), "{what}");
+            assert_eq!(r.date.to_string(), e["date"].as_str().unwrap(), "{what}");
+            assert_eq!(r.amount_minor, e["amount_minor"].as_i64().unwrap(), "{what}");
+            assert_eq!(r.account.as_deref(), e["account"].as_str(), "{what}");
+            let who = e["who_or_what"].as_str().unwrap().to_lowercase();
+            assert!(r.label.to_lowercase().contains(&who), "{what}: {:?} in {:?}", who, r.label);
+        }
+        assert_eq!(f.accounts.len(), expected["accounts"].as_array().unwrap().len(), "{file}");
+        for (a, e) in f.accounts.iter().zip(expected["accounts"].as_array().unwrap()) {
+            assert_eq!(a.name, e["id"].as_str().unwrap(), "{file}");
+            assert_eq!(a.currency.as_deref(), e["currency"].as_str(), "{file}");
+            let stated = a.stated.as_ref().unwrap();
+            let day = |v: &serde_json::Value| {
+                (Date::parse_iso(v["date"].as_str().unwrap()).unwrap(), v["minor"].as_i64().unwrap())
+            };
+            assert_eq!(stated.opening, Some(day(&e["opening"])), "{file}");
+            assert_eq!(stated.closing, Some(day(&e["closing"])), "{file}");
+        }
+    }
+    assert_eq!(files, 8);
+}
+
 /// Mangled files of every format, read by every format's reader (the list's): an
 /// answer or an error, never a panic, and line numbers within the file.
 #[test]
