@@ -137,7 +137,7 @@ impl BankAccounts {
     /// Every account of `user`, in the order they were made, and their total.
     pub async fn list(&self, user: UserId, locale: Locale, today: Date) -> Result<Listed, BackendError> {
         let day = Period { start: today, end: today.add_days(1), label: String::new(), words: String::new() };
-        let balances = match crate::tools::run(
+        let (balances, total) = match crate::tools::run(
             &self.store,
             user,
             &ToolCall::Balances(agent::BalancesArgs { period: day, account: None }),
@@ -149,7 +149,6 @@ impl BankAccounts {
             agent::ToolOutput::Balances(r) => (r.accounts, Some(r.total)),
             _ => (Vec::new(), None),
         };
-        let (balances, total) = balances;
         let mut db = self.store.tenant_read(user).await?;
         let rows = sqlx::query(
             "SELECT a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency, a.opening_balance_minor,

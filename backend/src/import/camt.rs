@@ -228,19 +228,9 @@ fn statement(encoding: super::Encoding, mut stmts: Vec<Stmt>, entries: Vec<Entry
             st.currency = super::most_common(used).and_then(|c| super::currency_code(&c));
         }
     }
-    // One IBAN in several currencies (a multi-currency account) is one account per currency.
-    let names: Vec<Option<String>> = stmts
-        .iter()
-        .map(|st| {
-            let id = st.account.clone()?;
-            let several =
-                stmts.iter().any(|o| o.account.as_deref() == Some(&id) && o.currency != st.currency);
-            Some(match (several, &st.currency) {
-                (true, Some(c)) => format!("{id} {c}"),
-                _ => id,
-            })
-        })
-        .collect();
+    let names = super::account_names(
+        &stmts.iter().map(|st| (st.account.as_deref(), st.currency.as_deref())).collect::<Vec<_>>(),
+    );
     let currency = stmts.iter().find_map(|s| s.currency.clone());
     let mut rows = Vec::new();
     let mut rejected = Vec::new();

@@ -116,6 +116,34 @@ impl Head {
     pub fn has_extension_of(&self, format: Format) -> bool {
         format.extensions().contains(&self.extension.as_str())
     }
+
+    /// How surely the file is in `format` when its first bytes `say` so or not: by
+    /// them, else by its extension.
+    pub fn likely(&self, format: Format, says: impl Fn(&str) -> bool) -> Likely {
+        if says(&self.text) {
+            Likely::Content
+        } else if self.has_extension_of(format) {
+            Likely::Extension
+        } else {
+            Likely::Not
+        }
+    }
+}
+
+/// The name of each statement's account (`None`: it names none), its id; one id in
+/// several currencies (a multi-currency account) is one account per currency, "id EUR".
+pub(crate) fn account_names(statements: &[(Option<&str>, Option<&str>)]) -> Vec<Option<String>> {
+    statements
+        .iter()
+        .map(|&(id, currency)| {
+            let id = id?;
+            let several = statements.iter().any(|&(o, c)| o == Some(id) && c != currency);
+            Some(match (several, currency) {
+                (true, Some(c)) => format!("{id} {c}"),
+                _ => id.to_string(),
+            })
+        })
+        .collect()
 }
 
 /// How surely a file is in a format: its first bytes say so, else its extension, else

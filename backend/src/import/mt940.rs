@@ -28,14 +28,7 @@ pub type Error = Mt940Error;
 
 /// A statement's fields say so: a reference, an account and an opening balance.
 pub fn likely(head: &Head) -> Likely {
-    let t = &head.text;
-    if t.contains(":20:") && t.contains(":25:") && (t.contains(":60F:") || t.contains(":60M:")) {
-        Likely::Content
-    } else if head.has_extension_of(Format::Mt940) {
-        Likely::Extension
-    } else {
-        Likely::Not
-    }
+    head.likely(Format::Mt940, |t| t.contains(":20:") && t.contains(":25:") && (t.contains(":60F:") || t.contains(":60M:")))
 }
 
 pub fn file(bytes: &[u8], _: Option<Mapping>) -> Result<File, Mt940Error> {
@@ -159,18 +152,9 @@ fn yymmdd(s: &str) -> Option<Date> {
 
 /// The statement what was read makes: rows (or why not), accounts and balances.
 fn statement(encoding: super::Encoding, stmts: Vec<Stmt>) -> Statement {
-    // One account in several currencies is one account per currency.
-    let names: Vec<Option<String>> = stmts
-        .iter()
-        .map(|st| {
-            let id = st.account.clone()?;
-            let several = stmts.iter().any(|o| o.account.as_deref() == Some(&id) && o.currency != st.currency);
-            Some(match (several, &st.currency) {
-                (true, Some(c)) => format!("{id} {c}"),
-                _ => id,
-            })
-        })
-        .collect();
+    let names = super::account_names(
+        &stmts.iter().map(|st| (st.account.as_deref(), st.currency.as_deref())).collect::<Vec<_>>(),
+    );
     let stated = |st: &Stmt| {
         (st.opening.is_some() || st.closing.is_some()).then(|| super::Stated {
             source: ":60F:/:62F:".into(),

@@ -21,14 +21,7 @@ pub type Error = OfxError;
 
 /// OFX and QFX name `OFXHEADER` or `<OFX>`, Microsoft Money's OFC `<OFC>`.
 pub fn likely(head: &Head) -> Likely {
-    let t = &head.text;
-    if t.starts_with("OFXHEADER") || t.contains("<OFX>") || t.contains("<OFC>") {
-        Likely::Content
-    } else if head.has_extension_of(Format::Ofx) {
-        Likely::Extension
-    } else {
-        Likely::Not
-    }
+    head.likely(Format::Ofx, |t| t.starts_with("OFXHEADER") || t.contains("<OFX>") || t.contains("<OFC>"))
 }
 
 pub fn file(bytes: &[u8], _: Option<Mapping>) -> Result<File, OfxError> {

@@ -50,14 +50,7 @@ pub type Error = QifError;
 
 /// QIF starts with `!Type:` (or the `!Option` and `!Account` lines exporters put first).
 pub fn likely(head: &Head) -> Likely {
-    let t = &head.text;
-    if t.starts_with("!TYPE:") || t.starts_with("!OPTION") || t.starts_with("!ACCOUNT") {
-        Likely::Content
-    } else if head.has_extension_of(Format::Qif) {
-        Likely::Extension
-    } else {
-        Likely::Not
-    }
+    head.likely(Format::Qif, |t| t.starts_with("!TYPE:") || t.starts_with("!OPTION") || t.starts_with("!ACCOUNT"))
 }
 
 pub fn file(bytes: &[u8], _: Option<Mapping>) -> Result<File, QifError> {
