@@ -1,0 +1,233 @@
+//! The names, amounts and text a new question filters on: a category said of a
+//! merchant, the one name of each kind picked, the amounts and the text read, and what
+//! is left out.
+
+use super::{Filters, LeftOut, Picked, Question};
+use crate::amount;
+use crate::parser::entities::EntityMatch;
+use crate::parser::intent::Kind;
+use crate::parser::names::{account_by_kind, apart, but_other_accounts, joined, other_currency};
+use crate::parser::Parser;
+use crate::reason::{Reason, ReasonCode};
+use crate::vocab::EntityKind;
+
+/// Whether the message says `a` and `b` side by side, or joined by words that say who
+/// was paid or where ("les loyers payés à Foncia", "cinéma UGC").
+fn said_beside(message: &str, a: &str, b: &str) -> bool {
+    let whole = crate::text::normalize(message);
+    let (a, b) = (crate::text::normalize(a), crate::text::normalize(b));
+    let joins = [
+        "",
+        "paye a ",
+        "payes a ",
+        "payee a ",
+        "payees a ",
+        "j ai paye a ",
+        "on a paye a ",
+        "chez ",
+        "paid to ",
+        "i paid to ",
+        "at ",
+        // "the train with Ouigo", "le train avec la SNCF".
+        "with ",
+        "avec ",
+        "avec la ",
+        "avec le ",
+        // "the salary from ACME", "mon salaire de chez ACME".
+        "from ",
+        "de chez ",
+    ];
+    joins.iter().any(|j| whole.contains(&format!("{a} {j}{b}")) || whole.contains(&format!("{b} {j}{a}")))
+}
+
+/// Whether the category matched is one of moves between accounts.
+fn is_transfer(p: &Parser, c: &EntityMatch) -> bool {
+    c.ids.first().and_then(|id| p.vocab.term(*id)).is_some_and(|t| t.kind.as_deref() == Some("transfer"))
+}
+
+impl Question<'_> {
+    /// A category named with a merchant: what the merchant sells (the merchant alone),
+    /// another ask, or a guess — the categories kept to filter on.
+    pub(super) fn category_beside_merchant(&mut self, f: &mut Filters) {
+        let (parser, message, locale) = (self.parser, self.message, self.locale);
+        // "ma facture EDF", "billets SNCF", "cinéma UGC": a category's word right beside
+        // a merchant's name says what the merchant sells — the merchant alone.
+        // ("les loyers payés à Foncia", "the rent paid to Foncia": with what joins them.)
+        // ("combien de loyer j'ai payé à Foncia": the words between say who was paid.)
+        let beside = |a: &str, b: &str| said_beside(message, a, b);
+        let transfer = |c: &EntityMatch| is_transfer(parser, c);
+        let categories = std::mem::take(&mut f.categories);
+        let merchants = &f.merchants;
+        // One merchant named twice ("sncf …, the ouigo trips"): read as once, by its
+        // name nearest the category's word.
+        let named = match merchants.split_first() {
+            Some((m, rest)) if !rest.is_empty() && rest.iter().all(|o| o.ids == m.ids) => {
+                let near =
+                    categories.first().and_then(|c| merchants.iter().find(|o| beside(&c.words, &o.words)));
+                std::slice::from_ref(near.unwrap_or(m))
+            }
+            _ => merchants.as_slice(),
+        };
+        let reasons = &mut self.reasons;
+        f.categories = match (categories.as_slice(), named) {
+            // "the Paul transfers": no shop sells transfers — which is meant? Asked.
+            ([c], [m]) if transfer(c) && beside(&c.words, &m.words) => {
+                reasons.push(Reason::new(
+                    ReasonCode::AmbiguousEntity,
+                    locale,
+                    &format!("« {} », « {} »", c.words, m.words),
+                ));
+                categories
+            }
+            // (A word only near a category's name — "virements" for "vêtements" — is no
+            // such word: it is asked as any other.)
+            ([c], [m]) if !c.fuzzy && beside(&c.words, &m.words) => {
+                let detail = match locale {
+                    crate::Locale::Fr => format!("« {} », dit de {}", c.words, m.words),
+                    crate::Locale::En => format!("« {} », said of {}", c.words, m.words),
+                };
+                reasons.push(Reason::new(ReasonCode::ExactCategory, locale, &detail));
+                Vec::new()
+            }
+            // "how much on uber this month, and on the metro": a category and a merchant
+            // joined by "and" are two asks, not one filter inside the other.
+            ([c], [m]) if joined(message, &c.words, &m.words) => {
+                reasons.push(Reason::new(
+                    ReasonCode::UnplacedMeaning,
+                    locale,
+                    &format!("« {} », « {} »", m.words, c.words),
+                ));
+                categories
+            }
+            // "how much on sncf since september, been doing heaps of trips": a category
+            // named in another clause, not as a restriction, may be the merchant's own
+            // (SNCF's are Transport): filtering on both is a guess. Asked.
+            ([c], [m]) if apart(message, &c.words, &m.words) => {
+                reasons.push(Reason::new(
+                    ReasonCode::UnplacedMeaning,
+                    locale,
+                    &format!("« {} », « {} »", m.words, c.words),
+                ));
+                categories
+            }
+            _ => categories,
+        };
+    }
+
+    /// The category, merchant and account to filter on, with the reasons their names
+    /// give (read two ways, in another currency, an account by its kind).
+    pub(super) fn pick_names(&mut self, f: &Filters) -> Picked {
+        let (message, locale, tokens) = (self.message, self.locale, self.tokens);
+        // A name read two ways ("chez metro", "les sorties sur le compte"): asked, on the
+        // server.
+        #[cfg(feature = "readings")]
+        if let Some(detail) = Parser::name_two_ways(&f.categories, message) {
+            self.reasons.push(Reason::new(ReasonCode::AmbiguousEntity, locale, &detail));
+        }
+        let category =
+            self.parser.finder().pick(&f.categories, locale, &mut self.reasons, EntityKind::Category);
+        let merchant =
+            self.parser.finder().pick(&f.merchants, locale, &mut self.reasons, EntityKind::Merchant);
+        let account = self.parser.finder().pick(&f.accounts, locale, &mut self.reasons, EntityKind::Account);
+        let ledger = self.parser.vocabulary().currency.unwrap_or(crate::Currency::EUR);
+        self.reasons.extend(other_currency(tokens, message, f.amounts.as_ref(), ledger, locale));
+        self.reasons.extend(account_by_kind(tokens, message, &f.accounts, locale));
+        Picked { category, merchant, account }
+    }
+
+    /// The reasons the amounts and the label text give: said of a verb (a total, or the
+    /// payments above it?), the bounds, a currency not the ledger's, the text searched.
+    pub(super) fn amount_and_text_reasons(&mut self, f: &Filters) {
+        let (kind, locale, tokens) = (self.kind, self.locale, self.tokens);
+        let currency = self.parser.vocab.currency.unwrap_or(crate::Currency::EUR);
+        let (amount_min, amount_max) = f.bounds();
+        // "j'ai claqué plus de nonante euros chez Deliveroo ?", "did I spend over €200 on
+        // food?": the total against an amount, or the payments above it? Asked.
+        if let Some(a) = f.amounts.as_ref().filter(|_| matches!(kind, Kind::Spending | Kind::Income)) {
+            let verb = a.first.checked_sub(1).and_then(|j| tokens.get(j)).is_some_and(|t| {
+                crate::parser::lexicon::is_spend_word(&t.norm)
+                    || crate::parser::lexicon::is_income_word(&t.norm)
+            });
+            if verb {
+                let said = amount::describe(a.min, a.max, locale);
+                self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &format!("« {said} »")));
+            }
+        }
+        if f.amounts.is_some() {
+            self.reasons.push(Reason::new(
+                ReasonCode::ExplicitAmount,
+                locale,
+                &amount::describe(amount_min, amount_max, locale),
+            ));
+            let foreign = [amount_min, amount_max].into_iter().flatten().find(|m| m.currency != currency);
+            if let Some(m) = foreign {
+                let detail = format!("{} ≠ {}", m.currency.as_str(), currency.as_str());
+                self.reasons.push(Reason::new(ReasonCode::ForeignCurrency, locale, &detail));
+            }
+        }
+        if let Some(t) = &f.text {
+            self.reasons.push(Reason::new(ReasonCode::ExplicitText, locale, &format!("« {t} »")));
+        }
+    }
+
+    /// Names that may say where to file transactions rather than which to show: asked.
+    #[cfg(feature = "readings")]
+    pub(super) fn filed_or_shown(&mut self, f: &Filters, picked: &Picked) {
+        // "transferts internes : tout VIR LCL", "decathlon en loisirs depuis janvier":
+        // show them, or file them there? Asked, on the server.
+        let only_filters = self.reasons.iter().any(|r| r.code == ReasonCode::FiltersOnly);
+        let named = picked.category.is_some() && (f.text.is_some() || picked.merchant.is_some());
+        if only_filters && named && Parser::filed_or_shown(&f.categories, self.message, f.text.is_some()) {
+            let detail =
+                f.categories.iter().map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
+            self.reasons.push(Reason::new(ReasonCode::AmbiguousEntity, self.locale, &detail));
+        }
+    }
+
+    /// What the message leaves out that the call can leave out too, and the category
+    /// and the merchant it leaves out.
+    pub(super) fn leave_out(
+        &mut self,
+        excluded: Vec<EntityMatch>,
+        picked: &Picked,
+    ) -> (LeftOut, (Option<String>, Option<String>)) {
+        let (parser, kind, locale) = (self.parser, self.kind, self.locale);
+        let Picked { category, merchant, account } = picked;
+        // "pas les courses, juste les restos": a category is already apart from every
+        // other; leaving one out of another changes nothing. Leaving out the one asked
+        // about cannot be meant: asked.
+        // "on the current account, not the Livret A": another account than the one asked
+        // about is apart from it already.
+        let excluded = but_other_accounts(parser, excluded, account.as_deref());
+        let left_out_already;
+        let exclude = {
+            let (c, m) = parser.exclusions(&excluded, locale, &mut self.reasons);
+            let same = |x: &Option<String>, y: &Option<String>| x.is_some() && x == y;
+            if same(&c, category) || same(&m, merchant) {
+                self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &self.words.join(" ")));
+            }
+            // (Another merchant than the one asked about is apart from it already: "pas
+            // Carrefour, Monoprix !" is Monoprix.) Nor are moves between accounts ever
+            // spending or income: "hors épargne", "the internal transfers not included"
+            // leave out what a summary never holds.
+            let never_summed = |k: &String| {
+                matches!(kind, Kind::Spending | Kind::Income) && parser.vocab.category_is(k, "transfer")
+            };
+            left_out_already = c.as_ref().is_some_and(never_summed) && m.is_none();
+            (c.filter(|k| category.is_none() && !never_summed(k)), m.filter(|_| merchant.is_none()))
+        };
+        (LeftOut { names: excluded, already: left_out_already }, exclude)
+    }
+
+    /// Income asked of a category that is not an income's: unplaced.
+    pub(super) fn earned_with_spending_category(&mut self, picked: &Picked) {
+        // "combien j'ai gagné avec mes courses": money earned with a spending category
+        // — the user's name for it, or another meaning of the word? Asked.
+        if matches!(self.kind, Kind::Income)
+            && picked.category.as_ref().is_some_and(|k| !self.parser.vocab.category_is(k, "income"))
+            && self.intent.direction.is_none()
+        {
+            self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, self.locale, &self.words.join(" ")));
+        }
+    }
+}
