@@ -2,7 +2,7 @@
 //! dernier", "compare with 2024" after a question — the same total over two periods.
 
 use super::build::{plan, push_unrecognized};
-use super::entities::Entities;
+use super::entities::{Entities, EntityMatch};
 use super::followup::context_step;
 use super::intent::{self, Kind};
 use super::{Context, Parser};
@@ -10,13 +10,11 @@ use crate::period;
 use crate::reason::{Reason, ReasonCode};
 use crate::text::Token;
 use crate::vocab::EntityKind;
-use crate::{Locale, ParseOutcome, ToolCall};
+use crate::{Date, Locale, ParseOutcome, Period, ToolCall, ToolCallPlan};
 
 impl Parser {
     /// "mars 2026 vs mars 2025", "courses en janvier par rapport à l'an dernier",
     /// "compare with 2024" (a follow-up): the same total over two periods.
-    // Over 120 lines; to split (issue 49).
-    #[allow(clippy::too_many_lines)]
     pub(super) fn comparison(
         &self,
         (message, words): (&str, &str),
@@ -25,194 +23,36 @@ impl Parser {
         locale: Locale,
         cx: &Context<'_>,
     ) -> ParseOutcome {
-        let found = period::find_all(tokens, used, message, cx.today, locale);
-        for f in &found {
-            used[f.first..=f.last].iter_mut().for_each(|u| *u = true);
-        }
-        // "compare juin et juillet": a list of two months, alone, is the two periods, in
-        // the order typed. A list on one side ("June and July 2026 vs June and July
-        // 2025") or a third period is more than two totals compared: it is asked.
-        let lists = found.iter().filter(|f| !f.parts.is_empty()).count();
-        let list_of_two = matches!(found.as_slice(), [one] if one.parts.len() == 2 && !one.wrapped);
-        let unread: Vec<String> = if (lists > 0 && !list_of_two) || found.len() > 2 {
-            found.iter().map(|f| format!("« {} »", f.period.words)).collect()
-        } else {
-            Vec::new()
-        };
-        let found: Vec<period::Found> =
-            if list_of_two { found.into_iter().flat_map(period::Found::each).collect() } else { found };
-        // "this year than last": the word standing for the other period is read.
-        let elliptic = match found.as_slice() {
-            [a] => than_the_last(tokens, a.last),
-            _ => None,
-        };
-        let versus = elliptic.is_some_and(|(_, vs)| vs);
-        let elliptic = elliptic.map(|(k, _)| k);
-        if let Some(k) = elliptic {
-            used[k] = true;
-        }
+        let said = periods_said(tokens, used, message, cx, locale);
         let intent = intent::read(tokens, used, message);
         let Entities { categories, merchants, accounts, unrecognized } =
             self.finder().entities(tokens, used, message);
         let previous = cx.ledger_previous();
         let mut reasons = vec![Reason::new(ReasonCode::ExplicitIntent, locale, words)];
-        if !unread.is_empty() {
-            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &unread.join(", ")));
+        if !said.unread.is_empty() {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &said.unread.join(", ")));
         }
         // A comparison of averages is not a comparison of totals.
         if intent.average {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" ")));
         }
-        let mut borrowed = Vec::new();
+        let mut c = Comparing {
+            tokens,
+            today: cx.today,
+            locale,
+            previous,
+            reasons,
+            borrowed: Vec::new(),
+            so_far: None,
+        };
 
         let flow = match (intent.kind, previous.map(|(p, _)| &p.call)) {
             (Some(Kind::Income), _) | (None, Some(ToolCall::IncomeSummary(_))) => crate::Flow::Income,
             _ => crate::Flow::Spending,
         };
-        let (category, merchant) = if categories.is_empty() && merchants.is_empty() {
-            match previous {
-                Some((p, _)) if p.call.category().is_some() || p.call.merchant().is_some() => {
-                    let keys = (p.call.category().map(str::to_string), p.call.merchant().map(str::to_string));
-                    borrowed
-                        .extend(keys.0.iter().chain(keys.1.iter()).map(|k| self.vocab.label_of(k, locale)));
-                    keys
-                }
-                _ => (None, None),
-            }
-        } else {
-            (
-                self.finder().pick(&categories, locale, &mut reasons, EntityKind::Category),
-                self.finder().pick(&merchants, locale, &mut reasons, EntityKind::Merchant),
-            )
-        };
-        // Said of the current period ("this month", "cette année"): it so far, against
-        // the same days of the other.
-        let so_far_of = |a: &period::Found, b: &period::Found| {
-            let this = a
-                .period
-                .words
-                .split_whitespace()
-                .any(|w| matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet"));
-            let current = a.period.start <= cx.today && cx.today < a.period.end;
-            (this && current)
-                .then(|| {
-                    period::to_date_against(&b.period, cx.today, locale)
-                        .filter(|(c, _)| c.start == a.period.start)
-                        .or_else(|| period::so_far_against(&a.period, &b.period, cx.today, locale))
-                })
-                .flatten()
-        };
-        let mut so_far = None;
-        let (current, reference) = match (found.as_slice(), previous) {
-            // "plus cette année que l'an dernier", "this month than last month": the
-            // current one so far against the same days of the other, as "than last year"
-            // alone. Years named by number ("en 2026 qu'en 2025") are taken whole.
-            ([a, b, ..], _)
-                if (b.first.saturating_sub(3)..b.first)
-                    .any(|k| matches!(tokens[k].norm.as_str(), "than" | "que" | "qu"))
-                    && so_far_of(a, b).is_some() =>
-            {
-                let (current, reference) = so_far_of(a, b).unwrap_or((a.period.clone(), b.period.clone()));
-                let detail = format!("{} / {}", current.label, reference.label);
-                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
-                (current, reference)
-            }
-            ([a, b, ..], _) => {
-                // "Uber 2025 vs 2026": the later period is the one compared, the earlier
-                // the reference, whichever is said first.
-                // ("plus en 2024 qu'en 2025": what follows "than" is the reference.)
-                let than = (b.first.saturating_sub(3)..b.first)
-                    .any(|k| matches!(tokens[k].norm.as_str(), "than" | "que" | "qu"));
-                let (a, b) = if !than && b.period.start > a.period.start && b.period.end > a.period.end {
-                    (b, a)
-                } else {
-                    (a, b)
-                };
-                // "décembre … pour comparer avec cette année": a month against a year
-                // compares nothing like with like — asked.
-                // ("January compared to last year" is January a year back: as read.)
-                let days = |p: &crate::Period| p.end.to_days() - p.start.to_days();
-                let against = period::against(&a.period, &b.period, locale);
-                let (da, db) = (days(&a.period), days(&against));
-                if da.max(db) > 2 * da.min(db) + 3 {
-                    let detail = format!("« {} », « {} »", a.period.words, b.period.words);
-                    reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
-                }
-                // "ce mois-ci par rapport au mois dernier", "this year vs last year":
-                // the whole of the other, or only its days up to today's date? Writers
-                // read both; the user picks.
-                so_far = so_far_of(a, b);
-                let reference = period::against(&a.period, &b.period, locale);
-                reasons.push(Reason::new(
-                    ReasonCode::ExplicitPeriod,
-                    locale,
-                    &format!("{} / {}", a.period.label, reference.label),
-                ));
-                (a.period.clone(), reference)
-            }
-            ([b], Some((_, prev_period))) => {
-                let current = period::relabel(prev_period.clone(), locale);
-                borrowed.push(current.label.clone());
-                // "par rapport au mois précédent": the month before the one asked about.
-                let reference = match context_step(&b.period.words) {
-                    Some((unit, n)) => period::step(&current, unit, n, locale),
-                    None => period::against(&current, &b.period, locale),
-                };
-                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &reference.label));
-                (current, reference)
-            }
-            // "more than last year": the one period is what to compare with; the current
-            // one so far is compared with the same days of it.
-            ([a], None) if is_reference(tokens, a.first) => {
-                match period::to_date_against(&a.period, cx.today, locale) {
-                    Some((current, reference)) => {
-                        let detail = format!("{} / {}", current.label, reference.label);
-                        reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
-                        (current, reference)
-                    }
-                    None => {
-                        let quoted = format!("« {} »", a.period.words);
-                        reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quoted));
-                        (a.period.clone(), period::preceding(&a.period, locale))
-                    }
-                }
-            }
-            // "this year than last": the one said is the current one, the other left to
-            // be understood; as with both said, the current one so far.
-            // With "vs" ("income this year vs last"), as with both said, the user picks.
-            ([a], None) if elliptic.is_some() && a.period.start <= cx.today && cx.today < a.period.end => {
-                let reference = period::preceding(&a.period, locale);
-                let to_date = period::to_date_against(&reference, cx.today, locale)
-                    .filter(|(c, _)| c.start == a.period.start)
-                    .or_else(|| period::so_far_against(&a.period, &reference, cx.today, locale));
-                let (current, reference) = if versus {
-                    so_far = to_date;
-                    (a.period.clone(), reference)
-                } else {
-                    to_date.unwrap_or((a.period.clone(), reference))
-                };
-                let detail = format!("{} / {}", current.label, reference.label);
-                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
-                (current, reference)
-            }
-            ([a], None) => {
-                let reference = period::preceding(&a.period, locale);
-                reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &a.period.label));
-                (a.period.clone(), reference)
-            }
-            ([], Some((_, prev_period))) => {
-                let current = period::relabel(prev_period.clone(), locale);
-                borrowed.push(current.label.clone());
-                let reference = period::preceding(&current, locale);
-                (current, reference)
-            }
-            ([], None) => {
-                let current = period::default_period(cx.today, locale);
-                reasons.push(Reason::new(ReasonCode::ImplicitPeriod, locale, &current.label));
-                let reference = period::preceding(&current, locale);
-                (current, reference)
-            }
-        };
+        let (category, merchant) = self.compared_names(&mut c, &categories, &merchants);
+        let (current, reference) = c.periods(&said);
+        let Comparing { mut reasons, borrowed, so_far, .. } = c;
         if !borrowed.is_empty() {
             reasons.push(Reason::new(ReasonCode::FollowupUsesContext, locale, &borrowed.join(", ")));
         }
@@ -235,27 +75,286 @@ impl Parser {
             account,
         });
         let sure = crate::reason::confidence_of(&reasons) != crate::Confidence::Low;
-        if let (Some((current, reference)), true) = (so_far, sure) {
-            let mut to_date = call.clone();
-            if let ToolCall::ComparePeriods(a) = &mut to_date {
-                a.current = current;
-                a.reference = reference;
-            }
-            let question = locale.pick(
-                "Jusqu'à la même date, ou les deux périodes entières ?",
-                "Up to the same date, or both periods whole?",
-            );
-            return ParseOutcome::Clarification(crate::Clarification {
-                question: question.to_string(),
-                reasons: vec![Reason::new(ReasonCode::SoFarOrWhole, locale, "")],
-                suggestions: vec![
-                    self.picked(to_date, locale, cx.today),
-                    self.picked(call, locale, cx.today),
-                ],
-                locale,
-            });
+        if let (Some(so_far), true) = (so_far, sure) {
+            return ParseOutcome::Clarification(self.so_far_or_whole(call, so_far, locale, cx));
         }
         ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
+    }
+
+    /// The category and merchant compared: those named, else the previous plan's
+    /// (borrowed).
+    fn compared_names(
+        &self,
+        c: &mut Comparing<'_, '_>,
+        categories: &[EntityMatch],
+        merchants: &[EntityMatch],
+    ) -> (Option<String>, Option<String>) {
+        if categories.is_empty() && merchants.is_empty() {
+            match c.previous {
+                Some((p, _)) if p.call.category().is_some() || p.call.merchant().is_some() => {
+                    let keys = (p.call.category().map(str::to_string), p.call.merchant().map(str::to_string));
+                    c.borrowed
+                        .extend(keys.0.iter().chain(keys.1.iter()).map(|k| self.vocab.label_of(k, c.locale)));
+                    keys
+                }
+                _ => (None, None),
+            }
+        } else {
+            (
+                self.finder().pick(categories, c.locale, &mut c.reasons, EntityKind::Category),
+                self.finder().pick(merchants, c.locale, &mut c.reasons, EntityKind::Merchant),
+            )
+        }
+    }
+
+    /// "Up to the same date, or both periods whole?": the comparison so far (`so_far`,
+    /// the current period and the reference), or `call`'s whole periods.
+    fn so_far_or_whole(
+        &self,
+        call: ToolCall,
+        (current, reference): (Period, Period),
+        locale: Locale,
+        cx: &Context<'_>,
+    ) -> crate::Clarification {
+        let mut to_date = call.clone();
+        if let ToolCall::ComparePeriods(a) = &mut to_date {
+            a.current = current;
+            a.reference = reference;
+        }
+        let question = locale.pick(
+            "Jusqu'à la même date, ou les deux périodes entières ?",
+            "Up to the same date, or both periods whole?",
+        );
+        crate::Clarification {
+            question: question.to_string(),
+            reasons: vec![Reason::new(ReasonCode::SoFarOrWhole, locale, "")],
+            suggestions: vec![self.picked(to_date, locale, cx.today), self.picked(call, locale, cx.today)],
+            locale,
+        }
+    }
+}
+
+/// The periods a comparison names, their tokens used.
+struct PeriodsSaid {
+    found: Vec<period::Found>,
+    /// The periods quoted, when they are more than two totals compared: asked.
+    unread: Vec<String>,
+    /// The word standing for the other period ("this year than last").
+    elliptic: Option<usize>,
+    /// Whether "vs" joined it ("income this year vs last").
+    versus: bool,
+}
+
+/// The periods compared, read and their tokens used: each month of a list of two, and
+/// the word standing for the other period when one is said.
+fn periods_said(
+    tokens: &[Token],
+    used: &mut [bool],
+    message: &str,
+    cx: &Context<'_>,
+    locale: Locale,
+) -> PeriodsSaid {
+    let found = period::find_all(tokens, used, message, cx.today, locale);
+    for f in &found {
+        used[f.first..=f.last].iter_mut().for_each(|u| *u = true);
+    }
+    // "compare juin et juillet": a list of two months, alone, is the two periods, in
+    // the order typed. A list on one side ("June and July 2026 vs June and July
+    // 2025") or a third period is more than two totals compared: it is asked.
+    let lists = found.iter().filter(|f| !f.parts.is_empty()).count();
+    let list_of_two = matches!(found.as_slice(), [one] if one.parts.len() == 2 && !one.wrapped);
+    let unread: Vec<String> = if (lists > 0 && !list_of_two) || found.len() > 2 {
+        found.iter().map(|f| format!("« {} »", f.period.words)).collect()
+    } else {
+        Vec::new()
+    };
+    let found: Vec<period::Found> =
+        if list_of_two { found.into_iter().flat_map(period::Found::each).collect() } else { found };
+    // "this year than last": the word standing for the other period is read.
+    let elliptic = match found.as_slice() {
+        [a] => than_the_last(tokens, a.last),
+        _ => None,
+    };
+    let versus = elliptic.is_some_and(|(_, vs)| vs);
+    let elliptic = elliptic.map(|(k, _)| k);
+    if let Some(k) = elliptic {
+        used[k] = true;
+    }
+    PeriodsSaid { found, unread, elliptic, versus }
+}
+
+/// A comparison's periods being read: what they are read against, and what is said of
+/// them so far.
+struct Comparing<'a, 'p> {
+    tokens: &'a [Token],
+    today: Date,
+    locale: Locale,
+    previous: Option<(&'p ToolCallPlan, &'p Period)>,
+    reasons: Vec<Reason>,
+    /// What the previous plan lends: its names, its period.
+    borrowed: Vec<String>,
+    /// The current period so far and the same days of the other, for the user to pick
+    /// against both whole.
+    so_far: Option<(Period, Period)>,
+}
+
+impl Comparing<'_, '_> {
+    /// The current period and the one it is compared with.
+    fn periods(&mut self, said: &PeriodsSaid) -> (Period, Period) {
+        let (today, locale) = (self.today, self.locale);
+        match (said.found.as_slice(), self.previous) {
+            // "plus cette année que l'an dernier", "this month than last month": the
+            // current one so far against the same days of the other, as "than last year"
+            // alone. Years named by number ("en 2026 qu'en 2025") are taken whole.
+            ([a, b, ..], _) if self.than_before(b) && self.so_far_of(a, b).is_some() => {
+                let (current, reference) =
+                    self.so_far_of(a, b).unwrap_or((a.period.clone(), b.period.clone()));
+                let detail = format!("{} / {}", current.label, reference.label);
+                self.reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
+                (current, reference)
+            }
+            ([a, b, ..], _) => self.both_said(a, b),
+            ([b], Some((_, prev_period))) => self.against_previous(b, prev_period),
+            // "more than last year": the one period is what to compare with; the current
+            // one so far is compared with the same days of it.
+            ([a], None) if is_reference(self.tokens, a.first) => self.reference_said(a),
+            // "this year than last": the one said is the current one, the other left to
+            // be understood; as with both said, the current one so far.
+            // With "vs" ("income this year vs last"), as with both said, the user picks.
+            ([a], None) if said.elliptic.is_some() && a.period.start <= today && today < a.period.end => {
+                self.than_last(a, said.versus)
+            }
+            ([a], None) => {
+                let reference = period::preceding(&a.period, locale);
+                self.reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &a.period.label));
+                (a.period.clone(), reference)
+            }
+            ([], Some((_, prev_period))) => {
+                let current = period::relabel(prev_period.clone(), locale);
+                self.borrowed.push(current.label.clone());
+                let reference = period::preceding(&current, locale);
+                (current, reference)
+            }
+            ([], None) => {
+                let current = period::default_period(today, locale);
+                self.reasons.push(Reason::new(ReasonCode::ImplicitPeriod, locale, &current.label));
+                let reference = period::preceding(&current, locale);
+                (current, reference)
+            }
+        }
+    }
+
+    /// Whether "than", "que" comes just before the period `b`: what follows it is the
+    /// reference.
+    fn than_before(&self, b: &period::Found) -> bool {
+        (b.first.saturating_sub(3)..b.first)
+            .any(|k| matches!(self.tokens[k].norm.as_str(), "than" | "que" | "qu"))
+    }
+
+    /// Said of the current period ("this month", "cette année"): it so far, against the
+    /// same days of the other.
+    fn so_far_of(&self, a: &period::Found, b: &period::Found) -> Option<(Period, Period)> {
+        let (today, locale) = (self.today, self.locale);
+        let this = a
+            .period
+            .words
+            .split_whitespace()
+            .any(|w| matches!(crate::text::normalize(w).as_str(), "this" | "cette" | "ce" | "cet"));
+        let current = a.period.start <= today && today < a.period.end;
+        (this && current)
+            .then(|| {
+                period::to_date_against(&b.period, today, locale)
+                    .filter(|(c, _)| c.start == a.period.start)
+                    .or_else(|| period::so_far_against(&a.period, &b.period, today, locale))
+            })
+            .flatten()
+    }
+
+    /// Two periods said: the later compared with the earlier, whichever is said first,
+    /// unless "than" says which is the reference.
+    fn both_said<'f>(&mut self, a: &'f period::Found, b: &'f period::Found) -> (Period, Period) {
+        let locale = self.locale;
+        // "Uber 2025 vs 2026": the later period is the one compared, the earlier
+        // the reference, whichever is said first.
+        // ("plus en 2024 qu'en 2025": what follows "than" is the reference.)
+        let than = self.than_before(b);
+        let (a, b) = if !than && b.period.start > a.period.start && b.period.end > a.period.end {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        // "décembre … pour comparer avec cette année": a month against a year
+        // compares nothing like with like — asked.
+        // ("January compared to last year" is January a year back: as read.)
+        let days = |p: &crate::Period| p.end.to_days() - p.start.to_days();
+        let against = period::against(&a.period, &b.period, locale);
+        let (da, db) = (days(&a.period), days(&against));
+        if da.max(db) > 2 * da.min(db) + 3 {
+            let detail = format!("« {} », « {} »", a.period.words, b.period.words);
+            self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
+        }
+        // "ce mois-ci par rapport au mois dernier", "this year vs last year":
+        // the whole of the other, or only its days up to today's date? Writers
+        // read both; the user picks.
+        self.so_far = self.so_far_of(a, b);
+        let reference = period::against(&a.period, &b.period, locale);
+        self.reasons.push(Reason::new(
+            ReasonCode::ExplicitPeriod,
+            locale,
+            &format!("{} / {}", a.period.label, reference.label),
+        ));
+        (a.period.clone(), reference)
+    }
+
+    /// One period said after a question: the previous plan's period against it.
+    fn against_previous(&mut self, b: &period::Found, prev_period: &Period) -> (Period, Period) {
+        let locale = self.locale;
+        let current = period::relabel(prev_period.clone(), locale);
+        self.borrowed.push(current.label.clone());
+        // "par rapport au mois précédent": the month before the one asked about.
+        let reference = match context_step(&b.period.words) {
+            Some((unit, n)) => period::step(&current, unit, n, locale),
+            None => period::against(&current, &b.period, locale),
+        };
+        self.reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &reference.label));
+        (current, reference)
+    }
+
+    /// The one period said is the reference: the current one so far against the same
+    /// days of it.
+    fn reference_said(&mut self, a: &period::Found) -> (Period, Period) {
+        let locale = self.locale;
+        match period::to_date_against(&a.period, self.today, locale) {
+            Some((current, reference)) => {
+                let detail = format!("{} / {}", current.label, reference.label);
+                self.reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
+                (current, reference)
+            }
+            None => {
+                let quoted = format!("« {} »", a.period.words);
+                self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quoted));
+                (a.period.clone(), period::preceding(&a.period, locale))
+            }
+        }
+    }
+
+    /// The one period said is the current one, the one before it understood: it so far,
+    /// or (after "vs") for the user to pick against both whole.
+    fn than_last(&mut self, a: &period::Found, versus: bool) -> (Period, Period) {
+        let (today, locale) = (self.today, self.locale);
+        let reference = period::preceding(&a.period, locale);
+        let to_date = period::to_date_against(&reference, today, locale)
+            .filter(|(c, _)| c.start == a.period.start)
+            .or_else(|| period::so_far_against(&a.period, &reference, today, locale));
+        let (current, reference) = if versus {
+            self.so_far = to_date;
+            (a.period.clone(), reference)
+        } else {
+            to_date.unwrap_or((a.period.clone(), reference))
+        };
+        let detail = format!("{} / {}", current.label, reference.label);
+        self.reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &detail));
+        (current, reference)
     }
 }
 
