@@ -247,20 +247,12 @@ impl Parser {
         ParseOutcome::Plan(p)
     }
 
-    // Over 120 lines; to split (issue 49).
-    #[allow(clippy::too_many_lines)]
+    /// One request read: a write, a dataset question, a comparison, a follow-up or a new
+    /// question.
     pub(crate) fn parse_request(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
         let char_count = message.chars().count();
         if char_count > MAX_MESSAGE_CHARS {
-            // The language of its beginning, as for any message.
-            let head: String = message.chars().take(MAX_MESSAGE_CHARS).collect();
-            let locale = message_locale(&tokenize(&head), cx);
-            return ParseOutcome::Clarification(self.clarify(
-                locale,
-                cx,
-                vec![Reason::new(ReasonCode::TooLong, locale, &char_count.to_string())],
-                Near::default(),
-            ));
+            return ParseOutcome::Clarification(self.too_long(message, char_count, cx));
         }
         let tokens = tokenize(message);
         let locale = message_locale(&tokens, cx);
@@ -297,19 +289,7 @@ impl Parser {
         if let Some(words) = compared.filter(|_| !about_budget) {
             return self.comparison((message, &words), &tokens, &mut used, locale, cx);
         }
-        // Text to find in bank labels: quoted, or after "contenant"/"containing".
-        let mut text = label_text(message, &tokens, &mut used);
-        // « Restaurants » in quotes is the category of that name, not label text (unless
-        // said to be, "containing « amazon »", or in capitals as banks write: « PAUL »).
-        let a_name = text.as_ref().is_some_and(|t| {
-            t.chars().any(char::is_lowercase)
-                && !tokens.iter().any(|w| lexicon::is_text_marker(&w.norm))
-                && self.index.exact(&crate::text::normalize(t)).is_some()
-        });
-        if a_name {
-            used = vec![false; tokens.len()];
-            text = None;
-        }
+        let text = self.text_to_find(message, &tokens, &mut used);
         // Amounts first: "plus de 2000 €" is not the year 2000.
         let currency = self.vocab.currency.unwrap_or(crate::Currency::EUR);
         let amounts = amount::find(&tokens, &used, locale, currency).filter(|a| !are_days(&tokens, a));
@@ -320,16 +300,7 @@ impl Parser {
         if let Some(Found { first, last, .. }) = &found {
             used[*first..=*last].iter_mut().for_each(|u| *u = true);
         }
-        // "leaving out the Decathlon purchases": the transactions of a name left out are
-        // no list asked for — set aside before the intent is read.
-        let mut probe = used.clone();
-        let left_out = self.finder().excluded(&tokens, &mut probe, message);
-        for (k, t) in tokens.iter().enumerate() {
-            let after_name = entities::follows_a_name(&left_out, t, message);
-            if probe[k] && !used[k] && after_name && entities::names_transactions(&t.norm) {
-                used[k] = true;
-            }
-        }
+        self.set_aside_left_out(&tokens, &mut used, message);
         let intent = intent::read(&tokens, &mut used, message);
         let mut excluded = self.finder().excluded(&tokens, &mut used, message);
         excluded.extend(self.finder().excluded_after(&tokens, &mut used, message));
@@ -363,20 +334,6 @@ impl Parser {
             || !merchants.is_empty()
             || !accounts.is_empty()
             || !excluded.is_empty();
-        let followup_marker = is_followup(&tokens);
-
-        // A previous question about a dataset has no period or filters to carry over.
-        let previous = cx.ledger_previous();
-
-        // A follow-up: something to change in the last plan ("et en février ?", "by
-        // merchant"). A ranking with its own period ("top 5 merchants last quarter") is a
-        // new question, though it names only a breakdown.
-        let ranking = intent.top.is_some() && period.is_some();
-        let followup = has_content
-            && match previous {
-                Some(_) => followup_marker || !intent.explicit || (intent.group_only && !ranking),
-                None => followup_marker && !intent.explicit,
-            };
         let reading = Reading {
             message,
             locale,
@@ -389,7 +346,77 @@ impl Parser {
             has_content,
             topic: intent::topic(&tokens),
         };
-        let outcome = if followup && !followup_marker {
+        let outcome = self.followup_or_question(reading, &tokens, cx);
+        if apart.is_empty() {
+            return outcome;
+        }
+        self.each_period(outcome, &apart, locale, cx)
+    }
+
+    /// A message over the length read: asked to be shorter, in the language of its
+    /// beginning.
+    fn too_long(&self, message: &str, char_count: usize, cx: &Context<'_>) -> crate::Clarification {
+        // The language of its beginning, as for any message.
+        let head: String = message.chars().take(MAX_MESSAGE_CHARS).collect();
+        let locale = message_locale(&tokenize(&head), cx);
+        self.clarify(
+            locale,
+            cx,
+            vec![Reason::new(ReasonCode::TooLong, locale, &char_count.to_string())],
+            Near::default(),
+        )
+    }
+
+    /// Text to find in bank labels: quoted, or after "contenant"/"containing" (its
+    /// tokens used) — unless it is a name of the user's.
+    fn text_to_find(&self, message: &str, tokens: &[Token], used: &mut Vec<bool>) -> Option<String> {
+        let text = label_text(message, tokens, used);
+        // « Restaurants » in quotes is the category of that name, not label text (unless
+        // said to be, "containing « amazon »", or in capitals as banks write: « PAUL »).
+        let a_name = text.as_ref().is_some_and(|t| {
+            t.chars().any(char::is_lowercase)
+                && !tokens.iter().any(|w| lexicon::is_text_marker(&w.norm))
+                && self.index.exact(&crate::text::normalize(t)).is_some()
+        });
+        if a_name {
+            *used = vec![false; tokens.len()];
+            return None;
+        }
+        text
+    }
+
+    /// "leaving out the Decathlon purchases": the transactions of a name left out are
+    /// no list asked for — set aside before the intent is read.
+    fn set_aside_left_out(&self, tokens: &[Token], used: &mut [bool], message: &str) {
+        let mut probe = used.to_vec();
+        let left_out = self.finder().excluded(tokens, &mut probe, message);
+        for (k, t) in tokens.iter().enumerate() {
+            let after_name = entities::follows_a_name(&left_out, t, message);
+            if probe[k] && !used[k] && after_name && entities::names_transactions(&t.norm) {
+                used[k] = true;
+            }
+        }
+    }
+
+    /// The plan for what a message says: a follow-up of the previous plan, or a new
+    /// question.
+    fn followup_or_question(&self, reading: Reading<'_>, tokens: &[Token], cx: &Context<'_>) -> ParseOutcome {
+        let followup_marker = is_followup(tokens);
+
+        // A previous question about a dataset has no period or filters to carry over.
+        let previous = cx.ledger_previous();
+
+        // A follow-up: something to change in the last plan ("et en février ?", "by
+        // merchant"). A ranking with its own period ("top 5 merchants last quarter") is a
+        // new question, though it names only a breakdown.
+        let intent = &reading.intent;
+        let ranking = intent.top.is_some() && reading.period.is_some();
+        let followup = reading.has_content
+            && match previous {
+                Some(_) => followup_marker || !intent.explicit || (intent.group_only && !ranking),
+                None => followup_marker && !intent.explicit,
+            };
+        if followup && !followup_marker {
             // A message that says all a plan needs ("factures au premier semestre 2025")
             // means the same in a conversation: when the previous plan would change
             // nothing, it is a new question, not a follow-up that must be confirmed.
@@ -407,11 +434,7 @@ impl Parser {
             self.followup(reading, cx, previous)
         } else {
             self.question(reading, cx, previous)
-        };
-        if apart.is_empty() {
-            return outcome;
         }
-        self.each_period(outcome, &apart, locale, cx)
     }
 
     /// Months named apart ("courses en janvier et mars", "June or July", "oct et nov"):
