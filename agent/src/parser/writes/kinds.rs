@@ -120,80 +120,104 @@ impl Read<'_> {
     /// `create_rule`: "a label containing this is that category", for what comes — the
     /// tool's default — and for past transactions too only when the message says so
     /// ("et change aussi les anciens", "apply to past too").
-    // Over 120 lines; to split (issue 49).
-    #[allow(clippy::too_many_lines)]
     pub(super) fn rule(mut self) -> Option<ParseOutcome> {
         let from_now = self.says_from_now();
-        let is_past = |w: &str| {
-            matches!(
-                w,
-                "anciens"
-                    | "anciennes"
-                    | "passe"
-                    | "passees"
-                    | "passes"
-                    | "existantes"
-                    | "existants"
-                    | "deja"
-                    | "past"
-                    | "existing"
-                    | "already"
-                    | "old"
-                    | "previous"
-                    | "earlier"
-                    | "retroactively"
-                    | "retroactivement"
-            )
-        };
         let past = (0..self.tokens.len()).any(|i| is_past(self.w(i)));
         // "and fix the old ones", "apply to past too", "et aussi les anciennes": read.
         if past {
-            for i in 0..self.tokens.len() {
-                let w = self.w(i);
-                // (A word in capitals is a label's: "TOO GOOD TO GO".)
-                let t = &self.tokens[i];
-                let capitals = t.end - t.start >= 2
-                    && self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase));
-                self.used[i] |= !capitals
-                    && (is_past(w)
-                        || matches!(
-                            w,
-                            "apply"
-                            | "applique"
-                            | "appliquer"
-                            | "appliquez"
-                            | "fix"
-                            | "corrige"
-                            | "corriger"
-                            | "too"
-                            | "aussi"
-                            | "also"
-                            | "egalement"
-                            | "ones"
-                            | "well"
-                            | "celles"
-                            | "ceux"
-                            | "change"
-                            | "changes"
-                            | "changer"
-                            | "modifie"
-                            | "transactions"
-                            | "operations"
-                            | "it"
-                            | "les"
-                            // "passé compris", "y compris les anciennes", "including the
-                            // ones already there", "redo the old ones".
-                            | "compris"
-                            | "including"
-                            | "included"
-                            | "inclus"
-                            | "redo"
-                            | "refais"
-                            | "there"
-                            | "la"
-                        ));
-            }
+            self.read_past_words();
         }
+        self.read_from_now_words();
+        let asked = self.any(CREATE | ALWAYS) || from_now;
+        self.mark(RULE | LABEL | CREATE | FILE | STRONG);
+        self.read_around_label();
+        let quoted = label_text(self.message, self.tokens, &mut self.used);
+        let target = self.target();
+        if target == Err(None) && !asked {
+            return None;
+        }
+        // The pattern: quoted, else the words before the category, as written.
+        let end = target.as_ref().map_or(self.tokens.len(), |t| t.1);
+        let mut pattern = quoted;
+        let (first, last, said) = self.label_stretch(end);
+        if let (None, Some(a), Some(b)) = (&pattern, first, last) {
+            // A word in it, or around the capitals, that would change the plan stops the
+            // run.
+            let (x, y) = said.map_or((a, b), |(x, y)| (x.min(a), y.max(b)));
+            for j in x..=y {
+                if changes_meaning(self.w(j)) {
+                    return None;
+                }
+            }
+            self.use_span(x, y);
+            pattern = Some(self.words(a, b));
+        }
+        let category = match target {
+            Ok((key, _)) => key,
+            Err(Some(words)) => return self.ask(UNKNOWN_CATEGORY, Some(&words)),
+            Err(None) => return self.ask(CATEGORY, None),
+        };
+        // ("point p": a pattern of one letter would match nearly every label.)
+        let Some(pattern) = pattern.filter(|p| p.chars().filter(|c| c.is_alphanumeric()).count() >= 3) else {
+            return self.ask(PATTERN, None);
+        };
+        self.note(ReasonCode::ExplicitText, &quote(&pattern));
+        self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: past }))
+    }
+
+    /// A rule's words for past transactions too ("and fix the old ones", "apply to past
+    /// too", "y compris les anciennes"), read.
+    fn read_past_words(&mut self) {
+        for i in 0..self.tokens.len() {
+            let w = self.w(i);
+            // (A word in capitals is a label's: "TOO GOOD TO GO".)
+            let t = &self.tokens[i];
+            let capitals = t.end - t.start >= 2
+                && self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase));
+            self.used[i] |= !capitals
+                && (is_past(w)
+                    || matches!(
+                        w,
+                        "apply"
+                        | "applique"
+                        | "appliquer"
+                        | "appliquez"
+                        | "fix"
+                        | "corrige"
+                        | "corriger"
+                        | "too"
+                        | "aussi"
+                        | "also"
+                        | "egalement"
+                        | "ones"
+                        | "well"
+                        | "celles"
+                        | "ceux"
+                        | "change"
+                        | "changes"
+                        | "changer"
+                        | "modifie"
+                        | "transactions"
+                        | "operations"
+                        | "it"
+                        | "les"
+                        // "passé compris", "y compris les anciennes", "including the
+                        // ones already there", "redo the old ones".
+                        | "compris"
+                        | "including"
+                        | "included"
+                        | "inclus"
+                        | "redo"
+                        | "refais"
+                        | "there"
+                        | "la"
+                    ));
+        }
+    }
+
+    /// "now on", "de maintenant", "from now", "à partir": what comes, the rule's default,
+    /// read.
+    fn read_from_now_words(&mut self) {
         for i in 0..self.tokens.len() {
             let w = self.w(i);
             let next = if i + 1 < self.tokens.len() { self.w(i + 1) } else { "" };
@@ -202,8 +226,11 @@ impl Read<'_> {
                 self.used[i + 1] = true;
             }
         }
-        let asked = self.any(CREATE | ALWAYS) || from_now;
-        self.mark(RULE | LABEL | CREATE | FILE | STRONG);
+    }
+
+    /// The words that introduce a rule's label, not of it ("les prélèvements",
+    /// "containing", "everything with"), read.
+    fn read_around_label(&mut self) {
         // "les prélèvements Harmonie Mutuelle": the transactions' noun is not the label's
         // (in capitals it is: "VIREMENT SALAIRE").
         for i in 0..self.tokens.len() {
@@ -236,14 +263,12 @@ impl Read<'_> {
                 self.used[i + 1] = true;
             }
         }
-        let quoted = label_text(self.message, self.tokens, &mut self.used);
-        let target = self.target();
-        if target == Err(None) && !asked {
-            return None;
-        }
-        // The pattern: quoted, else the words before the category, as written.
-        let end = target.as_ref().map_or(self.tokens.len(), |t| t.1);
-        let mut pattern = quoted;
+    }
+
+    /// A rule's label among the words before `end`: its first and last token (none when
+    /// no word is left), and the whole stretch said around it when it is in capitals.
+    /// A verb after it ("soit", "is") is read.
+    fn label_stretch(&mut self, end: usize) -> (Option<usize>, Option<usize>, Option<(usize, usize)>) {
         let (mut first, mut last) = (None, None);
         for i in 0..end {
             if self.open(i) {
@@ -251,56 +276,12 @@ impl Read<'_> {
                 last = Some(i);
             }
         }
-        // "ORANGE SA": a label in capitals goes on through its capital words ("SA" is
-        // also a French word that carries nothing).
         let mut said = None;
         if let (Some(a), Some(b)) = (first, last) {
-            last = Some(self.in_capitals(a, b).min(end.saturating_sub(1)).max(b));
-            // "LA POSTE": and back through the capital words before it.
-            let caps = |i: usize| {
-                self.message
-                    .get(self.tokens[i].start..self.tokens[i].end)
-                    .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
-            };
-            // ("L OREAL PRO": a capital letter alone, a space after it, is of the label —
-            // not "l'" said as an article.)
-            let spaced = |i: usize| {
-                self.tokens.get(i + 1).is_some_and(|next| {
-                    self.message.get(self.tokens[i].end..next.start).is_some_and(|g| g == " ")
-                })
-            };
-            let letter = |i: usize| self.tokens[i].end - self.tokens[i].start == 1 && spaced(i);
-            let mut a = a;
-            while a > 0
-                && caps(a)
-                && caps(a - 1)
-                && (!self.used[a - 1] || letter(a - 1))
-                && !self.gap(a, ":")
-                && !self.gap(a, ",")
-            {
-                a -= 1;
-            }
-            // "une règle total energies en transport": "total", which alone names no
-            // filter, is TotalEnergies' when a label follows it.
-            if a > 0 && self.w(a - 1) == "total" && !self.gap(a, ",") {
-                a -= 1;
-            }
-            first = Some(a);
-            // "anything from HELLOFRESH is filed under groceries": a label in capitals is
-            // the label, not the words around it.
-            let b = last.unwrap_or(b);
-            said = Some((a, b));
-            if let Some(c) = (a..=b).find(|&i| {
-                caps(i)
-                    && (self.tokens[i].end - self.tokens[i].start >= 2 || (i < b && letter(i) && caps(i + 1)))
-            }) {
-                let mut d = c;
-                while d < b && caps(d + 1) {
-                    d += 1;
-                }
-                first = Some(c);
-                last = Some(d);
-            }
+            let (c, d, whole) = self.label_in_capitals(a, b, end);
+            first = Some(c);
+            last = Some(d);
+            said = Some(whole);
         }
         // "BOUYGUES soit en factures", "LECLERC is groceries": the verb is not the label.
         while let (Some(a), Some(b)) = (first, last) {
@@ -311,29 +292,56 @@ impl Read<'_> {
                 break;
             }
         }
-        if let (None, Some(a), Some(b)) = (&pattern, first, last) {
-            // A word in it, or around the capitals, that would change the plan stops the
-            // run.
-            let (x, y) = said.map_or((a, b), |(x, y)| (x.min(a), y.max(b)));
-            for j in x..=y {
-                if changes_meaning(self.w(j)) {
-                    return None;
-                }
-            }
-            self.use_span(x, y);
-            pattern = Some(self.words(a, b));
+        (first, last, said)
+    }
+
+    /// The label in the open words `a..=b` (before `end`), through the capital words
+    /// around them: its first and last token, and the whole stretch said.
+    fn label_in_capitals(&self, a: usize, b: usize, end: usize) -> (usize, usize, (usize, usize)) {
+        // "ORANGE SA": a label in capitals goes on through its capital words ("SA" is
+        // also a French word that carries nothing).
+        let b = self.in_capitals(a, b).min(end.saturating_sub(1)).max(b);
+        // "LA POSTE": and back through the capital words before it.
+        let caps = |i: usize| {
+            self.message
+                .get(self.tokens[i].start..self.tokens[i].end)
+                .is_some_and(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
+        };
+        // ("L OREAL PRO": a capital letter alone, a space after it, is of the label —
+        // not "l'" said as an article.)
+        let spaced = |i: usize| {
+            self.tokens.get(i + 1).is_some_and(|next| {
+                self.message.get(self.tokens[i].end..next.start).is_some_and(|g| g == " ")
+            })
+        };
+        let letter = |i: usize| self.tokens[i].end - self.tokens[i].start == 1 && spaced(i);
+        let mut a = a;
+        while a > 0
+            && caps(a)
+            && caps(a - 1)
+            && (!self.used[a - 1] || letter(a - 1))
+            && !self.gap(a, ":")
+            && !self.gap(a, ",")
+        {
+            a -= 1;
         }
-        let category = match target {
-            Ok((key, _)) => key,
-            Err(Some(words)) => return self.ask(UNKNOWN_CATEGORY, Some(&words)),
-            Err(None) => return self.ask(CATEGORY, None),
-        };
-        // ("point p": a pattern of one letter would match nearly every label.)
-        let Some(pattern) = pattern.filter(|p| p.chars().filter(|c| c.is_alphanumeric()).count() >= 3) else {
-            return self.ask(PATTERN, None);
-        };
-        self.note(ReasonCode::ExplicitText, &quote(&pattern));
-        self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: past }))
+        // "une règle total energies en transport": "total", which alone names no
+        // filter, is TotalEnergies' when a label follows it.
+        if a > 0 && self.w(a - 1) == "total" && !self.gap(a, ",") {
+            a -= 1;
+        }
+        // "anything from HELLOFRESH is filed under groceries": a label in capitals is
+        // the label, not the words around it.
+        if let Some(c) = (a..=b).find(|&i| {
+            caps(i) && (self.tokens[i].end - self.tokens[i].start >= 2 || (i < b && letter(i) && caps(i + 1)))
+        }) {
+            let mut d = c;
+            while d < b && caps(d + 1) {
+                d += 1;
+            }
+            return (c, d, (a, b));
+        }
+        (a, b, (a, b))
     }
 
     /// `recategorise`: the transactions named move to the category after "en", "to".
@@ -455,143 +463,19 @@ impl Read<'_> {
 
     /// `merge_merchants`: names said to be one merchant. Known merchants are merged
     /// into the first (or the one after "into", "dans"); other names become its aliases.
-    // Over 120 lines; to split (issue 49).
-    #[allow(clippy::too_many_lines)]
     pub(super) fn merge(mut self) -> Option<ParseOutcome> {
         self.mark(MERGE | RENAME);
-        // "renomme X en Y", "rename X to Y": the new name, what follows, as written.
-        let mut name = None;
-        if let Some(v) = self.find(0, RENAME) {
-            let end = self.find(v + 2, TO).unwrap_or(self.tokens.len());
-            let from = self.tokens.get(end).map_or(self.message.len(), |t| t.end);
-            let rest = self.message.get(from..).unwrap_or("");
-            // A quoted name is the name, whatever follows it ("to "Chez Marcel" in my
-            // merchants": the words after are read as any others).
-            let quoted = quoted_spans(self.message).into_iter().find(|&(a, _)| {
-                a > from
-                    && self
-                        .message
-                        .get(from..a)
-                        .is_some_and(|g| g.trim_matches(|c: char| !c.is_alphanumeric()).is_empty())
-            });
-            if let Some((a, b)) = quoted {
-                name = self.message.get(a..b).map(|n| n.trim().to_string());
-                let inside: Vec<usize> = (end + 1..self.tokens.len())
-                    .filter(|&j| self.tokens[j].start >= a && self.tokens[j].end <= b)
-                    .collect();
-                if let (Some(&x), Some(&y)) = (inside.first(), inside.last()) {
-                    self.use_span(x, y);
-                }
-            } else {
-                let mut new = rest.trim();
-                for _ in 0..2 {
-                    for c in ['"', '\'', '«', '»', '“', '”', '.', '!', '?', ':'] {
-                        new = new.strip_prefix(c).unwrap_or(new).strip_suffix(c).unwrap_or(new).trim();
-                    }
-                }
-                name = Some(new.to_string());
-                self.use_span(end, self.tokens.len());
-            }
-        }
-        // "… are the same merchant", "c'est le même marchand".
-        if let Some(m) = self.find(0, SAME) {
-            let (mut a, mut b) = (m, m);
-            while a > 0 && self.is(a - 1, ARTICLE | AS) {
-                a -= 1;
-            }
-            while self.is(b + 1, SHOP) {
-                b += 1;
-            }
-            self.use_span(a, b);
-        }
+        let name = self.new_name();
+        self.read_same();
         // The one after "into", "dans" stays.
-        let mut stays_after = None;
         self.mark(CREATE);
-        for i in 0..self.tokens.len() {
-            // ("another name for Amazon": for the one that stays.)
-            let named_for = i > 0 && matches!(self.w(i - 1), "name" | "names" | "nom" | "noms");
-            let stays = matches!(self.w(i), "into" | "dans")
-                || (named_for && matches!(self.w(i), "for" | "pour" | "de" | "d"));
-            if !self.used[i] && stays {
-                self.used[i] = true;
-                stays_after = Some(i);
-            }
-        }
+        let stays_after = self.stays_after();
         let directed = stays_after.is_some();
-        let (mut into, mut merge, mut aliases, mut into_words) =
-            (None, Vec::new(), Vec::new(), String::new());
-        // A name said again ("franprix et monoprix c'est pareil, fusionne franprix dans
-        // monoprix") is one of its own names already: no alias to add.
-        let known = |key: &str, words: &str| {
-            let said = crate::text::normalize(words);
-            self.p.vocabulary().merchants.iter().filter(|t| t.key == key).any(|t| {
-                [&t.name_fr, &t.name_en]
-                    .into_iter()
-                    .chain(&t.aliases)
-                    .any(|n| crate::text::normalize(n) == said)
-            })
+        let names = match self.merge_names(stays_after) {
+            Ok(names) => names,
+            Err(w) => return self.ask(UNKNOWN_MERCHANT, Some(&w)),
         };
-        let mut target_read = false;
-        let mut repeated = Vec::new();
-        let mut loose = Vec::new();
-        for (a, b) in self.stretches() {
-            let stays = stays_after.is_some_and(|s| s < a);
-            if stays {
-                stays_after = None;
-            }
-            match self.name(a, b) {
-                Ok(key) if into.is_none() || stays => {
-                    target_read |= stays;
-                    let words = std::mem::replace(&mut into_words, self.words(a, b));
-                    match into.replace(key) {
-                        // "merge AMZN into Amazon": another name of the one that stays.
-                        Some(old) if into.as_ref() == Some(&old) => {
-                            if known(&old, &words) {
-                                repeated.push(words)
-                            } else {
-                                aliases.push(words)
-                            }
-                        }
-                        Some(old) => merge.insert(0, old),
-                        None => {}
-                    }
-                }
-                Ok(key) if into.as_ref() == Some(&key) || merge.contains(&key) => {
-                    let words = self.words(a, b);
-                    if known(&key, &words) {
-                        repeated.push(words)
-                    } else {
-                        aliases.push(words)
-                    }
-                }
-                Ok(key) => merge.push(key),
-                Err(w) if w.is_empty() => {}
-                Err(w) if stays => return self.ask(UNKNOWN_MERCHANT, Some(&w)),
-                // "fusionne franprix dans monoprix, c'est le même groupe": words after
-                // the one that stays are no name to add.
-                Err(w) if target_read => self.note(ReasonCode::UnplacedMeaning, &quote(&w)),
-                // An alias is a name: words around a known name ("monoprix stp (garde
-                // monoprix"), or an instruction, are not read as one.
-                Err(w) if !self.quoted(a, b) && (a..=b).any(|j| self.not_a_name(j)) => {
-                    self.note(ReasonCode::UnplacedMeaning, &quote(&w));
-                }
-                // "H&M": a name cut by a sign is not the one-letter alias "H".
-                Err(w) if w.chars().filter(|c| c.is_alphanumeric()).count() < 2 || self.cut(a, b) => {
-                    return self.ask(UNKNOWN_MERCHANT, Some(&w));
-                }
-                Err(w) => {
-                    let caps = (a..=b).all(|j| {
-                        self.message
-                            .get(self.tokens[j].start..self.tokens[j].end)
-                            .is_some_and(|t| !t.chars().any(char::is_lowercase))
-                    });
-                    if !self.quoted(a, b) && !caps {
-                        loose.push(w.clone());
-                    }
-                    aliases.push(w)
-                }
-            }
-        }
+        let MergeNames { into, mut merge, mut aliases, repeated, loose } = names;
         merge.retain(|k| Some(k) != into.as_ref());
         // Two known merchants merged, or one renamed: other words, neither quoted nor in
         // capitals as a label is, are what is said about them ("Giuseppe bought it",
@@ -607,13 +491,7 @@ impl Read<'_> {
         // "merge AMZN into Amazon" when "AMZN" is already Amazon's: said, so kept.
         // (Not the merchant's own name: "AMZN c'est amazon" adds "AMZN", not "amazon".)
         if merge.is_empty() && aliases.is_empty() {
-            let own = |w: &String| {
-                let w = crate::text::normalize(w);
-                self.p.vocabulary().merchants.iter().filter(|t| Some(&t.key) == into.as_ref()).any(|t| {
-                    crate::text::normalize(&t.name_fr) == w || crate::text::normalize(&t.name_en) == w
-                })
-            };
-            aliases = repeated.into_iter().filter(|w| !own(w)).collect();
+            aliases = repeated.into_iter().filter(|w| !self.own_name(into.as_ref(), w)).collect();
         }
         // "fusionne Carrefour et Lidl": two merchants, and nothing says which stays.
         if !directed && !merge.is_empty() && name.is_none() {
@@ -638,4 +516,201 @@ impl Read<'_> {
         }
         self.done(ToolCall::MergeMerchants(MergeMerchantsArgs { into, merge, aliases, name }))
     }
+
+    /// "renomme X en Y", "rename X to Y": the new name, what follows, as written (its
+    /// tokens used); `None` when nothing is renamed.
+    fn new_name(&mut self) -> Option<String> {
+        let v = self.find(0, RENAME)?;
+        let end = self.find(v + 2, TO).unwrap_or(self.tokens.len());
+        let from = self.tokens.get(end).map_or(self.message.len(), |t| t.end);
+        let rest = self.message.get(from..).unwrap_or("");
+        // A quoted name is the name, whatever follows it ("to "Chez Marcel" in my
+        // merchants": the words after are read as any others).
+        let quoted = quoted_spans(self.message).into_iter().find(|&(a, _)| {
+            a > from
+                && self
+                    .message
+                    .get(from..a)
+                    .is_some_and(|g| g.trim_matches(|c: char| !c.is_alphanumeric()).is_empty())
+        });
+        if let Some((a, b)) = quoted {
+            let name = self.message.get(a..b).map(|n| n.trim().to_string());
+            let inside: Vec<usize> = (end + 1..self.tokens.len())
+                .filter(|&j| self.tokens[j].start >= a && self.tokens[j].end <= b)
+                .collect();
+            if let (Some(&x), Some(&y)) = (inside.first(), inside.last()) {
+                self.use_span(x, y);
+            }
+            name
+        } else {
+            let mut new = rest.trim();
+            for _ in 0..2 {
+                for c in ['"', '\'', '«', '»', '“', '”', '.', '!', '?', ':'] {
+                    new = new.strip_prefix(c).unwrap_or(new).strip_suffix(c).unwrap_or(new).trim();
+                }
+            }
+            let name = Some(new.to_string());
+            self.use_span(end, self.tokens.len());
+            name
+        }
+    }
+
+    /// "… are the same merchant", "c'est le même marchand": read.
+    fn read_same(&mut self) {
+        if let Some(m) = self.find(0, SAME) {
+            let (mut a, mut b) = (m, m);
+            while a > 0 && self.is(a - 1, ARTICLE | AS) {
+                a -= 1;
+            }
+            while self.is(b + 1, SHOP) {
+                b += 1;
+            }
+            self.use_span(a, b);
+        }
+    }
+
+    /// The last "into", "dans" (or "for" after "name") left, read: the merchant after it
+    /// is the one that stays.
+    fn stays_after(&mut self) -> Option<usize> {
+        let mut stays_after = None;
+        for i in 0..self.tokens.len() {
+            // ("another name for Amazon": for the one that stays.)
+            let named_for = i > 0 && matches!(self.w(i - 1), "name" | "names" | "nom" | "noms");
+            let stays = matches!(self.w(i), "into" | "dans")
+                || (named_for && matches!(self.w(i), "for" | "pour" | "de" | "d"));
+            if !self.used[i] && stays {
+                self.used[i] = true;
+                stays_after = Some(i);
+            }
+        }
+        stays_after
+    }
+
+    /// The names a merge says, each sorted: the merchant that stays (after token
+    /// `stays_after` when said), those merged into it, other names for it. `Err`: the
+    /// words where a known merchant must be, to ask about.
+    fn merge_names(&mut self, mut stays_after: Option<usize>) -> Result<MergeNames, String> {
+        let (mut into, mut merge, mut aliases, mut into_words) =
+            (None, Vec::new(), Vec::new(), String::new());
+        let mut target_read = false;
+        let mut repeated = Vec::new();
+        let mut loose = Vec::new();
+        for (a, b) in self.stretches() {
+            let stays = stays_after.is_some_and(|s| s < a);
+            if stays {
+                stays_after = None;
+            }
+            match self.name(a, b) {
+                Ok(key) if into.is_none() || stays => {
+                    target_read |= stays;
+                    let words = std::mem::replace(&mut into_words, self.words(a, b));
+                    match into.replace(key) {
+                        // "merge AMZN into Amazon": another name of the one that stays.
+                        Some(old) if into.as_ref() == Some(&old) => {
+                            if self.known(&old, &words) {
+                                repeated.push(words)
+                            } else {
+                                aliases.push(words)
+                            }
+                        }
+                        Some(old) => merge.insert(0, old),
+                        None => {}
+                    }
+                }
+                Ok(key) if into.as_ref() == Some(&key) || merge.contains(&key) => {
+                    let words = self.words(a, b);
+                    if self.known(&key, &words) {
+                        repeated.push(words)
+                    } else {
+                        aliases.push(words)
+                    }
+                }
+                Ok(key) => merge.push(key),
+                Err(w) if w.is_empty() => {}
+                Err(w) if stays => return Err(w),
+                // "fusionne franprix dans monoprix, c'est le même groupe": words after
+                // the one that stays are no name to add.
+                Err(w) if target_read => self.note(ReasonCode::UnplacedMeaning, &quote(&w)),
+                // An alias is a name: words around a known name ("monoprix stp (garde
+                // monoprix"), or an instruction, are not read as one.
+                Err(w) if !self.quoted(a, b) && (a..=b).any(|j| self.not_a_name(j)) => {
+                    self.note(ReasonCode::UnplacedMeaning, &quote(&w));
+                }
+                // "H&M": a name cut by a sign is not the one-letter alias "H".
+                Err(w) if w.chars().filter(|c| c.is_alphanumeric()).count() < 2 || self.cut(a, b) => {
+                    return Err(w);
+                }
+                Err(w) => {
+                    let caps = (a..=b).all(|j| {
+                        self.message
+                            .get(self.tokens[j].start..self.tokens[j].end)
+                            .is_some_and(|t| !t.chars().any(char::is_lowercase))
+                    });
+                    if !self.quoted(a, b) && !caps {
+                        loose.push(w.clone());
+                    }
+                    aliases.push(w)
+                }
+            }
+        }
+        Ok(MergeNames { into, merge, aliases, repeated, loose })
+    }
+
+    /// Whether `words` are one of merchant `key`'s names already: a name said again
+    /// ("franprix et monoprix c'est pareil, fusionne franprix dans monoprix") is no alias
+    /// to add.
+    fn known(&self, key: &str, words: &str) -> bool {
+        let said = crate::text::normalize(words);
+        self.p.vocabulary().merchants.iter().filter(|t| t.key == key).any(|t| {
+            [&t.name_fr, &t.name_en].into_iter().chain(&t.aliases).any(|n| crate::text::normalize(n) == said)
+        })
+    }
+
+    /// Whether `w` is the merchant `into`'s own name, French or English (not an alias).
+    fn own_name(&self, into: Option<&String>, w: &str) -> bool {
+        let w = crate::text::normalize(w);
+        self.p
+            .vocabulary()
+            .merchants
+            .iter()
+            .filter(|t| Some(&t.key) == into)
+            .any(|t| crate::text::normalize(&t.name_fr) == w || crate::text::normalize(&t.name_en) == w)
+    }
+}
+
+/// The names a merge says, sorted as they are read.
+struct MergeNames {
+    /// The merchant that stays.
+    into: Option<String>,
+    /// The known merchants merged into it.
+    merge: Vec<String>,
+    /// Other names, to add to it.
+    aliases: Vec<String>,
+    /// Names said again that are its own already.
+    repeated: Vec<String>,
+    /// Aliases neither quoted nor in capitals: perhaps words said about the merchants.
+    loose: Vec<String>,
+}
+
+/// A word that says past transactions too: "anciens", "past", "already", "retroactively".
+fn is_past(w: &str) -> bool {
+    matches!(
+        w,
+        "anciens"
+            | "anciennes"
+            | "passe"
+            | "passees"
+            | "passes"
+            | "existantes"
+            | "existants"
+            | "deja"
+            | "past"
+            | "existing"
+            | "already"
+            | "old"
+            | "previous"
+            | "earlier"
+            | "retroactively"
+            | "retroactivement"
+    )
 }
