@@ -11,6 +11,7 @@ use crate::auth_text::error_text;
 use crate::fields::PageTitle;
 use crate::i18n::tr;
 use crate::layout::{Frame, Loaded};
+use crate::post;
 
 /// `/login` and `/signup`.
 #[component]
@@ -66,7 +67,7 @@ fn SignIn(page: AuthPage, signup: bool, back: Back) -> impl IntoView {
                 {error.map(|e| view! { <p class="error" role="alert" data-testid="auth-error">{e}</p> })}
                 {if signup {
                     view! {
-                        <form method="post" action="/auth/signup" class="stack">
+                        <form method="post" action=post::auth::SIGN_UP.route() class="stack">
                             <label for="name">{tr(locale, "Nom d'utilisateur", "User name")}</label>
                             <input id="name" name="name" type="text" required minlength="3" maxlength="64"
                                 autocomplete="username" autocapitalize="none" spellcheck="false" value=name autofocus/>
@@ -83,7 +84,7 @@ fn SignIn(page: AuthPage, signup: bool, back: Back) -> impl IntoView {
                     }.into_any()
                 } else {
                     view! {
-                        <form method="post" action="/auth/login" class="stack">
+                        <form method="post" action=post::auth::LOG_IN.route() class="stack">
                             <input type="hidden" name="next" value=next/>
                             <label for="name">{tr(locale, "Nom d'utilisateur", "User name")}</label>
                             <input id="name" name="name" type="text" required maxlength="64"
@@ -106,7 +107,7 @@ fn SignIn(page: AuthPage, signup: bool, back: Back) -> impl IntoView {
                         Locale::Fr => format!("Un compte jetable avec deux ans d'opérations d'un ménage fictif, supprimé avec tout son contenu au bout de {} h.", page.demo_hours),
                         Locale::En => format!("A throwaway account with two years of a made-up household's transactions, deleted with everything in it after {} h.", page.demo_hours),
                     }}</p>
-                    <form method="post" action="/auth/demo">
+                    <form method="post" action=post::auth::DEMO.route()>
                         <button type="submit" data-testid="try-demo">{tr(locale, "Essayer la démo", "Try the demo")}</button>
                     </form>
                 </section>

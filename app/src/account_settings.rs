@@ -13,6 +13,8 @@ use crate::api::AccountView;
 use crate::auth_text::error_text;
 use crate::i18n::tr;
 use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::post;
+use crate::settings::{Card, CardLink};
 use crate::AppError;
 
 /// One of the user's sessions as the page draws it.
@@ -139,6 +141,21 @@ fn ended_text(ended: u64, locale: Locale) -> String {
     }
 }
 
+/// Its card on Settings.
+pub const CARD: Card = Card {
+    id: "account",
+    title: ("Compte", "Account"),
+    hint: (
+        "Votre mot de passe, et les navigateurs où vous êtes connecté : voir où, et les déconnecter.",
+        "Your password, and the browsers you are signed in on: see where, and sign them out.",
+    ),
+    links: &[CardLink {
+        page: "account",
+        id: "account",
+        text: ("Mot de passe et sessions", "Password and sessions"),
+    }],
+};
+
 #[component]
 pub fn AccountPage() -> impl IntoView {
     // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
@@ -186,7 +203,7 @@ fn Account(data: AccountData, outcome: Outcome) -> impl IntoView {
                             <p class="hint">{tr(locale,
                                 "Changer le mot de passe déconnecte toutes vos autres sessions ; celle-ci reste ouverte.",
                                 "Changing the password signs out all your other sessions; this one stays signed in.")}</p>
-                            <form method="post" action="/account/password" class="password-form">
+                            <form method="post" action=post::account::PASSWORD.route() class="password-form">
                                 <label for="current">{tr(locale, "Mot de passe actuel", "Current password")}</label>
                                 <input id="current" name="current" type="password" required autocomplete="current-password"/>
                                 <label for="new-password">{tr(locale, "Nouveau mot de passe (10 caractères au moins)", "New password (at least 10 characters)")}</label>
@@ -210,7 +227,7 @@ fn Account(data: AccountData, outcome: Outcome) -> impl IntoView {
                         {data.sessions.into_iter().map(|s| view! { <Session session=s locale/> }).collect_view()}
                     </ul>
                     {(others > 0).then(|| view! {
-                        <form method="post" action="/account/sessions/end-others">
+                        <form method="post" action=post::account::END_OTHERS.route()>
                             <button type="submit" class="secondary" data-testid="end-others">
                                 {tr(locale, "Déconnecter toutes les autres sessions", "Sign out everywhere else")}
                             </button>
@@ -235,7 +252,7 @@ fn Session(session: SessionView, locale: Locale) -> impl IntoView {
     };
     let address =
         session.address.unwrap_or_else(|| tr(locale, "adresse inconnue", "unknown address").to_string());
-    let action = format!("/account/sessions/{}/end", session.id);
+    let action = post::account::END_SESSION.to(&[&session.id.to_string()]);
     view! {
         <li class="token session" data-testid="session" data-current=session.current.to_string()>
             <div>
@@ -249,7 +266,7 @@ fn Session(session: SessionView, locale: Locale) -> impl IntoView {
             </div>
             {if session.current {
                 view! {
-                    <form method="post" action="/auth/logout">
+                    <form method="post" action=post::auth::LOG_OUT.route()>
                         <button type="submit" class="secondary">{tr(locale, "Se déconnecter", "Sign out")}</button>
                     </form>
                 }.into_any()

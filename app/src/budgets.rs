@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::api::AccountView;
 use crate::i18n::{self, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::post;
+use crate::settings::{Card, CardLink};
 use crate::AppError;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -106,6 +108,20 @@ pub fn refusal(code: &str, locale: Locale) -> String {
     .to_string()
 }
 
+/// Its card on Settings.
+pub const CARD: Card = Card {
+    id: "budgets",
+    title: ("Budgets", "Budgets"),
+    hint: (
+        "Un montant par mois et par catégorie, que « suivi des budgets » compare à vos dépenses. Et l'historique de tout ce que Sou a modifié, pour l'annuler.",
+        "An amount a month per category, which budget status compares with your spending. And the history of everything Sou changed, to undo it.",
+    ),
+    links: &[
+        CardLink { page: "budgets", id: "budgets", text: ("Gérer les budgets", "Manage budgets") },
+        CardLink { page: "changes", id: "changes", text: ("Historique des modifications", "History of changes") },
+    ],
+};
+
 #[component]
 pub fn BudgetsPage() -> impl IntoView {
     // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
@@ -135,7 +151,7 @@ fn Budgets(
         view! {
             <div class="saved" role="status" data-testid="budget-saved">
                 <span>{tr(locale, "Budget enregistré.", "Budget saved.")}</span>
-                <form method="post" action=format!("/changes/{id}/undo") class="inline">
+                <form method="post" action=post::approvals::UNDO.to(&[&id.to_string()]) class="inline">
                     <input type="hidden" name="back" value="/settings/budgets"/>
                     <button type="submit" class="link" data-testid="undo">{tr(locale, "Annuler", "Undo")}</button>
                 </form>
@@ -154,7 +170,7 @@ fn Budgets(
                     <p class="hint">{tr(locale,
                         "Un montant par mois pour une catégorie, à partir d'un mois ; les mois d'avant gardent le leur. Laissez le montant vide pour supprimer le budget à partir de ce mois.",
                         "An amount a month for a category, from a month on; months before keep theirs. Leave the amount empty to remove the budget from that month.")}</p>
-                    <form method="post" action="/budgets" data-testid="budget-form">
+                    <form method="post" action=post::approvals::BUDGET.route() data-testid="budget-form">
                         <label for="budget-category">{tr(locale, "Catégorie", "Category")}</label>
                         <select id="budget-category" name="category" required>
                             {data.categories.iter().map(|(key, name)| {
@@ -227,7 +243,7 @@ fn budget_list(budgets: Vec<agent::writes::BudgetView>, locale: Locale) -> AnyVi
                             <td class="actions">
                                 <a href=edit>{tr(locale, "Modifier", "Edit")}</a>
                                 {b.now.is_some().then(|| view! {
-                                    <form method="post" action="/budgets" class="inline">
+                                    <form method="post" action=post::approvals::BUDGET.route() class="inline">
                                         <input type="hidden" name="category" value=b.category.key.clone()/>
                                         <input type="hidden" name="amount" value=""/>
                                         <button type="submit" class="link">{tr(locale, "Supprimer", "Remove")}</button>
@@ -278,7 +294,7 @@ fn Changes(data: ChangesData, error: Option<String>) -> impl IntoView {
                         let state = match &c.undone_at {
                             Some(_) => view! { <span class="state undone">{tr(locale, "Annulée", "Undone")}</span> }.into_any(),
                             None => view! {
-                                <form method="post" action=format!("/changes/{}/undo", c.id) class="inline">
+                                <form method="post" action=post::approvals::UNDO.to(&[&c.id.to_string()]) class="inline">
                                     <input type="hidden" name="back" value="/settings/changes"/>
                                     <button type="submit" class="link" data-testid="undo">{tr(locale, "Annuler", "Undo")}</button>
                                 </form>

@@ -11,6 +11,7 @@ use crate::api::{load_datasets, DatasetsData};
 use crate::fields::TextArea;
 use crate::i18n::{count, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::post;
 use crate::table::{columns_text, result_table};
 
 #[component]
@@ -75,7 +76,7 @@ fn Datasets(data: DatasetsData, added: Option<String>) -> impl IntoView {
                         }}</p>
                     })}
                     {data.refused.map(|m| view! { <p class="error" role="alert" data-testid="refused">{m}</p> })}
-                    <form method="post" action="/datasets" enctype="multipart/form-data" data-testid="dataset-form">
+                    <form method="post" action=post::datasets::UPLOAD.route() enctype="multipart/form-data" data-testid="dataset-form">
                         <label for="dataset-file">{tr(locale, "Fichier CSV", "CSV file")}</label>
                         <input id="dataset-file" type="file" name="file" required accept=".csv,.txt,.tsv"/>
                         <button type="submit">{tr(locale, "Créer la table", "Create the table")}</button>
@@ -123,7 +124,7 @@ fn dataset_list(datasets: Vec<DatasetInfo>, locale: Locale) -> AnyView {
                         <div class="dataset-head">
                             <code class="dataset-name">{d.name.clone()}</code>
                             <span class="hint">{format!("{} · {rows}", d.file_name)}</span>
-                            <form method="post" action=format!("/datasets/{}/delete", d.name)>
+                            <form method="post" action=post::datasets::DELETE.to(&[&d.name])>
                                 <button type="submit" class="link">{tr(locale, "Supprimer", "Delete")}</button>
                             </form>
                         </div>

@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use crate::api::{load_import, load_imports, ImportData, ImportsData, LayoutEdit};
 use crate::i18n::{self, count, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::post;
 use crate::table::column_heads;
 
 #[component]
@@ -61,7 +62,7 @@ fn Imports(data: ImportsData) -> impl IntoView {
                     <h2>{tr(locale, "Importer un relevé bancaire", "Import a bank statement")}</h2>
                     <p class="hint">{hint}</p>
                     {data.refused.map(|m| view! { <p class="error" role="alert" data-testid="refused">{m}</p> })}
-                    <form method="post" action="/import" enctype="multipart/form-data" data-testid="upload-form">
+                    <form method="post" action=post::imports::UPLOAD.route() enctype="multipart/form-data" data-testid="upload-form">
                         <label for="import-file">{tr(locale, "Fichier", "File")}</label>
                         <input id="import-file" type="file" name="file" required
                             accept=Format::accept()/>
@@ -480,7 +481,7 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
             {more.map(|m| view! { <p class="hint">{m}</p> })}
             {v.balances.clone().map(|b| balances_view(b, locale))}
             {rejected_list(v.rejected.clone(), locale)}
-            <form method="post" action=format!("/import/{id}/run") class="run" data-testid="run-form">
+            <form method="post" action=post::imports::RUN.to(&[&id]) class="run" data-testid="run-form">
                 <input type="hidden" name="mapping" value=mapping_json/>
                 <input type="hidden" name="account" value=v.account.clone().unwrap_or_default()/>
                 {v.parts.iter().enumerate().map(|(i, p)| view! {
@@ -503,7 +504,7 @@ fn preview_view(v: ImportView, failed: Option<String>, locale: Locale) -> AnyVie
                 })}
                 <button type="submit" disabled=v.total_rows == 0 || !sure>{button}</button>
             </form>
-            <form method="post" action=format!("/import/{id}/discard") class="discard">
+            <form method="post" action=post::imports::DISCARD.to(&[&id]) class="discard">
                 <button type="submit" class="secondary">{tr(locale, "Abandonner ce fichier", "Discard this file")}</button>
             </form>
         </section>

@@ -10,6 +10,7 @@ use crate::api::AccountView;
 use crate::error::AppError;
 use crate::fields::PageTitle;
 use crate::i18n::{t, tr, T};
+use crate::post;
 
 /// The language of the page being shown, as [`App`](crate::App) provides it.
 #[derive(Clone, Copy, Debug)]
@@ -164,7 +165,7 @@ pub fn AccountMenu(account: AccountView, locale: Locale) -> impl IntoView {
     view! {
         <div class="account" data-testid="account">
             <span class="account-name" title=account.name>{label}</span>
-            <form method="post" action="/auth/logout">
+            <form method="post" action=post::auth::LOG_OUT.route()>
                 <button type="submit" class="link">{tr(locale, "Se déconnecter", "Sign out")}</button>
             </form>
         </div>

@@ -43,6 +43,7 @@ mod imports;
 mod layout;
 #[cfg(feature = "ssr")]
 mod markdown;
+pub mod post;
 mod render;
 #[cfg(feature = "ssr")]
 pub mod report;
@@ -139,13 +140,7 @@ pub fn App() -> impl IntoView {
                 <Route path=(StaticSegment("c"), ParamSegment("id")) view=chat::ChatPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("offline") view=chat::OfflinePage/>
                 <Route path=StaticSegment("settings") view=settings::SettingsPage ssr=SsrMode::Async/>
-                <Route path=(StaticSegment("settings"), StaticSegment("reports")) view=reports::ReportsPage ssr=SsrMode::Async/>
-                <Route path=(StaticSegment("settings"), StaticSegment("widgets")) view=widgets::WidgetsPage ssr=SsrMode::Async/>
-                <Route path=(StaticSegment("settings"), StaticSegment("accounts")) view=bank_accounts::BankAccountsPage ssr=SsrMode::Async/>
-                <Route path=(StaticSegment("settings"), StaticSegment("budgets")) view=budgets::BudgetsPage ssr=SsrMode::Async/>
-                <Route path=(StaticSegment("settings"), StaticSegment("changes")) view=budgets::ChangesPage ssr=SsrMode::Async/>
-                <Route path=(StaticSegment("settings"), StaticSegment("usage")) view=usage::UsagePage ssr=SsrMode::Async/>
-                <Route path=(StaticSegment("settings"), StaticSegment("account")) view=account_settings::AccountPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("settings"), ParamSegment("page")) view=settings::SettingsSubPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("runs"), ParamSegment("id"), StaticSegment("sources")) view=sources::SourcesPage ssr=SsrMode::Async/>
                 <Route path=(StaticSegment("embed"), ParamSegment("site")) view=embed::EmbedPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("import") view=imports::ImportsPage ssr=SsrMode::Async/>

@@ -9,7 +9,20 @@ use leptos::prelude::*;
 use crate::api::{load_reports, ReportsData};
 use crate::i18n::{self, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::post;
 use crate::render::share::share_options;
+use crate::settings::{Card, CardLink};
+
+/// Its card on Settings.
+pub const CARD: Card = Card {
+    id: "shares",
+    title: ("Rapports partagés", "Shared reports"),
+    hint: (
+        "Les liens que vous avez partagés : qui les a lus combien de fois, leur expiration, et les révoquer. Composez aussi un bilan mensuel à partager.",
+        "The links you shared: how often they were read, when they expire, and revoking them. Compose a monthly report to share, too.",
+    ),
+    links: &[CardLink { page: "reports", id: "shares", text: ("Gérer les partages", "Manage shares") }],
+};
 
 #[component]
 pub fn ReportsPage() -> impl IntoView {
@@ -115,7 +128,7 @@ fn Reports(data: ReportsData, created: Option<String>, revoked: bool) -> impl In
                     <p class="hint">{tr(locale,
                         "Dépenses par catégorie comparées à la période précédente, revenus et épargne, budgets, principaux commerçants, paiements récurrents.",
                         "Spending by category against the period before, income and savings, budgets, top merchants, recurring payments.")}</p>
-                    <form method="post" action="/reports" class="share-form" data-testid="monthly-form">
+                    <form method="post" action=post::reports::CREATE.route() class="share-form" data-testid="monthly-form">
                         <input type="hidden" name="kind" value="monthly"/>
                         <label for="monthly-period">{tr(locale, "Mois", "Month")}</label>
                         <input id="monthly-period" type="month" name="period" required value=data.last_month
@@ -144,7 +157,7 @@ fn shares_list(reports: Vec<ReportSummary>, locale: Locale) -> AnyView {
                 .unwrap_or_else(|| tr(locale, "jamais", "never").to_string());
             let kind = kind_text(&r, locale);
             let created = created_on(&r, locale);
-            let revoke = format!("/reports/{}/revoke", r.id);
+            let revoke = post::reports::REVOKE.to(&[&r.id]);
             view! {
                 <tr data-testid="share-row" data-id=r.id.clone()>
                     <td><a href=r.url.clone() rel="external" data-testid="share-link">{r.title.clone()}</a></td>

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use crate::api::{load_rules, RulesData};
 use crate::i18n::{self, count, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::post;
 use crate::table::column_heads;
 
 #[component]
@@ -52,7 +53,7 @@ fn Rules(data: RulesData, applied: Option<u64>, pattern: String, category: Optio
                         "Une opération dont le libellé ou le marchand contient ces mots (sans tenir compte des majuscules ni des accents) reçoit la catégorie choisie.",
                         "A transaction whose label or merchant contains these words (case and accents ignored) gets the chosen category.")}</p>
                     {data.error.map(|e| view! { <p class="error" role="alert" data-testid="rule-error">{e}</p> })}
-                    <form method="post" action="/rules" data-testid="rule-form">
+                    <form method="post" action=post::rules::CREATE.route() data-testid="rule-form">
                         <label for="rule-pattern">{tr(locale, "Le libellé contient", "The label contains")}</label>
                         <input id="rule-pattern" type="text" name="pattern" required maxlength="100" value=pattern
                             placeholder=tr(locale, "ex. : librairie", "e.g. bookshop")/>
@@ -143,7 +144,7 @@ fn proposal_view(p: RuleProposal, locale: Locale) -> AnyView {
                 </table>
             })}
             {(p.changing > 0).then(|| view! {
-                <form method="post" action=format!("/rules/{id}/apply") data-testid="apply-form">
+                <form method="post" action=post::rules::APPLY.to(&[&id.to_string()]) data-testid="apply-form">
                     <button type="submit">{apply}</button>
                     <a href="/rules" rel="external">{tr(locale, "Pas maintenant", "Not now")}</a>
                 </form>
@@ -173,7 +174,7 @@ fn rules_list(rules: Vec<RuleView>, locale: Locale) -> AnyView {
                         <td>{r.pattern.clone()}</td>
                         <td>{r.category.clone()}</td>
                         <td class="num">
-                            <form method="post" action=format!("/rules/{}/delete", r.id)>
+                            <form method="post" action=post::rules::DELETE.to(&[&r.id.to_string()])>
                                 <button type="submit" class="link">{tr(locale, "Supprimer", "Delete")}</button>
                             </form>
                         </td>

@@ -191,50 +191,7 @@ fn Settings(
                     </ul>
                 </section>
                 <Tokens tokens=data.tokens revealed=data.revealed create revoke locale/>
-                <section class="card" data-testid="account-card">
-                    <h2>{tr(locale, "Compte", "Account")}</h2>
-                    <p class="hint">{tr(locale,
-                        "Votre mot de passe, et les navigateurs où vous êtes connecté : voir où, et les déconnecter.",
-                        "Your password, and the browsers you are signed in on: see where, and sign them out.")}</p>
-                    <a href="/settings/account" data-testid="account-link">{tr(locale, "Mot de passe et sessions", "Password and sessions")}</a>
-                </section>
-                <section class="card" data-testid="accounts-card">
-                    <h2>{tr(locale, "Comptes bancaires", "Bank accounts")}</h2>
-                    <p class="hint">{tr(locale,
-                        "Le solde de chaque compte aujourd'hui, ses opérations, et son nom : renommez un compte importé sous le nom du fichier.",
-                        "Each account's balance today, its transactions, and its name: rename an account an import named after its file.")}</p>
-                    <a href="/settings/accounts" data-testid="accounts-link">{tr(locale, "Voir les comptes", "See the accounts")}</a>
-                </section>
-                <section class="card" data-testid="budgets-card">
-                    <h2>{tr(locale, "Budgets", "Budgets")}</h2>
-                    <p class="hint">{tr(locale,
-                        "Un montant par mois et par catégorie, que « suivi des budgets » compare à vos dépenses. Et l'historique de tout ce que Sou a modifié, pour l'annuler.",
-                        "An amount a month per category, which budget status compares with your spending. And the history of everything Sou changed, to undo it.")}</p>
-                    <a href="/settings/budgets" data-testid="budgets-link">{tr(locale, "Gérer les budgets", "Manage budgets")}</a>
-                    " · "
-                    <a href="/settings/changes" data-testid="changes-link">{tr(locale, "Historique des modifications", "History of changes")}</a>
-                </section>
-                <section class="card" data-testid="usage-card">
-                    <h2>{tr(locale, "Consommation", "Usage")}</h2>
-                    <p class="hint">{tr(locale,
-                        "Ce que les modèles ont coûté, par jour, mois, fournisseur et modèle, et votre limite mensuelle.",
-                        "What the models cost, per day, month, provider and model, and your monthly limit.")}</p>
-                    <a href="/settings/usage" data-testid="usage-link">{tr(locale, "Voir la consommation", "See usage")}</a>
-                </section>
-                <section class="card" data-testid="shares-card">
-                    <h2>{tr(locale, "Rapports partagés", "Shared reports")}</h2>
-                    <p class="hint">{tr(locale,
-                        "Les liens que vous avez partagés : qui les a lus combien de fois, leur expiration, et les révoquer. Composez aussi un bilan mensuel à partager.",
-                        "The links you shared: how often they were read, when they expire, and revoking them. Compose a monthly report to share, too.")}</p>
-                    <a href="/settings/reports" data-testid="shares-link">{tr(locale, "Gérer les partages", "Manage shares")}</a>
-                </section>
-                <section class="card" data-testid="widgets-card">
-                    <h2>{tr(locale, "Widgets", "Widgets")}</h2>
-                    <p class="hint">{tr(locale,
-                        "Sou sur vos autres sites : un bouton qui ouvre l'assistant, limité aux questions et aux données que vous choisissez.",
-                        "Sou on your other sites: a button that opens the assistant, limited to the questions and data you choose.")}</p>
-                    <a href="/settings/widgets" data-testid="widgets-link">{tr(locale, "Gérer les widgets", "Manage widgets")}</a>
-                </section>
+                {cards(locale)}
             </main>
         </div>
     }
@@ -311,4 +268,82 @@ fn Tokens(
             </ActionForm>
         </section>
     }
+}
+
+/// A card on Settings that leads to one or more of its pages (`/settings/{page}`).
+pub struct Card {
+    /// The card's test id is `{id}-card`.
+    pub id: &'static str,
+    /// French, English.
+    pub title: (&'static str, &'static str),
+    pub hint: (&'static str, &'static str),
+    pub links: &'static [CardLink],
+}
+
+/// A link of a [`Card`] to `/settings/{page}`; its test id is `{id}-link`.
+pub struct CardLink {
+    pub page: &'static str,
+    pub id: &'static str,
+    pub text: (&'static str, &'static str),
+}
+
+impl Card {
+    fn view(&self, locale: Locale) -> impl IntoView {
+        let link = |l: &CardLink| {
+            view! { <a href=format!("/settings/{}", l.page) data-testid=format!("{}-link", l.id)>{tr(locale, l.text.0, l.text.1)}</a> }
+        };
+        // Drawn without a list's markers: a card leads to one page or two.
+        let links = match self.links {
+            [one] => link(one).into_any(),
+            [one, two] => view! { {link(one)} " · " {link(two)} }.into_any(),
+            more => more
+                .iter()
+                .enumerate()
+                .map(|(i, l)| view! { {(i > 0).then_some(" · ")} {link(l)} })
+                .collect_view()
+                .into_any(),
+        };
+        view! {
+            <section class="card" data-testid=format!("{}-card", self.id)>
+                <h2>{tr(locale, self.title.0, self.title.1)}</h2>
+                <p class="hint">{tr(locale, self.hint.0, self.hint.1)}</p>
+                {links}
+            </section>
+        }
+    }
+}
+
+/// Settings' pages, each listed once: its module (which has the [`Card`] that links
+/// to it, as `CARD`), and each page's name in `/settings/{name}` with its view.
+macro_rules! pages {
+    ($($module:ident { $($name:literal => $view:ident),+ })+) => {
+        /// The cards, in the list's order (a tuple: drawn without a list's markers).
+        fn cards(locale: Locale) -> impl IntoView {
+            ($(crate::$module::CARD.view(locale),)+)
+        }
+
+        /// The view of `/settings/{name}`, if Settings has such a page.
+        fn page(name: &str) -> Option<AnyView> {
+            match name {
+                $($($name => Some(view! { <crate::$module::$view/> }.into_any()),)+)+
+                _ => None,
+            }
+        }
+    };
+}
+
+pages! {
+    account_settings { "account" => AccountPage }
+    bank_accounts { "accounts" => BankAccountsPage }
+    budgets { "budgets" => BudgetsPage, "changes" => ChangesPage }
+    usage { "usage" => UsagePage }
+    reports { "reports" => ReportsPage }
+    widgets { "widgets" => WidgetsPage }
+}
+
+/// `/settings/{name}`: one of Settings' pages, or "not found".
+#[component]
+pub fn SettingsSubPage() -> impl IntoView {
+    let name = leptos_router::hooks::use_params_map().read_untracked().get("page").unwrap_or_default();
+    page(&name).unwrap_or_else(|| view! { <crate::layout::NotFound/> }.into_any())
 }

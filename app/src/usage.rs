@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::api::AccountView;
 use crate::i18n::tr;
 use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::post;
+use crate::settings::{Card, CardLink};
 use crate::AppError;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,6 +34,17 @@ pub async fn load_usage() -> Result<UsageData, AppError> {
     })
     .await
 }
+
+/// Its card on Settings.
+pub const CARD: Card = Card {
+    id: "usage",
+    title: ("Consommation", "Usage"),
+    hint: (
+        "Ce que les modèles ont coûté, par jour, mois, fournisseur et modèle, et votre limite mensuelle.",
+        "What the models cost, per day, month, provider and model, and your monthly limit.",
+    ),
+    links: &[CardLink { page: "usage", id: "usage", text: ("Voir la consommation", "See usage") }],
+};
 
 #[component]
 pub fn UsagePage() -> impl IntoView {
@@ -176,7 +189,7 @@ fn Usage(data: UsageData, error: Option<String>, typed: Option<String>, saved: b
                     <h2>{tr(locale, "Ce mois-ci", "This month")}</h2>
                     <p class="big" data-testid="spent">{eur_micros(r.spent_eur_micros, locale)}</p>
                     <ul class="limits">{limits}</ul>
-                    <form method="post" action="/usage/limit" class="limit-form">
+                    <form method="post" action=post::runs::LIMIT.route() class="limit-form">
                         {refused}
                         {saved}
                         <label for="limit">{tr(locale, "Votre limite par mois, en euros (vide : aucune)", "Your limit per month, in euros (empty: none)")}</label>

@@ -11,6 +11,8 @@ use crate::api::{load_widgets, WidgetsData};
 use crate::fields::TextArea;
 use crate::i18n::{self, t, tr, T};
 use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::post;
+use crate::settings::{Card, CardLink};
 
 /// What the last form sent back: why it was refused, and what it held.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +26,17 @@ struct Typed {
     theme: String,
     rate: String,
 }
+
+/// Its card on Settings.
+pub const CARD: Card = Card {
+    id: "widgets",
+    title: ("Widgets", "Widgets"),
+    hint: (
+        "Sou sur vos autres sites : un bouton qui ouvre l'assistant, limité aux questions et aux données que vous choisissez.",
+        "Sou on your other sites: a button that opens the assistant, limited to the questions and data you choose.",
+    ),
+    links: &[CardLink { page: "widgets", id: "widgets", text: ("Gérer les widgets", "Manage widgets") }],
+};
 
 #[component]
 pub fn WidgetsPage() -> impl IntoView {
@@ -166,7 +179,7 @@ fn Widgets(data: WidgetsData, typed: Typed, created: Option<String>, revoked: bo
                 <section class="card">
                     <h2>{tr(locale, "Nouveau site", "New site")}</h2>
                     {error}
-                    <form method="post" action="/widgets" class="widget-form" data-testid="widget-form">
+                    <form method="post" action=post::widgets::CREATE.route() class="widget-form" data-testid="widget-form">
                         <label for="widget-name">{tr(locale, "Nom", "Name")}</label>
                         <input id="widget-name" type="text" name="name" required maxlength=MAX_NAME_CHARS value=typed.name.clone()/>
                         <label for="widget-origins">{tr(locale, "Origines autorisées (une par ligne)", "Allowed origins (one per line)")}</label>
@@ -247,11 +260,11 @@ fn sites_list(sites: Vec<WidgetSite>, origin: &str, locale: Locale) -> AnyView {
                     <label for=snippet_id.clone()>{tr(locale, "Code à coller", "Code to paste")}</label>
                     <input id=snippet_id type="text" readonly value=code class="snippet" data-testid="snippet"/>
                     <div class="actions">
-                        <form method="post" action=format!("/widgets/{}/enabled", s.id)>
+                        <form method="post" action=post::widgets::ENABLED.to(&[&s.id])>
                             <input type="hidden" name="enabled" value=toggle_to/>
                             <button type="submit" class="secondary" data-testid="toggle">{toggle_text}</button>
                         </form>
-                        <form method="post" action=format!("/widgets/{}/revoke", s.id)>
+                        <form method="post" action=post::widgets::REVOKE.to(&[&s.id])>
                             <button type="submit" class="danger" data-testid="revoke">{tr(locale, "Révoquer", "Revoke")}</button>
                         </form>
                     </div>

@@ -7,6 +7,7 @@
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::post;
 use axum::{Extension, Form};
 use backend::auth::AuthError;
 use backend::{ErrorKind, UserError};
@@ -15,6 +16,14 @@ use serde::Deserialize;
 
 use crate::auth::{clear_cookie, session_cookie, ClientAddr, SignedIn};
 use crate::{ApiError, AppState};
+
+pub(crate) fn routes() -> axum::Router<AppState> {
+    use app::post::account as at;
+    axum::Router::new()
+        .route(at::PASSWORD.route(), post(change_password))
+        .route(at::END_SESSION.route(), post(end_session))
+        .route(at::END_OTHERS.route(), post(end_other_sessions))
+}
 
 /// The page the forms go back to.
 const PAGE: &str = "/settings/account";

@@ -8,6 +8,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
 use axum::{Form, Json};
 use backend::approvals::{Decision, WriteError};
 use backend::UserError as _;
@@ -16,6 +17,17 @@ use serde_json::{json, Value};
 
 use crate::auth::SignedIn;
 use crate::{ApiError, AppState};
+
+pub(crate) fn routes() -> axum::Router<AppState> {
+    use app::post::approvals as at;
+    axum::Router::new()
+        .route("/api/v1/approvals/{id}", get(show).post(decide))
+        .route("/api/v1/changes", get(list))
+        .route("/api/v1/changes/{id}/undo", post(undo))
+        .route(at::DECIDE.route(), post(decide_form))
+        .route(at::UNDO.route(), post(undo_form))
+        .route(at::BUDGET.route(), post(budget_form))
+}
 
 /// `POST /api/v1/approvals/{id}`.
 #[derive(Deserialize)]

@@ -4,6 +4,7 @@
 //! (`/api/v1`), or on to server functions, which refuse them themselves. The sign-in
 //! forms post to the plain handlers here, which work without JavaScript.
 
+use axum::routing::post;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
@@ -20,6 +21,15 @@ use serde::Deserialize;
 use app::api::same_site_path as same_site;
 
 use crate::{ApiError, AppState};
+
+pub(crate) fn routes() -> axum::Router<AppState> {
+    use app::post::auth as at;
+    axum::Router::new()
+        .route(at::LOG_IN.route(), post(log_in))
+        .route(at::SIGN_UP.route(), post(sign_up))
+        .route(at::DEMO.route(), post(demo))
+        .route(at::LOG_OUT.route(), post(log_out))
+}
 
 /// The session cookie's name.
 pub const COOKIE: &str = backend::auth::SESSION_COOKIE;

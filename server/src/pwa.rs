@@ -4,6 +4,7 @@
 //! bundle, so that the chat opens and parses without a network; it never keeps the
 //! API, server functions, streams or any page with someone's data.
 
+use axum::routing::get;
 use std::hash::{Hash as _, Hasher as _};
 use std::sync::OnceLock;
 
@@ -13,6 +14,13 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
+
+pub(crate) fn routes() -> axum::Router<crate::AppState> {
+    axum::Router::new()
+        .route("/manifest.webmanifest", get(manifest))
+        .route("/icons/{name}", get(icon))
+        .route("/sw.js", get(service_worker))
+}
 
 /// The offline shell: the chat page with no conversation, no history, no vocabulary.
 pub const SHELL_PAGE: &str = "/offline";

@@ -6,6 +6,7 @@
 //! those add hydration and resource scripts to every page, and this one carries none.
 //! Its policy allows no script at all, only this site's stylesheet and images.
 
+use axum::routing::{get, post};
 use std::collections::HashMap;
 use std::hash::{Hash as _, Hasher as _};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -28,6 +29,17 @@ use serde_json::json;
 
 use crate::auth::SignedIn;
 use crate::{ApiError, AppState};
+
+pub(crate) fn routes() -> axum::Router<AppState> {
+    use app::post::reports as at;
+    axum::Router::new()
+        .route("/api/v1/reports", post(create).get(list))
+        .route("/api/v1/reports/{id}", get(show).patch(change).delete(revoke))
+        .route("/r/{id}", get(page))
+        .route("/r/{id}/og.png", get(image))
+        .route(at::CREATE.route(), post(create_form))
+        .route(at::REVOKE.route(), post(revoke_form))
+}
 
 /// A shared page's policy: this site's stylesheet and images, nothing else — no
 /// script, no frame, no form, no `<base>`.
@@ -256,7 +268,7 @@ pub async fn create(
     body: Result<Json<NewReport>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(new) = body?;
-    let locale = crate::imports_api::locale(&headers);
+    let locale = crate::forms::api_locale(&headers);
     let report = state
         .sou
         .create_report(account.user, new, locale)
@@ -295,7 +307,7 @@ pub async fn change(
     body: Result<Json<ReportChange>, JsonRejection>,
 ) -> Result<Json<ReportSummary>, ApiError> {
     let Json(change) = body?;
-    let locale = crate::imports_api::locale(&headers);
+    let locale = crate::forms::api_locale(&headers);
     let report = state
         .sou
         .change_report(account.user, &id, change)

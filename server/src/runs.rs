@@ -7,6 +7,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post, put};
 use axum::{Form, Json};
 use serde::Deserialize;
 
@@ -18,6 +19,19 @@ use crate::approvals::{back, field};
 use crate::auth::SignedIn;
 use crate::{ApiError, AppState};
 
+pub(crate) fn routes() -> axum::Router<AppState> {
+    use app::post::runs as at;
+    axum::Router::new()
+        .route("/api/v1/runs/{id}", get(trace).patch(edit))
+        .route("/api/v1/runs/{id}/events", get(events))
+        .route("/api/v1/runs/{id}/{action}", post(act))
+        .route(at::EDIT.route(), post(edit_form))
+        .route(at::ACT.route(), post(act_form))
+        .route("/api/v1/usage", get(usage))
+        .route("/api/v1/usage/limit", put(set_limit))
+        .route(at::LIMIT.route(), post(limit_form))
+}
+
 /// `GET /api/v1/runs/{id}`: the trace, its words in the `Accept-Language`.
 pub async fn trace(
     State(state): State<AppState>,
@@ -25,7 +39,7 @@ pub async fn trace(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let locale = crate::imports_api::locale(&headers);
+    let locale = crate::forms::api_locale(&headers);
     Ok(Json(state.sou.run_trace(account.user, &id, locale).await?).into_response())
 }
 
@@ -57,7 +71,7 @@ pub async fn events(
         })?,
     };
     let stream = state.sou.attach(account.user, &id, after).await?;
-    Ok(crate::event_stream(stream))
+    Ok(crate::chat::event_stream(stream))
 }
 
 /// The number in an event id: `<run>:<n>` (of this run) or `<n>`.

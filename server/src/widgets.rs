@@ -11,6 +11,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, patch, post};
 use axum::{Form, Json};
 use backend::widgets::{Visitor, WidgetError};
 use backend::UserError as _;
@@ -19,6 +20,19 @@ use serde_json::json;
 
 use crate::auth::SignedIn;
 use crate::{ApiError, AppState};
+
+pub(crate) fn routes() -> axum::Router<AppState> {
+    use app::post::widgets as at;
+    axum::Router::new()
+        .route("/api/v1/widgets", post(create).get(list))
+        .route("/api/v1/widgets/{id}", patch(change).delete(revoke))
+        .route(at::CREATE.route(), post(create_form))
+        .route(at::ENABLED.route(), post(toggle_form))
+        .route(at::REVOKE.route(), post(revoke_form))
+        .route("/widget.js", get(script))
+        .route("/embed/{site}/chat", post(chat))
+        .route("/embed/{site}/answer", get(answer))
+}
 
 /// The header that carries a visitor's token (never a cookie: browsers withhold
 /// cookies from frames of another site).
@@ -84,7 +98,7 @@ pub async fn chat(
         .await
         .map_err(|e| ApiError::from_user_in(e, crate::forms::locale(&headers)))?;
     // A visitor has no run to stop or come back to: the owner's API is not theirs.
-    let mut response = crate::event_stream(stream);
+    let mut response = crate::chat::event_stream(stream);
     response.headers_mut().remove("x-sou-run");
     response.headers_mut().remove("x-sou-conversation");
     Ok(response)

@@ -16,7 +16,19 @@ use leptos::prelude::*;
 
 use crate::i18n::{grouped, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::settings::{Card, CardLink};
 use data::{load_bank_accounts, AccountRow, BankAccountsData, RenameAccount};
+
+/// Its card on Settings.
+pub const CARD: Card = Card {
+    id: "accounts",
+    title: ("Comptes bancaires", "Bank accounts"),
+    hint: (
+        "Le solde de chaque compte aujourd'hui, ses opérations, et son nom : renommez un compte importé sous le nom du fichier.",
+        "Each account's balance today, its transactions, and its name: rename an account an import named after its file.",
+    ),
+    links: &[CardLink { page: "accounts", id: "accounts", text: ("Voir les comptes", "See the accounts") }],
+};
 
 #[component]
 pub fn BankAccountsPage() -> impl IntoView {

@@ -12,6 +12,7 @@ use agent::{Context, Date, Locale, ParseOutcome, Parser, ToolCallPlan, Vocabular
 use leptos::prelude::*;
 
 use crate::i18n::{t, tr, T};
+use crate::post;
 use crate::render::plan::{draft_badge, PlanBadge};
 
 /// What the server gives the composer: the page's language and day, the user's words
@@ -245,7 +246,7 @@ fn composer(props: ComposerData) -> impl IntoView {
 
     view! {
         <footer class="composer">
-            <form method="post" action="/chat" on:submit=on_submit data-testid="composer">
+            <form method="post" action=post::chat::SEND.route() on:submit=on_submit data-testid="composer">
                 <input type="hidden" name="conversation_id"
                     value=move || conversation_id.get().unwrap_or_default()/>
                 <label class="visually-hidden" for="message">{label}</label>

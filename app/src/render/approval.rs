@@ -7,6 +7,8 @@ use leptos::prelude::*;
 
 use super::ledger::rows_table;
 
+use crate::post;
+
 /// `HH:MM UTC` of an RFC 3339 timestamp.
 fn clock(ts: &str) -> String {
     ts.get(11..16).map(|hm| format!("{hm} UTC")).unwrap_or_default()
@@ -113,7 +115,7 @@ fn edit_fields(a: &Approval, locale: Locale) -> Option<AnyView> {
 /// The card of one approval. `back` is the page its forms come back to.
 pub fn approval_card(a: Approval, back: String, locale: Locale) -> impl IntoView {
     let pick = |fr: &'static str, en: &'static str| locale.pick(fr, en);
-    let action = format!("/approvals/{}", a.id);
+    let action = post::approvals::DECIDE.to(&[&a.id]);
     let count = a.effect.transactions;
     let sample = (!a.effect.sample.is_empty()).then(|| {
         let shown = a.effect.sample.len();
@@ -169,7 +171,7 @@ pub fn approval_card(a: Approval, back: String, locale: Locale) -> impl IntoView
             let undo = a.change.as_ref().map(|c| match &c.undone_at {
                 Some(_) => view! { <p class="state undone" data-testid="undone">{pick("Annulé : tout est revenu comme avant.", "Undone: everything is back as it was.")}</p> }.into_any(),
                 None => view! {
-                    <form method="post" action=format!("/changes/{}/undo", c.id)>
+                    <form method="post" action=post::approvals::UNDO.to(&[&c.id.to_string()])>
                         {back_field(&back)}
                         <button type="submit" data-testid="undo">{pick("Annuler cette modification", "Undo this change")}</button>
                     </form>

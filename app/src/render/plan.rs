@@ -7,6 +7,8 @@ use agent::{Confidence, Locale, ParseOutcome, Reason, ToolCallPlan};
 use leptos::prelude::*;
 
 use crate::i18n::{t, tr, T};
+#[cfg(feature = "ssr")]
+use crate::post;
 
 fn level_class(c: Confidence) -> &'static str {
     match c {
@@ -109,7 +111,7 @@ pub fn ClarifyCard(
                     .map(|s| {
                         let plan_json = serde_json::to_string(&s.plan).unwrap_or_default();
                         view! {
-                            <form method="post" action="/chat" class="suggestion">
+                            <form method="post" action=post::chat::SEND.route() class="suggestion">
                                 <input type="hidden" name="message" value=s.label.clone()/>
                                 <input type="hidden" name="plan" value=plan_json/>
                                 <input type="hidden" name="conversation_id"

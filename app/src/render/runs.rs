@@ -8,6 +8,8 @@ use agent::runs::{CheckOutcome, RunPlan, RunStatus, RunTrace, Step, StepKind, St
 use agent::{Locale, TransactionRow};
 use leptos::prelude::*;
 
+use crate::post;
+
 /// A step's anchor in the trace panel.
 pub fn step_anchor(run: &str, seq: u32) -> String {
     format!("step-{run}-{seq}")
@@ -27,7 +29,7 @@ fn action_form(
     // Without JavaScript the answer comes back once the steps have run (`wait`); with
     // it, at once, and the composer follows the steps as they run.
     view! {
-        <form method="post" action=format!("/runs/{run}/{action}")>
+        <form method="post" action=post::runs::ACT.to(&[run, action])>
             {back_field(back)}
             <noscript><input type="hidden" name="wait" value="1"/></noscript>
             <button type="submit" class:primary=primary data-testid=format!("run-{action}")>{label}</button>
@@ -166,7 +168,7 @@ fn edit_form(run: &str, plan: &RunPlan, back: &str, locale: Locale) -> impl Into
     view! {
         <details class="edit">
             <summary>{pick("Modifier le plan", "Edit the plan")}</summary>
-            <form method="post" action=format!("/runs/{run}/edit") class="edit-form">
+            <form method="post" action=post::runs::EDIT.to(&[run]) class="edit-form">
                 {back_field(back)}
                 <p class="help" id=format!("period-help-{run}")>{pick(
                     "Une période s'écrit 2026-10 (un mois), 2026 (une année) ou 2026-01-01..2026-03-31.",

@@ -6,6 +6,7 @@ use agent::Locale;
 use leptos::prelude::*;
 
 use crate::i18n::tr;
+use crate::post;
 
 /// A group of radio buttons: `(value, label)`, the first checked.
 fn choice(
@@ -72,7 +73,7 @@ pub fn answer_share(message_id: String, locale: Locale) -> impl IntoView {
     view! {
         <details class="share" data-testid="share">
             <summary>{tr(locale, "Partager", "Share")}</summary>
-            <form method="post" action="/reports" class="share-form" data-testid="share-form">
+            <form method="post" action=post::reports::CREATE.route() class="share-form" data-testid="share-form">
                 <input type="hidden" name="kind" value="answer"/>
                 <input type="hidden" name="message_id" value=message_id/>
                 {share_options(locale, &prefix)}

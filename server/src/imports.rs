@@ -3,30 +3,48 @@
 //! the balances checked), correct the layout if asked, then run it. The same service
 //! as the `/import` pages, with the same checks: a layout Sou is unsure of waits for
 //! one the caller names, and what is refused says why (`docs/api.md`).
+//!
+//! And the `/import` pages' forms: a file uploaded (to its preview), an import run,
+//! an upload discarded; each answered with a redirect to the page that says what
+//! happened.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use agent::imports::{ImportState, LayoutEdit, Mapping};
+use app::post::imports as at;
+use app::post::RunForm;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
-use backend::imports::{Chosen, ImportError, Layout, Target};
+use axum::routing::{get, post};
+use axum::{Form, Json, Router};
+use backend::imports::{Chosen, ImportError, Layout, Target, MAX_FILE_BYTES};
+use backend::{ErrorKind, UserError};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::auth::SignedIn;
+use crate::forms::{api_locale as locale, read_file, see_other};
 use crate::{ApiError, AppState};
 
 /// How long `"wait": true` waits for an import to end before answering with its progress.
 const WAIT: Duration = Duration::from_secs(60);
 
-/// The API's language: the request's, else English.
-pub(crate) fn locale(headers: &HeaderMap) -> agent::Locale {
-    crate::forms::accept_language(headers).unwrap_or(agent::Locale::En)
+/// The largest request body of an upload: the file and the form around it.
+pub const UPLOAD_BODY_LIMIT: usize = MAX_FILE_BYTES + 64 * 1024;
+
+pub(crate) fn routes() -> Router<AppState> {
+    let upload_limit = || DefaultBodyLimit::max(UPLOAD_BODY_LIMIT);
+    Router::new()
+        .route("/api/v1/imports", post(create).get(list).layer(upload_limit()))
+        .route("/api/v1/imports/{id}", get(show).delete(discard))
+        .route("/api/v1/imports/{id}/run", post(run))
+        .route(at::UPLOAD.route(), post(upload_form).layer(upload_limit()))
+        .route(at::RUN.route(), post(run_form))
+        .route(at::DISCARD.route(), post(discard_form))
 }
 
 /// The preview's query: `account` (a key) and the layout fields of the `/import/{id}`
@@ -234,4 +252,103 @@ pub async fn discard(
 ) -> Result<Response, ApiError> {
     state.sou.imports().discard(account.user, &id).await.map_err(ApiError::from_user)?;
     Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// `POST /import` (multipart, field `file`): keeps the file and goes to its preview;
+/// a file Sou cannot read goes back to `/import`, which says why.
+pub async fn upload_form(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    multipart: Multipart,
+) -> Response {
+    let imports = state.sou.imports();
+    let file = read_file(multipart).await;
+    let result = match file {
+        Ok((name, bytes)) => imports.upload(account.user, &name, bytes).await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(id) => see_other(&format!("/import/{id}")),
+        Err(e) => {
+            if e.kind() == ErrorKind::Internal {
+                tracing::error!(error = %e, "an upload failed");
+            }
+            match imports.refused(account.user, &e).await {
+                Ok(refused) => see_other(&format!("/import?refused={refused}")),
+                Err(e) => {
+                    tracing::error!(error = %e, "keeping why an upload was refused failed");
+                    see_other("/import")
+                }
+            }
+        }
+    }
+}
+
+/// The targets of a file naming several accounts, from `part<n>` (`None` when the form
+/// has no `part1`).
+fn split(form: &RunForm) -> Option<Target> {
+    let currency = form.currency.trim();
+    let targets: Vec<Target> = (1..)
+        .map_while(|n| {
+            let key = form.parts.get(&format!("part{n}"))?.trim().to_string();
+            Some(match (key.is_empty(), currency.is_empty()) {
+                (false, _) => Target::Existing(key),
+                (true, true) => Target::New(String::new()),
+                (true, false) => Target::NewIn(String::new(), currency.to_string()),
+            })
+        })
+        .collect();
+    (!targets.is_empty()).then_some(Target::Split(targets))
+}
+
+/// `POST /import/{id}/run`: starts the import and goes to its page (progress, report,
+/// or why it could not start).
+pub async fn run_form(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<RunForm>,
+) -> Response {
+    let mapping = match form.mapping.trim() {
+        "" => None,
+        json => match serde_json::from_str(json) {
+            Ok(m) => Some(m),
+            Err(_) => {
+                let message = match crate::forms::locale(&headers) {
+                    agent::Locale::Fr => "La disposition des colonnes envoyée n'est pas lisible.",
+                    agent::Locale::En => "The column layout sent could not be read.",
+                };
+                return ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message).into_response();
+            }
+        },
+    };
+    let target = match split(&form) {
+        Some(split) => split,
+        None => match (form.account.trim(), form.currency.trim()) {
+            ("", "") => Target::New(form.new_account.clone()),
+            ("", currency) => Target::NewIn(form.new_account.clone(), currency.to_string()),
+            (key, _) => Target::Existing(key.to_string()),
+        },
+    };
+    match state.sou.imports().start(account.user, &id, mapping, target).await {
+        // The upload's page says why an import did not start.
+        Ok(()) => see_other(&format!("/import/{id}")),
+        Err(e) if !matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Internal) => {
+            see_other(&format!("/import/{id}"))
+        }
+        Err(e) => ApiError::from_user(e).into_response(),
+    }
+}
+
+/// `POST /import/{id}/discard`: forgets an upload that was not imported.
+pub async fn discard_form(
+    State(state): State<AppState>,
+    SignedIn(account): SignedIn,
+    Path(id): Path<String>,
+) -> Response {
+    match state.sou.imports().discard(account.user, &id).await {
+        Ok(()) => see_other("/import"),
+        Err(e) => ApiError::from_user(e).into_response(),
+    }
 }
