@@ -11,6 +11,8 @@ use crate::error::{BackendError, StoreError};
 use crate::ids::{name_key, Dialect, UserId};
 use crate::slots::{QueryLimits, Slots, MAX_TOTAL};
 
+pub mod renumbering;
+
 /// RFC 3339 in UTC with milliseconds, the form of every stored timestamp: sorts as
 /// text, in SQLite and PostgreSQL alike.
 pub fn timestamp(t: chrono::DateTime<chrono::Utc>) -> String {
@@ -59,6 +61,9 @@ fn pool_options(max: u32) -> AnyPoolOptions {
     })
 }
 
+/// The two trees are numbered alike: a version is the same change on both databases,
+/// under the same file name (empty on the side it does not concern). A database migrated
+/// under the older numbering is renumbered first ([`renumbering::renumber`]).
 static SQLITE: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 static POSTGRES: sqlx::migrate::Migrator = sqlx::migrate!("./migrations_pg");
 
@@ -92,6 +97,8 @@ impl Store {
             .connect_with(options)
             .await
             .map_err(open_error)?;
+        // A database migrated under the older numbering gets the new one first.
+        renumbering::renumber(&pool, Dialect::Sqlite).await?;
         SQLITE.run(&pool).await?;
         fill_name_keys(&pool).await?;
         let _ = sqlx::query("PRAGMA optimize = 0x10002").execute(&pool).await;
@@ -157,7 +164,13 @@ impl Store {
             Some(owner_url) => connect(owner_url, 1).await?,
             None => pool.clone(),
         };
-        POSTGRES.run(&owner).await.map_err(|e| match owner_url {
+        // A database migrated under the older numbering gets the new one first, by the
+        // role that migrates: its failure is a migration's.
+        let migrated = match renumbering::renumber(&owner, Dialect::Postgres).await {
+            Ok(()) => POSTGRES.run(&owner).await,
+            Err(e) => Err(e),
+        };
+        migrated.map_err(|e| match owner_url {
             Some(_) => StoreError::Migrate(e),
             None => StoreError::MigrateAsApp(e),
         })?;

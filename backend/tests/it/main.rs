@@ -32,6 +32,7 @@ mod llm_chat;
 mod llm_matrix;
 mod llm_providers;
 mod llm_retry;
+mod migrations;
 mod postgres;
 mod question_first;
 mod reports;

@@ -1,0 +1,6 @@
+-- Empty on SQLite: PostgreSQL's 0005_system_functions.sql makes the owner's functions
+-- through which Sou's role, which sees only one user's rows, does what must happen
+-- before the user is known or for every user at once. SQLite has no roles and no
+-- row-level security: Sou runs those statements itself. The file keeps both trees
+-- numbered alike: a version is the same change on both databases. (sqlx runs a
+-- migration of comments only as an empty one.)

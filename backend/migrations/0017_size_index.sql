@@ -1,0 +1,5 @@
+-- Empty on SQLite: PostgreSQL's 0017_size_index.sql indexes a period's lines by size,
+-- for "the biggest expenses"; SQLite plans a statement before it knows its bounds and
+-- would not choose that index, so it has none. The file keeps both trees numbered
+-- alike: a version is the same change on both databases. (sqlx runs a migration of
+-- comments only as an empty one.)

@@ -1,0 +1,6 @@
+-- Empty on SQLite: PostgreSQL's 0019_unchecked_months.sql makes the owner's function
+-- that lists every user's months not compared since they changed; on SQLite, which has
+-- no row-level security, the maintenance reads `ledger_month_state` itself
+-- (`tools/checked.rs`). The file keeps both trees numbered alike: a version is the
+-- same change on both databases. (sqlx runs a migration of comments only as an empty
+-- one.)

@@ -1,0 +1,6 @@
+-- Empty on SQLite: PostgreSQL's 0020_insert_triggers.sql updates the monthly roll-up
+-- and the months' state once per INSERT statement rather than once per line; SQLite
+-- has no statement-level triggers and keeps its triggers per line (0013_ledger_months,
+-- 0018_ledger_checked). The file keeps both trees numbered alike: a version is the
+-- same change on both databases. (sqlx runs a migration of comments only as an empty
+-- one.)

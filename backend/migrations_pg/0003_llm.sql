@@ -1,0 +1,4 @@
+-- Empty on PostgreSQL: SQLite's 0003_llm.sql adds the sealed provider keys and each
+-- user's provider and model; PostgreSQL's 0001_init.sql made them already. The file
+-- keeps both trees numbered alike: a version is the same change on both databases.
+-- (sqlx runs a migration of comments only as an empty one.)

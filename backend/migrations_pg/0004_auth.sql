@@ -1,0 +1,4 @@
+-- Empty on PostgreSQL: SQLite's 0004_auth.sql adds passwords, demo expiries, sessions
+-- and API tokens; PostgreSQL's 0001_init.sql made them already. The file keeps both
+-- trees numbered alike: a version is the same change on both databases. (sqlx runs a
+-- migration of comments only as an empty one.)
