@@ -12,9 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::api::AccountView;
 use crate::auth_text::error_text;
 use crate::i18n::tr;
-use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::layout::{Card, CardLink, Frame, Here, Loaded, TopBar};
 use crate::post;
-use crate::settings::{Card, CardLink};
 use crate::AppError;
 
 /// One of the user's sessions as the page draws it.

@@ -9,9 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::AccountView;
 use crate::i18n::{self, tr};
-use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::layout::{Card, CardLink, Frame, Here, Loaded, TopBar};
 use crate::post;
-use crate::settings::{Card, CardLink};
 use crate::AppError;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,10 +8,9 @@ use leptos::prelude::*;
 
 use crate::api::{load_reports, ReportsData};
 use crate::i18n::{self, tr};
-use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::layout::{Card, CardLink, Frame, Here, Loaded, TopBar};
 use crate::post;
 use crate::render::share::share_options;
-use crate::settings::{Card, CardLink};
 
 /// Its card on Settings.
 pub const CARD: Card = Card {

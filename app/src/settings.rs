@@ -270,49 +270,6 @@ fn Tokens(
     }
 }
 
-/// A card on Settings that leads to one or more of its pages (`/settings/{page}`).
-pub struct Card {
-    /// The card's test id is `{id}-card`.
-    pub id: &'static str,
-    /// French, English.
-    pub title: (&'static str, &'static str),
-    pub hint: (&'static str, &'static str),
-    pub links: &'static [CardLink],
-}
-
-/// A link of a [`Card`] to `/settings/{page}`; its test id is `{id}-link`.
-pub struct CardLink {
-    pub page: &'static str,
-    pub id: &'static str,
-    pub text: (&'static str, &'static str),
-}
-
-impl Card {
-    fn view(&self, locale: Locale) -> impl IntoView {
-        let link = |l: &CardLink| {
-            view! { <a href=format!("/settings/{}", l.page) data-testid=format!("{}-link", l.id)>{tr(locale, l.text.0, l.text.1)}</a> }
-        };
-        // Drawn without a list's markers: a card leads to one page or two.
-        let links = match self.links {
-            [one] => link(one).into_any(),
-            [one, two] => view! { {link(one)} " · " {link(two)} }.into_any(),
-            more => more
-                .iter()
-                .enumerate()
-                .map(|(i, l)| view! { {(i > 0).then_some(" · ")} {link(l)} })
-                .collect_view()
-                .into_any(),
-        };
-        view! {
-            <section class="card" data-testid=format!("{}-card", self.id)>
-                <h2>{tr(locale, self.title.0, self.title.1)}</h2>
-                <p class="hint">{tr(locale, self.hint.0, self.hint.1)}</p>
-                {links}
-            </section>
-        }
-    }
-}
-
 /// Settings' pages, each listed once: its module (which has the [`Card`] that links
 /// to it, as `CARD`), and each page's name in `/settings/{name}` with its view.
 macro_rules! pages {

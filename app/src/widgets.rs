@@ -10,9 +10,8 @@ use leptos::prelude::*;
 use crate::api::{load_widgets, WidgetsData};
 use crate::fields::TextArea;
 use crate::i18n::{self, t, tr, T};
-use crate::layout::{Frame, Here, Loaded, TopBar};
+use crate::layout::{Card, CardLink, Frame, Here, Loaded, TopBar};
 use crate::post;
-use crate::settings::{Card, CardLink};
 
 /// What the last form sent back: why it was refused, and what it held.
 #[derive(Clone, Debug, Default)]

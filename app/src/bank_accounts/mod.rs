@@ -15,8 +15,7 @@ use leptos::form::ActionForm;
 use leptos::prelude::*;
 
 use crate::i18n::{grouped, tr};
-use crate::layout::{Frame, Here, Loaded, TopBar};
-use crate::settings::{Card, CardLink};
+use crate::layout::{Card, CardLink, Frame, Here, Loaded, TopBar};
 use data::{load_bank_accounts, AccountRow, BankAccountsData, RenameAccount};
 
 /// Its card on Settings.
