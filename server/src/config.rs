@@ -328,6 +328,7 @@ impl Config {
                 record: true,
                 limits,
                 pause_between_steps: Duration::from_millis(raw.pause_between_steps_ms.min(60_000)),
+                ..backend::runs::RunConfig::default()
             },
             shutdown_grace: Duration::from_secs(raw.shutdown_grace_secs),
             queries,

@@ -39,6 +39,10 @@ pub struct RunConfig {
     pub limits: UsageLimits,
     /// A pause between two steps of a plan (crash tests only; zero otherwise).
     pub pause_between_steps: Duration,
+    /// How long a chat run's first batch waits for the answer (see [`FIRST_LINGER`]);
+    /// tests that check a quick answer is one transaction wait longer, whatever the
+    /// machine's load.
+    pub first_linger: Duration,
 }
 
 impl Default for RunConfig {
@@ -48,6 +52,7 @@ impl Default for RunConfig {
             record: true,
             limits: UsageLimits::default(),
             pause_between_steps: Duration::ZERO,
+            first_linger: FIRST_LINGER,
         }
     }
 }
@@ -268,7 +273,8 @@ impl Recorder {
             });
             let heartbeat = (runs.config.stale_after / 4).max(Duration::from_millis(250));
             let (store, hub) = (store.clone(), runs.hub.clone());
-            tokio::spawn(write_loop(store, (user, id.clone()), rx, (hub, heartbeat), storing));
+            let timing = (heartbeat, runs.config.first_linger);
+            tokio::spawn(write_loop(store, (user, id.clone()), rx, (hub, timing), storing));
             tx
         });
         let stop = Arc::new(Notify::new());
@@ -472,7 +478,7 @@ async fn write_loop(
     store: Store,
     (user, run): (UserId, String),
     mut rx: mpsc::UnboundedReceiver<Record>,
-    (hub, heartbeat): (Hub, Duration),
+    (hub, (heartbeat, first_linger)): (Hub, (Duration, Duration)),
     mut storing: Option<Storing>,
 ) {
     // When the heartbeat last moved: a batch moves it only when it is due, not at every
@@ -487,7 +493,7 @@ async fn write_loop(
         // What comes within `LINGER` of the first record goes in the same batch, unless
         // the run waits for it to be stored (a checkpoint, the end): a quick answer's
         // steps and events are then one transaction, a long one's a few a second.
-        let linger = if storing.is_some() { FIRST_LINGER } else { LINGER };
+        let linger = if storing.is_some() { first_linger } else { LINGER };
         let until = tokio::time::Instant::now() + linger;
         while !batch.is_empty() && batch.len() < 512 && !batch.iter().any(Record::awaited) {
             match rx.try_recv() {

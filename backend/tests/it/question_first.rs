@@ -243,7 +243,14 @@ async fn stored_as_one(store: &Store, user: UserId, run: &str, conversation: &st
 async fn two_quick_answers(store: &Store) -> (UserId, [String; 2]) {
     let user = store.ensure_user("local").await.unwrap();
     assert!(demo::seed(store, user).await.unwrap());
-    let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today());
+    // The answer is stored with its question when it comes within the first batch's
+    // linger (100 ms in use): here long enough for a loaded machine. The batch still
+    // ends as soon as the answer's last record comes.
+    let runs = backend::runs::RunConfig {
+        first_linger: std::time::Duration::from_secs(30),
+        ..backend::runs::RunConfig::default()
+    };
+    let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today()).with_runs(runs);
     let first = sou.chat(user, request()).await.unwrap();
     let (conversation, run) = (first.conversation_id.clone(), first.run_id.clone());
     let events: Vec<ChatEvent> = first.events.collect().await;
