@@ -451,16 +451,15 @@ pub async fn load_rules(rule: Option<i64>, error: Option<String>) -> Result<Rule
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
-        let store = sou.store();
         let proposal = match rule {
-            Some(id) => Some(backend::rules::proposal(store, user, id, locale).await?),
+            Some(id) => Some(sou.rules().proposal(user, id, locale).await?),
             None => None,
         };
         Ok(RulesData {
             account: ssr::account_view()?,
             locale,
-            categories: backend::rules::categories(store, user, locale).await?,
-            rules: backend::rules::list(store, user, locale).await?,
+            categories: sou.rules().categories(user, locale).await?,
+            rules: sou.rules().list(user, locale).await?,
             proposal,
             error: error.map(|code| backend::rules::RuleError::message(&code, locale).to_string()),
         })
@@ -537,8 +536,7 @@ pub struct WidgetsData {
 pub async fn load_widgets() -> Result<WidgetsData, AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
-        let datasets =
-            backend::datasets::list(sou.store(), user).await?.into_iter().map(|d| d.name).collect();
+        let datasets = sou.datasets().list(user).await?.into_iter().map(|d| d.name).collect();
         Ok(WidgetsData {
             account: ssr::account_view()?,
             locale: ssr::accept_language(),
@@ -576,13 +574,12 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
-        let store = sou.store();
-        let datasets = backend::datasets::list(store, user).await?;
+        let datasets = sou.datasets().list(user).await?;
         let sql = sql.unwrap_or_default();
         let (result, query_error, query_busy) = if sql.trim().is_empty() {
             (None, None, false)
         } else {
-            match backend::datasets::query(store, user, &sql).await {
+            match sou.datasets().query(user, &sql).await {
                 Ok(r) => (Some(r), None, false),
                 // A query's error is the user's to read, in the page.
                 Err(e) if e.is_users() => {
@@ -595,7 +592,7 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
         Ok(DatasetsData {
             account: ssr::account_view()?,
             locale,
-            described: backend::datasets::describe(&datasets, store.dialect()),
+            described: sou.datasets().describe(&datasets),
             datasets,
             refused: match refused {
                 Some(id) => sou.imports().refusal(user, &id, locale).await?,
@@ -607,7 +604,7 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
             query_busy,
             max_mb: backend::datasets::MAX_FILE_BYTES / 1024 / 1024,
             row_cap: backend::datasets::ROW_CAP,
-            per_user: store.query_slots().limits().per_user,
+            per_user: sou.datasets().per_user(),
         })
     })
     .await

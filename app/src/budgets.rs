@@ -31,11 +31,8 @@ pub async fn load_budgets() -> Result<BudgetsData, AppError> {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
         let budgets = sou.budgets(user, locale).await?;
-        let categories = backend::rules::categories(sou.store(), user, locale)
-            .await?
-            .into_iter()
-            .map(|c| (c.key, c.name))
-            .collect();
+        let categories =
+            sou.rules().categories(user, locale).await?.into_iter().map(|c| (c.key, c.name)).collect();
         let today = sou.today();
         Ok(BudgetsData {
             account: ssr::account_view()?,

@@ -13,6 +13,18 @@ use crate::ids::UserId;
 use crate::import::fold;
 use crate::store::{timestamp, Store};
 
+/// The rules of each user: listed, made, proposed for the past, deleted.
+#[derive(Clone)]
+pub struct Rules {
+    store: Store,
+}
+
+impl Rules {
+    pub fn new(store: Store) -> Rules {
+        Rules { store }
+    }
+}
+
 /// How many past transactions a proposal shows.
 const SAMPLE: usize = 5;
 
@@ -55,43 +67,49 @@ fn category_name(locale: Locale, fr: String, en: String) -> String {
     }
 }
 
-/// The categories a rule can give (the defaults are added if the user lacks them).
-pub async fn categories(
-    store: &Store,
-    user: UserId,
-    locale: Locale,
-) -> Result<Vec<CategoryOption>, BackendError> {
-    let mut db = store.tenant_read(user).await?;
-    // The page only reads, unless the defaults are missing: then a writer's transaction
-    // adds them (a reading one would wait for, or fail against, an import's writes).
-    if crate::demo::lacks_categories(&mut db, user).await? {
-        db.commit().await?;
-        let mut writer = store.tenant(user).await?;
-        crate::demo::seed_categories(&mut writer, user).await?;
-        writer.commit().await?;
-        db = store.tenant_read(user).await?;
+impl Rules {
+    /// The categories a rule can give (the defaults are added if the user lacks them).
+    pub async fn categories(
+        &self,
+        user: UserId,
+        locale: Locale,
+    ) -> Result<Vec<CategoryOption>, BackendError> {
+        let store = &self.store;
+        let mut db = store.tenant_read(user).await?;
+        // The page only reads, unless the defaults are missing: then a writer's transaction
+        // adds them (a reading one would wait for, or fail against, an import's writes).
+        if crate::demo::lacks_categories(&mut db, user).await? {
+            db.commit().await?;
+            let mut writer = store.tenant(user).await?;
+            crate::demo::seed_categories(&mut writer, user).await?;
+            writer.commit().await?;
+            db = store.tenant_read(user).await?;
+        }
+        let sql = "SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id";
+        let rows = crate::store::rows_then_commit(db, sql, user).await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| CategoryOption { key: r.get(0), name: category_name(locale, r.get(1), r.get(2)) })
+            .collect())
     }
-    let sql = "SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id";
-    let rows = crate::store::rows_then_commit(db, sql, user).await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| CategoryOption { key: r.get(0), name: category_name(locale, r.get(1), r.get(2)) })
-        .collect())
 }
 
-/// The user's rules, newest first.
-pub async fn list(store: &Store, user: UserId, locale: Locale) -> Result<Vec<RuleView>, BackendError> {
-    let mut db = store.tenant_read(user).await?;
-    let rows = sqlx::query(
-        "SELECT r.id, r.pattern, c.key, c.name_fr, c.name_en, r.created_at FROM category_rules r
+impl Rules {
+    /// The user's rules, newest first.
+    pub async fn list(&self, user: UserId, locale: Locale) -> Result<Vec<RuleView>, BackendError> {
+        let store = &self.store;
+        let mut db = store.tenant_read(user).await?;
+        let rows = sqlx::query(
+            "SELECT r.id, r.pattern, c.key, c.name_fr, c.name_en, r.created_at FROM category_rules r
          JOIN categories c ON c.id = r.category_id AND c.user_id = r.user_id
          WHERE r.user_id = $1 ORDER BY r.id DESC",
-    )
-    .bind(user.0)
-    .fetch_all(&mut *db)
-    .await?;
-    db.commit().await?;
-    Ok(rows.iter().map(|r| view(r, locale)).collect())
+        )
+        .bind(user.0)
+        .fetch_all(&mut *db)
+        .await?;
+        db.commit().await?;
+        Ok(rows.iter().map(|r| view(r, locale)).collect())
+    }
 }
 
 fn view(r: &sqlx::any::AnyRow, locale: Locale) -> RuleView {
@@ -190,53 +208,58 @@ pub(crate) fn clean_pattern(pattern: &str) -> Result<String, RuleError> {
     Ok(pattern)
 }
 
-/// Saves a rule (a pattern already saved gets the new category) and says which past
-/// transactions it would change. Nothing in the past changes until [`apply`].
-pub async fn create(
-    store: &Store,
-    user: UserId,
-    pattern: &str,
-    category_key: &str,
-    locale: Locale,
-) -> Result<RuleProposal, RuleError> {
-    let pattern = clean_pattern(pattern)?;
-    let mut db = store.tenant(user).await?;
-    crate::demo::seed_categories(&mut db, user).await?;
-    let category: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM categories WHERE user_id = $1 AND key = $2")
-            .bind(user.0)
-            .bind(category_key)
-            .fetch_optional(&mut *db)
-            .await?;
-    let Some(category) = category else {
-        return Err(RuleError::Category);
-    };
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO category_rules (user_id, pattern, category_id, created_at) VALUES ($1, $2, $3, $4)
+impl Rules {
+    /// Saves a rule (a pattern already saved gets the new category) and says which past
+    /// transactions it would change. Nothing in the past changes until [`apply`].
+    pub async fn create(
+        &self,
+        user: UserId,
+        (pattern, category_key): (&str, &str),
+        locale: Locale,
+    ) -> Result<RuleProposal, RuleError> {
+        let store = &self.store;
+        let pattern = clean_pattern(pattern)?;
+        let mut db = store.tenant(user).await?;
+        crate::demo::seed_categories(&mut db, user).await?;
+        let category: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM categories WHERE user_id = $1 AND key = $2")
+                .bind(user.0)
+                .bind(category_key)
+                .fetch_optional(&mut *db)
+                .await?;
+        let Some(category) = category else {
+            return Err(RuleError::Category);
+        };
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO category_rules (user_id, pattern, category_id, created_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (user_id, pattern) DO UPDATE SET category_id = excluded.category_id RETURNING id",
-    )
-    .bind(user.0)
-    .bind(&pattern)
-    .bind(category)
-    .bind(timestamp(chrono::Utc::now()))
-    .fetch_one(&mut *db)
-    .await?;
-    let proposal = propose(&mut db, user, id, locale).await?;
-    db.commit().await?;
-    Ok(proposal)
+        )
+        .bind(user.0)
+        .bind(&pattern)
+        .bind(category)
+        .bind(timestamp(chrono::Utc::now()))
+        .fetch_one(&mut *db)
+        .await?;
+        let proposal = propose(&mut db, user, id, locale).await?;
+        db.commit().await?;
+        Ok(proposal)
+    }
 }
 
-/// What applying rule `id` to the past would do.
-pub async fn proposal(
-    store: &Store,
-    user: UserId,
-    id: i64,
-    locale: Locale,
-) -> Result<RuleProposal, BackendError> {
-    let mut db = store.tenant_read(user).await?;
-    let p = propose(&mut db, user, id, locale).await?;
-    db.commit().await?;
-    Ok(p)
+impl Rules {
+    /// What applying rule `id` to the past would do.
+    pub async fn proposal(
+        &self,
+        user: UserId,
+        id: i64,
+        locale: Locale,
+    ) -> Result<RuleProposal, BackendError> {
+        let store = &self.store;
+        let mut db = store.tenant_read(user).await?;
+        let p = propose(&mut db, user, id, locale).await?;
+        db.commit().await?;
+        Ok(p)
+    }
 }
 
 /// Past transactions a rule matches: (id, date, label, amount, currency, category id,
@@ -313,14 +336,17 @@ async fn propose(
     Ok(RuleProposal { rule, matching: matched.len() as u64, changing, sample })
 }
 
-/// Deletes a rule; what it already categorised stays as it is.
-pub async fn delete(store: &Store, user: UserId, id: i64) -> Result<(), BackendError> {
-    let query =
-        sqlx::query("DELETE FROM category_rules WHERE user_id = $1 AND id = $2").bind(user.0).bind(id);
-    if !store.change(user, query).await? {
-        return Err(BackendError::NotFound);
+impl Rules {
+    /// Deletes a rule; what it already categorised stays as it is.
+    pub async fn delete(&self, user: UserId, id: i64) -> Result<(), BackendError> {
+        let store = &self.store;
+        let query =
+            sqlx::query("DELETE FROM category_rules WHERE user_id = $1 AND id = $2").bind(user.0).bind(id);
+        if !store.change(user, query).await? {
+            return Err(BackendError::NotFound);
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]

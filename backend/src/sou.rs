@@ -9,10 +9,12 @@ use agent::{Date, Parser, Vocabulary};
 
 use crate::auth::{Auth, AuthConfig};
 use crate::bank_accounts::BankAccounts;
+use crate::datasets::Datasets;
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::imports::Imports;
 use crate::providers::Providers;
+use crate::rules::Rules;
 use crate::store::Store;
 use crate::vocabulary::Parsers;
 
@@ -33,6 +35,8 @@ pub struct Sou {
     auth: Auth,
     imports: Imports,
     bank_accounts: BankAccounts,
+    rules: Rules,
+    datasets: Datasets,
     pub(crate) writes: WriteConfig,
     pub(crate) runs: crate::runs::record::Runs,
     parsers: Parsers,
@@ -53,6 +57,8 @@ impl Sou {
         runs.hub.listen(&store);
         let imports = Imports::new(store.clone());
         let bank_accounts = BankAccounts::new(store.clone());
+        let rules = Rules::new(store.clone());
+        let datasets = Datasets::new(store.clone());
         Sou {
             store,
             timezone,
@@ -60,6 +66,8 @@ impl Sou {
             auth,
             imports,
             bank_accounts,
+            rules,
+            datasets,
             writes: Default::default(),
             runs,
             parsers: Parsers::default(),
@@ -88,6 +96,16 @@ impl Sou {
     /// The user's bank accounts: listed with their balances, renamed.
     pub fn bank_accounts(&self) -> &BankAccounts {
         &self.bank_accounts
+    }
+
+    /// Categorisation rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Datasets (analyst mode).
+    pub fn datasets(&self) -> &Datasets {
+        &self.datasets
     }
 
     /// The same, with this approval lifetime (and, for crash tests, a pause before a

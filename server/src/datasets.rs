@@ -29,7 +29,7 @@ pub async fn upload_dataset(
     multipart: Multipart,
 ) -> Response {
     let result = match read_file(multipart).await {
-        Ok((name, bytes)) => backend::datasets::create(state.sou.store(), account.user, &name, &bytes).await,
+        Ok((name, bytes)) => state.sou.datasets().create(account.user, (&name, &bytes)).await,
         Err(ImportError::TooLarge) => Err(backend::datasets::DatasetError::TooLarge),
         Err(_) => Err(backend::datasets::DatasetError::Empty),
     };
@@ -60,7 +60,7 @@ pub async fn delete_dataset(
     SignedIn(account): SignedIn,
     Path(name): Path<String>,
 ) -> Response {
-    match backend::datasets::delete(state.sou.store(), account.user, &name).await {
+    match state.sou.datasets().delete(account.user, &name).await {
         Ok(()) => see_other("/datasets"),
         Err(e) => ApiError::from_user(e).into_response(),
     }

@@ -29,8 +29,7 @@ pub async fn create_rule(
     Form(form): Form<RuleForm>,
 ) -> Response {
     let locale = locale(&headers);
-    match backend::rules::create(state.sou.store(), account.user, &form.pattern, &form.category, locale).await
-    {
+    match state.sou.rules().create(account.user, (&form.pattern, &form.category), locale).await {
         Ok(p) => see_other(&format!("/rules?rule={}", p.rule.id)),
         Err(e) if e.kind() != ErrorKind::Invalid => ApiError::from_user(e).into_response(),
         Err(e) => {
@@ -54,7 +53,7 @@ pub async fn apply_rule(
     Path(id): Path<i64>,
 ) -> Response {
     let locale = locale(&headers);
-    let rule = match backend::rules::proposal(state.sou.store(), account.user, id, locale).await {
+    let rule = match state.sou.rules().proposal(account.user, id, locale).await {
         Ok(p) => p.rule,
         Err(e) => return ApiError::from_user(e).into_response(),
     };
@@ -76,7 +75,7 @@ pub async fn delete_rule(
     SignedIn(account): SignedIn,
     Path(id): Path<i64>,
 ) -> Response {
-    match backend::rules::delete(state.sou.store(), account.user, id).await {
+    match state.sou.rules().delete(account.user, id).await {
         Ok(()) => see_other("/rules"),
         Err(e) => ApiError::from_user(e).into_response(),
     }

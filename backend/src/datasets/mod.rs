@@ -25,6 +25,59 @@ pub use catalogue::{delete, describe, list};
 pub use query::{plan_sql, query, query_plan};
 pub use upload::create;
 
+/// The datasets of each user, as the pages see them: uploaded, listed, described,
+/// queried, deleted. (The chat's tools and the widget read them through the functions
+/// below, in the transaction or with the store they already have.)
+#[derive(Clone)]
+pub struct Datasets {
+    store: crate::store::Store,
+}
+
+impl Datasets {
+    pub fn new(store: crate::store::Store) -> Datasets {
+        Datasets { store }
+    }
+
+    /// Uploads `bytes`, a CSV file named `file_name`, as a dataset.
+    pub async fn create(
+        &self,
+        user: crate::ids::UserId,
+        (file_name, bytes): (&str, &[u8]),
+    ) -> Result<agent::datasets::DatasetInfo, DatasetError> {
+        create(&self.store, user, file_name, bytes).await
+    }
+
+    pub async fn list(
+        &self,
+        user: crate::ids::UserId,
+    ) -> Result<Vec<agent::datasets::DatasetInfo>, DatasetError> {
+        list(&self.store, user).await
+    }
+
+    /// What the model is told of `datasets` (the `dataset_info` text).
+    pub fn describe(&self, datasets: &[agent::datasets::DatasetInfo]) -> String {
+        describe(datasets, self.store.dialect())
+    }
+
+    /// Runs a read-only `sql` query, checked by the sandbox.
+    pub async fn query(
+        &self,
+        user: crate::ids::UserId,
+        sql: &str,
+    ) -> Result<agent::datasets::QueryResult, DatasetError> {
+        query(&self.store, user, sql).await
+    }
+
+    pub async fn delete(&self, user: crate::ids::UserId, name: &str) -> Result<(), DatasetError> {
+        delete(&self.store, user, name).await
+    }
+
+    /// How many queries may run at once, for one user.
+    pub fn per_user(&self) -> usize {
+        self.store.query_slots().limits().per_user
+    }
+}
+
 /// The largest file accepted.
 pub const MAX_FILE_BYTES: usize = 20 * 1024 * 1024;
 pub const MAX_COLUMNS: usize = 100;

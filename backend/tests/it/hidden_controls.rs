@@ -57,7 +57,10 @@ async fn conversation_titles() {
 async fn rule_patterns() {
     let (_dir, store, alice) = store().await;
     for pattern in HOSTILE {
-        let e = backend::rules::create(&store, alice, pattern, "groceries", Locale::En).await.unwrap_err();
+        let e = backend::rules::Rules::new(store.clone())
+            .create(alice, (pattern, "groceries"), Locale::En)
+            .await
+            .unwrap_err();
         assert!(matches!(e, RuleError::PatternCharacters), "{pattern:?}: {e:?}");
         assert_eq!(e.code(), "pattern_characters");
         assert_eq!(
@@ -65,10 +68,12 @@ async fn rule_patterns() {
             "The pattern may not contain control or text-direction characters."
         );
     }
-    assert!(backend::rules::list(&store, alice, Locale::En).await.unwrap().is_empty());
+    assert!(backend::rules::Rules::new(store.clone()).list(alice, Locale::En).await.unwrap().is_empty());
     // Tabs and line breaks between words are spaces, as before.
-    let p =
-        backend::rules::create(&store, alice, "carrefour\tcity\n", "groceries", Locale::En).await.unwrap();
+    let p = backend::rules::Rules::new(store.clone())
+        .create(alice, ("carrefour\tcity\n", "groceries"), Locale::En)
+        .await
+        .unwrap();
     assert_eq!(p.rule.pattern, "carrefour city");
 }
 

@@ -285,7 +285,10 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     let leisure = "AND category_id = (SELECT id FROM categories WHERE key = 'leisure' AND user_id = transactions.user_id)";
     assert_eq!(count(&store, alice, leisure).await, 0);
 
-    let p = backend::rules::create(&store, alice, " librairie ", "leisure", Locale::Fr).await.unwrap();
+    let p = backend::rules::Rules::new(store.clone())
+        .create(alice, (" librairie ", "leisure"), Locale::Fr)
+        .await
+        .unwrap();
     assert_eq!((p.rule.pattern.as_str(), p.rule.category.as_str()), ("librairie", "Loisirs"));
     assert_eq!((p.matching, p.changing), (1, 1));
     assert_eq!(p.sample[0].1, "CB LIBRAIRIE ÉLÉGANTE");
@@ -304,7 +307,14 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     assert_eq!(count(&store, alice, leisure).await, 0, "undone");
     sou.write_now(alice, &apply, Locale::En).await.unwrap();
     assert_eq!(count(&store, alice, leisure).await, 1);
-    assert_eq!(backend::rules::proposal(&store, alice, p.rule.id, Locale::En).await.unwrap().changing, 0);
+    assert_eq!(
+        backend::rules::Rules::new(store.clone())
+            .proposal(alice, p.rule.id, Locale::En)
+            .await
+            .unwrap()
+            .changing,
+        0
+    );
 
     // New imports follow the rule: the OFX file's bookshop is leisure at once.
     import(&imports, alice, "releve-ofx1-sgml.ofx", Target::New("Autre".into())).await;
@@ -316,15 +326,21 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     );
 
     // Bad input is refused with the reason; another user sees nothing of the rule.
-    let e = backend::rules::create(&store, alice, "é", "leisure", Locale::En).await.unwrap_err();
+    let e = backend::rules::Rules::new(store.clone())
+        .create(alice, ("é", "leisure"), Locale::En)
+        .await
+        .unwrap_err();
     assert!(e.to_string().contains("2 to 100 characters"));
-    let e = backend::rules::create(&store, alice, "lib", "nope", Locale::En).await.unwrap_err();
+    let e = backend::rules::Rules::new(store.clone())
+        .create(alice, ("lib", "nope"), Locale::En)
+        .await
+        .unwrap_err();
     assert!(e.to_string().contains("does not exist"));
-    assert!(backend::rules::list(&store, bob, Locale::En).await.unwrap().is_empty());
-    assert!(backend::rules::proposal(&store, bob, p.rule.id, Locale::En).await.is_err());
-    assert!(backend::rules::delete(&store, bob, p.rule.id).await.is_err());
-    backend::rules::delete(&store, alice, p.rule.id).await.unwrap();
-    assert!(backend::rules::list(&store, alice, Locale::En).await.unwrap().is_empty());
+    assert!(backend::rules::Rules::new(store.clone()).list(bob, Locale::En).await.unwrap().is_empty());
+    assert!(backend::rules::Rules::new(store.clone()).proposal(bob, p.rule.id, Locale::En).await.is_err());
+    assert!(backend::rules::Rules::new(store.clone()).delete(bob, p.rule.id).await.is_err());
+    backend::rules::Rules::new(store.clone()).delete(alice, p.rule.id).await.unwrap();
+    assert!(backend::rules::Rules::new(store.clone()).list(alice, Locale::En).await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -364,8 +380,8 @@ async fn pages_load_while_an_import_writes() {
     assert_eq!(view.rows[0].category.as_deref(), Some("Courses"));
     imports.list(alice).await.unwrap();
     imports.state(alice, &id, Locale::Fr).await.unwrap();
-    backend::rules::list(&store, alice, Locale::Fr).await.unwrap();
-    backend::rules::categories(&store, alice, Locale::Fr).await.unwrap();
+    backend::rules::Rules::new(store.clone()).list(alice, Locale::Fr).await.unwrap();
+    backend::rules::Rules::new(store.clone()).categories(alice, Locale::Fr).await.unwrap();
     assert!(started.elapsed() < std::time::Duration::from_secs(2), "a page waited for the writer");
     writer.rollback().await.unwrap();
 }
