@@ -237,7 +237,7 @@ pub async fn load_settings(reveal: Option<i64>) -> Result<SettingsData, AppError
             }
             _ => None,
         };
-        let Some(providers) = sou.providers() else {
+        let Some(settings) = sou.model_settings() else {
             return Ok(SettingsData {
                 account,
                 tokens,
@@ -248,8 +248,8 @@ pub async fn load_settings(reveal: Option<i64>) -> Result<SettingsData, AppError
                 locale,
             });
         };
-        let views = providers.views(sou.store(), user).await?;
-        let choice = providers.choice(sou.store(), user).await?;
+        let views = settings.views(user).await?;
+        let choice = settings.choice(user).await?;
         let providers = views
             .into_iter()
             .map(|v| {
@@ -289,9 +289,9 @@ pub async fn load_settings(reveal: Option<i64>) -> Result<SettingsData, AppError
 pub async fn save_key(provider: String, key: String) -> Result<(), AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
-        let providers = ssr::providers(&sou)?;
+        let settings = ssr::model_settings(&sou)?;
         let id = ssr::provider_id(&provider)?;
-        providers.save_key(sou.store(), user, id, secrecy::SecretString::from(key)).await?;
+        settings.save_key(user, id, secrecy::SecretString::from(key)).await?;
         Ok(())
     })
     .await
@@ -301,8 +301,8 @@ pub async fn save_key(provider: String, key: String) -> Result<(), AppError> {
 pub async fn delete_key(provider: String) -> Result<(), AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
-        let providers = ssr::providers(&sou)?;
-        providers.delete_key(sou.store(), user, ssr::provider_id(&provider)?).await?;
+        let settings = ssr::model_settings(&sou)?;
+        settings.delete_key(user, ssr::provider_id(&provider)?).await?;
         Ok(())
     })
     .await
@@ -313,10 +313,10 @@ pub async fn delete_key(provider: String) -> Result<(), AppError> {
 pub async fn choose_model(provider: String, model: String) -> Result<(), AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
-        let providers = ssr::providers(&sou)?;
+        let settings = ssr::model_settings(&sou)?;
         let model = Some(model.trim().to_string()).filter(|m| !m.is_empty());
         let choice = backend::providers::Choice { provider: ssr::provider_id(&provider)?, model };
-        providers.choose(sou.store(), user, &choice).await?;
+        settings.choose(user, &choice).await?;
         Ok(())
     })
     .await
@@ -674,9 +674,8 @@ pub mod ssr {
         Ok(super::AccountView { demo_hours_left: account.demo_hours_left(), name: account.name })
     }
 
-    pub fn providers(sou: &Sou) -> Result<backend::providers::Providers, AppError> {
-        sou.providers()
-            .cloned()
+    pub fn model_settings(sou: &Sou) -> Result<backend::providers::ModelSettings<'_>, AppError> {
+        sou.model_settings()
             .ok_or_else(|| AppError::BadRequest("language models are not enabled on this server".into()))
     }
 

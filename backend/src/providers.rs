@@ -118,6 +118,47 @@ pub struct Resolved {
     pub fixed: bool,
 }
 
+/// A user's model settings, as Settings shows and changes them: the providers with the
+/// store they keep the keys and the choice in (`Sou::model_settings`).
+pub struct ModelSettings<'a> {
+    providers: &'a Providers,
+    store: &'a Store,
+}
+
+impl<'a> ModelSettings<'a> {
+    pub(crate) fn new(providers: &'a Providers, store: &'a Store) -> ModelSettings<'a> {
+        ModelSettings { providers, store }
+    }
+
+    /// Every enabled provider, with where its key comes from.
+    pub async fn views(&self, user: UserId) -> Result<Vec<ProviderView>, BackendError> {
+        self.providers.views(self.store, user).await
+    }
+
+    /// The provider and model chosen for free-form questions, if any.
+    pub async fn choice(&self, user: UserId) -> Result<Option<Choice>, BackendError> {
+        self.providers.choice(self.store, user).await
+    }
+
+    /// Checks `secret` with the provider, then seals and stores it.
+    pub async fn save_key(
+        &self,
+        user: UserId,
+        p: ProviderId,
+        secret: SecretString,
+    ) -> Result<ProviderView, BackendError> {
+        self.providers.save_key(self.store, user, p, secret).await
+    }
+
+    pub async fn delete_key(&self, user: UserId, p: ProviderId) -> Result<(), BackendError> {
+        self.providers.delete_key(self.store, user, p).await
+    }
+
+    pub async fn choose(&self, user: UserId, choice: &Choice) -> Result<(), BackendError> {
+        self.providers.choose(self.store, user, choice).await
+    }
+}
+
 /// The language-model side of Sou: settings, vault and the HTTP caller.
 #[derive(Clone)]
 pub struct Providers {

@@ -132,6 +132,23 @@ impl Sou {
         self.providers.as_ref()
     }
 
+    /// Closes the store's connections (at shutdown, after the answers in flight).
+    pub async fn close(&self) {
+        self.store.pool().close().await;
+    }
+
+    /// The periodic upkeep: SQLite's statistics and write-ahead log (pages checkpointed),
+    /// then at most `months` months whose roll-up changed compared with their rows
+    /// (how many were equal). Each part's failure is its own.
+    pub async fn upkeep(&self, months: u32) -> (Result<u64, sqlx::Error>, Result<u64, BackendError>) {
+        (self.store.maintain().await, crate::tools::check_months(&self.store, months).await)
+    }
+
+    /// The user's model settings (keys, the chosen model), when models are enabled.
+    pub fn model_settings(&self) -> Option<crate::providers::ModelSettings<'_>> {
+        self.providers.as_ref().map(|p| crate::providers::ModelSettings::new(p, &self.store))
+    }
+
     pub fn store(&self) -> &Store {
         &self.store
     }

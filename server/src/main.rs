@@ -112,7 +112,7 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
-    sou.store().pool().close().await;
+    sou.close().await;
     tracing::info!("stopped");
     Ok(())
 }
@@ -158,11 +158,12 @@ async fn maintain(sou: Sou) {
     every.tick().await;
     loop {
         every.tick().await;
-        match sou.store().maintain().await {
+        let (maintained, checked) = sou.upkeep(MONTHS_PER_PASS).await;
+        match maintained {
             Ok(pages) => tracing::debug!(wal_pages = pages, "database maintained"),
             Err(e) => tracing::warn!(error = %e, "database maintenance failed"),
         }
-        match backend::tools::check_months(sou.store(), MONTHS_PER_PASS).await {
+        match checked {
             Ok(months) => tracing::debug!(months, "months compared with their rows"),
             Err(e) => tracing::warn!(error = %e, "comparing months with their rows failed"),
         }
