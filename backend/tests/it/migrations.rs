@@ -139,20 +139,36 @@ async fn check_renumbered(pool: &AnyPool, dialect: Dialect, kept: &[i64]) {
     assert_eq!(marked, kept, "{dialect:?}: what was applied is not applied again");
 }
 
-/// A user with an account, as data a store must keep.
-async fn some_data(store: &Store) -> UserId {
-    let user = store.ensure_user("renumbered").await.unwrap();
-    let mut db = store.tenant(user).await.unwrap();
+/// A user with an account, as data a store must keep, written before Sou opens the
+/// store (as the tables' owner on PostgreSQL, whom row-level security lets in).
+async fn some_data(pool: &AnyPool) -> UserId {
+    let user: i64 = sqlx::query_scalar("INSERT INTO users (name) VALUES ('renumbered') RETURNING id")
+        .fetch_one(pool)
+        .await
+        .unwrap();
     sqlx::query(
         "INSERT INTO accounts (user_id, name, kind, currency, key)
          VALUES ($1, 'Old account', 'checking', 'EUR', 'old_account')",
     )
-    .bind(user.0)
-    .execute(&mut *db)
+    .bind(user)
+    .execute(pool)
     .await
     .unwrap();
-    db.commit().await.unwrap();
-    user
+    UserId(user)
+}
+
+/// A database migrated by the tree as it stood when the numbering changed (the
+/// renumbering table's versions, none after), its `_sqlx_migrations` then put back as
+/// the older numbering left it on `dialect`.
+async fn older_store(pool: &AnyPool, dialect: Dialect) {
+    let all = Migrator::new(tree_of(dialect)).await.unwrap();
+    let last = i64::try_from(RENUMBERING.len()).unwrap();
+    let part = Migrator {
+        migrations: Cow::Owned(all.iter().filter(|m| m.version <= last).cloned().collect()),
+        ..Migrator::DEFAULT
+    };
+    part.run(pool).await.unwrap();
+    back_to_the_older_numbering(pool, dialect).await;
 }
 
 async fn check_data(store: &Store, user: UserId) {
@@ -175,13 +191,14 @@ fn had(dialect: Dialect) -> Vec<i64> {
 #[tokio::test]
 async fn a_sqlite_store_of_the_older_numbering_opens_renumbered_with_its_data() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_in(dir.path()).await.unwrap();
-    back_to_the_older_numbering(store.pool(), Dialect::Sqlite).await;
-    let versions: Vec<i64> = applied(store.pool()).await.iter().map(|r| r.0).collect();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("sou.db").display());
+    sqlx::any::install_default_drivers();
+    let pool = AnyPool::connect(&url).await.unwrap();
+    older_store(&pool, Dialect::Sqlite).await;
+    let versions: Vec<i64> = applied(&pool).await.iter().map(|r| r.0).collect();
     assert_eq!(versions, (1..=22).collect::<Vec<_>>(), "as SQLite's older tree left it");
-    let user = some_data(&store).await;
-    store.pool().close().await;
-    drop(store);
+    let user = some_data(&pool).await;
+    pool.close().await;
 
     let store = Store::open_in(dir.path()).await.unwrap();
     check_renumbered(store.pool(), Dialect::Sqlite, &had(Dialect::Sqlite)).await;
@@ -224,15 +241,13 @@ async fn a_sqlite_store_stopped_part_way_under_the_older_numbering_is_renumbered
 #[tokio::test]
 async fn a_postgres_store_of_the_older_numbering_opens_renumbered_with_its_data() {
     let db = FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
-    let store = db.open_store().await.unwrap();
     // `_sqlx_migrations` is the owner's: Sou's role may not read it.
+    sqlx::any::install_default_drivers();
     let owner = AnyPool::connect(&db.owner_url()).await.unwrap();
-    back_to_the_older_numbering(&owner, Dialect::Postgres).await;
+    older_store(&owner, Dialect::Postgres).await;
     let versions: Vec<i64> = applied(&owner).await.iter().map(|r| r.0).collect();
     assert_eq!(versions, (1..=23).collect::<Vec<_>>(), "as PostgreSQL's older tree left it");
-    let user = some_data(&store).await;
-    store.pool().close().await;
-    drop(store);
+    let user = some_data(&owner).await;
 
     let store = db.open_store().await.unwrap();
     check_renumbered(&owner, Dialect::Postgres, &had(Dialect::Postgres)).await;
