@@ -21,6 +21,7 @@ use crate::ids::Dialect;
 use crate::ids::UserId;
 use crate::sou::Sou;
 pub use crate::sou::WriteConfig;
+use crate::store::owner::Owner;
 use crate::store::timestamp;
 use crate::tools::writes::{self, apply, ApplyError, RowChange, Way};
 
@@ -612,14 +613,9 @@ impl Sou {
 
     /// Runs, once, every write approved before the server stopped and not run yet.
     pub async fn resume_approved(&self) -> Result<usize, BackendError> {
-        let pending: Vec<(String, i64)> = match self.store.dialect() {
-            Dialect::Postgres => sqlx::query_as("SELECT id, user_id FROM sou_approved_writes()"),
-            Dialect::Sqlite => sqlx::query_as(
-                "SELECT id, user_id FROM approvals WHERE state = 'approved' ORDER BY created_at",
-            ),
-        }
-        .fetch_all(self.store.pool())
-        .await?;
+        let pending: Vec<(String, i64)> = sqlx::query_as(Owner::ApprovedWrites.sql(self.store.dialect()))
+            .fetch_all(self.store.pool())
+            .await?;
         let mut ran = 0;
         for (id, user) in pending {
             match self.execute(UserId(user), &id).await {

@@ -9,11 +9,12 @@ use agent::ToolCallPlan;
 use sqlx::Row;
 
 use crate::error::BackendError;
-use crate::ids::{Dialect, UserId};
+use crate::ids::UserId;
 use crate::messages::NewMessage;
 use crate::runs::record::Recorder;
 use crate::runs::{Opening, Start, Stored};
 use crate::sou::Sou;
+use crate::store::owner::Sweep;
 
 /// Longest conversation title, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -323,20 +324,6 @@ impl Sou {
     /// messages included. Returns how many went.
     pub async fn purge_conversations(&self, days: u32) -> Result<u64, BackendError> {
         let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(i64::from(days)));
-        match self.store.dialect() {
-            Dialect::Sqlite => Ok(sqlx::query("DELETE FROM conversations WHERE updated_at < $1")
-                .bind(cutoff)
-                .execute(self.store.pool())
-                .await?
-                .rows_affected()),
-            // Every user's rows: only the owner's function may delete them.
-            Dialect::Postgres => {
-                let n: i64 = sqlx::query_scalar("SELECT sou_purge_conversations($1)")
-                    .bind(cutoff)
-                    .fetch_one(self.store.pool())
-                    .await?;
-                Ok(u64::try_from(n).unwrap_or(0))
-            }
-        }
+        Ok(self.store.sweep(Sweep::Conversations, &cutoff).await?)
     }
 }

@@ -11,6 +11,7 @@ use crate::error::{BackendError, StoreError};
 use crate::ids::{name_key, Dialect, UserId};
 use crate::slots::{QueryLimits, Slots, MAX_TOTAL};
 
+pub(crate) mod owner;
 pub mod renumbering;
 
 /// RFC 3339 in UTC with milliseconds, the form of every stored timestamp: sorts as

@@ -20,8 +20,9 @@ use sqlx::Row;
 use thiserror::Error;
 
 use crate::error::{BackendError, ErrorKind, UserError};
-use crate::ids::{Dialect, UserId};
+use crate::ids::UserId;
 use crate::sou::Sou;
+use crate::store::owner::{Owner, Sweep};
 
 /// Sites one user keeps, at most.
 pub const MAX_SITES: i64 = 20;
@@ -326,27 +327,11 @@ impl Sou {
         if !crate::reports::well_formed(id) {
             return Ok(None);
         }
-        let row = match self.store.dialect() {
-            Dialect::Sqlite => {
-                sqlx::query(&format!(
-                    "SELECT {COLUMNS}, user_id FROM widget_sites WHERE id = $1 AND status = 'enabled'"
-                ))
-                .bind(id.to_string())
-                .fetch_optional(self.store.pool())
-                .await?
-            }
-            // No user is known yet: only the owner's function may read the row.
-            Dialect::Postgres => {
-                sqlx::query(
-                    "SELECT $1::text, name, origins, tools, datasets, greeting, theme, rate_per_hour,
-                        'enabled', '', user_id
-                 FROM sou_widget_site($1)",
-                )
-                .bind(id.to_string())
-                .fetch_optional(self.store.pool())
-                .await?
-            }
-        };
+        // No user is known yet.
+        let row = sqlx::query(Owner::WidgetSite.sql(self.store.dialect()))
+            .bind(id.to_string())
+            .fetch_optional(self.store.pool())
+            .await?;
         let Some(row) = row else { return Ok(None) };
         // The site's columns, then its owner.
         Ok(Some((UserId(row.get(10)), site_of(&row)?)))
@@ -437,22 +422,7 @@ impl Sou {
     /// site. Returns how many went.
     pub async fn purge_visitors(&self) -> Result<u64, BackendError> {
         let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::hours(VISITOR_HOURS));
-        match self.store.dialect() {
-            Dialect::Sqlite => {
-                Ok(sqlx::query("DELETE FROM conversations WHERE visitor IS NOT NULL AND created_at < $1")
-                    .bind(cutoff)
-                    .execute(self.store.pool())
-                    .await?
-                    .rows_affected())
-            }
-            Dialect::Postgres => {
-                let n: i64 = sqlx::query_scalar("SELECT sou_purge_visitors($1)")
-                    .bind(cutoff)
-                    .fetch_one(self.store.pool())
-                    .await?;
-                Ok(u64::try_from(n).unwrap_or(0))
-            }
-        }
+        Ok(self.store.sweep(Sweep::Visitors, &cutoff).await?)
     }
 }
 

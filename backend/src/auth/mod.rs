@@ -38,6 +38,7 @@ use sha2::{Digest, Sha256};
 use sqlx::Row;
 
 use crate::ids::{name_key, Dialect, UserId};
+use crate::store::owner::Owner;
 use crate::store::{timestamp, Store};
 
 /// Lifetimes and limits.
@@ -330,20 +331,8 @@ impl Auth {
         }
         let idle = self.config.session_idle;
         let idle_cutoff = timestamp(now - chrono_duration(idle));
-        // Before the user is known: on PostgreSQL, only the owner's function may look.
-        let sql = match self.store.dialect() {
-            Dialect::Postgres => {
-                "SELECT id, name, demo_expires_at, vocabulary_version, currency, last_seen_at
-                 FROM sou_session_lookup($1, $2, $3)"
-            }
-            Dialect::Sqlite => {
-                "SELECT u.id, u.name, u.demo_expires_at, CAST(u.vocabulary_version AS BIGINT), u.currency,
-                        s.last_seen_at
-                 FROM sessions s JOIN users u ON u.id = s.user_id
-                 WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $3
-                   AND (u.demo_expires_at IS NULL OR u.demo_expires_at > $2)"
-            }
-        };
+        // Before the user is known.
+        let sql = Owner::Session.sql(self.store.dialect());
         let row = sqlx::query(sql)
             .bind(&digest)
             .bind(&stamp)
@@ -371,10 +360,7 @@ impl Auth {
 
     /// Ends a session. Unknown tokens are ignored.
     pub async fn log_out(&self, token: &str) -> Result<(), AuthError> {
-        let sql = match self.store.dialect() {
-            Dialect::Postgres => "SELECT sou_end_session($1)",
-            Dialect::Sqlite => "DELETE FROM sessions WHERE token_hash = $1",
-        };
+        let sql = Owner::EndSession.sql(self.store.dialect());
         let digest = digest(token);
         sqlx::query(sql).bind(&digest).execute(self.store.pool()).await?;
         // After the delete: a request looking it up meanwhile may have kept it.
@@ -479,14 +465,7 @@ impl Auth {
             return Ok(None);
         }
         let now = timestamp(Utc::now());
-        let sql = match self.store.dialect() {
-            Dialect::Postgres => "SELECT id, name, demo_expires_at FROM sou_token_account($1, $2)",
-            Dialect::Sqlite => {
-                "UPDATE api_tokens SET last_used_at = $2 WHERE token_hash = $1
-                 RETURNING user_id, (SELECT name FROM users WHERE id = api_tokens.user_id),
-                           (SELECT demo_expires_at FROM users WHERE id = api_tokens.user_id)"
-            }
-        };
+        let sql = Owner::Token.sql(self.store.dialect());
         let row = sqlx::query(sql).bind(digest(token)).bind(&now).fetch_optional(self.store.pool()).await?;
         Ok(row
             .map(|r| Account {

@@ -8,8 +8,9 @@ use sqlx::Row;
 
 use super::well_formed;
 use crate::error::BackendError;
-use crate::ids::{Dialect, UserId};
+use crate::ids::UserId;
 use crate::sou::Sou;
+use crate::store::owner::Owner;
 
 impl Sou {
     /// What a report's preview picture depends on (its title, options and date), read
@@ -20,13 +21,7 @@ impl Sou {
             return Ok(None);
         }
         let now = crate::store::timestamp(chrono::Utc::now());
-        let sql = match self.store.dialect() {
-            Dialect::Sqlite => {
-                "SELECT title, mode, figures, names, as_of FROM reports
-                 WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)"
-            }
-            Dialect::Postgres => "SELECT title, mode, figures, names, as_of FROM sou_peek_report($1, $2)",
-        };
+        let sql = Owner::ReportTitle.sql(self.store.dialect());
         let row = sqlx::query(sql).bind(id).bind(&now).fetch_optional(self.store.pool()).await?;
         Ok(row.map(|r| (0..5).map(|i| r.get::<String, _>(i)).collect::<Vec<_>>().join("\u{1f}")))
     }
@@ -44,37 +39,13 @@ impl Sou {
             return Ok(None);
         }
         let now = crate::store::timestamp(chrono::Utc::now());
-        const COLUMNS: &str = "user_id, kind, title, mode, figures, names, locale, content, as_of";
-        let row = match (self.store.dialect(), count) {
-            (Dialect::Sqlite, true) => {
-                sqlx::query(&format!(
-                    "UPDATE reports SET views = views + 1
-                     WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2) RETURNING {COLUMNS}"
-                ))
-                .bind(id)
-                .bind(&now)
-                .fetch_optional(self.store.pool())
-                .await?
-            }
-            (Dialect::Sqlite, false) => {
-                sqlx::query(&format!(
-                    "SELECT {COLUMNS} FROM reports WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)"
-                ))
-                .bind(id)
-                .bind(&now)
-                .fetch_optional(self.store.pool())
-                .await?
-            }
-            // No user is known yet: only the owner's functions may read the row.
-            (Dialect::Postgres, count) => {
-                let f = if count { "sou_view_report" } else { "sou_peek_report" };
-                sqlx::query(&format!("SELECT {COLUMNS} FROM {f}($1, $2)"))
-                    .bind(id)
-                    .bind(&now)
-                    .fetch_optional(self.store.pool())
-                    .await?
-            }
-        };
+        // No user is known yet.
+        let read = if count { Owner::ViewReport } else { Owner::PeekReport };
+        let row = sqlx::query(read.sql(self.store.dialect()))
+            .bind(id)
+            .bind(&now)
+            .fetch_optional(self.store.pool())
+            .await?;
         let Some(row) = row else { return Ok(None) };
         let owner = UserId(row.get(0));
         let kind = ReportKind::parse(&row.get::<String, _>(1)).unwrap_or(ReportKind::Answer);

@@ -21,8 +21,9 @@ use agent::runs::{RunStatus, RunTrace, Sources, Step, StepKind, StepStatus};
 use sqlx::Row;
 
 use crate::error::BackendError;
-use crate::ids::{Dialect, UserId};
+use crate::ids::UserId;
 use crate::sou::Sou;
+use crate::store::owner::{Owner, Sweep};
 
 pub(crate) use batch::{Opening, Start};
 use record::Recorder;
@@ -236,15 +237,10 @@ impl Sou {
             chrono::Utc::now()
                 - chrono::TimeDelta::from_std(self.runs.config.stale_after).unwrap_or_default(),
         );
-        let stale: Vec<(String, i64)> = match self.store.dialect() {
-            Dialect::Postgres => sqlx::query_as("SELECT id, user_id FROM sou_stale_runs($1)"),
-            Dialect::Sqlite => sqlx::query_as(
-                "SELECT id, user_id FROM runs WHERE status = 'running' AND heartbeat_at < $1 ORDER BY started_at",
-            ),
-        }
-        .bind(cutoff)
-        .fetch_all(self.store.pool())
-        .await?;
+        let stale: Vec<(String, i64)> = sqlx::query_as(Owner::StaleRuns.sql(self.store.dialect()))
+            .bind(cutoff)
+            .fetch_all(self.store.pool())
+            .await?;
         let mut closed = 0;
         for (id, user) in stale {
             match self.settle_stale_run(UserId(user), &id).await {
@@ -292,7 +288,7 @@ impl Sou {
             return Ok(false);
         }
         let row = sqlx::query(
-            "SELECT conversation_id, locale, (SELECT MAX(seq) FROM run_events WHERE run_id = $1)
+            "SELECT conversation_id, locale, (SELECT MAX(seq) FROM run_events WHERE run_id = $1 AND user_id = $2)
              FROM runs WHERE id = $1 AND user_id = $2",
         )
         .bind(id)
@@ -361,23 +357,7 @@ impl Sou {
     /// Events of runs finished more than a day ago are dropped (the trace stays).
     pub async fn purge_run_events(&self) -> Result<u64, BackendError> {
         let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(1));
-        match self.store.dialect() {
-            Dialect::Sqlite => Ok(sqlx::query(
-                "DELETE FROM run_events WHERE run_id IN
-                     (SELECT id FROM runs WHERE finished_at IS NOT NULL AND finished_at < $1)",
-            )
-            .bind(cutoff)
-            .execute(self.store.pool())
-            .await?
-            .rows_affected()),
-            Dialect::Postgres => {
-                let n: i64 = sqlx::query_scalar("SELECT sou_purge_run_events($1)")
-                    .bind(cutoff)
-                    .fetch_one(self.store.pool())
-                    .await?;
-                Ok(u64::try_from(n).unwrap_or(0))
-            }
-        }
+        Ok(self.store.sweep(Sweep::RunEvents, &cutoff).await?)
     }
 }
 

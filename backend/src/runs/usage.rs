@@ -11,8 +11,9 @@ use chrono::{Datelike, TimeZone};
 use sqlx::Row;
 
 use crate::error::BackendError;
-use crate::ids::{Dialect, UserId};
+use crate::ids::UserId;
 use crate::sou::Sou;
+use crate::store::owner::Owner;
 
 pub use super::record::UsageLimits;
 
@@ -56,15 +57,10 @@ impl Sou {
         let all: i64 = if self.runs.config.limits.instance_monthly_eur_micros.is_none() {
             0
         } else {
-            match self.store.dialect() {
-                Dialect::Postgres => sqlx::query_scalar("SELECT sou_instance_spent($1)"),
-                Dialect::Sqlite => sqlx::query_scalar(
-                    "SELECT COALESCE(SUM(cost_eur_micros), 0) FROM model_calls WHERE created_at >= $1",
-                ),
-            }
-            .bind(&since)
-            .fetch_one(self.store.pool())
-            .await?
+            sqlx::query_scalar(Owner::InstanceSpent.sql(self.store.dialect()))
+                .bind(&since)
+                .fetch_one(self.store.pool())
+                .await?
         };
         Ok((mine.max(0) as u64, all.max(0) as u64))
     }

@@ -11,7 +11,8 @@ use sqlx::{AnyConnection, Row};
 
 use super::rollup::month;
 use crate::error::BackendError;
-use crate::ids::{Dialect, UserId};
+use crate::ids::UserId;
+use crate::store::owner::Owner;
 use crate::store::Store;
 
 /// One month's roll-up line: (account, category, merchant, currency) and its sums
@@ -48,13 +49,7 @@ pub(super) async fn unchecked_everywhere(
     store: &Store,
     max: u32,
 ) -> Result<Vec<(UserId, Date)>, BackendError> {
-    let sql = match store.dialect() {
-        Dialect::Postgres => "SELECT user_id, month FROM sou_unchecked_months($1)",
-        Dialect::Sqlite => {
-            "SELECT user_id, month FROM ledger_month_state WHERE checked IS NULL OR checked <> 1
-             ORDER BY user_id, month LIMIT $1"
-        }
-    };
+    let sql = Owner::UncheckedMonths.sql(store.dialect());
     let rows: Vec<(i64, String)> = sqlx::query_as(sql).bind(i64::from(max)).fetch_all(store.pool()).await?;
     Ok(rows
         .into_iter()
