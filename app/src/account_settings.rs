@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::AccountView;
 use crate::auth_text::error_text;
+use crate::error::AppError;
 use crate::i18n::tr;
 use crate::layout::{Card, CardLink, Frame, Here, Loaded, TopBar};
 use crate::post;
-use crate::AppError;
 
 /// One of the user's sessions as the page draws it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

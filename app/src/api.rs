@@ -6,7 +6,7 @@ use agent::{Date, Locale, Vocabulary};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::AppError;
+use crate::error::AppError;
 
 /// Who is signed in, as the header shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,24 +93,6 @@ pub struct AnswerView {
     pub history: String,
     /// What the answer computed, when it ran a plan: the page's new name.
     pub heading: Option<String>,
-}
-
-/// A plain GET (`/api/answer?conversation_id=…&message_id=…`): the composer asks with
-/// `gloo-net`, without Leptos' server-function client in the browser bundle.
-#[server(endpoint = "answer", input = leptos::server_fn::codec::GetUrl)]
-pub async fn answer_parts(conversation_id: String, message_id: String) -> Result<AnswerView, AppError> {
-    ssr::answer(async move {
-        let (sou, user) = ssr::session()?;
-        let locale = ssr::accept_language();
-        let parser = sou.parser(user).await?;
-        let conversation = sou.conversation(user, &conversation_id, locale).await?;
-        let (answer, heading) = crate::chat::answer_html(conversation, &message_id, &parser, locale, true)
-            .ok_or(AppError::NotFound)?;
-        let history = sou.conversations(user, HISTORY_LENGTH).await?;
-        let history = crate::chat::history_html(history, Some(conversation_id), locale);
-        Ok(AnswerView { answer, history, heading })
-    })
-    .await
 }
 
 /// `target` if it leads to a page of this site, as the path (and query) a browser
@@ -612,12 +594,12 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
 
 #[cfg(feature = "ssr")]
 pub mod ssr {
-    use agent::Locale;
     use backend::auth::Account;
     use backend::{Sou, UserId};
     use leptos::prelude::*;
 
-    use crate::AppError;
+    pub use crate::error::accept_language;
+    use crate::error::AppError;
 
     /// A server function's result, with its HTTP status set from the error (a rejected
     /// key is a 400, not a 500). A plain form post keeps its redirect back to the page:
@@ -696,14 +678,5 @@ pub mod ssr {
                 format!("{}://{host}", if https { "https" } else { "http" })
             })
             .unwrap_or_default()
-    }
-
-    /// The first supported language of the request's Accept-Language, else French.
-    pub fn accept_language() -> Locale {
-        use_context::<http::request::Parts>()
-            .and_then(|parts| {
-                Locale::from_accept_language(parts.headers.get(http::header::ACCEPT_LANGUAGE)?.to_str().ok()?)
-            })
-            .unwrap_or(Locale::Fr)
     }
 }

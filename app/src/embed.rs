@@ -12,11 +12,12 @@ use agent::{Date, Locale, Parser, Vocabulary};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
-use crate::chat::{Composer, ComposerData, VisitorPass};
+use crate::chat::{Composer, ComposerData};
 use crate::error::AppError;
 use crate::fields::PageTitle;
 use crate::i18n::tr;
 use crate::layout::{Frame, Loaded};
+use crate::live::VisitorPass;
 
 /// The response header by which the embed page names the origins that may frame it.
 /// `security::headers` reads it into the page's policy and removes it.

@@ -66,8 +66,21 @@ impl<E: backend::UserError> From<E> for AppError {
                 if kind == K::Provider {
                     tracing::warn!(error = %e, "provider call from a server function failed");
                 }
-                AppError::BadRequest(e.message(crate::api::ssr::accept_language()))
+                AppError::BadRequest(e.message(accept_language()))
             }
         }
     }
+}
+
+/// The first supported language of the request's Accept-Language, else French.
+#[cfg(feature = "ssr")]
+pub fn accept_language() -> agent::Locale {
+    use leptos::prelude::use_context;
+    use_context::<http::request::Parts>()
+        .and_then(|parts| {
+            agent::Locale::from_accept_language(
+                parts.headers.get(http::header::ACCEPT_LANGUAGE)?.to_str().ok()?,
+            )
+        })
+        .unwrap_or(agent::Locale::Fr)
 }

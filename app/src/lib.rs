@@ -41,6 +41,7 @@ mod i18n;
 mod imports;
 #[cfg(feature = "ssr")]
 mod layout;
+mod live;
 #[cfg(feature = "ssr")]
 mod markdown;
 pub mod post;

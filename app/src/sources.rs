@@ -7,9 +7,9 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use serde::{Deserialize, Serialize};
 
 use crate::api::AccountView;
+use crate::error::AppError;
 use crate::i18n::{self, tr};
 use crate::layout::{Frame, Here, Loaded, TopBar};
-use crate::AppError;
 
 /// Transactions a page shows.
 pub const PER_PAGE: u32 = 100;

@@ -12,7 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader};
 
-use crate::chat::{LiveEvent, VisitorPass};
+use crate::live::{LiveEvent, VisitorPass};
 
 thread_local! {
     /// Aborts the answer being streamed (one at a time: the composer is busy meanwhile).

@@ -8,10 +8,10 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::api::AccountView;
+use crate::error::AppError;
 use crate::i18n::tr;
 use crate::layout::{Card, CardLink, Frame, Here, Loaded, TopBar};
 use crate::post;
-use crate::AppError;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UsageData {

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::api::AccountView;
-use crate::AppError;
+use crate::error::AppError;
 
 /// One bank account as the page shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -14,9 +14,6 @@ mod history;
 mod page;
 mod props;
 
-#[cfg(feature = "hydrate")]
-pub use composer::LiveEvent;
-pub use composer::VisitorPass;
 #[cfg(feature = "ssr")]
 pub use composer::{Composer, ComposerData};
 #[cfg(feature = "ssr")]

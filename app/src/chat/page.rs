@@ -7,7 +7,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use super::composer::{Composer, ComposerData};
 use super::history::History;
-use crate::api::{load_page, PageData};
+use crate::api::{load_page, AnswerView, PageData};
 use crate::fields::PageTitle;
 use crate::i18n::{self, t, tr, T};
 use crate::layout::{Frame, Here, Loaded, TopBar};
@@ -188,7 +188,7 @@ fn Chat(data: PageData) -> impl IntoView {
 pub fn OfflinePage() -> impl IntoView {
     let locale = crate::layout::request_locale();
     let Some(today) = use_context::<backend::Sou>().map(|sou| sou.today()) else {
-        return crate::layout::failed_page(crate::AppError::Internal);
+        return crate::layout::failed_page(crate::error::AppError::Internal);
     };
     let props = ComposerData {
         locale,
@@ -298,4 +298,25 @@ pub fn answer_html(
         render::events_view(turn.events, locale, describe, Some(conversation_id), turn.trace).to_html()
     });
     Some((html, heading))
+}
+
+/// A plain GET (`/api/answer?conversation_id=…&message_id=…`): the composer asks with
+/// `gloo-net`, without Leptos' server-function client in the browser bundle.
+#[server(endpoint = "answer", input = leptos::server_fn::codec::GetUrl)]
+pub async fn answer_parts(
+    conversation_id: String,
+    message_id: String,
+) -> Result<AnswerView, crate::error::AppError> {
+    crate::api::ssr::answer(async move {
+        let (sou, user) = crate::api::ssr::session()?;
+        let locale = crate::api::ssr::accept_language();
+        let parser = sou.parser(user).await?;
+        let conversation = sou.conversation(user, &conversation_id, locale).await?;
+        let (answer, heading) = answer_html(conversation, &message_id, &parser, locale, true)
+            .ok_or(crate::error::AppError::NotFound)?;
+        let history = sou.conversations(user, crate::api::HISTORY_LENGTH).await?;
+        let history = super::history_html(history, Some(conversation_id), locale);
+        Ok(AnswerView { answer, history, heading })
+    })
+    .await
 }

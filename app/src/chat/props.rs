@@ -21,7 +21,8 @@ use agent::json::{list, string, Json};
 use agent::{Currency, Date, Locale, Term, ToolCallPlan, Vocabulary};
 use serde::{Deserialize, Deserializer};
 
-use super::composer::{ComposerData, VisitorPass};
+use super::composer::ComposerData;
+use crate::live::VisitorPass;
 
 /// The lists of `data`, in the order above.
 fn encode(data: &ComposerData) -> Vec<Vec<String>> {

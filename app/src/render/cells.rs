@@ -59,3 +59,19 @@ pub fn table_or<V: IntoView>(empty: bool, nothing: &'static str, table: impl FnO
         Either::Right(table())
     }
 }
+
+/// The most groups a breakdown shows.
+pub const MAX_GROUPS: usize = 12;
+
+/// "Rien à montrer pour cette période." where a result has no rows.
+pub fn nothing(locale: Locale) -> AnyView {
+    view! { <p class="empty">{crate::i18n::tr(locale, "Rien à montrer pour cette période.", "Nothing to show for this period.")}</p> }
+        .into_any()
+}
+
+/// `part` as a share of `whole` ("34,1 %"), or "—" when there is no whole.
+pub(crate) fn pct(part: i64, whole: i64, locale: Locale) -> String {
+    agent::reports::share_bp(part, whole)
+        .map(|bp| agent::answer::share(bp, locale))
+        .unwrap_or_else(|| "—".into())
+}

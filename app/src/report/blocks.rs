@@ -7,9 +7,10 @@ use agent::reports::{Block, BlockKind, Figures, Names, ReportPage};
 use agent::{Locale, ToolOutput};
 use leptos::prelude::*;
 
-use super::parts::{categories, merchants, nothing};
+use super::parts::{categories, merchants};
 use super::shares;
 use crate::i18n::tr;
+use crate::render::cells::nothing;
 use crate::render::tools::{budget_status, cash_flow, recurring_payments};
 use crate::render::{answer_text, tool_output};
 

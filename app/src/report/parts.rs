@@ -6,16 +6,9 @@ use agent::{Locale, SummaryResult};
 use leptos::prelude::*;
 
 use crate::i18n::tr;
-use crate::render::cells;
+use crate::render::cells::{self, nothing, MAX_GROUPS};
 
 /// Groups a report's charts and tables show, at most.
-pub const MAX_GROUPS: usize = 12;
-
-pub fn nothing(locale: Locale) -> AnyView {
-    view! { <p class="empty">{tr(locale, "Rien à montrer pour cette période.", "Nothing to show for this period.")}</p> }
-        .into_any()
-}
-
 /// "+12,5 %" from `before` to `now`, or "nouveau" when there was nothing before.
 fn change(now: i64, before: i64, locale: Locale) -> String {
     match agent::reports::share_bp(now - before, before) {

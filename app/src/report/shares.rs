@@ -2,16 +2,13 @@
 //! category of the month's spending, spending of income, a budget used), and no amount
 //! of money is written — not in a cell, a chart, a title or an attribute.
 
-use agent::reports::{share_bp, Block, BlockKind, Figures};
+use agent::reports::{Block, BlockKind, Figures};
 use agent::{Locale, ToolOutput};
 use leptos::prelude::*;
 
-use super::parts::{categories, merchants, nothing};
+use super::parts::{categories, merchants};
 use crate::i18n::tr;
-
-pub(crate) fn pct(part: i64, whole: i64, locale: Locale) -> String {
-    share_bp(part, whole).map(|bp| agent::answer::share(bp, locale)).unwrap_or_else(|| "—".into())
-}
+use crate::render::cells::nothing;
 
 pub fn block(b: Block, locale: Locale) -> AnyView {
     let mut outputs = b.outputs.into_iter();

@@ -9,7 +9,7 @@ use super::ToolView;
 use crate::i18n::{self, t, tr, T};
 use crate::render::bars::{meter, MeterText};
 use crate::render::cells::{money, money_cell, table_or};
-use crate::report::parts::nothing;
+use crate::render::cells::nothing;
 use crate::table::column_heads;
 
 pub(crate) struct View;

@@ -9,7 +9,7 @@ use super::ToolView;
 use crate::i18n::{t, tr, T};
 use crate::render::bars::bar;
 use crate::render::cells::{heading, money, width};
-use crate::report::shares::pct;
+use crate::render::cells::pct;
 use crate::table::column_heads;
 
 pub(crate) struct View;

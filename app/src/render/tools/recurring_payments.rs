@@ -7,8 +7,8 @@ use leptos::prelude::*;
 use super::ToolView;
 use crate::i18n::{self, t, tr, T};
 use crate::render::cells::{heading, money, money_cell, table_or};
-use crate::report::parts::nothing;
-use crate::report::shares::pct;
+use crate::render::cells::nothing;
+use crate::render::cells::pct;
 use crate::table::column_heads;
 
 pub(crate) struct View;

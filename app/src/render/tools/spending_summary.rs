@@ -11,8 +11,8 @@ use crate::i18n::{t, tr, T};
 use crate::render::bars::bar;
 use crate::render::cells::{heading_excluding, width};
 use crate::render::ledger::transactions_block;
-use crate::report::parts::MAX_GROUPS;
-use crate::report::shares::pct;
+use crate::render::cells::MAX_GROUPS;
+use crate::render::cells::pct;
 
 pub(crate) struct View;
 
