@@ -372,7 +372,7 @@ impl Sou {
         &self,
         user: UserId,
         approval: &str,
-        paused: &crate::chat::assistant::Paused,
+        paused: &Paused,
     ) -> Result<(), BackendError> {
         self.keep_resume(user, approval, &to_json(paused)?).await
     }
@@ -394,7 +394,7 @@ impl Sou {
         &self,
         user: UserId,
         approval: &str,
-    ) -> Result<Option<(crate::chat::assistant::Paused, String)>, BackendError> {
+    ) -> Result<Option<(Paused, String)>, BackendError> {
         let mut db = self.store.tenant(user).await?;
         let s = stored(&mut db, user, approval).await?;
         let taken = sqlx::query(
@@ -739,4 +739,22 @@ impl Sou {
         db.commit().await?;
         Ok(())
     }
+}
+
+/// A tool loop waiting for a person's decision on a write it proposed: its turns so
+/// far, the last holding each call's result but the write's, which the decision gives.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Paused {
+    /// The model that asked (its name) and whether it was the complex tier.
+    pub model: String,
+    pub complex: bool,
+    /// The read tools it was offered; the writes too when `writes`.
+    pub tools: Vec<String>,
+    pub writes: bool,
+    pub locale: agent::Locale,
+    pub messages: Vec<crate::llm::LlmMessage>,
+    /// The write's call, whose result the decision gives.
+    pub call: String,
+    /// The round it was proposed in.
+    pub round: usize,
 }

@@ -52,7 +52,7 @@ pub enum BackendError {
     #[error("database: {0}")]
     Db(#[from] sqlx::Error),
     #[error("the plan is not valid: {0}")]
-    InvalidPlan(#[from] crate::registry::PlanError),
+    InvalidPlan(#[from] PlanError),
     #[error("invalid request: {0}")]
     BadRequest(String),
     #[error("not found")]
@@ -251,4 +251,19 @@ pub enum StoreError {
 /// in English unless the message asked for another language.
 pub fn user_safe(e: &BackendError, locale: Option<Locale>) -> (String, String) {
     (e.code().to_string(), e.message(locale.unwrap_or(Locale::En)))
+}
+
+/// Why a plan is refused before it runs (`registry::Registry::validate`).
+#[derive(Debug, Error, PartialEq)]
+pub enum PlanError {
+    #[error("the plan must be a JSON object with \"tool\" and \"args\"")]
+    Shape,
+    #[error("unknown tool {0:?}")]
+    UnknownTool(String),
+    #[error("arguments of {tool} do not match its schema: {details}")]
+    Schema { tool: &'static str, details: String },
+    #[error("arguments of {tool}: {details}")]
+    Args { tool: &'static str, details: String },
+    #[error("{0}")]
+    Semantic(String),
 }

@@ -4,10 +4,10 @@
 
 use std::sync::OnceLock;
 
+pub use crate::error::PlanError;
 use agent::{GroupBy, ToolCall, MAX_LIST_LIMIT};
 use serde::Serialize;
 use serde_json::Value;
-use thiserror::Error;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -25,20 +25,6 @@ pub struct ToolSpec {
     pub class: ToolClass,
     /// JSON Schema (draft 2020-12) of `args`.
     pub schema: Value,
-}
-
-#[derive(Debug, Error, PartialEq)]
-pub enum PlanError {
-    #[error("the plan must be a JSON object with \"tool\" and \"args\"")]
-    Shape,
-    #[error("unknown tool {0:?}")]
-    UnknownTool(String),
-    #[error("arguments of {tool} do not match its schema: {details}")]
-    Schema { tool: &'static str, details: String },
-    #[error("arguments of {tool}: {details}")]
-    Args { tool: &'static str, details: String },
-    #[error("{0}")]
-    Semantic(String),
 }
 
 /// The `group_by` values `cash_flow` accepts.

@@ -15,7 +15,8 @@ use secrecy::SecretString;
 use serde::Deserialize;
 
 use crate::auth::{clear_cookie, session_cookie, ClientAddr, SignedIn};
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::state::AppState;
 
 pub(crate) fn routes() -> axum::Router<AppState> {
     use app::post::account as at;

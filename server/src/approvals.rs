@@ -16,7 +16,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::auth::SignedIn;
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::state::AppState;
 
 pub(crate) fn routes() -> axum::Router<AppState> {
     use app::post::approvals as at;

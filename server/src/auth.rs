@@ -20,7 +20,8 @@ use serde::Deserialize;
 
 use app::api::same_site_path as same_site;
 
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::state::AppState;
 
 pub(crate) fn routes() -> axum::Router<AppState> {
     use app::post::auth as at;
@@ -91,7 +92,7 @@ pub async fn gate(State(state): State<AppState>, mut req: Request, next: Next) -
         }
     } else {
         if !safe(req.method()) && !same_origin(req.headers()) {
-            tracing::warn!(route = %crate::route_of(&req), "a cross-site write was refused");
+            tracing::warn!(route = %crate::state::route_of(&req), "a cross-site write was refused");
             return ApiError::new(
                 StatusCode::FORBIDDEN,
                 "cross_origin",

@@ -19,8 +19,9 @@ use futures::StreamExt;
 use serde_json::json;
 
 use crate::auth::SignedIn;
+use crate::error::ApiError;
 use crate::forms::locale;
-use crate::{ApiError, AppState};
+use crate::state::AppState;
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()

@@ -9,8 +9,9 @@ use backend::imports::ImportError;
 use backend::{ErrorKind, UserError};
 
 use crate::auth::SignedIn;
+use crate::error::ApiError;
 use crate::forms::{read_file, see_other};
-use crate::{ApiError, AppState};
+use crate::state::AppState;
 
 /// The largest request body of a dataset: the file and the form around it.
 pub const DATASET_BODY_LIMIT: usize = backend::datasets::MAX_FILE_BYTES + 64 * 1024;

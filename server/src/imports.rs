@@ -27,8 +27,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::auth::SignedIn;
+use crate::error::ApiError;
 use crate::forms::{api_locale as locale, read_file, see_other};
-use crate::{ApiError, AppState};
+use crate::state::AppState;
 
 /// How long `"wait": true` waits for an import to end before answering with its progress.
 const WAIT: Duration = Duration::from_secs(60);

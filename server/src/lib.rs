@@ -19,12 +19,14 @@ pub mod reports;
 mod rules;
 mod runs;
 pub mod security;
+mod state;
 mod widgets;
 
 pub use error::ApiError;
+use state::route_of;
+pub use state::AppState;
 
 use app::{shell, App};
-use axum::extract::FromRef;
 use axum::http::{header, HeaderValue};
 use axum::response::Response;
 use axum::routing::get;
@@ -32,21 +34,6 @@ use axum::Router;
 use backend::Sou;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
-
-/// Everything a request handler needs.
-#[derive(Clone)]
-pub struct AppState {
-    pub leptos_options: LeptosOptions,
-    pub sou: Sou,
-    /// Take the client's address from `X-Forwarded-For` (behind a reverse proxy).
-    pub trust_proxy: bool,
-}
-
-impl FromRef<AppState> for LeptosOptions {
-    fn from_ref(state: &AppState) -> Self {
-        state.leptos_options.clone()
-    }
-}
 
 /// Serves `state` on `listener` until `shutdown` completes. Every accepted connection
 /// sends each write at once (`TCP_NODELAY`): a response written in pieces (a streamed
@@ -150,17 +137,4 @@ fn page_context(sou: Sou) -> impl Fn() + Clone + Send + 'static {
 /// path itself, which carries conversation ids, nor the query.
 fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
     tracing::info_span!("request", method = %req.method(), route = %route_of(req))
-}
-
-/// A request's route pattern, safe to log.
-pub(crate) fn route_of<B>(req: &axum::http::Request<B>) -> String {
-    req.extensions().get::<axum::extract::MatchedPath>().map(|m| m.as_str().to_string()).unwrap_or_else(
-        || {
-            if req.uri().path().starts_with("/pkg/") {
-                "/pkg/…".into()
-            } else {
-                "(other)".into()
-            }
-        },
-    )
 }

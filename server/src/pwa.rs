@@ -15,7 +15,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-pub(crate) fn routes() -> axum::Router<crate::AppState> {
+pub(crate) fn routes() -> axum::Router<crate::state::AppState> {
     axum::Router::new()
         .route("/manifest.webmanifest", get(manifest))
         .route("/icons/{name}", get(icon))

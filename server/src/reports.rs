@@ -28,7 +28,8 @@ use backend::UserError as _;
 use serde_json::json;
 
 use crate::auth::SignedIn;
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::state::AppState;
 
 pub(crate) fn routes() -> axum::Router<AppState> {
     use app::post::reports as at;

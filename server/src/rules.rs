@@ -11,8 +11,9 @@ use axum::{Form, Router};
 use backend::{ErrorKind, UserError};
 
 use crate::auth::SignedIn;
+use crate::error::ApiError;
 use crate::forms::{locale, see_other};
-use crate::{ApiError, AppState};
+use crate::state::AppState;
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()

@@ -17,7 +17,8 @@ use serde_json::{json, Value};
 
 use crate::approvals::{back, field};
 use crate::auth::SignedIn;
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::state::AppState;
 
 pub(crate) fn routes() -> axum::Router<AppState> {
     use app::post::runs as at;

@@ -18,7 +18,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use leptos::nonce::Nonce;
 
-use crate::AppState;
+use crate::state::AppState;
 
 /// Headers a client could use to lie about the scheme, host or address it used.
 const FORWARDED: [&str; 5] =

@@ -19,7 +19,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::auth::SignedIn;
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::state::AppState;
 
 pub(crate) fn routes() -> axum::Router<AppState> {
     use app::post::widgets as at;

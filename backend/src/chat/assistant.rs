@@ -11,16 +11,17 @@ use agent::{Date, Locale};
 use futures::StreamExt;
 use serde_json::json;
 
-use super::emitter::Emitter;
 use super::router::{Complexity, Route};
-use super::steps::{self, ToolCx};
+use crate::approvals::Paused;
 use crate::ids::UserId;
 use crate::llm::model::{elapsed_ms, Model, Spent};
 use crate::llm::retry::Meter;
 use crate::llm::{LlmError, LlmMessage, LlmRequest, Part, Role, StreamEvent, ToolSpec};
 use crate::providers::Providers;
 use crate::registry::{Registry, ToolClass};
+use crate::runs::emitter::Emitter;
 use crate::runs::record::Clock;
+use crate::runs::steps::{self, ToolCx};
 use agent::runs::{Check, StepKind};
 
 /// Rounds of tool calls per message (never more than 5).
@@ -46,24 +47,6 @@ pub enum Ending {
     /// The model proposed a write: the loop waits for the person's decision
     /// ([`Paused`], kept with the approval) and goes on after it ([`resume`]).
     Awaiting,
-}
-
-/// A tool loop waiting for a person's decision on a write it proposed: its turns so
-/// far, the last holding each call's result but the write's, which the decision gives.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Paused {
-    /// The model that asked (its name) and whether it was the complex tier.
-    pub model: String,
-    pub complex: bool,
-    /// The read tools it was offered; the writes too when `writes`.
-    pub tools: Vec<String>,
-    pub writes: bool,
-    pub locale: Locale,
-    pub messages: Vec<LlmMessage>,
-    /// The write's call, whose result the decision gives.
-    pub call: String,
-    /// The round it was proposed in.
-    pub round: usize,
 }
 
 /// What the model reads for a write while the person has not decided.

@@ -7,20 +7,20 @@ use agent::protocol::{ChatEvent, ChatRequest, Uncertainty};
 use agent::runs::{CheckOutcome, StepKind};
 use agent::{ApprovalState, Context, Locale};
 
-use super::emitter::{self, Emitter};
 use super::router::Complexity;
-use super::steps::ToolCx;
-use super::{answer_confidence, assistant, llm_message, no_answer, router, steps, Answered, Asked, Unsure};
+use super::{answer_confidence, assistant, llm_message, no_answer, router, Answered, Asked, Unsure};
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::llm::model::{Model, Spent};
 use crate::llm::retry::Meter;
+use crate::runs::emitter::{self, Emitter};
 use crate::runs::record::Clock;
+use crate::runs::steps::{self, ToolCx};
 use crate::sou::Sou;
 
 /// A tool loop to go on with, and what became of the write it waited for.
 pub(crate) struct Continuation {
-    pub(crate) paused: assistant::Paused,
+    pub(crate) paused: crate::approvals::Paused,
     pub(crate) result: String,
 }
 

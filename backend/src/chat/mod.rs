@@ -7,7 +7,6 @@
 
 pub mod assistant;
 mod clarify;
-pub(crate) mod emitter;
 mod free;
 pub mod guardian;
 mod multi;
@@ -16,7 +15,6 @@ pub mod planner;
 mod route;
 pub mod router;
 mod scoped;
-pub(crate) mod steps;
 
 use std::time::Instant;
 
@@ -35,18 +33,19 @@ use crate::llm::{self, LlmMessage};
 use crate::messages::NewMessage;
 use crate::providers::Resolved;
 use crate::registry::Registry;
+pub use crate::runs::emitter::ChatStream;
+use crate::runs::emitter::Emitter;
 use crate::runs::record::Clock;
+use crate::runs::steps;
+use crate::runs::steps::ToolCx;
 use crate::sou::Sou;
 use crate::widgets::Visitor;
 use agent::widgets::WidgetScope;
 use clarify::{is_free_form, low_confidence_question};
-pub use emitter::ChatStream;
-use emitter::Emitter;
 use guardian::Verdict;
 use multi::{plan_title, Proposed};
 use route::{Facts, Read, Review, Route};
 use scoped::{outside_scope, within};
-use steps::ToolCx;
 
 /// Longest message accepted, in characters.
 pub const MAX_MESSAGE_CHARS: usize = agent::protocol::MAX_CHAT_MESSAGE_CHARS;

@@ -7,14 +7,15 @@ use agent::protocol::{ChatEvent, Uncertainty};
 use agent::runs::StepKind;
 use agent::{Locale, Parser};
 
-use super::emitter::Emitter;
-use super::{planner, steps, Answered};
+use super::{planner, Answered};
 use crate::error::{llm_message, BackendError};
 use crate::ids::UserId;
 use crate::llm::model::Spent;
 use crate::llm::retry::Meter;
 use crate::providers::Resolved;
+use crate::runs::emitter::Emitter;
 use crate::runs::record::Clock;
+use crate::runs::steps;
 use crate::sou::Sou;
 
 /// A plan shown to the user: what the answer's status says of it.

@@ -10,10 +10,10 @@ use std::sync::Arc;
 
 use agent::{Confidence, Context, Date, ParseOutcome, Parser, Reason, ReasonCode, ToolCall, ToolCallPlan};
 
-use super::steps::{PendingRead, Prefetched, ToolCx};
 use super::Asked;
 use crate::error::BackendError;
 use crate::runs::record::Clock;
+use crate::runs::steps::{PendingRead, Prefetched, ToolCx};
 use crate::sou::Sou;
 use crate::tools::{self, Known};
 use crate::vocabulary;

@@ -15,9 +15,9 @@ use sqlx::Row;
 use tokio::sync::Notify;
 
 use super::record::final_status;
-use crate::chat::emitter::ChatStream;
 use crate::error::BackendError;
 use crate::ids::UserId;
+use crate::runs::emitter::ChatStream;
 use crate::sou::Sou;
 
 /// How often a client waiting on a run looks for events another server stored: while

@@ -7,9 +7,11 @@
 
 mod attach;
 mod batch;
+pub(crate) mod emitter;
 mod notify;
 pub mod plans;
 pub(crate) mod record;
+pub(crate) mod steps;
 pub(crate) mod stored;
 pub mod usage;
 

@@ -20,10 +20,10 @@ use thiserror::Error;
 use tokio::sync::mpsc;
 
 use super::record::{final_status, Recorder};
-use crate::chat::emitter::Emitter;
 use crate::error::{BackendError, ErrorKind, UserError};
 use crate::ids::UserId;
 use crate::registry::Registry;
+use crate::runs::emitter::Emitter;
 use crate::sou::Sou;
 
 /// What the user does with a plan.
@@ -583,8 +583,8 @@ impl Sou {
                     out.emit(ChatEvent::StepFailed { step: number, code, message }).await;
                 }
             } else {
-                match crate::chat::steps::run_checked(
-                    &mut crate::chat::steps::ToolCx::new(self, user),
+                match crate::runs::steps::run_checked(
+                    &mut crate::runs::steps::ToolCx::new(self, user),
                     &mut out,
                     &step.call,
                     locale,

@@ -225,7 +225,9 @@ fn keys_without_the_user(all: &BTreeMap<String, Keys>, dialect: &str) -> Vec<Str
         if !keys.columns.contains("user_id") {
             wrong.push(format!("{dialect}: {table} has no user_id"));
         }
-        if !with_user(&keys.primary) && !(dialect == "SQLite" && keys.rowid) {
+        // SQLite stores a row under its INTEGER id (the rowid): that key may stay alone.
+        let rowid = dialect == "SQLite" && keys.rowid;
+        if !(with_user(&keys.primary) || rowid) {
             wrong.push(format!("{dialect}: {table}'s primary key is ({})", keys.primary.join(", ")));
         }
         for unique in keys.unique.iter().filter(|u| !with_user(u)) {
