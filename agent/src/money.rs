@@ -144,6 +144,17 @@ pub(crate) fn group_thousands(n: u64, locale: Locale) -> String {
     out
 }
 
+/// `part / whole` in hundredths of a percent, rounded half away from zero; `None` when
+/// the whole is zero. Integers only.
+pub fn share_bp(part: i64, whole: i64) -> Option<i64> {
+    if whole == 0 {
+        return None;
+    }
+    let (p, w) = (i128::from(part) * 10_000, i128::from(whole));
+    let q = (2 * p + w.signum() * p.signum() * w.abs()) / (2 * w);
+    i64::try_from(q).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

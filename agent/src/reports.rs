@@ -5,6 +5,7 @@
 //! A page that shares figures as shares only computes them with [`share_bp`] and shows
 //! no money at all.
 
+pub use crate::money::share_bp;
 use serde::{Deserialize, Serialize};
 
 use crate::{period, Date, Locale, Period, SummaryResult, ToolCall, ToolCallPlan, ToolOutput};
@@ -214,17 +215,6 @@ pub struct ReportPage {
     pub as_of: Date,
     pub period: Option<Period>,
     pub blocks: Vec<Block>,
-}
-
-/// `part / whole` in hundredths of a percent, rounded half away from zero; `None` when
-/// the whole is zero. Integers only.
-pub fn share_bp(part: i64, whole: i64) -> Option<i64> {
-    if whole == 0 {
-        return None;
-    }
-    let (p, w) = (i128::from(part) * 10_000, i128::from(whole));
-    let q = (2 * p + w.signum() * p.signum() * w.abs()) / (2 * w);
-    i64::try_from(q).ok()
 }
 
 /// A period a monthly report can cover, read from `2026-10` (a month), `2026` (a year)

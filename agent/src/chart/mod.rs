@@ -123,7 +123,7 @@ pub fn bars(groups: &[Group], whole: Option<i64>, title: &str, x: &str, y: &str)
     let value = |g: &Group| match whole {
         // Tenths of a percent, as tables write shares.
         Some(w) => {
-            let bp = crate::reports::share_bp(g.total.minor, w).unwrap_or(0);
+            let bp = crate::money::share_bp(g.total.minor, w).unwrap_or(0);
             ((bp + 5 * bp.signum()) / 10) as f64 / 10.0
         }
         None => major(g.total),
