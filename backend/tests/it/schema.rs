@@ -43,9 +43,8 @@ async fn sqlite_schema() -> Schema {
     schema
 }
 
-async fn postgres_schema() -> Schema {
-    let db = FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
-    let store = db.open_store().await.unwrap();
+/// PostgreSQL's tables and their columns, as `store` sees them.
+async fn postgres_columns(store: &Store) -> Schema {
     let rows = sqlx::query(
         "SELECT c.table_name::text, c.column_name::text FROM information_schema.columns c \
          JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name \
@@ -61,6 +60,13 @@ async fn postgres_schema() -> Schema {
             schema.entry(table).or_default().insert(column);
         }
     }
+    schema
+}
+
+async fn postgres_schema() -> Schema {
+    let db = FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
+    let store = db.open_store().await.unwrap();
+    let schema = postgres_columns(&store).await;
     store.pool().close().await;
     db.drop().await;
     schema
@@ -167,21 +173,11 @@ async fn sqlite_keys() -> BTreeMap<String, Keys> {
 async fn postgres_keys() -> BTreeMap<String, Keys> {
     let db = FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
     let store = db.open_store().await.unwrap();
-    let mut all: BTreeMap<String, Keys> = BTreeMap::new();
-    let columns = sqlx::query(
-        "SELECT c.table_name::text, c.column_name::text FROM information_schema.columns c \
-         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name \
-         WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'",
-    )
-    .fetch_all(store.pool())
-    .await
-    .unwrap();
-    for c in columns {
-        let table: String = c.get(0);
-        if sou_table(&table) {
-            all.entry(table).or_default().columns.insert(c.get(1));
-        }
-    }
+    let mut all: BTreeMap<String, Keys> = postgres_columns(&store)
+        .await
+        .into_iter()
+        .map(|(table, columns)| (table, Keys { columns, ..Keys::default() }))
+        .collect();
     // Constraints, and the unique indexes no constraint stands for.
     let names = |keys: &str, rel: &str| {
         format!(
