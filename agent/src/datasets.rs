@@ -122,7 +122,7 @@ impl Cell {
 
     /// The value as people of `locale` read it: "12 500,75", "12,500.75". Numbers of
     /// four digits keep no separator ("2026", "1500,75"), as both languages allow.
-    pub fn display(&self, locale: crate::Locale) -> String {
+    pub fn display(&self, locale: crate::locale::Locale) -> String {
         let number = |s: &str| {
             let (sign, digits) = s.strip_prefix('-').map_or(("", s), |d| ("-", d));
             let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
@@ -133,8 +133,8 @@ impl Cell {
             let whole = if n < 10_000 { n.to_string() } else { crate::money::group_thousands(n, locale) };
             match (fraction.is_empty(), locale) {
                 (true, _) => format!("{sign}{whole}"),
-                (false, crate::Locale::Fr) => format!("{sign}{whole},{fraction}"),
-                (false, crate::Locale::En) => format!("{sign}{whole}.{fraction}"),
+                (false, crate::locale::Locale::Fr) => format!("{sign}{whole},{fraction}"),
+                (false, crate::locale::Locale::En) => format!("{sign}{whole}.{fraction}"),
             }
         };
         match self {

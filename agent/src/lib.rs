@@ -17,6 +17,7 @@ pub mod datasets;
 mod date;
 pub mod imports;
 pub mod json;
+mod locale;
 mod money;
 pub mod parser;
 pub mod period;
@@ -37,9 +38,8 @@ pub mod widgets;
 pub mod wording;
 pub mod writes;
 
-use serde::{Deserialize, Serialize};
-
 pub use date::{days_in_month, Date};
+pub use locale::Locale;
 pub use money::{Currency, Money};
 pub use parser::{is_exclusion_word, is_negation_word, is_write_word, negates_at, Context, Parser};
 pub use plan::{
@@ -66,43 +66,3 @@ pub use tool::spending_summary::{SummaryArgs, SummaryResult};
 pub use tools::{Average, EntityRef, Group, TransactionRow, SOURCE_PAGE};
 pub use vocab::{Term, Vocabulary};
 pub use writes::{Approval, ApprovalState, BudgetEffect, Change, Effect};
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Locale {
-    Fr,
-    #[default]
-    En,
-}
-
-impl Locale {
-    /// The French or the English of two texts.
-    pub fn pick<T>(self, fr: T, en: T) -> T {
-        match self {
-            Locale::Fr => fr,
-            Locale::En => en,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Locale::Fr => "fr",
-            Locale::En => "en",
-        }
-    }
-
-    /// The first supported language of an `Accept-Language` header ("en-GB,en;q=0.9").
-    pub fn from_accept_language(header: &str) -> Option<Locale> {
-        header.split(',').find_map(|tag| Locale::from_tag(tag.split(';').next()?.trim()))
-    }
-
-    /// From a language tag: "fr", "fr-FR", "en-GB"… Unknown languages give `None`.
-    pub fn from_tag(tag: &str) -> Option<Locale> {
-        let lang = tag.split(['-', '_']).next()?.to_ascii_lowercase();
-        match lang.as_str() {
-            "fr" => Some(Locale::Fr),
-            "en" => Some(Locale::En),
-            _ => None,
-        }
-    }
-}

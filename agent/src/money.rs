@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::Locale;
+use crate::locale::Locale;
 
 /// `{"minor": -4599, "currency": "EUR"}` is minus 45.99 euros.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

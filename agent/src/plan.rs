@@ -3,8 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::date::Date;
+use crate::locale::Locale;
+use crate::money::Money;
+use crate::reason::Reason;
 pub use crate::tool::{ToolCall, ToolOutput};
-use crate::{Date, Locale, Money, Reason};
 
 /// Declares the arguments of a tool over the ledger: a struct that refuses unknown
 /// fields and, with the `schema` feature, has a JSON Schema. In its body, `name?: T` is
@@ -389,7 +392,10 @@ impl ToolCallPlan {
     /// (its filters may be the opposite of what was asked).
     pub fn carries_context(&self) -> bool {
         !self.meta.confidence_reasons.iter().any(|r| {
-            matches!(r.code, crate::ReasonCode::UnplacedMeaning | crate::ReasonCode::UnrecognizedWords)
+            matches!(
+                r.code,
+                crate::reason::ReasonCode::UnplacedMeaning | crate::reason::ReasonCode::UnrecognizedWords
+            )
         })
     }
 }

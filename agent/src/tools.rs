@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Date, Money};
+use crate::date::Date;
+use crate::money::Money;
 
 /// How many source transaction ids a result carries: a result's size does not grow
 /// with the ledger; the rest are read a page at a time when someone asks.
@@ -41,7 +42,7 @@ pub struct Group {
 /// A total divided by months, weeks, days or transactions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Average {
-    pub per: crate::AveragePer,
+    pub per: crate::plan::AveragePer,
     /// The total ÷ `over`, rounded half away from zero to the minor unit.
     pub amount: Money,
     /// What the total was divided by, in hundredths: 1200 is 12 months, 1070 is 10.7.

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::locale::Locale;
 use crate::text::{normalize, singular};
-use crate::Locale;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Vocabulary {
@@ -17,7 +17,7 @@ pub struct Vocabulary {
     pub accounts: Vec<Term>,
     /// The ledger's main currency: amounts written without one are in it.
     #[serde(default)]
-    pub currency: Option<crate::Currency>,
+    pub currency: Option<crate::money::Currency>,
     /// The CSV files uploaded as datasets (analyst mode), with their columns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub datasets: Vec<crate::datasets::DatasetShape>,
@@ -25,7 +25,7 @@ pub struct Vocabulary {
 
 impl Vocabulary {
     /// The term an entity id points at.
-    pub(crate) fn term(&self, id: EntityId) -> Option<&crate::Term> {
+    pub(crate) fn term(&self, id: EntityId) -> Option<&Term> {
         match id.kind {
             EntityKind::Category => self.categories.get(id.index),
             EntityKind::Merchant => self.merchants.get(id.index),

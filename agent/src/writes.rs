@@ -7,7 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Date, Money, TransactionRow};
+use crate::date::Date;
+use crate::money::Money;
+use crate::tools::TransactionRow;
 
 /// The most transactions one write may change: past it, the user is asked to narrow it.
 pub const MAX_WRITE_ROWS: usize = 5000;
@@ -62,7 +64,7 @@ impl ApprovalState {
 /// A budget before and after a `set_budget`, in one month.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BudgetEffect {
-    pub category: crate::EntityRef,
+    pub category: crate::tools::EntityRef,
     /// The first month it applies to.
     pub from: Date,
     /// The budget that month had (absent: none).
@@ -94,7 +96,7 @@ pub struct Effect {
 /// change planned.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BudgetView {
-    pub category: crate::EntityRef,
+    pub category: crate::tools::EntityRef,
     /// The budget of the current month, if any.
     pub now: Option<Money>,
     /// The first month of the current budget (`None` for one that always applied).
@@ -125,7 +127,7 @@ pub struct Approval {
     /// At least 128 random bits.
     pub id: String,
     /// The write's plan; `tool` is its name.
-    pub plan: crate::ToolCallPlan,
+    pub plan: crate::plan::ToolCallPlan,
     /// What Sou will do, in one line: "Passer 12 opérations en Loisirs".
     pub title: String,
     pub effect: Effect,
@@ -162,7 +164,7 @@ pub fn editable_fields(tool: &str) -> &'static [&'static str] {
 
 /// What an approval's or an undo's refusal code means, in the user's language (the
 /// codes of `docs/api.md`); `None` for a code that is not one of them.
-pub fn refusal_text(code: &str, locale: crate::Locale) -> Option<&'static str> {
+pub fn refusal_text(code: &str, locale: crate::locale::Locale) -> Option<&'static str> {
     let (fr, en) = match code {
         "approval_expired" => (
             "Cette demande a expiré : rien n'a été modifié. Redemandez pour un nouvel aperçu.",
