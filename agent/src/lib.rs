@@ -43,11 +43,11 @@ pub use locale::Locale;
 pub use money::{Currency, Money};
 pub use parser::{is_exclusion_word, is_negation_word, is_write_word, negates_at, Context, Parser};
 pub use plan::{
-    Aggregate, AveragePer, Clarification, Confidence, DatasetFilter, DatasetOrder, DatasetPeriod, DateBucket,
-    Direction, FilterOp, Flow, GroupBy, ListOrder, ParseOutcome, Period, PlanMeta, Suggestion, ToolCall,
-    ToolCallPlan, ToolOutput, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+    Aggregate, AveragePer, Clarification, DatasetFilter, DatasetOrder, DatasetPeriod, DateBucket, Direction,
+    FilterOp, Flow, GroupBy, ListOrder, ParseOutcome, Period, PlanMeta, Suggestion, ToolCall, ToolCallPlan,
+    ToolOutput, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
 };
-pub use reason::{confidence_of, Reason, ReasonCode};
+pub use reason::{confidence_of, Confidence, Reason, ReasonCode};
 pub use tool::balances::{AccountBalance, BalancesArgs, BalancesResult};
 pub use tool::budget_status::{BudgetArgs, BudgetLine, BudgetState, BudgetStatusResult};
 pub use tool::cash_flow::{CashFlowArgs, CashFlowResult, CashFlowRow};

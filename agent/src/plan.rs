@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::date::Date;
 use crate::locale::Locale;
 use crate::money::Money;
-use crate::reason::Reason;
+use crate::reason::{Confidence, Reason};
 pub use crate::tool::{ToolCall, ToolOutput};
 
 /// Declares the arguments of a tool over the ledger: a struct that refuses unknown
@@ -348,24 +348,6 @@ impl ToolCall {
     pub fn set_account(&mut self, account: Option<String>) {
         if let Some(a) = self.filters_mut().account {
             *a = account;
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Confidence {
-    Low,
-    Medium,
-    High,
-}
-
-impl Confidence {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Confidence::Low => "low",
-            Confidence::Medium => "medium",
-            Confidence::High => "high",
         }
     }
 }

@@ -3,7 +3,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::locale::Locale;
-use crate::plan::Confidence;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -335,4 +334,23 @@ impl Reason {
 /// The confidence a set of reasons allows: the lowest cap among them.
 pub fn confidence_of(reasons: &[Reason]) -> Confidence {
     reasons.iter().map(|r| r.code.cap()).min().unwrap_or(Confidence::Low)
+}
+
+/// How sure the parser is of a plan: what runs without a model, what asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    Low,
+    Medium,
+    High,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Low => "low",
+            Confidence::Medium => "medium",
+            Confidence::High => "high",
+        }
+    }
 }
