@@ -1,8 +1,9 @@
 //! Amounts in messages: "plus de 100 €", "under $20", "entre 50 et 200 euros",
 //! "1 234,56 €", "€1,234.56", "1.5k". Amounts become integer minor units.
 
+use crate::locale::Locale;
+use crate::money::{Currency, Money};
 use crate::text::{Token, TokenKind};
-use crate::{Currency, Locale, Money};
 
 /// Bounds on the size of a transaction (its absolute amount), both inclusive.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,10 @@
 //! transaction counts as zero — "average monthly spend in 2025" divides by 12 even if
 //! March had none.
 
-use crate::{Average, AveragePer, Date, Money, Period};
+use crate::args::{AveragePer, Period};
+use crate::date::Date;
+use crate::money::Money;
+use crate::tools::Average;
 
 /// A common multiple of every month's length (28, 29, 30, 31 days): a month's share of
 /// days is a whole number of these units.
@@ -62,7 +65,9 @@ fn div_round(n: i128, d: i128) -> i128 {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::{period, Currency, Locale};
+    use crate::locale::Locale;
+    use crate::money::Currency;
+    use crate::period;
 
     fn eur(minor: i64) -> Money {
         Money::new(minor, Currency::new("EUR").unwrap())

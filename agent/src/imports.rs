@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Date, Money};
+use crate::date::Date;
+use crate::money::Money;
 
 /// Calls `$cb!` with every bank file format Sou reads, in the order detection breaks
 /// ties and the upload page names them: its reader's module on the server
@@ -414,7 +415,7 @@ pub struct Rejected {
 impl Rejected {
     /// The reason in English.
     pub fn reason(&self) -> String {
-        self.why.text(crate::Locale::En)
+        self.why.text(crate::locale::Locale::En)
     }
 }
 
@@ -462,8 +463,8 @@ pub enum Why {
 }
 
 impl Why {
-    pub fn text(&self, locale: crate::Locale) -> String {
-        use crate::Locale::{En, Fr};
+    pub fn text(&self, locale: crate::locale::Locale) -> String {
+        use crate::locale::Locale::{En, Fr};
         let fields = |f: &[String], or: &str| {
             if f.is_empty() {
                 String::new()

@@ -1,6 +1,6 @@
 //! A JSON value read into a small tree, and its fields read by hand: for the browser,
 //! where serde's derived code for each type read weighs on the bundle (see
-//! [`crate::ToolCallPlan::from_json`]). One tree type, one set of readers, for every
+//! [`crate::plan::ToolCallPlan::from_json`]). One tree type, one set of readers, for every
 //! JSON the browser reads.
 
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};

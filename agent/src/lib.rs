@@ -7,10 +7,8 @@
 //! which keeps the browser bundle small and parsing time proportional to the message.
 
 pub mod amount;
-// Without `datasets` (the browser), only its names are used: what a message names.
-#[cfg_attr(not(feature = "datasets"), allow(dead_code))]
-pub mod analyst;
 pub mod answer;
+mod args;
 pub mod average;
 pub mod chart;
 pub mod datasets;
@@ -38,15 +36,16 @@ pub mod widgets;
 pub mod wording;
 pub mod writes;
 
+pub use args::{
+    Aggregate, AveragePer, DatasetFilter, DatasetOrder, DatasetPeriod, DateBucket, Direction, FilterOp, Flow,
+    GroupBy, ListOrder, Period, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+};
 pub use date::{days_in_month, Date};
 pub use locale::Locale;
 pub use money::{Currency, Money};
+pub use parser::analyst;
 pub use parser::{is_exclusion_word, is_negation_word, is_write_word, negates_at, Context, Parser};
-pub use plan::{
-    Aggregate, AveragePer, Clarification, DatasetFilter, DatasetOrder, DatasetPeriod, DateBucket, Direction,
-    FilterOp, Flow, GroupBy, ListOrder, ParseOutcome, Period, PlanMeta, Suggestion, ToolCall, ToolCallPlan,
-    ToolOutput, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
-};
+pub use plan::{Clarification, ParseOutcome, PlanMeta, Suggestion, ToolCall, ToolCallPlan, ToolOutput};
 pub use reason::{confidence_of, Confidence, Reason, ReasonCode};
 pub use tool::balances::{AccountBalance, BalancesArgs, BalancesResult};
 pub use tool::budget_status::{BudgetArgs, BudgetLine, BudgetState, BudgetStatusResult};

@@ -4,353 +4,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::date::Date;
+use crate::json::{fail, list, string, unit, Fields, Json, R};
 use crate::locale::Locale;
-use crate::money::Money;
+use crate::plan_json::date;
 use crate::reason::{Confidence, Reason};
 pub use crate::tool::{ToolCall, ToolOutput};
-
-/// Declares the arguments of a tool over the ledger: a struct that refuses unknown
-/// fields and, with the `schema` feature, has a JSON Schema. In its body, `name?: T` is
-/// an optional field left out of the JSON when absent; `[keys]` stands for the optional
-/// category, merchant and account keys, `[amounts]` for the optional bounds on
-/// amounts, and `[exclude]` for a category and a merchant to leave out — the fields
-/// several tools share.
-macro_rules! ledger_args {
-    ($(#[$attr:meta])* pub struct $name:ident { $($body:tt)* }) => {
-        ledger_args!(@fields [$(#[$attr])*] $name [] $($body)*);
-    };
-    (@fields $attrs:tt $name:ident $done:tt [keys] $($rest:tt)*) => {
-        ledger_args!(@fields $attrs $name $done
-            pub category?: String,
-            pub merchant?: String,
-            pub account?: String,
-            $($rest)*);
-    };
-    (@fields $attrs:tt $name:ident $done:tt [amounts] $($rest:tt)*) => {
-        ledger_args!(@fields $attrs $name $done
-            /// Only transactions at least this large (absolute amount, inclusive).
-            pub amount_min?: $crate::Money,
-            /// Only transactions at most this large (absolute amount, inclusive).
-            pub amount_max?: $crate::Money,
-            $($rest)*);
-    };
-    (@fields $attrs:tt $name:ident $done:tt [exclude] $($rest:tt)*) => {
-        ledger_args!(@fields $attrs $name $done
-            /// A category key to leave out.
-            pub exclude_category?: String,
-            /// A merchant key to leave out.
-            pub exclude_merchant?: String,
-            $($rest)*);
-    };
-    // `name?: T`: an `Option<T>`, left out of the JSON when `None`.
-    (@fields $attrs:tt $name:ident [$($done:tt)*] $(#[$f:meta])* pub $field:ident?: $ty:ty, $($rest:tt)*) => {
-        ledger_args!(@fields $attrs $name [$($done)*
-            $(#[$f])*
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub $field: Option<$ty>,
-        ] $($rest)*);
-    };
-    (@fields $attrs:tt $name:ident [$($done:tt)*] $(#[$f:meta])* pub $field:ident: $ty:ty, $($rest:tt)*) => {
-        ledger_args!(@fields $attrs $name [$($done)* $(#[$f])* pub $field: $ty,] $($rest)*);
-    };
-    (@fields [$($attr:tt)*] $name:ident [$($done:tt)*]) => {
-        $($attr)*
-        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-        #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
-        pub struct $name { $($done)* }
-    };
-}
-
-pub(crate) use ledger_args;
-
-/// A resolved, half-open date range `[start, end)` with the user's words and a label.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Period {
-    pub start: Date,
-    pub end: Date,
-    /// How Sou names the range: "janvier 2026", "January 2026".
-    pub label: String,
-    /// What the user wrote ("le mois dernier"); empty when Sou chose the period.
-    #[serde(default)]
-    pub words: String,
-}
-
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GroupBy {
-    #[default]
-    None,
-    Category,
-    Merchant,
-    /// The user's bank accounts ("compte courant", "Livret A").
-    Account,
-    Month,
-    /// Weeks starting on Monday.
-    Week,
-    Day,
-}
-
-impl GroupBy {
-    /// Time groups are shown in date order, the others largest first.
-    pub fn is_time(self) -> bool {
-        matches!(self, GroupBy::Month | GroupBy::Week | GroupBy::Day)
-    }
-}
-
-/// What an average divides a total by.
-// Plain comments on the variants: the schema goes to models in every request, and the
-// rules are in docs/tools.md.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AveragePer {
-    // The months of the period: whole months count 1, a part of one its share of days;
-    // a month with no transaction counts as zero.
-    Month,
-    // The period's days ÷ 7.
-    Week,
-    // The period's days.
-    Day,
-    // The transactions counted.
-    Transaction,
-}
-
-/// The order of a transaction list.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ListOrder {
-    /// Newest first.
-    #[default]
-    Newest,
-    /// Largest absolute amount first, then newest.
-    Largest,
-}
-
-impl ListOrder {
-    pub fn is_newest(&self) -> bool {
-        *self == ListOrder::Newest
-    }
-}
-
-/// Which money a comparison adds up.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Flow {
-    #[default]
-    Spending,
-    Income,
-}
-
-/// Which side of the ledger a transaction is on.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    /// Money going out (negative amounts).
-    Debit,
-    /// Money coming in (positive amounts): salary, refunds, transfers received.
-    Credit,
-}
-
-/// How `query_dataset` combines a column's values.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Aggregate {
-    #[default]
-    Sum,
-    Avg,
-    /// Rows (no `measure`).
-    Count,
-    Min,
-    Max,
-}
-
-impl Aggregate {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Aggregate::Sum => "sum",
-            Aggregate::Avg => "avg",
-            Aggregate::Count => "count",
-            Aggregate::Min => "min",
-            Aggregate::Max => "max",
-        }
-    }
-}
-
-/// The order of `query_dataset`'s groups.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DatasetOrder {
-    /// Largest value first (the default).
-    #[default]
-    ValueDesc,
-    /// Smallest value first ("the 3 regions that sold least").
-    ValueAsc,
-    /// In the grouping column's order: dates and months in time order.
-    Group,
-}
-
-impl DatasetOrder {
-    pub fn is_default(&self) -> bool {
-        *self == DatasetOrder::ValueDesc
-    }
-}
-
-/// How `query_dataset` groups a date column: by its month ("2026-01"), quarter
-/// ("2026-T1", "2026-Q1") or year ("2026") rather than by day.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DateBucket {
-    Month,
-    Quarter,
-    Year,
-}
-
-/// How a `query_dataset` filter compares a column with its value.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FilterOp {
-    Eq,
-    Ne,
-    Lt,
-    Lte,
-    Gt,
-    Gte,
-}
-
-impl FilterOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            FilterOp::Eq => "=",
-            FilterOp::Ne => "≠",
-            FilterOp::Lt => "<",
-            FilterOp::Lte => "≤",
-            FilterOp::Gt => ">",
-            FilterOp::Gte => "≥",
-        }
-    }
-}
-
-/// One condition on a dataset's rows: `region = Nord`, `quantite > 10`.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DatasetFilter {
-    pub column: String,
-    pub op: FilterOp,
-    /// A number for a numeric column, `YYYY-MM-DD` for a date column, otherwise text
-    /// (compared ignoring case).
-    pub value: String,
-}
-
-/// The rows of a dataset whose date column falls in a period ("en 2025").
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DatasetPeriod {
-    /// A date column of the dataset.
-    pub column: String,
-    /// First day included.
-    pub start: Date,
-    /// First day after the period.
-    pub end: Date,
-    /// How Sou names the range: "2025", "janvier 2026".
-    #[serde(default)]
-    pub label: String,
-}
-
-pub const DEFAULT_LIST_LIMIT: u32 = 50;
-pub const MAX_LIST_LIMIT: u32 = 500;
-
-/// What a call filters on, read and changed through [`ToolCall::filters`] and
-/// [`ToolCall::filters_mut`], which each tool's file fills.
-impl ToolCall {
-    /// The period asked about; ledger tools have one, dataset tools none.
-    pub fn period(&self) -> Option<&Period> {
-        self.filters().period
-    }
-
-    pub fn period_mut(&mut self) -> Option<&mut Period> {
-        self.filters_mut().period
-    }
-
-    /// The category a read filters on, or the one a budget or a rule is for.
-    pub fn category(&self) -> Option<&str> {
-        self.filters().category
-    }
-
-    /// The category a write puts transactions or a budget in: a budget's, a rule's, a
-    /// recategorisation's target.
-    pub fn written_category_mut(&mut self) -> Option<&mut String> {
-        self.filters_mut().written_category
-    }
-
-    pub fn merchant(&self) -> Option<&str> {
-        self.filters().merchant
-    }
-
-    pub fn account(&self) -> Option<&str> {
-        self.filters().account
-    }
-
-    /// The category and the merchant the call leaves out, where the tool has them.
-    pub fn excluded(&self) -> (Option<&str>, Option<&str>) {
-        let f = self.filters();
-        (f.exclude_category, f.exclude_merchant)
-    }
-
-    pub fn amounts(&self) -> (Option<Money>, Option<Money>) {
-        let f = self.filters();
-        (f.amount_min, f.amount_max)
-    }
-
-    /// Sets the amount bounds where the tool has them; other tools ignore them.
-    pub fn set_amounts(&mut self, min: Option<Money>, max: Option<Money>) {
-        if let Some((lo, hi)) = self.filters_mut().amounts {
-            (*lo, *hi) = (min, max);
-        }
-    }
-
-    /// Sets the category and merchant filters where the tool has them.
-    pub fn set_filters(&mut self, category: Option<String>, merchant: Option<String>) {
-        let f = self.filters_mut();
-        if let Some(c) = f.category {
-            *c = category;
-        }
-        if let Some(m) = f.merchant {
-            *m = merchant;
-        }
-    }
-
-    /// Sets the category and merchant to leave out where the tool has them; returns
-    /// whether it has them.
-    pub fn set_excluded(&mut self, category: Option<String>, merchant: Option<String>) -> bool {
-        match self.filters_mut().excluded {
-            Some((c, m)) => {
-                (*c, *m) = (category, merchant);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Sets the account filter where the tool has one.
-    pub fn set_account(&mut self, account: Option<String>) {
-        if let Some(a) = self.filters_mut().account {
-            *a = account;
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanMeta {
@@ -413,6 +71,118 @@ impl ParseOutcome {
         match self {
             ParseOutcome::Plan(p) => Some(p),
             ParseOutcome::Clarification(_) => None,
+        }
+    }
+}
+
+// A plan read from its JSON by hand, for the browser ([`ToolCallPlan::from_json`]).
+// The browser reads plans the server wrote (the stream's `plan` events, the previous
+// plan a follow-up continues). Serde's derived code for the plan's dozen types, and its
+// buffering of `#[serde(flatten)]` and tagged enums, weighed a good part of the
+// browser bundle; this reads the JSON once into a small tree, then each field from it.
+// It reads what the derived `Deserialize` reads (the tests compare them on every plan of
+// the corpus) and refuses what it refuses, but for two things no server writes: a key
+// given twice is refused even where serde would ignore it, and an enum's variant must
+// be a string (serde also takes `{"month": null}`). Its error messages are shorter.
+
+fn reason(json: &Json) -> R<Reason> {
+    let f = Fields::of(json, None)?;
+    Ok(Reason { code: f.req("code", unit)?, text: f.req("text", string)? })
+}
+
+fn meta(json: &Json) -> R<PlanMeta> {
+    let f = Fields::of(json, None)?;
+    Ok(PlanMeta {
+        confidence: f.req("confidence", unit)?,
+        confidence_reasons: f.req("confidence_reasons", |j| list(j, reason))?,
+        locale: f.req("locale", unit)?,
+        today: f.req("today", date)?,
+    })
+}
+
+impl ToolCallPlan {
+    /// Reads a plan from its JSON as its `Deserialize` does, with less code: the
+    /// browser's reader (see the module `plan_json`).
+    pub fn from_json(json: &str) -> Result<ToolCallPlan, serde_json::Error> {
+        ToolCallPlan::from_value(&serde_json::from_str(json)?)
+    }
+
+    /// [`ToolCallPlan::from_json`] from JSON already read (a plan inside an event).
+    pub fn from_value(json: &Json) -> Result<ToolCallPlan, serde_json::Error> {
+        let f = Fields::of(json, None)?;
+        let tool = f.req("tool", string)?;
+        let Some(args) = f.get("args") else { return fail("missing field") };
+        let call = ToolCall::read(&tool, args)?;
+        Ok(ToolCallPlan { call, meta: f.req("meta", meta)? })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use crate::plan::*;
+
+    /// `from_json` reads what `Deserialize` reads, whatever the order of the keys (a
+    /// model's plan may put `args` first), and refuses what it refuses.
+    #[test]
+    // Its plans include writes, which only a parser that reads writes knows.
+    #[cfg(feature = "writes")]
+    fn from_json_reads_as_deserialize_does() {
+        let plans = [
+            r#"{"tool":"spending_summary","args":{"period":{"start":"2026-01-01","end":"2026-02-01","label":"janvier 2026","words":"janvier"},"category":"groceries","amount_min":{"minor":1000,"currency":"EUR"},"group_by":"merchant","top":5,"average":"month"},"meta":{"confidence":"high","confidence_reasons":[{"code":"explicit_intent","text":"a"}],"locale":"fr","today":"2026-03-14"}}"#,
+            r#"{"meta":{"confidence":"low","confidence_reasons":[],"locale":"en","today":"2026-03-14"},"args":{"period":{"start":"2026-01-01","end":"2026-02-01","label":"January 2026"},"direction":"debit","order":"largest","limit":10},"tool":"list_transactions"}"#,
+            r#"{"args":{},"tool":"dataset_info","extra":1,"meta":{"confidence":"medium","confidence_reasons":[],"locale":"en","today":"2026-03-14"}}"#,
+            r#"{"tool":"balances","args":{"period":{"start":"2026-01-01","end":"2026-02-01","label":"x"},"account":null},"meta":{"confidence":"low","confidence_reasons":[{"code":"guardian_repaired","text":"b","more":[1.5,-2,true,null,{}]}],"locale":"en","today":"2026-03-14","x":"y"}}"#,
+            r#"{"tool":"income_summary","args":{"period":{"start":"2026-01-01","end":"2026-02-01","label":"x"},"amount_max":{"minor":-45,"currency":"USD"}},"meta":{"confidence":"low","confidence_reasons":[],"locale":"en","today":"2026-03-14"}}"#,
+            r#"{"tool":"compare_periods","args":{"flow":"income","current":{"start":"2026-01-01","end":"2026-02-01","label":"x"},"reference":{"start":"2025-01-01","end":"2025-02-01","label":"y","words":"z"},"merchant":"m"},"meta":{"confidence":"low","confidence_reasons":[],"locale":"en","today":"2026-03-14"}}"#,
+            r#"{"tool":"run_sql","args":{"sql":"select 1"},"meta":{"confidence":"low","confidence_reasons":[],"locale":"en","today":"2026-03-14"}}"#,
+            r#"{"tool":"query_dataset","args":{"dataset":"ventes","aggregate":"sum","measure":"montant","group_by":"mois","bucket":"quarter","filters":[{"column":"region","op":"gte","value":"Nord"}],"period":{"column":"mois","start":"2025-01-01","end":"2026-01-01"},"order":"group","limit":3,"chart":"line"},"meta":{"confidence":"high","confidence_reasons":[],"locale":"fr","today":"2026-03-14"}}"#,
+            // The writes, as the parser plans them.
+            r#"{"tool":"set_budget","args":{"category":"restaurants","amount":{"minor":30000,"currency":"EUR"},"from":"2026-12-01"},"meta":{"confidence":"high","confidence_reasons":[{"code":"write_request","text":"w"},{"code":"explicit_amount","text":"a"}],"locale":"fr","today":"2026-11-21"}}"#,
+            r#"{"meta":{"confidence":"medium","confidence_reasons":[{"code":"default_month","text":"d"}],"locale":"en","today":"2026-11-21"},"args":{"from":"2026-11-01","category":"shopping"},"tool":"set_budget"}"#,
+            r#"{"tool":"create_rule","args":{"pattern":"Uber Eats","category":"restaurants","apply_to_past":true},"meta":{"confidence":"high","confidence_reasons":[],"locale":"en","today":"2026-11-21"}}"#,
+            r#"{"tool":"create_rule","args":{"category":"leisure","pattern":"LIBRAIRIE"},"meta":{"confidence":"low","confidence_reasons":[{"code":"unplaced_meaning","text":"u"}],"locale":"fr","today":"2026-11-21"}}"#,
+            r#"{"tool":"recategorise","args":{"to":"leisure","period":{"start":"2026-03-01","end":"2026-04-01","label":"mars 2026","words":"mars"},"category":"shopping","merchant":"amazon","text":"PRIME","amount_min":{"minor":10000,"currency":"EUR"},"amount_max":{"minor":20000,"currency":"EUR"},"ids":[1,-2,3]},"meta":{"confidence":"high","confidence_reasons":[],"locale":"fr","today":"2026-11-21"}}"#,
+            r#"{"tool":"recategorise","args":{"to":"groceries","merchant":"boulangerie_paul"},"meta":{"confidence":"high","confidence_reasons":[{"code":"exact_merchant","text":"m"}],"locale":"fr","today":"2026-11-21"}}"#,
+            r#"{"tool":"merge_merchants","args":{"into":"amazon","merge":["amzn"],"aliases":["Amazon Marketplace"],"name":"Amazon"},"meta":{"confidence":"high","confidence_reasons":[],"locale":"en","today":"2026-11-21"}}"#,
+            r#"{"tool":"merge_merchants","args":{"into":"basic_fit","name":"Basic-Fit"},"meta":{"confidence":"high","confidence_reasons":[],"locale":"en","today":"2026-11-21"}}"#,
+            r#"{"tool":"mark_transfers","args":{"text":"livret","period":{"start":"2026-10-01","end":"2026-11-01","label":"October 2026"},"merchant":"boursorama","amount_max":{"minor":5,"currency":"EUR"},"ids":[]},"meta":{"confidence":"medium","confidence_reasons":[{"code":"name_as_text","text":"n"},{"code":"missing_value","text":"v"},{"code":"unknown_name","text":"u"}],"locale":"fr","today":"2026-11-21"}}"#,
+        ];
+        for json in plans {
+            let derived: ToolCallPlan = serde_json::from_str(json).unwrap();
+            assert_eq!(ToolCallPlan::from_json(json).unwrap(), derived, "{json}");
+            let again = serde_json::to_string(&derived).unwrap();
+            assert_eq!(ToolCallPlan::from_json(&again).unwrap(), derived);
+        }
+        let meta =
+            r#""meta":{"confidence":"high","confidence_reasons":[],"locale":"fr","today":"2026-03-14"}"#;
+        for bad in [
+            format!(r#"{{"tool":"nope","args":{{}},{meta}}}"#),
+            format!(r#"{{"tool":"dataset_info","args":{{"x":1}},{meta}}}"#),
+            format!(r#"{{"tool":"dataset_info",{meta}}}"#),
+            r#"{"tool":"dataset_info","args":{}}"#.to_string(),
+            format!(r#"{{"tool":"balances","args":{{"period":{{"start":"2026-01-01","end":"2026-02-01"}}}},{meta}}}"#),
+            format!(r#"{{"tool":"balances","args":{{"period":{{"start":"2026-01-01","end":"2026-02-31","label":""}}}},{meta}}}"#),
+            format!(r#"{{"tool":"cash_flow","args":{{"period":{{"start":"2026-01-01","end":"2026-02-01","label":""}},"group_by":"year"}},{meta}}}"#),
+            format!(r#"{{"tool":"cash_flow","args":{{"period":{{"start":"2026-01-01","end":"2026-02-01","label":""}},"group_by":null}},{meta}}}"#),
+            format!(r#"{{"tool":"query_dataset","args":{{"dataset":"v","limit":-1}},{meta}}}"#),
+            format!(r#"{{"tool":"query_dataset","args":{{"dataset":"v","limit":1.5}},{meta}}}"#),
+            format!(r#"{{"tool":"query_dataset","args":{{"dataset":"v","limit":4294967296}},{meta}}}"#),
+            format!(r#"{{"tool":"query_dataset","args":{{"dataset":"v","filters":[{{"column":"c","op":"like","value":"x"}}]}},{meta}}}"#),
+            format!(r#"{{"tool":"income_summary","args":{{"period":{{"start":"2026-01-01","end":"2026-02-01","label":""}},"amount_min":{{"minor":1,"currency":"eur"}}}},{meta}}}"#),
+            format!(r#"{{"tool":"run_sql","args":{{"sql":1}},{meta}}}"#),
+            format!(r#"{{"tool":"set_budget","args":{{"category":"c"}},{meta}}}"#),
+            format!(r#"{{"tool":"set_budget","args":{{"category":"c","from":"2026-12-01","to":"x"}},{meta}}}"#),
+            format!(r#"{{"tool":"create_rule","args":{{"pattern":"p","category":"c","apply_to_past":"yes"}},{meta}}}"#),
+            format!(r#"{{"tool":"recategorise","args":{{"merchant":"m"}},{meta}}}"#),
+            format!(r#"{{"tool":"recategorise","args":{{"to":"c","ids":[1.5]}},{meta}}}"#),
+            format!(r#"{{"tool":"merge_merchants","args":{{"into":"a","merge":"b"}},{meta}}}"#),
+            format!(r#"{{"tool":"mark_transfers","args":{{"account":"livret_a"}},{meta}}}"#),
+            r#"{"tool":"run_sql","args":{"sql":""},"meta":{"confidence":"sure","confidence_reasons":[],"locale":"en","today":"2026-03-14"}}"#.to_string(),
+            r#"{"tool":"run_sql","args":{"sql":""},"meta":{"confidence":"low","confidence_reasons":[{"code":"nope","text":""}],"locale":"en","today":"2026-03-14"}}"#.to_string(),
+        ] {
+            assert!(serde_json::from_str::<ToolCallPlan>(&bad).is_err(), "{bad}");
+            assert!(ToolCallPlan::from_json(&bad).is_err(), "{bad}");
         }
     }
 }

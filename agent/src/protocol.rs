@@ -5,7 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Clarification, Confidence, Date, ToolCallPlan, ToolOutput};
+use crate::date::Date;
+use crate::locale::Locale;
+use crate::plan::{Clarification, ToolCallPlan};
+use crate::reason::Confidence;
+use crate::tool::ToolOutput;
 
 /// `POST /api/v1/plan`: what the parser makes of a message.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -55,7 +59,7 @@ pub enum ChatEvent {
     /// A write Sou will make only once the user approves it: what changes (a dry run),
     /// the approval's id and its expiry.
     ApprovalRequired {
-        approval: Box<crate::Approval>,
+        approval: Box<crate::writes::Approval>,
     },
     /// A plan of several steps (or with a write among them), waiting for the user:
     /// `POST /api/v1/runs/{run}/accept`, `reject`, or `PATCH` an edited plan.
@@ -132,6 +136,14 @@ impl TextFormat {
 }
 
 impl ChatEvent {
+    /// Sou's own answer to a tool result: each tool's sentence (in its file, `crate::tool`)
+    /// as a `token` whose format is text. It quotes what a bank, a file or the user named
+    /// (labels, merchants, dataset cells), so a label such as
+    /// `[Confirmez votre compte](https://…)` is shown as written, never as a link.
+    pub fn answer(output: &ToolOutput, locale: Locale) -> ChatEvent {
+        ChatEvent::text(output.answer(locale))
+    }
+
     /// A piece of Sou's own answer: text, never read as Markdown.
     pub fn text(content: impl Into<String>) -> ChatEvent {
         ChatEvent::Token { content: content.into(), format: TextFormat::Text }
@@ -219,7 +231,7 @@ pub struct DetectedEntity {
     pub name: String,
     /// 0..=1; only exact names (1.0) are reported today, above the 0.6 floor.
     pub confidence: f32,
-    pub suggestion: crate::Suggestion,
+    pub suggestion: crate::plan::Suggestion,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -407,4 +419,174 @@ pub struct StoredMessage {
 pub enum Role {
     User,
     Assistant,
+}
+
+// Each tool's sentence, as `ChatEvent::answer` sends it.
+#[cfg(test)]
+mod answers {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::args::{GroupBy, Period};
+    use crate::date::Date;
+    use crate::money::{Currency, Money};
+    use crate::tool::spending_summary::SummaryResult;
+    use crate::tools::Group;
+
+    fn summary(group_by: GroupBy, groups: &[(&str, i64)]) -> ToolOutput {
+        let eur = Currency::new("EUR").unwrap();
+        ToolOutput::SpendingSummary(SummaryResult {
+            top: None,
+            period: Period {
+                start: Date::new(2025, 1, 1).unwrap(),
+                end: Date::new(2026, 1, 1).unwrap(),
+                label: "année 2025".into(),
+                words: String::new(),
+            },
+            category: None,
+            merchant: None,
+            account: None,
+            excluded: Vec::new(),
+            average: None,
+            group_by,
+            total: Money::new(groups.iter().map(|g| g.1).sum(), eur),
+            count: 3,
+            other_currencies: vec![],
+            groups: groups
+                .iter()
+                .map(|&(label, minor)| Group {
+                    key: label.into(),
+                    label: label.into(),
+                    total: Money::new(minor, eur),
+                    count: 1,
+                })
+                .collect(),
+            chart: None,
+            transactions: vec![],
+            transactions_truncated: false,
+            source_ids: vec![],
+            source_count: 0,
+        })
+    }
+
+    const HOSTILE: [&str; 2] =
+        ["[Confirmez votre compte](https://evil.example/login)", "<img src=x onerror=alert(1)>"];
+
+    /// Sou's answer quotes the label and says it is text.
+    fn assert_text_quoting(output: &ToolOutput, label: &str) {
+        for locale in [Locale::Fr, Locale::En] {
+            let e = ChatEvent::answer(output, locale);
+            let crate::protocol::ChatEvent::Token { content, format } = &e else { panic!("{e:?}") };
+            assert_eq!(*format, crate::protocol::TextFormat::Text, "{content}");
+            assert!(content.contains(label), "{content}");
+            assert!(e.to_json().contains(r#""format":"text""#), "{}", e.to_json());
+        }
+    }
+
+    #[test]
+    fn labels_from_a_bank_or_a_file_are_sent_as_text() {
+        let eur = Currency::new("EUR").unwrap();
+        let period = Period {
+            start: Date::new(2026, 1, 1).unwrap(),
+            end: Date::new(2026, 2, 1).unwrap(),
+            label: "janvier 2026".into(),
+            words: String::new(),
+        };
+        for label in HOSTILE {
+            // A merchant named from a transfer's label, as the largest group and as the filter.
+            let mut by_merchant = summary(GroupBy::Merchant, &[(label, 5_000), ("Lidl", 100)]);
+            assert_text_quoting(&by_merchant, label);
+            if let ToolOutput::SpendingSummary(r) = &mut by_merchant {
+                r.groups.clear();
+                r.merchant = Some(crate::tools::EntityRef { key: "m".into(), label: label.into() });
+            }
+            assert_text_quoting(&by_merchant, label);
+            // A category's label.
+            let mut by_category = summary(GroupBy::None, &[]);
+            if let ToolOutput::SpendingSummary(r) = &mut by_category {
+                r.category = Some(crate::tools::EntityRef { key: "c".into(), label: label.into() });
+            }
+            assert_text_quoting(&by_category, label);
+            // The largest transaction's raw bank label.
+            let row = crate::tools::TransactionRow {
+                id: 1,
+                date: Date::new(2026, 1, 5).unwrap(),
+                label: label.into(),
+                merchant: None,
+                category: None,
+                account: "courant".into(),
+                amount: Money::new(-9_900, eur),
+            };
+            let largest =
+                ToolOutput::ListTransactions(crate::tool::list_transactions::TransactionListResult {
+                    period: period.clone(),
+                    category: None,
+                    merchant: None,
+                    account: None,
+                    excluded: Vec::new(),
+                    direction: None,
+                    order: crate::args::ListOrder::Largest,
+                    text: None,
+                    count: 1,
+                    transactions: vec![row],
+                    truncated: false,
+                    net: Money::new(-9_900, eur),
+                    source_ids: vec![1],
+                });
+            assert_text_quoting(&largest, label);
+            // A dataset's cell.
+            let dataset = ToolOutput::QueryDataset(crate::tool::query_dataset::DatasetResult {
+                dataset: Some("ventes".into()),
+                title: "Total par région".into(),
+                result: crate::datasets::QueryResult {
+                    sql: "SELECT 1".into(),
+                    columns: vec!["region".into(), "total".into()],
+                    rows: vec![
+                        vec![crate::datasets::Cell::Text(label.into()), crate::datasets::Cell::Int(3)],
+                        vec![crate::datasets::Cell::Text("Nord".into()), crate::datasets::Cell::Int(1)],
+                    ],
+                    truncated: false,
+                },
+                chart: None,
+            });
+            assert_text_quoting(&dataset, label);
+        }
+    }
+
+    #[test]
+    fn the_largest_group_is_named_whatever_the_order() {
+        let months = summary(
+            GroupBy::Month,
+            &[("janvier 2025", 100_685), ("mars 2025", 114_658), ("avril 2025", 114_658)],
+        );
+        assert!(months.answer(Locale::Fr).ends_with(" Le plus : mars 2025 (1\u{202f}146,58\u{a0}€)."));
+        assert!(months.answer(Locale::En).ends_with(" Highest: mars 2025 (€1,146.58)."));
+        let categories = summary(GroupBy::Category, &[("Courses", 500), ("Loisirs", 500), ("Santé", 100)]);
+        assert!(categories.answer(Locale::Fr).ends_with(" Poste principal : Courses (5,00\u{a0}€)."));
+        assert!(!summary(GroupBy::None, &[]).answer(Locale::En).contains("Largest"));
+    }
+
+    #[test]
+    fn a_top_n_speaks_of_the_n_and_their_share_of_the_total() {
+        let ToolOutput::SpendingSummary(mut r) =
+            summary(GroupBy::Merchant, &[("Carrefour", 3_000), ("Lidl", 1_000), ("Zara", 6_000)])
+        else {
+            unreachable!()
+        };
+        // The tool keeps the N largest groups; the total still covers everything.
+        r.top = Some(2);
+        r.groups.retain(|g| g.label != "Lidl");
+        r.groups.sort_by_key(|g| -g.total.minor);
+        let top = ToolOutput::SpendingSummary(r);
+        assert_eq!(
+            top.answer(Locale::En),
+            "Your top 2 merchants — année 2025: Zara €60.00 (60.0%), Carrefour €30.00 (30.0%). \
+             Together €90.00, 90.0% of your €100.00 spending."
+        );
+        let fr = top.answer(Locale::Fr);
+        assert!(fr.starts_with("Vos 2 premiers marchands — année 2025 : Zara"), "{fr}");
+        assert!(
+            fr.contains("Ensemble 90,00\u{a0}€, soit 90,0\u{a0}% de vos 100,00\u{a0}€ de dépenses."),
+            "{fr}"
+        );
+    }
 }

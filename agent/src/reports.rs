@@ -8,7 +8,13 @@
 pub use crate::money::share_bp;
 use serde::{Deserialize, Serialize};
 
-use crate::{period, Date, Locale, Period, SummaryResult, ToolCall, ToolCallPlan, ToolOutput};
+use crate::args::Period;
+use crate::date::Date;
+use crate::locale::Locale;
+use crate::period;
+use crate::plan::ToolCallPlan;
+use crate::tool::spending_summary::SummaryResult;
+use crate::tool::{ToolCall, ToolOutput};
 
 /// What a report is made from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -259,7 +265,7 @@ pub fn summary_line(kind: ReportKind, content: &ReportContent, figures: Figures,
     let first = content.blocks.iter().flat_map(|b| b.outputs.iter()).next();
     match (kind, figures) {
         (ReportKind::Answer, Figures::Amounts) => match first {
-            Some(o) => crate::answer::summarize(o, locale),
+            Some(o) => o.answer(locale),
             None => {
                 content.blocks.first().and_then(|b| b.markdown.as_deref()).map(first_line).unwrap_or_default()
             }
@@ -360,7 +366,8 @@ pub fn previous(p: &Period, locale: Locale) -> Period {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use crate::{EntityRef, GroupBy, TransactionRow};
+    use crate::args::GroupBy;
+    use crate::tools::{EntityRef, TransactionRow};
 
     #[test]
     fn shares_round_half_away_from_zero() {
@@ -379,13 +386,13 @@ mod tests {
             merchant: merchant.map(Into::into),
             category: category.map(Into::into),
             account: "Compte courant".into(),
-            amount: crate::Money::new(-1234, crate::Currency::new("EUR").unwrap()),
+            amount: crate::money::Money::new(-1234, crate::money::Currency::new("EUR").unwrap()),
         }
     }
 
     #[test]
     fn redaction_removes_ids_and_with_categories_only_every_merchant() {
-        let eur = crate::Currency::new("EUR").unwrap();
+        let eur = crate::money::Currency::new("EUR").unwrap();
         let entity = |key: &str, label: &str| EntityRef { key: key.into(), label: label.into() };
         let summary = SummaryResult {
             top: None,
@@ -395,13 +402,13 @@ mod tests {
             account: None,
             excluded: vec![entity("lidl", "Lidl"), entity("restaurants", "Restaurants")],
             group_by: GroupBy::Merchant,
-            total: crate::Money::new(5000, eur),
+            total: crate::money::Money::new(5000, eur),
             count: 2,
             other_currencies: Vec::new(),
             groups: vec![crate::tools::Group {
                 key: "monoprix".into(),
                 label: "Monoprix".into(),
-                total: crate::Money::new(5000, eur),
+                total: crate::money::Money::new(5000, eur),
                 count: 2,
             }],
             average: None,

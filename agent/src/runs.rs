@@ -6,7 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Confidence, Date, Locale, ToolCall};
+use crate::date::Date;
+use crate::locale::Locale;
+use crate::reason::Confidence;
+use crate::tool::ToolCall;
 
 /// A plan has one to this many steps.
 pub const MAX_PLAN_STEPS: usize = 10;
@@ -305,7 +308,7 @@ pub struct RunTrace {
     /// The first transactions each step rests on (at most [`SOURCE_ROWS`] a step), to
     /// show them; their ids are the first of the step's `sources`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub source_rows: Vec<crate::TransactionRow>,
+    pub source_rows: Vec<crate::tools::TransactionRow>,
 }
 
 /// How many of a step's source transactions a trace carries to show.

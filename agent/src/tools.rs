@@ -42,7 +42,7 @@ pub struct Group {
 /// A total divided by months, weeks, days or transactions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Average {
-    pub per: crate::plan::AveragePer,
+    pub per: crate::args::AveragePer,
     /// The total ÷ `over`, rounded half away from zero to the minor unit.
     pub amount: Money,
     /// What the total was divided by, in hundredths: 1200 is 12 months, 1070 is 10.7.

@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ToolCall, Vocabulary};
+use crate::tool::ToolCall;
+use crate::vocab::Vocabulary;
 
 /// The ledger's read tools a site may offer (a write is never offered to a visitor).
 pub const LEDGER_TOOLS: &[&str] = ToolCall::LEDGER_NAMES;
@@ -169,7 +170,7 @@ pub fn origin(text: &str) -> Option<String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::{DatasetInfoArgs, QueryDatasetArgs, RunSqlArgs};
+    use crate::tool::{dataset_info::DatasetInfoArgs, query_dataset::QueryDatasetArgs, run_sql::RunSqlArgs};
 
     #[test]
     fn origins_are_read_strictly() {

@@ -315,7 +315,7 @@ impl Sou {
         if run.effect.empty {
             return Err(WriteError::Nothing);
         }
-        let title = agent::wording::describe(vocab, &plan.call, locale);
+        let title = agent::tool::describe(vocab, &plan.call, locale);
         let id = crate::reports::new_id();
         let now = chrono::Utc::now();
         let expires_at =
@@ -709,7 +709,7 @@ impl Sou {
         .bind(&id)
         .bind(user.0)
         .bind(call.name())
-        .bind(agent::wording::describe(vocab, call, locale))
+        .bind(agent::tool::describe(vocab, call, locale))
         .bind(to_json(&run.rows)?)
         .bind(timestamp(chrono::Utc::now()))
         .execute(&mut *db)

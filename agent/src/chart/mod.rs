@@ -8,8 +8,8 @@ pub(crate) mod spec;
 pub use spec::{ChartKind, ChartSpec, Point};
 
 use crate::datasets::QueryResult;
+use crate::money::{Currency, Money};
 use crate::tools::Group;
-use crate::{Currency, Money};
 
 /// The most points a chart draws; a longer result is shown as a table only.
 pub const MAX_POINTS: usize = 60;

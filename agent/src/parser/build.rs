@@ -3,11 +3,17 @@
 
 use super::entities::Unplaced;
 use super::intent::Kind;
+use crate::args::{Direction, GroupBy, Period, DEFAULT_LIST_LIMIT};
+use crate::date::Date;
+use crate::locale::Locale;
 use crate::period;
+use crate::plan::{PlanMeta, ToolCallPlan};
 use crate::reason::{confidence_of, Reason, ReasonCode};
-use crate::{
-    BalancesArgs, BudgetArgs, CashFlowArgs, Date, Direction, GroupBy, ListTransactionsArgs, Locale, Period,
-    PlanMeta, RecurringArgs, SummaryArgs, ToolCall, ToolCallPlan, DEFAULT_LIST_LIMIT,
+use crate::tool::ToolCall;
+use crate::tool::{
+    balances::BalancesArgs, budget_status::BudgetArgs, cash_flow::CashFlowArgs,
+    list_transactions::ListTransactionsArgs, recurring_payments::RecurringArgs,
+    spending_summary::SummaryArgs,
 };
 
 pub(crate) fn plan(call: ToolCall, reasons: Vec<Reason>, locale: Locale, today: Date) -> ToolCallPlan {
@@ -17,10 +23,10 @@ pub(crate) fn plan(call: ToolCall, reasons: Vec<Reason>, locale: Locale, today: 
 
 impl super::Parser {
     /// `call` offered as one of a question's answers: picking it is the user's choice.
-    pub(super) fn picked(&self, call: ToolCall, locale: Locale, today: Date) -> crate::Suggestion {
+    pub(super) fn picked(&self, call: ToolCall, locale: Locale, today: Date) -> crate::plan::Suggestion {
         let label = self.describe(&call, locale);
         let reasons = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
-        crate::Suggestion { label, plan: plan(call, reasons, locale, today) }
+        crate::plan::Suggestion { label, plan: plan(call, reasons, locale, today) }
     }
 }
 
@@ -30,15 +36,15 @@ pub(crate) struct Slots {
     pub(crate) category: Option<String>,
     pub(crate) merchant: Option<String>,
     pub(crate) account: Option<String>,
-    pub(crate) amount_min: Option<crate::Money>,
-    pub(crate) amount_max: Option<crate::Money>,
+    pub(crate) amount_min: Option<crate::money::Money>,
+    pub(crate) amount_max: Option<crate::money::Money>,
     pub(crate) group_by: GroupBy,
     pub(crate) top: Option<u32>,
     pub(crate) direction: Option<Direction>,
     /// A category and a merchant to leave out ("hors Picard").
     pub(crate) exclude: (Option<String>, Option<String>),
     /// "average monthly spend": what a summary's average divides by.
-    pub(crate) average: Option<crate::AveragePer>,
+    pub(crate) average: Option<crate::args::AveragePer>,
 }
 
 impl Slots {
@@ -111,7 +117,7 @@ pub(crate) fn call_for(kind: Kind, s: Slots) -> ToolCall {
             exclude_category: s.exclude.0,
             exclude_merchant: s.exclude.1,
             text: None,
-            order: crate::ListOrder::Newest,
+            order: crate::args::ListOrder::Newest,
             limit: DEFAULT_LIST_LIMIT,
         }),
         Kind::CashFlow => ToolCall::CashFlow(CashFlowArgs {

@@ -8,11 +8,14 @@ use super::build::{call_for, current_period, plan, Slots};
 use super::entities::EntityMatch;
 use super::intent::Kind;
 use super::{Context, Parser};
+use crate::args::{GroupBy, Period};
+use crate::locale::Locale;
 use crate::period;
+use crate::plan::{Clarification, Suggestion};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::MAX_MESSAGE_CHARS;
+use crate::tool::ToolCall;
 use crate::vocab::EntityKind;
-use crate::{Clarification, GroupBy, Locale, Period, Suggestion, ToolCall};
 
 /// How many plans a clarification offers.
 pub(super) const MAX_SUGGESTIONS: usize = 4;
@@ -145,16 +148,16 @@ impl Parser {
     pub(super) fn rate_or_breakdown(
         &self,
         call: ToolCall,
-        locale: crate::Locale,
+        locale: crate::locale::Locale,
         cx: &Context<'_>,
-    ) -> crate::Clarification {
+    ) -> crate::plan::Clarification {
         let per = match &call {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => match a.group_by {
-                crate::GroupBy::Day => crate::AveragePer::Day,
-                crate::GroupBy::Week => crate::AveragePer::Week,
-                _ => crate::AveragePer::Month,
+                crate::args::GroupBy::Day => crate::args::AveragePer::Day,
+                crate::args::GroupBy::Week => crate::args::AveragePer::Week,
+                _ => crate::args::AveragePer::Month,
             },
-            _ => crate::AveragePer::Month,
+            _ => crate::args::AveragePer::Month,
         };
         let mut average = call.clone();
         if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = &mut average {
@@ -162,19 +165,23 @@ impl Parser {
         }
         let suggestions = vec![self.picked(call, locale, cx.today), self.picked(average, locale, cx.today)];
         let question = match (locale, per) {
-            (crate::Locale::Fr, crate::AveragePer::Day) => {
+            (crate::locale::Locale::Fr, crate::args::AveragePer::Day) => {
                 "Le total de chaque jour, ou la moyenne par jour ?"
             }
-            (crate::Locale::Fr, crate::AveragePer::Week) => {
+            (crate::locale::Locale::Fr, crate::args::AveragePer::Week) => {
                 "Le total de chaque semaine, ou la moyenne par semaine ?"
             }
-            (crate::Locale::Fr, _) => "Le total de chaque mois, ou la moyenne par mois ?",
-            (crate::Locale::En, crate::AveragePer::Day) => "Each day's total, or the average per day?",
-            (crate::Locale::En, crate::AveragePer::Week) => "Each week's total, or the average per week?",
-            (crate::Locale::En, _) => "Each month's total, or the average per month?",
+            (crate::locale::Locale::Fr, _) => "Le total de chaque mois, ou la moyenne par mois ?",
+            (crate::locale::Locale::En, crate::args::AveragePer::Day) => {
+                "Each day's total, or the average per day?"
+            }
+            (crate::locale::Locale::En, crate::args::AveragePer::Week) => {
+                "Each week's total, or the average per week?"
+            }
+            (crate::locale::Locale::En, _) => "Each month's total, or the average per month?",
         };
         let reasons = vec![Reason::new(ReasonCode::RateOrBreakdown, locale, "")];
-        crate::Clarification { question: question.to_string(), reasons, suggestions, locale }
+        crate::plan::Clarification { question: question.to_string(), reasons, suggestions, locale }
     }
 
     /// "mes dépenses moyennes en courses en 2025": an average, but per what? Per month
@@ -182,10 +189,10 @@ impl Parser {
     pub(super) fn average_per(
         &self,
         call: ToolCall,
-        locale: crate::Locale,
+        locale: crate::locale::Locale,
         cx: &Context<'_>,
-    ) -> crate::Clarification {
-        let per = |per: crate::AveragePer, group_by: Option<crate::GroupBy>| {
+    ) -> crate::plan::Clarification {
+        let per = |per: crate::args::AveragePer, group_by: Option<crate::args::GroupBy>| {
             let mut call = call.clone();
             if let ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) = &mut call {
                 a.average = Some(per);
@@ -196,14 +203,14 @@ impl Parser {
             self.picked(call, locale, cx.today)
         };
         let suggestions = vec![
-            per(crate::AveragePer::Month, Some(crate::GroupBy::Month)),
-            per(crate::AveragePer::Transaction, None),
+            per(crate::args::AveragePer::Month, Some(crate::args::GroupBy::Month)),
+            per(crate::args::AveragePer::Transaction, None),
         ];
         let question = match locale {
-            crate::Locale::Fr => "Une moyenne par mois, ou par opération ?",
-            crate::Locale::En => "An average per month, or per transaction?",
+            crate::locale::Locale::Fr => "Une moyenne par mois, ou par opération ?",
+            crate::locale::Locale::En => "An average per month, or per transaction?",
         };
         let reasons = vec![Reason::new(ReasonCode::AverageUnit, locale, "")];
-        crate::Clarification { question: question.to_string(), reasons, suggestions, locale }
+        crate::plan::Clarification { question: question.to_string(), reasons, suggestions, locale }
     }
 }

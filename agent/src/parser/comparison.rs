@@ -6,11 +6,15 @@ use super::entities::{Entities, EntityMatch};
 use super::followup::context_step;
 use super::intent::{self, Kind};
 use super::{Context, Parser};
+use crate::args::Period;
+use crate::date::Date;
+use crate::locale::Locale;
 use crate::period;
+use crate::plan::{ParseOutcome, ToolCallPlan};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::Token;
+use crate::tool::ToolCall;
 use crate::vocab::EntityKind;
-use crate::{Date, Locale, ParseOutcome, Period, ToolCall, ToolCallPlan};
 
 impl Parser {
     /// "mars 2026 vs mars 2025", "courses en janvier par rapport à l'an dernier",
@@ -47,8 +51,8 @@ impl Parser {
         };
 
         let flow = match (intent.kind, previous.map(|(p, _)| &p.call)) {
-            (Some(Kind::Income), _) | (None, Some(ToolCall::IncomeSummary(_))) => crate::Flow::Income,
-            _ => crate::Flow::Spending,
+            (Some(Kind::Income), _) | (None, Some(ToolCall::IncomeSummary(_))) => crate::args::Flow::Income,
+            _ => crate::args::Flow::Spending,
         };
         let (category, merchant) = self.compared_names(&mut c, &categories, &merchants);
         let (current, reference) = c.periods(&said);
@@ -66,7 +70,7 @@ impl Parser {
             Some(a) => Some(a),
             None => previous.and_then(|(p, _)| p.call.account()).map(str::to_string),
         };
-        let call = ToolCall::ComparePeriods(crate::CompareArgs {
+        let call = ToolCall::ComparePeriods(crate::tool::compare_periods::CompareArgs {
             flow,
             current,
             reference,
@@ -74,7 +78,7 @@ impl Parser {
             merchant,
             account,
         });
-        let sure = crate::reason::confidence_of(&reasons) != crate::Confidence::Low;
+        let sure = crate::reason::confidence_of(&reasons) != crate::reason::Confidence::Low;
         if let (Some(so_far), true) = (so_far, sure) {
             return ParseOutcome::Clarification(self.so_far_or_whole(call, so_far, locale, cx));
         }
@@ -115,7 +119,7 @@ impl Parser {
         (current, reference): (Period, Period),
         locale: Locale,
         cx: &Context<'_>,
-    ) -> crate::Clarification {
+    ) -> crate::plan::Clarification {
         let mut to_date = call.clone();
         if let ToolCall::ComparePeriods(a) = &mut to_date {
             a.current = current;
@@ -125,7 +129,7 @@ impl Parser {
             "Jusqu'à la même date, ou les deux périodes entières ?",
             "Up to the same date, or both periods whole?",
         );
-        crate::Clarification {
+        crate::plan::Clarification {
             question: question.to_string(),
             reasons: vec![Reason::new(ReasonCode::SoFarOrWhole, locale, "")],
             suggestions: vec![self.picked(to_date, locale, cx.today), self.picked(call, locale, cx.today)],
@@ -286,7 +290,7 @@ impl Comparing<'_, '_> {
         // "décembre … pour comparer avec cette année": a month against a year
         // compares nothing like with like — asked.
         // ("January compared to last year" is January a year back: as read.)
-        let days = |p: &crate::Period| p.end.to_days() - p.start.to_days();
+        let days = |p: &crate::args::Period| p.end.to_days() - p.start.to_days();
         let against = period::against(&a.period, &b.period, locale);
         let (da, db) = (days(&a.period), days(&against));
         if da.max(db) > 2 * da.min(db) + 3 {

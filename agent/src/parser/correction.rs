@@ -164,7 +164,7 @@ impl Parser {
             (0..tokens.len()).filter(|&i| !GLUE.contains(&tokens[i].norm.as_str())).collect();
         let (&a, &b) = (content.first()?, content.last()?);
         let used = vec![false; tokens.len()];
-        let locale = crate::Locale::Fr;
+        let locale = crate::locale::Locale::Fr;
         if let Some(f) = period::find(&tokens, &used, said, cx.today, locale) {
             if f.first <= a && f.last >= b && f.parts.is_empty() {
                 return Some((
@@ -207,7 +207,7 @@ impl Parser {
         let used = vec![false; tokens.len()];
         match kind {
             Replacement::Period => {
-                let all = period::find_all(&tokens, &used, head, cx.today, crate::Locale::Fr);
+                let all = period::find_all(&tokens, &used, head, cx.today, crate::locale::Locale::Fr);
                 let [f] = all.as_slice() else { return None };
                 let span = tokens[f.first].start..tokens[f.last].end;
                 Some((head.get(span.clone())?.to_string(), span))

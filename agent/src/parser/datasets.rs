@@ -6,12 +6,14 @@
 use super::build::plan;
 use super::lexicon::is_followup;
 use super::{Context, Parser};
-use crate::analyst;
+use crate::locale::Locale;
+use crate::parser::analyst;
+use crate::plan::Clarification;
+#[cfg(feature = "datasets")]
+use crate::plan::{ParseOutcome, Suggestion};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::Token;
-#[cfg(feature = "datasets")]
-use crate::{wording, ParseOutcome, Suggestion};
-use crate::{Clarification, Locale, ToolCall};
+use crate::tool::ToolCall;
 
 impl Parser {
     /// A question about the user's datasets, as the browser's parser recognises one: it
@@ -92,7 +94,7 @@ impl Parser {
                 let suggestions = options
                     .into_iter()
                     .map(|a| {
-                        let label = wording::dataset_title(&a, locale);
+                        let label = crate::tool::query_dataset::dataset_title(&a, locale);
                         let picked = vec![Reason::new(ReasonCode::UserSelected, locale, &label)];
                         Suggestion { label, plan: plan(ToolCall::QueryDataset(a), picked, locale, cx.today) }
                     })
@@ -113,7 +115,12 @@ impl Parser {
 #[cfg(all(test, not(feature = "datasets")))]
 mod tests {
     use crate::datasets::DatasetShape;
-    use crate::{Context, Date, Locale, ParseOutcome, Parser, ReasonCode, Vocabulary};
+    use crate::date::Date;
+    use crate::locale::Locale;
+    use crate::parser::{Context, Parser};
+    use crate::plan::ParseOutcome;
+    use crate::reason::ReasonCode;
+    use crate::vocab::Vocabulary;
 
     #[test]
     fn the_browser_recognises_a_dataset_question_and_sends_it() {

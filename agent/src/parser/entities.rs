@@ -4,10 +4,10 @@
 use super::lexicon::{
     changes_meaning, is_exclusion_word, is_list_word, is_stopword, is_transaction_word, negates_at,
 };
+use crate::locale::Locale;
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{edit_distance, singular, Token, TokenKind};
 use crate::vocab::{EntityId, EntityKind, Index, Vocabulary};
-use crate::Locale;
 
 #[derive(Clone)]
 pub(crate) struct EntityMatch {

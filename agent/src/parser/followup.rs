@@ -6,10 +6,13 @@ use super::clarify::Near;
 use super::entities::Entities;
 use super::{Context, Parser, Reading};
 use crate::amount;
+use crate::args::Period;
 use crate::period;
+use crate::plan::{ParseOutcome, ToolCallPlan};
 use crate::reason::{Reason, ReasonCode};
+use crate::tool::ToolCall;
 use crate::vocab::EntityKind;
-use crate::{wording, ParseOutcome, Period, ToolCall, ToolCallPlan};
+use crate::wording;
 
 impl Parser {
     /// The previous plan, changed by what the message says.

@@ -6,6 +6,9 @@
 //! dataset (`datasets`), else to a comparison, a follow-up of the previous plan, a new
 //! question (`question`), or a clarifying question (`clarify`).
 
+// Without `datasets` (the browser), only its names are used: what a message names.
+#[cfg_attr(not(feature = "datasets"), allow(dead_code))]
+pub mod analyst;
 mod build;
 mod clarify;
 mod comparison;
@@ -35,13 +38,16 @@ use self::entities::{Entities, Finder};
 use self::intent::{Intent, Kind};
 use self::lexicon::{compare_words, detect_locale, is_budget_word, is_followup, label_text};
 use crate::amount::{self, AmountFilter};
-use crate::analyst;
+use crate::args::Period;
+use crate::date::Date;
+use crate::locale::Locale;
 use crate::period::{self, Found};
+use crate::plan::{ParseOutcome, Suggestion, ToolCallPlan};
 use crate::protocol::DetectedEntity;
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{tokenize, Token, TokenKind, MAX_MESSAGE_CHARS};
+use crate::tool::ToolCall;
 use crate::vocab::{EntityKind, Index, Vocabulary};
-use crate::{wording, Date, Locale, ParseOutcome, Period, Suggestion, ToolCall, ToolCallPlan};
 
 /// What the parser knows besides the message.
 #[derive(Clone, Copy, Debug)]
@@ -147,7 +153,7 @@ impl Parser {
 
     pub fn parse(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
         let outcome = self.parse_whole(message, cx);
-        if matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == crate::Confidence::High) {
+        if matches!(&outcome, ParseOutcome::Plan(p) if p.meta.confidence == crate::reason::Confidence::High) {
             return outcome;
         }
         #[cfg(feature = "asides")]
@@ -198,7 +204,7 @@ impl Parser {
     #[cfg(feature = "asides")]
     fn surely(&self, text: &str, code: ReasonCode, detail: &str, cx: &Context<'_>) -> Option<ToolCallPlan> {
         let ParseOutcome::Plan(mut p) = self.parse_whole(text, cx) else { return None };
-        if p.meta.confidence != crate::Confidence::High {
+        if p.meta.confidence != crate::reason::Confidence::High {
             return None;
         }
         p.meta.confidence_reasons.push(Reason::new(code, p.meta.locale, detail));
@@ -242,7 +248,7 @@ impl Parser {
         if parts.len() >= 2 {
             let quoted = parts[1..].iter().map(|c| format!("« {c} »")).collect::<Vec<_>>().join(", ");
             p.meta.confidence_reasons.push(Reason::new(ReasonCode::UnplacedMeaning, p.meta.locale, &quoted));
-            p.meta.confidence = crate::confidence_of(&p.meta.confidence_reasons);
+            p.meta.confidence = crate::reason::confidence_of(&p.meta.confidence_reasons);
         }
         ParseOutcome::Plan(p)
     }
@@ -291,7 +297,7 @@ impl Parser {
         }
         let text = self.text_to_find(message, &tokens, &mut used);
         // Amounts first: "plus de 2000 €" is not the year 2000.
-        let currency = self.vocab.currency.unwrap_or(crate::Currency::EUR);
+        let currency = self.vocab.currency.unwrap_or(crate::money::Currency::EUR);
         let amounts = amount::find(&tokens, &used, locale, currency).filter(|a| !are_days(&tokens, a));
         if let Some(a) = &amounts {
             used[a.first..=a.last].iter_mut().for_each(|u| *u = true);
@@ -355,7 +361,7 @@ impl Parser {
 
     /// A message over the length read: asked to be shorter, in the language of its
     /// beginning.
-    fn too_long(&self, message: &str, char_count: usize, cx: &Context<'_>) -> crate::Clarification {
+    fn too_long(&self, message: &str, char_count: usize, cx: &Context<'_>) -> crate::plan::Clarification {
         // The language of its beginning, as for any message.
         let head: String = message.chars().take(MAX_MESSAGE_CHARS).collect();
         let locale = message_locale(&tokenize(&head), cx);
@@ -424,7 +430,7 @@ impl Parser {
             let continued = self.followup(reading, cx, previous);
             match (&alone, &continued) {
                 (ParseOutcome::Plan(a), ParseOutcome::Plan(c))
-                    if a.meta.confidence == crate::Confidence::High && a.call == c.call =>
+                    if a.meta.confidence == crate::reason::Confidence::High && a.call == c.call =>
                 {
                     alone
                 }
@@ -457,7 +463,7 @@ impl Parser {
                 locale,
                 &labels.join(", "),
             ));
-            p.meta.confidence = crate::confidence_of(&p.meta.confidence_reasons);
+            p.meta.confidence = crate::reason::confidence_of(&p.meta.confidence_reasons);
             return ParseOutcome::Plan(p);
         }
         // Months that follow each other ("June and July") may also be meant together:
@@ -498,7 +504,7 @@ impl Parser {
             }
         };
         let reasons = vec![Reason::new(ReasonCode::SeparatePeriods, locale, &labels.join(", "))];
-        ParseOutcome::Clarification(crate::Clarification { question, reasons, suggestions, locale })
+        ParseOutcome::Clarification(crate::plan::Clarification { question, reasons, suggestions, locale })
     }
 
     /// The user's categories, merchants and accounts a text names exactly (a model's
@@ -559,14 +565,14 @@ impl Parser {
 
     /// One line saying what a call computes: "Dépenses en Courses — janvier 2026".
     pub fn describe(&self, call: &ToolCall, locale: Locale) -> String {
-        wording::describe(&self.vocab, call, locale)
+        crate::tool::describe(&self.vocab, call, locale)
     }
 }
 
 /// A message asking for a change (a write verb, no question word), for a parser that
 /// does not read writes itself.
 #[cfg(not(feature = "writes"))]
-fn change_request(tokens: &[crate::text::Token], locale: Locale) -> Option<crate::Clarification> {
+fn change_request(tokens: &[crate::text::Token], locale: Locale) -> Option<crate::plan::Clarification> {
     const ASKS: [&str; 12] = [
         "combien", "how", "what", "whats", "quel", "quelle", "quels", "quelles", "which", "why", "pourquoi",
         "did",
@@ -575,7 +581,7 @@ fn change_request(tokens: &[crate::text::Token], locale: Locale) -> Option<crate
     if !write || tokens.iter().any(|t| ASKS.contains(&t.norm.as_str())) {
         return None;
     }
-    Some(crate::Clarification {
+    Some(crate::plan::Clarification {
         question: locale
             .pick(
                 "Une modification : envoyez-la, Sou vous montrera ce qui changerait avant de rien modifier.",

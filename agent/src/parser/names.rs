@@ -5,10 +5,12 @@
 use super::entities::EntityMatch;
 use super::Parser;
 use crate::amount::AmountFilter;
+use crate::locale::Locale;
+use crate::money::Currency;
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{Token, TokenKind};
+use crate::tool::ToolCall;
 use crate::vocab::EntityKind;
-use crate::{Currency, Locale, ToolCall};
 
 /// "c'est des loisirs", "sont en courses", "were groceries": a category named as what
 /// something is, quoted.
@@ -156,7 +158,7 @@ impl Parser {
     pub(super) fn exclusions(
         &self,
         excluded: &[EntityMatch],
-        locale: crate::Locale,
+        locale: crate::locale::Locale,
         reasons: &mut Vec<Reason>,
     ) -> (Option<String>, Option<String>) {
         let (mut category, mut merchant) = (None, None);

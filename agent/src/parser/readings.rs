@@ -8,9 +8,10 @@
 use super::entities::EntityMatch;
 use super::intent::Intent;
 use super::Parser;
+use crate::parser::Context;
 use crate::reason::{Reason, ReasonCode};
 use crate::text::Token;
-use crate::{Context, ToolCall};
+use crate::tool::ToolCall;
 
 fn w(t: &Token) -> &str {
     t.norm.as_str()
@@ -62,11 +63,11 @@ impl Parser {
         });
         let plain_total = match call {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
-                a.group_by == crate::GroupBy::None && a.average.is_none() && a.top.is_none()
+                a.group_by == crate::args::GroupBy::None && a.average.is_none() && a.top.is_none()
             }
             _ => false,
         };
-        let unlisted = matches!(call, ToolCall::ListTransactions(a) if a.direction.is_some() && a.limit == crate::DEFAULT_LIST_LIMIT && !intent.largest && !intent.latest);
+        let unlisted = matches!(call, ToolCall::ListTransactions(a) if a.direction.is_some() && a.limit == crate::args::DEFAULT_LIST_LIMIT && !intent.largest && !intent.latest);
         // "Est-ce que j'ai reçu mon salaire ce mois-ci ?", "did I pay Foncia in
         // November?": yes or no — the lines, or their total? Writers read both.
         let first = |k: usize| tokens.get(k).map_or("", w);

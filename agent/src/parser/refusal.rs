@@ -261,20 +261,20 @@ const QUESTION_LEADS: &[&str] = &[
 
 impl Refused {
     /// Whether `call` is what was turned down.
-    pub(super) fn is(self, call: &crate::ToolCall) -> bool {
-        use crate::ToolCall as T;
+    pub(super) fn is(self, call: &crate::tool::ToolCall) -> bool {
+        use crate::tool::ToolCall as T;
         match self {
             Refused::List => matches!(call, T::ListTransactions(_)),
             Refused::Breakdown => match call {
-                T::SpendingSummary(a) | T::IncomeSummary(a) => a.group_by != crate::GroupBy::None,
-                T::CashFlow(a) => a.group_by != crate::GroupBy::None,
+                T::SpendingSummary(a) | T::IncomeSummary(a) => a.group_by != crate::args::GroupBy::None,
+                T::CashFlow(a) => a.group_by != crate::args::GroupBy::None,
                 _ => false,
             },
             Refused::Total => match call {
                 T::SpendingSummary(a) | T::IncomeSummary(a) => {
-                    a.group_by == crate::GroupBy::None && a.average.is_none()
+                    a.group_by == crate::args::GroupBy::None && a.average.is_none()
                 }
-                T::CashFlow(a) => a.group_by == crate::GroupBy::None,
+                T::CashFlow(a) => a.group_by == crate::args::GroupBy::None,
                 _ => false,
             },
             Refused::Average => match call {

@@ -628,7 +628,7 @@ impl Parser {
         clause: &str,
         cx: &Context<'_>,
     ) -> bool {
-        if period::find(tokens, &used, clause, cx.today, crate::Locale::En).is_some() {
+        if period::find(tokens, &used, clause, cx.today, crate::locale::Locale::En).is_some() {
             return false;
         }
         let read = intent::read(tokens, &mut used, clause);

@@ -6,11 +6,15 @@
 //! on its own; a part without a period takes the period of the part before. Anything
 //! less sure is not split: the message goes the usual way (a question, or a model).
 
+use crate::args::Period;
+use crate::locale::Locale;
 use crate::parser::{Context, Parser};
+use crate::plan::{ParseOutcome, ToolCallPlan};
+use crate::reason::Confidence;
 use crate::reason::ReasonCode;
 use crate::runs::{PlanStep, RunPlan, MAX_PLAN_STEPS};
 use crate::text::tokenize;
-use crate::{Confidence, Locale, ParseOutcome, Period, ToolCall, ToolCallPlan};
+use crate::tool::ToolCall;
 
 /// Words that join two requests.
 const JOINS: &[&str] = &["and", "then", "also", "plus", "et", "puis", "ensuite", "aussi", "enfin"];
@@ -267,7 +271,7 @@ impl Parser {
         let (ex_category, ex_merchant) = p.call.excluded();
         let excluded = usize::from(ex_category.is_some()) + usize::from(ex_merchant.is_some());
         let (min, max) = p.call.amounts();
-        let after = |f: &dyn Fn(&crate::ToolCall) -> bool| {
+        let after = |f: &dyn Fn(&crate::tool::ToolCall) -> bool| {
             rest.iter().any(|r| match self.parse_request(r, &cx) {
                 ParseOutcome::Plan(q) => f(&q.call),
                 ParseOutcome::Clarification(_) => false,
@@ -338,7 +342,7 @@ impl Parser {
         for n in &names {
             let call = summary(&period, &kind, &n.key)?;
             let why = locale.pick(format!("Pour comparer : {}", n.name), format!("To compare: {}", n.name));
-            let meta = crate::PlanMeta { confidence: Confidence::High, ..plan.meta.clone() };
+            let meta = crate::plan::PlanMeta { confidence: Confidence::High, ..plan.meta.clone() };
             out.push((ToolCallPlan { call, meta }, why));
         }
         Some(out)

@@ -2,8 +2,10 @@
 //! days — and the arithmetic between them: a step back or forth, the period before,
 //! the period a comparison means.
 
+use crate::args::Period;
+use crate::date::Date;
+use crate::locale::Locale;
 use crate::wording;
-use crate::{Date, Locale, Period};
 
 pub fn month(start: Date, locale: Locale) -> Period {
     let start = start.first_of_month();
@@ -223,8 +225,8 @@ pub fn so_far_against(
 /// Every period of a call named again from its dates alone, in `locale`, with no words:
 /// a plan sent by a client carries a label and words that are not trusted (one saying
 /// "janvier 2026" over March would be repeated in the answer and a shared report).
-pub fn renamed(call: &mut crate::ToolCall, locale: Locale) {
-    use crate::ToolCall;
+pub fn renamed(call: &mut crate::tool::ToolCall, locale: Locale) {
+    use crate::tool::ToolCall;
     let mut periods: Vec<&mut Period> = Vec::new();
     match call {
         ToolCall::ComparePeriods(a) => periods.extend([&mut a.current, &mut a.reference]),

@@ -13,8 +13,10 @@ pub use calendar::{
     to_date_against, today, year, Unit,
 };
 
+use crate::args::Period;
+use crate::date::Date;
+use crate::locale::Locale;
 use crate::text::Token;
-use crate::{Date, Locale, Period};
 use scan::Scanner;
 
 /// A period found in the message and the tokens it used.

@@ -2,8 +2,10 @@
 //! the range each names on a given day.
 
 use super::calendar::{day, month, quarter, range, week, year};
+use crate::args::Period;
+use crate::date::Date;
+use crate::locale::Locale;
 use crate::wording;
-use crate::{Date, Locale, Period};
 
 /// Relative phrases, as normalised words, and what they resolve to.
 #[derive(Clone, Copy)]

@@ -6,12 +6,14 @@ use serde::{Deserialize, Serialize};
 
 use super::{Filters, FiltersMut, Heading};
 use crate::json::{string, unit, Fields, Json, R};
-use crate::plan::ledger_args;
+use crate::args::ledger_args;
 use crate::plan_json::period as read_period;
 use super::Hide;
 use crate::tools::{EntityRef, TransactionRow};
 use crate::wording::day_label;
-use crate::{Direction, Locale, Money, Period};
+use crate::args::{Direction, Period};
+use crate::locale::Locale;
+use crate::money::Money;
 
 ledger_args! {
     /// Arguments of `activity`: the transactions with a merchant, in a category or on an
@@ -47,7 +49,7 @@ pub struct ActivityResult {
     /// Amounts in other currencies, not converted and not counted above.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub other_currencies: Vec<Money>,
-    /// The first [`crate::SOURCE_PAGE`] transactions' ids, newest first.
+    /// The first [`crate::tools::SOURCE_PAGE`] transactions' ids, newest first.
     pub source_ids: Vec<i64>,
     /// How many transactions the result counted (in the main currency).
     pub source_count: u64,

@@ -6,12 +6,14 @@ use serde::{Deserialize, Serialize};
 use super::{Filters, FiltersMut, Heading};
 use crate::answer::percent;
 use crate::json::{string, unit, Fields, Json, R};
-use crate::plan::ledger_args;
+use crate::args::ledger_args;
 use crate::plan_json::period as read_period;
 use super::Hide;
 use crate::tools::EntityRef;
 use crate::wording::group_label;
-use crate::{GroupBy, Locale, Money, Period};
+use crate::args::{GroupBy, Period};
+use crate::locale::Locale;
+use crate::money::Money;
 
 ledger_args! {
     /// Arguments of `cash_flow`: money in, money out, the net and the savings rate over a
@@ -53,7 +55,7 @@ pub struct CashFlowResult {
     pub savings_rate_basis_points: Option<i64>,
     /// In date order; empty unless `group_by` is a time group.
     pub rows: Vec<CashFlowRow>,
-    /// The first [`crate::SOURCE_PAGE`] transactions' ids, newest first.
+    /// The first [`crate::tools::SOURCE_PAGE`] transactions' ids, newest first.
     pub source_ids: Vec<i64>,
     /// How many transactions (in the main currency) the result counted.
     #[serde(default)]

@@ -5,11 +5,13 @@ use serde::{Deserialize, Serialize};
 use super::{Filters, FiltersMut, Heading};
 use crate::answer::percent;
 use crate::json::{string, unit, Fields, Json, R};
-use crate::plan::ledger_args;
+use crate::args::ledger_args;
 use crate::plan_json::period as read_period;
 use super::Hide;
 use crate::tools::EntityRef;
-use crate::{Flow, Locale, Money, Period};
+use crate::args::{Flow, Period};
+use crate::locale::Locale;
+use crate::money::Money;
 
 ledger_args! {
     /// Arguments of `compare_periods`: the same total over two periods.

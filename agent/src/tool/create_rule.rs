@@ -2,7 +2,7 @@
 //! next imports and, if asked, the past.
 
 use super::{Filters, FiltersMut};
-use crate::plan::ledger_args;
+use crate::args::ledger_args;
 
 ledger_args! {
     /// Arguments of `create_rule`: "a label or merchant name containing `pattern` is
@@ -50,15 +50,15 @@ pub(crate) fn filters_mut(a: &mut CreateRuleArgs) -> FiltersMut<'_> {
 
 /// "Règle : « Uber Eats » → Restaurants, aussi pour les opérations passées".
 #[cfg(feature = "writes")]
-pub(crate) fn title(vocab: &crate::Vocabulary, a: &CreateRuleArgs, locale: crate::Locale) -> String {
+pub(crate) fn title(vocab: &crate::vocab::Vocabulary, a: &CreateRuleArgs, locale: crate::locale::Locale) -> String {
     let name = vocab.label_of(&a.category, locale);
     match locale {
-        crate::Locale::Fr => format!(
+        crate::locale::Locale::Fr => format!(
             "Règle : « {} » → {name}{}",
             a.pattern,
             if a.apply_to_past { ", aussi pour les opérations passées" } else { "" }
         ),
-        crate::Locale::En => {
+        crate::locale::Locale::En => {
             format!(
                 "Rule: “{}” → {name}{}",
                 a.pattern,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::Heading;
 use crate::json::{Fields, Json, R};
 use super::Hide;
-use crate::Locale;
+use crate::locale::Locale;
 
 /// Arguments of `dataset_info`: none.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

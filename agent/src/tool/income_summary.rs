@@ -4,7 +4,7 @@
 use super::spending_summary::{average_title, SummaryArgs, SummaryResult};
 use super::Heading;
 use crate::answer::{average_sentence, left_out};
-use crate::Locale;
+use crate::locale::Locale;
 
 pub(crate) use super::spending_summary::{filters, filters_mut, period, read, redact};
 

@@ -5,11 +5,13 @@ use serde::{Deserialize, Serialize};
 use super::{Filters, FiltersMut, Heading};
 use crate::answer::left_out;
 use crate::json::{string, u32_, unit, Fields, Json, R};
-use crate::plan::ledger_args;
+use crate::args::ledger_args;
 use crate::plan_json::{money, period as read_period};
 use super::Hide;
 use crate::tools::{EntityRef, TransactionRow};
-use crate::{Direction, ListOrder, Locale, Money, Period, DEFAULT_LIST_LIMIT};
+use crate::args::{Direction, ListOrder, Period, DEFAULT_LIST_LIMIT};
+use crate::locale::Locale;
+use crate::money::Money;
 
 ledger_args! {
     /// Arguments of `list_transactions`: the transactions of a period, newest first.
@@ -56,7 +58,7 @@ pub struct TransactionListResult {
     pub truncated: bool,
     /// Net sum of the matching transactions (signed), in the main currency.
     pub net: Money,
-    /// The first [`crate::SOURCE_PAGE`] matching transactions' ids, in the list's order.
+    /// The first [`crate::tools::SOURCE_PAGE`] matching transactions' ids, in the list's order.
     pub source_ids: Vec<i64>,
 }
 

@@ -1,8 +1,8 @@
 //! `mark_transfers`: transactions that are transfers between the user's own accounts.
 
 use super::{Filters, FiltersMut};
-use crate::plan::ledger_args;
-use crate::Period;
+use crate::args::ledger_args;
+use crate::args::Period;
 
 ledger_args! {
     /// Arguments of `mark_transfers`: the transactions every given filter keeps are
@@ -57,7 +57,7 @@ pub(crate) fn filters_mut(a: &mut MarkTransfersArgs) -> FiltersMut<'_> {
 
 /// "Marquer comme virements entre vos comptes : libellé « livret » — octobre 2026".
 #[cfg(feature = "writes")]
-pub(crate) fn title(vocab: &crate::Vocabulary, a: &MarkTransfersArgs, locale: crate::Locale) -> String {
+pub(crate) fn title(vocab: &crate::vocab::Vocabulary, a: &MarkTransfersArgs, locale: crate::locale::Locale) -> String {
     use crate::wording::{which_words, Which};
     let which = Which {
         names: [a.merchant.as_deref(), None],
@@ -68,7 +68,7 @@ pub(crate) fn title(vocab: &crate::Vocabulary, a: &MarkTransfersArgs, locale: cr
     };
     let what = which_words(vocab, which, locale);
     match locale {
-        crate::Locale::Fr => format!("Marquer comme virements entre vos comptes : {what}"),
-        crate::Locale::En => format!("Mark as transfers between your accounts: {what}"),
+        crate::locale::Locale::Fr => format!("Marquer comme virements entre vos comptes : {what}"),
+        crate::locale::Locale::En => format!("Mark as transfers between your accounts: {what}"),
     }
 }

@@ -1,7 +1,7 @@
 //! `merge_merchants`: merchants merged into one (and aliases given to it), or renamed.
 
 use super::{Filters, FiltersMut};
-use crate::plan::ledger_args;
+use crate::args::ledger_args;
 
 ledger_args! {
     /// Arguments of `merge_merchants`: the merchants in `merge` become `into` (their
@@ -54,8 +54,8 @@ pub(crate) fn filters_mut(_: &mut MergeMerchantsArgs) -> FiltersMut<'_> {
 
 /// "Fusionner AMZN dans Amazon", "Rename Basic Fit to “Basic-Fit”".
 #[cfg(feature = "writes")]
-pub(crate) fn title(vocab: &crate::Vocabulary, a: &MergeMerchantsArgs, locale: crate::Locale) -> String {
-    use crate::Locale;
+pub(crate) fn title(vocab: &crate::vocab::Vocabulary, a: &MergeMerchantsArgs, locale: crate::locale::Locale) -> String {
+    use crate::locale::Locale;
     let name = |k: &str| vocab.label_of(k, locale);
     let mut merged: Vec<String> = a.merge.iter().map(|k| name(k)).collect();
     merged.extend(a.aliases.iter().map(|a| locale.pick(format!("« {a} »"), format!("“{a}”"))));

@@ -9,13 +9,17 @@
 //! server's registry and runner and the pages' views expand it into their `match`es,
 //! so a tool left out of one of them does not compile.
 
+use crate::amount;
+use crate::args::Period;
+use crate::locale::Locale;
+use crate::money::Money;
 use crate::tools::{EntityRef, TransactionRow};
-use crate::{Locale, Money, Period};
+use crate::vocab::Vocabulary;
 
 /// Calls `$cb!` with every tool, in the registry's order, grouped as tools over the
 /// ledger, tools over the user's datasets and tools that change data: each entry is the
 /// tool's name (its module here, `agent::tool::<name>`, with its `Args` and, for a read,
-/// its `Output`) and its variant in [`crate::ToolCall`] (and [`crate::ToolOutput`]).
+/// its `Output`) and its variant in [`ToolCall`] (and [`ToolOutput`]).
 ///
 /// A new tool is one line here and one file beside this one; the compiler then lists
 /// the places that must say what the tool does (its run on the server, its view).
@@ -246,7 +250,7 @@ macro_rules! agent_tools {
             #[cfg(feature = "writes")]
             pub(crate) fn write_title(
                 &self,
-                vocab: &crate::Vocabulary,
+                vocab: &crate::vocab::Vocabulary,
                 locale: Locale,
             ) -> Option<String> {
                 match self {
@@ -272,8 +276,9 @@ macro_rules! agent_tools {
         }
 
         impl ToolOutput {
-            /// Sou's sentence for the result, written without a model.
-            pub(crate) fn answer(&self, locale: Locale) -> String {
+            /// Sou's sentence for the result, written without a model: text, never Markdown
+            /// (it quotes what banks and files named; see [`crate::protocol::ChatEvent::answer`]).
+            pub fn answer(&self, locale: Locale) -> String {
                 match self {
                     $(ToolOutput::$L(r) => $l::answer(r, locale),)*
                     $(ToolOutput::$D(r) => $d::answer(r, locale),)*
@@ -299,4 +304,139 @@ macro_rules! agent_tools {
     };
 }
 
-crate::for_each_tool!(agent_tools);
+for_each_tool!(agent_tools);
+
+/// One line saying what a call computes: "Dépenses en Courses — janvier 2026": its
+/// filters in words, then each tool's own words (in its file, `crate::tool`).
+pub fn describe(vocab: &Vocabulary, call: &ToolCall, locale: Locale) -> String {
+    if let Some(write) = describe_write(vocab, call, locale) {
+        return write;
+    }
+    let period = call.period().map_or("", |p| p.label.as_str());
+    let (min, max) = call.amounts();
+    let amounts = amount::describe(min, max, locale);
+    let names: Vec<String> = [call.merchant().or(call.category()), call.account()]
+        .into_iter()
+        .flatten()
+        .map(|k| vocab.label_of(k, locale))
+        .collect();
+    let name = (!names.is_empty()).then(|| names.join(", "));
+    let filter = match (name, amounts.is_empty()) {
+        (Some(n), false) => Some(format!("{n}, {amounts}")),
+        (Some(n), true) => Some(n),
+        (None, false) => Some(amounts),
+        (None, true) => None,
+    };
+    // "Restaurants hors Deliveroo", "excluding Rent".
+    let (ex_category, ex_merchant) = call.excluded();
+    let left_out: Vec<String> =
+        [ex_merchant, ex_category].into_iter().flatten().map(|k| vocab.label_of(k, locale)).collect();
+    let filter = match (filter, crate::wording::excluding(&left_out, locale)) {
+        (f, None) => f,
+        (None, Some(but)) => Some(but),
+        (Some(f), Some(but)) => Some(format!("{f} {but}")),
+    };
+    call.title(&Heading { filter, period }, locale)
+}
+
+/// The browser's line for a write (its bundle has no room for the wording below; the
+/// server's rendering of the answer, which replaces it, has the full line).
+#[cfg(not(feature = "writes"))]
+fn describe_write(
+    _: &crate::vocab::Vocabulary,
+    call: &ToolCall,
+    locale: crate::locale::Locale,
+) -> Option<String> {
+    call.is_write().then(|| locale.pick("Modification à approuver", "Change to approve").to_string())
+}
+
+/// One line saying what a write does: "Budget Restaurants : 300,00 € par mois à partir
+/// de décembre 2026". `None` for a read.
+#[cfg(feature = "writes")]
+fn describe_write(
+    vocab: &crate::vocab::Vocabulary,
+    call: &ToolCall,
+    locale: crate::locale::Locale,
+) -> Option<String> {
+    call.write_title(vocab, locale)
+}
+
+/// What a call filters on, read and changed through [`ToolCall::filters`] and
+/// [`ToolCall::filters_mut`], which each tool's file fills.
+impl ToolCall {
+    /// The period asked about; ledger tools have one, dataset tools none.
+    pub fn period(&self) -> Option<&Period> {
+        self.filters().period
+    }
+
+    pub fn period_mut(&mut self) -> Option<&mut Period> {
+        self.filters_mut().period
+    }
+
+    /// The category a read filters on, or the one a budget or a rule is for.
+    pub fn category(&self) -> Option<&str> {
+        self.filters().category
+    }
+
+    /// The category a write puts transactions or a budget in: a budget's, a rule's, a
+    /// recategorisation's target.
+    pub fn written_category_mut(&mut self) -> Option<&mut String> {
+        self.filters_mut().written_category
+    }
+
+    pub fn merchant(&self) -> Option<&str> {
+        self.filters().merchant
+    }
+
+    pub fn account(&self) -> Option<&str> {
+        self.filters().account
+    }
+
+    /// The category and the merchant the call leaves out, where the tool has them.
+    pub fn excluded(&self) -> (Option<&str>, Option<&str>) {
+        let f = self.filters();
+        (f.exclude_category, f.exclude_merchant)
+    }
+
+    pub fn amounts(&self) -> (Option<Money>, Option<Money>) {
+        let f = self.filters();
+        (f.amount_min, f.amount_max)
+    }
+
+    /// Sets the amount bounds where the tool has them; other tools ignore them.
+    pub fn set_amounts(&mut self, min: Option<Money>, max: Option<Money>) {
+        if let Some((lo, hi)) = self.filters_mut().amounts {
+            (*lo, *hi) = (min, max);
+        }
+    }
+
+    /// Sets the category and merchant filters where the tool has them.
+    pub fn set_filters(&mut self, category: Option<String>, merchant: Option<String>) {
+        let f = self.filters_mut();
+        if let Some(c) = f.category {
+            *c = category;
+        }
+        if let Some(m) = f.merchant {
+            *m = merchant;
+        }
+    }
+
+    /// Sets the category and merchant to leave out where the tool has them; returns
+    /// whether it has them.
+    pub fn set_excluded(&mut self, category: Option<String>, merchant: Option<String>) -> bool {
+        match self.filters_mut().excluded {
+            Some((c, m)) => {
+                (*c, *m) = (category, merchant);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets the account filter where the tool has one.
+    pub fn set_account(&mut self, account: Option<String>) {
+        if let Some(a) = self.filters_mut().account {
+            *a = account;
+        }
+    }
+}

@@ -9,7 +9,8 @@ use crate::chart::ChartKind;
 use crate::json::{list, string, u32_, unit, Fields, Json, R};
 use crate::plan_json::date;
 use super::Hide;
-use crate::{Aggregate, DatasetFilter, DatasetOrder, DatasetPeriod, DateBucket, Locale};
+use crate::args::{Aggregate, DatasetFilter, DatasetOrder, DatasetPeriod, DateBucket};
+use crate::locale::Locale;
 
 /// Arguments of `query_dataset`: one aggregate over a dataset (a CSV file the user
 /// uploaded), optionally per value of one of its columns and over some of its rows.
@@ -123,7 +124,7 @@ pub(crate) fn read(json: &Json) -> R<QueryDatasetArgs> {
 }
 
 pub(crate) fn title(a: &QueryDatasetArgs, _: &Heading<'_>, locale: Locale) -> String {
-    crate::wording::dataset_title(a, locale)
+    dataset_title(a, locale)
 }
 
 /// A query's result in a sentence: the one value, or the number of rows and the first.
@@ -157,4 +158,112 @@ pub(crate) fn answer(r: &DatasetResult, locale: Locale) -> String {
 /// Nothing to hide: a dataset's own table, which the person chose to share.
 pub(crate) fn redact(r: DatasetResult, _: &Hide) -> DatasetResult {
     r
+}
+
+/// "ventes (montant, region; vendeur = Alice)" — the dataset, the columns a plan
+/// reads and its conditions.
+pub fn shape_text(a: &QueryDatasetArgs, locale: Locale) -> String {
+    let columns: Vec<&str> = a.measure.iter().chain(a.group_by.iter()).map(String::as_str).collect();
+    let conditions = conditions_text(a, locale);
+    match (columns.is_empty(), conditions.is_empty()) {
+        (true, true) => a.dataset.clone(),
+        (false, true) => format!("{} ({})", a.dataset, columns.join(", ")),
+        (true, false) => format!("{} ({conditions})", a.dataset),
+        (false, false) => format!("{} ({}; {conditions})", a.dataset, columns.join(", ")),
+    }
+}
+
+/// A plan's conditions in words: "vendeur = Alice, quantite > 10, day : 2025".
+fn conditions_text(a: &QueryDatasetArgs, locale: Locale) -> String {
+    let mut parts: Vec<String> =
+        a.filters.iter().map(|f| format!("{} {} {}", f.column, f.op.symbol(), f.value)).collect();
+    if let Some(p) = &a.period {
+        let label = if p.label.is_empty() { format!("{} → {}", p.start, p.end) } else { p.label.clone() };
+        let colon = if locale == Locale::Fr { " :" } else { ":" };
+        parts.push(format!("{}{colon} {label}", p.column));
+    }
+    parts.join(", ")
+}
+
+/// The aggregate in words: "somme", "average", "nombre de lignes".
+pub fn aggregate_label(a: Aggregate, locale: Locale) -> &'static str {
+    match (a, locale) {
+        (Aggregate::Sum, Locale::Fr) => "somme",
+        (Aggregate::Sum, Locale::En) => "sum",
+        (Aggregate::Avg, Locale::Fr) => "moyenne",
+        (Aggregate::Avg, Locale::En) => "average",
+        (Aggregate::Count, Locale::Fr) => "nombre de lignes",
+        (Aggregate::Count, Locale::En) => "number of rows",
+        (Aggregate::Min, _) => "minimum",
+        (Aggregate::Max, _) => "maximum",
+    }
+}
+
+/// The column name of the aggregate in the result: `somme_montant`, `average_amount`,
+/// `maximum_amount`, `nombre`, `count`.
+pub fn value_column(a: &QueryDatasetArgs, locale: Locale) -> String {
+    match (&a.measure, a.aggregate, locale) {
+        (_, Aggregate::Count, Locale::Fr) => "nombre".into(),
+        (_, Aggregate::Count, Locale::En) => "count".into(),
+        (Some(m), agg, _) => format!("{}_{m}", aggregate_label(agg, locale)),
+        (None, agg, _) => aggregate_label(agg, locale).into(),
+    }
+}
+
+/// What a plan asks, in words: "Somme de montant par region — ventes",
+/// "Top 5 region : somme de montant — ventes".
+pub fn dataset_title(a: &QueryDatasetArgs, locale: Locale) -> String {
+    let what = match (&a.measure, a.aggregate) {
+        (Some(m), agg) if agg != Aggregate::Count => match locale {
+            Locale::Fr => format!("{} de {m}", aggregate_label(agg, locale)),
+            Locale::En => format!("{} of {m}", aggregate_label(agg, locale)),
+        },
+        (_, agg) => aggregate_label(agg, locale).to_string(),
+    };
+    let group = match (&a.group_by, a.bucket) {
+        (Some(g), Some(b)) => Some(format!("{} ({g})", bucket_label(b, locale))),
+        (g, _) => g.clone(),
+    };
+    let body = match (&group, a.limit, locale) {
+        (Some(g), Some(n), Locale::Fr) => format!("Top {n} {g} : {what}"),
+        (Some(g), Some(n), Locale::En) => format!("Top {n} {g} by {what}"),
+        (Some(g), None, Locale::Fr) => format!("{} par {g}", capitalise(&what)),
+        (Some(g), None, Locale::En) => format!("{} by {g}", capitalise(&what)),
+        (None, _, _) => capitalise(&what),
+    };
+    let body = match (a.order, a.limit, locale) {
+        (DatasetOrder::ValueAsc, Some(_), Locale::Fr) => {
+            body.replacen("Top", "Les", 1) + " (les plus faibles)"
+        }
+        (DatasetOrder::ValueAsc, Some(_), Locale::En) => body.replacen("Top", "Bottom", 1),
+        _ => body,
+    };
+    let conditions = conditions_text(a, locale);
+    if conditions.is_empty() {
+        format!("{body} — {}", a.dataset)
+    } else {
+        format!("{body} — {}, {conditions}", a.dataset)
+    }
+}
+
+/// What a bucket is called in a result's header: "mois", "quarter".
+pub fn bucket_label(b: DateBucket, locale: Locale) -> &'static str {
+    match (b, locale) {
+        (DateBucket::Month, Locale::Fr) => "mois",
+        (DateBucket::Month, Locale::En) => "month",
+        (DateBucket::Quarter, Locale::Fr) => "trimestre",
+        (DateBucket::Quarter, Locale::En) => "quarter",
+        (DateBucket::Year, Locale::Fr) => "année",
+        (DateBucket::Year, Locale::En) => "year",
+    }
+}
+
+/// `s` with its first letter in upper case. Only for Sou's own words, which start with
+/// an ASCII letter ([`aggregate_label`]): no Unicode case table in the browser bundle.
+fn capitalise(s: &str) -> String {
+    let mut s = s.to_string();
+    if let Some(first) = s.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    s
 }

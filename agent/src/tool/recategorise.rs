@@ -1,8 +1,8 @@
 //! `recategorise`: give a category to the transactions some filters keep.
 
 use super::{Filters, FiltersMut};
-use crate::plan::ledger_args;
-use crate::Period;
+use crate::args::ledger_args;
+use crate::args::Period;
 
 ledger_args! {
     /// Arguments of `recategorise`: give the category `to` to the transactions that
@@ -69,7 +69,7 @@ pub(crate) fn filters_mut(a: &mut RecategoriseArgs) -> FiltersMut<'_> {
 
 /// "Passer en Loisirs : Amazon, libellé « prime » — mars 2026".
 #[cfg(feature = "writes")]
-pub(crate) fn title(vocab: &crate::Vocabulary, a: &RecategoriseArgs, locale: crate::Locale) -> String {
+pub(crate) fn title(vocab: &crate::vocab::Vocabulary, a: &RecategoriseArgs, locale: crate::locale::Locale) -> String {
     use crate::wording::{which_words, Which};
     let which = Which {
         names: [a.merchant.as_deref(), a.category.as_deref()],
@@ -81,7 +81,7 @@ pub(crate) fn title(vocab: &crate::Vocabulary, a: &RecategoriseArgs, locale: cra
     let what = which_words(vocab, which, locale);
     let to = vocab.label_of(&a.to, locale);
     match locale {
-        crate::Locale::Fr => format!("Passer en {to} : {what}"),
-        crate::Locale::En => format!("Move to {to}: {what}"),
+        crate::locale::Locale::Fr => format!("Passer en {to} : {what}"),
+        crate::locale::Locale::En => format!("Move to {to}: {what}"),
     }
 }

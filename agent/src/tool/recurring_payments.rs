@@ -5,11 +5,14 @@ use serde::{Deserialize, Serialize};
 
 use super::{Filters, FiltersMut, Heading};
 use crate::json::{string, Fields, Json, R};
-use crate::plan::ledger_args;
+use crate::args::ledger_args;
 use crate::plan_json::period as read_period;
 use super::Hide;
 use crate::tools::EntityRef;
-use crate::{Date, Locale, Money, Period};
+use crate::date::Date;
+use crate::locale::Locale;
+use crate::money::Money;
+use crate::args::Period;
 
 ledger_args! {
     /// Arguments of `recurring_payments`: payments that repeat at a regular interval with

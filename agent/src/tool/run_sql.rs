@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::query_dataset::DatasetResult;
 use super::Heading;
 use crate::json::{string, Fields, Json, R};
-use crate::Locale;
+use crate::locale::Locale;
 
 pub(crate) use super::query_dataset::{answer, redact};
 

@@ -1,8 +1,9 @@
 //! `set_budget`: a category's monthly budget from a month on — set, changed or removed.
 
 use super::{Filters, FiltersMut};
-use crate::plan::ledger_args;
-use crate::{Date, Money};
+use crate::args::ledger_args;
+use crate::date::Date;
+use crate::money::Money;
 
 ledger_args! {
     /// Arguments of `set_budget`: a category's monthly budget from a month on — set or
@@ -48,8 +49,8 @@ pub(crate) fn filters_mut(a: &mut SetBudgetArgs) -> FiltersMut<'_> {
 
 /// "Budget Restaurants : 300,00 € par mois à partir de décembre 2026".
 #[cfg(feature = "writes")]
-pub(crate) fn title(vocab: &crate::Vocabulary, a: &SetBudgetArgs, locale: crate::Locale) -> String {
-    use crate::Locale;
+pub(crate) fn title(vocab: &crate::vocab::Vocabulary, a: &SetBudgetArgs, locale: crate::locale::Locale) -> String {
+    use crate::locale::Locale;
     let name = vocab.label_of(&a.category, locale);
     let month = crate::wording::month_label(a.from, locale);
     match (a.amount, locale) {

@@ -8,13 +8,17 @@ use super::{Filters, FiltersMut, Heading};
 use crate::answer::{average_sentence, left_out, share};
 use crate::chart::spec::ChartSpec;
 use crate::json::{string, u32_, unit, Fields, Json, R};
-use crate::parser::intent::DEFAULT_TOP;
-use crate::plan::ledger_args;
+use crate::args::ledger_args;
 use crate::plan_json::{money, period as read_period};
 use super::Hide;
 use crate::tools::{Average, EntityRef, Group, TransactionRow};
 use crate::wording::{group_label, per_label};
-use crate::{AveragePer, GroupBy, Locale, Money, Period};
+use crate::args::{AveragePer, GroupBy, Period};
+use crate::locale::Locale;
+use crate::money::Money;
+
+/// Groups shown for "top merchants" when the message gives no number.
+pub const DEFAULT_TOP: u32 = 5;
 
 ledger_args! {
     /// Arguments of `spending_summary` (money going out) and `income_summary` (money
@@ -73,7 +77,7 @@ pub struct SummaryResult {
     /// The matching transactions, newest first, at most `transactions_limit`.
     pub transactions: Vec<TransactionRow>,
     pub transactions_truncated: bool,
-    /// Ids of the transactions counted, newest first: the first [`crate::SOURCE_PAGE`]
+    /// Ids of the transactions counted, newest first: the first [`crate::tools::SOURCE_PAGE`]
     /// of them (the rest are paged on demand, `/runs/{id}/sources`).
     pub source_ids: Vec<i64>,
     /// How many transactions the result counted, in every currency.

@@ -75,9 +75,7 @@ fn amounts(b: Block, locale: Locale, said: bool) -> AnyView {
         BlockKind::Answer => {
             let sentence = match (&b.markdown, b.outputs.first()) {
                 (Some(md), _) => Some(answer_text(md.clone(), TextFormat::Markdown)),
-                (None, Some(o)) if !said => {
-                    Some(answer_text(agent::answer::summarize(o, locale), TextFormat::Text))
-                }
+                (None, Some(o)) if !said => Some(answer_text(o.answer(locale), TextFormat::Text)),
                 (None, Some(_)) => None,
                 (None, None) => None,
             };

@@ -200,7 +200,7 @@ async fn unknown_category(
         if let Some(c) = call.written_category_mut() {
             *c = t.key.clone();
         }
-        let label = agent::wording::describe(vocab, &call, q.locale);
+        let label = agent::tool::describe(vocab, &call, q.locale);
         suggestions.push(agent::Suggestion {
             label,
             plan: agent::ToolCallPlan { call: call.clone(), ..plan.clone() },
@@ -567,7 +567,7 @@ async fn call_result(
         },
         Ok(call) => match steps::run_checked(tcx, out, &call, q.locale, q.today).await {
             Ok((output, checks)) => {
-                let summary = agent::answer::summarize(&output, q.locale);
+                let summary = output.answer(q.locale);
                 let data = serde_json::to_string(&output).unwrap_or_default();
                 out.emit(ChatEvent::ToolResult(output)).await;
                 (format!("{summary}\n{data}"), Some(checks))

@@ -679,7 +679,7 @@ async fn run_plan(
     out.emit(ChatEvent::ToolResult(output.clone())).await;
 
     // Sou's own sentence quotes labels from the bank and cells from files: sent as text.
-    out.emit(agent::answer::event(&output, locale)).await;
+    out.emit(agent::protocol::ChatEvent::answer(&output, locale)).await;
     warnings.extend(
         plan.meta
             .confidence_reasons

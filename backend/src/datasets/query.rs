@@ -73,7 +73,7 @@ pub fn plan_sql(
             }
         }
     };
-    let alias = quoted(&agent::wording::value_column(args, locale));
+    let alias = quoted(&agent::tool::query_dataset::value_column(args, locale));
     let table = quoted(&info.name);
     let mut conditions = Vec::new();
     for f in &args.filters {
@@ -105,7 +105,7 @@ pub fn plan_sql(
                             format!("SUBSTR({g}, 1, 4) || '-{q}' || CAST((CAST(SUBSTR({g}, 6, 2) AS INTEGER) + 2) / 3 AS TEXT)")
                         }
                     };
-                    (label, quoted(agent::wording::bucket_label(b, locale)))
+                    (label, quoted(agent::tool::query_dataset::bucket_label(b, locale)))
                 }
             };
             let order = match args.order {

@@ -602,7 +602,7 @@ impl Sou {
                         checks.extend(found);
                         out.emit(ChatEvent::StepResult { step: number, result: Box::new(output.clone()) })
                             .await;
-                        out.emit(agent::answer::event(&output, locale)).await;
+                        out.emit(agent::protocol::ChatEvent::answer(&output, locale)).await;
                     }
                     Err(e) => {
                         tracing::warn!(error = %e, step = number, "a plan's step failed");

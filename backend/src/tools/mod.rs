@@ -297,7 +297,7 @@ async fn dataset_tool(
     match call {
         ToolCall::QueryDataset(a) => {
             let result = datasets::query_plan(store, user, a, locale).await.map_err(shown)?;
-            let title = agent::wording::dataset_title(a, locale);
+            let title = agent::tool::query_dataset::dataset_title(a, locale);
             let chart = agent::chart::shaped(&result, &title, a.chart);
             Ok(ToolOutput::QueryDataset(DatasetResult {
                 dataset: Some(a.dataset.clone()),

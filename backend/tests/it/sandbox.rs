@@ -507,7 +507,8 @@ async fn questions_about_a_dataset(store: Store) {
     let chart = r.chart.clone().expect("a chart");
     assert_eq!(chart.kind, agent::chart::ChartKind::Bar);
     assert_eq!(chart.points.len(), 3);
-    assert!(agent::answer::summarize(&agent::ToolOutput::QueryDataset(r.clone()), agent::Locale::En)
+    assert!(agent::ToolOutput::QueryDataset(r.clone())
+        .answer(agent::Locale::En)
         .contains("first, Nord (1500.75)"));
 
     // Asked as shares of a whole: a pie.

@@ -240,7 +240,7 @@ async fn compare_periods_is_two_summaries_and_their_change() {
     assert_eq!((r.current.total.minor, r.reference.total.minor), (jan26, jan25));
     assert_eq!(r.difference.minor, jan26 - jan25);
     assert_eq!(r.change_basis_points, Some((jan26 - jan25) * 10_000 / jan25));
-    let text = agent::answer::summarize(&ToolOutput::ComparePeriods(r), agent::Locale::Fr);
+    let text = ToolOutput::ComparePeriods(r).answer(agent::Locale::Fr);
     assert!(text.contains("janvier 2025"), "{text}");
 }
 

@@ -3,8 +3,8 @@
 
 use super::count::{how_many, paid};
 use super::{Asked, Intent};
+use crate::args::Direction;
 use crate::text::Token;
-use crate::Direction;
 
 /// Whether "received" asks for the credits listed; and whether all the transactions are
 /// asked ("tout ce que…").

@@ -3,14 +3,16 @@
 //! latest, one side of the ledger. Read from the words, before periods and filters.
 
 use super::lexicon::{asks_where_most, is_transaction_word};
+use crate::args::{AveragePer, Direction, GroupBy};
 use crate::text::Token;
-use crate::{AveragePer, Direction, GroupBy};
 
 mod count;
 mod lines;
 mod rank;
 mod scan;
 mod words;
+use crate::locale::Locale;
+pub use crate::tool::spending_summary::DEFAULT_TOP;
 pub(crate) use words::topic;
 use words::{CREDIT_SIDE, DEBIT_SIDE};
 
@@ -96,8 +98,6 @@ pub(super) struct Asked {
     pub(super) everything: bool,
 }
 
-/// Groups shown for "top merchants" when the message gives no number.
-pub const DEFAULT_TOP: u32 = 5;
 /// Transactions shown for "my biggest expenses" when the message gives no number.
 pub const DEFAULT_LARGEST: u32 = 5;
 /// Transactions shown for "my latest transactions" when the message gives no number.
@@ -393,3 +393,22 @@ const SAVED: &[&str] = &[
     "epargnee",
     "epargner",
 ];
+
+pub(crate) fn kind_label(kind: Kind, locale: Locale) -> &'static str {
+    match (locale, kind) {
+        (Locale::Fr, Kind::Income) => "total des revenus",
+        (Locale::En, Kind::Income) => "total income",
+        (Locale::Fr, Kind::List) => "liste des opérations",
+        (Locale::En, Kind::List) => "list of transactions",
+        (Locale::Fr, Kind::Spending) => "total des dépenses",
+        (Locale::En, Kind::Spending) => "total spending",
+        (Locale::Fr, Kind::CashFlow) => "entrées et sorties",
+        (Locale::En, Kind::CashFlow) => "cash flow",
+        (Locale::Fr, Kind::Balance) => "solde des comptes",
+        (Locale::En, Kind::Balance) => "account balances",
+        (Locale::Fr, Kind::Budget) => "suivi des budgets",
+        (Locale::En, Kind::Budget) => "budget status",
+        (Locale::Fr, Kind::Recurring) => "paiements récurrents",
+        (Locale::En, Kind::Recurring) => "recurring payments",
+    }
+}

@@ -1,9 +1,9 @@
 //! Rankings said in words: "top 5 marchands", "my biggest purchase" (one, or several).
 
 use super::{Asked, Intent, DEFAULT_TOP};
+use crate::args::{Direction, GroupBy};
 use crate::parser::lexicon::{group_word, is_largest_word, is_latest_word, is_purchase_word, is_stopword};
 use crate::text::{Token, TokenKind};
-use crate::{Direction, GroupBy};
 
 /// "top 5 marchands", "mes 3 principales catégories", "biggest merchants": the group,
 /// how many, and the tokens used.
@@ -313,7 +313,7 @@ pub(super) fn largest_or_latest(tokens: &[Token], used: &mut [bool], intent: &mu
                 let n = (t.kind == TokenKind::Number && !used[j] && near_marker)
                     .then(|| t.norm.parse::<u32>().ok())
                     .flatten()
-                    .filter(|n| (1..=crate::MAX_LIST_LIMIT).contains(n))?;
+                    .filter(|n| (1..=crate::args::MAX_LIST_LIMIT).contains(n))?;
                 used[j] = true;
                 Some(n)
             })

@@ -4,12 +4,12 @@
 
 use super::words::side_turned_down;
 use super::{Asked, Intent};
+use crate::args::{AveragePer, Direction};
 use crate::parser::lexicon::{
     cash_flow_phrase, direction_words, income_phrase, is_advice, is_average_word, is_card,
     is_transaction_word,
 };
 use crate::text::Token;
-use crate::{AveragePer, Direction};
 
 mod single;
 use single::{

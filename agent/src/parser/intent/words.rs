@@ -3,12 +3,12 @@
 //! turned down ("not the refunds").
 
 use super::Kind;
+use crate::args::Direction;
 use crate::parser::lexicon::{
     changes_meaning, is_balance_word, is_budget_word, is_cash_flow_word, is_income_word, is_recurring_word,
     is_spend_word, is_stopword, is_subscription_word,
 };
 use crate::text::{edit_distance, Token};
-use crate::Direction;
 
 /// The words that say what to compute, for one-letter typos ("budjet", "depnses").
 const INTENT_KEYWORDS: &[(&str, Kind)] = &[

@@ -1,7 +1,7 @@
 //! Which language a message is in: the words only French or only English uses often.
 
+use crate::locale::Locale;
 use crate::text::Token;
-use crate::Locale;
 
 const FR_MARKERS: &[&str] = &[
     "combien",

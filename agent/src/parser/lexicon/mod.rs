@@ -21,8 +21,8 @@ pub(crate) use stopwords::closing_remark_at;
 pub(crate) use stopwords::phrase_at;
 pub(crate) use stopwords::{harmless_phrase_at, is_stopword};
 
+use crate::args::GroupBy;
 use crate::text::{Token, TokenKind};
-use crate::GroupBy;
 
 /// Words that say "money going out".
 pub(crate) fn is_spend_word(w: &str) -> bool {

@@ -3,8 +3,8 @@
 //! each uses.
 
 use super::is_payment_method;
+use crate::args::Direction;
 use crate::text::Token;
-use crate::Direction;
 
 /// Money coming in said with a verb: "came in", "paid me", "m'a versé", "paid by my
 /// employer", "payé par la CAF" — but "paid by card" is spending. The number of tokens

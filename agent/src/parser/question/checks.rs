@@ -8,8 +8,8 @@ use crate::parser::intent::Kind;
 use crate::parser::names::call_has;
 use crate::reason::{Reason, ReasonCode};
 use crate::text::Token;
+use crate::tool::ToolCall;
 use crate::vocab::EntityKind;
-use crate::ToolCall;
 
 impl Question<'_> {
     /// What the user picks before the run, if anything: the unit of an average, or
@@ -107,7 +107,7 @@ impl Question<'_> {
         let grouped = match call {
             ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.group_by,
             ToolCall::CashFlow(a) => a.group_by,
-            _ => crate::GroupBy::None,
+            _ => crate::args::GroupBy::None,
         };
         // ("mes prélèvements mensuels", "budget mensuel": how often, not a breakdown.)
         let how_often =

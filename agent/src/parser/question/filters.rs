@@ -83,8 +83,8 @@ impl Question<'_> {
             // such word: it is asked as any other.)
             ([c], [m]) if !c.fuzzy && beside(&c.words, &m.words) => {
                 let detail = match locale {
-                    crate::Locale::Fr => format!("« {} », dit de {}", c.words, m.words),
-                    crate::Locale::En => format!("« {} », said of {}", c.words, m.words),
+                    crate::locale::Locale::Fr => format!("« {} », dit de {}", c.words, m.words),
+                    crate::locale::Locale::En => format!("« {} », said of {}", c.words, m.words),
                 };
                 reasons.push(Reason::new(ReasonCode::ExactCategory, locale, &detail));
                 Vec::new()
@@ -129,7 +129,7 @@ impl Question<'_> {
         let merchant =
             self.parser.finder().pick(&f.merchants, locale, &mut self.reasons, EntityKind::Merchant);
         let account = self.parser.finder().pick(&f.accounts, locale, &mut self.reasons, EntityKind::Account);
-        let ledger = self.parser.vocabulary().currency.unwrap_or(crate::Currency::EUR);
+        let ledger = self.parser.vocabulary().currency.unwrap_or(crate::money::Currency::EUR);
         self.reasons.extend(other_currency(tokens, message, f.amounts.as_ref(), ledger, locale));
         self.reasons.extend(account_by_kind(tokens, message, &f.accounts, locale));
         Picked { category, merchant, account }
@@ -139,7 +139,7 @@ impl Question<'_> {
     /// payments above it?), the bounds, a currency not the ledger's, the text searched.
     pub(super) fn amount_and_text_reasons(&mut self, f: &Filters) {
         let (kind, locale, tokens) = (self.kind, self.locale, self.tokens);
-        let currency = self.parser.vocab.currency.unwrap_or(crate::Currency::EUR);
+        let currency = self.parser.vocab.currency.unwrap_or(crate::money::Currency::EUR);
         let (amount_min, amount_max) = f.bounds();
         // "j'ai claqué plus de nonante euros chez Deliveroo ?", "did I spend over €200 on
         // food?": the total against an amount, or the payments above it? Asked.

@@ -102,7 +102,7 @@ impl Question<'_> {
         // "combien j'ai épargné cette année": the net kept back, or the transfers to
         // savings — asked.
         if let (Some(said), Kind::CashFlow) = (&intent.saved, self.kind) {
-            let net = crate::wording::kind_label(Kind::CashFlow, locale);
+            let net = crate::parser::intent::kind_label(Kind::CashFlow, locale);
             let savings = locale.pick("virements vers l'épargne", "transfers to savings");
             self.reasons.push(Reason::new(
                 ReasonCode::AmbiguousEntity,

@@ -4,7 +4,7 @@
 use super::{Question, Signals};
 use crate::parser::intent::{DEFAULT_LARGEST, DEFAULT_LATEST};
 use crate::text::Token;
-use crate::ListTransactionsArgs;
+use crate::tool::list_transactions::ListTransactionsArgs;
 
 /// Whether the word at `j` says money came in: "incoming", "entrants", "I got".
 fn says_incoming(tokens: &[Token], j: usize) -> bool {
@@ -67,16 +67,16 @@ impl Question<'_> {
         // "my last Airbnb payment": paid, unless received ("the last payment from ACME").
         // "my incoming payments", "the payments I got": money in — credits.
         if a.direction.is_none() && (0..tokens.len()).any(|j| says_incoming(tokens, j)) {
-            a.direction = Some(crate::Direction::Credit);
+            a.direction = Some(crate::args::Direction::Credit);
         }
         let paid = !says_received(tokens) && says_paid(tokens);
         // ("my salary payments": an income category's lines, received.)
         let income_category = a.category.as_ref().is_some_and(|k| self.parser.vocab.category_is(k, "income"));
         if a.direction.is_none() && (signals.items || signals.bought || paid) && !income_category {
-            a.direction = Some(crate::Direction::Debit);
+            a.direction = Some(crate::args::Direction::Debit);
         }
         if intent.largest {
-            a.order = crate::ListOrder::Largest;
+            a.order = crate::args::ListOrder::Largest;
             a.limit = intent.limit.unwrap_or(DEFAULT_LARGEST);
         } else if intent.latest {
             a.limit = intent.limit.unwrap_or(DEFAULT_LATEST);

@@ -19,9 +19,13 @@ use super::entities::{Entities, EntityMatch};
 use super::intent::{Intent, Kind};
 use super::{Context, Parser, Reading};
 use crate::amount::AmountFilter;
+use crate::args::Period;
+use crate::locale::Locale;
+use crate::money::Money;
+use crate::plan::{ParseOutcome, ToolCallPlan};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::Token;
-use crate::{Locale, Money, ParseOutcome, Period, ToolCall, ToolCallPlan};
+use crate::tool::ToolCall;
 
 /// A new question being read: what it asks, in which words, and the reasons so far.
 struct Question<'a> {
@@ -191,7 +195,7 @@ impl Question<'_> {
     fn outcome(mut self, call: ToolCall, unit: Option<ReasonCode>) -> ParseOutcome {
         let (locale, cx) = (self.locale, self.cx);
         match unit {
-            Some(code) if crate::reason::confidence_of(&self.reasons) != crate::Confidence::Low => {
+            Some(code) if crate::reason::confidence_of(&self.reasons) != crate::reason::Confidence::Low => {
                 ParseOutcome::Clarification(match code {
                     ReasonCode::AverageUnit => self.parser.average_per(call, locale, cx),
                     _ => self.parser.rate_or_breakdown(call, locale, cx),

@@ -2,10 +2,11 @@
 //! the conversation's, or the default — with the reason for each.
 
 use super::Question;
+use crate::args::Period;
 use crate::parser::build::{current_period, LOOKBACK_MONTHS};
 use crate::parser::intent::Kind;
+use crate::plan::ToolCallPlan;
 use crate::reason::{Reason, ReasonCode};
-use crate::{Period, ToolCallPlan};
 
 impl Question<'_> {
     /// The period the question means, and the reason that says where it comes from.

@@ -9,7 +9,6 @@ use crate::parser::lexicon::{is_item_noun, is_spend_word};
 use crate::parser::{Parser, Reading};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::Token;
-use crate::wording;
 
 /// What the tool computes, and whether and in which words the message said it.
 pub(super) struct Tool {
@@ -56,7 +55,7 @@ impl Signals {
             && !intent.largest
             && !intent.latest
             && !intent.list_verb
-            && intent.direction != Some(crate::Direction::Credit);
+            && intent.direction != Some(crate::args::Direction::Credit);
         let spend_word = tokens.iter().any(|t| is_spend_word(&t.norm));
         // "what did I pay on Nov 11", "what have we paid this week": what was paid, item
         // by item, as "qu'est-ce que j'ai payé" — unless a name says to whom or for what
@@ -179,13 +178,25 @@ impl Question<'_> {
         } else if self.explicit {
             reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, &words.join(" ")));
         } else if filters_only {
-            reasons.push(Reason::new(ReasonCode::FiltersOnly, locale, wording::kind_label(kind, locale)));
+            reasons.push(Reason::new(
+                ReasonCode::FiltersOnly,
+                locale,
+                crate::parser::intent::kind_label(kind, locale),
+            ));
         } else if kind == Kind::Spending && intent.asks_amount && names == 0 && f.accounts.is_empty() {
             // "combien ce week-end", "nov 2025 total", "how much in december": an amount
             // of a period, nothing else said — what went out.
-            reasons.push(Reason::new(ReasonCode::ExplicitIntent, locale, wording::kind_label(kind, locale)));
+            reasons.push(Reason::new(
+                ReasonCode::ExplicitIntent,
+                locale,
+                crate::parser::intent::kind_label(kind, locale),
+            ));
         } else {
-            reasons.push(Reason::new(ReasonCode::InferredIntent, locale, wording::kind_label(kind, locale)));
+            reasons.push(Reason::new(
+                ReasonCode::InferredIntent,
+                locale,
+                crate::parser::intent::kind_label(kind, locale),
+            ));
             // Nothing but a period ("show me everything from yesterday"): what to compute
             // is all guessed — asked, not run.
             if names == 0
@@ -205,7 +216,7 @@ impl Question<'_> {
         &mut self,
         picked: &Picked,
         categories: &[EntityMatch],
-    ) -> (Option<u32>, crate::GroupBy) {
+    ) -> (Option<u32>, crate::args::GroupBy) {
         let (intent, kind) = (self.intent, self.kind);
         // "top 3 restos": the first merchants of the one category named.
         let mut top = intent.top;
@@ -213,10 +224,10 @@ impl Question<'_> {
         if let Some(n) = intent.top_of_name {
             let one_category =
                 picked.category.is_some() && picked.merchant.is_none() && distinct(categories) == 1;
-            if one_category && group_by == crate::GroupBy::None && matches!(kind, Kind::Spending) {
-                group_by = crate::GroupBy::Merchant;
+            if one_category && group_by == crate::args::GroupBy::None && matches!(kind, Kind::Spending) {
+                group_by = crate::args::GroupBy::Merchant;
                 top = Some(n);
-            } else if group_by != crate::GroupBy::None
+            } else if group_by != crate::args::GroupBy::None
                 && top.is_none()
                 && matches!(kind, Kind::Spending | Kind::Income)
             {

@@ -16,14 +16,22 @@ use super::build::plan;
 use super::entities::EntityMatch;
 use super::lexicon::{changes_meaning, is_budget_word, is_stopword, is_transaction_word, label_text};
 use super::{Context, Parser};
+use crate::amount;
+use crate::args::Period;
+use crate::date::Date;
+use crate::locale::Locale;
+use crate::money::{Currency, Money};
+use crate::period;
+use crate::plan::{Clarification, ParseOutcome};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{Token, TokenKind};
-use crate::vocab::EntityKind;
-use crate::{amount, period, wording};
-use crate::{
-    Clarification, CreateRuleArgs, Currency, Date, Locale, MarkTransfersArgs, MergeMerchantsArgs, Money,
-    ParseOutcome, Period, RecategoriseArgs, SetBudgetArgs, ToolCall,
+use crate::tool::ToolCall;
+use crate::tool::{
+    create_rule::CreateRuleArgs, mark_transfers::MarkTransfersArgs, merge_merchants::MergeMerchantsArgs,
+    recategorise::RecategoriseArgs, set_budget::SetBudgetArgs,
 };
+use crate::vocab::EntityKind;
+use crate::wording;
 
 // Word classes: a bit each, its words in `WORDS` at the same rank.
 /// A budget set or changed.

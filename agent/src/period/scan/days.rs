@@ -2,8 +2,8 @@
 //! Tuesday", "la semaine du 9 novembre", "last December".
 
 use super::{latest_month, month_word, Scanner};
+use crate::args::Period;
 use crate::period::calendar::{day, month, week};
-use crate::Period;
 
 /// A day of the week's number, Monday 0.
 pub(super) fn weekday_number(w: &str) -> Option<i64> {

@@ -8,9 +8,11 @@ mod spans;
 
 use super::calendar::{day, month, quarter, range, year};
 use super::relative::{resolve, Relative, RELATIVE};
+use crate::args::Period;
+use crate::date::Date;
+use crate::locale::Locale;
 use crate::text::{Token, TokenKind};
 use crate::wording;
-use crate::{Date, Locale, Period};
 
 /// A month word: (month number, whether it is only a month when a year or a
 /// preposition vouches for it — "may", "sept", "mar", "apr").

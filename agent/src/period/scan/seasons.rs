@@ -2,8 +2,10 @@
 //! which may be either of two winters.
 
 use super::{Hit, Scanner};
+use crate::args::Period;
+use crate::date::Date;
 use crate::period::calendar::range;
-use crate::{wording, Date, Period};
+use crate::wording;
 
 impl Scanner<'_> {
     /// "l'été dernier", "cet hiver", "summer 2025", "last winter": meteorological

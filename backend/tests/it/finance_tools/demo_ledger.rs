@@ -669,7 +669,7 @@ async fn activity_counts_a_merchants_lines_and_finds_their_ends() {
     assert_eq!(ids, [Some(first), Some(last), Some(largest)]);
     assert_eq!(r.source_ids.first(), Some(&last), "newest first");
     assert_eq!(r.source_ids.len(), (n as usize).min(agent::SOURCE_PAGE));
-    let sentence = agent::answer::summarize(&output, agent::Locale::Fr);
+    let sentence = output.answer(agent::Locale::Fr);
     assert!(sentence.starts_with(&format!("{n} dépenses chez Carrefour — ")), "{sentence}");
 
     // Money in: the salary, from Acme.
@@ -684,7 +684,7 @@ async fn activity_counts_a_merchants_lines_and_finds_their_ends() {
         (i64::from(salary.count), salary.total.minor),
         (paid, scalar(&store, &at("SUM(amount_minor)", &acme), user).await)
     );
-    let sentence = agent::answer::summarize(&ToolOutput::Activity(salary), agent::Locale::En);
+    let sentence = ToolOutput::Activity(salary).answer(agent::Locale::En);
     assert!(sentence.starts_with(&format!("{paid} credits from ACME SAS — ")), "{sentence}");
 
     // None: said, with no row and no average.
@@ -692,9 +692,7 @@ async fn activity_counts_a_merchants_lines_and_finds_their_ends() {
     let none = run_at(&store, user, &c, demo_today()).await.unwrap();
     let ToolOutput::Activity(r) = &none else { panic!() };
     assert_eq!((r.count, r.average, r.first.is_none(), r.source_ids.len()), (0, None, true, 0));
-    assert!(
-        agent::answer::summarize(&none, agent::Locale::En).starts_with("No transactions at Air France — ")
-    );
+    assert!(none.answer(agent::Locale::En).starts_with("No transactions at Air France — "));
 
     // The same on PostgreSQL.
     let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");

@@ -3,6 +3,7 @@
 //! keyword misspelt.
 
 use super::Scan;
+use crate::args::GroupBy;
 use crate::parser::intent::rank::top_groups;
 use crate::parser::intent::words::fuzzy_intent_word;
 use crate::parser::intent::{Kind, DEFAULT_LARGEST, DEFAULT_TOP, SAVED};
@@ -12,7 +13,6 @@ use crate::parser::lexicon::{
     is_transaction_word, largest_marker, saves_before, time_group_word,
 };
 use crate::text::TokenKind;
-use crate::GroupBy;
 
 /// Whether the word is a tax on income or the sales, which asks nothing: left unread.
 pub(super) fn tax_or_sales(s: &mut Scan<'_>) -> bool {
@@ -307,7 +307,7 @@ pub(super) fn largest(s: &mut Scan<'_>) -> bool {
         s.intent.largest = true;
         // "biggest first": the whole list in that order, not the few largest.
         if s.norm(i + n - 1) == "first" {
-            s.intent.limit = Some(crate::DEFAULT_LIST_LIMIT);
+            s.intent.limit = Some(crate::args::DEFAULT_LIST_LIMIT);
         }
         s.intent.words.push(s.span(i, i + n - 1));
         s.used[i..i + n].iter_mut().for_each(|u| *u = true);

@@ -2,9 +2,9 @@
 //! condition, comparisons, aggregates, charts and time units — and the small readers
 //! of a ranking ("top 5") or a breakdown by time ("par mois").
 
+use crate::args::{Aggregate, DatasetOrder, DateBucket, FilterOp};
 use crate::chart::ChartKind;
 use crate::text::{Token, TokenKind};
-use crate::{Aggregate, DatasetOrder, DateBucket, FilterOp};
 
 /// Words skipped inside a dataset's or column's name ("chiffre d'affaires") and
 /// before it ("par la région").

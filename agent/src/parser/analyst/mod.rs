@@ -29,15 +29,18 @@ use self::words::{
     aggregate_word, chart_word, ranking, time_breakdown, DATASET_MARKERS, GLUE, GROUP_MARKERS, NEUTRAL,
     ROW_WORDS,
 };
+use crate::args::{Aggregate, DatasetOrder, DatasetPeriod, DateBucket};
 use crate::chart::ChartKind;
 use crate::datasets::{ColumnType, DatasetShape};
+use crate::date::Date;
+use crate::locale::Locale;
 use crate::parser::entities::{names_a_filter, Finder};
 use crate::parser::intent;
 use crate::parser::lexicon::{changes_meaning, group_word, is_advice, is_stopword, time_group_word};
 use crate::period::{self, Found};
 use crate::reason::{Reason, ReasonCode};
 use crate::text::{Token, TokenKind};
-use crate::{wording, Aggregate, DatasetOrder, DatasetPeriod, Date, DateBucket, Locale, QueryDatasetArgs};
+use crate::tool::query_dataset::QueryDatasetArgs;
 
 /// What the message asks of the user's datasets.
 pub(crate) enum Read {
@@ -562,10 +565,18 @@ fn conclude(
     {
         reasons.insert(
             0,
-            Reason::new(ReasonCode::InferredIntent, locale, wording::aggregate_label(args.aggregate, locale)),
+            Reason::new(
+                ReasonCode::InferredIntent,
+                locale,
+                crate::tool::query_dataset::aggregate_label(args.aggregate, locale),
+            ),
         );
     }
-    reasons.push(Reason::new(ReasonCode::ExactDataset, locale, &wording::shape_text(&args, locale)));
+    reasons.push(Reason::new(
+        ReasonCode::ExactDataset,
+        locale,
+        &crate::tool::query_dataset::shape_text(&args, locale),
+    ));
     reasons.extend(notes);
     Read::Plan { args, reasons }
 }

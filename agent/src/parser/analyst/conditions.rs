@@ -5,9 +5,10 @@ use super::names::{is_dataset_position, Mention};
 use super::words::{
     chart_word, COMPARISONS, FILTER_MARKERS, GLUE, GROUP_MARKERS, MAX_VALUE_WORDS, VALUE_STOPS,
 };
+use crate::args::{DatasetFilter, FilterOp};
 use crate::datasets::{ColumnType, DatasetShape};
+use crate::date::Date;
 use crate::text::{Token, TokenKind};
-use crate::{DatasetFilter, Date, FilterOp};
 
 /// A condition the message puts on a column, before it is checked against a dataset.
 pub(super) struct Condition {
