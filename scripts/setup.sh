@@ -6,7 +6,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/versions.env
 export PATH="$HOME/.cargo/bin:$PATH"
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== [%s] %s\n' "$(date -u +%T)" "$*"; }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   step "adding the wasm32-unknown-unknown target"

@@ -41,11 +41,18 @@ cargo clippy -p agent -p parser-web-bench --lib --target wasm32-unknown-unknown 
 # The browser's agent: without the `writes` feature.
 cargo clippy -p agent --lib --no-default-features --target wasm32-unknown-unknown --locked -- -D warnings
 
-step "building the site as serve.sh does (release server, wasm-release bundle)"
-cargo leptos build --release --precompress
+# The browser's files as serve.sh builds them (wasm-release bundle, hashed names,
+# precompressed): the bundle's budget is checked on them.
+step "building the browser's bundle as serve.sh does (wasm-release)"
+cargo leptos build --release --precompress --frontend-only
+# The server the end-to-end tests start is the `sou` that `cargo test` built above for
+# the server's own tests (target/debug/sou: the same code, unoptimised, with debug
+# assertions on), so the suite does not compile the whole server a second time. It
+# finds the bundle's hashed names in hash.txt beside itself.
+cp target/release/hash.txt target/debug/hash.txt
 
 step "end-to-end tests in Chromium"
-(cd end2end && SOU_E2E_BIN="$PWD/../target/release/sou" npx playwright test) 2>&1 | tee target/e2e.log
+(cd end2end && SOU_E2E_BIN="$PWD/../target/debug/sou" npx playwright test) 2>&1 | tee target/e2e.log
 
 # One closing line for whoever reads the log.
 passed=$(( $(grep -Eo 'test result: ok\. [0-9]+ passed' target/cargo-test.log | awk '{s+=$4} END {print s+0}') \
