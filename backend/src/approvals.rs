@@ -14,7 +14,7 @@
 use agent::protocol::ChatEvent;
 use agent::{Approval, ApprovalState, Change, Effect, Locale, ToolCall, ToolCallPlan};
 use sha2::{Digest, Sha256};
-use sqlx::{AnyConnection, Row};
+use sqlx::AnyConnection;
 
 use crate::error::{BackendError, ErrorKind, UserError};
 use crate::ids::Dialect;
@@ -161,6 +161,7 @@ const COLUMNS: &str =
     "id, plan, title, effect, digest, state, expires_at, change_id, reason, rows, conversation_id, resume";
 
 /// An approval's row, read.
+#[derive(sqlx::FromRow)]
 struct Stored {
     id: String,
     plan: String,
@@ -172,29 +173,13 @@ struct Stored {
     change_id: Option<String>,
     reason: Option<String>,
     rows: String,
+    #[sqlx(rename = "conversation_id")]
     conversation: Option<String>,
     /// The model's tool loop that proposed it, waiting for the decision (JSON).
     resume: Option<String>,
 }
 
 impl Stored {
-    fn of(r: &sqlx::any::AnyRow) -> Stored {
-        Stored {
-            id: r.get(0),
-            plan: r.get(1),
-            title: r.get(2),
-            effect: r.get(3),
-            digest: r.get(4),
-            state: r.get(5),
-            expires_at: r.get(6),
-            change_id: r.get(7),
-            reason: r.get(8),
-            rows: r.get(9),
-            conversation: r.get(10),
-            resume: r.get(11),
-        }
-    }
-
     fn plan(&self) -> Result<ToolCallPlan, BackendError> {
         serde_json::from_str(&self.plan).map_err(corrupt)
     }
@@ -221,28 +206,46 @@ async fn stored(db: &mut AnyConnection, user: UserId, id: &str) -> Result<Stored
     if !crate::reports::well_formed(id) {
         return Err(BackendError::NotFound);
     }
-    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM approvals WHERE user_id = $1 AND id = $2"))
+    sqlx::query_as(&format!("SELECT {COLUMNS} FROM approvals WHERE user_id = $1 AND id = $2"))
         .bind(user.0)
         .bind(id)
         .fetch_optional(&mut *db)
         .await?
-        .ok_or(BackendError::NotFound)?;
-    Ok(Stored::of(&row))
+        .ok_or(BackendError::NotFound)
 }
 
 async fn change_of(db: &mut AnyConnection, user: UserId, id: &str) -> Result<Option<Change>, BackendError> {
-    let row = sqlx::query(
-        "SELECT id, tool, summary, created_at, undone_at FROM changes WHERE user_id = $1 AND id = $2",
-    )
-    .bind(user.0)
-    .bind(id)
-    .fetch_optional(&mut *db)
-    .await?;
-    Ok(row.map(|r| change_view(&r)))
+    let row: Option<ChangeRow> =
+        sqlx::query_as(&format!("SELECT {CHANGE_COLUMNS} FROM changes WHERE user_id = $1 AND id = $2"))
+            .bind(user.0)
+            .bind(id)
+            .fetch_optional(&mut *db)
+            .await?;
+    Ok(row.map(Change::from))
 }
 
-fn change_view(r: &sqlx::any::AnyRow) -> Change {
-    Change { id: r.get(0), tool: r.get(1), summary: r.get(2), created_at: r.get(3), undone_at: r.get(4) }
+const CHANGE_COLUMNS: &str = "id, tool, summary, created_at, undone_at";
+
+/// A change's row, read.
+#[derive(sqlx::FromRow)]
+struct ChangeRow {
+    id: String,
+    tool: String,
+    summary: String,
+    created_at: String,
+    undone_at: Option<String>,
+}
+
+impl From<ChangeRow> for Change {
+    fn from(r: ChangeRow) -> Change {
+        Change {
+            id: r.id,
+            tool: r.tool,
+            summary: r.summary,
+            created_at: r.created_at,
+            undone_at: r.undone_at,
+        }
+    }
 }
 
 fn reason_text(code: &str, locale: Locale) -> String {
@@ -673,15 +676,14 @@ impl Sou {
     /// The user's changes, newest first (at most 200).
     pub async fn changes(&self, user: UserId) -> Result<Vec<Change>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
-            "SELECT id, tool, summary, created_at, undone_at FROM changes WHERE user_id = $1
-             ORDER BY created_at DESC, id LIMIT 200",
-        )
+        let rows: Vec<ChangeRow> = sqlx::query_as(&format!(
+            "SELECT {CHANGE_COLUMNS} FROM changes WHERE user_id = $1 ORDER BY created_at DESC, id LIMIT 200"
+        ))
         .bind(user.0)
         .fetch_all(&mut *db)
         .await?;
         db.commit().await?;
-        Ok(rows.iter().map(change_view).collect())
+        Ok(rows.into_iter().map(Change::from).collect())
     }
 
     /// A write the user asked for in a form (the budgets page, a rule applied to the

@@ -118,7 +118,7 @@ pub struct NewSession {
 }
 
 /// A personal API token as listed: never the token itself.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct TokenInfo {
     pub id: i64,
     pub label: String,
@@ -226,7 +226,7 @@ impl Auth {
         let at = self.reserve_attempt(&pair, &failed).await?;
         // By the name as typed first: an account from before names were normalised keeps
         // its own, even if another one has its key.
-        let row = sqlx::query(
+        let stored: Option<(i64, Option<String>, String)> = sqlx::query_as(
             "SELECT id, password_hash, name FROM users WHERE name = $1 OR name_key = $2
              ORDER BY CASE WHEN name = $1 THEN 0 ELSE 1 END LIMIT 1",
         )
@@ -234,7 +234,6 @@ impl Auth {
         .bind(&key)
         .fetch_optional(self.store.pool())
         .await?;
-        let stored: Option<(i64, Option<String>, String)> = row.map(|r| (r.get(0), r.get(1), r.get(2)));
         // Verify against a fixed hash when there is none, so both paths cost the same.
         let (found, hash) = match stored {
             Some((id, Some(hash), name)) => (Some((id, name)), hash),
@@ -427,23 +426,15 @@ impl Auth {
     }
 
     pub async fn tokens(&self, user: UserId) -> Result<Vec<TokenInfo>, AuthError> {
-        let db = self.store.tenant_read(user).await?;
-        let rows = crate::store::rows_then_commit(
-            db,
+        let mut db = self.store.tenant_read(user).await?;
+        let tokens = sqlx::query_as(
             "SELECT id, label, prefix, created_at, last_used_at FROM api_tokens WHERE user_id = $1 ORDER BY id",
-            user,
         )
+        .bind(user.0)
+        .fetch_all(&mut *db)
         .await?;
-        Ok(rows
-            .into_iter()
-            .map(|r| TokenInfo {
-                id: r.get(0),
-                label: r.get(1),
-                prefix: r.get(2),
-                created_at: r.get(3),
-                last_used_at: r.get(4),
-            })
-            .collect())
+        db.commit().await?;
+        Ok(tokens)
     }
 
     /// Revokes one of the user's tokens; `false` when the user has no such token

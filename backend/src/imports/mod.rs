@@ -450,7 +450,7 @@ impl Imports {
         }
         // Only reads, unless a failure is taken: a page never waits for an import writing.
         let mut db = self.store.tenant_read(user).await?;
-        let row = sqlx::query(
+        let row: Option<Progress> = sqlx::query_as(
             "SELECT done, total, failed_fr, failed_en, at FROM import_progress WHERE user_id = $1 AND id = $2",
         )
         .bind(user.0)
@@ -458,15 +458,13 @@ impl Imports {
         .fetch_optional(&mut *db)
         .await?;
         db.commit().await?;
-        let live = row.and_then(|r| {
-            let (fr, en): (Option<String>, Option<String>) = (r.get(2), r.get(3));
-            if let (Some(fr), Some(en)) = (fr, en) {
+        let live = row.and_then(|p| {
+            if let (Some(fr), Some(en)) = (p.failed_fr, p.failed_en) {
                 return Some(Live::Failed { fr, en });
             }
-            let at: String = r.get(4);
-            let fresh = at >= timestamp(chrono::Utc::now() - PROGRESS_STALE);
-            let count = |i| u64::try_from(r.get::<i64, _>(i)).unwrap_or(0);
-            fresh.then(|| Live::Running { done: count(0), total: count(1) })
+            let fresh = p.at >= timestamp(chrono::Utc::now() - PROGRESS_STALE);
+            let count = |n: i64| u64::try_from(n).unwrap_or(0);
+            fresh.then(|| Live::Running { done: count(p.done), total: count(p.total) })
         });
         if take && matches!(live, Some(Live::Failed { .. })) {
             let forget = sqlx::query("DELETE FROM import_progress WHERE user_id = $1 AND id = $2");
@@ -520,7 +518,7 @@ impl Imports {
     /// The user's imports, newest first.
     pub async fn list(&self, user: UserId) -> Result<Vec<ImportSummary>, ImportError> {
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
+        let rows: Vec<(String, String, String, String, Option<String>)> = sqlx::query_as(
             "SELECT id, file_name, format, created_at, report FROM imports WHERE user_id = $1
              ORDER BY created_at DESC, id LIMIT 100",
         )
@@ -529,15 +527,13 @@ impl Imports {
         .await?;
         db.commit().await?;
         rows.into_iter()
-            .map(|r| {
-                let format: String = r.get(2);
-                let report: Option<String> = r.get(4);
+            .map(|(id, file_name, format, created_at, report)| {
                 let report = report.map(|s| parse_report(&s)).transpose()?;
                 Ok(ImportSummary {
-                    id: r.get(0),
-                    file_name: r.get(1),
+                    id,
+                    file_name,
                     format: Format::parse(&format).ok_or_else(|| ImportError::Corrupt(format.clone()))?,
-                    created_at: r.get(3),
+                    created_at,
                     added: report.as_ref().map(|r| r.added),
                     duplicates: report.as_ref().map(|r| r.duplicates),
                     rejected: report.as_ref().map(|r| r.rejected.len() as u64),
@@ -547,20 +543,20 @@ impl Imports {
     }
 
     async fn load(db: &mut AnyConnection, user: UserId, id: &str) -> Result<Upload, ImportError> {
-        let row = sqlx::query(
-            "SELECT file_name, format, content, report FROM imports WHERE user_id = $1 AND id = $2",
-        )
-        .bind(user.0)
-        .bind(id)
-        .fetch_optional(&mut *db)
-        .await?
-        .ok_or(ImportError::NotFound)?;
-        let format: String = row.get(1);
+        let (file_name, format, content, report): (String, String, Option<Vec<u8>>, Option<String>) =
+            sqlx::query_as(
+                "SELECT file_name, format, content, report FROM imports WHERE user_id = $1 AND id = $2",
+            )
+            .bind(user.0)
+            .bind(id)
+            .fetch_optional(&mut *db)
+            .await?
+            .ok_or(ImportError::NotFound)?;
         Ok(Upload {
-            file_name: row.get(0),
+            file_name,
             format: Format::parse(&format).ok_or(ImportError::Corrupt(format))?,
-            content: row.get(2),
-            report: row.get(3),
+            content,
+            report,
         })
     }
 
@@ -638,12 +634,11 @@ async fn account_row(
     user: UserId,
     key: &str,
 ) -> Result<Option<(i64, String, String)>, sqlx::Error> {
-    let row = sqlx::query("SELECT id, name, currency FROM accounts WHERE user_id = $1 AND key = $2")
+    sqlx::query_as("SELECT id, name, currency FROM accounts WHERE user_id = $1 AND key = $2")
         .bind(user.0)
         .bind(key)
         .fetch_optional(&mut *db)
-        .await?;
-    Ok(row.map(|r| (r.get(0), r.get(1), r.get(2))))
+        .await
 }
 
 async fn user_currency(db: &mut AnyConnection, user: UserId) -> Result<String, ImportError> {
@@ -652,6 +647,29 @@ async fn user_currency(db: &mut AnyConnection, user: UserId) -> Result<String, I
         .fetch_optional(&mut *db)
         .await?
         .ok_or(ImportError::NotFound)
+}
+
+/// An import's progress, as another request reads it.
+#[derive(sqlx::FromRow)]
+struct Progress {
+    done: i64,
+    total: i64,
+    failed_fr: Option<String>,
+    failed_en: Option<String>,
+    at: String,
+}
+
+/// A merchant as an import matches rows against it.
+#[derive(sqlx::FromRow)]
+struct MerchantRow {
+    id: i64,
+    key: String,
+    name: String,
+    /// JSON list.
+    aliases: String,
+    category_id: Option<i64>,
+    /// Its category's key.
+    category: Option<String>,
 }
 
 /// What rows are matched against: the user's merchants, categories and rules.
@@ -667,13 +685,14 @@ struct Context {
 impl Context {
     async fn load(db: &mut AnyConnection, user: UserId) -> Result<Context, ImportError> {
         let category_ids = crate::demo::seed_categories(db, user).await?;
-        let names = sqlx::query("SELECT id, name_fr, name_en FROM categories WHERE user_id = $1")
-            .bind(user.0)
-            .fetch_all(&mut *db)
-            .await?;
-        let category_names = names.into_iter().map(|r| (r.get(0), (r.get(1), r.get(2)))).collect();
-        let rows = sqlx::query(
-            "SELECT m.id, m.key, m.name, m.aliases, m.category_id, c.key FROM merchants m
+        let names: Vec<(i64, String, String)> =
+            sqlx::query_as("SELECT id, name_fr, name_en FROM categories WHERE user_id = $1")
+                .bind(user.0)
+                .fetch_all(&mut *db)
+                .await?;
+        let category_names = names.into_iter().map(|(id, fr, en)| (id, (fr, en))).collect();
+        let rows: Vec<MerchantRow> = sqlx::query_as(
+            "SELECT m.id, m.key, m.name, m.aliases, m.category_id, c.key AS category FROM merchants m
              LEFT JOIN categories c ON c.id = m.category_id AND c.user_id = m.user_id
              WHERE m.user_id = $1",
         )
@@ -683,15 +702,12 @@ impl Context {
         let mut known = Vec::new();
         let mut merchant_ids = HashMap::new();
         let mut merchant_category = HashMap::new();
-        for r in rows {
-            let id: i64 = r.get(0);
-            let aliases: String = r.get(3);
-            let aliases: Vec<String> = serde_json::from_str(&aliases)
+        for m in rows {
+            let aliases: Vec<String> = serde_json::from_str(&m.aliases)
                 .map_err(|e| ImportError::Corrupt(format!("merchant aliases: {e}")))?;
-            let key: String = r.get(1);
-            merchant_ids.insert(key.clone(), id);
-            merchant_category.insert(id, r.get::<Option<i64>, _>(4));
-            known.push(Known { key, name: r.get(2), aliases, category: r.get(5) });
+            merchant_ids.insert(m.key.clone(), m.id);
+            merchant_category.insert(m.id, m.category_id);
+            known.push(Known { key: m.key, name: m.name, aliases, category: m.category });
         }
         Ok(Context {
             matcher: merchant::Matcher::new(&known),

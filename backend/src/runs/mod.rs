@@ -20,7 +20,6 @@ use std::time::Instant;
 
 use agent::protocol::ChatEvent;
 use agent::runs::{RunStatus, RunTrace, Sources, Step, StepKind, StepStatus};
-use sqlx::Row;
 
 use crate::error::BackendError;
 use crate::ids::UserId;
@@ -179,7 +178,7 @@ impl Sou {
             TraceOf::Conversation(c) => ("r.conversation_id = $2", c),
         };
         let mut db = self.store.tenant_read(user).await?;
-        let runs = sqlx::query(&format!(
+        let runs: Vec<RunRow> = sqlx::query_as(&format!(
             "SELECT r.id, r.conversation_id, r.status, r.started_at, r.finished_at, r.total_ms,
                     r.answer_confidence, r.plan, r.next_step
              FROM runs r WHERE r.user_id = $1 AND {filter} ORDER BY r.started_at, r.id"
@@ -188,7 +187,7 @@ impl Sou {
         .bind(key)
         .fetch_all(&mut *db)
         .await?;
-        let steps = sqlx::query(&format!(
+        let steps: Vec<StepRow> = sqlx::query_as(&format!(
             "SELECT s.run_id, s.seq, s.kind, s.status, s.title, s.tool, s.arguments, s.sql, s.started_ms,
                     s.duration_us, s.provider, s.model, s.input_tokens, s.output_tokens, s.cost_eur_micros,
                     s.sources, s.checks, s.error
@@ -202,29 +201,26 @@ impl Sou {
         db.commit().await?;
         let mut by_run: HashMap<String, Vec<Step>> = HashMap::new();
         for r in steps {
-            let run: String = r.get(0);
-            by_run.entry(run).or_default().push(step_of(&r)?);
+            by_run.entry(r.run_id.clone()).or_default().push(r.step()?);
         }
-        runs.iter()
+        runs.into_iter()
             .map(|r| {
-                let id: String = r.get(0);
-                let status: String = r.get(2);
                 Ok(RunTrace {
-                    steps: by_run.remove(&id).unwrap_or_default(),
-                    id,
-                    conversation_id: r.get(1),
-                    status: RunStatus::parse(&status)
-                        .ok_or_else(|| BackendError::Corrupt(format!("run status {status:?}")))?,
-                    started_at: r.get(3),
-                    finished_at: r.get(4),
-                    total_ms: r.get::<Option<i64>, _>(5).map(|v| v.max(0) as u64),
-                    answer_confidence: r.get::<Option<f64>, _>(6).map(|v| v as f32),
+                    steps: by_run.remove(&r.id).unwrap_or_default(),
+                    status: RunStatus::parse(&r.status)
+                        .ok_or_else(|| BackendError::Corrupt(format!("run status {:?}", r.status)))?,
+                    total_ms: r.total_ms.map(|v| v.max(0) as u64),
+                    answer_confidence: r.answer_confidence.map(|v| v as f32),
                     plan: r
-                        .get::<Option<String>, _>(7)
+                        .plan
                         .map(|p| serde_json::from_str(&p))
                         .transpose()
                         .map_err(|e| BackendError::Corrupt(format!("run plan: {e}")))?,
-                    next_step: u32::try_from(r.get::<i64, _>(8)).unwrap_or(0),
+                    next_step: u32::try_from(r.next_step).unwrap_or(0),
+                    id: r.id,
+                    conversation_id: r.conversation_id,
+                    started_at: r.started_at,
+                    finished_at: r.finished_at,
                     source_rows: Vec::new(),
                 })
             })
@@ -289,7 +285,7 @@ impl Sou {
         if taken != 1 {
             return Ok(false);
         }
-        let row = sqlx::query(
+        let (conversation, locale, last): (String, String, Option<i64>) = sqlx::query_as(
             "SELECT conversation_id, locale, (SELECT MAX(seq) FROM run_events WHERE run_id = $1 AND user_id = $2)
              FROM runs WHERE id = $1 AND user_id = $2",
         )
@@ -297,9 +293,7 @@ impl Sou {
         .bind(user.0)
         .fetch_one(&mut *tx)
         .await?;
-        let conversation: String = row.get(0);
-        let locale = agent::Locale::from_tag(&row.get::<String, _>(1)).unwrap_or_default();
-        let last: Option<i64> = row.get(2);
+        let locale = agent::Locale::from_tag(&locale).unwrap_or_default();
         let ending = [
             ChatEvent::Error {
                 code: "interrupted".into(),
@@ -377,42 +371,77 @@ enum TraceOf<'a> {
     Conversation(&'a str),
 }
 
-fn step_of(r: &sqlx::any::AnyRow) -> Result<Step, BackendError> {
-    let corrupt = |what: &str| BackendError::Corrupt(format!("run step {what}"));
-    let kind: String = r.get(2);
-    let status: String = r.get(3);
-    let json = |i: usize| -> Result<Option<serde_json::Value>, BackendError> {
-        r.get::<Option<String>, _>(i)
-            .map(|s| serde_json::from_str(&s).map_err(|_| corrupt("json")))
-            .transpose()
-    };
-    let sources: Sources = match json(15)? {
-        Some(v) => serde_json::from_value(v).map_err(|_| corrupt("sources"))?,
-        None => Sources::default(),
-    };
-    let checks = match json(16)? {
-        Some(v) => serde_json::from_value(v).map_err(|_| corrupt("checks"))?,
-        None => Vec::new(),
-    };
-    let n = |i: usize| r.get::<i64, _>(i).max(0) as u64;
-    Ok(Step {
-        seq: u32::try_from(r.get::<i64, _>(1)).map_err(|_| corrupt("seq"))?,
-        kind: StepKind::parse(&kind).ok_or_else(|| corrupt("kind"))?,
-        status: StepStatus::parse(&status).ok_or_else(|| corrupt("status"))?,
-        title: r.get(4),
-        tool: r.get(5),
-        arguments: json(6)?,
-        sql: r.get(7),
-        started_ms: n(8),
-        duration_us: n(9),
-        provider: r.get(10),
-        model: r.get(11),
-        input_tokens: n(12),
-        output_tokens: n(13),
-        cost_eur_micros: n(14),
-        unpriced: false,
-        sources,
-        checks,
-        error: r.get(17),
-    })
+/// A run as `traces` reads it.
+#[derive(sqlx::FromRow)]
+struct RunRow {
+    id: String,
+    conversation_id: String,
+    status: String,
+    started_at: String,
+    finished_at: Option<String>,
+    total_ms: Option<i64>,
+    answer_confidence: Option<f64>,
+    plan: Option<String>,
+    next_step: i64,
+}
+
+/// A run's step as `traces` reads it.
+#[derive(sqlx::FromRow)]
+struct StepRow {
+    run_id: String,
+    seq: i64,
+    kind: String,
+    status: String,
+    title: String,
+    tool: Option<String>,
+    arguments: Option<String>,
+    sql: Option<String>,
+    started_ms: i64,
+    duration_us: i64,
+    provider: Option<String>,
+    model: Option<String>,
+    input_tokens: i64,
+    output_tokens: i64,
+    cost_eur_micros: i64,
+    sources: Option<String>,
+    checks: Option<String>,
+    error: Option<String>,
+}
+
+impl StepRow {
+    fn step(self) -> Result<Step, BackendError> {
+        let corrupt = |what: &str| BackendError::Corrupt(format!("run step {what}"));
+        let json = |s: Option<String>| -> Result<Option<serde_json::Value>, BackendError> {
+            s.map(|s| serde_json::from_str(&s).map_err(|_| corrupt("json"))).transpose()
+        };
+        let sources: Sources = match json(self.sources)? {
+            Some(v) => serde_json::from_value(v).map_err(|_| corrupt("sources"))?,
+            None => Sources::default(),
+        };
+        let checks = match json(self.checks)? {
+            Some(v) => serde_json::from_value(v).map_err(|_| corrupt("checks"))?,
+            None => Vec::new(),
+        };
+        let n = |v: i64| v.max(0) as u64;
+        Ok(Step {
+            seq: u32::try_from(self.seq).map_err(|_| corrupt("seq"))?,
+            kind: StepKind::parse(&self.kind).ok_or_else(|| corrupt("kind"))?,
+            status: StepStatus::parse(&self.status).ok_or_else(|| corrupt("status"))?,
+            title: self.title,
+            tool: self.tool,
+            arguments: json(self.arguments)?,
+            sql: self.sql,
+            started_ms: n(self.started_ms),
+            duration_us: n(self.duration_us),
+            provider: self.provider,
+            model: self.model,
+            input_tokens: n(self.input_tokens),
+            output_tokens: n(self.output_tokens),
+            cost_eur_micros: n(self.cost_eur_micros),
+            unpriced: false,
+            sources,
+            checks,
+            error: self.error,
+        })
+    }
 }

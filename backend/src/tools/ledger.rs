@@ -124,14 +124,29 @@ pub(super) async fn scope(
     })
 }
 
-/// The columns every transaction query reads (`decode` reads them in this order).
+/// The columns every transaction query reads, named as [`TransactionColumns`] reads them.
 macro_rules! columns {
     () => {
         "
     SELECT t.id, t.date, t.raw_label, t.amount_minor, t.currency,
-           a.name, COALESCE(a.name_en, a.name), a.key,
-           m.key, m.name, c.key, c.name_fr, c.name_en, c.kind"
+           a.name AS account_fr, COALESCE(a.name_en, a.name) AS account_en,
+           m.name AS merchant, c.name_fr AS category_fr, c.name_en AS category_en"
     };
+}
+
+/// A transaction as [`columns!`] selects it.
+#[derive(sqlx::FromRow)]
+struct TransactionColumns {
+    id: i64,
+    date: String,
+    raw_label: String,
+    amount_minor: i64,
+    currency: String,
+    account_fr: String,
+    account_en: String,
+    merchant: Option<String>,
+    category_fr: Option<String>,
+    category_en: Option<String>,
 }
 
 /// The joins that name a transaction's account, merchant and category; they repeat the
@@ -386,26 +401,25 @@ pub(super) fn bound(m: Option<Money>, currency: Currency) -> Result<Option<i64>,
 }
 
 pub(super) fn decode(r: &sqlx::any::AnyRow, locale: Locale) -> Result<Row_, BackendError> {
-    let date: String = r.get(1);
-    let currency: String = r.get(4);
-    let (account, category_label): (String, Option<String>) = match locale {
-        Locale::Fr => (r.get(5), r.get(11)),
-        Locale::En => (r.get(6), r.get(12)),
+    let t = <TransactionColumns as sqlx::FromRow<_>>::from_row(r)?;
+    let (account, category) = match locale {
+        Locale::Fr => (t.account_fr, t.category_fr),
+        Locale::En => (t.account_en, t.category_en),
     };
     Ok(Row_ {
         row: TransactionRow {
-            id: r.get(0),
-            date: Date::parse_iso(&date)
-                .ok_or_else(|| BackendError::Corrupt(format!("transaction date {date:?}")))?,
-            label: r.get(2),
+            id: t.id,
+            date: Date::parse_iso(&t.date)
+                .ok_or_else(|| BackendError::Corrupt(format!("transaction date {:?}", t.date)))?,
+            label: t.raw_label,
             amount: Money::new(
-                r.get(3),
-                Currency::new(&currency)
-                    .ok_or_else(|| BackendError::Corrupt(format!("currency {currency:?}")))?,
+                t.amount_minor,
+                Currency::new(&t.currency)
+                    .ok_or_else(|| BackendError::Corrupt(format!("currency {:?}", t.currency)))?,
             ),
             account,
-            merchant: r.get(9),
-            category: category_label,
+            merchant: t.merchant,
+            category,
         },
     })
 }
