@@ -30,7 +30,7 @@ pub async fn load_budgets() -> Result<BudgetsData, AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
-        let budgets = sou.budgets(user, locale).await?;
+        let budgets = sou.budgets().list(user, locale).await?;
         let categories =
             sou.rules().categories(user, locale).await?.into_iter().map(|c| (c.key, c.name)).collect();
         let today = sou.today();

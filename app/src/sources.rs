@@ -35,7 +35,7 @@ pub async fn load_sources(run: String, step: u32, page: u32) -> Result<SourcesDa
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
         let page = page.max(1);
-        let s = sou.run_sources(user, &run, step, (page, PER_PAGE), locale).await?;
+        let s = sou.runs().sources(user, &run, step, (page, PER_PAGE), locale).await?;
         Ok(SourcesData {
             account: ssr::account_view()?,
             locale,

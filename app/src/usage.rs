@@ -28,7 +28,7 @@ pub async fn load_usage() -> Result<UsageData, AppError> {
         Ok(UsageData {
             account: ssr::account_view()?,
             locale: ssr::accept_language(),
-            report: sou.usage(user).await?,
+            report: sou.runs().usage(user).await?,
         })
     })
     .await

@@ -523,7 +523,15 @@ impl Sou {
             ChatEvent::Plan { plan: approval.plan.clone() },
             ChatEvent::ApprovalRequired { approval: Box::new(approval.clone()) },
         ];
-        self.insert_answer(user, (conversation, &message_id), "", Some(&approval.plan), &events).await
+        crate::messages::insert_answer(
+            &self.store,
+            user,
+            (conversation, &message_id),
+            "",
+            Some(&approval.plan),
+            &events,
+        )
+        .await
     }
 
     /// Runs an approved write: once, in one transaction, only if it is still bound to

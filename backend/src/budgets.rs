@@ -6,9 +6,10 @@
 use agent::writes::BudgetView;
 use agent::{Currency, Date, EntityRef, Locale, Money};
 
+use crate::calendar::Calendar;
 use crate::error::BackendError;
 use crate::ids::UserId;
-use crate::sou::Sou;
+use crate::store::Store;
 use crate::tools::flows::{budget_in, month_key};
 
 fn month_start(key: &str) -> Option<Date> {
@@ -16,7 +17,18 @@ fn month_start(key: &str) -> Option<Date> {
     Date::new(y.parse().ok()?, m.parse().ok()?, 1)
 }
 
-impl Sou {
+/// Settings → Budgets: the budgets as listed, and the currency they are kept in.
+#[derive(Clone)]
+pub struct Budgets {
+    store: Store,
+    calendar: Calendar,
+}
+
+impl Budgets {
+    pub(crate) fn new(store: Store, calendar: Calendar) -> Budgets {
+        Budgets { store, calendar }
+    }
+
     /// The currency the user's ledger is kept in.
     pub async fn currency(&self, user: UserId) -> Result<Currency, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
@@ -26,8 +38,8 @@ impl Sou {
     }
 
     /// Every category with a budget this month or one planned, by name.
-    pub async fn budgets(&self, user: UserId, locale: Locale) -> Result<Vec<BudgetView>, BackendError> {
-        let this = month_key(self.today());
+    pub async fn list(&self, user: UserId, locale: Locale) -> Result<Vec<BudgetView>, BackendError> {
+        let this = month_key(self.calendar.today());
         let mut db = self.store.tenant_read(user).await?;
         let currency = crate::store::currency(&mut db, user).await?;
         let rows: Vec<(i64, String, Option<i64>, String, String, String)> = sqlx::query_as(

@@ -88,59 +88,7 @@ impl Sou {
             owner: self.runs.hub.instance.clone(),
         };
         let run = uuid::Uuid::new_v4().simple().to_string();
-        Ok(self.start_run(user, run, started, start))
-    }
-
-    /// Stores an answer in `conversation` under its public id, with the plan it ran and
-    /// every event it sent.
-    pub(crate) async fn insert_answer(
-        &self,
-        user: UserId,
-        (conversation, public_id): (&str, &str),
-        content: &str,
-        plan: Option<&ToolCallPlan>,
-        events: &[ChatEvent],
-    ) -> Result<(), BackendError> {
-        let answer = NewMessage::new(conversation, Some(public_id), content, plan, events)
-            .map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        let mut tx = self.store.tenant(user).await?;
-        answer.insert(&mut tx, user).await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// An answer stored again with more events (a plan's steps, once they ran).
-    pub(crate) async fn rewrite_answer(
-        &self,
-        user: UserId,
-        public_id: &str,
-        content: &str,
-        events: &[ChatEvent],
-    ) -> Result<(), BackendError> {
-        let events = serde_json::to_string(events).map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        let mut tx = self.store.tenant(user).await?;
-        sqlx::query("UPDATE messages SET content = $1, events = $2 WHERE user_id = $3 AND public_id = $4")
-            .bind(content)
-            .bind(events)
-            .bind(user.0)
-            .bind(public_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// Whether the answer with this public id is stored.
-    pub(crate) async fn answer_exists(&self, user: UserId, public_id: &str) -> Result<bool, BackendError> {
-        let mut db = self.store.tenant_read(user).await?;
-        let n: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE user_id = $1 AND public_id = $2")
-                .bind(user.0)
-                .bind(public_id)
-                .fetch_one(&mut *db)
-                .await?;
-        db.commit().await?;
-        Ok(n > 0)
+        Ok(self.runs.start_run(user, run, started, start))
     }
 
     /// The plan of the last answer that had one: the context for follow-ups.
@@ -178,19 +126,19 @@ impl Sou {
         // a run read as ended has its answer in the messages read next. (Read the other
         // way, a plan ending in between showed its old answer as ended, and no page
         // followed it.)
-        let mut traces = self.conversation_traces(user, id, locale).await?;
+        let mut traces = self.runs.conversation_traces(user, id, locale).await?;
         let mut view = self.conversation_any(user, id).await?;
         for m in view.messages.iter_mut().filter(|m| m.role == Role::Assistant) {
             let Some(i) = traces.iter().position(|t| Some(&t.id) == m.id.as_ref()) else { continue };
             let trace = traces.remove(i);
             if matches!(trace.status, RunStatus::Running | RunStatus::Paused) {
-                m.events = self.run_events(user, &trace.id).await?;
+                m.events = self.runs.events(user, &trace.id).await?;
             }
             m.trace = Some(Box::new(trace));
         }
         // An answer still being written has no message yet: its events so far.
         for trace in traces.into_iter().filter(|t| t.status == RunStatus::Running) {
-            let events = self.run_events(user, &trace.id).await?;
+            let events = self.runs.events(user, &trace.id).await?;
             view.messages.push(StoredMessage {
                 id: Some(trace.id.clone()),
                 role: Role::Assistant,

@@ -7,6 +7,7 @@ pub mod approvals;
 pub mod auth;
 pub mod bank_accounts;
 pub mod budgets;
+mod calendar;
 pub mod chat;
 pub mod conversations;
 pub mod datasets;

@@ -6,8 +6,10 @@ use agent::protocol::ChatEvent;
 use agent::ToolCallPlan;
 use sqlx::AnyConnection;
 
+use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::statements::Statements;
+use crate::store::Store;
 
 /// A message to store, its plan and events already in their stored form (JSON).
 pub(crate) struct NewMessage {
@@ -95,4 +97,59 @@ impl NewMessage {
     pub(crate) fn conversation(&self) -> &str {
         &self.conversation
     }
+}
+
+/// Stores an answer in `conversation` under its public id, with the plan it ran and
+/// every event it sent.
+pub(crate) async fn insert_answer(
+    store: &Store,
+    user: UserId,
+    (conversation, public_id): (&str, &str),
+    content: &str,
+    plan: Option<&ToolCallPlan>,
+    events: &[ChatEvent],
+) -> Result<(), BackendError> {
+    let answer = NewMessage::new(conversation, Some(public_id), content, plan, events)
+        .map_err(|e| BackendError::Corrupt(e.to_string()))?;
+    let mut tx = store.tenant(user).await?;
+    answer.insert(&mut tx, user).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// An answer stored again with more events (a plan's steps, once they ran).
+pub(crate) async fn rewrite_answer(
+    store: &Store,
+    user: UserId,
+    public_id: &str,
+    content: &str,
+    events: &[ChatEvent],
+) -> Result<(), BackendError> {
+    let events = serde_json::to_string(events).map_err(|e| BackendError::Corrupt(e.to_string()))?;
+    let mut tx = store.tenant(user).await?;
+    sqlx::query("UPDATE messages SET content = $1, events = $2 WHERE user_id = $3 AND public_id = $4")
+        .bind(content)
+        .bind(events)
+        .bind(user.0)
+        .bind(public_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Whether the answer with this public id is stored.
+pub(crate) async fn answer_exists(
+    store: &Store,
+    user: UserId,
+    public_id: &str,
+) -> Result<bool, BackendError> {
+    let mut db = store.tenant_read(user).await?;
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE user_id = $1 AND public_id = $2")
+        .bind(user.0)
+        .bind(public_id)
+        .fetch_one(&mut *db)
+        .await?;
+    db.commit().await?;
+    Ok(n > 0)
 }

@@ -9,12 +9,15 @@ use agent::{Date, Parser, Vocabulary};
 
 use crate::auth::{Auth, AuthConfig};
 use crate::bank_accounts::BankAccounts;
+use crate::budgets::Budgets;
+use crate::calendar::Calendar;
 use crate::datasets::Datasets;
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::imports::Imports;
 use crate::providers::Providers;
 use crate::rules::Rules;
+use crate::runs::{Runs, RunsOf};
 use crate::store::Store;
 use crate::vocabulary::Parsers;
 
@@ -30,19 +33,17 @@ pub const VIEWS_PER_MINUTE: usize = 60;
 #[derive(Clone)]
 pub struct Sou {
     pub(crate) store: Store,
-    timezone: chrono_tz::Tz,
+    calendar: Calendar,
     pub(crate) providers: Option<Providers>,
     auth: Auth,
     imports: Imports,
     bank_accounts: BankAccounts,
+    budgets: Budgets,
     rules: Rules,
     datasets: Datasets,
     pub(crate) writes: WriteConfig,
-    pub(crate) runs: crate::runs::record::Runs,
+    pub(crate) runs: Runs,
     parsers: Parsers,
-    /// The date taken for today, when pinned (tests: answers about "this month" that do
-    /// not change with the day they run).
-    today: Option<Date>,
     /// The share of a widget site's hourly questions one visitor may ask, in percent.
     pub(crate) widget_visitor_percent: u32,
     report_views_per_minute: usize,
@@ -53,25 +54,27 @@ impl Sou {
     /// other servers' runs (`runs/notify.rs`); it ends with the last clone.
     pub fn new(store: Store, timezone: chrono_tz::Tz) -> Sou {
         let auth = Auth::new(store.clone(), AuthConfig::default());
-        let runs = crate::runs::record::Runs::default();
-        runs.hub.listen(&store);
+        let calendar = Calendar::new(timezone);
+        let parsers = Parsers::default();
+        let runs = Runs::new(store.clone(), calendar, parsers.clone());
         let imports = Imports::new(store.clone());
         let bank_accounts = BankAccounts::new(store.clone());
+        let budgets = Budgets::new(store.clone(), calendar);
         let rules = Rules::new(store.clone());
         let datasets = Datasets::new(store.clone());
         Sou {
             store,
-            timezone,
+            calendar,
             providers: None,
             auth,
             imports,
             bank_accounts,
+            budgets,
             rules,
             datasets,
             writes: Default::default(),
             runs,
-            parsers: Parsers::default(),
-            today: None,
+            parsers,
             widget_visitor_percent: DEFAULT_VISITOR_PERCENT,
             report_views_per_minute: VIEWS_PER_MINUTE,
         }
@@ -98,6 +101,11 @@ impl Sou {
         &self.bank_accounts
     }
 
+    /// Budgets as Settings lists them, and the ledger's currency.
+    pub fn budgets(&self) -> &Budgets {
+        &self.budgets
+    }
+
     /// Categorisation rules.
     pub fn rules(&self) -> &Rules {
         &self.rules
@@ -113,6 +121,11 @@ impl Sou {
     pub fn with_writes(mut self, config: WriteConfig) -> Sou {
         self.writes = config;
         self
+    }
+
+    /// Answers as runs: their traces, sources and plans, usage, following one.
+    pub fn runs(&self) -> RunsOf<'_> {
+        RunsOf::new(&self.runs, self)
     }
 
     /// The same, recording runs this way (how long before a silent run is taken for
@@ -155,7 +168,7 @@ impl Sou {
 
     /// The configured time zone.
     pub fn timezone(&self) -> chrono_tz::Tz {
-        self.timezone
+        self.calendar.timezone
     }
 
     /// The same, one widget visitor asking at most `percent` % of its site's hourly
@@ -179,18 +192,20 @@ impl Sou {
 
     /// The same, taking `today` for today.
     pub fn with_today(mut self, today: Date) -> Sou {
-        self.today = Some(today);
+        self.calendar.pinned = Some(today);
+        self.runs.calendar = self.calendar;
+        self.budgets = Budgets::new(self.store.clone(), self.calendar);
         self
     }
 
     /// Today in the configured time zone (or the pinned date).
     pub fn today(&self) -> Date {
-        use chrono::Datelike;
-        if let Some(d) = self.today {
-            return d;
-        }
-        let now = chrono::Utc::now().with_timezone(&self.timezone);
-        Date::new(now.year(), now.month(), now.day()).unwrap_or_else(|| Date::from_days(0))
+        self.calendar.today()
+    }
+
+    /// The time zone and the date taken for today.
+    pub(crate) fn calendar(&self) -> Calendar {
+        self.calendar
     }
 
     /// The user's parser, kept while their vocabulary does not change.

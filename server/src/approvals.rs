@@ -266,7 +266,7 @@ pub async fn budget_form(
             None => return again("month"),
         }
     };
-    let currency = match state.sou.currency(account.user).await {
+    let currency = match state.sou.budgets().currency(account.user).await {
         Ok(c) => c,
         Err(e) => {
             tracing::error!(error = %e, "reading the ledger's currency failed");

@@ -104,7 +104,7 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         served = &mut serve => served?,
         () = stopped(stop_rx) => {
             tracing::info!(grace_secs = config.shutdown_grace.as_secs(), "stopping: no new connections");
-            let drained = sou.drain(config.shutdown_grace).await;
+            let drained = sou.runs().drain(config.shutdown_grace).await;
             tracing::info!(finished = drained.finished, interrupted = drained.interrupted, "answers in flight ended");
             match tokio::time::timeout(std::time::Duration::from_secs(3), &mut serve).await {
                 Ok(served) => served?,
@@ -143,7 +143,7 @@ async fn sweep_runs(sou: Sou, stale_after: std::time::Duration) {
     let mut every = tokio::time::interval((stale_after / 2).max(std::time::Duration::from_secs(1)));
     loop {
         every.tick().await;
-        if let Err(e) = sou.close_stale_runs().await {
+        if let Err(e) = sou.runs().close_stale().await {
             tracing::error!(error = %e, "closing runs left by a stopped server failed");
         }
     }
@@ -191,7 +191,7 @@ async fn purge(sou: Sou, days: u32) {
             Ok(n) => tracing::info!(conversations = n, "widget visitors' conversations of a day ago deleted"),
             Err(e) => tracing::error!(error = %e, "purging widget visitors' conversations failed"),
         }
-        match sou.purge_run_events().await {
+        match sou.runs().purge_events().await {
             Ok(0) => {}
             Ok(n) => tracing::info!(events = n, "events of runs finished a day ago deleted"),
             Err(e) => tracing::error!(error = %e, "purging run events failed"),

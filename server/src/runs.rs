@@ -41,7 +41,7 @@ pub async fn trace(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let locale = crate::forms::api_locale(&headers);
-    Ok(Json(state.sou.run_trace(account.user, &id, locale).await?).into_response())
+    Ok(Json(state.sou.runs().trace(account.user, &id, locale).await?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -71,7 +71,7 @@ pub async fn events(
             )
         })?,
     };
-    let stream = state.sou.attach(account.user, &id, after).await?;
+    let stream = state.sou.runs().attach(account.user, &id, after).await?;
     Ok(crate::chat::event_stream(stream))
 }
 
@@ -94,7 +94,7 @@ pub async fn act(
     Path((id, action)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
     let action = RunAction::parse(&action).ok_or_else(ApiError::not_found)?;
-    let trace = state.sou.run_action(account.user, &id, action).await.map_err(ApiError::from_user)?;
+    let trace = state.sou.runs().act(account.user, &id, action).await.map_err(ApiError::from_user)?;
     Ok(Json(trace).into_response())
 }
 
@@ -113,7 +113,8 @@ pub async fn edit(
     body: Result<Json<EditBody>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(body) = body?;
-    let plan = state.sou.edit_plan(account.user, &id, &body.steps).await.map_err(ApiError::from_user)?;
+    let plan =
+        state.sou.runs().edit_plan(account.user, &id, &body.steps).await.map_err(ApiError::from_user)?;
     Ok(Json(json!({ "plan": plan })).into_response())
 }
 
@@ -127,7 +128,7 @@ pub async fn act_form(
     let page = field(&fields, "back").unwrap_or("/").to_string();
     let anchor = anchor(&id);
     let Some(action) = RunAction::parse(&action) else { return back(&page, Some("not_found"), &anchor) };
-    if let Err(e) = state.sou.run_action(account.user, &id, action).await {
+    if let Err(e) = state.sou.runs().act(account.user, &id, action).await {
         return refused(&page, &anchor, e);
     }
     // Without JavaScript (the form's `<noscript>` field), the page comes back once the
@@ -136,7 +137,7 @@ pub async fn act_form(
     if field(&fields, "wait").is_some() && matches!(action, RunAction::Accept | RunAction::Resume) {
         let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
         while std::time::Instant::now() < until {
-            match state.sou.run_state(account.user, &id).await {
+            match state.sou.runs().state(account.user, &id).await {
                 Ok((agent::runs::RunStatus::Running, ..)) => {}
                 _ => break,
             }
@@ -156,7 +157,7 @@ pub async fn edit_form(
 ) -> Response {
     let page = field(&fields, "back").unwrap_or("/").to_string();
     let anchor = anchor(&id);
-    let plan = match state.sou.run_state(account.user, &id).await {
+    let plan = match state.sou.runs().state(account.user, &id).await {
         Ok((_, plan, _)) => plan,
         Err(e) => return refused(&page, &anchor, RunError::Backend(e)),
     };
@@ -190,7 +191,7 @@ pub async fn edit_form(
     }
     kept.sort_by_key(|(order, k, _)| (*order, *k));
     let steps: Vec<Value> = kept.into_iter().map(|(_, _, v)| v).collect();
-    match state.sou.edit_plan(account.user, &id, &steps).await {
+    match state.sou.runs().edit_plan(account.user, &id, &steps).await {
         Ok(_) => back(&page, None, &anchor),
         Err(e) => refused(&page, &anchor, e),
     }
@@ -213,7 +214,7 @@ fn refused(page: &str, anchor: &str, e: RunError) -> Response {
 
 /// `GET /api/v1/usage`.
 pub async fn usage(State(state): State<AppState>, SignedIn(account): SignedIn) -> Result<Response, ApiError> {
-    Ok(Json(state.sou.usage(account.user).await?).into_response())
+    Ok(Json(state.sou.runs().usage(account.user).await?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -230,8 +231,8 @@ pub async fn set_limit(
     body: Result<Json<LimitBody>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(body) = body?;
-    state.sou.set_usage_limit(account.user, body.monthly_eur_micros).await?;
-    Ok(Json(state.sou.usage(account.user).await?).into_response())
+    state.sou.runs().set_usage_limit(account.user, body.monthly_eur_micros).await?;
+    Ok(Json(state.sou.runs().usage(account.user).await?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -267,7 +268,7 @@ pub async fn limit_form(
             }
         }
     };
-    state.sou.set_usage_limit(account.user, limit).await?;
+    state.sou.runs().set_usage_limit(account.user, limit).await?;
     Ok(Redirect::to("/settings/usage?saved=1").into_response())
 }
 

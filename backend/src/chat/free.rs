@@ -103,7 +103,7 @@ impl Sou {
         }
         match outcome.ending {
             assistant::Ending::Answered | assistant::Ending::Awaiting => {}
-            assistant::Ending::Stopped if self.draining() => {
+            assistant::Ending::Stopped if self.runs.draining() => {
                 let message = match locale {
                     Locale::Fr => {
                         "Sou redémarrait : cette réponse a été interrompue. Posez la question à nouveau."
@@ -201,8 +201,15 @@ impl Sou {
             started: out.started,
         };
         let by = assistant::Answerer { sou: self, providers, model };
-        let answered =
-            assistant::resume(by, &mut ToolCx::new(self, q.user), c.paused, &c.result, question, out).await;
+        let answered = assistant::resume(
+            by,
+            &mut ToolCx::new(&self.store, self.calendar(), q.user),
+            c.paused,
+            &c.result,
+            question,
+            out,
+        )
+        .await;
         let unsure = Unsure { parser: &parser, models: &models, warnings };
         Ok(self.model_answered(unsure, model, answered, locale, out).await)
     }

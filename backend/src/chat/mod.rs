@@ -53,6 +53,8 @@ pub const MAX_MESSAGE_CHARS: usize = agent::protocol::MAX_CHAT_MESSAGE_CHARS;
 /// One message to answer, with what it is answered in the light of.
 #[derive(Clone, Copy)]
 struct Asked<'a> {
+    /// Who answers: a write is proposed through it.
+    sou: &'a Sou,
     user: UserId,
     message: &'a str,
     locale: Option<Locale>,
@@ -219,6 +221,7 @@ impl Sou {
         tokio::spawn(async move {
             let mut out = Emitter::after(tx, started, run, stored);
             let question = Asked {
+                sou: &sou,
                 user,
                 message: &req.message,
                 locale,
@@ -251,7 +254,7 @@ impl Sou {
         out: &mut Emitter,
     ) -> Result<Answered, BackendError> {
         let today = self.today();
-        let mut tcx = ToolCx::new(self, q.user);
+        let mut tcx = ToolCx::new(&self.store, self.calendar(), q.user);
         let (parser, outcome, clock) = self.understand(&q, client_plan, today, &mut tcx).await?;
         // Only a plan the parser is sure of, that only reads, runs before the question
         // is stored (its result is sent once it is); anything else waits.
@@ -372,7 +375,7 @@ impl Sou {
         }
         let (done, run_status) = match outcome {
             Ok(done) => {
-                let status = if done.stopped && self.draining() {
+                let status = if done.stopped && self.runs.draining() {
                     RunStatus::Interrupted
                 } else if done.stopped {
                     RunStatus::Cancelled
@@ -555,7 +558,7 @@ impl Sou {
     async fn models(&self, user: UserId, locale: Locale, warnings: &mut Vec<String>) -> Option<Resolved> {
         let providers = self.providers.as_ref()?;
         // The month's limits: told at 80 %, no model at 100 %.
-        match self.limits(user).await {
+        match self.runs.limits(user).await {
             Ok(limits) => {
                 if let Some(l) = limits.iter().find(|l| l.state != LimitState::Ok) {
                     warnings.push(crate::runs::usage::limit_text(l, locale));
@@ -651,6 +654,23 @@ impl Sou {
     }
 }
 
+/// A plan's write is proposed as the chat proposes any (`Sou::gate`).
+impl crate::runs::plans::Gate for Sou {
+    fn propose<'a>(
+        &'a self,
+        user: UserId,
+        conversation: &'a str,
+        plan: ToolCallPlan,
+        out: &'a mut Emitter,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), BackendError>> + Send + 'a>> {
+        Box::pin(async move { self.gate(user, conversation, plan, Vec::new(), out).await.map(|_| ()) })
+    }
+
+    fn owned(&self) -> std::sync::Arc<dyn crate::runs::plans::Gate> {
+        std::sync::Arc::new(self.clone())
+    }
+}
+
 /// Runs a plan and writes its answer. `checked` is the answer confidence a model's
 /// review gives it (0 when no model looked at it). A widget's visitor gets only
 /// what the site's `scope` allows: anything else is refused, and runs nothing.
@@ -662,7 +682,7 @@ async fn run_plan(
     mut warnings: Vec<String>,
     out: &mut Emitter,
 ) -> Result<(Option<ToolCallPlan>, Uncertainty), BackendError> {
-    let (sou, user, scope) = (tcx.sou, q.user, q.scope);
+    let (sou, user, scope) = (q.sou, q.user, q.scope);
     let locale = plan.meta.locale;
     if let Some(scope) = scope.filter(|s| !s.allows(&plan.call)) {
         let message = outside_scope(scope, locale);

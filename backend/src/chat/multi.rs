@@ -38,7 +38,7 @@ impl Sou {
             crate::registry::check_call(&s.call)?;
         }
         let locale = plan.locale;
-        self.store_plan(user, &out.run.id, &plan).await?;
+        self.runs.store_plan(user, &out.run.id, &plan).await?;
         let confidence = plan.confidence;
         let n = plan.steps.len();
         out.emit(ChatEvent::PlanProposed { run: out.run.id.clone(), plan: Box::new(plan) }).await;

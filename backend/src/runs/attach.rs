@@ -18,7 +18,8 @@ use super::record::final_status;
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::runs::emitter::ChatStream;
-use crate::sou::Sou;
+use crate::runs::plans::Gate;
+use crate::runs::record::Runs;
 
 /// How often a client waiting on a run looks for events another server stored: while
 /// PostgreSQL's notifications wake it, and when they do not (SQLite, a listener
@@ -27,7 +28,9 @@ const POLL_NOTIFIED: Duration = Duration::from_secs(2);
 const POLL: Duration = Duration::from_millis(200);
 
 struct Following {
-    sou: Sou,
+    runs: Runs,
+    /// What takes over a plan a stopped server left.
+    gate: Arc<dyn Gate>,
     user: UserId,
     run: String,
     conversation: String,
@@ -41,10 +44,16 @@ struct Following {
     wake: Arc<Notify>,
 }
 
-impl Sou {
+impl Runs {
     /// The events of `user`'s run `run` after number `after`, then the rest until its
     /// end. Another user's run, or an unknown one, is not found.
-    pub async fn attach(&self, user: UserId, run: &str, after: u64) -> Result<ChatStream, BackendError> {
+    pub(crate) async fn attach(
+        &self,
+        gate: Arc<dyn Gate>,
+        user: UserId,
+        run: &str,
+        after: u64,
+    ) -> Result<ChatStream, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
         let conversation: String =
             sqlx::query_scalar("SELECT conversation_id FROM runs WHERE id = $1 AND user_id = $2")
@@ -55,7 +64,8 @@ impl Sou {
                 .ok_or(BackendError::NotFound)?;
         db.commit().await?;
         let state = Following {
-            sou: self.clone(),
+            runs: self.clone(),
+            gate,
             user,
             run: run.to_string(),
             conversation: conversation.clone(),
@@ -63,7 +73,7 @@ impl Sou {
             pending: VecDeque::new(),
             at_status: false,
             ended: false,
-            wake: self.runs.hub.waiter(run),
+            wake: self.hub.waiter(run),
         };
         let events = futures::stream::unfold(state, |mut s| async move {
             let e = s.next_event().await?;
@@ -128,7 +138,7 @@ impl Following {
                 }
                 Ok(Some((RunStatus::Running, _, true))) => {
                     // A server that stopped left it running: take it over or close it.
-                    if let Err(e) = self.sou.settle_stale_run(self.user, &self.run).await {
+                    if let Err(e) = self.runs.settle_stale(&*self.gate, self.user, &self.run).await {
                         tracing::warn!(error = %e, "closing a stopped run failed");
                     }
                 }
@@ -137,14 +147,14 @@ impl Following {
             }
             tokio::select! {
                 () = &mut notified => {}
-                () = tokio::time::sleep(self.sou.runs.hub.poll_every(POLL_NOTIFIED, POLL)) => {}
+                () = tokio::time::sleep(self.runs.hub.poll_every(POLL_NOTIFIED, POLL)) => {}
             }
         }
     }
 
     /// Reads the events stored since the last read; `true` if there were some.
     async fn read(&mut self) -> Result<bool, BackendError> {
-        let mut db = self.sou.store.tenant_read(self.user).await?;
+        let mut db = self.runs.store.tenant_read(self.user).await?;
         let rows = sqlx::query(
             "SELECT seq, event FROM run_events WHERE run_id = $1 AND user_id = $2 AND seq >= $3
              ORDER BY seq LIMIT 512",
@@ -176,7 +186,7 @@ impl Following {
     /// The run's status, whether a live server's task holds it, and whether its
     /// server has been silent for too long.
     async fn status(&self) -> Result<Option<(RunStatus, bool, bool)>, BackendError> {
-        let mut db = self.sou.store.tenant_read(self.user).await?;
+        let mut db = self.runs.store.tenant_read(self.user).await?;
         let row: Option<(String, Option<String>, String)> =
             sqlx::query_as("SELECT status, owner, heartbeat_at FROM runs WHERE id = $1 AND user_id = $2")
                 .bind(&self.run)
@@ -186,7 +196,7 @@ impl Following {
         db.commit().await?;
         let cutoff = crate::store::timestamp(
             chrono::Utc::now()
-                - chrono::TimeDelta::from_std(self.sou.runs.config.stale_after).unwrap_or_default(),
+                - chrono::TimeDelta::from_std(self.runs.config.stale_after).unwrap_or_default(),
         );
         Ok(row.and_then(|(status, owner, heartbeat)| {
             let fresh = heartbeat >= cutoff;
@@ -197,6 +207,6 @@ impl Following {
 
 impl Drop for Following {
     fn drop(&mut self) {
-        self.sou.runs.hub.release(&self.run);
+        self.runs.hub.release(&self.run);
     }
 }

@@ -23,13 +23,54 @@ use agent::runs::{RunStatus, RunTrace, Sources, Step, StepKind, StepStatus};
 
 use crate::error::BackendError;
 use crate::ids::UserId;
-use crate::sou::Sou;
 use crate::store::owner::{Owner, Sweep};
 
 pub(crate) use batch::{Opening, Start};
+use emitter::ChatStream;
+use plans::{Gate, RunAction, RunError};
 use record::Recorder;
-pub use record::{RunConfig, UsageLimits};
+pub use record::{RunConfig, Runs, UsageLimits};
 pub(crate) use stored::Stored;
+
+/// Runs with what proposes a plan's writes for approval: how the surfaces reach them
+/// (`Sou::runs`). What needs no write is [`Runs`]'s own.
+pub struct RunsOf<'a> {
+    runs: &'a Runs,
+    gate: &'a dyn Gate,
+}
+
+impl<'a> RunsOf<'a> {
+    pub(crate) fn new(runs: &'a Runs, gate: &'a dyn Gate) -> RunsOf<'a> {
+        RunsOf { runs, gate }
+    }
+
+    /// `POST /api/v1/runs/{id}/{action}`: accepting or resuming a plan starts its steps
+    /// in a task of their own; the client follows them on the run's events.
+    pub async fn act(&self, user: UserId, run: &str, action: RunAction) -> Result<RunTrace, RunError> {
+        self.runs.act(self.gate, user, run, action).await
+    }
+
+    /// The events of `user`'s run `run` after number `after`, then the rest until its
+    /// end (a plan a stopped server left is taken over). Another user's run, or an
+    /// unknown one, is not found.
+    pub async fn attach(&self, user: UserId, run: &str, after: u64) -> Result<ChatStream, BackendError> {
+        self.runs.attach(self.gate.owned(), user, run, after).await
+    }
+
+    /// Closes the runs a stopped server left running (an accepted plan is taken over
+    /// instead): at start and by the hourly sweep. How many.
+    pub async fn close_stale(&self) -> Result<usize, BackendError> {
+        self.runs.close_stale(self.gate).await
+    }
+}
+
+impl std::ops::Deref for RunsOf<'_> {
+    type Target = Runs;
+
+    fn deref(&self) -> &Runs {
+        self.runs
+    }
+}
 
 /// What a stop left: answers and plans that ended within the grace period, and those
 /// that were cut short (answers, ended as interrupted) or left for the next server (plans).
@@ -39,14 +80,14 @@ pub struct Drained {
     pub interrupted: usize,
 }
 
-impl Sou {
+impl Runs {
     /// The server is stopping: no new plan step starts; answers and plans in flight get
     /// `grace` to end, then answers still being written end as interrupted (with their
     /// terminal events and an answer in the conversation saying to ask again) and plans
     /// stop after their current step, left for the next server to take over. Returns once
     /// every answer has written its end (a few seconds at most after `grace`).
     pub async fn drain(&self, grace: std::time::Duration) -> Drained {
-        let hub = &self.runs.hub;
+        let hub = &self.hub;
         let before = hub.in_flight();
         let deadline = Instant::now() + grace;
         let wait = |until: Instant| async move {
@@ -65,7 +106,7 @@ impl Sou {
 
     /// Whether this server is stopping.
     pub(crate) fn draining(&self) -> bool {
-        self.runs.hub.draining()
+        self.hub.draining()
     }
 
     /// The recorder of a chat run that `start`s (its question and row are stored by its
@@ -77,12 +118,12 @@ impl Sou {
         started: Instant,
         start: Start,
     ) -> (Recorder, Stored) {
-        Recorder::start(&self.runs, &self.store, (user, id), started, start)
+        Recorder::start(self, (user, id), started, start)
     }
 
     /// `GET /api/v1/runs/{id}`: a run of `user`'s, with its steps and the first
     /// transactions each step rests on.
-    pub async fn run_trace(
+    pub async fn trace(
         &self,
         user: UserId,
         id: &str,
@@ -97,7 +138,7 @@ impl Sou {
     /// The transactions step `step` of run `run` rests on, page `page` (from 1) of
     /// `per_page`, in the step's order; with the step, the run's conversation and how
     /// many there are in all.
-    pub async fn run_sources(
+    pub async fn sources(
         &self,
         user: UserId,
         run: &str,
@@ -135,7 +176,7 @@ impl Sou {
 
     /// A run's status and its plan, if it has one: what a decision needs, without the
     /// trace's steps and sources.
-    pub async fn run_state(
+    pub async fn state(
         &self,
         user: UserId,
         run: &str,
@@ -230,10 +271,9 @@ impl Sou {
     /// Closes the runs a stopped server left running: each gets an `interrupted` error
     /// and its final status (so a client waiting on it ends), and the conversation an
     /// answer that says so. Run at start and by the hourly sweep.
-    pub async fn close_stale_runs(&self) -> Result<usize, BackendError> {
+    pub(crate) async fn close_stale(&self, gate: &dyn Gate) -> Result<usize, BackendError> {
         let cutoff = crate::store::timestamp(
-            chrono::Utc::now()
-                - chrono::TimeDelta::from_std(self.runs.config.stale_after).unwrap_or_default(),
+            chrono::Utc::now() - chrono::TimeDelta::from_std(self.config.stale_after).unwrap_or_default(),
         );
         let stale: Vec<(String, i64)> = sqlx::query_as(Owner::StaleRuns.sql(self.store.dialect()))
             .bind(cutoff)
@@ -241,7 +281,7 @@ impl Sou {
             .await?;
         let mut closed = 0;
         for (id, user) in stale {
-            match self.settle_stale_run(UserId(user), &id).await {
+            match self.settle_stale(gate, UserId(user), &id).await {
                 Ok(true) => closed += 1,
                 Ok(false) => {}
                 Err(e) => tracing::warn!(error = %e, "closing a stopped run failed"),
@@ -255,8 +295,13 @@ impl Sou {
 
     /// A stale run taken over: an accepted plan goes on from its last finished step,
     /// anything else is closed. `true` if this server did either.
-    pub(crate) async fn settle_stale_run(&self, user: UserId, id: &str) -> Result<bool, BackendError> {
-        if self.take_over_plan(user, id).await? {
+    pub(crate) async fn settle_stale(
+        &self,
+        gate: &dyn Gate,
+        user: UserId,
+        id: &str,
+    ) -> Result<bool, BackendError> {
+        if self.take_over_plan(gate, user, id).await? {
             return Ok(true);
         }
         self.close_stale_run(user, id).await
@@ -267,7 +312,7 @@ impl Sou {
     async fn close_stale_run(&self, user: UserId, id: &str) -> Result<bool, BackendError> {
         let now = chrono::Utc::now();
         let cutoff = crate::store::timestamp(
-            now - chrono::TimeDelta::from_std(self.runs.config.stale_after).unwrap_or_default(),
+            now - chrono::TimeDelta::from_std(self.config.stale_after).unwrap_or_default(),
         );
         let now = crate::store::timestamp(now);
         let mut tx = self.store.tenant(user).await?;
@@ -319,23 +364,24 @@ impl Sou {
         }
         notify::send(&self.store, &mut tx, id, false).await?;
         tx.commit().await?;
-        let events = self.run_events(user, id).await?;
+        let events = self.events(user, id).await?;
         let text = ChatEvent::words(&events);
-        if !self.answer_exists(user, id).await? {
-            self.insert_answer(user, (&conversation, id), &text, None, &events).await?;
+        if !crate::messages::answer_exists(&self.store, user, id).await? {
+            crate::messages::insert_answer(&self.store, user, (&conversation, id), &text, None, &events)
+                .await?;
         }
-        self.runs.hub.wake(id);
+        self.hub.wake(id);
         Ok(true)
     }
 
     /// Every event a run stored, in order (for tests).
     #[cfg(feature = "test-support")]
-    pub async fn run_events_for_test(&self, user: UserId, run: &str) -> Vec<ChatEvent> {
-        self.run_events(user, run).await.unwrap_or_default()
+    pub async fn events_for_test(&self, user: UserId, run: &str) -> Vec<ChatEvent> {
+        self.events(user, run).await.unwrap_or_default()
     }
 
     /// Every event a run stored, in order.
-    pub(crate) async fn run_events(&self, user: UserId, run: &str) -> Result<Vec<ChatEvent>, BackendError> {
+    pub(crate) async fn events(&self, user: UserId, run: &str) -> Result<Vec<ChatEvent>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
         let rows: Vec<String> = sqlx::query_scalar(
             "SELECT event FROM run_events WHERE run_id = $1 AND user_id = $2 ORDER BY seq",
@@ -351,7 +397,7 @@ impl Sou {
     }
 
     /// Events of runs finished more than a day ago are dropped (the trace stays).
-    pub async fn purge_run_events(&self) -> Result<u64, BackendError> {
+    pub async fn purge_events(&self) -> Result<u64, BackendError> {
         let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(1));
         Ok(self.store.sweep(Sweep::RunEvents, &cutoff).await?)
     }

@@ -7,6 +7,9 @@
 //! leaves a run another (or the same, restarted) takes over from the next step, never
 //! running a finished one again.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use agent::protocol::ChatEvent;
@@ -19,12 +22,11 @@ use sqlx::Row;
 use thiserror::Error;
 use tokio::sync::mpsc;
 
-use super::record::{final_status, Recorder};
+use super::record::{final_status, Recorder, Runs};
 use crate::error::{BackendError, ErrorKind, UserError};
 use crate::ids::UserId;
 use crate::registry::Registry;
 use crate::runs::emitter::Emitter;
-use crate::sou::Sou;
 
 /// What the user does with a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +135,22 @@ fn status_fr(s: RunStatus) -> &'static str {
     }
 }
 
+/// What a plan's steps need from the chat: a write proposed for the user's approval,
+/// as the chat proposes any write (its dry run shown, nothing changed until approved).
+pub(crate) trait Gate: Send + Sync {
+    /// Proposes `plan`'s write in `conversation`, its dry run sent to `out`.
+    fn propose<'a>(
+        &'a self,
+        user: UserId,
+        conversation: &'a str,
+        plan: ToolCallPlan,
+        out: &'a mut Emitter,
+    ) -> Pin<Box<dyn Future<Output = Result<(), BackendError>> + Send + 'a>>;
+
+    /// The same gate, for a task of its own.
+    fn owned(&self) -> Arc<dyn Gate>;
+}
+
 /// A plan's run as stored.
 struct Stored {
     conversation: String,
@@ -147,7 +165,7 @@ struct Stored {
     steps: u32,
 }
 
-impl Sou {
+impl Runs {
     /// Stores `plan` as run `run`'s, waiting for the user.
     pub(crate) async fn store_plan(
         &self,
@@ -244,8 +262,9 @@ impl Sou {
 
     /// `POST /api/v1/runs/{id}/{action}`. Accepting or resuming starts the steps in a
     /// task of their own; the client follows them on the run's events.
-    pub async fn run_action(
+    pub(crate) async fn act(
         &self,
+        gate: &dyn Gate,
         user: UserId,
         run: &str,
         action: RunAction,
@@ -274,9 +293,9 @@ impl Sou {
         }
         match action {
             RunAction::Accept | RunAction::Resume => {
-                let sou = self.clone();
+                let (runs, gate) = (self.clone(), gate.owned());
                 let id = run.to_string();
-                tokio::spawn(async move { sou.run_plan_steps(user, &id).await });
+                tokio::spawn(async move { runs.run_plan_steps(&*gate, user, &id).await });
             }
             // A plan no task runs ends here, for the clients that follow it; a running
             // one (or a paused one whose step is still running) ends in its task.
@@ -294,17 +313,17 @@ impl Sou {
             }
             _ => {}
         }
-        Ok(self.run_trace(user, run, stored.plan.locale).await?)
+        Ok(self.trace(user, run, stored.plan.locale).await?)
     }
 
     /// Stops an answer being written (a model's, say): its server sees it and stops.
     async fn stop_answer(&self, user: UserId, run: &str) -> Result<agent::runs::RunTrace, RunError> {
-        let (_, _, locale) = self.run_state(user, run).await?;
+        let (_, _, locale) = self.state(user, run).await?;
         if !self.move_run(user, run, &["running"], RunStatus::Cancelled).await? {
-            return Err(RunError::Answered(self.run_state(user, run).await?.0, locale));
+            return Err(RunError::Answered(self.state(user, run).await?.0, locale));
         }
-        self.runs.hub.stop(run);
-        Ok(self.run_trace(user, run, locale).await?)
+        self.hub.stop(run);
+        Ok(self.trace(user, run, locale).await?)
     }
 
     /// `PATCH /api/v1/runs/{id}`: the plan's steps as the user edited them (removed,
@@ -321,7 +340,7 @@ impl Sou {
                 steps.len()
             )));
         }
-        let parser = self.parser(user).await?;
+        let parser = self.parsers.get(&self.store, user, None).await?;
         let locale = stored.plan.locale;
         let mut out = Vec::with_capacity(steps.len());
         for (i, s) in steps.iter().enumerate() {
@@ -370,10 +389,15 @@ impl Sou {
 
     /// A stale running plan (its server stopped): this server takes it over and runs
     /// it on from its next step. `false` if it is not a plan, or another server took it.
-    pub(crate) async fn take_over_plan(&self, user: UserId, run: &str) -> Result<bool, BackendError> {
+    pub(crate) async fn take_over_plan(
+        &self,
+        gate: &dyn Gate,
+        user: UserId,
+        run: &str,
+    ) -> Result<bool, BackendError> {
         let now = chrono::Utc::now();
         let cutoff = crate::store::timestamp(
-            now - chrono::TimeDelta::from_std(self.runs.config.stale_after).unwrap_or_default(),
+            now - chrono::TimeDelta::from_std(self.config.stale_after).unwrap_or_default(),
         );
         let mut tx = self.store.tenant(user).await?;
         let n = sqlx::query(
@@ -384,7 +408,7 @@ impl Sou {
         .bind(run)
         .bind(user.0)
         .bind(cutoff)
-        .bind(&self.runs.hub.instance)
+        .bind(&self.hub.instance)
         .execute(&mut *tx)
         .await?
         .rows_affected();
@@ -393,9 +417,9 @@ impl Sou {
             return Ok(false);
         }
         tracing::info!(run = %crate::trace::id("run", run), "a plan left by a stopped server goes on");
-        let sou = self.clone();
+        let (runs, gate) = (self.clone(), gate.owned());
         let id = run.to_string();
-        tokio::spawn(async move { sou.run_plan_steps(user, &id).await });
+        tokio::spawn(async move { runs.run_plan_steps(&*gate, user, &id).await });
         Ok(true)
     }
 
@@ -405,22 +429,22 @@ impl Sou {
             .and_then(|t| (chrono::Utc::now() - t.with_timezone(&chrono::Utc)).to_std().ok())
             .and_then(|ago| Instant::now().checked_sub(ago))
             .unwrap_or_else(Instant::now);
-        Recorder::resume(&self.runs, &self.store, user, run.to_string(), (started, s.events, s.steps))
+        Recorder::resume(self, user, run.to_string(), (started, s.events, s.steps))
     }
 
     /// Runs the plan's steps from the next one, until the end, a pause or a cancel —
     /// unless a task already runs them, here or on another server.
-    async fn run_plan_steps(&self, user: UserId, run: &str) {
-        if !self.runs.hub.start_running(run) {
+    async fn run_plan_steps(&self, gate: &dyn Gate, user: UserId, run: &str) {
+        if !self.hub.start_running(run) {
             return;
         }
         match self.claim(user, run, true).await {
             Ok(true) => {
                 loop {
-                    if let Err(e) = self.execute_steps(user, run).await {
+                    if let Err(e) = self.execute_steps(gate, user, run).await {
                         tracing::error!(error = %e, "running a plan failed");
                     }
-                    if self.runs.hub.draining() {
+                    if self.hub.draining() {
                         // The server is stopping: the plan is left, still running, for
                         // the next server (it takes it over once its heartbeat is stale).
                         if let Err(e) = self.claim(user, run, false).await {
@@ -443,7 +467,7 @@ impl Sou {
             Ok(false) => {}
             Err(e) => tracing::error!(error = %e, "claiming a plan failed"),
         }
-        self.runs.hub.stop_running(run);
+        self.hub.stop_running(run);
     }
 
     /// Lets the plan go, unless it is running with steps left (resumed while this
@@ -456,7 +480,7 @@ impl Sou {
         )
         .bind(run)
         .bind(user.0)
-        .bind(&self.runs.hub.instance)
+        .bind(&self.hub.instance)
         .execute(&mut *tx)
         .await?
         .rows_affected();
@@ -467,7 +491,7 @@ impl Sou {
         // Not released: still this server's and running, or no longer this server's.
         let s = self.stored(user, run).await.map_err(|e| BackendError::BadRequest(e.to_string()))?;
         Ok(!(s.status == RunStatus::Running
-            && s.owner.as_deref() == Some(self.runs.hub.instance.as_str())
+            && s.owner.as_deref() == Some(self.hub.instance.as_str())
             && (s.next_step as usize) < s.plan.steps.len()))
     }
 
@@ -476,9 +500,9 @@ impl Sou {
     async fn claim(&self, user: UserId, run: &str, take: bool) -> Result<bool, BackendError> {
         let now = chrono::Utc::now();
         let cutoff = crate::store::timestamp(
-            now - chrono::TimeDelta::from_std(self.runs.config.stale_after).unwrap_or_default(),
+            now - chrono::TimeDelta::from_std(self.config.stale_after).unwrap_or_default(),
         );
-        let me = &self.runs.hub.instance;
+        let me = &self.hub.instance;
         let mut tx = self.store.tenant(user).await?;
         let n = if take {
             sqlx::query(
@@ -506,7 +530,7 @@ impl Sou {
         Ok(n == 1)
     }
 
-    async fn execute_steps(&self, user: UserId, run: &str) -> Result<(), RunError> {
+    async fn execute_steps(&self, gate: &dyn Gate, user: UserId, run: &str) -> Result<(), RunError> {
         let stored = self.stored(user, run).await?;
         let plan = stored.plan.clone();
         let locale = plan.locale;
@@ -534,12 +558,12 @@ impl Sou {
                 }
             };
             // The server is stopping: what is done is stored, the rest waits for the next.
-            if self.runs.hub.draining() {
+            if self.hub.draining() {
                 out.run.checkpoint(next).await;
                 return Ok(());
             }
             // Another server took it over (this one went silent): it is theirs now.
-            if now.owner.as_deref() != Some(self.runs.hub.instance.as_str()) {
+            if now.owner.as_deref() != Some(self.hub.instance.as_str()) {
                 return Ok(());
             }
             match now.status {
@@ -575,7 +599,7 @@ impl Sou {
             };
             if step.call.is_write() {
                 // A write in a plan is still only proposed: its own approval follows.
-                if let Err(e) = self.gate(user, &stored.conversation, single, Vec::new(), &mut out).await {
+                if let Err(e) = gate.propose(user, &stored.conversation, single, &mut out).await {
                     tracing::warn!(error = %e, step = number, "proposing a plan's write failed");
                     let (code, message) = crate::error::user_safe(&e, Some(locale));
                     warnings.push(message.clone());
@@ -584,7 +608,7 @@ impl Sou {
                 }
             } else {
                 match crate::runs::steps::run_checked(
-                    &mut crate::runs::steps::ToolCx::new(self, user),
+                    &mut crate::runs::steps::ToolCx::new(&self.store, self.calendar, user),
                     &mut out,
                     &step.call,
                     locale,
@@ -616,7 +640,7 @@ impl Sou {
             }
             next += 1;
             out.run.checkpoint(next).await;
-            let pause = self.runs.config.pause_between_steps;
+            let pause = self.config.pause_between_steps;
             if pause > Duration::ZERO && next < total {
                 // A cancel (from any server) or the server's stop ends the wait at once.
                 tokio::select! {
@@ -645,11 +669,12 @@ impl Sou {
         (status, confidence): (RunStatus, Option<f32>),
     ) {
         rec.checkpoint(next_step).await;
-        match self.run_events(user, run).await {
+        match self.events(user, run).await {
             Ok(mut events) => {
                 events.extend_from_slice(last);
                 let text = ChatEvent::words(&events);
-                if let Err(e) = self.rewrite_answer(user, run, &text, &events).await {
+                if let Err(e) = crate::messages::rewrite_answer(&self.store, user, run, &text, &events).await
+                {
                     tracing::warn!(error = %e, "storing a plan's answer failed");
                 }
             }

@@ -15,9 +15,11 @@ use tokio::sync::{mpsc, oneshot, Notify};
 
 use super::batch::{Record, Start};
 use super::stored::{Stored, Storing};
+use crate::calendar::Calendar;
 use crate::ids::UserId;
 use crate::messages::NewMessage;
 use crate::store::Store;
+use crate::vocabulary::Parsers;
 
 /// The limits this server sets, in millionths of a euro per month.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -239,28 +241,26 @@ impl Recorder {
     /// says when they are. Not recording runs, the question is stored on its own.
     pub(crate) fn start(
         runs: &Runs,
-        store: &Store,
         (user, id): (UserId, String),
         started: Instant,
         start: Start,
     ) -> (Recorder, Stored) {
         if !runs.config.record {
-            let db = store.clone();
+            let db = runs.store.clone();
             let stored =
                 Stored::spawn(async move { Ok(super::batch::store_question(&db, user, &start).await?) });
-            let mut recorder = Recorder::spawn(runs, store, (user, id), started, None);
+            let mut recorder = Recorder::spawn(runs, (user, id), started, None);
             recorder.question = Some(stored.clone());
             return (recorder, stored);
         }
         let (storing, stored) = Stored::pending();
-        (Recorder::spawn(runs, store, (user, id), started, Some((start, storing))), stored)
+        (Recorder::spawn(runs, (user, id), started, Some((start, storing))), stored)
     }
 
     /// A recorder for run `id`: with `first`, a chat run's question and row (`start`),
     /// else a run whose row is stored.
     fn spawn(
         runs: &Runs,
-        store: &Store,
         (user, id): (UserId, String),
         started: Instant,
         first: Option<(Start, Storing)>,
@@ -272,7 +272,7 @@ impl Recorder {
                 storing
             });
             let heartbeat = (runs.config.stale_after / 4).max(Duration::from_millis(250));
-            let (store, hub) = (store.clone(), runs.hub.clone());
+            let (store, hub) = (runs.store.clone(), runs.hub.clone());
             let timing = (heartbeat, runs.config.first_linger);
             tokio::spawn(write_loop(store, (user, id.clone()), rx, (hub, timing), storing));
             tx
@@ -289,7 +289,7 @@ impl Recorder {
             last: None,
             stop,
             hub,
-            store: store.clone(),
+            store: runs.store.clone(),
             user,
             question: None,
         }
@@ -337,12 +337,11 @@ impl Recorder {
     /// from a stopped server) after its `events` events and `steps` steps.
     pub(crate) fn resume(
         runs: &Runs,
-        store: &Store,
         user: UserId,
         id: String,
         (started, events, steps): (Instant, u64, u32),
     ) -> Recorder {
-        let mut r = Recorder::spawn(runs, store, (user, id), started, None);
+        let mut r = Recorder::spawn(runs, (user, id), started, None);
         r.events = events;
         r.steps = steps;
         r
@@ -573,11 +572,26 @@ async fn write_retried(store: &Store, (user, run): (UserId, &str), batch: &[Reco
     false
 }
 
-/// What every surface shares about runs: how they are recorded, and who waits on them.
-#[derive(Clone, Default)]
-pub(crate) struct Runs {
+/// Runs, as every surface reads and acts on them: how they are recorded, who waits on
+/// them, the store they are kept in, the calendar their usage months are counted in,
+/// and the users' parsers (an edited plan's titles).
+#[derive(Clone)]
+pub struct Runs {
+    pub(crate) store: Store,
     pub(crate) config: RunConfig,
     pub(crate) hub: Hub,
+    pub(crate) calendar: Calendar,
+    pub(crate) parsers: Parsers,
+}
+
+impl Runs {
+    /// On PostgreSQL, within a Tokio runtime, this starts the listener for other
+    /// servers' runs (`notify.rs`); it ends with the last clone.
+    pub(crate) fn new(store: Store, calendar: Calendar, parsers: Parsers) -> Runs {
+        let hub = Hub::default();
+        hub.listen(&store);
+        Runs { store, config: RunConfig::default(), hub, calendar, parsers }
+    }
 }
 
 /// A run's last event when Sou writes it itself: a plan's steps ended, or a run that

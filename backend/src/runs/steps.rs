@@ -7,19 +7,21 @@ use agent::runs::{Check, CheckOutcome, Sources, Step, StepKind, StepStatus};
 use agent::{Date, Locale, ParseOutcome, Parser, ToolCall, ToolOutput};
 
 use super::emitter::Emitter;
+use crate::calendar::Calendar;
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::llm::model::{Model, Spent};
 use crate::llm::retry::Meter;
 use crate::runs::record::Clock;
-use crate::sou::Sou;
+use crate::store::Store;
 use crate::tools;
 
-/// What an answer's tool steps read with: Sou's store, whose data, the vocabulary the
+/// What an answer's tool steps read with: Sou's store and calendar, whose data, the vocabulary the
 /// tools take labels and the currency from (what the answer read of the user with their
 /// question, which its tools need not read again), and a read already begun.
 pub(crate) struct ToolCx<'a> {
-    pub(crate) sou: &'a Sou,
+    pub(crate) store: &'a Store,
+    pub(crate) calendar: Calendar,
     pub(crate) user: UserId,
     pub(crate) known: tools::Known,
     /// The read of the plan about to run, made while the parser was checked
@@ -29,8 +31,8 @@ pub(crate) struct ToolCx<'a> {
 
 impl<'a> ToolCx<'a> {
     /// Reading `user`'s data, with nothing read yet.
-    pub(crate) fn new(sou: &'a Sou, user: UserId) -> ToolCx<'a> {
-        ToolCx { sou, user, known: Default::default(), prefetched: None }
+    pub(crate) fn new(store: &'a Store, calendar: Calendar, user: UserId) -> ToolCx<'a> {
+        ToolCx { store, calendar, user, known: Default::default(), prefetched: None }
     }
 }
 
@@ -123,7 +125,7 @@ pub(crate) async fn run_checked(
     locale: Locale,
     today: Date,
 ) -> Result<(ToolOutput, Vec<Check>), BackendError> {
-    let (sou, user) = (tcx.sou, tcx.user);
+    let (store, user) = (tcx.store, tcx.user);
     // A read made while the parser was checked is this step's first attempt.
     let mut first =
         tcx.prefetched.take().filter(|p| p.call == *call && p.locale == locale && p.today == today);
@@ -133,7 +135,7 @@ pub(crate) async fn run_checked(
     let output = loop {
         let read = match first.take() {
             Some(p) => p.read.await,
-            None => tools::read(&sou.store, user, &tcx.known, call, locale, today).await,
+            None => tools::read(store, user, &tcx.known, call, locale, today).await,
         };
         match read {
             Err(BackendError::Db(e)) if attempt < 3 && transient(&e) => {
@@ -165,8 +167,15 @@ pub(crate) async fn run_checked(
         None => Ok(tools::verify::dataset_checks(&output, locale)),
         Some(tools::ForChecks { tx: _, months: Err(e) }) => Err(e),
         Some(tools::ForChecks { mut tx, months: Ok(months) }) => {
-            let checks =
-                tools::verify::verify_in(&mut tx, user, (call, &output), months, locale, sou.today()).await;
+            let checks = tools::verify::verify_in(
+                &mut tx,
+                user,
+                (call, &output),
+                months,
+                locale,
+                tcx.calendar.today(),
+            )
+            .await;
             // Only read: its end cannot lose anything.
             let _ = tx.commit().await;
             checks

@@ -12,7 +12,7 @@ use sqlx::Row;
 
 use crate::error::BackendError;
 use crate::ids::UserId;
-use crate::sou::Sou;
+use crate::runs::record::Runs;
 use crate::store::owner::Owner;
 
 pub use super::record::UsageLimits;
@@ -20,11 +20,11 @@ pub use super::record::UsageLimits;
 /// The largest limit a user may set: a million euros.
 pub const MAX_OWN_LIMIT_EUR_MICROS: u64 = 1_000_000 * 1_000_000;
 
-impl Sou {
+impl Runs {
     /// The first instant of the month `months_back` months before this one, in the
     /// server's time zone, as a stored timestamp; and that month's key ("2026-11").
     fn month_start(&self, months_back: u32) -> (String, String) {
-        let now = chrono::Utc::now().with_timezone(&self.timezone());
+        let now = chrono::Utc::now().with_timezone(&self.calendar.timezone);
         let mut y = now.year();
         let mut m = now.month() as i32 - months_back as i32;
         while m < 1 {
@@ -33,7 +33,7 @@ impl Sou {
         }
         // Midnight may not exist on the 1st (a clock change at midnight): the first hour
         // that does.
-        let tz = self.timezone();
+        let tz = self.calendar.timezone;
         let start = (0..3)
             .find_map(|h| tz.with_ymd_and_hms(y, m as u32, 1, h, 0, 0).earliest())
             .map(|t| t.with_timezone(&chrono::Utc))
@@ -54,7 +54,7 @@ impl Sou {
         .fetch_one(&mut *db)
         .await?;
         db.commit().await?;
-        let all: i64 = if self.runs.config.limits.instance_monthly_eur_micros.is_none() {
+        let all: i64 = if self.config.limits.instance_monthly_eur_micros.is_none() {
             0
         } else {
             sqlx::query_scalar(Owner::InstanceSpent.sql(self.store.dialect()))
@@ -84,7 +84,7 @@ impl Sou {
     }
 
     async fn limits_with(&self, user: UserId, own: Option<u64>) -> Result<Vec<Limit>, BackendError> {
-        let config = self.runs.config.limits;
+        let config = self.config.limits;
         let per_user = match (own, config.user_monthly_eur_micros) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -130,7 +130,7 @@ impl Sou {
         .fetch_all(&mut *db)
         .await?;
         db.commit().await?;
-        let tz = self.timezone();
+        let tz = self.calendar.timezone;
         let today = chrono::Utc::now().with_timezone(&tz).date_naive();
         let (mut days, mut months, mut providers, mut models) =
             (BTreeMap::new(), BTreeMap::new(), BTreeMap::new(), BTreeMap::new());

@@ -475,7 +475,7 @@ async fn invalid_tool_calls_are_refused_and_the_model_told() {
     assert!(!has_result(&events), "nothing outside the registry's schemas runs");
     // Each refused call is a step of the trace, marked refused, with the reason.
     let Some(ChatEvent::Status { message_id: Some(run), .. }) = events.last() else { panic!("no run") };
-    let trace = s.sou.run_trace(s.user, run, Locale::Fr).await.unwrap();
+    let trace = s.sou.runs().trace(s.user, run, Locale::Fr).await.unwrap();
     let refused: Vec<_> =
         trace.steps.iter().filter(|s| s.status == agent::runs::StepStatus::Refused).collect();
     let tools: Vec<_> = refused.iter().map(|s| s.tool.as_deref().unwrap_or_default()).collect();
@@ -570,7 +570,7 @@ async fn stopping_drops_the_upstream_call_within_a_second_and_going_away_does_no
     drop(stream);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(lock(&s.mock).dropped_at.is_none(), "the model still answers");
-    let back = s.sou.attach(s.user, &run, 0).await.unwrap();
+    let back = s.sou.runs().attach(s.user, &run, 0).await.unwrap();
     let mut back = back.events;
     let mut seen = 0;
     while seen < 6 {
@@ -580,7 +580,7 @@ async fn stopping_drops_the_upstream_call_within_a_second_and_going_away_does_no
     }
     // Stopped by the user: the upstream call is dropped at once.
     let stopped = Instant::now();
-    s.sou.run_action(s.user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
+    s.sou.runs().act(s.user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
     let mut waited = Duration::ZERO;
     while lock(&s.mock).dropped_at.is_none() && waited < Duration::from_secs(5) {
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -640,7 +640,7 @@ async fn stop_before_the_first_token(message: &str) {
     // Stopped again: the answer has ended, said in its conversation's language (English
     // here), whatever the request's — and it is no plan.
     let Some(ChatEvent::Status { message_id: Some(run), .. }) = events.last() else { panic!("no run") };
-    let again = s.sou.run_action(s.user, run, backend::runs::plans::RunAction::Cancel).await.unwrap_err();
+    let again = s.sou.runs().act(s.user, run, backend::runs::plans::RunAction::Cancel).await.unwrap_err();
     use backend::UserError as _;
     assert_eq!(again.code(), "run_state");
     assert_eq!(again.message(Locale::Fr), "This answer has already ended: there is nothing left to stop.");
@@ -740,7 +740,7 @@ async fn the_tool_loop_goes_on_after_the_person_decides() {
 
 /// The events of run `run`, from its first to its end.
 async fn follow(s: &Setup, run: &str) -> Vec<ChatEvent> {
-    let events: Vec<ChatEvent> = s.sou.attach(s.user, run, 0).await.unwrap().events.collect().await;
+    let events: Vec<ChatEvent> = s.sou.runs().attach(s.user, run, 0).await.unwrap().events.collect().await;
     assert!(events.last().is_some_and(ChatEvent::is_terminal), "{events:?}");
     events
 }

@@ -123,7 +123,7 @@ async fn answers_stored(store: Store) {
         assert_eq!(answer.id.as_deref(), Some(run.as_str()));
         assert_eq!(answer.events, events, "record = {record}");
         assert!(answer.content.contains("€"), "{:?}", answer.content);
-        let trace = sou.run_trace(user, &run, Locale::Fr).await;
+        let trace = sou.runs().trace(user, &run, Locale::Fr).await;
         match record {
             true => {
                 let trace = trace.unwrap();
@@ -147,7 +147,7 @@ async fn scenario(a: Store, b: Store) {
 
     // A parser answer is a run of three steps; its sources are the SQL's rows.
     let (run, events) = ask(&one, user, "combien j'ai dépensé en courses en octobre 2026").await;
-    let trace = one.run_trace(user, &run, Locale::Fr).await.unwrap();
+    let trace = one.runs().trace(user, &run, Locale::Fr).await.unwrap();
     assert_eq!(trace.status, RunStatus::Done);
     let kinds: Vec<StepKind> = trace.steps.iter().map(|s| s.kind).collect();
     assert_eq!(kinds, [StepKind::Parse, StepKind::Tool, StepKind::Verify]);
@@ -179,7 +179,7 @@ async fn scenario(a: Store, b: Store) {
     // keeps the first page and the count; the pages after it are read again on demand,
     // and all of them together are the SQL's rows, newest first.
     let (year, _) = ask(&one, user, "combien j'ai dépensé en 2025").await;
-    let year_trace = one.run_trace(user, &year, Locale::Fr).await.unwrap();
+    let year_trace = one.runs().trace(user, &year, Locale::Fr).await.unwrap();
     let counted = ids(
         &a,
         user,
@@ -196,7 +196,7 @@ async fn scenario(a: Store, b: Store) {
     );
     let mut paged = Vec::new();
     for page in 1.. {
-        let p = two.run_sources(user, &year, 2, (page, 70), Locale::Fr).await.unwrap();
+        let p = two.runs().sources(user, &year, 2, (page, 70), Locale::Fr).await.unwrap();
         assert_eq!(p.total, counted.len() as u64);
         if p.rows.is_empty() {
             break;
@@ -205,14 +205,14 @@ async fn scenario(a: Store, b: Store) {
     }
     assert_eq!(paged, counted, "every page, in order");
     // The same trace from the other server; another user's run is not found.
-    assert_eq!(two.run_trace(user, &run, Locale::Fr).await.unwrap().steps, trace.steps);
+    assert_eq!(two.runs().trace(user, &run, Locale::Fr).await.unwrap().steps, trace.steps);
     let other = a.ensure_user("other").await.unwrap();
-    assert!(one.run_trace(other, &run, Locale::Fr).await.is_err());
-    assert!(one.attach(other, &run, 0).await.is_err());
+    assert!(one.runs().trace(other, &run, Locale::Fr).await.is_err());
+    assert!(one.runs().attach(other, &run, 0).await.is_err());
 
     // A client re-attaching after event 2 gets exactly the rest, from either server.
     for s in [&one, &two] {
-        let again: Vec<ChatEvent> = s.attach(user, &run, 2).await.unwrap().events.collect().await;
+        let again: Vec<ChatEvent> = s.runs().attach(user, &run, 2).await.unwrap().events.collect().await;
         assert_eq!(again, events[2..].to_vec());
     }
 
@@ -221,7 +221,7 @@ async fn scenario(a: Store, b: Store) {
     let u = uncertainty(&events);
     assert_eq!(u.answer_confidence, 0.75);
     assert!(u.warnings.iter().any(|w| w.contains("Vos opérations commencent le")), "{:?}", u.warnings);
-    let trace = one.run_trace(user, &run, Locale::Fr).await.unwrap();
+    let trace = one.runs().trace(user, &run, Locale::Fr).await.unwrap();
     let verify = trace.steps.iter().find(|s| s.kind == StepKind::Verify).unwrap();
     assert!(verify
         .checks
@@ -271,7 +271,7 @@ async fn scenario(a: Store, b: Store) {
     while seen.len() < 5 {
         seen.push(first.events.next().await.unwrap());
     }
-    let mut attached = two.attach(user, &run, 5).await.unwrap();
+    let mut attached = two.runs().attach(user, &run, 5).await.unwrap();
     assert_eq!(attached.first_seq, 6);
     let mut rest = Vec::new();
     for _ in 0..5 {
@@ -283,16 +283,16 @@ async fn scenario(a: Store, b: Store) {
     // client sees it end.
     drop(first);
     rest.push(tokio::time::timeout(Duration::from_secs(10), attached.events.next()).await.unwrap().unwrap());
-    one.run_action(user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
+    one.runs().act(user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
     while let Some(e) = tokio::time::timeout(Duration::from_secs(10), attached.events.next()).await.unwrap() {
         rest.push(e);
     }
     assert!(rest.last().is_some_and(ChatEvent::is_terminal));
     assert!(rest.iter().any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "stopped")));
-    let all: Vec<ChatEvent> = one.attach(user, &run, 0).await.unwrap().events.collect().await;
+    let all: Vec<ChatEvent> = one.runs().attach(user, &run, 0).await.unwrap().events.collect().await;
     assert_eq!(all[..5], seen[..], "the first client's events are the run's first");
     assert_eq!(all[5..], rest[..], "the other server gave exactly the rest");
-    let trace = two.run_trace(user, &run, Locale::Fr).await.unwrap();
+    let trace = two.runs().trace(user, &run, Locale::Fr).await.unwrap();
     assert_eq!(trace.status, RunStatus::Cancelled);
     let model = trace.steps.iter().find(|s| s.kind == StepKind::Model).unwrap();
     assert_eq!((model.status, model.provider.as_deref()), (StepStatus::Stopped, Some("openai")));
@@ -313,7 +313,7 @@ async fn scenario(a: Store, b: Store) {
     for _ in 0..3 {
         cut.events.next().await.unwrap();
     }
-    let drained = stopping.drain(Duration::from_millis(300)).await;
+    let drained = stopping.runs().drain(Duration::from_millis(300)).await;
     assert_eq!(drained, backend::runs::Drained { finished: 0, interrupted: 1 });
     let rest: Vec<ChatEvent> =
         tokio::time::timeout(Duration::from_secs(10), cut.events.collect()).await.unwrap();
@@ -322,7 +322,7 @@ async fn scenario(a: Store, b: Store) {
         "{rest:?}"
     );
     assert!(rest.last().is_some_and(ChatEvent::is_terminal));
-    let trace = one.run_trace(user, &cut_run, Locale::Fr).await.unwrap();
+    let trace = one.runs().trace(user, &cut_run, Locale::Fr).await.unwrap();
     assert_eq!(trace.status, RunStatus::Interrupted);
     let view = one.conversation(user, &trace.conversation_id, Locale::Fr).await.unwrap();
     let answer = view.messages.iter().find(|m| m.id.as_deref() == Some(cut_run.as_str())).unwrap();
@@ -332,11 +332,11 @@ async fn scenario(a: Store, b: Store) {
         .any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "interrupted")));
 
     // Usage: each model call is recorded, with its tokens and cost.
-    let before = one.usage(user).await.unwrap();
+    let before = one.runs().usage(user).await.unwrap();
     lock(&mock).script.push_back(text(&["Gardez-le ", "si vous le regardez."]));
     let (_, events) = ask(&one, user, "Devrais-je résilier Spotify ?").await;
     assert_eq!(route(&events), "llm");
-    let usage = one.usage(user).await.unwrap();
+    let usage = one.runs().usage(user).await.unwrap();
     assert_eq!(usage.providers[0].key, "openai");
     assert!(usage.spent_eur_micros > before.spent_eur_micros);
     let month_calls = usage.months.last().unwrap().calls;
@@ -349,8 +349,8 @@ async fn scenario(a: Store, b: Store) {
 
     // The user's own limit: at 80 % the answer says so and the model still answers…
     let spent = usage.spent_eur_micros;
-    one.set_usage_limit(user, Some(spent * 10 / 9)).await.unwrap();
-    let report = one.usage(user).await.unwrap();
+    one.runs().set_usage_limit(user, Some(spent * 10 / 9)).await.unwrap();
+    let report = one.runs().usage(user).await.unwrap();
     assert_eq!(report.state, agent::runs::LimitState::Warning);
     lock(&mock).script.push_back(text(&["D'accord."]));
     let calls = lock(&mock).bodies.len();
@@ -363,7 +363,7 @@ async fn scenario(a: Store, b: Store) {
         uncertainty(&events).warnings
     );
     // …at 100 % no model is called: the parser answers alone, and says why.
-    let report = one.usage(user).await.unwrap();
+    let report = one.runs().usage(user).await.unwrap();
     assert_eq!(report.state, agent::runs::LimitState::Reached, "{report:?}");
     let (_, events) = ask(&one, user, "Devrais-je résilier Canal+ ?").await;
     assert_eq!(route(&events), "parser");
@@ -375,8 +375,8 @@ async fn scenario(a: Store, b: Store) {
     // A plan the parser is sure of still runs.
     let (_, events) = ask(&one, user, "combien j'ai dépensé en courses en octobre 2026").await;
     assert!(events.iter().any(|e| matches!(e, ChatEvent::ToolResult(_))));
-    one.set_usage_limit(user, None).await.unwrap();
-    assert!(one.usage(user).await.unwrap().limits.is_empty());
+    one.runs().set_usage_limit(user, None).await.unwrap();
+    assert!(one.runs().usage(user).await.unwrap().limits.is_empty());
 
     // Several requests the parser cannot split: the model plans them, the plan is shown.
     let year = serde_json::json!({"start": "2026-01-01", "end": "2027-01-01", "label": "2026"});
@@ -389,7 +389,7 @@ async fn scenario(a: Store, b: Store) {
         ask(&one, user, "Devrais-je résilier Netflix, et combien j'ai payé Spotify cette année ?").await;
     let kinds: Vec<&str> = events.iter().map(ChatEvent::kind).collect();
     assert_eq!(kinds, ["plan_proposed", "token", "status"], "{events:?}");
-    let trace = one.run_trace(user, &run, Locale::Fr).await.unwrap();
+    let trace = one.runs().trace(user, &run, Locale::Fr).await.unwrap();
     assert_eq!(trace.status, RunStatus::Proposed);
     assert_eq!(trace.plan.as_ref().unwrap().by, "model");
     let planner = trace.steps.iter().find(|s| s.kind == StepKind::Planner).unwrap();
@@ -437,7 +437,7 @@ async fn plans_on_postgres() {
 
 /// The events of `run` after `after`, until its next terminal event.
 async fn follow(sou: &Sou, user: UserId, run: &str, after: u64) -> Vec<ChatEvent> {
-    let stream = sou.attach(user, run, after).await.unwrap();
+    let stream = sou.runs().attach(user, run, after).await.unwrap();
     tokio::time::timeout(Duration::from_secs(20), stream.events.collect::<Vec<_>>()).await.unwrap()
 }
 
@@ -466,7 +466,7 @@ async fn plans(store: Store) {
     let proposal: Vec<ChatEvent> = stream.events.collect().await;
     let kinds: Vec<&str> = proposal.iter().map(ChatEvent::kind).collect();
     assert_eq!(kinds, ["plan_proposed", "token", "status"]);
-    let trace = sou.run_trace(user, &run, Locale::En).await.unwrap();
+    let trace = sou.runs().trace(user, &run, Locale::En).await.unwrap();
     assert_eq!(trace.status, RunStatus::Proposed);
     let plan = trace.plan.unwrap();
     let tools: Vec<&str> = plan.steps.iter().map(|s| s.call.name()).collect();
@@ -482,11 +482,11 @@ async fn plans(store: Store) {
     // A step the registry refuses is refused, and the plan stays as it was.
     let mut bad = edited.clone();
     bad[1]["args"]["group_by"] = "planet".into();
-    assert!(matches!(sou.edit_plan(user, &run, &bad).await, Err(RunError::Invalid(_))));
-    let plan = sou.edit_plan(user, &run, &edited).await.unwrap();
+    assert!(matches!(sou.runs().edit_plan(user, &run, &bad).await, Err(RunError::Invalid(_))));
+    let plan = sou.runs().edit_plan(user, &run, &edited).await.unwrap();
     assert_eq!(plan.steps.len(), 2);
     // Accepted: the edited steps run, in their new order, and stream.
-    sou.run_action(user, &run, RunAction::Accept).await.unwrap();
+    sou.runs().act(user, &run, RunAction::Accept).await.unwrap();
     let ran = follow(&sou, user, &run, proposal.len() as u64).await;
     assert_eq!(started(&ran), [1, 2]);
     let results: Vec<&agent::ToolOutput> = ran
@@ -502,7 +502,7 @@ async fn plans(store: Store) {
         other => panic!("{other:?}"),
     }
     assert!(ran.last().is_some_and(ChatEvent::is_terminal));
-    let trace = sou.run_trace(user, &run, Locale::En).await.unwrap();
+    let trace = sou.runs().trace(user, &run, Locale::En).await.unwrap();
     assert_eq!((trace.status, trace.next_step), (RunStatus::Done, 2));
     // The conversation shows the plan and its results as one answer.
     let view = sou.conversation(user, &trace.conversation_id, Locale::En).await.unwrap();
@@ -511,7 +511,7 @@ async fn plans(store: Store) {
     assert!(answer.trace.is_some());
     // Done: nothing more applies.
     assert!(matches!(
-        sou.run_action(user, &run, RunAction::Accept).await,
+        sou.runs().act(user, &run, RunAction::Accept).await,
         Err(RunError::State(RunStatus::Done))
     ));
 
@@ -525,8 +525,8 @@ async fn plans(store: Store) {
         other => panic!("{other:?}"),
     };
     assert_eq!(total, 5);
-    sou.run_action(user, &run, RunAction::Accept).await.unwrap();
-    let mut live = sou.attach(user, &run, proposal.len() as u64).await.unwrap();
+    sou.runs().act(user, &run, RunAction::Accept).await.unwrap();
+    let mut live = sou.runs().attach(user, &run, proposal.len() as u64).await.unwrap();
     // The first step's result, then a pause: no step starts while paused.
     loop {
         let e = tokio::time::timeout(Duration::from_secs(10), live.events.next()).await.unwrap().unwrap();
@@ -534,22 +534,22 @@ async fn plans(store: Store) {
             break;
         }
     }
-    sou.run_action(user, &run, RunAction::Pause).await.unwrap();
+    sou.runs().act(user, &run, RunAction::Pause).await.unwrap();
     tokio::time::sleep(Duration::from_millis(1_200)).await;
-    let paused = sou.run_trace(user, &run, Locale::Fr).await.unwrap();
+    let paused = sou.runs().trace(user, &run, Locale::Fr).await.unwrap();
     assert_eq!(paused.status, RunStatus::Paused);
     assert!(paused.next_step <= 2, "{}", paused.next_step);
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(
-        sou.run_trace(user, &run, Locale::Fr).await.unwrap().next_step,
+        sou.runs().trace(user, &run, Locale::Fr).await.unwrap().next_step,
         paused.next_step,
         "no step ran while paused"
     );
     assert!(matches!(
-        sou.run_action(user, &run, RunAction::Pause).await,
+        sou.runs().act(user, &run, RunAction::Pause).await,
         Err(RunError::State(RunStatus::Paused))
     ));
-    sou.run_action(user, &run, RunAction::Resume).await.unwrap();
+    sou.runs().act(user, &run, RunAction::Resume).await.unwrap();
     // One more step, then cancelled: the rest never runs.
     loop {
         let e = tokio::time::timeout(Duration::from_secs(10), live.events.next()).await.unwrap().unwrap();
@@ -557,7 +557,7 @@ async fn plans(store: Store) {
             break;
         }
     }
-    sou.run_action(user, &run, RunAction::Cancel).await.unwrap();
+    sou.runs().act(user, &run, RunAction::Cancel).await.unwrap();
     let mut rest = Vec::new();
     while let Some(e) = tokio::time::timeout(Duration::from_secs(10), live.events.next()).await.unwrap() {
         rest.push(e);
@@ -567,13 +567,13 @@ async fn plans(store: Store) {
         "{rest:?}"
     );
     assert!(rest.last().is_some_and(ChatEvent::is_terminal));
-    let all = sou.run_events_for_test(user, &run).await;
+    let all = sou.runs().events_for_test(user, &run).await;
     let steps = started(&all);
     assert!(steps.len() < total, "cancelled before the end: {steps:?}");
     let mut unique = steps.clone();
     unique.dedup();
     assert_eq!(unique, steps, "no step ran twice");
-    assert_eq!(sou.run_trace(user, &run, Locale::Fr).await.unwrap().status, RunStatus::Cancelled);
+    assert_eq!(sou.runs().trace(user, &run, Locale::Fr).await.unwrap().status, RunStatus::Cancelled);
 
     // Accepted the moment `plan_proposed` arrives, before its answer is stored: it waits
     // for it, then runs; followed from its first event, the stream goes on past the
@@ -583,13 +583,13 @@ async fn plans(store: Store) {
     let mut stream = sou.chat(user, req).await.unwrap();
     let run = stream.run_id.clone();
     assert!(matches!(stream.events.next().await, Some(ChatEvent::PlanProposed { .. })));
-    sou.run_action(user, &run, RunAction::Accept).await.unwrap();
+    sou.runs().act(user, &run, RunAction::Accept).await.unwrap();
     drop(stream);
     let all = follow(&sou, user, &run, 0).await;
     let statuses = all.iter().filter(|e| e.is_terminal()).count();
     assert_eq!(statuses, 2, "the proposal's and the steps' ends: {all:?}");
     assert_eq!(started(&all), [1, 2, 3, 4, 5]);
-    let trace = sou.run_trace(user, &run, Locale::Fr).await.unwrap();
+    let trace = sou.runs().trace(user, &run, Locale::Fr).await.unwrap();
     assert_eq!((trace.status, trace.next_step), (RunStatus::Done, 5));
     let view = sou.conversation(user, &trace.conversation_id, Locale::Fr).await.unwrap();
     let answer = view.messages.iter().find(|m| m.id.as_deref() == Some(run.as_str())).unwrap();
@@ -601,11 +601,11 @@ async fn plans(store: Store) {
     let stream = sou.chat(user, req).await.unwrap();
     let run = stream.run_id.clone();
     let _: Vec<ChatEvent> = stream.events.collect().await;
-    sou.run_action(user, &run, RunAction::Reject).await.unwrap();
+    sou.runs().act(user, &run, RunAction::Reject).await.unwrap();
     assert!(matches!(
-        sou.run_action(user, &run, RunAction::Accept).await,
+        sou.runs().act(user, &run, RunAction::Accept).await,
         Err(RunError::State(RunStatus::Rejected))
     ));
-    let trace = sou.run_trace(user, &run, Locale::En).await.unwrap();
+    let trace = sou.runs().trace(user, &run, Locale::En).await.unwrap();
     assert!(!trace.steps.iter().any(|s| s.kind == StepKind::Tool));
 }

@@ -119,7 +119,7 @@ pub async fn ask_then_stop(
     assert_eq!(asked(), 1, "the model was asked");
     tokio::time::sleep(settle).await;
     let stopped = std::time::Instant::now();
-    sou.run_action(user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
+    sou.runs().act(user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
     let events = tokio::time::timeout(Duration::from_secs(5), stream.events.collect())
         .await
         .expect("the stream ends once stopped");
@@ -128,7 +128,7 @@ pub async fn ask_then_stop(
 
 /// What Settings → Usage counts in all for `user`: calls, input and output tokens, cost.
 pub async fn settings_total(sou: &Sou, user: UserId) -> [u64; 4] {
-    let u = sou.usage(user).await.unwrap();
+    let u = sou.runs().usage(user).await.unwrap();
     u.months.iter().fold([0; 4], |a, m| {
         [a[0] + m.calls, a[1] + m.input_tokens, a[2] + m.output_tokens, a[3] + m.cost_eur_micros]
     })
@@ -147,7 +147,7 @@ pub async fn usage_adds_up(
     let Some(ChatEvent::Status { usage, message_id: Some(run), .. }) = events.last() else {
         panic!("no status with a run: {events:?}")
     };
-    let trace = sou.run_trace(user, run, agent::Locale::En).await.unwrap();
+    let trace = sou.runs().trace(user, run, agent::Locale::En).await.unwrap();
     let models: Vec<_> = trace.steps.iter().filter(|s| s.provider.is_some()).collect();
     let steps = models.iter().fold([models.len() as u64, 0, 0, 0], |a, s| {
         [a[0], a[1] + s.input_tokens, a[2] + s.output_tokens, a[3] + s.cost_eur_micros]
