@@ -470,7 +470,8 @@ pub async fn load_reports(error: Option<String>) -> Result<ReportsData, AppError
         let locale = ssr::accept_language();
         let origin = ssr::origin();
         let reports = sou
-            .reports(user)
+            .reports()
+            .list(user)
             .await?
             .into_iter()
             .map(|mut r| {
@@ -478,8 +479,13 @@ pub async fn load_reports(error: Option<String>) -> Result<ReportsData, AppError
                 r
             })
             .collect();
-        let answers =
-            sou.pinnable_answers(user, 20).await?.into_iter().map(|a| (a.message_id, a.question)).collect();
+        let answers = sou
+            .reports()
+            .pinnable_answers(user, 20)
+            .await?
+            .into_iter()
+            .map(|a| (a.message_id, a.question))
+            .collect();
         let last = sou.today().first_of_month().add_months(-1);
         let error = error.map(|code| match backend::reports::Refusal::from_code(&code) {
             Some(r) => r.message(locale).to_string(),
@@ -522,7 +528,7 @@ pub async fn load_widgets() -> Result<WidgetsData, AppError> {
         Ok(WidgetsData {
             account: ssr::account_view()?,
             locale: ssr::accept_language(),
-            sites: sou.widgets(user).await?,
+            sites: sou.widgets().list(user).await?,
             datasets,
             origin: ssr::origin(),
         })

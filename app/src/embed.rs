@@ -40,8 +40,8 @@ struct EmbedData {
 async fn load(site: String) -> Result<EmbedData, AppError> {
     let Some(sou) = use_context::<backend::Sou>() else { return Err(AppError::Internal) };
     let token = backend::widgets::visitor_token();
-    let visitor = sou.visitor(&site, &token).await?;
-    let vocabulary = sou.visitor_vocabulary(&visitor).await?;
+    let visitor = sou.widgets().visitor(&site, &token).await?;
+    let vocabulary = sou.widgets().visitor_vocabulary(&visitor).await?;
     let site = visitor.site;
     Ok(EmbedData {
         locale: crate::api::ssr::accept_language(),

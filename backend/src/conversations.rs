@@ -15,6 +15,7 @@ use crate::runs::record::Recorder;
 use crate::runs::{Opening, Start, Stored};
 use crate::sou::Sou;
 use crate::store::owner::Sweep;
+use crate::widgets::Visitor;
 
 /// Longest conversation title, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -70,7 +71,7 @@ impl Sou {
         user: UserId,
         (conversation, new): (&str, bool),
         message: &str,
-        visitor: Option<&crate::widgets::Visitor>,
+        visitor: Option<&Visitor>,
         (locale, started): (agent::Locale, std::time::Instant),
     ) -> Result<(Recorder, Stored), BackendError> {
         let question = NewMessage::new(conversation, None, message, None, &[])
@@ -89,6 +90,17 @@ impl Sou {
         };
         let run = uuid::Uuid::new_v4().simple().to_string();
         Ok(self.runs.start_run(user, run, started, start))
+    }
+
+    /// One of the visitor's conversations with its messages; anything else is
+    /// `NotFound`.
+    pub async fn visitor_conversation(
+        &self,
+        visitor: &Visitor,
+        id: &str,
+    ) -> Result<agent::protocol::ConversationView, BackendError> {
+        self.widgets.check_visitor(visitor, id).await?;
+        self.conversation_any(visitor.owner, id).await
     }
 
     /// The plan of the last answer that had one: the context for follow-ups.

@@ -16,18 +16,12 @@ use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::imports::Imports;
 use crate::providers::Providers;
+use crate::reports::Reports;
 use crate::rules::Rules;
 use crate::runs::{Runs, RunsOf};
 use crate::store::Store;
 use crate::vocabulary::Parsers;
-
-/// One widget visitor may ask this share of its site's hourly questions, in percent,
-/// unless configured (`Sou::with_widget_visitor_percent`): a fifth.
-pub const DEFAULT_VISITOR_PERCENT: u32 = 20;
-
-/// Requests one shared link serves a minute (`reports::VIEW_WINDOW`), unless configured
-/// (`Sou::with_report_views_per_minute`).
-pub const VIEWS_PER_MINUTE: usize = 60;
+use crate::widgets::{Widgets, DEFAULT_VISITOR_PERCENT};
 
 /// Sou's server-side core, shared by every surface.
 #[derive(Clone)]
@@ -44,9 +38,8 @@ pub struct Sou {
     pub(crate) writes: WriteConfig,
     pub(crate) runs: Runs,
     parsers: Parsers,
-    /// The share of a widget site's hourly questions one visitor may ask, in percent.
-    pub(crate) widget_visitor_percent: u32,
-    report_views_per_minute: usize,
+    pub(crate) widgets: Widgets,
+    reports: Reports,
 }
 
 impl Sou {
@@ -60,6 +53,8 @@ impl Sou {
         let imports = Imports::new(store.clone());
         let bank_accounts = BankAccounts::new(store.clone());
         let budgets = Budgets::new(store.clone(), calendar);
+        let reports = Reports::new(store.clone(), calendar, parsers.clone());
+        let widgets = Widgets::new(store.clone(), parsers.clone(), DEFAULT_VISITOR_PERCENT);
         let rules = Rules::new(store.clone());
         let datasets = Datasets::new(store.clone());
         Sou {
@@ -75,8 +70,8 @@ impl Sou {
             writes: Default::default(),
             runs,
             parsers,
-            widget_visitor_percent: DEFAULT_VISITOR_PERCENT,
-            report_views_per_minute: VIEWS_PER_MINUTE,
+            widgets,
+            reports,
         }
     }
 
@@ -104,6 +99,16 @@ impl Sou {
     /// Budgets as Settings lists them, and the ledger's currency.
     pub fn budgets(&self) -> &Budgets {
         &self.budgets
+    }
+
+    /// Widget sites: their owner's settings, a visitor's token and rate.
+    pub fn widgets(&self) -> &Widgets {
+        &self.widgets
+    }
+
+    /// Shared reports: made from answers, listed, changed, revoked, and their pages.
+    pub fn reports(&self) -> &Reports {
+        &self.reports
     }
 
     /// Categorisation rules.
@@ -174,20 +179,15 @@ impl Sou {
     /// The same, one widget visitor asking at most `percent` % of its site's hourly
     /// questions (1 to 100; at least one question).
     pub fn with_widget_visitor_percent(mut self, percent: u32) -> Sou {
-        self.widget_visitor_percent = percent.clamp(1, 100);
+        self.widgets.visitor_percent = percent.clamp(1, 100);
         self
     }
 
     /// The same, one shared link serving at most `limit` requests a minute (`0`: every
     /// one).
     pub fn with_report_views_per_minute(mut self, limit: usize) -> Sou {
-        self.report_views_per_minute = limit;
+        self.reports.views_per_minute = limit;
         self
-    }
-
-    /// Requests one shared link serves a minute (`0`: every one).
-    pub fn report_views_per_minute(&self) -> usize {
-        self.report_views_per_minute
     }
 
     /// The same, taking `today` for today.
@@ -195,6 +195,7 @@ impl Sou {
         self.calendar.pinned = Some(today);
         self.runs.calendar = self.calendar;
         self.budgets = Budgets::new(self.store.clone(), self.calendar);
+        self.reports.calendar = self.calendar;
         self
     }
 

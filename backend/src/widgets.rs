@@ -21,14 +21,17 @@ use thiserror::Error;
 
 use crate::error::{BackendError, ErrorKind, UserError};
 use crate::ids::UserId;
-use crate::sou::Sou;
 use crate::store::owner::{Owner, Sweep};
+use crate::store::Store;
+use crate::vocabulary::Parsers;
 
 /// Sites one user keeps, at most.
 pub const MAX_SITES: i64 = 20;
 /// How long a visitor's conversation lasts, in hours.
 pub const VISITOR_HOURS: i64 = 24;
-pub use crate::sou::DEFAULT_VISITOR_PERCENT;
+/// One widget visitor may ask this share of its site's hourly questions, in percent,
+/// unless configured (`Sou::with_widget_visitor_percent`): a fifth.
+pub const DEFAULT_VISITOR_PERCENT: u32 = 20;
 
 /// The questions one visitor may ask in an hour on a site that takes `site_rate`.
 pub fn visitor_rate(site_rate: u32, percent: u32) -> u32 {
@@ -225,9 +228,22 @@ fn site_of(r: &sqlx::any::AnyRow) -> Result<WidgetSite, BackendError> {
     })
 }
 
-impl Sou {
+/// Widget sites, as their owner manages them and as a visitor reaches one.
+#[derive(Clone)]
+pub struct Widgets {
+    store: Store,
+    parsers: Parsers,
+    /// The share of a site's hourly questions one visitor may ask, in percent.
+    pub(crate) visitor_percent: u32,
+}
+
+impl Widgets {
+    pub(crate) fn new(store: Store, parsers: Parsers, visitor_percent: u32) -> Widgets {
+        Widgets { store, parsers, visitor_percent }
+    }
+
     /// Creates a site for `user`, after checking every field.
-    pub async fn create_widget(&self, user: UserId, new: NewWidgetSite) -> Result<WidgetSite, WidgetError> {
+    pub async fn create(&self, user: UserId, new: NewWidgetSite) -> Result<WidgetSite, WidgetError> {
         let datasets = crate::datasets::list(&self.store, user)
             .await
             .map_err(|e| BackendError::BadRequest(e.to_string()))?
@@ -278,7 +294,7 @@ impl Sou {
     }
 
     /// The user's sites, newest first.
-    pub async fn widgets(&self, user: UserId) -> Result<Vec<WidgetSite>, BackendError> {
+    pub async fn list(&self, user: UserId) -> Result<Vec<WidgetSite>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
         let rows = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM widget_sites WHERE user_id = $1 ORDER BY created_at DESC, id"
@@ -292,12 +308,7 @@ impl Sou {
 
     /// Turns one of the user's sites on or off; anyone else's is `NotFound`. An off
     /// site answers like one that never existed, until it is turned on again.
-    pub async fn set_widget_enabled(
-        &self,
-        user: UserId,
-        id: &str,
-        enabled: bool,
-    ) -> Result<(), BackendError> {
+    pub async fn set_enabled(&self, user: UserId, id: &str, enabled: bool) -> Result<(), BackendError> {
         let status = if enabled { "enabled" } else { "disabled" };
         let query = sqlx::query("UPDATE widget_sites SET status = $3 WHERE id = $1 AND user_id = $2")
             .bind(id.to_string())
@@ -311,7 +322,7 @@ impl Sou {
 
     /// Revokes one of the user's sites at once: the row goes, and its visitors'
     /// conversations with it.
-    pub async fn revoke_widget(&self, user: UserId, id: &str) -> Result<(), BackendError> {
+    pub async fn revoke(&self, user: UserId, id: &str) -> Result<(), BackendError> {
         let query = sqlx::query("DELETE FROM widget_sites WHERE id = $1 AND user_id = $2")
             .bind(id.to_string())
             .bind(user.0);
@@ -323,7 +334,7 @@ impl Sou {
 
     /// The enabled site behind a public id, and its owner; `None` for an unknown,
     /// disabled or revoked one, alike.
-    pub async fn widget_site(&self, id: &str) -> Result<Option<(UserId, WidgetSite)>, BackendError> {
+    pub async fn site(&self, id: &str) -> Result<Option<(UserId, WidgetSite)>, BackendError> {
         if !crate::reports::well_formed(id) {
             return Ok(None);
         }
@@ -343,14 +354,17 @@ impl Sou {
         if !well_formed_token(token) {
             return Err(BackendError::BadRequest("the visitor's token is missing or malformed".into()));
         }
-        let (owner, site) = self.widget_site(id).await?.ok_or(BackendError::NotFound)?;
+        let (owner, site) = self.site(id).await?.ok_or(BackendError::NotFound)?;
         let key = crate::auth::digest(token);
         Ok(Visitor { owner, site, key })
     }
 
     /// What a visitor's parser knows: the owner's names within the site's scope.
     pub async fn visitor_vocabulary(&self, visitor: &Visitor) -> Result<Vocabulary, BackendError> {
-        Ok(visitor.site.scope.vocabulary(self.vocabulary(visitor.owner).await?))
+        Ok(visitor
+            .site
+            .scope
+            .vocabulary(self.parsers.get(&self.store, visitor.owner, None).await?.vocabulary().clone()))
     }
 
     /// Whether the visitor may ask one more question this hour: the site's visitors
@@ -381,7 +395,7 @@ impl Sou {
         db.commit().await?;
         let (site, mine): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
         let rate = visitor.site.rate_per_hour;
-        let own = visitor_rate(rate, self.widget_visitor_percent);
+        let own = visitor_rate(rate, self.visitor_percent);
         if site >= i64::from(rate) || mine >= i64::from(own) {
             return Err(BackendError::Busy);
         }
@@ -405,17 +419,6 @@ impl Sou {
         .await?;
         db.commit().await?;
         mine.map(|_| ()).ok_or(BackendError::NotFound)
-    }
-
-    /// One of the visitor's conversations with its messages; anything else is
-    /// `NotFound`.
-    pub async fn visitor_conversation(
-        &self,
-        visitor: &Visitor,
-        id: &str,
-    ) -> Result<agent::protocol::ConversationView, BackendError> {
-        self.check_visitor(visitor, id).await?;
-        self.conversation_any(visitor.owner, id).await
     }
 
     /// Deletes visitors' conversations begun over [`VISITOR_HOURS`] ago, for every

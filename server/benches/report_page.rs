@@ -48,9 +48,9 @@ async fn main() {
         pins: Vec::new(),
         options: ReportOptions { mode, ..ReportOptions::default() },
     };
-    let snapshot = sou.create_report(user, month(Default::default()), agent::Locale::Fr).await.unwrap();
+    let snapshot = sou.reports().create(user, month(Default::default()), agent::Locale::Fr).await.unwrap();
     let live =
-        sou.create_report(user, month(agent::reports::Freshness::Live), agent::Locale::Fr).await.unwrap();
+        sou.reports().create(user, month(agent::reports::Freshness::Live), agent::Locale::Fr).await.unwrap();
     let options = LeptosOptions::builder()
         .output_name("sou")
         .site_root(dir.path().to_string_lossy().to_string())

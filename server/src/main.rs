@@ -186,7 +186,7 @@ async fn purge(sou: Sou, days: u32) {
             Ok(n) => tracing::info!(demos = n, "expired demo accounts deleted"),
             Err(e) => tracing::error!(error = %e, "purging expired sessions failed"),
         }
-        match sou.purge_visitors().await {
+        match sou.widgets().purge_visitors().await {
             Ok(0) => {}
             Ok(n) => tracing::info!(conversations = n, "widget visitors' conversations of a day ago deleted"),
             Err(e) => tracing::error!(error = %e, "purging widget visitors' conversations failed"),

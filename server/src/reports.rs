@@ -109,23 +109,23 @@ pub async fn page(
     if !backend::reports::well_formed(&id) {
         return not_found();
     }
-    let limit = state.sou.report_views_per_minute();
+    let limit = state.sou.reports().views_per_minute();
     if limit > 0 {
         let now = chrono::Utc::now().timestamp_millis();
-        match state.sou.take_report_request(&id, limit, now).await {
+        match state.sou.reports().take_request(&id, limit, now).await {
             Ok(Ok(())) => {}
             Ok(Err(wait)) => return busy(locale.unwrap_or_default(), wait),
             Err(e) => return failed(e),
         }
     }
     if method == Method::HEAD {
-        return match state.sou.report_stamp(&id).await {
+        return match state.sou.reports().stamp(&id).await {
             Ok(Some(_)) => html(StatusCode::OK, String::new()),
             Ok(None) => not_found(),
             Err(e) => failed(e),
         };
     }
-    match state.sou.report_page(&id, true, locale).await {
+    match state.sou.reports().page(&id, true, locale).await {
         Ok(Some(page)) => {
             let base = origin(&headers);
             let links =
@@ -138,7 +138,7 @@ pub async fn page(
 }
 
 /// Rendered pictures kept for a while, by report: the stamp they were drawn for
-/// (`Sou::report_stamp`), when, their `ETag` and the PNG. A snapshot's picture holds
+/// (`Reports::stamp`), when, their `ETag` and the PNG. A snapshot's picture holds
 /// while its stamp does; a live one's for [`LIVE_PICTURE_FOR`].
 struct Pictures {
     entries: HashMap<String, Picture>,
@@ -208,7 +208,7 @@ pub async fn image(State(state): State<AppState>, Path(id): Path<String>, header
         StatusCode::INTERNAL_SERVER_ERROR.into_response()
     };
     // Checked on every request: a revoked or expired report's picture is gone at once.
-    let stamp = match state.sou.report_stamp(&id).await {
+    let stamp = match state.sou.reports().stamp(&id).await {
         Ok(Some(stamp)) => stamp,
         Ok(None) => return StatusCode::NOT_FOUND.into_response(),
         Err(e) => return failed(e),
@@ -223,7 +223,7 @@ pub async fn image(State(state): State<AppState>, Path(id): Path<String>, header
     let (etag, png) = match cached {
         Some(hit) => hit,
         None => {
-            let page = match state.sou.report_page(&id, false, None).await {
+            let page = match state.sou.reports().page(&id, false, None).await {
                 Ok(Some(page)) => page,
                 Ok(None) => return StatusCode::NOT_FOUND.into_response(),
                 Err(e) => return failed(e),
@@ -272,7 +272,8 @@ pub async fn create(
     let locale = crate::forms::api_locale(&headers);
     let report = state
         .sou
-        .create_report(account.user, new, locale)
+        .reports()
+        .create(account.user, new, locale)
         .await
         .map_err(|e| ApiError::from_user_in(e, locale))?;
     Ok((StatusCode::CREATED, Json(absolute(report, &headers))).into_response())
@@ -285,7 +286,7 @@ pub async fn list(
     headers: HeaderMap,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let reports: Vec<_> =
-        state.sou.reports(account.user).await?.into_iter().map(|r| absolute(r, &headers)).collect();
+        state.sou.reports().list(account.user).await?.into_iter().map(|r| absolute(r, &headers)).collect();
     Ok(Json(json!({ "reports": reports })))
 }
 
@@ -296,7 +297,7 @@ pub async fn show(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<ReportSummary>, ApiError> {
-    Ok(Json(absolute(state.sou.report(account.user, &id).await?, &headers)))
+    Ok(Json(absolute(state.sou.reports().get(account.user, &id).await?, &headers)))
 }
 
 /// `PATCH /api/v1/reports/{id}`: title, mode, figures, names, `expires_on`.
@@ -311,7 +312,8 @@ pub async fn change(
     let locale = crate::forms::api_locale(&headers);
     let report = state
         .sou
-        .change_report(account.user, &id, change)
+        .reports()
+        .change(account.user, &id, change)
         .await
         .map_err(|e| ApiError::from_user_in(e, locale))?;
     Ok(Json(absolute(report, &headers)))
@@ -323,7 +325,7 @@ pub async fn revoke(
     SignedIn(account): SignedIn,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    state.sou.revoke_report(account.user, &id).await?;
+    state.sou.reports().revoke(account.user, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -396,7 +398,7 @@ pub async fn create_form(
         "monthly" => NewReport::Monthly { period: f.get("period").to_string(), pins: f.all("pins"), options },
         _ => return bad("kind"),
     };
-    match state.sou.create_report(account.user, new, locale).await {
+    match state.sou.reports().create(account.user, new, locale).await {
         Ok(r) => back(&[("created", &r.id)]),
         Err(ReportError::Refused(r)) => bad(r.code()),
         Err(e) if e.code() == "not_found" => bad("not_found"),
@@ -413,7 +415,7 @@ pub async fn revoke_form(
     SignedIn(account): SignedIn,
     Path(id): Path<String>,
 ) -> Response {
-    match state.sou.revoke_report(account.user, &id).await {
+    match state.sou.reports().revoke(account.user, &id).await {
         Ok(()) => back(&[("revoked", "1")]),
         Err(e) if e.code() == "not_found" => back(&[("error", "not_found")]),
         Err(e) => {

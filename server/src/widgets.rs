@@ -71,7 +71,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 async fn visitor(state: &AppState, site: &str, headers: &HeaderMap) -> Result<Visitor, ApiError> {
     let token = headers.get(VISITOR_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
     let locale = crate::forms::locale(headers);
-    state.sou.visitor(site, token).await.map_err(|e| match e {
+    state.sou.widgets().visitor(site, token).await.map_err(|e| match e {
         backend::BackendError::NotFound => ApiError::new(
             StatusCode::NOT_FOUND,
             "not_found",
@@ -122,7 +122,7 @@ pub async fn answer(
     let locale = crate::forms::locale(&headers);
     let conversation =
         state.sou.visitor_conversation(&visitor, &q.conversation_id).await.map_err(ApiError::from_user)?;
-    let vocabulary = state.sou.visitor_vocabulary(&visitor).await.map_err(ApiError::from_user)?;
+    let vocabulary = state.sou.widgets().visitor_vocabulary(&visitor).await.map_err(ApiError::from_user)?;
     let parser = agent::Parser::new(vocabulary);
     let answer = app::embed::answer_html(conversation, &q.message_id, &parser, locale)
         .ok_or_else(ApiError::not_found)?;
@@ -131,7 +131,7 @@ pub async fn answer(
 
 /// `GET /api/v1/widgets`: the caller's sites.
 pub async fn list(State(state): State<AppState>, SignedIn(account): SignedIn) -> Result<Response, ApiError> {
-    let sites = state.sou.widgets(account.user).await?;
+    let sites = state.sou.widgets().list(account.user).await?;
     Ok(Json(json!({ "sites": sites })).into_response())
 }
 
@@ -142,7 +142,7 @@ pub async fn create(
     body: Result<Json<NewWidgetSite>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(new) = body?;
-    let site = state.sou.create_widget(account.user, new).await.map_err(ApiError::from_user)?;
+    let site = state.sou.widgets().create(account.user, new).await.map_err(ApiError::from_user)?;
     Ok((StatusCode::CREATED, Json(site)).into_response())
 }
 
@@ -160,7 +160,7 @@ pub async fn change(
     body: Result<Json<Change>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(change) = body?;
-    state.sou.set_widget_enabled(account.user, &id, change.enabled).await?;
+    state.sou.widgets().set_enabled(account.user, &id, change.enabled).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -170,7 +170,7 @@ pub async fn revoke(
     SignedIn(account): SignedIn,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    state.sou.revoke_widget(account.user, &id).await?;
+    state.sou.widgets().revoke(account.user, &id).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -199,7 +199,7 @@ pub async fn create_form(
         theme: WidgetTheme::parse(get("theme")).unwrap_or_default(),
         rate_per_hour: rate.parse().unwrap_or(0),
     };
-    match state.sou.create_widget(account.user, new).await {
+    match state.sou.widgets().create(account.user, new).await {
         Ok(site) => back(&[("created", &site.id)]),
         Err(WidgetError::Backend(e)) if e.code() != "bad_request" => {
             tracing::error!(error = %e, "creating a widget site failed");
@@ -242,7 +242,7 @@ pub async fn toggle_form(
     Path(id): Path<String>,
     Form(toggle): Form<Toggle>,
 ) -> Response {
-    match state.sou.set_widget_enabled(account.user, &id, toggle.enabled == "1").await {
+    match state.sou.widgets().set_enabled(account.user, &id, toggle.enabled == "1").await {
         Ok(()) => back(&[]),
         Err(e) if e.code() == "not_found" => back(&[("error", "not_found")]),
         Err(e) => {
@@ -258,7 +258,7 @@ pub async fn revoke_form(
     SignedIn(account): SignedIn,
     Path(id): Path<String>,
 ) -> Response {
-    match state.sou.revoke_widget(account.user, &id).await {
+    match state.sou.widgets().revoke(account.user, &id).await {
         Ok(()) => back(&[("revoked", "1")]),
         Err(e) if e.code() == "not_found" => back(&[("error", "not_found")]),
         Err(e) => {

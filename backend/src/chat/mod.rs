@@ -180,7 +180,7 @@ impl Sou {
             None => None,
         };
         if let Some(v) = &visitor {
-            self.check_visitor_rate(v).await?;
+            self.widgets.check_visitor_rate(v).await?;
         }
         let (conversation_id, new) = match (req.conversation_id.as_deref(), &visitor) {
             (Some(id), None) => {
@@ -188,7 +188,7 @@ impl Sou {
                 (id.to_string(), false)
             }
             (Some(id), Some(v)) => {
-                self.check_visitor(v, id).await?;
+                self.widgets.check_visitor(v, id).await?;
                 (id.to_string(), false)
             }
             (None, _) => (uuid::Uuid::new_v4().simple().to_string(), true),

@@ -6,20 +6,23 @@
 
 use std::time::Duration;
 
+use super::Reports;
 use crate::auth::limits::Limits;
 use crate::error::BackendError;
-use crate::sou::Sou;
 
-pub use crate::sou::VIEWS_PER_MINUTE;
+/// Requests one shared link serves a minute ([`VIEW_WINDOW`]), unless configured
+/// (`Sou::with_report_views_per_minute`).
+pub const VIEWS_PER_MINUTE: usize = 60;
+
 /// The limit's window.
 pub const VIEW_WINDOW: Duration = Duration::from_secs(60);
 
-impl Sou {
+impl Reports {
     /// One more request for the link `id` if it had fewer than `limit` in the last
     /// [`VIEW_WINDOW`], counted at `now` (milliseconds); else how long until the next
     /// one is served. Requests sent together are each counted, as the sign-in and demo
     /// limits' ([`Limits::take`]).
-    pub async fn take_report_request(
+    pub async fn take_request(
         &self,
         id: &str,
         limit: usize,

@@ -19,10 +19,12 @@ use serde::Deserialize;
 use serde_json::json;
 use sqlx::Row;
 
+use crate::calendar::Calendar;
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::registry::Registry;
-use crate::sou::Sou;
+use crate::store::Store;
+use crate::vocabulary::Parsers;
 
 mod limit;
 mod page;
@@ -170,7 +172,29 @@ struct StoredAnswer {
     answered_on: Option<Date>,
 }
 
-impl Sou {
+/// Shared reports: made from answers, listed, changed and revoked by their owner; their
+/// pages, read by anyone with the link within its request limit.
+#[derive(Clone)]
+pub struct Reports {
+    store: Store,
+    pub(crate) calendar: Calendar,
+    parsers: Parsers,
+    /// Requests one shared link serves a minute (`0`: every one).
+    pub(crate) views_per_minute: usize,
+}
+
+impl Reports {
+    pub(crate) fn new(store: Store, calendar: Calendar, parsers: Parsers) -> Reports {
+        Reports { store, calendar, parsers, views_per_minute: VIEWS_PER_MINUTE }
+    }
+
+    /// Requests one shared link serves a minute (`0`: every one).
+    pub fn views_per_minute(&self) -> usize {
+        self.views_per_minute
+    }
+}
+
+impl Reports {
     async fn stored_answer(
         &self,
         user: UserId,
@@ -193,7 +217,7 @@ impl Sou {
         let events: Option<String> = row.get(1);
         let answered_on = chrono::DateTime::parse_from_rfc3339(&row.get::<String, _>(2)).ok().and_then(|t| {
             use chrono::Datelike as _;
-            let local = t.with_timezone(&self.timezone());
+            let local = t.with_timezone(&self.calendar.timezone);
             Date::new(local.year(), local.month(), local.day())
         });
         let plan: Option<ToolCallPlan> = plan
@@ -240,7 +264,7 @@ impl Sou {
             None => generic.to_string(),
         };
         let title = match plans.first() {
-            Some(p) => self.parser(user).await?.describe(&p.call, locale),
+            Some(p) => self.parsers.get(&self.store, user, None).await?.describe(&p.call, locale),
             None => generic_title.clone(),
         };
         let (title, generic_title) = (clean_title(&title), clean_title(&generic_title));
@@ -341,20 +365,21 @@ impl Sou {
     ) -> Result<(), BackendError> {
         let mut outputs = Vec::with_capacity(block.plans.len());
         for p in &block.plans {
-            outputs.push(crate::tools::run(&self.store, owner, &p.call, locale, self.today()).await?);
+            outputs
+                .push(crate::tools::run(&self.store, owner, &p.call, locale, self.calendar.today()).await?);
         }
         block.outputs = outputs;
         Ok(())
     }
 
     /// Shares an answer or a month. Answers the new report as its owner lists it.
-    pub async fn create_report(
+    pub async fn create(
         &self,
         user: UserId,
         new: NewReport,
         locale: Locale,
     ) -> Result<ReportSummary, ReportError> {
-        let today = self.today();
+        let today = self.calendar.today();
         // A shared answer's figures are those it showed, on the day it was given.
         let mut as_of = today;
         let (kind, options, content, default_title) = match new {
@@ -411,7 +436,7 @@ impl Sou {
         let json = serde_json::to_string(&content).map_err(|e| BackendError::Corrupt(e.to_string()))?;
         let id = new_id();
         let now = crate::store::timestamp(chrono::Utc::now());
-        let expires_at = options.expires_on.and_then(|d| expiry(d, self.timezone()));
+        let expires_at = options.expires_on.and_then(|d| expiry(d, self.calendar.timezone));
         let mut tx = self.store.tenant(user).await?;
         let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reports WHERE user_id = $1")
             .bind(user.0)
@@ -457,7 +482,7 @@ impl Sou {
     }
 
     /// One of the user's shared reports; anyone else's is `NotFound`.
-    pub async fn report(&self, user: UserId, id: &str) -> Result<ReportSummary, BackendError> {
+    pub async fn get(&self, user: UserId, id: &str) -> Result<ReportSummary, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
         let row =
             sqlx::query(&format!("SELECT {SUMMARY_COLUMNS} FROM reports WHERE id = $1 AND user_id = $2"))
@@ -470,7 +495,7 @@ impl Sou {
     }
 
     /// The user's shared reports, newest first.
-    pub async fn reports(&self, user: UserId) -> Result<Vec<ReportSummary>, BackendError> {
+    pub async fn list(&self, user: UserId) -> Result<Vec<ReportSummary>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
         let rows = sqlx::query(&format!(
             "SELECT {SUMMARY_COLUMNS} FROM reports WHERE user_id = $1 ORDER BY created_at DESC, id"
@@ -484,7 +509,7 @@ impl Sou {
 
     /// Changes one of the user's reports; anyone else's is `NotFound`. Turning a live
     /// report into a snapshot freezes its figures as they are now.
-    pub async fn change_report(
+    pub async fn change(
         &self,
         user: UserId,
         id: &str,
@@ -509,7 +534,7 @@ impl Sou {
         let owner_locale = Locale::from_tag(&row.get::<String, _>(2)).unwrap_or_default();
         let mut title = change.title.as_deref().map(check_title).transpose()?;
         if let Some(Some(d)) = change.expires_on {
-            if d < self.today() {
+            if d < self.calendar.today() {
                 return Err(refuse(Refusal::ExpiryPast));
             }
         }
@@ -536,7 +561,7 @@ impl Sou {
                 for block in content.blocks.iter_mut() {
                     self.run_block(user, block, owner_locale).await?;
                 }
-                as_of = Some(self.today().to_string());
+                as_of = Some(self.calendar.today().to_string());
             }
             (Freshness::Snapshot, Some(Freshness::Live)) => {
                 for block in content.blocks.iter_mut() {
@@ -546,8 +571,9 @@ impl Sou {
             _ => {}
         }
         let json = serde_json::to_string(&content).map_err(|e| BackendError::Corrupt(e.to_string()))?;
-        let expires =
-            change.expires_on.map(|d| (d.map(|d| d.to_string()), d.and_then(|d| expiry(d, self.timezone()))));
+        let expires = change
+            .expires_on
+            .map(|d| (d.map(|d| d.to_string()), d.and_then(|d| expiry(d, self.calendar.timezone))));
         let mut tx = self.store.tenant(user).await?;
         let q = sqlx::query(
             "UPDATE reports SET title = COALESCE($3, title), mode = COALESCE($4, mode),
@@ -573,12 +599,12 @@ impl Sou {
         if changed == 0 {
             return Err(BackendError::NotFound.into());
         }
-        Ok(self.report(user, id).await?)
+        Ok(self.get(user, id).await?)
     }
 
     /// Revokes one of the user's reports: its link answers 404 from now on, as if it
     /// had never existed. Anyone else's is `NotFound`.
-    pub async fn revoke_report(&self, user: UserId, id: &str) -> Result<(), BackendError> {
+    pub async fn revoke(&self, user: UserId, id: &str) -> Result<(), BackendError> {
         if !well_formed(id) {
             return Err(BackendError::NotFound);
         }
@@ -618,7 +644,7 @@ pub struct Pinnable {
     pub question: String,
 }
 
-impl Sou {
+impl Reports {
     /// The user's latest answers that ran a plan (at most `limit`), newest first, with
     /// the question each answered.
     pub async fn pinnable_answers(&self, user: UserId, limit: u32) -> Result<Vec<Pinnable>, BackendError> {

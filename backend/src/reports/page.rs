@@ -6,17 +6,16 @@ use agent::reports::{redact, Figures, Freshness, Names, ReportContent, ReportKin
 use agent::{Date, Locale};
 use sqlx::Row;
 
-use super::well_formed;
+use super::{well_formed, Reports};
 use crate::error::BackendError;
 use crate::ids::UserId;
-use crate::sou::Sou;
 use crate::store::owner::Owner;
 
-impl Sou {
+impl Reports {
     /// What a report's preview picture depends on (its title, options and date), read
     /// without counting a view or running a live report's plans: `None` when the link
     /// does not work.
-    pub async fn report_stamp(&self, id: &str) -> Result<Option<String>, BackendError> {
+    pub async fn stamp(&self, id: &str) -> Result<Option<String>, BackendError> {
         if !well_formed(id) {
             return Ok(None);
         }
@@ -29,7 +28,7 @@ impl Sou {
     /// The page behind a link, for anyone: `None` when the id is unknown, revoked or
     /// expired (all alike). `count` records a view (the page, not its preview image).
     /// A live report runs its plans as its owner, in `viewer`'s language if given.
-    pub async fn report_page(
+    pub async fn page(
         &self,
         id: &str,
         count: bool,
@@ -56,7 +55,7 @@ impl Sou {
         let owner_locale = Locale::from_tag(&row.get::<String, _>(6)).unwrap_or_default();
         let mut content: ReportContent = serde_json::from_str(&row.get::<String, _>(7))
             .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
-        let as_of = Date::parse_iso(&row.get::<String, _>(8)).unwrap_or_else(|| self.today());
+        let as_of = Date::parse_iso(&row.get::<String, _>(8)).unwrap_or_else(|| self.calendar.today());
         // A warning may quote the user's words: names, amounts.
         if names == Names::Categories || figures == Figures::Shares {
             let locale = viewer.filter(|_| mode == Freshness::Live).unwrap_or(owner_locale);
@@ -97,7 +96,7 @@ impl Sou {
                 if let Some(p) = content.period.take() {
                     content.period = Some(agent::period::relabel(p, locale));
                 }
-                (locale, self.today())
+                (locale, self.calendar.today())
             }
         };
         for block in content.blocks.iter_mut() {

@@ -17,22 +17,22 @@ async fn limit(store: Store) {
     // 30 at once, half to each server, with 10 allowed: exactly 10 served.
     let burst = futures::future::join_all((0..30).map(|i| {
         let sou = if i % 2 == 0 { one.clone() } else { two.clone() };
-        async move { sou.take_report_request(LINK, 10, t0 + i).await.unwrap() }
+        async move { sou.reports().take_request(LINK, 10, t0 + i).await.unwrap() }
     }))
     .await;
     assert_eq!(burst.iter().filter(|r| r.is_ok()).count(), 10, "{burst:?}");
 
     // Refused until the oldest served leaves the minute.
     // (the served were stamped between t0 and t0 + 29).
-    let wait = one.take_report_request(LINK, 10, t0 + 500).await.unwrap().unwrap_err();
+    let wait = one.reports().take_request(LINK, 10, t0 + 500).await.unwrap().unwrap_err();
     let (least, most) = (Duration::from_millis(59_500), Duration::from_millis(59_529));
     assert!(wait >= least && wait <= most, "{wait:?}");
 
     // Another link has its own count.
-    assert_eq!(two.take_report_request(OTHER, 10, t0 + 500).await.unwrap(), Ok(()));
+    assert_eq!(two.reports().take_request(OTHER, 10, t0 + 500).await.unwrap(), Ok(()));
 
     // A minute later, served again.
-    assert_eq!(one.take_report_request(LINK, 10, t0 + 60_100).await.unwrap(), Ok(()));
+    assert_eq!(one.reports().take_request(LINK, 10, t0 + 60_100).await.unwrap(), Ok(()));
 }
 
 backend::on_both_databases!(link_limit_on_sqlite, link_limit_on_postgres, |store| limit(store));

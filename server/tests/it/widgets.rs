@@ -264,7 +264,7 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     let gone = missing(format!("/embed/{site}"), None).await;
     assert_eq!((gone.0, gone.2.replace(&site, "AAAAAAAAAAAAAAAAAAAAAA")), (StatusCode::NOT_FOUND, nowhere));
     assert_eq!(send(&router, None, answer(&visitor)).await.0, StatusCode::NOT_FOUND);
-    assert!(sou.visitor(&site, &visitor).await.is_err());
+    assert!(sou.widgets().visitor(&site, &visitor).await.is_err());
 
     // The form: a refused site comes back with what was typed; a made one shows its snippet.
     let form = "name=Boutique&origins=https%3A%2F%2Fok.example%0D%0Anot+an+origin&datasets=ventes&greeting=Salut&theme=dark&rate_per_hour=30";
