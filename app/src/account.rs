@@ -2,6 +2,7 @@
 //! redirect: they work the same with and without JavaScript. A failed attempt comes
 //! back here with a code in the URL (and the name typed, never the password).
 
+use crate::post::key;
 use agent::Locale;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
@@ -20,10 +21,10 @@ pub fn SignInPage(signup: bool) -> impl IntoView {
     let query = use_query_map().get_untracked();
     let param = move |key: &str| query.get(key).unwrap_or_default();
     let back = Back {
-        error: param("error"),
-        retry: param("retry").parse().ok(),
-        name: param("name"),
-        next: param("next"),
+        error: param(key::ERROR),
+        retry: param(key::RETRY).parse().ok(),
+        name: param(key::NAME),
+        next: param(key::NEXT),
     };
     let page = Resource::new_blocking(|| (), |_| load_auth_page());
     view! {

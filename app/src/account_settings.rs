@@ -5,6 +5,7 @@
 //! which redirect back here with what happened in the query (`changed`, `ended`,
 //! `error`, `retry`): the page works the same with and without JavaScript.
 
+use crate::post::key;
 use agent::Locale;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -161,10 +162,10 @@ pub fn AccountPage() -> impl IntoView {
     let outcome = leptos_router::hooks::use_query_map().with_untracked(|q| {
         let number = |key: &str| q.get(key).and_then(|v| v.parse().ok());
         Outcome {
-            changed: number("changed"),
-            ended: number("ended"),
-            error: q.get("error"),
-            retry: number("retry"),
+            changed: number(key::CHANGED),
+            ended: number(key::ENDED),
+            error: q.get(key::ERROR),
+            retry: number(key::RETRY),
         }
     });
     let data = Resource::new_blocking(|| (), |_| load_account_settings());

@@ -315,7 +315,7 @@ pub async fn create_token(label: String) -> Result<Option<NewToken>, AppError> {
         let (info, token) = sou.auth().create_token(user, &label).await?;
         if let (true, Some(session)) = (ssr::is_form_post(), ssr::session_cookie()) {
             sou.auth().hold_for_reveal(user, info.id, &token, &session).await?;
-            leptos_axum::redirect(&format!("/settings?token={}#tokens", info.id));
+            leptos_axum::redirect(&format!("/settings?{}={}#tokens", crate::post::key::TOKEN, info.id));
             return Ok(None);
         }
         Ok(Some(NewToken { id: info.id, label: info.label, token: token.expose_secret().to_string() }))

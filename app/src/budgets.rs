@@ -3,6 +3,7 @@
 //! each save is a change one click can undo); and `/settings/changes`: every write Sou
 //! made, newest first, each with Undo.
 
+use crate::post::key;
 use agent::{Change, Locale};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -122,7 +123,13 @@ pub const CARD: Card = Card {
 pub fn BudgetsPage() -> impl IntoView {
     // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
     let (error, saved, category, amount, from) = leptos_router::hooks::use_query_map().with_untracked(|q| {
-        (q.get("write_error"), q.get("saved"), q.get("category"), q.get("amount"), q.get("from"))
+        (
+            q.get(key::WRITE_ERROR),
+            q.get(key::SAVED),
+            q.get(key::CATEGORY),
+            q.get(key::AMOUNT),
+            q.get(key::FROM),
+        )
     });
     let data = Resource::new_blocking(|| (), |_| load_budgets());
     view! {
@@ -258,7 +265,7 @@ fn budget_list(budgets: Vec<agent::writes::BudgetView>, locale: Locale) -> AnyVi
 
 #[component]
 pub fn ChangesPage() -> impl IntoView {
-    let error = leptos_router::hooks::use_query_map().with_untracked(|q| q.get("write_error"));
+    let error = leptos_router::hooks::use_query_map().with_untracked(|q| q.get(key::WRITE_ERROR));
     let data = Resource::new_blocking(|| (), |_| load_changes());
     view! {
         <Loaded data frame=Frame::Page("settings") let:data>

@@ -3,6 +3,7 @@
 //! SQL typed in it through the same sandbox the model uses. Plain forms: a multipart
 //! POST for the upload, a GET for the query.
 
+use crate::post::key;
 use agent::datasets::DatasetInfo;
 use agent::Locale;
 use leptos::prelude::*;
@@ -18,7 +19,7 @@ use crate::table::{columns_text, result_table};
 pub fn DatasetsPage() -> impl IntoView {
     // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
     let (refused, sql, added) = leptos_router::hooks::use_query_map()
-        .with_untracked(|q| (q.get("refused"), q.get("sql"), q.get("added")));
+        .with_untracked(|q| (q.get(key::REFUSED), q.get(key::SQL), q.get(key::ADDED)));
     let data = Resource::new_blocking(|| (), move |_| load_datasets(refused.clone(), sql.clone()));
     view! {
         <Loaded data frame=Frame::Page("settings") let:data>

@@ -4,6 +4,7 @@
 //! with or without JavaScript (the pages load none): a running import's page reloads
 //! itself every second until its report is there.
 
+use crate::post::key;
 use agent::imports::{
     AmountColumns, BalanceCheck, DateOrder, Fees, Format, Found, ImportReport, ImportState, ImportSummary,
     ImportView, Mapping, PreviewRow, Rejected,
@@ -20,7 +21,7 @@ use crate::table::column_heads;
 #[component]
 pub fn ImportsPage() -> impl IntoView {
     // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
-    let refused = leptos_router::hooks::use_query_map().with_untracked(|q| q.get("refused"));
+    let refused = leptos_router::hooks::use_query_map().with_untracked(|q| q.get(key::REFUSED));
     let data = Resource::new_blocking(|| (), move |_| load_imports(refused.clone()));
     view! {
         <Loaded data frame=Frame::Page("settings") let:data>
@@ -142,7 +143,7 @@ fn parts_from_query(q: &leptos_router::params::ParamsMap) -> String {
 pub fn ImportPage() -> impl IntoView {
     let id = leptos_router::hooks::use_params_map().with_untracked(|p| p.get("id")).unwrap_or_default();
     let (edit, into, parts) = leptos_router::hooks::use_query_map()
-        .with_untracked(|q| (edit_from_query(q), q.get("account"), parts_from_query(q)));
+        .with_untracked(|q| (edit_from_query(q), q.get(key::ACCOUNT), parts_from_query(q)));
     let data = Resource::new_blocking(
         || (),
         move |_| load_import(id.clone(), edit.clone(), into.clone(), parts.clone()),

@@ -113,6 +113,68 @@ pub mod widgets {
     pub const REVOKE: Post = Post("/widgets/{id}/revoke");
 }
 
+/// The names in a page's address after a post came back to it (`/rules?rule=12`,
+/// `/login?error=…&name=…`): the server's handler writes them, the page reads them, both
+/// from here. A refused form's own fields come back under their names too.
+pub mod key {
+    /// Why a form was refused: its error's code.
+    pub const ERROR: &str = "error";
+    /// Seconds to wait before trying again (sign-in and password limits).
+    pub const RETRY: &str = "retry";
+    /// Where signing in goes on to.
+    pub const NEXT: &str = "next";
+    /// How many other sessions a new password ended.
+    pub const CHANGED: &str = "changed";
+    /// How many sessions were ended.
+    pub const ENDED: &str = "ended";
+    /// The id of what a form just made (a report, a widget site).
+    pub const CREATED: &str = "created";
+    /// Something was revoked.
+    pub const REVOKED: &str = "revoked";
+    /// Something was saved (a budget's change id, the usage limit).
+    pub const SAVED: &str = "saved";
+    /// Why a write was not proposed or not approved: its error's code.
+    pub const WRITE_ERROR: &str = "write_error";
+    /// Why a usage limit was refused.
+    pub const LIMIT_ERROR: &str = "limit_error";
+    /// The usage limit as typed, given back with its error.
+    pub const TYPED: &str = "typed";
+    /// The id of why an upload was refused, kept for the page to say.
+    pub const REFUSED: &str = "refused";
+    /// The name of the dataset just added.
+    pub const ADDED: &str = "added";
+    /// The id of the rule just made, whose effect the page shows.
+    pub const RULE: &str = "rule";
+    /// How many lines a rule changed.
+    pub const APPLIED: &str = "applied";
+    /// The id of the API token just made, shown once.
+    pub const TOKEN: &str = "token";
+    /// The account an import goes to.
+    pub const ACCOUNT: &str = "account";
+    /// A name typed (sign-in, a widget site).
+    pub const NAME: &str = "name";
+    /// A rule's pattern.
+    pub const PATTERN: &str = "pattern";
+    /// A category's key (a rule, a budget).
+    pub const CATEGORY: &str = "category";
+    /// A budget's amount as typed.
+    pub const AMOUNT: &str = "amount";
+    /// A budget's first month.
+    pub const FROM: &str = "from";
+    /// A widget site's origins.
+    pub const ORIGINS: &str = "origins";
+    /// A widget site's greeting.
+    pub const GREETING: &str = "greeting";
+    /// A widget site's theme.
+    pub const THEME: &str = "theme";
+    /// A widget site's questions per hour.
+    pub const RATE_PER_HOUR: &str = "rate_per_hour";
+    /// A dataset query as typed.
+    pub const SQL: &str = "sql";
+    /// A question to start the chat with.
+    pub const Q: &str = "q";
+}
+
 // The fields of the forms whose handlers read them as a struct, beside their addresses.
 
 /// `POST /rules`.

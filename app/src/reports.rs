@@ -2,6 +2,7 @@
 //! creation and expiry dates, views and a "Revoke" button — and the form that composes
 //! a monthly report. Answers are shared from the chat ("Share" under an answer).
 
+use crate::post::key;
 use agent::reports::{Figures, Freshness, Names, ReportKind, ReportSummary};
 use agent::Locale;
 use leptos::prelude::*;
@@ -27,7 +28,7 @@ pub const CARD: Card = Card {
 pub fn ReportsPage() -> impl IntoView {
     // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
     let (error, created, revoked) = leptos_router::hooks::use_query_map()
-        .with_untracked(|q| (q.get("error"), q.get("created"), q.get("revoked").is_some()));
+        .with_untracked(|q| (q.get(key::ERROR), q.get(key::CREATED), q.get(key::REVOKED).is_some()));
     let data = Resource::new_blocking(|| (), move |_| load_reports(error.clone()));
     view! {
         <Loaded data frame=Frame::Page("settings") let:data>

@@ -2,6 +2,7 @@
 //! imports; the page then says which past transactions it matches and how many would
 //! change category, and applies it to them only when the user approves.
 
+use crate::post::key;
 use agent::imports::{CategoryOption, RuleProposal, RuleView};
 use agent::Locale;
 use leptos::prelude::*;
@@ -18,11 +19,11 @@ pub fn RulesPage() -> impl IntoView {
     let (rule, error, applied, pattern, category) =
         leptos_router::hooks::use_query_map().with_untracked(|q| {
             (
-                q.get("rule").and_then(|r| r.parse::<i64>().ok()),
-                q.get("error"),
-                q.get("applied").and_then(|a| a.parse::<u64>().ok()),
-                q.get("pattern").unwrap_or_default(),
-                q.get("category"),
+                q.get(key::RULE).and_then(|r| r.parse::<i64>().ok()),
+                q.get(key::ERROR),
+                q.get(key::APPLIED).and_then(|a| a.parse::<u64>().ok()),
+                q.get(key::PATTERN).unwrap_or_default(),
+                q.get(key::CATEGORY),
             )
         });
     let data = Resource::new_blocking(|| (), move |_| load_rules(rule, error.clone()));

@@ -3,6 +3,7 @@
 //! never sent back: the page shows its last four characters and where it came from.
 //! Every form works without JavaScript.
 
+use crate::post::key;
 use agent::Locale;
 use leptos::form::ActionForm;
 use leptos::prelude::*;
@@ -56,7 +57,7 @@ pub fn SettingsPage() -> impl IntoView {
     let revoke = ServerAction::<RevokeToken>::new();
     // After a token was created by a form post, Settings is loaded with its id.
     let query = leptos_router::hooks::use_query_map();
-    let reveal = move || query.with(|q| q.get("token")).and_then(|t| t.parse::<i64>().ok());
+    let reveal = move || query.with(|q| q.get(key::TOKEN)).and_then(|t| t.parse::<i64>().ok());
     // The provider whose key form was used last, so its outcome shows in its row (it
     // outlives the list, which is rebuilt after each action). After a form post
     // without JavaScript it is unknown and the outcome shows above the list.

@@ -2,6 +2,7 @@
 //! chart), month, provider and model —, the monthly limits and where they stand (told
 //! at 80 %, models stopped at 100 %), and the user's own limit, a plain form.
 
+use crate::post::key;
 use agent::runs::{eur_micros, LimitState, UsageReport, UsageRow};
 use agent::Locale;
 use leptos::prelude::*;
@@ -49,7 +50,7 @@ pub const CARD: Card = Card {
 pub fn UsagePage() -> impl IntoView {
     // Router hooks are read here, outside the Suspense (see ARCHITECTURE.md).
     let (error, typed, saved) = leptos_router::hooks::use_query_map()
-        .with_untracked(|q| (q.get("limit_error"), q.get("typed"), q.get("saved").is_some()));
+        .with_untracked(|q| (q.get(key::LIMIT_ERROR), q.get(key::TYPED), q.get(key::SAVED).is_some()));
     let data = Resource::new_blocking(|| (), |_| load_usage());
     view! {
         <Loaded data frame=Frame::Page("settings") let:data>

@@ -3,6 +3,7 @@
 //! creates one. A refused form comes back with every field as it was typed and the
 //! reason beside it.
 
+use crate::post::key;
 use agent::widgets::{origin, WidgetSite, WidgetTheme, LEDGER_TOOLS, MAX_GREETING_CHARS, MAX_NAME_CHARS};
 use agent::Locale;
 use leptos::prelude::*;
@@ -43,16 +44,16 @@ pub fn WidgetsPage() -> impl IntoView {
     let (typed, created, revoked) = leptos_router::hooks::use_query_map().with_untracked(|q| {
         let all = |k: &str| q.get_all(k).unwrap_or_default();
         let typed = Typed {
-            error: q.get("error"),
-            name: q.get("name").unwrap_or_default(),
-            origins: q.get("origins").unwrap_or_default(),
+            error: q.get(key::ERROR),
+            name: q.get(key::NAME).unwrap_or_default(),
+            origins: q.get(key::ORIGINS).unwrap_or_default(),
             tools: all("tools"),
             datasets: all("datasets"),
-            greeting: q.get("greeting").unwrap_or_default(),
-            theme: q.get("theme").unwrap_or_default(),
-            rate: q.get("rate_per_hour").unwrap_or_default(),
+            greeting: q.get(key::GREETING).unwrap_or_default(),
+            theme: q.get(key::THEME).unwrap_or_default(),
+            rate: q.get(key::RATE_PER_HOUR).unwrap_or_default(),
         };
-        (typed, q.get("created"), q.get("revoked").is_some())
+        (typed, q.get(key::CREATED), q.get(key::REVOKED).is_some())
     });
     let data = Resource::new_blocking(|| (), |_| load_widgets());
     view! {

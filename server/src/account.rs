@@ -4,6 +4,7 @@
 //! happened from the query: `changed=<n>` (the password, and n other sessions ended),
 //! `ended=<n>`, or `error=<code>` (and `retry=<seconds>`, with `Retry-After`).
 
+use app::post::key;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -41,9 +42,9 @@ fn refused(e: AuthError) -> Response {
     }
     let retry = e.retry_after_secs();
     let wait = retry.map(|r| r.to_string());
-    let mut pairs = vec![("error", e.code())];
+    let mut pairs = vec![(key::ERROR, e.code())];
     if let Some(wait) = &wait {
-        pairs.push(("retry", wait));
+        pairs.push((key::RETRY, wait));
     }
     let mut response = back(&pairs);
     if let Some(value) = retry.and_then(|r| HeaderValue::from_str(&r.to_string()).ok()) {
@@ -71,12 +72,12 @@ pub async fn change_password(
     Form(form): Form<PasswordForm>,
 ) -> Response {
     if form.password != form.confirm {
-        return back(&[("error", "password_mismatch")]);
+        return back(&[(key::ERROR, "password_mismatch")]);
     }
     let (current, new) = (SecretString::from(form.current), SecretString::from(form.password));
     let keep = session_cookie(&headers);
     match state.sou.auth().change_password(account.user, &current, &new, keep, &client.0).await {
-        Ok(ended) => back(&[("changed", &ended.to_string())]),
+        Ok(ended) => back(&[(key::CHANGED, &ended.to_string())]),
         Err(e) => refused(e),
     }
 }
@@ -99,7 +100,7 @@ pub async fn end_session(
             response.headers_mut().insert(header::SET_COOKIE, clear_cookie());
             response
         }
-        Ok(Some(false)) => back(&[("ended", "1")]),
+        Ok(Some(false)) => back(&[(key::ENDED, "1")]),
         Err(e) => ApiError::from_user(e).into_response(),
     }
 }
@@ -111,7 +112,7 @@ pub async fn end_other_sessions(
     headers: HeaderMap,
 ) -> Response {
     match state.sou.auth().end_other_sessions(account.user, session_cookie(&headers)).await {
-        Ok(ended) => back(&[("ended", &ended.to_string())]),
+        Ok(ended) => back(&[(key::ENDED, &ended.to_string())]),
         Err(e) => ApiError::from_user(e).into_response(),
     }
 }

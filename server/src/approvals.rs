@@ -4,6 +4,7 @@
 //! `POST /changes/{id}/undo`). Another user's approval or change is a 404.
 
 use agent::{Currency, Date, Money};
+use app::post::key;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -95,11 +96,11 @@ pub(crate) fn back(to: &str, error: Option<&str>, anchor: &str) -> Response {
     };
     let mut params: Vec<(String, String)> = query
         .map(|q| {
-            form_urlencoded::parse(q.as_bytes()).into_owned().filter(|(k, _)| k != "write_error").collect()
+            form_urlencoded::parse(q.as_bytes()).into_owned().filter(|(k, _)| k != key::WRITE_ERROR).collect()
         })
         .unwrap_or_default();
     if let Some(code) = error {
-        params.push(("write_error".into(), code.into()));
+        params.push((key::WRITE_ERROR.into(), code.into()));
     }
     let query: String = form_urlencoded::Serializer::new(String::new()).extend_pairs(params).finish();
     let path = app::api::same_site_path(&path);
@@ -249,10 +250,10 @@ pub async fn budget_form(
     let again = |code: &str| {
         let query: String = form_urlencoded::Serializer::new(String::new())
             .extend_pairs([
-                ("write_error", code),
-                ("category", &category),
-                ("amount", &amount_text),
-                ("from", &from_text),
+                (key::WRITE_ERROR, code),
+                (key::CATEGORY, &category),
+                (key::AMOUNT, &amount_text),
+                (key::FROM, &from_text),
             ])
             .finish();
         Redirect::to(&format!("/settings/budgets?{query}")).into_response()
@@ -287,7 +288,9 @@ pub async fn budget_form(
         return again("bad_request");
     }
     match state.sou.write_now(account.user, &call, locale).await {
-        Ok((change, _)) => Redirect::to(&format!("/settings/budgets?saved={}", change.id)).into_response(),
+        Ok((change, _)) => {
+            Redirect::to(&format!("/settings/budgets?{}={}", key::SAVED, change.id)).into_response()
+        }
         Err(WriteError::Backend(backend::BackendError::BadRequest(why))) if why.contains("category") => {
             again("category")
         }

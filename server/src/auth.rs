@@ -4,6 +4,7 @@
 //! (`/api/v1`), or on to server functions, which refuse them themselves. The sign-in
 //! forms post to the plain handlers here, which work without JavaScript.
 
+use app::post::key;
 use axum::routing::post;
 use std::net::SocketAddr;
 
@@ -128,7 +129,7 @@ pub async fn gate(State(state): State<AppState>, mut req: Request, next: Next) -
         None => {
             let back = req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/");
             let target = if req.method() == Method::GET && back != "/" {
-                format!("/login?{}", query(&[("next", back)]))
+                format!("/login?{}", query(&[(key::NEXT, back)]))
             } else {
                 "/login".to_string()
             };
@@ -237,7 +238,7 @@ fn form_failed(page: &str, e: &AuthError, name: &str, next: &str) -> Response {
     }
     let retry = e.retry_after_secs();
     let wait = retry.map(|r| r.to_string()).unwrap_or_default();
-    let q = query(&[("error", e.code()), ("name", name), ("next", next), ("retry", &wait)]);
+    let q = query(&[(key::ERROR, e.code()), (key::NAME, name), (key::NEXT, next), (key::RETRY, &wait)]);
     let mut response = Redirect::to(&format!("{page}?{q}")).into_response();
     // The same wait for a client that reads headers, in whole seconds rounded up.
     if let Some(value) = retry.and_then(|r| HeaderValue::from_str(&r.to_string()).ok()) {
@@ -291,7 +292,7 @@ pub async fn sign_up(
 ) -> Response {
     let name = form.name.trim().to_string();
     if form.password != form.confirm {
-        let q = query(&[("error", "password_mismatch"), ("name", &name)]);
+        let q = query(&[(key::ERROR, "password_mismatch"), (key::NAME, &name)]);
         return Redirect::to(&format!("/signup?{q}")).into_response();
     }
     let password = SecretString::from(form.password);

@@ -1,6 +1,7 @@
 //! Datasets' forms: a CSV file uploaded, a dataset deleted; back to `/datasets`.
 
 use app::post::datasets as at;
+use app::post::key;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -36,7 +37,8 @@ pub async fn upload_dataset(
     };
     match result {
         Ok(info) => {
-            let q = form_urlencoded::Serializer::new(String::new()).append_pair("added", &info.name).finish();
+            let q =
+                form_urlencoded::Serializer::new(String::new()).append_pair(key::ADDED, &info.name).finish();
             see_other(&format!("/datasets?{q}"))
         }
         Err(e) => {
@@ -45,7 +47,7 @@ pub async fn upload_dataset(
             }
             let (fr, en) = (e.message(agent::Locale::Fr), e.message(agent::Locale::En));
             match state.sou.imports().refused_with(account.user, fr, en).await {
-                Ok(refused) => see_other(&format!("/datasets?refused={refused}")),
+                Ok(refused) => see_other(&format!("/datasets?{}={refused}", key::REFUSED)),
                 Err(e) => {
                     tracing::error!(error = %e, "keeping why a dataset upload was refused failed");
                     see_other("/datasets")

@@ -8,6 +8,7 @@
 //! an upload discarded; each answered with a redirect to the page that says what
 //! happened.
 
+use app::post::key;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -57,7 +58,7 @@ fn edit_of(q: &HashMap<String, String>) -> Result<LayoutEdit, ApiError> {
             if !v.is_empty() && v.parse::<usize>().is_err() {
                 return Err(bad(format!("{k} must be a column number")));
             }
-        } else if !LayoutEdit::WORDS.contains(&k.as_str()) && k != "account" && k != "parts" {
+        } else if !LayoutEdit::WORDS.contains(&k.as_str()) && k != key::ACCOUNT && k != "parts" {
             return Err(bad(format!("unknown parameter {k}")));
         }
     }
@@ -95,7 +96,7 @@ pub async fn create(
         Err(r) => return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_request", r.body_text())),
     };
     let name = q.get("name").cloned().unwrap_or_default();
-    let into = q.get("account").filter(|a| !a.is_empty()).cloned();
+    let into = q.get(key::ACCOUNT).filter(|a| !a.is_empty()).cloned();
     let imports = state.sou.imports();
     let id = match imports.upload(account.user, &name, bytes.to_vec()).await {
         Ok(id) => id,
@@ -142,7 +143,7 @@ pub async fn show(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let edit = edit_of(&q)?;
-    let into = q.get("account").filter(|a| !a.is_empty()).cloned();
+    let into = q.get(key::ACCOUNT).filter(|a| !a.is_empty()).cloned();
     let parts: Vec<String> =
         q.get("parts").map(|p| p.split(',').map(str::to_string).collect()).unwrap_or_default();
     let view = state
@@ -275,7 +276,7 @@ pub async fn upload_form(
                 tracing::error!(error = %e, "an upload failed");
             }
             match imports.refused(account.user, &e).await {
-                Ok(refused) => see_other(&format!("/import?refused={refused}")),
+                Ok(refused) => see_other(&format!("/import?{}={refused}", key::REFUSED)),
                 Err(e) => {
                     tracing::error!(error = %e, "keeping why an upload was refused failed");
                     see_other("/import")

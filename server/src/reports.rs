@@ -6,6 +6,7 @@
 //! those add hydration and resource scripts to every page, and this one carries none.
 //! Its policy allows no script at all, only this site's stylesheet and images.
 
+use app::post::key;
 use axum::routing::{get, post};
 use std::collections::HashMap;
 use std::hash::{Hash as _, Hasher as _};
@@ -361,7 +362,7 @@ pub async fn create_form(
     let f = ShareForm { fields };
     let locale = crate::forms::locale(&headers);
     let today = state.sou.today();
-    let bad = |en: &str| back(&[("error", en)]);
+    let bad = |en: &str| back(&[(key::ERROR, en)]);
     let days = match f.get("days") {
         "" => None,
         d => match d.parse::<u32>() {
@@ -399,7 +400,7 @@ pub async fn create_form(
         _ => return bad("kind"),
     };
     match state.sou.reports().create(account.user, new, locale).await {
-        Ok(r) => back(&[("created", &r.id)]),
+        Ok(r) => back(&[(key::CREATED, &r.id)]),
         Err(ReportError::Refused(r)) => bad(r.code()),
         Err(e) if e.code() == "not_found" => bad("not_found"),
         Err(e) => {
@@ -416,11 +417,11 @@ pub async fn revoke_form(
     Path(id): Path<String>,
 ) -> Response {
     match state.sou.reports().revoke(account.user, &id).await {
-        Ok(()) => back(&[("revoked", "1")]),
-        Err(e) if e.code() == "not_found" => back(&[("error", "not_found")]),
+        Ok(()) => back(&[(key::REVOKED, "1")]),
+        Err(e) if e.code() == "not_found" => back(&[(key::ERROR, "not_found")]),
         Err(e) => {
             tracing::error!(error = %e, "revoking a report failed");
-            back(&[("error", "internal")])
+            back(&[(key::ERROR, "internal")])
         }
     }
 }

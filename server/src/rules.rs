@@ -1,6 +1,7 @@
 //! Categorisation rules' forms: a rule saved, applied to the past once approved,
 //! deleted. Each answers with a redirect to `/rules`, which shows what happened.
 
+use app::post::key;
 use app::post::rules as at;
 use app::post::RuleForm;
 use axum::extract::{Path, State};
@@ -31,13 +32,13 @@ pub async fn create_rule(
 ) -> Response {
     let locale = locale(&headers);
     match state.sou.rules().create(account.user, (&form.pattern, &form.category), locale).await {
-        Ok(p) => see_other(&format!("/rules?rule={}", p.rule.id)),
+        Ok(p) => see_other(&format!("/rules?{}={}", key::RULE, p.rule.id)),
         Err(e) if e.kind() != ErrorKind::Invalid => ApiError::from_user(e).into_response(),
         Err(e) => {
             let q = form_urlencoded::Serializer::new(String::new())
-                .append_pair("pattern", &form.pattern)
-                .append_pair("category", &form.category)
-                .append_pair("error", e.code())
+                .append_pair(key::PATTERN, &form.pattern)
+                .append_pair(key::CATEGORY, &form.category)
+                .append_pair(key::ERROR, e.code())
                 .finish();
             see_other(&format!("/rules?{q}"))
         }
@@ -64,8 +65,8 @@ pub async fn apply_rule(
         apply_to_past: true,
     });
     match state.sou.write_now(account.user, &call, locale).await {
-        Ok((_, n)) => see_other(&format!("/rules?applied={n}")),
-        Err(e) if e.code() == "nothing_to_change" => see_other("/rules?applied=0"),
+        Ok((_, n)) => see_other(&format!("/rules?{}={n}", key::APPLIED)),
+        Err(e) if e.code() == "nothing_to_change" => see_other(&format!("/rules?{}=0", key::APPLIED)),
         Err(e) => ApiError::from_user(e).into_response(),
     }
 }

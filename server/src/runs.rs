@@ -3,6 +3,7 @@
 //! model usage with the user's own limit (`GET /api/v1/usage`, `PUT
 //! /api/v1/usage/limit`, and the Settings → Usage form). Another user's run is a 404.
 
+use app::post::key;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -262,14 +263,14 @@ pub async fn limit_form(
             _ => {
                 let typed: String = typed.chars().take(40).collect();
                 let query: String = form_urlencoded::Serializer::new(String::new())
-                    .extend_pairs([("limit_error", "amount"), ("typed", typed.as_str())])
+                    .extend_pairs([(key::LIMIT_ERROR, "amount"), (key::TYPED, typed.as_str())])
                     .finish();
                 return Ok(Redirect::to(&format!("/settings/usage?{query}")).into_response());
             }
         }
     };
     state.sou.runs().set_usage_limit(account.user, limit).await?;
-    Ok(Redirect::to("/settings/usage?saved=1").into_response())
+    Ok(Redirect::to(&format!("/settings/usage?{}=1", key::SAVED)).into_response())
 }
 
 #[cfg(test)]

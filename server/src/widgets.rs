@@ -6,6 +6,7 @@
 
 use agent::protocol::ChatRequest;
 use agent::widgets::{NewWidgetSite, WidgetTheme};
+use app::post::key;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
@@ -200,14 +201,14 @@ pub async fn create_form(
         rate_per_hour: rate.parse().unwrap_or(0),
     };
     match state.sou.widgets().create(account.user, new).await {
-        Ok(site) => back(&[("created", &site.id)]),
+        Ok(site) => back(&[(key::CREATED, &site.id)]),
         Err(WidgetError::Backend(e)) if e.code() != "bad_request" => {
             tracing::error!(error = %e, "creating a widget site failed");
-            back(&[("error", "internal")])
+            back(&[(key::ERROR, "internal")])
         }
         Err(e) => {
             // What was typed comes back with the reason, so nothing is lost.
-            let mut params: Vec<(&str, &str)> = vec![("error", e.code())];
+            let mut params: Vec<(&str, &str)> = vec![(key::ERROR, e.code())];
             params.extend(
                 fields
                     .iter()
@@ -244,10 +245,10 @@ pub async fn toggle_form(
 ) -> Response {
     match state.sou.widgets().set_enabled(account.user, &id, toggle.enabled == "1").await {
         Ok(()) => back(&[]),
-        Err(e) if e.code() == "not_found" => back(&[("error", "not_found")]),
+        Err(e) if e.code() == "not_found" => back(&[(key::ERROR, "not_found")]),
         Err(e) => {
             tracing::error!(error = %e, "changing a widget site failed");
-            back(&[("error", "internal")])
+            back(&[(key::ERROR, "internal")])
         }
     }
 }
@@ -259,11 +260,11 @@ pub async fn revoke_form(
     Path(id): Path<String>,
 ) -> Response {
     match state.sou.widgets().revoke(account.user, &id).await {
-        Ok(()) => back(&[("revoked", "1")]),
-        Err(e) if e.code() == "not_found" => back(&[("error", "not_found")]),
+        Ok(()) => back(&[(key::REVOKED, "1")]),
+        Err(e) if e.code() == "not_found" => back(&[(key::ERROR, "not_found")]),
         Err(e) => {
             tracing::error!(error = %e, "revoking a widget site failed");
-            back(&[("error", "internal")])
+            back(&[(key::ERROR, "internal")])
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The chat page as the server draws it, and an answer drawn alone.
 
+use crate::post::key;
 use agent::protocol::{ChatEvent, ConversationView, Role, MAX_CHAT_MESSAGE_CHARS};
 use agent::{Locale, Parser, ToolCallPlan};
 use leptos::prelude::*;
@@ -101,7 +102,7 @@ fn Chat(data: PageData) -> impl IntoView {
     };
     // An example chosen without JavaScript comes back as `/?q=…`, ready to send.
     let (example, write_error) =
-        use_query_map().with_untracked(|q| (q.get("q").unwrap_or_default(), q.get("write_error")));
+        use_query_map().with_untracked(|q| (q.get(key::Q).unwrap_or_default(), q.get(key::WRITE_ERROR)));
     // An approval card's form that was refused comes back with why.
     let refused = write_error.map(|code| {
         view! { <p class="error" role="alert" data-testid="write-error">{crate::budgets::refusal(&code, locale)}</p> }
@@ -141,7 +142,7 @@ fn Chat(data: PageData) -> impl IntoView {
                 .events
                 .iter()
                 .any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "interrupted"))
-                .then(|| format!("?q={}#message", query_escape(&turn.user)));
+                .then(|| format!("?{}={}#message", key::Q, query_escape(&turn.user)));
             view! {
                 <li class="turn" data-testid="turn" id=latest data-live-run=live>
                     <p class="bubble user">{turn.user}</p>
@@ -247,7 +248,7 @@ fn welcome(locale: Locale) -> impl IntoView {
                 {i18n::examples(locale)
                     .into_iter()
                     .map(|ex| view! {
-                        <li><a class="example" href=format!("/?q={}", query_escape(ex))>{ex}</a></li>
+                        <li><a class="example" href=format!("/?{}={}", key::Q, query_escape(ex))>{ex}</a></li>
                     })
                     .collect_view()}
             </ul>
