@@ -211,21 +211,43 @@ fn json_list(text: &str) -> Result<Vec<String>, BackendError> {
 const COLUMNS: &str =
     "id, name, origins, tools, datasets, greeting, theme, rate_per_hour, status, created_at";
 
-fn site_of(r: &sqlx::any::AnyRow) -> Result<WidgetSite, BackendError> {
-    Ok(WidgetSite {
-        id: r.get(0),
-        name: r.get(1),
-        origins: json_list(&r.get::<String, _>(2))?,
-        scope: WidgetScope {
-            tools: json_list(&r.get::<String, _>(3))?,
-            datasets: json_list(&r.get::<String, _>(4))?,
-        },
-        greeting: r.get(5),
-        theme: WidgetTheme::parse(&r.get::<String, _>(6)).unwrap_or_default(),
-        rate_per_hour: u32::try_from(r.get::<i64, _>(7)).unwrap_or(1),
-        enabled: r.get::<String, _>(8) == "enabled",
-        created_at: r.get(9),
-    })
+/// A site as stored ([`COLUMNS`]).
+#[derive(sqlx::FromRow)]
+struct SiteRow {
+    id: String,
+    name: String,
+    origins: String,
+    tools: String,
+    datasets: String,
+    greeting: String,
+    theme: String,
+    rate_per_hour: i64,
+    status: String,
+    created_at: String,
+}
+
+/// A site with its owner, as a visitor reaches it (`Owner::WidgetSite`).
+#[derive(sqlx::FromRow)]
+struct OwnedSite {
+    #[sqlx(flatten)]
+    site: SiteRow,
+    user_id: i64,
+}
+
+impl SiteRow {
+    fn site(self) -> Result<WidgetSite, BackendError> {
+        Ok(WidgetSite {
+            id: self.id,
+            name: self.name,
+            origins: json_list(&self.origins)?,
+            scope: WidgetScope { tools: json_list(&self.tools)?, datasets: json_list(&self.datasets)? },
+            greeting: self.greeting,
+            theme: WidgetTheme::parse(&self.theme).unwrap_or_default(),
+            rate_per_hour: u32::try_from(self.rate_per_hour).unwrap_or(1),
+            enabled: self.status == "enabled",
+            created_at: self.created_at,
+        })
+    }
 }
 
 /// Widget sites, as their owner manages them and as a visitor reaches one.
@@ -296,14 +318,14 @@ impl Widgets {
     /// The user's sites, newest first.
     pub async fn list(&self, user: UserId) -> Result<Vec<WidgetSite>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(&format!(
+        let rows: Vec<SiteRow> = sqlx::query_as(&format!(
             "SELECT {COLUMNS} FROM widget_sites WHERE user_id = $1 ORDER BY created_at DESC, id"
         ))
         .bind(user.0)
         .fetch_all(&mut *db)
         .await?;
         db.commit().await?;
-        rows.iter().map(site_of).collect()
+        rows.into_iter().map(SiteRow::site).collect()
     }
 
     /// Turns one of the user's sites on or off; anyone else's is `NotFound`. An off
@@ -339,13 +361,12 @@ impl Widgets {
             return Ok(None);
         }
         // No user is known yet.
-        let row = sqlx::query(Owner::WidgetSite.sql(self.store.dialect()))
+        let row: Option<OwnedSite> = sqlx::query_as(Owner::WidgetSite.sql(self.store.dialect()))
             .bind(id.to_string())
             .fetch_optional(self.store.pool())
             .await?;
         let Some(row) = row else { return Ok(None) };
-        // The site's columns, then its owner.
-        Ok(Some((UserId(row.get(10)), site_of(&row)?)))
+        Ok(Some((UserId(row.user_id), row.site.site()?)))
     }
 
     /// The visitor holding `token` on site `id`: `NotFound` when the site is unknown,

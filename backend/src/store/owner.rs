@@ -102,8 +102,8 @@ impl Owner {
             Owner::EndSession => "SELECT sou_end_session($1)",
             Owner::Token => "SELECT id, name, demo_expires_at FROM sou_token_account($1, $2)",
             Owner::WidgetSite => {
-                "SELECT $1::text, name, origins, tools, datasets, greeting, theme, rate_per_hour,
-                        'enabled', '', user_id
+                "SELECT $1::text AS id, name, origins, tools, datasets, greeting, theme, rate_per_hour,
+                        'enabled' AS status, '' AS created_at, user_id
                  FROM sou_widget_site($1)"
             }
             Owner::ReportTitle => "SELECT title, mode, figures, names, as_of FROM sou_peek_report($1, $2)",

@@ -43,3 +43,4 @@ mod sessions;
 mod store_and_tools;
 mod tool_contract;
 mod vocabulary;
+mod widgets;
