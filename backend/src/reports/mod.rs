@@ -17,7 +17,6 @@ use argon2::password_hash::rand_core::{OsRng, RngCore};
 use base64::Engine as _;
 use serde::Deserialize;
 use serde_json::json;
-use sqlx::Row;
 
 use crate::calendar::Calendar;
 use crate::error::BackendError;
@@ -202,7 +201,7 @@ impl Reports {
         locale: Locale,
     ) -> Result<StoredAnswer, ReportError> {
         let mut db = self.store.tenant_read(user).await?;
-        let row = sqlx::query(
+        let (plan, events, created_at): (Option<String>, Option<String>, String) = sqlx::query_as(
             "SELECT m.plan, m.events, m.created_at FROM messages m
              JOIN conversations c ON c.id = m.conversation_id AND c.user_id = m.user_id AND c.visitor IS NULL
              WHERE m.public_id = $1 AND m.user_id = $2 AND m.role = 'assistant'",
@@ -213,9 +212,7 @@ impl Reports {
         .await?
         .ok_or(BackendError::NotFound)?;
         db.commit().await?;
-        let plan: Option<String> = row.get(0);
-        let events: Option<String> = row.get(1);
-        let answered_on = chrono::DateTime::parse_from_rfc3339(&row.get::<String, _>(2)).ok().and_then(|t| {
+        let answered_on = chrono::DateTime::parse_from_rfc3339(&created_at).ok().and_then(|t| {
             use chrono::Datelike as _;
             let local = t.with_timezone(&self.calendar.timezone);
             Date::new(local.year(), local.month(), local.day())
@@ -484,27 +481,27 @@ impl Reports {
     /// One of the user's shared reports; anyone else's is `NotFound`.
     pub async fn get(&self, user: UserId, id: &str) -> Result<ReportSummary, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let row =
-            sqlx::query(&format!("SELECT {SUMMARY_COLUMNS} FROM reports WHERE id = $1 AND user_id = $2"))
+        let row: Option<SummaryRow> =
+            sqlx::query_as(&format!("SELECT {SUMMARY_COLUMNS} FROM reports WHERE id = $1 AND user_id = $2"))
                 .bind(id)
                 .bind(user.0)
                 .fetch_optional(&mut *db)
                 .await?;
         db.commit().await?;
-        summary_of(&row.ok_or(BackendError::NotFound)?)
+        row.ok_or(BackendError::NotFound)?.summary()
     }
 
     /// The user's shared reports, newest first.
     pub async fn list(&self, user: UserId) -> Result<Vec<ReportSummary>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(&format!(
+        let rows: Vec<SummaryRow> = sqlx::query_as(&format!(
             "SELECT {SUMMARY_COLUMNS} FROM reports WHERE user_id = $1 ORDER BY created_at DESC, id"
         ))
         .bind(user.0)
         .fetch_all(&mut *db)
         .await?;
         db.commit().await?;
-        rows.iter().map(summary_of).collect()
+        rows.into_iter().map(SummaryRow::summary).collect()
     }
 
     /// Changes one of the user's reports; anyone else's is `NotFound`. Turning a live
@@ -519,19 +516,20 @@ impl Reports {
             return Err(BackendError::NotFound.into());
         }
         let mut db = self.store.tenant_read(user).await?;
-        let row = sqlx::query(
-            "SELECT content, mode, locale, figures, names FROM reports WHERE id = $1 AND user_id = $2",
-        )
-        .bind(id)
-        .bind(user.0)
-        .fetch_optional(&mut *db)
-        .await?
-        .ok_or(BackendError::NotFound)?;
+        let (stored, was, owner_locale, figures, names): (String, String, String, String, String) =
+            sqlx::query_as(
+                "SELECT content, mode, locale, figures, names FROM reports WHERE id = $1 AND user_id = $2",
+            )
+            .bind(id)
+            .bind(user.0)
+            .fetch_optional(&mut *db)
+            .await?
+            .ok_or(BackendError::NotFound)?;
         db.commit().await?;
-        let mut content: ReportContent = serde_json::from_str(&row.get::<String, _>(0))
+        let mut content: ReportContent = serde_json::from_str(&stored)
             .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
-        let was = Freshness::parse(&row.get::<String, _>(1)).unwrap_or_default();
-        let owner_locale = Locale::from_tag(&row.get::<String, _>(2)).unwrap_or_default();
+        let was = Freshness::parse(&was).unwrap_or_default();
+        let owner_locale = Locale::from_tag(&owner_locale).unwrap_or_default();
         let mut title = change.title.as_deref().map(check_title).transpose()?;
         if let Some(Some(d)) = change.expires_on {
             if d < self.calendar.today() {
@@ -542,8 +540,8 @@ impl Reports {
         let options = ReportOptions {
             title: None,
             mode: change.mode.unwrap_or(was),
-            figures: change.figures.unwrap_or(Figures::parse(&row.get::<String, _>(3)).unwrap_or_default()),
-            names: change.names.unwrap_or(Names::parse(&row.get::<String, _>(4)).unwrap_or_default()),
+            figures: change.figures.unwrap_or(Figures::parse(&figures).unwrap_or_default()),
+            names: change.names.unwrap_or(Names::parse(&names).unwrap_or_default()),
             expires_on: None,
         };
         for block in &content.blocks {
@@ -617,24 +615,39 @@ impl Reports {
     }
 }
 
-/// The columns [`summary_of`] reads, in its order.
+/// The columns a [`SummaryRow`] reads.
 const SUMMARY_COLUMNS: &str = "id, title, kind, mode, figures, names, created_at, expires_on, views";
 
-fn summary_of(r: &sqlx::any::AnyRow) -> Result<ReportSummary, BackendError> {
-    let id: String = r.get(0);
-    let corrupt = |what: &str| BackendError::Corrupt(format!("stored report {what}"));
-    Ok(ReportSummary {
-        url: format!("/r/{id}"),
-        id,
-        title: r.get(1),
-        kind: ReportKind::parse(&r.get::<String, _>(2)).ok_or_else(|| corrupt("kind"))?,
-        mode: Freshness::parse(&r.get::<String, _>(3)).ok_or_else(|| corrupt("mode"))?,
-        figures: Figures::parse(&r.get::<String, _>(4)).ok_or_else(|| corrupt("figures"))?,
-        names: Names::parse(&r.get::<String, _>(5)).ok_or_else(|| corrupt("names"))?,
-        created_at: r.get(6),
-        expires_on: r.get::<Option<String>, _>(7).and_then(|d| Date::parse_iso(&d)),
-        views: u64::try_from(r.get::<i64, _>(8)).unwrap_or(0),
-    })
+/// A report as its owner's list shows it, as stored.
+#[derive(sqlx::FromRow)]
+struct SummaryRow {
+    id: String,
+    title: String,
+    kind: String,
+    mode: String,
+    figures: String,
+    names: String,
+    created_at: String,
+    expires_on: Option<String>,
+    views: i64,
+}
+
+impl SummaryRow {
+    fn summary(self) -> Result<ReportSummary, BackendError> {
+        let corrupt = |what: &str| BackendError::Corrupt(format!("stored report {what}"));
+        Ok(ReportSummary {
+            url: format!("/r/{}", self.id),
+            id: self.id,
+            title: self.title,
+            kind: ReportKind::parse(&self.kind).ok_or_else(|| corrupt("kind"))?,
+            mode: Freshness::parse(&self.mode).ok_or_else(|| corrupt("mode"))?,
+            figures: Figures::parse(&self.figures).ok_or_else(|| corrupt("figures"))?,
+            names: Names::parse(&self.names).ok_or_else(|| corrupt("names"))?,
+            created_at: self.created_at,
+            expires_on: self.expires_on.and_then(|d| Date::parse_iso(&d)),
+            views: u64::try_from(self.views).unwrap_or(0),
+        })
+    }
 }
 
 /// An answer the owner may pin to a monthly report: its id and the question it answered.
@@ -649,7 +662,7 @@ impl Reports {
     /// the question each answered.
     pub async fn pinnable_answers(&self, user: UserId, limit: u32) -> Result<Vec<Pinnable>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
+        let rows: Vec<(String, Option<String>)> = sqlx::query_as(
             "SELECT a.public_id,
                     (SELECT q.content FROM messages q WHERE q.conversation_id = a.conversation_id
                        AND q.user_id = a.user_id AND q.role = 'user' AND q.id < a.id ORDER BY q.id DESC LIMIT 1)
@@ -664,10 +677,10 @@ impl Reports {
         .await?;
         db.commit().await?;
         Ok(rows
-            .iter()
-            .map(|r| Pinnable {
-                message_id: r.get(0),
-                question: r.get::<Option<String>, _>(1).unwrap_or_default().chars().take(120).collect(),
+            .into_iter()
+            .map(|(message_id, question)| Pinnable {
+                message_id,
+                question: question.unwrap_or_default().chars().take(120).collect(),
             })
             .collect())
     }

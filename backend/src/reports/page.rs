@@ -4,12 +4,25 @@
 
 use agent::reports::{redact, Figures, Freshness, Names, ReportContent, ReportKind, ReportPage};
 use agent::{Date, Locale};
-use sqlx::Row;
 
 use super::{well_formed, Reports};
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::store::owner::Owner;
+
+/// A shared report as its page reads it (`Owner::PeekReport`, `Owner::ViewReport`).
+#[derive(sqlx::FromRow)]
+struct PageRow {
+    user_id: i64,
+    kind: String,
+    title: String,
+    mode: String,
+    figures: String,
+    names: String,
+    locale: String,
+    content: String,
+    as_of: String,
+}
 
 impl Reports {
     /// What a report's preview picture depends on (its title, options and date), read
@@ -21,8 +34,10 @@ impl Reports {
         }
         let now = crate::store::timestamp(chrono::Utc::now());
         let sql = Owner::ReportTitle.sql(self.store.dialect());
-        let row = sqlx::query(sql).bind(id).bind(&now).fetch_optional(self.store.pool()).await?;
-        Ok(row.map(|r| (0..5).map(|i| r.get::<String, _>(i)).collect::<Vec<_>>().join("\u{1f}")))
+        let row: Option<(String, String, String, String, String)> =
+            sqlx::query_as(sql).bind(id).bind(&now).fetch_optional(self.store.pool()).await?;
+        Ok(row
+            .map(|(title, mode, figures, names, as_of)| [title, mode, figures, names, as_of].join("\u{1f}")))
     }
 
     /// The page behind a link, for anyone: `None` when the id is unknown, revoked or
@@ -40,22 +55,22 @@ impl Reports {
         let now = crate::store::timestamp(chrono::Utc::now());
         // No user is known yet.
         let read = if count { Owner::ViewReport } else { Owner::PeekReport };
-        let row = sqlx::query(read.sql(self.store.dialect()))
+        let row: Option<PageRow> = sqlx::query_as(read.sql(self.store.dialect()))
             .bind(id)
             .bind(&now)
             .fetch_optional(self.store.pool())
             .await?;
         let Some(row) = row else { return Ok(None) };
-        let owner = UserId(row.get(0));
-        let kind = ReportKind::parse(&row.get::<String, _>(1)).unwrap_or(ReportKind::Answer);
-        let title: String = row.get(2);
-        let mode = Freshness::parse(&row.get::<String, _>(3)).unwrap_or_default();
-        let figures = Figures::parse(&row.get::<String, _>(4)).unwrap_or_default();
-        let names = Names::parse(&row.get::<String, _>(5)).unwrap_or_default();
-        let owner_locale = Locale::from_tag(&row.get::<String, _>(6)).unwrap_or_default();
-        let mut content: ReportContent = serde_json::from_str(&row.get::<String, _>(7))
+        let owner = UserId(row.user_id);
+        let kind = ReportKind::parse(&row.kind).unwrap_or(ReportKind::Answer);
+        let title = row.title;
+        let mode = Freshness::parse(&row.mode).unwrap_or_default();
+        let figures = Figures::parse(&row.figures).unwrap_or_default();
+        let names = Names::parse(&row.names).unwrap_or_default();
+        let owner_locale = Locale::from_tag(&row.locale).unwrap_or_default();
+        let mut content: ReportContent = serde_json::from_str(&row.content)
             .map_err(|e| BackendError::Corrupt(format!("stored report: {e}")))?;
-        let as_of = Date::parse_iso(&row.get::<String, _>(8)).unwrap_or_else(|| self.calendar.today());
+        let as_of = Date::parse_iso(&row.as_of).unwrap_or_else(|| self.calendar.today());
         // A warning may quote the user's words: names, amounts.
         if names == Names::Categories || figures == Figures::Shares {
             let locale = viewer.filter(|_| mode == Freshness::Live).unwrap_or(owner_locale);
