@@ -6,7 +6,6 @@
 use agent::protocol::{ChatEvent, ConversationSummary, ConversationView, Role, StoredMessage};
 use agent::runs::RunStatus;
 use agent::ToolCallPlan;
-use sqlx::Row;
 
 use crate::error::BackendError;
 use crate::ids::UserId;
@@ -37,7 +36,7 @@ impl Sou {
         conversation: &str,
     ) -> Result<Vec<(Role, String)>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
+        let rows: Vec<(String, String)> = sqlx::query_as(
             "SELECT role, content FROM messages WHERE conversation_id = $1 AND user_id = $2
              ORDER BY id DESC LIMIT 20 OFFSET 1",
         )
@@ -46,7 +45,7 @@ impl Sou {
         .fetch_all(&mut *db)
         .await?;
         db.commit().await?;
-        Ok(rows.iter().rev().map(|r| (role(&r.get::<String, _>(0)), r.get(1))).collect())
+        Ok(rows.into_iter().rev().map(|(stored_role, content)| (role(&stored_role), content)).collect())
     }
 
     pub(crate) async fn check_owner(&self, user: UserId, id: &str) -> Result<(), BackendError> {
@@ -169,14 +168,14 @@ impl Sou {
         id: &str,
     ) -> Result<ConversationView, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let row = sqlx::query("SELECT title FROM conversations WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(user.0)
-            .fetch_optional(&mut *db)
-            .await?
-            .ok_or(BackendError::NotFound)?;
-        let title: String = row.get(0);
-        let rows = sqlx::query(
+        let title: String =
+            sqlx::query_scalar("SELECT title FROM conversations WHERE id = $1 AND user_id = $2")
+                .bind(id)
+                .bind(user.0)
+                .fetch_optional(&mut *db)
+                .await?
+                .ok_or(BackendError::NotFound)?;
+        let rows: Vec<(String, String, Option<String>, Option<String>)> = sqlx::query_as(
             "SELECT role, content, events, public_id FROM messages WHERE conversation_id = $1 AND user_id = $2
              ORDER BY id",
         )
@@ -186,9 +185,7 @@ impl Sou {
         .await?;
         db.commit().await?;
         let mut messages = Vec::with_capacity(rows.len());
-        for r in rows {
-            let stored_role: String = r.get(0);
-            let events: Option<String> = r.get(2);
+        for (stored_role, content, events, public_id) in rows {
             let mut events: Vec<ChatEvent> = match events {
                 Some(e) => serde_json::from_str(&e)
                     .map_err(|e| BackendError::Corrupt(format!("stored events: {e}")))?,
@@ -196,9 +193,9 @@ impl Sou {
             };
             self.refresh_approvals(user, &mut events).await?;
             messages.push(StoredMessage {
-                id: r.get(3),
+                id: public_id,
                 role: role(&stored_role),
-                content: r.get(1),
+                content,
                 events,
                 trace: None,
             });
@@ -213,7 +210,7 @@ impl Sou {
         limit: u32,
     ) -> Result<Vec<ConversationSummary>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
+        let rows: Vec<(String, String, String)> = sqlx::query_as(
             "SELECT id, title, updated_at FROM conversations WHERE user_id = $1 AND visitor IS NULL
              ORDER BY updated_at DESC, created_at DESC, id LIMIT $2",
         )
@@ -224,7 +221,7 @@ impl Sou {
         db.commit().await?;
         Ok(rows
             .into_iter()
-            .map(|r| ConversationSummary { id: r.get(0), title: r.get(1), updated_at: r.get(2) })
+            .map(|(id, title, updated_at)| ConversationSummary { id, title, updated_at })
             .collect())
     }
 
