@@ -5,7 +5,6 @@
 //! questions and plans that named it still find it.
 
 use agent::{Currency, Date, Locale, Money, Period, ToolCall};
-use sqlx::Row;
 use thiserror::Error;
 
 use crate::error::{BackendError, ErrorKind, UserError};
@@ -129,6 +128,22 @@ pub struct BankAccounts {
     store: Store,
 }
 
+/// An account as the list reads it, with how many transactions it holds and their span.
+#[derive(sqlx::FromRow)]
+struct AccountRow {
+    key: String,
+    name: String,
+    name_en: String,
+    kind: String,
+    currency: String,
+    opening_balance_minor: i64,
+    opening_date: Option<String>,
+    aliases: String,
+    transactions: i64,
+    first_date: Option<String>,
+    last_date: Option<String>,
+}
+
 impl BankAccounts {
     pub fn new(store: Store) -> BankAccounts {
         BankAccounts { store }
@@ -150,12 +165,13 @@ impl BankAccounts {
             _ => (Vec::new(), None),
         };
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
-            "SELECT a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency, a.opening_balance_minor,
-                    a.opening_date, a.aliases,
-                    (SELECT CAST(COUNT(*) AS BIGINT) FROM transactions t WHERE t.user_id = a.user_id AND t.account_id = a.id),
-                    (SELECT MIN(t.date) FROM transactions t WHERE t.user_id = a.user_id AND t.account_id = a.id),
-                    (SELECT MAX(t.date) FROM transactions t WHERE t.user_id = a.user_id AND t.account_id = a.id)
+        let rows: Vec<AccountRow> = sqlx::query_as(
+            "SELECT a.key, a.name, COALESCE(a.name_en, a.name) AS name_en, a.kind, a.currency,
+                    a.opening_balance_minor, a.opening_date, a.aliases,
+                    (SELECT CAST(COUNT(*) AS BIGINT) FROM transactions t
+                       WHERE t.user_id = a.user_id AND t.account_id = a.id) AS transactions,
+                    (SELECT MIN(t.date) FROM transactions t WHERE t.user_id = a.user_id AND t.account_id = a.id) AS first_date,
+                    (SELECT MAX(t.date) FROM transactions t WHERE t.user_id = a.user_id AND t.account_id = a.id) AS last_date
              FROM accounts a WHERE a.user_id = $1 AND a.key IS NOT NULL ORDER BY a.id",
         )
         .bind(user.0)
@@ -164,27 +180,25 @@ impl BankAccounts {
         db.commit().await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
-            let key: String = r.get(0);
-            let code: String = r.get(4);
-            let currency = Currency::new(&code)
-                .ok_or_else(|| BackendError::Corrupt(format!("account {key}: currency {code:?}")))?;
-            let opening_minor: i64 = r.get(5);
+            let key = r.key;
+            let currency = Currency::new(&r.currency)
+                .ok_or_else(|| BackendError::Corrupt(format!("account {key}: currency {:?}", r.currency)))?;
             let opening = r
-                .get::<Option<String>, _>(6)
+                .opening_date
                 .as_deref()
                 .and_then(Date::parse_iso)
-                .map(|d| (d, Money::new(opening_minor, currency)));
-            let aliases: Vec<String> = serde_json::from_str(&r.get::<String, _>(7))
+                .map(|d| (d, Money::new(r.opening_balance_minor, currency)));
+            let aliases: Vec<String> = serde_json::from_str(&r.aliases)
                 .map_err(|e| BackendError::Corrupt(format!("aliases of account {key}: {e}")))?;
-            let first = r.get::<Option<String>, _>(9).as_deref().and_then(Date::parse_iso);
-            let last = r.get::<Option<String>, _>(10).as_deref().and_then(Date::parse_iso);
+            let first = r.first_date.as_deref().and_then(Date::parse_iso);
+            let last = r.last_date.as_deref().and_then(Date::parse_iso);
             out.push(BankAccount {
                 balance: balances.iter().find(|b| b.key == key).map(|b| b.balance),
-                name: r.get(if locale == Locale::En { 2 } else { 1 }),
-                kind: r.get(3),
+                name: if locale == Locale::En { r.name_en } else { r.name },
+                kind: r.kind,
                 currency,
                 opening,
-                transactions: u64::try_from(r.get::<i64, _>(8)).unwrap_or(0),
+                transactions: u64::try_from(r.transactions).unwrap_or(0),
                 span: first.zip(last),
                 aliases,
                 key,
@@ -198,13 +212,13 @@ impl BankAccounts {
     pub async fn rename(&self, user: UserId, key: &str, name: &str) -> Result<(), AccountError> {
         let name = clean_name(name)?;
         let mut tx = self.store.tenant(user).await?;
-        let row = sqlx::query("SELECT id, name, aliases FROM accounts WHERE user_id = $1 AND key = $2")
-            .bind(user.0)
-            .bind(key)
-            .fetch_optional(&mut *tx)
-            .await?
-            .ok_or(AccountError::Backend(BackendError::NotFound))?;
-        let (id, old): (i64, String) = (row.get(0), row.get(1));
+        let (id, old, stored): (i64, String, String) =
+            sqlx::query_as("SELECT id, name, aliases FROM accounts WHERE user_id = $1 AND key = $2")
+                .bind(user.0)
+                .bind(key)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or(AccountError::Backend(BackendError::NotFound))?;
         let others: Vec<String> =
             sqlx::query_scalar("SELECT name FROM accounts WHERE user_id = $1 AND id <> $2")
                 .bind(user.0)
@@ -214,7 +228,7 @@ impl BankAccounts {
         if let Some(taken) = others.into_iter().find(|o| fold(o) == fold(&name)) {
             return Err(AccountError::Taken(taken));
         }
-        let mut aliases: Vec<String> = serde_json::from_str(&row.get::<String, _>(2))
+        let mut aliases: Vec<String> = serde_json::from_str(&stored)
             .map_err(|e| BackendError::Corrupt(format!("aliases of account {key}: {e}")))?;
         aliases.retain(|a| fold(a) != fold(&name));
         if fold(&old) != fold(&name) && !aliases.iter().any(|a| fold(a) == fold(&old)) {
