@@ -6,7 +6,7 @@
 
 use agent::imports::{CategoryOption, RuleProposal, RuleView};
 use agent::{Currency, Date, Locale, Money};
-use sqlx::{AnyConnection, Row};
+use sqlx::AnyConnection;
 
 use crate::error::{BackendError, ErrorKind, UserError};
 use crate::ids::UserId;
@@ -86,10 +86,10 @@ impl Rules {
             db = store.tenant_read(user).await?;
         }
         let sql = "SELECT key, name_fr, name_en FROM categories WHERE user_id = $1 ORDER BY id";
-        let rows = crate::store::rows_then_commit(db, sql, user).await?;
+        let rows: Vec<(String, String, String)> = crate::store::rows_then_commit(db, sql, user).await?;
         Ok(rows
             .into_iter()
-            .map(|r| CategoryOption { key: r.get(0), name: category_name(locale, r.get(1), r.get(2)) })
+            .map(|(key, fr, en)| CategoryOption { key, name: category_name(locale, fr, en) })
             .collect())
     }
 }
@@ -99,27 +99,58 @@ impl Rules {
     pub async fn list(&self, user: UserId, locale: Locale) -> Result<Vec<RuleView>, BackendError> {
         let store = &self.store;
         let mut db = store.tenant_read(user).await?;
-        let rows = sqlx::query(
-            "SELECT r.id, r.pattern, c.key, c.name_fr, c.name_en, r.created_at FROM category_rules r
-         JOIN categories c ON c.id = r.category_id AND c.user_id = r.user_id
-         WHERE r.user_id = $1 ORDER BY r.id DESC",
-        )
+        let rows: Vec<RuleRow> = sqlx::query_as(&format!(
+            "SELECT {RULE_COLUMNS} FROM category_rules r
+             JOIN categories c ON c.id = r.category_id AND c.user_id = r.user_id
+             WHERE r.user_id = $1 ORDER BY r.id DESC"
+        ))
         .bind(user.0)
         .fetch_all(&mut *db)
         .await?;
         db.commit().await?;
-        Ok(rows.iter().map(|r| view(r, locale)).collect())
+        Ok(rows.into_iter().map(|r| r.view(locale)).collect())
     }
 }
 
-fn view(r: &sqlx::any::AnyRow, locale: Locale) -> RuleView {
-    RuleView {
-        id: r.get(0),
-        pattern: r.get(1),
-        category_key: r.get(2),
-        category: category_name(locale, r.get(3), r.get(4)),
-        created_at: r.get(5),
+/// The columns a [`RuleRow`] reads, of a rule `r` and its category `c`.
+const RULE_COLUMNS: &str = "r.id, r.pattern, c.key, c.name_fr, c.name_en, r.created_at, r.category_id";
+
+/// A rule as stored, with its category's key and names.
+#[derive(sqlx::FromRow)]
+struct RuleRow {
+    id: i64,
+    pattern: String,
+    key: String,
+    name_fr: String,
+    name_en: String,
+    created_at: String,
+    category_id: i64,
+}
+
+impl RuleRow {
+    fn view(self, locale: Locale) -> RuleView {
+        RuleView {
+            id: self.id,
+            pattern: self.pattern,
+            category_key: self.key,
+            category: category_name(locale, self.name_fr, self.name_en),
+            created_at: self.created_at,
+        }
     }
+}
+
+/// A transaction a rule's pattern is tried on, with its merchant's and category's names.
+#[derive(sqlx::FromRow)]
+struct LineRow {
+    id: i64,
+    date: String,
+    raw_label: String,
+    amount_minor: i64,
+    currency: String,
+    category_id: Option<i64>,
+    merchant: Option<String>,
+    name_fr: Option<String>,
+    name_en: Option<String>,
 }
 
 /// Why a rule was not saved.
@@ -272,21 +303,21 @@ async fn rule_and_matches(
     id: i64,
     locale: Locale,
 ) -> Result<(RuleView, i64, Vec<Matched>), BackendError> {
-    let row = sqlx::query(
-        "SELECT r.id, r.pattern, c.key, c.name_fr, c.name_en, r.created_at, r.category_id FROM category_rules r
+    let row: RuleRow = sqlx::query_as(&format!(
+        "SELECT {RULE_COLUMNS} FROM category_rules r
          JOIN categories c ON c.id = r.category_id AND c.user_id = r.user_id
-         WHERE r.user_id = $1 AND r.id = $2",
-    )
+         WHERE r.user_id = $1 AND r.id = $2"
+    ))
     .bind(user.0)
     .bind(id)
     .fetch_optional(&mut *db)
     .await?
     .ok_or(BackendError::NotFound)?;
-    let rule = view(&row, locale);
-    let category_id: i64 = row.get(6);
+    let category_id = row.category_id;
+    let rule = row.view(locale);
     let pattern = fold(&rule.pattern);
-    let rows = sqlx::query(
-        "SELECT t.id, t.date, t.raw_label, t.amount_minor, t.currency, t.category_id, m.name,
+    let rows: Vec<LineRow> = sqlx::query_as(
+        "SELECT t.id, t.date, t.raw_label, t.amount_minor, t.currency, t.category_id, m.name AS merchant,
                 c.name_fr, c.name_en
          FROM transactions t
          LEFT JOIN merchants m ON m.id = t.merchant_id AND m.user_id = t.user_id
@@ -299,16 +330,14 @@ async fn rule_and_matches(
     let matched = rows
         .into_iter()
         .filter(|r| {
-            let label: String = r.get(2);
-            let merchant: Option<String> = r.get(6);
-            contains(&label, &pattern) || merchant.is_some_and(|m| contains(&m, &pattern))
+            contains(&r.raw_label, &pattern) || r.merchant.as_deref().is_some_and(|m| contains(m, &pattern))
         })
         .map(|r| {
-            let name = match (r.get::<Option<String>, _>(7), r.get::<Option<String>, _>(8)) {
+            let name = match (r.name_fr, r.name_en) {
                 (Some(fr), Some(en)) => Some(category_name(locale, fr, en)),
                 _ => None,
             };
-            (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), name)
+            (r.id, r.date, r.raw_label, r.amount_minor, r.currency, r.category_id, name)
         })
         .collect();
     Ok((rule, category_id, matched))

@@ -423,15 +423,17 @@ pub async fn currency(db: &mut sqlx::AnyConnection, user: UserId) -> Result<agen
     agent::Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))
 }
 
-/// A row `key, name_fr, name_en, aliases, kind` (categories, accounts).
 /// Every row `sql` selects for `user` (bound as `$1`) in `db`, which is then
 /// committed: a page's one read.
-pub(crate) async fn rows_then_commit(
+pub(crate) async fn rows_then_commit<T>(
     mut db: Tenant,
     sql: &str,
     user: UserId,
-) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> {
-    let rows = sqlx::query(sql).bind(user.0).fetch_all(&mut *db).await?;
+) -> Result<Vec<T>, sqlx::Error>
+where
+    T: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+{
+    let rows = sqlx::query_as(sql).bind(user.0).fetch_all(&mut *db).await?;
     db.commit().await?;
     Ok(rows)
 }
