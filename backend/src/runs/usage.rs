@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use agent::runs::{limit_state, Limit, LimitState, UsageReport, UsageRow};
 use agent::Locale;
 use chrono::{Datelike, TimeZone};
-use sqlx::Row;
 
 use crate::error::BackendError;
 use crate::ids::UserId;
@@ -121,7 +120,7 @@ impl Runs {
         let (since_year, _) = self.month_start(11);
         let (_, month) = self.month_start(0);
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
+        let rows: Vec<CallRow> = sqlx::query_as(
             "SELECT created_at, provider, model, input_tokens, output_tokens, cost_eur_micros, unpriced
              FROM model_calls WHERE user_id = $1 AND created_at >= $2 ORDER BY created_at",
         )
@@ -135,16 +134,15 @@ impl Runs {
         let (mut days, mut months, mut providers, mut models) =
             (BTreeMap::new(), BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
         for r in rows {
-            let at: String = r.get(0);
-            let Ok(at) = chrono::DateTime::parse_from_rfc3339(&at) else { continue };
+            let Ok(at) = chrono::DateTime::parse_from_rfc3339(&r.created_at) else { continue };
             let local = at.with_timezone(&tz).date_naive();
             let add = |map: &mut BTreeMap<String, UsageRow>, key: String| {
                 let row = map.entry(key.clone()).or_insert_with(|| UsageRow { key, ..UsageRow::default() });
                 row.calls += 1;
-                row.input_tokens += r.get::<i64, _>(3).max(0) as u64;
-                row.output_tokens += r.get::<i64, _>(4).max(0) as u64;
-                row.cost_eur_micros += r.get::<i64, _>(5).max(0) as u64;
-                row.unpriced |= r.get::<i32, _>(6) != 0;
+                row.input_tokens += r.input_tokens.max(0) as u64;
+                row.output_tokens += r.output_tokens.max(0) as u64;
+                row.cost_eur_micros += r.cost_eur_micros.max(0) as u64;
+                row.unpriced |= r.unpriced != 0;
             };
             let month_key = local.format("%Y-%m").to_string();
             add(&mut months, month_key.clone());
@@ -152,8 +150,8 @@ impl Runs {
                 add(&mut days, local.format("%Y-%m-%d").to_string());
             }
             if month_key == month {
-                add(&mut providers, r.get::<String, _>(1));
-                add(&mut models, r.get::<String, _>(2));
+                add(&mut providers, r.provider.clone());
+                add(&mut models, r.model.clone());
             }
         }
         let by_cost = |map: BTreeMap<String, UsageRow>| {
@@ -193,6 +191,18 @@ impl Runs {
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// A model's call as stored.
+#[derive(sqlx::FromRow)]
+struct CallRow {
+    created_at: String,
+    provider: String,
+    model: String,
+    input_tokens: i64,
+    output_tokens: i64,
+    cost_eur_micros: i64,
+    unpriced: i32,
 }
 
 fn rank(s: LimitState) -> u8 {
