@@ -167,13 +167,12 @@ pub(super) async fn names(
     for chunk in ids.chunks(500) {
         let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
         let sql = format!("{name} WHERE user_id = $1 AND id IN ({})", marks.join(", "));
-        let mut q = sqlx::query(&sql).bind(user.0);
+        let mut q = sqlx::query_as::<_, (i64, Option<String>, String)>(&sql).bind(user.0);
         for id in chunk {
             q = q.bind(*id);
         }
-        for r in q.fetch_all(&mut *db).await? {
-            let key: Option<String> = r.get(1);
-            out.insert(r.get::<i64, _>(0), (key.unwrap_or_default(), r.get(2)));
+        for (id, key, name) in q.fetch_all(&mut *db).await? {
+            out.insert(id, (key.unwrap_or_default(), name));
         }
     }
     Ok(out)
