@@ -35,7 +35,6 @@ use base64::Engine;
 use chrono::{DateTime, Utc};
 use secrecy::{ExposeSecret, SecretString};
 use sha2::{Digest, Sha256};
-use sqlx::Row;
 
 use crate::ids::{name_key, Dialect, UserId};
 use crate::store::owner::Owner;
@@ -332,20 +331,16 @@ impl Auth {
         let idle_cutoff = timestamp(now - chrono_duration(idle));
         // Before the user is known.
         let sql = Owner::Session.sql(self.store.dialect());
-        let row = sqlx::query(sql)
+        // Who, their vocabulary's version and currency, when the session was last seen.
+        let row: Option<(i64, String, Option<String>, i64, String, String)> = sqlx::query_as(sql)
             .bind(&digest)
             .bind(&stamp)
             .bind(idle_cutoff)
             .fetch_optional(self.store.pool())
             .await?;
-        let Some(row) = row else { return Ok(None) };
-        let account = Account {
-            user: UserId(row.try_get(0)?),
-            name: row.try_get(1)?,
-            demo_expires_at: row.try_get(2)?,
-            vocabulary: Some((row.try_get(3)?, row.try_get(4)?)),
-        };
-        let last_seen: String = row.try_get(5)?;
+        let Some((user, name, demo_expires_at, version, currency, last_seen)) = row else { return Ok(None) };
+        let account =
+            Account { user: UserId(user), name, demo_expires_at, vocabulary: Some((version, currency)) };
         let every = (idle / 4).min(Duration::from_secs(60));
         if last_seen < timestamp(now - chrono_duration(every)) {
             // Noted when the database can; a request is not refused for it.
@@ -457,12 +452,13 @@ impl Auth {
         }
         let now = timestamp(Utc::now());
         let sql = Owner::Token.sql(self.store.dialect());
-        let row = sqlx::query(sql).bind(digest(token)).bind(&now).fetch_optional(self.store.pool()).await?;
+        let row: Option<(i64, String, Option<String>)> =
+            sqlx::query_as(sql).bind(digest(token)).bind(&now).fetch_optional(self.store.pool()).await?;
         Ok(row
-            .map(|r| Account {
-                user: UserId(r.get(0)),
-                name: r.get(1),
-                demo_expires_at: r.get(2),
+            .map(|(user, name, demo_expires_at)| Account {
+                user: UserId(user),
+                name,
+                demo_expires_at,
                 vocabulary: None,
             })
             .filter(|a| a.demo_expires_at.as_deref().is_none_or(|e| e > now.as_str())))
