@@ -7,7 +7,7 @@ use agent::{
     AccountBalance, BalancesArgs, BalancesResult, BudgetArgs, BudgetLine, BudgetState, BudgetStatusResult,
     CashFlowArgs, CashFlowResult, CashFlowRow, Currency, Date, EntityRef, Locale, Money,
 };
-use sqlx::{AnyConnection, Row};
+use sqlx::AnyConnection;
 
 use super::Known;
 use crate::error::BackendError;
@@ -152,8 +152,8 @@ pub(super) async fn balances(
     let Scope { currency, .. } =
         scope(db, user, known, Names { account: a.account.as_deref(), ..Names::default() }, locale).await?;
     let date = a.period.end.add_days(-1).min(today);
-    let rows = sqlx::query(
-        "SELECT a.id, a.key, a.name, COALESCE(a.name_en, a.name), a.kind, a.currency,
+    let rows: Vec<AccountRow> = sqlx::query_as(
+        "SELECT a.id, a.key, a.name, COALESCE(a.name_en, a.name) AS name_en, a.kind, a.currency,
                 a.opening_balance_minor, a.opening_date
          FROM accounts a
          WHERE a.user_id = $1 AND a.key IS NOT NULL AND ($3 IS NULL OR a.key = $3)
@@ -172,8 +172,8 @@ pub(super) async fn balances(
     let this_month = date.first_of_month();
     let mut moved = Vec::with_capacity(rows.len());
     for r in &rows {
-        let id: i64 = r.get(0);
-        let opening: Option<Date> = r.get::<Option<String>, _>(7).as_deref().and_then(Date::parse_iso);
+        let id = r.id;
+        let opening: Option<Date> = r.opening_date.as_deref().and_then(Date::parse_iso);
         let after_month = opening.map(month_key).unwrap_or_default();
         let from = opening.map_or(this_month, |o| o.max(this_month));
         // The opening month, from the opening day, when it is not `date`'s.
@@ -203,26 +203,49 @@ pub(super) async fn balances(
     }
     let mut accounts = Vec::with_capacity(rows.len());
     let mut total = 0i64;
-    for (r, moved) in rows.iter().zip(moved) {
-        let code: String = r.get(5);
-        let account_currency = Currency::new(&code)
-            .ok_or_else(|| BackendError::Corrupt(format!("account currency {code:?}")))?;
-        let opening: i64 = r.get(6);
-        let balance = opening.saturating_add(moved);
+    for (r, moved) in rows.into_iter().zip(moved) {
+        let account_currency = Currency::new(&r.currency)
+            .ok_or_else(|| BackendError::Corrupt(format!("account currency {:?}", r.currency)))?;
+        let balance = r.opening_balance_minor.saturating_add(moved);
         if account_currency == currency {
             total = total.saturating_add(balance);
         }
         accounts.push(AccountBalance {
-            key: r.get(1),
+            key: r.key,
             label: match locale {
-                Locale::Fr => r.get(2),
-                Locale::En => r.get(3),
+                Locale::Fr => r.name,
+                Locale::En => r.name_en,
             },
-            kind: r.get(4),
+            kind: r.kind,
             balance: Money::new(balance, account_currency),
         });
     }
     Ok(BalancesResult { period: a.period.clone(), date, accounts, total: Money::new(total, currency) })
+}
+
+/// An account as its balance is read: its opening and its names.
+#[derive(sqlx::FromRow)]
+struct AccountRow {
+    id: i64,
+    key: String,
+    name: String,
+    name_en: String,
+    kind: String,
+    currency: String,
+    opening_balance_minor: i64,
+    opening_date: Option<String>,
+}
+
+/// A budget from its first month (its amount; none: removed from then), with its
+/// category's key and names.
+#[derive(sqlx::FromRow)]
+struct BudgetRow {
+    category_id: i64,
+    start_month: String,
+    amount_minor: Option<i64>,
+    key: String,
+    name_fr: String,
+    name_en: String,
 }
 
 /// Calendar months a period touches: January 15 to March 2 touches three.
@@ -259,7 +282,7 @@ pub(super) async fn budget_status(
     let Scope { currency, .. } =
         scope(db, user, known, Names { category: a.category.as_deref(), ..Names::default() }, locale).await?;
     let months = months_touched(&a.period);
-    let budgets = sqlx::query(
+    let budgets: Vec<BudgetRow> = sqlx::query_as(
         "SELECT b.category_id, b.start_month, b.amount_minor, c.key, c.name_fr, c.name_en
          FROM budgets b
          JOIN categories c ON c.id = b.category_id AND c.user_id = b.user_id
@@ -272,13 +295,13 @@ pub(super) async fn budget_status(
     .fetch_all(&mut *db)
     .await?;
     let history: Vec<(i64, String, Option<i64>)> =
-        budgets.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect();
+        budgets.iter().map(|r| (r.category_id, r.start_month.clone(), r.amount_minor)).collect();
     let month_keys: Vec<String> =
         (0..months).map(|i| month_key(a.period.start.first_of_month().add_months(i as i32))).collect();
     // Each category with a budget in at least one month, with the period's total budget.
-    let mut categories: BTreeMap<i64, (i64, &sqlx::any::AnyRow)> = BTreeMap::new();
+    let mut categories: BTreeMap<i64, (i64, &BudgetRow)> = BTreeMap::new();
     for r in &budgets {
-        let id: i64 = r.get(0);
+        let id = r.category_id;
         if categories.contains_key(&id) {
             continue;
         }
@@ -302,7 +325,7 @@ pub(super) async fn budget_status(
     let spent_in = |id: i64| spent_rows.iter().find(|(c, _)| *c == id).map_or(0, |r| r.1);
     let rows: Vec<(String, String, String, i64, i64)> = categories
         .iter()
-        .map(|(id, (total, r))| (r.get(3), r.get(4), r.get(5), *total, spent_in(*id)))
+        .map(|(id, (total, r))| (r.key.clone(), r.name_fr.clone(), r.name_en.clone(), *total, spent_in(*id)))
         .collect();
     let mut lines = Vec::with_capacity(rows.len());
     let (mut total_budget, mut total_spent) = (0i64, 0i64);
