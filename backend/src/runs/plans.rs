@@ -18,7 +18,6 @@ use agent::runs::{
 };
 use agent::{Locale, ToolCallPlan};
 use serde_json::Value;
-use sqlx::Row;
 use thiserror::Error;
 use tokio::sync::mpsc;
 
@@ -151,6 +150,19 @@ pub(crate) trait Gate: Send + Sync {
     fn owned(&self) -> Arc<dyn Gate>;
 }
 
+/// A run's row as [`Stored`] reads it, with its last event's and last step's numbers.
+#[derive(sqlx::FromRow)]
+struct StoredRow {
+    conversation_id: String,
+    status: String,
+    plan: Option<String>,
+    next_step: i64,
+    started_at: String,
+    events: Option<i64>,
+    steps: Option<i64>,
+    owner: Option<String>,
+}
+
 /// A plan's run as stored.
 struct Stored {
     conversation: String,
@@ -195,10 +207,10 @@ impl Runs {
 
     async fn stored(&self, user: UserId, run: &str) -> Result<Stored, RunError> {
         let mut db = self.store.tenant_read(user).await.map_err(BackendError::from)?;
-        let row = sqlx::query(
+        let row: StoredRow = sqlx::query_as(
             "SELECT r.conversation_id, r.status, r.plan, r.next_step, r.started_at,
-                    (SELECT MAX(seq) FROM run_events e WHERE e.run_id = r.id AND e.user_id = r.user_id),
-                    (SELECT MAX(seq) FROM run_steps s WHERE s.run_id = r.id AND s.user_id = r.user_id),
+                    (SELECT MAX(seq) FROM run_events e WHERE e.run_id = r.id AND e.user_id = r.user_id) AS events,
+                    (SELECT MAX(seq) FROM run_steps s WHERE s.run_id = r.id AND s.user_id = r.user_id) AS steps,
                     r.owner
              FROM runs r WHERE r.id = $1 AND r.user_id = $2",
         )
@@ -209,21 +221,19 @@ impl Runs {
         .map_err(BackendError::from)?
         .ok_or(BackendError::NotFound)?;
         db.commit().await.map_err(BackendError::from)?;
-        let status: String = row.get(1);
-        let status = RunStatus::parse(&status)
-            .ok_or_else(|| BackendError::Corrupt(format!("run status {status:?}")))?;
-        let plan: Option<String> = row.get(2);
-        let plan: RunPlan = serde_json::from_str(&plan.ok_or(RunError::NotAPlan)?)
+        let status = RunStatus::parse(&row.status)
+            .ok_or_else(|| BackendError::Corrupt(format!("run status {:?}", row.status)))?;
+        let plan: RunPlan = serde_json::from_str(&row.plan.ok_or(RunError::NotAPlan)?)
             .map_err(|e| BackendError::Corrupt(format!("run plan: {e}")))?;
         Ok(Stored {
-            conversation: row.get(0),
+            conversation: row.conversation_id,
             status,
-            owner: row.get(7),
+            owner: row.owner,
             plan,
-            next_step: u32::try_from(row.get::<i64, _>(3)).unwrap_or(0),
-            started_at: row.get(4),
-            events: row.get::<Option<i64>, _>(5).unwrap_or(0).max(0) as u64,
-            steps: u32::try_from(row.get::<Option<i64>, _>(6).unwrap_or(0)).unwrap_or(0),
+            next_step: u32::try_from(row.next_step).unwrap_or(0),
+            started_at: row.started_at,
+            events: row.events.unwrap_or(0).max(0) as u64,
+            steps: u32::try_from(row.steps.unwrap_or(0)).unwrap_or(0),
         })
     }
 
