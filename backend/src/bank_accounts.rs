@@ -11,6 +11,7 @@ use crate::error::{BackendError, ErrorKind, UserError};
 use crate::ids::UserId;
 use crate::import::fold;
 use crate::store::Store;
+use crate::tools::flows::{account_columns, AccountRow};
 
 /// The longest name an account may have, in characters.
 pub const MAX_NAME_CHARS: usize = 60;
@@ -128,16 +129,12 @@ pub struct BankAccounts {
     store: Store,
 }
 
-/// An account as the list reads it, with how many transactions it holds and their span.
+/// An account as the list reads it: as stored, with how many transactions it holds and
+/// their span.
 #[derive(sqlx::FromRow)]
-struct AccountRow {
-    key: String,
-    name: String,
-    name_en: String,
-    kind: String,
-    currency: String,
-    opening_balance_minor: i64,
-    opening_date: Option<String>,
+struct ListedRow {
+    #[sqlx(flatten)]
+    account: AccountRow,
     aliases: String,
     transactions: i64,
     first_date: Option<String>,
@@ -165,37 +162,39 @@ impl BankAccounts {
             _ => (Vec::new(), None),
         };
         let mut db = self.store.tenant_read(user).await?;
-        let rows: Vec<AccountRow> = sqlx::query_as(
-            "SELECT a.key, a.name, COALESCE(a.name_en, a.name) AS name_en, a.kind, a.currency,
-                    a.opening_balance_minor, a.opening_date, a.aliases,
+        let rows: Vec<ListedRow> = sqlx::query_as(concat!(
+            "SELECT ",
+            account_columns!(),
+            ", a.aliases,
                     (SELECT CAST(COUNT(*) AS BIGINT) FROM transactions t
                        WHERE t.user_id = a.user_id AND t.account_id = a.id) AS transactions,
                     (SELECT MIN(t.date) FROM transactions t WHERE t.user_id = a.user_id AND t.account_id = a.id) AS first_date,
                     (SELECT MAX(t.date) FROM transactions t WHERE t.user_id = a.user_id AND t.account_id = a.id) AS last_date
-             FROM accounts a WHERE a.user_id = $1 AND a.key IS NOT NULL ORDER BY a.id",
-        )
+             FROM accounts a WHERE a.user_id = $1 AND a.key IS NOT NULL ORDER BY a.id"
+        ))
         .bind(user.0)
         .fetch_all(&mut *db)
         .await?;
         db.commit().await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
-            let key = r.key;
-            let currency = Currency::new(&r.currency)
-                .ok_or_else(|| BackendError::Corrupt(format!("account {key}: currency {:?}", r.currency)))?;
-            let opening = r
+            let a = r.account;
+            let key = a.key;
+            let currency = Currency::new(&a.currency)
+                .ok_or_else(|| BackendError::Corrupt(format!("account {key}: currency {:?}", a.currency)))?;
+            let opening = a
                 .opening_date
                 .as_deref()
                 .and_then(Date::parse_iso)
-                .map(|d| (d, Money::new(r.opening_balance_minor, currency)));
+                .map(|d| (d, Money::new(a.opening_balance_minor, currency)));
             let aliases: Vec<String> = serde_json::from_str(&r.aliases)
                 .map_err(|e| BackendError::Corrupt(format!("aliases of account {key}: {e}")))?;
             let first = r.first_date.as_deref().and_then(Date::parse_iso);
             let last = r.last_date.as_deref().and_then(Date::parse_iso);
             out.push(BankAccount {
                 balance: balances.iter().find(|b| b.key == key).map(|b| b.balance),
-                name: if locale == Locale::En { r.name_en } else { r.name },
-                kind: r.kind,
+                name: if locale == Locale::En { a.name_en } else { a.name },
+                kind: a.kind,
                 currency,
                 opening,
                 transactions: u64::try_from(r.transactions).unwrap_or(0),

@@ -138,6 +138,29 @@ pub(super) async fn cash_flow(
     })
 }
 
+/// The columns of an account `a` an [`AccountRow`] reads.
+macro_rules! account_columns {
+    () => {
+        "a.id, a.key, a.name, COALESCE(a.name_en, a.name) AS name_en, a.kind, a.currency,
+         a.opening_balance_minor, a.opening_date"
+    };
+}
+pub(crate) use account_columns;
+
+/// An account as stored: its names (in English, the French one when it has none), kind,
+/// currency and opening.
+#[derive(sqlx::FromRow)]
+pub(crate) struct AccountRow {
+    pub(crate) id: i64,
+    pub(crate) key: String,
+    pub(crate) name: String,
+    pub(crate) name_en: String,
+    pub(crate) kind: String,
+    pub(crate) currency: String,
+    pub(crate) opening_balance_minor: i64,
+    pub(crate) opening_date: Option<String>,
+}
+
 /// Each account's balance at the close of `min(period.end − 1 day, today)`: its
 /// opening balance plus every line from its opening date to that day. Accounts opened
 /// after that day are left out; the total adds the accounts kept in the main currency.
@@ -152,14 +175,15 @@ pub(super) async fn balances(
     let Scope { currency, .. } =
         scope(db, user, known, Names { account: a.account.as_deref(), ..Names::default() }, locale).await?;
     let date = a.period.end.add_days(-1).min(today);
-    let rows: Vec<AccountRow> = sqlx::query_as(
-        "SELECT a.id, a.key, a.name, COALESCE(a.name_en, a.name) AS name_en, a.kind, a.currency,
-                a.opening_balance_minor, a.opening_date
+    let rows: Vec<AccountRow> = sqlx::query_as(concat!(
+        "SELECT ",
+        account_columns!(),
+        "
          FROM accounts a
          WHERE a.user_id = $1 AND a.key IS NOT NULL AND ($3 IS NULL OR a.key = $3)
            AND (a.opening_date IS NULL OR a.opening_date <= $2)
-         ORDER BY a.id",
-    )
+         ORDER BY a.id"
+    ))
     .bind(user.0)
     .bind(date.to_string())
     .bind(a.account.as_deref())
@@ -221,19 +245,6 @@ pub(super) async fn balances(
         });
     }
     Ok(BalancesResult { period: a.period.clone(), date, accounts, total: Money::new(total, currency) })
-}
-
-/// An account as its balance is read: its opening and its names.
-#[derive(sqlx::FromRow)]
-struct AccountRow {
-    id: i64,
-    key: String,
-    name: String,
-    name_en: String,
-    kind: String,
-    currency: String,
-    opening_balance_minor: i64,
-    opening_date: Option<String>,
 }
 
 /// A budget from its first month (its amount; none: removed from then), with its
