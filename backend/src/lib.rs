@@ -6,10 +6,10 @@
 pub mod approvals;
 pub mod auth;
 pub mod bank_accounts;
-pub mod budgets;
+mod budgets;
 mod calendar;
 pub mod chat;
-pub mod conversations;
+mod conversations;
 pub mod datasets;
 pub mod demo;
 mod error;
@@ -24,7 +24,7 @@ pub mod reports;
 pub mod rules;
 pub mod runs;
 pub mod slots;
-pub mod sou;
+mod sou;
 mod statements;
 pub mod store;
 #[cfg(feature = "test-support")]
@@ -35,6 +35,7 @@ pub mod vault;
 mod vocabulary;
 pub mod widgets;
 
+pub use budgets::Budgets;
 pub use chat::{ChatRequest, ChatStream, PlanRequest};
 pub use error::{BackendError, ErrorKind, StoreError, UserError};
 pub use ids::{Dialect, UserId};
