@@ -172,7 +172,7 @@ async fn direct(
     today: agent::Date,
 ) -> Result<Duration, Failed> {
     let started = Instant::now();
-    backend::tools::run_checked(store, user, call, agent::Locale::Fr, today).await?;
+    backend::testing::tools::run_checked(store, user, call, agent::Locale::Fr, today).await?;
     Ok(started.elapsed())
 }
 

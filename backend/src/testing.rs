@@ -245,3 +245,14 @@ pub async fn ledger_months_mismatches(
     }
     Ok(out)
 }
+
+/// The tools as tests and benchmarks call them, without a chat: a validated call run
+/// (and checked), the monthly roll-up compared with its rows, recurring payments found.
+pub mod tools {
+    pub use crate::tools::{check_months, recurring, run, run_checked};
+}
+
+/// How the migrations' versions were renumbered once, as the migration test checks it.
+pub mod renumbering {
+    pub use crate::store::renumbering::{moves, old_version, RENUMBERING};
+}

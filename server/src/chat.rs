@@ -59,7 +59,7 @@ pub(crate) async fn api_chat(
 /// Each event's `id` is `<run>:<n>`, `n` counting from 1: what `Last-Event-ID` sends
 /// back to `GET /api/v1/runs/{run}/events`. The run's id is also in `X-Sou-Run`, its
 /// conversation's in `X-Sou-Conversation`.
-pub(crate) fn event_stream(stream: backend::chat::ChatStream) -> Response {
+pub(crate) fn event_stream(stream: backend::ChatStream) -> Response {
     let run = stream.run_id.clone();
     let first = stream.first_seq;
     let events = stream.events.enumerate().map(move |(i, e)| {

@@ -155,7 +155,8 @@ pub async fn run(
 /// Runs a validated call and checks its result, as an answer does: a ledger tool's
 /// checks read in its own transaction, against the same `today`. A failed comparison
 /// of its months with their rows is an error here (an answer shows the result, and
-/// says its checks could not run).
+/// says its checks could not run). For tests and benchmarks (`backend::testing::tools`).
+#[cfg(feature = "test-support")]
 pub async fn run_checked(
     store: &Store,
     user: UserId,

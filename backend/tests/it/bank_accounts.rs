@@ -34,7 +34,7 @@ async fn lists_and_renames(store: Store, user: UserId, other: UserId) {
         "period": {"start": "2026-11-22", "end": "2026-11-23", "label": "today"}}}))
     .unwrap();
     let ToolOutput::Balances(b) =
-        backend::tools::run(&store, user, &call, Locale::En, today()).await.unwrap()
+        backend::testing::tools::run(&store, user, &call, Locale::En, today()).await.unwrap()
     else {
         panic!()
     };

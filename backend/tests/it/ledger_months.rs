@@ -129,7 +129,7 @@ async fn answers_from_the_roll_up_equal_the_rows(store: Store) {
         let store = store.clone();
         async move {
             let call: ToolCall = serde_json::from_value(call.clone()).unwrap();
-            backend::tools::run_checked(&store, user, &call, Locale::En, today).await.unwrap().1
+            backend::testing::tools::run_checked(&store, user, &call, Locale::En, today).await.unwrap().1
         }
     };
     for call in calls {
@@ -193,7 +193,7 @@ async fn checked_months_are_compared_again_after_a_change(store: Store) {
         let (store, call) = (store.clone(), call.clone());
         async move {
             let (_, checks) =
-                backend::tools::run_checked(&store, user, &call, Locale::En, today).await.unwrap();
+                backend::testing::tools::run_checked(&store, user, &call, Locale::En, today).await.unwrap();
             checks.into_iter().find(|c| c.code == CheckCode::TotalOfSources).unwrap()
         }
     };
@@ -274,7 +274,7 @@ async fn maintenance_compares_changed_months(store: Store) {
     let before = [unchecked(users[0]).await.len(), unchecked(users[1]).await.len()];
     assert!(before[0] >= 12 && before[0] == before[1], "{before:?}");
     change(&store, users[1], "UPDATE ledger_months SET debit = debit + 100 WHERE user_id = $1 AND month = '2025-06' AND debit < -100").await;
-    let equal = backend::tools::check_months(&store, 10_000).await.unwrap();
+    let equal = backend::testing::tools::check_months(&store, 10_000).await.unwrap();
     assert_eq!(equal as usize, before[0] + before[1] - 1);
     assert!(unchecked(users[0]).await.is_empty());
     assert_eq!(unchecked(users[1]).await, vec!["2025-06".to_string()]);
@@ -287,7 +287,7 @@ async fn maintenance_compares_changed_months(store: Store) {
         );
         assert_eq!(change(&store, users[0], &sql).await, 1);
     }
-    assert_eq!(backend::tools::check_months(&store, 1).await.unwrap(), 1);
+    assert_eq!(backend::testing::tools::check_months(&store, 1).await.unwrap(), 1);
     assert_eq!(unchecked(users[0]).await, vec!["2025-04".to_string()]);
     exact(&store, users[0], "the maintenance's comparisons").await;
 }
@@ -313,7 +313,7 @@ mod recurring_bound {
     //! Recurring payments skip merchants paid more often than `max_payments` allows
     //! (their lines are never read): no series that many payments could be found.
     use agent::Date;
-    use backend::tools::recurring::{detect, max_payments, regular_amounts};
+    use backend::testing::tools::recurring::{detect, max_payments, regular_amounts};
     use proptest::prelude::*;
 
     proptest! {

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use backend::store::renumbering::{moves, old_version, RENUMBERING};
+use backend::testing::renumbering::{moves, old_version, RENUMBERING};
 use backend::testing::FreshDatabase;
 use backend::{Dialect, Store, UserId};
 use sqlx::migrate::Migrator;

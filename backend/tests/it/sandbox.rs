@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use agent::datasets::ColumnType;
 use backend::datasets::{self, sandbox::Refused, DatasetError};
-use backend::ids::Dialect;
+use backend::Dialect;
 use backend::{Store, UserId};
 
 const ALICE_SALES: &str = "region;amount;month;note\nNord;1200,50;2026-01-01;alice-1\nSud;800;2026-01-01;alice-2\nNord;300,25;2026-02-01;alice-3\nEst;50;2026-02-01;alice-4\n";
@@ -489,7 +489,7 @@ async fn questions_about_a_dataset(store: Store) {
             // The plan travels as JSON and is checked like any other.
             let json = serde_json::to_value(&plan).unwrap();
             let call = backend::registry::Registry::get().validate(&json).unwrap();
-            backend::tools::run(&store, alice, &call, plan.meta.locale, today).await
+            backend::testing::tools::run(&store, alice, &call, plan.meta.locale, today).await
         }
     };
 
@@ -574,7 +574,7 @@ async fn questions_about_a_dataset(store: Store) {
             let call = backend::registry::Registry::get()
                 .validate(&serde_json::json!({"tool": "query_dataset", "args": args}))
                 .unwrap();
-            match backend::tools::run(&store, alice, &call, agent::Locale::Fr, today).await {
+            match backend::testing::tools::run(&store, alice, &call, agent::Locale::Fr, today).await {
                 Err(backend::BackendError::BadRequest(m)) => m,
                 other => panic!("{other:?}"),
             }
@@ -603,7 +603,7 @@ async fn questions_about_a_dataset(store: Store) {
         .validate(&serde_json::json!({"tool": "dataset_info", "args": {}}))
         .unwrap();
     let Ok(agent::ToolOutput::DatasetInfo(i)) =
-        backend::tools::run(&store, alice, &info, agent::Locale::En, today).await
+        backend::testing::tools::run(&store, alice, &info, agent::Locale::En, today).await
     else {
         panic!("dataset_info")
     };
@@ -613,14 +613,14 @@ async fn questions_about_a_dataset(store: Store) {
         .validate(&sql("SELECT month, SUM(amount) AS total FROM sales GROUP BY month ORDER BY month"))
         .unwrap();
     let Ok(agent::ToolOutput::RunSql(r)) =
-        backend::tools::run(&store, alice, &call, agent::Locale::En, today).await
+        backend::testing::tools::run(&store, alice, &call, agent::Locale::En, today).await
     else {
         panic!("run_sql")
     };
     assert_eq!(r.result.rows.len(), 2);
     assert!(r.chart.is_some());
     let call = backend::registry::Registry::get().validate(&sql("SELECT * FROM users")).unwrap();
-    match backend::tools::run(&store, alice, &call, agent::Locale::En, today).await {
+    match backend::testing::tools::run(&store, alice, &call, agent::Locale::En, today).await {
         Err(backend::BackendError::BadRequest(m)) => {
             assert_eq!(m, "There is no dataset named \"users\" (yours: sales).")
         }
@@ -634,7 +634,7 @@ async fn questions_about_a_dataset(store: Store) {
         bob_parser.parse("total amount by region", &agent::Context { today, locale: None, previous: None });
     let plan = outcome.plan().cloned().expect("a plan");
     let Ok(agent::ToolOutput::QueryDataset(r)) =
-        backend::tools::run(&store, bob, &plan.call, agent::Locale::En, today).await
+        backend::testing::tools::run(&store, bob, &plan.call, agent::Locale::En, today).await
     else {
         panic!("Bob's result")
     };

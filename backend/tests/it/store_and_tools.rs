@@ -2,7 +2,8 @@
 
 use agent::protocol::{ChatEvent, Role};
 use agent::{Confidence, Date, GroupBy, Period, SummaryArgs, ToolCall, ToolOutput};
-use backend::{demo, tools, BackendError, ChatRequest, Sou, Store, StoreError, UserId};
+use backend::testing::tools;
+use backend::{demo, BackendError, ChatRequest, Sou, Store, StoreError, UserId};
 use futures::StreamExt;
 use serde_json::json;
 

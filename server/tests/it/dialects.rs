@@ -52,7 +52,7 @@ async fn answers(store: &Store, user: UserId) -> Vec<String> {
     let mut out = Vec::new();
     for plan in plans() {
         let call = Registry::get().validate(&plan).unwrap_or_else(|e| panic!("{plan}: {e}"));
-        let answer = match backend::tools::run(store, user, &call, Locale::Fr, today).await {
+        let answer = match backend::testing::tools::run(store, user, &call, Locale::Fr, today).await {
             Ok(output) => serde_json::to_string(&output).unwrap(),
             Err(e) => format!("error: {e}"),
         };

@@ -659,7 +659,9 @@ async fn activity_counts_a_merchants_lines_and_finds_their_ends() {
 
     let c = call("activity", json!({"period": year, "merchant": "carrefour"}));
     let (output, checks) =
-        backend::tools::run_checked(&store, user, &c, agent::Locale::Fr, demo_today()).await.unwrap();
+        backend::testing::tools::run_checked(&store, user, &c, agent::Locale::Fr, demo_today())
+            .await
+            .unwrap();
     let failed: Vec<_> = checks.iter().filter(|c| c.outcome == agent::runs::CheckOutcome::Failed).collect();
     assert!(failed.is_empty(), "{failed:?}");
     let ToolOutput::Activity(r) = &output else { panic!("{output:?}") };

@@ -6,7 +6,8 @@ mod demo_ledger;
 mod hand_built;
 
 use agent::{Date, ToolCall, ToolOutput};
-use backend::{tools, BackendError, Store, UserId};
+use backend::testing::tools;
+use backend::{BackendError, Store, UserId};
 use serde_json::{json, Value};
 
 pub(super) fn d(s: &str) -> Date {
