@@ -9,7 +9,6 @@ use std::net::IpAddr;
 
 use chrono::Utc;
 use secrecy::{ExposeSecret, SecretString};
-use sqlx::Row;
 
 use super::device::{self, Device};
 use super::{
@@ -37,6 +36,18 @@ impl<'a> From<&'a String> for Client<'a> {
     fn from(address: &'a String) -> Client<'a> {
         Client { address, user_agent: None }
     }
+}
+
+/// A session as its list reads it.
+#[derive(sqlx::FromRow)]
+struct SessionRow {
+    id: String,
+    token_hash: String,
+    browser: Option<String>,
+    os: Option<String>,
+    address: Option<String>,
+    created_at: String,
+    last_seen_at: String,
 }
 
 impl Client<'_> {
@@ -72,7 +83,7 @@ impl Auth {
         let idle_cutoff = timestamp(now - chrono_duration(self.config.session_idle));
         let current = current.map(digest);
         let mut db = self.store.tenant_read(user).await?;
-        let rows = sqlx::query(
+        let rows: Vec<SessionRow> = sqlx::query_as(
             "SELECT id, token_hash, browser, os, address, created_at, last_seen_at FROM sessions
              WHERE user_id = $1 AND expires_at > $2 AND last_seen_at > $3
              ORDER BY last_seen_at DESC, created_at DESC",
@@ -83,21 +94,18 @@ impl Auth {
         .fetch_all(&mut *db)
         .await?;
         db.commit().await?;
-        let mut sessions = rows
-            .iter()
-            .map(|r| {
-                let hash: String = r.try_get(1)?;
-                Ok(SessionInfo {
-                    id: r.try_get(0)?,
-                    browser: device::known(r.try_get::<Option<String>, _>(2)?.as_deref()),
-                    os: device::known(r.try_get::<Option<String>, _>(3)?.as_deref()),
-                    address: r.try_get(4)?,
-                    created_at: r.try_get(5)?,
-                    last_seen_at: r.try_get(6)?,
-                    current: current.as_deref() == Some(hash.as_str()),
-                })
+        let mut sessions: Vec<SessionInfo> = rows
+            .into_iter()
+            .map(|r| SessionInfo {
+                current: current.as_deref() == Some(r.token_hash.as_str()),
+                id: r.id,
+                browser: device::known(r.browser.as_deref()),
+                os: device::known(r.os.as_deref()),
+                address: r.address,
+                created_at: r.created_at,
+                last_seen_at: r.last_seen_at,
             })
-            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+            .collect();
         sessions.sort_by_key(|s| !s.current);
         Ok(sessions)
     }
@@ -145,11 +153,11 @@ impl Auth {
         client: &str,
     ) -> Result<usize, AuthError> {
         check_password(new.expose_secret())?;
-        let row = sqlx::query("SELECT name, password_hash FROM users WHERE id = $1")
-            .bind(user.0)
-            .fetch_optional(self.store.pool())
-            .await?;
-        let stored: Option<(String, Option<String>)> = row.map(|r| (r.get(0), r.get(1)));
+        let stored: Option<(String, Option<String>)> =
+            sqlx::query_as("SELECT name, password_hash FROM users WHERE id = $1")
+                .bind(user.0)
+                .fetch_optional(self.store.pool())
+                .await?;
         let Some((name, Some(hash))) = stored else {
             return Err(AuthError::NoPassword);
         };

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use agent::datasets::{DatasetColumn, DatasetInfo};
-use sqlx::{AnyConnection, Row as _};
+use sqlx::AnyConnection;
 
 use super::sandbox::TableRef;
 use super::*;
@@ -23,25 +23,19 @@ pub(super) async fn rows(
     db: &mut AnyConnection,
     user: UserId,
 ) -> Result<Vec<(DatasetInfo, String)>, DatasetError> {
-    let rows = sqlx::query(
+    let rows: Vec<(String, String, i64, String, String, String)> = sqlx::query_as(
         "SELECT name, file_name, row_count, columns, created_at, physical FROM datasets WHERE user_id = $1 ORDER BY id",
     )
     .bind(user.0)
     .fetch_all(&mut *db)
     .await?;
     rows.into_iter()
-        .map(|r| {
-            let columns: String = r.get(3);
+        .map(|(name, file_name, rows, columns, created_at, physical)| {
             let columns: Vec<DatasetColumn> = serde_json::from_str(&columns)
                 .map_err(|e| DatasetError::Db(sqlx::Error::Decode(Box::new(e))))?;
-            let info = DatasetInfo {
-                name: r.get(0),
-                file_name: r.get(1),
-                rows: u64::try_from(r.get::<i64, _>(2)).unwrap_or(0),
-                columns,
-                created_at: r.get(4),
-            };
-            Ok((info, r.get(5)))
+            let info =
+                DatasetInfo { name, file_name, rows: u64::try_from(rows).unwrap_or(0), columns, created_at };
+            Ok((info, physical))
         })
         .collect()
 }
