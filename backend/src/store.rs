@@ -186,7 +186,7 @@ impl Store {
             owner.execute(grants.as_str()).await?;
             owner.close().await;
         }
-        let row = sqlx::query(
+        let (superuser, bypass, owned): (bool, bool, i64) = sqlx::query_as(
             "SELECT r.rolsuper, r.rolbypassrls,
                     (SELECT COUNT(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                      WHERE c.relowner = r.oid AND n.nspname = 'public' AND c.relkind = 'r')
@@ -194,8 +194,6 @@ impl Store {
         )
         .fetch_one(&pool)
         .await?;
-        let (superuser, bypass, owned): (bool, bool, i64) =
-            (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
         if superuser || bypass || owned > 0 {
             return Err(StoreError::UnsafeRole { role: app_role, superuser, bypass, owned });
         }
@@ -358,14 +356,15 @@ impl Store {
             user,
         )
         .await?;
-        let merchants =
-            sqlx::query("SELECT key, name, name, aliases FROM merchants WHERE user_id = $1 ORDER BY id")
+        let merchants: Vec<(String, String, String)> =
+            sqlx::query_as("SELECT key, name, aliases FROM merchants WHERE user_id = $1 ORDER BY id")
                 .bind(user.0)
                 .fetch_all(&mut *db)
-                .await?
-                .into_iter()
-                .map(|r| term(r.get(0), r.get(1), r.get(2), r.get(3)))
-                .collect::<Result<Vec<_>, _>>()?;
+                .await?;
+        let merchants = merchants
+            .into_iter()
+            .map(|(key, name, aliases)| term(key, name.clone(), name, aliases))
+            .collect::<Result<Vec<_>, _>>()?;
         let accounts = kind_terms(
             &mut db,
             "SELECT key, name, COALESCE(name_en, name), aliases, kind FROM accounts
@@ -374,14 +373,15 @@ impl Store {
         )
         .await?;
         let currency = Some(currency(&mut db, user).await?);
-        let datasets = sqlx::query("SELECT name, columns FROM datasets WHERE user_id = $1 ORDER BY id")
-            .bind(user.0)
-            .fetch_all(&mut *db)
-            .await?
+        let datasets: Vec<(String, String)> =
+            sqlx::query_as("SELECT name, columns FROM datasets WHERE user_id = $1 ORDER BY id")
+                .bind(user.0)
+                .fetch_all(&mut *db)
+                .await?;
+        let datasets = datasets
             .into_iter()
-            .map(|r| {
-                let name: String = r.get(0);
-                let columns = serde_json::from_str(&r.get::<String, _>(1))
+            .map(|(name, columns)| {
+                let columns = serde_json::from_str(&columns)
                     .map_err(|e| BackendError::Corrupt(format!("columns of dataset {name:?}: {e}")))?;
                 Ok(agent::datasets::DatasetShape { name, columns })
             })
@@ -445,12 +445,16 @@ async fn kind_terms(
     sql: &str,
     user: UserId,
 ) -> Result<Vec<Term>, BackendError> {
-    sqlx::query(sql).bind(user.0).fetch_all(&mut *db).await?.iter().map(kind_term).collect()
+    let rows: Vec<KindTerm> = sqlx::query_as(sql).bind(user.0).fetch_all(&mut *db).await?;
+    rows.into_iter()
+        .map(|(key, name_fr, name_en, aliases, kind)| {
+            term(key, name_fr, name_en, aliases).map(|t| Term { kind: Some(kind), ..t })
+        })
+        .collect()
 }
 
-fn kind_term(r: &sqlx::any::AnyRow) -> Result<Term, BackendError> {
-    term(r.get(0), r.get(1), r.get(2), r.get(3)).map(|t| Term { kind: Some(r.get(4)), ..t })
-}
+/// A category's or an account's key, French and English names, aliases and kind.
+type KindTerm = (String, String, String, String, String);
 
 fn term(key: String, name_fr: String, name_en: String, aliases: String) -> Result<Term, BackendError> {
     let aliases: Vec<String> = serde_json::from_str(&aliases)
