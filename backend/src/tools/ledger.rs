@@ -2,6 +2,8 @@
 //! filters, the user's keys resolved to names, a row decoded, and the arithmetic and
 //! time buckets of the answers.
 
+use sqlx::any::AnyArguments;
+use sqlx::Arguments as _;
 use std::collections::BTreeMap;
 
 use agent::{Currency, Date, EntityRef, GroupBy, Locale, Money, TransactionRow};
@@ -46,14 +48,12 @@ pub(super) async fn entity(
             ("SELECT name, COALESCE(name_en, name) FROM accounts WHERE user_id = $1 AND key = $2", "account")
         }
     };
-    let row = sqlx::query(sql).bind(user.0).bind(key).fetch_optional(&mut *db).await?;
-    let Some(row) = row else {
+    let row: Option<(String, String)> =
+        sqlx::query_as(sql).bind(user.0).bind(key).fetch_optional(&mut *db).await?;
+    let Some((fr, en)) = row else {
         return Err(BackendError::BadRequest(format!("unknown {what} {key:?}")));
     };
-    let label: String = match locale {
-        Locale::Fr => row.get(0),
-        Locale::En => row.get(1),
-    };
+    let label = locale.pick(fr, en);
     Ok(Some(EntityRef { key: key.to_string(), label }))
 }
 
@@ -222,9 +222,12 @@ pub(super) async fn totals(
          FROM transactions t WHERE {} {condition}",
         filters.matching(2, 3)
     );
-    let row =
-        filters.bind(&main, user, currency)?.bind(text).bind(currency.as_str()).fetch_one(&mut *db).await?;
-    let (sum, n, all): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+    let (sum, n, all): (i64, i64, i64) = filters
+        .bind_as(&main, user, currency)?
+        .bind(text)
+        .bind(currency.as_str())
+        .fetch_one(&mut *db)
+        .await?;
     let mut others = BTreeMap::new();
     if all > n {
         let rest = format!(
@@ -232,17 +235,16 @@ pub(super) async fn totals(
              FROM transactions t WHERE {} {condition} AND t.currency <> $12 GROUP BY t.currency",
             filters.matching(2, 3)
         );
-        let rows = filters
-            .bind(&rest, user, currency)?
+        let rows: Vec<(String, i64, i64)> = filters
+            .bind_as(&rest, user, currency)?
             .bind(text)
             .bind(currency.as_str())
             .fetch_all(&mut *db)
             .await?;
-        for r in rows {
-            let code: String = r.get(0);
+        for (code, sum, n) in rows {
             let c =
                 Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))?;
-            others.insert(c, (r.get(1), r.get(2)));
+            others.insert(c, (sum, n));
         }
     }
     Ok(((sum, n), others))
@@ -261,7 +263,16 @@ pub(super) struct Filters<'a> {
     pub(super) exclude_merchant: Option<&'a str>,
 }
 
-pub(super) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+pub(super) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, AnyArguments<'q>>;
+pub(super) type AnyQueryAs<'q, T> = sqlx::query::QueryAs<'q, sqlx::Any, T, AnyArguments<'q>>;
+
+/// One more argument.
+fn put<'q, T>(args: &mut AnyArguments<'q>, value: T) -> Result<(), BackendError>
+where
+    T: 'q + sqlx::Encode<'q, sqlx::Any> + sqlx::Type<sqlx::Any>,
+{
+    args.add(value).map_err(|e| BackendError::Corrupt(format!("a filter could not be bound: {e}")))
+}
 
 impl<'a> Filters<'a> {
     pub(super) fn new(period: &'a agent::Period) -> Filters<'a> {
@@ -352,6 +363,7 @@ impl<'a> Filters<'a> {
         Filters { exclude_category: category, exclude_merchant: merchant, ..self }
     }
 
+    /// `sql` with the filters bound as `$1` to `$10`; the caller binds what follows.
     pub(super) fn bind<'q>(
         &self,
         sql: &'q str,
@@ -361,17 +373,40 @@ impl<'a> Filters<'a> {
     where
         'a: 'q,
     {
-        Ok(sqlx::query(sql)
-            .bind(user.0)
-            .bind(self.period.start.to_string())
-            .bind(self.period.end.to_string())
-            .bind(self.category)
-            .bind(self.merchant)
-            .bind(bound(self.amount_min, currency)?)
-            .bind(bound(self.amount_max, currency)?)
-            .bind(self.account)
-            .bind(self.exclude_category)
-            .bind(self.exclude_merchant))
+        Ok(sqlx::query_with(sql, self.arguments(user, currency)?))
+    }
+
+    /// The same, read as rows of `T`.
+    pub(super) fn bind_as<'q, T>(
+        &self,
+        sql: &'q str,
+        user: UserId,
+        currency: Currency,
+    ) -> Result<AnyQueryAs<'q, T>, BackendError>
+    where
+        'a: 'q,
+        T: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow>,
+    {
+        Ok(sqlx::query_as_with(sql, self.arguments(user, currency)?))
+    }
+
+    /// `$1` to `$10`: the user, the period, then each filter (`NULL` when absent).
+    fn arguments<'q>(&self, user: UserId, currency: Currency) -> Result<AnyArguments<'q>, BackendError>
+    where
+        'a: 'q,
+    {
+        let mut args = AnyArguments::default();
+        put(&mut args, user.0)?;
+        put(&mut args, self.period.start.to_string())?;
+        put(&mut args, self.period.end.to_string())?;
+        put(&mut args, self.category)?;
+        put(&mut args, self.merchant)?;
+        put(&mut args, bound(self.amount_min, currency)?)?;
+        put(&mut args, bound(self.amount_max, currency)?)?;
+        put(&mut args, self.account)?;
+        put(&mut args, self.exclude_category)?;
+        put(&mut args, self.exclude_merchant)?;
+        Ok(args)
     }
 
     pub(super) async fn fetch(

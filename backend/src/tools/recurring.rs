@@ -132,6 +132,17 @@ pub fn max_payments(days: i64) -> i64 {
     2 * (days.max(0) / 3 + 1)
 }
 
+/// A debit as the query reads it.
+#[derive(sqlx::FromRow)]
+struct LineRow {
+    id: i64,
+    date: String,
+    raw_label: String,
+    amount_minor: i64,
+    merchant_id: Option<i64>,
+    category_id: Option<i64>,
+}
+
 /// A debit as finding a series needs it: its amount as a positive number.
 struct Line {
     id: i64,
@@ -213,17 +224,17 @@ pub(super) async fn recurring_payments(
             filters.matching(2, 3),
             of_kind("expense")
         );
-        for r in filters.bind(&sql, user, currency)?.bind(currency.as_str()).fetch_all(&mut *db).await? {
-            use sqlx::Row;
-            let date: String = r.get(1);
+        let rows: Vec<LineRow> =
+            filters.bind_as(&sql, user, currency)?.bind(currency.as_str()).fetch_all(&mut *db).await?;
+        for r in rows {
             lines.push(Line {
-                id: r.get(0),
-                date: Date::parse_iso(&date)
-                    .ok_or_else(|| BackendError::Corrupt(format!("transaction date {date:?}")))?,
-                label: r.get(2),
-                amount: r.get::<i64, _>(3).saturating_neg(),
-                merchant: r.get(4),
-                category: r.get(5),
+                id: r.id,
+                date: Date::parse_iso(&r.date)
+                    .ok_or_else(|| BackendError::Corrupt(format!("transaction date {:?}", r.date)))?,
+                label: r.raw_label,
+                amount: r.amount_minor.saturating_neg(),
+                merchant: r.merchant_id,
+                category: r.category_id,
             });
         }
     }

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use agent::{Currency, Date, Locale};
-use sqlx::{AnyConnection, Row};
+use sqlx::AnyConnection;
 
 use super::ledger::{Entity, Filters};
 use crate::error::BackendError;
@@ -22,6 +22,19 @@ pub(super) enum By {
     Month,
     /// Days: for weeks and days (the roll-up does not have them).
     Day,
+}
+
+/// [`Sums`] as the query reads them.
+#[derive(sqlx::FromRow)]
+struct SumsRow {
+    currency: String,
+    grp: String,
+    kind: Option<String>,
+    debit: i64,
+    credit: i64,
+    debits: i64,
+    credits: i64,
+    lines: i64,
 }
 
 /// One group's sums, in one currency, for one kind of category (`None`: no category).
@@ -109,8 +122,9 @@ pub(super) async fn sums(
         )
     };
     let sql = format!(
-        "SELECT g.currency, g.grp, c.kind, CAST(SUM(g.debit) AS BIGINT), CAST(SUM(g.credit) AS BIGINT),
-                CAST(SUM(g.debits) AS BIGINT), CAST(SUM(g.credits) AS BIGINT), CAST(SUM(g.n) AS BIGINT)
+        "SELECT g.currency, g.grp, c.kind, CAST(SUM(g.debit) AS BIGINT) AS debit,
+                CAST(SUM(g.credit) AS BIGINT) AS credit, CAST(SUM(g.debits) AS BIGINT) AS debits,
+                CAST(SUM(g.credits) AS BIGINT) AS credits, CAST(SUM(g.n) AS BIGINT) AS lines
          FROM (
              SELECT l.currency, {group_l} AS grp, l.category_id, l.debit, l.credit, l.debits, l.credits, l.n
              FROM ledger_months l WHERE {ROLLED}
@@ -122,27 +136,26 @@ pub(super) async fn sums(
         raw(2, 13),
         raw(14, 3),
     );
-    let rows = filters
-        .bind(&sql, user, currency)?
+    let rows: Vec<SumsRow> = filters
+        .bind_as(&sql, user, currency)?
         .bind(month(first))
         .bind(month(last))
         .bind(first.to_string())
         .bind(last.to_string())
         .fetch_all(&mut *db)
         .await?;
-    rows.iter()
+    rows.into_iter()
         .map(|r| {
-            let code: String = r.get(0);
             Ok(Sums {
-                currency: Currency::new(&code)
-                    .ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))?,
-                group: r.get(1),
-                kind: r.get(2),
-                debit: r.get(3),
-                credit: r.get(4),
-                debits: r.get(5),
-                credits: r.get(6),
-                lines: r.get(7),
+                currency: Currency::new(&r.currency)
+                    .ok_or_else(|| BackendError::Corrupt(format!("currency {:?}", r.currency)))?,
+                group: r.grp,
+                kind: r.kind,
+                debit: r.debit,
+                credit: r.credit,
+                debits: r.debits,
+                credits: r.credits,
+                lines: r.lines,
             })
         })
         .collect()

@@ -124,8 +124,8 @@ pub(super) async fn summary_from_rollup(
         rows(2, 13),
         rows(14, 3)
     );
-    let found = filters
-        .bind(&sql, user, currency)?
+    let found: Vec<(String, i64, i64)> = filters
+        .bind_as(&sql, user, currency)?
         .bind(rollup::month(first))
         .bind(rollup::month(last))
         .bind(first.to_string())
@@ -134,11 +134,8 @@ pub(super) async fn summary_from_rollup(
         .await?;
     let mut mine = (0i64, 0i64);
     let mut others: BTreeMap<Currency, (i64, i64)> = BTreeMap::new();
-    for r in found {
-        use sqlx::Row;
-        let code: String = r.get(0);
+    for (code, sum, n) in found {
         let c = Currency::new(&code).ok_or_else(|| BackendError::Corrupt(format!("currency {code:?}")))?;
-        let (sum, n): (i64, i64) = (r.get(1), r.get(2));
         let slot = if c == currency { &mut mine } else { others.entry(c).or_default() };
         *slot = (slot.0.saturating_add(sum.saturating_abs()), slot.1 + n);
     }
