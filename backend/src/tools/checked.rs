@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use agent::Date;
-use sqlx::{AnyConnection, Row};
+use sqlx::AnyConnection;
 
 use super::rollup::month;
 use crate::error::BackendError;
@@ -28,7 +28,7 @@ pub(super) async fn unchecked(
     first: Date,
     last: Date,
 ) -> Result<Vec<Date>, BackendError> {
-    Ok(sqlx::query(
+    let months: Vec<String> = sqlx::query_scalar(
         "SELECT month FROM ledger_month_state
          WHERE user_id = $1 AND month >= $2 AND month < $3 AND (checked IS NULL OR checked <> 1)
          ORDER BY month",
@@ -37,10 +37,8 @@ pub(super) async fn unchecked(
     .bind(month(first))
     .bind(month(last))
     .fetch_all(&mut *db)
-    .await?
-    .iter()
-    .filter_map(|r| Date::parse_iso(&format!("{}-01", r.get::<String, _>(0))))
-    .collect())
+    .await?;
+    Ok(months.iter().filter_map(|m| Date::parse_iso(&format!("{m}-01"))).collect())
 }
 
 /// Up to `max` months not compared since they last changed, of every user: (user,
@@ -118,6 +116,23 @@ pub(super) async fn compare(store: &Store, user: UserId, unchecked: Vec<Date>) -
     Ok(true)
 }
 
+/// One line of a month, from its rows (`side` 0) or from the roll-up (1): its account,
+/// category, merchant and currency, with its sums.
+#[derive(sqlx::FromRow)]
+struct SideRow {
+    side: i64,
+    month: String,
+    account_id: i64,
+    category_id: i64,
+    merchant_id: i64,
+    currency: String,
+    debit: i64,
+    credit: i64,
+    debits: i64,
+    credits: i64,
+    n: i64,
+}
+
 /// Whether the months from `from` to `to` have a roll-up equal to their rows: per
 /// month, the same (account, category, merchant, currency) lines with the same sums.
 async fn run_matches(
@@ -127,13 +142,14 @@ async fn run_matches(
     to: Date,
 ) -> Result<bool, BackendError> {
     // Both sides in one statement, so in one snapshot on either database.
-    let rows = sqlx::query(
-        "SELECT CAST(0 AS BIGINT), substr(date, 1, 7), account_id, COALESCE(category_id, 0), COALESCE(merchant_id, 0), currency,
-                CAST(SUM(CASE WHEN amount_minor < 0 THEN amount_minor ELSE 0 END) AS BIGINT),
-                CAST(SUM(CASE WHEN amount_minor > 0 THEN amount_minor ELSE 0 END) AS BIGINT),
-                CAST(SUM(CASE WHEN amount_minor < 0 THEN 1 ELSE 0 END) AS BIGINT),
-                CAST(SUM(CASE WHEN amount_minor > 0 THEN 1 ELSE 0 END) AS BIGINT),
-                CAST(COUNT(*) AS BIGINT)
+    let rows: Vec<SideRow> = sqlx::query_as(
+        "SELECT CAST(0 AS BIGINT) AS side, substr(date, 1, 7) AS month, account_id,
+                COALESCE(category_id, 0) AS category_id, COALESCE(merchant_id, 0) AS merchant_id, currency,
+                CAST(SUM(CASE WHEN amount_minor < 0 THEN amount_minor ELSE 0 END) AS BIGINT) AS debit,
+                CAST(SUM(CASE WHEN amount_minor > 0 THEN amount_minor ELSE 0 END) AS BIGINT) AS credit,
+                CAST(SUM(CASE WHEN amount_minor < 0 THEN 1 ELSE 0 END) AS BIGINT) AS debits,
+                CAST(SUM(CASE WHEN amount_minor > 0 THEN 1 ELSE 0 END) AS BIGINT) AS credits,
+                CAST(COUNT(*) AS BIGINT) AS n
          FROM transactions WHERE user_id = $1 AND date >= $2 AND date < $3
          GROUP BY substr(date, 1, 7), account_id, COALESCE(category_id, 0), COALESCE(merchant_id, 0), currency
          UNION ALL
@@ -150,11 +166,11 @@ async fn run_matches(
     .await?;
     // Per month, the lines of each side.
     let mut sides: BTreeMap<String, [BTreeSet<Line>; 2]> = BTreeMap::new();
-    for r in &rows {
-        let side = usize::from(r.get::<i64, _>(0) != 0);
-        let key = (r.get::<i64, _>(2), r.get::<i64, _>(3), r.get::<i64, _>(4), r.get::<String, _>(5));
-        let sums = [r.get(6), r.get(7), r.get(8), r.get(9), r.get(10)];
-        if let Some(set) = sides.entry(r.get(1)).or_default().get_mut(side) {
+    for r in rows {
+        let side = usize::from(r.side != 0);
+        let key = (r.account_id, r.category_id, r.merchant_id, r.currency);
+        let sums = [r.debit, r.credit, r.debits, r.credits, r.n];
+        if let Some(set) = sides.entry(r.month).or_default().get_mut(side) {
             set.insert((key, sums));
         }
     }
