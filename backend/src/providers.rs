@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 
 use crate::error::BackendError;
 use crate::ids::UserId;
@@ -196,14 +195,15 @@ impl Providers {
         p: ProviderId,
     ) -> Result<Option<Sealed>, BackendError> {
         let mut db = store.tenant_read(user).await?;
-        let row =
-            sqlx::query("SELECT nonce, ciphertext FROM provider_keys WHERE user_id = $1 AND provider = $2")
-                .bind(user.0)
-                .bind(p.as_str())
-                .fetch_optional(&mut *db)
-                .await?;
+        let row: Option<(Vec<u8>, Vec<u8>)> = sqlx::query_as(
+            "SELECT nonce, ciphertext FROM provider_keys WHERE user_id = $1 AND provider = $2",
+        )
+        .bind(user.0)
+        .bind(p.as_str())
+        .fetch_optional(&mut *db)
+        .await?;
         db.commit().await?;
-        Ok(row.map(|r| Sealed { nonce: r.get(0), ciphertext: r.get(1) }))
+        Ok(row.map(|(nonce, ciphertext)| Sealed { nonce, ciphertext }))
     }
 
     /// The key a call to `p` uses for `user`: theirs, else the environment's.
@@ -305,15 +305,15 @@ impl Providers {
 
     pub async fn choice(&self, store: &Store, user: UserId) -> Result<Option<Choice>, BackendError> {
         let mut db = store.tenant_read(user).await?;
-        let row = sqlx::query("SELECT provider, model FROM llm_choices WHERE user_id = $1")
-            .bind(user.0)
-            .fetch_optional(&mut *db)
-            .await?;
+        let row: Option<(String, Option<String>)> =
+            sqlx::query_as("SELECT provider, model FROM llm_choices WHERE user_id = $1")
+                .bind(user.0)
+                .fetch_optional(&mut *db)
+                .await?;
         db.commit().await?;
-        let Some(row) = row else { return Ok(None) };
-        let provider: String = row.get(0);
+        let Some((provider, model)) = row else { return Ok(None) };
         let provider = provider.parse().map_err(BackendError::Corrupt)?;
-        Ok(Some(Choice { provider, model: row.get(1) }))
+        Ok(Some(Choice { provider, model }))
     }
 
     /// Saves the user's provider and model (`None`: let the router pick).

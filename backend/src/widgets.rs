@@ -16,7 +16,6 @@ use agent::widgets::{
 use agent::{Locale, Vocabulary};
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use base64::Engine as _;
-use sqlx::Row;
 use thiserror::Error;
 
 use crate::error::{BackendError, ErrorKind, UserError};
@@ -396,7 +395,7 @@ impl Widgets {
         let mut db = self.store.tenant_read(visitor.owner).await?;
         // A refusal's answer holds its error event; a message's own words are escaped
         // in that JSON, so no question can look like one.
-        let row = sqlx::query(
+        let (site, mine): (i64, i64) = sqlx::query_as(
             "SELECT
                COALESCE(SUM(CASE WHEN m.role = 'user' THEN 1 ELSE 0 END), 0)
                  - COALESCE(SUM(CASE WHEN m.role = 'assistant' AND m.events LIKE $5 THEN 1 ELSE 0 END), 0),
@@ -414,7 +413,6 @@ impl Widgets {
         .fetch_one(&mut *db)
         .await?;
         db.commit().await?;
-        let (site, mine): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
         let rate = visitor.site.rate_per_hour;
         let own = visitor_rate(rate, self.visitor_percent);
         if site >= i64::from(rate) || mine >= i64::from(own) {

@@ -22,7 +22,7 @@ use agent::imports::{
 };
 use agent::{Currency, Locale, Money};
 use sha2::{Digest, Sha256};
-use sqlx::{AnyConnection, Row as _};
+use sqlx::AnyConnection;
 
 use crate::error::{ErrorKind, UserError};
 use crate::ids::{Dialect, UserId};

@@ -304,7 +304,7 @@ pub(super) async fn accounts(
     user: UserId,
     locale: Locale,
 ) -> Result<Vec<AccountOption>, sqlx::Error> {
-    let rows = sqlx::query(
+    let rows: Vec<(String, String, String, String)> = sqlx::query_as(
         "SELECT key, name, COALESCE(name_en, name), currency FROM accounts WHERE user_id = $1 AND key IS NOT NULL
          ORDER BY id",
     )
@@ -313,11 +313,7 @@ pub(super) async fn accounts(
     .await?;
     Ok(rows
         .into_iter()
-        .map(|r| AccountOption {
-            key: r.get(0),
-            name: if locale == Locale::Fr { r.get(1) } else { r.get(2) },
-            currency: r.get(3),
-        })
+        .map(|(key, fr, en, currency)| AccountOption { key, name: locale.pick(fr, en), currency })
         .collect())
 }
 

@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use agent::protocol::ChatEvent;
 use agent::runs::RunStatus;
-use sqlx::Row;
 use tokio::sync::Notify;
 
 use super::record::final_status;
@@ -155,7 +154,7 @@ impl Following {
     /// Reads the events stored since the last read; `true` if there were some.
     async fn read(&mut self) -> Result<bool, BackendError> {
         let mut db = self.runs.store.tenant_read(self.user).await?;
-        let rows = sqlx::query(
+        let rows: Vec<(i64, String)> = sqlx::query_as(
             "SELECT seq, event FROM run_events WHERE run_id = $1 AND user_id = $2 AND seq >= $3
              ORDER BY seq LIMIT 512",
         )
@@ -166,14 +165,12 @@ impl Following {
         .await?;
         db.commit().await?;
         let mut any = false;
-        for r in rows {
-            let seq: i64 = r.get(0);
+        for (seq, json) in rows {
             // Events are stored in order, numbered from 1 without a gap; a gap means the
             // rest is not stored yet.
             if seq as u64 != self.next {
                 break;
             }
-            let json: String = r.get(1);
             let event = serde_json::from_str(&json)
                 .map_err(|e| BackendError::Corrupt(format!("run event {seq}: {e}")))?;
             self.pending.push_back(event);
