@@ -21,7 +21,7 @@ fn month_start(key: &str) -> Option<Date> {
 #[derive(Clone)]
 pub struct Budgets {
     store: Store,
-    calendar: Calendar,
+    pub(crate) calendar: Calendar,
 }
 
 impl Budgets {

@@ -193,9 +193,9 @@ impl Sou {
     /// The same, taking `today` for today.
     pub fn with_today(mut self, today: Date) -> Sou {
         self.calendar.pinned = Some(today);
-        self.runs.calendar = self.calendar;
-        self.budgets = Budgets::new(self.store.clone(), self.calendar);
-        self.reports.calendar = self.calendar;
+        // Every service that counts days holds a copy of the calendar.
+        (self.runs.calendar, self.budgets.calendar, self.reports.calendar) =
+            (self.calendar, self.calendar, self.calendar);
         self
     }
 

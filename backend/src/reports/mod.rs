@@ -191,9 +191,7 @@ impl Reports {
     pub fn views_per_minute(&self) -> usize {
         self.views_per_minute
     }
-}
 
-impl Reports {
     async fn stored_answer(
         &self,
         user: UserId,
