@@ -61,7 +61,7 @@ pub async fn load_changes() -> Result<ChangesData, AppError> {
         Ok(ChangesData {
             account: ssr::account_view()?,
             locale: ssr::accept_language(),
-            changes: sou.changes(user).await?,
+            changes: sou.approvals().changes(user).await?,
         })
     })
     .await

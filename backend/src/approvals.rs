@@ -1,17 +1,20 @@
 //! Writes, with the user's approval. A write plan (from the parser, a model or a
-//! client) is never run: [`Sou::propose`] computes its effect by a dry run and stores
+//! client) is never run: [`Approvals::propose`] computes its effect by a dry run and stores
 //! an approval bound, by a digest, to the user, the canonical call, the rows it will
-//! write, the effect shown and an expiry. [`Sou::decide`] takes the user's answer:
+//! write, the effect shown and an expiry. [`ApprovalsOf::decide`] takes the user's answer:
 //! `approve` runs it — exactly once, in one transaction, after checking the digest
 //! again and that every row is still as the dry run saw it — `reject`, or `edit` (a new
 //! dry run and a new approval replace it). Each executed write is a change that
-//! [`Sou::undo`] reverts, if its rows are still as it left them.
+//! [`Approvals::undo`] reverts, if its rows are still as it left them.
 //!
 //! The approval is committed before the write runs, and the write's transaction is the
 //! only one that marks it executed: a server stopped in between finds it approved when
-//! it starts again ([`Sou::resume_approved`]) and runs it then, once.
+//! it starts again ([`Approvals::resume_approved`]) and runs it then, once.
 
 use agent::protocol::ChatEvent;
+use std::future::Future;
+use std::pin::Pin;
+
 use agent::{Approval, ApprovalState, Change, Effect, Locale, ToolCall, ToolCallPlan};
 use sha2::{Digest, Sha256};
 use sqlx::AnyConnection;
@@ -19,11 +22,10 @@ use sqlx::AnyConnection;
 use crate::error::{BackendError, ErrorKind, UserError};
 use crate::ids::Dialect;
 use crate::ids::UserId;
-use crate::sou::Sou;
-pub use crate::sou::WriteConfig;
 use crate::store::owner::Owner;
-use crate::store::timestamp;
+use crate::store::{timestamp, Store};
 use crate::tools::writes::{self, apply, ApplyError, RowChange, Way};
+use crate::vocabulary::Parsers;
 
 /// Why a decision or an undo was refused. Every one leaves the data as it was.
 #[derive(Debug, thiserror::Error)]
@@ -275,7 +277,84 @@ async fn view(db: &mut AnyConnection, user: UserId, s: Stored) -> Result<Approva
     })
 }
 
-impl Sou {
+/// How long a proposed write waits for the user, and a pause between an approval and
+/// its execution (for crash tests only; zero otherwise).
+#[derive(Clone, Copy, Debug)]
+pub struct WriteConfig {
+    pub approval_ttl: std::time::Duration,
+    pub pause_before_execute: std::time::Duration,
+}
+
+impl Default for WriteConfig {
+    fn default() -> WriteConfig {
+        WriteConfig {
+            approval_ttl: std::time::Duration::from_secs(30 * 60),
+            pause_before_execute: std::time::Duration::ZERO,
+        }
+    }
+}
+
+/// What a decision needs from the chat: a model's tool loop that proposed the write
+/// goes on once it is decided. Returns the run that does, if any.
+pub(crate) trait Resume: Send + Sync {
+    fn go_on<'a>(
+        &'a self,
+        user: UserId,
+        approval: &'a Approval,
+    ) -> Pin<Box<dyn Future<Output = Option<String>> + Send + 'a>>;
+}
+
+/// Proposed writes, their decisions, the changes they made and their undoing.
+#[derive(Clone)]
+pub struct Approvals {
+    store: Store,
+    parsers: Parsers,
+    pub(crate) config: WriteConfig,
+}
+
+/// [`Approvals`] as the surfaces reach them: with the chat, which a decision lets go on.
+pub struct ApprovalsOf<'a> {
+    approvals: &'a Approvals,
+    resume: &'a dyn Resume,
+}
+
+impl<'a> ApprovalsOf<'a> {
+    pub(crate) fn new(approvals: &'a Approvals, resume: &'a dyn Resume) -> ApprovalsOf<'a> {
+        ApprovalsOf { approvals, resume }
+    }
+
+    /// The user's answer to an approval: approves, rejects or edits a pending one.
+    /// Returns the approval as it is after it (for an edit, the new one that replaced
+    /// it). A model's tool loop that proposed it goes on once it is approved (and run)
+    /// or rejected, with what became of it.
+    pub async fn decide(&self, user: UserId, id: &str, decision: Decision) -> Result<Approval, WriteError> {
+        let goes_on = !matches!(decision, Decision::Edit { .. });
+        let mut approval = self.approvals.decide(user, id, decision).await?;
+        if goes_on {
+            approval.continued_in = self.resume.go_on(user, &approval).await;
+        }
+        Ok(approval)
+    }
+}
+
+impl std::ops::Deref for ApprovalsOf<'_> {
+    type Target = Approvals;
+
+    fn deref(&self) -> &Approvals {
+        self.approvals
+    }
+}
+
+impl Approvals {
+    pub(crate) fn new(store: Store, parsers: Parsers) -> Approvals {
+        Approvals { store, parsers, config: WriteConfig::default() }
+    }
+
+    /// The vocabulary a write's title is worded with.
+    async fn parser(&self, user: UserId) -> Result<std::sync::Arc<agent::Parser>, BackendError> {
+        self.parsers.get(&self.store, user, None).await
+    }
+
     /// A transaction that may write `user`'s rows with `tools::writes::rows::apply`:
     /// one at a time per user. SQLite's writer transaction is alone already; on
     /// PostgreSQL (read committed) the user's advisory lock makes a write's check of its
@@ -322,7 +401,7 @@ impl Sou {
         let id = crate::reports::new_id();
         let now = chrono::Utc::now();
         let expires_at =
-            timestamp(now + chrono::Duration::from_std(self.writes.approval_ttl).unwrap_or_default());
+            timestamp(now + chrono::Duration::from_std(self.config.approval_ttl).unwrap_or_default());
         let (call, rows, effect) = (to_json(&plan.call)?, to_json(&run.rows)?, to_json(&run.effect)?);
         let digest = digest(user, &call, &rows, &effect, &expires_at);
         sqlx::query(
@@ -354,19 +433,6 @@ impl Sou {
         let s = stored(&mut db, user, id).await?;
         let approval = view(&mut db, user, s).await?;
         db.commit().await?;
-        Ok(approval)
-    }
-
-    /// The user's answer to an approval. Returns the approval as it is after it (for an
-    /// edit, the new one that replaced it).
-    /// Approves, rejects or edits a pending approval. A model's tool loop that proposed
-    /// it goes on once it is approved (and run) or rejected, with what became of it.
-    pub async fn decide(&self, user: UserId, id: &str, decision: Decision) -> Result<Approval, WriteError> {
-        let goes_on = !matches!(decision, Decision::Edit { .. });
-        let mut approval = self.decide_only(user, id, decision).await?;
-        if goes_on {
-            approval.continued_in = self.go_on_after(user, &approval).await;
-        }
         Ok(approval)
     }
 
@@ -415,7 +481,9 @@ impl Sou {
         }
     }
 
-    async fn decide_only(&self, user: UserId, id: &str, decision: Decision) -> Result<Approval, WriteError> {
+    /// Approves, rejects or edits a pending approval, and nothing more: the surfaces
+    /// decide through [`ApprovalsOf::decide`], which lets a waiting tool loop go on.
+    async fn decide(&self, user: UserId, id: &str, decision: Decision) -> Result<Approval, WriteError> {
         let now = timestamp(chrono::Utc::now());
         let mut db = self.store.tenant(user).await?;
         let s = stored(&mut db, user, id).await?;
@@ -454,12 +522,12 @@ impl Sou {
                 tracing::info!(user = %crate::trace::user(user), "write approved");
                 // The write runs in a task of its own: a client that goes away does not
                 // leave it approved and not run.
-                let (sou, id, pause) = (self.clone(), id.to_string(), self.writes.pause_before_execute);
+                let (approvals, id, pause) = (self.clone(), id.to_string(), self.config.pause_before_execute);
                 let run = tokio::spawn(async move {
                     if !pause.is_zero() {
                         tokio::time::sleep(pause).await;
                     }
-                    sou.execute(user, &id).await
+                    approvals.execute(user, &id).await
                 });
                 run.await.map_err(|e| BackendError::Corrupt(format!("the write's task: {e}")))?
             }

@@ -191,7 +191,7 @@ impl Sou {
                     .map_err(|e| BackendError::Corrupt(format!("stored events: {e}")))?,
                 None => Vec::new(),
             };
-            self.refresh_approvals(user, &mut events).await?;
+            self.approvals.refresh_approvals(user, &mut events).await?;
             messages.push(StoredMessage {
                 id: public_id,
                 role: role(&stored_role),

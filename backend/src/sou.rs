@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use agent::{Date, Parser, Vocabulary};
 
+use crate::approvals::{Approvals, ApprovalsOf, WriteConfig};
 use crate::auth::{Auth, AuthConfig};
 use crate::bank_accounts::BankAccounts;
 use crate::budgets::Budgets;
@@ -35,7 +36,7 @@ pub struct Sou {
     budgets: Budgets,
     rules: Rules,
     datasets: Datasets,
-    pub(crate) writes: WriteConfig,
+    pub(crate) approvals: Approvals,
     pub(crate) runs: Runs,
     parsers: Parsers,
     pub(crate) widgets: Widgets,
@@ -57,6 +58,7 @@ impl Sou {
         let widgets = Widgets::new(store.clone(), parsers.clone(), DEFAULT_VISITOR_PERCENT);
         let rules = Rules::new(store.clone());
         let datasets = Datasets::new(store.clone());
+        let approvals = Approvals::new(store.clone(), parsers.clone());
         Sou {
             store,
             calendar,
@@ -67,7 +69,7 @@ impl Sou {
             budgets,
             rules,
             datasets,
-            writes: Default::default(),
+            approvals,
             runs,
             parsers,
             widgets,
@@ -124,8 +126,13 @@ impl Sou {
     /// The same, with this approval lifetime (and, for crash tests, a pause before a
     /// write runs).
     pub fn with_writes(mut self, config: WriteConfig) -> Sou {
-        self.writes = config;
+        self.approvals.config = config;
         self
+    }
+
+    /// Proposed writes, their decisions, the changes they made and their undoing.
+    pub fn approvals(&self) -> ApprovalsOf<'_> {
+        ApprovalsOf::new(&self.approvals, self)
     }
 
     /// Answers as runs: their traces, sources and plans, usage, following one.
@@ -240,22 +247,5 @@ impl Sou {
     /// The user's categories, merchants, accounts and datasets (those of their parser).
     pub async fn vocabulary(&self, user: UserId) -> Result<Vocabulary, BackendError> {
         Ok(self.parser(user).await?.vocabulary().clone())
-    }
-}
-
-/// How long a proposed write waits for the user, and a pause between an approval and
-/// its execution (for crash tests only; zero otherwise).
-#[derive(Clone, Copy, Debug)]
-pub struct WriteConfig {
-    pub approval_ttl: std::time::Duration,
-    pub pause_before_execute: std::time::Duration,
-}
-
-impl Default for WriteConfig {
-    fn default() -> WriteConfig {
-        WriteConfig {
-            approval_ttl: std::time::Duration::from_secs(30 * 60),
-            pause_before_execute: std::time::Duration::ZERO,
-        }
     }
 }

@@ -51,7 +51,7 @@ pub async fn show(
     SignedIn(account): SignedIn,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    Ok(Json(state.sou.approval(account.user, &id).await?).into_response())
+    Ok(Json(state.sou.approvals().approval(account.user, &id).await?).into_response())
 }
 
 /// `POST /api/v1/approvals/{id}`: approve (runs it, once), reject, or edit (201, the new
@@ -68,14 +68,15 @@ pub async fn decide(
         Action::Reject => (Decision::Reject, false),
         Action::Edit { args } => (Decision::Edit { args }, true),
     };
-    let approval = state.sou.decide(account.user, &id, decision).await.map_err(ApiError::from_user)?;
+    let approval =
+        state.sou.approvals().decide(account.user, &id, decision).await.map_err(ApiError::from_user)?;
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(approval)).into_response())
 }
 
 /// `GET /api/v1/changes`: the caller's executed writes, newest first.
 pub async fn list(State(state): State<AppState>, SignedIn(account): SignedIn) -> Result<Response, ApiError> {
-    Ok(Json(json!({ "changes": state.sou.changes(account.user).await? })).into_response())
+    Ok(Json(json!({ "changes": state.sou.approvals().changes(account.user).await? })).into_response())
 }
 
 /// `POST /api/v1/changes/{id}/undo`: the rows back as they were (409 if they changed since).
@@ -84,7 +85,7 @@ pub async fn undo(
     SignedIn(account): SignedIn,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let change = state.sou.undo(account.user, &id).await.map_err(ApiError::from_user)?;
+    let change = state.sou.approvals().undo(account.user, &id).await.map_err(ApiError::from_user)?;
     Ok(Json(change).into_response())
 }
 
@@ -186,7 +187,7 @@ pub async fn decide_form(
     Path(id): Path<String>,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
-    let approval = match state.sou.approval(account.user, &id).await {
+    let approval = match state.sou.approvals().approval(account.user, &id).await {
         Ok(a) => a,
         Err(e) if e.code() == "not_found" => return back("/", Some("not_found"), "latest"),
         Err(e) => {
@@ -205,7 +206,7 @@ pub async fn decide_form(
         },
         _ => return back(&page, Some("bad_request"), &anchor),
     };
-    match state.sou.decide(account.user, &id, decision).await {
+    match state.sou.approvals().decide(account.user, &id, decision).await {
         Ok(after) => back(&page, None, &format!("approval-{}", after.id)),
         Err(WriteError::Backend(e)) if e.code() == "internal" => {
             tracing::error!(error = %e, "deciding an approval failed");
@@ -224,7 +225,7 @@ pub async fn undo_form(
 ) -> Response {
     let page = field(&fields, "back").unwrap_or("/settings/changes").to_string();
     let anchor = if backend::reports::well_formed(&id) { format!("change-{id}") } else { "latest".into() };
-    match state.sou.undo(account.user, &id).await {
+    match state.sou.approvals().undo(account.user, &id).await {
         Ok(_) => back(&page, None, &anchor),
         Err(WriteError::Backend(e)) if e.code() == "internal" => {
             tracing::error!(error = %e, "undoing a change failed");
@@ -287,7 +288,7 @@ pub async fn budget_form(
         tracing::info!(error = %e, "a budget form was refused");
         return again("bad_request");
     }
-    match state.sou.write_now(account.user, &call, locale).await {
+    match state.sou.approvals().write_now(account.user, &call, locale).await {
         Ok((change, _)) => {
             Redirect::to(&format!("/settings/budgets?{}={}", key::SAVED, change.id)).into_response()
         }

@@ -76,7 +76,7 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         .with_widget_visitor_percent(config.widget_visitor_percent)
         .with_report_views_per_minute(config.report_views_per_minute);
     // Writes approved before the server stopped, and not run yet, run once now.
-    if let Err(e) = sou.resume_approved().await {
+    if let Err(e) = sou.approvals().resume_approved().await {
         tracing::error!(error = %e, "running the writes approved before the stop failed");
     }
     tokio::spawn(purge(sou.clone(), config.retention_days));
@@ -197,7 +197,7 @@ async fn purge(sou: Sou, days: u32) {
             Err(e) => tracing::error!(error = %e, "purging run events failed"),
         }
         // A write approved but not run (the database failed just then) runs, once.
-        if let Err(e) = sou.resume_approved().await {
+        if let Err(e) = sou.approvals().resume_approved().await {
             tracing::error!(error = %e, "running approved writes failed");
         }
         if days == 0 {

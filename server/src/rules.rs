@@ -64,7 +64,7 @@ pub async fn apply_rule(
         category: rule.category_key,
         apply_to_past: true,
     });
-    match state.sou.write_now(account.user, &call, locale).await {
+    match state.sou.approvals().write_now(account.user, &call, locale).await {
         Ok((_, n)) => see_other(&format!("/rules?{}={n}", key::APPLIED)),
         Err(e) if e.code() == "nothing_to_change" => see_other(&format!("/rules?{}=0", key::APPLIED)),
         Err(e) => ApiError::from_user(e).into_response(),

@@ -158,7 +158,7 @@ async fn propose(
         out.emit(ChatEvent::Clarify { clarification: asked.0 }).await;
         return (asked.1, None);
     }
-    match sou.propose(q.user, Some(q.conversation), &plan).await {
+    match sou.approvals.propose(q.user, Some(q.conversation), &plan).await {
         Ok(approval) => {
             let effect = approval.effect.lines.join("; ");
             let id = approval.id.clone();
@@ -435,7 +435,7 @@ async fn tool_loop(
         // and goes on once they decide.
         if let Some((approval, call)) = waiting {
             let paused = Paused { messages, call, round: iteration, ..state };
-            if let Err(e) = sou.pause_for_approval(q.user, &approval, &paused).await {
+            if let Err(e) = sou.approvals.pause_for_approval(q.user, &approval, &paused).await {
                 tracing::error!(error = %e, "keeping the tool loop with its approval failed");
             }
             let said = q.locale.pick(

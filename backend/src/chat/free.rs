@@ -229,7 +229,7 @@ impl Sou {
             ApprovalState::Rejected => "The user rejected this change: nothing changed.".to_string(),
             _ => return None,
         };
-        let (paused, conversation) = match self.take_paused(user, &approval.id).await {
+        let (paused, conversation) = match self.approvals.take_paused(user, &approval.id).await {
             Ok(Some(p)) => p,
             Ok(None) => return None,
             Err(e) => {
@@ -260,5 +260,15 @@ impl Sou {
                 None
             }
         }
+    }
+}
+
+impl crate::approvals::Resume for Sou {
+    fn go_on<'a>(
+        &'a self,
+        user: UserId,
+        approval: &'a agent::Approval,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<String>> + Send + 'a>> {
+        Box::pin(self.go_on_after(user, approval))
     }
 }

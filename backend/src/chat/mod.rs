@@ -600,7 +600,7 @@ impl Sou {
         use crate::error::UserError;
         let locale = plan.meta.locale;
         let clock = Clock::now();
-        let proposed = self.propose(user, Some(conversation), &plan).await;
+        let proposed = self.approvals.propose(user, Some(conversation), &plan).await;
         let step = steps::tool(
             &plan.call,
             locale.pick("Simulation, en attente d'approbation", "Dry run, waiting for approval"),

@@ -300,12 +300,12 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
         category: p.rule.category_key.clone(),
         apply_to_past: true,
     });
-    let (change, n) = sou.write_now(alice, &apply, Locale::En).await.unwrap();
+    let (change, n) = sou.approvals().write_now(alice, &apply, Locale::En).await.unwrap();
     assert_eq!(n, 1);
     assert_eq!(count(&store, alice, leisure).await, 1);
-    sou.undo(alice, &change.id).await.unwrap();
+    sou.approvals().undo(alice, &change.id).await.unwrap();
     assert_eq!(count(&store, alice, leisure).await, 0, "undone");
-    sou.write_now(alice, &apply, Locale::En).await.unwrap();
+    sou.approvals().write_now(alice, &apply, Locale::En).await.unwrap();
     assert_eq!(count(&store, alice, leisure).await, 1);
     assert_eq!(
         backend::rules::Rules::new(store.clone())

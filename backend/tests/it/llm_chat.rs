@@ -706,8 +706,12 @@ async fn the_tool_loop_goes_on_after_the_person_decides() {
     let (usage, _) = status(&events);
     assert_eq!(usage.route, "llm");
     // Approved: the write runs, then the loop goes on with its result.
-    let approved =
-        s.sou.decide(s.user, &id, backend::approvals::Decision::Approve { digest: None }).await.unwrap();
+    let approved = s
+        .sou
+        .approvals()
+        .decide(s.user, &id, backend::approvals::Decision::Approve { digest: None })
+        .await
+        .unwrap();
     let run = approved.continued_in.clone().expect("the loop goes on");
     let events = follow(&s, &run).await;
     let said: String = events
@@ -732,7 +736,7 @@ async fn the_tool_loop_goes_on_after_the_person_decides() {
     // Rejected: nothing changes, and the model reads so.
     let (_, events) = ask(&s, "which other budget should I set to save more?", Some(conversation)).await;
     let id = decided(&events).expect("a card");
-    let rejected = s.sou.decide(s.user, &id, backend::approvals::Decision::Reject).await.unwrap();
+    let rejected = s.sou.approvals().decide(s.user, &id, backend::approvals::Decision::Reject).await.unwrap();
     follow(&s, &rejected.continued_in.expect("the loop goes on")).await;
     let b = bodies(&s.mock);
     assert_eq!(tool_result(&b[3]), "The user rejected this change: nothing changed.");

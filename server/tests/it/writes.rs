@@ -330,8 +330,8 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
         &approval.id,
     )
     .await;
-    assert_eq!(sou.resume_approved().await.unwrap(), 1);
-    assert_eq!(sou.resume_approved().await.unwrap(), 0, "once");
+    assert_eq!(sou.approvals().resume_approved().await.unwrap(), 1);
+    assert_eq!(sou.approvals().resume_approved().await.unwrap(), 0, "once");
     let once = ledger(&store, alice.user).await;
     assert_eq!(before.iter().zip(&once).filter(|(b, a)| b != a).count() as u32, approval.effect.transactions);
     let (_, body) =
