@@ -11,7 +11,7 @@ use crate::plan::{PlanMeta, ToolCallPlan};
 use crate::reason::{confidence_of, Reason, ReasonCode};
 use crate::tool::ToolCall;
 use crate::tool::{
-    balances::BalancesArgs, budget_status::BudgetArgs, cash_flow::CashFlowArgs,
+    activity::ActivityArgs, balances::BalancesArgs, budget_status::BudgetArgs, cash_flow::CashFlowArgs,
     list_transactions::ListTransactionsArgs, recurring_payments::RecurringArgs,
     spending_summary::SummaryArgs,
 };
@@ -132,6 +132,14 @@ pub(crate) fn call_for(kind: Kind, s: Slots) -> ToolCall {
             category: s.category,
             merchant: s.merchant,
         }),
+        Kind::Activity => ToolCall::Activity(ActivityArgs {
+            period: s.period,
+            category: s.category,
+            merchant: s.merchant,
+            account: s.account,
+            // Money going out is the tool's own default.
+            direction: s.direction.filter(|d| *d == Direction::Credit),
+        }),
     }
 }
 
@@ -146,6 +154,7 @@ pub(crate) fn convert(call: ToolCall, kind: Kind, group_by: Option<GroupBy>, per
             | (Kind::Balance, ToolCall::Balances(_))
             | (Kind::Budget, ToolCall::BudgetStatus(_))
             | (Kind::Recurring, ToolCall::RecurringPayments(_))
+            | (Kind::Activity, ToolCall::Activity(_))
     );
     if same {
         return call;

@@ -61,6 +61,14 @@ pub fn last_months(today: Date, n: u32, locale: Locale) -> Period {
     p
 }
 
+/// Everything up to and including today (from 2000): where "the last time", "the first
+/// time" and "since when" look when the message names no period.
+pub fn ever(today: Date, locale: Locale) -> Period {
+    let start = Date::new(2000, 1, 1).unwrap_or(today);
+    let label = locale.pick("tout l'historique", "all history").to_string();
+    Period { start, end: today.add_days(1), label, words: String::new() }
+}
+
 /// A unit a follow-up can step by: "le mois précédent", "the year after".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {

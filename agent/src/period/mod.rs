@@ -9,8 +9,8 @@ mod scan;
 mod tests;
 
 pub use calendar::{
-    against, default_period, last_months, month, preceding, range, relabel, renamed, so_far_against, step,
-    to_date_against, today, year, Unit,
+    against, default_period, ever, last_months, month, preceding, range, relabel, renamed, so_far_against,
+    step, to_date_against, today, year, Unit,
 };
 
 use crate::args::Period;

@@ -100,6 +100,12 @@ fn describe(outcome: &ParseOutcome) -> String {
             // The write tools' own values.
             let join = |v: &[String]| v.iter().map(|s| s.replace(' ', "_")).collect::<Vec<_>>().join(",");
             match c {
+                ToolCall::Activity(a) => {
+                    if let Some(d) = a.direction {
+                        let d = serde_json::to_value(d).unwrap();
+                        s.push_str(&format!(" direction={}", d.as_str().unwrap()));
+                    }
+                }
                 ToolCall::SetBudget(a) => {
                     if let Some(m) = a.amount {
                         s.push_str(&format!(" amount={}{}", m.minor, m.currency));

@@ -36,6 +36,35 @@ pub(super) fn how_many(tokens: &[Token], j: usize) -> bool {
     )
 }
 
+/// Going somewhere, taking or ordering something: what a count, or how often, reads
+/// with it ("how many times did I go to Lidl", "je vais souvent chez Picard").
+pub(super) fn went(w: &str) -> bool {
+    matches!(
+        w,
+        "go" | "went"
+            | "gone"
+            | "been"
+            | "visited"
+            | "visit"
+            | "took"
+            | "taken"
+            | "take"
+            | "ordered"
+            | "order"
+            | "used"
+            | "pris"
+            | "vais"
+            | "va"
+            | "alle"
+            | "allee"
+            | "passe"
+            | "passee"
+            | "commande"
+            | "utilise"
+            | "mange"
+    )
+}
+
 /// Reads the counts asked: whether payments are counted ("how many Uber rides"), and
 /// where "how often" starts ("combien de fois").
 pub(super) fn read(
@@ -54,29 +83,6 @@ pub(super) fn read(
     let times = |w: &str| matches!(w, "fois" | "times" | "passages" | "visits" | "visites");
     let how_often = (0..tokens.len()).find(|&j| how_many(tokens, j) && times(norm(j + 2)));
     if let Some(j) = how_often {
-        let went = |w: &str| {
-            matches!(
-                w,
-                "go" | "went"
-                    | "gone"
-                    | "been"
-                    | "visited"
-                    | "took"
-                    | "taken"
-                    | "take"
-                    | "ordered"
-                    | "order"
-                    | "used"
-                    | "pris"
-                    | "alle"
-                    | "allee"
-                    | "passe"
-                    | "passee"
-                    | "commande"
-                    | "utilise"
-                    | "mange"
-            )
-        };
         for (k, t) in tokens.iter().enumerate() {
             if (j..=j + 2).contains(&k) || went(&t.norm) {
                 used[k] = true;

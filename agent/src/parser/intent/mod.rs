@@ -10,9 +10,11 @@ mod count;
 mod lines;
 mod rank;
 mod scan;
+pub(crate) mod when;
 mod words;
 use crate::locale::Locale;
 pub use crate::tool::spending_summary::DEFAULT_TOP;
+pub(crate) use when::When;
 pub(crate) use words::topic;
 use words::{CREDIT_SIDE, DEBIT_SIDE};
 
@@ -25,6 +27,8 @@ pub(crate) enum Kind {
     Balance,
     Budget,
     Recurring,
+    /// When and how often: the activity of a name.
+    Activity,
 }
 
 /// What the message asks for, before the period and filters.
@@ -81,6 +85,8 @@ pub(crate) struct Intent {
     /// The breakdown over time was one word ("daily spend", "dépenses mensuelles"),
     /// which people use for a rate as much as for a breakdown.
     pub(crate) rate_word: bool,
+    /// "la dernière fois", "since when", "how often": when, or how often, money went.
+    pub(crate) when: Option<When>,
 }
 
 /// What the words ask for, before one kind is chosen: several may be said at once.
@@ -113,6 +119,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "…, pas les remboursements", "not the refunds": one side of the ledger turned
     // down — the other side, if the message asks for it too (read at the end).
     let mut turned_down: Option<(Direction, usize, usize)> = None;
+    when::read(tokens, used, message, &mut intent);
     scan::words(tokens, used, message, &mut intent, &mut a, (&mut subscription_words, &mut turned_down));
     subscriptions(tokens, message, subscription_words, &mut intent, &mut a);
     where_money_goes(tokens, used, message, &mut intent, &mut a);
@@ -318,6 +325,15 @@ fn choose_kind(intent: &mut Intent, a: &Asked) {
         || (a.budget && (a.income || a.cash || a.recurring || a.list))
         || (a.recurring && (a.income || a.cash))
         || (a.cash && a.list);
+    if intent.when.is_some() {
+        // "la dernière fois que j'ai été payée": money in, when said so.
+        if a.income && intent.direction.is_none() {
+            intent.direction = Some(Direction::Credit);
+        }
+        intent.second_ask |= a.balance || a.budget || a.recurring || a.cash;
+        intent.kind = Some(Kind::Activity);
+        return;
+    }
     intent.kind = if a.balance {
         Some(Kind::Balance)
     } else if a.budget {
@@ -410,5 +426,7 @@ pub(crate) fn kind_label(kind: Kind, locale: Locale) -> &'static str {
         (Locale::En, Kind::Budget) => "budget status",
         (Locale::Fr, Kind::Recurring) => "paiements récurrents",
         (Locale::En, Kind::Recurring) => "recurring payments",
+        (Locale::Fr, Kind::Activity) => "fréquence et dates",
+        (Locale::En, Kind::Activity) => "how often and when",
     }
 }

@@ -102,6 +102,12 @@ impl Question<'_> {
             let detail = amount::describe(amount_min, amount_max, locale);
             self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &detail));
         }
+        // "when did I last pay it?", "c'était quand la dernière fois ?": of what? Asked.
+        if let ToolCall::Activity(a) = call {
+            if a.category.is_none() && a.merchant.is_none() && a.account.is_none() && a.direction.is_none() {
+                self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &self.words.join(" ")));
+            }
+        }
         // A breakdown the tool cannot make ("mes transactions par catégorie", "solde par
         // mois") would be dropped: it stops the run.
         let grouped = match call {

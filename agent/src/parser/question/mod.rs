@@ -166,7 +166,9 @@ impl Parser {
                 amount_max,
                 group_by,
                 top,
-                direction: intent.direction,
+                // "mon tout premier salaire": an income's activity is money in.
+                direction: intent.direction.or((q.kind == Kind::Activity && signals.income_category)
+                    .then_some(crate::args::Direction::Credit)),
                 exclude,
                 average: intent.average_per.filter(|_| intent.average),
             },

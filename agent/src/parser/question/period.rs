@@ -4,7 +4,7 @@
 use super::Question;
 use crate::args::Period;
 use crate::parser::build::{current_period, LOOKBACK_MONTHS};
-use crate::parser::intent::Kind;
+use crate::parser::intent::{Kind, When};
 use crate::plan::ToolCallPlan;
 use crate::reason::{Reason, ReasonCode};
 
@@ -27,6 +27,16 @@ impl Question<'_> {
                     ));
                 }
                 self.reasons.push(Reason::new(ReasonCode::ExplicitPeriod, locale, &p.label));
+                p
+            }
+            // "la dernière fois chez Lidl", "since when": the whole history; "how often":
+            // the last 12 months, a rate's window.
+            (None, _) if kind == Kind::Activity => {
+                let p = match intent.when {
+                    Some(When::Ever) => crate::period::ever(today, locale),
+                    _ => crate::period::last_months(today, LOOKBACK_MONTHS, locale),
+                };
+                self.reasons.push(Reason::new(ReasonCode::CurrentPeriod, locale, &p.label));
                 p
             }
             // "my last 10 transactions": the newest, from the last 12 months.

@@ -235,6 +235,10 @@ impl Parser {
         }
         // Phrases that carry nothing ("du coup", "…, j'en ai marre") are read.
         let mut used = vec![false; tokens.len()];
+        // "quand est-ce que j'ai payé Free la dernière fois": when, a read.
+        if super::intent::when::find(tokens, &used).is_some() {
+            return None;
+        }
         super::set_aside_harmless(tokens, &mut used, message);
         let mut r = Read {
             p: self,

@@ -339,7 +339,7 @@ pub(super) fn misspelt(s: &mut Scan<'_>) -> bool {
             Kind::CashFlow => &mut s.a.cash,
             Kind::Income => &mut s.a.income,
             Kind::List => &mut s.a.list,
-            Kind::Spending => &mut s.a.spend,
+            Kind::Spending | Kind::Activity => &mut s.a.spend,
         };
         *flag = true;
         s.intent.fuzzy = Some(format!("« {} » → {word}", s.span(i, i)));
