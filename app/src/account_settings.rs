@@ -56,7 +56,7 @@ pub async fn load_account_settings() -> Result<AccountData, AppError> {
             .await?
             .into_iter()
             .map(|s| SessionView {
-                last_seen: moment(backend::auth::local_minute(&s.last_seen_at, sou.timezone()), locale),
+                last_seen: moment(backend::local_minute(&s.last_seen_at, sou.timezone()), locale),
                 id: s.id,
                 browser: s.browser.map(str::to_string),
                 os: s.os.map(str::to_string),

@@ -192,7 +192,7 @@ pub struct SettingsData {
 #[server(endpoint = "settings")]
 pub async fn load_settings(reveal: Option<i64>) -> Result<SettingsData, AppError> {
     ssr::answer(async move {
-        use backend::providers::KeyState;
+        use backend::KeyState;
         use secrecy::ExposeSecret;
         let (sou, user) = ssr::session()?;
         let locale = ssr::accept_language();
@@ -297,7 +297,7 @@ pub async fn choose_model(provider: String, model: String) -> Result<(), AppErro
         let (sou, user) = ssr::session()?;
         let settings = ssr::model_settings(&sou)?;
         let model = Some(model.trim().to_string()).filter(|m| !m.is_empty());
-        let choice = backend::providers::Choice { provider: ssr::provider_id(&provider)?, model };
+        let choice = backend::Choice { provider: ssr::provider_id(&provider)?, model };
         settings.choose(user, &choice).await?;
         Ok(())
     })
@@ -363,7 +363,7 @@ pub async fn load_imports(refused: Option<String>) -> Result<ImportsData, AppErr
             locale,
             imports,
             refused,
-            max_mb: backend::imports::MAX_FILE_BYTES / 1024 / 1024,
+            max_mb: backend::MAX_IMPORT_BYTES / 1024 / 1024,
         })
     })
     .await
@@ -395,9 +395,9 @@ pub async fn load_import(
         let locale = ssr::accept_language();
         let imports = sou.imports();
         let into = into.filter(|a| !a.is_empty());
-        let layout = backend::imports::Layout::Edited(&edit);
+        let layout = backend::Layout::Edited(&edit);
         let parts: Vec<String> = parts.split(',').map(str::to_string).collect();
-        let chosen = backend::imports::Chosen { account: into.as_deref(), parts: &parts };
+        let chosen = backend::Chosen { account: into.as_deref(), parts: &parts };
         let view = imports.view(user, &id, layout, chosen, locale).await?;
         Ok(ImportData { account: ssr::account_view()?, locale, view })
     })
@@ -443,7 +443,7 @@ pub async fn load_rules(rule: Option<i64>, error: Option<String>) -> Result<Rule
             categories: sou.rules().categories(user, locale).await?,
             rules: sou.rules().list(user, locale).await?,
             proposal,
-            error: error.map(|code| backend::rules::RuleError::message(&code, locale).to_string()),
+            error: error.map(|code| backend::RuleError::message(&code, locale).to_string()),
         })
     })
     .await
@@ -487,7 +487,7 @@ pub async fn load_reports(error: Option<String>) -> Result<ReportsData, AppError
             .map(|a| (a.message_id, a.question))
             .collect();
         let last = sou.today().first_of_month().add_months(-1);
-        let error = error.map(|code| match backend::reports::Refusal::from_code(&code) {
+        let error = error.map(|code| match backend::Refusal::from_code(&code) {
             Some(r) => r.message(locale).to_string(),
             None if code == "not_found" => locale
                 .pick("Ce partage ou cette réponse n'existe plus.", "This share or answer no longer exists.")
@@ -571,7 +571,7 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
                 Ok(r) => (Some(r), None, false),
                 // A query's error is the user's to read, in the page.
                 Err(e) if e.is_users() => {
-                    let busy = matches!(e, backend::datasets::DatasetError::Busy(_));
+                    let busy = matches!(e, backend::DatasetError::Busy(_));
                     (None, Some(e.message(locale)), busy)
                 }
                 Err(e) => return Err(e.into()),
@@ -590,8 +590,8 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
             result,
             query_error,
             query_busy,
-            max_mb: backend::datasets::MAX_FILE_BYTES / 1024 / 1024,
-            row_cap: backend::datasets::ROW_CAP,
+            max_mb: backend::MAX_DATASET_BYTES / 1024 / 1024,
+            row_cap: backend::DATASET_ROW_CAP,
             per_user: sou.datasets().per_user(),
         })
     })
@@ -600,7 +600,7 @@ pub async fn load_datasets(refused: Option<String>, sql: Option<String>) -> Resu
 
 #[cfg(feature = "ssr")]
 pub mod ssr {
-    use backend::auth::Account;
+    use backend::Account;
     use backend::{Sou, UserId};
     use leptos::prelude::*;
 
@@ -647,7 +647,7 @@ pub mod ssr {
     pub fn session_cookie() -> Option<String> {
         let parts = use_context::<http::request::Parts>()?;
         let values = parts.headers.get_all(http::header::COOKIE).iter().filter_map(|v| v.to_str().ok());
-        backend::auth::session_in_cookies(values).map(str::to_string)
+        backend::session_in_cookies(values).map(str::to_string)
     }
 
     /// The signed-in account of this request.
@@ -662,7 +662,7 @@ pub mod ssr {
         Ok(super::AccountView { demo_hours_left: account.demo_hours_left(), name: account.name })
     }
 
-    pub fn model_settings(sou: &Sou) -> Result<backend::providers::ModelSettings<'_>, AppError> {
+    pub fn model_settings(sou: &Sou) -> Result<backend::ModelSettings<'_>, AppError> {
         sou.model_settings()
             .ok_or_else(|| AppError::BadRequest("language models are not enabled on this server".into()))
     }

@@ -39,7 +39,7 @@ struct EmbedData {
 
 async fn load(site: String) -> Result<EmbedData, AppError> {
     let Some(sou) = use_context::<backend::Sou>() else { return Err(AppError::Internal) };
-    let token = backend::widgets::visitor_token();
+    let token = backend::visitor_token();
     let visitor = sou.widgets().visitor(&site, &token).await?;
     let vocabulary = sou.widgets().visitor_vocabulary(&visitor).await?;
     let site = visitor.site;

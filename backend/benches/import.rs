@@ -7,8 +7,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use backend::import::{self, csv, dedupe_hashes, merchant};
-use backend::imports::{Imports, Target};
 use backend::Store;
+use backend::{Imports, Target};
 
 const ROWS: usize = 20_000;
 

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use backend::runs::RunConfig;
+use backend::RunConfig;
 use backend::{demo, ChatRequest, Sou, Store, UserId};
 use futures::StreamExt;
 

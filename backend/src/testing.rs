@@ -256,3 +256,11 @@ pub mod tools {
 pub mod renumbering {
     pub use crate::store::renumbering::{moves, old_version, RENUMBERING};
 }
+
+/// Datasets made and listed with the store the test holds.
+pub mod datasets {
+    pub use crate::datasets::{
+        create, delete, describe, list, query, sandbox::Refused, DATASET_ROW_CAP, MAX_CELL_CHARS,
+        RESULT_BYTES,
+    };
+}

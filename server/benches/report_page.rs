@@ -9,8 +9,8 @@
 use std::time::{Duration, Instant};
 
 use axum::routing::get;
-use backend::reports::{NewReport, ReportOptions};
 use backend::{demo, Sou, Store};
+use backend::{NewReport, ReportOptions};
 use leptos::prelude::LeptosOptions;
 
 const ROUNDS: usize = 2_000;

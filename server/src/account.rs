@@ -10,7 +10,7 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::post;
 use axum::{Extension, Form};
-use backend::auth::AuthError;
+use backend::AuthError;
 use backend::{ErrorKind, UserError};
 use secrecy::SecretString;
 use serde::Deserialize;

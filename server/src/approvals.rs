@@ -11,8 +11,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json};
-use backend::approvals::{Decision, WriteError};
 use backend::UserError as _;
+use backend::{Decision, WriteError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -224,7 +224,7 @@ pub async fn undo_form(
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
     let page = field(&fields, "back").unwrap_or("/settings/changes").to_string();
-    let anchor = if backend::reports::well_formed(&id) { format!("change-{id}") } else { "latest".into() };
+    let anchor = if backend::well_formed(&id) { format!("change-{id}") } else { "latest".into() };
     match state.sou.approvals().undo(account.user, &id).await {
         Ok(_) => back(&page, None, &anchor),
         Err(WriteError::Backend(e)) if e.code() == "internal" => {
@@ -284,7 +284,7 @@ pub async fn budget_form(
         }
     };
     let call = agent::ToolCall::SetBudget(agent::SetBudgetArgs { category: category.clone(), amount, from });
-    if let Err(e) = backend::registry::check_call(&call) {
+    if let Err(e) = backend::check_call(&call) {
         tracing::info!(error = %e, "a budget form was refused");
         return again("bad_request");
     }

@@ -14,7 +14,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Extension, Form};
-use backend::auth::{Account, AuthError, Client, NewSession};
+use backend::{Account, AuthError, Client, NewSession};
 use backend::{ErrorKind, UserError};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
@@ -34,7 +34,7 @@ pub(crate) fn routes() -> axum::Router<AppState> {
 }
 
 /// The session cookie's name.
-pub const COOKIE: &str = backend::auth::SESSION_COOKIE;
+pub const COOKIE: &str = backend::SESSION_COOKIE;
 
 /// The caller's address, for the per-client log-in limit: the TCP peer, or with
 /// `trust_proxy` the last address the proxy added to `X-Forwarded-For`.
@@ -169,7 +169,7 @@ fn same_origin(headers: &HeaderMap) -> bool {
 }
 
 pub(crate) fn session_cookie(headers: &HeaderMap) -> Option<&str> {
-    backend::auth::session_in_cookies(headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()))
+    backend::session_in_cookies(headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()))
 }
 
 fn client_addr(req: &Request, trust_proxy: bool) -> ClientAddr {
@@ -298,7 +298,7 @@ pub async fn sign_up(
     let password = SecretString::from(form.password);
     match state.sou.auth().sign_up_from(&name, &password, self::client(&client, &headers)).await {
         Ok((account, session)) => {
-            tracing::info!(user = %backend::trace::user(account.user), "an account was created");
+            tracing::info!(user = %backend::trace_user(account.user), "an account was created");
             signed_in(session, &headers, "/")
         }
         Err(e) => form_failed("/signup", &e, &name, ""),
@@ -312,7 +312,7 @@ pub async fn demo(
 ) -> Response {
     match state.sou.auth().demo(self::client(&client, &headers)).await {
         Ok((account, session)) => {
-            tracing::info!(user = %backend::trace::user(account.user), "a demo account was created");
+            tracing::info!(user = %backend::trace_user(account.user), "a demo account was created");
             signed_in(session, &headers, "/")
         }
         Err(e) => form_failed("/login", &e, "", ""),

@@ -41,7 +41,7 @@ pub(crate) async fn api_plan(
 }
 
 pub(crate) async fn api_tools() -> Json<serde_json::Value> {
-    Json(json!({"tools": backend::registry::Registry::get().tools()}))
+    Json(json!({"tools": backend::Registry::get().tools()}))
 }
 
 pub(crate) async fn api_chat(

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use backend::llm::catalog::ProviderId;
-use backend::providers::{LlmConfig, ProviderConfig};
+use backend::{LlmConfig, ProviderConfig};
 
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
@@ -150,11 +150,11 @@ impl Default for Raw {
             run_stale_secs: 60,
             pause_between_steps_ms: 0,
             shutdown_grace_secs: 8,
-            dataset_queries_per_user: backend::slots::QueryLimits::default().per_user,
-            dataset_queries_queue: backend::slots::QueryLimits::default().queue,
-            dataset_queries_total: backend::slots::QueryLimits::default().total,
-            widget_visitor_percent: backend::widgets::DEFAULT_VISITOR_PERCENT,
-            report_views_per_minute: backend::reports::VIEWS_PER_MINUTE,
+            dataset_queries_per_user: backend::QueryLimits::default().per_user,
+            dataset_queries_queue: backend::QueryLimits::default().queue,
+            dataset_queries_total: backend::QueryLimits::default().total,
+            widget_visitor_percent: backend::DEFAULT_VISITOR_PERCENT,
+            report_views_per_minute: backend::VIEWS_PER_MINUTE,
             database_url: None,
             database_owner_url: None,
             master_key: None,
@@ -194,13 +194,13 @@ pub struct Config {
     /// How long a proposed write waits for the user's approval (`SOU_APPROVAL_MINUTES`,
     /// default 30), and a pause between an approval and its write
     /// (`SOU_PAUSE_BEFORE_WRITE_MS`, default 0: only crash tests set it).
-    pub writes: backend::approvals::WriteConfig,
+    pub writes: backend::WriteConfig,
     /// Model spending limits per month: all users together (`SOU_USAGE_LIMIT_EUR`) and
     /// each user (`SOU_USER_USAGE_LIMIT_EUR`), in euros, none by default; and how long a
     /// running answer may go without news before it is taken for stopped
     /// (`SOU_RUN_STALE_SECS`, default 60); a pause between two steps of a plan
     /// (`SOU_PAUSE_BETWEEN_STEPS_MS`, default 0: only crash tests set it).
-    pub runs: backend::runs::RunConfig,
+    pub runs: backend::RunConfig,
     /// On SIGTERM or Ctrl-C, how long answers in flight get to finish before they are cut
     /// short and marked interrupted (`SOU_SHUTDOWN_GRACE_SECS`, default 8: within the
     /// 10 s a container runtime waits before SIGKILL).
@@ -209,7 +209,7 @@ pub struct Config {
     /// each user's waiting their turn past it (`SOU_DATASET_QUERIES_QUEUE`, default 2;
     /// past it a query is refused as busy) and all users' (`SOU_DATASET_QUERIES_TOTAL`,
     /// default 6, more than a user's share, at most 32).
-    pub queries: backend::slots::QueryLimits,
+    pub queries: backend::QueryLimits,
     /// The share of a widget site's hourly questions one visitor may ask, in percent
     /// (`SOU_WIDGET_VISITOR_PERCENT`, 1 to 100, default 20; at least one question).
     pub widget_visitor_percent: u32,
@@ -282,7 +282,7 @@ impl Config {
         let euros = |v: &Option<Euros>, name: &'static str| {
             v.as_ref().map(|e| e.micros().ok_or(ConfigError::Euros(name))).transpose()
         };
-        let limits = backend::runs::UsageLimits {
+        let limits = backend::UsageLimits {
             instance_monthly_eur_micros: euros(&raw.usage_limit_eur, "usage_limit_eur")?,
             user_monthly_eur_micros: euros(&raw.user_usage_limit_eur, "user_usage_limit_eur")?,
         };
@@ -292,7 +292,7 @@ impl Config {
         if raw.shutdown_grace_secs > 600 {
             return Err(ConfigError::ShutdownGrace(raw.shutdown_grace_secs));
         }
-        let queries = backend::slots::QueryLimits {
+        let queries = backend::QueryLimits {
             per_user: raw.dataset_queries_per_user,
             queue: raw.dataset_queries_queue,
             total: raw.dataset_queries_total,
@@ -319,16 +319,16 @@ impl Config {
             session_idle: Duration::from_secs(u64::from(raw.session_idle_days) * 24 * 3600),
             trust_proxy: raw.trust_proxy,
             retention_days: raw.retention_days,
-            writes: backend::approvals::WriteConfig {
+            writes: backend::WriteConfig {
                 approval_ttl: Duration::from_secs(u64::from(raw.approval_minutes) * 60),
                 pause_before_execute: Duration::from_millis(raw.pause_before_write_ms.min(60_000)),
             },
-            runs: backend::runs::RunConfig {
+            runs: backend::RunConfig {
                 stale_after: Duration::from_secs(raw.run_stale_secs),
                 record: true,
                 limits,
                 pause_between_steps: Duration::from_millis(raw.pause_between_steps_ms.min(60_000)),
-                ..backend::runs::RunConfig::default()
+                ..backend::RunConfig::default()
             },
             shutdown_grace: Duration::from_secs(raw.shutdown_grace_secs),
             queries,
@@ -460,7 +460,7 @@ mod tests {
             assert!(Config::load().is_err(), "more than six decimals");
             jail.set_env("SOU_USAGE_LIMIT_EUR", "10");
             // Dataset queries at once: a user's share must leave room for another's.
-            assert_eq!(c.queries, backend::slots::QueryLimits::default());
+            assert_eq!(c.queries, backend::QueryLimits::default());
             jail.set_env("SOU_DATASET_QUERIES_PER_USER", "1");
             jail.set_env("SOU_DATASET_QUERIES_TOTAL", "3");
             let queries = Config::load().map_err(|e| e.to_string())?.queries;
@@ -470,7 +470,7 @@ mod tests {
             assert!(err.contains("less than the total"), "{err}");
             jail.set_env("SOU_DATASET_QUERIES_PER_USER", "1");
             // A shared link's requests a minute: read at start, a word is an error.
-            assert_eq!(c.report_views_per_minute, backend::reports::VIEWS_PER_MINUTE);
+            assert_eq!(c.report_views_per_minute, backend::VIEWS_PER_MINUTE);
             jail.set_env("SOU_REPORT_VIEWS_PER_MINUTE", "0");
             assert_eq!(Config::load().map_err(|e| e.to_string())?.report_views_per_minute, 0);
             jail.set_env("SOU_REPORT_VIEWS_PER_MINUTE", "lots");

@@ -6,7 +6,7 @@ use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
-use backend::imports::ImportError;
+use backend::ImportError;
 use backend::{ErrorKind, UserError};
 
 use crate::auth::SignedIn;
@@ -15,7 +15,7 @@ use crate::forms::{read_file, see_other};
 use crate::state::AppState;
 
 /// The largest request body of a dataset: the file and the form around it.
-pub const DATASET_BODY_LIMIT: usize = backend::datasets::MAX_FILE_BYTES + 64 * 1024;
+pub const DATASET_BODY_LIMIT: usize = backend::MAX_DATASET_BYTES + 64 * 1024;
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
@@ -32,8 +32,8 @@ pub async fn upload_dataset(
 ) -> Response {
     let result = match read_file(multipart).await {
         Ok((name, bytes)) => state.sou.datasets().create(account.user, (&name, &bytes)).await,
-        Err(ImportError::TooLarge) => Err(backend::datasets::DatasetError::TooLarge),
-        Err(_) => Err(backend::datasets::DatasetError::Empty),
+        Err(ImportError::TooLarge) => Err(backend::DatasetError::TooLarge),
+        Err(_) => Err(backend::DatasetError::Empty),
     };
     match result {
         Ok(info) => {

@@ -6,7 +6,7 @@
 use axum::extract::Multipart;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
-use backend::imports::ImportError;
+use backend::ImportError;
 
 /// The language a request's `Accept-Language` asks for, if Sou speaks it.
 pub(crate) fn accept_language(headers: &HeaderMap) -> Option<agent::Locale> {

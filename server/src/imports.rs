@@ -22,7 +22,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
-use backend::imports::{Chosen, ImportError, Layout, Target, MAX_FILE_BYTES};
+use backend::{Chosen, ImportError, Layout, Target, MAX_IMPORT_BYTES};
 use backend::{ErrorKind, UserError};
 use serde::Deserialize;
 use serde_json::json;
@@ -36,7 +36,7 @@ use crate::state::AppState;
 const WAIT: Duration = Duration::from_secs(60);
 
 /// The largest request body of an upload: the file and the form around it.
-pub const UPLOAD_BODY_LIMIT: usize = MAX_FILE_BYTES + 64 * 1024;
+pub const UPLOAD_BODY_LIMIT: usize = MAX_IMPORT_BYTES + 64 * 1024;
 
 pub(crate) fn routes() -> Router<AppState> {
     let upload_limit = || DefaultBodyLimit::max(UPLOAD_BODY_LIMIT);

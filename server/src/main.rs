@@ -3,9 +3,9 @@
 
 use std::process::ExitCode;
 
-use backend::auth::AuthConfig;
-use backend::providers::Providers;
-use backend::vault::Vault;
+use backend::AuthConfig;
+use backend::Providers;
+use backend::Vault;
 use backend::{Sou, Store};
 use leptos::prelude::get_configuration;
 use server::config::Config;

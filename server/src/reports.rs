@@ -24,8 +24,8 @@ use axum::http::header::{
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
-use backend::reports::{NewReport, ReportChange, ReportError, ReportOptions};
 use backend::UserError as _;
+use backend::{NewReport, ReportChange, ReportError, ReportOptions};
 use serde_json::json;
 
 use crate::auth::SignedIn;
@@ -107,7 +107,7 @@ pub async fn page(
         html(StatusCode::INTERNAL_SERVER_ERROR, app::report::not_found_html(locale.unwrap_or_default()))
     };
     let not_found = || html(StatusCode::NOT_FOUND, app::report::not_found_html(locale.unwrap_or_default()));
-    if !backend::reports::well_formed(&id) {
+    if !backend::well_formed(&id) {
         return not_found();
     }
     let limit = state.sou.reports().views_per_minute();

@@ -12,8 +12,8 @@ use axum::routing::{get, post, put};
 use axum::{Form, Json};
 use serde::Deserialize;
 
-use backend::runs::plans::{RunAction, RunError};
 use backend::UserError as _;
+use backend::{RunAction, RunError};
 use serde_json::{json, Value};
 
 use crate::approvals::{back, field};
@@ -259,7 +259,7 @@ pub async fn limit_form(
             .and_then(|cents| u64::try_from(cents).ok())
             .and_then(|cents| cents.checked_mul(10_000));
         match micros {
-            Some(v) if v <= backend::runs::usage::MAX_OWN_LIMIT_EUR_MICROS => Some(v),
+            Some(v) if v <= backend::MAX_OWN_LIMIT_EUR_MICROS => Some(v),
             _ => {
                 let typed: String = typed.chars().take(40).collect();
                 let query: String = form_urlencoded::Serializer::new(String::new())

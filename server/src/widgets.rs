@@ -14,8 +14,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, patch, post};
 use axum::{Form, Json};
-use backend::widgets::{Visitor, WidgetError};
 use backend::UserError as _;
+use backend::{Visitor, WidgetError};
 use serde::Deserialize;
 use serde_json::json;
 

@@ -21,9 +21,8 @@ mod reveal;
 mod seen;
 mod sessions;
 
-pub use device::Device;
 pub use error::AuthError;
-pub use sessions::{local_minute, Client, SessionInfo};
+pub use sessions::{local_minute, Client};
 
 use std::net::IpAddr;
 use std::time::Duration;

@@ -51,7 +51,7 @@ pub fn describe(datasets: &[DatasetInfo], dialect: Dialect) -> String {
         Dialect::Postgres => "PostgreSQL",
     };
     let mut out = format!(
-        "Datasets (query them with one read-only {engine} SELECT; dates are text YYYY-MM-DD; at most {ROW_CAP} rows and {} MB are returned):\n",
+        "Datasets (query them with one read-only {engine} SELECT; dates are text YYYY-MM-DD; at most {DATASET_ROW_CAP} rows and {} MB are returned):\n",
         RESULT_BYTES / 1024 / 1024
     );
     for d in datasets {

@@ -2,7 +2,7 @@
 //! dataset, with column types inferred from the values — described to the model
 //! ([`describe`], the `dataset_info` text) and queried with read-only SQL checked by
 //! [`sandbox`] then run on the store's sandbox connections: read-only, within a time
-//! limit, at most [`ROW_CAP`] rows and [`RESULT_BYTES`] bytes of values.
+//! limit, at most [`DATASET_ROW_CAP`] rows and [`RESULT_BYTES`] bytes of values.
 //!
 //! On PostgreSQL a dataset's table is created by the tables' owner
 //! (`sou_create_dataset_table`, a `SECURITY DEFINER` function that takes only a
@@ -22,7 +22,7 @@ use crate::slots::Full;
 use sandbox::Refused;
 
 pub use catalogue::{delete, describe, list};
-pub use query::{plan_sql, query, query_plan};
+pub use query::{query, query_plan};
 pub use upload::create;
 
 /// The datasets of each user, as the pages see them: uploaded, listed, described,
@@ -79,13 +79,13 @@ impl Datasets {
 }
 
 /// The largest file accepted.
-pub const MAX_FILE_BYTES: usize = 20 * 1024 * 1024;
+pub const MAX_DATASET_BYTES: usize = 20 * 1024 * 1024;
 pub const MAX_COLUMNS: usize = 100;
 pub const MAX_ROWS: usize = 200_000;
 /// Datasets one user may have.
 pub const MAX_DATASETS: i64 = 20;
 /// Rows a query returns at most.
-pub const ROW_CAP: usize = 1_000;
+pub const DATASET_ROW_CAP: usize = 1_000;
 /// How long a query may run.
 pub const TIME_LIMIT: Duration = Duration::from_secs(2);
 /// Bytes of values a query returns at most: reading stops there, like at the row cap.
@@ -99,7 +99,7 @@ pub enum DatasetError {
     Empty,
     #[error("the file's name may not contain control or text-direction characters: rename the file")]
     FileName,
-    #[error("the file is larger than {} MB", MAX_FILE_BYTES / 1024 / 1024)]
+    #[error("the file is larger than {} MB", MAX_DATASET_BYTES / 1024 / 1024)]
     TooLarge,
     #[error("the file has more than {MAX_COLUMNS} columns")]
     TooManyColumns,
@@ -193,7 +193,7 @@ impl DatasetError {
             (E::FileName, Fr) => {
                 "Le nom du fichier ne peut pas contenir de caractères de contrôle ni de changement de sens d'écriture : renommez le fichier.".into()
             }
-            (E::TooLarge, Fr) => format!("Le fichier dépasse {} Mo.", MAX_FILE_BYTES / 1024 / 1024),
+            (E::TooLarge, Fr) => format!("Le fichier dépasse {} Mo.", MAX_DATASET_BYTES / 1024 / 1024),
             (E::TooManyColumns, Fr) => format!("Le fichier a plus de {MAX_COLUMNS} colonnes."),
             (E::TooManyRows, Fr) => format!("Le fichier a plus de {MAX_ROWS} lignes."),
             (E::TooMany, Fr) => {

@@ -17,7 +17,7 @@ use crate::ids::UserId;
 use crate::store::{Sandbox, Store};
 
 /// Runs `sql` over the user's datasets: checked, rewritten, then run read-only, within
-/// [`TIME_LIMIT`], returning at most [`ROW_CAP`] rows.
+/// [`TIME_LIMIT`], returning at most [`DATASET_ROW_CAP`] rows.
 pub async fn query(store: &Store, user: UserId, sql: &str) -> Result<QueryResult, DatasetError> {
     let (_, tables) = catalogue(store, user).await?;
     run(store, user, sql, &tables).await
@@ -224,7 +224,7 @@ pub(super) fn cell_bytes(cell: &Cell) -> usize {
     }
 }
 
-/// The rows of a result stream — at most [`ROW_CAP`] rows and [`RESULT_BYTES`] bytes
+/// The rows of a result stream — at most [`DATASET_ROW_CAP`] rows and [`RESULT_BYTES`] bytes
 /// of values, then it stops reading and says it was cut — with the column names, each
 /// row read by `cells`. Cut with no row: not even the first fits.
 pub(super) async fn collect<R: sqlx::Row>(
@@ -236,7 +236,7 @@ pub(super) async fn collect<R: sqlx::Row>(
         if columns.is_empty() {
             columns = row.columns().iter().map(|c| c.name().to_string()).collect();
         }
-        if rows.len() == ROW_CAP {
+        if rows.len() == DATASET_ROW_CAP {
             return Ok((columns, rows, true));
         }
         let row = cells(&row)?;

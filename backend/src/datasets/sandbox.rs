@@ -32,7 +32,6 @@ pub const MAX_CELL_CHARS: usize = 10_000;
 /// Where aggregated text is cut in the database: just past the result's byte cap, so
 /// that a cut value never fits in a result and is never shown.
 pub const AGGREGATE_CHARS: usize = super::RESULT_BYTES + 1;
-pub use size::{MAX_ROW, MAX_SEARCH, MAX_VALUE};
 /// How deep expressions and subqueries may nest.
 const MAX_DEPTH: usize = 40;
 

@@ -181,7 +181,7 @@ fn table(file_name: &str, bytes: &[u8]) -> Result<Table, DatasetError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(DatasetError::Empty);
     }
-    if bytes.len() > MAX_FILE_BYTES {
+    if bytes.len() > MAX_DATASET_BYTES {
         return Err(DatasetError::TooLarge);
     }
     let (header, records) = import::csv::table(bytes).map_err(|_| DatasetError::Empty)?;

@@ -34,7 +34,7 @@ use crate::store::{timestamp, Store};
 /// Uploaded files not imported are deleted after this many days.
 pub const UPLOAD_DAYS: i64 = 7;
 /// The largest file accepted.
-pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
+pub const MAX_IMPORT_BYTES: usize = 10 * 1024 * 1024;
 /// Rows a preview shows.
 pub const PREVIEW_ROWS: usize = 50;
 /// Rows written between two progress reports.
@@ -44,7 +44,7 @@ const PROGRESS_EVERY: usize = 25;
 pub enum ImportError {
     #[error("the file is empty")]
     Empty,
-    #[error("the file is larger than {} MB", MAX_FILE_BYTES / 1024 / 1024)]
+    #[error("the file is larger than {} MB", MAX_IMPORT_BYTES / 1024 / 1024)]
     TooLarge,
     #[error(transparent)]
     Read(#[from] ReadError),
@@ -90,7 +90,7 @@ impl ImportError {
         use ImportError as E;
         let fr = match self {
             E::Empty => "Le fichier est vide.".to_string(),
-            E::TooLarge => format!("Le fichier dépasse {} Mo.", MAX_FILE_BYTES / 1024 / 1024),
+            E::TooLarge => format!("Le fichier dépasse {} Mo.", MAX_IMPORT_BYTES / 1024 / 1024),
             E::Read(e) => format!("Sou n'a pas pu lire ce fichier : {e}."),
             E::NoRows => "Le fichier ne contient aucune opération lisible.".into(),
             E::LayoutUnsure => "Sou n'est pas sûr de la colonne des montants : choisissez-la dans la disposition, puis mettez à jour l'aperçu.".into(),
@@ -478,7 +478,7 @@ impl Imports {
         if bytes.is_empty() {
             return Err(ImportError::Empty);
         }
-        if bytes.len() > MAX_FILE_BYTES {
+        if bytes.len() > MAX_IMPORT_BYTES {
             return Err(ImportError::TooLarge);
         }
         let format = import::sniff(file_name, &bytes);

@@ -29,7 +29,7 @@ mod limit;
 mod page;
 mod refusal;
 
-pub use limit::{VIEWS_PER_MINUTE, VIEW_WINDOW};
+pub use limit::VIEWS_PER_MINUTE;
 use refusal::refuse;
 pub use refusal::{Refusal, ReportError};
 

@@ -14,8 +14,6 @@ use crate::ids::UserId;
 use crate::runs::record::Runs;
 use crate::store::owner::Owner;
 
-pub use super::record::UsageLimits;
-
 /// The largest limit a user may set: a million euros.
 pub const MAX_OWN_LIMIT_EUR_MICROS: u64 = 1_000_000 * 1_000_000;
 

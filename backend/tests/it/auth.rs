@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use backend::auth::{Auth, AuthConfig, AuthError, TOKEN_PREFIX};
 use backend::Store;
+use backend::{Auth, AuthConfig, AuthError, TOKEN_PREFIX};
 use secrecy::{ExposeSecret, SecretString};
 
 async fn auth(config: AuthConfig) -> (Auth, Store, tempfile::TempDir) {

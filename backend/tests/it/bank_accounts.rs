@@ -5,7 +5,7 @@
 //! user's account, changes nothing.
 
 use agent::{Context, Locale, ToolCall, ToolOutput};
-use backend::bank_accounts::AccountError;
+use backend::AccountError;
 use backend::{BackendError, Sou, Store, UserError, UserId};
 
 fn today() -> agent::Date {

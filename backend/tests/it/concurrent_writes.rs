@@ -17,11 +17,8 @@ async fn users_writing_at_once_see_no_error() {
     for i in 0..USERS {
         let user = store.ensure_user(&format!("user{i}")).await.unwrap();
         // Categories first, so every creation below reads before it writes.
-        backend::rules::Rules::new(store.clone()).list(user, Locale::En).await.unwrap();
-        backend::rules::Rules::new(store.clone())
-            .create(user, ("seed rule", "leisure"), Locale::En)
-            .await
-            .unwrap();
+        backend::Rules::new(store.clone()).list(user, Locale::En).await.unwrap();
+        backend::Rules::new(store.clone()).create(user, ("seed rule", "leisure"), Locale::En).await.unwrap();
         users.push(user);
     }
 
@@ -33,7 +30,7 @@ async fn users_writing_at_once_see_no_error() {
                 let mut errors = Vec::new();
                 for n in 0..RULES_EACH {
                     let pattern = format!("shop number {n}");
-                    if let Err(e) = backend::rules::Rules::new(store.clone())
+                    if let Err(e) = backend::Rules::new(store.clone())
                         .create(user, (&pattern, "groceries"), Locale::En)
                         .await
                     {
@@ -54,7 +51,7 @@ async fn users_writing_at_once_see_no_error() {
     assert!(errors.is_empty(), "{} of {} writes failed: {:?}", errors.len(), USERS * RULES_EACH, errors);
 
     for &user in &users {
-        let rules = backend::rules::Rules::new(store.clone()).list(user, Locale::En).await.unwrap();
+        let rules = backend::Rules::new(store.clone()).list(user, Locale::En).await.unwrap();
         assert_eq!(rules.len(), RULES_EACH + 1, "every rule was kept");
     }
 }

@@ -7,8 +7,9 @@
 use std::time::{Duration, Instant};
 
 use agent::datasets::QueryResult;
-use backend::datasets::{self, DatasetError};
-use backend::slots::{Full, QueryLimits};
+use backend::testing::datasets;
+use backend::DatasetError;
+use backend::{Full, QueryLimits};
 use backend::{Store, UserError as _};
 
 /// A cross join of her 4-row table 20 times: 4^20 rows, stopped by the time limit.

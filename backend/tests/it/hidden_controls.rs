@@ -6,9 +6,9 @@
 
 use agent::protocol::ChatEvent;
 use agent::Locale;
-use backend::imports::{ImportError, Imports, Target};
-use backend::rules::RuleError;
+use backend::RuleError;
 use backend::{BackendError, ChatRequest, Sou, Store, UserId};
+use backend::{ImportError, Imports, Target};
 use futures::StreamExt;
 
 /// One of each kind, inside otherwise ordinary text.
@@ -57,7 +57,7 @@ async fn conversation_titles() {
 async fn rule_patterns() {
     let (_dir, store, alice) = store().await;
     for pattern in HOSTILE {
-        let e = backend::rules::Rules::new(store.clone())
+        let e = backend::Rules::new(store.clone())
             .create(alice, (pattern, "groceries"), Locale::En)
             .await
             .unwrap_err();
@@ -68,9 +68,9 @@ async fn rule_patterns() {
             "The pattern may not contain control or text-direction characters."
         );
     }
-    assert!(backend::rules::Rules::new(store.clone()).list(alice, Locale::En).await.unwrap().is_empty());
+    assert!(backend::Rules::new(store.clone()).list(alice, Locale::En).await.unwrap().is_empty());
     // Tabs and line breaks between words are spaces, as before.
-    let p = backend::rules::Rules::new(store.clone())
+    let p = backend::Rules::new(store.clone())
         .create(alice, ("carrefour\tcity\n", "groceries"), Locale::En)
         .await
         .unwrap();
@@ -107,13 +107,13 @@ async fn dataset_file_names() {
     let csv = b"region;amount\nNord;12\n";
     for name in HOSTILE {
         let file = format!("{name}.csv");
-        let e = backend::datasets::create(&store, alice, &file, csv).await.unwrap_err();
-        assert!(matches!(e, backend::datasets::DatasetError::FileName), "{file:?}: {e:?}");
+        let e = backend::testing::datasets::create(&store, alice, &file, csv).await.unwrap_err();
+        assert!(matches!(e, backend::DatasetError::FileName), "{file:?}: {e:?}");
         assert!(e.is_users());
         assert!(e.message(Locale::Fr).starts_with("Le nom du fichier ne peut pas contenir"), "{e}");
     }
-    assert!(backend::datasets::list(&store, alice).await.unwrap().is_empty());
-    let info = backend::datasets::create(&store, alice, "Ventes été.csv", csv).await.unwrap();
+    assert!(backend::testing::datasets::list(&store, alice).await.unwrap().is_empty());
+    let info = backend::testing::datasets::create(&store, alice, "Ventes été.csv", csv).await.unwrap();
     assert_eq!(info.file_name, "Ventes été.csv");
 }
 

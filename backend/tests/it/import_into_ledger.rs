@@ -5,7 +5,7 @@
 
 use agent::imports::{AmountColumns, DateOrder, Encoding, Format, ImportReport, ImportState};
 use agent::Locale;
-use backend::imports::{Chosen, ImportError, Imports, Layout, Target};
+use backend::{Chosen, ImportError, Imports, Layout, Target};
 use backend::{Store, UserId};
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -244,7 +244,7 @@ async fn unreadable_files_are_refused_with_the_reason() {
     }
     let e = imports.upload(alice, "vide.csv", Vec::new()).await.unwrap_err();
     assert_eq!(e.message(Locale::Fr), "Le fichier est vide.");
-    let big = vec![b'a'; backend::imports::MAX_FILE_BYTES + 1];
+    let big = vec![b'a'; backend::MAX_IMPORT_BYTES + 1];
     assert!(matches!(imports.upload(alice, "big.csv", big).await, Err(ImportError::TooLarge)));
     let list = imports.list(alice).await.unwrap();
     assert!(list.is_empty(), "nothing kept of a refused file");
@@ -285,7 +285,7 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     let leisure = "AND category_id = (SELECT id FROM categories WHERE key = 'leisure' AND user_id = transactions.user_id)";
     assert_eq!(count(&store, alice, leisure).await, 0);
 
-    let p = backend::rules::Rules::new(store.clone())
+    let p = backend::Rules::new(store.clone())
         .create(alice, (" librairie ", "leisure"), Locale::Fr)
         .await
         .unwrap();
@@ -308,11 +308,7 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     sou.approvals().write_now(alice, &apply, Locale::En).await.unwrap();
     assert_eq!(count(&store, alice, leisure).await, 1);
     assert_eq!(
-        backend::rules::Rules::new(store.clone())
-            .proposal(alice, p.rule.id, Locale::En)
-            .await
-            .unwrap()
-            .changing,
+        backend::Rules::new(store.clone()).proposal(alice, p.rule.id, Locale::En).await.unwrap().changing,
         0
     );
 
@@ -326,21 +322,15 @@ async fn a_rule_is_proposed_then_applied_to_the_past_on_approval() {
     );
 
     // Bad input is refused with the reason; another user sees nothing of the rule.
-    let e = backend::rules::Rules::new(store.clone())
-        .create(alice, ("é", "leisure"), Locale::En)
-        .await
-        .unwrap_err();
+    let e = backend::Rules::new(store.clone()).create(alice, ("é", "leisure"), Locale::En).await.unwrap_err();
     assert!(e.to_string().contains("2 to 100 characters"));
-    let e = backend::rules::Rules::new(store.clone())
-        .create(alice, ("lib", "nope"), Locale::En)
-        .await
-        .unwrap_err();
+    let e = backend::Rules::new(store.clone()).create(alice, ("lib", "nope"), Locale::En).await.unwrap_err();
     assert!(e.to_string().contains("does not exist"));
-    assert!(backend::rules::Rules::new(store.clone()).list(bob, Locale::En).await.unwrap().is_empty());
-    assert!(backend::rules::Rules::new(store.clone()).proposal(bob, p.rule.id, Locale::En).await.is_err());
-    assert!(backend::rules::Rules::new(store.clone()).delete(bob, p.rule.id).await.is_err());
-    backend::rules::Rules::new(store.clone()).delete(alice, p.rule.id).await.unwrap();
-    assert!(backend::rules::Rules::new(store.clone()).list(alice, Locale::En).await.unwrap().is_empty());
+    assert!(backend::Rules::new(store.clone()).list(bob, Locale::En).await.unwrap().is_empty());
+    assert!(backend::Rules::new(store.clone()).proposal(bob, p.rule.id, Locale::En).await.is_err());
+    assert!(backend::Rules::new(store.clone()).delete(bob, p.rule.id).await.is_err());
+    backend::Rules::new(store.clone()).delete(alice, p.rule.id).await.unwrap();
+    assert!(backend::Rules::new(store.clone()).list(alice, Locale::En).await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -380,8 +370,8 @@ async fn pages_load_while_an_import_writes() {
     assert_eq!(view.rows[0].category.as_deref(), Some("Courses"));
     imports.list(alice).await.unwrap();
     imports.state(alice, &id, Locale::Fr).await.unwrap();
-    backend::rules::Rules::new(store.clone()).list(alice, Locale::Fr).await.unwrap();
-    backend::rules::Rules::new(store.clone()).categories(alice, Locale::Fr).await.unwrap();
+    backend::Rules::new(store.clone()).list(alice, Locale::Fr).await.unwrap();
+    backend::Rules::new(store.clone()).categories(alice, Locale::Fr).await.unwrap();
     assert!(started.elapsed() < std::time::Duration::from_secs(2), "a page waited for the writer");
     writer.rollback().await.unwrap();
 }

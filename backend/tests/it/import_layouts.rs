@@ -8,7 +8,7 @@ use agent::imports::{Fees, Found, ImportState, LayoutEdit, Why};
 use agent::{Date, Locale};
 use backend::import::csv::{self, AmountColumns};
 use backend::import::{layouts, ofx, qif, read, Format};
-use backend::imports::{Chosen, Imports, Layout, Target};
+use backend::{Chosen, Imports, Layout, Target};
 use backend::{Store, UserId};
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -282,7 +282,7 @@ async fn a_file_of_several_accounts_has_a_target_for_each() {
     assert_eq!(v.total_rows, 3, "the opening balances are no rows");
     assert!(matches!(
         imports.start(alice, &id, None, Target::New("Tout".into())).await,
-        Err(backend::imports::ImportError::Parts(2))
+        Err(backend::ImportError::Parts(2))
     ));
     let split = Target::Split(vec![Target::New("Compte chèque".into()), Target::New("Carte Visa".into())]);
     let r = run(&imports, alice, &id, split).await;

@@ -18,7 +18,7 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use backend::llm::catalog::ProviderId;
-use backend::providers::LlmConfig;
+use backend::LlmConfig;
 use backend::{ChatRequest, Sou, UserId};
 use futures::StreamExt;
 use secrecy::SecretString;
@@ -580,7 +580,7 @@ async fn stopping_drops_the_upstream_call_within_a_second_and_going_away_does_no
     }
     // Stopped by the user: the upstream call is dropped at once.
     let stopped = Instant::now();
-    s.sou.runs().act(s.user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
+    s.sou.runs().act(s.user, &run, backend::RunAction::Cancel).await.unwrap();
     let mut waited = Duration::ZERO;
     while lock(&s.mock).dropped_at.is_none() && waited < Duration::from_secs(5) {
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -640,7 +640,7 @@ async fn stop_before_the_first_token(message: &str) {
     // Stopped again: the answer has ended, said in its conversation's language (English
     // here), whatever the request's — and it is no plan.
     let Some(ChatEvent::Status { message_id: Some(run), .. }) = events.last() else { panic!("no run") };
-    let again = s.sou.runs().act(s.user, run, backend::runs::plans::RunAction::Cancel).await.unwrap_err();
+    let again = s.sou.runs().act(s.user, run, backend::RunAction::Cancel).await.unwrap_err();
     use backend::UserError as _;
     assert_eq!(again.code(), "run_state");
     assert_eq!(again.message(Locale::Fr), "This answer has already ended: there is nothing left to stop.");
@@ -706,12 +706,8 @@ async fn the_tool_loop_goes_on_after_the_person_decides() {
     let (usage, _) = status(&events);
     assert_eq!(usage.route, "llm");
     // Approved: the write runs, then the loop goes on with its result.
-    let approved = s
-        .sou
-        .approvals()
-        .decide(s.user, &id, backend::approvals::Decision::Approve { digest: None })
-        .await
-        .unwrap();
+    let approved =
+        s.sou.approvals().decide(s.user, &id, backend::Decision::Approve { digest: None }).await.unwrap();
     let run = approved.continued_in.clone().expect("the loop goes on");
     let events = follow(&s, &run).await;
     let said: String = events
@@ -736,7 +732,7 @@ async fn the_tool_loop_goes_on_after_the_person_decides() {
     // Rejected: nothing changes, and the model reads so.
     let (_, events) = ask(&s, "which other budget should I set to save more?", Some(conversation)).await;
     let id = decided(&events).expect("a card");
-    let rejected = s.sou.approvals().decide(s.user, &id, backend::approvals::Decision::Reject).await.unwrap();
+    let rejected = s.sou.approvals().decide(s.user, &id, backend::Decision::Reject).await.unwrap();
     follow(&s, &rejected.continued_in.expect("the loop goes on")).await;
     let b = bodies(&s.mock);
     assert_eq!(tool_result(&b[3]), "The user rejected this change: nothing changed.");

@@ -20,7 +20,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use backend::llm::catalog::ProviderId;
 use backend::llm::Wire as Format;
-use backend::providers::LlmConfig;
+use backend::LlmConfig;
 use backend::{ChatRequest, Sou, UserId};
 use futures::StreamExt;
 use secrecy::SecretString;

@@ -246,9 +246,9 @@ async fn two_quick_answers(store: &Store) -> (UserId, [String; 2]) {
     // The answer is stored with its question when it comes within the first batch's
     // linger (100 ms in use): here long enough for a loaded machine. The batch still
     // ends as soon as the answer's last record comes.
-    let runs = backend::runs::RunConfig {
+    let runs = backend::RunConfig {
         first_linger: std::time::Duration::from_secs(30),
-        ..backend::runs::RunConfig::default()
+        ..backend::RunConfig::default()
     };
     let sou = Sou::new(store.clone(), chrono_tz::UTC).with_today(today()).with_runs(runs);
     let first = sou.chat(user, request()).await.unwrap();
@@ -316,7 +316,7 @@ async fn unrecorded_runs_store_the_question_then_the_answer() {
     assert!(demo::seed(&store, user).await.unwrap());
     let sou = Sou::new(store.clone(), chrono_tz::UTC)
         .with_today(today())
-        .with_runs(backend::runs::RunConfig { record: false, ..backend::runs::RunConfig::default() });
+        .with_runs(backend::RunConfig { record: false, ..backend::RunConfig::default() });
     let roles = |conversation: String| {
         let store = store.clone();
         async move {

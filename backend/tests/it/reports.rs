@@ -42,7 +42,7 @@ backend::on_both_databases!(link_limit_on_sqlite, link_limit_on_postgres, |store
 
 async fn kept_and_read(store: Store) {
     use agent::reports::{Figures, Freshness};
-    use backend::reports::{NewReport, ReportChange, ReportOptions};
+    use backend::{NewReport, ReportChange, ReportOptions};
 
     let user = store.ensure_user("local").await.unwrap();
     assert!(backend::demo::seed(&store, user).await.unwrap());

@@ -12,9 +12,9 @@ use agent::protocol::ChatEvent;
 use agent::runs::{CheckCode, CheckOutcome, RunStatus, StepKind, StepStatus};
 use agent::{Date, Locale};
 use backend::llm::catalog::ProviderId;
-use backend::providers::LlmConfig;
-use backend::runs::{RunConfig, UsageLimits};
+use backend::LlmConfig;
 use backend::{demo, ChatRequest, Sou, Store, UserId};
+use backend::{RunConfig, UsageLimits};
 use futures::StreamExt;
 use secrecy::SecretString;
 
@@ -283,7 +283,7 @@ async fn scenario(a: Store, b: Store) {
     // client sees it end.
     drop(first);
     rest.push(tokio::time::timeout(Duration::from_secs(10), attached.events.next()).await.unwrap().unwrap());
-    one.runs().act(user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
+    one.runs().act(user, &run, backend::RunAction::Cancel).await.unwrap();
     while let Some(e) = tokio::time::timeout(Duration::from_secs(10), attached.events.next()).await.unwrap() {
         rest.push(e);
     }
@@ -314,7 +314,7 @@ async fn scenario(a: Store, b: Store) {
         cut.events.next().await.unwrap();
     }
     let drained = stopping.runs().drain(Duration::from_millis(300)).await;
-    assert_eq!(drained, backend::runs::Drained { finished: 0, interrupted: 1 });
+    assert_eq!(drained, backend::Drained { finished: 0, interrupted: 1 });
     let rest: Vec<ChatEvent> =
         tokio::time::timeout(Duration::from_secs(10), cut.events.collect()).await.unwrap();
     assert!(
@@ -449,7 +449,7 @@ fn started(events: &[ChatEvent]) -> Vec<u32> {
 }
 
 async fn plans(store: Store) {
-    use backend::runs::plans::{RunAction, RunError};
+    use backend::{RunAction, RunError};
     support::logs();
     let user = store.ensure_user("local").await.unwrap();
     assert!(demo::seed(&store, user).await.unwrap());

@@ -11,7 +11,8 @@
 use std::collections::BTreeMap;
 
 use agent::datasets::ColumnType;
-use backend::datasets::{self, sandbox::Refused, DatasetError};
+use backend::testing::datasets::{self, Refused};
+use backend::DatasetError;
 use backend::Dialect;
 use backend::{Store, UserId};
 
@@ -395,7 +396,7 @@ async fn what_a_query_gets_back() {
         ]
     );
     let r = datasets::query(&store, user, "SELECT * FROM scores_2026").await.unwrap();
-    assert_eq!((r.rows.len(), r.truncated), (datasets::ROW_CAP, true));
+    assert_eq!((r.rows.len(), r.truncated), (datasets::DATASET_ROW_CAP, true));
     let r = datasets::query(&store, user, "select day from scores_2026 where id = 30").await.unwrap();
     assert_eq!(r.rows[0][0].text(), "2026-01-03", "dates stored as YYYY-MM-DD");
     let r = datasets::query(&store, user, "SELECT city FROM scores_2026 WHERE id < 0").await.unwrap();
@@ -440,7 +441,7 @@ async fn what_a_query_gets_back() {
 
 /// A demo account's datasets go with it: the purge drops their tables, on both databases.
 async fn datasets_go_with_their_user(store: Store) {
-    let auth = backend::auth::Auth::new(store.clone(), backend::auth::AuthConfig::default());
+    let auth = backend::Auth::new(store.clone(), backend::AuthConfig::default());
     let (account, _) = auth.demo("127.0.0.1").await.unwrap();
     let kept = store.ensure_user("kept").await.unwrap();
     datasets::create(&store, account.user, "sales.csv", ALICE_SALES.as_bytes()).await.unwrap();
@@ -488,7 +489,7 @@ async fn questions_about_a_dataset(store: Store) {
         async move {
             // The plan travels as JSON and is checked like any other.
             let json = serde_json::to_value(&plan).unwrap();
-            let call = backend::registry::Registry::get().validate(&json).unwrap();
+            let call = backend::Registry::get().validate(&json).unwrap();
             backend::testing::tools::run(&store, alice, &call, plan.meta.locale, today).await
         }
     };
@@ -571,7 +572,7 @@ async fn questions_about_a_dataset(store: Store) {
     let bad = |args: serde_json::Value| {
         let store = store.clone();
         async move {
-            let call = backend::registry::Registry::get()
+            let call = backend::Registry::get()
                 .validate(&serde_json::json!({"tool": "query_dataset", "args": args}))
                 .unwrap();
             match backend::testing::tools::run(&store, alice, &call, agent::Locale::Fr, today).await {
@@ -599,9 +600,8 @@ async fn questions_about_a_dataset(store: Store) {
     .contains("n'a pas de colonne"));
 
     // The model's tools: dataset_info, then its SQL through the sandbox.
-    let info = backend::registry::Registry::get()
-        .validate(&serde_json::json!({"tool": "dataset_info", "args": {}}))
-        .unwrap();
+    let info =
+        backend::Registry::get().validate(&serde_json::json!({"tool": "dataset_info", "args": {}})).unwrap();
     let Ok(agent::ToolOutput::DatasetInfo(i)) =
         backend::testing::tools::run(&store, alice, &info, agent::Locale::En, today).await
     else {
@@ -609,7 +609,7 @@ async fn questions_about_a_dataset(store: Store) {
     };
     assert_eq!(i.datasets.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["sales"]);
     let sql = |sql: &str| serde_json::json!({"tool": "run_sql", "args": {"sql": sql}});
-    let call = backend::registry::Registry::get()
+    let call = backend::Registry::get()
         .validate(&sql("SELECT month, SUM(amount) AS total FROM sales GROUP BY month ORDER BY month"))
         .unwrap();
     let Ok(agent::ToolOutput::RunSql(r)) =
@@ -619,14 +619,14 @@ async fn questions_about_a_dataset(store: Store) {
     };
     assert_eq!(r.result.rows.len(), 2);
     assert!(r.chart.is_some());
-    let call = backend::registry::Registry::get().validate(&sql("SELECT * FROM users")).unwrap();
+    let call = backend::Registry::get().validate(&sql("SELECT * FROM users")).unwrap();
     match backend::testing::tools::run(&store, alice, &call, agent::Locale::En, today).await {
         Err(backend::BackendError::BadRequest(m)) => {
             assert_eq!(m, "There is no dataset named \"users\" (yours: sales).")
         }
         other => panic!("{other:?}"),
     }
-    assert!(backend::registry::Registry::get().validate(&sql("")).is_err(), "empty SQL fails the schema");
+    assert!(backend::Registry::get().validate(&sql("")).is_err(), "empty SQL fails the schema");
 
     // Bob asks the same: his own rows only.
     let bob_parser = agent::Parser::new(store.vocabulary(bob).await.unwrap());

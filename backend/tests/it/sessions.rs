@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use backend::auth::{Auth, AuthConfig, AuthError, Client};
 use backend::Store;
+use backend::{Auth, AuthConfig, AuthError, Client};
 use secrecy::{ExposeSecret, SecretString};
 
 const CHROME_LINUX: &str =

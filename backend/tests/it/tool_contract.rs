@@ -6,7 +6,7 @@
 
 use agent::reports::{redact, Names};
 use agent::{Locale, ToolCall, ToolCallPlan, Vocabulary};
-use backend::registry::{Registry, ToolClass};
+use backend::{Registry, ToolClass};
 use serde_json::{json, Value};
 
 use crate::finance_tools::{call, demo_store, demo_today, period, run_at};

@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use backend::llm::model::Caller;
 use backend::llm::retry::{Pause, RetryPolicy};
-use backend::providers::{LlmConfig, Providers};
 use backend::testing::Captured;
-use backend::vault::Vault;
+use backend::Vault;
 use backend::{demo, Sou, Store, UserId};
+use backend::{LlmConfig, Providers};
 
 /// A store in `dir` with the user `local` and the demo ledger.
 pub async fn demo_store(dir: &Path) -> (Store, UserId) {
@@ -119,7 +119,7 @@ pub async fn ask_then_stop(
     assert_eq!(asked(), 1, "the model was asked");
     tokio::time::sleep(settle).await;
     let stopped = std::time::Instant::now();
-    sou.runs().act(user, &run, backend::runs::plans::RunAction::Cancel).await.unwrap();
+    sou.runs().act(user, &run, backend::RunAction::Cancel).await.unwrap();
     let events = tokio::time::timeout(Duration::from_secs(5), stream.events.collect())
         .await
         .expect("the stream ends once stopped");

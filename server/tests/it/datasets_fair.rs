@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use axum::http::{header, Request, StatusCode};
-use backend::slots::QueryLimits;
+use backend::QueryLimits;
 use backend::{Sou, Store};
 use serde_json::json;
 
@@ -52,8 +52,8 @@ async fn scenario(store: Store, site: &std::path::Path) {
     let alice = support::sign_up(&sou, "alice").await;
     let bob = support::sign_up(&sou, "bob").await;
     let sales = b"region;amount\nNord;1200\nSud;800\nNord;300\nEst;50\n";
-    backend::datasets::create(sou.store(), alice.user, "sales.csv", sales).await.unwrap();
-    backend::datasets::create(sou.store(), bob.user, "sales.csv", b"region,amount\nOuest,999\n")
+    backend::testing::datasets::create(sou.store(), alice.user, "sales.csv", sales).await.unwrap();
+    backend::testing::datasets::create(sou.store(), bob.user, "sales.csv", b"region,amount\nOuest,999\n")
         .await
         .unwrap();
 

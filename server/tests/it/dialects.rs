@@ -3,7 +3,7 @@
 //! must answer exactly the same, errors included.
 
 use agent::{Date, Locale};
-use backend::registry::Registry;
+use backend::Registry;
 use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 

@@ -170,13 +170,7 @@ async fn scenario(store: Store, site: &std::path::Path) {
             "unsupported_media_type",
         ),
         (
-            with(
-                &token,
-                "POST",
-                "/api/v1/imports",
-                csv,
-                vec![b'a'; backend::imports::MAX_FILE_BYTES + 70_000],
-            ),
+            with(&token, "POST", "/api/v1/imports", csv, vec![b'a'; backend::MAX_IMPORT_BYTES + 70_000]),
             StatusCode::PAYLOAD_TOO_LARGE,
             "too_large",
         ),

@@ -12,8 +12,8 @@ use axum::http::{header, Request, StatusCode};
 use axum::response::IntoResponse;
 use axum::Router;
 use backend::llm::catalog::ProviderId;
-use backend::providers::{LlmConfig, Providers};
-use backend::vault::Vault;
+use backend::Vault;
+use backend::{LlmConfig, Providers};
 use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 

@@ -9,8 +9,8 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use backend::llm::catalog::ProviderId;
-use backend::providers::{LlmConfig, Providers};
-use backend::vault::Vault;
+use backend::Vault;
+use backend::{LlmConfig, Providers};
 use backend::{Sou, Store};
 use secrecy::SecretString;
 

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use backend::auth::{AuthConfig, AuthError};
+use backend::{AuthConfig, AuthError};
 use backend::{ChatRequest, Sou, Store};
 use futures::StreamExt;
 use secrecy::{ExposeSecret, SecretString};

@@ -133,7 +133,7 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     );
 
     // Within the scope: a dataset question runs; outside it: refused, nothing runs.
-    let visitor = backend::widgets::visitor_token();
+    let visitor = backend::visitor_token();
     let (status, events, text) = ask(&router, &site, &visitor, "Total montant par région", None).await;
     assert_eq!(status, StatusCode::OK, "{text}");
     assert!(
@@ -169,7 +169,7 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     assert!(!view["answer"].as_str().unwrap().contains("share-form"), "{body}");
 
     // Another visitor, the owner and the owner's other surfaces see none of it.
-    let other = backend::widgets::visitor_token();
+    let other = backend::visitor_token();
     assert_eq!(send(&router, None, answer(&other)).await.0, StatusCode::NOT_FOUND);
     let (status, _, _) = ask(&router, &site, &other, "Total montant par région", Some(&conversation)).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -210,7 +210,7 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
     let (status, _, text) = ask(&router, &site, &visitor, "Total montant par région", None).await;
     assert_eq!(status, StatusCode::OK, "{text}");
     // Now the site's 4 are asked: a new visitor is refused too.
-    let third = backend::widgets::visitor_token();
+    let third = backend::visitor_token();
     let (status, _, text) = ask(&router, &site, &third, "Total montant par région", None).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{text}");
 

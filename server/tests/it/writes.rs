@@ -12,7 +12,7 @@ use agent::protocol::ChatEvent;
 use agent::{Approval, ApprovalState};
 use axum::http::StatusCode;
 use axum::Router;
-use backend::approvals::WriteConfig;
+use backend::WriteConfig;
 use backend::{Sou, Store, UserId};
 use serde_json::{json, Value};
 
