@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { spent, euros, balance, net, used } from './ledger.mjs';
+import { spent, euros, balance, net, used, paidAtEver } from './ledger.mjs';
 import { hydrated, watchConsole, expectNoConsoleErrors, open, ask, signIn, snap } from './support.mjs';
 
 // Console errors and uncaught exceptions fail the test.
@@ -141,6 +141,28 @@ test('budget status, recurring payments and cash flow', async ({ page }, testInf
   await expect(result).toHaveAttribute('data-tool', 'cash_flow');
   await expect(result.getByTestId('total')).toHaveAttribute('data-minor', String(net('2026-10-01', '2026-11-01')));
   await snap(page, { path: `test-results/cashflow-${testInfo.project.name}.png`, fullPage: true });
+});
+
+test('when and how often: the last payment and the count are the ledger\'s', async ({ page }, testInfo) => {
+  const edf = paidAtEver('edf');
+  expect(edf.count).toBeGreaterThan(0);
+  await ask(page, 'Quand ai-je payé EDF pour la dernière fois ?');
+  let result = page.getByTestId('result').last();
+  await expect(result).toHaveAttribute('data-tool', 'activity');
+  await expect(result.getByTestId('count')).toHaveAttribute('data-count', String(edf.count));
+  await expect(result).toContainText("tout l'historique");
+  // The rows: the first, the last, the largest; the last is of the newest day.
+  const last = result.getByTestId('activity').locator('tr').nth(1);
+  await expect(last).toContainText('La dernière');
+  expect(edf.newest).toContain(await last.getAttribute('data-id'));
+  await snap(page, { path: `test-results/activity-fr-${testInfo.project.name}.png`, fullPage: true });
+
+  await ask(page, 'How often do I go to Lidl?');
+  result = page.getByTestId('result').last();
+  await expect(result).toHaveAttribute('data-tool', 'activity');
+  await expect(result).toContainText('last 12 months');
+  expect(Number(await result.getByTestId('count').getAttribute('data-count'))).toBeGreaterThan(0);
+  await snap(page, { path: `test-results/activity-en-${testInfo.project.name}.png`, fullPage: true });
 });
 
 test('advice is not planned: Sou offers what it can compute', async ({ page }, testInfo) => {

@@ -99,3 +99,14 @@ export function spendingIds(category, start, end) {
       AND t.date >= '${start}' AND t.date < '${end}' ORDER BY t.id;`;
   return execFileSync('sqlite3', ['-readonly', db, sql]).toString().trim().split('\n').filter(Boolean).map(Number);
 }
+
+// One merchant's debits, all of them: how many, and the ids of the newest day's.
+export function paidAtEver(merchant) {
+  const db = path.join(process.env.SOU_E2E_DATA_DIR, 'sou.db');
+  const where = `FROM transactions t JOIN merchants m ON m.id = t.merchant_id JOIN users u ON u.id = t.user_id
+    WHERE ${ME} AND m.key = '${merchant}' AND t.amount_minor < 0`;
+  const count = scalar(`SELECT COUNT(*) ${where};`);
+  const newest = execFileSync('sqlite3', ['-readonly', db,
+    `SELECT t.id ${where} AND t.date = (SELECT MAX(t.date) ${where});`]).toString().trim().split('\n');
+  return { count, newest };
+}

@@ -455,7 +455,7 @@ mod tests {
         ("2026-12-02-bg", include_str!("../blind/2026-12-02-bg.txt"), 0, 79),
         ("2026-12-02-bh", include_str!("../blind/2026-12-02-bh.txt"), 0, 68),
         ("2026-12-03-bi", include_str!("../blind/2026-12-03-bi.txt"), 4, 108),
-        ("2026-12-03-bj", include_str!("../blind/2026-12-03-bj.txt"), 8, 95),
+        ("2026-12-03-bj", include_str!("../blind/2026-12-03-bj.txt"), 6, 97),
     ];
 
     #[test]

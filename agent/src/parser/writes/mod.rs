@@ -90,6 +90,99 @@ const WORDS: [&str; 22] = [
     "libelle libelles label labels mention mentions intitule reference",
 ];
 
+/// The classes phrases give their words, beyond each word's own: "le mois passé" is a
+/// period, "should be in", "ought to be" a recategorisation, "change X" with no budget
+/// too, "je veux un budget" one to make, "another name for" a merge, "chaque fois" a
+/// rule's, and the words around its label ("qu'il y a", "shows up") not of it.
+fn phrases(tokens: &[Token], message: &str, budget: bool, c: &mut [u32]) {
+    // "les paiements du mois passé": the period's word, not "passer X en Y".
+    for i in 1..tokens.len() {
+        if matches!(tokens[i].norm.as_str(), "passe" | "passee" | "passes" | "passees")
+            && matches!(
+                tokens[i - 1].norm.as_str(),
+                "mois" | "an" | "annee" | "semaine" | "trimestre" | "semestre" | "weekend"
+            )
+            && !message.get(tokens[i - 1].end..tokens[i].start).is_some_and(|g| g.contains([',', ';', '.']))
+        {
+            c[i] &= !(FILE | SET);
+        }
+    }
+    // "Deliveroo should be in restaurants", "ça devrait être en courses": where the
+    // transactions belong, a recategorisation.
+    for i in 1..tokens.len() {
+        // "Franprix ought to be groceries".
+        if i >= 2 && tokens[i - 2].norm == "ought" && tokens[i - 1].norm == "to" && tokens[i].norm == "be" {
+            c[i - 2] |= FILE;
+            c[i - 1] |= GLUE;
+        }
+        let belongs = matches!(tokens[i - 1].norm.as_str(), "should" | "devrait" | "devraient")
+            && matches!(tokens[i].norm.as_str(), "be" | "go" | "etre" | "aller");
+        if belongs && i >= 2 && !matches!(tokens[i - 2].norm.as_str(), "what" | "where" | "how" | "which") {
+            c[i - 1] |= FILE;
+        }
+    }
+    // "change the category of the Fnac purchases to leisure", "change Pharmacie du
+    // Centre to health": with no budget named, a change of category.
+    if !budget {
+        for (i, t) in tokens.iter().enumerate() {
+            if matches!(t.norm.as_str(), "change" | "changer" | "modifie" | "modifier" | "switch") {
+                c[i] |= FILE;
+            }
+        }
+    }
+    // "je veux un budget resto", "I'd like a budget for eating out": a budget wanted is
+    // one to make.
+    for i in 2..tokens.len() {
+        let wants = matches!(
+            tokens[i - 2].norm.as_str(),
+            "veux" | "voudrais" | "voulais" | "aimerais" | "want" | "like" | "need"
+        );
+        if wants
+            && matches!(tokens[i - 1].norm.as_str(), "un" | "a" | "another" | "nouveau")
+            && is_budget_word(&tokens[i].norm)
+        {
+            c[i - 2] |= CREATE;
+        }
+    }
+    // "add AMZN MKTP as another name for Amazon", "un autre nom pour Amazon": a merge.
+    for i in 1..tokens.len() {
+        let other = matches!(tokens[i - 1].norm.as_str(), "another" | "other" | "autre");
+        if other && matches!(tokens[i].norm.as_str(), "name" | "names" | "nom" | "noms") {
+            c[i] |= MERGE;
+            c[i - 1] |= GLUE;
+        }
+    }
+    // "chaque fois qu'il y a INTERFLORA", "every time": what a rule does.
+    for i in 1..tokens.len() {
+        let every = matches!(tokens[i - 1].norm.as_str(), "chaque" | "every" | "each");
+        if every && matches!(tokens[i].norm.as_str(), "fois" | "time") {
+            c[i - 1] |= ALWAYS | GLUE;
+            c[i] |= ALWAYS | GLUE;
+            // "chaque fois qu'il y a PAYPAL", "every time UBER EATS shows up": the
+            // words around the label are not of it.
+            for (j, t) in tokens.iter().enumerate().skip(i + 1) {
+                let around = matches!(
+                    t.norm.as_str(),
+                    "qu" | "il"
+                        | "y"
+                        | "a"
+                        | "shows"
+                        | "show"
+                        | "up"
+                        | "appears"
+                        | "apparait"
+                        | "there"
+                        | "is"
+                        | "comes"
+                );
+                if around {
+                    c[j] |= GLUE;
+                }
+            }
+        }
+    }
+}
+
 fn class(w: &str) -> u32 {
     let mut c = 0;
     for (bit, group) in WORDS.iter().enumerate() {
@@ -164,75 +257,7 @@ impl Parser {
             budget |= is_budget_word(&t.norm);
             currency |= t.kind == TokenKind::Currency || t.norm.starts_with("eur");
         }
-        // "les paiements du mois passé": the period's word, not "passer X en Y".
-        for i in 1..tokens.len() {
-            if matches!(tokens[i].norm.as_str(), "passe" | "passee" | "passes" | "passees")
-                && matches!(
-                    tokens[i - 1].norm.as_str(),
-                    "mois" | "an" | "annee" | "semaine" | "trimestre" | "semestre" | "weekend"
-                )
-                && !message
-                    .get(tokens[i - 1].end..tokens[i].start)
-                    .is_some_and(|g| g.contains([',', ';', '.']))
-            {
-                c[i] &= !(FILE | SET);
-            }
-        }
-        // "Deliveroo should be in restaurants", "ça devrait être en courses": where the
-        // transactions belong, a recategorisation.
-        for i in 1..tokens.len() {
-            // "Franprix ought to be groceries".
-            if i >= 2 && tokens[i - 2].norm == "ought" && tokens[i - 1].norm == "to" && tokens[i].norm == "be"
-            {
-                c[i - 2] |= FILE;
-                c[i - 1] |= GLUE;
-            }
-            let belongs = matches!(tokens[i - 1].norm.as_str(), "should" | "devrait" | "devraient")
-                && matches!(tokens[i].norm.as_str(), "be" | "go" | "etre" | "aller");
-            if belongs && i >= 2 && !matches!(tokens[i - 2].norm.as_str(), "what" | "where" | "how" | "which")
-            {
-                c[i - 1] |= FILE;
-            }
-        }
-        // "change the category of the Fnac purchases to leisure", "change Pharmacie du
-        // Centre to health": with no budget named, a change of category.
-        if !budget {
-            for (i, t) in tokens.iter().enumerate() {
-                if matches!(t.norm.as_str(), "change" | "changer" | "modifie" | "modifier" | "switch") {
-                    c[i] |= FILE;
-                }
-            }
-        }
-        // "je veux un budget resto", "I'd like a budget for eating out": a budget wanted is
-        // one to make.
-        for i in 2..tokens.len() {
-            let wants = matches!(
-                tokens[i - 2].norm.as_str(),
-                "veux" | "voudrais" | "voulais" | "aimerais" | "want" | "like" | "need"
-            );
-            if wants
-                && matches!(tokens[i - 1].norm.as_str(), "un" | "a" | "another" | "nouveau")
-                && is_budget_word(&tokens[i].norm)
-            {
-                c[i - 2] |= CREATE;
-            }
-        }
-        // "add AMZN MKTP as another name for Amazon", "un autre nom pour Amazon": a merge.
-        for i in 1..tokens.len() {
-            let other = matches!(tokens[i - 1].norm.as_str(), "another" | "other" | "autre");
-            if other && matches!(tokens[i].norm.as_str(), "name" | "names" | "nom" | "noms") {
-                c[i] |= MERGE;
-                c[i - 1] |= GLUE;
-            }
-        }
-        // "chaque fois qu'il y a INTERFLORA", "every time": what a rule does.
-        for i in 1..tokens.len() {
-            let every = matches!(tokens[i - 1].norm.as_str(), "chaque" | "every" | "each");
-            if every && matches!(tokens[i].norm.as_str(), "fois" | "time") {
-                c[i - 1] |= ALWAYS;
-                c[i] |= ALWAYS;
-            }
-        }
+        phrases(tokens, message, budget, &mut c);
         // Phrases that carry nothing ("du coup", "…, j'en ai marre") are read.
         let mut used = vec![false; tokens.len()];
         // "quand est-ce que j'ai payé Free la dernière fois": when, a read.
