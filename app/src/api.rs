@@ -35,7 +35,7 @@ pub async fn load_page(conversation_id: Option<String>) -> Result<PageData, AppE
         let (sou, user) = ssr::session()?;
         let vocabulary = sou.vocabulary(user).await?;
         let conversation = match conversation_id {
-            Some(id) => Some(sou.conversation(user, &id, ssr::accept_language()).await?),
+            Some(id) => Some(sou.conversations().get(user, &id, ssr::accept_language()).await?),
             None => None,
         };
         Ok(PageData {
@@ -78,7 +78,7 @@ pub async fn load_auth_page() -> Result<AuthPage, AppError> {
 pub async fn load_history() -> Result<Vec<ConversationSummary>, AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
-        Ok(sou.conversations(user, HISTORY_LENGTH).await?)
+        Ok(sou.conversations().list(user, HISTORY_LENGTH).await?)
     })
     .await
 }
@@ -125,7 +125,7 @@ pub const HISTORY_LENGTH: u32 = 100;
 pub async fn rename_conversation(id: String, title: String) -> Result<(), AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
-        Ok(sou.rename_conversation(user, &id, &title).await?)
+        Ok(sou.conversations().rename(user, &id, &title).await?)
     })
     .await
 }
@@ -136,7 +136,7 @@ pub async fn rename_conversation(id: String, title: String) -> Result<(), AppErr
 pub async fn delete_conversation(id: String, back: String) -> Result<(), AppError> {
     ssr::answer(async move {
         let (sou, user) = ssr::session()?;
-        sou.delete_conversation(user, &id).await?;
+        sou.conversations().delete(user, &id).await?;
         leptos_axum::redirect(&same_site_path(&back));
         Ok(())
     })

@@ -7,14 +7,15 @@ use agent::protocol::{ChatEvent, ConversationSummary, ConversationView, Role, St
 use agent::runs::RunStatus;
 use agent::ToolCallPlan;
 
+use crate::approvals::Approvals;
 use crate::error::BackendError;
 use crate::ids::UserId;
 use crate::messages::NewMessage;
 use crate::runs::record::Recorder;
-use crate::runs::{Opening, Start, Stored};
-use crate::sou::Sou;
+use crate::runs::{Opening, Runs, Start, Stored};
 use crate::store::owner::Sweep;
-use crate::widgets::Visitor;
+use crate::store::Store;
+use crate::widgets::{Visitor, Widgets};
 
 /// Longest conversation title, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -27,7 +28,17 @@ fn role(stored: &str) -> Role {
     }
 }
 
-impl Sou {
+/// The user's conversations, reached as `sou.conversations()`: what they read with —
+/// the store, the runs that answered them, their approvals as they are now, and the
+/// widget sites a visitor asks on — borrowed from the facade.
+pub struct Conversations<'a> {
+    pub(crate) store: &'a Store,
+    pub(crate) runs: &'a Runs,
+    pub(crate) approvals: &'a Approvals,
+    pub(crate) widgets: &'a Widgets,
+}
+
+impl Conversations<'_> {
     /// The turns before the message being answered (stored last), oldest first: at
     /// most the last 20, as a model reads the conversation.
     pub(crate) async fn earlier_turns(
@@ -93,13 +104,13 @@ impl Sou {
 
     /// One of the visitor's conversations with its messages; anything else is
     /// `NotFound`.
-    pub async fn visitor_conversation(
+    pub async fn of_visitor(
         &self,
         visitor: &Visitor,
         id: &str,
     ) -> Result<agent::protocol::ConversationView, BackendError> {
         self.widgets.check_visitor(visitor, id).await?;
-        self.conversation_any(visitor.owner, id).await
+        self.any(visitor.owner, id).await
     }
 
     /// The plan of the last answer that had one: the context for follow-ups.
@@ -126,7 +137,7 @@ impl Sou {
     /// owner's widget is not the owner's to read).
     /// Each answer carries its run's trace (labels in `locale`), and an answer still
     /// being written (or a plan whose steps are running) shows the events it has so far.
-    pub async fn conversation(
+    pub async fn get(
         &self,
         user: UserId,
         id: &str,
@@ -138,7 +149,7 @@ impl Sou {
         // way, a plan ending in between showed its old answer as ended, and no page
         // followed it.)
         let mut traces = self.runs.conversation_traces(user, id, locale).await?;
-        let mut view = self.conversation_any(user, id).await?;
+        let mut view = self.any(user, id).await?;
         for m in view.messages.iter_mut().filter(|m| m.role == Role::Assistant) {
             let Some(i) = traces.iter().position(|t| Some(&t.id) == m.id.as_ref()) else { continue };
             let trace = traces.remove(i);
@@ -162,11 +173,7 @@ impl Sou {
     }
 
     /// A conversation of `user`'s rows, whoever held it: the caller checked who asks.
-    pub(crate) async fn conversation_any(
-        &self,
-        user: UserId,
-        id: &str,
-    ) -> Result<ConversationView, BackendError> {
+    pub(crate) async fn any(&self, user: UserId, id: &str) -> Result<ConversationView, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
         let title: String =
             sqlx::query_scalar("SELECT title FROM conversations WHERE id = $1 AND user_id = $2")
@@ -204,11 +211,7 @@ impl Sou {
     }
 
     /// The user's conversations, most recently active first (at most `limit`).
-    pub async fn conversations(
-        &self,
-        user: UserId,
-        limit: u32,
-    ) -> Result<Vec<ConversationSummary>, BackendError> {
+    pub async fn list(&self, user: UserId, limit: u32) -> Result<Vec<ConversationSummary>, BackendError> {
         let mut db = self.store.tenant_read(user).await?;
         let rows: Vec<(String, String, String)> = sqlx::query_as(
             "SELECT id, title, updated_at FROM conversations WHERE user_id = $1 AND visitor IS NULL
@@ -226,7 +229,7 @@ impl Sou {
     }
 
     /// Renames one of the user's conversations; anyone else's is `NotFound`.
-    pub async fn rename_conversation(&self, user: UserId, id: &str, title: &str) -> Result<(), BackendError> {
+    pub async fn rename(&self, user: UserId, id: &str, title: &str) -> Result<(), BackendError> {
         let title = title.trim();
         let n = title.chars().count();
         if n == 0 || n > MAX_TITLE_CHARS {
@@ -256,7 +259,7 @@ impl Sou {
     /// delete holds the conversation's and waits for the run's. PostgreSQL then stops one
     /// of them (after a second), most often the delete, which waited first: it is tried
     /// again (a batch is retried by its writer).
-    pub async fn delete_conversation(&self, user: UserId, id: &str) -> Result<(), BackendError> {
+    pub async fn delete(&self, user: UserId, id: &str) -> Result<(), BackendError> {
         let mut attempt = 1;
         let deleted = loop {
             let query =
@@ -279,7 +282,7 @@ impl Sou {
 
     /// Deletes every conversation not active for `days` days (the retention period),
     /// messages included. Returns how many went.
-    pub async fn purge_conversations(&self, days: u32) -> Result<u64, BackendError> {
+    pub async fn purge(&self, days: u32) -> Result<u64, BackendError> {
         let cutoff = crate::store::timestamp(chrono::Utc::now() - chrono::TimeDelta::days(i64::from(days)));
         Ok(self.store.sweep(Sweep::Conversations, &cutoff).await?)
     }

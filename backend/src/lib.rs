@@ -37,6 +37,7 @@ mod widgets;
 
 pub use budgets::Budgets;
 pub use chat::{ChatRequest, ChatStream, PlanRequest};
+pub use conversations::Conversations;
 pub use error::{BackendError, ErrorKind, StoreError, UserError};
 pub use ids::{Dialect, UserId};
 pub use sou::Sou;

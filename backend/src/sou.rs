@@ -135,6 +135,16 @@ impl Sou {
         ApprovalsOf::new(&self.approvals, self)
     }
 
+    /// The user's conversations: read, listed, renamed, deleted, purged.
+    pub fn conversations(&self) -> crate::conversations::Conversations<'_> {
+        crate::conversations::Conversations {
+            store: &self.store,
+            runs: &self.runs,
+            approvals: &self.approvals,
+            widgets: &self.widgets,
+        }
+    }
+
     /// Answers as runs: their traces, sources and plans, usage, following one.
     pub fn runs(&self) -> RunsOf<'_> {
         RunsOf::new(&self.runs, self)

@@ -203,7 +203,7 @@ async fn purge(sou: Sou, days: u32) {
         if days == 0 {
             continue;
         }
-        match sou.purge_conversations(days).await {
+        match sou.conversations().purge(days).await {
             Ok(0) => {}
             Ok(n) => {
                 tracing::info!(conversations = n, days, "conversations past the retention period deleted")

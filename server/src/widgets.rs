@@ -121,8 +121,12 @@ pub async fn answer(
 ) -> Result<Json<app::api::AnswerView>, ApiError> {
     let visitor = visitor(&state, &site, &headers).await?;
     let locale = crate::forms::locale(&headers);
-    let conversation =
-        state.sou.visitor_conversation(&visitor, &q.conversation_id).await.map_err(ApiError::from_user)?;
+    let conversation = state
+        .sou
+        .conversations()
+        .of_visitor(&visitor, &q.conversation_id)
+        .await
+        .map_err(ApiError::from_user)?;
     let vocabulary = state.sou.widgets().visitor_vocabulary(&visitor).await.map_err(ApiError::from_user)?;
     let parser = agent::Parser::new(vocabulary);
     let answer = app::embed::answer_html(conversation, &q.message_id, &parser, locale)

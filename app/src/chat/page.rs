@@ -312,10 +312,10 @@ pub async fn answer_parts(
         let (sou, user) = crate::api::ssr::session()?;
         let locale = crate::api::ssr::accept_language();
         let parser = sou.parser(user).await?;
-        let conversation = sou.conversation(user, &conversation_id, locale).await?;
+        let conversation = sou.conversations().get(user, &conversation_id, locale).await?;
         let (answer, heading) = answer_html(conversation, &message_id, &parser, locale, true)
             .ok_or(crate::error::AppError::NotFound)?;
-        let history = sou.conversations(user, crate::api::HISTORY_LENGTH).await?;
+        let history = sou.conversations().list(user, crate::api::HISTORY_LENGTH).await?;
         let history = super::history_html(history, Some(conversation_id), locale);
         Ok(AnswerView { answer, history, heading })
     })

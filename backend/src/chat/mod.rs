@@ -184,7 +184,7 @@ impl Sou {
         }
         let (conversation_id, new) = match (req.conversation_id.as_deref(), &visitor) {
             (Some(id), None) => {
-                self.check_owner(user, id).await?;
+                self.conversations().check_owner(user, id).await?;
                 (id.to_string(), false)
             }
             (Some(id), Some(v)) => {
@@ -197,7 +197,11 @@ impl Sou {
         // conversation has none.
         let previous = match new {
             true => None,
-            false => self.last_plan(user, &conversation_id).await?.filter(ToolCallPlan::carries_context),
+            false => self
+                .conversations()
+                .last_plan(user, &conversation_id)
+                .await?
+                .filter(ToolCallPlan::carries_context),
         };
         let run_locale = locale.or_else(|| agent::parser::locale_of(&req.message)).unwrap_or_default();
         // A client's plan is named from its dates, not from the label it came with.
@@ -208,6 +212,7 @@ impl Sou {
         // The user's words are stored before anything is sent, written or asked of a
         // model; a quick answer is stored with them, in one transaction (`Emitter::stored`).
         let (run, stored) = self
+            .conversations()
             .ask(user, (&conversation_id, new), &req.message, visitor.as_ref(), (run_locale, started))
             .await?;
         let run_id = run.id.clone();
@@ -635,6 +640,7 @@ impl Sou {
     /// texts of the last turns, starting with the user's. Read only when a model answers.
     async fn history(&self, user: UserId, conversation: &str) -> Result<Vec<LlmMessage>, BackendError> {
         let mut out: Vec<LlmMessage> = self
+            .conversations()
             .earlier_turns(user, conversation)
             .await?
             .into_iter()

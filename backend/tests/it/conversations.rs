@@ -27,22 +27,31 @@ async fn history_is_per_user_and_purged_after_the_retention_period() {
     let first = ask(&sou, alice, "Combien j'ai dépensé en courses en janvier 2026 ?").await;
     let second = ask(&sou, alice, "Quel est mon solde ?").await;
     let bobs = ask(&sou, bob, "Quel est mon solde ?").await;
-    let list = sou.conversations(alice, 50).await.unwrap();
+    let list = sou.conversations().list(alice, 50).await.unwrap();
     assert_eq!(list.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), [second.as_str(), first.as_str()]);
     assert!(list[1].title.contains("courses"), "{:?}", list[1]);
 
-    sou.rename_conversation(alice, &first, "  Courses de janvier ").await.unwrap();
-    assert_eq!(sou.conversations(alice, 50).await.unwrap()[1].title, "Courses de janvier");
-    assert!(matches!(sou.rename_conversation(alice, &first, "   ").await, Err(BackendError::BadRequest(_))));
+    sou.conversations().rename(alice, &first, "  Courses de janvier ").await.unwrap();
+    assert_eq!(sou.conversations().list(alice, 50).await.unwrap()[1].title, "Courses de janvier");
+    assert!(matches!(
+        sou.conversations().rename(alice, &first, "   ").await,
+        Err(BackendError::BadRequest(_))
+    ));
 
     // Bob can neither rename nor delete Alice's conversation, nor see it.
-    assert!(matches!(sou.rename_conversation(bob, &first, "mine").await, Err(BackendError::NotFound)));
-    assert!(matches!(sou.delete_conversation(bob, &first).await, Err(BackendError::NotFound)));
-    assert!(matches!(sou.conversation(bob, &first, agent::Locale::En).await, Err(BackendError::NotFound)));
-    assert_eq!(sou.conversations(bob, 50).await.unwrap().len(), 1);
+    assert!(matches!(sou.conversations().rename(bob, &first, "mine").await, Err(BackendError::NotFound)));
+    assert!(matches!(sou.conversations().delete(bob, &first).await, Err(BackendError::NotFound)));
+    assert!(matches!(
+        sou.conversations().get(bob, &first, agent::Locale::En).await,
+        Err(BackendError::NotFound)
+    ));
+    assert_eq!(sou.conversations().list(bob, 50).await.unwrap().len(), 1);
 
-    sou.delete_conversation(alice, &second).await.unwrap();
-    assert!(matches!(sou.conversation(alice, &second, agent::Locale::En).await, Err(BackendError::NotFound)));
+    sou.conversations().delete(alice, &second).await.unwrap();
+    assert!(matches!(
+        sou.conversations().get(alice, &second, agent::Locale::En).await,
+        Err(BackendError::NotFound)
+    ));
     let messages: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE conversation_id = $1")
         .bind(&second)
         .fetch_one(store.pool())
@@ -56,7 +65,7 @@ async fn history_is_per_user_and_purged_after_the_retention_period() {
         .execute(store.pool())
         .await
         .unwrap();
-    assert_eq!(sou.purge_conversations(30).await.unwrap(), 1);
-    assert!(sou.conversations(bob, 50).await.unwrap().is_empty());
-    assert_eq!(sou.conversations(alice, 50).await.unwrap().len(), 1);
+    assert_eq!(sou.conversations().purge(30).await.unwrap(), 1);
+    assert!(sou.conversations().list(bob, 50).await.unwrap().is_empty());
+    assert_eq!(sou.conversations().list(alice, 50).await.unwrap().len(), 1);
 }

@@ -39,18 +39,18 @@ async fn conversation_titles() {
     let stream = sou.chat(alice, req).await.unwrap();
     let id = stream.conversation_id.clone();
     let _: Vec<ChatEvent> = stream.events.collect().await;
-    let list = sou.conversations(alice, 10).await.unwrap();
+    let list = sou.conversations().list(alice, 10).await.unwrap();
     assert_eq!(list[0].title, "Quel est mon solde ?", "a title made from a message drops them");
 
     for title in HOSTILE {
-        let e = sou.rename_conversation(alice, &id, title).await.unwrap_err();
+        let e = sou.conversations().rename(alice, &id, title).await.unwrap_err();
         assert!(
             matches!(&e, BackendError::BadRequest(m) if m == "a title may not contain control or text-direction characters"),
             "{title:?}: {e:?}"
         );
     }
-    assert_eq!(sou.conversations(alice, 10).await.unwrap()[0].title, "Quel est mon solde ?");
-    sou.rename_conversation(alice, &id, "Solde — été 2025").await.unwrap();
+    assert_eq!(sou.conversations().list(alice, 10).await.unwrap()[0].title, "Quel est mon solde ?");
+    sou.conversations().rename(alice, &id, "Solde — été 2025").await.unwrap();
 }
 
 #[tokio::test]

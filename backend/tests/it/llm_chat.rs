@@ -593,7 +593,7 @@ async fn stopping_drops_the_upstream_call_within_a_second_and_going_away_does_no
     // The partial answer is stored, marked stopped, and its stream ended.
     let mut stored = None;
     for _ in 0..100 {
-        let c = s.sou.conversation(s.user, &id, agent::Locale::En).await.unwrap();
+        let c = s.sou.conversations().get(s.user, &id, agent::Locale::En).await.unwrap();
         if c.messages.len() == 2 {
             stored = Some(c);
             break;
@@ -723,7 +723,7 @@ async fn the_tool_loop_goes_on_after_the_person_decides() {
     // The same tools, the same question: the loop goes on as it was.
     assert_eq!(b[1]["tools"], b[0]["tools"]);
     assert_eq!(b[1]["messages"][1], b[0]["messages"][1], "{}", b[1]["messages"]);
-    let view = s.sou.conversation(s.user, &conversation, Locale::En).await.unwrap();
+    let view = s.sou.conversations().get(s.user, &conversation, Locale::En).await.unwrap();
     assert!(
         view.messages.iter().any(|m| m.content.starts_with("✓ Approved")),
         "the decision is the question"

@@ -388,7 +388,7 @@ async fn a_delete_that_meets_an_answers_batch_is_tried_again_on_postgres() {
         .unwrap();
     let deleting = tokio::spawn({
         let (sou, conversation) = (sou.clone(), conversation.clone());
-        async move { sou.delete_conversation(user, &conversation).await }
+        async move { sou.conversations().delete(user, &conversation).await }
     });
     // The delete holds the conversation's row and waits for the run's; the batch then
     // waits for the conversation's, and is still waiting when the delete's deadlock

@@ -117,7 +117,7 @@ async fn answers_stored(store: Store) {
         let Some(ChatEvent::Status { conversation_id: Some(conversation), .. }) = events.last() else {
             panic!("no conversation: {events:?}")
         };
-        let view = sou.conversation(user, conversation, Locale::Fr).await.unwrap();
+        let view = sou.conversations().get(user, conversation, Locale::Fr).await.unwrap();
         assert_eq!(view.messages.len(), 2, "record = {record}");
         let answer = &view.messages[1];
         assert_eq!(answer.id.as_deref(), Some(run.as_str()));
@@ -324,7 +324,7 @@ async fn scenario(a: Store, b: Store) {
     assert!(rest.last().is_some_and(ChatEvent::is_terminal));
     let trace = one.runs().trace(user, &cut_run, Locale::Fr).await.unwrap();
     assert_eq!(trace.status, RunStatus::Interrupted);
-    let view = one.conversation(user, &trace.conversation_id, Locale::Fr).await.unwrap();
+    let view = one.conversations().get(user, &trace.conversation_id, Locale::Fr).await.unwrap();
     let answer = view.messages.iter().find(|m| m.id.as_deref() == Some(cut_run.as_str())).unwrap();
     assert!(answer
         .events
@@ -505,7 +505,7 @@ async fn plans(store: Store) {
     let trace = sou.runs().trace(user, &run, Locale::En).await.unwrap();
     assert_eq!((trace.status, trace.next_step), (RunStatus::Done, 2));
     // The conversation shows the plan and its results as one answer.
-    let view = sou.conversation(user, &trace.conversation_id, Locale::En).await.unwrap();
+    let view = sou.conversations().get(user, &trace.conversation_id, Locale::En).await.unwrap();
     let answer = view.messages.iter().find(|m| m.id.as_deref() == Some(run.as_str())).unwrap();
     assert_eq!(answer.events.iter().filter(|e| matches!(e, ChatEvent::StepResult { .. })).count(), 2);
     assert!(answer.trace.is_some());
@@ -591,7 +591,7 @@ async fn plans(store: Store) {
     assert_eq!(started(&all), [1, 2, 3, 4, 5]);
     let trace = sou.runs().trace(user, &run, Locale::Fr).await.unwrap();
     assert_eq!((trace.status, trace.next_step), (RunStatus::Done, 5));
-    let view = sou.conversation(user, &trace.conversation_id, Locale::Fr).await.unwrap();
+    let view = sou.conversations().get(user, &trace.conversation_id, Locale::Fr).await.unwrap();
     let answer = view.messages.iter().find(|m| m.id.as_deref() == Some(run.as_str())).unwrap();
     assert!(answer.events.iter().any(|e| matches!(e, ChatEvent::PlanProposed { .. })));
     assert_eq!(answer.events.iter().filter(|e| matches!(e, ChatEvent::StepResult { .. })).count(), 5);

@@ -357,7 +357,7 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
     let ChatEvent::ToolResult(ToolOutput::SpendingSummary(r)) = &events[1] else { panic!("{events:?}") };
     assert_eq!(r.total.minor, feb);
 
-    let view = sou.conversation(user, &id, agent::Locale::En).await.unwrap();
+    let view = sou.conversations().get(user, &id, agent::Locale::En).await.unwrap();
     assert_eq!(view.messages.len(), 6);
     assert_eq!(view.messages[0].role, Role::User);
     assert_eq!(view.messages[0].content, "Combien j'ai dépensé en courses en janvier 2026 ?");
@@ -365,7 +365,10 @@ async fn chat_streams_plan_result_and_done_and_stores_everything() {
 
     // Someone else's conversation does not exist for them.
     let stranger = store.ensure_user("stranger").await.unwrap();
-    assert!(matches!(sou.conversation(stranger, &id, agent::Locale::En).await, Err(BackendError::NotFound)));
+    assert!(matches!(
+        sou.conversations().get(stranger, &id, agent::Locale::En).await,
+        Err(BackendError::NotFound)
+    ));
     let err = sou
         .chat(stranger, ChatRequest { message: "hi".into(), conversation_id: Some(id), ..Default::default() })
         .await

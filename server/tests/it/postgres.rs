@@ -60,7 +60,7 @@ async fn accounts_sessions_and_purges_through_the_owner_functions() {
     let outside: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM conversations").fetch_one(store.pool()).await.unwrap();
     assert_eq!(outside, 0, "no user set, no rows");
-    assert_eq!(sou.conversations(alice.user, 10).await.unwrap().len(), 1);
+    assert_eq!(sou.conversations().list(alice.user, 10).await.unwrap().len(), 1);
     let error = sqlx::query("INSERT INTO conversations (id, user_id, title) VALUES ('x', $1, 't')")
         .bind(alice.user.0)
         .execute(store.pool())
@@ -83,9 +83,9 @@ async fn accounts_sessions_and_purges_through_the_owner_functions() {
     assert_eq!(sou.store().vocabulary(demo.user).await.map(|v| v.merchants.len()).unwrap_or(0), 0);
 
     // The retention purge reaches every user's old conversations, and only those.
-    assert_eq!(sou.purge_conversations(1).await.unwrap(), 0, "Alice's is fresh");
-    assert_eq!(sou.purge_conversations(0).await.unwrap(), 1, "older than now");
-    assert_eq!(sou.conversations(alice.user, 10).await.unwrap().len(), 0);
+    assert_eq!(sou.conversations().purge(1).await.unwrap(), 0, "Alice's is fresh");
+    assert_eq!(sou.conversations().purge(0).await.unwrap(), 1, "older than now");
+    assert_eq!(sou.conversations().list(alice.user, 10).await.unwrap().len(), 0);
     assert!(auth.session(&cookie).await.unwrap().is_none());
 
     drop(sou);

@@ -177,7 +177,7 @@ async fn scenario(store: Store, site_root: &std::path::Path) {
         send(&router, Some(&alice), Request::get(format!("/c/{conversation}")).body(Body::empty()).unwrap())
             .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert!(sou.conversations(alice.user, 100).await.unwrap().iter().all(|c| c.id != conversation));
+    assert!(sou.conversations().list(alice.user, 100).await.unwrap().iter().all(|c| c.id != conversation));
     let (status, _) =
         api(&router, &alice, "POST", "/api/v1/reports", json!({"kind": "answer", "message_id": message}))
             .await;
