@@ -454,8 +454,9 @@ mod tests {
         ("2026-12-02-bf", include_str!("../blind/2026-12-02-bf.txt"), 2, 112),
         ("2026-12-02-bg", include_str!("../blind/2026-12-02-bg.txt"), 0, 79),
         ("2026-12-02-bh", include_str!("../blind/2026-12-02-bh.txt"), 0, 68),
-        ("2026-12-03-bi", include_str!("../blind/2026-12-03-bi.txt"), 4, 108),
-        ("2026-12-03-bj", include_str!("../blind/2026-12-03-bj.txt"), 6, 97),
+        ("2026-12-03-bi", include_str!("../blind/2026-12-03-bi.txt"), 4, 109),
+        ("2026-12-03-bj", include_str!("../blind/2026-12-03-bj.txt"), 5, 98),
+        ("2026-12-03-bk", include_str!("../blind/2026-12-03-bk.txt"), 1, 159),
     ];
 
     #[test]

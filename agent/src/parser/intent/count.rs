@@ -81,7 +81,7 @@ pub(super) fn read(
     // passages chez Franprix": how often money was spent there — the count a total
     // carries. The going, taking or ordering is read with it.
     let times = |w: &str| matches!(w, "fois" | "times" | "passages" | "visits" | "visites");
-    let how_often = (0..tokens.len()).find(|&j| how_many(tokens, j) && times(norm(j + 2)));
+    let how_often = (0..tokens.len()).find(|&j| !used[j] && how_many(tokens, j) && times(norm(j + 2)));
     if let Some(j) = how_often {
         for (k, t) in tokens.iter().enumerate() {
             if (j..=j + 2).contains(&k) || went(&t.norm) {

@@ -330,7 +330,8 @@ fn choose_kind(intent: &mut Intent, a: &Asked) {
         if a.income && intent.direction.is_none() {
             intent.direction = Some(Direction::Credit);
         }
-        intent.second_ask |= a.balance || a.budget || a.recurring || a.cash;
+        // "lidl combien ce mois et c'était quand la dernière fois": an amount, and when.
+        intent.second_ask |= a.balance || a.budget || a.recurring || a.cash || intent.asks_amount;
         intent.kind = Some(Kind::Activity);
         return;
     }

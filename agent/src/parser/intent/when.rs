@@ -87,6 +87,39 @@ pub(crate) fn find(tokens: &[Token], used: &[bool]) -> Option<(When, usize, usiz
             {
                 Some((When::Ever, i, i + 1))
             }
+            // "j'ai retiré du cash quand cette semaine ?": "quand" asked last, before a
+            // period at most.
+            ("quand", _) if i > 0 && (i + 1..tokens.len()).all(|k| used[k]) => Some((When::Ever, i, i)),
+            // "est-ce que je suis allée chez Franprix cette semaine", "did I go to Lidl
+            // since Tuesday": whether, and when — not "did I go over budget".
+            ("est", "ce") | ("did", "i" | "we")
+                if (i + 2..i + 6)
+                    .any(|k| matches!(norm(k), "go" | "went" | "been" | "alle" | "allee" | "alles"))
+                    && !(0..tokens.len()).any(|k| {
+                        matches!(
+                            norm(k),
+                            "budget"
+                                | "over"
+                                | "more"
+                                | "less"
+                                | "plus"
+                                | "moins"
+                                | "trop"
+                                | "too"
+                                | "many"
+                                | "times"
+                                | "fois"
+                        )
+                    }) =>
+            {
+                Some((When::Ever, i, i + 1))
+            }
+            // "jsuis allé chez Lidl depuis mardi ou pas": whether one went.
+            ("ou", "pas") | ("or", "not")
+                if i + 2 >= tokens.len() && (0..i).any(|k| super::count::went(norm(k))) =>
+            {
+                Some((When::Ever, i, i + 1))
+            }
             // "how often", "how regularly", "how frequently".
             ("how", "often" | "regularly" | "frequently") => Some((When::Often, i, i + 1)),
             // "à quelle fréquence", "at what frequency".
@@ -146,6 +179,17 @@ pub(super) fn read(tokens: &[Token], used: &mut [bool], message: &str, intent: &
     for j in 0..tokens.len() {
         if since && matches!(norm(j), "pas" | "plus" | "not" | "haven" | "havent" | "t" | "ne" | "n") {
             used[j] = true;
+        }
+        // "not how much, how often…", "pas combien, quand": the amount turned down.
+        if matches!(norm(j), "not" | "pas") {
+            let n = match (norm(j + 1), norm(j + 2)) {
+                ("how", "much") | ("the", "amount") | ("le", "montant") => 2,
+                ("combien", _) => 1,
+                _ => 0,
+            };
+            if n > 0 {
+                used[j..=j + n].iter_mut().for_each(|u| *u = true);
+            }
         }
         // "when" and "quand" said with it are the same ask; so are, for a rate, the unit
         // it is said per ("par mois", "a week") and "en moyenne", "on average".

@@ -42,6 +42,10 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
     if matches!(w, "get" | "got" | "been" | "getting") && paid(next) && subject {
         return Some(2);
     }
+    // "what I get from Acme", "what did we get from the CAF": money received from it.
+    if matches!(w, "get" | "got" | "gotten" | "getting") && next == "from" && subject {
+        return Some(2);
+    }
     // "m'a payé", "m'ont versé", and "ma versé" typed without the apostrophe.
     if w == "m" && matches!(next, "a" | "ont") && paid(word(i + 2)) {
         return Some(3);

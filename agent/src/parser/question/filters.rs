@@ -170,6 +170,21 @@ impl Question<'_> {
         }
     }
 
+    /// A category's name said of the bank ("bank charges", "frais bancaires" are its fees,
+    /// not a home's charges): another thing than the category — asked.
+    pub(super) fn said_of_the_bank(&mut self, f: &Filters) {
+        let whole = crate::text::normalize(self.message);
+        let of_bank = f.categories.iter().filter(|c| {
+            let words = crate::text::normalize(&c.words);
+            ["bank ", "banking ", "banque "].iter().any(|b| whole.contains(&format!("{b}{words}")))
+                || ["bancaire", "bancaires"].iter().any(|b| whole.contains(&format!("{words} {b}")))
+        });
+        let detail = of_bank.map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
+        if !detail.is_empty() {
+            self.reasons.push(Reason::new(ReasonCode::AmbiguousEntity, self.locale, &detail));
+        }
+    }
+
     /// Names that may say where to file transactions rather than which to show: asked.
     #[cfg(feature = "readings")]
     pub(super) fn filed_or_shown(&mut self, f: &Filters, picked: &Picked) {

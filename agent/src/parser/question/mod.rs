@@ -145,6 +145,7 @@ impl Parser {
         q.tool_reasons(filters_only, &filters);
         let period = q.pick_period(period, previous);
         q.category_beside_merchant(&mut filters);
+        q.said_of_the_bank(&filters);
         let picked = q.pick_names(&filters);
         q.amount_and_text_reasons(&filters);
         #[cfg(feature = "readings")]
