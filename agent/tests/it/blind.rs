@@ -456,7 +456,7 @@ mod tests {
         ("2026-12-02-bh", include_str!("../blind/2026-12-02-bh.txt"), 0, 68),
         ("2026-12-03-bi", include_str!("../blind/2026-12-03-bi.txt"), 4, 109),
         ("2026-12-03-bj", include_str!("../blind/2026-12-03-bj.txt"), 5, 98),
-        ("2026-12-03-bk", include_str!("../blind/2026-12-03-bk.txt"), 1, 159),
+        ("2026-12-03-bk", include_str!("../blind/2026-12-03-bk.txt"), 1, 160),
     ];
 
     #[test]

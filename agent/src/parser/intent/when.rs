@@ -69,7 +69,11 @@ pub(crate) fn find(tokens: &[Token], used: &[bool]) -> Option<(When, usize, usiz
             ("depuis" | "since", "quand" | "when") => Some((When::Ever, i, i + 1)),
             // "ça fait combien de temps que", "how long since".
             ("combien" | "cmb", "de") if norm(i + 2) == "temps" => Some((When::Ever, i, i + 2)),
-            ("how", "long") if matches!(norm(i + 2), "since" | "has" | "ago") => Some((When::Ever, i, i + 1)),
+            // ("how long is it since", "how long has it been since".)
+            ("how", "long") if (i + 2..i + 6).any(|k| norm(k) == "since") => {
+                let since = (i + 2..i + 6).find(|&k| norm(k) == "since").unwrap_or(i + 1);
+                Some((When::Ever, i, since))
+            }
             // "when did I last pay", "c'était quand mon dernier retrait", "à quelle date…
             // mon dernier salaire" — not a period ("le mois dernier", "last week"), which
             // is read already.

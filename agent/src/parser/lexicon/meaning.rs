@@ -32,7 +32,9 @@ pub(crate) fn asks_about_world(tokens: &[Token]) -> bool {
                 | "pays"
         );
     let how_to = (0..tokens.len()).any(|j| match (w(j), w(j + 1)) {
-        ("how", "to" | "does" | "long" | "far" | "old") => true,
+        ("how", "to" | "does" | "far" | "old") => true,
+        // "how long does a transfer take" — not "how long since I last paid EDF".
+        ("how", "long") => !(j + 2..j + 6).any(|k| w(k) == "since"),
         ("how", "do") => w(j + 2) == "you",
         // "comment contester", "comment ça marche", "comment on fait".
         ("comment", next) => {
