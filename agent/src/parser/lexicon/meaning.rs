@@ -70,7 +70,8 @@ pub(crate) fn asks_about_world(tokens: &[Token]) -> bool {
                     "define" | "definition" | "definir" | "signifie" | "meaning" | "explain" | "explique"
                 )
         });
-    someone || how_to || what_is
+    // ("who were my top merchants": the user's money.)
+    (someone && !mine) || how_to || what_is
 }
 
 /// An exclusion or a negation: "hors Picard", "excluding Deliveroo", "sans le loyer".

@@ -44,9 +44,15 @@ impl Signals {
             (is_item_noun(&t.norm) || plural) && !left_out(t)
         });
         // "quelles dépenses ont été enregistrées", "which expenses": the lines.
+        // ("j'ai fait quoi comme dépenses": which, too.)
         let which_items = tokens
             .windows(2)
-            .any(|w| matches!(w[0].norm.as_str(), "quelles" | "quels" | "which") && is_item_noun(&w[1].norm));
+            .any(|w| matches!(w[0].norm.as_str(), "quelles" | "quels" | "which") && is_item_noun(&w[1].norm))
+            || tokens.windows(3).any(|w| {
+                w[0].norm == "quoi"
+                    && w[1].norm == "comme"
+                    && (is_item_noun(&w[2].norm) || w[2].norm == "depenses")
+            });
         let bought =
             tokens.iter().any(|t| matches!(t.norm.as_str(), "buy" | "bought" | "achete" | "achetes"));
         // "where did I buy groceries, broken down by shop": money spent, by merchant — a
