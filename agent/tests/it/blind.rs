@@ -458,6 +458,7 @@ mod tests {
         ("2026-12-03-bj", include_str!("../blind/2026-12-03-bj.txt"), 5, 98),
         ("2026-12-03-bk", include_str!("../blind/2026-12-03-bk.txt"), 1, 160),
         ("2026-12-03-bl", include_str!("../blind/2026-12-03-bl.txt"), 0, 139),
+        ("2026-12-03-bm", include_str!("../blind/2026-12-03-bm.txt"), 1, 166),
     ];
 
     #[test]

@@ -148,6 +148,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     lines::direct_debits(tokens, show_verb, &mut intent, &mut a);
     lines::names_shown(show_verb, &mut intent, &mut a);
     what_is_left(tokens, used, message, &mut intent, &mut a);
+    held(tokens, &mut intent, &mut a);
     choose_kind(&mut intent, &a);
     turned_down_read(tokens, used, message, turned_down, &mut intent);
     intent.explicit = intent.kind.is_some();
@@ -313,6 +314,27 @@ fn what_is_left(tokens: &[Token], used: &mut [bool], message: &str, intent: &mut
             used[i] = true;
             intent.words.push(message.get(tokens[i].start..tokens[i].end).unwrap_or_default().to_string());
         }
+    }
+}
+
+/// Whether what the accounts hold is asked: "j'ai combien sur mes comptes", "jai cb en
+/// tout sur mes comptes", "how much do I have in my accounts" — "ai", "have" said of
+/// holding, not of a past deed ("j'ai dépensé sur mes comptes" is spending).
+fn held(tokens: &[Token], intent: &mut Intent, a: &mut Asked) {
+    let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let accounts = |j: usize| matches!(norm(j), "comptes" | "accounts" | "compte" | "account");
+    let have = (0..tokens.len()).find(|&j| {
+        matches!(norm(j), "ai" | "jai" | "have" | "avons")
+            && matches!(norm(j + 1), "combien" | "cb" | "en" | "sur" | "in" | "on" | "dans" | "de")
+    });
+    let on_accounts = (0..tokens.len()).any(|j| {
+        matches!(norm(j), "sur" | "on" | "in" | "dans")
+            && (accounts(j + 1)
+                || (matches!(norm(j + 1), "mes" | "my" | "nos" | "our" | "les" | "the") && accounts(j + 2)))
+    });
+    if let (Some(j), true) = (have, on_accounts) {
+        a.balance = true;
+        intent.words.push(tokens[j].norm.clone());
     }
 }
 
