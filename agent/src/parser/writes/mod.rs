@@ -93,8 +93,14 @@ const WORDS: [&str; 22] = [
 /// The classes phrases give their words, beyond each word's own: "le mois passé" is a
 /// period, "should be in", "ought to be" a recategorisation, "change X" with no budget
 /// too, "je veux un budget" one to make, "another name for" a merge, "chaque fois" a
-/// rule's, and the words around its label ("qu'il y a", "shows up") not of it.
+/// rule's, and the words around its label ("qu'il y a", "shows up") not of it; a
+/// question of when asks.
 fn phrases(tokens: &[Token], message: &str, budget: bool, c: &mut [u32]) {
+    // "quand est-ce que j'ai payé Free la dernière fois", "how often…": a question of
+    // when, which asks as "combien" does ("quand" alone is a rule's word).
+    if let Some((_, a, _)) = crate::parser::intent::when::find(tokens, &vec![false; tokens.len()]) {
+        c[a] |= ASKS;
+    }
     // "les paiements du mois passé": the period's word, not "passer X en Y".
     for i in 1..tokens.len() {
         if matches!(tokens[i].norm.as_str(), "passe" | "passee" | "passes" | "passees")
@@ -260,10 +266,6 @@ impl Parser {
         phrases(tokens, message, budget, &mut c);
         // Phrases that carry nothing ("du coup", "…, j'en ai marre") are read.
         let mut used = vec![false; tokens.len()];
-        // "quand est-ce que j'ai payé Free la dernière fois": when, a read.
-        if super::intent::when::find(tokens, &used).is_some() {
-            return None;
-        }
         super::set_aside_harmless(tokens, &mut used, message);
         let mut r = Read {
             p: self,
