@@ -36,7 +36,13 @@ impl Parser {
         if !said.unread.is_empty() {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &said.unread.join(", ")));
         }
-        // A comparison of averages is not a comparison of totals.
+        // A comparison of averages is not a comparison of totals; nor is one of
+        // anything but spending or income ("cash flow vs last month", "my balance vs").
+        let totals =
+            !matches!(intent.kind, Some(Kind::CashFlow | Kind::Balance | Kind::Budget | Kind::Activity));
+        if !totals {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" ")));
+        }
         if intent.average {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" ")));
         }

@@ -291,7 +291,13 @@ impl Parser {
         let about_budget = tokens.iter().any(|t| is_budget_word(&t.norm));
         // "entrées vs sorties" is cash flow, not two periods.
         let in_vs_out = lexicon::in_against_out(&tokens);
-        let compared = if in_vs_out { None } else { compare_words(&tokens, &mut used, message) };
+        // ("spending vs income", which no cash-flow phrase says whole: its "vs" is read.)
+        if let Some(v) = in_vs_out {
+            let phrased = (v.saturating_sub(3)..=v)
+                .any(|i| lexicon::cash_flow_phrase(&tokens, &used, i).is_some_and(|n| i + n > v));
+            used[v] = !phrased;
+        }
+        let compared = if in_vs_out.is_some() { None } else { compare_words(&tokens, &mut used, message) };
         if let Some(words) = compared.filter(|_| !about_budget) {
             return self.comparison((message, &words), &tokens, &mut used, locale, cx);
         }

@@ -353,7 +353,10 @@ fn choose_kind(intent: &mut Intent, a: &Asked) {
             intent.direction = Some(Direction::Credit);
         }
         // "lidl combien ce mois et c'était quand la dernière fois": an amount, and when.
-        intent.second_ask |= a.balance || a.budget || a.recurring || a.cash || intent.asks_amount;
+        // "my biggest purchase this year and when did I last go to Decathlon": a
+        // ranking, and when.
+        let ranked = intent.largest || intent.top.is_some() || intent.average || a.breakdown;
+        intent.second_ask |= a.balance || a.budget || a.recurring || a.cash || intent.asks_amount || ranked;
         intent.kind = Some(Kind::Activity);
         return;
     }

@@ -115,7 +115,10 @@ pub(super) fn singular_item(tokens: &[Token]) -> bool {
     let article = (1..tokens.len())
         .any(|j| tokens[j].norm == "plus" && matches!(tokens[j - 1].norm.as_str(), "le" | "la"))
         && !tokens.iter().any(|t| matches!(t.norm.as_str(), "les" | "mes" | "des"));
-    (singular || article) && !tokens.iter().any(|t| plural(&t.norm))
+    // "les plus grosse depense": the article says more than one, whatever the noun.
+    let plural_article = (1..tokens.len())
+        .any(|j| tokens[j].norm == "plus" && matches!(tokens[j - 1].norm.as_str(), "les" | "mes" | "des"));
+    (singular || article) && !plural_article && !tokens.iter().any(|t| plural(&t.norm))
 }
 
 /// "where did I shop most for groceries", "les trois restaurants où j'ai le plus

@@ -270,16 +270,18 @@ pub(crate) fn is_purchase_word(w: &str) -> bool {
     matches!(w, "purchase" | "purchases" | "achat" | "achats" | "buy" | "bought" | "runs")
 }
 
-/// "in vs out", "entrées vs sorties": money in against money out, which is cash flow —
-/// not two periods compared.
-pub(crate) fn in_against_out(tokens: &[Token]) -> bool {
-    let against = |w: &[Token]| {
+/// "in vs out", "entrées vs sorties", "spending vs income", "what's coming in vs going
+/// out": money in against money out, either way round, which is cash flow — not two
+/// periods compared. The index of the word that joins them.
+pub(crate) fn in_against_out(tokens: &[Token]) -> Option<usize> {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let money_in = |w: &str| {
         matches!(
-            w[0].norm.as_str(),
-            "entrees" | "in" | "income" | "revenus" | "inflows" | "earn" | "earned" | "gagne"
-        ) && matches!(w[1].norm.as_str(), "vs" | "versus" | "contre")
+            w,
+            "entrees" | "in" | "income" | "revenus" | "inflows" | "earn" | "earned" | "gagne" | "rentrees"
+        )
     };
-    let out = |w: &str| {
+    let money_out = |w: &str| {
         matches!(
             w,
             "sorties"
@@ -293,9 +295,18 @@ pub(crate) fn in_against_out(tokens: &[Token]) -> bool {
                 | "depense"
         )
     };
-    // "in vs out", "money in vs money out".
-    tokens.windows(3).any(|w| against(w) && out(&w[2].norm))
-        || tokens.windows(4).any(|w| against(w) && w[2].norm == "money" && out(&w[3].norm))
+    // The first word of a side, past "money", "what", "going": "money out", "what went out".
+    let lead = |j: usize| {
+        matches!(w(j), "money" | "what" | "going" | "went" | "goes" | "les" | "mes" | "my" | "the")
+    };
+    (1..tokens.len()).find(|&v| {
+        let mut k = v + 1;
+        while lead(k) && k < v + 3 {
+            k += 1;
+        }
+        matches!(w(v), "vs" | "versus" | "contre")
+            && ((money_in(w(v - 1)) && money_out(w(k))) || (money_out(w(v - 1)) && money_in(w(k))))
+    })
 }
 
 /// "moyenne", "average": an average is asked.

@@ -167,8 +167,19 @@ pub(super) fn per_unit(s: &mut Scan<'_>) -> bool {
         if i > 0 && !s.used[i - 1] && group_word(s.norm(i - 1)) == Some(g) {
             s.used[i - 1] = true;
         }
-        if asks_rate(s) && matches!(g, GroupBy::Month | GroupBy::Week | GroupBy::Day) {
+        let over_time = matches!(g, GroupBy::Month | GroupBy::Week | GroupBy::Day);
+        if asks_rate(s) && over_time {
             s.intent.average = true;
+        } else if over_time
+            && i >= 1
+            && (matches!(s.norm(i - 1), "spent" | "paid")
+                || (i >= 2
+                    && matches!(s.norm(i - 1), "spend" | "depense")
+                    && matches!(s.norm(i - 2), "i" | "we" | "ai" | "jai" | "avons")))
+        {
+            // "how much did I spend per week since September": a week's average, or
+            // week by week? Right after a verb in the past, either.
+            s.intent.rate_word = true;
         }
     }
     true
