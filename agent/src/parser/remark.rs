@@ -84,6 +84,10 @@ const REMARK_MARKERS: &[&str] = &[
     "helas",
     "oups",
     "oops",
+    "feck",
+    "grand",
+    "reckon",
+    "abuse",
 ];
 
 /// "i had the flu twice", "we're saving for the wedding", "j'y passe ma vie": a clause
@@ -91,13 +95,28 @@ const REMARK_MARKERS: &[&str] = &[
 /// request, wish, correction or comparison word.
 fn speaks_of_self(tokens: &[crate::text::Token]) -> bool {
     let words: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
-    let subject = words.iter().any(|w| SUBJECTS.contains(w));
+    // "the wife's asking", "the teenager's on my plan": someone of theirs, in a clause
+    // of three words or more — not "for the kids", "pour ma fille", which may say whose
+    // spending is meant.
+    let someone = |k: usize| {
+        PEOPLE.contains(&words[k])
+            && words.len() >= 3
+            && !(k > 0 && matches!(words[k - 1], "for" | "pour" | "to" | "a" | "with" | "avec" | "de" | "of"))
+    };
+    let subject = words.iter().any(|w| SUBJECTS.contains(w)) || (0..words.len()).any(someone);
     subject && !words.iter().any(|w| ASKS_SOU.contains(w))
 }
 
 /// Subjects of a sentence about the person's life.
 const SUBJECTS: &[&str] =
     &["i", "im", "ive", "we", "je", "j", "on", "nous", "he", "she", "they", "il", "elle", "ils", "elles"];
+
+/// The person's people, who a remark may be about.
+const PEOPLE: &[&str] = &[
+    "wife", "husband", "missus", "partner", "kids", "kid", "son", "daughter", "herself", "himself",
+    "teenager", "mum", "mom", "dad", "femme", "mari", "enfants", "gamins", "gosses", "fils", "fille",
+    "copine", "copines", "copain", "copains",
+];
 
 /// Words that ask something of Sou, correct or widen the question: a clause holding one
 /// is never a remark.
@@ -303,6 +322,8 @@ const THANKS: &[&str] = &[
     "if you would",
     "if you could",
     "si possible",
+    "if possible",
+    "go on",
     "si c est possible",
     "si ce n est pas trop demander",
     "if it s not too much trouble",

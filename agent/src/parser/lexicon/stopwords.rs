@@ -498,8 +498,41 @@ pub(crate) const STOPWORDS: &[&str] = &[
 
 /// Whether `w` carries nothing the parser uses.
 pub(crate) fn is_stopword(w: &str) -> bool {
-    STOPWORDS.binary_search(&w).is_ok()
+    STOPWORDS.binary_search(&w).is_ok() || (cfg!(feature = "asides") && ASIDE_WORDS.binary_search(&w).is_ok())
 }
+
+/// More words that carry nothing, which only the server's parser knows (the browser's
+/// bundle would not fit them; there they show unread and the server reads the message
+/// again): formal French ("je vous saurais gré", "quel fut"), slang for money ("thune",
+/// "oseille"), interjections ("lowkey", "omg", "feck"), relative pronouns. Kept sorted.
+const ASIDE_WORDS: &[&str] = &[
+    "auxquelles",
+    "auxquels",
+    "desquels",
+    "excuse",
+    "feck",
+    "fric",
+    "fut",
+    "grave",
+    "gre",
+    "lads",
+    "laquelle",
+    "lequel",
+    "lesquelles",
+    "lesquels",
+    "lowkey",
+    "oblige",
+    "obligeance",
+    "omg",
+    "oseille",
+    "pognon",
+    "saurais",
+    "serais",
+    "thune",
+    "thunes",
+    "voudrai",
+    "wallah",
+];
 
 /// Phrases that carry nothing the parser uses, though a word of theirs may elsewhere
 /// ("du coup", "à nous deux", "both dates inclusive", "kindly share"): the number of
@@ -617,5 +650,6 @@ mod tests {
     #[test]
     fn the_list_is_sorted_for_binary_search() {
         assert!(super::STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(super::ASIDE_WORDS.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -40,6 +40,13 @@ fn said_beside(message: &str, a: &str, b: &str) -> bool {
     joins.iter().any(|j| whole.contains(&format!("{a} {j}{b}")) || whole.contains(&format!("{b} {j}{a}")))
 }
 
+/// Whether "+" or "&" stands between the names `a` and `b` as `message` says them.
+fn plus_between(message: &str, a: &str, b: &str) -> bool {
+    let (Some(x), Some(y)) = (message.find(a), message.find(b)) else { return false };
+    let (from, to) = if x < y { (x + a.len(), y) } else { (y + b.len(), x) };
+    message.get(from..to).is_some_and(|gap| gap.contains(['+', '&']))
+}
+
 /// Whether the category matched is one of moves between accounts.
 fn is_transfer(p: &Parser, c: &EntityMatch) -> bool {
     c.ids.first().and_then(|id| p.vocab.term(*id)).is_some_and(|t| t.kind.as_deref() == Some("transfer"))
@@ -54,7 +61,8 @@ impl Question<'_> {
         // a merchant's name says what the merchant sells — the merchant alone.
         // ("les loyers payés à Foncia", "the rent paid to Foncia": with what joins them.)
         // ("combien de loyer j'ai payé à Foncia": the words between say who was paid.)
-        let beside = |a: &str, b: &str| said_beside(message, a, b);
+        // ("resto + uber ce mois": side by side once "+" is gone, but joined.)
+        let beside = |a: &str, b: &str| said_beside(message, a, b) && !plus_between(message, a, b);
         let transfer = |c: &EntityMatch| is_transfer(parser, c);
         let categories = std::mem::take(&mut f.categories);
         let merchants = &f.merchants;

@@ -67,7 +67,7 @@ const LABEL: u32 = 1 << 21;
 
 const WORDS: [&str; 22] = [
     "set put fixe fixer mets mettre met change changer modifie modifier definis definir ajuste adjust update passe passer augmente augmenter raise increase baisse baisser lower reduce reduis reduire decrease diminue diminuer bump descends descendre monte monter fixez mettez modifiez definissez augmentez baissez passez",
-    "supprime supprimer enleve enlever remove delete supprimez enlevez annule annuler annulez cancel",
+    "supprime supprimer enleve enlever remove delete supprimez enlevez annule annuler annulez cancel kill scrap ditch",
     "move put mets mettre met passe passer passent vont va ira iront go goes aille aillent mettez",
     "classe classer range ranger recategorise recategoriser recategorize file reclasse reclasser classez reclassez rangez categorise categorize categoriser categorisez classes classee classees ranges rangee rangees categorises categorisee categorisees",
     "regle rule",
@@ -100,6 +100,12 @@ fn phrases(tokens: &[Token], message: &str, budget: bool, c: &mut [u32]) {
     // when, which asks as "combien" does ("quand" alone is a rule's word).
     if let Some((_, a, _)) = crate::parser::intent::when::find(tokens, &vec![false; tokens.len()]) {
         c[a] |= ASKS;
+    }
+    // "qu'est-ce que je paye tous les mois": what, asked.
+    for i in 2..tokens.len() {
+        if [tokens[i - 2].norm.as_str(), &tokens[i - 1].norm, &tokens[i].norm] == ["qu", "est", "ce"] {
+            c[i - 2] |= ASKS;
+        }
     }
     // "les paiements du mois passé": the period's word, not "passer X en Y".
     for i in 1..tokens.len() {
@@ -148,6 +154,17 @@ fn phrases(tokens: &[Token], message: &str, budget: bool, c: &mut [u32]) {
             && is_budget_word(&tokens[i].norm)
         {
             c[i - 2] |= CREATE;
+        }
+    }
+    // "remove the budget set for travel", "supprimer le budget que j'avais fixé": the
+    // budget as it was set, when it is removed.
+    if c.iter().any(|k| k & REMOVE != 0) {
+        for i in 1..tokens.len() {
+            let of_it = is_budget_word(&tokens[i - 1].norm)
+                || matches!(tokens[i - 1].norm.as_str(), "i" | "avais" | "ai" | "jai" | "javais");
+            if of_it && c[i] & SET != 0 {
+                c[i] = GLUE;
+            }
         }
     }
     // "add AMZN MKTP as another name for Amazon", "un autre nom pour Amazon": a merge.
