@@ -144,7 +144,8 @@ impl Parser {
 
 impl Parser {
     /// "daily spend this month": each day's total, or the average per day? Writers of
-    /// the blind sets read it both ways; the user picks.
+    /// the blind sets read it both ways; the user picks (on the server: `readings`).
+    #[cfg(feature = "readings")]
     pub(super) fn rate_or_breakdown(
         &self,
         call: ToolCall,

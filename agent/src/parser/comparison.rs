@@ -84,10 +84,16 @@ impl Parser {
             merchant,
             account,
         });
-        let sure = crate::reason::confidence_of(&reasons) != crate::reason::Confidence::Low;
-        if let (Some(so_far), true) = (so_far, sure) {
+        // Up to the same date, or whole? Asked on the server; the browser's badge shows
+        // the whole periods (feature `readings`).
+        #[cfg(feature = "readings")]
+        if let (Some(so_far), true) =
+            (so_far, crate::reason::confidence_of(&reasons) != crate::reason::Confidence::Low)
+        {
             return ParseOutcome::Clarification(self.so_far_or_whole(call, so_far, locale, cx));
         }
+        #[cfg(not(feature = "readings"))]
+        let _ = so_far;
         ParseOutcome::Plan(plan(call, reasons, locale, cx.today))
     }
 
@@ -119,6 +125,7 @@ impl Parser {
 
     /// "Up to the same date, or both periods whole?": the comparison so far (`so_far`,
     /// the current period and the reference), or `call`'s whole periods.
+    #[cfg(feature = "readings")]
     fn so_far_or_whole(
         &self,
         call: ToolCall,

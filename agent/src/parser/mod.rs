@@ -273,6 +273,11 @@ impl Parser {
         if let Some(c) = change_request(&tokens, locale) {
             return ParseOutcome::Clarification(c);
         }
+        // Nor questions of when and how often: it says the message is one.
+        #[cfg(not(feature = "activity"))]
+        if let Some(c) = when_request(&tokens, locale) {
+            return ParseOutcome::Clarification(c);
+        }
         #[cfg(feature = "datasets")]
         if let Some(outcome) = self.dataset_question(&tokens, message, locale, cx) {
             return outcome;
@@ -573,6 +578,31 @@ impl Parser {
     pub fn describe(&self, call: &ToolCall, locale: Locale) -> String {
         crate::tool::describe(&self.vocab, call, locale)
     }
+}
+
+/// A question of when or how often ("quand", "how often", "la dernière fois", "since
+/// when"), for a parser that does not read them itself.
+#[cfg(not(feature = "activity"))]
+fn when_request(tokens: &[crate::text::Token], locale: Locale) -> Option<crate::plan::Clarification> {
+    let w = |i: usize| tokens.get(i).map_or("", |t| t.norm.as_str());
+    let when = (0..tokens.len()).find(|&i| {
+        matches!(w(i), "quand" | "when" | "often" | "souvent" | "frequence" | "frequency" | "freq")
+            || (matches!(w(i), "dernier" | "derniere" | "premier" | "premiere" | "last" | "first")
+                && matches!(w(i + 1), "fois" | "time"))
+            || (w(i), w(i + 1)) == ("how", "long")
+            || (w(i), w(i + 1), w(i + 2)) == ("combien", "de", "temps")
+    })?;
+    Some(crate::plan::Clarification {
+        question: locale
+            .pick(
+                "Une question de date ou de fréquence : envoyez-la, Sou la lit sur le serveur.",
+                "A question of when or how often: send it, and Sou reads it on the server.",
+            )
+            .to_string(),
+        reasons: vec![Reason::new(ReasonCode::ExplicitIntent, locale, w(when))],
+        suggestions: Vec::new(),
+        locale,
+    })
 }
 
 /// A message asking for a change (a write verb, no question word), for a parser that

@@ -119,6 +119,7 @@ pub(crate) fn read(tokens: &[Token], used: &mut [bool], message: &str) -> Intent
     // "…, pas les remboursements", "not the refunds": one side of the ledger turned
     // down — the other side, if the message asks for it too (read at the end).
     let mut turned_down: Option<(Direction, usize, usize)> = None;
+    #[cfg(feature = "activity")]
     when::read(tokens, used, message, &mut intent);
     scan::words(tokens, used, message, &mut intent, &mut a, (&mut subscription_words, &mut turned_down));
     subscriptions(tokens, message, subscription_words, &mut intent, &mut a);

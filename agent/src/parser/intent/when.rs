@@ -2,13 +2,17 @@
 //! paid by Acme", "how often do I go to Picard", "tous les combien chez Picard": the
 //! activity of what the message names. Read before the other words, which these
 //! phrases would otherwise pass for ("last" a list's newest, "combien de fois par
-//! semaine" a count by week).
+//! semaine" a count by week). Read only with the `activity` feature (the server's); the
+//! browser's parser recognises such a question and leaves it to the server.
 
+#[cfg(feature = "activity")]
 use super::Intent;
+#[cfg(feature = "activity")]
 use crate::text::Token;
 
 /// What an activity question asks, which decides the period it means when it names none.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(not(feature = "activity"), allow(dead_code))]
 pub(crate) enum When {
     /// The first or last time, since when: the whole history.
     Ever,
@@ -17,6 +21,7 @@ pub(crate) enum When {
 }
 
 /// Units a frequency is said per, and which a period word is made of ("le mois dernier").
+#[cfg(feature = "activity")]
 fn unit(w: &str) -> bool {
     matches!(
         w,
@@ -44,6 +49,7 @@ fn unit(w: &str) -> bool {
 
 /// Where a question of when or how often is said, among the words not yet used: which
 /// it is, and its first and last words.
+#[cfg(feature = "activity")]
 pub(crate) fn find(tokens: &[Token], used: &[bool]) -> Option<(When, usize, usize)> {
     let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
     let free = |j: usize| j < tokens.len() && !used[j];
@@ -146,6 +152,7 @@ pub(crate) fn find(tokens: &[Token], used: &[bool]) -> Option<(When, usize, usiz
 }
 
 /// Reads a question of when or how often: its words used and said, and which it is.
+#[cfg(feature = "activity")]
 pub(super) fn read(tokens: &[Token], used: &mut [bool], message: &str, intent: &mut Intent) {
     let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
     // "je vais souvent au resto ?", "do I go to Lidl often", asked — not "le plus
@@ -237,6 +244,7 @@ pub(super) fn read(tokens: &[Token], used: &mut [bool], message: &str, intent: &
 /// Whether "souvent", "often" asks how often: in a question that asks nothing else
 /// ("combien chez Lidl, j'y vais trop souvent" asks a total), not after "plus", "most",
 /// "trop", "too".
+#[cfg(feature = "activity")]
 fn asked_often(tokens: &[Token], message: &str, before: &str) -> bool {
     let norm = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
     let question = message.contains('?')
@@ -251,6 +259,7 @@ fn asked_often(tokens: &[Token], message: &str, before: &str) -> bool {
 
 /// How the money went, in a question of when or how often: "when did I last pay,
 /// buy, withdraw", "depuis quand jpaye", "à quand remonte".
+#[cfg(feature = "activity")]
 fn acted(w: &str) -> bool {
     matches!(
         w,

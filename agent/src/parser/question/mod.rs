@@ -197,11 +197,16 @@ impl Question<'_> {
     /// user's pick, once nothing else is unread.
     fn outcome(mut self, call: ToolCall, unit: Option<ReasonCode>) -> ParseOutcome {
         let (locale, cx) = (self.locale, self.cx);
+        // A rate or a breakdown ("daily spend")? Asked on the server; the browser's
+        // badge shows the breakdown.
+        #[cfg(not(feature = "readings"))]
+        let unit = unit.filter(|c| *c != ReasonCode::RateOrBreakdown);
         match unit {
             Some(code) if crate::reason::confidence_of(&self.reasons) != crate::reason::Confidence::Low => {
                 ParseOutcome::Clarification(match code {
-                    ReasonCode::AverageUnit => self.parser.average_per(call, locale, cx),
-                    _ => self.parser.rate_or_breakdown(call, locale, cx),
+                    #[cfg(feature = "readings")]
+                    ReasonCode::RateOrBreakdown => self.parser.rate_or_breakdown(call, locale, cx),
+                    _ => self.parser.average_per(call, locale, cx),
                 })
             }
             Some(code) => {

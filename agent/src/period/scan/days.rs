@@ -3,7 +3,9 @@
 
 use super::{latest_month, month_word, Scanner};
 use crate::args::Period;
-use crate::period::calendar::{day, month, week};
+#[cfg(feature = "readings")]
+use crate::period::calendar::week;
+use crate::period::calendar::{day, month};
 
 /// A day of the week's number, Monday 0.
 pub(super) fn weekday_number(w: &str) -> Option<i64> {
@@ -33,6 +35,12 @@ impl Scanner<'_> {
 
     /// "la semaine du 9 novembre", "the week of 9 November": the week (Monday to
     /// Sunday) that holds that day.
+    #[cfg(not(feature = "readings"))]
+    pub(super) fn week_of(&self, _: usize) -> Option<(Period, usize)> {
+        None
+    }
+
+    #[cfg(feature = "readings")]
     pub(super) fn week_of(&self, i: usize) -> Option<(Period, usize)> {
         let j = i + usize::from(self.is(i, &["la", "the"]));
         // "the week commencing the 9th of November", "week starting 9 November".

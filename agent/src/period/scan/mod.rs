@@ -304,6 +304,12 @@ impl Scanner<'_> {
 
     /// "premier semestre 2026", "the first half of 2025", "H1 2025", "S2",
     /// "second half of last year", "la première moitié de l'année".
+    #[cfg(not(feature = "readings"))]
+    fn half(&self, _: usize) -> Option<(Period, usize)> {
+        None
+    }
+
+    #[cfg(feature = "readings")]
     fn half(&self, i: usize) -> Option<(Period, usize)> {
         let j = i + usize::from(self.is(i, &["le", "la", "the"]));
         let (h, last) = if self.is(j, &["h", "s"]) {
@@ -356,6 +362,7 @@ impl Scanner<'_> {
         self.half_period(year, h, last)
     }
 
+    #[cfg(feature = "readings")]
     fn half_period(&self, year: i32, h: u32, last: usize) -> Option<(Period, usize)> {
         let start = Date::new(year, (h - 1) * 6 + 1, 1)?;
         let label = wording::half_label(year, h, self.locale);
@@ -623,6 +630,12 @@ impl Scanner<'_> {
     }
 
     /// "2026 so far", "2026 jusqu'ici", "2026 to date": this year up to today.
+    #[cfg(not(feature = "readings"))]
+    fn year_so_far(&self, _: usize) -> Option<(Period, usize)> {
+        None
+    }
+
+    #[cfg(feature = "readings")]
     fn year_so_far(&self, i: usize) -> Option<(Period, usize)> {
         let y = self.year(i)?;
         let n = match (self.word(i + 1), self.word(i + 2)) {

@@ -4,6 +4,7 @@
 use super::{Hit, Scanner};
 use crate::args::Period;
 use crate::date::Date;
+#[cfg(feature = "readings")]
 use crate::period::calendar::range;
 use crate::wording;
 
@@ -67,9 +68,17 @@ impl Scanner<'_> {
         Some((Period { start, end, label, words: String::new() }, last))
     }
 
+    /// The browser's parser reads "cet hiver" one way, the latest winter begun; the
+    /// server asks which (feature `readings`).
+    #[cfg(not(feature = "readings"))]
+    pub(super) fn this_season_either(&self, _: usize) -> Option<Hit> {
+        None
+    }
+
     /// "cet hiver" at the end of November: the winter that starts in two days, or the
     /// one that ended in March? Outside its season, "this <season>" whose next one is
     /// less than two months away is either; both are offered.
+    #[cfg(feature = "readings")]
     pub(super) fn this_season_either(&self, i: usize) -> Option<Hit> {
         if !matches!(self.word(i)?, "cet" | "cette" | "this") || self.year(i + 2).is_some() {
             return None;
@@ -95,8 +104,16 @@ impl Scanner<'_> {
         Some(Hit { period: parts[0].clone(), last: i + 1, parts, apart: true, wrapped: false })
     }
 
+    /// The browser's parser leaves "winter 2025" unread (it would not fit its bundle);
+    /// the server reads it (feature `readings`).
+    #[cfg(not(feature = "readings"))]
+    pub(super) fn winter_of(&self, _: usize) -> Option<Hit> {
+        None
+    }
+
     /// "l'hiver 2025", "winter 2025": the winter that ends in 2025 or the one that
     /// starts in it, both offered; "hiver 2025-2026", "winter 2025/26": the one between.
+    #[cfg(feature = "readings")]
     pub(super) fn winter_of(&self, i: usize) -> Option<Hit> {
         let s = if matches!(self.word(i)?, "l" | "the" | "en" | "in" | "le") { i + 1 } else { i };
         if !matches!(self.word(s)?, "hiver" | "winter") {
