@@ -60,6 +60,10 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
         "quesque" | "keske" | "kesk" => &["qu", "est", "ce", "que"],
         "couter" | "coutee" => &["coute"],
         "aller" if before == "suis" => &["alle"],
+        // "me suis-je rendu à la pizzeria": went.
+        "rendu" | "rendue" | "rendus" if matches!(before, "suis" | "je" | "sommes" | "nous") => &["alle"],
+        // "cmb jai ramassé d'acme": earned.
+        "ramasse" | "ramassee" => &["gagne"],
         // The formal and the bank's words: "acquitté auprès de", "mes règlements",
         // "salary credited".
         "acquitte" | "acquittee" | "acquittes" => &["paye"],

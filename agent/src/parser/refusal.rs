@@ -28,7 +28,7 @@ fn refused_form(w: &str) -> Option<Refused> {
         | "payments" | "paiement" | "paiements" => Some(Refused::List),
         "breakdown" | "repartition" | "ventilation" | "split" | "chart" | "graph" | "graphique"
         | "categories" | "category" | "categorie" | "merchant" | "marchand" | "magasin" | "magasins"
-        | "store" | "stores" | "month" | "mois" | "break" => Some(Refused::Breakdown),
+        | "store" | "stores" | "month" | "mois" | "break" | "broken" => Some(Refused::Breakdown),
         "total" => Some(Refused::Total),
         "compare" | "comparer" | "comparison" | "comparaison" => Some(Refused::Compare),
         "average" | "moyenne" => Some(Refused::Average),
@@ -130,7 +130,7 @@ pub(super) fn refusal_after(message: &str) -> Option<(&str, &str, Refused)> {
 const JUST: &[&str] = &["just", "juste", "only", "seulement", "simplement", "uniquement"];
 /// The negations a refusal may hold: "don't", "not", "pas", "never mind", "forget".
 const NEGATIONS: &[&str] =
-    &["don", "dont", "not", "no", "pas", "ne", "n", "didn", "doesn", "never", "forget", "oublie"];
+    &["don", "dont", "not", "no", "pas", "point", "ne", "n", "didn", "doesn", "never", "forget", "oublie"];
 /// The other words a refusal may hold: wanting, needing, caring, articles.
 const REFUSAL_WORDS: &[&str] = &[
     "i",
@@ -148,6 +148,11 @@ const REFUSAL_WORDS: &[&str] = &[
     "voulais",
     "souhaite",
     "souhaitais",
+    "demande",
+    "desire",
+    "vous",
+    "it",
+    "down",
     "voudrais",
     "veut",
     "besoin",
@@ -237,6 +242,8 @@ const REFUSAL_WORDS: &[&str] = &[
 ];
 /// Words before the question itself: "just", "only", "tell me".
 const QUESTION_LEADS: &[&str] = &[
+    "mais",
+    "but",
     "just",
     "juste",
     "only",

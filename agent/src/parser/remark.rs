@@ -115,7 +115,7 @@ const SUBJECTS: &[&str] =
 const PEOPLE: &[&str] = &[
     "wife", "husband", "missus", "partner", "kids", "kid", "son", "daughter", "herself", "himself",
     "teenager", "mum", "mom", "dad", "femme", "mari", "enfants", "gamins", "gosses", "fils", "fille",
-    "copine", "copines", "copain", "copains",
+    "copine", "copines", "copain", "copains", "lads",
 ];
 
 /// Words that ask something of Sou, correct or widen the question: a clause holding one
@@ -323,6 +323,8 @@ const THANKS: &[&str] = &[
     "if you could",
     "si possible",
     "if possible",
+    "if you can tell me",
+    "if you could tell me",
     "go on",
     "si c est possible",
     "si ce n est pas trop demander",

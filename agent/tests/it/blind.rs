@@ -459,8 +459,8 @@ mod tests {
         ("2026-12-03-bk", include_str!("../blind/2026-12-03-bk.txt"), 1, 160),
         ("2026-12-03-bl", include_str!("../blind/2026-12-03-bl.txt"), 0, 139),
         ("2026-12-03-bm", include_str!("../blind/2026-12-03-bm.txt"), 1, 166),
-        ("2026-12-04-bn", include_str!("../blind/2026-12-04-bn.txt"), 1, 110),
-        ("2026-12-04-bo", include_str!("../blind/2026-12-04-bo.txt"), 1, 106),
+        ("2026-12-04-bn", include_str!("../blind/2026-12-04-bn.txt"), 1, 132),
+        ("2026-12-04-bo", include_str!("../blind/2026-12-04-bo.txt"), 1, 128),
     ];
 
     #[test]

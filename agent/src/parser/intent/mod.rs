@@ -241,6 +241,8 @@ fn trend(tokens: &[Token], used: &mut [bool], message: &str, intent: &mut Intent
         if intent.group_by.is_none() {
             intent.group_by = Some(GroupBy::Month);
         }
+        // ("évolution mensuelle": over time, not a rate.)
+        intent.rate_word = false;
     }
 }
 

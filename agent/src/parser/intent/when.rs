@@ -230,10 +230,11 @@ pub(super) fn read(tokens: &[Token], used: &mut [bool], message: &str, intent: &
         if received {
             used[j] = true;
         }
-        if received
-            || (pay && (me || by))
-            || matches!((norm(j), norm(j + 1)), ("got" | "get" | "gotten", "paid" | "money"))
-        {
+        let got = matches!((norm(j), norm(j + 1)), ("got" | "get" | "gotten" | "getting", "paid" | "money"));
+        if got {
+            used[j] = true;
+        }
+        if received || (pay && (me || by)) || got {
             intent.direction = Some(crate::args::Direction::Credit);
         }
     }
@@ -278,6 +279,9 @@ fn acted(w: &str) -> bool {
             | "achetee"
             | "jachete"
             | "jcommande"
+            | "order"
+            | "ordering"
+            | "ordered"
             | "fais"
             | "commandee"
             | "withdraw"

@@ -534,6 +534,7 @@ pub(crate) fn compare_words(tokens: &[Token], used: &mut [bool], message: &str) 
                 | "comparees"
                 | "compares"
                 | "comparaison"
+                | "comparatif"
                 | "comparing"
                 | "comparison"
                 | "against"

@@ -82,6 +82,7 @@ pub(crate) fn cash_flow_phrase(tokens: &[Token], used: &[bool], i: usize) -> Opt
         &["savings", "rate"],
         &["saving", "rate"],
         &["net", "savings"],
+        &["flux", "de", "tresorerie", "net"],
         &["flux", "de", "tresorerie"],
         &["entrees", "et", "sorties"],
         &["entrees", "vs", "sorties"],

@@ -508,13 +508,16 @@ pub(crate) fn is_stopword(w: &str) -> bool {
 const ASIDE_WORDS: &[&str] = &[
     "auxquelles",
     "auxquels",
+    "communiquez",
     "desquels",
+    "done",
     "excuse",
     "feck",
     "fric",
     "fut",
     "grave",
     "gre",
+    "indiquez",
     "lads",
     "laquelle",
     "lequel",
@@ -526,6 +529,7 @@ const ASIDE_WORDS: &[&str] = &[
     "omg",
     "oseille",
     "pognon",
+    "precisez",
     "saurais",
     "serais",
     "thune",
@@ -570,7 +574,33 @@ pub(crate) fn harmless_phrase_at(tokens: &[Token], i: usize) -> Option<usize> {
         &["dates", "incluses"],
         &["bornes", "incluses"],
     ];
+    phrase_at(tokens, i, PHRASES).or_else(|| aside_phrase_at(tokens, i))
+}
+
+/// More phrases that carry nothing, which only the server's parser knows (see
+/// `ASIDE_WORDS`): "se sont élevées à", "la période allant du", "what's it look like".
+#[cfg(feature = "asides")]
+fn aside_phrase_at(tokens: &[Token], i: usize) -> Option<usize> {
+    const PHRASES: &[&[&str]] = &[
+        &["se", "sont", "elevees"],
+        &["se", "sont", "eleves"],
+        &["s", "est", "eleve"],
+        &["s", "est", "elevee"],
+        &["la", "periode", "allant"],
+        &["periode", "allant"],
+        &["look", "like"],
+        &["looks", "like"],
+        &["looking", "like"],
+        &["prendre", "connaissance"],
+        &["done", "at"],
+        &["made", "at"],
+    ];
     phrase_at(tokens, i, PHRASES)
+}
+
+#[cfg(not(feature = "asides"))]
+fn aside_phrase_at(_: &[Token], _: usize) -> Option<usize> {
+    None
 }
 
 /// How many words of the first of `phrases` (normalised words) the tokens from `i` say.

@@ -592,7 +592,7 @@ impl Scanner<'_> {
     #[cfg(feature = "readings")]
     fn to_date(&self, i: usize, hit: Hit, one: &dyn Fn((Period, usize)) -> Hit) -> Hit {
         let n = match (self.word(hit.last + 1), self.word(hit.last + 2)) {
-            (Some("so"), Some("far")) | (Some("to"), Some("date")) | (Some("jusqu"), Some("ici")) => 2,
+            (Some("so"), Some("far")) | (Some("to" | "a"), Some("date")) | (Some("jusqu"), Some("ici")) => 2,
             _ => 0,
         };
         let w = |j: usize| self.tokens.get(j).map_or("", |t| t.norm.as_str());
