@@ -193,6 +193,29 @@ impl Question<'_> {
         }
     }
 
+    /// "mes charges", "le total des charges": in French, a home's charges or all one's
+    /// costs — two meanings, whatever the vocabulary says; asked, unless said of the home
+    /// ("charges locatives", "charges de copropriété", "charges du logement").
+    pub(super) fn charges_in_general(&mut self, f: &Filters) {
+        if self.locale != crate::locale::Locale::Fr {
+            return;
+        }
+        let whole = crate::text::normalize(self.message);
+        let of_home =
+            ["locatives", "de copro", "de la copro", "du logement", "de l appartement", "comprises"]
+                .iter()
+                .any(|q| whole.contains(&format!("charges {q}")));
+        let charges =
+            |c: &EntityMatch| matches!(crate::text::normalize(&c.words).as_str(), "charges" | "charge");
+        // ("loyer et charges": the home's, said with its other name.)
+        let with_home = |c: &EntityMatch| f.categories.iter().any(|o| o.ids == c.ids && !charges(o));
+        let general = f.categories.iter().filter(|c| charges(c) && !of_home && !with_home(c));
+        let detail = general.map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
+        if !detail.is_empty() {
+            self.reasons.push(Reason::new(ReasonCode::AmbiguousEntity, self.locale, &detail));
+        }
+    }
+
     /// Names that may say where to file transactions rather than which to show: asked.
     #[cfg(feature = "readings")]
     pub(super) fn filed_or_shown(&mut self, f: &Filters, picked: &Picked) {
