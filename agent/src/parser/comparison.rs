@@ -384,7 +384,21 @@ fn is_reference(tokens: &[Token], first: usize) -> bool {
     let glue = |x: &str| matches!(x, "l" | "le" | "la" | "the" | "en" | "in" | "during" | "pendant");
     let before = if glue(before) { first.checked_sub(2).map_or("", w) } else { before };
     let compared = |x: &str| {
-        matches!(x, "than" | "que" | "qu" | "vs" | "versus" | "to" | "with" | "contre" | "a" | "au" | "avec")
+        matches!(
+            x,
+            "than"
+                | "que"
+                | "qu"
+                | "vs"
+                | "versus"
+                | "to"
+                | "with"
+                | "contre"
+                | "against"
+                | "a"
+                | "au"
+                | "avec"
+        )
     };
     // "than I did last year", "que ce que j'ai dépensé l'an dernier": who did it, said
     // between.
@@ -421,9 +435,9 @@ fn is_reference(tokens: &[Token], first: usize) -> bool {
 /// Returns the word's index, and whether "vs" joined them.
 fn than_the_last(tokens: &[Token], last: usize) -> Option<(usize, bool)> {
     let w = |k: usize| tokens.get(k).map_or("", |t| t.norm.as_str());
-    let than =
-        (last + 1..last + 3).find(|&k| matches!(w(k), "than" | "que" | "qu" | "vs" | "versus" | "contre"))?;
-    let versus = matches!(w(than), "vs" | "versus" | "contre");
+    let than = (last + 1..last + 3)
+        .find(|&k| matches!(w(k), "than" | "que" | "qu" | "vs" | "versus" | "contre" | "against"))?;
+    let versus = matches!(w(than), "vs" | "versus" | "contre" | "against");
     (than + 1..than + 3)
         .find(|&k| matches!(w(k), "last" | "previous" | "dernier" | "precedent"))
         .map(|k| (k, versus))

@@ -389,7 +389,18 @@ impl Finder<'_> {
                 && !used[k]
                 && matches!(tokens[k].norm.as_str(), "and" | "et" | "ni" | "or" | "ou")
             {
-                let l = past_glue(tokens, used, k + 1);
+                let mut l = past_glue(tokens, used, k + 1);
+                // ("… et des achats Amazon", "and the payments to EDF": a name's
+                // transactions, said before it.)
+                if self.match_at(tokens, used, l, message).is_none()
+                    && tokens.get(l).is_some_and(|t| names_transactions(&t.norm))
+                {
+                    let to = matches!(
+                        tokens.get(l + 1).map(|t| t.norm.as_str()),
+                        Some("a" | "au" | "de" | "d" | "du" | "to" | "from" | "chez" | "at")
+                    );
+                    l = past_glue(tokens, used, l + 1 + usize::from(to));
+                }
                 let Some((m, n)) = self.match_at(tokens, used, l, message) else { break };
                 // ("… and the Decathlon purchases": their transactions too.)
                 let n = if tokens.get(l + n).is_some_and(|t| !used[l + n] && names_transactions(&t.norm)) {

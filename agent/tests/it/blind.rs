@@ -416,7 +416,7 @@ mod tests {
         ("2026-11-29-t", include_str!("../blind/2026-11-29-t.txt"), 0, 171),
         ("2026-11-29-u", include_str!("../blind/2026-11-29-u.txt"), 0, 176),
         ("2026-11-29-v", include_str!("../blind/2026-11-29-v.txt"), 1, 162),
-        ("2026-11-29-w", include_str!("../blind/2026-11-29-w.txt"), 0, 145),
+        ("2026-11-29-w", include_str!("../blind/2026-11-29-w.txt"), 0, 144),
         ("2026-11-29-x", include_str!("../blind/2026-11-29-x.txt"), 0, 160),
         ("2026-11-29-y", include_str!("../blind/2026-11-29-y.txt"), 1, 126),
         ("2026-11-29-z", include_str!("../blind/2026-11-29-z.txt"), 0, 147),
@@ -461,6 +461,8 @@ mod tests {
         ("2026-12-03-bm", include_str!("../blind/2026-12-03-bm.txt"), 1, 167),
         ("2026-12-04-bn", include_str!("../blind/2026-12-04-bn.txt"), 0, 132),
         ("2026-12-04-bo", include_str!("../blind/2026-12-04-bo.txt"), 1, 128),
+        ("2026-12-04-bp", include_str!("../blind/2026-12-04-bp.txt"), 0, 156),
+        ("2026-12-04-bq", include_str!("../blind/2026-12-04-bq.txt"), 1, 97),
     ];
 
     #[test]

@@ -144,6 +144,11 @@ pub(super) fn where_most(tokens: &[Token], used: &mut [bool], message: &str, int
     if let Some((j, n)) = n {
         intent.top = Some(n);
         used[j] = true;
+    } else if (0..tokens.len())
+        .any(|j| matches!(norm(j), "lequel" | "laquelle") || (norm(j), norm(j + 1)) == ("which", "one"))
+    {
+        // "le resto où j'ai le plus claqué, c'est lequel": the one.
+        intent.top = Some(1);
     }
 }
 
@@ -274,9 +279,11 @@ pub(super) fn largest_groups(
     // "mon mois le plus cher", "my 3 most expensive months": the groups ranked, not
     // transactions. One, unless a number or a plural says how many.
     if intent.largest && intent.group_by.is_none() {
-        // "my biggest grocery shop" is one trip to the shops, not a merchant.
+        // "my biggest grocery shop" is one trip to the shops, not a merchant; "my three
+        // biggest grocery shops", trips or stores, is not read as either.
         let group = (0..tokens.len()).find_map(|i| {
-            let g = group_word(norm(i)).filter(|_| !used[i] && !matches!(norm(i), "shop" | "store"))?;
+            let g = group_word(norm(i))
+                .filter(|_| !used[i] && !matches!(norm(i), "shop" | "store" | "shops" | "stores"))?;
             Some((i, g))
         });
         if let Some((i, g)) = group {

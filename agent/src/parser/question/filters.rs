@@ -193,18 +193,17 @@ impl Question<'_> {
         }
     }
 
-    /// "mes charges", "le total des charges": in French, a home's charges or all one's
-    /// costs — two meanings, whatever the vocabulary says; asked, unless said of the home
-    /// ("charges locatives", "charges de copropriété", "charges du logement").
+    /// "mes charges", "total charges this month": a home's charges, or all one's costs
+    /// (any payment, in English) — two meanings, whatever the vocabulary says; asked,
+    /// unless said of the home ("charges locatives", "service charges", "loyer et
+    /// charges").
     pub(super) fn charges_in_general(&mut self, f: &Filters) {
-        if self.locale != crate::locale::Locale::Fr {
-            return;
-        }
         let whole = crate::text::normalize(self.message);
-        let of_home =
-            ["locatives", "de copro", "de la copro", "du logement", "de l appartement", "comprises"]
+        let of_home = ["locatives", "de copro", "de la copro", "du logement", "de l appartement", "comprises"]
                 .iter()
-                .any(|q| whole.contains(&format!("charges {q}")));
+                .any(|q| whole.contains(&format!("charges {q}")))
+                // ("bank charges" are asked already, as the bank's.)
+            || ["service", "housing", "building", "bank", "banking"].iter().any(|q| whole.contains(&format!("{q} charges")));
         let charges =
             |c: &EntityMatch| matches!(crate::text::normalize(&c.words).as_str(), "charges" | "charge");
         // ("loyer et charges": the home's, said with its other name.)
