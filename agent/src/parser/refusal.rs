@@ -19,6 +19,8 @@ pub(super) enum Refused {
     Budgets,
     Balance,
     Income,
+    /// "Je ne veux rien changer", "don't recategorise anything": a write.
+    Change,
 }
 
 fn refused_form(w: &str) -> Option<Refused> {
@@ -35,6 +37,8 @@ fn refused_form(w: &str) -> Option<Refused> {
         "budgets" | "budget" => Some(Refused::Budgets),
         "balance" | "solde" => Some(Refused::Balance),
         "income" | "revenus" => Some(Refused::Income),
+        "changer" | "change" | "modifier" | "recategorise" | "recategorize" | "recategoriser"
+        | "reclasser" => Some(Refused::Change),
         _ => None,
     }
 }
@@ -148,6 +152,9 @@ const REFUSAL_WORDS: &[&str] = &[
     "voulais",
     "souhaite",
     "souhaitais",
+    "rien",
+    "anything",
+    "nothing",
     "demande",
     "desire",
     "vous",
@@ -292,6 +299,7 @@ impl Refused {
             Refused::Budgets => matches!(call, T::BudgetStatus(_)),
             Refused::Balance => matches!(call, T::Balances(_)),
             Refused::Income => matches!(call, T::IncomeSummary(_) | T::CashFlow(_)),
+            Refused::Change => call.is_write(),
         }
     }
 }

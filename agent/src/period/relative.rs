@@ -132,6 +132,7 @@ pub(super) const RELATIVE: &[(&[&str], Relative)] = &[
     (&["ce", "mois", "ci"], Relative::ThisMonth),
     (&["ce", "mois"], Relative::ThisMonth),
     (&["mois", "en", "cours"], Relative::ThisMonth),
+    (&["semaine", "en", "cours"], Relative::ThisWeek),
     (&["du", "mois"], Relative::ThisMonth),
     (&["this", "month"], Relative::ThisMonth),
     (&["current", "month"], Relative::ThisMonth),

@@ -506,9 +506,10 @@ pub(crate) fn group_word(w: &str) -> Option<GroupBy> {
         "categorie" | "categories" | "category" | "categories_" | "cat" | "poste" | "postes" => {
             Some(GroupBy::Category)
         }
-        "marchand" | "marchands" | "commercant" | "commercants" | "enseigne" | "enseignes" | "magasin"
-        | "magasins" | "merchant" | "merchants" | "store" | "stores" | "shop" | "shops" | "vendor"
-        | "vendors" | "boutique" | "boutiques" | "places" | "endroits" => Some(GroupBy::Merchant),
+        "marchand" | "marchands" | "commercant" | "commercants" | "fournisseur" | "fournisseurs"
+        | "enseigne" | "enseignes" | "magasin" | "magasins" | "merchant" | "merchants" | "store"
+        | "stores" | "shop" | "shops" | "vendor" | "vendors" | "boutique" | "boutiques" | "places"
+        | "endroits" => Some(GroupBy::Merchant),
         "compte" | "comptes" | "account" | "accounts" => Some(GroupBy::Account),
         "mois" | "month" | "months" => Some(GroupBy::Month),
         "semaine" | "semaines" | "week" | "weeks" => Some(GroupBy::Week),

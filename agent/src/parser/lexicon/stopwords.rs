@@ -512,6 +512,7 @@ const ASIDE_WORDS: &[&str] = &[
     "desquels",
     "done",
     "excuse",
+    "excusez",
     "feck",
     "fric",
     "fut",
@@ -595,7 +596,15 @@ fn aside_phrase_at(tokens: &[Token], i: usize) -> Option<usize> {
         &["done", "at"],
         &["made", "at"],
     ];
-    phrase_at(tokens, i, PHRASES)
+    // "how many payments did I make", "which transfers did we make": the transactions'
+    // own verb — not "how much did I make", which is earning.
+    let made = matches!(tokens.get(i + 2).map(|t| t.norm.as_str()), Some("make" | "made"))
+        && matches!(tokens.get(i).map(|t| t.norm.as_str()), Some("did" | "do"))
+        && matches!(tokens.get(i + 1).map(|t| t.norm.as_str()), Some("i" | "we"))
+        && tokens[..i]
+            .iter()
+            .any(|t| super::is_transaction_word(&t.norm) || t.norm.starts_with("withdrawal"));
+    phrase_at(tokens, i, PHRASES).or(made.then_some(3))
 }
 
 #[cfg(not(feature = "asides"))]
@@ -660,6 +669,8 @@ pub(crate) fn closing_remark_at(tokens: &[Token], i: usize) -> Option<(usize, bo
         &["jen", "ai", "marre"],
         &["j", "en", "veux", "plus"],
         &["jen", "veux", "plus"],
+        &["je", "n", "en", "veux", "plus"],
+        &["j", "en", "veux", "plus", "du", "tout"],
     ];
     const PURPOSES: &[&[&str]] = &[
         &["j", "en", "ai", "besoin", "pour"],
