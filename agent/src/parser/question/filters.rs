@@ -196,7 +196,8 @@ impl Question<'_> {
     /// "mes charges", "total charges this month": a home's charges, or all one's costs
     /// (any payment, in English) — two meanings, whatever the vocabulary says; asked,
     /// unless said of the home ("charges locatives", "service charges", "loyer et
-    /// charges").
+    /// charges"). On the server (`readings`): the browser's badge shows the vocabulary's.
+    #[cfg(feature = "readings")]
     pub(super) fn charges_in_general(&mut self, f: &Filters) {
         let whole = crate::text::normalize(self.message);
         let of_home = ["locatives", "de copro", "de la copro", "du logement", "de l appartement", "comprises"]

@@ -146,6 +146,7 @@ impl Parser {
         let period = q.pick_period(period, previous);
         q.category_beside_merchant(&mut filters);
         q.said_of_the_bank(&filters);
+        #[cfg(feature = "readings")]
         q.charges_in_general(&filters);
         let picked = q.pick_names(&filters);
         q.amount_and_text_reasons(&filters);
