@@ -428,7 +428,7 @@ mod tests {
         ("2026-11-29-af", include_str!("../blind/2026-11-29-af.txt"), 0, 118),
         ("2026-11-29-ag", include_str!("../blind/2026-11-29-ag.txt"), 0, 97),
         ("2026-11-29-ah", include_str!("../blind/2026-11-29-ah.txt"), 2, 83),
-        ("2026-11-29-ai", include_str!("../blind/2026-11-29-ai.txt"), 1, 105),
+        ("2026-11-29-ai", include_str!("../blind/2026-11-29-ai.txt"), 1, 106),
         ("2026-11-29-ak", include_str!("../blind/2026-11-29-ak.txt"), 1, 70),
         ("2026-11-29-al", include_str!("../blind/2026-11-29-al.txt"), 2, 87),
         ("2026-11-29-am", include_str!("../blind/2026-11-29-am.txt"), 2, 70),
@@ -462,7 +462,7 @@ mod tests {
         ("2026-12-04-bn", include_str!("../blind/2026-12-04-bn.txt"), 0, 132),
         ("2026-12-04-bo", include_str!("../blind/2026-12-04-bo.txt"), 1, 128),
         ("2026-12-04-bp", include_str!("../blind/2026-12-04-bp.txt"), 0, 163),
-        ("2026-12-04-bq", include_str!("../blind/2026-12-04-bq.txt"), 1, 97),
+        ("2026-12-04-bq", include_str!("../blind/2026-12-04-bq.txt"), 1, 102),
     ];
 
     #[test]

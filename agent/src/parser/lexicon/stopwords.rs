@@ -504,12 +504,14 @@ pub(crate) fn is_stopword(w: &str) -> bool {
 /// More words that carry nothing, which only the server's parser knows (the browser's
 /// bundle would not fit them; there they show unread and the server reads the message
 /// again): formal French ("je vous saurais gré", "quel fut"), slang for money ("thune",
-/// "oseille"), interjections ("lowkey", "omg", "feck"), relative pronouns. Kept sorted.
+/// "oseille"), interjections ("lowkey", "omg", "feck"), Pidgin's "dey", "wey", "na",
+/// relative pronouns. Kept sorted.
 const ASIDE_WORDS: &[&str] = &[
     "auxquelles",
     "auxquels",
     "communiquez",
     "desquels",
+    "dey",
     "done",
     "excuse",
     "excusez",
@@ -525,18 +527,21 @@ const ASIDE_WORDS: &[&str] = &[
     "lesquelles",
     "lesquels",
     "lowkey",
+    "na",
     "oblige",
     "obligeance",
     "omg",
     "oseille",
     "pognon",
     "precisez",
+    "request",
     "saurais",
     "serais",
     "thune",
     "thunes",
     "voudrai",
     "wallah",
+    "wey",
 ];
 
 /// Phrases that carry nothing the parser uses, though a word of theirs may elsewhere
