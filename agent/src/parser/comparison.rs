@@ -56,11 +56,22 @@ impl Parser {
             so_far: None,
         };
 
+        let (category, merchant) = self.compared_names(&mut c, &categories, &merchants);
+        // ("salary 2026 vs 2025": an income's category is compared as income.)
+        let earned = category.as_deref().is_some_and(|k| self.vocab.category_is(k, "income"));
         let flow = match (intent.kind, previous.map(|(p, _)| &p.call)) {
             (Some(Kind::Income), _) | (None, Some(ToolCall::IncomeSummary(_))) => crate::args::Flow::Income,
+            (None | Some(Kind::Spending), _)
+                if earned
+                    && !intent
+                        .words
+                        .iter()
+                        .any(|w| super::lexicon::is_spend_word(&crate::text::normalize(w))) =>
+            {
+                crate::args::Flow::Income
+            }
             _ => crate::args::Flow::Spending,
         };
-        let (category, merchant) = self.compared_names(&mut c, &categories, &merchants);
         let (current, reference) = c.periods(&said);
         let Comparing { mut reasons, borrowed, so_far, .. } = c;
         if !borrowed.is_empty() {

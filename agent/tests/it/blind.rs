@@ -448,7 +448,7 @@ mod tests {
         ("2026-12-01-az", include_str!("../blind/2026-12-01-az.txt"), 3, 117),
         ("2026-12-01-ba", include_str!("../blind/2026-12-01-ba.txt"), 0, 97),
         ("2026-12-01-bb", include_str!("../blind/2026-12-01-bb.txt"), 0, 87),
-        ("2026-12-02-bc", include_str!("../blind/2026-12-02-bc.txt"), 5, 125),
+        ("2026-12-02-bc", include_str!("../blind/2026-12-02-bc.txt"), 5, 126),
         ("2026-12-02-bd", include_str!("../blind/2026-12-02-bd.txt"), 3, 106),
         ("2026-12-02-be", include_str!("../blind/2026-12-02-be.txt"), 2, 98),
         ("2026-12-02-bf", include_str!("../blind/2026-12-02-bf.txt"), 2, 114),
@@ -463,6 +463,7 @@ mod tests {
         ("2026-12-04-bo", include_str!("../blind/2026-12-04-bo.txt"), 1, 128),
         ("2026-12-04-bp", include_str!("../blind/2026-12-04-bp.txt"), 0, 163),
         ("2026-12-04-bq", include_str!("../blind/2026-12-04-bq.txt"), 1, 102),
+        ("2026-12-04-br", include_str!("../blind/2026-12-04-br.txt"), 2, 129),
     ];
 
     #[test]

@@ -271,8 +271,9 @@ pub(crate) fn is_purchase_word(w: &str) -> bool {
 }
 
 /// "in vs out", "entrées vs sorties", "spending vs income", "what's coming in vs going
-/// out": money in against money out, either way round, which is cash flow — not two
-/// periods compared. The index of the word that joins them.
+/// out", "income minus spending", "entrées moins dépenses": money in against money out,
+/// either way round, which is cash flow — not two periods compared, nor one side with
+/// the other left out. The index of the word that joins them.
 pub(crate) fn in_against_out(tokens: &[Token]) -> Option<usize> {
     let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
     let money_in = |w: &str| {
@@ -304,7 +305,7 @@ pub(crate) fn in_against_out(tokens: &[Token]) -> Option<usize> {
         while lead(k) && k < v + 3 {
             k += 1;
         }
-        matches!(w(v), "vs" | "versus" | "contre")
+        matches!(w(v), "vs" | "versus" | "contre" | "minus" | "moins")
             && ((money_in(w(v - 1)) && money_out(w(k))) || (money_out(w(v - 1)) && money_in(w(k))))
     })
 }

@@ -193,24 +193,77 @@ impl Question<'_> {
         }
     }
 
-    /// "mes charges", "total charges this month": a home's charges, or all one's costs
-    /// (any payment, in English) — two meanings, whatever the vocabulary says; asked,
-    /// unless said of the home ("charges locatives", "service charges", "loyer et
-    /// charges"). On the server (`readings`): the browser's badge shows the vocabulary's.
+    /// Everyday words the vocabulary also names a category by, said in their everyday
+    /// sense, or in both: "mes charges", "total charges this month" (a home's charges, or
+    /// all one's costs?) unless the home is said ("charges locatives", "loyer et
+    /// charges", "service charges"); "I'm home now", "back home" (a place, not Housing);
+    /// "the summer holidays" (a time of year, not only Travel).
+    /// Asked, on the server (`readings`): the browser's badge shows the vocabulary's.
     #[cfg(feature = "readings")]
-    pub(super) fn charges_in_general(&mut self, f: &Filters) {
+    pub(super) fn everyday_words(&mut self, f: &Filters) {
         let whole = crate::text::normalize(self.message);
-        let of_home = ["locatives", "de copro", "de la copro", "du logement", "de l appartement", "comprises"]
+        let said = |c: &EntityMatch| crate::text::normalize(&c.words);
+        let charges = |c: &EntityMatch| matches!(said(c).as_str(), "charges" | "charge");
+        let of_home =
+            ["locatives", "de copro", "de la copro", "du logement", "de l appartement", "comprises"]
                 .iter()
-                .any(|q| whole.contains(&format!("charges {q}")))
-                // ("bank charges" are asked already, as the bank's.)
-            || ["service", "housing", "building", "bank", "banking"].iter().any(|q| whole.contains(&format!("{q} charges")));
-        let charges =
-            |c: &EntityMatch| matches!(crate::text::normalize(&c.words).as_str(), "charges" | "charge");
+                .any(|q| whole.contains(&format!("charges {q}")));
+        // ("bank charges" are asked already, as the bank's.)
+        let of_something = ["service", "housing", "building", "bank", "banking"]
+            .iter()
+            .any(|q| whole.contains(&format!("{q} charges")));
         // ("loyer et charges": the home's, said with its other name.)
         let with_home = |c: &EntityMatch| f.categories.iter().any(|o| o.ids == c.ids && !charges(o));
-        let general = f.categories.iter().filter(|c| charges(c) && !of_home && !with_home(c));
-        let detail = general.map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
+        let a_place = |c: &EntityMatch| {
+            said(c) == "home"
+                && [
+                    "im home",
+                    "i m home",
+                    "am home",
+                    "at home",
+                    "back home",
+                    "got home",
+                    "get home",
+                    "go home",
+                    "going home",
+                    "went home",
+                    "come home",
+                    "came home",
+                    "coming home",
+                    "from home",
+                    "work from home",
+                ]
+                .iter()
+                .any(|p| whole.contains(p))
+        };
+        // "over the summer holidays", "pendant les vacances de Noël": a time of year (which
+        // dates?) as much as travel.
+        let a_time = |c: &EntityMatch| {
+            matches!(said(c).as_str(), "holidays" | "holiday" | "vacances" | "vacation" | "vacations")
+                && [
+                    "summer",
+                    "christmas",
+                    "easter",
+                    "school",
+                    "winter",
+                    "d ete",
+                    "de noel",
+                    "de paques",
+                    "scolaires",
+                    "de la toussaint",
+                    "d hiver",
+                    "de fevrier",
+                    "de printemps",
+                ]
+                .iter()
+                .any(|t| {
+                    whole.contains(&format!("{t} {}", said(c))) || whole.contains(&format!("{} {t}", said(c)))
+                })
+        };
+        let everyday = f.categories.iter().filter(|c| {
+            (charges(c) && !of_home && !of_something && !with_home(c)) || a_place(c) || a_time(c)
+        });
+        let detail = everyday.map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
         if !detail.is_empty() {
             self.reasons.push(Reason::new(ReasonCode::AmbiguousEntity, self.locale, &detail));
         }

@@ -147,7 +147,7 @@ impl Parser {
         q.category_beside_merchant(&mut filters);
         q.said_of_the_bank(&filters);
         #[cfg(feature = "readings")]
-        q.charges_in_general(&filters);
+        q.everyday_words(&filters);
         let picked = q.pick_names(&filters);
         q.amount_and_text_reasons(&filters);
         #[cfg(feature = "readings")]

@@ -101,9 +101,14 @@ fn phrases(tokens: &[Token], message: &str, budget: bool, c: &mut [u32]) {
     if let Some((_, a, _)) = crate::parser::intent::when::find(tokens, &vec![false; tokens.len()]) {
         c[a] |= ASKS;
     }
-    // "qu'est-ce que je paye tous les mois": what, asked.
+    // "qu'est-ce que je paye tous les mois": what, asked; "j'ai budgété 300, j'en suis
+    // où ?", "where am I with it": where one stands, asked.
     for i in 2..tokens.len() {
-        if [tokens[i - 2].norm.as_str(), &tokens[i - 1].norm, &tokens[i].norm] == ["qu", "est", "ce"] {
+        let three = [tokens[i - 2].norm.as_str(), &tokens[i - 1].norm, &tokens[i].norm];
+        if matches!(
+            three,
+            ["qu", "est", "ce"] | ["en", "suis", "ou"] | ["ou", "en", "suis"] | ["where", "am", "i"]
+        ) {
             c[i - 2] |= ASKS;
         }
     }
