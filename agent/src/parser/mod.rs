@@ -585,12 +585,20 @@ impl Parser {
 #[cfg(not(feature = "activity"))]
 fn when_request(tokens: &[crate::text::Token], locale: Locale) -> Option<crate::plan::Clarification> {
     let w = |i: usize| tokens.get(i).map_or("", |t| t.norm.as_str());
+    let went =
+        |i: usize| (i..i + 5).any(|k| matches!(w(k), "go" | "went" | "been" | "alle" | "allee" | "alles"));
+    // ("how many times did I go", "did I go over budget": a count, a budget.)
+    let counted = tokens
+        .iter()
+        .any(|t| matches!(t.norm.as_str(), "times" | "fois" | "budget" | "over" | "more" | "plus"));
     let when = (0..tokens.len()).find(|&i| {
         matches!(w(i), "quand" | "when" | "often" | "souvent" | "frequence" | "frequency" | "freq")
             || (matches!(w(i), "dernier" | "derniere" | "premier" | "premiere" | "last" | "first")
                 && matches!(w(i + 1), "fois" | "time"))
             || (w(i), w(i + 1)) == ("how", "long")
             || (w(i), w(i + 1), w(i + 2)) == ("combien", "de", "temps")
+            // "did I go to Lidl this week", "est-ce que je suis allée chez Franprix".
+            || (matches!((w(i), w(i + 1)), ("did", "i" | "we") | ("est", "ce")) && went(i + 2) && !counted)
     })?;
     Some(crate::plan::Clarification {
         question: locale
