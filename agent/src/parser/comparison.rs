@@ -38,12 +38,9 @@ impl Parser {
         }
         // A comparison of averages is not a comparison of totals; nor is one of
         // anything but spending or income ("cash flow vs last month", "my balance vs").
-        let totals =
-            !matches!(intent.kind, Some(Kind::CashFlow | Kind::Balance | Kind::Budget | Kind::Activity));
-        if !totals {
-            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" ")));
-        }
-        if intent.average {
+        let not_totals = intent.average
+            || matches!(intent.kind, Some(Kind::CashFlow | Kind::Balance | Kind::Budget | Kind::Activity));
+        if not_totals {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" ")));
         }
         let mut c = Comparing {
@@ -57,19 +54,12 @@ impl Parser {
         };
 
         let (category, merchant) = self.compared_names(&mut c, &categories, &merchants);
-        // ("salary 2026 vs 2025": an income's category is compared as income.)
+        // ("salary 2026 vs 2025": an income's category, with no word of spending, is
+        // compared as income.)
         let earned = category.as_deref().is_some_and(|k| self.vocab.category_is(k, "income"));
         let flow = match (intent.kind, previous.map(|(p, _)| &p.call)) {
             (Some(Kind::Income), _) | (None, Some(ToolCall::IncomeSummary(_))) => crate::args::Flow::Income,
-            (None | Some(Kind::Spending), _)
-                if earned
-                    && !intent
-                        .words
-                        .iter()
-                        .any(|w| super::lexicon::is_spend_word(&crate::text::normalize(w))) =>
-            {
-                crate::args::Flow::Income
-            }
+            (None, _) if earned => crate::args::Flow::Income,
             _ => crate::args::Flow::Spending,
         };
         let (current, reference) = c.periods(&said);

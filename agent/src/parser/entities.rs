@@ -385,8 +385,16 @@ impl Finder<'_> {
             out.push(m);
             // "except at Carrefour and Lidl": the names joined to it are left out too.
             let mut k = j + n;
+            // (Not past the end of a sentence: "… sans le loyer. Et les paiements à EDF ?")
+            let ends = |k: usize| {
+                k > 0
+                    && message
+                        .get(tokens[k - 1].end..tokens[k].start)
+                        .is_some_and(|g| g.contains(['.', '?', '!', ';']))
+            };
             while k < tokens.len()
                 && !used[k]
+                && !ends(k)
                 && matches!(tokens[k].norm.as_str(), "and" | "et" | "ni" | "or" | "ou")
             {
                 let mut l = past_glue(tokens, used, k + 1);

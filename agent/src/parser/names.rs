@@ -89,23 +89,33 @@ pub(super) fn pronoun_object(tokens: &[crate::text::Token], message: &str) -> Op
 }
 
 /// Whether the names `a` and `b` stand on either side of a joining word ("and",
-/// "et", "plus", "+") in `message`.
+/// "et", "plus", "+", "&") in `message`.
 pub(super) fn joined(message: &str, a: &str, b: &str) -> bool {
     let whole = crate::text::normalize(message);
-    let (a, b) = (crate::text::normalize(a), crate::text::normalize(b));
-    let (Some(x), Some(y)) = (whole.find(&a), whole.find(&b)) else { return false };
-    let (first, first_len, second) = if x < y { (x, a.len(), y) } else { (y, b.len(), x) };
-    let between = whole.get(first + first_len..second).unwrap_or("");
-    let raw_plus = message.contains('+');
-    between.split_whitespace().any(|w| matches!(w, "and" | "et" | "plus" | "also" | "aussi")) || raw_plus
+    let Some(said) = between(&whole, &crate::text::normalize(a), &crate::text::normalize(b)) else {
+        return false;
+    };
+    said.split_whitespace().any(|w| matches!(w, "and" | "et" | "plus" | "also" | "aussi"))
+        || signed(message, a, b)
+}
+
+/// Whether "+" or "&" stands between the names `a` and `b` as `message` says them
+/// (normalising drops both).
+pub(super) fn signed(message: &str, a: &str, b: &str) -> bool {
+    between(message, a, b).unwrap_or(message).contains(['+', '&'])
+}
+
+/// What `message` says between the names `a` and `b`, whichever comes first.
+pub(super) fn between<'m>(message: &'m str, a: &str, b: &str) -> Option<&'m str> {
+    let (x, y) = (message.find(a)?, message.find(b)?);
+    let (from, to) = if x < y { (x + a.len(), y) } else { (y + b.len(), x) };
+    message.get(from..to)
 }
 
 /// Whether names `a` and `b` are in different clauses, the second not brought in as a
 /// restriction ("…, only the trips", "…, en restos", "…, at Lidl").
 pub(super) fn apart(message: &str, a: &str, b: &str) -> bool {
-    let (Some(x), Some(y)) = (message.find(a), message.find(b)) else { return false };
-    let (first, first_len, second) = if x < y { (x, a.len(), y) } else { (y, b.len(), x) };
-    let between = message.get(first + first_len..second).unwrap_or("");
+    let Some(between) = between(message, a, b) else { return false };
     const BREAKS: [char; 5] = [',', '.', '?', '!', ';'];
     if !between.contains(BREAKS) {
         return false;

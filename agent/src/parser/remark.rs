@@ -95,12 +95,13 @@ const REMARK_MARKERS: &[&str] = &[
 /// request, wish, correction or comparison word.
 fn speaks_of_self(tokens: &[crate::text::Token]) -> bool {
     let words: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
-    // "the wife's asking", "the teenager's on my plan": someone of theirs, in a clause
-    // of three words or more — not "for the kids", "pour ma fille", which may say whose
-    // spending is meant.
+    // "the wife's asking", "my son plays rugby": someone of theirs doing something —
+    // not "for the kids", "pour ma fille", "the kids' ones", "the wife's stuff", which may
+    // say whose spending is meant.
+    let acts = words.iter().any(|w| PEOPLE_VERBS.contains(w) || is_remark_marker(w));
     let someone = |k: usize| {
         PEOPLE.contains(&words[k])
-            && words.len() >= 3
+            && acts
             && !(k > 0 && matches!(words[k - 1], "for" | "pour" | "to" | "a" | "with" | "avec" | "de" | "of"))
     };
     let subject = words.iter().any(|w| SUBJECTS.contains(w)) || (0..words.len()).any(someone);
@@ -116,6 +117,14 @@ const PEOPLE: &[&str] = &[
     "wife", "husband", "missus", "partner", "kids", "kid", "son", "daughter", "herself", "himself",
     "teenager", "mum", "mom", "dad", "femme", "mari", "enfants", "gamins", "gosses", "fils", "fille",
     "copine", "copines", "copain", "copains", "lads",
+];
+
+/// What the person's people do, in a remark about them ("the wife's asking", "ma fille
+/// adore", "my son plays rugby").
+const PEOPLE_VERBS: &[&str] = &[
+    "asking", "asks", "asked", "says", "said", "plays", "played", "eats", "eat", "loves", "went", "goes",
+    "has", "had", "needed", "wanted", "bought", "adore", "adorent", "dit", "demande", "joue", "mange",
+    "mangent",
 ];
 
 /// Words that ask something of Sou, correct or widen the question: a clause holding one

@@ -459,10 +459,10 @@ mod tests {
         ("2026-12-03-bk", include_str!("../blind/2026-12-03-bk.txt"), 1, 160),
         ("2026-12-03-bl", include_str!("../blind/2026-12-03-bl.txt"), 0, 139),
         ("2026-12-03-bm", include_str!("../blind/2026-12-03-bm.txt"), 1, 167),
-        ("2026-12-04-bn", include_str!("../blind/2026-12-04-bn.txt"), 0, 132),
+        ("2026-12-04-bn", include_str!("../blind/2026-12-04-bn.txt"), 0, 128),
         ("2026-12-04-bo", include_str!("../blind/2026-12-04-bo.txt"), 1, 128),
         ("2026-12-04-bp", include_str!("../blind/2026-12-04-bp.txt"), 0, 163),
-        ("2026-12-04-bq", include_str!("../blind/2026-12-04-bq.txt"), 1, 102),
+        ("2026-12-04-bq", include_str!("../blind/2026-12-04-bq.txt"), 1, 101),
         ("2026-12-04-br", include_str!("../blind/2026-12-04-br.txt"), 2, 129),
     ];
 

@@ -226,9 +226,14 @@ fn where_money_goes(tokens: &[Token], used: &mut [bool], message: &str, intent: 
             used[i] = true;
         }
     }
-    // "combien j'ai dépensé, et où", "how much, and where": by merchant.
+    // "combien j'ai dépensé, et où", "how much, and where": by merchant (on the server,
+    // `readings`: the browser's badge shows the total).
     let n = tokens.len();
-    if n >= 3 && matches!(norm(n - 2), "et" | "and") && matches!(norm(n - 1), "ou" | "where") && !used[n - 1]
+    if cfg!(feature = "readings")
+        && n >= 3
+        && matches!(norm(n - 2), "et" | "and")
+        && matches!(norm(n - 1), "ou" | "where")
+        && !used[n - 1]
     {
         intent.group_by = Some(GroupBy::Merchant);
         used[n - 2] = true;

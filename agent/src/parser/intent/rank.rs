@@ -144,10 +144,12 @@ pub(super) fn where_most(tokens: &[Token], used: &mut [bool], message: &str, int
     if let Some((j, n)) = n {
         intent.top = Some(n);
         used[j] = true;
-    } else if (0..tokens.len())
-        .any(|j| matches!(norm(j), "lequel" | "laquelle") || (norm(j), norm(j + 1)) == ("which", "one"))
+    } else if cfg!(feature = "readings")
+        && (0..tokens.len())
+            .any(|j| matches!(norm(j), "lequel" | "laquelle") || (norm(j), norm(j + 1)) == ("which", "one"))
     {
-        // "le resto où j'ai le plus claqué, c'est lequel": the one.
+        // "le resto où j'ai le plus claqué, c'est lequel": the one (on the server,
+        // `readings`: the browser's badge shows the ranking).
         intent.top = Some(1);
     }
 }

@@ -305,7 +305,12 @@ pub(crate) fn in_against_out(tokens: &[Token]) -> Option<usize> {
         while lead(k) && k < v + 3 {
             k += 1;
         }
+        // A bare "in" or "out" after the joining word is a side only facing the other bare
+        // word or after a lead ("money in", "going out"): "groceries vs in 2025" is a
+        // preposition.
+        let bare = matches!(w(k), "in" | "out") && k == v + 1 && !matches!(w(v - 1), "in" | "out");
         matches!(w(v), "vs" | "versus" | "contre" | "minus" | "moins")
+            && !bare
             && ((money_in(w(v - 1)) && money_out(w(k))) || (money_out(w(v - 1)) && money_in(w(k))))
     })
 }

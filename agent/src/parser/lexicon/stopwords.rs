@@ -498,7 +498,17 @@ pub(crate) const STOPWORDS: &[&str] = &[
 
 /// Whether `w` carries nothing the parser uses.
 pub(crate) fn is_stopword(w: &str) -> bool {
-    STOPWORDS.binary_search(&w).is_ok() || (cfg!(feature = "asides") && ASIDE_WORDS.binary_search(&w).is_ok())
+    STOPWORDS.binary_search(&w).is_ok() || is_aside_word(w)
+}
+
+#[cfg(feature = "asides")]
+fn is_aside_word(w: &str) -> bool {
+    ASIDE_WORDS.binary_search(&w).is_ok()
+}
+
+#[cfg(not(feature = "asides"))]
+fn is_aside_word(_: &str) -> bool {
+    false
 }
 
 /// More words that carry nothing, which only the server's parser knows (the browser's
@@ -506,6 +516,7 @@ pub(crate) fn is_stopword(w: &str) -> bool {
 /// again): formal French ("je vous saurais gré", "quel fut"), slang for money ("thune",
 /// "oseille"), interjections ("lowkey", "omg", "feck"), Pidgin's "dey", "wey", "na",
 /// relative pronouns. Kept sorted.
+#[cfg(feature = "asides")]
 const ASIDE_WORDS: &[&str] = &[
     "auxquelles",
     "auxquels",
@@ -608,7 +619,8 @@ fn aside_phrase_at(tokens: &[Token], i: usize) -> Option<usize> {
         && matches!(tokens.get(i + 1).map(|t| t.norm.as_str()), Some("i" | "we"))
         && tokens[..i]
             .iter()
-            .any(|t| super::is_transaction_word(&t.norm) || t.norm.starts_with("withdrawal"));
+            .any(|t| super::is_transaction_word(&t.norm) || t.norm.starts_with("withdrawal"))
+        && !tokens[..i].iter().any(|t| matches!(t.norm.as_str(), "much" | "combien"));
     phrase_at(tokens, i, PHRASES).or(made.then_some(3))
 }
 
@@ -696,6 +708,7 @@ mod tests {
     #[test]
     fn the_list_is_sorted_for_binary_search() {
         assert!(super::STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+        #[cfg(feature = "asides")]
         assert!(super::ASIDE_WORDS.windows(2).all(|w| w[0] < w[1]));
     }
 }

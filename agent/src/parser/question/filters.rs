@@ -40,13 +40,6 @@ fn said_beside(message: &str, a: &str, b: &str) -> bool {
     joins.iter().any(|j| whole.contains(&format!("{a} {j}{b}")) || whole.contains(&format!("{b} {j}{a}")))
 }
 
-/// Whether "+" or "&" stands between the names `a` and `b` as `message` says them.
-fn plus_between(message: &str, a: &str, b: &str) -> bool {
-    let (Some(x), Some(y)) = (message.find(a), message.find(b)) else { return false };
-    let (from, to) = if x < y { (x + a.len(), y) } else { (y + b.len(), x) };
-    message.get(from..to).is_some_and(|gap| gap.contains(['+', '&']))
-}
-
 /// Whether the category matched is one of moves between accounts.
 fn is_transfer(p: &Parser, c: &EntityMatch) -> bool {
     c.ids.first().and_then(|id| p.vocab.term(*id)).is_some_and(|t| t.kind.as_deref() == Some("transfer"))
@@ -62,7 +55,8 @@ impl Question<'_> {
         // ("les loyers payés à Foncia", "the rent paid to Foncia": with what joins them.)
         // ("combien de loyer j'ai payé à Foncia": the words between say who was paid.)
         // ("resto + uber ce mois": side by side once "+" is gone, but joined.)
-        let beside = |a: &str, b: &str| said_beside(message, a, b) && !plus_between(message, a, b);
+        let beside =
+            |a: &str, b: &str| said_beside(message, a, b) && !crate::parser::names::signed(message, a, b);
         let transfer = |c: &EntityMatch| is_transfer(parser, c);
         let categories = std::mem::take(&mut f.categories);
         let merchants = &f.merchants;
@@ -266,6 +260,27 @@ impl Question<'_> {
         let detail = everyday.map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
         if !detail.is_empty() {
             self.reasons.push(Reason::new(ReasonCode::AmbiguousEntity, self.locale, &detail));
+        }
+    }
+
+    /// A name left out in one sentence and another named in the next ("Combien cette
+    /// année sans le loyer. Et les paiements à EDF ?"): two asks, or one filter inside the
+    /// other? Asked (on the server: `asides`).
+    #[cfg(feature = "asides")]
+    pub(super) fn left_out_in_another_sentence(&mut self, excluded: &[EntityMatch], f: &Filters) {
+        let message = self.message;
+        // (The name left out first, the other in a later sentence — not "excl. amazon".)
+        let sentence_between = |left_out: &str, named: &str| {
+            let (Some(x), Some(y)) = (message.find(left_out), message.find(named)) else { return false };
+            x < y && message.get(x + left_out.len()..y).is_some_and(|gap| gap.contains(['.', '?', '!', ';']))
+        };
+        let named = f.categories.iter().chain(&f.merchants);
+        let apart: Vec<String> = named
+            .filter(|n| excluded.iter().any(|e| sentence_between(&e.words, &n.words)))
+            .map(|n| format!("« {} »", n.words))
+            .collect();
+        if !apart.is_empty() {
+            self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, self.locale, &apart.join(", ")));
         }
     }
 

@@ -155,6 +155,8 @@ impl Parser {
         q.left_over(unrecognized);
         q.other_asks();
         let (top, group_by) = q.top_and_grouping(&picked, &filters.categories);
+        #[cfg(feature = "asides")]
+        q.left_out_in_another_sentence(&excluded, &filters);
         let (left_out, exclude) = q.leave_out(excluded, &picked);
         q.earned_with_spending_category(&picked);
         let (amount_min, amount_max) = filters.bounds();
@@ -208,6 +210,7 @@ impl Question<'_> {
                 ParseOutcome::Clarification(match code {
                     #[cfg(feature = "readings")]
                     ReasonCode::RateOrBreakdown => self.parser.rate_or_breakdown(call, locale, cx),
+                    // (`AverageUnit`, the only other code a unit has.)
                     _ => self.parser.average_per(call, locale, cx),
                 })
             }

@@ -72,7 +72,7 @@ const WORDS: [&str; 22] = [
     "classe classer range ranger recategorise recategoriser recategorize file reclasse reclasser classez reclassez rangez categorise categorize categoriser categorisez classes classee classees ranges rangee rangees categorises categorisee categorisees relevent",
     "regle rule",
     "toujours always automatiquement automatically quand when whenever desormais dorenavant avenir future forward onwards henceforth",
-    "fusionne fusionner regroupe regrouper regroupez merge link relie relier associe associer fusionnez reliez associez rattache rattacher rattachez alias aliases",
+    "fusionne fusionner merge link relie relier associe associer fusionnez reliez associez rattache rattacher rattachez alias aliases",
     "renomme renommer rename renommez",
     "marque marquer mark flag considere considerer treat marquez considerez",
     "categorised categorized partir starting onwards per monthly mensuel mois month vers compter tels telles sorte them it em correct corrige corriger corrigez fix contenant containing contient contains portant bearing",
