@@ -38,8 +38,12 @@ step "clippy: server build (ssr), browser build (hydrate, wasm32), agent and its
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p app --lib --no-default-features --features hydrate --target wasm32-unknown-unknown --locked -- -D warnings
 cargo clippy -p agent -p parser-web-bench --lib --target wasm32-unknown-unknown --locked -- -D warnings
-# The browser's agent: without the `writes` feature.
+# The browser's agent: without the server's features.
 cargo clippy -p agent --lib --no-default-features --target wasm32-unknown-unknown --locked -- -D warnings
+# Each of the agent's features alone compiles, warning-free (one may need another).
+for feature in writes datasets asides shorthand readings activity; do
+  cargo clippy -p agent --lib --no-default-features --features "$feature" --locked -- -D warnings
+done
 
 # The browser's files as serve.sh builds them (wasm-release bundle, hashed names,
 # precompressed): the bundle's budget is checked on them.
