@@ -365,6 +365,9 @@ impl Finder<'_> {
             } else {
                 j + n
             };
+            // ("excluding the rent paid to Foncia", "sauf le loyer payé à Foncia".)
+            let p =
+                if tokens.get(p).is_some_and(|t| super::lexicon::is_spend_word(&t.norm)) { p + 1 } else { p };
             let to_merchant = match tokens.get(p).map(|t| t.norm.as_str()) {
                 Some("to" | "at" | "from" | "chez" | "a" | "de" | "d" | "with" | "avec")
                     if !used[p] && !merchant(&m) =>

@@ -611,6 +611,21 @@ fn aside_phrase_at(tokens: &[Token], i: usize) -> Option<usize> {
         &["prendre", "connaissance"],
         &["done", "at"],
         &["made", "at"],
+        // Letters' courtesies: "I should be grateful if you would inform me of…".
+        &["i", "should", "be", "grateful", "if", "you", "would"],
+        &["i", "should", "be", "grateful", "if", "you", "could"],
+        &["i", "would", "be", "grateful", "if", "you", "could"],
+        &["i", "would", "be", "grateful", "if", "you", "would"],
+        &["i", "would", "be", "obliged", "if", "you", "could"],
+        &["i", "would", "be", "obliged", "if", "you", "would"],
+        &["i", "should", "be", "obliged", "if", "you", "would"],
+        &["please", "be", "so", "good", "as", "to"],
+        &["would", "you", "be", "so", "kind", "as", "to"],
+        &["be", "so", "kind", "as", "to"],
+        &["if", "you", "would", "be", "so", "kind"],
+        &["je", "vous", "serais", "reconnaissant", "de"],
+        &["je", "vous", "serais", "reconnaissante", "de"],
+        &["si", "vous", "le", "pouvez"],
     ];
     // "how many payments did I make", "which transfers did we make": the transactions'
     // own verb — not "how much did I make", which is earning.

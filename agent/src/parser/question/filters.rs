@@ -36,6 +36,10 @@ fn said_beside(message: &str, a: &str, b: &str) -> bool {
         // "the salary from ACME", "mon salaire de chez ACME".
         "from ",
         "de chez ",
+        // "EDF for electricity", "EDF pour l'électricité".
+        "for ",
+        "pour ",
+        "pour l ",
     ];
     joins.iter().any(|j| whole.contains(&format!("{a} {j}{b}")) || whole.contains(&format!("{b} {j}{a}")))
 }
