@@ -275,8 +275,9 @@ impl Question<'_> {
         let message = self.message;
         // (The name left out first, the other in a later sentence — not "excl. amazon".)
         let sentence_between = |left_out: &str, named: &str| {
-            let (Some(x), Some(y)) = (message.find(left_out), message.find(named)) else { return false };
-            x < y && message.get(x + left_out.len()..y).is_some_and(|gap| gap.contains(['.', '?', '!', ';']))
+            message.find(left_out) < message.find(named)
+                && crate::parser::names::between(message, left_out, named)
+                    .is_some_and(|gap| gap.contains(['.', '?', '!', ';']))
         };
         let named = f.categories.iter().chain(&f.merchants);
         let apart: Vec<String> = named
