@@ -14,6 +14,7 @@ mod clarify;
 mod comparison;
 mod datasets;
 pub(crate) mod entities;
+mod examples;
 mod followup;
 pub(crate) mod intent;
 pub(crate) mod lexicon;
@@ -109,46 +110,6 @@ impl Parser {
     /// The user's names, to find in a message.
     fn finder(&self) -> Finder<'_> {
         Finder { vocab: &self.vocab, index: &self.index }
-    }
-
-    /// "le navigo et tout", "wages and all" at the end of a clause: a name given as an
-    /// example of what the rest holds, no filter — set aside.
-    fn set_aside_examples(&self, tokens: &[crate::text::Token], used: &mut [bool], message: &str) {
-        let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
-        for p in 1..tokens.len() {
-            let tail = match (w(p), w(p + 1)) {
-                ("et" | "and", "tout" | "all" | "everything") => 2,
-                ("etc", _) => 1,
-                _ => continue,
-            };
-            let end = p + tail;
-            if !clause_ends(tokens, message, end) || used[p..end].iter().any(|u| *u) {
-                continue;
-            }
-            // The name just before the tail.
-            let Some((i, m)) = (p.saturating_sub(4)..p).find_map(|i| {
-                self.finder()
-                    .match_at(tokens, used, i, message)
-                    .filter(|(_, n)| i + n == p)
-                    .map(|(m, _)| (i, m))
-            }) else {
-                continue;
-            };
-            // (Only beside another name, or as the income it names: "Uber etc." alone
-            // stays a filter to ask about.)
-            let income = m
-                .ids
-                .iter()
-                .any(|id| self.vocab.term(*id).is_some_and(|t| self.vocab.category_is(&t.key, "income")));
-            let other = || {
-                (0..tokens.len()).any(|j| {
-                    (j < i || j >= end) && self.finder().match_at(tokens, used, j, message).is_some()
-                })
-            };
-            if income || other() {
-                used[i..end].iter_mut().for_each(|u| *u = true);
-            }
-        }
     }
 
     pub fn parse(&self, message: &str, cx: &Context<'_>) -> ParseOutcome {
@@ -313,10 +274,11 @@ impl Parser {
         if let Some(a) = &amounts {
             used[a.first..=a.last].iter_mut().for_each(|u| *u = true);
         }
-        let found = period::find(&tokens, &used, message, cx.today, locale);
+        let mut found = period::find(&tokens, &used, message, cx.today, locale);
         if let Some(Found { first, last, .. }) = &found {
             used[*first..=*last].iter_mut().for_each(|u| *u = true);
         }
+        second_period(&mut found, &tokens, &mut used, (message, cx.today, locale));
         self.set_aside_left_out(&tokens, &mut used, message);
         let intent = intent::read(&tokens, &mut used, message);
         let mut excluded = self.finder().excluded(&tokens, &mut used, message);
@@ -716,7 +678,28 @@ pub(super) fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool
 
 /// Whether a clause ends before token `end`: the message ends, or a stop or comma
 /// comes first.
-fn clause_ends(tokens: &[crate::text::Token], message: &str, end: usize) -> bool {
+/// A second period said beside the first ("cette semaine ou la semaine dernière", "this
+/// week and last week") that no list of months read: both are offered, each on its own,
+/// rather than one run and the other's words read as something else (a ranking's unit).
+/// On the server (`readings`): the browser's badge shows the first.
+#[cfg(feature = "readings")]
+fn second_period(
+    found: &mut Option<Found>,
+    tokens: &[Token],
+    used: &mut [bool],
+    (message, today, locale): (&str, Date, Locale),
+) {
+    let Some(first) = found.as_mut().filter(|f| f.parts.is_empty()) else { return };
+    let Some(second) = period::find(tokens, used, message, today, locale) else { return };
+    used[second.first..=second.last].iter_mut().for_each(|u| *u = true);
+    first.parts = vec![first.period.clone(), second.period];
+    first.apart = true;
+}
+
+#[cfg(not(feature = "readings"))]
+fn second_period(_: &mut Option<Found>, _: &[Token], _: &mut [bool], _: (&str, Date, Locale)) {}
+
+pub(super) fn clause_ends(tokens: &[crate::text::Token], message: &str, end: usize) -> bool {
     end == tokens.len()
         || (end > 0
             && message

@@ -221,7 +221,10 @@ pub(super) fn read(tokens: &[Token], used: &mut [bool], message: &str, intent: &
         }
         // "when did I last get paid", "got money from Acme", "acme m'a payée", "paid
         // me": money in.
-        let pay = matches!(norm(j), "paye" | "payee" | "paie" | "paid" | "pay" | "pays" | "payed" | "verse");
+        let pay = matches!(
+            norm(j),
+            "paye" | "payee" | "paie" | "paid" | "pay" | "pays" | "payed" | "paying" | "verse"
+        );
         let me = matches!(norm(j + 1), "me" | "us")
             || (j >= 1 && matches!(norm(j - 1), "me" | "m"))
             || (j >= 2 && matches!(norm(j - 2), "m" | "me") && matches!(norm(j - 1), "a" | "as" | "avait"));

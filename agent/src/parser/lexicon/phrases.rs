@@ -16,7 +16,17 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
     let paid = |w: &str| {
         matches!(
             w,
-            "pay" | "pays" | "paid" | "payed" | "paye" | "payee" | "payes" | "verse" | "versee" | "verses"
+            "pay"
+                | "pays"
+                | "paid"
+                | "payed"
+                | "paying"
+                | "paye"
+                | "payee"
+                | "payes"
+                | "verse"
+                | "versee"
+                | "verses"
         )
     };
     let (w, next) = (word(i), word(i + 1));
@@ -39,7 +49,7 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
     }
     // "did I get paid", "I got paid", "have I been paid" — not "have my bills been paid".
     let subject = i > 0 && matches!(tokens[i - 1].norm.as_str(), "i" | "we" | "je" | "j" | "on");
-    if matches!(w, "get" | "got" | "been" | "getting") && paid(next) && subject {
+    if matches!(w, "get" | "got" | "been" | "getting") && paid(next) && next != "paying" && subject {
         return Some(2);
     }
     // "what I get from Acme", "what did we get from the CAF": money received from it.

@@ -157,3 +157,46 @@ impl Question<'_> {
         }
     }
 }
+
+impl Question<'_> {
+    /// Words that pass for nothing elsewhere but ask for more than this call gives, on
+    /// the server (`readings`): "le détail de mes dépenses" (the lines, or a breakdown —
+    /// not a total), "j'ai dépassé en courses ?" (over what: a budget?), "which categories
+    /// exceeded €500" (their totals, not the payments above it), "mes paiements
+    /// automatiques" (the direct debits, not every payment).
+    #[cfg(feature = "readings")]
+    pub(super) fn said_more_than_call(&mut self, call: &ToolCall) {
+        fn w(t: &Token) -> &str {
+            t.norm.as_str()
+        }
+        let said =
+            |words: &[&str]| self.tokens.iter().find(|t| words.contains(&w(t))).map(|t| t.norm.clone());
+        let summary = match call {
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
+                Some(a.group_by == crate::args::GroupBy::None)
+            }
+            _ => None,
+        };
+        let detail =
+            said(&["detail", "details", "detailed", "detaille", "detaillee", "detailles", "detaillees"])
+                .filter(|_| summary == Some(true));
+        let exceeded =
+            said(&["depasse", "depassee", "depasses", "depassent", "exceeded", "exceed", "exceeds"]).filter(
+                |_| {
+                    self.kind != Kind::Budget
+                        && (self.intent.group_by.is_some() || call.amounts() == (None, None))
+                },
+            );
+        let automatic = self.tokens.iter().enumerate().find_map(|(i, t)| {
+            let before = i.checked_sub(1).and_then(|j| self.tokens.get(j)).map_or("", w);
+            let debit =
+                before.starts_with("prelevement") || before.starts_with("virement") || before == "debit";
+            (w(t).starts_with("automati") && !debit).then(|| t.norm.clone())
+        });
+        let words: Vec<String> =
+            [detail, exceeded, automatic].into_iter().flatten().map(|w| format!("« {w} »")).collect();
+        if !words.is_empty() {
+            self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, self.locale, &words.join(", ")));
+        }
+    }
+}

@@ -267,6 +267,59 @@ impl Question<'_> {
         }
     }
 
+    /// A name given as an example ("clothes (Zara and the like)", "stores like Zara",
+    /// "genre Deliveroo", "Uber etc."): the kind of thing meant, not that name alone —
+    /// filtering on it answers something else. Asked, on the server (`readings`).
+    #[cfg(feature = "readings")]
+    pub(super) fn named_as_example(&mut self, f: &Filters) {
+        let whole = format!(" {} ", crate::text::normalize(self.message));
+        const BEFORE: [&str; 10] = [
+            "like",
+            "such as",
+            "e g",
+            "eg",
+            "genre",
+            "type",
+            "style",
+            "par exemple",
+            "notamment",
+            "for example",
+        ];
+        const AFTER: [&str; 17] = [
+            "and the like",
+            "etc",
+            "and co",
+            "et co",
+            "et cie",
+            "et compagnie",
+            "and so on",
+            "and such",
+            "and stuff",
+            "and others",
+            "et autres",
+            "ou autres",
+            "or similar",
+            "or whatever",
+            "et tout",
+            "and all that",
+            "ou assimiles",
+        ];
+        // ("I'd like", "would like": a wish, not an example.)
+        let wish = ["d like", "would like", "i like", "we like", "should like"];
+        let example = |c: &EntityMatch| {
+            let said = crate::text::normalize(&c.words);
+            BEFORE.iter().any(|b| {
+                let at = format!(" {b} {said} ");
+                whole.contains(&at) && !wish.iter().any(|w| whole.contains(&format!(" {w} {said} ")))
+            }) || AFTER.iter().any(|a| whole.contains(&format!(" {said} {a} ")))
+        };
+        let named = f.merchants.iter().chain(&f.categories).filter(|c| example(c));
+        let detail = named.map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
+        if !detail.is_empty() {
+            self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, self.locale, &detail));
+        }
+    }
+
     /// A name left out in one sentence and another named in the next ("Combien cette
     /// année sans le loyer. Et les paiements à EDF ?"): two asks, or one filter inside the
     /// other? Asked (on the server: `asides`).

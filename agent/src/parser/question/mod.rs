@@ -148,6 +148,8 @@ impl Parser {
         q.said_of_the_bank(&filters);
         #[cfg(feature = "readings")]
         q.everyday_words(&filters);
+        #[cfg(feature = "readings")]
+        q.named_as_example(&filters);
         let picked = q.pick_names(&filters);
         q.amount_and_text_reasons(&filters);
         #[cfg(feature = "readings")]
@@ -181,6 +183,8 @@ impl Parser {
         let unit = q.average_or_rate_unit(&call, top);
         q.left_out_by_call(&call, &filters, &left_out);
         q.dropped_by_call(&call, &filters);
+        #[cfg(feature = "readings")]
+        q.said_more_than_call(&call);
         // A request people read two ways is asked ("show me my spending": the total, or
         // the lines?) — on the server; the browser shows its first reading.
         #[cfg(feature = "readings")]
