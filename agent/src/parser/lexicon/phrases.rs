@@ -73,6 +73,87 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
         let account = matches!(word(j), "compte" | "account" | "livret" | "checking" | "savings");
         return (!is_payment_method(word(j)) && !account && !word(j).is_empty()).then_some(2);
     }
+    passive_income_phrase(tokens, used, i)
+}
+
+/// Money coming in said in the passive or as a noun, read on the server (`asides`): "was
+/// I paid", "j'ai été payé", "je me suis fait payer", "m'a été versé", "given to me",
+/// "did Acme give me", "my pay", "la paie d'octobre" — but "the rent was paid", "je la
+/// paie" are spending. The number of tokens the phrase uses.
+#[cfg(feature = "asides")]
+fn passive_income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> {
+    let word = |j: usize| {
+        tokens.get(j).filter(|_| !used.get(j).copied().unwrap_or(true)).map_or("", |t| t.norm.as_str())
+    };
+    let before = |k: usize| i.checked_sub(k).and_then(|j| tokens.get(j)).map_or("", |t| t.norm.as_str());
+    let paid =
+        |w: &str| matches!(w, "paid" | "payed" | "paye" | "payee" | "payes" | "payees" | "verse" | "versee");
+    let given = |w: &str| {
+        matches!(w, "gave" | "given" | "sent" | "donne" | "donnee" | "envoye" | "offert" | "verse" | "versee")
+    };
+    let (w, next, third) = (word(i), word(i + 1), word(i + 2));
+    // "was I paid", "were we paid".
+    if matches!(w, "was" | "were") && matches!(next, "i" | "we") && paid(third) {
+        return Some(3);
+    }
+    // "I was paid", "we were paid".
+    if matches!(w, "was" | "were") && matches!(before(1), "i" | "we") && paid(next) {
+        return Some(2);
+    }
+    // "j'ai été payé", "on a été payés", "nous avons été payés" — not "le loyer a été payé".
+    if w == "ete"
+        && paid(next)
+        && matches!((before(2), before(1)), ("j" | "on", "ai" | "a") | ("nous", "avons"))
+    {
+        return Some(2);
+    }
+    // "je me suis fait payer", "on s'est fait payer".
+    if w == "fait" && next == "payer" && matches!(before(1), "suis" | "est" | "sommes") {
+        return Some(2);
+    }
+    // "m'a été versé", "m'ont été versés".
+    if w == "m" && matches!(next, "a" | "ont") && third == "ete" && paid(word(i + 3)) {
+        return Some(4);
+    }
+    // "m'a donné", "on m'a envoyé", "gave me", "given to me", "sent us".
+    if w == "m" && matches!(next, "a" | "ont") && given(third) {
+        return Some(3);
+    }
+    if given(w) && matches!(next, "me" | "us") {
+        return Some(2);
+    }
+    if given(w) && next == "to" && matches!(third, "me" | "us") {
+        return Some(3);
+    }
+    // "have I been given", "was I given", "we were given".
+    let passive = matches!(
+        (before(2), before(1)),
+        ("i" | "we", "been" | "was" | "were") | ("was" | "were" | "been", "i" | "we")
+    );
+    if given(w) && passive {
+        return Some(1);
+    }
+    // "did Acme give me", "what does the CAF send us" — not "give me my balance".
+    let asked = (1..=4).any(|k| matches!(before(k), "did" | "does" | "do" | "has" | "have"));
+    if matches!(w, "give" | "send") && matches!(next, "me" | "us") && asked {
+        return Some(2);
+    }
+    // "my pay", "ma paie", "la paye d'octobre", "fiche de paie" — not "je la paie".
+    let pronoun = matches!(
+        before(1),
+        "je" | "j" | "on" | "tu" | "il" | "elle" | "nous" | "vous" | "ils" | "elles" | "i" | "we" | "you"
+    );
+    if matches!(w, "my" | "our" | "the" | "ma" | "la" | "notre" | "de")
+        && matches!(next, "pay" | "paye" | "paie")
+        && !pronoun
+    {
+        return Some(2);
+    }
+    None
+}
+
+#[cfg(not(feature = "asides"))]
+fn passive_income_phrase(_: &[Token], _: &[bool], _: usize) -> Option<usize> {
     None
 }
 

@@ -259,7 +259,12 @@ impl Question<'_> {
                 })
         };
         let everyday = f.categories.iter().filter(|c| {
-            (charges(c) && !of_home && !of_something && !with_home(c)) || a_place(c) || a_time(c)
+            // ("total des sorties": outings, or money out?)
+            let outings = matches!(said(c).as_str(), "sorties" | "sortie")
+                && ["total des sorties", "total sorties", "sorties totales"]
+                    .iter()
+                    .any(|p| whole.contains(p));
+            (charges(c) && !of_home && !of_something && !with_home(c)) || a_place(c) || a_time(c) || outings
         });
         let detail = everyday.map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
         if !detail.is_empty() {
@@ -285,7 +290,9 @@ impl Question<'_> {
             "notamment",
             "for example",
         ];
-        const AFTER: [&str; 17] = [
+        const AFTER: [&str; 19] = [
+            "and all",
+            "et tout",
             "and the like",
             "etc",
             "and co",
@@ -313,7 +320,33 @@ impl Question<'_> {
                 whole.contains(&at) && !wish.iter().any(|w| whole.contains(&format!(" {w} {said} ")))
             }) || AFTER.iter().any(|a| whole.contains(&format!(" {said} {a} ")))
         };
-        let named = f.merchants.iter().chain(&f.categories).filter(|c| example(c));
+        // "combien en octobre avec le loyer", "même le loyer", "on top of rent": the rest
+        // with it, or it alone? (A shop "with" a category may be where, or one of them.)
+        const WITH: [&str; 8] =
+            ["with", "avec", "meme", "even", "on top of", "en plus de", "en plus du", "en plus des"];
+        const DET: [&str; 12] =
+            ["", "le ", "la ", "les ", "l ", "the ", "my ", "mon ", "ma ", "mes ", "du ", "des "];
+        let with = |c: &EntityMatch| {
+            let said = crate::text::normalize(&c.words);
+            let beside = f
+                .categories
+                .iter()
+                .any(|o| f.merchants.iter().any(|m| m.words == c.words) && o.words != c.words);
+            let category = f.categories.iter().any(|o| o.words == c.words);
+            // ("how much I spent with restaurants": where. "Where am I with the grocery
+            // budget": a budget's.)
+            let at = |b: &str| {
+                let spent = ["spent", "spend", "depense", "paid", "paye"]
+                    .iter()
+                    .any(|v| DET.iter().any(|d| whole.contains(&format!(" {v} {b} {d}{said} "))));
+                matches!(b, "with" | "avec") && (spent || self.kind == Kind::Budget)
+            };
+            (category || beside)
+                && WITH
+                    .iter()
+                    .any(|b| !at(b) && DET.iter().any(|d| whole.contains(&format!(" {b} {d}{said} "))))
+        };
+        let named = f.merchants.iter().chain(&f.categories).filter(|c| example(c) || with(c));
         let detail = named.map(|c| format!("« {} »", c.words)).collect::<Vec<_>>().join(", ");
         if !detail.is_empty() {
             self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, self.locale, &detail));

@@ -11,6 +11,8 @@ mod filters;
 mod leftover;
 mod list;
 mod period;
+#[cfg(feature = "readings")]
+mod said;
 mod tool;
 
 use super::build::{call_for, plan, Slots};

@@ -1,0 +1,339 @@
+//! Words that pass for nothing elsewhere (or read as something smaller) but ask for more
+//! than the call made gives, read on the server (`readings`): each stops the run, and
+//! the person picks. The browser's badge shows the call.
+
+use super::Question;
+use crate::args::{Direction, GroupBy};
+use crate::parser::intent::Kind;
+use crate::parser::lexicon::is_spend_word;
+use crate::reason::{Reason, ReasonCode};
+use crate::tool::ToolCall;
+
+impl Question<'_> {
+    /// The words said that ask for more than `call` gives, each quoted: one reason.
+    pub(super) fn said_more_than_call(&mut self, call: &ToolCall) {
+        let said = [
+            self.detail_or_exceeded(call),
+            self.automatic(),
+            self.credit_said_of_spending(call),
+            self.not_the_past(call),
+            self.had(call),
+            self.moved_with_savings(call),
+            self.someone(),
+            self.where_or_each(call),
+            self.checking_as_a_verb(call),
+            self.withdrawn(call),
+            self.on_track(),
+        ];
+        let words: Vec<String> = said.into_iter().flatten().map(|w| format!("« {w} »")).collect();
+        if !words.is_empty() {
+            self.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, self.locale, &words.join(", ")));
+        }
+    }
+
+    fn w(&self, j: usize) -> &str {
+        self.tokens.get(j).map_or("", |t| t.norm.as_str())
+    }
+
+    /// The first token among `words`.
+    fn find(&self, words: &[&str]) -> Option<usize> {
+        self.tokens.iter().position(|t| words.contains(&t.norm.as_str()))
+    }
+
+    /// The words of tokens `a..=b`, as typed.
+    fn span(&self, a: usize, b: usize) -> String {
+        let (Some(first), Some(last)) = (self.tokens.get(a), self.tokens.get(b)) else {
+            return String::new();
+        };
+        self.message.get(first.start..last.end).unwrap_or_default().to_string()
+    }
+
+    fn summary_total(call: &ToolCall) -> bool {
+        matches!(call, ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) if a.group_by == GroupBy::None)
+    }
+
+    /// "le détail de mes dépenses" (the lines, or a breakdown — not a total); "j'ai
+    /// dépassé en courses ?" (over what: a budget?); "which categories exceeded €500"
+    /// and "have I exceeded 300 on restaurants" (a total against it, not the payments
+    /// above it).
+    fn detail_or_exceeded(&self, call: &ToolCall) -> Option<String> {
+        const DETAIL: [&str; 7] =
+            ["detail", "details", "detailed", "detaille", "detaillee", "detailles", "detaillees"];
+        const EXCEEDED: [&str; 7] =
+            ["depasse", "depassee", "depasses", "depassent", "exceeded", "exceed", "exceeds"];
+        if let Some(j) = self.find(&DETAIL).filter(|_| Self::summary_total(call)) {
+            return Some(self.span(j, j));
+        }
+        // ("tout ce qui dépasse 1 000 €", "transactions that exceeded €500": the lines
+        // above it. "have I exceeded 300", "j'ai dépassé 300": a total against it.)
+        let j = self.find(&EXCEEDED).filter(|_| self.kind != Kind::Budget)?;
+        let by_me =
+            (j.saturating_sub(3)..j).any(|k| matches!(self.w(k), "i" | "we" | "j" | "je" | "on" | "ai"));
+        let listed = self.kind == Kind::List && self.intent.group_by.is_none() && !by_me;
+        let no_amount = call.amounts() == (None, None);
+        (no_amount || !listed).then(|| self.span(j, j))
+    }
+
+    /// "mes paiements automatiques" (the direct debits, not every payment) — not
+    /// "prélèvements automatiques", which say it.
+    fn automatic(&self) -> Option<String> {
+        (0..self.tokens.len()).find_map(|i| {
+            let before = i.checked_sub(1).map_or("", |j| self.w(j));
+            let debit =
+                before.starts_with("prelevement") || before.starts_with("virement") || before == "debit";
+            (self.w(i).starts_with("automati") && !debit).then(|| self.span(i, i))
+        })
+    }
+
+    /// Money in read from a word that also says money out: "payé par carte de crédit",
+    /// "remboursement du crédit", "j'ai remboursé Paul", "pay for the deposit", "entrées
+    /// de cinéma".
+    fn credit_said_of_spending(&self, call: &ToolCall) -> Option<String> {
+        let direction = match call {
+            ToolCall::ListTransactions(a) => a.direction,
+            ToolCall::Activity(a) => a.direction,
+            _ => None,
+        };
+        if direction != Some(Direction::Credit) {
+            return None;
+        }
+        // (Money in said with a verb — "paid me", "me paye" — is no such word.)
+        let money_in = |w: &str| {
+            w.starts_with("rembours")
+                || w.starts_with("refund")
+                || w.starts_with("credit")
+                || w.starts_with("deposit")
+                || w.starts_with("depot")
+                || w == "entrees"
+        };
+        let j = (0..self.tokens.len()).find(|&i| money_in(self.w(i)))?;
+        // A word of spending, not left out ("les virements reçus, pas les dépenses").
+        let negated =
+            |i: usize| (i.saturating_sub(2)..i).any(|k| crate::parser::lexicon::is_negation_word(self.w(k)));
+        if let Some(k) = (0..self.tokens.len()).find(|&i| is_spend_word(self.w(i)) && !negated(i)) {
+            return Some(self.span(k, k));
+        }
+        let refund = self.w(j).starts_with("rembours") || self.w(j).starts_with("refund");
+        let card = matches!(
+            (self.w(j.saturating_sub(2)), self.w(j.saturating_sub(1))),
+            ("carte", "de") | (_, "card")
+        ) || self.w(j + 1) == "card";
+        let loan = matches!(self.w(j + 1), "du" | "de" | "d" | "of")
+            && matches!(self.w(j + 2), "credit" | "pret" | "emprunt" | "loan" | "mortgage" | "immo");
+        let owed = matches!(self.w(j + 1), "immo" | "immobilier" | "auto" | "conso")
+            || (refund && matches!(self.w(j + 1), "a" | "to"))
+            || (self.w(j.saturating_sub(1)) == "ai" && self.w(j.saturating_sub(2)) == "j")
+            || self.w(j.saturating_sub(1)) == "i";
+        (card || loan || owed).then(|| self.span(j, j))
+    }
+
+    /// A future or a possibility ("combien je dépenserai en décembre", "how much am I
+    /// going to spend", "how much can I spend on restaurants"): no past to sum — and a
+    /// month named is read as the last one.
+    fn not_the_past(&self, call: &ToolCall) -> Option<String> {
+        if matches!(call, ToolCall::BudgetStatus(_)) {
+            return None;
+        }
+        let verb = |w: &str| {
+            w.len() > 3
+                && (w.ends_with("er") || w.ends_with("ir") || w.ends_with("re"))
+                && !w.ends_with("ere")
+        };
+        (0..self.tokens.len()).find_map(|i| {
+            let (w, next, after) = (self.w(i), self.w(i + 1), self.w(i + 2));
+            let future = match w {
+                "will" | "ll" | "shall" => next != "you",
+                "gonna" | "afford" => true,
+                // ("am I going to spend" — not "have I been going to Basic-Fit".)
+                "going" => {
+                    next == "to"
+                        && (is_spend_word(after)
+                            || matches!(after, "be" | "earn" | "get" | "make" | "need" | "have" | "receive"))
+                }
+                "vais" | "va" | "vont" | "allons" | "allez" => verb(next),
+                "can" | "could" | "peux" | "peut" | "pourrai" | "pourrais" | "puis" => {
+                    [next, after].iter().any(|v| is_spend_word(v) || v.starts_with("afford"))
+                }
+                _ => {
+                    const STEMS: [&str; 8] =
+                        ["depenser", "payer", "paier", "toucher", "gagner", "couter", "economiser", "recevr"];
+                    const ENDS: [&str; 6] = ["ai", "as", "a", "ons", "ez", "ont"];
+                    STEMS.iter().any(|s| w.strip_prefix(s).is_some_and(|rest| ENDS.contains(&rest)))
+                }
+            };
+            future.then(|| self.span(i, i))
+        })
+    }
+
+    /// "combien j'avais le 1er octobre", "how much money did I have": what one had is a
+    /// balance, not what was spent.
+    fn had(&self, call: &ToolCall) -> Option<String> {
+        let summary = matches!(call, ToolCall::SpendingSummary(_) | ToolCall::IncomeSummary(_));
+        if !summary || self.explicit {
+            return None;
+        }
+        // ("how much was in my account": which account, and at what date?)
+        let account =
+            call.account().is_none().then(|| self.find(&["account", "compte", "acct", "acc"])).flatten();
+        // ("how much do I need for December": a plan, not a past.)
+        let need = (2..self.tokens.len()).find(|&i| {
+            self.w(i) == "need"
+                && matches!(self.w(i - 1), "i" | "we")
+                && matches!(self.w(i - 2), "do" | "will" | "would")
+        });
+        self.find(&["had", "have", "avais", "avait", "avions", "aviez", "possede", "possedais"])
+            .or(account)
+            .or(need)
+            .map(|j| self.span(j, j))
+    }
+
+    /// Money moved to or from a savings account ("how much went to the livret", "combien
+    /// j'ai retiré de mon livret A", "combien est allé sur le livret"): transfers, which a
+    /// summary leaves out and a balance does not show.
+    fn moved_with_savings(&self, call: &ToolCall) -> Option<String> {
+        let savings = call.account().is_some_and(|k| {
+            self.parser.vocab.accounts.iter().any(|t| t.key == k && t.kind.as_deref() == Some("savings"))
+        });
+        let summary = matches!(call, ToolCall::SpendingSummary(_) | ToolCall::IncomeSummary(_));
+        const MOVED: [&str; 24] = [
+            "received",
+            "recu",
+            "recus",
+            "recue",
+            "alle",
+            "allee",
+            "went",
+            "gone",
+            "came",
+            "put",
+            "mis",
+            "verse",
+            "vire",
+            "transferred",
+            "moved",
+            "sent",
+            "envoye",
+            "retire",
+            "withdrew",
+            "withdraw",
+            "took",
+            "taken",
+            "credited",
+            "touche",
+        ];
+        let balance = matches!(call, ToolCall::Balances(_));
+        let moved = self.find(&MOVED);
+        match moved {
+            Some(j) if savings && (summary || balance) => Some(self.span(j, j)),
+            _ => None,
+        }
+    }
+
+    /// Someone, not the user nor a shop: "how much did my son spend", "mon frero",
+    /// "the lads", "in the US".
+    fn someone(&self) -> Option<String> {
+        const PEOPLE: [&str; 13] = [
+            "son", "bro", "frero", "mate", "mates", "lads", "kid", "kids", "gamin", "gamins", "gosse",
+            "gosses", "fils",
+        ];
+        let owner =
+            |w: &str| matches!(w, "my" | "mon" | "ma" | "our" | "notre" | "his" | "her" | "your" | "the");
+        let person = (1..self.tokens.len()).find(|&i| PEOPLE.contains(&self.w(i)) && owner(self.w(i - 1)));
+        if let Some(i) = person {
+            return Some(self.span(i - 1, i));
+        }
+        if let Some(i) = (1..self.tokens.len()).find(|&i| self.w(i) == "us" && self.w(i - 1) == "the") {
+            return Some(self.span(i - 1, i));
+        }
+        None
+    }
+
+    /// A breakdown or the lines asked of a total: "where did I spend", "sur quoi",
+    /// "chez qui", "qui m'a payé", "what did my money go on", "une par une", "one by one".
+    fn where_or_each(&self, call: &ToolCall) -> Option<String> {
+        if !Self::summary_total(call) {
+            return None;
+        }
+        if let Some(j) = self.find(&["where"]) {
+            return Some(self.span(j, j));
+        }
+        if self.message.contains("où") || self.message.contains("Où") {
+            return Some("où".to_string());
+        }
+        (0..self.tokens.len()).find_map(|i| {
+            let (w, next, after) = (self.w(i), self.w(i + 1), self.w(i + 2));
+            let pair = match (w, next) {
+                ("sur" | "en" | "on", "quoi" | "what") => true,
+                ("chez" | "a" | "to", "qui" | "whom") => true,
+                ("qui", "m" | "nous" | "ma") => true,
+                ("who", "paid" | "pays" | "sent" | "gave") => true,
+                // ("what did my money go on" — not "how much went on bills".)
+                ("go" | "went" | "gone", "on") => call.category().is_none() && call.merchant().is_none(),
+                ("une" | "un" | "one" | "ligne" | "line", "par" | "by") => {
+                    matches!(after, "une" | "un" | "one" | "ligne" | "line")
+                }
+                _ => false,
+            };
+            pair.then(|| self.span(i, i + 1))
+        })
+    }
+
+    /// "just checking how much I spent", "checking my restaurant spending": the verb,
+    /// not the checking account.
+    fn checking_as_a_verb(&self, call: &ToolCall) -> Option<String> {
+        call.account()?;
+        (0..self.tokens.len()).find_map(|i| {
+            let (before, next) = (i.checked_sub(1).map_or("", |j| self.w(j)), self.w(i + 1));
+            let verb = matches!(
+                next,
+                "my" | "how"
+                    | "what"
+                    | "if"
+                    | "whether"
+                    | "the"
+                    | "on"
+                    | "in"
+                    | "for"
+                    | "out"
+                    | "up"
+                    | "that"
+            ) || matches!(
+                before,
+                "just" | "im" | "am" | "was" | "been" | "m" | "still" | "currently" | "keep"
+            );
+            // ("in my checking on Sept 1st", "on checking": the account.)
+            let account = matches!(before, "my" | "the" | "your" | "on" | "in" | "from" | "to" | "our");
+            (self.w(i) == "checking" && verb && !account).then(|| self.span(i, i))
+        })
+    }
+
+    /// "combien j'ai retiré en octobre", "how much did I withdraw": cash taken out, or
+    /// money moved — not all spending.
+    fn withdrawn(&self, call: &ToolCall) -> Option<String> {
+        let cash = call.category().is_some_and(|k| k == "cash" || self.parser.vocab.category_is(k, "cash"));
+        // ("how much did the MAIF take out": its direct debits.)
+        if cash
+            || call.merchant().is_some()
+            || !matches!(call, ToolCall::SpendingSummary(_) | ToolCall::ListTransactions(_))
+        {
+            return None;
+        }
+        let j = self.find(&["retire", "retiree", "retires", "withdrew", "withdrawn", "withdraw"]).or_else(
+            || {
+                (0..self.tokens.len())
+                    .find(|&i| matches!((self.w(i), self.w(i + 1)), ("took" | "taken" | "take", "out")))
+            },
+        )?;
+        Some(self.span(j, j))
+    }
+
+    /// "am I on track this month": against a budget, or a pace?
+    fn on_track(&self) -> Option<String> {
+        if self.kind == Kind::Budget {
+            return None;
+        }
+        (0..self.tokens.len())
+            .find(|&i| self.w(i) == "on" && self.w(i + 1) == "track")
+            .map(|i| self.span(i, i + 1))
+    }
+}
