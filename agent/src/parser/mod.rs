@@ -647,9 +647,27 @@ pub(super) fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool
     for i in 0..tokens.len() {
         let Some((n, whole_clause)) = lexicon::closing_remark_at(tokens, i) else { continue };
         let mut end = i + n;
+        // (What it is for goes with it — unless the rest of the clause restricts or
+        // breaks down: "j'en ai besoin sans le loyer", "I need it for the restaurants
+        // only", "need it for each month", whose words are read.)
+        let restricts = |j: usize| {
+            lexicon::is_negation_word(w(j))
+                || matches!(
+                    w(j),
+                    "only" | "uniquement" | "seulement" | "juste" | "each" | "chaque" | "par" | "per"
+                )
+                || w(j).starts_with("separ")
+                || tokens
+                    .get(j)
+                    .is_some_and(|t| period::is_time_word(t) || t.kind == crate::text::TokenKind::Number)
+        };
         if whole_clause {
-            while !clause_ends(tokens, message, end) {
-                end += 1;
+            let mut last = end;
+            while !clause_ends(tokens, message, last) {
+                last += 1;
+            }
+            if !(end..last).any(restricts) {
+                end = last;
             }
         }
         if clause_ends(tokens, message, end) && used[i..end].iter().all(|u| !u) {

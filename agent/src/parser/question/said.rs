@@ -24,6 +24,7 @@ impl Question<'_> {
             self.checking_as_a_verb(call),
             self.withdrawn(call),
             self.on_track(),
+            self.recurring_too_short(call),
         ];
         let words: Vec<String> = said.into_iter().flatten().map(|w| format!("« {w} »")).collect();
         if !words.is_empty() {
@@ -335,5 +336,14 @@ impl Question<'_> {
         (0..self.tokens.len())
             .find(|&i| self.w(i) == "on" && self.w(i + 1) == "track")
             .map(|i| self.span(i, i + 1))
+    }
+
+    /// "mes prélèvements ce mois", "direct debits in October": payments that repeat
+    /// are found over months — over one, next to none would show. The debits of that
+    /// month, or the recurring payments seen over a year? Asked.
+    fn recurring_too_short(&self, call: &ToolCall) -> Option<String> {
+        let ToolCall::RecurringPayments(a) = call else { return None };
+        let days = a.period.end.to_days() - a.period.start.to_days();
+        (days < 85).then(|| a.period.label.clone())
     }
 }
