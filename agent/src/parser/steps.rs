@@ -329,6 +329,38 @@ impl Parser {
         if period.words.is_empty() {
             return None;
         }
+        // Two names compared and nothing else: not two periods too ("lidl and carrefour
+        // this month vs last month"), nor a breakdown, an amount or a name left out,
+        // which two totals would drop.
+        let more = match &plan.call {
+            // (The period compared with is only the one before, unless it was said.)
+            ToolCall::ComparePeriods(a) => !a.reference.words.is_empty(),
+            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
+                a.group_by != crate::args::GroupBy::None
+            }
+            _ => false,
+        };
+        // ("month by month", "par mois": a breakdown a comparison of two totals drops.)
+        let whole = crate::text::normalize(part);
+        let grouped = [" by ", " par ", "per ", "each ", "chaque "].iter().any(|g| {
+            [
+                "month",
+                "mois",
+                "week",
+                "semaine",
+                "category",
+                "categorie",
+                "merchant",
+                "marchand",
+                "day",
+                "jour",
+            ]
+            .iter()
+            .any(|u| whole.contains(&format!("{g}{u}")))
+        });
+        if more || grouped || plan.call.amounts() != (None, None) || plan.call.excluded() != (None, None) {
+            return None;
+        }
         let names = self.mentions(part, &cx, 3);
         let kind = names.first()?.kind.clone();
         if names.len() != 2
@@ -363,6 +395,18 @@ impl Parser {
         };
         let period = plan.call.period()?.clone();
         if period.words.is_empty() {
+            return None;
+        }
+        // "le bilan des restos", "review of my Uber spending", "bilan hors loyer": a
+        // review of one thing, which the whole ledger's would drop.
+        let c = &plan.call;
+        let named = !self.mentions(message, &cx, 1).is_empty();
+        if named
+            || c.category().is_some()
+            || c.merchant().is_some()
+            || c.account().is_some()
+            || c.excluded() != (None, None)
+        {
             return None;
         }
         let locale = plan.meta.locale;

@@ -73,7 +73,9 @@ impl Read<'_> {
                 });
                 let added = added || signed;
                 // "à 0": no budget is an amount of nothing — a removal, or a slip: asked.
-                if (relative && by) || added || percent || m.minor == 0 {
+                // ("raise restaurants budget 50": to 50, or by 50? Only "to", "à" say.)
+                let to = matches!(before, "to" | "a" | "at" | "au");
+                if (relative && (by || !to)) || added || percent || m.minor == 0 {
                     self.note(ReasonCode::UnplacedMeaning, &quote(&self.words(start, last)));
                 }
                 self.note(ReasonCode::ExplicitAmount, &m.format(self.locale));
@@ -83,6 +85,15 @@ impl Read<'_> {
                 amount = Some(m);
                 break;
             }
+        }
+        // "2400 par an", "par année": a budget is monthly — a twelfth, or a slip? Asked.
+        let yearly = (1..self.tokens.len()).find(|&i| {
+            matches!(self.w(i - 1), "par" | "per" | "l" | "a")
+                && matches!(self.w(i), "an" | "annee" | "annum" | "year")
+        });
+        if let Some(i) = yearly {
+            let w = self.words(i - 1, i);
+            self.note(ReasonCode::UnplacedMeaning, &quote(&w));
         }
         let from = self.month();
         // "juste pour décembre", "only for March": a budget holds from a month on.
@@ -122,7 +133,27 @@ impl Read<'_> {
     /// ("et change aussi les anciens", "apply to past too").
     pub(super) fn rule(mut self) -> Option<ParseOutcome> {
         let from_now = self.says_from_now();
-        let past = (0..self.tokens.len()).any(|i| is_past(self.w(i)));
+        // ("I already told you", "my existing rule": not the old transactions.)
+        let past = (0..self.tokens.len()).any(|i| {
+            let said = matches!(self.w(i), "already" | "deja")
+                && matches!(
+                    self.w(i + 1),
+                    "told"
+                        | "said"
+                        | "asked"
+                        | "dit"
+                        | "demande"
+                        | "explique"
+                        | "set"
+                        | "made"
+                        | "fait"
+                        | "cree"
+                        | "created"
+                );
+            let of_rule = matches!(self.w(i + 1), "rule" | "rules" | "regle" | "regles")
+                || matches!(self.w(i.saturating_sub(1)), "regle" | "regles");
+            is_past(self.w(i)) && !said && !of_rule
+        });
         // "and fix the old ones", "apply to past too", "et aussi les anciennes": read.
         if past {
             self.read_past_words();
@@ -148,6 +179,53 @@ impl Read<'_> {
                 if changes_meaning(self.w(j)) {
                     return None;
                 }
+            }
+            // "uber in transport and deliveroo", "netflix et spotify", "uber de moins de
+            // 20", "buy at action", "transfer from my mum": a list, a condition or words
+            // around a name, which a pattern would hold whole — asked (in capitals, a
+            // label's words: "TOO GOOD TO GO").
+            let lower = |j: usize| {
+                let t = &self.tokens[j];
+                self.message.get(t.start..t.end).is_some_and(|x| x.chars().any(char::is_lowercase))
+            };
+            let joins = (a..=b).any(|j| {
+                (lower(j)
+                    && matches!(
+                        self.w(j),
+                        "and"
+                            | "et"
+                            | "or"
+                            | "ou"
+                            | "over"
+                            | "under"
+                            | "above"
+                            | "below"
+                            | "plus"
+                            | "moins"
+                            | "at"
+                            | "from"
+                            | "chez"
+                            | "in"
+                            | "en"
+                            | "than"
+                            | "que"
+                            | "buy"
+                            | "bought"
+                            | "achete"
+                    ))
+                    || self.tokens[j].kind == TokenKind::Number
+                    || self
+                        .message
+                        .get(
+                            self.tokens[j].end
+                                ..self.tokens.get(j + 1).map_or(self.tokens[j].end, |t| t.start),
+                        )
+                        .is_some_and(|g| g.contains(','))
+                        && j < b
+            });
+            if joins {
+                let words = self.words(a, b);
+                self.note(ReasonCode::UnplacedMeaning, &quote(&words));
             }
             self.use_span(x, y);
             pattern = Some(self.words(a, b));
@@ -344,8 +422,53 @@ impl Read<'_> {
         (a, b, (a, b))
     }
 
+    /// "that contain PAYPAL", "matching REVOLUT", "qui contiennent", "with the word": the
+    /// words that lead in a label, not the label's (in capitals they are).
+    fn read_label_openers(&mut self) {
+        for i in 0..self.tokens.len() {
+            let t = &self.tokens[i];
+            let capitals =
+                self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase));
+            let opener = matches!(
+                self.w(i),
+                "contain"
+                    | "contains"
+                    | "containing"
+                    | "include"
+                    | "includes"
+                    | "matching"
+                    | "match"
+                    | "matches"
+                    | "contiennent"
+                    | "contient"
+                    | "contenant"
+                    | "comportant"
+                    | "labelled"
+                    | "labeled"
+                    | "libelle"
+                    | "libelles"
+            ) || (matches!(self.w(i), "word" | "mot" | "mention" | "text" | "texte")
+                && matches!(self.w(i.saturating_sub(1)), "the" | "le" | "la"));
+            // (Only before a label in capitals or quotes: "labelled transfer to livret"
+            // is read as before.)
+            let next = self.tokens.get(i + 1);
+            let label = next.is_some_and(|n| {
+                self.message.get(n.start..n.end).is_some_and(|x| !x.chars().any(char::is_lowercase))
+                    || self.message.get(t.end..n.start).is_some_and(|g| g.contains(['"', '«', '“', '\'']))
+            }) || (matches!(self.w(i), "word" | "mot" | "mention" | "text" | "texte")
+                && next.is_some());
+            if opener && !capitals && label {
+                self.used[i] = true;
+                if matches!(self.w(i.saturating_sub(1)), "the" | "le" | "la") && i > 0 {
+                    self.used[i - 1] = true;
+                }
+            }
+        }
+    }
+
     /// `recategorise`: the transactions named move to the category after "en", "to".
     pub(super) fn recategorise(mut self) -> Option<ParseOutcome> {
+        self.read_label_openers();
         let (strong, said) = (self.any(STRONG) || self.arrowed(), self.any(ROWS));
         self.mark(FILE | STRONG | ROWS);
         let from = self.currently_in();
@@ -364,9 +487,10 @@ impl Read<'_> {
         if rows.none() && rows.category.is_none() {
             return self.ask(WHICH_ROWS, None);
         }
-        // "recategorise my gym stuff as health": "gym" is one of Leisure's names, but
-        // moving all of Leisure may not be what is meant.
-        if let (true, Some(words)) = (rows.none(), &rows.category_alias) {
+        // "recategorise my gym stuff as health", "move my gym payments this year to
+        // health": "gym" is one of Leisure's names, but moving all of Leisure (over a
+        // period, above an amount) may not be what is meant.
+        if let (None, None, Some(words)) = (&rows.merchant, &rows.text, &rows.category_alias) {
             self.note(ReasonCode::UnplacedMeaning, &quote(words));
         }
         self.done(ToolCall::Recategorise(RecategoriseArgs {
@@ -397,6 +521,7 @@ impl Read<'_> {
 
     /// `mark_transfers`: the transactions named are transfers between the user's accounts.
     pub(super) fn transfers(mut self) -> Option<ParseOutcome> {
+        self.read_label_openers();
         self.mark(MARK);
         let rows = self.rows(true);
         if let Some(k) = &rows.category {
@@ -464,6 +589,14 @@ impl Read<'_> {
     /// `merge_merchants`: names said to be one merchant. Known merchants are merged
     /// into the first (or the one after "into", "dans"); other names become its aliases.
     pub(super) fn merge(mut self) -> Option<ParseOutcome> {
+        // "merge lidl into carrefour and franprix into monoprix", "fusionne… fusionne…":
+        // two merges, which one card would make one. Asked.
+        let twice =
+            |words: &[&str]| (0..self.tokens.len()).filter(|&i| words.contains(&self.w(i))).count() > 1;
+        if twice(&["into", "dans"]) || twice(&["merge", "fusionne", "fusionner", "combine"]) {
+            let w = self.message.to_string();
+            self.note(ReasonCode::UnplacedMeaning, &quote(&w));
+        }
         self.mark(MERGE | RENAME);
         let name = self.new_name();
         self.read_same();
@@ -548,6 +681,46 @@ impl Read<'_> {
                 for c in ['"', '\'', '«', '»', '“', '”', '.', '!', '?', ':'] {
                     new = new.strip_prefix(c).unwrap_or(new).strip_suffix(c).unwrap_or(new).trim();
                 }
+            }
+            // ("Uber Rides please", "Salle de sport et mets le en loisirs", "Chez Marcel
+            // in my merchants": the words after a name are no part of it — asked.)
+            let said_after = (end + 1..self.tokens.len()).any(|j| {
+                let t = &self.tokens[j];
+                let lower =
+                    self.message.get(t.start..t.end).is_some_and(|x| x.chars().any(char::is_lowercase));
+                lower
+                    && matches!(
+                        self.w(j),
+                        "and"
+                            | "et"
+                            | "puis"
+                            | "then"
+                            | "please"
+                            | "pls"
+                            | "plz"
+                            | "stp"
+                            | "svp"
+                            | "merci"
+                            | "thanks"
+                            | "thx"
+                            | "lol"
+                            | "mdr"
+                            | "in"
+                            | "dans"
+                            | "into"
+                            | "from"
+                            | "now"
+                            | "mets"
+                            | "put"
+                            | "merge"
+                            | "fusionne"
+                            | "my"
+                            | "mes"
+                            | "mon"
+                    )
+            });
+            if said_after {
+                self.note(ReasonCode::UnplacedMeaning, &quote(new));
             }
             let name = Some(new.to_string());
             self.use_span(end, self.tokens.len());

@@ -187,8 +187,10 @@ impl Scanner<'_> {
         Some((date, last))
     }
 
-    /// Dates written with digits, in the locale's order: 12/01/2026 is 12 January in
-    /// French and December 1st in English; ISO 2026-01-12 is the same everywhere.
+    /// Dates written with digits: 12/01/2026 is 12 January in French; in English, a
+    /// date either way round (12/01, 01/10: day first in Europe, month first in the US)
+    /// is left unread — asked, not guessed — and one that fits one way only (25/12,
+    /// 12/25) is read that way. ISO 2026-01-12 is the same everywhere.
     fn numeric_date(&self, s: &str) -> Option<Date> {
         if let Some(d) = Date::parse_iso(s) {
             return Some(d);
@@ -207,9 +209,9 @@ impl Scanner<'_> {
         };
         let (day, month) = match self.locale {
             Locale::Fr => (a, b),
-            // English: month first, unless the first number cannot be a month.
             Locale::En if a > 12 => (a, b),
-            Locale::En => (b, a),
+            Locale::En if b > 12 || a == b => (b, a),
+            Locale::En => return None,
         };
         let date = Date::new(year, month, day)?;
         Some(match y {
