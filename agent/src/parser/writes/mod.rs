@@ -10,6 +10,7 @@
 //! Written for size (it ships to the browser): one table of words, plain loops.
 
 mod kinds;
+mod merge;
 mod rows;
 
 use super::build::plan;
