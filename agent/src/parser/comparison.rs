@@ -181,65 +181,7 @@ fn periods_said(
     // 2025") or a third period is more than two totals compared: it is asked.
     let lists = found.iter().filter(|f| !f.parts.is_empty()).count();
     let list_of_two = matches!(found.as_slice(), [one] if one.parts.len() == 2 && !one.wrapped);
-    // "compare september to october": one stretch read from the first to the second,
-    // where two months are meant — asked.
-    let said = |f: &period::Found| format!(" {} ", crate::text::normalize(&f.period.words));
-    let stretch = matches!(found.as_slice(), [one] if one.parts.is_empty()
-        && [" to ", " a ", " au ", " until ", " till ", " jusqu "].iter().any(|w| said(one).contains(w)));
-    // "compare march vs april 2025": a year said of one side only — the other's too, or
-    // this year's? Asked.
-    let year = |f: &period::Found| {
-        said(f).split_whitespace().any(|w| w.len() == 4 && w.chars().all(|c| c.is_ascii_digit()))
-    };
-    let relative = |f: &period::Found| {
-        said(f).split_whitespace().any(|w| {
-            matches!(
-                w,
-                "this"
-                    | "last"
-                    | "next"
-                    | "ce"
-                    | "cette"
-                    | "dernier"
-                    | "derniere"
-                    | "prochain"
-                    | "prochaine"
-                    | "current"
-                    | "cours"
-                    | "passe"
-                    | "passee"
-            )
-        })
-    };
-    // ("octobre par rapport à octobre 2025", "T3 contre T3 2025": the same name on both
-    // sides, the one without a year the latest.)
-    let named = |f: &period::Found| {
-        said(f)
-            .split_whitespace()
-            .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
-            .filter(|w| {
-                !matches!(
-                    *w,
-                    "l" | "le"
-                        | "la"
-                        | "the"
-                        | "of"
-                        | "de"
-                        | "d"
-                        | "en"
-                        | "in"
-                        | "cet"
-                        | "cette"
-                        | "ce"
-                        | "this"
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let one_year = matches!(found.as_slice(), [a, b]
-        if year(a) != year(b) && !relative(a) && !relative(b) && named(a) != named(b));
-    let unread: Vec<String> = if (lists > 0 && !list_of_two) || found.len() > 2 || stretch || one_year {
+    let unread: Vec<String> = if (lists > 0 && !list_of_two) || found.len() > 2 || read_one_way(&found) {
         found.iter().map(|f| format!("« {} »", f.period.words)).collect()
     } else {
         Vec::new()
@@ -500,4 +442,74 @@ fn than_the_last(tokens: &[Token], last: usize) -> Option<(usize, bool)> {
     (than + 1..than + 3)
         .find(|&k| matches!(w(k), "last" | "previous" | "dernier" | "precedent"))
         .map(|k| (k, versus))
+}
+
+/// Two periods compared that a reading one way would guess, on the server (`readings`;
+/// the browser's badge shows the reading):
+#[cfg(feature = "readings")]
+fn read_one_way(found: &[period::Found]) -> bool {
+    // "compare september to october": one stretch read from the first to the second,
+    // where two months are meant — asked.
+    let said = |f: &period::Found| format!(" {} ", crate::text::normalize(&f.period.words));
+    let stretch = matches!(found, [one] if one.parts.is_empty()
+        && [" to ", " a ", " au ", " until ", " till ", " jusqu "].iter().any(|w| said(one).contains(w)));
+    // "compare march vs april 2025": a year said of one side only — the other's too, or
+    // this year's? Asked.
+    let year = |f: &period::Found| {
+        said(f).split_whitespace().any(|w| w.len() == 4 && w.chars().all(|c| c.is_ascii_digit()))
+    };
+    let relative = |f: &period::Found| {
+        said(f).split_whitespace().any(|w| {
+            matches!(
+                w,
+                "this"
+                    | "last"
+                    | "next"
+                    | "ce"
+                    | "cette"
+                    | "dernier"
+                    | "derniere"
+                    | "prochain"
+                    | "prochaine"
+                    | "current"
+                    | "cours"
+                    | "passe"
+                    | "passee"
+            )
+        })
+    };
+    // ("octobre par rapport à octobre 2025", "T3 contre T3 2025": the same name on both
+    // sides, the one without a year the latest.)
+    let named = |f: &period::Found| {
+        said(f)
+            .split_whitespace()
+            .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
+            .filter(|w| {
+                !matches!(
+                    *w,
+                    "l" | "le"
+                        | "la"
+                        | "the"
+                        | "of"
+                        | "de"
+                        | "d"
+                        | "en"
+                        | "in"
+                        | "cet"
+                        | "cette"
+                        | "ce"
+                        | "this"
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let one_year = matches!(found, [a, b]
+        if year(a) != year(b) && !relative(a) && !relative(b) && named(a) != named(b));
+    stretch || one_year
+}
+
+#[cfg(not(feature = "readings"))]
+fn read_one_way(_: &[period::Found]) -> bool {
+    false
 }

@@ -329,36 +329,7 @@ impl Parser {
         if period.words.is_empty() {
             return None;
         }
-        // Two names compared and nothing else: not two periods too ("lidl and carrefour
-        // this month vs last month"), nor a breakdown, an amount or a name left out,
-        // which two totals would drop.
-        let more = match &plan.call {
-            // (The period compared with is only the one before, unless it was said.)
-            ToolCall::ComparePeriods(a) => !a.reference.words.is_empty(),
-            ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => {
-                a.group_by != crate::args::GroupBy::None
-            }
-            _ => false,
-        };
-        // ("month by month", "par mois": a breakdown a comparison of two totals drops.)
-        let whole = crate::text::normalize(part);
-        let grouped = [" by ", " par ", "per ", "each ", "chaque "].iter().any(|g| {
-            [
-                "month",
-                "mois",
-                "week",
-                "semaine",
-                "category",
-                "categorie",
-                "merchant",
-                "marchand",
-                "day",
-                "jour",
-            ]
-            .iter()
-            .any(|u| whole.contains(&format!("{g}{u}")))
-        });
-        if more || grouped || plan.call.amounts() != (None, None) || plan.call.excluded() != (None, None) {
+        if says_more_than_two_totals(&plan.call, part) {
             return None;
         }
         let names = self.mentions(part, &cx, 3);
@@ -397,16 +368,7 @@ impl Parser {
         if period.words.is_empty() {
             return None;
         }
-        // "le bilan des restos", "review of my Uber spending", "bilan hors loyer": a
-        // review of one thing, which the whole ledger's would drop.
-        let c = &plan.call;
-        let named = !self.mentions(message, &cx, 1).is_empty();
-        if named
-            || c.category().is_some()
-            || c.merchant().is_some()
-            || c.account().is_some()
-            || c.excluded() != (None, None)
-        {
+        if self.review_of_one_thing(&plan.call, message, &cx) {
             return None;
         }
         let locale = plan.meta.locale;
@@ -464,6 +426,51 @@ fn summary(period: &Period, kind: &str, key: &str) -> Option<ToolCall> {
 /// What a step gives, in words (each tool's, in its file).
 pub fn expected(call: &ToolCall, locale: Locale) -> String {
     call.expected(locale).to_string()
+}
+
+/// Two names compared and more said (on the server, `readings`): two totals would drop it.
+#[cfg(feature = "readings")]
+fn says_more_than_two_totals(call: &ToolCall, part: &str) -> bool {
+    // Two names compared and nothing else: not two periods too ("lidl and carrefour
+    // this month vs last month"), nor a breakdown, an amount or a name left out,
+    // which two totals would drop.
+    let more = match call {
+        // (The period compared with is only the one before, unless it was said.)
+        ToolCall::ComparePeriods(a) => !a.reference.words.is_empty(),
+        ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) => a.group_by != crate::args::GroupBy::None,
+        _ => false,
+    };
+    // ("month by month", "par mois": a breakdown a comparison of two totals drops.)
+    let whole = crate::text::normalize(part);
+    let grouped = [" by ", " par ", "per ", "each ", "chaque "].iter().any(|g| {
+        ["month", "mois", "week", "semaine", "category", "categorie", "merchant", "marchand", "day", "jour"]
+            .iter()
+            .any(|u| whole.contains(&format!("{g}{u}")))
+    });
+    more || grouped || call.amounts() != (None, None) || call.excluded() != (None, None)
+}
+
+#[cfg(not(feature = "readings"))]
+fn says_more_than_two_totals(_: &ToolCall, _: &str) -> bool {
+    false
+}
+
+impl Parser {
+    /// "le bilan des restos", "review of my Uber spending", "bilan hors loyer": a review
+    /// of one thing, which the whole ledger's would drop (on the server, `readings`).
+    #[cfg(feature = "readings")]
+    fn review_of_one_thing(&self, c: &ToolCall, message: &str, cx: &Context<'_>) -> bool {
+        !self.mentions(message, cx, 1).is_empty()
+            || c.category().is_some()
+            || c.merchant().is_some()
+            || c.account().is_some()
+            || c.excluded() != (None, None)
+    }
+
+    #[cfg(not(feature = "readings"))]
+    fn review_of_one_thing(&self, _: &ToolCall, _: &str, _: &Context<'_>) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]
