@@ -25,6 +25,7 @@ impl Question<'_> {
             self.withdrawn(call),
             self.on_track(),
             self.recurring_too_short(call),
+            self.two_rankings(),
         ];
         let words: Vec<String> = said.into_iter().flatten().map(|w| format!("« {w} »")).collect();
         if !words.is_empty() {
@@ -345,5 +346,52 @@ impl Question<'_> {
         let ToolCall::RecurringPayments(a) = call else { return None };
         let days = a.period.end.to_days() - a.period.start.to_days();
         (days < 85).then(|| a.period.label.clone())
+    }
+
+    /// Two rankings asked apart ("top 3 categories and top 3 merchants", "my biggest
+    /// purchase, and the month I spent the most", "mes 3 plus grosses catégories et mes 3
+    /// plus gros marchands"): one plan answers one. The second, quoted.
+    fn two_rankings(&self) -> Option<String> {
+        const HEADS: [&str; 10] = [
+            "top", "biggest", "largest", "highest", "lowest", "smallest", "least", "cheapest", "priciest",
+            "most",
+        ];
+        const FR: [&str; 18] = [
+            "gros",
+            "grosse",
+            "grosses",
+            "cher",
+            "chers",
+            "chere",
+            "cheres",
+            "petit",
+            "petits",
+            "petite",
+            "petites",
+            "eleve",
+            "elevee",
+            "eleves",
+            "elevees",
+            "important",
+            "importants",
+            "importantes",
+        ];
+        let head = |i: usize| {
+            let (w, before, next) = (self.w(i), i.checked_sub(1).map_or("", |j| self.w(j)), self.w(i + 1));
+            match w {
+                // ("at most 50", "the most recent", "most of it": no ranking.)
+                "most" => before != "at" && !matches!(next, "recent" | "of" | "likely" | "probably"),
+                "plus" | "moins" => FR.contains(&next) || matches!(before, "le" | "la" | "les"),
+                w => HEADS.contains(&w),
+            }
+        };
+        let heads: Vec<usize> = (0..self.tokens.len()).filter(|&i| head(i)).collect();
+        // (Heads close together are one ranking: "top 5 biggest", "the top 3 most"; and
+        // one said again is the same — "top 5 des magasins où je dépense le plus", "la
+        // plus grosse dépense ? La plus grosse": only "and", "et", "also"… join two.)
+        let (first, last) = (*heads.first()?, *heads.last()?);
+        let joined = (first + 1..last)
+            .any(|j| matches!(self.w(j), "and" | "et" | "also" | "aussi" | "puis" | "then" | "ainsi"));
+        (last > first + 3 && joined).then(|| self.span(last, last))
     }
 }
