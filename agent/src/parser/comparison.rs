@@ -181,11 +181,12 @@ fn periods_said(
     // 2025") or a third period is more than two totals compared: it is asked.
     let lists = found.iter().filter(|f| !f.parts.is_empty()).count();
     let list_of_two = matches!(found.as_slice(), [one] if one.parts.len() == 2 && !one.wrapped);
-    let unread: Vec<String> = if (lists > 0 && !list_of_two) || found.len() > 2 || read_one_way(&found) {
+    let mut unread: Vec<String> = if (lists > 0 && !list_of_two) || found.len() > 2 || read_one_way(&found) {
         found.iter().map(|f| format!("« {} »", f.period.words)).collect()
     } else {
         Vec::new()
     };
+    unread.extend(compared_by(tokens));
     let found: Vec<period::Found> =
         if list_of_two { found.into_iter().flat_map(period::Found::each).collect() } else { found };
     // "this year than last": the word standing for the other period is read.
@@ -512,4 +513,30 @@ fn read_one_way(found: &[period::Found]) -> bool {
 #[cfg(not(feature = "readings"))]
 fn read_one_way(_: &[period::Found]) -> bool {
     false
+}
+
+/// A comparison asked by category, merchant or shop ("october vs september by
+/// category", "what did I spend more on"): two totals would drop the breakdown — asked,
+/// on the server (`readings`).
+#[cfg(feature = "readings")]
+fn compared_by(tokens: &[Token]) -> Option<String> {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    (0..tokens.len()).find_map(|i| {
+        let (word, next) = (w(i), w(i + 1));
+        let unit = next.starts_with("categor")
+            || next.starts_with("merchant")
+            || next.starts_with("marchand")
+            || matches!(next, "poste" | "postes" | "shop" | "shops" | "store" | "stores");
+        let by = matches!(word, "by" | "par" | "per") && unit;
+        // ("what did I spend more on in October" — not "more on restaurants".)
+        let more_on = matches!((word, next), ("more" | "plus", "on"))
+            && matches!(w(i + 2), "" | "in" | "this" | "last" | "during" | "than" | "compared" | "en");
+        let on_what = more_on || matches!((word, next), ("on" | "sur", "what" | "quoi"));
+        (by || on_what).then(|| format!("« {word} {next} »"))
+    })
+}
+
+#[cfg(not(feature = "readings"))]
+fn compared_by(_: &[Token]) -> Option<String> {
+    None
 }

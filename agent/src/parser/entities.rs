@@ -189,6 +189,19 @@ fn exclusion_opener(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> 
             "include" | "including" | "count" | "counting" => i + 2,
             _ => i + 1,
         },
+        // ("dont" typed for "don't" — not the French "dont", "of which": "combien en
+        // courses dont Lidl" asks for a part of the whole, left unread.)
+        "dont"
+            if !matches!(
+                w(i + 1),
+                "include" | "including" | "count" | "counting" | "want" | "need" | "show"
+            ) && !matches!(
+                w(i.wrapping_sub(1)),
+                "i" | "we" | "you" | "they" | "but" | "and" | "please" | "pls"
+            ) =>
+        {
+            return None
+        }
         "dont" | "didnt" | "doesnt" | "isnt" | "wasnt" | "arent" | "werent" => match w(i + 1) {
             "include" | "including" | "count" | "counting" => i + 2,
             _ => i + 1,

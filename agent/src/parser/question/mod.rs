@@ -186,7 +186,7 @@ impl Parser {
         q.left_out_by_call(&call, &filters, &left_out);
         q.dropped_by_call(&call, &filters);
         #[cfg(feature = "readings")]
-        q.said_more_than_call(&call);
+        q.said_more_than_call(&call, &filters);
         // A request people read two ways is asked ("show me my spending": the total, or
         // the lines?) — on the server; the browser shows its first reading.
         #[cfg(feature = "readings")]

@@ -2,7 +2,7 @@
 //! than the call made gives, read on the server (`readings`): each stops the run, and
 //! the person picks. The browser's badge shows the call.
 
-use super::Question;
+use super::{Filters, Question};
 use crate::args::{Direction, GroupBy};
 use crate::parser::intent::Kind;
 use crate::parser::lexicon::is_spend_word;
@@ -11,8 +11,12 @@ use crate::tool::ToolCall;
 
 impl Question<'_> {
     /// The words said that ask for more than `call` gives, each quoted: one reason.
-    pub(super) fn said_more_than_call(&mut self, call: &ToolCall) {
+    pub(super) fn said_more_than_call(&mut self, call: &ToolCall, f: &Filters) {
         let said = [
+            self.part_of_the_whole(f),
+            self.total_and_lines(call),
+            self.last_or_each(call),
+            self.trend_or_count(call),
             self.detail_or_exceeded(call),
             self.automatic(),
             self.credit_said_of_spending(call),
@@ -393,5 +397,161 @@ impl Question<'_> {
         let joined = (first + 1..last)
             .any(|j| matches!(self.w(j), "and" | "et" | "also" | "aussi" | "puis" | "then" | "ainsi"));
         (last > first + 3 && joined).then(|| self.span(last, last))
+    }
+
+    /// A name said after the whole was asked ("how much did I spend in October and on
+    /// restaurants", "combien en octobre ? et pour les restos ?", "spending october.
+    /// restaurants?"): the whole and the part, two figures — one plan filtered on the
+    /// name drops the whole. And "par resto", "by supermarket", "by payee": a breakdown
+    /// by merchant said with the category's own word, which would filter again. Asked.
+    fn part_of_the_whole(&self, f: &Filters) -> Option<String> {
+        let whole = format!(" {} ", crate::text::normalize(self.message));
+        const JOIN: [&str; 6] = ["and", "et", "also", "aussi", "of which", "dont"];
+        const PREP: [&str; 11] =
+            ["", "on ", "en ", "chez ", "at ", "from ", "pour ", "for ", "in ", "sur ", "de "];
+        const DET: [&str; 9] = ["", "le ", "la ", "les ", "l ", "the ", "my ", "mes ", "mon "];
+        let names: Vec<&crate::parser::entities::EntityMatch> =
+            f.categories.iter().chain(&f.merchants).collect();
+        let first = |c: &&crate::parser::entities::EntityMatch| {
+            let at = whole.find(&crate::text::normalize(&c.words));
+            names.iter().all(|o| o.words == c.words || whole.find(&crate::text::normalize(&o.words)) > at)
+        };
+        // (The whole asked before the join: not "et EDF, ça me coûte combien".)
+        let asked_before = |at: usize| {
+            let head = whole.get(..at).unwrap_or("");
+            [" how much ", " combien ", " cb ", " cmb ", " spent ", " spend ", " depense ", " total "]
+                .iter()
+                .any(|h| head.contains(h))
+        };
+        for c in names.iter().filter(|c| first(c)) {
+            let said = crate::text::normalize(&c.words);
+            let joined = JOIN.iter().any(|j| {
+                PREP.iter().any(|p| {
+                    DET.iter().any(|d| whole.find(&format!(" {j} {p}{d}{said} ")).is_some_and(asked_before))
+                })
+            });
+            // ("par resto", "by restaurant": a category's word; "paid by Acme" is a name.)
+            let category = f.categories.iter().any(|o| o.words == c.words);
+            let by =
+                category && ["par", "by", "per"].iter().any(|b| whole.contains(&format!(" {b} {said} ")));
+            if joined || by {
+                return Some(c.words.clone());
+            }
+        }
+        (0..self.tokens.len())
+            .find(|&i| matches!(self.w(i), "by" | "per") && matches!(self.w(i + 1), "payee" | "payees"))
+            .map(|i| self.span(i, i + 1))
+    }
+
+    /// A total and the lines or the names asked together ("how much on Amazon in
+    /// October and show me the purchases", "combien en resto en octobre, et lesquels ?"):
+    /// the total alone drops the rest. (Not "show me how much": one ask.)
+    fn total_and_lines(&self, call: &ToolCall) -> Option<String> {
+        if !Self::summary_total(call) {
+            return None;
+        }
+        const LINES: [&str; 10] = [
+            "show",
+            "montre",
+            "montrez",
+            "montrer",
+            "list",
+            "liste",
+            "lister",
+            "lesquels",
+            "lesquelles",
+            "ones",
+        ];
+        let total = (0..self.tokens.len()).find(|&i| {
+            matches!((self.w(i), self.w(i + 1)), ("how", "much") | ("combien", _) | ("cb" | "cmb", _))
+        })?;
+        let lines =
+            (0..self.tokens.len()).find(|&i| LINES.contains(&self.w(i)) && (i > total || i + 3 < total))?;
+        Some(self.span(lines, lines))
+    }
+
+    /// The latest lines asked as a total ("my last expenses this month", "mes dernières
+    /// dépenses", "mon dernier prélèvement"), or each line ("show each purchase at Lidl",
+    /// "chaque achat chez Lidl") as an average or a total.
+    fn last_or_each(&self, call: &ToolCall) -> Option<String> {
+        let spend_noun = |w: &str| {
+            matches!(
+                w,
+                "expense"
+                    | "expenses"
+                    | "depense"
+                    | "depenses"
+                    | "spending"
+                    | "prelevement"
+                    | "prelevements"
+                    | "debit"
+            )
+        };
+        let item = |w: &str| {
+            matches!(
+                w,
+                "purchase"
+                    | "purchases"
+                    | "achat"
+                    | "achats"
+                    | "transaction"
+                    | "transactions"
+                    | "payment"
+                    | "paiement"
+                    | "depense"
+                    | "expense"
+            )
+        };
+        let total_or_recurring = Self::summary_total(call) || matches!(call, ToolCall::RecurringPayments(_));
+        let averaged = matches!(call, ToolCall::SpendingSummary(a) if a.average.is_some());
+        let averages =
+            self.find(&["average", "moyenne", "moyen", "typical", "avg", "usually", "normally"]).is_some();
+        (0..self.tokens.len()).find_map(|i| {
+            let (w, next) = (self.w(i), self.w(i + 1));
+            let last = matches!(
+                w,
+                "last" | "latest" | "recent" | "derniere" | "dernieres" | "dernier" | "derniers" | "recentes"
+            ) && spend_noun(next)
+                && total_or_recurring;
+            let each = matches!(w, "each" | "chaque" | "chacun" | "chacune")
+                && item(next)
+                && (Self::summary_total(call) || averaged)
+                && !averages;
+            (last || each).then(|| self.span(i, i + 1))
+        })
+    }
+
+    /// A trend asked of a total ("is my spending going up", "mes factures augmentent"),
+    /// or a count of something no plan counts ("average number of transactions per
+    /// month", "how many times did I go over budget").
+    fn trend_or_count(&self, call: &ToolCall) -> Option<String> {
+        let trend = (0..self.tokens.len()).find(|&i| {
+            matches!((self.w(i), self.w(i + 1)), ("going", "up" | "down") | ("en", "hausse" | "baisse"))
+                || matches!(
+                    self.w(i),
+                    "augmente"
+                        | "augmentent"
+                        | "increasing"
+                        | "rising"
+                        | "climbing"
+                        | "baissent"
+                        | "decreasing"
+                )
+        });
+        if let Some(i) =
+            trend.filter(|_| Self::summary_total(call) || matches!(call, ToolCall::RecurringPayments(_)))
+        {
+            return Some(self.span(i, i));
+        }
+        let number = self.find(&["number", "nombre"]);
+        let averaged =
+            matches!(call, ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) if a.average.is_some());
+        if let Some(i) = number.filter(|_| averaged) {
+            return Some(self.span(i, i));
+        }
+        let times = (0..self.tokens.len()).find(|&i| {
+            matches!((self.w(i), self.w(i + 1)), ("many", "times") | ("de", "fois") | ("often", _))
+        });
+        times.filter(|_| matches!(call, ToolCall::BudgetStatus(_))).map(|i| self.span(i, i + 1))
     }
 }
