@@ -43,6 +43,17 @@ impl Parser {
         if not_totals {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" ")));
         }
+        // "Et par rapport à l'année dernière ?", "and compared to last year?" with nothing
+        // before it: compared what? Asked (on the server: `readings`).
+        #[cfg(feature = "readings")]
+        if previous.is_none()
+            && matches!(tokens.first().map(|t| t.norm.as_str()), Some("et" | "and" | "pareil" | "same"))
+            && intent.kind.is_none()
+            && categories.is_empty()
+            && merchants.is_empty()
+        {
+            reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, message));
+        }
         let mut c = Comparing {
             tokens,
             today: cx.today,

@@ -14,6 +14,7 @@ impl Question<'_> {
     pub(super) fn said_more_than_call(&mut self, call: &ToolCall, f: &Filters) {
         let said = [
             self.part_of_the_whole(f),
+            self.someone_named(f),
             self.total_and_lines(call),
             self.last_or_each(call),
             self.trend_or_count(call),
@@ -553,5 +554,25 @@ impl Question<'_> {
             matches!((self.w(i), self.w(i + 1)), ("many", "times") | ("de", "fois") | ("often", _))
         });
         times.filter(|_| matches!(call, ToolCall::BudgetStatus(_))).map(|i| self.span(i, i + 1))
+    }
+
+    /// A shop whose other name is a first name, said as a person ("combien ai-je versé
+    /// à Paul", "how much did I give Paul"): the person, or the shop? Asked.
+    fn someone_named(&self, f: &Filters) -> Option<String> {
+        const FIRST_NAMES: [&str; 40] = [
+            "paul", "pierre", "jean", "louis", "marie", "julie", "sophie", "lea", "emma", "hugo", "lucas",
+            "thomas", "nicolas", "camille", "manon", "chloe", "sarah", "laura", "marc", "michel", "eric",
+            "david", "daniel", "martin", "anne", "claire", "alice", "lucie", "leo", "jules", "adam", "nina",
+            "tom", "max", "sam", "ben", "jack", "john", "mike", "luigi",
+        ];
+        const LEADS: [&str; 12] =
+            ["a", "to", "pour", "for", "avec", "with", "give", "gave", "paid", "sent", "lent", "owe"];
+        let whole = format!(" {} ", crate::text::normalize(self.message));
+        f.merchants.iter().find_map(|m| {
+            let said = crate::text::normalize(&m.words);
+            let person = FIRST_NAMES.contains(&said.as_str())
+                && LEADS.iter().any(|l| whole.contains(&format!(" {l} {said} ")));
+            person.then(|| m.words.clone())
+        })
     }
 }

@@ -466,6 +466,20 @@ impl Read<'_> {
         }
     }
 
+    /// A label in capitals cut short ("labelled TRANSFER TO ANZ" read as "ANZ": its
+    /// "TO" taken for the word before the category): the word before it is in capitals
+    /// too — asked.
+    fn note_cut_label(&mut self, text: Option<&str>) {
+        let Some(t) = text else { return };
+        let Some(at) = self.message.find(t) else { return };
+        let before = self.message.get(..at).unwrap_or("").trim_end();
+        let word = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+        if word.chars().count() >= 2 && word.chars().all(|c| c.is_uppercase()) {
+            let label = format!("{word} {t}");
+            self.note(ReasonCode::UnplacedMeaning, &quote(&label));
+        }
+    }
+
     /// `recategorise`: the transactions named move to the category after "en", "to".
     pub(super) fn recategorise(mut self) -> Option<ParseOutcome> {
         self.read_label_openers();
@@ -493,6 +507,7 @@ impl Read<'_> {
         if let (None, None, Some(words)) = (&rows.merchant, &rows.text, &rows.category_alias) {
             self.note(ReasonCode::UnplacedMeaning, &quote(words));
         }
+        self.note_cut_label(rows.text.as_deref());
         self.done(ToolCall::Recategorise(RecategoriseArgs {
             to,
             period: rows.period,
@@ -531,6 +546,7 @@ impl Read<'_> {
         if rows.none() {
             return self.ask(WHICH_ROWS, None);
         }
+        self.note_cut_label(rows.text.as_deref());
         self.done(ToolCall::MarkTransfers(MarkTransfersArgs {
             period: rows.period,
             merchant: rows.merchant,
