@@ -463,8 +463,7 @@ fn read_one_way(found: &[period::Found]) -> bool {
     // "compare september to october": one stretch read from the first to the second,
     // where two months are meant — asked.
     let said = |f: &period::Found| format!(" {} ", crate::text::normalize(&f.period.words));
-    let stretch = matches!(found, [one] if one.parts.is_empty()
-        && [" to ", " a ", " au ", " until ", " till ", " jusqu "].iter().any(|w| said(one).contains(w)));
+    let stretch = matches!(found, [one] if one.parts.is_empty() && from_one_to_another(&said(one)));
     // "compare march vs april 2025": a year said of one side only — the other's too, or
     // this year's? Asked.
     let year = |f: &period::Found| {
@@ -519,6 +518,23 @@ fn read_one_way(found: &[period::Found]) -> bool {
     let one_year = matches!(found, [a, b]
         if year(a) != year(b) && !relative(a) && !relative(b) && named(a) != named(b));
     stretch || one_year
+}
+
+/// "september to october", "de janvier à mars" — not "year to date", "a year ago",
+/// "jusqu'à aujourd'hui": a stretch from one named time to another.
+#[cfg(feature = "readings")]
+fn from_one_to_another(said: &str) -> bool {
+    [" to ", " a ", " au ", " until ", " till ", " jusqu "].iter().any(|j| {
+        said.split_once(j).is_some_and(|(a, b)| {
+            let (a, b) = (a.trim(), b.trim());
+            // ("il y a un an": ago.)
+            let ago = a == "y" || a.ends_with(" y");
+            let till_now = ["date", "ce jour", "aujourd hui", "today", "now", "maintenant", "present"]
+                .iter()
+                .any(|x| b.starts_with(x));
+            !(a.is_empty() || b.is_empty() || ago || till_now)
+        })
+    })
 }
 
 #[cfg(not(feature = "readings"))]

@@ -196,7 +196,7 @@ fn exclusion_opener(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> 
                 w(i + 1),
                 "include" | "including" | "count" | "counting" | "want" | "need" | "show"
             ) && !matches!(
-                w(i.wrapping_sub(1)),
+                i.checked_sub(1).map_or("", w),
                 "i" | "we" | "you" | "they" | "but" | "and" | "please" | "pls"
             ) =>
         {

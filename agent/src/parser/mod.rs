@@ -694,8 +694,6 @@ pub(super) fn set_aside_harmless(tokens: &[crate::text::Token], used: &mut [bool
     }
 }
 
-/// Whether a clause ends before token `end`: the message ends, or a stop or comma
-/// comes first.
 /// A second period said beside the first ("cette semaine ou la semaine dernière", "this
 /// week and last week") that no list of months read: both are offered, each on its own,
 /// rather than one run and the other's words read as something else (a ranking's unit).
@@ -709,6 +707,21 @@ fn second_period(
 ) {
     let Some(first) = found.as_mut().filter(|f| f.parts.is_empty()) else { return };
     let Some(second) = period::find(tokens, used, message, today, locale) else { return };
+    // Joined by "ou", "or", "et", "and" or a comma — not "en 2025 sauf décembre", "this
+    // year except last week" (left out, read elsewhere), nor two clauses apart.
+    let (a, b) = if first.last < second.first {
+        (first.last + 1, second.first)
+    } else {
+        (second.last + 1, first.first)
+    };
+    let between = || tokens.get(a..b).unwrap_or(&[]).iter().map(|t| t.norm.as_str());
+    let joined = between().any(|w| matches!(w, "ou" | "or" | "et" | "and" | "vs" | "versus"))
+        || message
+            .get(tokens.get(a.saturating_sub(1)).map_or(0, |t| t.end)..tokens.get(b).map_or(0, |t| t.start))
+            .is_some_and(|g| g.contains(','));
+    if !joined || between().any(lexicon::is_negation_word) {
+        return;
+    }
     used[second.first..=second.last].iter_mut().for_each(|u| *u = true);
     first.parts = vec![first.period.clone(), second.period];
     first.apart = true;
@@ -717,6 +730,8 @@ fn second_period(
 #[cfg(not(feature = "readings"))]
 fn second_period(_: &mut Option<Found>, _: &[Token], _: &mut [bool], _: (&str, Date, Locale)) {}
 
+/// Whether a clause ends before token `end`: the message ends, or a stop or comma
+/// comes first.
 pub(super) fn clause_ends(tokens: &[crate::text::Token], message: &str, end: usize) -> bool {
     end == tokens.len()
         || (end > 0

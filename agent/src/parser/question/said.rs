@@ -19,7 +19,7 @@ impl Question<'_> {
             self.last_or_each(call),
             self.trend_or_count(call),
             self.detail_or_exceeded(call),
-            self.automatic(),
+            self.automatic().filter(|_| !matches!(call, ToolCall::RecurringPayments(_))),
             self.credit_said_of_spending(call),
             self.not_the_past(call),
             self.had(call),
@@ -74,8 +74,7 @@ impl Question<'_> {
         // ("tout ce qui dépasse 1 000 €", "transactions that exceeded €500": the lines
         // above it. "have I exceeded 300", "j'ai dépassé 300": a total against it.)
         let j = self.find(&EXCEEDED).filter(|_| self.kind != Kind::Budget)?;
-        let by_me =
-            (j.saturating_sub(3)..j).any(|k| matches!(self.w(k), "i" | "we" | "j" | "je" | "on" | "ai"));
+        let by_me = (j.saturating_sub(3)..j).any(|k| matches!(self.w(k), "i" | "we" | "j" | "je" | "ai"));
         let listed = self.kind == Kind::List && self.intent.group_by.is_none() && !by_me;
         let no_amount = call.amounts() == (None, None);
         (no_amount || !listed).then(|| self.span(j, j))
@@ -88,7 +87,11 @@ impl Question<'_> {
             let before = i.checked_sub(1).map_or("", |j| self.w(j));
             let debit =
                 before.starts_with("prelevement") || before.starts_with("virement") || before == "debit";
-            (self.w(i).starts_with("automati") && !debit).then(|| self.span(i, i))
+            let next = self.w(i + 1);
+            let named = ["debit", "prelevement", "virement", "transfer", "payment"]
+                .iter()
+                .any(|d| next.starts_with(d));
+            (self.w(i).starts_with("automati") && !debit && !named).then(|| self.span(i, i))
         })
     }
 
@@ -127,10 +130,11 @@ impl Question<'_> {
         ) || self.w(j + 1) == "card";
         let loan = matches!(self.w(j + 1), "du" | "de" | "d" | "of")
             && matches!(self.w(j + 2), "credit" | "pret" | "emprunt" | "loan" | "mortgage" | "immo");
-        let owed = matches!(self.w(j + 1), "immo" | "immobilier" | "auto" | "conso")
-            || (refund && matches!(self.w(j + 1), "a" | "to"))
-            || (self.w(j.saturating_sub(1)) == "ai" && self.w(j.saturating_sub(2)) == "j")
+        // ("j'ai remboursé Paul", "I refunded him": the user paid back.)
+        let by_me = (self.w(j.saturating_sub(1)) == "ai" && self.w(j.saturating_sub(2)) == "j")
             || self.w(j.saturating_sub(1)) == "i";
+        let owed = matches!(self.w(j + 1), "immo" | "immobilier" | "auto" | "conso")
+            || (refund && (matches!(self.w(j + 1), "a" | "to") || by_me));
         (card || loan || owed).then(|| self.span(j, j))
     }
 
@@ -158,7 +162,7 @@ impl Question<'_> {
                             || matches!(after, "be" | "earn" | "get" | "make" | "need" | "have" | "receive"))
                 }
                 "vais" | "va" | "vont" | "allons" | "allez" => verb(next),
-                "can" | "could" | "peux" | "peut" | "pourrai" | "pourrais" | "puis" => {
+                "can" | "could" | "peux" | "peut" | "pourrai" | "pourrais" => {
                     [next, after].iter().any(|v| is_spend_word(v) || v.starts_with("afford"))
                 }
                 _ => {
@@ -272,7 +276,10 @@ impl Question<'_> {
             let pair = match (w, next) {
                 ("sur" | "en" | "on", "quoi" | "what") => true,
                 ("chez" | "a" | "to", "qui" | "whom") => true,
-                ("qui", "m" | "nous" | "ma") => true,
+                // ("qui m'a payé" asked — not "les abonnements qui m'ont été prélevés".)
+                ("qui", "m" | "nous" | "ma") => {
+                    i == 0 || matches!(self.w(i - 1), "et" | "and" | "but" | "mais")
+                }
                 ("who", "paid" | "pays" | "sent" | "gave") => true,
                 // ("what did my money go on" — not "how much went on bills".)
                 ("go" | "went" | "gone", "on") => call.category().is_none() && call.merchant().is_none(),
@@ -386,6 +393,7 @@ impl Question<'_> {
             match w {
                 // ("at most 50", "the most recent", "most of it": no ranking.)
                 "most" => before != "at" && !matches!(next, "recent" | "of" | "likely" | "probably"),
+                "least" => before != "at",
                 "plus" | "moins" => FR.contains(&next) || matches!(before, "le" | "la" | "les"),
                 w => HEADS.contains(&w),
             }
@@ -550,10 +558,12 @@ impl Question<'_> {
         if let Some(i) = number.filter(|_| averaged) {
             return Some(self.span(i, i));
         }
-        let times = (0..self.tokens.len()).find(|&i| {
-            matches!((self.w(i), self.w(i + 1)), ("many", "times") | ("de", "fois") | ("often", _))
+        let times = (0..self.tokens.len()).find_map(|i| match (self.w(i), self.w(i + 1)) {
+            ("many", "times") | ("de", "fois") => Some(self.span(i, i + 1)),
+            ("often", _) => Some(self.span(i, i)),
+            _ => None,
         });
-        times.filter(|_| matches!(call, ToolCall::BudgetStatus(_))).map(|i| self.span(i, i + 1))
+        times.filter(|_| matches!(call, ToolCall::BudgetStatus(_)))
     }
 
     /// A shop whose other name is a first name, said as a person ("combien ai-je versé

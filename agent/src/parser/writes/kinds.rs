@@ -88,7 +88,7 @@ impl Read<'_> {
         }
         // "2400 par an", "par année": a budget is monthly — a twelfth, or a slip? Asked.
         let yearly = (1..self.tokens.len()).find(|&i| {
-            matches!(self.w(i - 1), "par" | "per" | "l" | "a")
+            matches!(self.w(i - 1), "par" | "per" | "a")
                 && matches!(self.w(i), "an" | "annee" | "annum" | "year")
         });
         if let Some(i) = yearly {
@@ -136,20 +136,7 @@ impl Read<'_> {
         // ("I already told you", "my existing rule": not the old transactions.)
         let past = (0..self.tokens.len()).any(|i| {
             let said = matches!(self.w(i), "already" | "deja")
-                && matches!(
-                    self.w(i + 1),
-                    "told"
-                        | "said"
-                        | "asked"
-                        | "dit"
-                        | "demande"
-                        | "explique"
-                        | "set"
-                        | "made"
-                        | "fait"
-                        | "cree"
-                        | "created"
-                );
+                && matches!(self.w(i + 1), "told" | "said" | "asked" | "dit" | "demande" | "explique");
             let of_rule = matches!(self.w(i + 1), "rule" | "rules" | "regle" | "regles")
                 || matches!(self.w(i.saturating_sub(1)), "regle" | "regles");
             is_past(self.w(i)) && !said && !of_rule
@@ -466,11 +453,20 @@ impl Read<'_> {
         }
     }
 
-    /// A label in capitals cut short ("labelled TRANSFER TO ANZ" read as "ANZ": its
-    /// "TO" taken for the word before the category): the word before it is in capitals
-    /// too — asked.
+    /// A label read two ways: in capitals cut short ("labelled TRANSFER TO ANZ" read as
+    /// "ANZ": its "TO" taken for the word before the category), or a lowercase word
+    /// before a name ("compte pro Qonto") — asked.
     fn note_cut_label(&mut self, text: Option<&str>) {
         let Some(t) = text else { return };
+        // "vers mon compte pro Qonto": a word of the account's kind before a name — is
+        // the label "pro Qonto", or "Qonto"? Asked.
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let lower = |w: &str| w.chars().all(|c| !c.is_uppercase());
+        let upper_first = |w: &str| w.chars().next().is_some_and(char::is_uppercase);
+        if words.len() >= 2 && lower(words[0]) && words[1..].iter().any(|w| upper_first(w)) {
+            self.note(ReasonCode::UnplacedMeaning, &quote(t));
+            return;
+        }
         let Some(at) = self.message.find(t) else { return };
         let before = self.message.get(..at).unwrap_or("").trim_end();
         let word = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
