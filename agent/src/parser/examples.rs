@@ -1,6 +1,7 @@
 //! Names given as examples of what the rest of the message holds ("le navigo et tout",
 //! "clothes (Zara and the like)", "clothes like Zara"): no filter, set aside beside
-//! another name.
+//! another name, and alone asked (`said_as_example`). The one list of the words that
+//! make a name an example.
 
 use super::{clause_ends, Parser};
 use crate::text::Token;
@@ -56,26 +57,11 @@ impl Parser {
     /// `named_as_example` asks about).
     #[cfg(feature = "asides")]
     fn set_aside_led_examples(&self, tokens: &[Token], used: &mut [bool], message: &str) {
-        const LEADS: &[&[&str]] = &[
-            &["such", "as"],
-            &["for", "example"],
-            &["for", "instance"],
-            &["par", "exemple"],
-            &["e", "g"],
-            &["eg"],
-            &["like"],
-            &["genre"],
-        ];
-        let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
         for p in 0..tokens.len() {
-            let Some(n) = crate::parser::lexicon::phrase_at(tokens, p, LEADS) else { continue };
-            // ("I'd like", "would like": a wish, not an example.)
-            let wish = p > 0 && matches!(w(p - 1), "d" | "would" | "i" | "we" | "you" | "should");
-            if wish || used[p..p + n].iter().any(|u| *u) {
+            let Some(i) = led_example_at(tokens, p) else { continue };
+            if used[p..i].iter().any(|u| *u) {
                 continue;
             }
-            // (A preposition may come between: "par exemple chez Lidl".)
-            let i = p + n + usize::from(matches!(w(p + n), "chez" | "at" | "a" | "au" | "from"));
             let Some((_, len)) = self.finder().match_at(tokens, used, i, message) else { continue };
             if self.other_name(tokens, used, message, (p, i + len)) {
                 used[p..i + len].iter_mut().for_each(|u| *u = true);
@@ -137,27 +123,79 @@ impl Parser {
 /// read on the server: how many.
 #[cfg(feature = "asides")]
 fn example_tail(tokens: &[Token], p: usize) -> Option<usize> {
-    const TAILS: &[&[&str]] = &[
-        &["and", "the", "like"],
-        &["and", "so", "on"],
-        &["and", "all", "that"],
-        &["and", "such"],
-        &["and", "stuff"],
-        &["and", "others"],
-        &["and", "similar"],
-        &["and", "co"],
-        &["or", "similar"],
-        &["or", "whatever"],
-        &["et", "tout", "ca"],
-        &["et", "compagnie"],
-        &["et", "cie"],
-        &["et", "co"],
-        &["et", "autres"],
-        &["ou", "autres"],
-        &["ou", "assimiles"],
-        &["et", "similaires"],
-    ];
-    crate::parser::lexicon::phrase_at(tokens, p, TAILS)
+    crate::parser::lexicon::phrase_at(tokens, p, EXAMPLE_TAILS)
+}
+
+/// The words that lead in a name as an example ("like", "such as", "par exemple",
+/// "genre", "notamment").
+#[cfg(any(feature = "asides", feature = "readings"))]
+const EXAMPLE_LEADS: &[&[&str]] = &[
+    &["such", "as"],
+    &["for", "example"],
+    &["for", "instance"],
+    &["par", "exemple"],
+    &["e", "g"],
+    &["eg"],
+    &["like"],
+    &["genre"],
+    &["type"],
+    &["style"],
+    &["notamment"],
+];
+
+/// The words after a name that make it an example ("and the like", "et compagnie",
+/// "etc."), the longest first.
+#[cfg(any(feature = "asides", feature = "readings"))]
+const EXAMPLE_TAILS: &[&[&str]] = &[
+    &["and", "the", "like"],
+    &["and", "so", "on"],
+    &["and", "all", "that"],
+    &["et", "tout", "ca"],
+    &["and", "such"],
+    &["and", "stuff"],
+    &["and", "others"],
+    &["and", "similar"],
+    &["and", "co"],
+    &["and", "all"],
+    &["and", "everything"],
+    &["or", "similar"],
+    &["or", "whatever"],
+    &["et", "compagnie"],
+    &["et", "cie"],
+    &["et", "co"],
+    &["et", "autres"],
+    &["et", "tout"],
+    &["ou", "autres"],
+    &["ou", "assimiles"],
+    &["et", "similaires"],
+    &["etc"],
+];
+
+/// Where the name led in as an example at `p` starts ("like Zara", "par exemple chez
+/// Lidl": after the lead and a preposition) — not "I'd like", "would like", a wish.
+#[cfg(any(feature = "asides", feature = "readings"))]
+fn led_example_at(tokens: &[Token], p: usize) -> Option<usize> {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    let n = crate::parser::lexicon::phrase_at(tokens, p, EXAMPLE_LEADS)?;
+    let wish = p > 0 && matches!(w(p - 1), "d" | "would" | "i" | "we" | "you" | "should");
+    (!wish).then(|| p + n + usize::from(matches!(w(p + n), "chez" | "at" | "a" | "au" | "from")))
+}
+
+/// Whether the name said as `said` (normalised words) is given as an example: led in
+/// ("stores like Zara") or followed ("Uber etc.", "Zara and the like").
+#[cfg(feature = "readings")]
+pub(super) fn said_as_example(tokens: &[Token], said: &str) -> bool {
+    let words: Vec<&str> = said.split_whitespace().collect();
+    let is_at = |i: usize| {
+        !words.is_empty()
+            && words.iter().enumerate().all(|(k, x)| tokens.get(i + k).is_some_and(|t| t.norm == *x))
+    };
+    (0..tokens.len()).any(|p| {
+        led_example_at(tokens, p).is_some_and(is_at)
+            || (crate::parser::lexicon::phrase_at(tokens, p, EXAMPLE_TAILS).is_some()
+                && p >= words.len()
+                && is_at(p - words.len()))
+    })
 }
 
 #[cfg(not(feature = "asides"))]

@@ -14,7 +14,7 @@ mod clarify;
 mod comparison;
 mod datasets;
 pub(crate) mod entities;
-mod examples;
+pub(crate) mod examples;
 mod followup;
 pub(crate) mod intent;
 pub(crate) mod lexicon;

@@ -17,7 +17,7 @@ pub use meaning::{is_exclusion_word, is_negation_word, is_write_word, negates_at
 pub(crate) use phrases::{cash_flow_phrase, direction_words, income_phrase};
 #[cfg(feature = "asides")]
 pub(crate) use stopwords::closing_remark_at;
-#[cfg(feature = "asides")]
+#[cfg(any(feature = "asides", feature = "readings"))]
 pub(crate) use stopwords::phrase_at;
 pub(crate) use stopwords::{harmless_phrase_at, is_stopword};
 

@@ -278,47 +278,8 @@ impl Question<'_> {
     #[cfg(feature = "readings")]
     pub(super) fn named_as_example(&mut self, f: &Filters) {
         let whole = format!(" {} ", crate::text::normalize(self.message));
-        const BEFORE: [&str; 10] = [
-            "like",
-            "such as",
-            "e g",
-            "eg",
-            "genre",
-            "type",
-            "style",
-            "par exemple",
-            "notamment",
-            "for example",
-        ];
-        const AFTER: [&str; 19] = [
-            "and all",
-            "et tout",
-            "and the like",
-            "etc",
-            "and co",
-            "et co",
-            "et cie",
-            "et compagnie",
-            "and so on",
-            "and such",
-            "and stuff",
-            "and others",
-            "et autres",
-            "ou autres",
-            "or similar",
-            "or whatever",
-            "et tout",
-            "and all that",
-            "ou assimiles",
-        ];
-        // ("I'd like", "would like": a wish, not an example.)
-        let wish = ["d like", "would like", "i like", "we like", "should like"];
         let example = |c: &EntityMatch| {
-            let said = crate::text::normalize(&c.words);
-            BEFORE.iter().any(|b| {
-                let at = format!(" {b} {said} ");
-                whole.contains(&at) && !wish.iter().any(|w| whole.contains(&format!(" {w} {said} ")))
-            }) || AFTER.iter().any(|a| whole.contains(&format!(" {said} {a} ")))
+            crate::parser::examples::said_as_example(self.tokens, &crate::text::normalize(&c.words))
         };
         // "combien en octobre avec le loyer", "même le loyer", "on top of rent": the rest
         // with it, or it alone? (A shop "with" a category may be where, or one of them.)
