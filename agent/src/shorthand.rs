@@ -67,6 +67,12 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
         // The formal and the bank's words: "acquitté auprès de", "mes règlements",
         // "salary credited".
         "acquitte" | "acquittee" | "acquittes" => &["paye"],
+        // "j'ai réglé à EDF", "ai-je réglé" — not "une règle" (a rule).
+        "regle" | "reglee" | "regles" | "reglees"
+            if matches!(before, "ai" | "jai" | "a" | "avons" | "as" | "avez" | "je" | "g") =>
+        {
+            &["paye"]
+        }
         "reglement" => &["paiement"],
         "reglements" => &["paiements"],
         "credited" => &["received"],

@@ -359,6 +359,20 @@ const THANKS: &[&str] = &[
 
 /// Closings, which a name may follow.
 const CLOSINGS: &[&str] = &[
+    "je vous prie d agreer l expression de mes salutations distinguees",
+    "je vous prie d agreer l expression de mes sentiments distingues",
+    "je vous prie d agreer mes salutations distinguees",
+    "je vous prie d agreer mes sinceres salutations",
+    "veuillez agreer l expression de mes salutations distinguees",
+    "veuillez agreer l expression de mes sentiments distingues",
+    "veuillez agreer mes salutations distinguees",
+    "veuillez agreer mes sinceres salutations",
+    "recevez mes salutations distinguees",
+    "salutations distinguees",
+    "sinceres salutations",
+    "mes salutations",
+    "respectueusement",
+    "bien a vous",
     "avec mes remerciements",
     "avec tous mes remerciements",
     "with my thanks",
