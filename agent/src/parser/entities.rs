@@ -190,18 +190,8 @@ fn exclusion_opener(tokens: &[Token], used: &[bool], i: usize) -> Option<usize> 
             _ => i + 1,
         },
         // ("dont" typed for "don't" — not the French "dont", "of which": "combien en
-        // courses dont Lidl" asks for a part of the whole, left unread.)
-        "dont"
-            if !matches!(
-                w(i + 1),
-                "include" | "including" | "count" | "counting" | "want" | "need" | "show"
-            ) && !matches!(
-                i.checked_sub(1).map_or("", w),
-                "i" | "we" | "you" | "they" | "but" | "and" | "please" | "pls"
-            ) =>
-        {
-            return None
-        }
+        // courses dont Lidl" asks for a part of the whole, left unread; on the server.)
+        "dont" if of_which(tokens, i) => return None,
         "dont" | "didnt" | "doesnt" | "isnt" | "wasnt" | "arent" | "werent" => match w(i + 1) {
             "include" | "including" | "count" | "counting" => i + 2,
             _ => i + 1,
@@ -637,4 +627,22 @@ impl Finder<'_> {
         reasons.push(Reason::new(code, locale, &detail));
         Some(term.key.clone())
     }
+}
+
+/// The French "dont" ("of which"), not "dont" typed for "don't": no English verb after
+/// it ("dont include", "dont want"), no English subject before it ("I dont") — read on
+/// the server (`readings`).
+#[cfg(feature = "readings")]
+fn of_which(tokens: &[Token], i: usize) -> bool {
+    let w = |j: usize| tokens.get(j).map_or("", |t| t.norm.as_str());
+    !matches!(w(i + 1), "include" | "including" | "count" | "counting" | "want" | "need" | "show")
+        && !matches!(
+            i.checked_sub(1).map_or("", w),
+            "i" | "we" | "you" | "they" | "but" | "and" | "please" | "pls"
+        )
+}
+
+#[cfg(not(feature = "readings"))]
+fn of_which(_: &[Token], _: usize) -> bool {
+    false
 }
