@@ -192,11 +192,12 @@ fn periods_said(
     // 2025") or a third period is more than two totals compared: it is asked.
     let lists = found.iter().filter(|f| !f.parts.is_empty()).count();
     let list_of_two = matches!(found.as_slice(), [one] if one.parts.len() == 2 && !one.wrapped);
-    let mut unread: Vec<String> = if (lists > 0 && !list_of_two) || found.len() > 2 || read_one_way(&found) {
-        found.iter().map(|f| format!("« {} »", f.period.words)).collect()
-    } else {
-        Vec::new()
-    };
+    let mut unread: Vec<String> =
+        if (lists > 0 && !list_of_two) || found.len() > 2 || read_one_way(&found, tokens) {
+            found.iter().map(|f| format!("« {} »", f.period.words)).collect()
+        } else {
+            Vec::new()
+        };
     unread.extend(compared_by(tokens));
     let found: Vec<period::Found> =
         if list_of_two { found.into_iter().flat_map(period::Found::each).collect() } else { found };
@@ -437,9 +438,25 @@ fn is_reference(tokens: &[Token], first: usize) -> bool {
     compared(before)
         || (2..=6).any(|back| {
             first.checked_sub(back).is_some_and(|k| {
-                (w(k) == "than" || w(k) == "que" || w(k) == "qu") && (k + 1..first).all(|j| said_again(w(j)))
+                (w(k) == "than" || w(k) == "que" || w(k) == "qu")
+                    && (k + 1..first).all(|j| said_again(w(j)) || said_again_too(w(j)))
             })
         })
+}
+
+/// More words that say again who did it between "than" and the period ("than I was
+/// last year", "que ce que j'avais"), read on the server (`readings`).
+#[cfg(feature = "readings")]
+fn said_again_too(x: &str) -> bool {
+    matches!(
+        x,
+        "was" | "were" | "had" | "spending" | "earning" | "earned" | "etais" | "etait" | "avais" | "avait"
+    )
+}
+
+#[cfg(not(feature = "readings"))]
+fn said_again_too(_: &str) -> bool {
+    false
 }
 
 /// "this year than last", "ce mois-ci que le précédent", "ce trimestre vs le précédent":
@@ -459,7 +476,11 @@ fn than_the_last(tokens: &[Token], last: usize) -> Option<(usize, bool)> {
 /// Two periods compared that a reading one way would guess, on the server (`readings`;
 /// the browser's badge shows the reading):
 #[cfg(feature = "readings")]
-fn read_one_way(found: &[period::Found]) -> bool {
+fn read_one_way(found: &[period::Found], tokens: &[Token]) -> bool {
+    // "more than I was last year" read as the period itself: a "than" shortly before
+    // the one period said, which is not read as its reference — asked, not guessed.
+    let than_unread = matches!(found, [one] if !is_reference(tokens, one.first)
+        && (one.first.saturating_sub(6)..one.first).any(|k| matches!(tokens[k].norm.as_str(), "than" | "que" | "qu")));
     // "compare september to october": one stretch read from the first to the second,
     // where two months are meant — asked.
     let said = |f: &period::Found| format!(" {} ", crate::text::normalize(&f.period.words));
@@ -517,7 +538,7 @@ fn read_one_way(found: &[period::Found]) -> bool {
     };
     let one_year = matches!(found, [a, b]
         if year(a) != year(b) && !relative(a) && !relative(b) && named(a) != named(b));
-    stretch || one_year
+    stretch || one_year || than_unread
 }
 
 /// "september to october", "de janvier à mars" — not "year to date", "a year ago",
@@ -538,7 +559,7 @@ fn from_one_to_another(said: &str) -> bool {
 }
 
 #[cfg(not(feature = "readings"))]
-fn read_one_way(_: &[period::Found]) -> bool {
+fn read_one_way(_: &[period::Found], _: &[Token]) -> bool {
     false
 }
 

@@ -467,7 +467,8 @@ mod tests {
         ("2026-12-05-bs", include_str!("../blind/2026-12-05-bs.txt"), 0, 154),
         ("2026-12-05-bt", include_str!("../blind/2026-12-05-bt.txt"), 0, 169),
         ("2026-12-05-bu", include_str!("../blind/2026-12-05-bu.txt"), 1, 157),
-        ("2026-12-05-bv", include_str!("../blind/2026-12-05-bv.txt"), 0, 148),
+        ("2026-12-05-bv", include_str!("../blind/2026-12-05-bv.txt"), 0, 152),
+        ("2026-12-05-bw", include_str!("../blind/2026-12-05-bw.txt"), 1, 153),
     ];
 
     #[test]
