@@ -357,7 +357,13 @@ impl Question<'_> {
     fn recurring_too_short(&self, call: &ToolCall) -> Option<String> {
         let ToolCall::RecurringPayments(a) = call else { return None };
         let days = a.period.end.to_days() - a.period.start.to_days();
-        (days < 85).then(|| a.period.label.clone())
+        (days < 85).then(|| {
+            if a.period.words.is_empty() {
+                a.period.label.clone()
+            } else {
+                a.period.words.clone()
+            }
+        })
     }
 
     /// Two rankings asked apart ("top 3 categories and top 3 merchants", "my biggest
