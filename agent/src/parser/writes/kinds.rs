@@ -171,10 +171,7 @@ impl Read<'_> {
             // 20", "buy at action", "transfer from my mum": a list, a condition or words
             // around a name, which a pattern would hold whole — asked (in capitals, a
             // label's words: "TOO GOOD TO GO").
-            let lower = |j: usize| {
-                let t = &self.tokens[j];
-                self.message.get(t.start..t.end).is_some_and(|x| x.chars().any(char::is_lowercase))
-            };
+            let lower = |j: usize| !self.typed_in_capitals(j);
             let joins = (a..=b).any(|j| {
                 (lower(j)
                     && matches!(
@@ -236,9 +233,7 @@ impl Read<'_> {
         for i in 0..self.tokens.len() {
             let w = self.w(i);
             // (A word in capitals is a label's: "TOO GOOD TO GO".)
-            let t = &self.tokens[i];
-            let capitals = t.end - t.start >= 2
-                && self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase));
+            let capitals = self.word_in_capitals(i);
             self.used[i] |= !capitals
                 && (is_past(w)
                     || matches!(
@@ -299,9 +294,7 @@ impl Read<'_> {
         // "les prélèvements Harmonie Mutuelle": the transactions' noun is not the label's
         // (in capitals it is: "VIREMENT SALAIRE").
         for i in 0..self.tokens.len() {
-            let t = &self.tokens[i];
-            let capitals =
-                self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase));
+            let capitals = self.typed_in_capitals(i);
             self.used[i] |= self.is(i, ROWS) && !self.is(i, TRANSFER) && !capitals;
         }
         for i in 0..self.tokens.len() {
@@ -413,9 +406,7 @@ impl Read<'_> {
     /// words that lead in a label, not the label's (in capitals they are).
     fn read_label_openers(&mut self) {
         for i in 0..self.tokens.len() {
-            let t = &self.tokens[i];
-            let capitals =
-                self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase));
+            let capitals = self.typed_in_capitals(i);
             let opener = matches!(
                 self.w(i),
                 "contain"
@@ -438,9 +429,9 @@ impl Read<'_> {
                 && matches!(self.w(i.saturating_sub(1)), "the" | "le" | "la"));
             // (Only before a label in capitals or quotes: "labelled transfer to livret"
             // is read as before.)
-            let next = self.tokens.get(i + 1);
+            let (t, next) = (&self.tokens[i], self.tokens.get(i + 1));
             let label = next.is_some_and(|n| {
-                self.message.get(n.start..n.end).is_some_and(|x| !x.chars().any(char::is_lowercase))
+                self.typed_in_capitals(i + 1)
                     || self.message.get(t.end..n.start).is_some_and(|g| g.contains(['"', '«', '“', '\'']))
             }) || (matches!(self.w(i), "word" | "mot" | "mention" | "text" | "texte")
                 && next.is_some());

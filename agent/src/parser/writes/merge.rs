@@ -32,12 +32,7 @@ impl Read<'_> {
     fn not_a_name(&self, j: usize) -> bool {
         let w = self.w(j);
         // (A word in capitals among capitals is a label's: "AMZN MKTP DE".)
-        let t = &self.tokens[j];
-        let caps = |t: &crate::text::Token| {
-            t.end - t.start >= 2
-                && self.message.get(t.start..t.end).is_some_and(|x| !x.chars().any(char::is_lowercase))
-        };
-        if caps(t) && j > 0 && caps(&self.tokens[j - 1]) {
+        if self.word_in_capitals(j) && j > 0 && self.word_in_capitals(j - 1) {
             return false;
         }
         is_stopword(w)
@@ -147,10 +142,7 @@ impl Read<'_> {
             // ("Uber Rides please", "Salle de sport et mets le en loisirs", "Chez Marcel
             // in my merchants": the words after a name are no part of it — asked.)
             let said_after = (end + 1..self.tokens.len()).any(|j| {
-                let t = &self.tokens[j];
-                let lower =
-                    self.message.get(t.start..t.end).is_some_and(|x| x.chars().any(char::is_lowercase));
-                lower
+                !self.typed_in_capitals(j)
                     && matches!(
                         self.w(j),
                         "and"

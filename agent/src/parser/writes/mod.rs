@@ -410,6 +410,20 @@ impl Read<'_> {
         self.tokens.get(i).map_or("", |t| t.norm.as_str())
     }
 
+    /// Whether token `j` is typed with no lowercase letter ("PAYPAL", "TO"): a label's
+    /// word, when capitals are.
+    fn typed_in_capitals(&self, j: usize) -> bool {
+        self.tokens
+            .get(j)
+            .and_then(|t| self.message.get(t.start..t.end))
+            .is_some_and(|x| !x.chars().any(char::is_lowercase))
+    }
+
+    /// Whether token `j` is two or more characters typed in capitals ("AMZN", not "A").
+    fn word_in_capitals(&self, j: usize) -> bool {
+        self.tokens.get(j).is_some_and(|t| t.end - t.start >= 2) && self.typed_in_capitals(j)
+    }
+
     fn is(&self, i: usize, class: u32) -> bool {
         self.c.get(i).is_some_and(|c| c & class != 0)
     }
@@ -579,12 +593,11 @@ impl Read<'_> {
             }
             // ("AMZN MKTP DE": a word in capitals after capitals is the label's, though
             // it carries nothing alone.)
-            let caps = |k: usize| {
-                let t = &self.tokens[k];
-                t.end - t.start >= 2
-                    && self.message.get(t.start..t.end).is_some_and(|w| !w.chars().any(char::is_lowercase))
-            };
-            let goes_on = i < n && i > 0 && cur.is_some_and(|(_, b)| b == i - 1) && caps(i - 1) && caps(i);
+            let goes_on = i < n
+                && i > 0
+                && cur.is_some_and(|(_, b)| b == i - 1)
+                && self.word_in_capitals(i - 1)
+                && self.word_in_capitals(i);
             if i < n && (self.open(i) || goes_on) && !self.is(i, AND | TO) {
                 cur = Some((cur.map_or(i, |c| c.0), i));
             }
