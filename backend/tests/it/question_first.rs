@@ -17,6 +17,7 @@ use agent::protocol::ChatEvent;
 use agent::Date;
 use backend::{demo, ChatRequest, Sou, Store, UserId};
 use futures::StreamExt;
+use sqlx::Connection;
 
 fn today() -> Date {
     Date::new(2026, 11, 20).unwrap()
@@ -366,7 +367,8 @@ async fn unrecorded_runs_store_the_question_then_the_answer() {
 /// A conversation deleted while an answer's batch is being stored in it: the batch holds
 /// its run's row (an event's reference) and then waits for the conversation's row (its
 /// move), the delete holds the conversation's and waits for the run's. PostgreSQL stops
-/// the delete, which waited first; it is tried again and deletes the conversation.
+/// the delete (here the batch checks for deadlocks late, so that it is always the
+/// delete); it is tried again and deletes the conversation.
 #[tokio::test]
 async fn a_delete_that_meets_an_answers_batch_is_tried_again_on_postgres() {
     let fresh = backend::testing::FreshDatabase::create().await.expect("PostgreSQL at 127.0.0.1:5432");
@@ -378,12 +380,17 @@ async fn a_delete_that_meets_an_answers_batch_is_tried_again_on_postgres() {
     let (conversation, run) = (stream.conversation_id.clone(), stream.run_id.clone());
     let _: Vec<ChatEvent> = stream.events.collect().await;
 
-    // A batch as the run's writer sends it, stopped between its two writes.
-    let mut batch = store.tenant(user).await.unwrap();
+    // A batch as the run's writer sends it, stopped between its two writes. It runs as
+    // the owner with a long deadlock timeout: PostgreSQL stops whichever waiter checks
+    // first, and on a busy machine the batch's check (a second after it began to wait)
+    // could come before the delete's, which waited first.
+    let mut batch = sqlx::PgConnection::connect(&fresh.owner_url()).await.unwrap();
+    sqlx::query("BEGIN").execute(&mut batch).await.unwrap();
+    sqlx::query("SET LOCAL deadlock_timeout = '60s'").execute(&mut batch).await.unwrap();
     sqlx::query("INSERT INTO run_events (run_id, user_id, seq, event) VALUES ($1, $2, 1000, '{}')")
         .bind(&run)
         .bind(user.0)
-        .execute(&mut *batch)
+        .execute(&mut batch)
         .await
         .unwrap();
     let deleting = tokio::spawn({
@@ -413,10 +420,10 @@ async fn a_delete_that_meets_an_answers_batch_is_tried_again_on_postgres() {
     assert!(!deleting.is_finished());
     sqlx::query("UPDATE conversations SET updated_at = 'z' WHERE id = $1")
         .bind(&conversation)
-        .execute(&mut *batch)
+        .execute(&mut batch)
         .await
         .unwrap();
-    batch.commit().await.unwrap();
+    sqlx::query("COMMIT").execute(&mut batch).await.unwrap();
 
     deleting.await.unwrap().unwrap();
     let counts = rows(&store, user).await;
