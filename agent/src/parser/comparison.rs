@@ -43,15 +43,19 @@ impl Parser {
         if not_totals {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &intent.words.join(" ")));
         }
-        // "Et par rapport à l'année dernière ?", "and compared to last year?" with nothing
-        // before it: compared what? Asked (on the server: `readings`).
+        // "Et par rapport à l'année dernière ?", "compare it with last year", "vs last
+        // month?" with nothing before it: compared what? Asked (on the server:
+        // `readings`).
         #[cfg(feature = "readings")]
-        if previous.is_none()
-            && matches!(tokens.first().map(|t| t.norm.as_str()), Some("et" | "and" | "pareil" | "same"))
-            && intent.kind.is_none()
-            && categories.is_empty()
-            && merchants.is_empty()
-        {
+        if previous.is_none() && {
+            let named = !(categories.is_empty() && merchants.is_empty() && accounts.is_empty());
+            let unsaid = intent.kind.is_none() && !named;
+            let first = tokens.first().map(|t| t.norm.as_str());
+            (unsaid
+                && (matches!(first, Some("et" | "and" | "pareil" | "same"))
+                    || super::back::comparison_without_subject(tokens)))
+                || super::back::pointing_back(tokens, message, named).is_some()
+        } {
             reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, message));
         }
         let mut c = Comparing {

@@ -9,6 +9,8 @@
 // Without `datasets` (the browser), only its names are used: what a message names.
 #[cfg_attr(not(feature = "datasets"), allow(dead_code))]
 pub mod analyst;
+#[cfg(feature = "readings")]
+mod back;
 mod build;
 mod clarify;
 mod comparison;
@@ -388,6 +390,15 @@ impl Parser {
         // A follow-up: something to change in the last plan ("et en février ?", "by
         // merchant"). A ranking with its own period ("top 5 merchants last quarter") is a
         // new question, though it names only a breakdown.
+        // "how much was it in october?" with nothing before: "it" is nothing.
+        #[cfg(feature = "readings")]
+        if previous.is_none() {
+            let e = &reading.entities;
+            let named = !(e.categories.is_empty() && e.merchants.is_empty() && e.accounts.is_empty());
+            if back::pointing_back(tokens, reading.message, named).is_some() {
+                return self.followup(reading, cx, None);
+            }
+        }
         let intent = &reading.intent;
         let ranking = intent.top.is_some() && reading.period.is_some();
         let followup = reading.has_content

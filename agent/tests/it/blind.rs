@@ -455,7 +455,7 @@ mod tests {
         ("2026-12-02-bg", include_str!("../blind/2026-12-02-bg.txt"), 0, 80),
         ("2026-12-02-bh", include_str!("../blind/2026-12-02-bh.txt"), 0, 68),
         ("2026-12-03-bi", include_str!("../blind/2026-12-03-bi.txt"), 4, 109),
-        ("2026-12-03-bj", include_str!("../blind/2026-12-03-bj.txt"), 5, 98),
+        ("2026-12-03-bj", include_str!("../blind/2026-12-03-bj.txt"), 6, 98),
         ("2026-12-03-bk", include_str!("../blind/2026-12-03-bk.txt"), 1, 161),
         ("2026-12-03-bl", include_str!("../blind/2026-12-03-bl.txt"), 0, 139),
         ("2026-12-03-bm", include_str!("../blind/2026-12-03-bm.txt"), 1, 167),
@@ -469,6 +469,8 @@ mod tests {
         ("2026-12-05-bu", include_str!("../blind/2026-12-05-bu.txt"), 1, 157),
         ("2026-12-05-bv", include_str!("../blind/2026-12-05-bv.txt"), 0, 152),
         ("2026-12-05-bw", include_str!("../blind/2026-12-05-bw.txt"), 1, 153),
+        ("2026-12-05-bx", include_str!("../blind/2026-12-05-bx.txt"), 1, 151),
+        ("2026-12-05-by", include_str!("../blind/2026-12-05-by.txt"), 0, 139),
     ];
 
     #[test]

@@ -44,16 +44,24 @@ pub(super) fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(G
         j += 1;
     }
     // ("the top 5 spending categories": of spending, which a ranking is.)
-    if matches!(word(j), Some("spending" | "spend" | "expense" | "expenses"))
-        && word(j + 1).and_then(group_word).is_some()
-    {
+    let spending =
+        |j: usize| matches!(word(j), Some("spending" | "spend" | "expense" | "expenses" | "depenses"));
+    if spending(j) && word(j + 1).and_then(group_word).is_some() {
         j += 1;
+    }
+    // ("top 3 dépenses par catégorie": the categories, not the payments; five unless
+    // said, whatever the number of the word after "par".)
+    let by = spending(j)
+        && matches!(word(j + 1), Some("par" | "by"))
+        && word(j + 2).and_then(group_word).is_some();
+    if by {
+        j += 2;
     }
     let g = group_word(word(j)?)?;
     if g.is_time() {
         return None;
     }
-    let singular = !word(j)?.ends_with('s');
+    let singular = !by && !word(j)?.ends_with('s');
     // "my main account" is an account's name, not a ranking ("my main merchants" is).
     if w == "main" && n.is_none() && singular {
         return None;

@@ -56,11 +56,13 @@ pub(crate) fn income_phrase(tokens: &[Token], used: &[bool], i: usize) -> Option
     if matches!(w, "get" | "got" | "gotten" | "getting") && next == "from" && subject {
         return Some(2);
     }
-    // "m'a payé", "m'ont versé", and "ma versé" typed without the apostrophe.
-    if w == "m" && matches!(next, "a" | "ont") && paid(word(i + 2)) {
+    // "m'a payé", "m'ont versé", "m'a viré", and "ma versé" typed without the apostrophe
+    // or "ma payer" as it sounds.
+    let paid_me = |w: &str| paid(w) || matches!(w, "payer" | "vire" | "viree" | "vires" | "virer");
+    if w == "m" && matches!(next, "a" | "ont") && paid_me(word(i + 2)) {
         return Some(3);
     }
-    if w == "ma" && paid(next) {
+    if w == "ma" && paid_me(next) {
         return Some(2);
     }
     if paid(w) && matches!(next, "by" | "par") {

@@ -207,7 +207,16 @@ impl Read<'_> {
                         .is_some_and(|g| g.contains(','))
                         && j < b
             });
-            if joins {
+            // "mes courses picard", "netflix subscription": a category's name beside a
+            // label, which no bank label holds.
+            let named = |j: usize, kind: EntityKind| {
+                self.whole(j, j).is_some_and(|m| !m.fuzzy && keep(&m, kind).is_some())
+            };
+            let category_beside = b > a
+                && self.whole(a, b).is_none()
+                && (a..=b).any(|j| lower(j) && named(j, EntityKind::Category))
+                && (a..=b).any(|j| named(j, EntityKind::Merchant));
+            if joins || category_beside {
                 let words = self.words(a, b);
                 self.note(ReasonCode::UnplacedMeaning, &quote(&words));
             }
@@ -293,9 +302,32 @@ impl Read<'_> {
     fn read_around_label(&mut self) {
         // "les prélèvements Harmonie Mutuelle": the transactions' noun is not the label's
         // (in capitals it is: "VIREMENT SALAIRE").
+        // "quand tu vois uber", "ce qui vient d'amazon", "whenever uber appears", "my sncf
+        // tickets", "basic fit membership": how the label is met, or what was bought,
+        // not the label's words (in capitals they are).
+        let around = |w: &str| {
+            matches!(
+                w,
+                "vois"
+                    | "voit"
+                    | "voyez"
+                    | "see"
+                    | "sees"
+                    | "vient"
+                    | "viennent"
+                    | "venant"
+                    | "appears"
+                    | "appear"
+                    | "tickets"
+                    | "ticket"
+                    | "billets"
+                    | "billet"
+                    | "membership"
+            )
+        };
         for i in 0..self.tokens.len() {
             let capitals = self.typed_in_capitals(i);
-            self.used[i] |= self.is(i, ROWS) && !self.is(i, TRANSFER) && !capitals;
+            self.used[i] |= (self.is(i, ROWS) && !self.is(i, TRANSFER) || around(self.w(i))) && !capitals;
         }
         for i in 0..self.tokens.len() {
             self.used[i] |= matches!(

@@ -469,7 +469,12 @@ impl Read<'_> {
 
     /// Whether token `i` is left unread and carries something.
     fn open(&self, i: usize) -> bool {
-        !self.used[i] && !self.is(i, GLUE) && self.tokens[i].kind != TokenKind::Currency
+        // ("chez TOTAL", "at TOTAL": a label in capitals after a shop's word, in a message
+        // in lowercase, is the label though the word alone carries nothing.)
+        let label = self.word_in_capitals(i)
+            && matches!(self.w(i.wrapping_sub(1)), "chez" | "at" | "from")
+            && self.message.chars().any(char::is_lowercase);
+        !self.used[i] && (!self.is(i, GLUE) || label) && self.tokens[i].kind != TokenKind::Currency
     }
 
     /// The words left unread that carry something, each quoted; empty when none is.
