@@ -5,6 +5,8 @@
 mod calendar;
 mod relative;
 mod scan;
+#[cfg(feature = "readings")]
+pub(crate) use scan::{month_word, weekday_number};
 #[cfg(test)]
 mod tests;
 

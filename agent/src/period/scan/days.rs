@@ -8,7 +8,7 @@ use crate::period::calendar::week;
 use crate::period::calendar::{day, month};
 
 /// A day of the week's number, Monday 0.
-pub(super) fn weekday_number(w: &str) -> Option<i64> {
+pub(crate) fn weekday_number(w: &str) -> Option<i64> {
     Some(match w {
         "lundi" | "monday" => 0,
         "mardi" | "tuesday" => 1,

@@ -3,6 +3,8 @@
 //! words ("le mois dernier"), resolved against `today`.
 
 mod days;
+#[cfg(feature = "readings")]
+pub(crate) use days::weekday_number;
 mod seasons;
 mod spans;
 
@@ -16,7 +18,7 @@ use crate::wording;
 
 /// A month word: (month number, whether it is only a month when a year or a
 /// preposition vouches for it — "may", "sept", "mar", "apr").
-pub(super) fn month_word(w: &str) -> Option<(u32, bool)> {
+pub(crate) fn month_word(w: &str) -> Option<(u32, bool)> {
     let m = match w {
         "janvier" | "january" | "janv" | "jan" => (1, false),
         "fevrier" | "february" | "fevr" | "fev" | "feb" | "febuary" => (2, false),
