@@ -96,6 +96,19 @@ impl Read<'_> {
             self.note(ReasonCode::UnplacedMeaning, &quote(&w));
         }
         let from = self.month();
+        // "is my grocery budget 300?", "mon budget courses était de 300", "I set a budget
+        // of 300, am I over?": a question about a budget, not a change.
+        let asked = (0..self.tokens.len()).find(|&i| {
+            let (w, next) = (self.w(i), self.w(i + 1));
+            matches!(w, "is" | "was" | "were" | "etait" | "over" | "under" | "depasse")
+                || (w == "est" && !matches!(self.w(i.wrapping_sub(1)), "c" | "qu"))
+                || (w == "am" && next == "i")
+                || (w == "suis" && next == "je")
+        });
+        if let Some(i) = asked {
+            let w = self.words(i, i);
+            self.note(ReasonCode::UnplacedMeaning, &quote(&w));
+        }
         // "juste pour décembre", "only for March": a budget holds from a month on.
         let only = (0..self.tokens.len())
             .find(|&i| matches!(self.w(i), "juste" | "seulement" | "uniquement" | "only" | "just"));
@@ -562,7 +575,12 @@ impl Read<'_> {
             let name = self.p.vocabulary().label_of(k, self.locale);
             self.note(ReasonCode::UnplacedMeaning, &quote(&name));
         }
-        if rows.none() {
+        // "mark the transfers in October", "mark transfers over 500": a period or a floor
+        // alone holds every transaction in it, not the transfers the words mean — a
+        // label, a merchant, one exact amount, or amounts in a period say which.
+        let exact = rows.min.is_some() && rows.min == rows.max;
+        let bounded = rows.period.is_some() && (rows.min.is_some() || rows.max.is_some());
+        if rows.none() || (rows.text.is_none() && rows.merchant.is_none() && !exact && !bounded) {
             return self.ask(WHICH_ROWS, None);
         }
         self.note_cut_label(rows.text.as_deref());

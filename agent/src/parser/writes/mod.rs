@@ -315,6 +315,26 @@ impl Parser {
         if r.any(MARK) && r.any(RULE) {
             r.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(message)));
         }
+        // "undo the merge of franprix", "annule la règle": a change undone, not made
+        // ("cancel the budget" removes it).
+        let undo = tokens.iter().filter(|_| !budget).find(|t| {
+            matches!(
+                t.norm.as_str(),
+                "undo"
+                    | "revert"
+                    | "reverse"
+                    | "cancel"
+                    | "unmerge"
+                    | "annule"
+                    | "annuler"
+                    | "defais"
+                    | "defaire"
+            )
+        });
+        if let Some(t) = undo {
+            let w = message.get(t.start..t.end).unwrap_or_default();
+            r.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(w)));
+        }
         if let Some(k) = second {
             let rest = message.get(tokens[k].start..).unwrap_or_default();
             r.reasons.push(Reason::new(ReasonCode::UnplacedMeaning, locale, &quote(rest)));

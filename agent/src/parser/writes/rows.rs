@@ -241,8 +241,12 @@ impl Read<'_> {
                         "dernier" | "derniere" | "last" | "precedent" | "previous" | "passe"
                     );
             }
-            start = if !said && p.start < this { p.start.add_months(12) } else { p.start }.first_of_month();
-            code = match p.start.day() == 1 && p.end == p.start.add_months(1) && !f.apart {
+            // ("from October", said in November: the one just gone, or next year's?
+            // Asked. "from January": the next one.)
+            let gone = !said && p.start < this;
+            let just_gone = gone && p.start >= this.add_months(-6);
+            start = if gone { p.start.add_months(12) } else { p.start }.first_of_month();
+            code = match p.start.day() == 1 && p.end == p.start.add_months(1) && !f.apart && !just_gone {
                 true => ReasonCode::ExplicitPeriod,
                 false => ReasonCode::UnplacedMeaning,
             };
