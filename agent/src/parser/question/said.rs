@@ -36,6 +36,7 @@ impl Question<'_> {
             self.total_against_amount(call),
             self.year_or_amount(call),
             self.one_or_several(call),
+            self.from_or_moved(call),
         ];
         let words: Vec<String> = said.into_iter().flatten().map(|w| format!("« {w} »")).collect();
         if !words.is_empty() {
@@ -580,19 +581,38 @@ impl Question<'_> {
     /// A shop whose other name is a first name, said as a person ("combien ai-je versé
     /// à Paul", "how much did I give Paul"): the person, or the shop? Asked.
     fn someone_named(&self, f: &Filters) -> Option<String> {
-        const FIRST_NAMES: [&str; 40] = [
+        const FIRST_NAMES: [&str; 41] = [
             "paul", "pierre", "jean", "louis", "marie", "julie", "sophie", "lea", "emma", "hugo", "lucas",
             "thomas", "nicolas", "camille", "manon", "chloe", "sarah", "laura", "marc", "michel", "eric",
             "david", "daniel", "martin", "anne", "claire", "alice", "lucie", "leo", "jules", "adam", "nina",
-            "tom", "max", "sam", "ben", "jack", "john", "mike", "luigi",
+            "tom", "max", "sam", "ben", "jack", "john", "mike", "luigi", "bill",
         ];
-        const LEADS: [&str; 12] =
-            ["a", "to", "pour", "for", "avec", "with", "give", "gave", "paid", "sent", "lent", "owe"];
+        const LEADS: [&str; 14] = [
+            "a", "to", "pour", "for", "avec", "with", "give", "gave", "paid", "sent", "lent", "owe", "de",
+            "d",
+        ];
+        // ("Paul m'a donné", "Bill pays me", "Zara sends me money".)
+        const FOLLOWS: [&str; 13] = [
+            "m",
+            "me",
+            "gave",
+            "give",
+            "pay",
+            "pays",
+            "paie",
+            "send",
+            "sent",
+            "sends",
+            "owes",
+            "lent",
+            "rembourse",
+        ];
         let whole = format!(" {} ", crate::text::normalize(self.message));
-        f.merchants.iter().find_map(|m| {
+        f.merchants.iter().chain(f.categories.iter()).find_map(|m| {
             let said = crate::text::normalize(&m.words);
             let person = FIRST_NAMES.contains(&said.as_str())
-                && LEADS.iter().any(|l| whole.contains(&format!(" {l} {said} ")));
+                && (LEADS.iter().any(|l| whole.contains(&format!(" {l} {said} ")))
+                    || FOLLOWS.iter().any(|l| whole.contains(&format!(" {said} {l} "))));
             person.then(|| m.words.clone())
         })
     }
@@ -847,5 +867,46 @@ impl Question<'_> {
             return false;
         };
         self.message.get(a.end..b.start).is_some_and(|g| g.contains(marks))
+    }
+}
+
+impl Question<'_> {
+    /// Spending read from words that say money came or went elsewhere: "money from
+    /// acme", "how much from acme", "l'argent de la MAIF" (received, not spent); "how
+    /// much did I transfer", "combien j'ai viré", "how much did I give" with no one named
+    /// (transfers and gifts, which spending leaves out, or everything?).
+    fn from_or_moved(&self, call: &ToolCall) -> Option<String> {
+        let ToolCall::SpendingSummary(a) = call else { return None };
+        let spent = self.tokens.iter().any(|t| {
+            is_spend_word(&t.norm)
+                && !matches!(t.norm.as_str(), "transfer" | "transferred" | "vire" | "transfere")
+        });
+        let from = (1..self.tokens.len()).find(|&j| {
+            (self.w(j) == "from" && matches!(self.w(j - 1), "money" | "cash" | "much" | "total" | "income"))
+                || (matches!(self.w(j), "de" | "d" | "du") && self.w(j - 1) == "argent")
+        });
+        if let Some(j) = from.filter(|_| !spent) {
+            return Some(self.span(j - 1, j));
+        }
+        let named = a.category.is_some() || a.merchant.is_some();
+        // ("did I transfer", "j'ai viré", "have I given" — not "give me my spending".)
+        let moved = (1..self.tokens.len()).find(|&j| {
+            matches!(
+                self.w(j),
+                "transfer"
+                    | "transferred"
+                    | "transfered"
+                    | "vire"
+                    | "viree"
+                    | "transfere"
+                    | "give"
+                    | "gave"
+                    | "given"
+                    | "donne"
+                    | "donnee"
+            ) && matches!(self.w(j - 1), "i" | "we" | "ai" | "avons" | "j" | "have")
+                && !matches!(self.w(j + 1), "me" | "moi")
+        });
+        moved.filter(|_| !named).map(|j| self.span(j, j))
     }
 }
