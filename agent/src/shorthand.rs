@@ -76,6 +76,20 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
         "reglement" => &["paiement"],
         "reglements" => &["paiements"],
         "credited" => &["received"],
+        // "what am I subscribed to", "à quoi je suis abonnée": the subscriptions.
+        "subscribed"
+            if matches!(
+                before,
+                "i" | "im" | "m" | "we" | "re" | "are" | "am" | "actually" | "really" | "currently"
+            ) =>
+        {
+            &["subscriptions"]
+        }
+        "abonne" | "abonnee" | "abonnes" | "abonnees"
+            if matches!(before, "suis" | "sommes" | "es" | "est" | "jsuis" | "chui" | "chuis") =>
+        {
+            &["abonnements"]
+        }
         "der" | "dern" if after_unit => &["dernier"],
         "pro" | "proch" if after_unit => &["prochain"],
         _ => return None,
