@@ -37,6 +37,7 @@ impl Question<'_> {
             self.year_or_amount(call),
             self.one_or_several(call),
             self.from_or_moved(call),
+            self.times_of_year(call),
         ];
         let words: Vec<String> = said.into_iter().flatten().map(|w| format!("« {w} »")).collect();
         if !words.is_empty() {
@@ -908,5 +909,40 @@ impl Question<'_> {
                 && !matches!(self.w(j + 1), "me" | "moi")
         });
         moved.filter(|_| !named).map(|j| self.span(j, j))
+    }
+}
+
+impl Question<'_> {
+    /// Words of a time of year read as something else: "pendant les soldes" (the
+    /// sales, not balances), "pour la rentrée" (back to school, not money in), "pendant
+    /// les vacances", "during my holidays" (a time, not the travel category), and "l'an
+    /// dernier" after a period it does not move ("cette semaine l'an dernier").
+    fn times_of_year(&self, call: &ToolCall) -> Option<String> {
+        let words = call.period().map_or("", |p| p.words.as_str());
+        let year_back = crate::text::normalize(words);
+        (0..self.tokens.len()).find_map(|i| {
+            let (prev, w, next) = (self.w(i.wrapping_sub(1)), self.w(i), self.w(i + 1));
+            let said = match w {
+                "soldes" => {
+                    matches!(prev, "les" | "aux" | "des" | "pendant" | "durant") && self.kind == Kind::Balance
+                }
+                "rentree" => matches!(prev, "la"),
+                "vacances" | "holidays" | "holiday" | "vacation" => {
+                    // (Not "spent on holidays": the category.)
+                    let time = |w: &str| matches!(w, "pendant" | "durant" | "during" | "over");
+                    time(prev)
+                        || (matches!(prev, "my" | "mes" | "les" | "the" | "our" | "nos")
+                            && time(self.w(i.wrapping_sub(2))))
+                }
+                "an" => {
+                    prev == "l"
+                        && matches!(next, "dernier" | "passe" | "precedent")
+                        && !year_back.contains("an")
+                }
+                "year" => prev == "last" && !year_back.contains("year"),
+                _ => false,
+            };
+            said.then(|| self.span(i.saturating_sub(1), i))
+        })
     }
 }
