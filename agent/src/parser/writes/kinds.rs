@@ -245,6 +245,14 @@ impl Read<'_> {
         let Some(pattern) = pattern.filter(|p| p.chars().filter(|c| c.is_alphanumeric()).count() >= 3) else {
             return self.ask(PATTERN, None);
         };
+        // "move amazon to shopping and make it a rule", "mets uber en transport et fais-en
+        // une règle": the ones already there too, or only the next? Asked.
+        let moved_too = (0..self.tokens.len()).any(|i| {
+            matches!(self.w(i), "move" | "put" | "mets" | "classe" | "recategorise" | "passe" | "range")
+        }) && (0..self.tokens.len()).any(|i| matches!(self.w(i), "and" | "et"));
+        if moved_too && !past && !from_now {
+            self.note(ReasonCode::UnplacedMeaning, &quote(self.message));
+        }
         self.note(ReasonCode::ExplicitText, &quote(&pattern));
         self.done(ToolCall::CreateRule(CreateRuleArgs { pattern, category, apply_to_past: past }))
     }
@@ -538,6 +546,20 @@ impl Read<'_> {
         // period, above an amount) may not be what is meant.
         if let (None, None, Some(words)) = (&rows.merchant, &rows.text, &rows.category_alias) {
             self.note(ReasonCode::UnplacedMeaning, &quote(words));
+        }
+        // "from January put uber in transport", "à partir de mars": from a month on,
+        // not that month alone.
+        let from_on = (0..self.tokens.len()).find(|&i| {
+            // ("the amazon stuff from october": of October.)
+            (matches!(self.w(i), "starting" | "partir" | "des") || (i == 0 && self.w(i) == "from"))
+                && self
+                    .tokens
+                    .get(i + 1)
+                    .is_some_and(|t| period::is_time_word(t) || matches!(t.norm.as_str(), "de" | "d"))
+        });
+        if let Some(i) = from_on.filter(|_| rows.period.is_some()) {
+            let w = self.words(i, i);
+            self.note(ReasonCode::UnplacedMeaning, &quote(&w));
         }
         self.note_cut_label(rows.text.as_deref());
         self.done(ToolCall::Recategorise(RecategoriseArgs {
