@@ -18,6 +18,8 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
     let after_unit = matches!(before, "mois" | "semaine" | "annee" | "sem" | "an");
     Some(match w {
         "cmb" | "cbn" | "cmbien" => &["combien"],
+        // "cb en resto ce mois", "et cb chez lidl": how much — not a card ("paiements cb").
+        "cb" if matches!(before, "" | "et") => &["combien"],
         "dep" | "deps" | "dpns" => &["depenses"],
         "transac" | "transacs" | "txn" | "txns" | "trx" => &["transactions"],
         "mvts" | "mvt" => &["mouvements"],

@@ -79,6 +79,10 @@ pub fn clauses(message: &str) -> Vec<&str> {
                     (ASKS.contains(&w) && (join || w != "top"))
                         || QUESTIONS.contains(&w)
                         || (join && AFTER_JOIN.contains(&w))
+                        // "… et c'est quoi mon budget", "et c koi": another question.
+                        || (join
+                            && w == "c"
+                            && tokens.get(j + 1).is_some_and(|t| matches!(t.norm.as_str(), "est" | "koi")))
                         // "… et ce que j'ai gagné": what was asked of another thing.
                         || (join
                             && w == "ce"

@@ -471,6 +471,8 @@ mod tests {
         ("2026-12-05-bw", include_str!("../blind/2026-12-05-bw.txt"), 1, 153),
         ("2026-12-05-bx", include_str!("../blind/2026-12-05-bx.txt"), 1, 151),
         ("2026-12-05-by", include_str!("../blind/2026-12-05-by.txt"), 0, 139),
+        ("2026-12-05-bz", include_str!("../blind/2026-12-05-bz.txt"), 0, 134),
+        ("2026-12-05-ca", include_str!("../blind/2026-12-05-ca.txt"), 0, 181),
     ];
 
     #[test]

@@ -22,7 +22,9 @@ fn says_received(tokens: &[Token]) -> bool {
                 || crate::period::is_time_word(n)
                 || matches!(n.norm.as_str(), "last" | "this")
         });
-        (t.norm == "from" && !dated)
+        // ("apart from the ones at Carrefour": left out, not received.)
+        let apart = j > 0 && matches!(tokens[j - 1].norm.as_str(), "apart" | "aside" | "away");
+        (t.norm == "from" && !dated && !apart)
             || matches!(t.norm.as_str(), "recu" | "recus" | "received" | "verse" | "versement" | "versements")
             || says_incoming(tokens, j)
     })

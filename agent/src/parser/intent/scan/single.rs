@@ -163,12 +163,13 @@ pub(super) fn per_unit(s: &mut Scan<'_>) -> bool {
         s.intent.words.push(s.span(i, i + 1));
         s.used[i] = true;
         s.used[i + 1] = true;
-        // "semaine par semaine", "mois par mois".
-        if i > 0 && !s.used[i - 1] && group_word(s.norm(i - 1)) == Some(g) {
+        // "semaine par semaine", "mois par mois": a breakdown, never an average.
+        let repeated = i > 0 && !s.used[i - 1] && group_word(s.norm(i - 1)) == Some(g);
+        if repeated {
             s.used[i - 1] = true;
         }
         let over_time = matches!(g, GroupBy::Month | GroupBy::Week | GroupBy::Day);
-        if asks_rate(s) && over_time {
+        if asks_rate(s) && over_time && !repeated {
             s.intent.average = true;
         } else if over_time
             && i >= 1
