@@ -80,7 +80,8 @@ pub fn clauses(message: &str) -> Vec<&str> {
                         || QUESTIONS.contains(&w)
                         || (join && AFTER_JOIN.contains(&w))
                         // "… et c'est quoi mon budget", "et c koi": another question.
-                        || (join
+                        || (cfg!(feature = "readings")
+                            && join
                             && w == "c"
                             && tokens.get(j + 1).is_some_and(|t| matches!(t.norm.as_str(), "est" | "koi")))
                         // "… et ce que j'ai gagné": what was asked of another thing.

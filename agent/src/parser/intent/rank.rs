@@ -51,7 +51,8 @@ pub(super) fn top_groups(tokens: &[Token], used: &[bool], i: usize) -> Option<(G
     }
     // ("top 3 dépenses par catégorie": the categories, not the payments; five unless
     // said, whatever the number of the word after "par".)
-    let by = spending(j)
+    let by = cfg!(feature = "readings")
+        && spending(j)
         && matches!(word(j + 1), Some("par" | "by"))
         && word(j + 2).and_then(group_word).is_some();
     if by {

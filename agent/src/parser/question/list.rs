@@ -23,7 +23,9 @@ fn says_received(tokens: &[Token]) -> bool {
                 || matches!(n.norm.as_str(), "last" | "this")
         });
         // ("apart from the ones at Carrefour": left out, not received.)
-        let apart = j > 0 && matches!(tokens[j - 1].norm.as_str(), "apart" | "aside" | "away");
+        let apart = cfg!(feature = "readings")
+            && j > 0
+            && matches!(tokens[j - 1].norm.as_str(), "apart" | "aside" | "away");
         (t.norm == "from" && !dated && !apart)
             || matches!(t.norm.as_str(), "recu" | "recus" | "received" | "verse" | "versement" | "versements")
             || says_incoming(tokens, j)

@@ -36,7 +36,7 @@ impl Question<'_> {
             self.total_against_amount(call),
             self.year_or_amount(call),
             self.one_or_several(call),
-            self.from_or_moved(call),
+            self.received_or_moved(call),
             self.times_of_year(call),
         ];
         let words: Vec<String> = said.into_iter().flatten().map(|w| format!("« {w} »")).collect();
@@ -876,7 +876,7 @@ impl Question<'_> {
     /// acme", "how much from acme", "l'argent de la MAIF" (received, not spent); "how
     /// much did I transfer", "combien j'ai viré", "how much did I give" with no one named
     /// (transfers and gifts, which spending leaves out, or everything?).
-    fn from_or_moved(&self, call: &ToolCall) -> Option<String> {
+    fn received_or_moved(&self, call: &ToolCall) -> Option<String> {
         let ToolCall::SpendingSummary(a) = call else { return None };
         let spent = self.tokens.iter().any(|t| {
             is_spend_word(&t.norm)

@@ -169,7 +169,7 @@ pub(super) fn per_unit(s: &mut Scan<'_>) -> bool {
             s.used[i - 1] = true;
         }
         let over_time = matches!(g, GroupBy::Month | GroupBy::Week | GroupBy::Day);
-        if asks_rate(s) && over_time && !repeated {
+        if asks_rate(s) && over_time && !(cfg!(feature = "readings") && repeated) {
             s.intent.average = true;
         } else if over_time
             && i >= 1
