@@ -124,6 +124,19 @@ impl Parser {
         if let Some(c) = shop {
             return Some(format!("« chez {} »", c.words));
         }
+        // "what did I pay Metro": a payee's name in capitals — the shop, or the category
+        // (not "did I pay rent").
+        let payee = categories.iter().find(|c| {
+            let named = c.words.chars().next().is_some_and(char::is_uppercase);
+            let said = crate::text::normalize(&c.words);
+            named
+                && ["pay ", "paid ", "paye ", "payer ", "paye a ", "payer a "]
+                    .iter()
+                    .any(|p| whole.contains(&format!("{p}{said}")))
+        });
+        if let Some(c) = payee {
+            return Some(format!("« {} »", c.words));
+        }
         // "achats sur internet", "things I bought on the internet": shopping done online,
         // or the internet bill?
         let online = categories.iter().find(|c| {

@@ -466,13 +466,15 @@ mod tests {
         ("2026-12-04-br", include_str!("../blind/2026-12-04-br.txt"), 2, 129),
         ("2026-12-05-bs", include_str!("../blind/2026-12-05-bs.txt"), 0, 154),
         ("2026-12-05-bt", include_str!("../blind/2026-12-05-bt.txt"), 0, 169),
-        ("2026-12-05-bu", include_str!("../blind/2026-12-05-bu.txt"), 1, 157),
+        ("2026-12-05-bu", include_str!("../blind/2026-12-05-bu.txt"), 0, 160),
         ("2026-12-05-bv", include_str!("../blind/2026-12-05-bv.txt"), 0, 152),
         ("2026-12-05-bw", include_str!("../blind/2026-12-05-bw.txt"), 1, 153),
         ("2026-12-05-bx", include_str!("../blind/2026-12-05-bx.txt"), 1, 151),
         ("2026-12-05-by", include_str!("../blind/2026-12-05-by.txt"), 0, 139),
         ("2026-12-05-bz", include_str!("../blind/2026-12-05-bz.txt"), 0, 134),
         ("2026-12-05-ca", include_str!("../blind/2026-12-05-ca.txt"), 0, 181),
+        ("2026-12-05-cb", include_str!("../blind/2026-12-05-cb.txt"), 0, 147),
+        ("2026-12-05-cc", include_str!("../blind/2026-12-05-cc.txt"), 1, 134),
     ];
 
     #[test]

@@ -71,6 +71,17 @@ pub(crate) fn find(tokens: &[Token], used: &[bool]) -> Option<(When, usize, usiz
             {
                 Some((When::Ever, i, i + 1))
             }
+            // "dernier paiement maif ?", "last payment to netflix?": when, over the whole
+            // history (not the amount: "combien", "how much" ask it).
+            (_, "paiement" | "prelevement" | "payment" | "debit")
+                if edge(w)
+                    && matches!(w, "dernier" | "last")
+                    && tokens.len() <= 5
+                    && !(0..tokens.len())
+                        .any(|k| matches!(norm(k), "combien" | "montant" | "much" | "amount")) =>
+            {
+                Some((When::Ever, i, i + 1))
+            }
             // "depuis quand", "since when".
             ("depuis" | "since", "quand" | "when") => Some((When::Ever, i, i + 1)),
             // "ça fait combien de temps que", "how long since".

@@ -248,8 +248,20 @@ impl Read<'_> {
         // "move amazon to shopping and make it a rule", "mets uber en transport et fais-en
         // une règle": the ones already there too, or only the next? Asked.
         let moved_too = (0..self.tokens.len()).any(|i| {
-            matches!(self.w(i), "move" | "put" | "mets" | "classe" | "recategorise" | "passe" | "range")
-        }) && (0..self.tokens.len()).any(|i| matches!(self.w(i), "and" | "et"));
+            matches!(
+                self.w(i),
+                "move"
+                    | "put"
+                    | "mets"
+                    | "classe"
+                    | "recategorise"
+                    | "recategorize"
+                    | "recat"
+                    | "passe"
+                    | "range"
+            )
+        }) && ((0..self.tokens.len()).any(|i| matches!(self.w(i), "and" | "et"))
+            || self.message.contains('+'));
         if moved_too && !past && !from_now {
             self.note(ReasonCode::UnplacedMeaning, &quote(self.message));
         }
