@@ -76,6 +76,7 @@ fn long_form(w: &str, before: &str) -> Option<&'static [&'static str]> {
             &["paye"]
         }
         "reglement" => &["paiement"],
+        "recat" | "recateg" => &["recategorise"],
         "reglements" => &["paiements"],
         "credited" => &["received"],
         // "what am I subscribed to", "à quoi je suis abonnée": the subscriptions.

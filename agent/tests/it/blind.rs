@@ -473,8 +473,8 @@ mod tests {
         ("2026-12-05-by", include_str!("../blind/2026-12-05-by.txt"), 0, 139),
         ("2026-12-05-bz", include_str!("../blind/2026-12-05-bz.txt"), 0, 134),
         ("2026-12-05-ca", include_str!("../blind/2026-12-05-ca.txt"), 0, 181),
-        ("2026-12-05-cb", include_str!("../blind/2026-12-05-cb.txt"), 0, 147),
-        ("2026-12-05-cc", include_str!("../blind/2026-12-05-cc.txt"), 1, 134),
+        ("2026-12-05-cb", include_str!("../blind/2026-12-05-cb.txt"), 0, 148),
+        ("2026-12-05-cc", include_str!("../blind/2026-12-05-cc.txt"), 1, 136),
     ];
 
     #[test]
