@@ -582,8 +582,9 @@ impl Question<'_> {
         times.filter(|_| matches!(call, ToolCall::BudgetStatus(_)))
     }
 
-    /// A shop whose other name is a first name, said as a person ("combien ai-je versé
-    /// à Paul", "how much did I give Paul"): the person, or the shop? Asked.
+    /// A shop or category whose other name is a first name, said as a person ("combien
+    /// ai-je versé à Paul", "Paul m'a donné", "Bill pays me"): the person, or the name?
+    /// Asked.
     fn someone_named(&self, f: &Filters) -> Option<String> {
         const FIRST_NAMES: [&str; 41] = [
             "paul", "pierre", "jean", "louis", "marie", "julie", "sophie", "lea", "emma", "hugo", "lucas",
