@@ -65,6 +65,15 @@ impl Question<'_> {
         self.message.get(first.start..last.end).unwrap_or_default().to_string()
     }
 
+    /// Whether the text between tokens `j - 1` and `j` holds one of `marks`.
+    fn gap_holds(&self, j: usize, marks: &[char]) -> bool {
+        let (Some(a), Some(b)) = (j.checked_sub(1).and_then(|h| self.tokens.get(h)), self.tokens.get(j))
+        else {
+            return false;
+        };
+        self.message.get(a.end..b.start).is_some_and(|g| g.contains(marks))
+    }
+
     fn summary_total(call: &ToolCall) -> bool {
         matches!(call, ToolCall::SpendingSummary(a) | ToolCall::IncomeSummary(a) if a.group_by == GroupBy::None)
     }

@@ -103,7 +103,7 @@ impl Question<'_> {
         use crate::token::TokenKind;
         let money = |j: usize| {
             self.tokens.get(j).is_some_and(|t| t.kind == TokenKind::Currency)
-                || matches!(self.w(j), "euros" | "euro" | "eur" | "balles" | "dollars" | "pounds" | "livres")
+                || crate::amount::is_currency_word(self.w(j))
         };
         (0..self.tokens.len()).find_map(|i| {
             let t = &self.tokens[i];
@@ -185,17 +185,6 @@ impl Question<'_> {
                 && self.tokens.get(i + marker).is_some_and(|t| t.kind == crate::token::TokenKind::Word))
             .then(|| self.span(i, i + marker))
         })
-    }
-}
-
-impl Question<'_> {
-    /// Whether the text between tokens `j - 1` and `j` holds one of `marks`.
-    pub(super) fn gap_holds(&self, j: usize, marks: &[char]) -> bool {
-        let (Some(a), Some(b)) = (j.checked_sub(1).and_then(|h| self.tokens.get(h)), self.tokens.get(j))
-        else {
-            return false;
-        };
-        self.message.get(a.end..b.start).is_some_and(|g| g.contains(marks))
     }
 }
 

@@ -12,8 +12,6 @@ impl Question<'_> {
     /// (the 26th, or 2026?).
     pub(super) fn period_said_around(&self) -> Option<String> {
         use crate::period::{month_word, weekday_number};
-        let typed =
-            |j: usize| self.tokens.get(j).and_then(|t| self.message.get(t.start..t.end)).unwrap_or("");
         (0..self.tokens.len()).find_map(|i| {
             let (w, next) = (self.w(i), self.w(i + 1));
             let last = i + 1 == self.tokens.len();
@@ -26,7 +24,7 @@ impl Question<'_> {
                 }
                 "onwards" | "onward" => true,
                 "on" => last && self.find(&["from", "starting"]).is_some_and(|f| f < i),
-                "des" => typed(i).to_lowercase() == "dès",
+                "des" => self.span(i, i).to_lowercase() == "dès",
                 "every" | "chaque" | "tous" => weekday_number(next).is_some(),
                 "le" | "les" => {
                     weekday_number(next.trim_end_matches('s')).is_some()
@@ -43,9 +41,7 @@ impl Question<'_> {
                     let before_is_number =
                         i > 0 && self.tokens[i - 1].kind == crate::token::TokenKind::Number;
                     // ("oct 20" in English is a day; "dec '25" is a year.)
-                    let apostrophe = self.tokens.get(i + 1).is_some_and(|t| {
-                        self.message.get(self.tokens[i].end..t.start).is_some_and(|g| g.contains('\''))
-                    });
+                    let apostrophe = self.gap_holds(i + 1, &['\'']);
                     let read_as_year = apostrophe || self.locale == crate::locale::Locale::Fr;
                     month_word(w).is_some() && two_digits && !before_is_number && read_as_year
                 }
